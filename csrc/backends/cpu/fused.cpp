@@ -1,0 +1,163 @@
+#include "backends/cpu/fused.h"
+
+#include <cstring>
+
+#include "backends/cpu/kernels/elementwise_table.h"
+#include "backends/cpu/strided.h"
+#include "core/error.h"
+#include "core/threadpool.h"
+
+namespace mnn::cpu {
+
+using namespace core;
+using backend::FusedProgram;
+
+namespace {
+
+constexpr int64_t kTile = 2048;
+constexpr int64_t kParallelGrain = 32768;  // elements below which splitting costs more than it saves
+
+struct Operand {
+  size_t isz;
+  std::vector<int64_t> strides;  // coalesced
+  enum Mode { Direct, Scalar, Strided } mode;
+};
+
+struct Instr {
+  Op op;
+  EwFn fn = nullptr;
+  CastFn cast = nullptr;
+  size_t where_isz = 0;
+  int src[3];
+  int dst;
+};
+
+class FusedKernel final : public backend::Kernel {
+ public:
+  explicit FusedKernel(const FusedProgram& p) {
+    dims_ = p.output.shape;
+    total_ = numel(dims_);
+    std::vector<std::vector<int64_t>> st;
+    for (auto& in : p.inputs) st.push_back(in.strides);
+    st.push_back(p.output.strides);
+    std::vector<std::vector<int64_t>*> ptrs;
+    for (auto& s : st) ptrs.push_back(&s);
+    coalesce(dims_, ptrs);
+    auto mode_of = [&](const std::vector<int64_t>& s) {
+      bool zero = true;
+      for (auto v : s) zero &= v == 0;
+      if (zero) return Operand::Scalar;
+      if (dims_.size() == 1 && s[0] == 1) return Operand::Direct;
+      return Operand::Strided;
+    };
+    for (size_t i = 0; i < p.inputs.size(); ++i)
+      in_.push_back({itemsize(p.inputs[i].dtype), st[i], mode_of(st[i])});
+    out_ = {itemsize(p.output.dtype), st.back(), mode_of(st.back())};
+    if (total_ <= 1) out_.mode = Operand::Direct;  // a single element is contiguous
+    nregs_ = static_cast<int>(p.inputs.size());
+    reg_isz_.clear();
+    for (auto& in : p.inputs) reg_isz_.push_back(itemsize(in.dtype));
+    for (auto& c : p.code) {
+      Instr ins;
+      ins.op = c.op;
+      std::memcpy(ins.src, c.src, sizeof(ins.src));
+      ins.dst = c.dst;
+      if (c.op == Op::Cast) {
+        ins.cast = cast_kernel(c.compute, c.out);
+      } else if (c.op == Op::Where) {
+        ins.where_isz = itemsize(c.out);
+      } else {
+        ins.fn = ew_kernel(c.op, c.compute);
+        if (!ins.fn)
+          throw TypeError(api_msg(op_name(c.op), std::string("no kernel for dtype ") + dtype_name(c.compute)));
+      }
+      if (c.dst >= static_cast<int>(reg_isz_.size())) reg_isz_.resize(c.dst + 1);
+      reg_isz_[c.dst] = itemsize(c.out);
+      nregs_ = std::max(nregs_, c.dst + 1);
+      code_.push_back(ins);
+    }
+    result_ = p.result;
+  }
+
+  void run(char* const* inputs, char* output) override {
+    if (total_ == 0) return;
+    int64_t ntiles = (total_ + kTile - 1) / kTile;
+    parallel_for(ntiles, std::max<int64_t>(1, kParallelGrain / kTile), [&](int64_t t0, int64_t t1) {
+      run_tiles(inputs, output, t0, t1);
+    });
+  }
+
+ private:
+  void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1) {
+    // Per-thread scratch: one tile per register (8 bytes per element covers every dtype).
+    thread_local std::vector<char> scratch;
+    size_t need = static_cast<size_t>(nregs_) * kTile * 8;
+    if (scratch.size() < need) scratch.resize(need);
+    auto reg_buf = [&](int r) { return scratch.data() + static_cast<size_t>(r) * kTile * 8; };
+    const char* ptr[64];
+    const int nin = static_cast<int>(in_.size());
+    // Broadcast scalars are filled once per call, not per tile.
+    for (int i = 0; i < nin; ++i) {
+      if (in_[i].mode != Operand::Scalar) continue;
+      char* b = reg_buf(i);
+      size_t isz = in_[i].isz;
+      for (int64_t k = 0; k < kTile; ++k) std::memcpy(b + k * isz, inputs[i], isz);
+      ptr[i] = b;
+    }
+    for (int64_t t = t0; t < t1; ++t) {
+      int64_t start = t * kTile, n = std::min(kTile, total_ - start);
+      for (int i = 0; i < nin; ++i) {
+        const Operand& op = in_[i];
+        if (op.mode == Operand::Direct) {
+          ptr[i] = inputs[i] + start * static_cast<int64_t>(op.isz);
+        } else if (op.mode == Operand::Strided) {
+          gather(inputs[i], dims_, op.strides, op.isz, start, n, reg_buf(i));
+          ptr[i] = reg_buf(i);
+        }
+      }
+      char* direct_out = out_.mode == Operand::Direct ? output + start * static_cast<int64_t>(out_.isz) : nullptr;
+      for (size_t k = 0; k < code_.size(); ++k) {
+        const Instr& ins = code_[k];
+        bool last = k + 1 == code_.size() && ins.dst == result_;
+        char* dst = (last && direct_out) ? direct_out : reg_buf(ins.dst);
+        if (ins.cast) {
+          ins.cast(n, ptr[ins.src[0]], dst);
+        } else if (ins.where_isz) {
+          where_kernel(n, ptr[ins.src[0]], ptr[ins.src[1]], ptr[ins.src[2]], dst, ins.where_isz);
+        } else {
+          const char* srcs[3] = {ptr[ins.src[0]], ins.src[1] >= 0 ? ptr[ins.src[1]] : nullptr,
+                                 ins.src[2] >= 0 ? ptr[ins.src[2]] : nullptr};
+          ins.fn(n, srcs, dst);
+        }
+        ptr[ins.dst] = dst;
+      }
+      const char* res = ptr[result_];
+      if (direct_out) {
+        if (res != direct_out) std::memcpy(direct_out, res, n * out_.isz);
+      } else if (out_.mode == Operand::Scalar) {
+        std::memcpy(output, res + (n - 1) * out_.isz, out_.isz);
+      } else {
+        scatter(res, dims_, out_.strides, out_.isz, start, n, output);
+      }
+    }
+  }
+
+  std::vector<int64_t> dims_;
+  int64_t total_;
+  std::vector<Operand> in_;
+  Operand out_;
+  std::vector<Instr> code_;
+  std::vector<size_t> reg_isz_;
+  int nregs_ = 0;
+  int result_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<backend::Kernel> prepare_fused(const FusedProgram& program) {
+  if (program.inputs.size() + program.code.size() > 64)
+    throw NotImplementedError("[mnn.engine] fused program too large");
+  return std::make_unique<FusedKernel>(program);
+}
+
+}  // namespace mnn::cpu

@@ -1,0 +1,346 @@
+// Scalar definitions of every elementwise opcode, with numpy's semantics: integer wrap-around,
+// floor division and remainder with Python's signs, division by zero giving 0 for integers,
+// NaN-propagating maximum/minimum. Each functor is called with the compute type C (float for
+// float16 data, as numpy's half loops do) and says which C it supports.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "backends/cpu/kernels/error_flags.h"
+
+namespace mnn::cpu::ew {
+
+template <class C> constexpr bool is_b = std::is_same_v<C, bool>;
+template <class C> constexpr bool is_f = std::is_floating_point_v<C>;
+template <class C> constexpr bool is_i = std::is_integral_v<C> && !is_b<C>;
+template <class C> constexpr bool is_s = is_i<C> && std::is_signed_v<C>;
+template <class C> constexpr bool any_t = true;
+
+// Unsigned type wide enough that C's usual promotions cannot overflow a signed int.
+template <class C>
+using wrap_t = std::conditional_t<(sizeof(C) < 4), uint32_t, std::make_unsigned_t<C>>;
+template <class C> inline C wadd(C a, C b) { return C(wrap_t<C>(a) + wrap_t<C>(b)); }
+template <class C> inline C wsub(C a, C b) { return C(wrap_t<C>(a) - wrap_t<C>(b)); }
+template <class C> inline C wmul(C a, C b) { return C(wrap_t<C>(a) * wrap_t<C>(b)); }
+
+#define MNN_EW1(Name, Supported, expr)                     \
+  struct Name {                                            \
+    template <class C> static constexpr bool ok = Supported; \
+    template <class C> static inline auto f(C a) { return expr; } \
+  };
+#define MNN_EW2(Name, Supported, expr)                     \
+  struct Name {                                            \
+    template <class C> static constexpr bool ok = Supported; \
+    template <class C> static inline auto f(C a, C b) { return expr; } \
+  };
+
+// ---- arithmetic ----
+struct Add {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_b<C>) return a || b;
+    else if constexpr (is_i<C>) return wadd(a, b);
+    else return a + b;
+  }
+};
+struct Subtract {
+  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_i<C>) return wsub(a, b);
+    else return a - b;
+  }
+};
+struct Multiply {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_b<C>) return a && b;
+    else if constexpr (is_i<C>) return wmul(a, b);
+    else return a * b;
+  }
+};
+MNN_EW2(Divide, is_f<C>, a / b)
+struct FloorDivide {
+  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_i<C>) {
+      if (b == 0) { flag_error(kErrDivideByZero); return 0; }
+      if constexpr (is_s<C>) {
+        if (a == std::numeric_limits<C>::min() && b == C(-1)) return a;  // overflows: wraps like numpy
+        C q = a / b;
+        if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+        return q;
+      } else {
+        return a / b;
+      }
+    } else {
+      if (b == 0) return a / b;
+      C mod = std::fmod(a, b);
+      C div = (a - mod) / b;
+      if (mod != 0 && ((b < 0) != (mod < 0))) div -= C(1);
+      C fl;
+      if (div != 0) {
+        fl = std::floor(div);
+        if (div - fl > C(0.5)) fl += C(1);
+      } else {
+        fl = std::copysign(C(0), a / b);
+      }
+      return fl;
+    }
+  }
+};
+struct Remainder {
+  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_i<C>) {
+      if (b == 0) { flag_error(kErrDivideByZero); return 0; }
+      if constexpr (is_s<C>) {
+        if (b == C(-1)) return 0;
+        C r = a % b;
+        if (r != 0 && ((r < 0) != (b < 0))) r += b;
+        return r;
+      } else {
+        return a % b;
+      }
+    } else {
+      C mod = std::fmod(a, b);
+      if (b == 0) return mod;
+      if (mod != 0) {
+        if ((b < 0) != (mod < 0)) mod += b;
+      } else {
+        mod = std::copysign(C(0), b);
+      }
+      return mod;
+    }
+  }
+};
+struct Power {
+  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_i<C>) {
+      if constexpr (is_s<C>) {
+        if (b < 0) { flag_error(kErrNegativeIntPower); return 0; }
+      }
+      wrap_t<C> base = wrap_t<C>(a), r = 1;
+      auto e = std::make_unsigned_t<C>(b);
+      while (e) {
+        if (e & 1) r = wrap_t<C>(r * base);
+        base = wrap_t<C>(base * base);
+        e >>= 1;
+      }
+      return C(r);
+    } else {
+      return std::pow(a, b);
+    }
+  }
+};
+struct Maximum {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_f<C>) return (a >= b || std::isnan(a)) ? a : b;
+    else return a >= b ? a : b;
+  }
+};
+struct Minimum {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_f<C>) return (a <= b || std::isnan(a)) ? a : b;
+    else return a <= b ? a : b;
+  }
+};
+struct Fmax {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_f<C>) return (a >= b || std::isnan(b)) ? a : b;
+    else return a >= b ? a : b;
+  }
+};
+struct Fmin {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_f<C>) return (a <= b || std::isnan(b)) ? a : b;
+    else return a <= b ? a : b;
+  }
+};
+MNN_EW2(Arctan2, is_f<C>, std::atan2(a, b))
+MNN_EW2(Hypot, is_f<C>, std::hypot(a, b))
+MNN_EW2(Copysign, is_f<C>, std::copysign(a, b))
+struct Logaddexp {
+  template <class C> static constexpr bool ok = is_f<C>;
+  template <class C> static inline C f(C a, C b) {
+    if (a == b) return a + C(0.693147180559945309417232121458176568);  // also handles infinities
+    C d = a - b;
+    if (d > 0) return a + std::log1p(std::exp(-d));
+    if (d <= 0) return b + std::log1p(std::exp(d));
+    return d;  // nan
+  }
+};
+struct Logaddexp2 {
+  template <class C> static constexpr bool ok = is_f<C>;
+  template <class C> static inline C f(C a, C b) {
+    const C log2e = C(1.442695040888963407359924681001892137);
+    if (a == b) return a + C(1);
+    C d = a - b;
+    if (d > 0) return a + log2e * std::log1p(std::exp2(-d));
+    if (d <= 0) return b + log2e * std::log1p(std::exp2(d));
+    return d;
+  }
+};
+struct Heaviside {
+  template <class C> static constexpr bool ok = is_f<C>;
+  template <class C> static inline C f(C a, C b) {
+    if (std::isnan(a)) return a;
+    if (a == 0) return b;
+    return a < 0 ? C(0) : C(1);
+  }
+};
+// ---- comparison and logic (bool results) ----
+MNN_EW2(Equal, any_t<C>, bool(a == b))
+MNN_EW2(NotEqual, any_t<C>, bool(a != b))
+MNN_EW2(Less, any_t<C>, bool(a < b))
+MNN_EW2(LessEqual, any_t<C>, bool(a <= b))
+MNN_EW2(Greater, any_t<C>, bool(a > b))
+MNN_EW2(GreaterEqual, any_t<C>, bool(a >= b))
+MNN_EW2(LogicalAnd, any_t<C>, bool(a != C(0) && b != C(0)))
+MNN_EW2(LogicalOr, any_t<C>, bool(a != C(0) || b != C(0)))
+MNN_EW2(LogicalXor, any_t<C>, bool((a != C(0)) != (b != C(0))))
+MNN_EW2(BitwiseAnd, !is_f<C>, C(a & b))
+MNN_EW2(BitwiseOr, !is_f<C>, C(a | b))
+MNN_EW2(BitwiseXor, !is_f<C>, C(a ^ b))
+struct LeftShift {
+  template <class C> static constexpr bool ok = is_i<C>;
+  template <class C> static inline C f(C a, C b) {
+    using U = std::make_unsigned_t<C>;
+    if (U(b) >= sizeof(C) * 8) return 0;
+    return C(wrap_t<C>(a) << unsigned(b));
+  }
+};
+struct RightShift {
+  template <class C> static constexpr bool ok = is_i<C>;
+  template <class C> static inline C f(C a, C b) {
+    using U = std::make_unsigned_t<C>;
+    if (U(b) >= sizeof(C) * 8) return (is_s<C> && a < 0) ? C(-1) : C(0);
+    return C(a >> unsigned(b));
+  }
+};
+// ---- unary ----
+struct Negative {
+  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_i<C>) return wsub(C(0), a);
+    else return -a;
+  }
+};
+MNN_EW1(Positive, !is_b<C>, a)
+struct Absolute {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_f<C>) return std::fabs(a);
+    else if constexpr (is_s<C>) return a < 0 ? wsub(C(0), a) : a;
+    else return a;
+  }
+};
+struct Sign {
+  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_f<C>) {
+      if (std::isnan(a)) return a;
+      return a > 0 ? C(1) : (a < 0 ? C(-1) : C(0));
+    } else {
+      return C((a > 0) - (a < C(0)));
+    }
+  }
+};
+struct Square {
+  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_i<C>) return wmul(a, a);
+    else return a * a;
+  }
+};
+struct Reciprocal {
+  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_i<C>) {
+      if (a == 0) { flag_error(kErrDivideByZero); return 0; }
+      if constexpr (is_s<C>) { if (a == C(-1)) return C(-1); }
+      return C(C(1) / a);
+    } else {
+      return C(1) / a;
+    }
+  }
+};
+#define MNN_FLOAT_ONLY_OR_IDENTITY(Name, fn)                               \
+  struct Name {                                                            \
+    template <class C> static constexpr bool ok = true;                    \
+    template <class C> static inline C f(C a) {                            \
+      if constexpr (is_f<C>) return fn(a);                                 \
+      else return a;                                                       \
+    }                                                                      \
+  };
+MNN_FLOAT_ONLY_OR_IDENTITY(Floor, std::floor)
+MNN_FLOAT_ONLY_OR_IDENTITY(Ceil, std::ceil)
+MNN_FLOAT_ONLY_OR_IDENTITY(Trunc, std::trunc)
+struct Invert {
+  template <class C> static constexpr bool ok = !is_f<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_b<C>) return !a;
+    else return C(~a);
+  }
+};
+MNN_EW1(LogicalNot, any_t<C>, bool(a == C(0)))
+MNN_EW1(Copy, any_t<C>, a)
+MNN_EW1(Rint, is_f<C>, std::nearbyint(a))
+MNN_EW1(Sqrt, is_f<C>, std::sqrt(a))
+MNN_EW1(Cbrt, is_f<C>, std::cbrt(a))
+MNN_EW1(Exp, is_f<C>, std::exp(a))
+MNN_EW1(Exp2, is_f<C>, std::exp2(a))
+MNN_EW1(Expm1, is_f<C>, std::expm1(a))
+MNN_EW1(Log, is_f<C>, std::log(a))
+MNN_EW1(Log2, is_f<C>, std::log2(a))
+MNN_EW1(Log10, is_f<C>, std::log10(a))
+MNN_EW1(Log1p, is_f<C>, std::log1p(a))
+MNN_EW1(Sin, is_f<C>, std::sin(a))
+MNN_EW1(Cos, is_f<C>, std::cos(a))
+MNN_EW1(Tan, is_f<C>, std::tan(a))
+MNN_EW1(Arcsin, is_f<C>, std::asin(a))
+MNN_EW1(Arccos, is_f<C>, std::acos(a))
+MNN_EW1(Arctan, is_f<C>, std::atan(a))
+MNN_EW1(Sinh, is_f<C>, std::sinh(a))
+MNN_EW1(Cosh, is_f<C>, std::cosh(a))
+MNN_EW1(Tanh, is_f<C>, std::tanh(a))
+MNN_EW1(Arcsinh, is_f<C>, std::asinh(a))
+MNN_EW1(Arccosh, is_f<C>, std::acosh(a))
+MNN_EW1(Arctanh, is_f<C>, std::atanh(a))
+MNN_EW1(Deg2rad, is_f<C>, a * C(0.017453292519943295769236907684886127))
+MNN_EW1(Rad2deg, is_f<C>, a * C(57.29577951308232087679815481410517033))
+MNN_EW1(Erf, is_f<C>, std::erf(a))
+struct Isnan {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline bool f(C a) {
+    if constexpr (is_f<C>) return std::isnan(a);
+    else return false;
+  }
+};
+struct Isinf {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline bool f(C a) {
+    if constexpr (is_f<C>) return std::isinf(a);
+    else return false;
+  }
+};
+struct Isfinite {
+  template <class C> static constexpr bool ok = true;
+  template <class C> static inline bool f(C a) {
+    if constexpr (is_f<C>) return std::isfinite(a);
+    else return true;
+  }
+};
+MNN_EW1(Signbit, is_f<C>, bool(std::signbit(a)))
+
+#undef MNN_EW1
+#undef MNN_EW2
+#undef MNN_FLOAT_ONLY_OR_IDENTITY
+
+}  // namespace mnn::cpu::ew

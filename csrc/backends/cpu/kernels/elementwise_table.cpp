@@ -1,0 +1,151 @@
+#include "backends/cpu/kernels/elementwise_table.h"
+
+#include <cstring>
+
+#include "backends/cpu/kernels/elementwise_ops.h"
+
+namespace mnn::cpu {
+
+using core::DType;
+using core::half;
+using core::Op;
+
+std::atomic<int>& error_flags() {
+  static std::atomic<int> flags{0};
+  return flags;
+}
+
+namespace {
+
+template <class T> using calc_t = std::conditional_t<std::is_same_v<T, half>, float, T>;
+
+template <class F, class T>
+void loop1(int64_t n, const char* const* in, char* out) {
+  using C = calc_t<T>;
+  const T* a = reinterpret_cast<const T*>(in[0]);
+  using R = decltype(F::template f<C>(C{}));
+  if constexpr (std::is_same_v<R, bool>) {
+    bool* o = reinterpret_cast<bool*>(out);
+    for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(C(a[i]));
+  } else {
+    T* o = reinterpret_cast<T*>(out);
+    for (int64_t i = 0; i < n; ++i) o[i] = T(F::template f<C>(C(a[i])));
+  }
+}
+
+template <class F, class T>
+void loop2(int64_t n, const char* const* in, char* out) {
+  using C = calc_t<T>;
+  const T* a = reinterpret_cast<const T*>(in[0]);
+  const T* b = reinterpret_cast<const T*>(in[1]);
+  using R = decltype(F::template f<C>(C{}, C{}));
+  if constexpr (std::is_same_v<R, bool>) {
+    bool* o = reinterpret_cast<bool*>(out);
+    for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(C(a[i]), C(b[i]));
+  } else {
+    T* o = reinterpret_cast<T*>(out);
+    for (int64_t i = 0; i < n; ++i) o[i] = T(F::template f<C>(C(a[i]), C(b[i])));
+  }
+}
+
+template <class F, int Arity, class T>
+void set_one(EwFn* row, DType d) {
+  using C = calc_t<T>;
+  if constexpr (F::template ok<C>) {
+    if constexpr (Arity == 1) row[static_cast<int>(d)] = &loop1<F, T>;
+    else row[static_cast<int>(d)] = &loop2<F, T>;
+  }
+}
+
+template <class F, int Arity>
+void fill(EwFn* row) {
+  set_one<F, Arity, bool>(row, DType::Bool);
+  set_one<F, Arity, int8_t>(row, DType::Int8);
+  set_one<F, Arity, int16_t>(row, DType::Int16);
+  set_one<F, Arity, int32_t>(row, DType::Int32);
+  set_one<F, Arity, int64_t>(row, DType::Int64);
+  set_one<F, Arity, uint8_t>(row, DType::UInt8);
+  set_one<F, Arity, uint16_t>(row, DType::UInt16);
+  set_one<F, Arity, uint32_t>(row, DType::UInt32);
+  set_one<F, Arity, uint64_t>(row, DType::UInt64);
+  set_one<F, Arity, half>(row, DType::Float16);
+  set_one<F, Arity, float>(row, DType::Float32);
+  set_one<F, Arity, double>(row, DType::Float64);
+}
+
+// Where and Cast have dedicated kernels; these placeholders keep the X-macro uniform.
+namespace ew_special {
+struct Where { template <class C> static constexpr bool ok = false; };
+struct Cast { template <class C> static constexpr bool ok = false; };
+}  // namespace ew_special
+
+struct Table {
+  EwFn fns[static_cast<int>(Op::kNumElementwise)][core::kNumDTypes] = {};
+  Table() {
+    using namespace ew;
+    using ew_special::Cast;
+    using ew_special::Where;
+#define X(name, pyname, arity, rule) \
+  if constexpr (arity <= 2) fill<name, arity>(fns[static_cast<int>(Op::name)]);
+#include "prims/opcodes.def"
+#undef X
+  }
+};
+
+const Table& table() {
+  static Table t;
+  return t;
+}
+
+template <class D, class S>
+inline D convert(S s) {
+  if constexpr (std::is_same_v<D, S>) {
+    return s;
+  } else if constexpr (std::is_same_v<D, bool>) {
+    return calc_t<S>(s) != calc_t<S>(0);
+  } else if constexpr (std::is_same_v<D, half>) {
+    return half(static_cast<float>(s));
+  } else if constexpr (std::is_same_v<S, half>) {
+    return static_cast<D>(static_cast<float>(s));
+  } else {
+    return static_cast<D>(s);
+  }
+}
+
+template <class S, class D>
+void cast_loop(int64_t n, const char* in, char* out) {
+  const S* s = reinterpret_cast<const S*>(in);
+  D* o = reinterpret_cast<D*>(out);
+  for (int64_t i = 0; i < n; ++i) o[i] = convert<D>(s[i]);
+}
+
+}  // namespace
+
+EwFn ew_kernel(Op op, DType compute) { return table().fns[static_cast<int>(op)][static_cast<int>(compute)]; }
+
+CastFn cast_kernel(DType from, DType to) {
+  return core::dispatch_dtype(from, [&](auto s) -> CastFn {
+    using S = decltype(s);
+    return core::dispatch_dtype(to, [&](auto d) -> CastFn {
+      using D = decltype(d);
+      return &cast_loop<S, D>;
+    });
+  });
+}
+
+template <class T>
+static void where_loop(int64_t n, const bool* c, const T* a, const T* b, T* o) {
+  for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
+}
+
+void where_kernel(int64_t n, const char* cond, const char* a, const char* b, char* out, size_t itemsize) {
+  auto c = reinterpret_cast<const bool*>(cond);
+  switch (itemsize) {
+    case 1: return where_loop(n, c, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b), reinterpret_cast<uint8_t*>(out));
+    case 2: return where_loop(n, c, reinterpret_cast<const uint16_t*>(a), reinterpret_cast<const uint16_t*>(b), reinterpret_cast<uint16_t*>(out));
+    case 4: return where_loop(n, c, reinterpret_cast<const uint32_t*>(a), reinterpret_cast<const uint32_t*>(b), reinterpret_cast<uint32_t*>(out));
+    default: return where_loop(n, c, reinterpret_cast<const uint64_t*>(a), reinterpret_cast<const uint64_t*>(b), reinterpret_cast<uint64_t*>(out));
+  }
+}
+
+}  // namespace mnn::cpu

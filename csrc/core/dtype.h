@@ -1,0 +1,79 @@
+// dtypes: the closed set of element types, their sizes and NumPy 2 promotion rules.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace mnn::core {
+
+// Codes are shared with mnn/numpy/_dtypes.py; append new types, never renumber.
+enum class DType : uint8_t {
+  Bool = 0, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32, Float64,
+  // Reserved: BFloat16 = 12, Complex64 = 13, Complex128 = 14.
+};
+constexpr int kNumDTypes = 12;
+
+enum class Kind : uint8_t { Bool, Signed, Unsigned, Float };
+
+size_t itemsize(DType d);
+Kind kind_of(DType d);
+const char* dtype_name(DType d);
+inline bool is_float(DType d) { return kind_of(d) == Kind::Float; }
+inline bool is_int(DType d) { return kind_of(d) == Kind::Signed || kind_of(d) == Kind::Unsigned; }
+inline bool is_bool(DType d) { return d == DType::Bool; }
+
+// NumPy's promote_types for two strong (array) dtypes.
+DType promote(DType a, DType b);
+// The float type numpy picks for unary math on an integer/bool input (sqrt(int8) -> float16).
+DType float_for(DType d);
+enum class Casting { No, Safe, SameKind, Unsafe };
+bool can_cast(DType from, DType to, Casting rule);
+DType dtype_from_code(int code);  // throws TypeError on unknown codes
+
+// IEEE binary16 stored as bits; arithmetic happens in float, as numpy's half loops do.
+struct half {
+  uint16_t bits = 0;
+  half() = default;
+  explicit half(float f);
+  operator float() const;
+};
+uint16_t float_to_half_bits(float f);
+float half_bits_to_float(uint16_t h);
+inline half::half(float f) : bits(float_to_half_bits(f)) {}
+inline half::operator float() const { return half_bits_to_float(bits); }
+
+// Maps a DType to its C++ storage type and back, so kernels are written once as templates.
+template <DType D> struct ctype_of;
+template <> struct ctype_of<DType::Bool> { using type = bool; };
+template <> struct ctype_of<DType::Int8> { using type = int8_t; };
+template <> struct ctype_of<DType::Int16> { using type = int16_t; };
+template <> struct ctype_of<DType::Int32> { using type = int32_t; };
+template <> struct ctype_of<DType::Int64> { using type = int64_t; };
+template <> struct ctype_of<DType::UInt8> { using type = uint8_t; };
+template <> struct ctype_of<DType::UInt16> { using type = uint16_t; };
+template <> struct ctype_of<DType::UInt32> { using type = uint32_t; };
+template <> struct ctype_of<DType::UInt64> { using type = uint64_t; };
+template <> struct ctype_of<DType::Float16> { using type = half; };
+template <> struct ctype_of<DType::Float32> { using type = float; };
+template <> struct ctype_of<DType::Float64> { using type = double; };
+
+// Calls f(T{}) with T the storage type of d; one switch for the whole code base.
+template <class F>
+decltype(auto) dispatch_dtype(DType d, F&& f) {
+  switch (d) {
+    case DType::Bool: return f(bool{});
+    case DType::Int8: return f(int8_t{});
+    case DType::Int16: return f(int16_t{});
+    case DType::Int32: return f(int32_t{});
+    case DType::Int64: return f(int64_t{});
+    case DType::UInt8: return f(uint8_t{});
+    case DType::UInt16: return f(uint16_t{});
+    case DType::UInt32: return f(uint32_t{});
+    case DType::UInt64: return f(uint64_t{});
+    case DType::Float16: return f(half{});
+    case DType::Float32: return f(float{});
+    default: return f(double{});
+  }
+}
+
+}  // namespace mnn::core

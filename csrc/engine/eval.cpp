@@ -1,0 +1,272 @@
+// The eval trigger: extract the pending graph, find or build its plan, run it, realise results.
+#include "engine/eval.h"
+
+#include <cstring>
+#include <list>
+#include <mutex>
+#include <unordered_map>
+
+#include "backends/cpu/kernels/error_flags.h"
+#include "core/error.h"
+#include "core/threadpool.h"
+#include "engine/plan.h"
+
+namespace mnn::engine {
+
+using namespace core;
+
+namespace {
+
+Stats g_stats;
+BlockingRegion g_blocking = nullptr;
+std::mutex g_engine_mu;
+uint64_t g_epoch = 0;
+
+void blocking(const std::function<void()>& fn) {
+  if (g_blocking) g_blocking(fn);
+  else fn();
+}
+
+// The structural signature of an extracted graph: equal signatures mean one plan serves both.
+struct Signature {
+  std::vector<int64_t> words;
+  uint64_t hash = 1469598103934665603ULL;
+  void add(int64_t w) {
+    words.push_back(w);
+    hash = (hash ^ static_cast<uint64_t>(w)) * 1099511628211ULL;
+  }
+  bool operator==(const Signature& o) const { return hash == o.hash && words == o.words; }
+};
+struct SigHash {
+  size_t operator()(const Signature& s) const { return s.hash; }
+};
+
+class PlanCache {
+ public:
+  std::shared_ptr<Plan> find(const Signature& s) {
+    auto it = map_.find(s);
+    if (it == map_.end()) return nullptr;
+    lru_.splice(lru_.begin(), lru_, it->second.second);
+    return it->second.first;
+  }
+  void insert(const Signature& s, std::shared_ptr<Plan> p) {
+    lru_.push_front(s);
+    map_.emplace(s, std::make_pair(std::move(p), lru_.begin()));
+    while (map_.size() > capacity_) {
+      map_.erase(lru_.back());
+      lru_.pop_back();
+    }
+  }
+  void clear() {
+    map_.clear();
+    lru_.clear();
+  }
+  size_t size() const { return map_.size(); }
+  size_t capacity_ = 512;
+
+ private:
+  std::list<Signature> lru_;
+  std::unordered_map<Signature, std::pair<std::shared_ptr<Plan>, std::list<Signature>::iterator>, SigHash> map_;
+};
+
+PlanCache& cache() {
+  static PlanCache* c = new PlanCache();
+  return *c;
+}
+
+struct Extracted {
+  std::vector<Node*> leaves, pending;
+  std::vector<char> is_output, leaf_exclusive;
+  Signature sig;
+};
+
+void add_layout(Signature& sig, const Node* n) {
+  sig.add(static_cast<int64_t>(n->dtype));
+  sig.add(n->ndim());
+  for (auto d : n->shape) sig.add(d);
+  for (auto s : n->strides) sig.add(s);
+  sig.add(n->offset);
+  sig.add(n->buffer_elems);
+}
+
+// Post-order walk over pending nodes; realised inputs become the plan's leaves.
+void extract(const std::vector<NodePtr>& roots, Extracted& g) {
+  const uint64_t epoch = ++g_epoch;
+  std::vector<std::pair<Node*, size_t>> stack;
+  for (const NodePtr& r : roots) {
+    if (r->realized || r->visit_epoch == epoch) continue;
+    stack.push_back({r.get(), 0});
+    r->visit_epoch = epoch;
+    r->visit_refs = 0;
+    while (!stack.empty()) {
+      auto& [n, i] = stack.back();
+      if (i < n->inputs.size()) {
+        Node* in = n->inputs[i++].get();
+        if (in->visit_epoch != epoch) {
+          in->visit_epoch = epoch;
+          in->visit_refs = 0;
+          if (in->realized) {
+            in->visit_id = static_cast<int32_t>(g.leaves.size());
+            g.leaves.push_back(in);
+          } else {
+            stack.push_back({in, 0});
+          }
+        }
+        in->visit_refs++;
+        continue;
+      }
+      n->visit_id = -1 - static_cast<int32_t>(g.pending.size());  // renumbered below
+      g.pending.push_back(n);
+      stack.pop_back();
+    }
+  }
+  const int nl = static_cast<int>(g.leaves.size());
+  for (size_t p = 0; p < g.pending.size(); ++p) g.pending[p]->visit_id = nl + static_cast<int32_t>(p);
+
+  // Who else holds a node decides what must be materialised (results someone can still read)
+  // and which leaf buffers may be overwritten (nobody else can see them).
+  std::unordered_map<Node*, int> root_count;
+  for (const NodePtr& r : roots) root_count[r.get()]++;
+  g.leaf_exclusive.resize(nl);
+  for (int l = 0; l < nl; ++l) {
+    Node* n = g.leaves[l];
+    auto owners = n->buffer.use_count() - n->buffer->exports.load();
+    g.leaf_exclusive[l] = n->buffer->writeable() && owners == 1 && n->visit_refs == n->use_count();
+  }
+  g.is_output.resize(g.pending.size());
+  for (size_t p = 0; p < g.pending.size(); ++p) {
+    Node* n = g.pending[p];
+    auto it = root_count.find(n);
+    long held = n->use_count() - n->visit_refs - (it == root_count.end() ? 0 : it->second);
+    g.is_output[p] = it != root_count.end() || held > 0;
+  }
+
+  Signature& sig = g.sig;
+  sig.words.reserve(16 * (g.leaves.size() + g.pending.size()));
+  sig.add(nl);
+  for (int l = 0; l < nl; ++l) {
+    add_layout(sig, g.leaves[l]);
+    sig.add(g.leaf_exclusive[l]);
+    sig.add(static_cast<int64_t>(g.leaves[l]->device.type));
+    sig.add(static_cast<int64_t>(g.leaves[l]->buffer->nbytes()));
+  }
+  for (size_t p = 0; p < g.pending.size(); ++p) {
+    Node* n = g.pending[p];
+    sig.add(static_cast<int64_t>(n->op) << 16 | static_cast<int64_t>(n->compute) << 8 | g.is_output[p]);
+    add_layout(sig, n);
+    sig.add(static_cast<int64_t>(n->params.ints.size()));
+    for (auto v : n->params.ints) sig.add(v);
+    for (auto f : n->params.floats) {
+      int64_t b;
+      std::memcpy(&b, &f, 8);
+      sig.add(b);
+    }
+    sig.add(static_cast<int64_t>(n->inputs.size()));
+    for (auto& in : n->inputs) sig.add(in->visit_id);
+  }
+}
+
+void run_plan(Plan& plan, const Extracted& g) {
+  const int nl = plan.n_leaves;
+  std::vector<std::shared_ptr<Buffer>> bufs(plan.stores.size());
+  std::vector<char*> base(plan.stores.size(), nullptr);
+  if (plan.arena_bytes && (!plan.arena || plan.arena->nbytes() < static_cast<size_t>(plan.arena_bytes)))
+    plan.arena = Buffer::allocate(plan.arena_bytes);
+  uint64_t out_bytes = 0;
+  for (size_t s = 0; s < plan.stores.size(); ++s) {
+    const Store& st = plan.stores[s];
+    if (st.leaf >= 0) {
+      bufs[s] = g.leaves[st.leaf]->buffer;
+      base[s] = bufs[s]->data();
+    } else if (st.dedicated) {
+      bufs[s] = Buffer::allocate(st.bytes);
+      base[s] = bufs[s]->data();
+      out_bytes += st.bytes;
+    } else {
+      base[s] = plan.arena->data() + st.arena_offset;
+    }
+  }
+  auto ptr = [&](int v, int64_t byte_off) { return base[plan.store_of[v]] + byte_off; };
+
+  cpu::error_flags().store(0);
+  uint64_t fused = 0;
+  blocking([&] {
+    std::vector<char*> ins;
+    for (auto& step : plan.steps) {
+      ins.clear();
+      for (size_t i = 0; i < step.inputs.size(); ++i) ins.push_back(ptr(step.inputs[i], step.input_byte_offsets[i]));
+      if (step.copy_from >= 0) {
+        char* dst = base[plan.store_of[step.output]];
+        const char* src = base[plan.store_of[step.copy_from]];
+        int64_t n = step.copy_bytes;
+        parallel_for(n, 1 << 20, [&](int64_t b, int64_t e) { std::memcpy(dst + b, src + b, e - b); });
+      }
+      step.kernel->run(ins.data(), ptr(step.output, step.output_byte_offset));
+      fused += step.fused;
+    }
+  });
+  if (cpu::error_flags().load() & cpu::kErrNegativeIntPower)
+    throw ValueError("[mnn.numpy.power] Integers to negative integer powers are not allowed.");
+
+  // Realise what someone can still read; drop every evaluated node's inputs to free the graph.
+  for (int p = 0; p < plan.n_pending; ++p) {
+    int v = nl + p;
+    Node* n = g.pending[p];
+    int c = plan.canonical[v];
+    if (plan.is_output[c] || plan.is_output[v]) {
+      int s = plan.store_of[c];
+      n->buffer = bufs[s];
+      n->realized = true;
+    }
+  }
+  // Topological order matters: a node is only freed by its consumers, which come later.
+  for (Node* n : g.pending) {
+    n->depth = 0;
+    n->inputs.clear();
+  }
+  g_stats.fused_groups += fused;
+  g_stats.kernels_run += plan.steps.size();
+  g_stats.nodes_evaluated += plan.n_pending;
+  g_stats.inplace_steps += [&] {
+    uint64_t k = 0;
+    for (auto& s : plan.steps) k += s.inplace;
+    return k;
+  }();
+  g_stats.arena_bytes = plan.arena_bytes;
+  g_stats.output_bytes = out_bytes;
+  g_stats.last_fused_groups = fused;
+  g_stats.last_steps = plan.steps.size();
+  g_stats.peak_bytes = std::max<uint64_t>(g_stats.peak_bytes, plan.arena_bytes + out_bytes);
+}
+
+}  // namespace
+
+void eval(const std::vector<NodePtr>& roots) {
+  bool any = false;
+  for (auto& r : roots) any |= !r->realized;
+  if (!any) return;
+  std::unique_lock<std::mutex> lock(g_engine_mu, std::defer_lock);
+  blocking([&] { lock.lock(); });
+  Extracted g;
+  extract(roots, g);
+  if (g.pending.empty()) return;
+  g_stats.evals++;
+  std::shared_ptr<Plan> plan = cache().find(g.sig);
+  if (plan) {
+    g_stats.plan_hits++;
+  } else {
+    g_stats.plan_misses++;
+    plan = build_plan(g.leaves, g.pending, g.is_output, g.leaf_exclusive);
+    cache().insert(g.sig, plan);
+  }
+  g_stats.cached_plans = cache().size();
+  run_plan(*plan, g);
+}
+
+Stats& stats() { return g_stats; }
+void reset_stats() { g_stats = Stats{}; g_stats.cached_plans = cache().size(); }
+void clear_plan_cache() { cache().clear(); }
+void set_plan_cache_capacity(size_t n) { cache().capacity_ = std::max<size_t>(n, 1); }
+void set_blocking_region(BlockingRegion hook) { g_blocking = hook; }
+
+}  // namespace mnn::engine

@@ -1,0 +1,441 @@
+// Pre-inference: turns one extracted graph into a Plan (CSE, fusion, in-place decisions, arena
+// layout, prepared kernels). Runs only on a plan-cache miss.
+#include <algorithm>
+#include <unordered_map>
+
+#include "backends/backend.h"
+#include "core/error.h"
+#include "engine/plan.h"
+#include "prims/elementwise.h"
+
+namespace mnn::engine {
+
+using namespace core;
+using backend::FusedInstr;
+using backend::FusedProgram;
+using backend::TensorDesc;
+
+namespace {
+
+// Fused programs stay small enough for the interpreter's register file.
+constexpr int kMaxGroupNodes = 40;
+constexpr int kMaxGroupInputs = 16;
+
+struct VecHash {
+  size_t operator()(const std::vector<int64_t>& v) const {
+    uint64_t h = 1469598103934665603ULL;
+    for (auto x : v) h = (h ^ static_cast<uint64_t>(x)) * 1099511628211ULL;
+    return h;
+  }
+};
+
+struct Window {  // where a step writes: shape/strides/offset inside its output buffer
+  Shape shape;
+  Strides strides;
+  int64_t offset;
+};
+
+class Planner {
+ public:
+  Planner(const std::vector<Node*>& leaves, const std::vector<Node*>& pending, const std::vector<char>& is_output,
+          const std::vector<char>& leaf_exclusive)
+      : leaves_(leaves), pending_(pending), excl_(leaf_exclusive) {
+    nl_ = static_cast<int>(leaves.size());
+    nv_ = nl_ + static_cast<int>(pending.size());
+    plan_ = std::make_shared<Plan>();
+    plan_->n_leaves = nl_;
+    plan_->n_pending = static_cast<int>(pending.size());
+    plan_->is_output.assign(nv_, 0);
+    for (size_t i = 0; i < pending.size(); ++i) plan_->is_output[nl_ + i] = is_output[i];
+  }
+
+  std::shared_ptr<Plan> build() {
+    cse();
+    close_outputs();
+    find_consumers();
+    group();
+    number_steps();
+    compute_last_use();
+    assign_and_prepare();
+    pack_arena();
+    return plan_;
+  }
+
+ private:
+  Node* node(int v) const { return v < nl_ ? leaves_[v] : pending_[v - nl_]; }
+  int in_id(const Node* n, int i) const { return canon_[n->inputs[i]->visit_id]; }
+
+  void cse() {
+    canon_.resize(nv_);
+    for (int v = 0; v < nv_; ++v) canon_[v] = v;
+    std::unordered_map<std::vector<int64_t>, int, VecHash> seen;
+    std::vector<int64_t> key;
+    for (int v = nl_; v < nv_; ++v) {
+      Node* n = node(v);
+      if (n->op == Op::Write) continue;  // each write is its own version of a buffer
+      key.clear();
+      key.push_back(static_cast<int64_t>(n->op));
+      key.push_back(static_cast<int64_t>(n->dtype));
+      key.push_back(static_cast<int64_t>(n->compute));
+      key.insert(key.end(), n->shape.begin(), n->shape.end());
+      key.push_back(-1);
+      key.insert(key.end(), n->params.ints.begin(), n->params.ints.end());
+      for (double f : n->params.floats) {
+        int64_t b;
+        std::memcpy(&b, &f, 8);
+        key.push_back(b);
+      }
+      key.push_back(-2);
+      for (size_t i = 0; i < n->inputs.size(); ++i) key.push_back(in_id(n, static_cast<int>(i)));
+      auto it = seen.find(key);
+      if (it == seen.end()) {
+        seen.emplace(key, v);
+      } else {
+        canon_[v] = it->second;
+        if (plan_->is_output[v]) plan_->is_output[it->second] = 1;
+      }
+    }
+    plan_->canonical = canon_;
+  }
+
+  // A view handed out as a result aliases its base, so the base must live in a real buffer.
+  void close_outputs() {
+    for (int v = nv_ - 1; v >= nl_; --v) {
+      if (canon_[v] != v || !plan_->is_output[v]) continue;
+      Node* n = node(v);
+      if (n->op == Op::View) {
+        int b = in_id(n, 0);
+        if (b >= nl_) plan_->is_output[b] = 1;
+      }
+    }
+  }
+
+  void find_consumers() {
+    consumer_.assign(nv_, -1);
+    multi_.assign(nv_, 0);
+    for (int v = nl_; v < nv_; ++v) {
+      if (canon_[v] != v) continue;
+      Node* n = node(v);
+      for (size_t i = 0; i < n->inputs.size(); ++i) {
+        int u = in_id(n, static_cast<int>(i));
+        if (consumer_[u] == -1) consumer_[u] = v;
+        else if (consumer_[u] != v) multi_[u] = 1;
+      }
+    }
+  }
+
+  bool absorbable_into(int v, int c) const {
+    Node* n = node(v);
+    Node* cn = node(c);
+    if (cn->op == Op::Write) {
+      // only as the written value, never as the buffer being written
+      if (in_id(cn, 0) == v || in_id(cn, 1) != v) return false;
+      Shape window(cn->params.ints.begin(), cn->params.ints.begin() + (cn->params.ints.size() - 1) / 2);
+      return n->shape == window;
+    }
+    return is_elementwise(cn->op) && n->shape == cn->shape;
+  }
+
+  void group() {
+    group_.assign(nv_, -1);
+    std::vector<int> group_size, group_inputs_estimate;
+    for (int v = nv_ - 1; v >= nl_; --v) {
+      if (canon_[v] != v) continue;
+      Node* n = node(v);
+      if (!is_elementwise(n->op) && n->op != Op::Write) continue;
+      int c = consumer_[v];
+      if (is_elementwise(n->op) && !plan_->is_output[v] && c >= 0 && !multi_[v] && group_[c] >= 0 &&
+          absorbable_into(v, c) && group_size[group_[c]] < kMaxGroupNodes &&
+          group_inputs_estimate[group_[c]] + static_cast<int>(n->inputs.size()) <= kMaxGroupInputs) {
+        group_[v] = group_[c];
+        group_size[group_[v]]++;
+        group_inputs_estimate[group_[v]] += static_cast<int>(n->inputs.size());
+        continue;
+      }
+      group_[v] = static_cast<int>(group_size.size());
+      sink_of_group_.push_back(v);
+      group_size.push_back(1);
+      group_inputs_estimate.push_back(static_cast<int>(n->inputs.size()));
+    }
+  }
+
+  bool is_sink(int v) const { return group_[v] >= 0 && sink_of_group_[group_[v]] == v; }
+  bool makes_step(int v) const {
+    Node* n = node(v);
+    if (n->op == Op::View) return false;
+    if (group_[v] >= 0) return is_sink(v);
+    return true;
+  }
+
+  void number_steps() {
+    step_of_.assign(nv_, -1);
+    int s = 0;
+    for (int v = nl_; v < nv_; ++v)
+      if (canon_[v] == v && makes_step(v)) step_of_[v] = s++;
+    for (int v = nl_; v < nv_; ++v)
+      if (canon_[v] == v && group_[v] >= 0 && !is_sink(v)) step_of_[v] = step_of_[sink_of_group_[group_[v]]];
+    nsteps_ = s;
+  }
+
+  // The value whose buffer v lives in (a view reads its base's buffer).
+  int holder(int v) const {
+    Node* n = node(v);
+    return (v >= nl_ && n->op == Op::View) ? in_id(n, 0) : v;
+  }
+
+  void compute_last_use() {
+    last_use_.assign(nv_, -1);
+    for (int v = nl_; v < nv_; ++v) {
+      if (canon_[v] != v || step_of_[v] < 0) continue;
+      Node* n = node(v);
+      for (size_t i = 0; i < n->inputs.size(); ++i) {
+        int u = holder(in_id(n, static_cast<int>(i)));
+        last_use_[u] = std::max(last_use_[u], step_of_[v]);
+      }
+    }
+  }
+
+  TensorDesc desc_of(int v) const {
+    Node* n = node(v);
+    return {n->dtype, n->shape, n->strides};
+  }
+  int64_t byte_offset(int v) const { return node(v)->offset * static_cast<int64_t>(itemsize(node(v)->dtype)); }
+
+  int new_store(int64_t bytes, int step) {
+    Store s;
+    s.bytes = bytes;
+    s.first_step = step;
+    s.last_step = step;
+    plan_->stores.push_back(s);
+    return static_cast<int>(plan_->stores.size()) - 1;
+  }
+
+  void bind(int v, int store) {
+    plan_->store_of[v] = store;
+    Store& s = plan_->stores[store];
+    s.last_step = std::max(s.last_step, last_use_[v]);
+    if (plan_->is_output[v]) s.dedicated = s.leaf < 0;
+    if (plan_->is_output[v]) output_in_store_[store] = 1;
+  }
+
+  // May step `s` overwrite store `st` through `win`, given the values the step reads?
+  bool can_write_in_place(int st, int s, const Window& win, size_t out_isz, const std::vector<int>& reads) const {
+    const Store& S = plan_->stores[st];
+    if (S.leaf >= 0 && !excl_[S.leaf]) return false;
+    if (output_in_store_.count(st)) return false;
+    if (S.last_step > s) return false;
+    for (int u : reads) {
+      if (plan_->store_of[u] != st) continue;
+      Node* n = node(u);
+      if (itemsize(n->dtype) != out_isz || n->shape != win.shape || n->offset != win.offset) return false;
+      for (size_t d = 0; d < win.shape.size(); ++d)
+        if (win.shape[d] != 1 && n->strides[d] != win.strides[d]) return false;
+    }
+    return true;
+  }
+
+  void assign_and_prepare() {
+    plan_->store_of.assign(nv_, -1);
+    for (int l = 0; l < nl_; ++l) {
+      int st = new_store(static_cast<int64_t>(leaves_[l]->buffer->nbytes()), -1);
+      plan_->stores[st].leaf = l;
+      plan_->stores[st].last_step = last_use_[l];
+      plan_->store_of[l] = st;
+    }
+    backend::Backend& be = backend::backend_for(pending_.empty() ? Device{} : pending_[0]->device);
+    for (int v = nl_; v < nv_; ++v) {
+      if (canon_[v] != v) continue;
+      Node* n = node(v);
+      if (n->op == Op::View) {
+        plan_->store_of[v] = plan_->store_of[in_id(n, 0)];
+        if (plan_->is_output[v]) output_in_store_[plan_->store_of[v]] = 1;
+        continue;
+      }
+      if (!makes_step(v)) continue;
+      Step step;
+      step.output = v;
+      int s = step_of_[v];
+      if (group_[v] >= 0) {
+        build_fused(v, step);
+      } else {
+        for (size_t i = 0; i < n->inputs.size(); ++i) step.inputs.push_back(in_id(n, static_cast<int>(i)));
+        bind(v, new_store(static_cast<int64_t>(numel(n->shape) * itemsize(n->dtype)), s));
+        step.output_byte_offset = 0;
+        backend::StepDesc d;
+        d.op = n->op;
+        d.params = &n->params;
+        for (int u : step.inputs) d.inputs.push_back(desc_of(u));
+        d.output = {n->dtype, n->shape, contiguous_strides(n->shape)};
+        step.kernel = be.prepare(d);
+      }
+      for (int u : step.inputs) step.input_byte_offsets.push_back(byte_offset(u));
+      if (step.program) {
+        backend::StepDesc d;
+        d.op = Op::kNumElementwise;
+        d.params = &n->params;
+        d.program = step.program.get();
+        step.kernel = be.prepare(d);
+      }
+      plan_->steps.push_back(std::move(step));
+    }
+    // CSE duplicates share their canonical value's buffer.
+    for (int v = nl_; v < nv_; ++v)
+      if (canon_[v] != v) plan_->store_of[v] = plan_->store_of[canon_[v]];
+  }
+
+  void build_fused(int sink, Step& step) {
+    Node* sn = node(sink);
+    int g = group_[sink];
+    auto prog = std::make_unique<FusedProgram>();
+    Window win;
+    int value_of_sink = sink;
+    if (sn->op == Op::Write) {
+      const auto& p = sn->params.ints;
+      size_t nd = (p.size() - 1) / 2;
+      win.shape.assign(p.begin(), p.begin() + nd);
+      win.strides.assign(p.begin() + nd, p.begin() + 2 * nd);
+      win.offset = p.back();
+      value_of_sink = in_id(sn, 1);
+    } else {
+      win.shape = sn->shape;
+      win.strides = contiguous_strides(sn->shape);
+      win.offset = 0;
+    }
+    // Members in topological order, then the registers of their results.
+    std::vector<int> members;
+    for (int v = nl_; v <= sink; ++v)
+      if (canon_[v] == v && group_[v] == g && node(v)->op != Op::Write) members.push_back(v);
+    std::unordered_map<int, int> reg;  // value id -> register
+    std::vector<DType> reg_dtype;
+    auto input_reg = [&](int u) {
+      auto it = reg.find(u);
+      if (it != reg.end()) return it->second;
+      int r = static_cast<int>(prog->inputs.size());
+      Node* un = node(u);
+      prog->inputs.push_back({un->dtype, win.shape, broadcast_strides(un->shape, un->strides, win.shape)});
+      step.inputs.push_back(u);
+      reg[u] = r;
+      return r;
+    };
+    // Inputs first, so registers 0..k-1 are exactly the program inputs.
+    for (int m : members) {
+      Node* mn = node(m);
+      for (size_t i = 0; i < mn->inputs.size(); ++i) {
+        int u = in_id(mn, static_cast<int>(i));
+        if (group_[u] != g || u >= sink + 1 || node(u)->op == Op::Write) input_reg(u);
+      }
+    }
+    if (members.empty()) input_reg(value_of_sink);
+    for (auto& in : prog->inputs) reg_dtype.push_back(in.dtype);
+    auto emit = [&](Op op, DType compute, DType out, int a, int b, int c) {
+      FusedInstr ins{op, compute, out, {a, b, c}, static_cast<int>(reg_dtype.size())};
+      reg_dtype.push_back(out);
+      prog->code.push_back(ins);
+      return ins.dst;
+    };
+    auto operand = [&](int r, DType want) {
+      return reg_dtype[r] == want ? r : emit(Op::Cast, reg_dtype[r], want, r, -1, -1);
+    };
+    for (int m : members) {
+      Node* mn = node(m);
+      int src[3] = {-1, -1, -1};
+      prims::ResolvedTypes rt{mn->compute, mn->dtype};
+      for (size_t i = 0; i < mn->inputs.size(); ++i) {
+        int u = in_id(mn, static_cast<int>(i));
+        DType want = mn->op == Op::Cast ? mn->compute : prims::operand_dtype(mn->op, static_cast<int>(i), rt);
+        src[i] = operand(reg.at(u), want);
+      }
+      reg[m] = emit(mn->op, mn->compute, mn->dtype, src[0], src[1], src[2]);
+    }
+    DType out_dtype = sn->dtype;
+    prog->result = operand(reg.at(value_of_sink), out_dtype);
+    prog->output = {out_dtype, win.shape, win.strides};
+
+    // Where the result goes: in place over a buffer this step reads, when nothing needs it after.
+    int s = step_of_[sink];
+    size_t isz = itemsize(out_dtype);
+    int store = -1;
+    if (sn->op == Op::Write) {
+      int base = in_id(sn, 0);
+      int bst = plan_->store_of[base];
+      if (can_write_in_place(bst, s, win, isz, step.inputs)) {
+        store = bst;
+        step.inplace = true;
+      } else {
+        store = new_store(sn->buffer_elems * static_cast<int64_t>(isz), s);
+        step.copy_from = base;
+        step.copy_bytes = sn->buffer_elems * static_cast<int64_t>(isz);
+        step.inputs.push_back(base);  // the copy reads it
+      }
+    } else {
+      int64_t bytes = numel(sn->shape) * static_cast<int64_t>(isz);
+      for (int u : step.inputs) {
+        int st = plan_->store_of[u];
+        if (st < 0 || plan_->stores[st].bytes != bytes || node(u)->offset != 0) continue;
+        if (plan_->stores[st].leaf >= 0 && node(u)->buffer_elems != numel(sn->shape)) continue;
+        if (can_write_in_place(st, s, win, isz, step.inputs)) {
+          store = st;
+          step.inplace = true;
+          break;
+        }
+      }
+      if (store < 0) store = new_store(bytes, s);
+    }
+    bind(sink, store);
+    step.output_byte_offset = win.offset * static_cast<int64_t>(isz);
+    step.fused = true;
+    step.program = std::move(prog);
+  }
+
+  // Packs plan-owned, non-output stores into one arena: first fit over lifetimes.
+  void pack_arena() {
+    std::vector<int> order;
+    for (size_t i = 0; i < plan_->stores.size(); ++i) {
+      Store& s = plan_->stores[i];
+      if (output_in_store_.count(static_cast<int>(i)) && s.leaf < 0) s.dedicated = true;
+      if (s.leaf < 0 && !s.dedicated) order.push_back(static_cast<int>(i));
+    }
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return plan_->stores[a].bytes > plan_->stores[b].bytes; });
+    std::vector<int> placed;
+    int64_t total = 0;
+    for (int i : order) {
+      Store& s = plan_->stores[i];
+      int64_t size = (s.bytes + 63) & ~int64_t(63);
+      std::vector<std::pair<int64_t, int64_t>> busy;
+      for (int j : placed) {
+        const Store& o = plan_->stores[j];
+        if (o.first_step <= s.last_step && s.first_step <= o.last_step)
+          busy.push_back({o.arena_offset, o.arena_offset + ((o.bytes + 63) & ~int64_t(63))});
+      }
+      std::sort(busy.begin(), busy.end());
+      int64_t off = 0;
+      for (auto& b : busy) {
+        if (off + size <= b.first) break;
+        off = std::max(off, b.second);
+      }
+      s.arena_offset = off;
+      total = std::max(total, off + size);
+      placed.push_back(i);
+    }
+    plan_->arena_bytes = total;
+  }
+
+  const std::vector<Node*>& leaves_;
+  const std::vector<Node*>& pending_;
+  const std::vector<char>& excl_;
+  int nl_, nv_, nsteps_ = 0;
+  std::shared_ptr<Plan> plan_;
+  std::vector<int> canon_, consumer_, group_, sink_of_group_, step_of_, last_use_;
+  std::vector<char> multi_;
+  std::unordered_map<int, char> output_in_store_;
+};
+
+}  // namespace
+
+std::shared_ptr<Plan> build_plan(const std::vector<Node*>& leaves, const std::vector<Node*>& pending,
+                                 const std::vector<char>& is_output, const std::vector<char>& leaf_exclusive) {
+  return Planner(leaves, pending, is_output, leaf_exclusive).build();
+}
+
+}  // namespace mnn::engine

@@ -1,0 +1,60 @@
+#include "ops/common.h"
+#include "ops/ops.h"
+#include "prims/elementwise.h"
+
+namespace mnn::ops {
+
+using namespace core;
+
+Array elementwise(Op op, const std::vector<Array>& inputs) {
+  const char* fn = op_name(op);
+  if (static_cast<int>(inputs.size()) != prims::arity(op))
+    throw TypeError(api_msg(fn, "expected " + std::to_string(prims::arity(op)) + " inputs"));
+  std::vector<DType> dts;
+  std::vector<NodePtr> nodes;
+  Shape shape;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    dts.push_back(inputs[i].dtype());
+    nodes.push_back(inputs[i].node());
+    if (i && nodes[i]->device != nodes[0]->device)
+      throw ValueError(api_msg(fn, "arrays are on different devices"));
+    shape = i == 0 ? inputs[0].shape() : broadcast_shapes(shape, inputs[i].shape(), fn);
+  }
+  prims::ResolvedTypes rt = prims::resolve_types(op, dts);
+  std::vector<const Array*> ins;
+  for (auto& a : inputs) ins.push_back(&a);
+  return finish(make_node(op, rt.out, std::move(shape), std::move(nodes), {}, rt.compute), ins);
+}
+
+Array astype(const Array& a, DType dtype) {
+  NodePtr n = make_node(Op::Cast, dtype, a.shape(), {a.node()}, {}, a.dtype());
+  return finish(std::move(n), {&a});
+}
+
+Array copy(const Array& a) { return finish(make_node(Op::Copy, a.dtype(), a.shape(), {a.node()}, {}, a.dtype()), {&a}); }
+
+void assign(Array& window, const Array& value, const char* fn) {
+  if (!window.writeable()) throw ValueError(api_msg(fn, "assignment destination is read-only"));
+  autograd::check_inplace_allowed(window, fn);
+  Array v = broadcast_to(value, window.shape(), fn);
+  NodePtr vn = v.node();
+  if (vn->dtype != window.dtype()) vn = make_node(Op::Cast, window.dtype(), vn->shape, {vn}, {}, vn->dtype);
+  window.assign(vn);
+}
+
+void inplace(Op op, Array& a, const Array& b) {
+  const char* fn = op_name(op);
+  if (!a.writeable()) throw ValueError(api_msg(fn, "output array is read-only"));
+  autograd::check_inplace_allowed(a, fn);
+  Array r = elementwise(op, {a, b});
+  if (r.shape() != a.shape())
+    throw ValueError(api_msg(fn, "non-broadcastable output operand with shape " + shape_str(a.shape()) +
+                                     " doesn't match the broadcast shape " + shape_str(r.shape())));
+  if (!can_cast(r.dtype(), a.dtype(), Casting::SameKind))
+    throw CastingError(api_msg(fn, std::string("Cannot cast ufunc '") + fn + "' output from dtype('" +
+                                       dtype_name(r.dtype()) + "') to dtype('" + dtype_name(a.dtype()) +
+                                       "') with casting rule 'same_kind'"));
+  assign(a, r, fn);
+}
+
+}  // namespace mnn::ops

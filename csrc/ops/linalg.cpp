@@ -1,0 +1,41 @@
+#include "ops/common.h"
+#include "ops/ops.h"
+
+namespace mnn::ops {
+
+using namespace core;
+
+Array matmul(const Array& a, const Array& b, const char* fn) {
+  const std::string sig = "gufunc core with signature (n?,k),(k,m?)->(n?,m?)";
+  for (int i = 0; i < 2; ++i) {
+    const Array& x = i ? b : a;
+    if (x.ndim() == 0)
+      throw ValueError(api_msg(fn, "matmul: Input operand " + std::to_string(i) +
+                                       " does not have enough dimensions (has 0, " + sig + " requires 1)"));
+  }
+  Array x = a.ndim() == 1 ? reshape(a, {1, a.shape()[0]}, fn) : a;
+  Array y = b.ndim() == 1 ? reshape(b, {b.shape()[0], 1}, fn) : b;
+  int64_t k1 = x.shape()[x.ndim() - 1], k2 = y.shape()[y.ndim() - 2];
+  if (k1 != k2)
+    throw ValueError(api_msg(fn, "matmul: Input operand 1 has a mismatch in its core dimension 0, with " + sig +
+                                     " (size " + std::to_string(k2) + " is different from " + std::to_string(k1) +
+                                     ")"));
+  Shape xb(x.shape().begin(), x.shape().end() - 2), yb(y.shape().begin(), y.shape().end() - 2);
+  Shape shape = broadcast_shapes(xb, yb, fn);
+  shape.push_back(x.shape()[x.ndim() - 2]);
+  shape.push_back(y.shape()[y.ndim() - 1]);
+  DType dt = promote(a.dtype(), b.dtype());
+  NodePtr xn = x.node(), yn = y.node();
+  if (xn->dtype != dt) xn = make_node(Op::Cast, dt, xn->shape, {xn}, {}, xn->dtype);
+  if (yn->dtype != dt) yn = make_node(Op::Cast, dt, yn->shape, {yn}, {}, yn->dtype);
+  Array r = finish(make_node(Op::Matmul, dt, shape, {xn, yn}), {&x, &y});
+  if (a.ndim() == 1 || b.ndim() == 1) {
+    Shape s = shape;
+    if (b.ndim() == 1) s.pop_back();
+    if (a.ndim() == 1) s.erase(s.end() - (b.ndim() == 1 ? 1 : 2));
+    r = reshape(r, s, fn);
+  }
+  return r;
+}
+
+}  // namespace mnn::ops

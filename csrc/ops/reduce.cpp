@@ -1,0 +1,116 @@
+// Reductions, arg-reductions and scans: axis handling, numpy's result dtypes, empty-input rules.
+#include <algorithm>
+
+#include "ops/common.h"
+#include "ops/ops.h"
+
+namespace mnn::ops {
+
+using namespace core;
+
+DType accumulation_dtype(DType d) {
+  switch (kind_of(d)) {
+    case Kind::Bool: return DType::Int64;
+    case Kind::Signed: return itemsize(d) < 8 ? DType::Int64 : d;
+    case Kind::Unsigned: return itemsize(d) < 8 ? DType::UInt64 : d;
+    default: return d;
+  }
+}
+
+static const char* reduce_word(ReduceKind k) {
+  switch (k) {
+    case ReduceKind::Max: return "maximum";
+    case ReduceKind::Min: return "minimum";
+    default: return "reduction";
+  }
+}
+
+Array reduce(ReduceKind kind, const Array& a, std::vector<int64_t> axes, bool all_axes, bool keepdims,
+             std::optional<DType> dtype, const char* fn) {
+  int nd = a.ndim();
+  std::vector<char> red(nd, 0);
+  if (all_axes) {
+    std::fill(red.begin(), red.end(), 1);
+  } else {
+    for (auto ax : axes) {
+      int x = normalize_axis(ax, nd, fn);
+      if (red[x]) throw ValueError(api_msg(fn, "duplicate value in 'axis'"));
+      red[x] = 1;
+    }
+  }
+  DType out;
+  switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Prod: out = dtype ? *dtype : accumulation_dtype(a.dtype()); break;
+    case ReduceKind::Any:
+    case ReduceKind::All: out = DType::Bool; break;
+    default: out = dtype ? *dtype : a.dtype(); break;
+  }
+  Params p;
+  p.ints.push_back(static_cast<int64_t>(kind));
+  Shape shape, kshape;
+  bool empty_reduce = false;
+  for (int i = 0; i < nd; ++i) {
+    if (red[i]) {
+      p.ints.push_back(i);
+      kshape.push_back(1);
+      empty_reduce |= a.shape()[i] == 0;
+    } else {
+      shape.push_back(a.shape()[i]);
+      kshape.push_back(a.shape()[i]);
+    }
+  }
+  if ((kind == ReduceKind::Max || kind == ReduceKind::Min) && (empty_reduce || (nd == 0 && a.size() == 0)))
+    throw ValueError(api_msg(fn, std::string("zero-size array to reduction operation ") + reduce_word(kind) +
+                                     " which has no identity"));
+  NodePtr in = a.node();
+  // The kernel reads inputs in the result dtype (numpy casts to `dtype=` first); any/all read raw.
+  if (kind != ReduceKind::Any && kind != ReduceKind::All && in->dtype != out)
+    in = make_node(Op::Cast, out, in->shape, {in}, {}, in->dtype);
+  Array r = finish(make_node(Op::Reduce, out, shape, {in}, p), {&a});
+  if (keepdims) r = reshape(r, kshape, fn);
+  return r;
+}
+
+Array argreduce(ArgKind kind, const Array& a, std::optional<int64_t> axis, bool keepdims, const char* fn) {
+  Array src = a;
+  int ax = 0;
+  if (!axis) {
+    src = reshape(as_contiguous(a), {a.size()}, fn);
+  } else {
+    ax = normalize_axis(*axis, a.ndim(), fn);
+  }
+  if (src.ndim() == 0) src = reshape(src, {1}, fn);
+  if (src.shape()[ax] == 0)
+    throw ValueError(api_msg(fn, std::string("attempt to get ") + fn + " of an empty sequence"));
+  Shape shape;
+  for (int i = 0; i < src.ndim(); ++i)
+    if (i != ax) shape.push_back(src.shape()[i]);
+  Params p;
+  p.ints = {static_cast<int64_t>(kind), ax};
+  Array r = finish(make_node(Op::ArgReduce, DType::Int64, shape, {src.node()}, p), {});
+  if (keepdims) {
+    Shape ks = axis ? a.shape() : Shape(a.ndim(), 1);
+    if (axis) ks[ax] = 1;
+    r = reshape(r, ks, fn);
+  }
+  return r;
+}
+
+Array scan(ScanKind kind, const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype, const char* fn) {
+  Array src = a;
+  int ax = 0;
+  if (!axis) {
+    src = reshape(as_contiguous(a), {a.size()}, fn);
+  } else {
+    ax = normalize_axis(*axis, a.ndim(), fn);
+  }
+  DType out = dtype ? *dtype : accumulation_dtype(a.dtype());
+  NodePtr in = src.node();
+  if (in->dtype != out) in = make_node(Op::Cast, out, in->shape, {in}, {}, in->dtype);
+  Params p;
+  p.ints = {static_cast<int64_t>(kind), ax};
+  return finish(make_node(Op::Scan, out, src.shape(), {in}, p), {&src});
+}
+
+}  // namespace mnn::ops

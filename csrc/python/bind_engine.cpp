@@ -1,0 +1,106 @@
+#include <pybind11/stl.h>
+
+#include "autograd/tape.h"
+#include "core/error.h"
+#include "core/threadpool.h"
+#include "engine/eval.h"
+#include "python/bindings.h"
+#include "python/convert.h"
+
+namespace mnn::py_bind {
+
+using namespace core;
+
+void bind_engine(py::module_& m) {
+  m.def("eval", [](py::args arrays) {
+    std::vector<NodePtr> roots;
+    for (auto a : arrays) roots.push_back(a.cast<const Array&>().node());
+    engine::eval(roots);
+  });
+  m.def("stats", []() {
+    const engine::Stats& s = engine::stats();
+    py::dict d;
+    d["evals"] = s.evals;
+    d["plan_hits"] = s.plan_hits;
+    d["plan_misses"] = s.plan_misses;
+    d["fused_groups"] = s.fused_groups;
+    d["kernels_run"] = s.kernels_run;
+    d["nodes_evaluated"] = s.nodes_evaluated;
+    d["arena_bytes"] = s.arena_bytes;
+    d["output_bytes"] = s.output_bytes;
+    d["peak_bytes"] = s.peak_bytes;
+    d["inplace_steps"] = s.inplace_steps;
+    d["last_fused_groups"] = s.last_fused_groups;
+    d["last_steps"] = s.last_steps;
+    d["cached_plans"] = s.cached_plans;
+    return d;
+  });
+  m.def("reset_stats", &engine::reset_stats);
+  m.def("clear_plan_cache", &engine::clear_plan_cache);
+  m.def("set_plan_cache_capacity", &engine::set_plan_cache_capacity);
+  m.def("set_num_threads", &set_num_threads);
+  m.def("get_num_threads", &get_num_threads);
+  m.def("pending_depth", [](const Array& a) { return a.node()->depth; });
+  m.attr("MAX_PENDING_DEPTH") = kMaxPendingDepth;
+
+  // ---- autograd tape ----
+  m.def("grad_enabled", &autograd::grad_enabled);
+  m.def("set_grad_enabled", &autograd::set_grad_enabled);
+  py::class_<AutogradMeta, std::shared_ptr<AutogradMeta>>(m, "AutogradMeta")
+      .def_readonly("requires_grad", &AutogradMeta::requires_grad)
+      .def_property_readonly("_id", [](const AutogradMeta& g) { return reinterpret_cast<uintptr_t>(&g); })
+      .def_readonly("grad_fn", &AutogradMeta::grad_fn)
+      .def_property(
+          "grad", [](const AutogradMeta& g) -> py::object { return g.grad ? py::cast(*g.grad) : py::none(); },
+          [](AutogradMeta& g, py::object v) {
+            if (v.is_none()) g.grad.reset();
+            else g.grad = std::make_shared<Array>(v.cast<const Array&>());
+          });
+  py::class_<autograd::GradNode, std::shared_ptr<autograd::GradNode>>(m, "GradNode")
+      .def_readonly("kind", &autograd::GradNode::kind)
+      .def_property_readonly("_id", [](const autograd::GradNode& g) { return reinterpret_cast<uintptr_t>(&g); })
+      .def_property_readonly("ints", [](const autograd::GradNode& g) { return g.params.ints; })
+      .def_property_readonly("floats", [](const autograd::GradNode& g) { return g.params.floats; })
+      .def_property_readonly("inputs", [](const autograd::GradNode& g) {
+        py::list out;
+        for (auto& n : g.inputs) out.append(Array::from_node(n));
+        return out;
+      })
+      .def_property_readonly("output", [](const autograd::GradNode& g) { return Array::from_node(g.output); })
+      .def_readonly("input_meta", &autograd::GradNode::input_meta);
+
+  auto cls = py::reinterpret_borrow<py::class_<Array>>(m.attr("ndarray"));
+  cls.def_property(
+         "requires_grad", [](const Array& a) { return a.autograd && (a.autograd->requires_grad || a.autograd->grad_fn); },
+         [](Array& a, bool on) {
+           if (on && !is_float(a.dtype()))
+             throw TypeError("[mnn.numpy.ndarray.requires_grad] only floating point arrays can require gradients");
+           if (a.autograd && a.autograd->grad_fn && !on)
+             throw ValueError("[mnn.numpy.ndarray.requires_grad] cannot turn off requires_grad of a computed "
+                              "array; use detach()");
+           if (on) {
+             if (!a.autograd) a.autograd = std::make_shared<AutogradMeta>();
+             if (!a.autograd->grad_fn) a.autograd->requires_grad = true;
+           } else if (a.autograd) {
+             a.autograd->requires_grad = false;
+           }
+         })
+      .def_property_readonly("_autograd", [](const Array& a) { return a.autograd; })
+      .def_property(
+          "grad",
+          [](const Array& a) -> py::object {
+            return (a.autograd && a.autograd->grad) ? py::cast(*a.autograd->grad) : py::none();
+          },
+          [](Array& a, py::object v) {
+            if (!a.autograd) a.autograd = std::make_shared<AutogradMeta>();
+            if (v.is_none()) a.autograd->grad.reset();
+            else a.autograd->grad = std::make_shared<Array>(v.cast<const Array&>());
+          })
+      .def("detach", [](const Array& a) {
+        Array d = a;
+        d.autograd.reset();
+        return d;
+      });
+}
+
+}  // namespace mnn::py_bind

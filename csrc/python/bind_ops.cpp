@@ -1,0 +1,97 @@
+#include <pybind11/stl.h>
+
+#include "core/error.h"
+#include "ops/ops.h"
+#include "python/bindings.h"
+#include "python/convert.h"
+
+namespace mnn::py_bind {
+
+using namespace core;
+
+namespace {
+std::optional<DType> opt_dtype(std::optional<int> code) {
+  if (!code) return std::nullopt;
+  return dtype_from_code(*code);
+}
+}  // namespace
+
+void bind_ops(py::module_& m) {
+  py::dict codes;
+  for (int i = 0; i < static_cast<int>(Op::kNumElementwise); ++i) codes[op_name(static_cast<Op>(i))] = i;
+  m.attr("OPCODES") = codes;
+
+  m.def("elementwise", [](int op, const std::vector<Array>& xs) {
+    if (op < 0 || op >= static_cast<int>(Op::kNumElementwise)) throw ValueError("[mnn.engine] bad opcode");
+    return ops::elementwise(static_cast<Op>(op), xs);
+  });
+  // A ufunc call with any operands: arrays are strong, Python scalars weak (NumPy 2 / NEP 50).
+  m.def("ufunc", [](int op, py::args args) {
+    if (op < 0 || op >= static_cast<int>(Op::kNumElementwise)) throw ValueError("[mnn.engine] bad opcode");
+    std::vector<Array> xs(args.size());
+    std::vector<char> done(args.size(), 0);
+    std::optional<DType> strong;
+    bool any_float = false, any_int = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+      PyObject* o = args[i].ptr();
+      if (PyBool_Check(o)) continue;
+      if (PyLong_Check(o)) { any_int = true; continue; }
+      if (PyFloat_Check(o)) { any_float = true; continue; }
+      xs[i] = to_array(args[i]);
+      done[i] = 1;
+      strong = strong ? promote(*strong, xs[i].dtype()) : xs[i].dtype();
+    }
+    DType other = strong ? *strong : (any_float ? DType::Float64 : any_int ? DType::Int64 : DType::Bool);
+    for (size_t i = 0; i < args.size(); ++i)
+      if (!done[i]) to_operand(args[i], other, xs[i]);
+    return ops::elementwise(static_cast<Op>(op), xs);
+  });
+  m.def("inplace", [](int op, Array& a, const Array& b) { ops::inplace(static_cast<Op>(op), a, b); });
+  m.def("assign", [](Array& window, const Array& v) { ops::assign(window, v, "__setitem__"); });
+  m.def("astype", [](const Array& a, int code) { return ops::astype(a, dtype_from_code(code)); });
+  m.def("copy", &ops::copy);
+  m.def("scalar", [](py::handle v, int code) { return scalar_array(v, dtype_from_code(code)); });
+
+  m.def("reshape", [](const Array& a, const Shape& s) { return ops::reshape(a, s); });
+  m.def("transpose", &ops::transpose);
+  m.def("broadcast_to", [](const Array& a, const Shape& s) { return ops::broadcast_to(a, s); });
+  m.def("expand_dims", &ops::expand_dims);
+  m.def("squeeze", &ops::squeeze);
+  m.def("flip", &ops::flip);
+  m.def("diagonal", &ops::diagonal);
+  m.def("as_contiguous", &ops::as_contiguous);
+  m.def("concatenate", [](const std::vector<Array>& xs, int64_t axis, std::optional<int> dt) {
+    return ops::concatenate(xs, axis, opt_dtype(dt));
+  });
+
+  m.def("reduce", [](int kind, const Array& a, std::optional<std::vector<int64_t>> axes, bool keepdims,
+                     std::optional<int> dt, const std::string& fn) {
+    static thread_local std::string name;
+    name = fn;
+    return ops::reduce(static_cast<ops::ReduceKind>(kind), a, axes ? *axes : std::vector<int64_t>{}, !axes,
+                       keepdims, opt_dtype(dt), name.c_str());
+  });
+  m.def("argreduce", [](int kind, const Array& a, std::optional<int64_t> axis, bool keepdims, const std::string& fn) {
+    static thread_local std::string name;
+    name = fn;
+    return ops::argreduce(static_cast<ops::ArgKind>(kind), a, axis, keepdims, name.c_str());
+  });
+  m.def("scan", [](int kind, const Array& a, std::optional<int64_t> axis, std::optional<int> dt, const std::string& fn) {
+    static thread_local std::string name;
+    name = fn;
+    return ops::scan(static_cast<ops::ScanKind>(kind), a, axis, opt_dtype(dt), name.c_str());
+  });
+  m.def("accumulation_dtype", [](int code) { return static_cast<int>(ops::accumulation_dtype(dtype_from_code(code))); });
+  m.def("matmul", [](const Array& a, const Array& b) { return ops::matmul(a, b); });
+
+  m.def("empty", [](const Shape& s, int code) { return ops::empty(s, dtype_from_code(code)); });
+  m.def("full", [](const Shape& s, const Array& fill, int code) { return ops::full(s, fill, dtype_from_code(code)); });
+  m.def("arange", [](double start, double stop, double step, int code) {
+    return ops::arange(start, stop, step, dtype_from_code(code));
+  });
+  m.def("arange_int", [](int64_t start, int64_t stop, int64_t step, int code) {
+    return ops::arange_int(start, stop, step, dtype_from_code(code));
+  });
+}
+
+}  // namespace mnn::py_bind

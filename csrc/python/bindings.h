@@ -1,0 +1,14 @@
+// pybind11 bindings only: each file binds one area; no engine logic lives here.
+#pragma once
+#include <pybind11/pybind11.h>
+
+namespace mnn::py_bind {
+
+namespace py = pybind11;
+
+void bind_array(py::module_& m);   // bind_array.cpp: ndarray type, operators, indexing, buffer protocol
+void bind_ops(py::module_& m);     // bind_ops.cpp: op functions for mnn.numpy
+void bind_interop(py::module_& m); // bind_interop.cpp: buffers in, tolist/item out, DLPack
+void bind_engine(py::module_& m);  // bind_engine.cpp: eval, stats, threads, autograd tape
+
+}  // namespace mnn::py_bind

@@ -1,0 +1,149 @@
+#include "python/convert.h"
+
+#include <climits>
+#include <cstring>
+#include <limits>
+
+#include "core/error.h"
+
+namespace mnn::py_bind {
+
+using namespace core;
+
+namespace {
+
+py::object g_dtype_objects[kNumDTypes];
+py::object g_asarray_hook;  // mnn.numpy.asarray
+py::object g_dtype_hook;    // mnn.numpy.dtype
+
+template <class T>
+void store(char* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+// Writes a Python int into a 0-d buffer of dtype d, raising numpy 2's OverflowError if it does not fit.
+NodePtr int_scalar(PyObject* obj, DType d) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (overflow == 0 && v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (is_float(d)) {
+    double f = PyLong_AsDouble(obj);
+    if (f == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    return make_scalar(d, f);
+  }
+  unsigned long long u = 0;
+  bool big_positive = overflow > 0;
+  if (big_positive) {
+    u = PyLong_AsUnsignedLongLong(obj);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      u = 0;
+      big_positive = false;
+      overflow = 2;  // beyond uint64
+    }
+  }
+  auto fail = [&]() {
+    std::string s = py::str(obj);
+    throw OverflowError("Python integer " + s + " out of bounds for " + dtype_name(d));
+  };
+  if (overflow == 2 || overflow < 0) fail();
+  if (d == DType::Bool) return make_scalar_int(d, v != 0);
+  int64_t lo, hi;
+  uint64_t uhi;
+  switch (d) {
+    case DType::Int8: lo = INT8_MIN, hi = INT8_MAX; break;
+    case DType::Int16: lo = INT16_MIN, hi = INT16_MAX; break;
+    case DType::Int32: lo = INT32_MIN, hi = INT32_MAX; break;
+    case DType::Int64: lo = INT64_MIN, hi = INT64_MAX; break;
+    case DType::UInt8: lo = 0, hi = UINT8_MAX; break;
+    case DType::UInt16: lo = 0, hi = UINT16_MAX; break;
+    case DType::UInt32: lo = 0, hi = UINT32_MAX; break;
+    default: lo = 0, hi = INT64_MAX; break;
+  }
+  if (d == DType::UInt64) {
+    uhi = UINT64_MAX;
+    if (big_positive) return make_scalar_uint(d, u);
+    if (v < 0) fail();
+    (void)uhi;
+    return make_scalar_uint(d, static_cast<uint64_t>(v));
+  }
+  if (big_positive || v < lo || v > hi) fail();
+  return make_scalar_int(d, v);
+}
+
+}  // namespace
+
+py::object dtype_object(DType d) { return g_dtype_objects[static_cast<int>(d)]; }
+
+DType dtype_of(py::handle obj) {
+  py::object dt = py::reinterpret_borrow<py::object>(obj);
+  if (!py::hasattr(obj, "_code")) dt = g_dtype_hook(obj);
+  return dtype_from_code(dt.attr("_code").cast<int>());
+}
+
+Array scalar_array(py::handle obj, DType d) {
+  PyObject* o = obj.ptr();
+  if (PyBool_Check(o)) return Array::from_node(make_scalar_int(d, o == Py_True));
+  if (PyLong_Check(o)) return Array::from_node(int_scalar(o, d));
+  if (PyFloat_Check(o)) {
+    double v = PyFloat_AS_DOUBLE(o);
+    if (!is_float(d) && d != DType::Bool) {
+      // numpy casts a float into an integer array unsafely (truncation)
+      return Array::from_node(make_scalar_int(d, static_cast<int64_t>(v)));
+    }
+    return Array::from_node(make_scalar(d, v));
+  }
+  throw TypeError("expected a Python scalar");
+}
+
+bool to_operand(py::handle obj, DType other, Array& out) {
+  PyObject* o = obj.ptr();
+  if (py::isinstance<Array>(obj)) {
+    out = obj.cast<const Array&>();
+    return true;
+  }
+  if (PyBool_Check(o)) {
+    out = Array::from_node(make_scalar_int(other, o == Py_True));
+    return true;
+  }
+  if (PyLong_Check(o)) {
+    DType d = other == DType::Bool ? DType::Int64 : other;
+    out = Array::from_node(int_scalar(o, d));
+    return true;
+  }
+  if (PyFloat_Check(o)) {
+    DType d = is_float(other) ? other : DType::Float64;
+    out = Array::from_node(make_scalar(d, PyFloat_AS_DOUBLE(o)));
+    return true;
+  }
+  if (PyComplex_Check(o) || PyUnicode_Check(o) || o == Py_None) return false;
+  try {
+    out = to_array(obj);
+    return true;
+  } catch (py::error_already_set& e) {
+    if (e.matches(PyExc_TypeError)) return false;
+    throw;
+  }
+}
+
+Array to_array(py::handle obj) {
+  if (py::isinstance<Array>(obj)) return obj.cast<const Array&>();
+  return g_asarray_hook(obj).cast<const Array&>();
+}
+
+void register_conversions(py::module_& m) {
+  m.def("_set_hooks", [](py::list dtypes, py::object asarray, py::object dtype_ctor) {
+    for (int i = 0; i < kNumDTypes; ++i) g_dtype_objects[i] = dtypes[i];
+    g_asarray_hook = asarray;
+    g_dtype_hook = dtype_ctor;
+  });
+  // Drop the Python references before interpreter teardown.
+  auto atexit = py::module_::import("atexit");
+  atexit.attr("register")(py::cpp_function([]() {
+    for (auto& o : g_dtype_objects) o = py::object();
+    g_asarray_hook = py::object();
+    g_dtype_hook = py::object();
+  }));
+}
+
+}  // namespace mnn::py_bind

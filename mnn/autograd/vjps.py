@@ -1,0 +1,205 @@
+"""Vector-Jacobian products, one per primitive, keyed by the primitive's name (the name its
+GradNode records: the opcode's numpy name, 'reduce', 'matmul', 'reshape', 'getitem', ...).
+Each takes (node, inputs, g) and returns one cotangent per input (None: no gradient flows).
+Cotangents may come back in the broadcast shape; backward() sums them down to each input."""
+import math
+
+import mnn.numpy as np
+
+from .. import _core
+
+
+def unbroadcast(g, shape):
+    """Sums g over the axes broadcasting added or stretched to reach g.shape from shape."""
+    shape = tuple(shape)
+    if g.shape == shape:
+        return g
+    lead = g.ndim - len(shape)
+    axes = list(range(lead)) + [lead + i for i, d in enumerate(shape) if d == 1 and g.shape[lead + i] != 1]
+    if axes:
+        g = np.sum(g, axis=tuple(axes), keepdims=True)
+    return np.reshape(g, shape)
+
+
+def _none(node, xs, g):
+    return [None] * len(xs)
+
+
+def _out(node):
+    return node.output
+
+
+def _half_mask(a, b, greater):
+    # ties split the gradient evenly, as torch does
+    win = (a > b) if greater else (a < b)
+    return win.astype(a.dtype) + (a == b).astype(a.dtype) * 0.5
+
+
+def _pow_grads(node, xs, g):
+    x, y = xs
+    out = _out(node)
+    gx = g * y * np.power(x, y - 1)
+    gy = np.where(x == 0, 0.0, g * out * np.log(np.where(x == 0, 1.0, x)))
+    return [gx, gy]
+
+
+VJP = {
+    "add": lambda n, xs, g: [g, g],
+    "subtract": lambda n, xs, g: [g, -g],
+    "multiply": lambda n, xs, g: [g * xs[1], g * xs[0]],
+    "divide": lambda n, xs, g: [g / xs[1], -g * xs[0] / (xs[1] * xs[1])],
+    "power": _pow_grads,
+    "maximum": lambda n, xs, g: [g * _half_mask(xs[0], xs[1], True), g * _half_mask(xs[1], xs[0], True)],
+    "minimum": lambda n, xs, g: [g * _half_mask(xs[0], xs[1], False), g * _half_mask(xs[1], xs[0], False)],
+    "fmax": lambda n, xs, g: [g * _half_mask(xs[0], xs[1], True), g * _half_mask(xs[1], xs[0], True)],
+    "fmin": lambda n, xs, g: [g * _half_mask(xs[0], xs[1], False), g * _half_mask(xs[1], xs[0], False)],
+    "arctan2": lambda n, xs, g: [g * xs[1] / (xs[0] * xs[0] + xs[1] * xs[1]),
+                                 -g * xs[0] / (xs[0] * xs[0] + xs[1] * xs[1])],
+    "hypot": lambda n, xs, g: [g * xs[0] / _out(n), g * xs[1] / _out(n)],
+    "copysign": lambda n, xs, g: [g * np.where(np.signbit(xs[0]) == np.signbit(_out(n)), 1.0, -1.0), None],
+    "logaddexp": lambda n, xs, g: [g * np.exp(xs[0] - _out(n)), g * np.exp(xs[1] - _out(n))],
+    "logaddexp2": lambda n, xs, g: [g * np.exp2(xs[0] - _out(n)), g * np.exp2(xs[1] - _out(n))],
+    "heaviside": lambda n, xs, g: [g * 0, None],
+    "negative": lambda n, xs, g: [-g],
+    "positive": lambda n, xs, g: [g],
+    "absolute": lambda n, xs, g: [g * np.sign(xs[0])],
+    "sign": lambda n, xs, g: [g * 0],
+    "square": lambda n, xs, g: [g * 2 * xs[0]],
+    "reciprocal": lambda n, xs, g: [-g * _out(n) * _out(n)],
+    "floor": lambda n, xs, g: [g * 0],
+    "ceil": lambda n, xs, g: [g * 0],
+    "trunc": lambda n, xs, g: [g * 0],
+    "rint": lambda n, xs, g: [g * 0],
+    "copy": lambda n, xs, g: [g],
+    "astype": lambda n, xs, g: [g],
+    "sqrt": lambda n, xs, g: [g / (2 * _out(n))],
+    "cbrt": lambda n, xs, g: [g / (3 * _out(n) * _out(n))],
+    "exp": lambda n, xs, g: [g * _out(n)],
+    "exp2": lambda n, xs, g: [g * _out(n) * math.log(2.0)],
+    "expm1": lambda n, xs, g: [g * (_out(n) + 1)],
+    "log": lambda n, xs, g: [g / xs[0]],
+    "log2": lambda n, xs, g: [g / (xs[0] * math.log(2.0))],
+    "log10": lambda n, xs, g: [g / (xs[0] * math.log(10.0))],
+    "log1p": lambda n, xs, g: [g / (1 + xs[0])],
+    "sin": lambda n, xs, g: [g * np.cos(xs[0])],
+    "cos": lambda n, xs, g: [-g * np.sin(xs[0])],
+    "tan": lambda n, xs, g: [g * (1 + _out(n) * _out(n))],
+    "arcsin": lambda n, xs, g: [g / np.sqrt(1 - xs[0] * xs[0])],
+    "arccos": lambda n, xs, g: [-g / np.sqrt(1 - xs[0] * xs[0])],
+    "arctan": lambda n, xs, g: [g / (1 + xs[0] * xs[0])],
+    "sinh": lambda n, xs, g: [g * np.cosh(xs[0])],
+    "cosh": lambda n, xs, g: [g * np.sinh(xs[0])],
+    "tanh": lambda n, xs, g: [g * (1 - _out(n) * _out(n))],
+    "arcsinh": lambda n, xs, g: [g / np.sqrt(xs[0] * xs[0] + 1)],
+    "arccosh": lambda n, xs, g: [g / np.sqrt(xs[0] * xs[0] - 1)],
+    "arctanh": lambda n, xs, g: [g / (1 - xs[0] * xs[0])],
+    "deg2rad": lambda n, xs, g: [g * (math.pi / 180)],
+    "rad2deg": lambda n, xs, g: [g * (180 / math.pi)],
+    "erf": lambda n, xs, g: [g * (2 / math.sqrt(math.pi)) * np.exp(-xs[0] * xs[0])],
+    "where": lambda n, xs, g: [None, np.where(xs[0], g, 0), np.where(xs[0], 0, g)],
+}
+for _name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
+              "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift",
+              "right_shift", "isnan", "isinf", "isfinite", "signbit", "floor_divide", "remainder"):
+    VJP[_name] = _none
+# remainder: d/dx = 1, d/dy = -floor(x/y) (torch's convention)
+VJP["remainder"] = lambda n, xs, g: [g, -g * np.floor_divide(xs[0], xs[1])]
+
+
+def _reduce(node, xs, g):
+    x, = xs
+    kind, axes = node.ints[0], node.ints[1:]
+    kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
+    ge = np.reshape(g, kept)
+    if kind == 0:  # sum
+        return [np.broadcast_to(ge, x.shape)]
+    if kind == 1:  # prod
+        return [ge * np.reshape(node.output, kept) / x]
+    if kind in (2, 3):  # max/min: shared evenly among the elements that attain it
+        mask = (x == np.reshape(node.output, kept)).astype(g.dtype)
+        count = np.sum(mask, axis=tuple(axes), keepdims=True)
+        return [ge * mask / count]
+    return [None]
+
+
+def _scan(node, xs, g):
+    x, = xs
+    kind, axis = node.ints
+    if kind == 0:  # cumsum: reversed cumulative sum of g
+        return [np.flip(np.cumsum(np.flip(g, axis), axis=axis), axis)]
+    out = node.output  # cumprod (inputs without zeros)
+    return [np.flip(np.cumsum(np.flip(g * out, axis), axis=axis), axis) / x]
+
+
+def _matmul(node, xs, g):
+    a, b = xs
+    return [np.matmul(g, np.swapaxes(b, -1, -2)), np.matmul(np.swapaxes(a, -1, -2), g)]
+
+
+def _concat(node, xs, g):
+    axis = node.ints[0]
+    bounds, acc = [], 0
+    for x in xs[:-1]:
+        acc += x.shape[axis]
+        bounds.append(acc)
+    return np.split(g, bounds, axis=axis) if bounds else [g]
+
+
+def _transpose(node, xs, g):
+    inv = [0] * len(node.ints)
+    for i, a in enumerate(node.ints):
+        inv[a] = i
+    return [np.transpose(g, inv)]
+
+
+def _getitem(node, xs, g):
+    x, = xs
+    z = np.zeros(x.shape, dtype=g.dtype)
+    z[_decode_index(node.ints)] = g
+    return [z]
+
+
+def _decode_index(ints):
+    idx = []
+    for k in range(0, len(ints), 6):
+        kind, start, stop, step, has_start, has_stop = ints[k:k + 6]
+        if kind == 0:
+            idx.append(start)
+        elif kind == 1:
+            idx.append(slice(start if has_start else None, stop if has_stop else None, step))
+        elif kind == 2:
+            idx.append(None)
+        else:
+            idx.append(Ellipsis)
+    return tuple(idx)
+
+
+def _diagonal(node, xs, g):
+    x, = xs
+    offset, a1, a2 = node.ints
+    z = np.zeros(x.shape, dtype=g.dtype)
+    d = _core.diagonal(z, offset, a1, a2)
+    d._set_writeable(True)
+    d[...] = g
+    return [z]
+
+
+VJP.update({
+    "reduce": _reduce,
+    "scan": _scan,
+    "matmul": _matmul,
+    "concatenate": _concat,
+    "reshape": lambda n, xs, g: [np.reshape(g, xs[0].shape)],
+    "transpose": _transpose,
+    "broadcast_to": lambda n, xs, g: [unbroadcast(g, xs[0].shape)],
+    "flip": lambda n, xs, g: [np.flip(g, tuple(n.ints))],
+    "getitem": _getitem,
+    "diagonal": _diagonal,
+})
+
+
+def vjp(node, inputs, g):
+    fn = VJP.get(node.kind)
+    if fn is None:
+        raise NotImplementedError(f"[mnn.autograd] no gradient for '{node.kind}'")
+    return fn(node, inputs, g)

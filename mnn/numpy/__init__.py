@@ -1,0 +1,74 @@
+"""mnn.numpy: a drop-in for numpy on the mnn engine.
+
+Every function returns lazy ndarrays: work is recorded, fused and planned by the engine, and
+computed when a value is read. Results, dtypes and errors follow numpy 2.
+"""
+import math as _math
+
+from .. import _core
+from . import _dtypes, _ndarray, _printing
+from ._dtypes import *  # noqa: F401,F403  (dtype, scalar types, finfo, iinfo, result_type, can_cast, ...)
+from ._dtypes import bool_ as bool  # noqa: A001
+from ._common import ndarray
+from ._creation import (arange, array, asarray, ascontiguousarray, copy, empty, empty_like, eye, from_dlpack,
+                        frombuffer, full, full_like, identity, linspace, ones, ones_like, zeros, zeros_like)
+from ._linalg import dot, inner, matmul, outer, vdot, vecdot
+from ._manipulation import (array_split, atleast_1d, atleast_2d, broadcast_arrays, broadcast_shapes, broadcast_to,
+                            concat, concatenate, diagonal, expand_dims, flip, fliplr, flipud, hstack,
+                            matrix_transpose, moveaxis, permute_dims, ravel, reshape, split, squeeze, stack,
+                            swapaxes, transpose, vstack)
+from ._printing import get_printoptions, printoptions, set_printoptions
+from ._reductions import (all, amax, amin, any, argmax, argmin, cumprod, cumsum, max, mean, min, prod, std, sum,
+                          var)
+from ._ufuncs import UFUNCS as _UFUNCS
+from ._ufuncs import around, clip, conj, conjugate, imag, real, round, round_, where
+
+globals().update(_UFUNCS)
+
+AxisError = _core.AxisError
+newaxis = None
+pi = _math.pi
+e = _math.e
+inf = float("inf")
+nan = float("nan")
+euler_gamma = 0.5772156649015329
+__array_api_version__ = "2024.12"
+
+
+def size(a, axis=None):
+    a = asarray(a)
+    return a.size if axis is None else a.shape[axis]
+
+
+def shape(a):
+    return asarray(a).shape
+
+
+def ndim(a):
+    return asarray(a).ndim
+
+
+def isscalar(element):
+    return isinstance(element, (int, float, complex, bool, str, bytes, generic))
+
+
+def array_equal(a1, a2, equal_nan=False):
+    a1, a2 = asarray(a1), asarray(a2)
+    if a1.shape != a2.shape:
+        return False
+    eq = a1 == a2
+    if equal_nan and a1.dtype.kind == "f":
+        eq = eq | (isnan(a1) & isnan(a2))  # noqa: F405
+    return builtins_bool(all(eq))
+
+
+builtins_bool = __builtins__["bool"] if isinstance(__builtins__, dict) else __builtins__.bool
+
+
+def _scalar_hook(value, dt):
+    return _core.scalar(value, dt._code)
+
+
+_dtypes._make_scalar = _scalar_hook
+_ndarray.install()
+_core._set_hooks([_dtypes.dtype_from_code(i) for i in range(12)], asarray, _dtypes.dtype)

@@ -1,0 +1,65 @@
+"""Helpers shared by the mnn.numpy modules: dtype arguments, axis arguments, operands."""
+import operator
+
+from .. import _core
+from . import _dtypes
+
+ndarray = _core.ndarray
+
+
+def dtype_code(dtype):
+    """The engine's code for a dtype argument (anything numpy accepts as a dtype)."""
+    return _dtypes.dtype(dtype)._code
+
+
+def opt_dtype_code(dtype):
+    return None if dtype is None else dtype_code(dtype)
+
+
+def asarray(x):
+    """Any operand as an ndarray (the package's asarray, installed by __init__)."""
+    if isinstance(x, ndarray):
+        return x
+    from ._creation import asarray as _asarray
+    return _asarray(x)
+
+
+def axis_tuple(axis, fn):
+    """None stays None; an int or a sequence of ints becomes a list of ints."""
+    if axis is None:
+        return None
+    if isinstance(axis, (tuple, list)):
+        return [operator.index(a) for a in axis]
+    try:
+        return [operator.index(axis)]
+    except TypeError:
+        raise TypeError(f"[mnn.numpy.{fn}] 'axis' must be None, an integer or a tuple of integers") from None
+
+
+def shape_tuple(shape):
+    if isinstance(shape, (tuple, list)):
+        return [operator.index(s) for s in shape]
+    return [operator.index(shape)]
+
+
+def write_out(result, out, fn):
+    """numpy's out=: checks shape and same_kind casting, writes, returns out."""
+    if out is None:
+        return result
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"[mnn.numpy.{fn}] expected a single output array")
+        out = out[0]
+    if not isinstance(out, ndarray):
+        raise TypeError(f"[mnn.numpy.{fn}] return arrays must be of ArrayType")
+    if tuple(out.shape) != tuple(result.shape):
+        try:
+            result = _core.broadcast_to(result, list(out.shape))
+        except ValueError:
+            raise ValueError(f"[mnn.numpy.{fn}] non-broadcastable output operand with shape {out.shape} doesn't "
+                             f"match the broadcast shape {result.shape}") from None
+    if not _dtypes.can_cast(result.dtype, out.dtype, "same_kind"):
+        raise _core.UFuncTypeError(f"[mnn.numpy.{fn}] Cannot cast ufunc '{fn}' output from {result.dtype!r} to "
+                                   f"{out.dtype!r} with casting rule 'same_kind'")
+    _core.assign(out, result)
+    return out

@@ -1,0 +1,301 @@
+"""Array creation: array/asarray from Python data, numpy arrays, buffers and DLPack; filled
+arrays, ranges, identity matrices."""
+import builtins
+import math
+import operator
+
+from .. import _core
+from . import _dtypes
+from ._common import dtype_code, ndarray, shape_tuple
+
+_bool, _int, _float = builtins.bool, builtins.int, builtins.float
+
+
+def _is_scalar(x):
+    return isinstance(x, (_bool, _int, _float))
+
+
+def _scalar_dtype(values):
+    """numpy's dtype for a list of Python scalars: bool < int64 (uint64 past int64) < float64."""
+    kind = 0
+    big = False
+    neg = False
+    for v in values:
+        if isinstance(v, _bool):
+            continue
+        if isinstance(v, _int):
+            kind = max(kind, 1)
+            if v > 0x7FFFFFFFFFFFFFFF:
+                big = True
+            if v < 0:
+                neg = True
+        elif isinstance(v, _float):
+            kind = 2
+        else:
+            raise TypeError(f"[mnn.numpy.array] unsupported element type {type(v).__name__}")
+    if kind == 0:
+        return _dtypes.dtype("bool")
+    if kind == 1:
+        if big and not neg:
+            return _dtypes.dtype("uint64")
+        if big:
+            raise OverflowError("[mnn.numpy.array] Python int too large to convert to C long")
+        return _dtypes.dtype("int64")
+    return _dtypes.dtype("float64")
+
+
+def _flatten(obj):
+    """Nested sequences -> (flat list of leaves, shape, dtypes of array leaves)."""
+    if isinstance(obj, (list, tuple)):
+        if len(obj) == 0:
+            return [], [0], []
+        parts = [_flatten(o) for o in obj]
+        shape0 = parts[0][1]
+        flat, dts = [], []
+        for p in parts:
+            if p[1] != shape0:
+                raise ValueError("[mnn.numpy.array] setting an array element with a sequence. The requested array "
+                                 "has an inhomogeneous shape after 1 dimensions.")
+            flat.extend(p[0])
+            dts.extend(p[2])
+        return flat, [len(obj)] + shape0, dts
+    if isinstance(obj, ndarray):
+        return _core.all_values(obj), list(obj.shape), [obj.dtype]
+    if _is_scalar(obj):
+        return [obj], [], []
+    if hasattr(obj, "dtype") and hasattr(obj, "shape"):  # numpy arrays and scalars
+        a = asarray(obj)
+        return _core.all_values(a), list(a.shape), [a.dtype]
+    if hasattr(obj, "__index__"):
+        return [operator.index(obj)], [], []
+    if hasattr(obj, "__float__"):
+        return [_float(obj)], [], []
+    raise TypeError(f"[mnn.numpy.array] cannot convert object of type {type(obj).__name__} to an array")
+
+
+def _from_python(obj, dtype):
+    flat, shape, dts = _flatten(obj)
+    if dtype is None:
+        dt = _dtypes.result_type(*dts) if dts else _scalar_dtype(flat)
+    else:
+        dt = _dtypes.dtype(dtype)
+    return _core.from_list(list(flat), shape, dt._code)
+
+
+def _from_foreign(obj):
+    """Zero-copy import of buffer/DLPack objects; None if obj offers neither."""
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, (bytes, bytearray, memoryview)) and \
+            not type(obj).__module__.startswith("numpy"):
+        return from_dlpack(obj)
+    try:
+        r = _core.from_buffer(obj)
+    except (TypeError, ValueError):
+        r = None
+    if r is not None:
+        return r
+    if hasattr(obj, "__array__") and not isinstance(obj, ndarray):
+        return _core.from_buffer(obj.__array__())
+    return None
+
+
+def _convert(r, dtype, copy, foreign):
+    """Applies dtype/copy to an imported array. A copy of foreign memory is taken now, not when
+    it is first read: the owner may change its memory after this call returns."""
+    out = r
+    if dtype is not None and _dtypes.dtype(dtype) != r.dtype:
+        if copy is False:
+            raise ValueError("[mnn.numpy.asarray] Unable to avoid copy while creating an array as requested.")
+        out = _core.astype(r, dtype_code(dtype))
+    elif copy:
+        out = _core.copy(r)
+    if foreign and out is not r:
+        _core.eval(out)
+    return out
+
+
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """Converts a to an ndarray, without copying when it already is one or its memory can be shared."""
+    if isinstance(a, ndarray):
+        return _convert(a, dtype, copy, False)
+    if _is_scalar(a) or isinstance(a, (list, tuple)):
+        if copy is False:
+            raise ValueError("[mnn.numpy.asarray] Unable to avoid copy while creating an array as requested.")
+        return _from_python(a, dtype)
+    r = _from_foreign(a)
+    if r is None:
+        return _from_python(a, dtype)
+    return _convert(r, dtype, copy, True)
+
+
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
+    """A new array from any array-like (a copy unless copy=False/None allows sharing, like numpy)."""
+    r = asarray(object, dtype=dtype, copy=True if copy else None)
+    if ndmin > r.ndim:
+        r = _core.reshape(r, [1] * (ndmin - r.ndim) + list(r.shape))
+    return r
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    return _core.as_contiguous(asarray(a, dtype=dtype))
+
+
+def copy(a, order="K", subok=False):
+    return _core.copy(asarray(a))
+
+
+def _fill_dtype(fill_value, dtype):
+    if dtype is not None:
+        return _dtypes.dtype(dtype)
+    if isinstance(fill_value, ndarray):
+        return fill_value.dtype
+    return asarray(fill_value).dtype
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    dt = _fill_dtype(fill_value, dtype)
+    if isinstance(fill_value, ndarray):
+        fill = fill_value
+    elif _is_scalar(fill_value):
+        fill = _core.scalar(fill_value, dt._code)
+    else:
+        fill = asarray(fill_value)
+    return _core.full(shape_tuple(shape), fill, dt._code)
+
+
+def zeros(shape, dtype=float, order="C", *, device=None, like=None):
+    dt = _dtypes.dtype(dtype)
+    return _core.full(shape_tuple(shape), _core.scalar(0, dt._code), dt._code)
+
+
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    dt = _dtypes.dtype(float if dtype is None else dtype)
+    return _core.full(shape_tuple(shape), _core.scalar(1, dt._code), dt._code)
+
+
+def empty(shape, dtype=float, order="C", *, device=None, like=None):
+    return _core.empty(shape_tuple(shape), dtype_code(dtype))
+
+
+def _like_args(a, dtype, shape):
+    a = asarray(a)
+    return (a.shape if shape is None else shape), (a.dtype if dtype is None else dtype)
+
+
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d = _like_args(a, dtype, shape)
+    return zeros(s, d)
+
+
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d = _like_args(a, dtype, shape)
+    return ones(s, d)
+
+
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d = _like_args(prototype, dtype, shape)
+    return empty(s, d)
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d = _like_args(a, dtype, shape)
+    return full(s, fill_value, d)
+
+
+def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
+    """Evenly spaced values in [start, stop): numpy's length and values, float or integer."""
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    vals = [v.item() if isinstance(v, ndarray) else v for v in (start, stop, step)]
+    start, stop, step = vals
+    if step == 0:
+        raise ZeroDivisionError("[mnn.numpy.arange] step must not be zero")
+    if dtype is None:
+        dt = _scalar_dtype([start, stop, step])
+        if dt.name == "bool":
+            dt = _dtypes.dtype("int64")
+    else:
+        dt = _dtypes.dtype(dtype)
+    all_int = all(isinstance(v, _int) for v in (start, stop, step))
+    if all_int and dt.kind in "iu":
+        return _core.arange_int(_int(start), _int(stop), _int(step), dt._code)
+    if dt.kind == "b":
+        n = max(0, math.ceil((stop - start) / step))
+        if n > 2:
+            raise TypeError("[mnn.numpy.arange] arange() is only supported for booleans when the result has at "
+                            "most length 2.")
+    return _core.arange(_float(start), _float(stop), _float(step), dt._code)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    """numpy's linspace: start + arange(num) * step in float64, the last sample exactly stop."""
+    from ._common import asarray as _as
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"[mnn.numpy.linspace] Number of samples, {num}, must be non-negative.")
+    div = (num - 1) if endpoint else num
+    s, e = _as(start), _as(stop)
+    dt = _dtypes.result_type(s.dtype, e.dtype, _dtypes.dtype("float64"))
+    s = _core.astype(s, dt._code)
+    e = _core.astype(e, dt._code)
+    delta = e - s
+    shape_extra = [1] * s.ndim if s.ndim or e.ndim else []
+    idx = _core.reshape(_core.arange_int(0, num, 1, dt._code), [num] + [1] * max(delta.ndim, 0))
+    step = delta / div if div > 0 else None
+    if div > 0:
+        y = idx * step + s
+    else:
+        y = idx * delta + s
+    if endpoint and num > 1:
+        _core.assign(y[-1], e)
+    if axis != 0:
+        from ._manipulation import moveaxis
+        y = moveaxis(y, 0, axis)
+    if dtype is not None:
+        y = _core.astype(y, dtype_code(dtype))
+    if retstep:
+        return y, (step if step is not None else float("nan"))
+    return y
+
+
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    M = N if M is None else M
+    out = zeros((N, M), dtype)
+    if (k >= 0 and k < M) or (k < 0 and -k < N):
+        d = _core.diagonal(out, k, 0, 1)
+        d._set_writeable(True)
+        _core.assign(d, _core.scalar(1, out.dtype._code))
+    return out
+
+
+def identity(n, dtype=None, *, like=None):
+    return eye(n, dtype=float if dtype is None else dtype)
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
+    """A 1-d array viewing a buffer's bytes as dtype (zero-copy, read-only for immutable buffers)."""
+    dt = _dtypes.dtype(dtype)
+    mv = memoryview(buffer).cast("B")
+    nbytes = len(mv) - offset
+    if offset < 0 or nbytes < 0:
+        raise ValueError("[mnn.numpy.frombuffer] offset must be non-negative and no greater than buffer length")
+    if count < 0:
+        if nbytes % dt.itemsize:
+            raise ValueError("[mnn.numpy.frombuffer] buffer size must be a multiple of element size")
+        count = nbytes // dt.itemsize
+    elif count * dt.itemsize > nbytes:
+        raise ValueError("[mnn.numpy.frombuffer] buffer is smaller than requested size")
+    fmt = {"bool": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "q", "uint8": "B", "uint16": "H",
+           "uint32": "I", "uint64": "Q", "float16": "e", "float32": "f", "float64": "d"}[dt.name]
+    sub = mv[offset:offset + count * dt.itemsize].cast(fmt)
+    r = _core.from_buffer(sub)
+    return r
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """Zero-copy import of any DLPack producer (torch, numpy, jax, ...)."""
+    if isinstance(x, ndarray):
+        return x
+    cap = x.__dlpack__()
+    return _core.from_dlpack_capsule(cap)

@@ -1,0 +1,139 @@
+"""Reductions: sum, prod, min/max, mean/var/std, argmin/argmax, all/any, cumsum/cumprod."""
+import builtins
+import math
+
+from .. import _core
+from . import _dtypes
+from ._common import asarray, axis_tuple, opt_dtype_code, write_out
+
+_SUM, _PROD, _MAX, _MIN, _ANY, _ALL = range(6)
+
+
+def _reduce(kind, fn, a, axis, dtype, out, keepdims, initial=None, where=True):
+    if where is not True:
+        raise NotImplementedError(f"[mnn.numpy.{fn}] where= is not supported yet")
+    a = asarray(a)
+    r = _core.reduce(kind, a, axis_tuple(axis, fn), bool(keepdims), opt_dtype_code(dtype), fn)
+    if initial is not None:
+        op = {_SUM: "add", _PROD: "multiply", _MAX: "maximum", _MIN: "minimum"}[kind]
+        r = _core.ufunc(_core.OPCODES[op], r, initial).astype(r.dtype)
+    return write_out(r, out, fn)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
+    return _reduce(_SUM, "sum", a, axis, dtype, out, keepdims, initial, where)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return _reduce(_PROD, "prod", a, axis, dtype, out, keepdims, initial, where)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
+    a = asarray(a)
+    if initial is not None and a.size == 0:
+        from ._creation import full
+        return full(_kept_shape(a, axis, keepdims), initial, a.dtype)
+    return _reduce(_MAX, "max", a, axis, None, out, keepdims, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
+    a = asarray(a)
+    if initial is not None and a.size == 0:
+        from ._creation import full
+        return full(_kept_shape(a, axis, keepdims), initial, a.dtype)
+    return _reduce(_MIN, "min", a, axis, None, out, keepdims, initial, where)
+
+
+amax, amin = max, min
+
+
+def _kept_shape(a, axis, keepdims):
+    axes = axis_tuple(axis, "reduce")
+    axes = list(range(a.ndim)) if axes is None else [x % a.ndim for x in axes]
+    return [1 if i in axes else d for i, d in enumerate(a.shape)] if keepdims else \
+        [d for i, d in enumerate(a.shape) if i not in axes]
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
+    return _reduce(_ALL, "all", a, axis, None, out, keepdims, None, where)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
+    return _reduce(_ANY, "any", a, axis, None, out, keepdims, None, where)
+
+
+def _count(a, axis):
+    axes = axis_tuple(axis, "mean")
+    if axes is None:
+        return a.size
+    return math.prod(a.shape[x] for x in axes)
+
+
+def _mean_dtype(a, dtype):
+    """numpy: integers average in float64; float16 accumulates in float32 and returns float16."""
+    if dtype is not None:
+        d = _dtypes.dtype(dtype)
+        return d, d
+    if a.dtype.kind in "biu":
+        return _dtypes.float64, _dtypes.float64
+    if a.dtype == _dtypes.float16:
+        return _dtypes.float32, _dtypes.float16
+    return a.dtype, a.dtype
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    a = asarray(a)
+    acc, res = _mean_dtype(a, dtype)
+    s = _reduce(_SUM, "mean", a, axis, acc, None, keepdims, None, where)
+    r = s / _count(a, axis) if s.dtype.kind == "f" else (s / _count(a, axis)).astype(acc)
+    if r.dtype != res:
+        r = r.astype(res)
+    return write_out(r, out, "mean")
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+    """Two-pass variance as numpy computes it: mean, then the mean square deviation."""
+    if correction is not None:
+        ddof = correction
+    a = asarray(a)
+    acc, res = _mean_dtype(a, dtype)
+    x = a.astype(acc) if a.dtype != acc else a
+    n = _count(a, axis)
+    m = _reduce(_SUM, "var", x, axis, None, None, True, None, where) / n if mean is None else asarray(mean)
+    d = x - m
+    s = _reduce(_SUM, "var", d * d, axis, None, None, keepdims, None, where)
+    r = s / builtins.max(n - ddof, 0)
+    if r.dtype != res:
+        r = r.astype(res)
+    return write_out(r, out, "var")
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+    r = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
+    return write_out(_core.ufunc(_core.OPCODES["sqrt"], r), out, "std")
+
+
+def _arg(kind, fn, a, axis, out, keepdims):
+    a = asarray(a)
+    ax = None if axis is None else int(axis)
+    return write_out(_core.argreduce(kind, a, ax, bool(keepdims), fn), out, fn)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    return _arg(0, "argmax", a, axis, out, keepdims)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _arg(1, "argmin", a, axis, out, keepdims)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    a = asarray(a)
+    return write_out(_core.scan(0, a, None if axis is None else int(axis), opt_dtype_code(dtype), "cumsum"), out,
+                     "cumsum")
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    a = asarray(a)
+    return write_out(_core.scan(1, a, None if axis is None else int(axis), opt_dtype_code(dtype), "cumprod"), out,
+                     "cumprod")

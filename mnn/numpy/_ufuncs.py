@@ -1,0 +1,146 @@
+"""Elementwise functions (numpy's ufuncs): one engine opcode each, broadcasting, NumPy 2 promotion
+with weak Python scalars, and out=."""
+from .. import _core
+from . import _dtypes
+from ._common import asarray, ndarray, write_out
+
+_OPCODES = _core.OPCODES
+
+
+def _make(name, nin):
+    code = _OPCODES[name]
+
+    if nin == 1:
+        def ufunc(x, /, out=None, *, dtype=None, **kwargs):
+            _check_kwargs(name, kwargs)
+            if dtype is not None:
+                x = asarray(x).astype(dtype)
+            return write_out(_core.ufunc(code, x), out, name)
+    else:
+        def ufunc(x1, x2, /, out=None, *, dtype=None, **kwargs):
+            _check_kwargs(name, kwargs)
+            r = _core.ufunc(code, x1, x2)
+            if dtype is not None and _dtypes.dtype(dtype) != r.dtype:
+                r = r.astype(dtype)
+            return write_out(r, out, name)
+    ufunc.__name__ = name
+    ufunc.__qualname__ = name
+    ufunc.__doc__ = f"numpy.{name}, evaluated lazily by the engine (fused with neighbouring elementwise work)."
+    ufunc.nin = nin
+    ufunc.nout = 1
+    return ufunc
+
+
+def _check_kwargs(name, kwargs):
+    where = kwargs.pop("where", True)
+    kwargs.pop("casting", None)
+    kwargs.pop("order", None)
+    kwargs.pop("subok", None)
+    if where is not True:
+        raise NotImplementedError(f"[mnn.numpy.{name}] where= is not supported yet")
+    if kwargs:
+        raise TypeError(f"[mnn.numpy.{name}] unexpected keyword arguments {sorted(kwargs)}")
+
+
+_UNARY = ["negative", "positive", "absolute", "sign", "square", "reciprocal", "floor", "ceil", "trunc", "invert",
+          "logical_not", "rint", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin",
+          "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
+          "deg2rad", "rad2deg", "isnan", "isinf", "isfinite", "signbit"]
+_BINARY = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "maximum", "minimum",
+           "fmax", "fmin", "arctan2", "hypot", "copysign", "logaddexp", "logaddexp2", "heaviside", "equal",
+           "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
+           "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]
+
+UFUNCS = {}
+for _n in _UNARY:
+    UFUNCS[_n] = _make(_n, 1)
+for _n in _BINARY:
+    UFUNCS[_n] = _make(_n, 2)
+
+# numpy and Array API spellings of the same functions
+ALIASES = {
+    "abs": "absolute", "true_divide": "divide", "mod": "remainder", "bitwise_not": "invert",
+    "bitwise_invert": "invert", "degrees": "rad2deg", "radians": "deg2rad", "acos": "arccos",
+    "asin": "arcsin", "atan": "arctan", "acosh": "arccosh", "asinh": "arcsinh", "atanh": "arctanh",
+    "atan2": "arctan2", "pow": "power", "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+    "fabs": "absolute",
+}
+for _a, _n in ALIASES.items():
+    UFUNCS[_a] = UFUNCS[_n]
+
+
+def fabs(x, /, out=None):
+    x = asarray(x)
+    if x.dtype.kind != "f":
+        x = x.astype(_dtypes.result_type(x.dtype, _dtypes.float16))
+    return UFUNCS["absolute"](x, out=out)
+
+
+UFUNCS["fabs"] = fabs
+
+
+def where(condition, x=None, y=None, /):
+    """Elements of x where condition holds, else of y (broadcast; x/y promoted like a ufunc)."""
+    if x is None and y is None:
+        raise NotImplementedError("[mnn.numpy.where] where(condition) (nonzero) is not supported yet")
+    if x is None or y is None:
+        raise ValueError("[mnn.numpy.where] either both or neither of x and y should be given")
+    cond = asarray(condition)
+    if cond.dtype != _dtypes.bool_:
+        cond = _core.ufunc(_OPCODES["not_equal"], cond, 0)
+    return _core.ufunc(_OPCODES["where"], cond, x, y)
+
+
+def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
+    """numpy.clip: minimum(maximum(a, a_min), a_max), NaN-propagating, in the promoted dtype."""
+    lo = a_min if a_min is not None else min
+    hi = a_max if a_max is not None else max
+    r = asarray(a)
+    if lo is None and hi is None:
+        return write_out(_core.copy(r), out, "clip")
+    if lo is not None:
+        r = _core.ufunc(_OPCODES["maximum"], r, lo)
+    if hi is not None:
+        r = _core.ufunc(_OPCODES["minimum"], r, hi)
+    return write_out(r, out, "clip")
+
+
+def around(a, decimals=0, out=None):
+    """Round half to even; with decimals, numpy's scale-rint-unscale (same float error)."""
+    a = asarray(a)
+    if a.dtype.kind in "biu":
+        if decimals >= 0:
+            return write_out(_core.copy(a), out, "around")
+        f = 10 ** (-decimals)
+        r = _core.ufunc(_OPCODES["floor_divide"], a + f // 2, f) * f
+        return write_out(r.astype(a.dtype), out, "around")
+    if decimals == 0:
+        return write_out(_core.ufunc(_OPCODES["rint"], a), out, "around")
+    if decimals > 0:
+        f = 10.0 ** decimals
+        r = _core.ufunc(_OPCODES["rint"], a * f) / f
+    else:
+        f = 10.0 ** (-decimals)
+        r = _core.ufunc(_OPCODES["rint"], a / f) * f
+    return write_out(r, out, "around")
+
+
+round = around  # noqa: A001
+round_ = around
+
+
+def conj(x, /):
+    return _core.copy(asarray(x))
+
+
+conjugate = conj
+
+
+def real(val):
+    return asarray(val)
+
+
+def imag(val):
+    a = asarray(val)
+    from ._creation import zeros_like
+    return zeros_like(a)

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Incremental developer build: compiles the engine into build/dev and drops _core*.so into mnn/
+# so `python -c "import mnn"` works from the source tree. Serialised with a lock, so several
+# shells (or agents) can call it at once. Release installs use `pip install .` instead.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+mkdir -p "$root/build/dev"
+exec 9>"$root/build/.dev_build.lock"
+flock 9
+cd "$root/build/dev"
+if [ ! -f build.ninja ]; then
+  cmake "$root" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -Dpybind11_DIR="$(python3 -c 'import pybind11; print(pybind11.get_cmake_dir())')" >/dev/null
+fi
+ninja "$@"
+cp -f _core*.so "$root/mnn/"
