@@ -23,6 +23,11 @@ def set_plan_cache_capacity(n):
     _core.set_plan_cache_capacity(int(n))
 
 
+def release_memory():
+    """Returns the engine's cache of freed buffers to the system."""
+    _core.release_cached_memory()
+
+
 def info():
     """What this build runs on."""
     return {"backend": "cpu", "threads": _core.get_num_threads(), "machine": platform.machine(),

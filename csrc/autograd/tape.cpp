@@ -17,6 +17,8 @@ bool requires_grad(const core::Array& a) {
 
 void record(core::Array& out, const std::vector<const core::Array*>& inputs, std::string kind, core::Params params) {
   if (!tl_grad_enabled) return;
+  // Only floating-point results carry gradients (comparisons, casts to int, argmax do not), as in torch.
+  if (!core::is_float(out.dtype())) return;
   bool any = false;
   for (auto* in : inputs) any |= requires_grad(*in);
   if (!any) return;
@@ -33,7 +35,7 @@ void record(core::Array& out, const std::vector<const core::Array*>& inputs, std
 }
 
 void maybe_record(core::Array& out, const std::vector<const core::Array*>& inputs) {
-  if (!tl_grad_enabled) return;
+  if (!tl_grad_enabled || !core::is_float(out.dtype())) return;
   bool any = false;
   for (auto* in : inputs) any |= requires_grad(*in);
   if (!any) return;

@@ -1,5 +1,7 @@
 #include "core/array.h"
 
+#include <cstring>
+
 #include "core/error.h"
 #include "engine/eval.h"
 
@@ -47,7 +49,25 @@ void Array::assign(const NodePtr& value) {
   w->strides = base->strides;
   w->offset = base->offset;
   w->buffer_elems = base->buffer_elems;
+  std::shared_ptr<Buffer> outside;  // memory someone reads without asking us: numpy views, foreign owners
+  if (base->realized && base->buffer && (base->buffer->exports.load() > 0 || base->buffer->foreign()))
+    outside = base->buffer;
+  NodePtr old = base;
   st_->base = bound_depth(std::move(w));
+  if (!outside) return;
+  // Numpy semantics: the write is visible through that memory at once, so it cannot wait in the graph.
+  NodePtr now = st_->base;
+  engine::eval({now});
+  if (now->buffer == outside) return;
+  // The planner copied because a pending reader still needs the old value: that reader gets a
+  // snapshot, and the new content goes into the memory the outside world is looking at.
+  size_t nbytes = static_cast<size_t>(now->buffer_elems) * itemsize(now->dtype);
+  if (now->device.type != Device::CPU || nbytes > outside->nbytes() || now->offset != old->offset) return;
+  auto snap = Buffer::allocate(outside->nbytes(), outside->device());
+  std::memcpy(snap->data(), outside->data(), outside->nbytes());
+  old->buffer = snap;
+  std::memcpy(outside->data(), now->buffer->data(), nbytes);
+  now->buffer = outside;
 }
 
 NodePtr bound_depth(NodePtr n) {

@@ -31,6 +31,8 @@ class Buffer {
   size_t nbytes() const { return nbytes_; }
   Device device() const { return device_; }
   bool writeable() const { return writeable_; }
+  // Memory owned elsewhere (wrap): others may read it, so it is never reused for a new value.
+  bool foreign() const { return !owned_ && data_ != inline_; }
   // Live buffer-protocol / DLPack exports. They hold a reference but do not count as "another
   // owner" when deciding in-place reuse: an exported numpy view must see in-place updates.
   std::atomic<int> exports{0};
@@ -48,5 +50,8 @@ class Buffer {
   alignas(16) char inline_[16];  // scalars live here: one allocation, not two
   friend struct BufferFactory;
 };
+
+// Returns cached freed blocks to the system (mnn.engine.release_memory()).
+void release_cached_memory();
 
 }  // namespace mnn::core

@@ -71,8 +71,9 @@ bool can_cast(DType from, DType to, Casting rule) {
   if (rule == Casting::No) return false;
   if (promote(from, to) == to) return true;  // safe
   if (rule == Casting::Safe) return false;
-  // same_kind: any cast that does not go down the bool < int < float ladder.
-  auto rank = [](Kind k) { return k == Kind::Bool ? 0 : k == Kind::Float ? 2 : 1; };
+  // same_kind: any cast that does not go down the bool < unsigned < signed < float ladder
+  // (numpy: int16 -> uint8 is not same_kind, uint16 -> int8 is).
+  auto rank = [](Kind k) { return k == Kind::Bool ? 0 : k == Kind::Unsigned ? 1 : k == Kind::Signed ? 2 : 3; };
   return rank(kind_of(from)) <= rank(kind_of(to));
 }
 

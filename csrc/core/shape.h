@@ -4,10 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "core/small_vector.h"
+
 namespace mnn::core {
 
-using Shape = std::vector<int64_t>;
-using Strides = std::vector<int64_t>;
+using Shape = SmallVec<int64_t>;
+using Strides = SmallVec<int64_t>;
 
 int64_t numel(const Shape& s);
 Strides contiguous_strides(const Shape& s);

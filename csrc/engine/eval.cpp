@@ -131,7 +131,10 @@ void extract(const std::vector<NodePtr>& roots, Extracted& g) {
   for (int l = 0; l < nl; ++l) {
     Node* n = g.leaves[l];
     auto owners = n->buffer.use_count() - n->buffer->exports.load();
-    g.leaf_exclusive[l] = n->buffer->writeable() && owners == 1 && n->visit_refs == n->use_count();
+    // 1: free to reuse; 2: may be written through (a += 1 on numpy's memory) but never reused for a
+    // new value, since its foreign owner still reads it; 0: neither
+    bool excl = n->buffer->writeable() && owners == 1 && n->visit_refs == n->use_count();
+    g.leaf_exclusive[l] = excl ? (n->buffer->foreign() ? 2 : 1) : 0;
   }
   g.is_output.resize(g.pending.size());
   for (size_t p = 0; p < g.pending.size(); ++p) {
@@ -183,7 +186,7 @@ void run_plan(Plan& plan, const Extracted& g) {
       base[s] = bufs[s]->data();
       out_bytes += st.bytes;
     } else {
-      base[s] = plan.arena->data() + st.arena_offset;
+      base[s] = plan.arena ? plan.arena->data() + st.arena_offset : nullptr;  // no arena: only empty stores
     }
   }
   auto ptr = [&](int v, int64_t byte_off) { return base[plan.store_of[v]] + byte_off; };
@@ -205,9 +208,6 @@ void run_plan(Plan& plan, const Extracted& g) {
       fused += step.fused;
     }
   });
-  if (cpu::error_flags().load() & cpu::kErrNegativeIntPower)
-    throw ValueError("[mnn.numpy.power] Integers to negative integer powers are not allowed.");
-
   // Realise what someone can still read; drop every evaluated node's inputs to free the graph.
   for (int p = 0; p < plan.n_pending; ++p) {
     int v = nl + p;
@@ -237,6 +237,9 @@ void run_plan(Plan& plan, const Extracted& g) {
   g_stats.last_fused_groups = fused;
   g_stats.last_steps = plan.steps.size();
   g_stats.peak_bytes = std::max<uint64_t>(g_stats.peak_bytes, plan.arena_bytes + out_bytes);
+  // Raised after realising, so (as in numpy) the error is reported once and the arrays stay readable.
+  if (cpu::error_flags().load() & cpu::kErrNegativeIntPower)
+    throw ValueError("[mnn.numpy.power] Integers to negative integer powers are not allowed.");
 }
 
 }  // namespace

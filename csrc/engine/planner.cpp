@@ -373,6 +373,7 @@ class Planner {
         int st = plan_->store_of[u];
         if (st < 0 || plan_->stores[st].bytes != bytes || node(u)->offset != 0) continue;
         if (plan_->stores[st].leaf >= 0 && node(u)->buffer_elems != numel(sn->shape)) continue;
+        if (plan_->stores[st].leaf >= 0 && excl_[plan_->stores[st].leaf] != 1) continue;  // foreign memory
         if (can_write_in_place(st, s, win, isz, step.inputs)) {
           store = st;
           step.inplace = true;

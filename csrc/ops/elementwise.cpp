@@ -6,24 +6,31 @@ namespace mnn::ops {
 
 using namespace core;
 
-Array elementwise(Op op, const std::vector<Array>& inputs) {
+Array elementwise(Op op, const Array* const* inputs, size_t n) {
   const char* fn = op_name(op);
-  if (static_cast<int>(inputs.size()) != prims::arity(op))
+  if (static_cast<int>(n) != prims::arity(op))
     throw TypeError(api_msg(fn, "expected " + std::to_string(prims::arity(op)) + " inputs"));
-  std::vector<DType> dts;
+  prims::DTypeList dts;
   std::vector<NodePtr> nodes;
+  nodes.reserve(n);
   Shape shape;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    dts.push_back(inputs[i].dtype());
-    nodes.push_back(inputs[i].node());
+  for (size_t i = 0; i < n; ++i) {
+    dts.push_back(inputs[i]->dtype());
+    nodes.push_back(inputs[i]->node());
     if (i && nodes[i]->device != nodes[0]->device)
       throw ValueError(api_msg(fn, "arrays are on different devices"));
-    shape = i == 0 ? inputs[0].shape() : broadcast_shapes(shape, inputs[i].shape(), fn);
+    if (i == 0) shape = inputs[0]->shape();
+    else if (inputs[i]->shape() != shape) shape = broadcast_shapes(shape, inputs[i]->shape(), fn);
   }
   prims::ResolvedTypes rt = prims::resolve_types(op, dts);
-  std::vector<const Array*> ins;
-  for (auto& a : inputs) ins.push_back(&a);
-  return finish(make_node(op, rt.out, std::move(shape), std::move(nodes), {}, rt.compute), ins);
+  return finish(make_node(op, rt.out, std::move(shape), std::move(nodes), {}, rt.compute), inputs, n);
+}
+
+Array elementwise(Op op, const std::vector<Array>& inputs) {
+  const Array* ptrs[3];
+  if (inputs.size() > 3) throw TypeError(api_msg(op_name(op), "too many inputs"));
+  for (size_t i = 0; i < inputs.size(); ++i) ptrs[i] = &inputs[i];
+  return elementwise(op, ptrs, inputs.size());
 }
 
 Array astype(const Array& a, DType dtype) {

@@ -16,6 +16,7 @@ using core::Shape;
 
 // ---- elementwise (ops/elementwise.cpp) ----
 Array elementwise(Op op, const std::vector<Array>& inputs);
+Array elementwise(Op op, const Array* const* inputs, size_t n);  // the operator fast path: no copies
 Array astype(const Array& a, DType dtype);  // always a new array (numpy's copy=True default)
 Array copy(const Array& a);                  // contiguous copy, same dtype
 // In-place `a op= b`: computes, checks numpy's same_kind output casting, writes through a's view.

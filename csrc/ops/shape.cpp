@@ -53,6 +53,16 @@ bool reshape_strides(const Shape& old_shape, const Strides& old_strides, const S
   return true;
 }
 
+// numpy's spelling of a requested shape: no spaces, leading unknowns dropped, later ones "newaxis".
+std::string reshape_str(const Shape& s) {
+  size_t i = 0;
+  while (i < s.size() && s[i] < 0) ++i;
+  if (i == s.size()) return "()";
+  std::string r = "(" + std::to_string(s[i++]);
+  for (; i < s.size(); ++i) r += s[i] < 0 ? std::string(",newaxis") : "," + std::to_string(s[i]);
+  return r + (s.size() == 1 ? ",)" : ")");
+}
+
 }  // namespace
 
 Array reshape(const Array& a, Shape shape, const char* fn) {
@@ -60,11 +70,9 @@ Array reshape(const Array& a, Shape shape, const char* fn) {
   int neg = -1;
   int64_t known = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1) {
+    if (shape[i] < 0) {  // numpy takes any negative size as the unknown one
       if (neg >= 0) throw ValueError(api_msg(fn, "can only specify one unknown dimension"));
       neg = static_cast<int>(i);
-    } else if (shape[i] < 0) {
-      throw ValueError(api_msg(fn, "negative dimensions not allowed"));
     } else {
       known *= shape[i];
     }
@@ -73,12 +81,12 @@ Array reshape(const Array& a, Shape shape, const char* fn) {
   if (neg >= 0) {
     if (known == 0 || size % known != 0)
       throw ValueError(api_msg(fn, "cannot reshape array of size " + std::to_string(size) + " into shape " +
-                                       shape_str(shape)));
+                                       reshape_str(shape)));
     shape[neg] = size / known;
   }
   if (numel(shape) != size)
     throw ValueError(api_msg(fn, "cannot reshape array of size " + std::to_string(size) + " into shape " +
-                                     shape_str(shape)));
+                                     reshape_str(shape)));
   Params p = ints_param(a.shape());
   if (shape == a.shape()) return as_view(a, shape, a.strides(), a.offset(), "reshape", p);
   Strides st;

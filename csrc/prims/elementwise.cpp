@@ -19,7 +19,7 @@ const Info kInfo[] = {
 #undef X
 };
 
-[[noreturn]] void no_loop(Op op, const std::vector<DType>& in) {
+[[noreturn]] void no_loop(Op op, const DTypeList& in) {
   std::string types;
   for (size_t i = 0; i < in.size(); ++i) types += std::string(i ? ", " : "") + "dtype('" + dtype_name(in[i]) + "')";
   throw TypeError(api_msg(op_name(op), std::string("ufunc '") + op_name(op) +
@@ -32,7 +32,7 @@ const Info kInfo[] = {
 int arity(Op op) { return kInfo[static_cast<int>(op)].arity; }
 DTypeRule dtype_rule(Op op) { return kInfo[static_cast<int>(op)].rule; }
 
-ResolvedTypes resolve_types(Op op, const std::vector<DType>& in, DType cast_to) {
+ResolvedTypes resolve_types(Op op, const DTypeList& in, DType cast_to) {
   DTypeRule rule = dtype_rule(op);
   if (rule == DTypeRule::Cast) return {in[0], cast_to};
   size_t first = rule == DTypeRule::Select ? 1 : 0;
@@ -58,7 +58,10 @@ ResolvedTypes resolve_types(Op op, const std::vector<DType>& in, DType cast_to) 
       }
       return {p, p};
     case DTypeRule::Float: {
-      DType f = float_for(p);
+      // numpy picks the first float loop every input casts to safely: int8 with uint8 is float16,
+      // not float_for(int16).
+      DType f = float_for(in[0]);
+      for (size_t i = 1; i < in.size(); ++i) f = promote(f, float_for(in[i]));
       return {f, f};
     }
     case DTypeRule::TrueDiv: {

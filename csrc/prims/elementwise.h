@@ -21,7 +21,8 @@ struct ResolvedTypes {
 };
 // NumPy's type resolution for the op; throws TypeError (numpy's UFuncTypeError) when no loop exists.
 // For Cast, `cast_to` is the target dtype.
-ResolvedTypes resolve_types(Op op, const std::vector<DType>& inputs, DType cast_to = DType::Bool);
+using DTypeList = core::SmallVec<DType, 4>;
+ResolvedTypes resolve_types(Op op, const DTypeList& inputs, DType cast_to = DType::Bool);
 
 // The dtype a fused program must hand input i of `op` (Where's condition is bool).
 inline DType operand_dtype(Op op, int i, const ResolvedTypes& r) {

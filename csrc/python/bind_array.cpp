@@ -17,14 +17,14 @@ namespace {
 
 py::object binary(Op op, const Array& a, py::handle b, bool reflected) {
   Array other;
-  if (!to_operand(b, a.dtype(), other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  if (!to_weak_operand(op, b, a.dtype(), other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
   return py::cast(reflected ? ops::elementwise(op, {other, a}) : ops::elementwise(op, {a, other}));
 }
 
 py::object inplace(Op op, py::object self, py::handle b) {
   Array& a = self.cast<Array&>();
   Array other;
-  if (!to_operand(b, a.dtype(), other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  if (!to_weak_operand(op, b, a.dtype(), other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
   ops::inplace(op, a, other);
   return self;
 }
@@ -129,8 +129,9 @@ int get_buffer(PyObject* self, Py_buffer* view, int flags) {
   } catch (py::error_already_set& e) {
     e.restore();
     return -1;
-  } catch (std::exception& e) {
-    PyErr_SetString(PyExc_BufferError, e.what());
+  } catch (...) {
+    // Evaluation errors keep their numpy type (ValueError for an integer to a negative power, ...).
+    py::detail::try_translate_exceptions();
     return -1;
   }
 }
@@ -272,6 +273,7 @@ void bind_array(py::module_& m) {
   // Zero-copy export: numpy.asarray(x) and memoryview(x) read the engine's buffer directly.
   auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   type->tp_as_buffer = &g_buffer_procs;
+  install_fast_slots(cls);
 }
 
 }  // namespace mnn::py_bind

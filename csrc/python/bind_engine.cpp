@@ -36,6 +36,7 @@ void bind_engine(py::module_& m) {
     return d;
   });
   m.def("reset_stats", &engine::reset_stats);
+  m.def("release_cached_memory", &core::release_cached_memory);
   m.def("clear_plan_cache", &engine::clear_plan_cache);
   m.def("set_plan_cache_capacity", &engine::set_plan_cache_capacity);
   m.def("set_num_threads", &set_num_threads);

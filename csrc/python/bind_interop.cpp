@@ -59,7 +59,8 @@ NodePtr wrap_strided(char* data, DType dt, const Shape& shape, const std::vector
   return make_leaf(buf, dt, shape, st, -lo / isz, empty ? 0 : (hi - lo) / isz);
 }
 
-py::object from_buffer(py::handle obj) {
+// as_code >= 0 reinterprets a 1-d byte buffer as that dtype (frombuffer: memoryview cannot cast to 'e').
+py::object from_buffer(py::handle obj, int as_code) {
   auto held = new HeldView();
   bool writeable = true;
   if (PyObject_GetBuffer(obj.ptr(), &held->view, PyBUF_RECORDS) != 0) {
@@ -85,6 +86,13 @@ py::object from_buffer(py::handle obj) {
     for (auto& s : st) s *= v.itemsize;
     return st;
   }();
+  if (as_code >= 0) {
+    dt = dtype_from_code(as_code);
+    auto isz = static_cast<int64_t>(itemsize(dt));
+    ok = v.ndim == 1 && v.itemsize == 1 && (bst[0] == 1 || v.shape[0] <= 1) && v.len % isz == 0;
+    shape = {static_cast<int64_t>(v.len) / isz};
+    bst = {isz};
+  }
   if (!ok || v.ndim > 64) {
     PyBuffer_Release(&v);
     delete held;
@@ -257,7 +265,7 @@ Array from_dlpack_capsule(py::object cap) {
 }  // namespace
 
 void bind_interop(py::module_& m) {
-  m.def("from_buffer", &from_buffer, "Zero-copy array over a buffer-protocol object, or None if unsupported");
+  m.def("from_buffer", &from_buffer, py::arg("obj"), py::arg("as_code") = -1, "Zero-copy array over a buffer-protocol object, or None if unsupported");
   m.def("from_list", &from_list);
   m.def("tolist", [](const Array& a) {
     NodePtr n = realized(a);

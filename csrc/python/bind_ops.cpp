@@ -42,8 +42,11 @@ void bind_ops(py::module_& m) {
       strong = strong ? promote(*strong, xs[i].dtype()) : xs[i].dtype();
     }
     DType other = strong ? *strong : (any_float ? DType::Float64 : any_int ? DType::Int64 : DType::Bool);
-    for (size_t i = 0; i < args.size(); ++i)
-      if (!done[i]) to_operand(args[i], other, xs[i]);
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (done[i]) continue;
+      if (strong && args.size() == 2) to_weak_operand(static_cast<Op>(op), args[i], other, xs[i]);
+      else to_operand(args[i], other, xs[i]);
+    }
     return ops::elementwise(static_cast<Op>(op), xs);
   });
   m.def("inplace", [](int op, Array& a, const Array& b) { ops::inplace(static_cast<Op>(op), a, b); });

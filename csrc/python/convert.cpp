@@ -6,6 +6,9 @@
 
 #include "core/error.h"
 
+using namespace pybind11::literals;
+#include "prims/elementwise.h"
+
 namespace mnn::py_bind {
 
 using namespace core;
@@ -98,8 +101,10 @@ Array scalar_array(py::handle obj, DType d) {
 
 bool to_operand(py::handle obj, DType other, Array& out) {
   PyObject* o = obj.ptr();
-  if (py::isinstance<Array>(obj)) {
-    out = obj.cast<const Array&>();
+  if (PyFloat_Check(o)) {
+    DType d = is_float(other) ? other : DType::Float64;
+    double v = PyFloat_AS_DOUBLE(o);
+    out = Array::from_node(make_scalar(d, v));
     return true;
   }
   if (PyBool_Check(o)) {
@@ -111,9 +116,8 @@ bool to_operand(py::handle obj, DType other, Array& out) {
     out = Array::from_node(int_scalar(o, d));
     return true;
   }
-  if (PyFloat_Check(o)) {
-    DType d = is_float(other) ? other : DType::Float64;
-    out = Array::from_node(make_scalar(d, PyFloat_AS_DOUBLE(o)));
+  if (py::isinstance<Array>(obj)) {
+    out = obj.cast<const Array&>();
     return true;
   }
   if (PyComplex_Check(o) || PyUnicode_Check(o) || o == Py_None) return false;
@@ -126,9 +130,88 @@ bool to_operand(py::handle obj, DType other, Array& out) {
   }
 }
 
+bool to_weak_operand(Op op, py::handle obj, DType strong, Array& out) {
+  PyObject* o = obj.ptr();
+  bool is_bool = PyBool_Check(o), is_pyfloat = PyFloat_Check(o);
+  if (!(is_bool || PyLong_Check(o) || is_pyfloat) || prims::arity(op) != 2) return to_operand(obj, strong, out);
+  DType d = is_pyfloat ? (is_float(strong) ? strong : DType::Float64)
+                       : (is_bool || strong != DType::Bool ? strong : DType::Int64);
+  DType c;
+  try {
+    c = prims::resolve_types(op, {strong, d}).compute;
+  } catch (TypeError&) {
+    return to_operand(obj, strong, out);  // no loop: elementwise raises numpy's error
+  }
+  if (is_float(c) && !is_pyfloat) {  // an int for a float loop (divide, arctan2, ...): never overflows
+    if (is_bool) out = Array::from_node(make_scalar(c, o == Py_True ? 1.0 : 0.0));
+    else out = Array::from_node(int_scalar(o, c));
+    return true;
+  }
+  if (!is_bool && !is_pyfloat && strong != DType::Bool && prims::dtype_rule(op) == prims::DTypeRule::Compare) {
+    try {
+      out = Array::from_node(int_scalar(o, d));
+    } catch (OverflowError&) {
+      // numpy 2 compares Python ints exactly: out of d's range, compare in a type that holds the value
+      int overflow = 0;
+      PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (overflow == 0) out = Array::from_node(int_scalar(o, DType::Int64));
+      else out = Array::from_node(make_scalar(DType::Float64, PyLong_AsDouble(o)));
+    }
+    return true;
+  }
+  return to_operand(obj, strong, out);
+}
+
 Array to_array(py::handle obj) {
   if (py::isinstance<Array>(obj)) return obj.cast<const Array&>();
   return g_asarray_hook(obj).cast<const Array&>();
+}
+
+namespace {
+PyObject* g_axis_error = nullptr;
+PyObject* g_ufunc_type_error = nullptr;
+}  // namespace
+
+void register_exception_types(py::module_& m) {
+  auto type = py::module_::import("builtins").attr("type");
+  py::object axis = type("AxisError", py::make_tuple(py::handle(PyExc_ValueError), py::handle(PyExc_IndexError)),
+                         py::dict("__module__"_a = "mnn.numpy"));
+  py::object ufunc = type("UFuncTypeError", py::make_tuple(py::handle(PyExc_TypeError)),
+                          py::dict("__module__"_a = "mnn.numpy"));
+  g_axis_error = axis.release().ptr();  // kept for the interpreter's lifetime
+  g_ufunc_type_error = ufunc.release().ptr();
+  m.attr("AxisError") = py::handle(g_axis_error);
+  m.attr("UFuncTypeError") = py::handle(g_ufunc_type_error);
+}
+
+void set_python_error(std::exception_ptr p) {
+  try {
+    std::rethrow_exception(p);
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (const AxisError& e) {
+    PyErr_SetString(g_axis_error, e.what());
+  } catch (const CastingError& e) {
+    PyErr_SetString(g_ufunc_type_error, e.what());
+  } catch (const ValueError& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const TypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const IndexError& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  } catch (const OverflowError& e) {
+    PyErr_SetString(PyExc_OverflowError, e.what());
+  } catch (const NotImplementedError& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "[mnn] unknown C++ exception");
+  }
 }
 
 void register_conversions(py::module_& m) {
