@@ -15,7 +15,7 @@ namespace {
 // Blocks are kept up to kMaxCachedBytes in total; the class rounding wastes at most 1/8.
 class BlockCache {
  public:
-  static constexpr size_t kMinCached = 4096;
+  static constexpr size_t kMinCached = 64;
   static constexpr size_t kMaxCachedBytes = size_t(1) << 30;
 
   static size_t size_class(size_t n) {

@@ -1,6 +1,7 @@
 // The eval trigger: extract the pending graph, find or build its plan, run it, realise results.
 #include "engine/eval.h"
 
+#include <algorithm>
 #include <cstring>
 #include <list>
 #include <mutex>
@@ -125,8 +126,23 @@ void extract(const std::vector<NodePtr>& roots, Extracted& g) {
 
   // Who else holds a node decides what must be materialised (results someone can still read)
   // and which leaf buffers may be overwritten (nobody else can see them).
-  std::unordered_map<Node*, int> root_count;
-  for (const NodePtr& r : roots) root_count[r.get()]++;
+  // roots are few: a flat list beats a hash map here (this runs on every eval)
+  struct RootCount {
+    std::vector<std::pair<Node*, int>> v;
+    using iterator = std::vector<std::pair<Node*, int>>::const_iterator;
+    iterator find(Node* n) const {
+      for (auto it = v.begin(); it != v.end(); ++it)
+        if (it->first == n) return it;
+      return v.end();
+    }
+    iterator end() const { return v.end(); }
+    size_t count(Node* n) const { return find(n) != end(); }
+  } root_count;
+  for (const NodePtr& r : roots) {
+    auto it = std::find_if(root_count.v.begin(), root_count.v.end(), [&](auto& e) { return e.first == r.get(); });
+    if (it == root_count.v.end()) root_count.v.push_back({r.get(), 1});
+    else it->second++;
+  }
   g.leaf_exclusive.resize(nl);
   for (int l = 0; l < nl; ++l) {
     Node* n = g.leaves[l];
@@ -193,7 +209,14 @@ void run_plan(Plan& plan, const Extracted& g) {
 
   cpu::error_flags().store(0);
   uint64_t fused = 0;
-  blocking([&] {
+  if (plan.work_bytes < 0) {
+    plan.work_bytes = 0;
+    for (const Store& st : plan.stores)
+      if (st.leaf < 0) plan.work_bytes += st.bytes;
+  }
+  // Releasing and retaking the GIL costs more than a tiny plan's whole run.
+  auto region = plan.work_bytes < (256 << 10) ? [](const std::function<void()>& fn) { fn(); } : blocking;
+  region([&] {
     std::vector<char*> ins;
     for (auto& step : plan.steps) {
       ins.clear();
@@ -208,6 +231,9 @@ void run_plan(Plan& plan, const Extracted& g) {
       fused += step.fused;
     }
   });
+  if (cpu::error_flags().load() & cpu::kErrNegativeIntPower)
+    throw ValueError("[mnn.numpy.power] Integers to negative integer powers are not allowed.");
+
   // Realise what someone can still read; drop every evaluated node's inputs to free the graph.
   for (int p = 0; p < plan.n_pending; ++p) {
     int v = nl + p;
@@ -237,9 +263,6 @@ void run_plan(Plan& plan, const Extracted& g) {
   g_stats.last_fused_groups = fused;
   g_stats.last_steps = plan.steps.size();
   g_stats.peak_bytes = std::max<uint64_t>(g_stats.peak_bytes, plan.arena_bytes + out_bytes);
-  // Raised after realising, so (as in numpy) the error is reported once and the arrays stay readable.
-  if (cpu::error_flags().load() & cpu::kErrNegativeIntPower)
-    throw ValueError("[mnn.numpy.power] Integers to negative integer powers are not allowed.");
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ struct Plan {
   std::vector<Store> stores;
   std::vector<Step> steps;
   int64_t arena_bytes = 0;
+  int64_t work_bytes = -1;  // bytes the plan writes (computed on first run; small plans keep the GIL)
   std::shared_ptr<core::Buffer> arena;  // kept between runs of this plan
 };
 
