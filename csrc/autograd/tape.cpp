@@ -50,4 +50,11 @@ void check_inplace_allowed(const core::Array& a, const char* fn) {
                                              "mnn.no_grad() or compute a new array"));
 }
 
+void check_assign_value_allowed(const core::Array& value, const char* fn) {
+  if (tl_grad_enabled && requires_grad(value))
+    throw core::ValueError(core::api_msg(fn, "writing an array that requires grad into another array in place is "
+                                             "not differentiable; use mnn.no_grad(), or build the result with "
+                                             "differentiable ops (concatenate, stack, where)"));
+}
+
 }  // namespace mnn::autograd

@@ -47,5 +47,8 @@ void record(core::Array& out, const std::vector<const core::Array*>& inputs, std
             core::Params params = {});
 // In-place writes cannot be differentiated through yet: refuse them clearly (as torch does for leaves).
 void check_inplace_allowed(const core::Array& a, const char* fn);
+// Writing a value that requires grad into an array (a[i] = x, out=, a += x) would lose its gradient
+// silently: refuse it too, while gradients are recorded.
+void check_assign_value_allowed(const core::Array& value, const char* fn);
 
 }  // namespace mnn::autograd

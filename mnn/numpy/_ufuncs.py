@@ -111,8 +111,9 @@ def around(a, decimals=0, out=None):
     if a.dtype.kind in "biu":
         if decimals >= 0:
             return write_out(_core.copy(a), out, "around")
-        f = 10 ** (-decimals)
-        r = _core.ufunc(_OPCODES["floor_divide"], a + f // 2, f) * f
+        # numpy: true_divide into float64, rint (half to even), multiply, cast back
+        f = 10.0 ** (-decimals)
+        r = _core.ufunc(_OPCODES["rint"], _core.ufunc(_OPCODES["divide"], a.astype(_dtypes.float64), f)) * f
         return write_out(r.astype(a.dtype), out, "around")
     if decimals == 0:
         return write_out(_core.ufunc(_OPCODES["rint"], a), out, "around")

@@ -50,6 +50,7 @@ class ScanKernel final : public backend::Kernel {
             acc = prod_ ? A(U(acc) * U(v)) : A(U(acc) + U(v));
           } else {
             acc = prod_ ? acc * v : acc + v;
+            if constexpr (std::is_same_v<T, half>) acc = A(T(acc));  // numpy rounds every partial result
           }
           out[oo + i * out_stride_] = T(acc);
         }
