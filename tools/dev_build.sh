@@ -13,4 +13,7 @@ if [ ! -f build.ninja ]; then
     -Dpybind11_DIR="$(python3 -c 'import pybind11; print(pybind11.get_cmake_dir())')" >/dev/null
 fi
 ninja "$@"
-cp -f _core*.so "$root/mnn/"
+# copy then rename: a process that has the old module mapped keeps reading the old file intact
+for so in _core*.so; do
+  cp -f "$so" "$root/mnn/.$so.tmp" && mv -f "$root/mnn/.$so.tmp" "$root/mnn/$so"
+done

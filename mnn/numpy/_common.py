@@ -42,8 +42,8 @@ def shape_tuple(shape):
     return [operator.index(shape)]
 
 
-def write_out(result, out, fn):
-    """numpy's out=: checks shape and same_kind casting, writes, returns out."""
+def write_out(result, out, fn, casting="same_kind"):
+    """numpy's out=: checks shape and casting (ufuncs: same_kind; reductions: unsafe), writes, returns out."""
     if out is None:
         return result
     if isinstance(out, tuple):
@@ -58,7 +58,7 @@ def write_out(result, out, fn):
         except ValueError:
             raise ValueError(f"[mnn.numpy.{fn}] non-broadcastable output operand with shape {out.shape} doesn't "
                              f"match the broadcast shape {result.shape}") from None
-    if not _dtypes.can_cast(result.dtype, out.dtype, "same_kind"):
+    if not _dtypes.can_cast(result.dtype, out.dtype, casting):
         raise _core.UFuncTypeError(f"[mnn.numpy.{fn}] Cannot cast ufunc '{fn}' output from {result.dtype!r} to "
                                    f"{out.dtype!r} with casting rule 'same_kind'")
     _core.assign(out, result)

@@ -57,12 +57,12 @@ def _flatten(obj):
                 raise ValueError("[mnn.numpy.array] setting an array element with a sequence. The requested array "
                                  "has an inhomogeneous shape after 1 dimensions.")
             flat.extend(p[0])
-            dts.extend(p[2])
+            dts.extend(d for d in p[2] if d not in dts)
         return flat, [len(obj)] + shape0, dts
     if isinstance(obj, ndarray):
         return _core.all_values(obj), list(obj.shape), [obj.dtype]
     if _is_scalar(obj):
-        return [obj], [], []
+        return [obj], [], [type(obj)]  # Python scalars count at their default dtype next to arrays
     if hasattr(obj, "dtype") and hasattr(obj, "shape"):  # numpy arrays and scalars
         a = asarray(obj)
         return _core.all_values(a), list(a.shape), [a.dtype]
@@ -76,7 +76,12 @@ def _flatten(obj):
 def _from_python(obj, dtype):
     flat, shape, dts = _flatten(obj)
     if dtype is None:
-        dt = _dtypes.result_type(*dts) if dts else _scalar_dtype(flat)
+        arrays = [d for d in dts if not isinstance(d, type)]
+        if arrays and len(arrays) < len(dts):
+            py = [{_bool: False, _int: 0, _float: 0.0}[d] for d in dts if isinstance(d, type)]
+            arrays.append(_scalar_dtype(py))
+        dt = _dtypes.result_type(*arrays) if arrays else \
+            _scalar_dtype(flat) if flat else _dtypes.dtype("float64")
     else:
         dt = _dtypes.dtype(dtype)
     return _core.from_list(list(flat), shape, dt._code)
@@ -113,8 +118,13 @@ def _convert(r, dtype, copy, foreign):
     return out
 
 
-def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """Converts a to an ndarray, without copying when it already is one or its memory can be shared."""
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None, requires_grad=False):
+    """Converts a to an ndarray, without copying when it already is one or its memory can be shared.
+    requires_grad=True returns a leaf (detached from any tape) that records gradients."""
+    if requires_grad:
+        r = asarray(a, dtype=dtype, copy=copy).detach()
+        r.requires_grad = True
+        return r
     if isinstance(a, ndarray):
         return _convert(a, dtype, copy, False)
     if _is_scalar(a) or isinstance(a, (list, tuple)):
@@ -127,16 +137,21 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     return _convert(r, dtype, copy, True)
 
 
-def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
-    """A new array from any array-like (a copy unless copy=False/None allows sharing, like numpy)."""
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None, requires_grad=False):
+    """A new array from any array-like (a copy unless copy=False/None allows sharing, like numpy).
+    requires_grad=True returns a leaf (detached from any tape) that records gradients."""
     r = asarray(object, dtype=dtype, copy=True if copy else None)
     if ndmin > r.ndim:
         r = _core.reshape(r, [1] * (ndmin - r.ndim) + list(r.shape))
+    if requires_grad:
+        r = r.detach()
+        r.requires_grad = True
     return r
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
-    return _core.as_contiguous(asarray(a, dtype=dtype))
+    a = asarray(a, dtype=dtype)
+    return _core.as_contiguous(_core.reshape(a, [1]) if a.ndim == 0 else a)  # numpy: ndim >= 1
 
 
 def copy(a, order="K", subok=False):
@@ -201,13 +216,16 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
     return full(s, fill_value, d)
 
 
-def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
+def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=None):
     """Evenly spaced values in [start, stop): numpy's length and values, float or integer."""
     if stop is None:
         start, stop = 0, start
+    elif start is None:
+        start = 0
     if step is None:
         step = 1
-    vals = [v.item() if isinstance(v, ndarray) else v for v in (start, stop, step)]
+    vals = [v.item() if isinstance(v, ndarray) or (hasattr(v, "item") and not _is_scalar(v)) else v
+            for v in (start, stop, step)]
     start, stop, step = vals
     if step == 0:
         raise ZeroDivisionError("[mnn.numpy.arange] step must not be zero")
@@ -220,6 +238,14 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     all_int = all(isinstance(v, _int) for v in (start, stop, step))
     if all_int and dt.kind in "iu":
         return _core.arange_int(_int(start), _int(stop), _int(step), dt._code)
+    if dt.kind in "iu":
+        # numpy: the first two values are cast to the dtype, the rest continue their difference
+        n = max(0, math.ceil((stop - start) / step))
+        first = _int(start)
+        delta = _int(start + step) - first
+        if delta == 0 or n <= 1:
+            return _core.full([n], _core.scalar(first, dt._code), dt._code)
+        return _core.arange_int(first, first + n * delta, delta, dt._code)
     if dt.kind == "b":
         n = max(0, math.ceil((stop - start) / step))
         if n > 2:
@@ -286,11 +312,8 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
         count = nbytes // dt.itemsize
     elif count * dt.itemsize > nbytes:
         raise ValueError("[mnn.numpy.frombuffer] buffer is smaller than requested size")
-    fmt = {"bool": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "q", "uint8": "B", "uint16": "H",
-           "uint32": "I", "uint64": "Q", "float16": "e", "float32": "f", "float64": "d"}[dt.name]
-    sub = mv[offset:offset + count * dt.itemsize].cast(fmt)
-    r = _core.from_buffer(sub)
-    return r
+    sub = mv[offset:offset + count * dt.itemsize]
+    return _core.from_buffer(sub, dt._code)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):

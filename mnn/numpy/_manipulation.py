@@ -82,7 +82,12 @@ def expand_dims(a, axis):
 
 
 def broadcast_to(array, shape, subok=False):
-    return _core.broadcast_to(asarray(array), shape_tuple(shape))
+    a = asarray(array)
+    r = _core.broadcast_to(a, shape_tuple(shape))
+    if r is a:
+        r = a[...]
+    r._set_writeable(False)  # numpy: always read-only, even when no axis is repeated
+    return r
 
 
 def broadcast_shapes(*shapes):
@@ -177,7 +182,9 @@ def split(ary, indices_or_sections, axis=0):
         bounds = [0] + [int(i) for i in indices_or_sections] + [n]
     else:
         sections = operator.index(indices_or_sections)
-        if sections <= 0:
+        if sections == 0:
+            raise ZeroDivisionError("[mnn.numpy.split] integer modulo by zero")  # numpy's own error
+        if sections < 0:
             raise ValueError("[mnn.numpy.split] number sections must be larger than 0.")
         if n % sections:
             raise ValueError("[mnn.numpy.split] array split does not result in an equal division")

@@ -77,8 +77,8 @@ def _item(self, *args):
 
 
 def _scalar_of(self, conv, name):
-    if self.size != 1:
-        raise TypeError(f"[mnn.numpy.ndarray.{name}] only length-1 arrays can be converted to Python scalars")
+    if self.ndim != 0:  # numpy 2.4: size-1 arrays of ndim > 0 no longer convert
+        raise TypeError(f"[mnn.numpy.ndarray.{name}] only 0-dimensional arrays can be converted to Python scalars")
     return conv(_core.item(self, 0))
 
 
@@ -105,10 +105,9 @@ def _len(self):
 
 
 def _iter(self):
-    if self.ndim == 0:
+    if self.ndim == 0:  # raised by iter() itself, as numpy does, not on the first next()
         raise TypeError("iteration over a 0-d array")
-    for i in range(self.shape[0]):
-        yield self[i]
+    return (self[i] for i in range(self.shape[0]))
 
 
 def _array(self, dtype=None, copy=None):

@@ -13,11 +13,23 @@ def _reduce(kind, fn, a, axis, dtype, out, keepdims, initial=None, where=True):
     if where is not True:
         raise NotImplementedError(f"[mnn.numpy.{fn}] where= is not supported yet")
     a = asarray(a)
+    axis = _zero_d_axis(a, axis)
     r = _core.reduce(kind, a, axis_tuple(axis, fn), bool(keepdims), opt_dtype_code(dtype), fn)
     if initial is not None:
         op = {_SUM: "add", _PROD: "multiply", _MAX: "maximum", _MIN: "minimum"}[kind]
         r = _core.ufunc(_core.OPCODES[op], r, initial).astype(r.dtype)
-    return write_out(r, out, fn)
+    return write_out(r, out, fn, "unsafe")
+
+
+def _zero_d_axis(a, axis):
+    """numpy's ufunc reductions accept a plain integer axis 0 or -1 on a 0-d array (not a tuple)."""
+    if a.ndim == 0 and not isinstance(axis, (tuple, list)) and axis is not None:
+        try:
+            if int(axis) in (0, -1):
+                return None
+        except TypeError:
+            pass
+    return axis
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
@@ -66,7 +78,17 @@ def _count(a, axis):
     axes = axis_tuple(axis, "mean")
     if axes is None:
         return a.size
+    for x in axes:
+        if not -a.ndim <= x < a.ndim:
+            raise _core.AxisError(f"[mnn.numpy.mean] axis {x} is out of bounds for array of dimension {a.ndim}")
     return math.prod(a.shape[x] for x in axes)
+
+
+def _var_dtype(a, dtype):
+    """numpy's var: like mean, except float16 stays float16 all the way."""
+    if dtype is None and a.dtype == _dtypes.float16:
+        return _dtypes.float16, _dtypes.float16
+    return _mean_dtype(a, dtype)
 
 
 def _mean_dtype(a, dtype):
@@ -88,7 +110,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     r = s / _count(a, axis) if s.dtype.kind == "f" else (s / _count(a, axis)).astype(acc)
     if r.dtype != res:
         r = r.astype(res)
-    return write_out(r, out, "mean")
+    return write_out(r, out, "mean", "unsafe")
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
@@ -96,7 +118,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     if correction is not None:
         ddof = correction
     a = asarray(a)
-    acc, res = _mean_dtype(a, dtype)
+    acc, res = _var_dtype(a, dtype)
     x = a.astype(acc) if a.dtype != acc else a
     n = _count(a, axis)
     m = _reduce(_SUM, "var", x, axis, None, None, True, None, where) / n if mean is None else asarray(mean)
@@ -105,18 +127,22 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     r = s / builtins.max(n - ddof, 0)
     if r.dtype != res:
         r = r.astype(res)
-    return write_out(r, out, "var")
+    return write_out(r, out, "var", "unsafe")
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
     r = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
-    return write_out(_core.ufunc(_core.OPCODES["sqrt"], r), out, "std")
+    return write_out(_core.ufunc(_core.OPCODES["sqrt"], r), out, "std")  # numpy's final sqrt is a ufunc
 
 
 def _arg(kind, fn, a, axis, out, keepdims):
     a = asarray(a)
     ax = None if axis is None else int(axis)
-    return write_out(_core.argreduce(kind, a, ax, bool(keepdims), fn), out, fn)
+    if a.ndim == 0 and ax is not None:  # numpy treats a 0-d input as 1-d here
+        if ax not in (0, -1):
+            raise _core.AxisError(f"[mnn.numpy.{fn}] axis {ax} is out of bounds for array of dimension 1")
+        ax = None
+    return write_out(_core.argreduce(kind, a, ax, bool(keepdims), fn), out, fn, "unsafe")
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
@@ -127,13 +153,18 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
     return _arg(1, "argmin", a, axis, out, keepdims)
 
 
-def cumsum(a, axis=None, dtype=None, out=None):
+def _scan_input(a, axis):
     a = asarray(a)
+    return _core.reshape(a, [1]) if a.ndim == 0 and axis is not None else a  # numpy: 0-d scans as 1-d
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    a = _scan_input(a, axis)
     return write_out(_core.scan(0, a, None if axis is None else int(axis), opt_dtype_code(dtype), "cumsum"), out,
-                     "cumsum")
+                     "cumsum", "unsafe")
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    a = asarray(a)
+    a = _scan_input(a, axis)
     return write_out(_core.scan(1, a, None if axis is None else int(axis), opt_dtype_code(dtype), "cumprod"), out,
-                     "cumprod")
+                     "cumprod", "unsafe")
