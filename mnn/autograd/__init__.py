@@ -53,6 +53,11 @@ def backward(output, gradient=None):
         gradient = np.ones(output.shape, dtype=output.dtype)
     else:
         gradient = np.asarray(gradient)
+        if tuple(gradient.shape) != tuple(output.shape):
+            raise RuntimeError(f"[mnn.autograd.backward] Mismatch in shape: gradient has shape {tuple(gradient.shape)} "
+                               f"and output has shape {tuple(output.shape)}")
+        if gradient.dtype != output.dtype:
+            gradient = gradient.astype(output.dtype)
     with no_grad():
         if meta.grad_fn is None:
             _accumulate_leaf(meta, gradient)

@@ -56,10 +56,10 @@ VJP = {
     "arctan2": lambda n, xs, g: [g * xs[1] / (xs[0] * xs[0] + xs[1] * xs[1]),
                                  -g * xs[0] / (xs[0] * xs[0] + xs[1] * xs[1])],
     "hypot": lambda n, xs, g: [g * xs[0] / _out(n), g * xs[1] / _out(n)],
-    "copysign": lambda n, xs, g: [g * np.where(np.signbit(xs[0]) == np.signbit(_out(n)), 1.0, -1.0), None],
+    "copysign": lambda n, xs, g: [g * np.where(np.signbit(xs[0]) == np.signbit(_out(n)), 1.0, -1.0), g * 0],
     "logaddexp": lambda n, xs, g: [g * np.exp(xs[0] - _out(n)), g * np.exp(xs[1] - _out(n))],
     "logaddexp2": lambda n, xs, g: [g * np.exp2(xs[0] - _out(n)), g * np.exp2(xs[1] - _out(n))],
-    "heaviside": lambda n, xs, g: [g * 0, None],
+    "heaviside": lambda n, xs, g: [g * 0, g * 0],
     "negative": lambda n, xs, g: [-g],
     "positive": lambda n, xs, g: [g],
     "absolute": lambda n, xs, g: [g * np.sign(xs[0])],
@@ -102,6 +102,8 @@ for _name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_eq
               "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift",
               "right_shift", "isnan", "isinf", "isfinite", "signbit", "floor_divide", "remainder"):
     VJP[_name] = _none
+# piecewise constant in both operands: zero almost everywhere (as floor/ceil)
+VJP["floor_divide"] = lambda n, xs, g: [g * 0, g * 0]
 # remainder: d/dx = 1, d/dy = -floor(x/y) (torch's convention)
 VJP["remainder"] = lambda n, xs, g: [g, -g * np.floor_divide(xs[0], xs[1])]
 
@@ -113,8 +115,13 @@ def _reduce(node, xs, g):
     ge = np.reshape(g, kept)
     if kind == 0:  # sum
         return [np.broadcast_to(ge, x.shape)]
-    if kind == 1:  # prod
-        return [ge * np.reshape(node.output, kept) / x]
+    if kind == 1:  # prod: the product of the other elements, exact where x holds zeros
+        zero = x == 0
+        nz = np.where(zero, 1.0, x)
+        p_nz = np.prod(nz, axis=tuple(axes), keepdims=True)
+        zc = np.sum(zero, axis=tuple(axes), keepdims=True)
+        other = np.where(zc == 0, p_nz / nz, np.where(zero & (zc == 1), p_nz, 0.0))
+        return [ge * other]
     if kind in (2, 3):  # max/min: shared evenly among the elements that attain it
         mask = (x == np.reshape(node.output, kept)).astype(g.dtype)
         count = np.sum(mask, axis=tuple(axes), keepdims=True)
@@ -126,9 +133,20 @@ def _scan(node, xs, g):
     x, = xs
     kind, axis = node.ints
     if kind == 0:  # cumsum: reversed cumulative sum of g
-        return [np.flip(np.cumsum(np.flip(g, axis), axis=axis), axis)]
-    out = node.output  # cumprod (inputs without zeros)
-    return [np.flip(np.cumsum(np.flip(g * out, axis), axis=axis), axis) / x]
+        return [_rcumsum(g, axis)]
+    # cumprod: d out_j / d x_i = prod_{k<=j, k!=i} x_k. Before the first zero along the axis that is
+    # out_j / x_i; at the first zero it is the cumprod with that zero replaced by 1; after it, 0.
+    out = node.output
+    zero = x == 0
+    seen = np.cumsum(zero.astype(x.dtype), axis=axis)
+    first = zero & (seen == 1)
+    before = _rcumsum(g * out, axis) / np.where(zero, 1.0, x)
+    at_first = _rcumsum(g * np.cumprod(np.where(first, 1.0, x), axis=axis), axis)
+    return [np.where(seen == 0, before, np.where(first, at_first, 0.0))]
+
+
+def _rcumsum(a, axis):
+    return np.flip(np.cumsum(np.flip(a, axis), axis=axis), axis)
 
 
 def _matmul(node, xs, g):

@@ -17,7 +17,7 @@ using backend::FusedProgram;
 
 namespace {
 
-constexpr int64_t kTile = 2048;
+constexpr int64_t kTile = 1024;
 constexpr int64_t kParallelGrain = 32768;  // elements below which splitting costs more than it saves
 // Outputs past this size do not fit in the last-level cache: write them with streaming stores,
 // which skip the read-for-ownership of every destination line (a fifth of a chain's traffic).

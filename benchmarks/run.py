@@ -1,0 +1,535 @@
+#!/usr/bin/env python3
+"""Runs the same workloads on mnn, numpy and (when installed) torch; prints medians and ratios.
+
+    python benchmarks/run.py                 # 1 thread, full sizes (~2-3 minutes)
+    python benchmarks/run.py --threads 2     # every library limited to 2 threads
+    python benchmarks/run.py --quick         # small sizes: a smoke test for CI
+    python benchmarks/run.py --only sum      # workloads whose name contains "sum" (comma-separated)
+    python benchmarks/run.py --markdown      # also print a markdown table (for BENCHMARKS.md)
+
+Each case is warmed up, then timed `--repeats` times (fewer when one case would run past
+`--max-seconds`, never fewer than 3); the table shows medians. mnn is lazy, so every mnn timing
+includes evaluation (mnn.eval, or reading a value back). The ratio columns are peer time / mnn
+time from the same run: above 1 means mnn is faster. Results go to --json (default
+benchmarks/results/latest.json).
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--threads", type=int, default=1, help="threads for every library (default 1)")
+    p.add_argument("--quick", action="store_true", help="small sizes, for a CI smoke run")
+    p.add_argument("--only", default=None, help="comma-separated workload keys (or substrings): chain, add, sum, "
+                   "transpose, matmul, softmax (softmax includes (x-mean)/std); see --list")
+    p.add_argument("--repeats", type=int, default=7, help="timed repeats per case (median is reported)")
+    p.add_argument("--max-seconds", type=float, default=3.0,
+                   help="stop repeating a case after this much time (at least 3 repeats)")
+    p.add_argument("--json", default=None, help="where to write results (default benchmarks/results/latest.json)")
+    p.add_argument("--markdown", action="store_true", help="also print the table as markdown")
+    p.add_argument("--no-torch", action="store_true", help="skip torch even when it is installed")
+    p.add_argument("--list", action="store_true", help="list workload names and exit")
+    return p.parse_args(argv)
+
+
+ARGS = parse_args()
+
+# numpy's BLAS (OpenBLAS/MKL) and torch's OpenMP read these when they are first imported.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+             "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ[_var] = str(ARGS.threads)
+
+try:
+    import mnn  # noqa: E402
+    import mnn.numpy as mnp  # noqa: E402
+except ImportError as _e:
+    sys.exit(f"cannot import mnn ({_e}): `pip install .` first, or build in the source tree with "
+             f"tools/dev_build.sh and run with PYTHONPATH=<repo root>")
+
+try:
+    import numpy as np  # noqa: E402
+except ImportError:  # mnn itself never needs numpy; the benchmark then runs mnn alone
+    np = None
+
+torch = None
+if not ARGS.no_torch:
+    try:
+        import torch  # noqa: E402
+    except ImportError:
+        torch = None
+
+LIBS = ["mnn", "numpy", "torch"]
+SEED = 20261122
+
+
+# ----------------------------------------------------------------------------------------------
+# timing
+
+def time_case(fn, inner=1):
+    """Median seconds per call of fn over timed repeats, after one warm-up call (two for tiny
+    cases, so plan caches and allocators are warm). `inner` calls are timed together and divided,
+    for cases far below the clock's resolution."""
+    for _ in range(2 if inner > 1 else 1):
+        for _ in range(inner):
+            fn()
+    samples = []
+    budget_start = time.perf_counter()
+    for i in range(ARGS.repeats):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        samples.append((time.perf_counter() - t0) / inner)
+        if i >= 2 and time.perf_counter() - budget_start > ARGS.max_seconds:
+            break
+    return statistics.median(samples), len(samples)
+
+
+# ----------------------------------------------------------------------------------------------
+# data: the same float32 values for every library (numpy's generator when numpy is present)
+
+class Data:
+    def __init__(self):
+        self._cache = {}
+
+    def normal(self, key, shape):
+        """Standard-normal float32 of `shape`, as {lib: array}; identical values in every library."""
+        if key in self._cache:
+            return self._cache[key]
+        out = {}
+        if np is not None:
+            rng = np.random.default_rng([SEED, len(self._cache)])
+            base = rng.standard_normal(shape, dtype=np.float32)
+            out["numpy"] = base
+            out["mnn"] = mnp.array(base)  # a copy in mnn's own memory, not a view of numpy's
+            mnn.eval(out["mnn"])
+            if torch is not None:
+                out["torch"] = torch.from_numpy(base.copy())
+        else:
+            # Without numpy: deterministic pseudo-random values made by mnn itself.
+            n = 1
+            for s in shape:
+                n *= s
+            i = mnp.arange(n, dtype=mnp.float64) + float(len(self._cache) * 7919 + 1)
+            v = mnp.sin(i * 12.9898) * 43758.5453
+            v = (v - mnp.floor(v)) * 2.0 - 1.0
+            out["mnn"] = v.astype(mnp.float32).reshape(shape)
+            mnn.eval(out["mnn"])
+        self._cache[key] = out
+        return out
+
+
+DATA = Data()
+
+
+# ----------------------------------------------------------------------------------------------
+# workloads: each returns {"cases": {lib: fn}, "inner": k, "extra": fn(lib, seconds) -> dict,
+# "check": (fn per lib returning a value to compare)}
+
+def sizes():
+    if ARGS.quick:
+        return dict(chain=1 << 20, small=100, square=1024, mm=(128, 256), rows=(512, 256))
+    return dict(chain=16 << 20, small=100, square=4096, mm=(1024, 2048), rows=(4096, 1024))
+
+
+def w_chain():
+    n = sizes()["chain"]
+    d = DATA.normal("chain_a", (n,)), DATA.normal("chain_b", (n,)), DATA.normal("chain_c", (n,))
+
+    def mk(lib):
+        a, b, c = (x[lib] for x in d)
+        if lib == "mnn":
+            def f():
+                r = a * b + c * 2.0 - mnp.sqrt(mnp.abs(a))
+                mnn.eval(r)
+                return r
+        elif lib == "numpy":
+            def f():
+                return a * b + c * 2.0 - np.sqrt(np.abs(a))
+        else:
+            def f():
+                return a * b + c * 2.0 - torch.sqrt(torch.abs(a))
+        return f
+
+    def extra(lib, t):
+        # 3 float32 inputs + 1 output streamed once: the bandwidth a fused pass reaches
+        return {"GB/s": 4 * 4 * n / t / 1e9}
+
+    return [(f"chain a*b+c*2-sqrt(abs(a)) {_count(n)} f32", mk, 1, extra)]
+
+
+def w_small_add():
+    n = sizes()["small"]
+    d = DATA.normal("small_a", (n,)), DATA.normal("small_b", (n,))
+    inner = 200 if ARGS.quick else 2000
+
+    def mk_eval(lib):
+        a, b = (x[lib] for x in d)
+        if lib == "mnn":
+            return lambda: (a + b)[0].item()  # record, evaluate, read one element back
+        return lambda: (a + b)[0].item()
+
+    def mk_record(lib):
+        a, b = (x[lib] for x in d)
+        return lambda: a + b  # mnn: records one node, never evaluated; peers: eager add
+
+    def us(lib, t):
+        return {"us/op": t * 1e6}
+
+    return [(f"add {n} f32, eval + read back", mk_eval, inner, us),
+            (f"add {n} f32, record only (peers: eager)", mk_record, inner * 5, us)]
+
+
+def w_sum():
+    s = sizes()["square"]
+    d = DATA.normal("square", (s, s))
+    out = []
+    for axis, label in ((0, "axis 0"), (1, "axis 1"), (None, "all")):
+        def mk(lib, axis=axis):
+            x = d[lib]
+            if lib == "mnn":
+                def f():
+                    r = x.sum(axis=axis)
+                    mnn.eval(r)
+                    return r
+                return f
+            if lib == "numpy":
+                return lambda: x.sum(axis=axis)
+            return (lambda: x.sum()) if axis is None else (lambda: x.sum(dim=axis))
+
+        def gbs(lib, t):
+            return {"GB/s": 4 * s * s / t / 1e9}
+        out.append((f"sum {s}x{s} f32 {label}", mk, 1, gbs))
+    return out
+
+
+def w_transpose():
+    s = sizes()["square"]
+    d = DATA.normal("square", (s, s))
+
+    def mk(lib):
+        x = d[lib]
+        if lib == "mnn":
+            def f():
+                r = mnp.ascontiguousarray(x.T)
+                mnn.eval(r)
+                return r
+            return f
+        if lib == "numpy":
+            return lambda: np.ascontiguousarray(x.T)
+        return lambda: x.t().contiguous()
+
+    def gbs(lib, t):
+        return {"GB/s": 2 * 4 * s * s / t / 1e9}
+
+    return [(f"ascontiguousarray(x.T) {s}x{s} f32", mk, 1, gbs)]
+
+
+def w_matmul():
+    out = []
+    for n in sizes()["mm"]:
+        d = DATA.normal(f"mm{n}a", (n, n)), DATA.normal(f"mm{n}b", (n, n))
+
+        def mk(lib, d=d):
+            a, b = (x[lib] for x in d)
+            if lib == "mnn":
+                def f():
+                    r = a @ b
+                    mnn.eval(r)
+                    return r
+                return f
+            return lambda: a @ b
+
+        def gflops(lib, t, n=n):
+            return {"GFLOP/s": 2.0 * n ** 3 / t / 1e9}
+        out.append((f"matmul {n}x{n} f32", mk, 1, gflops))
+    return out
+
+
+def w_rows():
+    r, c = sizes()["rows"]
+    d = DATA.normal("rows", (r, c))
+
+    def mk_softmax(lib):
+        x = d[lib]
+        if lib == "mnn":
+            def f():
+                e = mnp.exp(x - x.max(-1, keepdims=True))
+                y = e / e.sum(-1, keepdims=True)
+                mnn.eval(y)
+                return y
+            return f
+        if lib == "numpy":
+            def f():
+                e = np.exp(x - x.max(-1, keepdims=True))
+                return e / e.sum(-1, keepdims=True)
+            return f
+
+        def f():
+            e = torch.exp(x - x.amax(-1, keepdim=True))
+            return e / e.sum(-1, keepdim=True)
+        return f
+
+    def mk_torch_softmax(lib):
+        if lib != "torch":
+            return None
+        x = d[lib]
+        return lambda: torch.softmax(x, -1)
+
+    def mk_std(lib):
+        x = d[lib]
+        if lib == "mnn":
+            def f():
+                y = (x - x.mean(-1, keepdims=True)) / x.std(-1, keepdims=True)
+                mnn.eval(y)
+                return y
+            return f
+        if lib == "numpy":
+            return lambda: (x - x.mean(-1, keepdims=True)) / x.std(-1, keepdims=True)
+        return lambda: (x - x.mean(-1, keepdim=True)) / x.std(-1, keepdim=True, correction=0)
+
+    return [(f"softmax {r}x{c} f32 (plain ops)", mk_softmax, 1, None),
+            (f"softmax {r}x{c} f32 [torch.softmax vs mnn plain ops]", mk_torch_softmax, 1, None),
+            (f"(x-mean)/std {r}x{c} f32 (plain ops)", mk_std, 1, None)]
+
+
+# Short keys for --only, in the order they run.
+WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
+             ("matmul", w_matmul), ("softmax", w_rows)]
+
+
+def _count(n):
+    return f"{n >> 20}M" if n >= 1 << 20 and n % (1 << 20) == 0 else str(n)
+
+
+# ----------------------------------------------------------------------------------------------
+# correctness: a benchmark of a wrong answer is worthless, so every mnn result is compared
+
+def _to_numpy(lib, r):
+    if r is None or np is None:
+        return None
+    if isinstance(r, (int, float)):
+        return np.asarray(r)
+    if lib == "torch":
+        return r.numpy()
+    return np.asarray(r)
+
+
+def check(mnn_result, numpy_result, rtol):
+    """A sanity check, not a test: float32 reductions and matmuls legitimately differ from numpy's
+    (pairwise/BLAS) order of summation, so the tolerance is relative to the result's scale."""
+    if np is None or numpy_result is None:
+        return None
+    m, ref = _to_numpy("mnn", mnn_result), _to_numpy("numpy", numpy_result)
+    if m.shape != ref.shape:
+        return f"shape {m.shape} != numpy {ref.shape}"
+    scale = float(np.max(np.abs(ref))) if ref.size else 0.0
+    err = float(np.max(np.abs(m.astype(np.float64) - ref.astype(np.float64)))) if ref.size else 0.0
+    tol = rtol * max(scale, 1.0)
+    return "ok" if err <= tol else f"max abs error {err:.3g} (numpy scale {scale:.3g})"
+
+
+# ----------------------------------------------------------------------------------------------
+
+def machine_info():
+    model = platform.processor() or platform.machine()
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name:"):
+                model = line.split(":", 1)[1].strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"cpu": model, "cores": os.cpu_count(), "system": f"{platform.system()} {platform.release()}"}
+
+
+def mnn_revision():
+    """git describe of the checkout this script lives in, when mnn is imported from that checkout
+    (a developer build); an installed package may have been built from another revision."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        out = subprocess.run(["git", "-C", root, "describe", "--always", "--dirty"], capture_output=True,
+                             text=True, timeout=10)
+        rev = out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        rev = None
+    if rev is None:
+        return None
+    inside = os.path.abspath(mnn.__file__).startswith(root + os.sep)
+    return rev if inside else f"installed build; checkout {rev}"
+
+
+def fmt_ms(t):
+    if t is None:
+        return "-"
+    ms = t * 1e3
+    return f"{ms:.4f}" if ms < 0.01 else f"{ms:.3f}" if ms < 1 else f"{ms:.2f}" if ms < 100 else f"{ms:.1f}"
+
+
+def fmt_ratio(r):
+    return "-" if r is None else f"{r:.2f}x"
+
+
+def fmt_extra(extra):
+    if not extra:
+        return ""
+    parts = []
+    for lib in LIBS:
+        if lib in extra:
+            parts.append(f"{lib} " + ", ".join(f"{v:.3g} {k}" for k, v in extra[lib].items()))
+    return "; ".join(parts)
+
+
+def main():
+    if ARGS.list:
+        for key, _ in WORKLOADS:
+            print(key)
+        return 0
+    mnn.set_num_threads(ARGS.threads)
+    if torch is not None:
+        torch.set_num_threads(ARGS.threads)
+    only = [s.strip().lower() for s in ARGS.only.split(",")] if ARGS.only else None
+
+    libs = ["mnn"] + (["numpy"] if np is not None else []) + (["torch"] if torch is not None else [])
+    versions = {"python": platform.python_version(), "mnn": getattr(mnn, "__version__", "?"),
+                "mnn_revision": mnn_revision(), "mnn_path": os.path.dirname(mnn.__file__),
+                "numpy": np.__version__ if np is not None else None,
+                "torch": torch.__version__ if torch is not None else None}
+    info = machine_info()
+    print(f"mnn {versions['mnn']} ({versions['mnn_revision'] or 'no git'}) from {versions['mnn_path']}")
+    print(f"numpy {versions['numpy']}, torch {versions['torch']}, python {versions['python']}")
+    print(f"{info['cpu']}, {info['cores']} cores; threads={ARGS.threads}"
+          f"{' (quick sizes)' if ARGS.quick else ''}; median of up to {ARGS.repeats} repeats")
+    if np is None:
+        print("numpy is not installed: timing mnn alone")
+    print()
+
+    rows = []
+    t_start = time.perf_counter()
+    header = f"{'workload':<54} {'mnn ms':>10} {'numpy ms':>10} {'torch ms':>10} {'numpy/mnn':>10} {'torch/mnn':>10}"
+    print(header)
+    print("-" * len(header))
+    mnn_softmax_time = None
+    for key, make in WORKLOADS:
+        if only and not any(o in key for o in only):
+            continue
+        for name, mk, inner, extra_fn in make():
+            times, reps, extra, results = {}, {}, {}, {}
+            for lib in libs:
+                fn = mk(lib)
+                if fn is None:
+                    continue
+                try:
+                    times[lib], reps[lib] = time_case(fn, inner)
+                    results[lib] = fn() if inner == 1 and "record only" not in name else None
+                except Exception as e:  # a library failing a case is a result, not a crash
+                    times[lib] = None
+                    extra.setdefault(lib, {})
+                    print(f"  ! {lib} failed on {name}: {type(e).__name__}: {e}")
+                    continue
+                if extra_fn is not None:
+                    extra[lib] = extra_fn(lib, times[lib])
+            if not times:
+                continue  # a row only some absent library runs (torch.softmax without torch)
+            t_mnn = times.get("mnn")
+            if "torch.softmax" in name:
+                t_mnn = mnn_softmax_time  # compared with mnn's plain-op softmax
+            elif name.startswith("softmax"):
+                mnn_softmax_time = t_mnn
+            rtol = 1e-5 if key in ("chain", "add", "transpose") else 1e-3
+            ok = check(results.get("mnn"), results.get("numpy"), rtol) if "mnn" in results else None
+            ratios = {peer: (times[peer] / t_mnn if times.get(peer) and t_mnn else None)
+                      for peer in ("numpy", "torch")}
+            row = {"name": name, "workload": key,
+                   "ms": {lib: (times[lib] * 1e3 if times.get(lib) is not None else None) for lib in LIBS
+                          if lib in times},
+                   "repeats": reps, "inner_loops": inner,
+                   "ratio_numpy": ratios["numpy"], "ratio_torch": ratios["torch"],
+                   "extra": extra, "check_vs_numpy": ok}
+            rows.append(row)
+            print(f"{name:<54} {fmt_ms(times.get('mnn')):>10} {fmt_ms(times.get('numpy')):>10} "
+                  f"{fmt_ms(times.get('torch')):>10} {fmt_ratio(ratios['numpy']):>10} "
+                  f"{fmt_ratio(ratios['torch']):>10}")
+            detail = fmt_extra(extra)
+            if detail:
+                print(f"    {detail}")
+            if ok not in (None, "ok"):
+                print(f"    ! mnn result differs from numpy: {ok}")
+            # drop this case's results before the next one allocates
+            del results
+    elapsed = time.perf_counter() - t_start
+
+    targets = targets_status(rows)
+    print()
+    print(f"total {elapsed:.1f} s")
+    for t in targets:
+        print(f"target: {t['target']}: {t['status']} ({t['measured']})")
+
+    report = {"date": datetime.date.today().isoformat(), "machine": info, "versions": versions,
+              "threads": ARGS.threads, "quick": ARGS.quick, "repeats": ARGS.repeats, "seconds": elapsed,
+              "results": rows, "targets": targets}
+    path = ARGS.json or os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "latest.json")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(report, f, indent=1)
+    print(f"wrote {path}")
+
+    if ARGS.markdown:
+        print()
+        print(markdown(report))
+    bad = [r["name"] for r in rows if r["check_vs_numpy"] not in (None, "ok")]
+    return 1 if bad else 0
+
+
+def targets_status(rows):
+    """issue 2's speed bar: the fused chain >= 3x numpy at 1 thread; record-only add < 1 us."""
+    out = []
+    for r in rows:
+        if r["workload"] == "chain" and r["ratio_numpy"] is not None:
+            met = r["ratio_numpy"] >= 3.0
+            out.append({"target": "fused chain >= 3x numpy" + ("" if ARGS.threads == 1 else
+                                                               f" (defined at 1 thread; this run: {ARGS.threads})"),
+                        "measured": f"{r['ratio_numpy']:.2f}x", "met": met, "status": "MET" if met else "NOT MET"})
+        if r["workload"] == "add" and "record only" in r["name"] and r["ms"].get("mnn") is not None:
+            us = r["ms"]["mnn"] * 1e3
+            met = us < 1.0
+            out.append({"target": "record-only add < 1 us", "measured": f"{us:.3f} us/op", "met": met,
+                        "status": "MET" if met else "NOT MET"})
+    return out
+
+
+def markdown(report):
+    """The table as markdown, ready to paste into BENCHMARKS.md."""
+    v, m = report["versions"], report["machine"]
+    lines = [f"{report['date']}, {m['cpu']} ({m['cores']} cores), threads={report['threads']}"
+             f"{', quick sizes' if report['quick'] else ''}; mnn {v['mnn']} ({v['mnn_revision']}), "
+             f"numpy {v['numpy']}, torch {v['torch']}, Python {v['python']}",
+             "",
+             "| workload | mnn ms | numpy ms | torch ms | numpy/mnn | torch/mnn | notes |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    for r in report["results"]:
+        ms = r["ms"]
+
+        def cell(lib):
+            return fmt_ms(ms[lib] / 1e3) if ms.get(lib) is not None else "-"
+        notes = fmt_extra(r["extra"])
+        if r["check_vs_numpy"] not in (None, "ok"):
+            notes = (notes + "; " if notes else "") + f"**mnn wrong: {r['check_vs_numpy']}**"
+        lines.append(f"| {r['name']} | {cell('mnn')} | {cell('numpy')} | {cell('torch')} | "
+                     f"{fmt_ratio(r['ratio_numpy'])} | {fmt_ratio(r['ratio_torch'])} | {notes} |")
+    if report["targets"]:
+        lines.append("")
+        for t in report["targets"]:
+            lines.append(f"- target {t['target']}: **{t['status']}** ({t['measured']})")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
