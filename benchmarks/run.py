@@ -52,7 +52,7 @@ try:
     import mnn.numpy as mnp  # noqa: E402
 except ImportError as _e:
     sys.exit(f"cannot import mnn ({_e}): `pip install .` first, or build in the source tree with "
-             f"tools/dev_build.sh and run with PYTHONPATH=<repo root>")
+             f"tools/dev_build.sh and run with PYTHONPATH=<repo root>/src")
 
 try:
     import numpy as np  # noqa: E402

@@ -1,10 +1,10 @@
-"""Test setup: use a developer build in the source tree (tools/dev_build.sh) when there is one,
-otherwise the installed package."""
+"""Test setup: use a developer build in the source tree (src/mnn, made by tools/dev_build.sh) when
+there is one, otherwise the installed package."""
 import glob
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if glob.glob(os.path.join(ROOT, "mnn", "_core*.so")) and ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+if glob.glob(os.path.join(SRC, "mnn", "_core*.so")) and SRC not in sys.path:
+    sys.path.insert(0, SRC)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Incremental developer build: compiles the engine into build/dev and drops _core*.so into mnn/
-# so `python -c "import mnn"` works from the source tree. Serialised with a lock, so several
+# Incremental developer build: compiles the engine into build/dev and drops _core*.so into src/mnn/
+# so the tests (tests/conftest.py) and PYTHONPATH=src use the source tree. Serialised with a lock, so several
 # shells (or agents) can call it at once. Release installs use `pip install .` instead.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,5 +15,5 @@ fi
 ninja "$@"
 # copy then rename: a process that has the old module mapped keeps reading the old file intact
 for so in _core*.so; do
-  cp -f "$so" "$root/mnn/.$so.tmp" && mv -f "$root/mnn/.$so.tmp" "$root/mnn/$so"
+  cp -f "$so" "$root/src/mnn/.$so.tmp" && mv -f "$root/src/mnn/.$so.tmp" "$root/src/mnn/$so"
 done

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 spec = importlib.util.spec_from_file_location(
-    "_dtypes", pathlib.Path(__file__).parents[2] / "mnn/numpy/_dtypes.py")
+    "_dtypes", pathlib.Path(__file__).parents[2] / "src/mnn/numpy/_dtypes.py")
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
 sys.modules.setdefault("_dtypes", mod)  # so pickle can find the classes

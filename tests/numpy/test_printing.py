@@ -11,7 +11,7 @@ import pytest
 # Loaded by path: the mnn package (and its compiled extension) may not be
 # importable yet, and this module has no dependencies on it.
 _spec = importlib.util.spec_from_file_location(
-    "_printing", pathlib.Path(__file__).parents[2] / "mnn/numpy/_printing.py")
+    "_printing", pathlib.Path(__file__).parents[2] / "src/mnn/numpy/_printing.py")
 P = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(P)
 
