@@ -1,6 +1,7 @@
 #include <pybind11/stl.h>
 
 #include "autograd/tape.h"
+#include "backends/cpu/simd/kernel_table.h"
 #include "core/error.h"
 #include "core/threadpool.h"
 #include "engine/eval.h"
@@ -39,6 +40,13 @@ void bind_engine(py::module_& m) {
   m.def("release_cached_memory", &core::release_cached_memory);
   m.def("clear_plan_cache", &engine::clear_plan_cache);
   m.def("set_plan_cache_capacity", &engine::set_plan_cache_capacity);
+  m.def("isa", []() { return cpu::isa_name(cpu::active_isa()); });
+  m.def("available_isas", []() {
+    py::list out;
+    for (auto isa : {cpu::Isa::Scalar, cpu::Isa::AVX2, cpu::Isa::AVX512})
+      if (cpu::kernels_for(isa)) out.append(cpu::isa_name(isa));
+    return out;
+  });
   m.def("set_num_threads", &set_num_threads);
   m.def("get_num_threads", &get_num_threads);
   m.def("pending_depth", [](const Array& a) { return a.node()->depth; });

@@ -29,6 +29,8 @@ def release_memory():
 
 
 def info():
-    """What this build runs on."""
-    return {"backend": "cpu", "threads": _core.get_num_threads(), "machine": platform.machine(),
+    """What this build runs on: the kernel ISA in use (MNN_ISA=scalar|avx2|avx512 caps it at start-up),
+    the ISAs this CPU and build support, threads."""
+    return {"backend": "cpu", "isa": _core.isa(), "available_isas": list(_core.available_isas()),
+            "threads": _core.get_num_threads(), "machine": platform.machine(),
             "max_pending_depth": _core.MAX_PENDING_DEPTH}

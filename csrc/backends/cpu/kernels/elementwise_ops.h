@@ -10,7 +10,9 @@
 
 #include "backends/cpu/kernels/error_flags.h"
 
-namespace mnn::cpu::ew {
+// Inside each ISA target's namespace: the same functors compiled with different flags must not
+// be merged by the linker.
+namespace mnn::cpu::MNN_ISA_NS::ew {
 
 template <class C> constexpr bool is_b = std::is_same_v<C, bool>;
 template <class C> constexpr bool is_f = std::is_floating_point_v<C>;
@@ -343,4 +345,4 @@ MNN_EW1(Signbit, is_f<C>, bool(std::signbit(a)))
 #undef MNN_EW2
 #undef MNN_FLOAT_ONLY_OR_IDENTITY
 
-}  // namespace mnn::cpu::ew
+}  // namespace mnn::cpu::MNN_ISA_NS::ew

@@ -1,19 +1,17 @@
-#include "backends/cpu/kernels/elementwise_table.h"
-
+// Elementwise microkernels and casts for one ISA. This file is compiled once per ISA target
+// (CMakeLists.txt: MNN_ISA_NS = scalar / avx2 / avx512, each with its own -m flags); the loops
+// are plain C++ that the compiler vectorises for that target. Everything here has internal
+// linkage except fill_elementwise(), so the targets cannot leak into each other.
 #include <cstring>
 
 #include "backends/cpu/kernels/elementwise_ops.h"
+#include "backends/cpu/simd/kernel_table.h"
 
-namespace mnn::cpu {
+namespace mnn::cpu::MNN_ISA_NS {
 
 using core::DType;
 using core::half;
 using core::Op;
-
-std::atomic<int>& error_flags() {
-  static std::atomic<int> flags{0};
-  return flags;
-}
 
 namespace {
 
@@ -79,24 +77,6 @@ struct Where { template <class C> static constexpr bool ok = false; };
 struct Cast { template <class C> static constexpr bool ok = false; };
 }  // namespace ew_special
 
-struct Table {
-  EwFn fns[static_cast<int>(Op::kNumElementwise)][core::kNumDTypes] = {};
-  Table() {
-    using namespace ew;
-    using ew_special::Cast;
-    using ew_special::Where;
-#define X(name, pyname, arity, rule) \
-  if constexpr (arity <= 2) fill<name, arity>(fns[static_cast<int>(Op::name)]);
-#include "prims/opcodes.def"
-#undef X
-  }
-};
-
-const Table& table() {
-  static Table t;
-  return t;
-}
-
 template <class D, class S>
 inline D convert(S s) {
   if constexpr (std::is_same_v<D, S>) {
@@ -119,26 +99,12 @@ void cast_loop(int64_t n, const char* in, char* out) {
   for (int64_t i = 0; i < n; ++i) o[i] = convert<D>(s[i]);
 }
 
-}  // namespace
-
-EwFn ew_kernel(Op op, DType compute) { return table().fns[static_cast<int>(op)][static_cast<int>(compute)]; }
-
-CastFn cast_kernel(DType from, DType to) {
-  return core::dispatch_dtype(from, [&](auto s) -> CastFn {
-    using S = decltype(s);
-    return core::dispatch_dtype(to, [&](auto d) -> CastFn {
-      using D = decltype(d);
-      return &cast_loop<S, D>;
-    });
-  });
-}
-
 template <class T>
-static void where_loop(int64_t n, const bool* c, const T* a, const T* b, T* o) {
+void where_loop(int64_t n, const bool* c, const T* a, const T* b, T* o) {
   for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
 }
 
-void where_kernel(int64_t n, const char* cond, const char* a, const char* b, char* out, size_t itemsize) {
+void where_any(int64_t n, const char* cond, const char* a, const char* b, char* out, size_t itemsize) {
   auto c = reinterpret_cast<const bool*>(cond);
   switch (itemsize) {
     case 1: return where_loop(n, c, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b), reinterpret_cast<uint8_t*>(out));
@@ -148,4 +114,26 @@ void where_kernel(int64_t n, const char* cond, const char* a, const char* b, cha
   }
 }
 
-}  // namespace mnn::cpu
+}  // namespace
+
+void fill_elementwise(KernelTable& t) {
+  using namespace ew;
+  using ew_special::Cast;
+  using ew_special::Where;
+#define X(name, pyname, arity, rule) \
+  if constexpr (arity <= 2) fill<name, arity>(t.ew[static_cast<int>(Op::name)]);
+#include "prims/opcodes.def"
+#undef X
+  for (int f = 0; f < core::kNumDTypes; ++f)
+    for (int d = 0; d < core::kNumDTypes; ++d)
+      t.cast[f][d] = core::dispatch_dtype(static_cast<DType>(f), [&](auto s) -> CastFn {
+        using S = decltype(s);
+        return core::dispatch_dtype(static_cast<DType>(d), [&](auto dd) -> CastFn {
+          using D = decltype(dd);
+          return &cast_loop<S, D>;
+        });
+      });
+  t.where = &where_any;
+}
+
+}  // namespace mnn::cpu::MNN_ISA_NS

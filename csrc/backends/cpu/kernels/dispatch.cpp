@@ -1,0 +1,111 @@
+// Start-up choice of the kernel table: cpuid (through the compiler's builtins) and MNN_ISA.
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "backends/cpu/kernels/elementwise_table.h"
+#include "backends/cpu/kernels/error_flags.h"
+#include "backends/cpu/simd/kernel_table.h"
+
+namespace mnn::cpu {
+
+std::atomic<int>& error_flags() {
+  static std::atomic<int> flags{0};
+  return flags;
+}
+
+const char* isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::AVX2: return "avx2";
+    case Isa::AVX512: return "avx512";
+    default: return "scalar";
+  }
+}
+
+namespace {
+
+bool cpu_supports(Isa isa) {
+#if defined(__x86_64__) || defined(_M_X64)
+  __builtin_cpu_init();
+  if (isa == Isa::AVX2)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  if (isa == Isa::AVX512)
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#endif
+  return isa == Isa::Scalar;
+}
+
+bool compiled_in(Isa isa) {
+  switch (isa) {
+#ifdef MNN_HAVE_AVX2
+    case Isa::AVX2: return true;
+#endif
+#ifdef MNN_HAVE_AVX512
+    case Isa::AVX512: return true;
+#endif
+    case Isa::Scalar: return true;
+    default: return false;
+  }
+}
+
+Isa cap_from_env() {
+  const char* e = std::getenv("MNN_ISA");
+  if (!e || !*e) return Isa::AVX512;
+  if (!std::strcmp(e, "scalar")) return Isa::Scalar;
+  if (!std::strcmp(e, "avx2")) return Isa::AVX2;
+  return Isa::AVX512;
+}
+
+std::unique_ptr<KernelTable> build(Isa isa) {
+  auto t = std::make_unique<KernelTable>();
+  switch (isa) {
+#ifdef MNN_HAVE_AVX2
+    case Isa::AVX2: avx2::fill_elementwise(*t); break;
+#endif
+#ifdef MNN_HAVE_AVX512
+    case Isa::AVX512: avx512::fill_elementwise(*t); break;
+#endif
+    default: scalar::fill_elementwise(*t); break;
+  }
+  return t;
+}
+
+struct Tables {
+  std::unique_ptr<KernelTable> by_isa[3];
+  Isa active = Isa::Scalar;
+  Tables() {
+    Isa cap = cap_from_env();
+    for (int i = 0; i < 3; ++i) {
+      Isa isa = static_cast<Isa>(i);
+      if (compiled_in(isa) && cpu_supports(isa)) {
+        by_isa[i] = build(isa);
+        if (static_cast<int>(isa) <= static_cast<int>(cap)) active = isa;
+      }
+    }
+  }
+};
+
+const Tables& tables() {
+  static Tables* t = new Tables();
+  return *t;
+}
+
+}  // namespace
+
+Isa active_isa() { return tables().active; }
+const KernelTable& kernels() { return *tables().by_isa[static_cast<int>(tables().active)]; }
+const KernelTable* kernels_for(Isa isa) { return tables().by_isa[static_cast<int>(isa)].get(); }
+
+EwFn ew_kernel(core::Op op, core::DType compute) {
+  return kernels().ew[static_cast<int>(op)][static_cast<int>(compute)];
+}
+CastFn cast_kernel(core::DType from, core::DType to) {
+  return kernels().cast[static_cast<int>(from)][static_cast<int>(to)];
+}
+void where_kernel(int64_t n, const char* cond, const char* a, const char* b, char* out, size_t itemsize) {
+  kernels().where(n, cond, a, b, out, itemsize);
+}
+
+}  // namespace mnn::cpu
