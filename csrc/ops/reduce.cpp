@@ -72,14 +72,17 @@ Array reduce(ReduceKind kind, const Array& a, std::vector<int64_t> axes, bool al
   return r;
 }
 
+// numpy's single-axis convention: axis=None means "over the flattened array".
+static Array along_axis(const Array& a, std::optional<int64_t> axis, const char* fn, int& ax) {
+  ax = 0;
+  if (!axis) return reshape(as_contiguous(a), {a.size()}, fn);
+  ax = normalize_axis(*axis, a.ndim(), fn);
+  return a;
+}
+
 Array argreduce(ArgKind kind, const Array& a, std::optional<int64_t> axis, bool keepdims, const char* fn) {
-  Array src = a;
-  int ax = 0;
-  if (!axis) {
-    src = reshape(as_contiguous(a), {a.size()}, fn);
-  } else {
-    ax = normalize_axis(*axis, a.ndim(), fn);
-  }
+  int ax;
+  Array src = along_axis(a, axis, fn, ax);
   if (src.ndim() == 0) src = reshape(src, {1}, fn);
   if (src.shape()[ax] == 0)
     throw ValueError(api_msg(fn, std::string("attempt to get ") + fn + " of an empty sequence"));
@@ -98,13 +101,8 @@ Array argreduce(ArgKind kind, const Array& a, std::optional<int64_t> axis, bool 
 }
 
 Array scan(ScanKind kind, const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype, const char* fn) {
-  Array src = a;
-  int ax = 0;
-  if (!axis) {
-    src = reshape(as_contiguous(a), {a.size()}, fn);
-  } else {
-    ax = normalize_axis(*axis, a.ndim(), fn);
-  }
+  int ax;
+  Array src = along_axis(a, axis, fn, ax);
   DType out = dtype ? *dtype : accumulation_dtype(a.dtype());
   NodePtr in = src.node();
   if (in->dtype != out) in = make_node(Op::Cast, out, in->shape, {in}, {}, in->dtype);
