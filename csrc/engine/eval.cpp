@@ -79,6 +79,17 @@ struct Extracted {
   std::vector<Node*> leaves, pending;
   std::vector<char> is_output, leaf_exclusive;
   Signature sig;
+  std::vector<std::pair<Node*, size_t>> stack;  // walk scratch
+  // Reused across evals (under the engine lock) so a small eval allocates nothing here.
+  void clear() {
+    leaves.clear();
+    pending.clear();
+    is_output.clear();
+    leaf_exclusive.clear();
+    sig.words.clear();
+    sig.hash = Signature{}.hash;
+    stack.clear();
+  }
 };
 
 void add_layout(Signature& sig, const Node* n) {
@@ -93,7 +104,7 @@ void add_layout(Signature& sig, const Node* n) {
 // Post-order walk over pending nodes; realised inputs become the plan's leaves.
 void extract(const std::vector<NodePtr>& roots, Extracted& g) {
   const uint64_t epoch = ++g_epoch;
-  std::vector<std::pair<Node*, size_t>> stack;
+  auto& stack = g.stack;
   for (const NodePtr& r : roots) {
     if (r->realized || r->visit_epoch == epoch) continue;
     stack.push_back({r.get(), 0});
@@ -271,9 +282,11 @@ void eval(const std::vector<NodePtr>& roots) {
   bool any = false;
   for (auto& r : roots) any |= !r->realized;
   if (!any) return;
-  std::unique_lock<std::mutex> lock(g_engine_mu, std::defer_lock);
-  blocking([&] { lock.lock(); });
-  Extracted g;
+  std::unique_lock<std::mutex> lock(g_engine_mu, std::try_to_lock);
+  if (!lock.owns_lock()) blocking([&] { lock.lock(); });  // wait without holding the GIL
+  static Extracted* scratch = new Extracted();
+  Extracted& g = *scratch;
+  g.clear();
   extract(roots, g);
   if (g.pending.empty()) return;
   g_stats.evals++;

@@ -15,6 +15,18 @@ using namespace core;
 
 namespace {
 
+// operator.index(o) as int64 (Python ints take the direct path; numpy ints, mnn 0-d ints via __index__).
+int64_t index_of(PyObject* o) {
+  PyObject* i = PyLong_Check(o) ? (Py_INCREF(o), o) : PyNumber_Index(o);
+  if (!i) throw py::error_already_set();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  Py_DECREF(i);
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (overflow) throw IndexError("[mnn.numpy.__getitem__] cannot fit 'int' into an index-sized integer");
+  return v;
+}
+
 py::object binary(Op op, const Array& a, py::handle b, bool reflected) {
   Array other;
   if (!to_weak_operand(op, b, a.dtype(), other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
@@ -43,7 +55,7 @@ bool parse_index(py::handle key, std::vector<ops::Index>& out) {
       auto* s = reinterpret_cast<PySliceObject*>(o);
       auto get = [](PyObject* v, int64_t& dst, bool& has) {
         if (v == Py_None) return;
-        dst = py::reinterpret_borrow<py::object>(v).attr("__index__")().cast<int64_t>();
+        dst = index_of(v);
         has = true;
       };
       bool has_step = false;
@@ -55,12 +67,12 @@ bool parse_index(py::handle key, std::vector<ops::Index>& out) {
       return false;
     } else if (PyLong_Check(o) || (!py::isinstance<Array>(k) && PyIndex_Check(o))) {
       ix.kind = ops::Index::Int;
-      ix.start = py::reinterpret_borrow<py::object>(o).attr("__index__")().cast<int64_t>();
+      ix.start = index_of(o);
     } else if (py::isinstance<Array>(k)) {
       const Array& a = k.cast<const Array&>();
       if (a.ndim() != 0 || !is_int(a.dtype())) return false;
       ix.kind = ops::Index::Int;
-      ix.start = py::reinterpret_borrow<py::object>(k).attr("__index__")().cast<int64_t>();
+      ix.start = index_of(k.ptr());
     } else {
       return false;
     }
@@ -147,6 +159,15 @@ void release_buffer(PyObject*, Py_buffer* view) {
 PyBufferProcs g_buffer_procs = {get_buffer, release_buffer};
 
 }  // namespace
+
+py::object getitem(const Array& a, py::handle key) {
+  std::vector<ops::Index> idx;
+  if (parse_index(key, idx)) return py::cast(ops::basic_index(a, idx));
+  if (!g_advanced_getitem)
+    throw IndexError("[mnn.numpy.__getitem__] only integers, slices (`:`), ellipsis (`...`) and numpy.newaxis "
+                     "(`None`) are valid indices");
+  return g_advanced_getitem(py::cast(a), key);
+}
 
 void bind_array(py::module_& m) {
   py::class_<Array> cls(m, "ndarray");
@@ -240,12 +261,7 @@ void bind_array(py::module_& m) {
       }, py::is_operator());
   cls.attr("__hash__") = py::none();
 
-  cls.def("__getitem__", [](const Array& a, py::handle key) -> py::object {
-    std::vector<ops::Index> idx;
-    if (parse_index(key, idx)) return py::cast(ops::basic_index(a, idx));
-    if (!g_advanced_getitem) throw IndexError("[mnn.numpy.__getitem__] only integers, slices (`:`), ellipsis (`...`) and numpy.newaxis (`None`) are valid indices");
-    return g_advanced_getitem(py::cast(a), key);
-  });
+  cls.def("__getitem__", &getitem);
   cls.def("__setitem__", [](py::object self, py::handle key, py::handle value) {
     Array& a = self.cast<Array&>();
     std::vector<ops::Index> idx;

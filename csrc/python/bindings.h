@@ -10,6 +10,12 @@ void bind_array(py::module_& m);   // bind_array.cpp: ndarray type, operators, i
 void bind_ops(py::module_& m);     // bind_ops.cpp: op functions for mnn.numpy
 void bind_interop(py::module_& m); // bind_interop.cpp: buffers in, tolist/item out, DLPack
 void bind_engine(py::module_& m);  // bind_engine.cpp: eval, stats, threads, autograd tape
-void install_fast_slots(py::handle ndarray_type);  // fast_ops.cpp: operators as CPython slots
+void install_fast_slots(py::handle ndarray_type);
+}  // namespace mnn::py_bind
+
+namespace mnn::core { class Array; }
+
+namespace mnn::py_bind {
+py::object getitem(const core::Array& a, py::handle key);  // bind_array.cpp: a[key]  // fast_ops.cpp: operators as CPython slots
 
 }  // namespace mnn::py_bind

@@ -96,6 +96,15 @@ bool is_two(PyObject* b) {
   int overflow = 0;
   return PyLong_AsLongLongAndOverflow(b, &overflow) == 2 && !overflow;
 }
+PyObject* subscript(PyObject* a, PyObject* key) {
+  try {
+    return getitem(*as_array(a), key).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
 PyObject* pow3(PyObject* a, PyObject* b, PyObject* m) {
   if (m != Py_None) Py_RETURN_NOTIMPLEMENTED;
   // numpy's ndarray.__pow__ computes `x ** 2` as square(x): for a bool array that is int8, not int64
@@ -142,6 +151,7 @@ void install_fast_slots(py::handle cls) {
   nb->nb_absolute = un<Op::Absolute>;
   nb->nb_invert = un<Op::Invert>;
   g_type->tp_richcompare = richcompare;
+  g_type->tp_as_mapping->mp_subscript = subscript;
   PyType_Modified(g_type);
 }
 

@@ -98,11 +98,27 @@ class FusedKernel final : public backend::Kernel {
       code_.push_back(ins);
     }
     result_ = p.result;
+    // A program that only moves one input (x.T.copy(), a.T[...] = b, broadcast_to(x, s).copy(),
+    // full) runs as a prepared N-d copy: cache-blocked transposes, row copies and fills, with no
+    // round trip through scratch.
+    int src = -1;
+    const int nin = static_cast<int>(p.inputs.size());
+    if (p.code.empty()) {
+      src = p.result;
+    } else if (p.code.size() == 1 && p.result == p.code[0].dst &&
+               (p.code[0].op == Op::Copy || (p.code[0].op == Op::Cast && p.code[0].compute == p.code[0].out))) {
+      src = p.code[0].src[0];
+    }
+    if (src >= 0 && src < nin && p.inputs[src].dtype == p.output.dtype && out_.mode != Operand::Scalar) {
+      copy_src_ = src;
+      copy_ = StridedCopy(p.output.shape, p.inputs[src].strides, p.output.strides, out_.isz);
+    }
     streaming_ = out_.mode == Operand::Direct && total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes;
   }
 
   void run(char* const* inputs, char* output) override {
     if (total_ == 0) return;
+    if (copy_src_ >= 0) return copy_.run(inputs[copy_src_], output);
     int64_t ntiles = (total_ + kTile - 1) / kTile;
     parallel_for(ntiles, std::max<int64_t>(1, kParallelGrain / kTile), [&](int64_t t0, int64_t t1) {
       run_tiles(inputs, output, t0, t1);
@@ -123,7 +139,7 @@ class FusedKernel final : public backend::Kernel {
       if (in_[i].mode != Operand::Scalar) continue;
       char* b = reg_buf(i);
       size_t isz = in_[i].isz;
-      for (int64_t k = 0; k < kTile; ++k) std::memcpy(b + k * isz, inputs[i], isz);
+      for (int64_t k = 0, m = std::min(kTile, total_); k < m; ++k) std::memcpy(b + k * isz, inputs[i], isz);
       ptr[i] = b;
     }
     for (int64_t t = t0; t < t1; ++t) {
@@ -177,6 +193,8 @@ class FusedKernel final : public backend::Kernel {
   int nregs_ = 0;
   int result_ = 0;
   bool streaming_ = false;
+  int copy_src_ = -1;
+  StridedCopy copy_;
 };
 
 }  // namespace

@@ -1,6 +1,14 @@
 #include "backends/cpu/strided.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "backends/cpu/simd/kernel_table.h"
+#include "core/threadpool.h"
 
 namespace mnn::cpu {
 
@@ -92,6 +100,201 @@ void gather(const char* base, const std::vector<int64_t>& dims, const std::vecto
 void scatter(const char* src, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides, size_t itemsize,
              int64_t start, int64_t n, char* base) {
   walk<false>(base, dims, strides, itemsize, start, n, const_cast<char*>(src));
+}
+
+namespace {
+
+inline int log2_size(size_t isz) { return isz == 1 ? 0 : isz == 2 ? 1 : isz == 4 ? 2 : 3; }
+
+// Element loops for the layouts no kernel covers; the inner loop runs along the destination's
+// smaller stride so writes stay close together.
+template <class T>
+void copy_2d_generic(const T* s, int64_t s_i, int64_t s_j, T* d, int64_t d_i, int64_t d_j, int64_t ni, int64_t nj) {
+  if ((nj == 1 && ni > 1) || (ni > 1 && std::llabs(d_i) < std::llabs(d_j))) {
+    std::swap(s_i, s_j);
+    std::swap(d_i, d_j);
+    std::swap(ni, nj);
+  }
+  for (int64_t a = 0; a < ni; ++a) {
+    const T* sr = s + a * s_i;
+    T* dr = d + a * d_i;
+    if (s_j == 0 && d_j == 1) {
+      std::fill(dr, dr + nj, *sr);
+    } else if (d_j == 1) {
+      for (int64_t b = 0; b < nj; ++b) dr[b] = sr[b * s_j];
+    } else {
+      for (int64_t b = 0; b < nj; ++b) dr[b * d_j] = sr[b * s_j];
+    }
+  }
+}
+
+// Streaming (non-temporal) row writes for destinations far larger than the caches: they skip
+// the read-for-ownership of every destination line. Head and tail go through the cache.
+void stream_row(char* dst, const char* src, int64_t s_stride, int64_t n, size_t isz) {
+#if defined(__SSE2__)
+  if (s_stride == 1 || s_stride == 0) {
+    int64_t head = (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15;
+    if (head % static_cast<int64_t>(isz) == 0 && n * static_cast<int64_t>(isz) >= head + 64) {
+      head /= static_cast<int64_t>(isz);
+      copy_2d(src, 0, s_stride, dst, 0, 1, 1, head, isz);
+      dst += head * isz;
+      src += head * s_stride * isz;
+      n -= head;
+      int64_t bytes = n * static_cast<int64_t>(isz), k = 0;
+      if (s_stride == 1) {
+        for (; k + 64 <= bytes; k += 64) {
+          __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k));
+          __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k + 16));
+          __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k + 32));
+          __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k + 48));
+          _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k), a);
+          _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k + 16), b);
+          _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k + 32), c);
+          _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k + 48), e);
+        }
+      } else {
+        alignas(16) char pat[16];
+        for (size_t q = 0; q < 16; q += isz) std::memcpy(pat + q, src, isz);
+        __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(pat));
+        for (; k + 16 <= bytes; k += 16) _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k), v);
+      }
+      int64_t done = k / static_cast<int64_t>(isz);
+      copy_2d(src + done * s_stride * isz, 0, s_stride, dst + k, 0, 1, 1, n - done, isz);
+      return;
+    }
+  }
+#endif
+  copy_2d(src, 0, s_stride, dst, 0, 1, 1, n, isz);
+}
+
+}  // namespace
+
+void copy_2d(const char* src, int64_t s_i, int64_t s_j, char* dst, int64_t d_i, int64_t d_j, int64_t ni, int64_t nj,
+             size_t isz) {
+  if (ni <= 0 || nj <= 0) return;
+  const int64_t sz = static_cast<int64_t>(isz);
+  if (s_j == 1 && d_j == 1) {
+    for (int64_t a = 0; a < ni; ++a) std::memcpy(dst + a * d_i * sz, src + a * s_i * sz, nj * isz);
+    return;
+  }
+  if (s_i == 1 && d_i == 1) {
+    for (int64_t b = 0; b < nj; ++b) std::memcpy(dst + b * d_j * sz, src + b * s_j * sz, ni * isz);
+    return;
+  }
+  const KernelTable& k = kernels();
+  if (s_i == 1 && d_j == 1) return k.transpose[log2_size(isz)](src, s_j, dst, d_i, nj, ni);
+  if (s_j == 1 && d_i == 1) return k.transpose[log2_size(isz)](src, s_i, dst, d_j, ni, nj);
+  switch (isz) {
+    case 1: return copy_2d_generic(reinterpret_cast<const uint8_t*>(src), s_i, s_j, reinterpret_cast<uint8_t*>(dst), d_i, d_j, ni, nj);
+    case 2: return copy_2d_generic(reinterpret_cast<const uint16_t*>(src), s_i, s_j, reinterpret_cast<uint16_t*>(dst), d_i, d_j, ni, nj);
+    case 4: return copy_2d_generic(reinterpret_cast<const uint32_t*>(src), s_i, s_j, reinterpret_cast<uint32_t*>(dst), d_i, d_j, ni, nj);
+    default: return copy_2d_generic(reinterpret_cast<const uint64_t*>(src), s_i, s_j, reinterpret_cast<uint64_t*>(dst), d_i, d_j, ni, nj);
+  }
+}
+
+namespace {
+constexpr int64_t kStreamingBytes = 8 << 20;  // destinations past the last-level cache
+constexpr int64_t kChunkBytes = 64 << 10;     // least work per thread-pool chunk
+}  // namespace
+
+StridedCopy::StridedCopy(std::vector<int64_t> dims, std::vector<int64_t> ss, std::vector<int64_t> ds, size_t isz)
+    : dims_(std::move(dims)), ss_(std::move(ss)), ds_(std::move(ds)), isz_(isz) {
+  coalesce(dims_, {&ss_, &ds_});
+  total_ = 1;
+  for (auto d : dims_) total_ *= d;
+  const int nd = static_cast<int>(dims_.size());
+  if (total_ == 0) return;
+  if (nd == 0) {
+    units_ = 1;
+    return;
+  }
+  const int j = nd - 1;
+  const int64_t sz = static_cast<int64_t>(isz);
+  // The side that does not run along the inner dim decides the second blocked dim: the one it
+  // walks with the smallest stride (unit stride: a plain transpose).
+  if (!(ds_[j] == 1 && (ss_[j] == 1 || ss_[j] == 0)) && nd >= 2) {
+    const std::vector<int64_t>& x = ds_[j] != 1 ? ds_ : ss_;
+    int best = -1;
+    for (int k = 0; k < j; ++k)
+      if (x[k] != 0 && (best < 0 || std::llabs(x[k]) < std::llabs(x[best]))) best = k;
+    if (best >= 0 && std::llabs(x[best]) < std::llabs(x[j])) {
+      blocked_ = true;
+      bi_dim_ = best;
+    }
+  }
+  for (int k = 0; k < j; ++k)
+    if (k != bi_dim_) outer_.push_back(k);
+  int64_t outer = 1;
+  for (int k : outer_) outer *= dims_[k];
+  const int64_t dj = dims_[j];
+  if (blocked_) {
+    // Square blocks of B x B elements (B*isz = 256 bytes: whole cache lines on both sides, a
+    // block pair well inside L1/L2); a short dim gives its share to the other.
+    const int64_t B = std::max<int64_t>(16, 256 / sz), di = dims_[bi_dim_];
+    bj_ = std::min(dj, B);
+    bi_ = std::min(di, std::max(B, B * B / bj_));
+    if (bi_ < B) bj_ = std::min(dj, std::max(B, B * B / bi_));
+    nbi_ = (di + bi_ - 1) / bi_;
+    nbj_ = (dj + bj_ - 1) / bj_;
+    units_ = outer * nbi_ * nbj_;
+    grain_ = std::max<int64_t>(1, kChunkBytes / (bi_ * bj_ * sz));
+  } else {
+    // Rows of the inner dim; long rows are cut so the pool can share them.
+    bj_ = std::min(dj, std::max<int64_t>(64, (256 << 10) / sz));
+    nbj_ = (dj + bj_ - 1) / bj_;
+    units_ = outer * nbj_;
+    grain_ = std::max<int64_t>(1, kChunkBytes / (bj_ * sz));
+    streaming_ = ds_[j] == 1 && (ss_[j] == 1 || ss_[j] == 0) && total_ * sz >= kStreamingBytes;
+  }
+}
+
+void StridedCopy::run_units(const char* src, char* dst, int64_t u0, int64_t u1) const {
+  const int64_t sz = static_cast<int64_t>(isz_);
+  if (dims_.empty()) {
+    std::memcpy(dst, src, isz_);
+    return;
+  }
+  const int j = static_cast<int>(dims_.size()) - 1;
+  const int64_t dj = dims_[j];
+  for (int64_t u = u0; u < u1; ++u) {
+    int64_t rest = u;
+    int64_t bj = rest % nbj_;
+    rest /= nbj_;
+    int64_t bi = 0;
+    if (blocked_) {
+      bi = rest % nbi_;
+      rest /= nbi_;
+    }
+    int64_t so = 0, dof = 0;
+    for (int q = static_cast<int>(outer_.size()) - 1; q >= 0; --q) {
+      int k = outer_[q];
+      int64_t idx = rest % dims_[k];
+      rest /= dims_[k];
+      so += idx * ss_[k];
+      dof += idx * ds_[k];
+    }
+    int64_t j0 = bj * bj_, nj = std::min(bj_, dj - j0);
+    so += j0 * ss_[j];
+    dof += j0 * ds_[j];
+    if (blocked_) {
+      int64_t i0 = bi * bi_, ni = std::min(bi_, dims_[bi_dim_] - i0);
+      so += i0 * ss_[bi_dim_];
+      dof += i0 * ds_[bi_dim_];
+      copy_2d(src + so * sz, ss_[bi_dim_], ss_[j], dst + dof * sz, ds_[bi_dim_], ds_[j], ni, nj, isz_);
+    } else if (streaming_) {
+      stream_row(dst + dof * sz, src + so * sz, ss_[j], nj, isz_);
+    } else {
+      copy_2d(src + so * sz, 0, ss_[j], dst + dof * sz, 0, ds_[j], 1, nj, isz_);
+    }
+  }
+#if defined(__SSE2__)
+  if (streaming_) _mm_sfence();  // streaming stores are weakly ordered: publish before returning
+#endif
+}
+
+void StridedCopy::run(const char* src, char* dst) const {
+  if (total_ == 0 || (src == dst && ss_ == ds_)) return;
+  core::parallel_for(units_, grain_, [&](int64_t u0, int64_t u1) { run_units(src, dst, u0, u1); });
 }
 
 }  // namespace mnn::cpu

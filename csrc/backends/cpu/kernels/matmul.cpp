@@ -1,12 +1,21 @@
-// Batched, broadcast matrix product. Straightforward and correct for every dtype: each batch's
-// operands are packed into contiguous compute-typed panels, then an i-k-j loop over cache blocks
-// (vectorisable inner loop over j). The fast GEMM (packed microkernels per ISA) replaces the
-// float path in the kernels work.
+// Batched, broadcast matrix product.
+// float32/float64: our own GEMM in the BLIS/GotoBLAS style. Per (NC column block, KC depth
+// block) B is packed into NR-column panels (it stays in L3, one panel in L1) and A into MR-row
+// panels (an MC x KC block stays in L2); the per-ISA microkernel (simd/gemm_kernels.cpp) runs
+// MR x NR register tiles over them. Packing reads any strides, so transposed and strided operands
+// cost one pass. Threads split the MC x NR-panel tiles of each block, never the depth, so every
+// output element is summed in the same order whatever the thread count. Matrix-vector products
+// and small matrices skip packing.
+// Other dtypes: a straightforward i-k-j kernel (ints wrap, bool is or-of-ands, float16 computes
+// in float32 and rounds once).
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/simd/kernel_table.h"
 #include "core/threadpool.h"
 
 namespace mnn::cpu {
@@ -14,6 +23,171 @@ namespace mnn::cpu {
 using namespace core;
 
 namespace {
+
+// A per-thread, 64-byte aligned scratch buffer that only grows (packed panels, strided vectors).
+template <class T>
+T* scratch(int slot, size_t n) {
+  struct Buf {
+    void* p = nullptr;
+    size_t n = 0;
+    ~Buf() { std::free(p); }
+  };
+  thread_local Buf bufs[3];
+  Buf& b = bufs[slot];
+  if (b.n < n) {
+    std::free(b.p);
+    size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+    b.p = std::aligned_alloc(64, bytes);
+    if (!b.p) throw std::bad_alloc();
+    b.n = n;
+  }
+  return static_cast<T*>(b.p);
+}
+
+inline int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+// One MR-row panel of A (rows [0, m) of src, the rest zero), k-major: dst[k*MR + i].
+template <class T>
+void pack_a(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk, int MR) {
+  if (sk == 1) {
+    for (int64_t i = 0; i < m; ++i) {
+      const T* s = src + i * sm;
+      for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = s[k];
+    }
+    for (int64_t i = m; i < MR; ++i)
+      for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = T(0);
+  } else {
+    for (int64_t k = 0; k < kc; ++k) {
+      const T* s = src + k * sk;
+      T* d = dst + k * MR;
+      int64_t i = 0;
+      for (; i < m; ++i) d[i] = s[i * sm];
+      for (; i < MR; ++i) d[i] = T(0);
+    }
+  }
+}
+
+// One NR-column panel of B (columns [0, n) of src, the rest zero), k-major: dst[k*NR + j].
+template <class T>
+void pack_b(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn, int NR) {
+  if (sn == 1) {
+    for (int64_t k = 0; k < kc; ++k) {
+      T* d = dst + k * NR;
+      std::memcpy(d, src + k * sk, n * sizeof(T));
+      for (int64_t j = n; j < NR; ++j) d[j] = T(0);
+    }
+  } else {
+    for (int64_t j = 0; j < n; ++j) {
+      const T* s = src + j * sn;
+      for (int64_t k = 0; k < kc; ++k) dst[k * NR + j] = s[k * sk];
+    }
+    for (int64_t j = n; j < NR; ++j)
+      for (int64_t k = 0; k < kc; ++k) dst[k * NR + j] = T(0);
+  }
+}
+
+// C (M x N, contiguous) = A B with A, B of any strides.
+template <class T>
+void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const T* A, int64_t am, int64_t ak,
+                 const T* B, int64_t bk, int64_t bn, T* C) {
+  const int MR = g.mr, NR = g.nr;
+  const int64_t MC = g.mc, KC = g.kc, NC = g.nc;
+  const int64_t kcmax = std::min(KC, K), ncmax = std::min(NC, round_up(N, NR));
+  T* pa = scratch<T>(0, static_cast<size_t>(round_up(M, MR) * kcmax));
+  T* pb = scratch<T>(1, static_cast<size_t>(ncmax * kcmax));
+  const int64_t nt = get_num_threads();
+  const int64_t mpan = (M + MR - 1) / MR, nib = (M + MC - 1) / MC;
+  for (int64_t jc = 0; jc < N; jc += NC) {
+    const int64_t nc = std::min(NC, N - jc), npan = (nc + NR - 1) / NR;
+    // Tiles for the threads: MC row blocks x groups of NR panels; more groups when M is short.
+    const int64_t njg = std::min(npan, std::max<int64_t>(1, (2 * nt + nib - 1) / nib));
+    const int64_t per_g = (npan + njg - 1) / njg;
+    for (int64_t pc = 0; pc < K; pc += KC) {
+      const int64_t kc = std::min(KC, K - pc);
+      const int64_t pack_grain = std::max<int64_t>(1, 16384 / (kc * NR));
+      parallel_for(npan, pack_grain, [&](int64_t p0, int64_t p1) {
+        for (int64_t p = p0; p < p1; ++p)
+          pack_b(pb + p * kc * NR, B + pc * bk + (jc + p * NR) * bn, std::min<int64_t>(NR, nc - p * NR), kc, bk, bn, NR);
+      });
+      parallel_for(mpan, pack_grain, [&](int64_t q0, int64_t q1) {
+        for (int64_t q = q0; q < q1; ++q)
+          pack_a(pa + q * kc * MR, A + q * MR * am + pc * ak, std::min<int64_t>(MR, M - q * MR), kc, am, ak, MR);
+      });
+      const bool acc = pc > 0;
+      parallel_for(nib * njg, 1, [&](int64_t t0, int64_t t1) {
+        for (int64_t t = t0; t < t1; ++t) {
+          const int64_t i0 = (t / njg) * MC, i1 = std::min(M, i0 + MC);
+          const int64_t p0 = (t % njg) * per_g, p1 = std::min(npan, p0 + per_g);
+          for (int64_t p = p0; p < p1; ++p) {
+            const T* bp = pb + p * kc * NR;
+            const int n = static_cast<int>(std::min<int64_t>(NR, nc - p * NR));
+            T* cp = C + jc + p * NR;
+            for (int64_t ir = i0; ir < i1; ir += MR)
+              g.ukr(kc, pa + (ir / MR) * kc * MR, bp, cp + ir * N, N, static_cast<int>(std::min<int64_t>(MR, M - ir)), n,
+                    acc);
+          }
+        }
+      });
+    }
+  }
+}
+
+// Below this many multiply-adds a matrix skips packing (and stays on one thread).
+constexpr int64_t kSmallWork = 32 * 32 * 32;
+// Below this many multiply-adds per matrix, batches are split across threads instead.
+constexpr int64_t kBatchSplitWork = 1 << 20;
+
+template <class T>
+const GemmKernel<T>& gemm_table() {
+  if constexpr (std::is_same_v<T, float>) return kernels().sgemm;
+  else return kernels().dgemm;
+}
+
+// One matrix: C (M x N, contiguous) = A (M x K, strides am, ak) B (K x N, strides bk, bn).
+template <class T>
+void gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const T* A, int64_t am, int64_t ak, const T* B,
+          int64_t bk, int64_t bn, T* C) {
+  if (K == 0) {
+    std::fill(C, C + M * N, T(0));
+    return;
+  }
+  auto contiguous_vec = [&](const T* x, int64_t n, int64_t stride) {
+    if (stride == 1) return x;
+    T* d = scratch<T>(2, static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) d[i] = x[i * stride];
+    return static_cast<const T*>(d);
+  };
+  constexpr int64_t kVecGrain = 1 << 16;  // multiply-adds per chunk
+  if (N == 1 && (ak == 1 || am == 1)) {
+    const T* x = contiguous_vec(B, K, bk);
+    if (ak == 1)
+      parallel_for(M, std::max<int64_t>(1, kVecGrain / K), [&](int64_t i0, int64_t i1) {
+        g.gemv_rows(i1 - i0, K, A + i0 * am, am, x, C + i0);
+      });
+    else
+      parallel_for(M, std::max<int64_t>(256, kVecGrain / K), [&](int64_t i0, int64_t i1) {
+        g.gemv_cols(K, i1 - i0, A + i0, ak, x, C + i0);
+      });
+    return;
+  }
+  if (M == 1 && (bn == 1 || bk == 1)) {
+    const T* x = contiguous_vec(A, K, ak);
+    if (bn == 1)
+      parallel_for(N, std::max<int64_t>(256, kVecGrain / K), [&](int64_t j0, int64_t j1) {
+        g.gemv_cols(K, j1 - j0, B + j0, bk, x, C + j0);
+      });
+    else
+      parallel_for(N, std::max<int64_t>(1, kVecGrain / K), [&](int64_t j0, int64_t j1) {
+        g.gemv_rows(j1 - j0, K, B + j0 * bn, bn, x, C + j0);
+      });
+    return;
+  }
+  if (bn == 1 && M * N * K <= kSmallWork) {
+    g.small(M, N, K, A, am, ak, B, bk, C);
+    return;
+  }
+  packed_gemm(g, M, N, K, A, am, ak, B, bk, bn, C);
+}
 
 template <class T>
 class MatmulKernel final : public backend::Kernel {
@@ -49,15 +223,27 @@ class MatmulKernel final : public backend::Kernel {
     const T* b = reinterpret_cast<const T*>(inputs[1]);
     T* c = reinterpret_cast<T*>(output);
     if (M_ == 0 || N_ == 0) return;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const GemmKernel<T>& g = gemm_table<T>();
+      auto one = [&](int64_t bi) {
+        int64_t aoff, boff;
+        batch_offsets(bi, aoff, boff);
+        gemm(g, M_, N_, K_, a + aoff, as_m_, as_k_, b + boff, bs_k_, bs_n_, c + bi * M_ * N_);
+      };
+      if (nbatch_ > 1 && M_ * N_ * K_ < kBatchSplitWork) {
+        parallel_for(nbatch_, std::max<int64_t>(1, kBatchSplitWork / std::max<int64_t>(1, M_ * N_ * K_)),
+                     [&](int64_t b0, int64_t b1) {
+                       for (int64_t bi = b0; bi < b1; ++bi) one(bi);
+                     });
+      } else {
+        for (int64_t bi = 0; bi < nbatch_; ++bi) one(bi);
+      }
+      return;
+    }
     std::unique_ptr<A[]> pb(new A[static_cast<size_t>(K_ * N_)]);  // not vector<bool>: needs .data()
     for (int64_t bi = 0; bi < nbatch_; ++bi) {
-      int64_t aoff = 0, boff = 0, rem = bi;
-      for (int d = static_cast<int>(batch_.size()) - 1; d >= 0; --d) {
-        int64_t k = rem % batch_[d];
-        rem /= batch_[d];
-        aoff += k * abst_[d];
-        boff += k * bbst_[d];
-      }
+      int64_t aoff, boff;
+      batch_offsets(bi, aoff, boff);
       const T* ab = a + aoff;
       const T* bb = b + boff;
       for (int64_t k = 0; k < K_; ++k)
@@ -92,6 +278,16 @@ class MatmulKernel final : public backend::Kernel {
   }
 
  private:
+  void batch_offsets(int64_t bi, int64_t& aoff, int64_t& boff) const {
+    aoff = boff = 0;
+    for (int d = static_cast<int>(batch_.size()) - 1; d >= 0; --d) {
+      int64_t k = bi % batch_[d];
+      bi /= batch_[d];
+      aoff += k * abst_[d];
+      boff += k * bbst_[d];
+    }
+  }
+
   int64_t M_, N_, K_, nbatch_;
   std::vector<int64_t> batch_, abst_, bbst_;
   int64_t as_m_, as_k_, bs_k_, bs_n_;

@@ -15,11 +15,34 @@ using EwFn = void (*)(int64_t n, const char* const* in, char* out);
 using CastFn = void (*)(int64_t n, const char* in, char* out);
 // out[i] = cond[i] ? a[i] : b[i] (cond bool; a, b, out of itemsize bytes).
 using WhereFn = void (*)(int64_t n, const char* cond, const char* a, const char* b, char* out, size_t itemsize);
+using TransposeFn = void (*)(const char* src, int64_t src_pitch, char* dst, int64_t dst_pitch, int64_t rows,
+                             int64_t cols);
+
+// GEMM pieces for one float type (simd/gemm_kernels.cpp); blocking and threads: kernels/matmul.cpp.
+template <class T>
+struct GemmKernel {
+  // C[0:m, 0:n] (row stride ldc) = A~ B~, or += when accumulate: a is an MR-row panel packed
+  // k-major (a[k*mr + i]), b an NR-column panel (b[k*nr + j]), both zero-padded to mr / nr.
+  void (*ukr)(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, int m, int n, bool accumulate) = nullptr;
+  int mr = 0, nr = 0, mc = 0, kc = 0, nc = 0;  // register tile and cache blocks
+  // y[i] = sum_k a[i*lda + k] x[k], i < m
+  void (*gemv_rows)(int64_t m, int64_t k, const T* a, int64_t lda, const T* x, T* y) = nullptr;
+  // y[j] = sum_k x[k] b[k*ldb + j], j < n
+  void (*gemv_cols)(int64_t k, int64_t n, const T* b, int64_t ldb, const T* x, T* y) = nullptr;
+  // contiguous c (m x n) = a b, b with unit column stride; no packing (small operands)
+  void (*small)(int64_t m, int64_t n, int64_t k, const T* a, int64_t as_m, int64_t as_k, const T* b, int64_t bs_k,
+                T* c) = nullptr;
+};
 
 struct KernelTable {
   EwFn ew[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   CastFn cast[core::kNumDTypes][core::kNumDTypes] = {};
   WhereFn where = nullptr;
+  // dst[c * dst_pitch + r] = src[r * src_pitch + c] for r < rows, c < cols (pitches in
+  // elements); indexed by log2 of the element size (1, 2, 4, 8 bytes). simd/transpose_kernels.cpp.
+  TransposeFn transpose[4] = {};
+  GemmKernel<float> sgemm;
+  GemmKernel<double> dgemm;
 };
 
 enum class Isa : int { Scalar = 0, AVX2 = 1, AVX512 = 2 };
@@ -31,7 +54,13 @@ const KernelTable& kernels();
 const KernelTable* kernels_for(Isa isa);  // nullptr when not compiled in or not supported (tests)
 
 namespace scalar { void fill_elementwise(KernelTable& t); }
+namespace scalar { void fill_transpose(KernelTable& t); }
+namespace scalar { void fill_gemm(KernelTable& t); }
 namespace avx2 { void fill_elementwise(KernelTable& t); }
+namespace avx2 { void fill_transpose(KernelTable& t); }
+namespace avx2 { void fill_gemm(KernelTable& t); }
 namespace avx512 { void fill_elementwise(KernelTable& t); }
+namespace avx512 { void fill_transpose(KernelTable& t); }
+namespace avx512 { void fill_gemm(KernelTable& t); }
 
 }  // namespace mnn::cpu

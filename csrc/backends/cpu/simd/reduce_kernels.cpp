@@ -1,0 +1,527 @@
+// Reduction microkernels for one ISA (compiled once per target, see elementwise_table.cpp).
+// Written with GCC vector extensions: each lane is exact IEEE arithmetic, so every target
+// computes bit-identical results and the target only decides how wide the machine ops are.
+//
+// Two shapes cover the CPU reductions (kernels/reduce.cpp picks one and splits threads):
+//  - run:  reduce one contiguous run to a value. Float sums follow numpy's pairwise scheme
+//          exactly (8 accumulators per block of <= 128, halves split on multiples of 8), with
+//          four blocks summed at once so the adds' latency hides; float16 sums in float.
+//  - rows: acc[j] = op(acc[j], row_r[j]) for rows in order (axis 0 of a row-major matrix): the
+//          same per-column order as numpy's elementwise loop, so results are bit-exact; float16
+//          rounds to half after each row, as numpy's half add does.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#if defined(__F16C__)
+#include <immintrin.h>
+#endif
+
+#include "backends/cpu/simd/kernel_table.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+using core::DType;
+using core::half;
+
+namespace {
+
+#if defined(__AVX512F__)
+constexpr int kVecBytes = 64;
+#else
+constexpr int kVecBytes = 32;
+#endif
+
+template <class T, int N>
+struct VecOf {
+  typedef T type __attribute__((vector_size(N * sizeof(T))));
+};
+template <class T, int N> using vec = typename VecOf<T, N>::type;
+
+// Storage type -> arithmetic type: float for half, same-size unsigned for signed integers
+// (wrap-around without undefined behaviour), the type itself otherwise.
+template <class T> struct Calc { using type = T; };
+template <> struct Calc<half> { using type = float; };
+template <class T> using calc_t = typename Calc<T>::type;
+
+template <class T> constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, half>;
+
+template <int N, class T>
+inline vec<calc_t<T>, N> load(const T* p) {
+  using C = calc_t<T>;
+  vec<C, N> v;
+  if constexpr (std::is_same_v<T, half>) {
+#if defined(__F16C__)
+    static_assert(N % 8 == 0);
+    for (int k = 0; k < N; k += 8) {
+      __m256 f = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k)));
+      std::memcpy(reinterpret_cast<float*>(&v) + k, &f, 32);
+    }
+#else
+    for (int k = 0; k < N; ++k) v[k] = static_cast<float>(p[k]);
+#endif
+  } else {
+    std::memcpy(&v, p, sizeof(v));
+  }
+  return v;
+}
+
+template <int N, class T>
+inline void store(T* p, vec<calc_t<T>, N> v) {
+  if constexpr (std::is_same_v<T, half>) {
+#if defined(__F16C__)
+    for (int k = 0; k < N; k += 8) {
+      __m256 f;
+      std::memcpy(&f, reinterpret_cast<float*>(&v) + k, 32);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p + k), _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
+    }
+#else
+    for (int k = 0; k < N; ++k) p[k] = half(v[k]);
+#endif
+  } else {
+    std::memcpy(p, &v, sizeof(v));
+  }
+}
+
+// Round float lanes to half precision and back (numpy's half loops store after each op).
+template <int N>
+inline vec<float, N> round_half(vec<float, N> v) {
+  half h[N];
+  store<N>(h, v);
+  return load<N>(h);
+}
+
+inline float round_half(float v) { return static_cast<float>(half(v)); }
+
+// ---- the four value reductions, written once for scalars and vectors -------------------------
+// Max/min propagate NaN (numpy's maximum/minimum): keep a when a wins or is NaN, else take b.
+struct SumOp {
+  template <class V> static V apply(V a, V b) { return a + b; }
+  template <class C> static C init() { return C(0); }
+};
+struct ProdOp {
+  template <class V> static V apply(V a, V b) { return a * b; }
+  template <class C> static C init() { return C(1); }
+};
+struct MaxOp {
+  template <class V> static V apply(V a, V b) {
+    if constexpr (std::is_floating_point_v<V>) return (a >= b || a != a) ? a : b;
+    else if constexpr (std::is_arithmetic_v<V>) return a >= b ? a : b;
+    else if constexpr (std::is_floating_point_v<std::remove_reference_t<decltype(a[0])>>) return ((a >= b) | (a != a)) ? a : b;
+    else return a >= b ? a : b;
+  }
+  template <class C> static C init() { return std::numeric_limits<C>::lowest(); }
+};
+struct MinOp {
+  template <class V> static V apply(V a, V b) {
+    if constexpr (std::is_floating_point_v<V>) return (a <= b || a != a) ? a : b;
+    else if constexpr (std::is_arithmetic_v<V>) return a <= b ? a : b;
+    else if constexpr (std::is_floating_point_v<std::remove_reference_t<decltype(a[0])>>) return ((a <= b) | (a != a)) ? a : b;
+    else return a <= b ? a : b;
+  }
+  template <class C> static C init() { return std::numeric_limits<C>::max(); }
+};
+
+// Integer sums/products wrap: compute in the unsigned type of the same size.
+template <class T> struct Wrap { using type = T; };
+template <> struct Wrap<int8_t> { using type = uint8_t; };
+template <> struct Wrap<int16_t> { using type = uint16_t; };
+template <> struct Wrap<int32_t> { using type = uint32_t; };
+template <> struct Wrap<int64_t> { using type = uint64_t; };
+
+template <class T> constexpr int lanes() { return kVecBytes / sizeof(calc_t<T>) < 8 ? 8 : kVecBytes / sizeof(calc_t<T>); }
+
+// ---- pairwise float sums (numpy's @TYPE@_pairwise_sum) ---------------------------------------
+template <class T>
+struct Pairwise {
+  using A = calc_t<T>;
+  using V8 = vec<A, 8>;
+  struct Leaf { const T* p; int64_t n; };
+
+  static A combine8(V8 r) { return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); }
+
+  // One block of 8 <= n <= 128: eight lane accumulators, then the rest one by one.
+  static A leaf(const T* p, int64_t n) {
+    V8 r = load<8>(p);
+    int64_t i = 8, m = n - n % 8;
+    for (; i < m; i += 8) r += load<8>(p + i);
+    A res = combine8(r);
+    for (; i < n; ++i) res += A(p[i]);
+    return res;
+  }
+
+  // Four blocks at once (independent chains); same per-block order as leaf().
+  static void leaf4(const Leaf* l, A* out) {
+    V8 r0 = load<8>(l[0].p), r1 = load<8>(l[1].p), r2 = load<8>(l[2].p), r3 = load<8>(l[3].p);
+    int64_t m0 = l[0].n - l[0].n % 8, m1 = l[1].n - l[1].n % 8, m2 = l[2].n - l[2].n % 8, m3 = l[3].n - l[3].n % 8;
+    int64_t mm = std::min(std::min(m0, m1), std::min(m2, m3));
+    int64_t i = 8;
+    for (; i < mm; i += 8) {
+      r0 += load<8>(l[0].p + i);
+      r1 += load<8>(l[1].p + i);
+      r2 += load<8>(l[2].p + i);
+      r3 += load<8>(l[3].p + i);
+    }
+    for (int64_t j = i; j < m0; j += 8) r0 += load<8>(l[0].p + j);
+    for (int64_t j = i; j < m1; j += 8) r1 += load<8>(l[1].p + j);
+    for (int64_t j = i; j < m2; j += 8) r2 += load<8>(l[2].p + j);
+    for (int64_t j = i; j < m3; j += 8) r3 += load<8>(l[3].p + j);
+    V8 rs[4] = {r0, r1, r2, r3};
+    for (int k = 0; k < 4; ++k) {
+      A res = combine8(rs[k]);
+      for (int64_t j = l[k].n - l[k].n % 8; j < l[k].n; ++j) res += A(l[k].p[j]);
+      out[k] = res;
+    }
+  }
+
+  static void collect(const T* p, int64_t n, Leaf* out, int& k) {
+    if (n <= 128) {
+      out[k++] = {p, n};
+      return;
+    }
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    collect(p, n2, out, k);
+    collect(p + n2, n - n2, out, k);
+  }
+  static A combine(int64_t n, const A* sums, int& k) {
+    if (n <= 128) return sums[k++];
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    A a = combine(n2, sums, k);
+    return a + combine(n - n2, sums, k);
+  }
+
+  static A sum(const T* p, int64_t n) {
+    if (n < 8) {
+      A r = A(0);
+      for (int64_t i = 0; i < n; ++i) r += A(p[i]);
+      return r;
+    }
+    if (n <= 128) return leaf(p, n);
+    if (n > 2048) {
+      int64_t n2 = n / 2;
+      n2 -= n2 % 8;
+      return sum(p, n2) + sum(p + n2, n - n2);
+    }
+    // 128 < n <= 2048: at most 32 blocks of >= 64; sum them four at a time, then the tree.
+    Leaf leaves[40];
+    A sums[40];
+    int k = 0;
+    collect(p, n, leaves, k);
+    int i = 0;
+    for (; i + 4 <= k; i += 4) leaf4(leaves + i, sums + i);
+    for (; i < k; ++i) sums[i] = leaf(leaves[i].p, leaves[i].n);
+    int c = 0;
+    return combine(n, sums, c);
+  }
+};
+
+// ---- run: reduce p[0..n) to *acc (accumulator type) -----------------------------------------
+template <class Op, class T>
+void run_fn(const char* src, int64_t n, void* acc) {
+  const T* p = reinterpret_cast<const T*>(src);
+  using C0 = calc_t<T>;
+  if constexpr (std::is_same_v<Op, SumOp> && is_float_v<T>) {
+    *static_cast<C0*>(acc) = Pairwise<T>::sum(p, n);
+  } else {
+    using C = std::conditional_t<std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>, C0, typename Wrap<C0>::type>;
+    constexpr int N = lanes<T>();
+    using V = vec<C, N>;
+    C r = Op::template init<C0>();
+    int64_t i = 0;
+    if (n >= 4 * N) {
+      V a0, a1, a2, a3;
+      if constexpr (std::is_same_v<T, half>) {
+        a0 = load<N>(p), a1 = load<N>(p + N), a2 = load<N>(p + 2 * N), a3 = load<N>(p + 3 * N);
+      } else {
+        std::memcpy(&a0, p, sizeof(V)), std::memcpy(&a1, p + N, sizeof(V));
+        std::memcpy(&a2, p + 2 * N, sizeof(V)), std::memcpy(&a3, p + 3 * N, sizeof(V));
+      }
+      for (i = 4 * N; i + 4 * N <= n; i += 4 * N) {
+        V b0, b1, b2, b3;
+        if constexpr (std::is_same_v<T, half>) {
+          b0 = load<N>(p + i), b1 = load<N>(p + i + N), b2 = load<N>(p + i + 2 * N), b3 = load<N>(p + i + 3 * N);
+        } else {
+          std::memcpy(&b0, p + i, sizeof(V)), std::memcpy(&b1, p + i + N, sizeof(V));
+          std::memcpy(&b2, p + i + 2 * N, sizeof(V)), std::memcpy(&b3, p + i + 3 * N, sizeof(V));
+        }
+        a0 = Op::apply(a0, b0), a1 = Op::apply(a1, b1), a2 = Op::apply(a2, b2), a3 = Op::apply(a3, b3);
+      }
+      V a = Op::apply(Op::apply(a0, a1), Op::apply(a2, a3));
+      r = a[0];
+      for (int k = 1; k < N; ++k) r = Op::apply(r, C(a[k]));
+    }
+    for (; i < n; ++i) r = Op::apply(r, C(C0(p[i])));
+    *static_cast<C0*>(acc) = C0(r);
+  }
+}
+
+// ---- rows: acc[j] = op(acc[j], row_r[j]) for r < nrows, rows `stride` bytes apart ------------
+template <class Op, class T>
+void rows_fn(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
+  using C0 = calc_t<T>;
+  using C = std::conditional_t<std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>, C0, typename Wrap<C0>::type>;
+  constexpr bool kHalf = std::is_same_v<T, half>;
+  constexpr int N = lanes<T>();
+  constexpr int G = 8;  // rows per pass over acc: acc traffic stays 1/8 of the input's
+  T* acc = reinterpret_cast<T*>(accp);
+  for (int64_t r0 = 0; r0 < nrows; r0 += G) {
+    const int g = static_cast<int>(std::min<int64_t>(G, nrows - r0));
+    const T* rows[G];
+    for (int k = 0; k < g; ++k) rows[k] = reinterpret_cast<const T*>(base + (r0 + k) * stride);
+    int64_t j = 0;
+    for (; j + 2 * N <= n; j += 2 * N) {
+      vec<C0, N> a0 = load<N>(acc + j), a1 = load<N>(acc + j + N);
+      for (int k = 0; k < g; ++k) {
+        vec<C0, N> x0 = load<N>(rows[k] + j), x1 = load<N>(rows[k] + j + N);
+        if constexpr (std::is_same_v<C, C0>) {
+          a0 = Op::apply(a0, x0), a1 = Op::apply(a1, x1);
+        } else {
+          a0 = (vec<C0, N>)Op::apply((vec<C, N>)a0, (vec<C, N>)x0);
+          a1 = (vec<C0, N>)Op::apply((vec<C, N>)a1, (vec<C, N>)x1);
+        }
+        if constexpr (kHalf) a0 = round_half<N>(a0), a1 = round_half<N>(a1);
+      }
+      store<N>(acc + j, a0);
+      store<N>(acc + j + N, a1);
+    }
+    for (; j < n; ++j) {
+      C a = C(C0(acc[j]));
+      for (int k = 0; k < g; ++k) {
+        a = Op::apply(a, C(C0(rows[k][j])));
+        if constexpr (kHalf) a = round_half(a);
+      }
+      acc[j] = T(C0(a));
+    }
+  }
+}
+
+// ---- any / all -------------------------------------------------------------------------------
+// Truth of an element: x != 0 (NaN is true, -0.0 false); float16 by its bits.
+template <class T> struct Truth { using type = T; };
+template <> struct Truth<half> { using type = uint16_t; };
+template <> struct Truth<bool> { using type = uint8_t; };
+template <class T>
+inline auto nonzero(T x) {
+  if constexpr (std::is_same_v<T, half>) return (x.bits & 0x7fff) != 0;
+  else return x != T(0);
+}
+
+template <bool Any, class T>
+bool anyall_run(const char* src, int64_t n) {
+  using U = typename Truth<T>::type;
+  const U* p = reinterpret_cast<const U*>(src);
+  constexpr int N = kVecBytes / sizeof(U);
+  using V = vec<U, N>;
+  const U mask = std::is_same_v<T, half> ? U(0x7fff) : U(~U(0));
+  int64_t i = 0;
+  constexpr int B = 8 * N;  // check for the answer once per block
+  for (; i + B <= n; i += B) {
+    decltype(V{} != V{}) hit = {};
+    for (int k = 0; k < B; k += N) {
+      V x;
+      std::memcpy(&x, p + i + k, sizeof(V));
+      if constexpr (std::is_same_v<T, half>) x &= mask;
+      if constexpr (Any) hit |= (x != U(0));
+      else hit |= (x == U(0));
+    }
+    for (int k = 0; k < N; ++k)
+      if (hit[k]) return Any;
+  }
+  (void)mask;
+  for (; i < n; ++i) {
+    bool nz = nonzero(reinterpret_cast<const T*>(p)[i]);
+    if (nz == Any) return Any;
+  }
+  return !Any;
+}
+
+template <bool Any, class T>
+void anyall_rows(const char* base, int64_t stride, int64_t nrows, int64_t n, bool* acc) {
+  using U = typename Truth<T>::type;
+  uint8_t* o = reinterpret_cast<uint8_t*>(acc);
+  for (int64_t r = 0; r < nrows; ++r) {
+    const T* row = reinterpret_cast<const T*>(base + r * stride);
+    if constexpr (std::is_same_v<T, half>) {
+      const U* u = reinterpret_cast<const U*>(row);
+      for (int64_t j = 0; j < n; ++j) {
+        uint8_t v = (u[j] & 0x7fff) != 0;
+        o[j] = Any ? (o[j] | v) : (o[j] & v);
+      }
+    } else {
+      const U* u = reinterpret_cast<const U*>(row);
+      for (int64_t j = 0; j < n; ++j) {
+        uint8_t v = u[j] != U(0);
+        o[j] = Any ? (o[j] | v) : (o[j] & v);
+      }
+    }
+  }
+}
+
+// ---- argmax / argmin ---------------------------------------------------------------------------
+// numpy: the first index of the extreme; for floats the first NaN wins.
+template <bool Max, class V>
+inline auto better(V x, V b) {
+  if constexpr (Max) return x > b;
+  else return x < b;
+}
+
+template <bool Max, class T>
+int64_t arg_run(const char* src, int64_t n) {
+  const T* p = reinterpret_cast<const T*>(src);
+  using C = calc_t<T>;
+  constexpr bool kFloat = is_float_v<T>;
+  constexpr int N = lanes<T>();
+  constexpr int B = 4 * N;
+  using Op = std::conditional_t<Max, MaxOp, MinOp>;
+  C best = C(p[0]);
+  int64_t bi = 0;
+  if constexpr (kFloat) {
+    if (best != best) return 0;
+  }
+  int64_t i = 1;
+  // Blocks: a vector extreme (NaN-propagating) per block; only a block that beats the best so
+  // far (or holds a NaN) is searched for its first index. One pass over memory.
+  if constexpr (!std::is_same_v<T, bool>) {
+    for (; i + B <= n; i += B) {
+      vec<C, N> a0 = load<N>(p + i), a1 = load<N>(p + i + N), a2 = load<N>(p + i + 2 * N), a3 = load<N>(p + i + 3 * N);
+      vec<C, N> a = Op::apply(Op::apply(a0, a1), Op::apply(a2, a3));
+      C m = a[0];
+      for (int k = 1; k < N; ++k) m = Op::apply(m, C(a[k]));
+      bool nan = false;
+      if constexpr (kFloat) nan = m != m;
+      if (nan || better<Max>(m, best)) {
+        for (int k = 0; k < B; ++k) {
+          C v = C(p[i + k]);
+          if constexpr (kFloat) {
+            if (v != v) return i + k;
+          }
+          if (v == m) {
+            best = m;
+            bi = i + k;
+            break;
+          }
+        }
+      }
+    }
+  }
+  for (; i < n; ++i) {
+    C v = C(p[i]);
+    if constexpr (kFloat) {
+      if (v != v) return i;
+    }
+    if (better<Max>(v, best)) best = v, bi = i;
+  }
+  return bi;
+}
+
+// best[j], idx[j] hold the extreme and its row so far (row 0 loaded by the caller); rows r0 + r.
+template <bool Max, class T>
+void arg_rows(const char* base, int64_t stride, int64_t nrows, int64_t r0, int64_t n, char* bestp, int64_t* idx) {
+  T* best = reinterpret_cast<T*>(bestp);
+  using C = calc_t<T>;
+  constexpr bool kFloat = is_float_v<T>;
+  if constexpr (sizeof(C) >= 4 && !std::is_same_v<T, half>) {
+    using I = std::conditional_t<sizeof(C) == 4, int32_t, int64_t>;
+    constexpr int N = kVecBytes / sizeof(C);
+    constexpr int G = 16;
+    for (int64_t g0 = 0; g0 < nrows; g0 += G) {
+      const int g = static_cast<int>(std::min<int64_t>(G, nrows - g0));
+      const T* rows[G];
+      for (int k = 0; k < g; ++k) rows[k] = reinterpret_cast<const T*>(base + (g0 + k) * stride);
+      int64_t j = 0;
+      for (; j + N <= n; j += N) {
+        vec<C, N> b = load<N>(best + j);
+        vec<I, N> w = vec<I, N>{} - 1;
+        for (int k = 0; k < g; ++k) {
+          vec<C, N> x = load<N>(rows[k] + j);
+          vec<I, N> m;
+          if constexpr (kFloat) m = (vec<I, N>)(better<Max>(x, b) | ((x != x) & (b == b)));
+          else m = (vec<I, N>)better<Max>(x, b);
+          b = m ? x : b;
+          w = m ? vec<I, N>{} + I(k) : w;
+        }
+        store<N>(best + j, b);
+        for (int k = 0; k < N; ++k)
+          if (w[k] >= 0) idx[j + k] = r0 + g0 + w[k];
+      }
+      for (; j < n; ++j) {
+        C b = C(best[j]);
+        for (int k = 0; k < g; ++k) {
+          C x = C(rows[k][j]);
+          bool m = better<Max>(x, b);
+          if constexpr (kFloat) m = m || (x != x && b == b);
+          if (m) b = x, idx[j] = r0 + g0 + k;
+        }
+        best[j] = T(b);
+      }
+    }
+  } else {
+    for (int64_t r = 0; r < nrows; ++r) {
+      const T* row = reinterpret_cast<const T*>(base + r * stride);
+      for (int64_t j = 0; j < n; ++j) {
+        C x = C(row[j]), b = C(best[j]);
+        bool m = better<Max>(x, b);
+        if constexpr (kFloat) m = m || (x != x && b == b);
+        if (m) best[j] = row[j], idx[j] = r0 + r;
+      }
+    }
+  }
+}
+
+template <class T>
+void fill_type(KernelTable& t, DType d) {
+  const int i = static_cast<int>(d);
+  if constexpr (std::is_same_v<T, bool>) {
+    // bool values are 0/1 bytes: max is or, min is and (numpy's bool add and multiply).
+    t.reduce_run[0][i] = &run_fn<MaxOp, uint8_t>;
+    t.reduce_run[1][i] = &run_fn<MinOp, uint8_t>;
+    t.reduce_run[2][i] = &run_fn<MaxOp, uint8_t>;
+    t.reduce_run[3][i] = &run_fn<MinOp, uint8_t>;
+    t.reduce_rows[0][i] = &rows_fn<MaxOp, uint8_t>;
+    t.reduce_rows[1][i] = &rows_fn<MinOp, uint8_t>;
+    t.reduce_rows[2][i] = &rows_fn<MaxOp, uint8_t>;
+    t.reduce_rows[3][i] = &rows_fn<MinOp, uint8_t>;
+    t.arg_run[0][i] = &arg_run<true, uint8_t>;
+    t.arg_run[1][i] = &arg_run<false, uint8_t>;
+    t.arg_rows[0][i] = &arg_rows<true, uint8_t>;
+    t.arg_rows[1][i] = &arg_rows<false, uint8_t>;
+  } else {
+    t.reduce_run[0][i] = &run_fn<SumOp, T>;
+    t.reduce_run[1][i] = &run_fn<ProdOp, T>;
+    t.reduce_run[2][i] = &run_fn<MaxOp, T>;
+    t.reduce_run[3][i] = &run_fn<MinOp, T>;
+    t.reduce_rows[0][i] = &rows_fn<SumOp, T>;
+    t.reduce_rows[1][i] = &rows_fn<ProdOp, T>;
+    t.reduce_rows[2][i] = &rows_fn<MaxOp, T>;
+    t.reduce_rows[3][i] = &rows_fn<MinOp, T>;
+    t.arg_run[0][i] = &arg_run<true, T>;
+    t.arg_run[1][i] = &arg_run<false, T>;
+    t.arg_rows[0][i] = &arg_rows<true, T>;
+    t.arg_rows[1][i] = &arg_rows<false, T>;
+  }
+  t.bool_run[0][i] = &anyall_run<true, T>;
+  t.bool_run[1][i] = &anyall_run<false, T>;
+  t.bool_rows[0][i] = &anyall_rows<true, T>;
+  t.bool_rows[1][i] = &anyall_rows<false, T>;
+}
+
+}  // namespace
+
+void fill_reduce(KernelTable& t) {
+  fill_type<bool>(t, DType::Bool);
+  fill_type<int8_t>(t, DType::Int8);
+  fill_type<int16_t>(t, DType::Int16);
+  fill_type<int32_t>(t, DType::Int32);
+  fill_type<int64_t>(t, DType::Int64);
+  fill_type<uint8_t>(t, DType::UInt8);
+  fill_type<uint16_t>(t, DType::UInt16);
+  fill_type<uint32_t>(t, DType::UInt32);
+  fill_type<uint64_t>(t, DType::UInt64);
+  fill_type<half>(t, DType::Float16);
+  fill_type<float>(t, DType::Float32);
+  fill_type<double>(t, DType::Float64);
+}
+
+}  // namespace mnn::cpu::MNN_ISA_NS
