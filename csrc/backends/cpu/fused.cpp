@@ -1,5 +1,6 @@
 #include "backends/cpu/fused.h"
 
+#include <cstdlib>
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -114,11 +115,18 @@ class FusedKernel final : public backend::Kernel {
       copy_ = StridedCopy(p.output.shape, p.inputs[src].strides, p.output.strides, out_.isz);
     }
     streaming_ = out_.mode == Operand::Direct && total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes;
+    if (copy_src_ < 0) plan_blocks();
   }
 
   void run(char* const* inputs, char* output) override {
     if (total_ == 0) return;
     if (copy_src_ >= 0) return copy_.run(inputs[copy_src_], output);
+    if (blocked_) {
+      parallel_for(units_, std::max<int64_t>(1, kParallelGrain / (bi_ * bj_)), [&](int64_t u0, int64_t u1) {
+        run_blocks(inputs, output, u0, u1);
+      });
+      return;
+    }
     int64_t ntiles = (total_ + kTile - 1) / kTile;
     parallel_for(ntiles, std::max<int64_t>(1, kParallelGrain / kTile), [&](int64_t t0, int64_t t1) {
       run_tiles(inputs, output, t0, t1);
@@ -126,22 +134,52 @@ class FusedKernel final : public backend::Kernel {
   }
 
  private:
-  void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1) {
-    // Per-thread scratch: one tile per register (8 bytes per element covers every dtype).
-    thread_local std::vector<char> scratch;
+  // Per-thread scratch: one tile per register (8 bytes per element covers every dtype).
+  char* scratch() const {
+    thread_local std::vector<char> buf;
     size_t need = static_cast<size_t>(nregs_) * kTile * 8;
-    if (scratch.size() < need) scratch.resize(need);
-    auto reg_buf = [&](int r) { return scratch.data() + static_cast<size_t>(r) * kTile * 8; };
-    const char* ptr[64];
-    const int nin = static_cast<int>(in_.size());
-    // Broadcast scalars are filled once per call, not per tile.
-    for (int i = 0; i < nin; ++i) {
+    if (buf.size() < need) buf.resize(need);
+    return buf.data();
+  }
+  static char* reg_buf(char* scratch, int r) { return scratch + static_cast<size_t>(r) * kTile * 8; }
+
+  // Broadcast scalars are filled once per call, not per tile.
+  void fill_scalars(char* const* inputs, char* scr, const char** ptr) const {
+    for (size_t i = 0; i < in_.size(); ++i) {
       if (in_[i].mode != Operand::Scalar) continue;
-      char* b = reg_buf(i);
+      char* b = reg_buf(scr, static_cast<int>(i));
       size_t isz = in_[i].isz;
       for (int64_t k = 0, m = std::min(kTile, total_); k < m; ++k) std::memcpy(b + k * isz, inputs[i], isz);
       ptr[i] = b;
     }
+  }
+
+  // Runs the program over n gathered elements; the last instruction writes straight to
+  // direct_out when it is given (and not streamed). Returns where the result lies.
+  const char* exec(int64_t n, const char** ptr, char* scr, char* direct_out) const {
+    for (size_t k = 0; k < code_.size(); ++k) {
+      const Instr& ins = code_[k];
+      bool last = k + 1 == code_.size() && ins.dst == result_;
+      char* dst = (last && direct_out && !streaming_) ? direct_out : reg_buf(scr, ins.dst);
+      if (ins.cast) {
+        ins.cast(n, ptr[ins.src[0]], dst);
+      } else if (ins.where_isz) {
+        where_kernel(n, ptr[ins.src[0]], ptr[ins.src[1]], ptr[ins.src[2]], dst, ins.where_isz);
+      } else {
+        const char* srcs[3] = {ptr[ins.src[0]], ins.src[1] >= 0 ? ptr[ins.src[1]] : nullptr,
+                               ins.src[2] >= 0 ? ptr[ins.src[2]] : nullptr};
+        ins.fn(n, srcs, dst);
+      }
+      ptr[ins.dst] = dst;
+    }
+    return ptr[result_];
+  }
+
+  void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1) const {
+    char* scr = scratch();
+    const char* ptr[64];
+    const int nin = static_cast<int>(in_.size());
+    fill_scalars(inputs, scr, ptr);
     for (int64_t t = t0; t < t1; ++t) {
       int64_t start = t * kTile, n = std::min(kTile, total_ - start);
       for (int i = 0; i < nin; ++i) {
@@ -149,27 +187,12 @@ class FusedKernel final : public backend::Kernel {
         if (op.mode == Operand::Direct) {
           ptr[i] = inputs[i] + start * static_cast<int64_t>(op.isz);
         } else if (op.mode == Operand::Strided) {
-          gather(inputs[i], dims_, op.strides, op.isz, start, n, reg_buf(i));
-          ptr[i] = reg_buf(i);
+          gather(inputs[i], dims_, op.strides, op.isz, start, n, reg_buf(scr, i));
+          ptr[i] = reg_buf(scr, i);
         }
       }
       char* direct_out = out_.mode == Operand::Direct ? output + start * static_cast<int64_t>(out_.isz) : nullptr;
-      for (size_t k = 0; k < code_.size(); ++k) {
-        const Instr& ins = code_[k];
-        bool last = k + 1 == code_.size() && ins.dst == result_;
-        char* dst = (last && direct_out && !streaming_) ? direct_out : reg_buf(ins.dst);
-        if (ins.cast) {
-          ins.cast(n, ptr[ins.src[0]], dst);
-        } else if (ins.where_isz) {
-          where_kernel(n, ptr[ins.src[0]], ptr[ins.src[1]], ptr[ins.src[2]], dst, ins.where_isz);
-        } else {
-          const char* srcs[3] = {ptr[ins.src[0]], ins.src[1] >= 0 ? ptr[ins.src[1]] : nullptr,
-                                 ins.src[2] >= 0 ? ptr[ins.src[2]] : nullptr};
-          ins.fn(n, srcs, dst);
-        }
-        ptr[ins.dst] = dst;
-      }
-      const char* res = ptr[result_];
+      const char* res = exec(n, ptr, scr, direct_out);
       if (direct_out) {
         if (streaming_) stream_copy(direct_out, res, n * out_.isz);
         else if (res != direct_out) std::memcpy(direct_out, res, n * out_.isz);
@@ -184,6 +207,83 @@ class FusedKernel final : public backend::Kernel {
 #endif
   }
 
+  // Transposed operands: tiles are 2-D blocks over (bi_dim_, last dim), so an operand that walks
+  // bi_dim_ contiguously is moved with block transposes (copy_2d) instead of one column at a
+  // time. Inside a block elements are row-major (i outer, j inner), like any other tile.
+  void plan_blocks() {
+    const int nd = static_cast<int>(dims_.size());
+    if (nd < 2 || total_ <= kTile) return;
+    const int j = nd - 1;
+    auto transposed_dim = [&](const Operand& op) {
+      if (op.mode != Operand::Strided || std::llabs(op.strides[j]) <= 1) return -1;
+      int best = -1;
+      for (int k = 0; k < j; ++k)
+        if (op.strides[k] != 0 && (best < 0 || std::llabs(op.strides[k]) < std::llabs(op.strides[best]))) best = k;
+      return best >= 0 && std::llabs(op.strides[best]) < std::llabs(op.strides[j]) ? best : -1;
+    };
+    int k = transposed_dim(out_);
+    for (size_t i = 0; i < in_.size() && k < 0; ++i) k = transposed_dim(in_[i]);
+    if (k < 0) return;
+    blocked_ = true;
+    bi_dim_ = k;
+    for (int q = 0; q < j; ++q)
+      if (q != k) outer_.push_back(q);
+    const int64_t di = dims_[k], dj = dims_[j], B = 32;  // B*B == kTile
+    bj_ = std::min(dj, B);
+    bi_ = std::min(di, kTile / bj_);
+    if (bi_ < B) bj_ = std::min(dj, kTile / bi_);
+    nbi_ = (di + bi_ - 1) / bi_;
+    nbj_ = (dj + bj_ - 1) / bj_;
+    units_ = nbi_ * nbj_;
+    for (int q : outer_) units_ *= dims_[q];
+  }
+
+  void run_blocks(char* const* inputs, char* output, int64_t u0, int64_t u1) const {
+    char* scr = scratch();
+    const char* ptr[64];
+    const int nin = static_cast<int>(in_.size());
+    const int j = static_cast<int>(dims_.size()) - 1, ki = bi_dim_;
+    fill_scalars(inputs, scr, ptr);
+    int64_t off[65];
+    for (int64_t u = u0; u < u1; ++u) {
+      int64_t rest = u;
+      int64_t j0 = rest % nbj_ * bj_;
+      rest /= nbj_;
+      int64_t i0 = rest % nbi_ * bi_;
+      rest /= nbi_;
+      int64_t ni = std::min(bi_, dims_[ki] - i0), nj = std::min(bj_, dims_[j] - j0);
+      for (int i = 0; i <= nin; ++i) {
+        const Operand& op = i < nin ? in_[i] : out_;
+        off[i] = i0 * (op.mode == Operand::Strided ? op.strides[ki] : 0) +
+                 j0 * (op.mode == Operand::Strided ? op.strides[j] : 0);
+      }
+      for (int q = static_cast<int>(outer_.size()) - 1; q >= 0; --q) {
+        int d = outer_[q];
+        int64_t idx = rest % dims_[d];
+        rest /= dims_[d];
+        for (int i = 0; i <= nin; ++i) {
+          const Operand& op = i < nin ? in_[i] : out_;
+          if (op.mode == Operand::Strided) off[i] += idx * op.strides[d];
+        }
+      }
+      for (int i = 0; i < nin; ++i) {
+        const Operand& op = in_[i];
+        if (op.mode != Operand::Strided) continue;
+        char* b = reg_buf(scr, i);
+        copy_2d(inputs[i] + off[i] * static_cast<int64_t>(op.isz), op.strides[ki], op.strides[j], b, nj, 1, ni, nj,
+                op.isz);
+        ptr[i] = b;
+      }
+      const char* res = exec(ni * nj, ptr, scr, nullptr);
+      if (out_.mode == Operand::Scalar) {
+        std::memcpy(output, res + (ni * nj - 1) * out_.isz, out_.isz);
+      } else {
+        copy_2d(res, nj, 1, output + off[nin] * static_cast<int64_t>(out_.isz), out_.strides[ki], out_.strides[j],
+                ni, nj, out_.isz);
+      }
+    }
+  }
+
   std::vector<int64_t> dims_;
   int64_t total_;
   std::vector<Operand> in_;
@@ -195,6 +295,10 @@ class FusedKernel final : public backend::Kernel {
   bool streaming_ = false;
   int copy_src_ = -1;
   StridedCopy copy_;
+  bool blocked_ = false;
+  int bi_dim_ = -1;
+  std::vector<int> outer_;
+  int64_t bi_ = 1, bj_ = 1, nbi_ = 1, nbj_ = 1, units_ = 0;
 };
 
 }  // namespace

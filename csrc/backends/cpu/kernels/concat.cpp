@@ -1,10 +1,8 @@
-// Concatenation along one axis: each input is copied (strided gather) into its slab of the
-// contiguous output.
-#include <cstring>
-
+// Concatenation along one axis: each input is copied into its slab of the contiguous output by a
+// prepared strided copy (row copies for matching layouts, cache-blocked transposes for
+// transposed inputs, fills for broadcast ones), each split over the thread pool when large.
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/strided.h"
-#include "core/threadpool.h"
 
 namespace mnn::cpu {
 
@@ -21,37 +19,20 @@ class ConcatKernel final : public backend::Kernel {
     int64_t off = 0;
     for (auto& in : s.inputs) {
       Part p;
-      p.dims = in.shape;
-      p.in_st = in.strides;
-      p.out_st = ost;
-      p.out_off = off * ost[axis];
+      p.out_off = off * ost[axis] * static_cast<int64_t>(isz_);
       off += in.shape[axis];
-      coalesce(p.dims, {&p.in_st, &p.out_st});
-      p.n = numel(in.shape);
+      p.copy = StridedCopy(in.shape, in.strides, ost, isz_);
       parts_.push_back(std::move(p));
     }
   }
   void run(char* const* inputs, char* output) override {
-    for (size_t k = 0; k < parts_.size(); ++k) {
-      const Part& p = parts_[k];
-      if (p.n == 0) continue;
-      constexpr int64_t kTile = 4096;
-      int64_t ntiles = (p.n + kTile - 1) / kTile;
-      parallel_for(ntiles, 16, [&](int64_t b, int64_t e) {
-        std::vector<char> tmp(kTile * isz_);
-        for (int64_t t = b; t < e; ++t) {
-          int64_t start = t * kTile, n = std::min(kTile, p.n - start);
-          gather(inputs[k], p.dims, p.in_st, isz_, start, n, tmp.data());
-          scatter(tmp.data(), p.dims, p.out_st, isz_, start, n, output + p.out_off * static_cast<int64_t>(isz_));
-        }
-      });
-    }
+    for (size_t k = 0; k < parts_.size(); ++k) parts_[k].copy.run(inputs[k], output + parts_[k].out_off);
   }
 
  private:
   struct Part {
-    std::vector<int64_t> dims, in_st, out_st;
-    int64_t out_off, n;
+    StridedCopy copy;
+    int64_t out_off;
   };
   std::vector<Part> parts_;
   size_t isz_;

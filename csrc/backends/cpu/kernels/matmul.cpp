@@ -109,14 +109,19 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
         for (int64_t p = p0; p < p1; ++p)
           pack_b(pb + p * kc * NR, B + pc * bk + (jc + p * NR) * bn, std::min<int64_t>(NR, nc - p * NR), kc, bk, bn, NR);
       });
-      parallel_for(mpan, pack_grain, [&](int64_t q0, int64_t q1) {
+      auto pack_a_panels = [&](int64_t q0, int64_t q1) {
         for (int64_t q = q0; q < q1; ++q)
           pack_a(pa + q * kc * MR, A + q * MR * am + pc * ak, std::min<int64_t>(MR, M - q * MR), kc, am, ak, MR);
-      });
+      };
+      // With one tile per MC block, its task packs that block just before using it (hot in L2);
+      // otherwise several tasks share a block, so all of A is packed first.
+      const bool pack_in_task = njg == 1;
+      if (!pack_in_task) parallel_for(mpan, pack_grain, pack_a_panels);
       const bool acc = pc > 0;
       parallel_for(nib * njg, 1, [&](int64_t t0, int64_t t1) {
         for (int64_t t = t0; t < t1; ++t) {
           const int64_t i0 = (t / njg) * MC, i1 = std::min(M, i0 + MC);
+          if (pack_in_task) pack_a_panels(i0 / MR, (i1 + MR - 1) / MR);
           const int64_t p0 = (t % njg) * per_g, p1 = std::min(npan, p0 + per_g);
           for (int64_t p = p0; p < p1; ++p) {
             const T* bp = pb + p * kc * NR;

@@ -1,8 +1,12 @@
 // Reductions (sum/prod/max/min/any/all over any set of axes) and argmax/argmin.
-// Inputs may be strided; outputs are contiguous. Two loop shapes cover every case after the
-// dims are split into kept (outer) and reduced: reduced-innermost (each output reduces a run,
-// pairwise for float sums as numpy does) and kept-innermost (rows accumulate into the output
-// row, reading memory in order: axis 0 of a matrix reads rows, not columns).
+// Inputs may be strided; outputs are contiguous. After the dims are split into kept (outer) and
+// reduced, two loop shapes take the SIMD microkernels of simd/reduce_kernels.cpp:
+//  - runs: the reduced dims coalesce to one unit-stride run; each output reduces a run
+//    (pairwise for float sums, as numpy). One output (a full reduction) splits the run over
+//    threads along numpy's pairwise tree, so the result does not depend on the thread count.
+//  - rows: the innermost kept dim has unit stride; rows accumulate into the output row, reading
+//    memory in order (axis 0 of a matrix reads rows, not columns); threads split the columns.
+// Anything else takes the generic strided loops below.
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -10,6 +14,7 @@
 #include <limits>
 
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/simd/kernel_table.h"
 #include "backends/cpu/strided.h"
 #include "core/error.h"
 #include "core/threadpool.h"
@@ -123,10 +128,113 @@ inline int64_t offset_of(int64_t i, const std::vector<int64_t>& dims, const std:
   return off;
 }
 
+
+// ---- fast paths over the SIMD microkernels ----------------------------------------------------
+
+template <class T>
+constexpr DType dtype_of() {
+  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
+  else if constexpr (std::is_same_v<T, int8_t>) return DType::Int8;
+  else if constexpr (std::is_same_v<T, int16_t>) return DType::Int16;
+  else if constexpr (std::is_same_v<T, int32_t>) return DType::Int32;
+  else if constexpr (std::is_same_v<T, int64_t>) return DType::Int64;
+  else if constexpr (std::is_same_v<T, uint8_t>) return DType::UInt8;
+  else if constexpr (std::is_same_v<T, uint16_t>) return DType::UInt16;
+  else if constexpr (std::is_same_v<T, uint32_t>) return DType::UInt32;
+  else if constexpr (std::is_same_v<T, uint64_t>) return DType::UInt64;
+  else if constexpr (std::is_same_v<T, half>) return DType::Float16;
+  else if constexpr (std::is_same_v<T, float>) return DType::Float32;
+  else return DType::Float64;
+}
+
+constexpr int64_t kMinTask = 1 << 15;  // elements of work that justify another thread
+
+bool unit_run(const Geometry& g) { return g.rdims.size() == 1 && g.rstr[0] == 1 && g.nred > 0; }
+bool unit_rows(const Geometry& g) {
+  return !g.kdims.empty() && !g.rdims.empty() && g.kstr.back() == 1 && g.nred > 0 && !unit_run(g);
+}
+
+// The top `depth` levels of numpy's pairwise split of [off, off+n), leaves in order; joining the
+// leaves' sums back along the same tree gives the single-threaded result bit for bit.
+void pairwise_split(int64_t off, int64_t n, int depth, std::vector<std::pair<int64_t, int64_t>>& out) {
+  if (depth == 0 || n <= 2048) {
+    out.push_back({off, n});
+    return;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  pairwise_split(off, n2, depth - 1, out);
+  pairwise_split(off + n2, n - n2, depth - 1, out);
+}
+template <class A, class F>
+A pairwise_join(int64_t n, int depth, const A* parts, size_t& k, F join) {
+  if (depth == 0 || n <= 2048) return parts[k++];
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  A a = pairwise_join(n2, depth - 1, parts, k, join);
+  A b = pairwise_join(n - n2, depth - 1, parts, k, join);
+  return join(a, b);
+}
+
+// One long run, split over the pool along the pairwise tree.
+template <class T, class R>
+acc_t<T> run_split(ReduceRunFn fn, const T* p, int64_t n) {
+  using A = acc_t<T>;
+  int nt = get_num_threads();
+  if (nt <= 1 || n < 2 * kMinTask) {
+    A a;
+    fn(reinterpret_cast<const char*>(p), n, 1, 0, &a);
+    return a;
+  }
+  int depth = 0;
+  while ((1 << depth) < 2 * nt && (n >> depth) >= 2 * kMinTask) ++depth;
+  std::vector<std::pair<int64_t, int64_t>> parts;
+  pairwise_split(0, n, depth, parts);
+  std::unique_ptr<A[]> res(new A[parts.size()]);
+  parallel_for(static_cast<int64_t>(parts.size()), 1, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) fn(reinterpret_cast<const char*>(p + parts[i].first), parts[i].second, 1, 0, &res[i]);
+  });
+  size_t k = 0;
+  return pairwise_join<A>(n, depth, res.get(), k, [](A a, A b) { return R::apply(a, b); });
+}
+
+// Rows shape: calls body(in_offset, out_offset, ncols_part, inner_rows_dim, inner_stride, outer
+// reduced dims) per (outer kept index, column range); column ranges split over the pool.
+struct RowsPlan {
+  int64_t ncols, nouter, nsplit, nin, sin;
+  std::vector<int64_t> odims, ostr, rd, rs;
+  int64_t nrouter;
+  explicit RowsPlan(const Geometry& g) {
+    ncols = g.kdims.back();
+    nouter = g.nout / ncols;
+    odims.assign(g.kdims.begin(), g.kdims.end() - 1);
+    ostr.assign(g.kstr.begin(), g.kstr.end() - 1);
+    rd.assign(g.rdims.begin(), g.rdims.end() - 1);
+    rs.assign(g.rstr.begin(), g.rstr.end() - 1);
+    nin = g.rdims.back();
+    sin = g.rstr.back();
+    nrouter = g.nred / nin;
+    int nt = get_num_threads();
+    nsplit = g.nout * g.nred < 2 * kMinTask ? 1 : std::clamp<int64_t>(ncols / 512, 1, nt);
+  }
+  // fn(in_off, out_off, c0, c1)
+  template <class F>
+  void for_each(F fn) const {
+    parallel_for(nouter * nsplit, 1, [&](int64_t b, int64_t e) {
+      for (int64_t it = b; it < e; ++it) {
+        int64_t o = it / nsplit, s = it % nsplit;
+        int64_t c0 = ncols * s / nsplit, c1 = ncols * (s + 1) / nsplit;
+        c0 -= c0 % 16, c1 = s + 1 == nsplit ? ncols : c1 - c1 % 16;
+        if (c1 > c0) fn(offset_of(o, odims, ostr) + c0, o * ncols + c0, c0, c1);
+      }
+    });
+  }
+};
+
 template <class T, template <class> class OpT>
 class ReduceKernel final : public backend::Kernel {
  public:
-  ReduceKernel(Geometry g, bool is_sum) : g_(std::move(g)), is_sum_(is_sum) {}
+  ReduceKernel(Geometry g, int kind) : g_(std::move(g)), is_sum_(kind == 0), kind_(kind) {}
   void run(char* const* inputs, char* output) override {
     using A = acc_t<T>;
     using R = OpT<A>;
@@ -134,6 +242,58 @@ class ReduceKernel final : public backend::Kernel {
     T* out = reinterpret_cast<T*>(output);
     const int64_t nout = g_.nout, nred = g_.nred;
     if (nout == 0) return;
+    const int dt = static_cast<int>(dtype_of<T>());
+    // numpy starts a float sum at 0 (so -0.0 sums to 0.0); 0 + x is x otherwise
+    auto finish = [&](A a) -> T {
+      if constexpr (std::is_floating_point_v<A>) {
+        if (is_sum_) return T(A(0) + a);
+      }
+      return T(a);
+    };
+    if (unit_run(g_)) {
+      ReduceRunFn fn = kernels().reduce_run[kind_][dt];
+      if (nout == 1) {
+        out[0] = finish(run_split<T, R>(fn, in + offset_of(0, g_.kdims, g_.kstr), nred));
+        return;
+      }
+      // Outputs along the innermost kept dim go to the kernel four at a time, a quarter of the
+      // chunk apart: the kernel sums four runs in lockstep, and four long sequential streams read
+      // faster from memory than four adjacent short ones.
+      const int64_t inner = g_.kdims.back(), istride = g_.kstr.back() * int64_t(sizeof(T));
+      parallel_for(nout, std::max<int64_t>(4, kMinTask / nred), [&](int64_t b, int64_t e) {
+        A acc[4];
+        for (int64_t o = b; o < e;) {
+          const int64_t cnt = std::min<int64_t>(e - o, inner - o % inner), q = cnt / 4;
+          for (int64_t i = 0; i < q; ++i) {
+            fn(reinterpret_cast<const char*>(in + offset_of(o + i, g_.kdims, g_.kstr)), nred, 4, q * istride, acc);
+            for (int k = 0; k < 4; ++k) out[o + i + k * q] = finish(acc[k]);
+          }
+          for (int64_t i = 4 * q; i < cnt; ++i) {
+            fn(reinterpret_cast<const char*>(in + offset_of(o + i, g_.kdims, g_.kstr)), nred, 1, 0, acc);
+            out[o + i] = finish(acc[0]);
+          }
+          o += cnt;
+        }
+      });
+      return;
+    }
+    if (unit_rows(g_)) {
+      ReduceRowsFn fn = kernels().reduce_rows[kind_][dt];
+      RowsPlan plan(g_);
+      const bool from_first = kind_ >= 2;  // max/min start from the first row, sum/prod from identity
+      plan.for_each([&](int64_t ioff, int64_t ooff, int64_t c0, int64_t c1) {
+        T* o = out + ooff;
+        const T* ib = in + ioff;
+        if (from_first) std::memcpy(static_cast<void*>(o), ib, (c1 - c0) * sizeof(T));
+        else std::fill(o, o + (c1 - c0), T(R::init()));
+        for (int64_t ro = 0; ro < plan.nrouter; ++ro) {
+          int64_t skip = (from_first && ro == 0) ? 1 : 0;
+          fn(reinterpret_cast<const char*>(ib + offset_of(ro, plan.rd, plan.rs) + skip * plan.sin),
+             plan.sin * int64_t(sizeof(T)), plan.nin - skip, c1 - c0, reinterpret_cast<char*>(o));
+        }
+      });
+      return;
+    }
     // kept-innermost: accumulate whole rows of the output (reads in memory order)
     bool rows = !g_.kdims.empty() && g_.kstr.back() == 1 && g_.kdims.size() == 1 && nred > 1 &&
                 !(g_.rstr.size() == 1 && g_.rstr[0] == 1);
@@ -144,7 +304,10 @@ class ReduceKernel final : public backend::Kernel {
         std::fill(acc.get(), acc.get() + (e - b), R::init());
         for (int64_t r = 0; r < nred; ++r) {
           const T* row = in + offset_of(r, g_.rdims, g_.rstr);
-          for (int64_t j = b; j < e; ++j) acc[j - b] = R::apply(acc[j - b], A(row[j]));
+          for (int64_t j = b; j < e; ++j) {
+            acc[j - b] = R::apply(acc[j - b], A(row[j]));
+            if constexpr (std::is_same_v<T, half>) acc[j - b] = A(T(acc[j - b]));  // numpy rounds per row
+          }
         }
         for (int64_t j = b; j < e; ++j) out[j] = T(acc[j - b]);
       });
@@ -176,6 +339,7 @@ class ReduceKernel final : public backend::Kernel {
  private:
   Geometry g_;
   bool is_sum_;
+  int kind_;
 };
 
 template <class T>
@@ -186,6 +350,27 @@ class AnyAllKernel final : public backend::Kernel {
     const T* in = reinterpret_cast<const T*>(inputs[0]);
     bool* out = reinterpret_cast<bool*>(output);
     using C = acc_t<T>;
+    const int dt = static_cast<int>(dtype_of<T>());
+    if (g_.nout == 0) return;
+    if (unit_run(g_)) {
+      BoolRunFn fn = kernels().bool_run[any_ ? 0 : 1][dt];
+      parallel_for(g_.nout, std::max<int64_t>(1, kMinTask / g_.nred), [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o)
+          out[o] = fn(reinterpret_cast<const char*>(in + offset_of(o, g_.kdims, g_.kstr)), g_.nred);
+      });
+      return;
+    }
+    if (unit_rows(g_)) {
+      BoolRowsFn fn = kernels().bool_rows[any_ ? 0 : 1][dt];
+      RowsPlan plan(g_);
+      plan.for_each([&](int64_t ioff, int64_t ooff, int64_t c0, int64_t c1) {
+        std::fill(out + ooff, out + ooff + (c1 - c0), !any_);
+        for (int64_t ro = 0; ro < plan.nrouter; ++ro)
+          fn(reinterpret_cast<const char*>(in + ioff + offset_of(ro, plan.rd, plan.rs)), plan.sin * int64_t(sizeof(T)),
+             plan.nin, c1 - c0, out + ooff);
+      });
+      return;
+    }
     parallel_for(g_.nout, 64, [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) {
         const T* base = in + offset_of(o, g_.kdims, g_.kstr);
@@ -216,6 +401,50 @@ class ArgKernel final : public backend::Kernel {
     int64_t* out = reinterpret_cast<int64_t*>(output);
     using C = acc_t<T>;
     const int64_t n = g_.nred, s = g_.rstr.empty() ? 0 : g_.rstr[0];
+    const int dt = static_cast<int>(dtype_of<T>());
+    if (g_.nout == 0) return;
+    if (s == 1) {
+      ArgRunFn fn = kernels().arg_run[max_ ? 0 : 1][dt];
+      if (g_.nout == 1 && get_num_threads() > 1 && n >= 4 * kMinTask) {
+        // chunks in order; the earlier chunk wins ties, a NaN wins over numbers
+        int64_t nchunks = std::min<int64_t>(4 * get_num_threads(), n / kMinTask);
+        std::vector<int64_t> idx(nchunks);
+        const T* base = in + offset_of(0, g_.kdims, g_.kstr);
+        parallel_for(nchunks, 1, [&](int64_t b, int64_t e) {
+          for (int64_t c = b; c < e; ++c) {
+            int64_t c0 = n * c / nchunks, c1 = n * (c + 1) / nchunks;
+            idx[c] = c0 + fn(reinterpret_cast<const char*>(base + c0), c1 - c0);
+          }
+        });
+        int64_t bi = idx[0];
+        for (int64_t c = 1; c < nchunks; ++c) {
+          C best = C(base[bi]), v = C(base[idx[c]]);
+          bool take = max_ ? v > best : v < best;
+          if constexpr (std::is_floating_point_v<C>) take = !std::isnan(best) && (take || std::isnan(v));
+          if (take) bi = idx[c];
+        }
+        out[0] = bi;
+        return;
+      }
+      parallel_for(g_.nout, std::max<int64_t>(1, kMinTask / n), [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o)
+          out[o] = fn(reinterpret_cast<const char*>(in + offset_of(o, g_.kdims, g_.kstr)), n);
+      });
+      return;
+    }
+    if (!g_.kdims.empty() && g_.kstr.back() == 1) {
+      ArgRowsFn fn = kernels().arg_rows[max_ ? 0 : 1][dt];
+      RowsPlan plan(g_);
+      plan.for_each([&](int64_t ioff, int64_t ooff, int64_t c0, int64_t c1) {
+        int64_t w = c1 - c0;
+        std::unique_ptr<T[]> best(new T[w]);
+        std::memcpy(static_cast<void*>(best.get()), in + ioff, w * sizeof(T));
+        std::fill(out + ooff, out + ooff + w, int64_t(0));
+        fn(reinterpret_cast<const char*>(in + ioff + s), s * int64_t(sizeof(T)), n - 1, 1, w,
+           reinterpret_cast<char*>(best.get()), out + ooff);
+      });
+      return;
+    }
     parallel_for(g_.nout, 64, [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) {
         const T* base = in + offset_of(o, g_.kdims, g_.kstr);
@@ -254,10 +483,10 @@ std::unique_ptr<backend::Kernel> prepare_reduce(const backend::StepDesc& step) {
   return dispatch_dtype(dt, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
     switch (kind) {
-      case ReduceKind::Sum: return std::make_unique<ReduceKernel<T, SumOp>>(std::move(g), true);
-      case ReduceKind::Prod: return std::make_unique<ReduceKernel<T, ProdOp>>(std::move(g), false);
-      case ReduceKind::Max: return std::make_unique<ReduceKernel<T, MaxOp>>(std::move(g), false);
-      case ReduceKind::Min: return std::make_unique<ReduceKernel<T, MinOp>>(std::move(g), false);
+      case ReduceKind::Sum: return std::make_unique<ReduceKernel<T, SumOp>>(std::move(g), 0);
+      case ReduceKind::Prod: return std::make_unique<ReduceKernel<T, ProdOp>>(std::move(g), 1);
+      case ReduceKind::Max: return std::make_unique<ReduceKernel<T, MaxOp>>(std::move(g), 2);
+      case ReduceKind::Min: return std::make_unique<ReduceKernel<T, MinOp>>(std::move(g), 3);
       case ReduceKind::Any: return std::make_unique<AnyAllKernel<T>>(std::move(g), true);
       default: return std::make_unique<AnyAllKernel<T>>(std::move(g), false);
     }

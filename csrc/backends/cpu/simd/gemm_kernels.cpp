@@ -66,59 +66,114 @@ struct Vec {
 
 constexpr int kMR = 6;  // rows of the register tile; NR = 2 vectors (12 accumulators + 3 temporaries)
 
-// C[0:m, 0:n] (=|+=) A~ B~ where a is an MR-row panel (a[k*MR + i]) and b an NR-column panel
-// (b[k*NR + j]), both zero-padded to the full tile, so the loop never branches on edges.
+// tile = A~ B~ over kc steps, where a is an MR-row panel (a[k*MR + i]) and b an NR-column panel
+// (b[k*NR + j]), both zero-padded to the full tile. Portable version: GCC vectors of the target
+// width (used for the baseline and AVX-512 targets).
 template <class T>
-void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict c, int64_t ldc, int m, int n,
-         bool accumulate) {
+void kloop_vec(int64_t kc, const T* __restrict a, const T* __restrict b, T (*tile)[2 * Vec<T>::W]) {
   using V = Vec<T>;
   using reg = typename V::reg;
   constexpr int W = V::W, NR = 2 * W;
   reg c00 = V::zero(), c01 = V::zero(), c10 = V::zero(), c11 = V::zero(), c20 = V::zero(), c21 = V::zero();
   reg c30 = V::zero(), c31 = V::zero(), c40 = V::zero(), c41 = V::zero(), c50 = V::zero(), c51 = V::zero();
-  for (int i = 0; i < m; ++i) __builtin_prefetch(c + i * ldc, 1), __builtin_prefetch(c + i * ldc + NR - 1, 1);
-  auto step = [&](const T* ap, const T* bp) __attribute__((always_inline)) {
-    reg b0 = V::load(bp), b1 = V::load(bp + W), av;
-    av = V::bcast(ap[0]); c00 = V::fma(av, b0, c00); c01 = V::fma(av, b1, c01);
-    av = V::bcast(ap[1]); c10 = V::fma(av, b0, c10); c11 = V::fma(av, b1, c11);
-    av = V::bcast(ap[2]); c20 = V::fma(av, b0, c20); c21 = V::fma(av, b1, c21);
-    av = V::bcast(ap[3]); c30 = V::fma(av, b0, c30); c31 = V::fma(av, b1, c31);
-    av = V::bcast(ap[4]); c40 = V::fma(av, b0, c40); c41 = V::fma(av, b1, c41);
-    av = V::bcast(ap[5]); c50 = V::fma(av, b0, c50); c51 = V::fma(av, b1, c51);
-    // Keeps the compiler from hoisting the next step's loads into this one, which runs it out
-    // of registers (12 accumulators + 2 B vectors + 1 broadcast = 15 of 16 on AVX2) and spills.
-    asm volatile("" ::: "memory");
-  };
-  int64_t k = 0;
-  for (; k + 4 <= kc; k += 4) {
-    __builtin_prefetch(b + 8 * NR);
-    step(a, b);
-    step(a + kMR, b + NR);
-    step(a + 2 * kMR, b + 2 * NR);
-    step(a + 3 * kMR, b + 3 * NR);
-    a += 4 * kMR;
-    b += 4 * NR;
+  for (int64_t k = 0; k < kc; ++k, a += kMR, b += NR) {
+    reg b0 = V::load(b), b1 = V::load(b + W), av;
+    av = V::bcast(a[0]); c00 = V::fma(av, b0, c00); c01 = V::fma(av, b1, c01);
+    av = V::bcast(a[1]); c10 = V::fma(av, b0, c10); c11 = V::fma(av, b1, c11);
+    av = V::bcast(a[2]); c20 = V::fma(av, b0, c20); c21 = V::fma(av, b1, c21);
+    av = V::bcast(a[3]); c30 = V::fma(av, b0, c30); c31 = V::fma(av, b1, c31);
+    av = V::bcast(a[4]); c40 = V::fma(av, b0, c40); c41 = V::fma(av, b1, c41);
+    av = V::bcast(a[5]); c50 = V::fma(av, b0, c50); c51 = V::fma(av, b1, c51);
   }
-  for (; k < kc; ++k, a += kMR, b += NR) step(a, b);
-
   const reg rows[kMR][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
+  for (int i = 0; i < kMR; ++i) {
+    V::store(tile[i], rows[i][0]);
+    V::store(tile[i] + W, rows[i][1]);
+  }
+}
+
+#if defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__)
+// AVX2 + FMA: the same loop in assembly. GCC's register allocator spills two of the twelve
+// accumulators of the intrinsic version (15 of 16 ymm registers live), which costs ~20%.
+// ymm0-11 accumulate rows 0-5 (two vectors each), ymm12-13 hold B, ymm14-15 A broadcasts.
+// SUF: s (float) / d (double); ES: element size; AO / BO: byte offsets of this k step.
+#define MNN_GEMM_ROW(SUF, ES, AO, I, RA, C0, C1)                                  \
+  "vbroadcasts" SUF " " AO "+" #I "*" ES "(%[a]), %%ymm" #RA "\n\t"              \
+  "vfmadd231p" SUF " %%ymm12, %%ymm" #RA ", %%ymm" #C0 "\n\t"                    \
+  "vfmadd231p" SUF " %%ymm13, %%ymm" #RA ", %%ymm" #C1 "\n\t"
+#define MNN_GEMM_STEP(SUF, ES, AO, BO)                                            \
+  "vmovups " BO "(%[b]), %%ymm12\n\t"                                            \
+  "vmovups " BO "+32(%[b]), %%ymm13\n\t"                                         \
+  MNN_GEMM_ROW(SUF, ES, AO, 0, 14, 0, 1) MNN_GEMM_ROW(SUF, ES, AO, 1, 15, 2, 3)  \
+  MNN_GEMM_ROW(SUF, ES, AO, 2, 14, 4, 5) MNN_GEMM_ROW(SUF, ES, AO, 3, 15, 6, 7)  \
+  MNN_GEMM_ROW(SUF, ES, AO, 4, 14, 8, 9) MNN_GEMM_ROW(SUF, ES, AO, 5, 15, 10, 11)
+#define MNN_GEMM_KLOOP(SUF, ES)                                                                    \
+  "vxorps %%ymm0, %%ymm0, %%ymm0\n\t vxorps %%ymm1, %%ymm1, %%ymm1\n\t"                            \
+  "vxorps %%ymm2, %%ymm2, %%ymm2\n\t vxorps %%ymm3, %%ymm3, %%ymm3\n\t"                            \
+  "vxorps %%ymm4, %%ymm4, %%ymm4\n\t vxorps %%ymm5, %%ymm5, %%ymm5\n\t"                            \
+  "vxorps %%ymm6, %%ymm6, %%ymm6\n\t vxorps %%ymm7, %%ymm7, %%ymm7\n\t"                            \
+  "vxorps %%ymm8, %%ymm8, %%ymm8\n\t vxorps %%ymm9, %%ymm9, %%ymm9\n\t"                            \
+  "vxorps %%ymm10, %%ymm10, %%ymm10\n\t vxorps %%ymm11, %%ymm11, %%ymm11\n\t"                      \
+  "test %[k4], %[k4]\n\t jz 2f\n\t"                                                                \
+  "1:\n\t"                                                                                         \
+  "prefetcht0 4*6*" ES "*4(%[a])\n\t"                                                             \
+  MNN_GEMM_STEP(SUF, ES, "0*6*" ES, "0") MNN_GEMM_STEP(SUF, ES, "1*6*" ES, "64")                  \
+  MNN_GEMM_STEP(SUF, ES, "2*6*" ES, "128") MNN_GEMM_STEP(SUF, ES, "3*6*" ES, "192")               \
+  "add $4*6*" ES ", %[a]\n\t add $256, %[b]\n\t dec %[k4]\n\t jnz 1b\n\t"                          \
+  "2:\n\t test %[k1], %[k1]\n\t jz 4f\n\t"                                                         \
+  "3:\n\t"                                                                                         \
+  MNN_GEMM_STEP(SUF, ES, "0", "0")                                                                 \
+  "add $6*" ES ", %[a]\n\t add $64, %[b]\n\t dec %[k1]\n\t jnz 3b\n\t"                             \
+  "4:\n\t"                                                                                         \
+  "vmovups %%ymm0, 0(%[t])\n\t vmovups %%ymm1, 32(%[t])\n\t"                                       \
+  "vmovups %%ymm2, 64(%[t])\n\t vmovups %%ymm3, 96(%[t])\n\t"                                      \
+  "vmovups %%ymm4, 128(%[t])\n\t vmovups %%ymm5, 160(%[t])\n\t"                                    \
+  "vmovups %%ymm6, 192(%[t])\n\t vmovups %%ymm7, 224(%[t])\n\t"                                    \
+  "vmovups %%ymm8, 256(%[t])\n\t vmovups %%ymm9, 288(%[t])\n\t"                                    \
+  "vmovups %%ymm10, 320(%[t])\n\t vmovups %%ymm11, 352(%[t])\n\t"                                  \
+  : [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1)                                         \
+  : [t] "r"(tile)                                                                                  \
+  : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",       \
+    "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc"
+
+template <class T>
+void kloop(int64_t kc, const T* a, const T* b, T (*tile)[2 * Vec<T>::W]) {
+  static_assert(2 * Vec<T>::W * sizeof(T) == 64, "the assembly assumes 64-byte B rows");
+  int64_t k4 = kc / 4, k1 = kc % 4;
+  if constexpr (sizeof(T) == 4) asm volatile(MNN_GEMM_KLOOP("s", "4"));
+  else asm volatile(MNN_GEMM_KLOOP("d", "8"));
+}
+#undef MNN_GEMM_KLOOP
+#undef MNN_GEMM_STEP
+#undef MNN_GEMM_ROW
+#else
+template <class T>
+void kloop(int64_t kc, const T* a, const T* b, T (*tile)[2 * Vec<T>::W]) {
+  kloop_vec(kc, a, b, tile);
+}
+#endif
+
+// C[0:m, 0:n] (row stride ldc) = A~ B~, or += when accumulate.
+template <class T>
+void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict c, int64_t ldc, int m, int n,
+         bool accumulate) {
+  using V = Vec<T>;
+  constexpr int W = V::W, NR = 2 * W;
+  for (int i = 0; i < m; ++i) __builtin_prefetch(c + i * ldc, 1), __builtin_prefetch(c + i * ldc + NR - 1, 1);
+  alignas(64) T tile[kMR][NR];
+  kloop(kc, a, b, tile);
   if (m == kMR && n == NR) {
     for (int i = 0; i < kMR; ++i) {
       T* ci = c + i * ldc;
       if (accumulate) {
-        V::store(ci, V::load(ci) + rows[i][0]);
-        V::store(ci + W, V::load(ci + W) + rows[i][1]);
+        V::store(ci, V::load(ci) + V::load(tile[i]));
+        V::store(ci + W, V::load(ci + W) + V::load(tile[i] + W));
       } else {
-        V::store(ci, rows[i][0]);
-        V::store(ci + W, rows[i][1]);
+        V::store(ci, V::load(tile[i]));
+        V::store(ci + W, V::load(tile[i] + W));
       }
     }
     return;
-  }
-  T tile[kMR][NR];
-  for (int i = 0; i < kMR; ++i) {
-    V::store(tile[i], rows[i][0]);
-    V::store(tile[i] + W, rows[i][1]);
   }
   for (int i = 0; i < m; ++i) {
     T* ci = c + i * ldc;
@@ -134,7 +189,42 @@ void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict
 template <class T>
 void gemv_rows(int64_t m, int64_t kk, const T* __restrict a, int64_t lda, const T* __restrict x, T* __restrict y) {
   constexpr int L = 2 * Vec<T>::W;
-  for (int64_t i = 0; i < m; ++i) {
+  int64_t i = 0;
+  // Four rows at a time: x is loaded once for four, and four streams keep more loads in flight.
+  for (; i + 4 <= m; i += 4) {
+    const T* a0 = a + i * lda;
+    const T* a1 = a0 + lda;
+    const T* a2 = a1 + lda;
+    const T* a3 = a2 + lda;
+    T s0[L] = {}, s1[L] = {}, s2[L] = {}, s3[L] = {};
+    int64_t k = 0;
+    for (; k + L <= kk; k += L)
+      for (int l = 0; l < L; ++l) {
+        const T xv = x[k + l];
+        s0[l] += a0[k + l] * xv;
+        s1[l] += a1[k + l] * xv;
+        s2[l] += a2[k + l] * xv;
+        s3[l] += a3[k + l] * xv;
+      }
+    for (int l = 0; k < kk; ++k, ++l) {
+      s0[l] += a0[k] * x[k];
+      s1[l] += a1[k] * x[k];
+      s2[l] += a2[k] * x[k];
+      s3[l] += a3[k] * x[k];
+    }
+    for (int w = L / 2; w >= 1; w /= 2)
+      for (int l = 0; l < w; ++l) {
+        s0[l] += s0[l + w];
+        s1[l] += s1[l + w];
+        s2[l] += s2[l + w];
+        s3[l] += s3[l + w];
+      }
+    y[i] = s0[0];
+    y[i + 1] = s1[0];
+    y[i + 2] = s2[0];
+    y[i + 3] = s3[0];
+  }
+  for (; i < m; ++i) {
     const T* ai = a + i * lda;
     T acc[L] = {};
     int64_t k = 0;

@@ -34,10 +34,32 @@ struct GemmKernel {
                 T* c) = nullptr;
 };
 
+// Reductions (simd/reduce_kernels.cpp; shapes and threads: kernels/reduce.cpp). kind: 0 sum,
+// 1 prod, 2 max, 3 min; inputs of the result dtype. run: *acc = reduce(p[0..n)) in the accumulator
+// type (float for float16), float sums in numpy's pairwise order; `count` runs `stride` bytes apart
+// fill acc[0..count). rows: acc[j] = op(acc[j],
+// row_r[j]) for the nrows rows `stride` bytes apart, in order (float16 rounds per row, as numpy).
+using ReduceRunFn = void (*)(const char* p, int64_t n, int64_t count, int64_t stride, void* acc);
+using ReduceRowsFn = void (*)(const char* base, int64_t stride, int64_t nrows, int64_t n, char* acc);
+// any (0) / all (1) of raw input: the answer for a run; acc[j] = acc[j] or/and (row_r[j] != 0).
+using BoolRunFn = bool (*)(const char* p, int64_t n);
+using BoolRowsFn = void (*)(const char* base, int64_t stride, int64_t nrows, int64_t n, bool* acc);
+// argmax (0) / argmin (1): first index of the extreme (first NaN); rows update best/idx with
+// rows numbered r0, r0+1, ... (best, idx hold row r0-1's state, set by the caller).
+using ArgRunFn = int64_t (*)(const char* p, int64_t n);
+using ArgRowsFn = void (*)(const char* base, int64_t stride, int64_t nrows, int64_t r0, int64_t n, char* best,
+                           int64_t* idx);
+
 struct KernelTable {
   EwFn ew[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   CastFn cast[core::kNumDTypes][core::kNumDTypes] = {};
   WhereFn where = nullptr;
+  ReduceRunFn reduce_run[4][core::kNumDTypes] = {};
+  ReduceRowsFn reduce_rows[4][core::kNumDTypes] = {};
+  BoolRunFn bool_run[2][core::kNumDTypes] = {};
+  BoolRowsFn bool_rows[2][core::kNumDTypes] = {};
+  ArgRunFn arg_run[2][core::kNumDTypes] = {};
+  ArgRowsFn arg_rows[2][core::kNumDTypes] = {};
   // dst[c * dst_pitch + r] = src[r * src_pitch + c] for r < rows, c < cols (pitches in
   // elements); indexed by log2 of the element size (1, 2, 4, 8 bytes). simd/transpose_kernels.cpp.
   TransposeFn transpose[4] = {};
@@ -54,12 +76,15 @@ const KernelTable& kernels();
 const KernelTable* kernels_for(Isa isa);  // nullptr when not compiled in or not supported (tests)
 
 namespace scalar { void fill_elementwise(KernelTable& t); }
+namespace scalar { void fill_reduce(KernelTable& t); }
 namespace scalar { void fill_transpose(KernelTable& t); }
 namespace scalar { void fill_gemm(KernelTable& t); }
 namespace avx2 { void fill_elementwise(KernelTable& t); }
+namespace avx2 { void fill_reduce(KernelTable& t); }
 namespace avx2 { void fill_transpose(KernelTable& t); }
 namespace avx2 { void fill_gemm(KernelTable& t); }
 namespace avx512 { void fill_elementwise(KernelTable& t); }
+namespace avx512 { void fill_reduce(KernelTable& t); }
 namespace avx512 { void fill_transpose(KernelTable& t); }
 namespace avx512 { void fill_gemm(KernelTable& t); }
 

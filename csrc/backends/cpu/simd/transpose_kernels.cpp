@@ -1,4 +1,6 @@
-// 2-D block transposes for one ISA (compiled once per ISA target, see elementwise_table.cpp).
+// Data-movement kernels for one ISA (compiled once per ISA target, see elementwise_table.cpp):
+// 2-D block transposes, and the float32 <-> float16 casts (F16C), which fill_transpose() puts
+// over the generic cast loops; it must run after fill_elementwise().
 // The caller (backends/cpu/strided.cpp) cuts a strided copy into cache-sized blocks; these
 // kernels move one block with in-register transposes of 8x8 (4-byte), 4x4 (8-byte) and 8x8
 // (2-byte) micro-tiles, so every load and store touches whole vectors instead of one element.
@@ -116,10 +118,45 @@ inline void micro16x16_u8(const uint8_t* s, int64_t sp, uint8_t* d, int64_t dp) 
 }
 #endif
 
+// Few columns packed densely (HWC pixels -> CHW planes) or few rows written densely (planes ->
+// pixels): fixed-width group loads / stores the compiler turns into shuffles.
+template <class T, int C>
+void deinterleave(const T* s, T* d, int64_t dp, int64_t rows) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int c = 0; c < C; ++c) d[c * dp + r] = s[r * C + c];
+}
+template <class T, int R>
+void interleave(const T* s, int64_t sp, T* d, int64_t cols) {
+  for (int64_t c = 0; c < cols; ++c)
+    for (int r = 0; r < R; ++r) d[c * R + r] = s[r * sp + c];
+}
+
+template <class T>
+bool transpose_narrow(const T* s, int64_t sp, T* d, int64_t dp, int64_t rows, int64_t cols) {
+  if (cols == sp && rows >= 16) {
+    switch (cols) {
+      case 2: deinterleave<T, 2>(s, d, dp, rows); return true;
+      case 3: deinterleave<T, 3>(s, d, dp, rows); return true;
+      case 4: deinterleave<T, 4>(s, d, dp, rows); return true;
+      default: break;
+    }
+  }
+  if (rows == dp && cols >= 16) {
+    switch (rows) {
+      case 2: interleave<T, 2>(s, sp, d, cols); return true;
+      case 3: interleave<T, 3>(s, sp, d, cols); return true;
+      case 4: interleave<T, 4>(s, sp, d, cols); return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
 template <class T>
 void transpose_t(const char* src, int64_t sp, char* dst, int64_t dp, int64_t rows, int64_t cols) {
   const T* s = reinterpret_cast<const T*>(src);
   T* d = reinterpret_cast<T*>(dst);
+  if (transpose_narrow(s, sp, d, dp, rows, cols)) return;
 #if defined(__AVX2__)
   if constexpr (sizeof(T) == 4) {
     return transpose_tiled<float, 8>(reinterpret_cast<const float*>(s), sp, reinterpret_cast<float*>(d), dp, rows,
@@ -136,9 +173,48 @@ void transpose_t(const char* src, int64_t sp, char* dst, int64_t dp, int64_t row
   transpose_scalar(s, sp, d, dp, rows, cols);
 }
 
+#if defined(__F16C__) && defined(__AVX2__)
+// float32 <-> float16 through F16C, 8 lanes at a time. The hardware rounds like
+// core::float_to_half_bits (nearest-even, overflow to inf) but spells some NaN payloads
+// differently, so any group holding a NaN is redone by the scalar conversion: bit-identical.
+void cast_f32_f16(int64_t n, const char* in, char* out) {
+  const float* s = reinterpret_cast<const float*>(in);
+  uint16_t* d = reinterpret_cast<uint16_t*>(out);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(s + i);
+    if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q))) {
+      for (int k = 0; k < 8; ++k) d[i + k] = core::float_to_half_bits(s[i + k]);
+      continue;
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+  }
+  for (; i < n; ++i) d[i] = core::float_to_half_bits(s[i]);
+}
+
+void cast_f16_f32(int64_t n, const char* in, char* out) {
+  const uint16_t* s = reinterpret_cast<const uint16_t*>(in);
+  float* d = reinterpret_cast<float*>(out);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)));
+    if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q))) {
+      for (int k = 0; k < 8; ++k) d[i + k] = core::half_bits_to_float(s[i + k]);
+      continue;
+    }
+    _mm256_storeu_ps(d + i, v);
+  }
+  for (; i < n; ++i) d[i] = core::half_bits_to_float(s[i]);
+}
+#endif
+
 }  // namespace
 
 void fill_transpose(KernelTable& t) {
+#if defined(__F16C__) && defined(__AVX2__)
+  t.cast[static_cast<int>(core::DType::Float32)][static_cast<int>(core::DType::Float16)] = &cast_f32_f16;
+  t.cast[static_cast<int>(core::DType::Float16)][static_cast<int>(core::DType::Float32)] = &cast_f16_f32;
+#endif
   t.transpose[0] = &transpose_t<uint8_t>;
   t.transpose[1] = &transpose_t<uint16_t>;
   t.transpose[2] = &transpose_t<uint32_t>;
