@@ -11,7 +11,7 @@ const char* op_name(Op op) {
 #define X(name, pyname, arity, rule) pyname,
 #include "prims/opcodes.def"
 #undef X
-      "<elementwise>", "leaf", "view", "setitem", "reduce", "argreduce", "scan", "matmul", "concatenate", "arange"};
+      "<elementwise>", "leaf", "view", "setitem", "reduce", "argreduce", "scan", "matmul", "concatenate", "arange", "prim"};
   return names[static_cast<int>(op)];
 }
 

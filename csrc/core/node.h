@@ -26,6 +26,7 @@ enum class Op : uint16_t {
   Matmul,     // batched, broadcast matrix product
   Concat,     // concatenation along one axis
   Arange,     // start + i * step
+  Prim,       // a registered primitive (prims/registry.h): params.ints[0] is its id
   kNumOps
 };
 

@@ -64,4 +64,7 @@ Array arange(double start, double stop, double step, DType dtype);
 Array arange_int(int64_t start, int64_t stop, int64_t step, DType dtype);
 Array empty(const Shape& shape, DType dtype);
 
+// ---- registered primitives (ops/prim.cpp, prims/registry.h) ----
+Array prim(const std::string& name, const std::vector<Array>& inputs, const core::Params& params);
+
 }  // namespace mnn::ops

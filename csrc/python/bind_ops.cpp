@@ -87,6 +87,16 @@ void bind_ops(py::module_& m) {
   m.def("accumulation_dtype", [](int code) { return static_cast<int>(ops::accumulation_dtype(dtype_from_code(code))); });
   m.def("matmul", [](const Array& a, const Array& b) { return ops::matmul(a, b); });
 
+  // A registered primitive by name (prims/registry.h): the entry point of every op family that
+  // is not built into the planner (indexing, sorting, image ops, ...).
+  m.def("prim", [](const std::string& name, const std::vector<Array>& xs, const std::vector<int64_t>& ints,
+                   const std::vector<double>& floats) {
+    Params p;
+    p.ints = ints;
+    p.floats = floats;
+    return ops::prim(name, xs, p);
+  }, py::arg("name"), py::arg("inputs"), py::arg("ints") = std::vector<int64_t>{},
+     py::arg("floats") = std::vector<double>{});
   m.def("empty", [](const Shape& s, int code) { return ops::empty(s, dtype_from_code(code)); });
   m.def("full", [](const Shape& s, const Array& fill, int code) { return ops::full(s, fill, dtype_from_code(code)); });
   m.def("arange", [](double start, double stop, double step, int code) {

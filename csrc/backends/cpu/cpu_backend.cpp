@@ -3,10 +3,22 @@
 
 #include "backends/cpu/fused.h"
 #include "core/error.h"
+#include "prims/registry.h"
 
 namespace mnn::cpu {
 
 namespace {
+
+// A registered primitive's kernel sees only its caller's parameters (the id is the engine's).
+std::unique_ptr<backend::Kernel> prepare_registered(const backend::StepDesc& step) {
+  const prims::Primitive& p = prims::primitive(static_cast<int>(step.params->ints[0]));
+  const prims::CpuPrepareFn* fn = prims::find_cpu_kernel(p.name);
+  if (!fn) throw core::NotImplementedError("[mnn.engine] no cpu kernel for '" + p.name + "'");
+  core::Params user = prims::user_params(*step.params);
+  backend::StepDesc d = step;
+  d.params = &user;  // valid during prepare only: kernels copy what they need
+  return (*fn)(d);
+}
 
 class CpuBackend final : public backend::Backend {
  public:
@@ -20,6 +32,7 @@ class CpuBackend final : public backend::Backend {
       case core::Op::Matmul: return prepare_matmul(step);
       case core::Op::Concat: return prepare_concat(step);
       case core::Op::Arange: return prepare_arange(step);
+      case core::Op::Prim: return prepare_registered(step);
       default:
         throw core::NotImplementedError(std::string("[mnn.engine] no cpu kernel for '") + core::op_name(step.op) +
                                         "'");

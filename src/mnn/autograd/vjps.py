@@ -202,7 +202,14 @@ def _diagonal(node, xs, g):
     return [z]
 
 
+def _take(node, xs, g):
+    x, idx = xs
+    axis = node.ints[0] % x.ndim
+    return [_core.prim("scatter_add", [g, idx], [axis, x.shape[axis]]), None]
+
+
 VJP.update({
+    "take": _take,
     "reduce": _reduce,
     "scan": _scan,
     "matmul": _matmul,
