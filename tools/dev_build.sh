@@ -7,6 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$root/build/dev"
 exec 9>"$root/build/.dev_build.lock"
 flock 9
+export CCACHE_BASEDIR="$root"  # worktrees share cache entries (paths become relative)
 cd "$root/build/dev"
 if [ ! -f build.ninja ]; then
   cmake "$root" -G Ninja -DCMAKE_BUILD_TYPE=Release \

@@ -1,13 +1,17 @@
 #include "prims/registry.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
+#include "backends/cpu/simd/kernel_table.h"
 #include "core/error.h"
 
 namespace mnn::prims {
 
 namespace {
+
+constexpr int kIsaLevels = 3;
 
 // Function-local statics: registrations run during static initialisation of other files, in an
 // order the linker chooses, so the tables must exist before their first use.
@@ -15,7 +19,7 @@ struct Tables {
   std::mutex mu;
   std::vector<std::unique_ptr<Primitive>> prims;  // stable addresses
   std::map<std::string, int> by_name;
-  std::map<std::string, std::unique_ptr<CpuPrepareFn>> cpu;
+  std::map<std::string, std::unique_ptr<CpuPrepareFn>> cpu[kIsaLevels];
 };
 Tables& tables() {
   static Tables* t = new Tables();
@@ -54,18 +58,27 @@ core::Params user_params(const core::Params& p) {
   return u;
 }
 
-int register_cpu_kernel(const std::string& name, CpuPrepareFn fn) {
+int register_cpu_kernel(const std::string& name, CpuPrepareFn fn, int isa_level) {
   auto& t = tables();
   std::lock_guard<std::mutex> lock(t.mu);
-  if (t.cpu.count(name)) throw std::logic_error("cpu kernel registered twice: " + name);
-  t.cpu[name] = std::make_unique<CpuPrepareFn>(std::move(fn));
-  return static_cast<int>(t.cpu.size());
+  if (isa_level < 0 || isa_level >= kIsaLevels) throw std::logic_error("bad isa level for kernel " + name);
+  auto& table = t.cpu[isa_level];
+  if (table.count(name)) throw std::logic_error("cpu kernel registered twice: " + name);
+  table[name] = std::make_unique<CpuPrepareFn>(std::move(fn));
+  return static_cast<int>(table.size());
+}
+
+const CpuPrepareFn* find_cpu_kernel(const std::string& name, int max_isa_level) {
+  auto& t = tables();
+  for (int level = std::min(max_isa_level, kIsaLevels - 1); level >= 0; --level) {
+    auto it = t.cpu[level].find(name);
+    if (it != t.cpu[level].end()) return it->second.get();
+  }
+  return nullptr;
 }
 
 const CpuPrepareFn* find_cpu_kernel(const std::string& name) {
-  auto& t = tables();
-  auto it = t.cpu.find(name);
-  return it == t.cpu.end() ? nullptr : it->second.get();
+  return find_cpu_kernel(name, static_cast<int>(cpu::active_isa()));
 }
 
 }  // namespace mnn::prims

@@ -53,9 +53,15 @@ core::Params user_params(const core::Params& node_params);
 
 // Backend side: a CPU kernel for a registered primitive. The StepDesc's params are the user
 // params (no id); inputs keep their recorded strides (contiguous when contiguous_inputs).
+// A kernel may be registered once per ISA level (0 scalar, 1 avx2, 2 avx512: the order of
+// cpu::Isa): files under csrc/backends/cpu/simd/ are compiled once per ISA target, and
+// MNN_REGISTER_CPU_KERNEL there registers each build at its own level. Lookup takes the highest
+// level not above the active ISA (MNN_ISA caps it), so a scalar registration is the fallback.
 using CpuPrepareFn = std::function<std::unique_ptr<backend::Kernel>(const backend::StepDesc&)>;
-int register_cpu_kernel(const std::string& name, CpuPrepareFn fn);
+int register_cpu_kernel(const std::string& name, CpuPrepareFn fn, int isa_level = 0);
 const CpuPrepareFn* find_cpu_kernel(const std::string& name);
+// The same, at a given ISA level cap (tests compare every ISA's kernel with the scalar one).
+const CpuPrepareFn* find_cpu_kernel(const std::string& name, int max_isa_level);
 
 }  // namespace mnn::prims
 
@@ -64,5 +70,9 @@ const CpuPrepareFn* find_cpu_kernel(const std::string& name);
 //   MNN_REGISTER_CPU_KERNEL(sort_kernel, "sort", &prepare_sort);
 #define MNN_REGISTER_PRIMITIVE(tag, ...) \
   static const int mnn_prim_##tag = ::mnn::prims::register_primitive(::mnn::prims::Primitive __VA_ARGS__)
+// Inside a per-ISA target (simd/), MNN_ISA_LEVEL is defined by CMake; elsewhere it is 0.
+#ifndef MNN_ISA_LEVEL
+#define MNN_ISA_LEVEL 0
+#endif
 #define MNN_REGISTER_CPU_KERNEL(tag, name, fn) \
-  static const int mnn_cpu_kernel_##tag = ::mnn::prims::register_cpu_kernel(name, fn)
+  static const int mnn_cpu_kernel_##tag = ::mnn::prims::register_cpu_kernel(name, fn, MNN_ISA_LEVEL)
