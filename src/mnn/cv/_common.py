@@ -1,0 +1,40 @@
+"""Shared by the mnn.cv modules: cv2's exception type, input conversion and validation."""
+from .. import _core
+from .. import numpy as _np
+
+
+class error(Exception):
+    """cv2.error: raised where cv2 raises it (bad sizes, unsupported depth or channel count)."""
+
+
+def fail(fn, msg):
+    """cv2's error for a bad argument, prefixed with the public name."""
+    return error(f"[mnn.cv.{fn}] {msg}")
+
+
+def as_image(src, fn, name="src"):
+    """An input image as an mnn ndarray (numpy arrays are taken zero-copy through the buffer protocol)."""
+    if src is None:
+        raise fail(fn, f"'{name}' is None (cv2: !_{name}.empty())")
+    if isinstance(src, _np.ndarray):
+        return src
+    try:
+        return _np.asarray(src)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"[mnn.cv.{fn}] Expected Ptr<cv::UMat> for argument '{name}'") from e
+
+
+def channels(img):
+    """cv2's channel count: a 2-d image has 1, an HxWxC image has C."""
+    return 1 if img.ndim == 2 else img.shape[2]
+
+
+def setNumThreads(nthreads):
+    """cv2.setNumThreads sizes the engine's shared pool: 0 runs on the calling thread only (cv2 turns
+    threading off), a negative value restores the default (one thread per core)."""
+    n = int(nthreads)
+    _core.set_num_threads(1 if n == 0 else (0 if n < 0 else n))
+
+
+def getNumThreads():
+    return _core.get_num_threads()

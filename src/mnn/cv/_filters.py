@@ -1,0 +1,2 @@
+"""(filled in by its family: see mnn/cv/__init__.py)."""
+__all__ = []
