@@ -40,6 +40,34 @@ struct FusedProgram {
   int result = 0;                  // register holding the output value
 };
 
+// A row region: elementwise work and last-axis reductions over an [R, C] view of the data
+// (softmax, (x - mean) / std, layer norm), run block by block of rows so every intermediate stays
+// in cache: one read of the inputs and one write of the result. Values live in slots; the planner
+// fills the code, the backend sizes blocks and fills each step's shapes and strides.
+struct RegionSlot {
+  DType dtype;
+  bool full = true;         // C values per row, else one
+  int external = -1;        // >= 0: the step's input with this index, read in place
+  int64_t row_stride = 0;   // external: element strides of its [R, C] (or [R, 1]) view
+  int64_t col_stride = 0;
+  bool result = false;      // the region's value: written to the step's output
+};
+
+struct RegionStep {
+  bool reduce = false;
+  int reduce_kind = 0;      // ops::ReduceKind (sum, prod, max, min)
+  FusedProgram program;     // elementwise: code and dtypes; shapes/strides left to the backend
+  bool full = true;         // elementwise: its result has C columns, else one
+  std::vector<int> srcs;    // slots read (program inputs in order; the reduced slot)
+  int dst = -1;             // slot written
+};
+
+struct RegionProgram {
+  int64_t rows = 0, cols = 0;
+  std::vector<RegionSlot> slots;
+  std::vector<RegionStep> steps;
+};
+
 class Kernel {
  public:
   virtual ~Kernel() = default;
@@ -52,6 +80,7 @@ struct StepDesc {
   std::vector<TensorDesc> inputs;
   TensorDesc output;
   const FusedProgram* program = nullptr;  // set for fused elementwise steps
+  const RegionProgram* region = nullptr;  // set for row regions
 };
 
 class Backend {

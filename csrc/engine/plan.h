@@ -21,6 +21,7 @@ struct Store {
 struct Step {
   std::unique_ptr<backend::Kernel> kernel;
   std::unique_ptr<backend::FusedProgram> program;
+  std::unique_ptr<backend::RegionProgram> region;
   std::vector<int> inputs;  // value ids
   std::vector<int64_t> input_byte_offsets;
   int output = -1;          // value id

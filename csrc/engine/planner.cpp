@@ -20,6 +20,9 @@ namespace {
 // Fused programs stay small enough for the interpreter's register file.
 constexpr int kMaxGroupNodes = 40;
 constexpr int kMaxGroupInputs = 16;
+// Row regions: rows up to this long keep a block of rows in L2; bigger programs are not worth it.
+constexpr int64_t kMaxRegionCols = 1 << 16;
+constexpr int kMaxRegionNodes = 64;
 
 struct VecHash {
   size_t operator()(const std::vector<int64_t>& v) const {
@@ -33,6 +36,13 @@ struct Window {  // where a step writes: shape/strides/offset inside its output 
   Shape shape;
   Strides strides;
   int64_t offset;
+};
+
+struct Region {  // a row region (see find_regions)
+  int sink;
+  Shape lead;  // the leading dims, flattened into R rows
+  int64_t cols;
+  std::vector<int> members;  // ascending (topological) order
 };
 
 class Planner {
@@ -53,6 +63,7 @@ class Planner {
     cse();
     close_outputs();
     find_consumers();
+    find_regions();
     group();
     number_steps();
     compute_last_use();
@@ -113,6 +124,7 @@ class Planner {
   void find_consumers() {
     consumer_.assign(nv_, -1);
     multi_.assign(nv_, 0);
+    consumers_.assign(nv_, {});
     for (int v = nl_; v < nv_; ++v) {
       if (canon_[v] != v) continue;
       Node* n = node(v);
@@ -120,6 +132,7 @@ class Planner {
         int u = in_id(n, static_cast<int>(i));
         if (consumer_[u] == -1) consumer_[u] = v;
         else if (consumer_[u] != v) multi_[u] = 1;
+        if (consumers_[u].empty() || consumers_[u].back() != v) consumers_[u].push_back(v);
       }
     }
   }
@@ -140,7 +153,7 @@ class Planner {
     group_.assign(nv_, -1);
     std::vector<int> group_size, group_inputs_estimate;
     for (int v = nv_ - 1; v >= nl_; --v) {
-      if (canon_[v] != v) continue;
+      if (canon_[v] != v || region_[v] >= 0) continue;
       Node* n = node(v);
       if (!is_elementwise(n->op) && n->op != Op::Write) continue;
       int c = consumer_[v];
@@ -162,6 +175,7 @@ class Planner {
   bool is_sink(int v) const { return group_[v] >= 0 && sink_of_group_[group_[v]] == v; }
   bool makes_step(int v) const {
     Node* n = node(v);
+    if (region_[v] >= 0) return regions_[region_[v]].sink == v;
     if (n->op == Op::View) return false;
     if (group_[v] >= 0) return is_sink(v);
     return true;
@@ -174,6 +188,8 @@ class Planner {
       if (canon_[v] == v && makes_step(v)) step_of_[v] = s++;
     for (int v = nl_; v < nv_; ++v)
       if (canon_[v] == v && group_[v] >= 0 && !is_sink(v)) step_of_[v] = step_of_[sink_of_group_[group_[v]]];
+    for (int v = nl_; v < nv_; ++v)
+      if (region_[v] >= 0) step_of_[v] = step_of_[regions_[region_[v]].sink];
     nsteps_ = s;
   }
 
@@ -246,7 +262,7 @@ class Planner {
     for (int v = nl_; v < nv_; ++v) {
       if (canon_[v] != v) continue;
       Node* n = node(v);
-      if (n->op == Op::View) {
+      if (n->op == Op::View && region_[v] < 0) {
         plan_->store_of[v] = plan_->store_of[in_id(n, 0)];
         if (plan_->is_output[v]) output_in_store_[plan_->store_of[v]] = 1;
         continue;
@@ -255,7 +271,9 @@ class Planner {
       Step step;
       step.output = v;
       int s = step_of_[v];
-      if (group_[v] >= 0) {
+      if (region_[v] >= 0) {
+        build_region(v, step);
+      } else if (group_[v] >= 0) {
         build_fused(v, step);
       } else {
         for (size_t i = 0; i < n->inputs.size(); ++i) step.inputs.push_back(in_id(n, static_cast<int>(i)));
@@ -269,6 +287,13 @@ class Planner {
         step.kernel = be.prepare(d);
       }
       for (int u : step.inputs) step.input_byte_offsets.push_back(byte_offset(u));
+      if (step.region) {
+        backend::StepDesc d;
+        d.op = Op::kNumElementwise;
+        d.params = &n->params;
+        d.region = step.region.get();
+        step.kernel = be.prepare(d);
+      }
       if (step.program) {
         backend::StepDesc d;
         d.op = Op::kNumElementwise;
@@ -388,6 +413,296 @@ class Planner {
     step.program = std::move(prog);
   }
 
+  // ---- Row regions (backend.h): elementwise work + last-axis reductions run block by block ----
+  //
+  // A region is grown backwards from a sink (an elementwise result of shape L+[C] or a last-axis
+  // reduction) over producers whose every consumer is already in it, so only the sink's value
+  // leaves the region and everything else lives in cache-sized scratch. Values are "full" (shape
+  // L+[C]) or "row" (L+[1], or L for reductions and their keepdims reshapes).
+
+  enum RowClass { kNoClass, kFull, kRowKeep, kRowFlat };
+
+  static RowClass row_class(const Shape& s, const Shape& lead, int64_t cols) {
+    size_t k = lead.size();
+    if (s.size() == k + 1 && std::equal(lead.begin(), lead.end(), s.begin()))
+      return s[k] == cols ? kFull : (s[k] == 1 ? kRowKeep : kNoClass);
+    if (s.size() == k && std::equal(lead.begin(), lead.end(), s.begin())) return kRowFlat;
+    return kNoClass;
+  }
+
+  bool is_row_reduce(const Node* n) const {
+    if (n->op != Op::Reduce || n->params.ints.size() != 2 || n->params.ints[0] > 3) return false;
+    const Node* in = n->inputs[0].get();
+    return in->ndim() >= 1 && n->params.ints[1] == in->ndim() - 1;
+  }
+
+  // May u (internal to the region) feed consumer c, both in the region?
+  bool feeds(int u, int c, const Region& r) const {
+    Node* un = node(u);
+    Node* cn = node(c);
+    RowClass uc = row_class(un->shape, r.lead, r.cols);
+    if (cn->op == Op::Reduce) return uc == kFull;
+    if (cn->op == Op::View) return uc == kRowKeep || uc == kRowFlat;
+    RowClass cc = row_class(cn->shape, r.lead, r.cols);
+    if (cc == kFull) return uc == kFull || uc == kRowKeep;
+    return uc == cc;
+  }
+
+  bool eligible(int u, const Region& r) const {
+    if (u < nl_ || canon_[u] != u || region_[u] >= 0 || plan_->is_output[u]) return false;
+    Node* n = node(u);
+    if (n->op == Op::Reduce) {
+      const Node* in = n->inputs[0].get();
+      return is_row_reduce(n) && row_class(in->shape, r.lead, r.cols) == kFull;
+    }
+    RowClass c = row_class(n->shape, r.lead, r.cols);
+    if (n->op == Op::View) return c == kRowKeep || c == kRowFlat;
+    return is_elementwise(n->op) && c != kNoClass;
+  }
+
+  // Leading strides of an outside value read as the rows of `shape` (L+[C], L+[1] or L), merged
+  // into one row stride; false when its layout does not flatten that way.
+  bool row_strides(int u, const Shape& shape, const Region& r, int64_t& rs, int64_t& cs) const {
+    Node* n = node(u);
+    Strides b = broadcast_strides(n->shape, n->strides, shape);
+    size_t k = r.lead.size();
+    cs = shape.size() > k ? b[k] : 0;
+    rs = 0;
+    bool have = false;
+    for (int d = static_cast<int>(k) - 1; d >= 0; --d) {
+      if (r.lead[d] == 1) continue;
+      if (!have) {
+        rs = b[d];
+        have = true;
+        continue;
+      }
+      // this dim must step over all the (non-unit) dims inside it
+      int64_t inner = 1;
+      for (size_t e = d + 1; e < k; ++e) inner *= r.lead[e];
+      if (b[d] != rs * inner) return false;
+    }
+    return true;
+  }
+
+  void find_regions() {
+    region_.assign(nv_, -1);
+    std::vector<char> in_r(nv_, 0);
+    for (int v = nv_ - 1; v >= nl_; --v) {
+      if (canon_[v] != v || region_[v] >= 0) continue;
+      Node* n = node(v);
+      Region r;
+      r.sink = v;
+      if (is_row_reduce(n)) {
+        const Shape& in = n->inputs[0]->shape;
+        r.lead.assign(in.begin(), in.end() - 1);
+        r.cols = in.back();
+        try_region(r, in_r);
+      } else if (is_elementwise(n->op)) {
+        // a full-width result (softmax) ...
+        if (n->ndim() >= 1) {
+          r.lead.assign(n->shape.begin(), n->shape.end() - 1);
+          r.cols = n->shape.back();
+          if (try_region(r, in_r)) continue;
+        }
+        // ... or one value per row (logsumexp, a norm): rows as the nearest reduction upstream has them
+        const Node* red = upstream_row_reduce(n);
+        if (!red) continue;
+        const Shape& in = red->inputs[0]->shape;
+        r.lead.assign(in.begin(), in.end() - 1);
+        r.cols = in.back();
+        RowClass c = row_class(n->shape, r.lead, r.cols);
+        if (c == kRowKeep || c == kRowFlat) try_region(r, in_r);
+      }
+    }
+  }
+
+  const Node* upstream_row_reduce(const Node* n) const {
+    std::vector<const Node*> stack{n};
+    for (int budget = 0; !stack.empty() && budget < kMaxRegionNodes; ++budget) {
+      const Node* u = stack.back();
+      stack.pop_back();
+      if (u->realized) continue;
+      if (is_row_reduce(u)) return u;
+      for (auto& in : u->inputs) stack.push_back(in.get());
+    }
+    return nullptr;
+  }
+
+  // Grows the region from r.sink; records it when it is worth running as one step.
+  bool try_region(Region& r, std::vector<char>& in_r) {
+    if (r.cols < 2 || r.cols > kMaxRegionCols || numel(r.lead) == 0) return false;
+    const int v = r.sink;
+    // Candidates are inputs of members, decided from the highest id down, so every consumer of a
+    // candidate has been decided before it.
+    std::vector<int> heap, members{v};
+    in_r[v] = 1;
+    auto push_inputs = [&](int m) {
+      Node* mn = node(m);
+      for (size_t i = 0; i < mn->inputs.size(); ++i) {
+        heap.push_back(in_id(mn, static_cast<int>(i)));
+        std::push_heap(heap.begin(), heap.end());
+      }
+    };
+    push_inputs(v);
+    int reduces = is_row_reduce(node(v)) ? 1 : 0;
+    int last = -1;
+    while (!heap.empty() && static_cast<int>(members.size()) < kMaxRegionNodes) {
+      std::pop_heap(heap.begin(), heap.end());
+      int u = heap.back();
+      heap.pop_back();
+      if (u == last) continue;  // duplicates come out together
+      last = u;
+      if (in_r[u] || !eligible(u, r)) continue;
+      bool ok = !consumers_[u].empty();
+      for (int c : consumers_[u]) ok = ok && in_r[c] && feeds(u, c, r);
+      if (!ok) continue;
+      in_r[u] = 1;
+      members.push_back(u);
+      if (node(u)->op == Op::Reduce) reduces++;
+      push_inputs(u);
+    }
+    std::sort(members.begin(), members.end());
+    r.members = members;
+    bool accept = reduces > 0 && members.size() >= 2 && outside_inputs_flatten(r, in_r);
+    for (int u : members) in_r[u] = 0;
+    if (!accept) return false;
+    int id = static_cast<int>(regions_.size());
+    for (int m : members) region_[m] = id;
+    regions_.push_back(r);
+    return true;
+  }
+
+  // The shape a member's operands are read in: its own shape; a reduction reads L+[C].
+  Shape read_shape(int m, const Region& r) const {
+    Node* n = node(m);
+    if (n->op != Op::Reduce) return n->shape;
+    Shape s = r.lead;
+    s.push_back(r.cols);
+    return s;
+  }
+
+  bool outside_inputs_flatten(const Region& r, const std::vector<char>& in_r) const {
+    for (int m : r.members) {
+      Node* n = node(m);
+      for (size_t i = 0; i < n->inputs.size(); ++i) {
+        int u = in_id(n, static_cast<int>(i));
+        if (in_r[u]) continue;
+        if (n->op == Op::View) return false;  // views only re-shape values computed inside
+        int64_t rs, cs;
+        if (!row_strides(u, read_shape(m, r), r, rs, cs)) return false;
+      }
+    }
+    return true;
+  }
+
+  void build_region(int sink, Step& step) {
+    const Region& r = regions_[region_[sink]];
+    auto prog = std::make_unique<backend::RegionProgram>();
+    prog->rows = numel(r.lead);
+    prog->cols = r.cols;
+    std::unordered_map<int, int> slot_of;  // member value -> slot
+    std::unordered_map<std::vector<int64_t>, int, VecHash> outside;  // (value, rs, cs) -> slot
+    auto outside_slot = [&](int u, const Shape& shape) {
+      int64_t rs = 0, cs = 0;
+      row_strides(u, shape, r, rs, cs);
+      std::vector<int64_t> key{u, rs, cs};
+      auto it = outside.find(key);
+      if (it != outside.end()) return it->second;
+      backend::RegionSlot sl;
+      sl.dtype = node(u)->dtype;
+      sl.full = true;
+      sl.external = static_cast<int>(step.inputs.size());
+      sl.row_stride = rs;
+      sl.col_stride = cs;
+      step.inputs.push_back(u);
+      prog->slots.push_back(sl);
+      return outside[key] = static_cast<int>(prog->slots.size()) - 1;
+    };
+    auto slot_for = [&](int m, int i) {
+      int u = in_id(node(m), i);
+      if (region_[u] == region_[sink] && u != m) return slot_of.at(u);
+      return outside_slot(u, read_shape(m, r));
+    };
+    for (int m : r.members) {
+      Node* n = node(m);
+      if (n->op == Op::View) {
+        slot_of[m] = slot_of.at(in_id(n, 0));
+        continue;
+      }
+      backend::RegionStep st;
+      for (size_t i = 0; i < n->inputs.size(); ++i) st.srcs.push_back(slot_for(m, static_cast<int>(i)));
+      backend::RegionSlot out;
+      out.dtype = n->dtype;
+      if (n->op == Op::Reduce) {
+        st.reduce = true;
+        st.reduce_kind = static_cast<int>(n->params.ints[0]);
+        out.full = false;
+      } else {
+        st.full = row_class(n->shape, r.lead, r.cols) == kFull;
+        out.full = st.full;
+        st.program = single_op_program(n, st.srcs, prog->slots);
+      }
+      out.result = m == sink;
+      prog->slots.push_back(out);
+      st.dst = static_cast<int>(prog->slots.size()) - 1;
+      slot_of[m] = st.dst;
+      prog->steps.push_back(std::move(st));
+    }
+    // The result: a fresh buffer, or in place over a same-sized input nothing reads afterwards
+    // (every block reads its rows before writing them, and blocks do not overlap).
+    Node* sn = node(sink);
+    int s = step_of_[sink];
+    size_t isz = itemsize(sn->dtype);
+    int64_t bytes = numel(sn->shape) * static_cast<int64_t>(isz);
+    Window win{sn->shape, contiguous_strides(sn->shape), 0};
+    int store = -1;
+    for (int u : step.inputs) {
+      int st = plan_->store_of[u];
+      Node* un = node(u);
+      if (st < 0 || plan_->stores[st].bytes != bytes || un->offset != 0 || un->shape != sn->shape) continue;
+      if (plan_->stores[st].leaf >= 0 && (un->buffer_elems != numel(sn->shape) || excl_[plan_->stores[st].leaf] != 1))
+        continue;
+      if (can_write_in_place(st, s, win, isz, step.inputs)) {
+        store = st;
+        step.inplace = true;
+        break;
+      }
+    }
+    if (store < 0) store = new_store(bytes, s);
+    bind(sink, store);
+    step.output_byte_offset = 0;
+    step.fused = true;
+    step.region = std::move(prog);
+  }
+
+  // One elementwise node as a fused program over its operands' dtypes, with numpy's operand casts.
+  backend::FusedProgram single_op_program(Node* n, const std::vector<int>& srcs,
+                                          const std::vector<backend::RegionSlot>& slots) const {
+    backend::FusedProgram p;
+    std::vector<DType> reg_dtype;
+    for (int s : srcs) {
+      p.inputs.push_back({slots[s].dtype, {}, {}});
+      reg_dtype.push_back(slots[s].dtype);
+    }
+    auto emit = [&](Op op, DType compute, DType out, int a, int b, int c) {
+      FusedInstr ins{op, compute, out, {a, b, c}, static_cast<int>(reg_dtype.size())};
+      reg_dtype.push_back(out);
+      p.code.push_back(ins);
+      return ins.dst;
+    };
+    int src[3] = {-1, -1, -1};
+    prims::ResolvedTypes rt{n->compute, n->dtype};
+    for (size_t i = 0; i < n->inputs.size(); ++i) {
+      DType want = n->op == Op::Cast ? n->compute : prims::operand_dtype(n->op, static_cast<int>(i), rt);
+      int r = static_cast<int>(i);
+      src[i] = reg_dtype[r] == want ? r : emit(Op::Cast, reg_dtype[r], want, r, -1, -1);
+    }
+    p.result = emit(n->op, n->compute, n->dtype, src[0], src[1], src[2]);
+    p.output = {n->dtype, {}, {}};
+    return p;
+  }
+
+
   // Packs plan-owned, non-output stores into one arena: first fit over lifetimes.
   void pack_arena() {
     std::vector<int> order;
@@ -428,6 +743,9 @@ class Planner {
   int nl_, nv_, nsteps_ = 0;
   std::shared_ptr<Plan> plan_;
   std::vector<int> canon_, consumer_, group_, sink_of_group_, step_of_, last_use_;
+  std::vector<std::vector<int>> consumers_;  // every consumer of each value (canonical ids)
+  std::vector<int> region_;  // per value: its row region, or -1
+  std::vector<Region> regions_;
   std::vector<char> multi_;
   std::unordered_map<int, char> output_in_store_;
 };

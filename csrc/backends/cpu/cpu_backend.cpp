@@ -25,6 +25,7 @@ class CpuBackend final : public backend::Backend {
   const char* name() const override { return "cpu"; }
   std::unique_ptr<backend::Kernel> prepare(const backend::StepDesc& step) override {
     if (step.program) return prepare_fused(*step.program);
+    if (step.region) return prepare_region(*step.region);
     switch (step.op) {
       case core::Op::Reduce: return prepare_reduce(step);
       case core::Op::ArgReduce: return prepare_argreduce(step);

@@ -14,6 +14,7 @@ std::unique_ptr<backend::Kernel> prepare_argreduce(const backend::StepDesc& step
 std::unique_ptr<backend::Kernel> prepare_scan(const backend::StepDesc& step);       // kernels/scan.cpp
 std::unique_ptr<backend::Kernel> prepare_matmul(const backend::StepDesc& step);     // kernels/matmul.cpp
 std::unique_ptr<backend::Kernel> prepare_concat(const backend::StepDesc& step);     // kernels/concat.cpp
+std::unique_ptr<backend::Kernel> prepare_region(const backend::RegionProgram& region);  // region.cpp
 std::unique_ptr<backend::Kernel> prepare_arange(const backend::StepDesc& step);     // kernels/arange.cpp
 
 }  // namespace mnn::cpu

@@ -79,13 +79,16 @@ namespace scalar { void fill_elementwise(KernelTable& t); }
 namespace scalar { void fill_reduce(KernelTable& t); }
 namespace scalar { void fill_transpose(KernelTable& t); }
 namespace scalar { void fill_gemm(KernelTable& t); }
+namespace scalar { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 namespace avx2 { void fill_elementwise(KernelTable& t); }
 namespace avx2 { void fill_reduce(KernelTable& t); }
 namespace avx2 { void fill_transpose(KernelTable& t); }
 namespace avx2 { void fill_gemm(KernelTable& t); }
+namespace avx2 { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 namespace avx512 { void fill_elementwise(KernelTable& t); }
 namespace avx512 { void fill_reduce(KernelTable& t); }
 namespace avx512 { void fill_transpose(KernelTable& t); }
 namespace avx512 { void fill_gemm(KernelTable& t); }
+namespace avx512 { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 
 }  // namespace mnn::cpu

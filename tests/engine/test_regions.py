@@ -1,0 +1,133 @@
+"""Row regions (planner find_regions + backends/cpu/region.cpp): elementwise work and last-axis
+reductions planned as one step that runs block by block of rows, so softmax and (x - mean) / std
+read their input once and write once. Results must equal the op-by-op results (numpy's)."""
+import numpy
+import pytest
+
+import mnn
+import mnn.numpy as np
+
+
+def softmax(m, x):
+    e = m.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def standardize(m, x):
+    return (x - x.mean(-1, keepdims=True)) / x.std(-1, keepdims=True)
+
+
+def layer_norm(m, x, w, b):
+    mu = x.mean(-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(-1, keepdims=True)
+    return (x - mu) / m.sqrt(var + 1e-5) * w + b
+
+
+def logsumexp(m, x):
+    mx = x.max(-1, keepdims=True)
+    return m.log(m.exp(x - mx).sum(-1)) + mx[..., 0]
+
+
+def run(fn, *args):
+    mnn.engine.reset_stats()
+    out = fn(np, *[np.asarray(a) for a in args])
+    mnn.eval(out)
+    return numpy.asarray(out), mnn.engine.stats()
+
+
+SHAPES = [(4096, 1024), (7, 33), (3, 5, 129), (1000,), (2, 1, 3000)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("fn", [softmax, standardize, logsumexp])
+def test_region_matches_numpy_in_one_step(fn, shape):
+    x = numpy.random.default_rng(0).standard_normal(shape).astype(numpy.float32)
+    got, s = run(fn, x)
+    with numpy.errstate(all="ignore"):
+        want = fn(numpy, x)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    numpy.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-7)
+    assert s["last_steps"] == 1  # the whole computation is one region step
+    assert s["arena_bytes"] == 0  # no intermediate ever reaches memory
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float16"])
+def test_region_other_float_dtypes_are_exact(dtype):
+    x = numpy.random.default_rng(1).standard_normal((37, 65)).astype(dtype)
+    got, s = run(standardize, x)
+    want = standardize(numpy, x)
+    assert got.dtype == want.dtype
+    numpy.testing.assert_array_equal(got, want)
+
+
+def test_integer_input_averages_in_float64_like_numpy():
+    x = numpy.arange(60, dtype=numpy.int16).reshape(6, 10) * 7 % 13
+    got, _ = run(standardize, x)
+    numpy.testing.assert_array_equal(got, standardize(numpy, x))
+
+
+def test_layer_norm_with_weight_and_bias_vectors():
+    rng = numpy.random.default_rng(2)
+    x = rng.standard_normal((64, 96)).astype(numpy.float32)
+    w = rng.standard_normal(96).astype(numpy.float32)
+    b = rng.standard_normal(96).astype(numpy.float32)
+    got, s = run(layer_norm, x, w, b)
+    numpy.testing.assert_allclose(got, layer_norm(numpy, x, w, b), rtol=1e-5, atol=1e-6)
+    assert s["last_steps"] == 1
+
+
+def test_noncontiguous_and_broadcast_inputs():
+    base = numpy.random.default_rng(3).standard_normal((40, 300)).astype(numpy.float32)
+    x = base[::-2, 1::2]  # negative row stride, strided columns
+    got, _ = run(standardize, x)
+    numpy.testing.assert_array_equal(got, standardize(numpy, x))
+    row = numpy.random.default_rng(4).standard_normal(77).astype(numpy.float32)
+    xb = numpy.broadcast_to(row, (5, 77))  # every row the same, zero row stride
+    got, _ = run(softmax, xb)
+    numpy.testing.assert_allclose(got, softmax(numpy, xb), rtol=2e-6, atol=1e-7)
+
+
+def test_values_needed_outside_stay_correct():
+    x = numpy.random.default_rng(5).standard_normal((33, 50)).astype(numpy.float32)
+    a = np.asarray(x)
+    m = a.max(-1, keepdims=True)
+    e = np.exp(a - m)
+    y = e / e.sum(-1, keepdims=True)
+    mnn.eval(y, m, e)  # m and e are results too: they must be written out
+    numpy.testing.assert_array_equal(numpy.asarray(m), x.max(-1, keepdims=True))
+    numpy.testing.assert_allclose(numpy.asarray(e), numpy.exp(x - x.max(-1, keepdims=True)), rtol=2e-6)
+    numpy.testing.assert_allclose(numpy.asarray(y), softmax(numpy, x), rtol=2e-6, atol=1e-7)
+
+
+def test_repeated_runs_hit_the_plan_cache():
+    x = np.asarray(numpy.random.default_rng(6).standard_normal((128, 64)).astype(numpy.float32))
+    mnn.eval(softmax(np, x))
+    mnn.engine.reset_stats()
+    for _ in range(5):
+        mnn.eval(softmax(np, x))
+    s = mnn.engine.stats()
+    assert s["plan_hits"] == 5 and s["plan_misses"] == 0
+
+
+def test_threads_give_identical_bits():
+    x = numpy.random.default_rng(7).standard_normal((513, 257)).astype(numpy.float32)
+    before = mnn.get_num_threads()
+    try:
+        mnn.set_num_threads(1)
+        one, _ = run(standardize, x)
+        mnn.set_num_threads(2)
+        two, _ = run(standardize, x)
+    finally:
+        mnn.set_num_threads(before)
+    numpy.testing.assert_array_equal(one, two)
+
+
+def test_softmax_gradient_matches_torch():
+    torch = pytest.importorskip("torch")
+    x0 = numpy.random.default_rng(8).standard_normal((6, 10))
+    w = numpy.random.default_rng(9).standard_normal((6, 10))
+    x = np.array(x0, requires_grad=True)
+    (softmax(np, x) * np.asarray(w)).sum().backward()
+    tx = torch.tensor(x0, requires_grad=True)
+    (torch.softmax(tx, -1) * torch.tensor(w)).sum().backward()
+    numpy.testing.assert_allclose(numpy.asarray(x.grad), tx.grad.numpy(), rtol=1e-10, atol=1e-12)
