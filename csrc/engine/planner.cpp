@@ -23,6 +23,7 @@ constexpr int kMaxGroupInputs = 16;
 // Row regions: rows up to this long keep a block of rows in L2; bigger programs are not worth it.
 constexpr int64_t kMaxRegionCols = 1 << 16;
 constexpr int kMaxRegionNodes = 64;
+constexpr int kMaxRegionProgram = 24;  // elementwise nodes per program inside a region
 
 struct VecHash {
   size_t operator()(const std::vector<int64_t>& v) const {
@@ -623,24 +624,49 @@ class Planner {
       if (region_[u] == region_[sink] && u != m) return slot_of.at(u);
       return outside_slot(u, read_shape(m, r));
     };
+    // Elementwise members fuse into one program with the consumers they feed when all of those
+    // are in one program of the same width (as the ordinary fusion groups do).
+    std::unordered_map<int, int> sub;  // elementwise member -> the sink of its program
+    std::unordered_map<int, int> sub_size;
+    for (auto it = r.members.rbegin(); it != r.members.rend(); ++it) {
+      int m = *it;
+      Node* n = node(m);
+      if (!is_elementwise(n->op)) continue;
+      RowClass cls = row_class(n->shape, r.lead, r.cols);
+      int target = -1;
+      bool ok = m != sink;
+      for (int c : consumers_[m]) {
+        auto f = sub.find(c);
+        if (f == sub.end() || row_class(node(c)->shape, r.lead, r.cols) != cls) ok = false;
+        else if (target == -1) target = f->second;
+        else if (target != f->second) ok = false;
+      }
+      ok = ok && target >= 0 && sub_size[target] < kMaxRegionProgram;
+      sub[m] = ok ? target : m;
+      sub_size[sub[m]]++;
+    }
     for (int m : r.members) {
       Node* n = node(m);
       if (n->op == Op::View) {
         slot_of[m] = slot_of.at(in_id(n, 0));
         continue;
       }
+      if (is_elementwise(n->op) && sub.at(m) != m) continue;  // emitted with its program's sink
       backend::RegionStep st;
-      for (size_t i = 0; i < n->inputs.size(); ++i) st.srcs.push_back(slot_for(m, static_cast<int>(i)));
       backend::RegionSlot out;
       out.dtype = n->dtype;
       if (n->op == Op::Reduce) {
+        st.srcs.push_back(slot_for(m, 0));
         st.reduce = true;
         st.reduce_kind = static_cast<int>(n->params.ints[0]);
         out.full = false;
       } else {
+        std::vector<int> group;
+        for (int u : r.members)
+          if (u <= m && is_elementwise(node(u)->op) && sub.at(u) == m) group.push_back(u);
         st.full = row_class(n->shape, r.lead, r.cols) == kFull;
         out.full = st.full;
-        st.program = single_op_program(n, st.srcs, prog->slots);
+        st.program = region_program(group, st.srcs, prog->slots, slot_for, sub);
       }
       out.result = m == sink;
       prog->slots.push_back(out);
@@ -675,14 +701,32 @@ class Planner {
     step.region = std::move(prog);
   }
 
-  // One elementwise node as a fused program over its operands' dtypes, with numpy's operand casts.
-  backend::FusedProgram single_op_program(Node* n, const std::vector<int>& srcs,
-                                          const std::vector<backend::RegionSlot>& slots) const {
+  // Elementwise members (topological order, the last one the program's result) as one fused
+  // program, with numpy's operand casts; operands from outside the group become program inputs
+  // (their slots appended to srcs).
+  template <class SlotFor>
+  backend::FusedProgram region_program(const std::vector<int>& group, std::vector<int>& srcs,
+                                       std::vector<backend::RegionSlot>& slots, SlotFor& slot_for,
+                                       const std::unordered_map<int, int>& sub) {
     backend::FusedProgram p;
+    const int g = group.back();
+    std::unordered_map<int, int> reg;       // member value -> register
+    std::unordered_map<int, int> slot_reg;  // slot -> register
     std::vector<DType> reg_dtype;
-    for (int s : srcs) {
-      p.inputs.push_back({slots[s].dtype, {}, {}});
-      reg_dtype.push_back(slots[s].dtype);
+    // Inputs first, so registers 0..k-1 are exactly the program inputs.
+    for (int m : group) {
+      Node* n = node(m);
+      for (size_t i = 0; i < n->inputs.size(); ++i) {
+        int u = in_id(n, static_cast<int>(i));
+        auto f = sub.find(u);
+        if (f != sub.end() && f->second == g && u != m) continue;  // computed in this program
+        int s = slot_for(m, static_cast<int>(i));
+        if (slot_reg.count(s)) continue;
+        slot_reg[s] = static_cast<int>(srcs.size());
+        srcs.push_back(s);
+        p.inputs.push_back({slots[s].dtype, {}, {}});
+        reg_dtype.push_back(slots[s].dtype);
+      }
     }
     auto emit = [&](Op op, DType compute, DType out, int a, int b, int c) {
       FusedInstr ins{op, compute, out, {a, b, c}, static_cast<int>(reg_dtype.size())};
@@ -690,18 +734,23 @@ class Planner {
       p.code.push_back(ins);
       return ins.dst;
     };
-    int src[3] = {-1, -1, -1};
-    prims::ResolvedTypes rt{n->compute, n->dtype};
-    for (size_t i = 0; i < n->inputs.size(); ++i) {
-      DType want = n->op == Op::Cast ? n->compute : prims::operand_dtype(n->op, static_cast<int>(i), rt);
-      int r = static_cast<int>(i);
-      src[i] = reg_dtype[r] == want ? r : emit(Op::Cast, reg_dtype[r], want, r, -1, -1);
+    for (int m : group) {
+      Node* n = node(m);
+      int src[3] = {-1, -1, -1};
+      prims::ResolvedTypes rt{n->compute, n->dtype};
+      for (size_t i = 0; i < n->inputs.size(); ++i) {
+        int u = in_id(n, static_cast<int>(i));
+        auto f = sub.find(u);
+        int r = (f != sub.end() && f->second == g && u != m) ? reg.at(u) : slot_reg.at(slot_for(m, static_cast<int>(i)));
+        DType want = n->op == Op::Cast ? n->compute : prims::operand_dtype(n->op, static_cast<int>(i), rt);
+        src[i] = reg_dtype[r] == want ? r : emit(Op::Cast, reg_dtype[r], want, r, -1, -1);
+      }
+      reg[m] = emit(n->op, n->compute, n->dtype, src[0], src[1], src[2]);
     }
-    p.result = emit(n->op, n->compute, n->dtype, src[0], src[1], src[2]);
-    p.output = {n->dtype, {}, {}};
+    p.result = reg.at(g);
+    p.output = {node(g)->dtype, {}, {}};
     return p;
   }
-
 
   // Packs plan-owned, non-output stores into one arena: first fit over lifetimes.
   void pack_arena() {
