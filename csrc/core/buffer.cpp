@@ -1,6 +1,9 @@
 #include "core/buffer.h"
 
 #include <cstdlib>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <map>
 #include <mutex>
 #include <new>
@@ -37,13 +40,29 @@ class BlockCache {
         return p;
       }
     }
-    void* p = std::aligned_alloc(64, cls);
+    void* p = fresh(cls);
     if (!p) {
       trim();
-      p = std::aligned_alloc(64, cls);
+      p = fresh(cls);
       if (!p) throw std::bad_alloc();
     }
     return p;
+  }
+
+  // Large blocks are aligned to 2 MiB and offered to the kernel for transparent huge pages
+  // (THP is often in "madvise" mode): a streaming pass over 64 MB then takes 32 page faults
+  // and TLB entries instead of 16,384.
+  static void* fresh(size_t cls) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr size_t kHuge = size_t(2) << 20;
+    if (cls >= 2 * kHuge) {
+      size_t bytes = (cls + kHuge - 1) / kHuge * kHuge;  // aligned_alloc wants a multiple
+      void* p = std::aligned_alloc(kHuge, bytes);
+      if (p) madvise(p, bytes, MADV_HUGEPAGE);  // a hint: failure changes nothing
+      return p;
+    }
+#endif
+    return std::aligned_alloc(64, cls);
   }
 
   void put(void* p, size_t cls) {
