@@ -14,6 +14,8 @@ struct NotImplementedError : std::runtime_error { using std::runtime_error::runt
 struct AxisError : std::runtime_error { using std::runtime_error::runtime_error; };
 // numpy raises OverflowError for a Python int that does not fit the array's integer dtype.
 struct OverflowError : std::runtime_error { using std::runtime_error::runtime_error; };
+// numpy.linalg.LinAlgError (a ValueError): singular matrices, failed factorizations.
+struct LinAlgError : std::runtime_error { using std::runtime_error::runtime_error; };
 // numpy's UFuncTypeError (a TypeError) for disallowed casts in ufunc outputs.
 struct CastingError : std::runtime_error { using std::runtime_error::runtime_error; };
 

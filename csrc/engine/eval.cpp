@@ -242,8 +242,12 @@ void run_plan(Plan& plan, const Extracted& g) {
       fused += step.fused;
     }
   });
-  if (cpu::error_flags().load() & cpu::kErrNegativeIntPower)
+  const int flags = cpu::error_flags().load();
+  if (flags & cpu::kErrNegativeIntPower)
     throw ValueError("[mnn.numpy.power] Integers to negative integer powers are not allowed.");
+  if (flags & cpu::kErrSingularMatrix) throw LinAlgError("[mnn.numpy.linalg] Singular matrix");
+  if (flags & cpu::kErrNotPositiveDefinite) throw LinAlgError("[mnn.numpy.linalg] Matrix is not positive definite");
+  if (flags & cpu::kErrNoConvergence) throw LinAlgError("[mnn.numpy.linalg] decomposition did not converge");
 
   // Realise what someone can still read; drop every evaluated node's inputs to free the graph.
   for (int p = 0; p < plan.n_pending; ++p) {

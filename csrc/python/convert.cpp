@@ -170,6 +170,7 @@ Array to_array(py::handle obj) {
 namespace {
 PyObject* g_axis_error = nullptr;
 PyObject* g_ufunc_type_error = nullptr;
+PyObject* g_linalg_error = nullptr;
 }  // namespace
 
 void register_exception_types(py::module_& m) {
@@ -178,6 +179,10 @@ void register_exception_types(py::module_& m) {
                          py::dict("__module__"_a = "mnn.numpy"));
   py::object ufunc = type("UFuncTypeError", py::make_tuple(py::handle(PyExc_TypeError)),
                           py::dict("__module__"_a = "mnn.numpy"));
+  py::object linalg = type("LinAlgError", py::make_tuple(py::handle(PyExc_ValueError)),
+                           py::dict("__module__"_a = "mnn.numpy.linalg"));
+  g_linalg_error = linalg.release().ptr();
+  m.attr("LinAlgError") = py::handle(g_linalg_error);
   g_axis_error = axis.release().ptr();  // kept for the interpreter's lifetime
   g_ufunc_type_error = ufunc.release().ptr();
   m.attr("AxisError") = py::handle(g_axis_error);
@@ -193,6 +198,8 @@ void set_python_error(std::exception_ptr p) {
     e.set_error();
   } catch (const AxisError& e) {
     PyErr_SetString(g_axis_error, e.what());
+  } catch (const LinAlgError& e) {
+    PyErr_SetString(g_linalg_error, e.what());
   } catch (const CastingError& e) {
     PyErr_SetString(g_ufunc_type_error, e.what());
   } catch (const ValueError& e) {

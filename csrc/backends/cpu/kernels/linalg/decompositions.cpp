@@ -1,0 +1,431 @@
+// CPU kernels of the dense decompositions (shape rules and packing: ops/linalg/decompositions.cpp).
+// Each matrix of a stack is copied into double precision, factored there and written back in the
+// array's dtype; the stack is split over the thread pool. The algorithms are the textbook ones,
+// chosen for robustness on the small and medium matrices preprocessing and model code uses:
+// LU with partial pivoting (solve, inv, det), Cholesky, Householder QR with LAPACK's sign
+// convention (so Q and R match numpy's), cyclic Jacobi for eigh, one-sided Jacobi for the SVD.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "backends/cpu/kernels/error_flags.h"
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu {
+
+using namespace core;
+
+namespace {
+
+using Mat = std::vector<double>;  // row-major
+
+constexpr double kEps = 2.220446049250313e-16;
+
+// ---- LU with partial pivoting: a = P L U, in place. Returns false when a pivot is exactly 0.
+bool lu(Mat& a, int64_t n, std::vector<int64_t>& piv, int& sign) {
+  piv.resize(n);
+  sign = 1;
+  bool ok = true;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t p = k;
+    for (int64_t i = k + 1; i < n; ++i)
+      if (std::fabs(a[i * n + k]) > std::fabs(a[p * n + k])) p = i;
+    piv[k] = p;
+    if (p != k) {
+      std::swap_ranges(a.begin() + k * n, a.begin() + (k + 1) * n, a.begin() + p * n);
+      sign = -sign;
+    }
+    double d = a[k * n + k];
+    if (d == 0.0) {
+      ok = false;
+      continue;
+    }
+    for (int64_t i = k + 1; i < n; ++i) {
+      double f = a[i * n + k] /= d;
+      if (f == 0.0) continue;
+      for (int64_t j = k + 1; j < n; ++j) a[i * n + j] -= f * a[k * n + j];
+    }
+  }
+  return ok;
+}
+
+// Solves (P L U) x = b for k right-hand sides (b is n x k, row-major), in place.
+void lu_solve(const Mat& a, int64_t n, const std::vector<int64_t>& piv, Mat& b, int64_t k) {
+  for (int64_t i = 0; i < n; ++i)
+    if (piv[i] != i) std::swap_ranges(b.begin() + i * k, b.begin() + (i + 1) * k, b.begin() + piv[i] * k);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < i; ++j) {
+      double f = a[i * n + j];
+      if (f != 0.0)
+        for (int64_t c = 0; c < k; ++c) b[i * k + c] -= f * b[j * k + c];
+    }
+  for (int64_t i = n - 1; i >= 0; --i) {
+    for (int64_t j = i + 1; j < n; ++j) {
+      double f = a[i * n + j];
+      if (f != 0.0)
+        for (int64_t c = 0; c < k; ++c) b[i * k + c] -= f * b[j * k + c];
+    }
+    double d = a[i * n + i];
+    for (int64_t c = 0; c < k; ++c) b[i * k + c] /= d;
+  }
+}
+
+// ---- Householder QR: returns Q (m x m) and R (m x n) with R's diagonal = -sign(x0) * |x|,
+// LAPACK's dgeqrf convention.
+void qr(Mat a, int64_t m, int64_t n, Mat& q, Mat& r) {
+  int64_t k = std::min(m, n);
+  std::vector<Mat> vs;
+  std::vector<double> taus;
+  for (int64_t j = 0; j < k; ++j) {
+    double norm = 0;
+    for (int64_t i = j; i < m; ++i) norm += a[i * n + j] * a[i * n + j];
+    norm = std::sqrt(norm);
+    Mat v(m - j, 0.0);
+    double x0 = a[j * n + j];
+    if (norm == 0.0 || (m - j == 1)) {  // nothing to annihilate: H = I (LAPACK's tau = 0)
+      vs.push_back(v);
+      taus.push_back(0.0);
+      continue;
+    }
+    double beta = x0 >= 0 ? -norm : norm;
+    v[0] = 1.0;
+    for (int64_t i = j + 1; i < m; ++i) v[i - j] = a[i * n + j] / (x0 - beta);
+    double tau = (beta - x0) / beta;
+    // a[j:, j:] -= tau v (v^T a[j:, j:])
+    for (int64_t c = j; c < n; ++c) {
+      double s = 0;
+      for (int64_t i = j; i < m; ++i) s += v[i - j] * a[i * n + c];
+      s *= tau;
+      for (int64_t i = j; i < m; ++i) a[i * n + c] -= s * v[i - j];
+    }
+    for (int64_t i = j + 1; i < m; ++i) a[i * n + j] = 0.0;
+    a[j * n + j] = beta;
+    vs.push_back(std::move(v));
+    taus.push_back(tau);
+  }
+  r = a;
+  q.assign(m * m, 0.0);
+  for (int64_t i = 0; i < m; ++i) q[i * m + i] = 1.0;
+  for (int64_t j = k - 1; j >= 0; --j) {  // Q = H_0 ... H_{k-1} I, applied from the right end
+    if (taus[j] == 0.0) continue;
+    const Mat& v = vs[j];
+    for (int64_t c = 0; c < m; ++c) {
+      double s = 0;
+      for (int64_t i = j; i < m; ++i) s += v[i - j] * q[i * m + c];
+      s *= taus[j];
+      for (int64_t i = j; i < m; ++i) q[i * m + c] -= s * v[i - j];
+    }
+  }
+}
+
+// ---- cyclic Jacobi on a symmetric matrix (only its lower triangle is read, as numpy's UPLO='L').
+bool eigh(Mat a, int64_t n, std::vector<double>& w, Mat& v) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j) a[i * n + j] = a[j * n + i];
+  v.assign(n * n, 0.0);
+  for (int64_t i = 0; i < n; ++i) v[i * n + i] = 1.0;
+  bool converged = n <= 1;
+  for (int sweep = 0; sweep < 100 && !converged; ++sweep) {
+    double off = 0, total = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) (i == j ? total : off) += a[i * n + j] * a[i * n + j];
+    total += off;
+    if (off <= kEps * kEps * total || off == 0.0) {
+      converged = true;
+      break;
+    }
+    for (int64_t p = 0; p < n; ++p)
+      for (int64_t q = p + 1; q < n; ++q) {
+        double apq = a[p * n + q];
+        if (apq == 0.0) continue;
+        double theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+        double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+        double c = 1 / std::sqrt(t * t + 1), s = t * c;
+        for (int64_t k = 0; k < n; ++k) {  // columns p, q
+          double akp = a[k * n + p], akq = a[k * n + q];
+          a[k * n + p] = c * akp - s * akq;
+          a[k * n + q] = s * akp + c * akq;
+        }
+        for (int64_t k = 0; k < n; ++k) {  // rows p, q
+          double apk = a[p * n + k], aqk = a[q * n + k];
+          a[p * n + k] = c * apk - s * aqk;
+          a[q * n + k] = s * apk + c * aqk;
+        }
+        for (int64_t k = 0; k < n; ++k) {
+          double vkp = v[k * n + p], vkq = v[k * n + q];
+          v[k * n + p] = c * vkp - s * vkq;
+          v[k * n + q] = s * vkp + c * vkq;
+        }
+      }
+  }
+  std::vector<int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return a[x * n + x] < a[y * n + y]; });
+  w.resize(n);
+  Mat vs(n * n);
+  for (int64_t c = 0; c < n; ++c) {
+    w[c] = a[order[c] * n + order[c]];
+    for (int64_t k = 0; k < n; ++k) vs[k * n + c] = v[k * n + order[c]];
+  }
+  v = std::move(vs);
+  return converged;
+}
+
+// Extends the orthonormal columns of u (rows x cols, `have` of them valid, in order) to a full
+// orthonormal basis of `cols` columns, trying the standard basis vectors in turn.
+void complete_basis(Mat& u, int64_t rows, int64_t cols, int64_t have) {
+  for (int64_t e = 0; have < cols && e < rows; ++e) {
+    std::vector<double> x(rows, 0.0);
+    x[e] = 1.0;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int64_t c = 0; c < have; ++c) {
+        double d = 0;
+        for (int64_t i = 0; i < rows; ++i) d += u[i * cols + c] * x[i];
+        for (int64_t i = 0; i < rows; ++i) x[i] -= d * u[i * cols + c];
+      }
+    double nrm = 0;
+    for (double t : x) nrm += t * t;
+    nrm = std::sqrt(nrm);
+    if (nrm < 1e-8) continue;
+    for (int64_t i = 0; i < rows; ++i) u[i * cols + have] = x[i] / nrm;
+    ++have;
+  }
+}
+
+// ---- one-sided Jacobi SVD of a tall matrix (m >= n): a = U diag(s) V^T, U m x m, V n x n.
+bool svd_tall(Mat a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& v, bool want_vectors) {
+  v.assign(n * n, 0.0);
+  for (int64_t i = 0; i < n; ++i) v[i * n + i] = 1.0;
+  bool converged = n <= 1;
+  for (int sweep = 0; sweep < 80 && !converged; ++sweep) {
+    bool rotated = false;
+    for (int64_t p = 0; p < n; ++p)
+      for (int64_t q = p + 1; q < n; ++q) {
+        double alpha = 0, beta = 0, gamma = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          double x = a[i * n + p], y = a[i * n + q];
+          alpha += x * x;
+          beta += y * y;
+          gamma += x * y;
+        }
+        if (gamma == 0.0 || std::fabs(gamma) <= kEps * std::sqrt(alpha * beta)) continue;
+        rotated = true;
+        double zeta = (beta - alpha) / (2 * gamma);
+        double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
+        double c = 1 / std::sqrt(1 + t * t), sn = c * t;
+        for (int64_t i = 0; i < m; ++i) {
+          double x = a[i * n + p], y = a[i * n + q];
+          a[i * n + p] = c * x - sn * y;
+          a[i * n + q] = sn * x + c * y;
+        }
+        if (want_vectors)
+          for (int64_t i = 0; i < n; ++i) {
+            double x = v[i * n + p], y = v[i * n + q];
+            v[i * n + p] = c * x - sn * y;
+            v[i * n + q] = sn * x + c * y;
+          }
+      }
+    converged = !rotated;
+  }
+  std::vector<double> norms(n);
+  for (int64_t j = 0; j < n; ++j) {
+    double t = 0;
+    for (int64_t i = 0; i < m; ++i) t += a[i * n + j] * a[i * n + j];
+    norms[j] = std::sqrt(t);
+  }
+  std::vector<int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return norms[x] > norms[y]; });
+  s.resize(n);
+  for (int64_t j = 0; j < n; ++j) s[j] = norms[order[j]];
+  if (!want_vectors) return converged;
+  u.assign(m * m, 0.0);
+  Mat vs(n * n);
+  int64_t have = 0;
+  const double tiny = s.empty() ? 0.0 : s[0] * kEps * std::max(m, n);
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t c = order[j];
+    for (int64_t i = 0; i < n; ++i) vs[i * n + j] = v[i * n + c];
+    if (s[j] > tiny && have == j) {
+      for (int64_t i = 0; i < m; ++i) u[i * m + j] = a[i * n + c] / s[j];
+      ++have;
+    }
+  }
+  complete_basis(u, m, m, have);
+  v = std::move(vs);
+  return converged;
+}
+
+// General SVD: a (m x n) = U S Vh; U m x m, Vh n x n.
+bool svd(const Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& vh, bool want_vectors) {
+  Mat v;
+  if (m >= n) {
+    bool ok = svd_tall(a, m, n, u, s, v, want_vectors);
+    if (want_vectors) {
+      vh.assign(n * n, 0.0);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) vh[i * n + j] = v[j * n + i];
+    }
+    return ok;
+  }
+  Mat at(n * m);  // a^T = U' S V'^T  =>  a = V' S U'^T
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) at[j * m + i] = a[i * n + j];
+  Mat u2, v2;
+  bool ok = svd_tall(at, n, m, u2, s, v2, want_vectors);
+  if (want_vectors) {
+    u = v2;  // m x m
+    vh.assign(n * n, 0.0);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) vh[i * n + j] = u2[j * n + i];
+  }
+  return ok;
+}
+
+// ---- the kernel: one matrix (or pair) per batch item, in parallel.
+template <class T>
+class LinalgKernel final : public backend::Kernel {
+ public:
+  enum Kind { Solve, Inv, Slogdet, Cholesky, Qr, Eigh, Svd, Svdvals };
+  LinalgKernel(Kind kind, const backend::StepDesc& s) : kind_(kind) {
+    const Shape& a = s.inputs[0].shape;
+    m_ = a[a.size() - 2];
+    n_ = a[a.size() - 1];
+    batch_ = numel(Shape(a.begin(), a.end() - 2));
+    if (kind == Solve) k_ = s.inputs[1].shape.back();
+    out_per_ = batch_ ? numel(s.output.shape) / batch_ : 0;
+  }
+
+  void run(char* const* inputs, char* output) override {
+    const T* a = reinterpret_cast<const T*>(inputs[0]);
+    const T* b = kind_ == Solve ? reinterpret_cast<const T*>(inputs[1]) : nullptr;
+    T* out = reinterpret_cast<T*>(output);
+    const int64_t per = m_ * n_;
+    const int64_t work = std::max<int64_t>(1, per * std::min(m_, n_));
+    parallel_for(batch_, std::max<int64_t>(1, (1 << 18) / work), [&](int64_t b0, int64_t b1) {
+      for (int64_t i = b0; i < b1; ++i) {
+        Mat x(a + i * per, a + (i + 1) * per);
+        one(x, b ? b + i * n_ * k_ : nullptr, out + i * out_per_);
+      }
+    });
+  }
+
+ private:
+  void one(Mat& a, const T* b, T* out) const {
+    const int64_t m = m_, n = n_;
+    switch (kind_) {
+      case Solve:
+      case Inv: {
+        std::vector<int64_t> piv;
+        int sign;
+        if (!lu(a, n, piv, sign)) return flag_error(kErrSingularMatrix);
+        int64_t k = kind_ == Solve ? k_ : n;
+        Mat rhs(n * k, 0.0);
+        if (kind_ == Solve) std::copy(b, b + n * k, rhs.begin());
+        else for (int64_t i = 0; i < n; ++i) rhs[i * n + i] = 1.0;
+        lu_solve(a, n, piv, rhs, k);
+        std::copy(rhs.begin(), rhs.end(), out);
+        return;
+      }
+      case Slogdet: {
+        std::vector<int64_t> piv;
+        int sign;
+        if (!lu(a, n, piv, sign)) {  // numpy: sign 0, log|det| -inf, det 0
+          out[0] = T(0);
+          out[1] = T(-INFINITY);
+          out[2] = T(0);
+          return;
+        }
+        double logabs = 0, det = sign;
+        for (int64_t i = 0; i < n; ++i) {
+          double d = a[i * n + i];
+          if (d < 0) sign = -sign;
+          logabs += std::log(std::fabs(d));
+          det *= d;
+        }
+        out[0] = T(sign);
+        out[1] = T(logabs);
+        out[2] = T(det);
+        return;
+      }
+      case Cholesky: {
+        Mat l(n * n, 0.0);
+        for (int64_t j = 0; j < n; ++j) {
+          double d = a[j * n + j];
+          for (int64_t k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
+          if (!(d > 0)) return flag_error(kErrNotPositiveDefinite);
+          d = std::sqrt(d);
+          l[j * n + j] = d;
+          for (int64_t i = j + 1; i < n; ++i) {
+            double t = a[i * n + j];
+            for (int64_t k = 0; k < j; ++k) t -= l[i * n + k] * l[j * n + k];
+            l[i * n + j] = t / d;
+          }
+        }
+        std::copy(l.begin(), l.end(), out);
+        return;
+      }
+      case Qr: {
+        Mat q, r;
+        qr(a, m, n, q, r);
+        const int64_t w = m + n;  // row width of the packed output: Q (m cols) then R (n cols)
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < m; ++j) out[i * w + j] = T(q[i * m + j]);
+          for (int64_t j = 0; j < n; ++j) out[i * w + m + j] = T(r[i * n + j]);
+        }
+        return;
+      }
+      case Eigh: {
+        std::vector<double> w;
+        Mat v;
+        if (!eigh(a, n, w, v)) flag_error(kErrNoConvergence);
+        for (int64_t i = 0; i < n; ++i) {
+          out[i * (n + 1)] = T(w[i]);
+          for (int64_t j = 0; j < n; ++j) out[i * (n + 1) + 1 + j] = T(v[i * n + j]);
+        }
+        return;
+      }
+      case Svd:
+      case Svdvals: {
+        Mat u, vh;
+        std::vector<double> s;
+        bool vectors = kind_ == Svd;
+        if (!svd(a, m, n, u, s, vh, vectors)) flag_error(kErrNoConvergence);
+        if (!vectors) {
+          std::copy(s.begin(), s.end(), out);
+          return;
+        }
+        std::copy(u.begin(), u.end(), out);
+        std::copy(s.begin(), s.end(), out + m * m);
+        std::copy(vh.begin(), vh.end(), out + m * m + std::min(m, n));
+        return;
+      }
+    }
+  }
+
+  Kind kind_;
+  int64_t m_ = 0, n_ = 0, k_ = 0, batch_ = 0, out_per_ = 0;
+};
+
+template <int K>
+std::unique_ptr<backend::Kernel> prepare(const backend::StepDesc& s) {
+  using Kind = typename LinalgKernel<double>::Kind;
+  if (s.inputs[0].dtype == DType::Float32)
+    return std::make_unique<LinalgKernel<float>>(static_cast<typename LinalgKernel<float>::Kind>(K), s);
+  return std::make_unique<LinalgKernel<double>>(static_cast<Kind>(K), s);
+}
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(linalg_solve, "linalg_solve", &prepare<0>);
+MNN_REGISTER_CPU_KERNEL(linalg_inv, "linalg_inv", &prepare<1>);
+MNN_REGISTER_CPU_KERNEL(linalg_slogdet, "linalg_slogdet", &prepare<2>);
+MNN_REGISTER_CPU_KERNEL(linalg_cholesky, "linalg_cholesky", &prepare<3>);
+MNN_REGISTER_CPU_KERNEL(linalg_qr, "linalg_qr", &prepare<4>);
+MNN_REGISTER_CPU_KERNEL(linalg_eigh, "linalg_eigh", &prepare<5>);
+MNN_REGISTER_CPU_KERNEL(linalg_svd, "linalg_svd", &prepare<6>);
+MNN_REGISTER_CPU_KERNEL(linalg_svdvals, "linalg_svdvals", &prepare<7>);
+
+}  // namespace mnn::cpu
