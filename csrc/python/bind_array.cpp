@@ -285,6 +285,12 @@ void bind_array(py::module_& m) {
     g_advanced_getitem = get;
     g_advanced_setitem = set;
   });
+  // Drop the hooks before interpreter teardown (a static py::object destroyed after it would
+  // touch Python without the GIL).
+  py::module_::import("atexit").attr("register")(py::cpp_function([]() {
+    g_advanced_getitem = py::object();
+    g_advanced_setitem = py::object();
+  }));
 
   // Zero-copy export: numpy.asarray(x) and memoryview(x) read the engine's buffer directly.
   auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());

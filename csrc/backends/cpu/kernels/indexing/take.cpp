@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "core/threadpool.h"
+#include "ops/indexing/index_common.h"
 #include "prims/registry.h"
 
 namespace mnn::cpu {
@@ -28,10 +29,19 @@ Blocks blocks_of(const Shape& data, int axis, int64_t axis_len, int64_t m) {
 
 inline int64_t wrap(int64_t i, int64_t n) { return i < 0 ? i + n : i; }
 
+// Copies one row of `rb` bytes; rows of 1/2/4/8/16 bytes (a gather of scalars or small vectors,
+// the common case) use fixed-size moves instead of a memcpy call per element.
+template <int RB>
+inline void copy_row(char* dst, const char* src, int64_t rb) {
+  if constexpr (RB > 0) std::memcpy(dst, src, RB);
+  else std::memcpy(dst, src, rb);
+}
+
 class TakeKernel final : public backend::Kernel {
  public:
   explicit TakeKernel(const backend::StepDesc& s) {
     int axis = static_cast<int>(s.params->ints[0]);
+    mode_ = s.params->ints.size() > 2 ? s.params->ints[2] : ops::indexing::Raise;
     const Shape& a = s.inputs[0].shape;
     if (axis < 0) axis += static_cast<int>(a.size());
     b_ = blocks_of(a, axis, a[axis], numel(s.inputs[1].shape));
@@ -40,21 +50,43 @@ class TakeKernel final : public backend::Kernel {
     row_bytes_ = inner * static_cast<int64_t>(itemsize(s.output.dtype));
   }
   void run(char* const* in, char* out) override {
+    switch (row_bytes_) {
+      case 1: return run_rows<1>(in, out);
+      case 2: return run_rows<2>(in, out);
+      case 4: return run_rows<4>(in, out);
+      case 8: return run_rows<8>(in, out);
+      case 16: return run_rows<16>(in, out);
+      default: return run_rows<0>(in, out);
+    }
+  }
+
+ private:
+  template <int RB>
+  void run_rows(char* const* in, char* out) {
     const char* a = in[0];
     const int64_t* idx = reinterpret_cast<const int64_t*>(in[1]);
     const Blocks b = b_;
-    const int64_t rb = row_bytes_;
-    parallel_for(b.outer * b.m, std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(rb, 1)), [&](int64_t lo, int64_t hi) {
+    const int64_t rb = RB > 0 ? RB : row_bytes_;
+    const int64_t mode = mode_;
+    if (b.outer == 0 || b.m == 0 || rb == 0) return;
+    // Split over indices within each outer block so a single long index list still parallelises.
+    int64_t grain = std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(rb, 8));
+    parallel_for(b.outer * b.m, grain, [&](int64_t lo, int64_t hi) {
+      int64_t o = lo / b.m, j = lo % b.m;
+      char* dst = out + lo * rb;
       for (int64_t r = lo; r < hi; ++r) {
-        int64_t o = r / b.m, j = r % b.m;
-        std::memcpy(out + r * rb, a + (o * b.n + wrap(idx[j], b.n)) * rb, rb);
+        const char* src = a + o * b.n * rb;
+        int64_t t = ops::indexing::normalize_index(idx[j], b.n, mode);
+        copy_row<RB>(dst, src + t * rb, rb);
+        dst += rb;
+        if (++j == b.m) j = 0, ++o;
       }
     });
   }
 
- private:
   Blocks b_;
   int64_t row_bytes_ = 0;
+  int64_t mode_ = 0;
 };
 
 template <class T>
