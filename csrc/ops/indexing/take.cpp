@@ -7,6 +7,8 @@
 //
 // take validates its indices when recorded (numpy raises IndexError on the indexing line), so it
 // evaluates them first; scatter_add trusts indices that a take already checked.
+#include <algorithm>
+
 #include "core/error.h"
 #include "ops/indexing/index_common.h"
 #include "prims/registry.h"
@@ -44,10 +46,17 @@ prims::PrimMeta infer_take(const std::vector<NodePtr>& in, const Params& p) {
   if (mode == indexing::Wrap || mode == indexing::Clip) {
     if (n == 0 && m > 0) throw IndexError(indexing::api(fn_id, "cannot do a non-empty take from an empty axes."));
   } else {
-    for (int64_t j = 0; j < m; ++j)
-      if (iv[j] < -n || iv[j] >= n)
-        throw IndexError(indexing::api(fn_id, "index " + std::to_string(iv[j]) + " is out of bounds for axis " +
-                                                  std::to_string(shown_axis) + " with size " + std::to_string(n)));
+    // A branch-free min/max pass (vectorised) first; the search for the culprit only on failure.
+    int64_t lo = 0, hi = 0;
+    for (int64_t j = 0; j < m; ++j) {
+      lo = std::min(lo, iv[j]);
+      hi = std::max(hi, iv[j]);
+    }
+    if (lo < -n || hi >= n)
+      for (int64_t j = 0; j < m; ++j)
+        if (iv[j] < -n || iv[j] >= n)
+          throw IndexError(indexing::api(fn_id, "index " + std::to_string(iv[j]) + " is out of bounds for axis " +
+                                                    std::to_string(shown_axis) + " with size " + std::to_string(n)));
   }
   Shape s(a->shape.begin(), a->shape.begin() + axis);
   s.insert(s.end(), idx->shape.begin(), idx->shape.end());

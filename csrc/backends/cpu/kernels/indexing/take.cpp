@@ -29,64 +29,86 @@ Blocks blocks_of(const Shape& data, int axis, int64_t axis_len, int64_t m) {
 
 inline int64_t wrap(int64_t i, int64_t n) { return i < 0 ? i + n : i; }
 
-// Copies one row of `rb` bytes; rows of 1/2/4/8/16 bytes (a gather of scalars or small vectors,
-// the common case) use fixed-size moves instead of a memcpy call per element.
-template <int RB>
-inline void copy_row(char* dst, const char* src, int64_t rb) {
-  if constexpr (RB > 0) std::memcpy(dst, src, RB);
-  else std::memcpy(dst, src, rb);
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+// Gathers rows [lo, hi) of the output (row r = outer block r / m, index r % m). Rows of 1..16
+// bytes, the gather of scalars, are moved as one typed value; everything the loop reads lives in
+// locals so the stores (which may alias anything through char*) do not force reloads, and the
+// loads of a random gather stay independent and overlap.
+template <class Row, int64_t Mode>
+void gather_rows(const char* a, const int64_t* __restrict idx, char* out, Blocks b, int64_t rb, int64_t lo,
+                 int64_t hi) {
+  int64_t o = lo / b.m, j = lo % b.m;
+  const int64_t n = b.n, m = b.m;
+  while (lo < hi) {
+    int64_t stop = std::min(hi, lo + (m - j));
+    const char* src = a + o * n * rb;
+    for (int64_t r = lo; r < stop; ++r, ++j) {
+      int64_t t = idx[j];
+      if constexpr (Mode == ops::indexing::Raise) t = t < 0 ? t + n : t;
+      else t = ops::indexing::normalize_index(t, n, Mode);
+      if constexpr (std::is_void_v<Row>) {
+        std::memcpy(out + r * rb, src + t * rb, rb);
+      } else {
+        Row v;
+        std::memcpy(&v, src + t * sizeof(Row), sizeof(Row));
+        std::memcpy(out + r * sizeof(Row), &v, sizeof(Row));
+      }
+    }
+    lo = stop;
+    j = 0;
+    ++o;
+  }
 }
 
 class TakeKernel final : public backend::Kernel {
  public:
   explicit TakeKernel(const backend::StepDesc& s) {
     int axis = static_cast<int>(s.params->ints[0]);
-    mode_ = s.params->ints.size() > 2 ? s.params->ints[2] : ops::indexing::Raise;
+    int64_t mode = s.params->ints.size() > 2 ? s.params->ints[2] : ops::indexing::Raise;
     const Shape& a = s.inputs[0].shape;
     if (axis < 0) axis += static_cast<int>(a.size());
     b_ = blocks_of(a, axis, a[axis], numel(s.inputs[1].shape));
     int64_t inner = 1;
     for (size_t d = axis + 1; d < a.size(); ++d) inner *= a[d];
     row_bytes_ = inner * static_cast<int64_t>(itemsize(s.output.dtype));
+    fn_ = pick(row_bytes_, mode);
   }
   void run(char* const* in, char* out) override {
-    switch (row_bytes_) {
-      case 1: return run_rows<1>(in, out);
-      case 2: return run_rows<2>(in, out);
-      case 4: return run_rows<4>(in, out);
-      case 8: return run_rows<8>(in, out);
-      case 16: return run_rows<16>(in, out);
-      default: return run_rows<0>(in, out);
-    }
+    const Blocks b = b_;
+    const int64_t rb = row_bytes_;
+    if (b.outer == 0 || b.m == 0 || rb == 0) return;
+    const char* a = in[0];
+    const int64_t* idx = reinterpret_cast<const int64_t*>(in[1]);
+    auto fn = fn_;
+    int64_t grain = std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(rb, 8));
+    parallel_for(b.outer * b.m, grain, [=](int64_t lo, int64_t hi) { fn(a, idx, out, b, rb, lo, hi); });
   }
 
  private:
-  template <int RB>
-  void run_rows(char* const* in, char* out) {
-    const char* a = in[0];
-    const int64_t* idx = reinterpret_cast<const int64_t*>(in[1]);
-    const Blocks b = b_;
-    const int64_t rb = RB > 0 ? RB : row_bytes_;
-    const int64_t mode = mode_;
-    if (b.outer == 0 || b.m == 0 || rb == 0) return;
-    // Split over indices within each outer block so a single long index list still parallelises.
-    int64_t grain = std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(rb, 8));
-    parallel_for(b.outer * b.m, grain, [&](int64_t lo, int64_t hi) {
-      int64_t o = lo / b.m, j = lo % b.m;
-      char* dst = out + lo * rb;
-      for (int64_t r = lo; r < hi; ++r) {
-        const char* src = a + o * b.n * rb;
-        int64_t t = ops::indexing::normalize_index(idx[j], b.n, mode);
-        copy_row<RB>(dst, src + t * rb, rb);
-        dst += rb;
-        if (++j == b.m) j = 0, ++o;
-      }
-    });
+  using GatherFn = void (*)(const char*, const int64_t*, char*, Blocks, int64_t, int64_t, int64_t);
+  template <int64_t Mode>
+  static GatherFn pick_mode(int64_t rb) {
+    switch (rb) {
+      case 1: return &gather_rows<uint8_t, Mode>;
+      case 2: return &gather_rows<uint16_t, Mode>;
+      case 4: return &gather_rows<uint32_t, Mode>;
+      case 8: return &gather_rows<uint64_t, Mode>;
+      case 16: return &gather_rows<Bytes16, Mode>;
+      default: return &gather_rows<void, Mode>;
+    }
+  }
+  static GatherFn pick(int64_t rb, int64_t mode) {
+    if (mode == ops::indexing::Wrap) return pick_mode<ops::indexing::Wrap>(rb);
+    if (mode == ops::indexing::Clip) return pick_mode<ops::indexing::Clip>(rb);
+    return pick_mode<ops::indexing::Raise>(rb);
   }
 
   Blocks b_;
   int64_t row_bytes_ = 0;
-  int64_t mode_ = 0;
+  GatherFn fn_ = nullptr;
 };
 
 template <class T>
