@@ -281,3 +281,407 @@ def _install():
 
 
 _install()
+
+
+# ---- index functions ----
+
+def _mode_code(mode, fn):
+    try:
+        return _MODES[mode]
+    except (KeyError, TypeError):
+        raise ValueError(f"[mnn.numpy.{fn}] clipmode must be one of 'clip', 'raise', or 'wrap'") from None
+
+
+def _int_indices(x, fn, error=TypeError):
+    """An index argument as an int64 array (bools count as integers, as numpy's safe cast allows)."""
+    if isinstance(x, (list, tuple)) and len(x) == 0:
+        return _core.empty([0], _I64)
+    x = asarray(x)
+    if x.dtype.kind not in "iub":
+        raise error(f"[mnn.numpy.{fn}] Cannot cast array data from {x.dtype!r} to dtype('int64') according to the "
+                    f"rule 'safe'")
+    return _as_i64(x)
+
+
+def _norm_axis(axis, nd, fn):
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"[mnn.numpy.{fn}] 'axis' must be None or an integer") from None
+    if not -nd <= ax < nd:
+        raise _core.AxisError(f"[mnn.numpy.{fn}] axis {ax} is out of bounds for array of dimension {nd}")
+    return ax % nd
+
+
+def _flat(a):
+    return _reshape(a, [a.size])
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """numpy.take: elements of a (flattened when axis is None) at indices along an axis."""
+    from ._common import write_out
+    a = asarray(a)
+    m = _mode_code(mode, "take")
+    idx = _int_indices(indices, "take")
+    if axis is None:
+        a, ax = _flat(a), 0
+    else:
+        ax = _norm_axis(axis, a.ndim, "take")
+    return write_out(_core.prim("take", [a, idx], [ax, _FN["take"], m, ax]), out, "take", "unsafe")
+
+
+def put(a, ind, v, mode="raise"):
+    """numpy.put: a.flat[ind] = v in place, v repeated as needed, the last repeat of an index winning."""
+    if not isinstance(a, ndarray):
+        raise TypeError(f"[mnn.numpy.put] argument 1 must be mnn.numpy.ndarray, not {type(a).__name__}")
+    if not a._writeable:
+        raise ValueError("[mnn.numpy.put] assignment destination is read-only")
+    m = _mode_code(mode, "put")
+    idx = _flat(_int_indices(ind, "put"))
+    vals = _flat(_value_for(a, v))
+    if idx.size == 0 or vals.size == 0:
+        return
+    if a.size == 0:
+        raise IndexError("[mnn.numpy.put] cannot replace elements of an empty array")
+    pos = _core.prim("ravel_index", [idx], [_FN["put"], m, 1, a.size, 0])
+    if vals.size != idx.size:
+        reps = _core.prim("ravel_index", [_core.arange_int(0, idx.size, 1, _I64)], [_FN["put"], _WRAP, 1, vals.size, 0])
+        vals = _core.prim("take", [vals, reps], [0])
+    new = _core.prim("put", [_flat(a), pos, vals], [0])
+    _core.assign(a, _reshape(new, a.shape))
+
+
+def _along_axis_key(arr, indices, axis, fn):
+    if indices.dtype.kind not in "iu":
+        raise IndexError(f"[mnn.numpy.{fn}] `indices` must be an integer array")
+    if indices.ndim != arr.ndim:
+        raise ValueError(f"[mnn.numpy.{fn}] `indices` and `arr` must have the same number of dimensions")
+    key = []
+    for d in _range(arr.ndim):
+        if d == axis:
+            key.append(indices)
+        else:
+            shape = [1] * arr.ndim
+            shape[d] = arr.shape[d]
+            key.append(_reshape(_core.arange_int(0, arr.shape[d], 1, _I64), shape))
+    return tuple(key)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """numpy.take_along_axis: arr's elements at indices along axis (indices broadcast against arr)."""
+    arr, indices = asarray(arr), asarray(indices)
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("[mnn.numpy.take_along_axis] when axis=None, `indices` must have a single dimension.")
+        arr, axis = _flat(arr), 0
+    else:
+        axis = _norm_axis(axis, arr.ndim, "take_along_axis")
+    return _getitem(arr, _along_axis_key(arr, indices, axis, "take_along_axis"), "take_along_axis")
+
+
+def put_along_axis(arr, indices, values, axis):
+    """numpy.put_along_axis: arr[...indices along axis...] = values, in place."""
+    if not isinstance(arr, ndarray):
+        raise TypeError("[mnn.numpy.put_along_axis] arr must be an mnn.numpy.ndarray")
+    indices = asarray(indices)
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("[mnn.numpy.put_along_axis] when axis=None, `indices` must have a single dimension.")
+        target, axis = _flat(arr), 0
+        if not arr._is_c_contiguous:  # a copy: write it back as a whole
+            flat = _core.copy(target)
+            _setitem(flat, _along_axis_key(flat, indices, 0, "put_along_axis"), values, "put_along_axis")
+            _core.assign(arr, _reshape(flat, arr.shape))
+            return
+    else:
+        target, axis = arr, _norm_axis(axis, arr.ndim, "put_along_axis")
+    _setitem(target, _along_axis_key(target, indices, axis, "put_along_axis"), values, "put_along_axis")
+
+
+def nonzero(a):
+    """numpy.nonzero: a tuple of int64 coordinate arrays, one per axis, in row-major order."""
+    a = asarray(a)
+    if a.ndim == 0:
+        raise ValueError("[mnn.numpy.nonzero] Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead. If the context of this error is of the form "
+                         "`arr[nonzero(cond)]`, just use `arr[cond]`.")
+    if a.ndim == 1:
+        return (_core.prim("nonzero", [a], [1]),)
+    coords = _core.prim("nonzero", [a], [0])
+    return tuple(coords[d] for d in _range(a.ndim))
+
+
+def flatnonzero(a):
+    """numpy.flatnonzero: positions of the nonzero elements of a.ravel()."""
+    a = asarray(a)
+    return _core.prim("nonzero", [_flat(a)], [1])
+
+
+def argwhere(a):
+    """numpy.argwhere: (count, a.ndim) coordinates of the nonzero elements."""
+    a = asarray(a)
+    if a.ndim == 0:
+        c = _core.prim("nonzero", [_flat(a)], [1]).size
+        return _core.empty([c, 0], _I64)
+    return _core.transpose(_core.prim("nonzero", [a], [0]), [1, 0])
+
+
+def where(condition, x=None, y=None, /):
+    """numpy.where: with x and y, a select; with the condition alone, nonzero(condition)."""
+    if x is None and y is None:
+        return nonzero(condition)
+    from ._ufuncs import where as _where
+    return _where(condition, x, y)
+
+
+def compress(condition, a, axis=None, out=None):
+    """numpy.compress: the slices of a along axis where condition (1-d) is true."""
+    from ._common import write_out
+    cond = asarray(condition)
+    if cond.ndim != 1:
+        raise ValueError("[mnn.numpy.compress] condition must be a 1-d array")
+    a = asarray(a)
+    if axis is None:
+        a, ax = _flat(a), 0
+    else:
+        ax = _norm_axis(axis, a.ndim, "compress")
+    idx = _core.prim("nonzero", [cond], [1])
+    return write_out(_core.prim("take", [a, idx], [ax, _FN["compress"], _RAISE, ax]), out, "compress", "unsafe")
+
+
+def extract(condition, arr):
+    """numpy.extract: the elements of arr.ravel() where condition.ravel() is nonzero."""
+    cond, arr = _flat(asarray(condition)), _flat(asarray(arr))
+    idx = _core.prim("nonzero", [cond], [1])
+    return _core.prim("take", [arr, idx], [0, _FN["extract"], _RAISE, 0])
+
+
+def choose(a, choices, out=None, mode="raise"):
+    """numpy.choose: out[i] = choices[a[i]][i], everything broadcast together."""
+    from ._common import write_out
+    from ._dtypes import result_type
+    from ._manipulation import broadcast_shapes, stack
+    m = _mode_code(mode, "choose")
+    a = asarray(a)
+    if a.dtype.kind not in "iub":
+        raise TypeError(f"[mnn.numpy.choose] Cannot cast array data from {a.dtype!r} to dtype('int64') according "
+                        f"to the rule 'safe'")
+    if isinstance(choices, ndarray):
+        choices = [choices[i] for i in _range(choices.shape[0])]
+    choices = [asarray(c) for c in choices]
+    if not choices:
+        raise ValueError("[mnn.numpy.choose] 0-length sequence.")
+    dt = result_type(*choices)
+    try:
+        shape = list(broadcast_shapes(a.shape, *[c.shape for c in choices]))
+    except ValueError:
+        raise ValueError("[mnn.numpy.choose] shape mismatch: objects cannot be broadcast to a single shape") from None
+    cs = [_core.broadcast_to(c if c.dtype == dt else _core.astype(c, dt._code), shape) for c in choices]
+    stacked = stack(cs)
+    idx = _core.broadcast_to(_as_i64(a), shape)
+    n, size = len(cs), _prod(shape)
+    sel = _core.prim("ravel_index", [idx], [_FN["choose"], _STRICT if m == _RAISE else m, 1, n, 0])
+    flat = sel * size + _reshape(_core.arange_int(0, size, 1, _I64), shape)
+    return write_out(_core.prim("take", [_flat(stacked), flat], [0]), out, "choose", "unsafe")
+
+
+def select(condlist, choicelist, default=0):
+    """numpy.select: the choice of the first true condition, else default."""
+    from ._dtypes import result_type
+    from ._manipulation import broadcast_arrays
+    if len(condlist) != len(choicelist):
+        raise ValueError("[mnn.numpy.select] list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("[mnn.numpy.select] select with an empty condition list is not possible")
+    choices = [asarray(c) for c in choicelist] + [asarray(default)]
+    dt = result_type(*choices)
+    conds = [asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype.kind != "b":
+            raise TypeError(f"[mnn.numpy.select] invalid entry {i} in condlist: should be boolean ndarray")
+    arrays = broadcast_arrays(*(conds + choices))
+    conds, choices = arrays[:len(conds)], arrays[len(conds):]
+    result = _core.astype(choices[-1], dt._code) if choices[-1].dtype != dt else choices[-1]
+    for c, x in zip(reversed(conds), reversed(choices[:-1])):
+        result = _core.ufunc(_WHERE, c, _core.astype(x, dt._code) if x.dtype != dt else x, result)
+    return _core.copy(result) if not result._is_c_contiguous else result
+
+
+def ix_(*args):
+    """numpy.ix_: open mesh index arrays, the k-th of shape (1, .., n_k, .., 1)."""
+    out = []
+    nd = len(args)
+    for k, seq in enumerate(args):
+        if isinstance(seq, (list, tuple)) and len(seq) == 0:
+            arr = _core.empty([0], _I64)
+        else:
+            arr = asarray(seq)
+        if arr.ndim != 1:
+            raise ValueError("[mnn.numpy.ix_] Cross index must be 1 dimensional")
+        if arr.dtype.kind == "b":
+            arr = _core.prim("nonzero", [arr], [1])
+        shape = [1] * nd
+        shape[k] = arr.size
+        out.append(_reshape(arr, shape))
+    return tuple(out)
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    """numpy.indices: the grid of each axis's coordinate (dense: stacked; sparse: broadcastable)."""
+    from ._common import dtype_code
+    code = dtype_code(dtype)
+    dims = [operator.index(d) for d in dimensions]
+    nd = len(dims)
+    grids = []
+    for k, n in enumerate(dims):
+        shape = [1] * nd
+        shape[k] = n
+        g = _reshape(_core.astype(_core.arange_int(0, n, 1, _I64), code), shape)
+        grids.append(g if sparse else _core.broadcast_to(g, dims))
+    if sparse:
+        return tuple(grids)
+    if nd == 0:
+        return _core.empty([0], code)
+    from ._manipulation import stack
+    return stack(grids)
+
+
+def _shape_arg(shape, fn):
+    try:
+        dims = [operator.index(d) for d in (shape if isinstance(shape, (tuple, list)) else (shape,))]
+    except TypeError:
+        raise TypeError(f"[mnn.numpy.{fn}] 'shape' must be a sequence of integers") from None
+    for d in dims:
+        if d < 0:
+            raise ValueError(f"[mnn.numpy.{fn}] dimensions must be non-negative")
+    return dims
+
+
+def unravel_index(indices, shape, order="C"):
+    """numpy.unravel_index: the coordinates of flat positions in an array of the given shape."""
+    from ._reductions import max as _max, min as _min
+    dims = _shape_arg(shape, "unravel_index")
+    if order not in ("C", "F"):
+        raise ValueError("[mnn.numpy.unravel_index] only 'C' or 'F' order is permitted")
+    idx = asarray(indices)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"[mnn.numpy.unravel_index] only int indices permitted")
+    idx = _as_i64(idx)
+    size = _prod(dims)
+    if idx.size:
+        lo, hi = _int(_core.item(_min(idx), 0)), _int(_core.item(_max(idx), 0))
+        bad = lo if lo < 0 else (hi if hi >= size else None)
+        if bad is not None:
+            raise ValueError(f"[mnn.numpy.unravel_index] index {bad} is out of bounds for array with size {size}")
+    out = [None] * len(dims)
+    rest = idx
+    order_dims = list(_range(len(dims) - 1, -1, -1)) if order == "C" else list(_range(len(dims)))
+    for d in order_dims:
+        n = dims[d]
+        if n == 0:
+            out[d] = rest
+            continue
+        out[d] = rest % n
+        rest = rest // n
+    return tuple(_core.copy(o) for o in out)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """numpy.ravel_multi_index: flat positions of coordinate arrays in an array of shape dims."""
+    from ._manipulation import broadcast_arrays
+    dims = _shape_arg(dims, "ravel_multi_index")
+    if order not in ("C", "F"):
+        raise ValueError("[mnn.numpy.ravel_multi_index] only 'C' or 'F' order is permitted")
+    coords = [asarray(c) for c in multi_index]
+    if len(coords) != len(dims):
+        raise ValueError(f"[mnn.numpy.ravel_multi_index] parameter multi_index must be a sequence of length "
+                         f"{len(dims)}")
+    for c in coords:
+        if c.dtype.kind not in "iu":
+            raise TypeError(f"[mnn.numpy.ravel_multi_index] Cannot cast array data from {c.dtype!r} to "
+                            f"dtype('int64') according to the rule 'safe'")
+    modes = list(mode) if isinstance(mode, (tuple, list)) else [mode] * len(dims)
+    if len(modes) != len(dims):
+        raise ValueError("[mnn.numpy.ravel_multi_index] mode must be a string or a sequence of len(dims) strings")
+    codes = [_mode_code(md, "ravel_multi_index") for md in modes]
+    coords = [_core.copy(_as_i64(c)) for c in broadcast_arrays(*coords)] if coords else []
+    fixed = []
+    for c, n, md in zip(coords, dims, codes):
+        if md != _RAISE:  # wrap/clip normalise first, then the strict check passes
+            c = _core.prim("ravel_index", [c], [_FN["ravel_multi_index"], md, 1, n, 0])
+        fixed.append(c)
+    if order == "F":
+        fixed, dims = fixed[::-1], dims[::-1]
+    return _core.prim("ravel_index", fixed, [_FN["ravel_multi_index"], _STRICT, len(dims)] + dims + [0] * len(dims))
+
+
+def diag_indices(n, ndim=2):
+    """numpy.diag_indices: ndim copies of arange(n)."""
+    idx = _core.arange_int(0, operator.index(n), 1, _I64)
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    arr = asarray(arr)
+    if arr.ndim < 2:
+        raise ValueError("[mnn.numpy.diag_indices_from] input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("[mnn.numpy.diag_indices_from] All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+def _tri_mask(n, k, m, upper):
+    rows = _reshape(_core.arange_int(0, n, 1, _I64), [n, 1])
+    cols = _reshape(_core.arange_int(0, m, 1, _I64), [1, m])
+    diff = cols - rows
+    return (diff >= k) if upper else (diff <= k)
+
+
+def tril_indices(n, k=0, m=None):
+    """numpy.tril_indices: coordinates of the lower triangle (j - i <= k) of an (n, m) array."""
+    n = operator.index(n)
+    m = n if m is None else operator.index(m)
+    return nonzero(_tri_mask(n, operator.index(k), m, False))
+
+
+def triu_indices(n, k=0, m=None):
+    """numpy.triu_indices: coordinates of the upper triangle (j - i >= k) of an (n, m) array."""
+    n = operator.index(n)
+    m = n if m is None else operator.index(m)
+    return nonzero(_tri_mask(n, operator.index(k), m, True))
+
+
+def tril_indices_from(arr, k=0):
+    arr = asarray(arr)
+    if arr.ndim != 2:
+        raise ValueError("[mnn.numpy.tril_indices_from] input array must be 2-d")
+    return tril_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def triu_indices_from(arr, k=0):
+    arr = asarray(arr)
+    if arr.ndim != 2:
+        raise ValueError("[mnn.numpy.triu_indices_from] input array must be 2-d")
+    return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def _method_take(self, indices, axis=None, out=None, mode="raise"):
+    return take(self, indices, axis=axis, out=out, mode=mode)
+
+
+def _method_put(self, indices, values, mode="raise"):
+    return put(self, indices, values, mode=mode)
+
+
+def _method_compress(self, condition, axis=None, out=None):
+    return compress(condition, self, axis=axis, out=out)
+
+
+def _method_choose(self, choices, out=None, mode="raise"):
+    return choose(self, choices, out=out, mode=mode)
+
+
+for _name, _fn in {"take": _method_take, "put": _method_put, "nonzero": nonzero, "compress": _method_compress,
+                   "choose": _method_choose}.items():
+    if not hasattr(ndarray, _name):
+        setattr(ndarray, _name, _fn)
