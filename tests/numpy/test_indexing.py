@@ -351,6 +351,10 @@ def test_compress_extract_choose_select():
         got = mnp.select([mnp.asarray(xi) < 3, mnp.asarray(xi) > 5], [mnp.asarray(xi), mnp.asarray(xi ** 2)],
                          default)
         assert_same(got, want)
+    for choice, default in [(numpy.arange(3, dtype=numpy.float32), 0), (numpy.arange(3, dtype=numpy.int8), 1.5),
+                            (numpy.arange(3, dtype=numpy.float32), numpy.float64(2))]:
+        want = numpy.select([choice > 0], [choice], default)
+        assert_same(mnp.select([mnp.asarray(choice) > 0], [mnp.asarray(choice)], default), want)
     with pytest.raises(ValueError, match="same length"):
         mnp.select([mnp.asarray(xi) < 3], [])
     with pytest.raises(TypeError, match="invalid entry 0 in condlist"):

@@ -493,8 +493,9 @@ def select(condlist, choicelist, default=0):
         raise ValueError("[mnn.numpy.select] list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("[mnn.numpy.select] select with an empty condition list is not possible")
-    choices = [asarray(c) for c in choicelist] + [asarray(default)]
-    dt = result_type(*choices)
+    choices = [asarray(c) for c in choicelist]
+    dt = result_type(*choices, default)  # a Python scalar default is weak, as in numpy
+    choices.append(asarray(default))
     conds = [asarray(c) for c in condlist]
     for i, c in enumerate(conds):
         if c.dtype.kind != "b":
