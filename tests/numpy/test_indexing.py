@@ -423,3 +423,50 @@ def test_triangle_and_diagonal_indices():
     ma[mnp.triu_indices(4, 1)] = 0.0
     a[numpy.triu_indices(4, 1)] = 0.0
     assert_same(ma, a)
+
+
+def test_put_primitive_gradient():
+    from mnn import _core
+    x = numpy.random.default_rng(0).standard_normal((5, 3))
+    vals = numpy.random.default_rng(1).standard_normal((4, 3))
+    idx = numpy.array([1, 3, 1, 0])
+    w = numpy.random.default_rng(2).standard_normal((5, 3))
+    m, mv = mnp.array(x, requires_grad=True), mnp.array(vals, requires_grad=True)
+    y = _core.prim("put", [m * 1.0, mnp.asarray(idx), mv * 1.0], [0])
+    want_y = x.copy()
+    want_y[idx] = vals
+    assert_same(y, want_y)
+    y.backward(mnp.array(w))
+    g_dst = w.copy()
+    g_dst[idx] = 0
+    g_vals = w[idx] * numpy.array([0, 1, 1, 1])[:, None]  # the first write to row 1 is overwritten
+    numpy.testing.assert_allclose(numpy.asarray(m.grad), g_dst)
+    numpy.testing.assert_allclose(numpy.asarray(mv.grad), g_vals)
+
+
+def test_large_gathers_and_scatters_use_every_thread_path():
+    rng = numpy.random.default_rng(11)
+    x = rng.standard_normal((300_000,)).astype(numpy.float32)
+    idx = rng.integers(-300_000, 300_000, 200_000)
+    m = mnp.asarray(x)
+    assert_same(m[mnp.asarray(idx)], x[idx])
+    rows = rng.standard_normal((5000, 24))
+    ridx = rng.integers(0, 5000, 7000)
+    assert_same(mnp.asarray(rows)[mnp.asarray(ridx)], rows[ridx])
+    assert_same(mnp.asarray(rows)[:, [3, 1]], rows[:, [3, 1]])
+    mask = rng.standard_normal((700, 300)) > 0.3  # several nonzero chunks
+    assert_same(mnp.asarray(mask * 1.0)[mnp.asarray(mask)], (mask * 1.0)[mask])
+    for got, want in zip(mnp.nonzero(mnp.asarray(mask)), numpy.nonzero(mask)):
+        assert_same(got, want)
+    wide = rng.standard_normal((3, 2000))  # one outer block with wide rows: split by bytes
+    want = wide.copy()
+    want[[2, 0, 2]] = numpy.arange(6000.0).reshape(3, 2000)
+    got = mnp.asarray(wide)
+    got[[2, 0, 2]] = mnp.arange(6000.0).reshape(3, 2000)
+    assert_same(got, want)
+    big = rng.standard_normal((400, 50))
+    want = big.copy()
+    want[:, [7, 7, 1]] = -numpy.arange(1200.0).reshape(400, 3)
+    got = mnp.asarray(big)
+    got[:, [7, 7, 1]] = -mnp.arange(1200.0).reshape(400, 3)
+    assert_same(got, want)

@@ -228,3 +228,26 @@ def vjp(node, inputs, g):
     if fn is None:
         raise NotImplementedError(f"[mnn.autograd] no gradient for '{node.kind}'")
     return fn(node, inputs, g)
+
+
+def _put(node, xs, g):
+    """put(dst, idx, vals; axis): dst's gradient is g with the written rows zeroed; each value row gets
+    the gradient of the row it landed in, unless a later repeat of its index overwrote it."""
+    dst, idx, vals = xs
+    axis = node.ints[0]
+    m = idx.shape[0]
+    g_dst = _core.prim("put", [g, idx, np.zeros(vals.shape, dtype=g.dtype)], [axis])
+    order = np.arange(m, dtype=np.int64)
+    last = _core.prim("put", [np.full(dst.shape[axis], -1, dtype=np.int64), idx, order], [0])
+    won = _core.prim("take", [last, idx], [0]) == order
+    shape = [1] * vals.ndim
+    shape[axis] = m
+    g_vals = np.where(np.reshape(won, shape), _core.prim("take", [g, idx], [axis]), 0).astype(g.dtype)
+    return [g_dst, None, g_vals]
+
+
+VJP.update({
+    "put": _put,
+    "nonzero": _none,
+    "ravel_index": _none,
+})
