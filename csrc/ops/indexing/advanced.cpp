@@ -61,7 +61,9 @@ prims::PrimMeta infer_ravel_index(const std::vector<NodePtr>& in, const Params& 
     }
     for (int64_t j = 0; j < m; ++j) {
       if (mode == indexing::RaiseStrict) {
-        if (v[j] < 0 || v[j] >= n) throw ValueError(indexing::api(fn, fn == 7 ? "invalid entry in choice array" : "invalid entry in coordinates array"));
+        if (v[j] < 0 || v[j] >= n)
+          throw ValueError(indexing::api(fn, fn == 7 ? "invalid entry in choice array"
+                                                     : "invalid entry in coordinates array"));
       } else if (v[j] < -n || v[j] >= n) {
         throw IndexError(indexing::api(fn, "index " + std::to_string(v[j]) + " is out of bounds for axis " +
                                                std::to_string(axis) + " with size " + std::to_string(n)));
