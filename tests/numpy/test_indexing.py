@@ -469,3 +469,17 @@ def test_large_gathers_and_scatters_use_every_thread_path():
     got = mnp.asarray(big)
     got[:, [7, 7, 1]] = -mnp.arange(1200.0).reshape(400, 3)
     assert_same(got, want)
+
+
+def test_numpy_arrays_and_scalars_as_keys():
+    """numpy arrays define __index__ (only 0-d integer ones convert): they must reach advanced indexing."""
+    x = numpy.arange(24.0).reshape(4, 6)
+    m = mnp.asarray(x)
+    keys = [numpy.array([3, 0]), (slice(None), numpy.array([5, 5])), x > 10, (x[:, 0] > 5,), numpy.int64(2),
+            (numpy.array(1), numpy.array([0, 2])), (numpy.uint8(1), slice(None, None, -2)), numpy.array([True] * 4)]
+    for key in keys:
+        assert_same(m[key], x[key])
+        want, got = x.copy(), mnp.asarray(x)
+        want[key] = -1.0
+        got[key] = -1.0
+        assert_same(got, want)
