@@ -2,15 +2,23 @@
 //
 //   nonzero(a; flat):                     the coordinates of a's nonzero elements, row-major order:
 //                                         (a.ndim, count) int64, or (count,) flat positions when flat=1
-//   ravel_index(i_0..i_k-1; fn, mode, k, dims[k], axes[k]):
-//                                         sum_d norm(i_d, dims[d]) * stride_d over same-shaped int64
-//                                         arrays: the flat position of a multi-index (validated here)
+//   ravel_index(i_0..i_k-1; fn, mode, k, dims[k], axes[k][, nb, shape[nb]]):
+//                                         sum_d norm(i_d, dims[d]) * stride_d over int64 arrays that
+//                                         broadcast to `shape` (default: i_0's): the flat position of
+//                                         a multi-index (validated here)
+//   gather(src, flat; lead, k, axes[k]):  numpy's result of indexing src's axes `axes` (ascending) by
+//                                         the coordinates whose row-major flat position over those
+//                                         axes is flat (shape B): the other axes keep their order and
+//                                         B is inserted before the lead-th of them. src is read with
+//                                         its own strides (views are not copied first).
 //   put(dst, idx, vals; axis):            dst with rows dst[pre, idx[j], post] = vals[pre, j, post],
 //                                         later j winning over earlier ones (numpy's a[idx] = v)
 //
 // nonzero and ravel_index read their inputs (data_dependent): nonzero's length is the count, and
 // numpy raises on the indexing line for an out-of-bounds index. put trusts indices that went
 // through ravel_index or take's check; its kernel still never writes outside the output.
+#include <algorithm>
+
 #include "core/error.h"
 #include "ops/indexing/index_common.h"
 #include "prims/registry.h"
@@ -46,31 +54,72 @@ prims::PrimMeta infer_nonzero(const std::vector<NodePtr>& in, const Params& p) {
 
 prims::PrimMeta infer_ravel_index(const std::vector<NodePtr>& in, const Params& p) {
   int64_t fn = p.ints.at(0), mode = p.ints.at(1), k = p.ints.at(2);
-  if (k < 1 || static_cast<int64_t>(in.size()) != k || static_cast<int64_t>(p.ints.size()) != 3 + 2 * k)
+  if (k < 1 || static_cast<int64_t>(in.size()) != k || static_cast<int64_t>(p.ints.size()) < 3 + 2 * k)
     throw ValueError(indexing::api(fn, "ravel_index: bad parameters"));
-  const Shape& s = in[0]->shape;
-  int64_t m = numel(s);
+  // The result shape: given after dims and axes (the inputs broadcast to it), else the inputs' own.
+  Shape out = in[0]->shape;
+  if (static_cast<int64_t>(p.ints.size()) > 3 + 2 * k) {
+    int64_t nb = p.ints[3 + 2 * k];
+    out.assign(p.ints.begin() + 4 + 2 * k, p.ints.begin() + 4 + 2 * k + nb);
+  }
   for (int64_t d = 0; d < k; ++d) {
     const NodePtr& x = in[d];
-    if (x->dtype != DType::Int64 || x->shape != s) throw ValueError(indexing::api(fn, "ravel_index: bad index arrays"));
-    int64_t n = p.ints[3 + d], axis = p.ints[3 + k + d];
+    bool fits = x->dtype == DType::Int64 && x->ndim() <= static_cast<int>(out.size());
+    for (int i = 0; fits && i < x->ndim(); ++i) {
+      int64_t want = out[out.size() - x->ndim() + i];
+      fits = x->shape[i] == want || x->shape[i] == 1;
+    }
+    if (!fits) throw ValueError(indexing::api(fn, "ravel_index: index arrays do not broadcast to the result"));
+    // Each input is checked over its own elements (broadcasting repeats them, it adds none).
+    int64_t n = p.ints[3 + d], axis = p.ints[3 + k + d], m = numel(x->shape);
     const int64_t* v = reinterpret_cast<const int64_t*>(x->data_ptr());
     if (mode == indexing::Wrap || mode == indexing::Clip) {
-      if (n == 0 && m > 0) throw IndexError(indexing::api(fn, "cannot do a non-empty take from an empty axes."));
+      if (n == 0 && m > 0 && numel(out) > 0)
+        throw IndexError(indexing::api(fn, "cannot do a non-empty take from an empty axes."));
       continue;
     }
+    int64_t lo = 0, hi = 0;
     for (int64_t j = 0; j < m; ++j) {
-      if (mode == indexing::RaiseStrict) {
-        if (v[j] < 0 || v[j] >= n)
-          throw ValueError(indexing::api(fn, fn == 7 ? "invalid entry in choice array"
-                                                     : "invalid entry in coordinates array"));
-      } else if (v[j] < -n || v[j] >= n) {
-        throw IndexError(indexing::api(fn, "index " + std::to_string(v[j]) + " is out of bounds for axis " +
-                                               std::to_string(axis) + " with size " + std::to_string(n)));
-      }
+      lo = std::min(lo, v[j]);
+      hi = std::max(hi, v[j]);
+    }
+    int64_t min_ok = mode == indexing::RaiseStrict ? 0 : -n;
+    if (lo >= min_ok && hi < n) continue;
+    for (int64_t j = 0; j < m; ++j) {
+      if (v[j] >= min_ok && v[j] < n) continue;
+      if (mode == indexing::RaiseStrict)
+        throw ValueError(indexing::api(fn, fn == 7 ? "invalid entry in choice array"
+                                                   : "invalid entry in coordinates array"));
+      throw IndexError(indexing::api(fn, "index " + std::to_string(v[j]) + " is out of bounds for axis " +
+                                             std::to_string(axis) + " with size " + std::to_string(n)));
     }
   }
-  return {DType::Int64, s};
+  return {DType::Int64, out};
+}
+
+prims::PrimMeta infer_gather(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& src = in.at(0);
+  const NodePtr& flat = in.at(1);
+  int64_t lead = p.ints.at(0), k = p.ints.at(1);
+  if (flat->dtype != DType::Int64 || k < 1 || static_cast<int64_t>(p.ints.size()) != 2 + k)
+    throw ValueError("[mnn.engine] gather: bad parameters");
+  Shape rest;
+  int64_t prev = -1;
+  for (int64_t d = 0, j = 0; d < src->ndim(); ++d) {
+    if (j < k && p.ints[2 + j] == d) {
+      prev = d;
+      ++j;
+      continue;
+    }
+    rest.push_back(src->shape[d]);
+  }
+  if (prev < 0 || static_cast<int64_t>(rest.size()) + k != src->ndim() || lead < 0 ||
+      lead > static_cast<int64_t>(rest.size()))
+    throw ValueError("[mnn.engine] gather: axes must be ascending axes of the source");
+  Shape s(rest.begin(), rest.begin() + lead);
+  s.insert(s.end(), flat->shape.begin(), flat->shape.end());
+  s.insert(s.end(), rest.begin() + lead, rest.end());
+  return {src->dtype, s};
 }
 
 prims::PrimMeta infer_put(const std::vector<NodePtr>& in, const Params& p) {
@@ -92,5 +141,6 @@ prims::PrimMeta infer_put(const std::vector<NodePtr>& in, const Params& p) {
 MNN_REGISTER_PRIMITIVE(nonzero, {"nonzero", &infer_nonzero, /*data_dependent=*/true});
 MNN_REGISTER_PRIMITIVE(ravel_index, {"ravel_index", &infer_ravel_index, /*data_dependent=*/true});
 MNN_REGISTER_PRIMITIVE(put, {"put", &infer_put});
+MNN_REGISTER_PRIMITIVE(gather, {"gather", &infer_gather, /*data_dependent=*/false, /*contiguous_inputs=*/false});
 
 }  // namespace mnn::ops

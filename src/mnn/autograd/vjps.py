@@ -246,7 +246,25 @@ def _put(node, xs, g):
     return [g_dst, None, g_vals]
 
 
+def _gather(node, xs, g):
+    """gather(src, flat; lead, k, axes): scatter-add g over the indexed axes merged into one, then
+    split them and move them back between the other axes."""
+    src, flat = xs
+    lead, k = node.ints[0], node.ints[1]
+    axes = list(node.ints[2:2 + k])
+    rest = [d for d in range(src.ndim) if d not in axes]
+    dims = [src.shape[d] for d in axes]
+    pre, post = [src.shape[d] for d in rest[:lead]], [src.shape[d] for d in rest[lead:]]
+    g2 = np.reshape(g, pre + [flat.size] + post)
+    n = math.prod(dims)
+    s = _core.prim("scatter_add", [g2, np.reshape(flat, (flat.size,))], [lead, n])
+    s = np.reshape(s, pre + dims + post)
+    order = rest[:lead] + axes + rest[lead:]
+    return [np.transpose(s, [order.index(d) for d in range(src.ndim)]), None]
+
+
 VJP.update({
+    "gather": _gather,
     "put": _put,
     "nonzero": _none,
     "ravel_index": _none,

@@ -182,7 +182,7 @@ def _broadcast_indices(groups, fn):
             raise IndexError(f"[mnn.numpy.{fn}] shape mismatch: indexing arrays could not be broadcast together "
                              f"with shapes " + " ".join(str(s).replace(",)", ",)") for s in shapes))
         out.append(dims.pop() if dims else 1)
-    return [_core.broadcast_to(g[3], out) for g in groups], out
+    return [g[3] for g in groups], out  # ravel_index broadcasts them itself
 
 
 def _layout(a, plan, fn):
@@ -208,7 +208,8 @@ def _layout(a, plan, fn):
         flat, shown = indices[0], groups[0][2]
     else:
         dims = [_prod(v.shape[g[0]:g[0] + g[1]]) for g in groups]
-        flat = _core.prim("ravel_index", indices, [_FN[fn], _RAISE, len(groups)] + dims + [g[2] for g in groups])
+        flat = _core.prim("ravel_index", indices, [_FN[fn], _RAISE, len(groups)] + dims + [g[2] for g in groups] +
+                          [len(bshape)] + bshape)
         shown = lead
     return src, merged, flat, lead, shown, bshape
 
@@ -217,8 +218,30 @@ def _getitem(a, key, fn="__getitem__"):
     plan = _parse(a, key, fn)
     if not plan.groups:
         return a[plan.basic]
-    src, merged, flat, lead, shown, _ = _layout(a, plan, fn)
-    return _core.prim("take", [merged, flat], [lead, _FN[fn], _RAISE, shown])
+    v = a if plan.trivial_basic else a[plan.basic]
+    groups = plan.groups
+    fid = _FN[fn]
+    indices, bshape = _broadcast_indices(groups, fn)
+    axes = [g[0] + i for g in groups for i in _range(g[1])]
+    first = axes[0]
+    in_place = plan.adjacent and axes == list(_range(first, first + len(axes)))
+    single = len(groups) == 1
+    if single and in_place and v._is_c_contiguous:  # take checks the indices itself
+        flat = indices[0]
+    elif single and groups[0][1] > 1:
+        flat = indices[0]  # a mask's flat positions: in range by construction
+    else:
+        dims = [_prod(v.shape[g[0]:g[0] + g[1]]) for g in groups]
+        flat = _core.prim("ravel_index", indices, [fid, _RAISE, len(groups)] + dims + [g[2] for g in groups] +
+                          [len(bshape)] + bshape)
+    if in_place and v._is_c_contiguous:
+        # Adjacent indexed axes of contiguous data merge into one for free: take is the tuned row gather.
+        k = len(axes)
+        merged = v if k == 1 else _reshape(v, list(v.shape[:first]) + [_prod(v.shape[first:first + k])] +
+                                           list(v.shape[first + k:]))
+        return _core.prim("take", [merged, flat], [first, fid, _RAISE, groups[0][2] if single else first])
+    # Everything else reads the view where it lies: no copy of the source, whatever its strides.
+    return _core.prim("gather", [v, flat], [first if in_place else 0, len(axes)] + axes)
 
 
 def _value_for(a, value):
@@ -589,7 +612,7 @@ def unravel_index(indices, shape, order="C"):
 
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """numpy.ravel_multi_index: flat positions of coordinate arrays in an array of shape dims."""
-    from ._manipulation import broadcast_arrays
+    from ._manipulation import broadcast_shapes
     dims = _shape_arg(dims, "ravel_multi_index")
     if order not in ("C", "F"):
         raise ValueError("[mnn.numpy.ravel_multi_index] only 'C' or 'F' order is permitted")
@@ -605,7 +628,12 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if len(modes) != len(dims):
         raise ValueError("[mnn.numpy.ravel_multi_index] mode must be a string or a sequence of len(dims) strings")
     codes = [_mode_code(md, "ravel_multi_index") for md in modes]
-    coords = [_core.copy(_as_i64(c)) for c in broadcast_arrays(*coords)] if coords else []
+    try:
+        shape = list(broadcast_shapes(*[c.shape for c in coords]))
+    except ValueError:
+        raise ValueError("[mnn.numpy.ravel_multi_index] shape mismatch: objects cannot be broadcast to a single "
+                         "shape") from None
+    coords = [_as_i64(c) for c in coords]
     fixed = []
     for c, n, md in zip(coords, dims, codes):
         if md != _RAISE:  # wrap/clip normalise first, then the strict check passes
@@ -613,7 +641,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         fixed.append(c)
     if order == "F":
         fixed, dims = fixed[::-1], dims[::-1]
-    return _core.prim("ravel_index", fixed, [_FN["ravel_multi_index"], _STRICT, len(dims)] + dims + [0] * len(dims))
+    return _core.prim("ravel_index", fixed, [_FN["ravel_multi_index"], _STRICT, len(dims)] + dims + [0] * len(dims) +
+                      [len(shape)] + shape)
 
 
 def diag_indices(n, ndim=2):
