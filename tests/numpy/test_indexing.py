@@ -483,3 +483,34 @@ def test_numpy_arrays_and_scalars_as_keys():
         want[key] = -1.0
         got[key] = -1.0
         assert_same(got, want)
+
+
+def test_compound_and_self_referencing_writes():
+    x = numpy.arange(12.0).reshape(3, 4)
+    m = mnp.asarray(x)
+    want = x.copy()
+    want[[1, 1, 2]] += 1          # numpy: a repeated index is incremented once
+    m[[1, 1, 2]] += 1
+    assert_same(m, want)
+    want[[0, 2]] = want[[2, 0]]   # a swap reads the old rows
+    m[[0, 2]] = m[[2, 0]]
+    assert_same(m, want)
+    want[want > 5] = want[want > 5] * -2
+    m[m > 5] = m[m > 5] * -2
+    assert_same(m, want)
+    want[:, [3, 0]] = want[:, [0, 3]]
+    m[:, [3, 0]] = m[:, [0, 3]]
+    assert_same(m, want)
+
+
+@pytest.mark.parametrize("key", [([1, 0, 1], slice(None), [2, 2, 0]), ([0, 2],), (slice(None), [[1, 0]], [2])])
+def test_gradient_through_strided_views(key):
+    x = numpy.random.default_rng(8).standard_normal((4, 3, 5))
+    m = mnp.array(x, requires_grad=True)
+    y = m.transpose(2, 0, 1)[::-2][_mnn_key(key)]
+    w = numpy.random.default_rng(9).standard_normal(y.shape)
+    y.backward(mnp.array(w))
+    t = torch.tensor(x, requires_grad=True)
+    tk = tuple(torch.tensor(k) if isinstance(k, list) else k for k in key)
+    t.permute(2, 0, 1).flip(0)[::2][tk].backward(torch.tensor(w))
+    numpy.testing.assert_allclose(numpy.asarray(m.grad), t.grad.numpy(), rtol=1e-12)
