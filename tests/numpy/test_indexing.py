@@ -514,3 +514,30 @@ def test_gradient_through_strided_views(key):
     tk = tuple(torch.tensor(k) if isinstance(k, list) else k for k in key)
     t.permute(2, 0, 1).flip(0)[::2][tk].backward(torch.tensor(w))
     numpy.testing.assert_allclose(numpy.asarray(m.grad), t.grad.numpy(), rtol=1e-12)
+
+
+def test_putmask_and_place():
+    for dtype in ["int32", "float64", "uint8"]:
+        for mask_fn, values in [(lambda x: x > 2, [10, 20]), (lambda x: x % 2 == 1, 1.7), (lambda x: x > 100, [5]),
+                                (lambda x: x >= 0, numpy.arange(12, dtype=numpy.uint8) * 3)]:
+            x = numpy.arange(12).reshape(3, 4).astype(dtype)
+            for fn in ["putmask", "place"]:
+                want, got = x.copy(), mnp.asarray(x)
+                getattr(numpy, fn)(want, mask_fn(want), values)
+                getattr(mnp, fn)(got, mask_fn(got), values)
+                assert_same(got, want)
+    base = numpy.arange(20.0).reshape(4, 5)
+    got_base = mnp.asarray(base.copy())
+    mnp.putmask(got_base[:, ::-2], got_base[:, ::-2] > 7, [-1.0, -2.0])
+    numpy.putmask(base[:, ::-2], base[:, ::-2] > 7, [-1.0, -2.0])
+    assert_same(got_base, base)
+    with pytest.raises(ValueError, match="mask and data must be the same size"):
+        mnp.putmask(mnp.zeros(3), [True], 1)
+    with pytest.raises(TypeError, match="according to the rule 'safe'"):  # arrays cast safely, as in numpy
+        mnp.putmask(mnp.zeros(3, dtype="int32"), [True, False, True], mnp.asarray([1.5, 2.5]))
+    with pytest.raises(TypeError, match="first argument must be an array"):
+        mnp.putmask([1, 2], [True, False], 1)
+    with pytest.raises(ValueError, match="Cannot insert from an empty array"):
+        mnp.place(mnp.zeros(3), mnp.asarray([True, False, True]), [])
+    with pytest.raises(TypeError):
+        mnp.place([1, 2], [True, False], [3])

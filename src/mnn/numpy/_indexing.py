@@ -715,3 +715,54 @@ for _name, _fn in {"take": _method_take, "put": _method_put, "nonzero": nonzero,
                    "choose": _method_choose}.items():
     if not hasattr(ndarray, _name):
         setattr(ndarray, _name, _fn)
+
+
+def _masked_values(a, values, fn):
+    """putmask/place convert lists and scalars like setitem, but arrays only by safe casting."""
+    if isinstance(values, ndarray) or (hasattr(values, "__array_interface__") and getattr(values, "ndim", 0) > 0):
+        v = asarray(values)
+        if not _dtypes.can_cast(v.dtype, a.dtype, "safe"):
+            raise TypeError(f"[mnn.numpy.{fn}] Cannot cast array data from {v.dtype!r} to {a.dtype!r} according to "
+                            f"the rule 'safe'")
+    return _flat(_value_for(a, values))
+
+
+def putmask(a, mask, values):
+    """numpy.putmask: a.flat[n] = values[n % len(values)] wherever mask.flat[n], in place."""
+    if not isinstance(a, ndarray):
+        raise TypeError("[mnn.numpy.putmask] first argument must be an array")
+    if not a._writeable:
+        raise ValueError("[mnn.numpy.putmask] assignment destination is read-only")
+    mask = asarray(mask)
+    if mask.size != a.size:
+        raise ValueError("[mnn.numpy.putmask] mask and data must be the same size")
+    if mask.dtype.kind != "b":
+        mask = mask != 0
+    vals = _masked_values(a, values, "putmask")
+    if vals.size == 0:
+        return
+    if vals.size != a.size:  # values repeat along the flat positions of a (not of the selection)
+        pos = _core.prim("ravel_index", [_core.arange_int(0, a.size, 1, _I64)], [_FN["put"], _WRAP, 1, vals.size, 0])
+        vals = _core.prim("take", [vals, pos], [0])
+    _core.assign(a, _core.ufunc(_WHERE, _reshape(mask, a.shape), _reshape(vals, a.shape), a))
+
+
+def place(arr, mask, vals):
+    """numpy.place: the selected elements of arr (flat order) take vals in turn, repeating them."""
+    if not isinstance(arr, ndarray):
+        raise TypeError(f"[mnn.numpy.place] argument 1 must be mnn.numpy.ndarray, not {type(arr).__name__}")
+    mask = asarray(mask)
+    if mask.size != arr.size:
+        raise ValueError("[mnn.numpy.place] mask and data must be the same size")
+    flat_mask = _flat(mask if mask.dtype.kind == "b" else mask != 0)
+    pos = _core.prim("nonzero", [flat_mask], [1])
+    v = _masked_values(arr, vals, "place")
+    if pos.size == 0:
+        return
+    if v.size == 0:
+        raise ValueError("[mnn.numpy.place] Cannot insert from an empty array!")
+    if v.size != pos.size:
+        reps = _core.prim("ravel_index", [_core.arange_int(0, pos.size, 1, _I64)], [_FN["put"], _WRAP, 1, v.size, 0])
+        v = _core.prim("take", [v, reps], [0])
+    new = _core.prim("put", [_flat(arr), pos, v], [0])
+    _core.assign(arr, _reshape(new, arr.shape))
