@@ -215,6 +215,8 @@ def _layout(a, plan, fn):
 
 
 def _getitem(a, key, fn="__getitem__"):
+    if type(key) is ndarray and key.ndim and a.ndim and key.dtype.kind in "iu" and a._is_c_contiguous:
+        return _core.prim("take", [a, _as_i64(key)], [0, _FN[fn], _RAISE, 0])  # a[index_array]: the hot case
     plan = _parse(a, key, fn)
     if not plan.groups:
         return a[plan.basic]
@@ -270,6 +272,16 @@ def _setitem(a, key, value, fn="__setitem__"):
     if not a._writeable:
         raise ValueError(f"[mnn.numpy.{fn}] assignment destination is read-only")
     val = _value_for(a, value)
+    if type(key) is ndarray and key.ndim and a.ndim and key.dtype.kind in "iu" and a._is_c_contiguous:
+        # a[index_array] = v: rows of the array itself, no views to arrange.
+        flat = _core.prim("ravel_index", [_as_i64(key)], [_FN[fn], _RAISE, 1, a.shape[0], 0])
+        rows = list(flat.shape) + list(a.shape[1:])
+        if flat.size:
+            vals = _reshape(_fit_value(val, rows, fn), [flat.size] + list(a.shape[1:]))
+            _core.assign(a, _core.prim("put", [a, _reshape(flat, [flat.size]), vals], [0]))
+        else:
+            _fit_value(val, rows, fn)
+        return
     plan = _parse(a, key, fn)
     if not plan.groups:
         _core.assign(a[plan.basic], val)
