@@ -3,15 +3,18 @@ index functions (take, put, nonzero, ix_, unravel_index, ...).
 
 The C++ __getitem__/__setitem__ handle basic indices (ints, slices, None, Ellipsis) themselves and
 call the hooks installed here for anything else. Every advanced index is reduced to the same
-plan: apply the basic part as a view V, then gather (or scatter) along a group of V's axes with
-one flat index array:
+plan: apply the basic part as a view V, then gather (or scatter) along some of V's axes with one
+flat index array:
 
 * integer arrays index one axis each; a k-d boolean mask indexes k axes at once through the flat
   positions of its True elements; a 0-d boolean is a new length-1 axis indexed by [0] or [].
 * the index arrays broadcast to a shape B. When the advanced indices (integer scalars included)
   are adjacent in the key, B replaces their axes in place; otherwise B comes first (numpy's rule).
-* the indexed axes are merged (moved to the front first in the second case), so the gather is
-  one `take` of rows and the scatter one `put` (last write wins for repeated indices).
+* ravel_index turns the (validated) index arrays into one row-major flat index over the indexed
+  axes. Reading: `take` along the merged axes when V is contiguous and they are adjacent (a free
+  reshape), else `gather`, which reads V with its own strides. Writing: `put` over V with the
+  indexed axes merged (moved to the front first when numpy puts B first), last write winning
+  for repeated indices, then the new window is assigned back, so every alias sees it.
 """
 import builtins
 import operator
