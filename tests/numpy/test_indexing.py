@@ -267,6 +267,13 @@ def test_put():
         mnp.put(mnp.zeros((3, 4)), [12], 1.0)
     with pytest.raises(TypeError):
         mnp.put([1, 2], [0], 1)
+    with pytest.raises(TypeError, match="safe"):
+        mnp.put(mnp.zeros(3), mnp.asarray([1], dtype="uint64"), 1.0)
+    # uint64 indices wrap to int64 in numpy's own indexing and take (same_kind casting)
+    u = numpy.array([2 ** 64 - 1, 1], numpy.uint64)
+    x = numpy.arange(5.0)
+    assert_same(mnp.asarray(x)[mnp.asarray(u)], x[u])
+    assert_same(mnp.take(mnp.asarray(x), mnp.asarray(u)), numpy.take(x, u))
 
 
 def test_take_and_put_along_axis():

@@ -375,6 +375,9 @@ def put(a, ind, v, mode="raise"):
     if not a._writeable:
         raise ValueError("[mnn.numpy.put] assignment destination is read-only")
     m = _mode_code(mode, "put")
+    if isinstance(ind, ndarray) and ind.dtype == _dtypes.dtype("uint64"):  # put casts its indices safely
+        raise TypeError("[mnn.numpy.put] Cannot cast array data from dtype('uint64') to dtype('int64') according to "
+                        "the rule 'safe'")
     idx = _flat(_int_indices(ind, "put"))
     vals = _flat(_value_for(a, v))
     if idx.size == 0 or vals.size == 0:
