@@ -65,9 +65,20 @@ bool parse_index(py::handle key, std::vector<ops::Index>& out) {
       get(s->step, ix.step, has_step);
     } else if (PyBool_Check(o)) {
       return false;
-    } else if (PyLong_Check(o) || (!py::isinstance<Array>(k) && PyIndex_Check(o))) {
+    } else if (PyLong_Check(o)) {
       ix.kind = ops::Index::Int;
       ix.start = index_of(o);
+    } else if (!py::isinstance<Array>(k) && PyIndex_Check(o)) {
+      // numpy arrays define __index__ but only integer scalars convert: anything else (an index
+      // array, a mask) is an advanced index for the hook.
+      PyObject* i = PyNumber_Index(o);
+      if (!i) {
+        PyErr_Clear();
+        return false;
+      }
+      py::object owned = py::reinterpret_steal<py::object>(i);
+      ix.kind = ops::Index::Int;
+      ix.start = index_of(i);
     } else if (py::isinstance<Array>(k)) {
       const Array& a = k.cast<const Array&>();
       if (a.ndim() != 0 || !is_int(a.dtype())) return false;
@@ -285,6 +296,12 @@ void bind_array(py::module_& m) {
     g_advanced_getitem = get;
     g_advanced_setitem = set;
   });
+  // Drop the hooks before interpreter teardown (a static py::object destroyed after it would
+  // touch Python without the GIL).
+  py::module_::import("atexit").attr("register")(py::cpp_function([]() {
+    g_advanced_getitem = py::object();
+    g_advanced_setitem = py::object();
+  }));
 
   // Zero-copy export: numpy.asarray(x) and memoryview(x) read the engine's buffer directly.
   auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());

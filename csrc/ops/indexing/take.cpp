@@ -1,11 +1,16 @@
 // take along one axis (the gather under integer-array indexing) and its adjoint scatter_add.
 //
-//   take(a, idx; axis):            out[pre, j..., post] = a[pre, idx[j...], post]
+//   take(a, idx; axis[, fn, mode]): out[pre, j..., post] = a[pre, idx[j...], post]
+//     fn names the public function in errors (index_common.h); mode is numpy's raise/wrap/clip;
+//     an optional 4th int is the axis that errors report (the caller's axis before reshapes).
 //   scatter_add(g, idx; axis, n):  out = zeros(pre, n, post); out[pre, idx[j...], post] += g[pre, j..., post]
 //
 // take validates its indices when recorded (numpy raises IndexError on the indexing line), so it
 // evaluates them first; scatter_add trusts indices that a take already checked.
+#include <algorithm>
+
 #include "core/error.h"
+#include "ops/indexing/index_common.h"
 #include "prims/registry.h"
 
 namespace mnn::ops {
@@ -27,18 +32,32 @@ void check_index_dtype(const NodePtr& idx, const char* fn) {
 }
 
 prims::PrimMeta infer_take(const std::vector<NodePtr>& in, const Params& p) {
-  const char* fn = "take";
+  int64_t fn_id = p.ints.size() > 1 ? p.ints[1] : 0;
+  int64_t mode = p.ints.size() > 2 ? p.ints[2] : indexing::Raise;
+  const char* fn = indexing::fn_name(fn_id);
   const NodePtr& a = in.at(0);
   const NodePtr& idx = in.at(1);
   check_index_dtype(idx, fn);
   int axis = normalize_axis(p.ints.at(0), a->ndim(), fn);
   int64_t n = a->shape[axis];
+  int64_t shown_axis = p.ints.size() > 3 ? p.ints[3] : axis;
   const int64_t* iv = reinterpret_cast<const int64_t*>(idx->data_ptr());
   int64_t m = numel(idx->shape);
-  for (int64_t j = 0; j < m; ++j)
-    if (iv[j] < -n || iv[j] >= n)
-      throw IndexError(std::string("[mnn.numpy.") + fn + "] index " + std::to_string(iv[j]) +
-                       " is out of bounds for axis " + std::to_string(axis) + " with size " + std::to_string(n));
+  if (mode == indexing::Wrap || mode == indexing::Clip) {
+    if (n == 0 && m > 0) throw IndexError(indexing::api(fn_id, "cannot do a non-empty take from an empty axes."));
+  } else {
+    // A branch-free min/max pass (vectorised) first; the search for the culprit only on failure.
+    int64_t lo = 0, hi = 0;
+    for (int64_t j = 0; j < m; ++j) {
+      lo = std::min(lo, iv[j]);
+      hi = std::max(hi, iv[j]);
+    }
+    if (lo < -n || hi >= n)
+      for (int64_t j = 0; j < m; ++j)
+        if (iv[j] < -n || iv[j] >= n)
+          throw IndexError(indexing::api(fn_id, "index " + std::to_string(iv[j]) + " is out of bounds for axis " +
+                                                    std::to_string(shown_axis) + " with size " + std::to_string(n)));
+  }
   Shape s(a->shape.begin(), a->shape.begin() + axis);
   s.insert(s.end(), idx->shape.begin(), idx->shape.end());
   s.insert(s.end(), a->shape.begin() + axis + 1, a->shape.end());

@@ -228,3 +228,44 @@ def vjp(node, inputs, g):
     if fn is None:
         raise NotImplementedError(f"[mnn.autograd] no gradient for '{node.kind}'")
     return fn(node, inputs, g)
+
+
+def _put(node, xs, g):
+    """put(dst, idx, vals; axis): dst's gradient is g with the written rows zeroed; each value row gets
+    the gradient of the row it landed in, unless a later repeat of its index overwrote it."""
+    dst, idx, vals = xs
+    axis = node.ints[0]
+    m = idx.shape[0]
+    g_dst = _core.prim("put", [g, idx, np.zeros(vals.shape, dtype=g.dtype)], [axis])
+    order = np.arange(m, dtype=np.int64)
+    last = _core.prim("put", [np.full(dst.shape[axis], -1, dtype=np.int64), idx, order], [0])
+    won = _core.prim("take", [last, idx], [0]) == order
+    shape = [1] * vals.ndim
+    shape[axis] = m
+    g_vals = np.where(np.reshape(won, shape), _core.prim("take", [g, idx], [axis]), 0).astype(g.dtype)
+    return [g_dst, None, g_vals]
+
+
+def _gather(node, xs, g):
+    """gather(src, flat; lead, k, axes): scatter-add g over the indexed axes merged into one, then
+    split them and move them back between the other axes."""
+    src, flat = xs
+    lead, k = node.ints[0], node.ints[1]
+    axes = list(node.ints[2:2 + k])
+    rest = [d for d in range(src.ndim) if d not in axes]
+    dims = [src.shape[d] for d in axes]
+    pre, post = [src.shape[d] for d in rest[:lead]], [src.shape[d] for d in rest[lead:]]
+    g2 = np.reshape(g, pre + [flat.size] + post)
+    n = math.prod(dims)
+    s = _core.prim("scatter_add", [g2, np.reshape(flat, (flat.size,))], [lead, n])
+    s = np.reshape(s, pre + dims + post)
+    order = rest[:lead] + axes + rest[lead:]
+    return [np.transpose(s, [order.index(d) for d in range(src.ndim)]), None]
+
+
+VJP.update({
+    "gather": _gather,
+    "put": _put,
+    "nonzero": _none,
+    "ravel_index": _none,
+})

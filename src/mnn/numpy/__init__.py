@@ -22,6 +22,11 @@ from ._reductions import (all, amax, amin, any, argmax, argmin, cumprod, cumsum,
                           var)
 from ._ufuncs import UFUNCS as _UFUNCS
 from ._ufuncs import around, clip, conj, conjugate, imag, real, round, round_, where
+from . import _indexing  # noqa: E402  (installs advanced indexing on ndarray)
+from ._indexing import (argwhere, choose, compress, diag_indices, diag_indices_from, extract, flatnonzero, indices,
+                        ix_, nonzero, place, put, put_along_axis, putmask, ravel_multi_index, select, take,
+                        take_along_axis, tril_indices, tril_indices_from, triu_indices, triu_indices_from,
+                        unravel_index, where)
 
 globals().update(_UFUNCS)
 

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "core/threadpool.h"
+#include "ops/indexing/index_common.h"
 #include "prims/registry.h"
 
 namespace mnn::cpu {
@@ -28,33 +29,86 @@ Blocks blocks_of(const Shape& data, int axis, int64_t axis_len, int64_t m) {
 
 inline int64_t wrap(int64_t i, int64_t n) { return i < 0 ? i + n : i; }
 
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+// Gathers rows [lo, hi) of the output (row r = outer block r / m, index r % m). Rows of 1..16
+// bytes, the gather of scalars, are moved as one typed value; everything the loop reads lives in
+// locals so the stores (which may alias anything through char*) do not force reloads, and the
+// loads of a random gather stay independent and overlap.
+template <class Row, int64_t Mode>
+void gather_rows(const char* a, const int64_t* __restrict idx, char* out, Blocks b, int64_t rb, int64_t lo,
+                 int64_t hi) {
+  int64_t o = lo / b.m, j = lo % b.m;
+  const int64_t n = b.n, m = b.m;
+  while (lo < hi) {
+    int64_t stop = std::min(hi, lo + (m - j));
+    const char* src = a + o * n * rb;
+    for (int64_t r = lo; r < stop; ++r, ++j) {
+      int64_t t = idx[j];
+      if constexpr (Mode == ops::indexing::Raise) t = t < 0 ? t + n : t;
+      else t = ops::indexing::normalize_index(t, n, Mode);
+      if constexpr (std::is_void_v<Row>) {
+        std::memcpy(out + r * rb, src + t * rb, rb);
+      } else {
+        Row v;
+        std::memcpy(&v, src + t * sizeof(Row), sizeof(Row));
+        std::memcpy(out + r * sizeof(Row), &v, sizeof(Row));
+      }
+    }
+    lo = stop;
+    j = 0;
+    ++o;
+  }
+}
+
 class TakeKernel final : public backend::Kernel {
  public:
   explicit TakeKernel(const backend::StepDesc& s) {
     int axis = static_cast<int>(s.params->ints[0]);
+    int64_t mode = s.params->ints.size() > 2 ? s.params->ints[2] : ops::indexing::Raise;
     const Shape& a = s.inputs[0].shape;
     if (axis < 0) axis += static_cast<int>(a.size());
     b_ = blocks_of(a, axis, a[axis], numel(s.inputs[1].shape));
     int64_t inner = 1;
     for (size_t d = axis + 1; d < a.size(); ++d) inner *= a[d];
     row_bytes_ = inner * static_cast<int64_t>(itemsize(s.output.dtype));
+    fn_ = pick(row_bytes_, mode);
   }
   void run(char* const* in, char* out) override {
-    const char* a = in[0];
-    const int64_t* idx = reinterpret_cast<const int64_t*>(in[1]);
     const Blocks b = b_;
     const int64_t rb = row_bytes_;
-    parallel_for(b.outer * b.m, std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(rb, 1)), [&](int64_t lo, int64_t hi) {
-      for (int64_t r = lo; r < hi; ++r) {
-        int64_t o = r / b.m, j = r % b.m;
-        std::memcpy(out + r * rb, a + (o * b.n + wrap(idx[j], b.n)) * rb, rb);
-      }
-    });
+    if (b.outer == 0 || b.m == 0 || rb == 0) return;
+    const char* a = in[0];
+    const int64_t* idx = reinterpret_cast<const int64_t*>(in[1]);
+    auto fn = fn_;
+    int64_t grain = std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(rb, 8));
+    parallel_for(b.outer * b.m, grain, [=](int64_t lo, int64_t hi) { fn(a, idx, out, b, rb, lo, hi); });
   }
 
  private:
+  using GatherFn = void (*)(const char*, const int64_t*, char*, Blocks, int64_t, int64_t, int64_t);
+  template <int64_t Mode>
+  static GatherFn pick_mode(int64_t rb) {
+    switch (rb) {
+      case 1: return &gather_rows<uint8_t, Mode>;
+      case 2: return &gather_rows<uint16_t, Mode>;
+      case 4: return &gather_rows<uint32_t, Mode>;
+      case 8: return &gather_rows<uint64_t, Mode>;
+      case 16: return &gather_rows<Bytes16, Mode>;
+      default: return &gather_rows<void, Mode>;
+    }
+  }
+  static GatherFn pick(int64_t rb, int64_t mode) {
+    if (mode == ops::indexing::Wrap) return pick_mode<ops::indexing::Wrap>(rb);
+    if (mode == ops::indexing::Clip) return pick_mode<ops::indexing::Clip>(rb);
+    return pick_mode<ops::indexing::Raise>(rb);
+  }
+
   Blocks b_;
   int64_t row_bytes_ = 0;
+  GatherFn fn_ = nullptr;
 };
 
 template <class T>
