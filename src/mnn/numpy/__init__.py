@@ -23,6 +23,8 @@ from ._reductions import (all, amax, amin, any, argmax, argmin, cumprod, cumsum,
 from ._ufuncs import UFUNCS as _UFUNCS
 from ._ufuncs import around, clip, conj, conjugate, imag, real, round, round_, where
 from . import random  # noqa: E402  (the numpy.random namespace)
+from ._io import (NpzFile, fromfile, genfromtxt, load, loadtxt, save, savetxt, savez,  # noqa: E402
+                  savez_compressed)
 
 globals().update(_UFUNCS)
 
