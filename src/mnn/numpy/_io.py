@@ -29,7 +29,7 @@ _KINDS = {"b": "bool", "i": "int", "u": "uint", "f": "float"}
 
 def _header_bytes(a):
     dt = a.dtype
-    fortran = a.ndim > 1 and not a._is_c_contiguous and a.flags.f_contiguous
+    fortran = a.ndim > 1 and a.size > 0 and not _c_contiguous(a) and a.flags.f_contiguous
     d = "{'descr': %r, 'fortran_order': %r, 'shape': %r, }" % (dt.str, fortran, tuple(a.shape))
     for version, size_fmt in (((1, 0), 2), ((2, 0), 4)):
         pre = len(_MAGIC) + 2 + size_fmt
@@ -40,6 +40,18 @@ def _header_bytes(a):
             continue
         return _MAGIC + bytes(version) + len(body).to_bytes(size_fmt, "little") + body, fortran
     raise ValueError("[mnn.numpy.save] header too large")  # unreachable: version 2 holds 4 GiB
+
+
+def _c_contiguous(a):
+    """numpy's C_CONTIGUOUS flag: strides of length-1 axes do not matter; empty arrays always qualify."""
+    if a.size == 0:
+        return True
+    expect = 1
+    for n, st in zip(reversed(a.shape), reversed(a._strides_elems)):
+        if n != 1 and st != expect:
+            return False
+        expect *= n
+    return True
 
 
 def _data_bytes(a, fortran):
@@ -155,7 +167,9 @@ def _read_npy(fh, fn="load", mmap_mode=None, max_header_size=10000):
     for s in shape:
         count *= s
     nbytes = count * k
-    if mmap_mode is not None and order != ">" and nbytes and hasattr(fh, "fileno"):
+    if mmap_mode is not None and (order == ">" and k > 1 or not nbytes):
+        mmap_mode = None  # a byte-swapped or empty array cannot be a view of the file: read it
+    if mmap_mode is not None and hasattr(fh, "fileno"):
         access = {"r": mmap.ACCESS_READ, "r+": mmap.ACCESS_WRITE, "c": mmap.ACCESS_COPY}[mmap_mode]
         mm = mmap.mmap(fh.fileno(), 0, access=access)
         start = fh.tell()
@@ -180,7 +194,7 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     if hasattr(file, "read"):
         fh = file
     else:
-        fh = open(os.fspath(file), "rb")
+        fh = open(os.fspath(file), "r+b" if mmap_mode == "r+" else "rb")
         own = True
     try:
         pos = fh.tell() if hasattr(fh, "tell") else None
@@ -558,9 +572,11 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, 
                 return True
             except ValueError:
                 return False
-        all_int = all(is_int(s) for r in raw for s in r if s not in missing) and \
-            not any(s in missing for r in raw for s in r)
-        dt = _dtypes.dtype("int64" if all_int and raw else "float64")
+        col_int = [all(is_int(r[j]) for r in raw) for j in range(ncols or 0)]
+        if len(set(col_int)) > 1:
+            raise NotImplementedError(f"[mnn.numpy.{fn}] dtype=None found integer and float columns: numpy returns a "
+                                      "structured array there, which mnn does not support; pass dtype=float")
+        dt = _dtypes.dtype("int64" if raw and all(col_int) else "float64")
     else:
         dt = _dtypes.dtype(dtype)
     if filling_values is None:
@@ -661,7 +677,8 @@ def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", foote
 def _tobytes(self, order="C"):
     if order not in ("C", "F", "A", "K", None):
         raise ValueError(f"[mnn.numpy.ndarray.tobytes] order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    fortran = order == "F" or (order in ("A", "K") and not self._is_c_contiguous and self.flags.f_contiguous)
+    # numpy reads 'K' as 'C' here; 'A' keeps a Fortran-contiguous array in its memory order
+    fortran = order == "F" or (order == "A" and not _c_contiguous(self) and self.flags.f_contiguous)
     if self.size == 0:
         return b""
     src = self.T if fortran else self
