@@ -75,3 +75,6 @@ def _scalar_hook(value, dt):
 _dtypes._make_scalar = _scalar_hook
 _ndarray.install()
 _core._set_hooks([_dtypes.dtype_from_code(i) for i in range(12)], asarray, _dtypes.dtype)
+from . import _protocols  # noqa: E402,F401  (pickle, __array_ufunc__/__array_function__: after install())
+from ._protocols import may_share_memory, shares_memory  # noqa: E402
+from ._errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402
