@@ -60,6 +60,12 @@ def _deepcopy(self, memo=None):
     return r
 
 
+def _index(self):
+    if self.ndim != 0 or self.dtype.kind not in "iu":  # numpy refuses bool arrays as indices too
+        raise TypeError("[mnn.numpy.ndarray.__index__] only integer scalar arrays can be converted to a scalar index")
+    return int(_core.item(self, 0))
+
+
 def _format(self, spec):
     if self.ndim == 0:
         return format(_core.item(self, 0), spec)
@@ -177,6 +183,7 @@ def install():
     ndarray.__reduce__ = _reduce
     ndarray.__deepcopy__ = _deepcopy
     ndarray.__format__ = _format
+    ndarray.__index__ = _index
     ndarray.__array_ufunc__ = _array_ufunc
     ndarray.__array_function__ = _array_function
 
