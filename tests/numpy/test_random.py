@@ -2,6 +2,9 @@
 plan reuse), each distribution against its law (KS / chi-square tests and moments at fixed seeds),
 numpy's shapes, dtypes and return types, and numpy's exceptions for bad parameters."""
 import math
+import os
+import subprocess
+import sys
 
 import numpy
 import pytest
@@ -28,6 +31,25 @@ def test_philox_known_answer():
     rng = _core.reshape(_core.scalar(-1, mnp.dtype("int64")._code), [1])  # 2**64 - 1 as int64 bits
     out = _core.prim("random", [key, lo, rng], [6, mnp.dtype("uint64")._code, 2], [])
     assert a(out).tolist() == [0xE169C58D6627E8D5, 0x9B00DBD8BC57AC4C]
+    # Longer draws go through the batched (SIMD) rounds: every lane against a plain Python Philox.
+    k = 0x0123456789ABCDEF
+    key = _core.scalar(k, mnp.dtype("uint64")._code)
+    out = a(_core.prim("random", [key, lo, rng], [6, mnp.dtype("uint64")._code, 75], []))
+    expected = []
+    for m in range(38):
+        w = _philox_reference(k & 0xFFFFFFFF, k >> 32, [m & 0xFFFFFFFF, m >> 32, 0, 0])
+        expected += [w[0] | w[1] << 32, w[2] | w[3] << 32]
+    assert out.tolist() == expected[:75]
+
+
+def _philox_reference(k0, k1, c):
+    mask = 0xFFFFFFFF
+    c0, c1, c2, c3 = c
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c0, 0xCD9E8D57 * c2
+        c0, c1, c2, c3 = ((p1 >> 32) ^ c1 ^ k0) & mask, p1 & mask, ((p0 >> 32) ^ c3 ^ k1) & mask, p0 & mask
+        k0, k1 = (k0 + 0x9E3779B9) & mask, (k1 + 0xBB67AE85) & mask
+    return [c0, c1, c2, c3]
 
 
 def test_seeded_reproducible_and_distinct():
@@ -74,6 +96,31 @@ def test_thread_count_does_not_change_values():
         mnn.set_num_threads(old)
     for x, y in zip(one, two):
         assert x.dtype == y.dtype and numpy.array_equal(x, y)
+
+
+ISA_PROGRAM = """
+import hashlib, numpy, mnn.numpy as mnp
+g = mnp.random.default_rng(2024)
+draws = [g.random(1003), g.random(517, dtype="float32"), g.standard_normal(1001), g.integers(0, 10**9, 999),
+         g.gamma(1.5, size=300), g.poisson(30.0, 300), g.binomial(100, 0.4, 300), g.permutation(100)]
+print(hashlib.sha256(b"".join(numpy.asarray(d).tobytes() for d in draws)).hexdigest())
+"""
+
+
+def _draws_digest(isa):
+    env = dict(os.environ, MNN_ISA=isa)
+    src = os.path.dirname(os.path.dirname(mnn.__file__))
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    r = subprocess.run([sys.executable, "-c", ISA_PROGRAM], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+@pytest.mark.parametrize("isa", [i for i in _core.available_isas() if i != "scalar"])
+def test_isa_builds_draw_the_same_bits(isa):
+    # The AVX2 Philox rounds are exact integer arithmetic: every ISA yields the scalar build's bits.
+    ref = _draws_digest("scalar")
+    assert len(ref) == 64 and ref == _draws_digest(isa)
 
 
 def test_prefix_property_of_lanes():

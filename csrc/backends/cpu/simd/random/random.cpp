@@ -11,6 +11,10 @@
 //     two never overlap.
 // Sequential algorithms (Fisher-Yates, weighted sampling without replacement) use stream 0 on
 // one thread.
+//
+// Compiled once per ISA (simd/): only the integer Philox rounds differ (AVX2 computes 8 blocks
+// per instruction), and integer arithmetic is exact, so every ISA produces the same bits; the
+// floating-point steps are the same scalar code everywhere (and -ffp-contract=off keeps FMA out).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -18,10 +22,14 @@
 #include <limits>
 #include <vector>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
-namespace mnn::cpu {
+namespace mnn::cpu::MNN_ISA_NS {
 
 using namespace core;
 
@@ -50,6 +58,80 @@ inline Block philox(uint32_t k0, uint32_t k1, uint32_t c0, uint32_t c1, uint32_t
     k1 += W1;
   }
   return {{c0, c1, c2, c3}};
+}
+
+// kBatch consecutive blocks (counters m0 .. m0+kBatch-1, zero high words) in structure-of-arrays
+// form: the same rounds as philox() on every lane, written so the compiler vectorises them
+// (32x32->64 multiplies map onto pmuludq).
+constexpr int kBatch = 16;
+
+inline void philox_batch(uint32_t k0, uint32_t k1, uint64_t m0, uint32_t (&w)[4][kBatch]) {
+  constexpr uint32_t M0 = 0xD2511F53u, M1 = 0xCD9E8D57u, W0 = 0x9E3779B9u, W1 = 0xBB67AE85u;
+#if defined(__AVX2__)
+  // Two groups of 8 lanes. mul_epu32 multiplies the even 32-bit lanes into 64-bit products; the
+  // odd lanes go through the same multiply after a 32-bit shift, and blends put hi/lo halves back.
+  const __m256i mul0 = _mm256_set1_epi32(static_cast<int>(M0)), mul1 = _mm256_set1_epi32(static_cast<int>(M1));
+  for (int g = 0; g < kBatch; g += 8) {
+    alignas(32) uint32_t lo[8], hi[8];
+    for (int i = 0; i < 8; ++i) {
+      uint64_t m = m0 + static_cast<uint64_t>(g + i);
+      lo[i] = static_cast<uint32_t>(m);
+      hi[i] = static_cast<uint32_t>(m >> 32);
+    }
+    __m256i c0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(lo));
+    __m256i c1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(hi));
+    __m256i c2 = _mm256_setzero_si256(), c3 = _mm256_setzero_si256();
+    uint32_t ka = k0, kb = k1;
+    for (int r = 0; r < 10; ++r) {
+      __m256i pe0 = _mm256_mul_epu32(c0, mul0), po0 = _mm256_mul_epu32(_mm256_srli_epi64(c0, 32), mul0);
+      __m256i pe1 = _mm256_mul_epu32(c2, mul1), po1 = _mm256_mul_epu32(_mm256_srli_epi64(c2, 32), mul1);
+      __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(pe0, 32), po0, 0xAA);
+      __m256i lo0 = _mm256_blend_epi32(pe0, _mm256_slli_epi64(po0, 32), 0xAA);
+      __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(pe1, 32), po1, 0xAA);
+      __m256i lo1 = _mm256_blend_epi32(pe1, _mm256_slli_epi64(po1, 32), 0xAA);
+      __m256i n0 = _mm256_xor_si256(_mm256_xor_si256(hi1, c1), _mm256_set1_epi32(static_cast<int>(ka)));
+      __m256i n2 = _mm256_xor_si256(_mm256_xor_si256(hi0, c3), _mm256_set1_epi32(static_cast<int>(kb)));
+      c0 = n0;
+      c1 = lo1;
+      c2 = n2;
+      c3 = lo0;
+      ka += W0;
+      kb += W1;
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(&w[0][g]), c0);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(&w[1][g]), c1);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(&w[2][g]), c2);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(&w[3][g]), c3);
+  }
+#else
+  uint32_t c0[kBatch], c1[kBatch], c2[kBatch], c3[kBatch];
+  for (int i = 0; i < kBatch; ++i) {
+    uint64_t m = m0 + static_cast<uint64_t>(i);
+    c0[i] = static_cast<uint32_t>(m);
+    c1[i] = static_cast<uint32_t>(m >> 32);
+    c2[i] = 0;
+    c3[i] = 0;
+  }
+  for (int r = 0; r < 10; ++r) {
+    for (int i = 0; i < kBatch; ++i) {
+      uint64_t p0 = static_cast<uint64_t>(M0) * c0[i], p1 = static_cast<uint64_t>(M1) * c2[i];
+      uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1[i] ^ k0;
+      uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c3[i] ^ k1;
+      c1[i] = static_cast<uint32_t>(p1);
+      c3[i] = static_cast<uint32_t>(p0);
+      c0[i] = n0;
+      c2[i] = n2;
+    }
+    k0 += W0;
+    k1 += W1;
+  }
+  for (int i = 0; i < kBatch; ++i) {
+    w[0][i] = c0[i];
+    w[1][i] = c1[i];
+    w[2][i] = c2[i];
+    w[3][i] = c3[i];
+  }
+#endif
 }
 
 constexpr double kTwo53 = 1.0 / 9007199254740992.0;  // 2^-53
@@ -250,7 +332,13 @@ class RandomKernel final : public backend::Kernel {
     // Lane distributions: block m feeds elements 2m and 2m+1 (64 bits each).
     auto lanes = [&](auto&& gen) {
       parallel_for((n + 1) / 2, 2048, [&](int64_t lo, int64_t hi) {
-        for (int64_t m = lo; m < hi; ++m) {
+        uint32_t w[4][kBatch];
+        int64_t m = lo;
+        for (; m + kBatch <= hi; m += kBatch) {
+          philox_batch(k0, k1, static_cast<uint64_t>(m), w);
+          for (int i = 0; i < kBatch; ++i) gen(2 * (m + i), join(w[0][i], w[1][i]), join(w[2][i], w[3][i]));
+        }
+        for (; m < hi; ++m) {
           Block b = philox(k0, k1, static_cast<uint32_t>(m), static_cast<uint32_t>(m >> 32), 0, 0);
           gen(2 * m, join(b.w[0], b.w[1]), join(b.w[2], b.w[3]));
         }
@@ -395,4 +483,4 @@ std::unique_ptr<backend::Kernel> prepare_random(const backend::StepDesc& s) {
 
 MNN_REGISTER_CPU_KERNEL(random, "random", &prepare_random);
 
-}  // namespace mnn::cpu
+}  // namespace mnn::cpu::MNN_ISA_NS
