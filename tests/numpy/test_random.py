@@ -166,6 +166,29 @@ def test_standard_normal(dtype):
     assert abs(x.mean()) < 4 / math.sqrt(N) and abs(x.var() - 1) < 5 * math.sqrt(2 / N)
 
 
+@pytest.mark.parametrize("law", ["norm", "expon"])
+def test_ziggurat_large_sample_and_tails(law):
+    # The fast rectangle path, the wedges and the tail beyond the base layer each carry their share
+    # of the mass: a large KS test and the tail counts beyond the table's edge r check all three.
+    n = 2_000_000
+    g = mnp.random.default_rng(77)
+    x = a(g.standard_normal(n) if law == "norm" else g.standard_exponential(n))
+    assert stats.kstest(x, law).pvalue > ALPHA
+    r = 3.6541528853610088 if law == "norm" else 7.69711747013104972
+    tail = (abs(x) > r).sum() if law == "norm" else (x > r).sum()
+    p = 2 * stats.norm.sf(r) if law == "norm" else stats.expon.sf(r)
+    assert abs(tail - n * p) < 5 * math.sqrt(n * p)
+    beyond = x[abs(x) > r] if law == "norm" else x[x > r] - r
+    if law == "expon":
+        assert stats.kstest(beyond, "expon").pvalue > ALPHA  # memoryless tail
+    else:
+        assert stats.kstest(abs(beyond), lambda t: 1 - stats.norm.sf(t) / stats.norm.sf(r)).pvalue > ALPHA
+    for lo, hi in ((0.0, 0.5), (1.0, 1.3), (2.0, 2.6), (3.0, 3.4)):  # slabs across many layers
+        cnt = ((x >= lo) & (x < hi)).sum()
+        q = stats.norm.cdf(hi) - stats.norm.cdf(lo) if law == "norm" else stats.expon.cdf(hi) - stats.expon.cdf(lo)
+        assert abs(cnt - n * q) < 5 * math.sqrt(n * q)
+
+
 def test_normal_uniform_affine():
     g = mnp.random.default_rng(12)
     assert stats.kstest(a(g.normal(3.0, 2.5, N)), "norm", args=(3.0, 2.5)).pvalue > ALPHA

@@ -172,6 +172,93 @@ class Stream {
   int pos_ = 4;
 };
 
+// Ziggurat tables (Marsaglia & Tsang, "The Ziggurat Method for Generating Random Variables",
+// 2000) with 256 layers of equal area v under a decreasing density f, from the base layer's
+// edge r: x[i+1] = f^-1(f(x[i]) + v / x[i]), x[0] = v / f(r) (the base strip with the tail),
+// x[256] = 0. Layer i spans heights [f(x[i]), f(x[i+1])] and widths [0, x[i]).
+struct Ziggurat {
+  double x[257], f[257];
+  Ziggurat(double r, double v, double (*dens)(double), double (*inv)(double)) {
+    x[0] = v / dens(r);
+    x[1] = r;
+    for (int i = 1; i < 256; ++i) x[i + 1] = i == 255 ? 0.0 : inv(dens(x[i]) + v / x[i]);
+    for (int i = 0; i <= 256; ++i) f[i] = dens(x[i]);
+  }
+};
+
+double normal_density(double x) { return std::exp(-0.5 * x * x); }
+double normal_inverse(double y) { return std::sqrt(-2.0 * std::log(y)); }
+double exp_density(double x) { return std::exp(-x); }
+double exp_inverse(double y) { return -std::log(y); }
+
+const Ziggurat& normal_zig() {
+  static const Ziggurat z(3.6541528853610088, 0.00492867323399, &normal_density, &normal_inverse);
+  return z;
+}
+const Ziggurat& exp_zig() {
+  static const Ziggurat z(7.69711747013104972, 0.0039496598225815571993, &exp_density, &exp_inverse);
+  return z;
+}
+
+// One 64-bit word: bits 0-7 pick the layer, bit 8 the sign (normal only), bits 11-63 the
+// position. The rectangle test accepts about 99% of draws; the rest (wedges, the tail) continue
+// in the element's own stream, so the value still depends only on (key, element).
+inline bool zig_try(const Ziggurat& z, uint64_t bits, double& x) {
+  int i = static_cast<int>(bits & 255);
+  x = u01(bits) * z.x[i];
+  return x < z.x[i + 1];
+}
+
+// The draw `b` missed its layer's rectangle: finish it in its wedge or the tail (continuing with
+// the element's stream), and start a whole new draw only when the wedge rejects (the standard
+// algorithm; restarting on every miss would under-sample wedges and tail).
+double normal_finish(Stream& s, uint64_t b) {
+  const Ziggurat& z = normal_zig();
+  for (;;) {
+    double x;
+    const double sign = (b & 256) ? -1.0 : 1.0;
+    if (zig_try(z, b, x)) return sign * x;
+    const int i = static_cast<int>(b & 255);
+    if (i == 0) {  // the tail beyond r (Marsaglia 1964)
+      const double r = z.x[1];
+      double a, c;
+      do {
+        a = -std::log(s.uniform_open_low()) / r;
+        c = -std::log(s.uniform_open_low());
+      } while (c + c < a * a);
+      return sign * (r + a);
+    }
+    if (z.f[i] + s.uniform() * (z.f[i + 1] - z.f[i]) < normal_density(x)) return sign * x;
+    b = s.next64();
+  }
+}
+
+double exponential_finish(Stream& s, uint64_t b) {
+  const Ziggurat& z = exp_zig();
+  for (;;) {
+    double x;
+    if (zig_try(z, b, x)) return x;
+    const int i = static_cast<int>(b & 255);
+    if (i == 0) return z.x[1] - std::log(s.uniform_open_low());  // memoryless tail
+    if (z.f[i] + s.uniform() * (z.f[i + 1] - z.f[i]) < exp_density(x)) return x;
+    b = s.next64();
+  }
+}
+
+inline double normal_zig_draw(uint64_t bits, uint64_t key, uint64_t e) {
+  double x;
+  if (zig_try(normal_zig(), bits, x)) return (bits & 256) ? -x : x;
+  Stream s(key, e);
+  return normal_finish(s, bits);
+}
+
+inline double exponential_zig_draw(uint64_t bits, uint64_t key, uint64_t e) {
+  double x;
+  if (zig_try(exp_zig(), bits, x)) return x;
+  Stream s(key, e);
+  return exponential_finish(s, bits);
+}
+
 // Marsaglia & Tsang (2000); shape < 1 boosts to shape + 1 and scales by U^(1/shape).
 double gamma(Stream& s, double a) {
   if (a == 0.0) return 0.0;
@@ -370,17 +457,18 @@ class RandomKernel final : public backend::Kernel {
           });
         }
         break;
-      case kNormal:  // Box-Muller on the block's two uniforms: both outputs are used
+      case kNormal:
+        normal_zig();  // build the table before the threads race to it
         lanes([&](int64_t i, uint64_t a, uint64_t b) {
-          double r = std::sqrt(-2.0 * std::log(u01_open_low(a))), t = 2.0 * M_PI * u01(b);
-          put(i, r * std::cos(t));
-          put(i + 1, r * std::sin(t));
+          put(i, normal_zig_draw(a, key, static_cast<uint64_t>(i)));
+          if (i + 1 < n) put(i + 1, normal_zig_draw(b, key, static_cast<uint64_t>(i + 1)));
         });
         break;
       case kExponential:
+        exp_zig();
         lanes([&](int64_t i, uint64_t a, uint64_t b) {
-          put(i, -std::log(u01_open_low(a)));
-          put(i + 1, -std::log(u01_open_low(b)));
+          put(i, exponential_zig_draw(a, key, static_cast<uint64_t>(i)));
+          if (i + 1 < n) put(i + 1, exponential_zig_draw(b, key, static_cast<uint64_t>(i + 1)));
         });
         break;
       case kGamma:
