@@ -173,6 +173,11 @@ def shares_memory(a, b, /, max_work=None):
         return False
     if max_work == 0:  # numpy's MAY_SHARE_BOUNDS
         return True
+    if a.size > b.size:
+        a, b = b, a
+    if a.itemsize == b.itemsize:  # one dtype (views): elements coincide exactly or not at all
+        offs = set(_offsets(a))
+        return any(o in offs for o in _offsets(b))
     isz_a, isz_b = a.itemsize, b.itemsize
     bytes_a = {o * isz_a + k for o in _offsets(a) for k in range(isz_a)}
     return any(o * isz_b + k in bytes_a for o in _offsets(b) for k in range(isz_b))
