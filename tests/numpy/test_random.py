@@ -227,6 +227,33 @@ def test_other_continuous():
     assert stats.kstest(a(g.chisquare(3.0, N)), "chi2", args=(3.0,)).pvalue > ALPHA
 
 
+@pytest.mark.parametrize("call,law,args", [
+    ("standard_cauchy(N)", "cauchy", ()), ("standard_t(3.5, N)", "t", (3.5,)), ("f(4, 7, N)", "f", (4, 7)),
+    ("weibull(1.7, N)", "weibull_min", (1.7,)), ("pareto(2.5, N)", "lomax", (2.5,)),
+    ("power(3.0, N)", "powerlaw", (3.0,)), ("rayleigh(2.0, N)", "rayleigh", (0, 2.0)),
+    ("gumbel(1.0, 2.0, N)", "gumbel_r", (1.0, 2.0)), ("triangular(-1, 0.5, 3, N)", "triang", (0.375, -1, 4)),
+    ("wald(1.5, 2.0, N)", "invgauss", (0.75, 0, 2.0)),
+])
+def test_composed_continuous_laws(call, law, args):
+    x = a(eval("mnp.random.default_rng(18)." + call))
+    assert x.shape == (N,) and stats.kstest(x, law, args=args).pvalue > ALPHA
+    r = numpy.random.default_rng(0)
+    one = eval("mnp.random.default_rng(18)." + call.replace(", N)", ")").replace("(N)", "()"))
+    assert type(one) is type(eval("r." + call.replace(", N)", ")").replace("(N)", "()")))
+
+
+def test_negative_binomial_and_dirichlet():
+    g = mnp.random.default_rng(19)
+    x = a(g.negative_binomial(3, 0.4, N))
+    assert x.dtype == numpy.int64
+    assert _chisq_fit(x, lambda k: stats.nbinom.pmf(k, 3, 0.4), range(60)) > ALPHA
+    d = a(g.dirichlet([1.0, 2.0, 3.0], N))
+    assert d.shape == (N, 3) and numpy.allclose(d.sum(1), 1)
+    assert stats.kstest(d[:, 1], "beta", args=(2.0, 4.0)).pvalue > ALPHA  # marginals are Beta(a_i, sum - a_i)
+    assert a(g.dirichlet([0.5, 0.5])).shape == (2,)
+    assert a(g.weibull(0.0, 3)).tolist() == [0.0, 0.0, 0.0]
+
+
 def test_array_parameters_broadcast():
     g = mnp.random.default_rng(17)
     loc = mnp.asarray([[0.0], [100.0]])
@@ -446,7 +473,13 @@ def test_out_argument():
     ("choice(3, 4, replace=False)", ValueError), ("choice(3, 3, replace=False, p=[0.5, 0.5, 0.0])", ValueError),
     ("random(-1)", ValueError), ("random(dtype='int32')", TypeError), ("standard_normal(dtype='float16')", TypeError),
     ("uniform(0, float('inf'))", OverflowError), ("integers(5, dtype='float64')", TypeError),
-    ("random((2, 'a'))", TypeError), ("chisquare(0)", ValueError),
+    ("random((2, 'a'))", TypeError), ("chisquare(0)", ValueError), ("standard_t(0)", ValueError),
+    ("f(0, 1)", ValueError), ("f(1, -1)", ValueError), ("weibull(-1)", ValueError), ("pareto(0)", ValueError),
+    ("power(-1)", ValueError), ("rayleigh(-1)", ValueError), ("gumbel(0, -1)", ValueError),
+    ("triangular(1, 0, 2)", ValueError), ("triangular(0, 3, 2)", ValueError), ("triangular(1, 1, 1)", ValueError),
+    ("wald(0, 1)", ValueError), ("wald(1, 0)", ValueError), ("negative_binomial(0, 0.5)", ValueError),
+    ("negative_binomial(1, 1.5)", ValueError), ("dirichlet([1.0, -1.0])", ValueError),
+    ("dirichlet([[1.0]])", ValueError),
 ])
 def test_bad_parameters_raise_like_numpy(call, exc):
     with pytest.raises(exc):

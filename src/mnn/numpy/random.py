@@ -19,7 +19,8 @@ __all__ = ["Generator", "RandomState", "default_rng", "seed", "get_state", "set_
            "random_integers", "random_sample", "random", "ranf", "sample", "choice", "shuffle", "permutation",
            "normal", "uniform", "standard_normal", "standard_exponential", "standard_gamma", "exponential", "poisson",
            "binomial", "beta", "gamma", "geometric", "lognormal", "laplace", "logistic", "multinomial", "chisquare",
-           "bytes"]
+           "bytes", "standard_cauchy", "standard_t", "f", "weibull", "pareto", "power", "rayleigh", "gumbel",
+           "triangular", "wald", "negative_binomial", "dirichlet"]
 
 # Distribution codes of the primitive (keep in sync with csrc/ops/random/random.cpp).
 _UNIFORM, _NORMAL, _EXPONENTIAL, _GAMMA, _POISSON, _BINOMIAL, _INTEGERS, _GEOMETRIC = range(8)
@@ -291,6 +292,124 @@ class Generator:
         r = self._draw(_BETA, _F64, oshape, [_expand(a_, oshape), _expand(b_, oshape)])
         return _core.item(r, 0) if scalar and oshape == () else r
 
+    # -- laws composed from the native draws ---------------------------------------------------
+    def _params(self, fn, size, **named):
+        arrays = [_param(v, _F64, fn, k) for k, v in named.items()]
+        shape, scalar = _out_shape(_size_tuple(size, fn), arrays, fn)
+        return arrays, shape, scalar and shape == ()
+
+    @staticmethod
+    def _ret(r, scalar):
+        return _core.item(r, 0) if scalar else r
+
+    def _gamma_draw(self, k, shape):
+        return self._draw(_GAMMA, _F64, shape, [_expand(k, shape)])
+
+    def standard_cauchy(self, size=None):
+        shape = _size_tuple(size, "standard_cauchy")
+        oshape = shape if shape is not None else ()
+        r = self._draw(_NORMAL, _F64, oshape) / self._draw(_NORMAL, _F64, oshape)
+        return self._ret(r, shape is None)
+
+    def standard_t(self, df, size=None):
+        fn = "standard_t"
+        (d,), shape, scalar = self._params(fn, size, df=df)
+        _check(~(d > 0), fn, "df <= 0")
+        chi2 = self._gamma_draw(d * 0.5, shape) * 2.0
+        r = self._draw(_NORMAL, _F64, shape) / _u("sqrt")(chi2 / d)
+        return self._ret(r, scalar)
+
+    def f(self, dfnum, dfden, size=None):
+        fn = "f"
+        (a, b), shape, scalar = self._params(fn, size, dfnum=dfnum, dfden=dfden)
+        _check(~(a > 0), fn, "dfnum <= 0")
+        _check(~(b > 0), fn, "dfden <= 0")
+        r = (self._gamma_draw(a * 0.5, shape) * 2.0 / a) / (self._gamma_draw(b * 0.5, shape) * 2.0 / b)
+        return self._ret(r, scalar)
+
+    def weibull(self, a, size=None):
+        fn = "weibull"
+        (k,), shape, scalar = self._params(fn, size, a=a)
+        _check(k < 0, fn, "a < 0")
+        e = self._draw(_EXPONENTIAL, _F64, shape)
+        # a == 0 gives 0, as numpy does (E ** inf would be 0 or inf)
+        r = _u("where")(k == 0, 0.0, e ** (1.0 / _u("where")(k == 0, 1.0, k)))
+        return self._ret(r, scalar)
+
+    def pareto(self, a, size=None):
+        fn = "pareto"
+        (k,), shape, scalar = self._params(fn, size, a=a)
+        _check(~(k > 0), fn, "a <= 0")
+        return self._ret(_u("expm1")(self._draw(_EXPONENTIAL, _F64, shape) / k), scalar)
+
+    def power(self, a, size=None):
+        fn = "power"
+        (k,), shape, scalar = self._params(fn, size, a=a)
+        _check(~(k > 0), fn, "a <= 0")
+        u = -_u("expm1")(-self._draw(_EXPONENTIAL, _F64, shape))  # U in (0, 1) from an exponential
+        return self._ret(u ** (1.0 / k), scalar)
+
+    def rayleigh(self, scale=1.0, size=None):
+        fn = "rayleigh"
+        (sc,), shape, scalar = self._params(fn, size, scale=scale)
+        _check(sc < 0, fn, "scale < 0")
+        return self._ret(_u("sqrt")(self._draw(_EXPONENTIAL, _F64, shape) * 2.0) * sc, scalar)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        fn = "gumbel"
+        (lo, sc), shape, scalar = self._params(fn, size, loc=loc, scale=scale)
+        _check(sc < 0, fn, "scale < 0")
+        return self._ret(lo - sc * _u("log")(self._draw(_EXPONENTIAL, _F64, shape)), scalar)
+
+    def triangular(self, left, mode, right, size=None):
+        fn = "triangular"
+        (lf, md, rt), shape, scalar = self._params(fn, size, left=left, mode=mode, right=right)
+        _check(lf > md, fn, "left > mode")
+        _check(md > rt, fn, "mode > right")
+        _check(lf == rt, fn, "left == right")
+        u = self._draw(_UNIFORM, _F64, shape)
+        base, lw, rw = rt - lf, md - lf, rt - md
+        cut = lw / base
+        sqrt = _u("sqrt")
+        r = _u("where")(u <= cut, lf + sqrt(u * base * lw), rt - sqrt((1.0 - u) * base * rw))
+        return self._ret(r, scalar)
+
+    def wald(self, mean, scale, size=None):
+        fn = "wald"
+        (mu, lam), shape, scalar = self._params(fn, size, mean=mean, scale=scale)
+        _check(~(mu > 0), fn, "mean <= 0")
+        _check(~(lam > 0), fn, "scale <= 0")
+        # Michael, Schucany & Haas (1976): a root of the chi-square(1) transform, picked by a coin.
+        y = self._draw(_NORMAL, _F64, shape) ** 2
+        sqrt = _u("sqrt")
+        x = mu + mu * mu * y / (2.0 * lam) - mu / (2.0 * lam) * sqrt(4.0 * mu * lam * y + mu * mu * y * y)
+        u = self._draw(_UNIFORM, _F64, shape)
+        r = _u("where")(u <= mu / (mu + x), x, mu * mu / x)
+        return self._ret(r, scalar)
+
+    def negative_binomial(self, n, p, size=None):
+        fn = "negative_binomial"
+        (nn, pp), shape, scalar = self._params(fn, size, n=n, p=p)
+        _check(~(nn > 0), fn, "n <= 0")
+        _check(~((pp > 0) & (pp <= 1)), fn, "p < 0, p > 1 or p is NaN")
+        lam = self._gamma_draw(nn, shape) * ((1.0 - pp) / pp)  # a Poisson of a gamma-distributed mean
+        r = self._draw(_POISSON, _I64, shape, [_expand(_core.as_contiguous(lam), shape)])
+        return self._ret(r, scalar)
+
+    def dirichlet(self, alpha, size=None):
+        fn = "dirichlet"
+        al = _param(alpha, _F64, fn, "alpha")
+        if al.ndim != 1:
+            raise ValueError(f"[mnn.numpy.random.{fn}] alpha must be a one-dimensional sequence")
+        _check(~(al >= 0), fn, "alpha < 0")
+        shape = _size_tuple(size, fn)
+        shape = () if shape is None else shape
+        k = al.shape[0]
+        full = shape + (k,)
+        g = self._gamma_draw(_core.as_contiguous(_core.broadcast_to(al, list(full))), full)
+        from ._reductions import sum as _sum
+        return g / _sum(g, axis=-1, keepdims=True)
+
     # -- discrete ------------------------------------------------------------------------------
     def poisson(self, lam=1.0, size=None):
         fn = "poisson"
@@ -523,6 +642,11 @@ def _axis(axis, ndim, fn):
     return ax % ndim
 
 
+def _u(name):
+    from . import _ufuncs
+    return _ufuncs.UFUNCS[name] if name in _ufuncs.UFUNCS else getattr(_ufuncs, name)
+
+
 def _math_exp(r):
     from . import _ufuncs as u
     if isinstance(r, ndarray):
@@ -620,7 +744,8 @@ class RandomState:
 
 
 for _name in ("normal", "uniform", "exponential", "poisson", "binomial", "beta", "gamma", "geometric", "lognormal",
-              "laplace", "logistic", "multinomial", "chisquare"):
+              "laplace", "logistic", "multinomial", "chisquare", "standard_cauchy", "standard_t", "f", "weibull",
+              "pareto", "power", "rayleigh", "gumbel", "triangular", "wald", "negative_binomial", "dirichlet"):
     setattr(RandomState, _name, (lambda name: lambda self, *a, **k: getattr(self._gen, name)(*a, **k))(_name))
 
 _global = RandomState()
@@ -650,6 +775,8 @@ def _module_fn(name):
 for _name in ("rand", "randn", "randint", "random_integers", "random_sample", "random", "ranf", "sample", "choice",
               "shuffle", "permutation", "normal", "uniform", "standard_normal", "standard_exponential",
               "standard_gamma", "exponential", "poisson", "binomial", "beta", "gamma", "geometric", "lognormal",
-              "laplace", "logistic", "multinomial", "chisquare", "bytes"):
+              "laplace", "logistic", "multinomial", "chisquare", "bytes", "standard_cauchy", "standard_t", "f",
+              "weibull", "pareto", "power", "rayleigh", "gumbel", "triangular", "wald", "negative_binomial",
+              "dirichlet"):
     globals()[_name] = _module_fn(_name)
 del _name
