@@ -70,6 +70,17 @@ def test_seeded_reproducible_and_distinct():
     assert mnp.random.default_rng(g) is g
 
 
+def test_spawn_children_are_distinct_and_reproducible():
+    kids = mnp.random.default_rng(8).spawn(3)
+    again = mnp.random.default_rng(8).spawn(3)
+    draws = [a(k.random(50)) for k in kids]
+    assert all(numpy.array_equal(x, a(k.random(50))) for x, k in zip(draws, again))
+    parent = a(mnp.random.default_rng(8).random(50))
+    for i in range(3):
+        assert not numpy.array_equal(draws[i], parent)
+        assert not numpy.array_equal(draws[i], draws[(i + 1) % 3])
+
+
 def test_two_draws_in_one_expression_differ():
     g = mnp.random.default_rng(0)
     x = g.random(5) - g.random(5)  # two lazy draws: their keys are data, never merged by CSE

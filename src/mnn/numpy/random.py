@@ -149,10 +149,12 @@ class Generator:
     """numpy.random.Generator's interface over a Philox-4x32-10 counter-based stream."""
 
     def __init__(self, bit_generator=None):
-        if isinstance(bit_generator, Generator):
-            bit_generator = bit_generator._key
-        self._key = _key_from_seed(bit_generator, "Generator") if not isinstance(bit_generator, _Key) else \
-            bit_generator.value
+        if isinstance(bit_generator, Generator):  # shares the other generator's stream from its start
+            bit_generator = _Key(bit_generator._key)
+        if isinstance(bit_generator, _Key):
+            self._key = bit_generator.value
+        else:
+            self._key = _key_from_seed(bit_generator, "Generator")
         self._counter = 0
 
     def __repr__(self):
