@@ -239,17 +239,16 @@ class Generator:
         loc_a, scale_a = _param(loc, _F64, fn, "loc"), _param(scale, _F64, fn, "scale")
         _check(scale_a < 0, fn, "scale < 0")
         shape, scalar = _out_shape(_size_tuple(size, fn), [loc_a, scale_a], fn)
-        from . import _ufuncs as u
-        un = 1.0 - self._draw(_UNIFORM, _F64, shape)  # (0, 1]: the logit stays finite at the top
-        r = u.UFUNCS["log"](un / (1.0 - un + 0.0)) * scale_a + loc_a
+        u = self._draw(_UNIFORM, _F64, shape)
+        u = _u("where")(u > 0, u, 2.0 ** -54)  # U in (0, 1): numpy redraws the one value (0) whose logit is -inf
+        r = _u("log")(u / (1.0 - u)) * scale_a + loc_a
         return _core.item(r, 0) if scalar and shape == () else r
 
     def uniform(self, low=0.0, high=1.0, size=None):
         fn = "uniform"
         low_a, high_a = _param(low, _F64, fn, "low"), _param(high, _F64, fn, "high")
         rng = high_a - low_a
-        from . import _ufuncs as u
-        if _any(~u.UFUNCS["isfinite"](rng)):
+        if _any(~_u("isfinite")(rng)):
             raise OverflowError("[mnn.numpy.random.uniform] high - low range exceeds valid bounds")
         shape, scalar = _out_shape(_size_tuple(size, fn), [low_a, high_a], fn)
         r = self._draw(_UNIFORM, _F64, shape) * rng + low_a
@@ -280,7 +279,7 @@ class Generator:
     def chisquare(self, df, size=None):
         fn = "chisquare"
         d = _param(df, _F64, fn, "df")
-        _check(d <= 0, fn, "df <= 0")
+        _check(~(d > 0), fn, "df <= 0")
         oshape, scalar = _out_shape(_size_tuple(size, fn), [d], fn)
         r = self._draw(_GAMMA, _F64, oshape, [_expand(d * 0.5, oshape)]) * 2.0
         return _core.item(r, 0) if scalar and oshape == () else r
