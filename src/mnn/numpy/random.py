@@ -8,6 +8,7 @@ results are reproducible across runs and thread counts. The streams are not nump
 PCG64/MT19937 bits are not reproduced); the distributions, shapes, dtypes and errors are.
 """
 import builtins
+import math
 import operator
 import os
 
@@ -578,9 +579,11 @@ class Generator:
             if pa.shape[0] != n:
                 raise ValueError(f"[mnn.numpy.random.{fn}] a and p must have same size")
             pl = pa.tolist()
-            if any(not (x >= 0) for x in pl):
+            if any(x != x for x in pl):
+                raise ValueError(f"[mnn.numpy.random.{fn}] probabilities contain NaN")
+            if any(x < 0 for x in pl):
                 raise ValueError(f"[mnn.numpy.random.{fn}] probabilities are not non-negative")
-            if abs(sum(pl) - 1.0) > 1e-8 * max(1, n) ** 0.5 + 1e-10:
+            if abs(math.fsum(pl) - 1.0) > 1.4901161193847656e-08:  # numpy's sqrt(float64 eps)
                 raise ValueError(f"[mnn.numpy.random.{fn}] probabilities do not sum to 1")
         oshape = shape if shape is not None else ()
         if not replace and count > n:
