@@ -92,7 +92,8 @@ def _all_draws(g, n):
             g.exponential(2.0, n), g.gamma(0.5, 2.0, n), g.gamma(7.0, size=n), g.beta(0.7, 3.0, n), g.poisson(3.0, n),
             g.poisson(400.0, n), g.binomial(20, 0.3, n), g.binomial(10**6, 0.6, n), g.integers(0, 1000, n),
             g.integers(-5, 2**40, n), g.geometric(0.2, n), g.choice(7, n, p=[0.1, 0.2, 0.1, 0.1, 0.2, 0.2, 0.1]),
-            g.permutation(n), g.uniform(-1, 1, n), g.multinomial(100, [0.2, 0.5, 0.3], n // 4)]
+            g.permutation(n), g.uniform(-1, 1, n), g.multinomial(100, [0.2, 0.5, 0.3], n // 4),
+            g.permuted(mnp.arange(n // 10 * 10).reshape(-1, 10), axis=1)]
 
 
 def test_thread_count_does_not_change_values():
@@ -419,6 +420,11 @@ def test_permutation_and_shuffle():
     lst = list(range(20))
     g.shuffle(lst)
     assert sorted(lst) == list(range(20)) and lst != list(range(20))
+    rows = a(g.permuted(mnp.arange(5) * mnp.ones((4000, 1), dtype="int64"), axis=1))
+    assert (numpy.sort(rows, axis=1) == numpy.arange(5)).all()
+    for col in (0, 4):  # every value equally likely at every position, row after row
+        assert _chisq_fit(rows[:, col], lambda k: 0.2, range(5)) > ALPHA
+    assert len({tuple(r) for r in rows[:200].tolist()}) > 90  # rows are not copies of one permutation
     pe = a(g.permuted(mnp.arange(12).reshape(3, 4), axis=1))
     assert all(sorted(r) == list(range(4 * i, 4 * i + 4)) for i, r in enumerate(pe.tolist()))
     assert sorted(a(g.permuted(mnp.arange(12).reshape(3, 4))).ravel().tolist()) == list(range(12))

@@ -9,7 +9,8 @@
 // Philox), so results never depend on how the work is split between threads.
 //
 // Parameter inputs of the element-wise distributions have 1 element (shared) or one per output
-// element. The sequential ones (permutation, weighted choice) take their whole input as a table.
+// element. The sequential ones (permutation, weighted choice) take their whole input as a table;
+// row permutations (shape (rows, n)) permute each row independently, row r from stream r.
 #include <string>
 
 #include "core/error.h"
@@ -24,7 +25,7 @@ namespace {
 // Keep in sync with kernels/random/random.cpp and mnn/numpy/random.py.
 enum Dist : int64_t {
   kUniform = 0, kNormal, kExponential, kGamma, kPoisson, kBinomial, kIntegers, kGeometric,
-  kChoiceCdf, kPermutation, kChoiceNoReplace, kBeta, kNumDists
+  kChoiceCdf, kPermutation, kChoiceNoReplace, kBeta, kPermutationRows, kNumDists
 };
 
 prims::PrimMeta infer_random(const std::vector<NodePtr>& in, const Params& p) {
@@ -40,13 +41,14 @@ prims::PrimMeta infer_random(const std::vector<NodePtr>& in, const Params& p) {
     if (d < 0) throw ValueError(fn + "negative dimensions are not allowed");
   if (in.empty() || in[0]->dtype != DType::UInt64 || numel(in[0]->shape) != 1)
     throw ValueError(fn + "the first input must be a 1-element uint64 key");
-  static const int n_params[kNumDists] = {0, 0, 0, 1, 1, 2, 2, 1, 1, 0, 1, 2};
+  static const int n_params[kNumDists] = {0, 0, 0, 1, 1, 2, 2, 1, 1, 0, 1, 2, 0};
   if (static_cast<int>(in.size()) != 1 + n_params[dist]) throw ValueError(fn + "wrong number of parameter inputs");
   bool float_out = dist <= kGamma || dist == kBeta;
   if (float_out && dt != DType::Float32 && dt != DType::Float64)
     throw TypeError(fn + "Unsupported dtype " + dtype_name(dt) + " for this distribution");
   if (!float_out && dt != DType::Int64 && !(dist == kIntegers && dt == DType::UInt64))
     throw TypeError(fn + "this distribution produces int64");
+  if (dist == kPermutationRows && shape.size() != 2) throw ValueError(fn + "row permutations need a 2-d shape");
   int64_t n = numel(shape);
   bool table = dist == kChoiceCdf || dist == kChoiceNoReplace;
   for (size_t i = 1; i < in.size(); ++i) {

@@ -25,7 +25,7 @@ __all__ = ["Generator", "RandomState", "default_rng", "seed", "get_state", "set_
 
 # Distribution codes of the primitive (keep in sync with csrc/ops/random/random.cpp).
 _UNIFORM, _NORMAL, _EXPONENTIAL, _GAMMA, _POISSON, _BINOMIAL, _INTEGERS, _GEOMETRIC = range(8)
-_CHOICE_CDF, _PERMUTATION, _CHOICE_NOREPLACE, _BETA = range(8, 12)
+_CHOICE_CDF, _PERMUTATION, _CHOICE_NOREPLACE, _BETA, _PERMUTATION_ROWS = range(8, 13)
 
 _M64 = (1 << 64) - 1
 _F64 = _dtypes.dtype("float64")
@@ -542,13 +542,15 @@ class Generator:
                               list(a.shape))
         else:
             ax = _axis(axis, a.ndim, "permuted")
-            from ._manipulation import moveaxis, stack
+            from ._manipulation import moveaxis
             m = moveaxis(a, ax, -1)
-            rows = _core.reshape(_core.as_contiguous(m), [-1 if m.size else 0, m.shape[-1]]) if m.ndim > 1 else \
-                _core.reshape(m, [1, m.shape[-1]])
-            outs = [_core.prim("take", [rows[i], self._draw(_PERMUTATION, _I64, (m.shape[-1],))], [0], [])
-                    for i in range(rows.shape[0])]
-            r = stack(outs, 0) if outs else rows
+            n = m.shape[-1]
+            rows = m.size // n if n else 0
+            # one native draw permutes every row; row offsets turn it into indices of the flat data
+            perm = self._draw(_PERMUTATION_ROWS, _I64, (rows, n))
+            offsets = _core.reshape(_core.arange_int(0, rows * n, n, _I64._code), [rows, 1]) if rows else 0
+            flat = _core.reshape(_core.as_contiguous(m), [m.size])
+            r = _core.prim("take", [flat, _core.reshape(_core.as_contiguous(perm + offsets), [rows * n])], [0], [])
             r = moveaxis(_core.reshape(r, list(m.shape)), -1, ax)
         if out is not None:
             _core.assign(out, r)

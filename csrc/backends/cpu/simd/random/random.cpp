@@ -37,7 +37,7 @@ namespace {
 
 enum Dist : int64_t {
   kUniform = 0, kNormal, kExponential, kGamma, kPoisson, kBinomial, kIntegers, kGeometric,
-  kChoiceCdf, kPermutation, kChoiceNoReplace, kBeta
+  kChoiceCdf, kPermutation, kChoiceNoReplace, kBeta, kPermutationRows
 };
 
 struct Block {
@@ -394,7 +394,8 @@ struct Param {
 class RandomKernel final : public backend::Kernel {
  public:
   explicit RandomKernel(const backend::StepDesc& s)
-      : dist_(s.params->ints[0]), out_dtype_(s.output.dtype), n_(numel(s.output.shape)) {
+      : dist_(s.params->ints[0]), out_dtype_(s.output.dtype), n_(numel(s.output.shape)),
+        n_rows_(s.output.shape.empty() ? 1 : s.output.shape[0]) {
     for (size_t k = 1; k < s.inputs.size(); ++k) {
       table_len_ = numel(s.inputs[k].shape);
       per_element_.push_back(table_len_ != 1 || n_ == 1);
@@ -524,6 +525,23 @@ class RandomKernel final : public backend::Kernel {
         }
         break;
       }
+      case kPermutationRows: {  // one Fisher-Yates per row, row r on stream r: any thread count agrees
+        const int64_t len = n_rows_ ? n / n_rows_ : 0, rows = n_rows_;
+        parallel_for(rows, std::max<int64_t>(1, 4096 / std::max<int64_t>(len, 1)), [&](int64_t lo, int64_t hi) {
+          for (int64_t r = lo; r < hi; ++r) {
+            T* row = out + r * len;
+            Stream s(key, static_cast<uint64_t>(r));
+            for (int64_t i = 0; i < len; ++i) row[i] = static_cast<T>(i);
+            for (int64_t i = len - 1; i > 0; --i) {
+              // redraws use streams numbered past every row's, so they never replay a row's words
+              uint64_t j = bounded(s.next64(), static_cast<uint64_t>(i), key,
+                                   static_cast<uint64_t>(rows + r * len + i));
+              std::swap(row[i], row[j]);
+            }
+          }
+        });
+        break;
+      }
       case kChoiceNoReplace: {  // successive weighted draws, each removing the chosen item
         const double* pv = reinterpret_cast<const double*>(p[0].p);
         std::vector<double> w(pv, pv + table_len_);
@@ -559,6 +577,7 @@ class RandomKernel final : public backend::Kernel {
   int64_t dist_;
   DType out_dtype_;
   int64_t n_;
+  int64_t n_rows_;
   int64_t table_len_ = 1;
   std::vector<bool> per_element_;
 };
