@@ -27,6 +27,9 @@ from ._indexing import (argwhere, choose, compress, diag_indices, diag_indices_f
                         ix_, nonzero, place, put, put_along_axis, putmask, ravel_multi_index, select, take,
                         take_along_axis, tril_indices, tril_indices_from, triu_indices, triu_indices_from,
                         unravel_index, where)
+from . import random  # noqa: E402  (the numpy.random namespace)
+from ._io import (NpzFile, fromfile, genfromtxt, load, loadtxt, save, savetxt, savez,  # noqa: E402
+                  savez_compressed)
 
 globals().update(_UFUNCS)
 
@@ -77,3 +80,6 @@ def _scalar_hook(value, dt):
 _dtypes._make_scalar = _scalar_hook
 _ndarray.install()
 _core._set_hooks([_dtypes.dtype_from_code(i) for i in range(12)], asarray, _dtypes.dtype)
+from . import _protocols  # noqa: E402,F401  (pickle, __array_ufunc__/__array_function__: after install())
+from ._protocols import may_share_memory, shares_memory  # noqa: E402
+from ._errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402

@@ -1,0 +1,788 @@
+"""mnn.numpy.random: numpy's Generator and legacy RandomState APIs on a counter-based generator.
+
+Every draw is one native "random" primitive (csrc/ops/random/random.cpp) whose inputs are a
+per-call key and the distribution's parameters, so sampling is lazy like any other op and a loop
+that draws the same shapes reuses its cached plan. The key of a call is a hash of the seed and a
+call counter the generator advances; element i of a draw depends only on (key, i), so seeded
+results are reproducible across runs and thread counts. The streams are not numpy's (numpy's
+PCG64/MT19937 bits are not reproduced); the distributions, shapes, dtypes and errors are.
+"""
+import builtins
+import math
+import operator
+import os
+
+from .. import _core
+from . import _dtypes
+from ._common import asarray, ndarray
+
+__all__ = ["Generator", "RandomState", "default_rng", "seed", "get_state", "set_state", "rand", "randn", "randint",
+           "random_integers", "random_sample", "random", "ranf", "sample", "choice", "shuffle", "permutation",
+           "normal", "uniform", "standard_normal", "standard_exponential", "standard_gamma", "exponential", "poisson",
+           "binomial", "beta", "gamma", "geometric", "lognormal", "laplace", "logistic", "multinomial", "chisquare",
+           "bytes", "standard_cauchy", "standard_t", "f", "weibull", "pareto", "power", "rayleigh", "gumbel",
+           "triangular", "wald", "negative_binomial", "dirichlet"]
+
+# Distribution codes of the primitive (keep in sync with csrc/ops/random/random.cpp).
+_UNIFORM, _NORMAL, _EXPONENTIAL, _GAMMA, _POISSON, _BINOMIAL, _INTEGERS, _GEOMETRIC = range(8)
+_CHOICE_CDF, _PERMUTATION, _CHOICE_NOREPLACE, _BETA, _PERMUTATION_ROWS = range(8, 13)
+
+_M64 = (1 << 64) - 1
+_F64 = _dtypes.dtype("float64")
+_F32 = _dtypes.dtype("float32")
+_I64 = _dtypes.dtype("int64")
+_U64 = _dtypes.dtype("uint64")
+
+
+def _splitmix64(x):
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+def _key_from_seed(seed, fn):
+    """A 64-bit key from numpy's seed forms: None (OS entropy), a non-negative int or a sequence of them."""
+    if seed is None:
+        return int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, (float, complex)) or (isinstance(seed, ndarray) and seed.dtype.kind == "f"):
+        raise TypeError(f"[mnn.numpy.random.{fn}] SeedSequence expects int or sequence of ints for entropy not "
+                        f"{seed!r}")
+    if isinstance(seed, ndarray):
+        seed = seed.tolist()
+    words = list(seed) if isinstance(seed, (list, tuple)) else [seed]
+    key = 0x6A09E667F3BCC908
+    for w in words:
+        try:
+            w = operator.index(w)
+        except TypeError:
+            raise TypeError(f"[mnn.numpy.random.{fn}] SeedSequence expects int or sequence of ints for entropy not "
+                            f"{w!r}") from None
+        if w < 0:
+            raise ValueError(f"[mnn.numpy.random.{fn}] expected non-negative integer")
+        while True:  # fold every 64-bit limb, so large seeds differ from their low bits
+            key = _splitmix64(key ^ (w & _M64))
+            w >>= 64
+            if not w:
+                break
+    return key
+
+
+def _size_tuple(size, fn):
+    if size is None:
+        return None
+    try:
+        shape = tuple(operator.index(s) for s in size) if isinstance(size, (tuple, list)) else (operator.index(size),)
+    except TypeError:
+        raise TypeError(f"[mnn.numpy.random.{fn}] 'size' must be None, an integer or a tuple of integers") from None
+    if any(s < 0 for s in shape):
+        raise ValueError(f"[mnn.numpy.random.{fn}] negative dimensions are not allowed")
+    return shape
+
+
+def _is_scalar(x):
+    return isinstance(x, (int, float, bool)) or (isinstance(x, ndarray) and x.ndim == 0)
+
+
+def _param(x, dt, fn, name):
+    """A distribution parameter as an ndarray of dtype dt (Python scalars stay cheap 0-d arrays)."""
+    if isinstance(x, ndarray):
+        return x if x.dtype == dt else x.astype(dt)
+    if isinstance(x, (int, float, bool)):
+        return _core.scalar(x, dt._code)
+    try:
+        return asarray(x).astype(dt)
+    except (TypeError, ValueError):
+        raise TypeError(f"[mnn.numpy.random.{fn}] {name} must be a number or an array of numbers") from None
+
+
+def _any(mask):
+    if isinstance(mask, ndarray):
+        from ._reductions import any as _array_any
+        return bool(_array_any(mask))
+    return bool(mask)
+
+
+def _check(cond_bad, fn, msg):
+    if _any(cond_bad):
+        raise ValueError(f"[mnn.numpy.random.{fn}] {msg}")
+
+
+def _out_shape(size, params, fn):
+    """numpy's rule: size wins and parameters must broadcast to it; else the parameters' broadcast shape."""
+    shapes = [tuple(p.shape) for p in params]
+    try:
+        bshape = _broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"[mnn.numpy.random.{fn}] shape mismatch: objects cannot be broadcast to a single shape")
+    if size is None:
+        return bshape, True
+    try:
+        if _broadcast_shapes(bshape, size) != size:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"[mnn.numpy.random.{fn}] shape mismatch: objects cannot be broadcast to a single shape. "
+                         f"Mismatch is between arg 0 with shape {bshape} and size {size}") from None
+    return size, False
+
+
+def _broadcast_shapes(*shapes):
+    nd = max((len(s) for s in shapes), default=0)
+    out = [1] * nd
+    for s in shapes:
+        for i, d in enumerate(s):
+            j = nd - len(s) + i
+            if out[j] == 1:
+                out[j] = d
+            elif d != 1 and d != out[j]:
+                raise ValueError("shape mismatch")
+    return tuple(out)
+
+
+def _expand(p, shape):
+    """A parameter as 1 element or one element per output element (the kernel's two forms)."""
+    if p.size == 1:
+        return _core.reshape(p, [1])
+    return _core.as_contiguous(_core.broadcast_to(p, list(shape)))
+
+
+class Generator:
+    """numpy.random.Generator's interface over a Philox-4x32-10 counter-based stream."""
+
+    def __init__(self, bit_generator=None):
+        if isinstance(bit_generator, Generator):  # shares the other generator's stream from its start
+            bit_generator = _Key(bit_generator._key)
+        if isinstance(bit_generator, _Key):
+            self._key = bit_generator.value
+        else:
+            self._key = _key_from_seed(bit_generator, "Generator")
+        self._counter = 0
+
+    def __repr__(self):
+        return "Generator(Philox)"
+
+    # -- the one way bits are drawn ------------------------------------------------------------
+    def _next_key(self):
+        k = _splitmix64(self._key ^ _splitmix64(self._counter))
+        self._counter += 1
+        return _core.scalar(k, _U64._code)
+
+    def _draw(self, dist, dt, shape, params=()):
+        return _core.prim("random", [self._next_key(), *params], [dist, dt._code, *shape], [])
+
+    def _float_dtype(self, dtype, fn):
+        dt = _dtypes.dtype(dtype)
+        if dt not in (_F32, _F64):
+            raise TypeError(f"[mnn.numpy.random.{fn}] Unsupported dtype {dt!r} for {fn}")
+        return dt
+
+    def _into(self, result, out, fn):
+        if out is None:
+            return result
+        if tuple(out.shape) != tuple(result.shape) or out.dtype != result.dtype:
+            raise ValueError(f"[mnn.numpy.random.{fn}] Supplied output array has the wrong shape or dtype")
+        _core.assign(out, result)
+        return out
+
+    def _simple(self, dist, size, dtype, out, fn):
+        dt = self._float_dtype(dtype, fn)
+        if out is not None and size is None:
+            size = tuple(out.shape)
+        shape = _size_tuple(size, fn)
+        r = self._draw(dist, dt, shape if shape is not None else ())
+        if out is not None:
+            return self._into(r, out, fn)
+        return _core.item(r, 0) if shape is None else r
+
+    # -- continuous ----------------------------------------------------------------------------
+    def random(self, size=None, dtype="float64", out=None):
+        return self._simple(_UNIFORM, size, dtype, out, "random")
+
+    def standard_normal(self, size=None, dtype="float64", out=None):
+        return self._simple(_NORMAL, size, dtype, out, "standard_normal")
+
+    def standard_exponential(self, size=None, dtype="float64", method="zig", out=None):
+        if method not in ("zig", "inv"):
+            raise ValueError(f"[mnn.numpy.random.standard_exponential] Unknown method {method!r}")
+        return self._simple(_EXPONENTIAL, size, dtype, out, "standard_exponential")
+
+    def _affine(self, dist, loc, scale, size, fn, scale_name="scale"):
+        """loc + scale * X for a standard variate X, with numpy's validation and broadcasting."""
+        loc_a, scale_a = _param(loc, _F64, fn, "loc"), _param(scale, _F64, fn, scale_name)
+        _check(scale_a < 0, fn, f"{scale_name} < 0")
+        shape, scalar = _out_shape(_size_tuple(size, fn), [loc_a, scale_a], fn)
+        r = self._draw(dist, _F64, shape) * scale_a + loc_a
+        return _core.item(r, 0) if scalar and shape == () else r
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        return self._affine(_NORMAL, loc, scale, size, "normal")
+
+    def exponential(self, scale=1.0, size=None):
+        return self._affine(_EXPONENTIAL, 0.0, scale, size, "exponential")
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        r = self._affine(_NORMAL, mean, sigma, size, "lognormal", "sigma")
+        return _math_exp(r)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        fn = "laplace"
+        loc_a, scale_a = _param(loc, _F64, fn, "loc"), _param(scale, _F64, fn, "scale")
+        _check(scale_a < 0, fn, "scale < 0")
+        shape, scalar = _out_shape(_size_tuple(size, fn), [loc_a, scale_a], fn)
+        # A sign from a fair coin times a standard exponential: the coin is a second uniform.
+        e = self._draw(_EXPONENTIAL, _F64, shape)
+        sign = (self._draw(_UNIFORM, _F64, shape) < 0.5) * 2.0 - 1.0
+        r = e * sign * scale_a + loc_a
+        return _core.item(r, 0) if scalar and shape == () else r
+
+    def logistic(self, loc=0.0, scale=1.0, size=None):
+        fn = "logistic"
+        loc_a, scale_a = _param(loc, _F64, fn, "loc"), _param(scale, _F64, fn, "scale")
+        _check(scale_a < 0, fn, "scale < 0")
+        shape, scalar = _out_shape(_size_tuple(size, fn), [loc_a, scale_a], fn)
+        u = self._draw(_UNIFORM, _F64, shape)
+        u = _u("where")(u > 0, u, 2.0 ** -54)  # U in (0, 1): numpy redraws the one value (0) whose logit is -inf
+        r = _u("log")(u / (1.0 - u)) * scale_a + loc_a
+        return _core.item(r, 0) if scalar and shape == () else r
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        fn = "uniform"
+        low_a, high_a = _param(low, _F64, fn, "low"), _param(high, _F64, fn, "high")
+        rng = high_a - low_a
+        if _any(~_u("isfinite")(rng)):
+            raise OverflowError("[mnn.numpy.random.uniform] high - low range exceeds valid bounds")
+        shape, scalar = _out_shape(_size_tuple(size, fn), [low_a, high_a], fn)
+        r = self._draw(_UNIFORM, _F64, shape) * rng + low_a
+        return _core.item(r, 0) if scalar and shape == () else r
+
+    def standard_gamma(self, shape, size=None, dtype="float64", out=None):
+        fn = "standard_gamma"
+        dt = self._float_dtype(dtype, fn)
+        k = _param(shape, _F64, fn, "shape")
+        _check(k < 0, fn, "shape < 0")
+        if out is not None and size is None:
+            size = tuple(out.shape)
+        oshape, scalar = _out_shape(_size_tuple(size, fn), [k], fn)
+        r = self._draw(_GAMMA, dt, oshape, [_expand(k, oshape)])
+        if out is not None:
+            return self._into(r, out, fn)
+        return _core.item(r, 0) if scalar and oshape == () else r
+
+    def gamma(self, shape, scale=1.0, size=None):
+        fn = "gamma"
+        k, s = _param(shape, _F64, fn, "shape"), _param(scale, _F64, fn, "scale")
+        _check(k < 0, fn, "shape < 0")
+        _check(s < 0, fn, "scale < 0")
+        oshape, scalar = _out_shape(_size_tuple(size, fn), [k, s], fn)
+        r = self._draw(_GAMMA, _F64, oshape, [_expand(k, oshape)]) * s
+        return _core.item(r, 0) if scalar and oshape == () else r
+
+    def chisquare(self, df, size=None):
+        fn = "chisquare"
+        d = _param(df, _F64, fn, "df")
+        _check(~(d > 0), fn, "df <= 0")
+        oshape, scalar = _out_shape(_size_tuple(size, fn), [d], fn)
+        r = self._draw(_GAMMA, _F64, oshape, [_expand(d * 0.5, oshape)]) * 2.0
+        return _core.item(r, 0) if scalar and oshape == () else r
+
+    def beta(self, a, b, size=None):
+        fn = "beta"
+        a_, b_ = _param(a, _F64, fn, "a"), _param(b, _F64, fn, "b")
+        _check(~(a_ > 0), fn, "a <= 0")
+        _check(~(b_ > 0), fn, "b <= 0")
+        oshape, scalar = _out_shape(_size_tuple(size, fn), [a_, b_], fn)
+        r = self._draw(_BETA, _F64, oshape, [_expand(a_, oshape), _expand(b_, oshape)])
+        return _core.item(r, 0) if scalar and oshape == () else r
+
+    # -- laws composed from the native draws ---------------------------------------------------
+    def _params(self, fn, size, **named):
+        arrays = [_param(v, _F64, fn, k) for k, v in named.items()]
+        shape, scalar = _out_shape(_size_tuple(size, fn), arrays, fn)
+        return arrays, shape, scalar and shape == ()
+
+    @staticmethod
+    def _ret(r, scalar):
+        return _core.item(r, 0) if scalar else r
+
+    def _gamma_draw(self, k, shape):
+        return self._draw(_GAMMA, _F64, shape, [_expand(k, shape)])
+
+    def standard_cauchy(self, size=None):
+        shape = _size_tuple(size, "standard_cauchy")
+        oshape = shape if shape is not None else ()
+        r = self._draw(_NORMAL, _F64, oshape) / self._draw(_NORMAL, _F64, oshape)
+        return self._ret(r, shape is None)
+
+    def standard_t(self, df, size=None):
+        fn = "standard_t"
+        (d,), shape, scalar = self._params(fn, size, df=df)
+        _check(~(d > 0), fn, "df <= 0")
+        chi2 = self._gamma_draw(d * 0.5, shape) * 2.0
+        r = self._draw(_NORMAL, _F64, shape) / _u("sqrt")(chi2 / d)
+        return self._ret(r, scalar)
+
+    def f(self, dfnum, dfden, size=None):
+        fn = "f"
+        (a, b), shape, scalar = self._params(fn, size, dfnum=dfnum, dfden=dfden)
+        _check(~(a > 0), fn, "dfnum <= 0")
+        _check(~(b > 0), fn, "dfden <= 0")
+        r = (self._gamma_draw(a * 0.5, shape) * 2.0 / a) / (self._gamma_draw(b * 0.5, shape) * 2.0 / b)
+        return self._ret(r, scalar)
+
+    def weibull(self, a, size=None):
+        fn = "weibull"
+        (k,), shape, scalar = self._params(fn, size, a=a)
+        _check(k < 0, fn, "a < 0")
+        e = self._draw(_EXPONENTIAL, _F64, shape)
+        # a == 0 gives 0, as numpy does (E ** inf would be 0 or inf)
+        r = _u("where")(k == 0, 0.0, e ** (1.0 / _u("where")(k == 0, 1.0, k)))
+        return self._ret(r, scalar)
+
+    def pareto(self, a, size=None):
+        fn = "pareto"
+        (k,), shape, scalar = self._params(fn, size, a=a)
+        _check(~(k > 0), fn, "a <= 0")
+        return self._ret(_u("expm1")(self._draw(_EXPONENTIAL, _F64, shape) / k), scalar)
+
+    def power(self, a, size=None):
+        fn = "power"
+        (k,), shape, scalar = self._params(fn, size, a=a)
+        _check(~(k > 0), fn, "a <= 0")
+        u = -_u("expm1")(-self._draw(_EXPONENTIAL, _F64, shape))  # U in (0, 1) from an exponential
+        return self._ret(u ** (1.0 / k), scalar)
+
+    def rayleigh(self, scale=1.0, size=None):
+        fn = "rayleigh"
+        (sc,), shape, scalar = self._params(fn, size, scale=scale)
+        _check(sc < 0, fn, "scale < 0")
+        return self._ret(_u("sqrt")(self._draw(_EXPONENTIAL, _F64, shape) * 2.0) * sc, scalar)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        fn = "gumbel"
+        (lo, sc), shape, scalar = self._params(fn, size, loc=loc, scale=scale)
+        _check(sc < 0, fn, "scale < 0")
+        return self._ret(lo - sc * _u("log")(self._draw(_EXPONENTIAL, _F64, shape)), scalar)
+
+    def triangular(self, left, mode, right, size=None):
+        fn = "triangular"
+        (lf, md, rt), shape, scalar = self._params(fn, size, left=left, mode=mode, right=right)
+        _check(lf > md, fn, "left > mode")
+        _check(md > rt, fn, "mode > right")
+        _check(lf == rt, fn, "left == right")
+        u = self._draw(_UNIFORM, _F64, shape)
+        base, lw, rw = rt - lf, md - lf, rt - md
+        cut = lw / base
+        sqrt = _u("sqrt")
+        r = _u("where")(u <= cut, lf + sqrt(u * base * lw), rt - sqrt((1.0 - u) * base * rw))
+        return self._ret(r, scalar)
+
+    def wald(self, mean, scale, size=None):
+        fn = "wald"
+        (mu, lam), shape, scalar = self._params(fn, size, mean=mean, scale=scale)
+        _check(~(mu > 0), fn, "mean <= 0")
+        _check(~(lam > 0), fn, "scale <= 0")
+        # Michael, Schucany & Haas (1976): a root of the chi-square(1) transform, picked by a coin.
+        y = self._draw(_NORMAL, _F64, shape) ** 2
+        sqrt = _u("sqrt")
+        x = mu + mu * mu * y / (2.0 * lam) - mu / (2.0 * lam) * sqrt(4.0 * mu * lam * y + mu * mu * y * y)
+        u = self._draw(_UNIFORM, _F64, shape)
+        r = _u("where")(u <= mu / (mu + x), x, mu * mu / x)
+        return self._ret(r, scalar)
+
+    def negative_binomial(self, n, p, size=None):
+        fn = "negative_binomial"
+        (nn, pp), shape, scalar = self._params(fn, size, n=n, p=p)
+        _check(~(nn > 0), fn, "n <= 0")
+        _check(~((pp > 0) & (pp <= 1)), fn, "p < 0, p > 1 or p is NaN")
+        lam = self._gamma_draw(nn, shape) * ((1.0 - pp) / pp)  # a Poisson of a gamma-distributed mean
+        r = self._draw(_POISSON, _I64, shape, [_expand(_core.as_contiguous(lam), shape)])
+        return self._ret(r, scalar)
+
+    def dirichlet(self, alpha, size=None):
+        fn = "dirichlet"
+        al = _param(alpha, _F64, fn, "alpha")
+        if al.ndim != 1:
+            raise ValueError(f"[mnn.numpy.random.{fn}] alpha must be a one-dimensional sequence")
+        _check(~(al >= 0), fn, "alpha < 0")
+        shape = _size_tuple(size, fn)
+        shape = () if shape is None else shape
+        k = al.shape[0]
+        full = shape + (k,)
+        g = self._gamma_draw(_core.as_contiguous(_core.broadcast_to(al, list(full))), full)
+        from ._reductions import sum as _sum
+        return g / _sum(g, axis=-1, keepdims=True)
+
+    # -- discrete ------------------------------------------------------------------------------
+    def poisson(self, lam=1.0, size=None):
+        fn = "poisson"
+        lam_a = _param(lam, _F64, fn, "lam")
+        _check(lam_a < 0, fn, "lam < 0")
+        _check(lam_a != lam_a, fn, "lam contains NaNs")
+        _check(lam_a > 9.223372006484771e18, fn, "lam value too large")
+        oshape, scalar = _out_shape(_size_tuple(size, fn), [lam_a], fn)
+        r = self._draw(_POISSON, _I64, oshape, [_expand(lam_a, oshape)])
+        return _core.item(r, 0) if scalar and oshape == () else r
+
+    def binomial(self, n, p, size=None):
+        fn = "binomial"
+        n_a = _param(n, _I64, fn, "n")
+        p_a = _param(p, _F64, fn, "p")
+        _check(n_a < 0, fn, "n < 0")
+        _check(~((p_a >= 0) & (p_a <= 1)), fn, "p < 0, p > 1 or p is NaN")
+        oshape, scalar = _out_shape(_size_tuple(size, fn), [n_a, p_a], fn)
+        r = self._draw(_BINOMIAL, _I64, oshape, [_expand(n_a, oshape), _expand(p_a, oshape)])
+        return _core.item(r, 0) if scalar and oshape == () else r
+
+    def geometric(self, p, size=None):
+        fn = "geometric"
+        p_a = _param(p, _F64, fn, "p")
+        _check(~((p_a > 0) & (p_a <= 1)), fn, "p <= 0, p > 1 or p contains NaNs")
+        oshape, scalar = _out_shape(_size_tuple(size, fn), [p_a], fn)
+        r = self._draw(_GEOMETRIC, _I64, oshape, [_expand(p_a, oshape)])
+        return _core.item(r, 0) if scalar and oshape == () else r
+
+    def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
+        fn = "integers"
+        dt = _dtypes.dtype(dtype)
+        if dt.kind not in "iub":
+            raise TypeError(f"[mnn.numpy.random.{fn}] Unsupported dtype {dt!r} for integers")
+        if high is None:
+            low, high = 0, low
+        lo_info = (0, 1) if dt.kind == "b" else (_dtypes.iinfo(dt).min, _dtypes.iinfo(dt).max)
+        shape = _size_tuple(size, fn)
+        if _is_scalar(low) and _is_scalar(high) and not isinstance(low, ndarray) and not isinstance(high, ndarray):
+            lo, hi = operator.index(low) if not isinstance(low, float) else int(low), \
+                operator.index(high) if not isinstance(high, float) else int(high)
+            top = hi if endpoint else hi - 1
+            if lo < lo_info[0]:
+                raise ValueError(f"[mnn.numpy.random.{fn}] low is out of bounds for {dt.name}")
+            if top > lo_info[1]:
+                raise ValueError(f"[mnn.numpy.random.{fn}] high is out of bounds for {dt.name}")
+            if top < lo:
+                raise ValueError(f"[mnn.numpy.random.{fn}] low {'>' if endpoint else '>='} high")
+            wide = _U64 if lo_info[1] > (1 << 63) - 1 else _I64
+            lo_p = _core.scalar(lo - (1 << 64) if lo >= 1 << 63 else lo, _I64._code)
+            rng = top - lo
+            rng_p = _core.scalar(rng - (1 << 64) if rng >= 1 << 63 else rng, _I64._code)
+            oshape = shape if shape is not None else ()
+            r = self._draw(_INTEGERS, wide, oshape, [_core.reshape(lo_p, [1]), _core.reshape(rng_p, [1])])
+            r = r if r.dtype == dt else _core.astype(r, dt._code)
+            return r  # size=None gives a 0-d array: mnn's form of numpy's np.int64 scalar
+        lo_a, hi_a = _param(low, _I64, fn, "low"), _param(high, _I64, fn, "high")
+        top = hi_a if endpoint else hi_a - 1
+        _check(lo_a < lo_info[0], fn, f"low is out of bounds for {dt.name}")
+        _check(top > lo_info[1], fn, f"high is out of bounds for {dt.name}")
+        _check(top < lo_a, fn, "low > high" if endpoint else "low >= high")
+        oshape, scalar = _out_shape(shape, [lo_a, hi_a], fn)
+        r = self._draw(_INTEGERS, _I64, oshape, [_expand(lo_a, oshape), _expand(top - lo_a, oshape)])
+        r = r if r.dtype == dt else _core.astype(r, dt._code)
+        return r
+
+    def multinomial(self, n, pvals, size=None):
+        fn = "multinomial"
+        pv = _param(pvals, _F64, fn, "pvals")
+        if pv.ndim != 1:
+            raise ValueError(f"[mnn.numpy.random.{fn}] pvals must have at least 1 dimension") if pv.ndim == 0 else \
+                NotImplementedError(f"[mnn.numpy.random.{fn}] multi-dimensional pvals are not supported yet")
+        k = pv.shape[0]
+        p = [_core.item(pv, j) for j in range(k)]
+        if any(not (0.0 <= x <= 1.0) for x in p):
+            raise ValueError(f"[mnn.numpy.random.{fn}] pvals < 0, pvals > 1 or pvals contains NaNs")
+        if k and sum(p[:-1]) > 1.0 + 1e-12:
+            raise ValueError(f"[mnn.numpy.random.{fn}] sum(pvals[:-1]) > 1.0")
+        n_a = _param(n, _I64, fn, "n")
+        _check(n_a < 0, fn, "n < 0")
+        oshape, _ = _out_shape(_size_tuple(size, fn), [n_a], fn)
+        # Sequential conditional binomials: category j takes Binomial(remaining, p_j / remaining mass).
+        left = _core.as_contiguous(_core.broadcast_to(n_a, list(oshape))) if n_a.shape != oshape else n_a
+        counts, mass = [], 1.0
+        for j in range(k - 1):
+            q = 0.0 if mass <= 0 else min(1.0, max(0.0, p[j] / mass))
+            x = self._draw(_BINOMIAL, _I64, oshape, [_expand(left, oshape), _core.reshape(_core.scalar(q, 11), [1])])
+            counts.append(x)
+            left = left - x
+            mass -= p[j]
+        counts.append(left)
+        from ._manipulation import stack
+        return stack(counts, axis=-1)
+
+    # -- sampling and permutations -------------------------------------------------------------
+    def permutation(self, x, axis=0):
+        if isinstance(x, (int,)) or (isinstance(x, ndarray) and x.ndim == 0 and x.dtype.kind in "iu"):
+            n = operator.index(x)
+            if n < 0:
+                raise ValueError("[mnn.numpy.random.permutation] negative dimensions are not allowed")
+            return self._draw(_PERMUTATION, _I64, (n,))
+        a = asarray(x)
+        if a.ndim == 0:
+            raise IndexError("[mnn.numpy.random.permutation] x must be an integer or at least 1-dimensional")
+        ax = _axis(axis, a.ndim, "permutation")
+        idx = self._draw(_PERMUTATION, _I64, (a.shape[ax],))
+        return _core.prim("take", [a, idx], [ax], [])
+
+    def shuffle(self, x, axis=0):
+        if not isinstance(x, ndarray):
+            if isinstance(x, list):
+                perm = self._draw(_PERMUTATION, _I64, (len(x),)).tolist()
+                x[:] = [x[i] for i in perm]
+                return None
+            raise TypeError("[mnn.numpy.random.shuffle] x must be an ndarray or a mutable sequence")
+        if x.ndim == 0:
+            raise TypeError("[mnn.numpy.random.shuffle] object of type 0-d ndarray has no len()")
+        ax = _axis(axis, x.ndim, "shuffle")
+        idx = self._draw(_PERMUTATION, _I64, (x.shape[ax],))
+        _core.assign(x, _core.copy(_core.prim("take", [x, idx], [ax], [])))
+        return None
+
+    def permuted(self, x, axis=None, out=None):
+        a = asarray(x)
+        if axis is None:
+            flat = _core.reshape(_core.as_contiguous(a), [a.size])
+            r = _core.reshape(_core.prim("take", [flat, self._draw(_PERMUTATION, _I64, (a.size,))], [0], []),
+                              list(a.shape))
+        else:
+            ax = _axis(axis, a.ndim, "permuted")
+            from ._manipulation import moveaxis
+            m = moveaxis(a, ax, -1)
+            n = m.shape[-1]
+            rows = m.size // n if n else 0
+            # one native draw permutes every row; row offsets turn it into indices of the flat data
+            perm = self._draw(_PERMUTATION_ROWS, _I64, (rows, n))
+            offsets = _core.reshape(_core.arange_int(0, rows * n, n, _I64._code), [rows, 1]) if rows else 0
+            flat = _core.reshape(_core.as_contiguous(m), [m.size])
+            r = _core.prim("take", [flat, _core.reshape(_core.as_contiguous(perm + offsets), [rows * n])], [0], [])
+            r = moveaxis(_core.reshape(r, list(m.shape)), -1, ax)
+        if out is not None:
+            _core.assign(out, r)
+            return out
+        return r
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        fn = "choice"
+        pop_is_int = isinstance(a, int) or (isinstance(a, ndarray) and a.ndim == 0 and a.dtype.kind in "iu")
+        if pop_is_int:
+            n = operator.index(a)
+            arr = None
+        else:
+            arr = asarray(a)
+            if arr.ndim == 0:
+                raise ValueError(f"[mnn.numpy.random.{fn}] a must be a sequence or an integer, not a 0-d array")
+            ax = _axis(axis, arr.ndim, fn)
+            n = arr.shape[ax]
+        shape = _size_tuple(size, fn)
+        count = 1 if shape is None else _prod(shape)
+        if n <= 0 and count:
+            raise ValueError(f"[mnn.numpy.random.{fn}] a cannot be empty unless no samples are taken" if not pop_is_int
+                             else f"[mnn.numpy.random.{fn}] a must be a positive integer unless no samples are taken")
+        if p is not None:
+            pa = _param(p, _F64, fn, "p")
+            if pa.ndim != 1:
+                raise ValueError(f"[mnn.numpy.random.{fn}] p must be 1-dimensional")
+            if pa.shape[0] != n:
+                raise ValueError(f"[mnn.numpy.random.{fn}] a and p must have same size")
+            pl = pa.tolist()
+            if any(x != x for x in pl):
+                raise ValueError(f"[mnn.numpy.random.{fn}] probabilities contain NaN")
+            if any(x < 0 for x in pl):
+                raise ValueError(f"[mnn.numpy.random.{fn}] probabilities are not non-negative")
+            if abs(math.fsum(pl) - 1.0) > 1.4901161193847656e-08:  # numpy's sqrt(float64 eps)
+                raise ValueError(f"[mnn.numpy.random.{fn}] probabilities do not sum to 1")
+        oshape = shape if shape is not None else ()
+        if not replace and count > n:
+            raise ValueError(f"[mnn.numpy.random.{fn}] Cannot take a larger sample than population when replace is "
+                             f"False")
+        if count == 0:
+            idx = self._draw(_PERMUTATION, _I64, (0,))
+        elif replace:
+            if p is None:
+                lo = _core.reshape(_core.scalar(0, _I64._code), [1])
+                rng = _core.reshape(_core.scalar(n - 1, _I64._code), [1])
+                idx = self._draw(_INTEGERS, _I64, (count,), [lo, rng])
+            else:
+                from ._reductions import cumsum
+                cdf = cumsum(pa)
+                idx = self._draw(_CHOICE_CDF, _I64, (count,), [cdf])
+        elif p is None:  # a prefix of a permutation; shuffle=False allows any order, so it changes nothing
+            idx = self._draw(_PERMUTATION, _I64, (n,))[:count]
+        else:
+            if sum(1 for x in pl if x > 0) < count:
+                raise ValueError(f"[mnn.numpy.random.{fn}] Fewer non-zero entries in p than size")
+            idx = self._draw(_CHOICE_NOREPLACE, _I64, (count,), [pa])
+        if arr is None:
+            r = _core.reshape(idx, list(oshape))
+            return _core.item(r, 0) if shape is None else r
+        taken = _core.prim("take", [arr, _core.reshape(idx, list(oshape))], [ax], [])
+        return taken
+
+    def bytes(self, length):
+        n = operator.index(length)
+        words = self.integers(0, 256, size=n, dtype="uint8")
+        return builtins.bytes(memoryview(words)) if n else b""
+
+    def spawn(self, n_children):
+        # Children key off a counter range with the top bit set, which draws never reach.
+        kids = [Generator(_Key(_splitmix64(self._key ^ _splitmix64((1 << 63) | (self._counter + i)))))
+                for i in range(n_children)]
+        self._counter += n_children
+        return kids
+
+
+class _Key:
+    """A raw 64-bit key (children of spawn, RandomState.set_state) rather than a seed to hash."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _prod(shape):
+    r = 1
+    for s in shape:
+        r *= s
+    return r
+
+
+def _axis(axis, ndim, fn):
+    ax = operator.index(axis)
+    if not -ndim <= ax < ndim:
+        raise _core.AxisError(f"[mnn.numpy.random.{fn}] axis {ax} is out of bounds for array of dimension {ndim}")
+    return ax % ndim
+
+
+def _u(name):
+    from . import _ufuncs
+    return _ufuncs.UFUNCS[name] if name in _ufuncs.UFUNCS else getattr(_ufuncs, name)
+
+
+def _math_exp(r):
+    from . import _ufuncs as u
+    if isinstance(r, ndarray):
+        return u.UFUNCS["exp"](r)
+    import math
+    return math.exp(r)
+
+
+def default_rng(seed=None):
+    """A Generator seeded from seed (None: fresh OS entropy); a Generator passes through unchanged."""
+    if isinstance(seed, Generator):
+        return seed
+    return Generator(seed)
+
+
+class RandomState:
+    """numpy's legacy RandomState interface (same API; the streams are this module's Philox ones)."""
+
+    def __init__(self, seed=None):
+        self._gen = Generator(0)
+        self.seed(seed)
+
+    def __repr__(self):
+        return "RandomState(Philox)"
+
+    def seed(self, seed=None):
+        if seed is not None:
+            if isinstance(seed, float):
+                raise TypeError("[mnn.numpy.random.seed] Cannot cast scalar from dtype('float64') to dtype('int64') "
+                                "according to the rule 'safe'")
+            words = list(seed) if isinstance(seed, (list, tuple)) else [seed]
+            for w in words:
+                w = operator.index(w)
+                if not 0 <= w <= 0xFFFFFFFF:
+                    raise ValueError("[mnn.numpy.random.seed] Seed must be between 0 and 2**32 - 1")
+        self._gen = Generator(seed)
+
+    def get_state(self, legacy=True):
+        return ("Philox", self._gen._key, self._gen._counter)
+
+    def set_state(self, state):
+        name, key, counter = state
+        if name != "Philox":
+            raise ValueError("[mnn.numpy.random.set_state] state must come from mnn's get_state")
+        self._gen = Generator(_Key(key))
+        self._gen._counter = counter
+
+    def random_sample(self, size=None):
+        return self._gen.random(size)
+
+    random = ranf = sample = random_sample
+
+    def rand(self, *args):
+        return self._gen.random(args if args else None)
+
+    def randn(self, *args):
+        return self._gen.standard_normal(args if args else None)
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        r = self._gen.integers(low, high, size, dtype=_I64 if dtype is int else dtype)
+        if size is None and dtype is int:
+            return int(_core.item(r, 0)) if isinstance(r, ndarray) else int(r)
+        return r
+
+    def random_integers(self, low, high=None, size=None):
+        if high is None:
+            low, high = 1, low
+        r = self._gen.integers(low, high, size, endpoint=True)
+        return int(_core.item(r, 0)) if size is None else r
+
+    def choice(self, a, size=None, replace=True, p=None):
+        r = self._gen.choice(a, size, replace, p)
+        return r
+
+    def shuffle(self, x):
+        return self._gen.shuffle(x)
+
+    def permutation(self, x):
+        return self._gen.permutation(x)
+
+    def standard_normal(self, size=None):
+        return self._gen.standard_normal(size)
+
+    def standard_exponential(self, size=None):
+        return self._gen.standard_exponential(size)
+
+    def standard_gamma(self, shape, size=None):
+        return self._gen.standard_gamma(shape, size)
+
+    def tomaxint(self, size=None):
+        return self._gen.integers(0, (1 << 63) - 1, size)
+
+    def bytes(self, length):
+        return self._gen.bytes(length)
+
+
+for _name in ("normal", "uniform", "exponential", "poisson", "binomial", "beta", "gamma", "geometric", "lognormal",
+              "laplace", "logistic", "multinomial", "chisquare", "standard_cauchy", "standard_t", "f", "weibull",
+              "pareto", "power", "rayleigh", "gumbel", "triangular", "wald", "negative_binomial", "dirichlet"):
+    setattr(RandomState, _name, (lambda name: lambda self, *a, **k: getattr(self._gen, name)(*a, **k))(_name))
+
+_global = RandomState()
+
+
+def seed(seed=None):
+    _global.seed(seed)
+
+
+def get_state(legacy=True):
+    return _global.get_state(legacy)
+
+
+def set_state(state):
+    _global.set_state(state)
+
+
+def _module_fn(name):
+    def f(*args, **kwargs):
+        return getattr(_global, name)(*args, **kwargs)
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = f"numpy.random.{name} on the module's global RandomState."
+    return f
+
+
+for _name in ("rand", "randn", "randint", "random_integers", "random_sample", "random", "ranf", "sample", "choice",
+              "shuffle", "permutation", "normal", "uniform", "standard_normal", "standard_exponential",
+              "standard_gamma", "exponential", "poisson", "binomial", "beta", "gamma", "geometric", "lognormal",
+              "laplace", "logistic", "multinomial", "chisquare", "bytes", "standard_cauchy", "standard_t", "f",
+              "weibull", "pareto", "power", "rayleigh", "gumbel", "triangular", "wald", "negative_binomial",
+              "dirichlet"):
+    globals()[_name] = _module_fn(_name)
+del _name
