@@ -11,6 +11,8 @@ import warnings
 
 from .. import _core
 from . import _dtypes
+
+_D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
 from ._common import asarray, ndarray, write_out
 from ._manipulation import (atleast_1d, atleast_2d, broadcast_arrays, broadcast_to, concatenate, diagonal, flip,
                             moveaxis, reshape, split, transpose)
@@ -36,7 +38,7 @@ def _at(a, axis, sl):
 def _take(a, indices, axis):
     """Gather along axis with a Python list of in-range ints (lazy; differentiable via take's VJP)."""
     from ._creation import array
-    idx = array(list(indices), dtype=_dtypes.int64)
+    idx = array(list(indices), dtype=_D["int64"])
     return _core.prim("take", [a, idx], [axis], [])
 
 
@@ -51,7 +53,7 @@ def _full(shape, value, dt):
 
 
 def _arange(n):
-    return _core.arange_int(0, n, 1, _dtypes.int64._code)
+    return _core.arange_int(0, n, 1, _D["int64"]._code)
 
 
 def _ufunc(name, *xs):
@@ -167,7 +169,7 @@ def _median_along(chunk, axis):
         h = len(s) // 2
         out.append(float(s[h]) if len(s) % 2 else (s[h - 1] + s[h]) / 2.0)
     from ._creation import array
-    rdt = chunk.dtype if chunk.dtype.kind == "f" else _dtypes.float64
+    rdt = chunk.dtype if chunk.dtype.kind == "f" else _D["float64"]
     r = array(out, dtype=rdt)
     r = reshape(r, tuple(lanes_shape) + (1,))
     return moveaxis(r, -1, axis)
@@ -197,10 +199,9 @@ def _stat(a, axis, lo, hi, mode):
 def _linear_ramp(edge, end_value, width, axis, dt):
     """numpy's ramp: linspace(end_value, edge, width, endpoint=False, dtype=dt) along axis."""
     from ._creation import asarray as _asarray
-    # numpy computes in result_type(end_value, edge) made inexact, with a weak Python scalar
-    ct = _dtypes.result_type(edge.dtype, end_value)
-    if ct.kind != "f":
-        ct = _dtypes.float64
+    # numpy's pad hands linspace the end value as a numpy int64/float64 scalar (strongly typed),
+    # so every ramp is computed in float64 and rounded once into the array's dtype
+    ct = _D["float64"]
     start = _asarray(end_value).astype(ct)
     stop = edge.astype(ct)
     delta = stop - start
@@ -500,7 +501,7 @@ def tile(A, reps):
 
 def _counts_list(repeats, n, fn):
     r = asarray(repeats)
-    if r.dtype.kind not in "iub":
+    if r.dtype.kind not in "iubf":
         raise TypeError(f"[mnn.numpy.{fn}] Cannot cast array data from {r.dtype!r} to dtype('int64') according to "
                         "the rule 'safe'")
     if r.ndim > 1:
@@ -533,7 +534,7 @@ def repeat(a, repeats, axis=None):
                          f"({r.shape[0]},)")
     from ._reductions import min as _min
     from ._reductions import sum as _sum
-    r = r.astype(_dtypes.int64)
+    r = r.astype(_D["int64"])
     if n and _int(_min(r).item()) < 0:
         raise ValueError("[mnn.numpy.repeat] repeats may not contain negative values.")
     total = _int(_sum(r).item()) if n else 0
@@ -545,11 +546,11 @@ def _run_index(counts, total):
     """[0]*c0 + [1]*c1 + ...: a 1 at each run start (element i >= 1 starts at cumsum[i-1]), summed."""
     n = counts.shape[0]
     if total == 0 or n == 0:
-        return _zeros([0], _dtypes.int64)
+        return _zeros([0], _D["int64"])
     starts = _core.scan(0, counts, 0, None, "repeat")[:-1] if n > 1 else None
     if starts is None:
-        return _zeros([total], _dtypes.int64)
-    ones = _full([n - 1], 1, _dtypes.int64)
+        return _zeros([total], _D["int64"])
+    ones = _full([n - 1], 1, _D["int64"])
     marks = _core.prim("scatter_add", [ones, starts], [0, total + 1], [])
     return _core.scan(0, marks[:total], 0, None, "repeat")
 
@@ -584,7 +585,7 @@ def diff(a, n=1, axis=-1, prepend=None, append=None, **_kw):
         combined.append(p)
     if len(combined) > 1:
         a = concatenate(combined, ax)
-    op = "not_equal" if a.dtype == _dtypes.bool_ else "subtract"
+    op = "not_equal" if a.dtype == _D["bool_"] else "subtract"
     for _ in range(n):
         m = a.shape[ax]
         a = _ufunc(op, _at(a, ax, slice(1, m)), _at(a, ax, slice(0, max(m - 1, 0))))
@@ -633,7 +634,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
 def _tri_mask(N, M, k):
     i = reshape(_arange(N), (N, 1))
-    j = reshape(_core.arange_int(-k, M - k, 1, _dtypes.int64._code), (1, M))
+    j = reshape(_core.arange_int(-k, M - k, 1, _D["int64"]._code), (1, M))
     return _ufunc("greater_equal", i, j)
 
 
