@@ -24,8 +24,10 @@ def same_error(fn_np, fn_mnn):
         fn_np()
     with pytest.raises(Exception) as e_mnn:
         fn_mnn()
-    assert isinstance(e_mnn.value, type(e_np.value)) or isinstance(e_np.value, type(e_mnn.value)) and \
-        type(e_mnn.value) is not Exception, \
+    # numpy's own classes (AxisError, UFuncTypeError, its private _UFuncNoLoopError) are matched by
+    # name along numpy's MRO; builtin classes by isinstance
+    np_names = {c.__name__ for c in type(e_np.value).__mro__ if c not in (Exception, BaseException, object)}
+    assert type(e_mnn.value).__name__ in np_names or isinstance(e_mnn.value, type(e_np.value)), \
         f"numpy raised {type(e_np.value).__name__}, mnn raised {type(e_mnn.value).__name__}: {e_mnn.value}"
 
 
@@ -194,7 +196,6 @@ def test_sinc_i0_float_power(dtype):
         with numpy.errstate(all="ignore"):
             assert_same(mnp.sinc(m(s)), numpy.sinc(s), rtol=1e-3)
             assert_same(mnp.i0(m(s)), numpy.i0(s), rtol=1e-3)
-    same_error(lambda: numpy.i0(numpy.ones(2, complex)), lambda: (_ for _ in ()).throw(TypeError()))
 
 
 def test_i0_matches_numpy_exactly_in_float64():
@@ -408,7 +409,7 @@ def test_einsum_more():
     assert_same(mnp.einsum("ij,jk->ik", m(non_contiguous(a)), m(b)), numpy.einsum("ij,jk->ik", non_contiguous(a), b),
                 rtol=1e-6)
     assert_same(mnp.einsum(m(a), [0, 1], m(b), [1, 2], [0, 2]), numpy.einsum(a, [0, 1], b, [1, 2], [0, 2]), rtol=1e-6)
-    assert_same(mnp.einsum(m(a), [Ellipsis, 1], [1]), numpy.einsum(a, [Ellipsis, 1], [1]), rtol=1e-6)
+    assert_same(mnp.einsum(m(a), [Ellipsis, 1], [Ellipsis]), numpy.einsum(a, [Ellipsis, 1], [Ellipsis]), rtol=1e-6)
     assert_same(mnp.einsum("ij->i", m(a), dtype=mnp.float64), numpy.einsum("ij->i", a, dtype=numpy.float64),
                 rtol=1e-12)
     out = mnp.zeros((3, 5))

@@ -35,7 +35,7 @@ def _full(shape, value, dt):
 
 
 def _two_out(fn, out, r1, r2):
-    if out is None or out == (None, None):
+    if out is None or (isinstance(out, tuple) and all(o is None for o in out)):
         return r1, r2
     if not isinstance(out, tuple) or len(out) != 2:
         raise ValueError(f"[mnn.numpy.{fn}] out must be a tuple of 2 arrays")
@@ -146,9 +146,21 @@ def _ulp_parts(x, ft):
     return up, down, tiny
 
 
+def _float_result(x1, x2):
+    """The float loop numpy picks for two operands, Python scalars counting as weak."""
+    weak = (_int, _float)
+    if isinstance(x1, weak) and not isinstance(x1, _bool) and not isinstance(x2, weak):
+        x1, x2 = x2, x1
+    a = asarray(x1)
+    fa = _float_type(a.dtype)
+    if isinstance(x2, weak) and not isinstance(x2, _bool):
+        return _dtypes.result_type(fa, x2) if not isinstance(x1, weak) else _D["float64"]
+    return _dtypes.result_type(fa, _float_type(asarray(x2).dtype))
+
+
 def nextafter(x1, x2, /, out=None, **kwargs):
+    ft = _float_result(x1, x2)
     a, b = asarray(x1), asarray(x2)
-    ft = _dtypes.result_type(_float_type(a.dtype), _float_type(b.dtype))
     xa = a.astype(ft).astype(_D["float64"])
     xb = b.astype(ft).astype(_D["float64"])
     up, down, tiny = _ulp_parts(xa, ft)
@@ -167,11 +179,18 @@ def spacing(x, /, out=None, **kwargs):
     a = asarray(x)
     ft = _float_type(a.dtype)
     xa = a.astype(ft).astype(_D["float64"])
-    up, _, tiny = _ulp_parts(xa, ft)
+    up, down, tiny = _ulp_parts(xa, ft)
     big = _dtypes.finfo(ft).max
-    # the next value above the largest finite one is inf, so its spacing is inf
-    r = _u("where", _u("equal", _u("absolute", xa), big), _full((), float("inf"), _D["float64"]), up)
-    r = _u("copysign", r, xa)
+    inf = _full((), float("inf"), _D["float64"])
+    if ft == _D["float16"]:
+        # numpy's half spacing is unsigned: the gap above |x|, except for negative powers of two,
+        # where it is the (smaller) gap below; only +max overflows to inf
+        r = _u("where", _u("signbit", xa), down, up)
+        r = _u("where", _u("equal", xa, big), inf, r)
+    else:
+        # float/double: the gap away from zero, with x's sign (the one above +-max is inf)
+        r = _u("where", _u("equal", _u("absolute", xa), big), inf, up)
+        r = _u("copysign", r, xa)
     r = _u("where", _u("equal", xa, 0), _full((), tiny, _D["float64"]), r)  # +tiny for -0.0 too
     r = _u("where", _u("isfinite", xa), r, _full((), float("nan"), _D["float64"]))
     return write_out(r.astype(ft), out, "spacing")
@@ -200,8 +219,10 @@ divmod_.__name__ = divmod_.__qualname__ = "divmod"
 # special functions and conversions
 
 def sinc(x):
-    x = asarray(x)
-    y = 3.141592653589793 * _u("where", _u("equal", x, 0), 1.0e-20, x)
+    x = 3.141592653589793 * asarray(x)
+    # numpy 2.4: zeros become the dtype's eps, so sin(y)/y is 1 there in every float type
+    eps = _dtypes.finfo(x.dtype).eps if x.dtype.kind == "f" else 1e-20
+    y = _u("where", _u("not_equal", x, 0), x, eps)
     return _u("sin", y) / y
 
 
