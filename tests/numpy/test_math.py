@@ -470,3 +470,14 @@ def test_einsum_gradient_against_torch():
     torch.einsum("bij,bjk->bik", xt, yt).backward(torch.tensor(w))
     numpy.testing.assert_allclose(numpy.asarray(xm.grad), xt.grad.numpy(), rtol=1e-12)
     numpy.testing.assert_allclose(numpy.asarray(ym.grad), yt.grad.numpy(), rtol=1e-12)
+
+
+def test_fmod_gradient_against_torch():
+    torch = pytest.importorskip("torch")
+    x, y = sample((6,), "float64", seed=80), sample((6,), "float64", seed=81, low=1, high=3)
+    xm, ym = mnp.array(x, requires_grad=True), mnp.array(y, requires_grad=True)
+    (mnp.fmod(xm, ym) * mnp.array(x)).sum().backward()
+    xt, yt = torch.tensor(x, requires_grad=True), torch.tensor(y, requires_grad=True)
+    (torch.fmod(xt, yt) * torch.tensor(x)).sum().backward()
+    numpy.testing.assert_allclose(numpy.asarray(xm.grad), xt.grad.numpy(), rtol=1e-12)
+    numpy.testing.assert_allclose(numpy.asarray(ym.grad), yt.grad.numpy(), rtol=1e-12)

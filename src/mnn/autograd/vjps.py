@@ -228,3 +228,9 @@ def vjp(node, inputs, g):
     if fn is None:
         raise NotImplementedError(f"[mnn.autograd] no gradient for '{node.kind}'")
     return fn(node, inputs, g)
+
+
+# fmod: d/dx = 1, d/dy = -trunc(x/y) (torch's convention); gcd/lcm are integer-only
+VJP["fmod"] = lambda n, xs, g: [g, -g * np.trunc(xs[0] / xs[1])]
+VJP["gcd"] = _none
+VJP["lcm"] = _none
