@@ -14,7 +14,7 @@ from . import _dtypes
 _D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
 from ._common import asarray, ndarray, write_out
 from ._manipulation import broadcast_shapes, broadcast_to, concatenate, moveaxis, reshape, transpose
-from ._ufuncs import UFUNCS, _make
+from ._ufuncs import _check_kwargs, _make
 
 _OP = _core.OPCODES
 _int, _float, _bool = builtins.int, builtins.float, builtins.bool
@@ -88,6 +88,7 @@ def _ldexp64(x, n):
 
 
 def ldexp(x1, x2, /, out=None, **kwargs):
+    _check_kwargs("ldexp", kwargs)
     a, n = asarray(x1), asarray(x2)
     if n.dtype.kind not in "iub" or a.dtype.kind == "c":
         raise _core.UFuncTypeError("[mnn.numpy.ldexp] ufunc 'ldexp' not supported for the input types, and the "
@@ -123,6 +124,7 @@ def _frexp64(x):
 
 
 def frexp(x, /, out=(None, None), **kwargs):
+    _check_kwargs("frexp", kwargs)
     a = asarray(x)
     if a.dtype.kind == "c":
         raise _core.UFuncTypeError("[mnn.numpy.frexp] ufunc 'frexp' not supported for the input types")
@@ -159,6 +161,7 @@ def _float_result(x1, x2):
 
 
 def nextafter(x1, x2, /, out=None, **kwargs):
+    _check_kwargs("nextafter", kwargs)
     ft = _float_result(x1, x2)
     a, b = asarray(x1), asarray(x2)
     xa = a.astype(ft).astype(_D["float64"])
@@ -176,6 +179,7 @@ def nextafter(x1, x2, /, out=None, **kwargs):
 
 
 def spacing(x, /, out=None, **kwargs):
+    _check_kwargs("spacing", kwargs)
     a = asarray(x)
     ft = _float_type(a.dtype)
     xa = a.astype(ft).astype(_D["float64"])
@@ -197,6 +201,7 @@ def spacing(x, /, out=None, **kwargs):
 
 
 def modf(x, /, out=(None, None), **kwargs):
+    _check_kwargs("modf", kwargs)
     a = asarray(x)
     ft = _float_type(a.dtype)
     a = a.astype(ft) if a.dtype != ft else a
@@ -206,6 +211,7 @@ def modf(x, /, out=(None, None), **kwargs):
 
 
 def divmod_(x1, x2, /, out=(None, None), **kwargs):
+    _check_kwargs("divmod", kwargs)
     return _two_out("divmod", out, _u("floor_divide", x1, x2), _u("remainder", x1, x2))
 
 
@@ -270,6 +276,7 @@ def i0(x):
 
 
 def float_power(x1, x2, /, out=None, **kwargs):
+    _check_kwargs("float_power", kwargs)
     a, b = asarray(x1), asarray(x2)
     ft = _dtypes.result_type(a.dtype, b.dtype, _D["float64"])
     return write_out(_u("power", a.astype(ft), b.astype(ft)), out, "float_power")
@@ -407,8 +414,16 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     rval = fpa[m - 1] if right is None else _full((), right, f64)
     shape = xa.shape
     xf = reshape(xa, (-1, 1))
-    from ._reductions import sum as _sum
-    cnt = _sum(_u("less_equal", reshape(xpa, (1, m)), xf), axis=1)
+    import mnn.numpy as _mnp
+    search = getattr(_mnp, "searchsorted", None)
+    if search is not None:
+        # number of samples <= x, by binary search; NaN counts none so that it interpolates to NaN
+        cnt = search(xpa, xf[:, 0], side="right")
+        cnt = _u("where", _u("isnan", xf[:, 0]), 0, cnt)
+    else:
+        # without a search primitive: one fused compare-and-count per x (O(len(x) * len(xp)))
+        from ._reductions import sum as _sum
+        cnt = _sum(_u("less_equal", reshape(xpa, (1, m)), xf), axis=1)
     j = cnt - 1
     if m == 1:
         res = _u("where", _u("equal", xf[:, 0], xpa[0]), fpa[0], _full((), float("nan"), f64))
@@ -701,6 +716,7 @@ def kron(a, b):
 
 
 def matvec(x1, x2, /, out=None, **kwargs):
+    _check_kwargs("matvec", kwargs)
     a, v = asarray(x1), asarray(x2)
     if a.ndim < 2 or v.ndim < 1:
         raise ValueError("[mnn.numpy.matvec] matvec: Input operand does not have enough dimensions")
@@ -712,6 +728,7 @@ def matvec(x1, x2, /, out=None, **kwargs):
 
 
 def vecmat(x1, x2, /, out=None, **kwargs):
+    _check_kwargs("vecmat", kwargs)
     v, a = asarray(x1), asarray(x2)
     if a.ndim < 2 or v.ndim < 1:
         raise ValueError("[mnn.numpy.vecmat] vecmat: Input operand does not have enough dimensions")
