@@ -256,6 +256,17 @@ def test_convolve_correlate(dtype):
                lambda: mnp.correlate(mnp.ones(3), mnp.ones(2), "bogus"))
 
 
+def test_convolve_long_kernels():
+    # kernels past the window-stacking size take the block-Toeplitz GEMM path
+    for n, k in [(500, 33), (257, 100), (100, 257), (64, 64), (40, 39), (1000, 999)]:
+        for dtype in ["int64", "float64"]:
+            a, v = sample((n,), dtype, seed=n, low=-9, high=9), sample((k,), dtype, seed=k, low=-9, high=9)
+            for mode in ["full", "same", "valid"]:
+                tol = {} if dtype == "int64" else {"rtol": 1e-10, "atol": 1e-9}
+                assert_same(mnp.convolve(m(a), m(v), mode), numpy.convolve(a, v, mode), **tol)
+                assert_same(mnp.correlate(m(a), m(v), mode), numpy.correlate(a, v, mode), **tol)
+
+
 def test_interp():
     xp = numpy.array([0.0, 1.0, 1.5, 4.0, 4.0, 10.0])
     fp = numpy.array([3.0, -1.0, 2.0, 8.0, 9.0, numpy.inf])

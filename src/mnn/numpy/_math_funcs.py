@@ -315,10 +315,41 @@ def _correlate_full(a, v, left, right, out_len):
              if p is not None]
     ap = _core.concatenate(parts, 0, dt._code) if len(parts) > 1 else a
     m = v.shape[0]
-    rows = [reshape(ap[j:j + out_len], (1, out_len)) for j in range(m)]
-    win = _core.concatenate(rows, 0, dt._code)
-    r = _core.matmul(reshape(v, (1, m)), win)
-    return reshape(r, (out_len,))
+    if m <= _SMALL_KERNEL:
+        rows = [reshape(ap[j:j + out_len], (1, out_len)) for j in range(m)]
+        win = _core.concatenate(rows, 0, dt._code)
+        r = _core.matmul(reshape(v, (1, m)), win)
+        return reshape(r, (out_len,))
+    return _correlate_blocked(ap, v, out_len, dt)
+
+
+# Up to this kernel length the shifted windows are stacked (m copies of the signal); past it the
+# block-Toeplitz form below needs only O(n + m^2) memory.
+_SMALL_KERNEL = 32
+
+
+def _correlate_blocked(ap, v, out_len, dt):
+    """Long kernels: cut the padded signal into rows of m samples, R[q] = ap[q*m:(q+1)*m]. Output
+    block q is R[q] @ T1 + R[q+1] @ T2 with T1[t, r] = v[t - r] (t >= r) and T2[t, r] = v[t + m - r]
+    (t < r): two GEMMs of (blocks x m) by (m x m) instead of an (m x n) window matrix."""
+    m = v.shape[0]
+    q = -(-out_len // m)
+    total = (q + 1) * m
+    n = ap.shape[0]
+    if n < total:
+        ap = _core.concatenate([ap, _full([total - n], 0, dt)], 0, dt._code)
+    elif n > total:
+        ap = ap[:total]
+    rows = reshape(ap, (q + 1, m))
+    t = reshape(_core.arange_int(0, m, 1, _D["int64"]._code), (m, 1))
+    r = reshape(_core.arange_int(0, m, 1, _D["int64"]._code), (1, m))
+    d1 = t - r
+    d2 = d1 + m
+    zero = _full((), 0, dt)
+    t1 = _u("where", _u("greater_equal", d1, 0), _take1(v, _u("maximum", d1, 0)), zero)
+    t2 = _u("where", _u("less", d1, 0), _take1(v, _u("minimum", d2, m - 1)), zero)
+    out = _core.matmul(rows[:q], t1) + _core.matmul(rows[1:q + 1], t2)
+    return reshape(out, (q * m,))[:out_len]
 
 
 def _mode_code(mode, fn):
@@ -374,6 +405,23 @@ def _take1(a, idx):
     return _core.prim("take", [a, idx], [0], [])
 
 
+def _count_le(xp, x):
+    """Per x, how many of the sorted xp are <= x: a branchless binary search, one gather and two
+    selects per halving over all x at once (NaN counts none)."""
+    m = xp.shape[0]
+    n = x.shape[0]
+    i64 = _D["int64"]
+    lo = _full([n], 0, i64)
+    hi = _full([n], m, i64)
+    for _ in range(m.bit_length() + 1):
+        mid = _u("floor_divide", lo + hi, 2)
+        active = _u("less", lo, hi)
+        go_right = _u("logical_and", active, _u("less_equal", _take1(xp, _u("minimum", mid, m - 1)), x))
+        lo, hi = (_u("where", go_right, mid + 1, lo),
+                  _u("where", _u("logical_and", active, _u("logical_not", go_right)), mid, hi))
+    return lo
+
+
 def interp(x, xp, fp, left=None, right=None, period=None):
     """numpy.interp: the bracketing sample of each x is found by counting xp <= x (one fused compare
     and sum per x), then numpy's slope formula, including its NaN fallbacks, is applied."""
@@ -421,9 +469,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         cnt = search(xpa, xf[:, 0], side="right")
         cnt = _u("where", _u("isnan", xf[:, 0]), 0, cnt)
     else:
-        # without a search primitive: one fused compare-and-count per x (O(len(x) * len(xp)))
-        from ._reductions import sum as _sum
-        cnt = _sum(_u("less_equal", reshape(xpa, (1, m)), xf), axis=1)
+        cnt = _count_le(xpa, xf[:, 0])
     j = cnt - 1
     if m == 1:
         res = _u("where", _u("equal", xf[:, 0], xpa[0]), fpa[0], _full((), float("nan"), f64))
