@@ -350,6 +350,10 @@ def test_insert(dtype):
     same_error(lambda: numpy.insert(a, 5, 1, axis=0), lambda: mnp.insert(m(a), 5, 1, axis=0))
     same_error(lambda: numpy.insert(a, 1, 1, axis=2), lambda: mnp.insert(m(a), 1, 1, axis=2))
     same_error(lambda: numpy.insert(a, [[1]], 1, axis=0), lambda: mnp.insert(m(a), [[1]], 1, axis=0))
+    same_error(lambda: numpy.insert(a, 1.5, 1, axis=0), lambda: mnp.insert(m(a), 1.5, 1, axis=0))
+    same_error(lambda: numpy.insert(a, [1.0], 1, axis=0), lambda: mnp.insert(m(a), [1.0], 1, axis=0))
+    mask = numpy.array([True, False, True, True])
+    assert_same(mnp.insert(m(a), m(mask), 0, axis=1), numpy.insert(a, mask, 0, axis=1))
 
 
 @pytest.mark.parametrize("dtype", ["int32", "float64", "bool"])
@@ -362,6 +366,8 @@ def test_delete_append(dtype):
     same_error(lambda: numpy.delete(a, 4, axis=0), lambda: mnp.delete(m(a), 4, axis=0))
     same_error(lambda: numpy.delete(a, [0, 7], axis=1), lambda: mnp.delete(m(a), [0, 7], axis=1))
     same_error(lambda: numpy.delete(a, [True, False], axis=0), lambda: mnp.delete(m(a), [True, False], axis=0))
+    same_error(lambda: numpy.delete(a, 1.5, axis=0), lambda: mnp.delete(m(a), 1.5, axis=0))
+    same_error(lambda: numpy.delete(a, [1.0], axis=0), lambda: mnp.delete(m(a), [1.0], axis=0))
     b = sample((2, 5), dtype, seed=22)
     assert_same(mnp.append(m(a), m(b)), numpy.append(a, b))
     assert_same(mnp.append(m(a), m(b), axis=0), numpy.append(a, b, axis=0))

@@ -787,7 +787,7 @@ def _index_list(obj, fn):
         return [operator.index(obj)], True, "i"
     if isinstance(obj, _bool):
         return [obj], True, "b"
-    vals = list(obj)
+    vals = [obj] if isinstance(obj, float) else list(obj)
     flat = []
     for v in vals:
         if isinstance(v, (list, tuple)):
@@ -796,6 +796,8 @@ def _index_list(obj, fn):
     if flat and all(isinstance(v, _bool) for v in flat):
         return flat, False, "b"
     if any(isinstance(v, float) for v in flat):
+        if fn == "insert":  # numpy's insert builds slices from the indices
+            raise TypeError("[mnn.numpy.insert] slice indices must be integers or None or have an __index__ method")
         raise IndexError(f"[mnn.numpy.{fn}] arrays used as indices must be of integer (or boolean) type")
     return [operator.index(v) for v in flat], False, "i"
 
@@ -813,10 +815,12 @@ def insert(arr, obj, values, axis=None):
     else:
         idx, scalar, kind = _index_list(obj, "insert")
         if kind == "b":
-            raise IndexError("[mnn.numpy.insert] boolean array argument obj to insert must be one dimensional and "
-                             "match the axis length") if len(idx) != N else None
-        if kind == "f":
-            raise IndexError("[mnn.numpy.insert] arrays used as indices must be of integer (or boolean) type")
+            if scalar:
+                raise TypeError("[mnn.numpy.insert] a boolean scalar is not a valid index for insert")
+            # numpy 2 inserts before every True position of a boolean mask
+            idx, scalar = [i for i, f in enumerate(idx) if f], False
+        elif kind == "f":
+            raise TypeError("[mnn.numpy.insert] slice indices must be integers or None or have an __index__ method")
     vals = asarray(values)
     if len(idx) == 1:
         index = idx[0]
