@@ -267,6 +267,26 @@ def test_convolve_long_kernels():
                 assert_same(mnp.correlate(m(a), m(v), mode), numpy.correlate(a, v, mode), **tol)
 
 
+def test_convolve_non_finite():
+    for n, k in [(100, 40), (300, 64)]:
+        # non-finite kernel values only, with a finite signal: the long-kernel GEMM path
+        a, v = sample((n,), "float64", seed=5), sample((k,), "float64", seed=6)
+        v[0], v[-1] = numpy.inf, -numpy.inf
+        for mode in ["full", "same", "valid"]:
+            with numpy.errstate(invalid="ignore"):
+                assert_same(mnp.convolve(m(a), m(v), mode), numpy.convolve(a, v, mode), rtol=1e-10)
+                assert_same(mnp.correlate(m(a), m(v), mode), numpy.correlate(a, v, mode), rtol=1e-10)
+    # infinities must not meet the zero padding (0 * inf is NaN; numpy sums only the overlap)
+    for n, k in [(5, 3), (60, 40), (40, 40), (200, 50)]:
+        a, v = sample((n,), "float64", seed=3), sample((k,), "float64", seed=4)
+        a[0], a[-1], v[-1] = numpy.inf, -numpy.inf, -numpy.inf
+        a[n // 2] = numpy.nan
+        for mode in ["full", "same", "valid"]:
+            with numpy.errstate(invalid="ignore"):
+                assert_same(mnp.convolve(m(a), m(v), mode), numpy.convolve(a, v, mode), rtol=1e-10)
+                assert_same(mnp.correlate(m(a), m(v), mode), numpy.correlate(a, v, mode), rtol=1e-10)
+
+
 def test_interp():
     xp = numpy.array([0.0, 1.0, 1.5, 4.0, 4.0, 10.0])
     fp = numpy.array([3.0, -1.0, 2.0, 8.0, 9.0, numpy.inf])
@@ -509,3 +529,36 @@ def test_fmod_gradient_against_torch():
     (torch.fmod(xt, yt) * torch.tensor(x)).sum().backward()
     numpy.testing.assert_allclose(numpy.asarray(xm.grad), xt.grad.numpy(), rtol=1e-12)
     numpy.testing.assert_allclose(numpy.asarray(ym.grad), yt.grad.numpy(), rtol=1e-12)
+
+
+def _views():
+    a = sample((6, 8), "float64", seed=90)
+    a[0, 0], a[1, 1], a[2, 2] = numpy.nan, -numpy.inf, -0.0
+    return a[::-2, 1::3], m(a)[::-2, 1::3]  # the same negative-stride view in both libraries
+
+
+@pytest.mark.parametrize("name,fn,rtol", [
+    ("einsum", lambda x, lib: lib.einsum("ij,kj->ik", x, x), 1e-12),
+    ("einsum sum", lambda x, lib: lib.einsum("ij->j", x), 1e-12),
+    ("kron", lambda x, lib: lib.kron(x, x[:2]), None),
+    ("tensordot", lambda x, lib: lib.tensordot(x, x.T, 1), 1e-12),
+    ("cross", lambda x, lib: lib.cross(x[:, :3], x[::-1, :3]), None),
+    ("gradient", lambda x, lib: lib.gradient(x, axis=0), None),
+    ("frexp", lambda x, lib: lib.frexp(x)[0], None),
+    ("ldexp", lambda x, lib: lib.ldexp(x, 3), None),
+    ("spacing", lambda x, lib: lib.spacing(x), None),
+    ("nextafter", lambda x, lib: lib.nextafter(x, x[::-1]), None),
+    ("modf", lambda x, lib: lib.modf(x)[0], None),
+    ("nan_to_num", lambda x, lib: lib.nan_to_num(x), None),
+    ("fmod", lambda x, lib: lib.fmod(x, x[::-1]), None),
+    ("convolve", lambda x, lib: lib.convolve(x[1], x[2]), 1e-12),
+    ("cumulative_sum", lambda x, lib: lib.cumulative_sum(x, axis=1, include_initial=True), None),
+    ("isclose", lambda x, lib: lib.isclose(x, x + 1e-9, equal_nan=True), None),
+    ("sinc", lambda x, lib: lib.sinc(x), 1e-14),
+    ("i0", lambda x, lib: lib.i0(x), 1e-14),
+])
+def test_on_strided_views_with_nan_inf(name, fn, rtol):
+    va, vm = _views()
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_same(fn(vm, mnp), fn(va, numpy), rtol=rtol)

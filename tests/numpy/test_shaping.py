@@ -451,3 +451,37 @@ def test_all_dtypes_smoke_against_numpy():
         assert_same(mnp.pad(m(a), 1, "symmetric"), numpy.pad(a, 1, "symmetric"))
         assert_same(mnp.kron(m(a), m(a)) if hasattr(mnp, "kron") else m(numpy.kron(a, a)), numpy.kron(a, a))
         assert_same(mnp.rot90(m(a)), numpy.rot90(a))
+
+
+def _views():
+    a = sample((6, 8), "float64", seed=50)
+    a[0, 0], a[1, 1], a[2, 2] = numpy.nan, -numpy.inf, -0.0
+    return a[::-2, 1::3], m(a)[::-2, 1::3]  # the same negative-stride view in both libraries
+
+
+@pytest.mark.parametrize("name,fn", [
+    ("pad reflect", lambda x, lib: lib.pad(x, (2, 5), "reflect")),
+    ("pad symmetric odd", lambda x, lib: lib.pad(x, (4, 1), "symmetric", reflect_type="odd")),
+    ("pad wrap", lambda x, lib: lib.pad(x, (7, 2), "wrap")),
+    ("pad mean", lambda x, lib: lib.pad(x, 2, "mean", stat_length=2)),
+    ("pad linear_ramp", lambda x, lib: lib.pad(x, 3, "linear_ramp", end_values=1)),
+    ("roll", lambda x, lib: lib.roll(x, (1, -1), (0, 1))),
+    ("rot90", lambda x, lib: lib.rot90(x, 3)),
+    ("tile", lambda x, lib: lib.tile(x, (2, 1, 2))),
+    ("repeat", lambda x, lib: lib.repeat(x, [1, 2, 0], axis=0)),
+    ("diff", lambda x, lib: lib.diff(x, 2, 1, prepend=0)),
+    ("triu", lambda x, lib: lib.triu(x, -1)),
+    ("diag", lambda x, lib: lib.diag(x, 1)),
+    ("diag 1-d", lambda x, lib: lib.diag(x[0], -2)),
+    ("trace", lambda x, lib: lib.trace(x)),
+    ("insert", lambda x, lib: lib.insert(x, [0, 2], 5.5, axis=1)),
+    ("delete", lambda x, lib: lib.delete(x, [0, 2], axis=0)),
+    ("append", lambda x, lib: lib.append(x, x, axis=1)),
+    ("resize", lambda x, lib: lib.resize(x, (5, 7))),
+    ("block", lambda x, lib: lib.block([[x, x], [x, x]])),
+    ("dstack", lambda x, lib: lib.dstack([x, x])),
+    ("column_stack", lambda x, lib: lib.column_stack([x[0], x[1]])),
+])
+def test_on_strided_views_with_nan_inf(name, fn):
+    va, vm = _views()
+    assert_same(fn(vm, mnp), fn(va, numpy))

@@ -307,7 +307,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 def _correlate_full(a, v, left, right, out_len):
     """out[k] = sum_j ap[k + j] * v[j] with ap = a zero-padded by (left, right): the shifted windows
-    are stacked into an (m, out_len) matrix and contracted with v by one GEMM."""
+    are stacked into an (m, out_len) matrix and contracted with v by one GEMM. The padded zeros
+    would turn an infinite kernel value into NaN (0 * inf), so the outputs that touch the padding
+    are recomputed over the true overlap only, as numpy's direct loop sums."""
     dt = _dtypes.result_type(a.dtype, v.dtype)
     a = a.astype(dt) if a.dtype != dt else a
     v = v.astype(dt) if v.dtype != dt else v
@@ -315,12 +317,43 @@ def _correlate_full(a, v, left, right, out_len):
              if p is not None]
     ap = _core.concatenate(parts, 0, dt._code) if len(parts) > 1 else a
     m = v.shape[0]
-    if m <= _SMALL_KERNEL:
+    if m <= _SMALL_KERNEL or not _all_finite(a):
         rows = [reshape(ap[j:j + out_len], (1, out_len)) for j in range(m)]
         win = _core.concatenate(rows, 0, dt._code)
-        r = _core.matmul(reshape(v, (1, m)), win)
-        return reshape(r, (out_len,))
-    return _correlate_blocked(ap, v, out_len, dt)
+        r = reshape(_core.matmul(reshape(v, (1, m)), win), (out_len,))
+    else:
+        r = _correlate_blocked(ap, v, out_len, dt)
+    if not left and not right:
+        return r
+    pieces = []
+    if left:
+        pieces.append(_overlap_sums(a, v, 0, left, left, dt))
+    pieces.append(r[left:out_len - right])
+    if right:
+        pieces.append(_overlap_sums(a, v, out_len - right, out_len, left, dt))
+    return _core.concatenate(pieces, 0, dt._code)
+
+
+def _all_finite(a):
+    """The block-Toeplitz GEMM multiplies every signal sample by the structural zeros of its
+    matrices too, so an inf or NaN in the signal would leak into outputs it does not touch."""
+    if a.dtype.kind != "f":
+        return True
+    from ._reductions import all as _all
+    return _bool(_all(_u("isfinite", a)).item())
+
+
+def _overlap_sums(a, v, k0, k1, left, dt):
+    """out[k] for k in [k0, k1): the sum over j of a[k + j - left] * v[j] where that index exists."""
+    n, m = a.shape[0], v.shape[0]
+    i64 = _D["int64"]
+    k = reshape(_core.arange_int(k0, k1, 1, i64._code), (k1 - k0, 1))
+    j = reshape(_core.arange_int(0, m, 1, i64._code), (1, m))
+    i = k + j - left
+    inside = _u("logical_and", _u("greater_equal", i, 0), _u("less", i, n))
+    prod = _take1(a, _u("minimum", _u("maximum", i, 0), n - 1)) * reshape(v, (1, m))
+    from ._reductions import sum as _sum
+    return _sum(_u("where", inside, prod, _full((), 0, dt)), axis=1, dtype=dt)
 
 
 # Up to this kernel length the shifted windows are stacked (m copies of the signal); past it the
