@@ -70,6 +70,9 @@ def test_pad_kwargs():
     assert_same(mnp.pad(m(a), 2, "constant", constant_values=((1.5, -2), (3, 4))),
                 numpy.pad(a, 2, "constant", constant_values=((1.5, -2), (3, 4))))
     assert_same(mnp.pad(m(ai), 2, "constant", constant_values=7.9), numpy.pad(ai, 2, "constant", constant_values=7.9))
+    u = sample((3, 4), "uint8", seed=5)
+    assert_same(mnp.pad(m(u), 2, "constant", constant_values=(-5, 300)),
+                numpy.pad(u, 2, "constant", constant_values=(-5, 300)))
     assert_same(mnp.pad(m(a), (3, 2), "linear_ramp", end_values=(5, -5)),
                 numpy.pad(a, (3, 2), "linear_ramp", end_values=(5, -5)))
     assert_same(mnp.pad(m(ai), (3, 2), "linear_ramp", end_values=(50, -50)),

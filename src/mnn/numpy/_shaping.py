@@ -278,6 +278,7 @@ def _pad_widths(pad_width, ndim):
         for ax, w in pad_width.items():
             seq[ax] = (w, w) if isinstance(w, _int) else tuple(w)
         pad_width = seq
+    from_int_array = isinstance(pad_width, ndarray)
     if isinstance(pad_width, ndarray):
         if pad_width.dtype.kind not in "iu":
             raise TypeError("[mnn.numpy.pad] `pad_width` must be of integral type.")
@@ -291,6 +292,8 @@ def _pad_widths(pad_width, ndim):
         else:
             flat.append(v)
     walk(pad_width)
+    if not flat and not from_int_array:  # numpy reads an empty list as a float64 array
+        raise TypeError("[mnn.numpy.pad] `pad_width` must be of integral type.")
     if any(isinstance(v, (float, _bool)) or not hasattr(v, "__index__") for v in flat) or \
             any(getattr(getattr(v, "dtype", None), "kind", "i") not in "iu" for v in flat):
         raise TypeError("[mnn.numpy.pad] `pad_width` must be of integral type.")
@@ -319,10 +322,10 @@ def pad(array, pad_width, mode="constant", **kwargs):
             left = right = None
             if lo:
                 shape[ax] = lo
-                left = _full(shape, _scalar_value(values[ax][0]), dt)
+                left = _const_block(shape, values[ax][0], dt)
             if hi:
                 shape[ax] = hi
-                right = _full(shape, _scalar_value(values[ax][1]), dt)
+                right = _const_block(shape, values[ax][1], dt)
             cur = _cat3(left, cur, right, ax)
         return _core.copy(cur) if cur is a else cur
     if a.size == 0:
@@ -375,6 +378,13 @@ def pad(array, pad_width, mode="constant", **kwargs):
             if lo or hi:
                 cur = _wrap_axis(cur, ax, lo, hi)
     return _core.copy(cur) if cur is a else cur
+
+
+def _const_block(shape, v, dt):
+    """numpy assigns pad constants as int64/float64 scalars with an unsafe cast (so -1 pads a
+    uint8 array with 255), not as weak Python scalars."""
+    c = asarray(_scalar_value(v))
+    return _core.broadcast_to(c.astype(dt) if c.dtype != dt else c, list(shape))
 
 
 def _scalar_value(v):
