@@ -101,6 +101,8 @@ def _as_pairs(x, ndim, as_index=False, fn="pad"):
     shape = _shape_of(x)
     if as_index and any(v < 0 for v in flat):
         raise ValueError(f"[mnn.numpy.{fn}] index can't contain negative values")
+    if ndim == 0 and (not flat or len(shape) < 2 or shape[0] == 1):
+        return []  # broadcasting to shape (0, 2)
     if len(shape) < 3:
         if len(flat) == 1:
             return [(flat[0], flat[0])] * ndim
