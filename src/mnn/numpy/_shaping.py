@@ -660,8 +660,8 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
 
 def tril(m, k=0):
     m = asarray(m)
-    if m.ndim < 1:
-        raise ValueError("[mnn.numpy.tril] input array must be at least 1-d")
+    if m.ndim < 1:  # numpy fails inside tri() with too few dimensions
+        raise TypeError("[mnn.numpy.tril] tri() missing 1 required positional argument: 'N'")
     rows, cols = (m.shape[-2], m.shape[-1]) if m.ndim >= 2 else (m.shape[-1], m.shape[-1])
     mask = _tri_mask(rows, cols, operator.index(k))
     return _ufunc("where", mask, m, _zeros([], m.dtype))
@@ -669,8 +669,8 @@ def tril(m, k=0):
 
 def triu(m, k=0):
     m = asarray(m)
-    if m.ndim < 1:
-        raise ValueError("[mnn.numpy.triu] input array must be at least 1-d")
+    if m.ndim < 1:  # numpy fails inside tri() with too few dimensions
+        raise TypeError("[mnn.numpy.triu] tri() missing 1 required positional argument: 'N'")
     rows, cols = (m.shape[-2], m.shape[-1]) if m.ndim >= 2 else (m.shape[-1], m.shape[-1])
     mask = _tri_mask(rows, cols, operator.index(k) - 1)
     return _ufunc("where", mask, _zeros([], m.dtype), m)
@@ -941,10 +941,10 @@ def resize(a, new_shape):
 def trim_zeros(filt, trim="fb", axis=None):
     a = asarray(filt)
     trim = trim.lower()
-    if any(c not in "fb" for c in trim):
+    if trim not in ("fb", "bf", "f", "b"):
         raise ValueError(f"[mnn.numpy.trim_zeros] unexpected character(s) in `trim`: {trim!r}")
     if a.ndim == 0:
-        raise ValueError("[mnn.numpy.trim_zeros] trim_zeros requires at least a 1-d input")
+        return a  # nothing to trim along
     nz = _ufunc("not_equal", a, 0)
     axes = list(range(a.ndim)) if axis is None else [_norm_axis(x, a.ndim, "trim_zeros") for x in
                                                       (axis if isinstance(axis, (list, tuple)) else [axis])]
