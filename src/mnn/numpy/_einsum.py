@@ -11,7 +11,7 @@ from .. import _core
 from . import _dtypes
 
 _D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
-from ._common import asarray, ndarray, write_out
+from ._common import asarray, write_out
 
 _ELL_BASE = 0x2000  # private labels for ellipsis dimensions (never valid subscript letters)
 
@@ -275,4 +275,4 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
     return ["einsum_path"] + path, "\n".join(lines)
 
 
-__all__ = ["einsum", "einsum_path", "ndarray"]
+__all__ = ["einsum", "einsum_path"]

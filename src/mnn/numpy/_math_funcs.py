@@ -13,7 +13,7 @@ from . import _dtypes
 
 _D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
 from ._common import asarray, ndarray, write_out
-from ._manipulation import broadcast_shapes, broadcast_to, concatenate, moveaxis, reshape, transpose
+from ._manipulation import broadcast_shapes, concatenate, moveaxis, reshape, transpose
 from ._ufuncs import _check_kwargs, _make
 
 _OP = _core.OPCODES

@@ -13,9 +13,9 @@ from .. import _core
 from . import _dtypes
 
 _D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
-from ._common import asarray, ndarray, write_out
-from ._manipulation import (atleast_1d, atleast_2d, broadcast_arrays, broadcast_to, concatenate, diagonal, flip,
-                            moveaxis, reshape, split, transpose)
+from ._common import asarray, ndarray
+from ._manipulation import (broadcast_arrays, broadcast_to, concatenate, diagonal, flip, moveaxis, reshape, split,
+                            transpose)
 
 _OP = _core.OPCODES
 _int, _bool = builtins.int, builtins.bool
