@@ -9,8 +9,6 @@ import operator
 
 from .. import _core
 from . import _dtypes
-
-_D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
 from ._common import asarray, write_out
 
 _ELL_BASE = 0x2000  # private labels for ellipsis dimensions (never valid subscript letters)

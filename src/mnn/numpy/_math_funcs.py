@@ -10,11 +10,12 @@ import operator
 
 from .. import _core
 from . import _dtypes
-
-_D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
 from ._common import asarray, ndarray, write_out
 from ._manipulation import broadcast_shapes, concatenate, moveaxis, reshape, transpose
 from ._ufuncs import _check_kwargs, _make
+
+# dtype objects (the scalar types in _dtypes have no engine code)
+_D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
 
 _OP = _core.OPCODES
 _int, _float, _bool = builtins.int, builtins.float, builtins.bool

@@ -11,11 +11,12 @@ import warnings
 
 from .. import _core
 from . import _dtypes
-
-_D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
 from ._common import asarray, ndarray
 from ._manipulation import (broadcast_arrays, broadcast_to, concatenate, diagonal, flip, moveaxis, reshape, split,
                             transpose)
+
+# dtype objects (the scalar types in _dtypes have no engine code)
+_D = {n: _dtypes.dtype(n.rstrip('_')) for n in ('int64', 'int32', 'float64', 'float16', 'bool_')}
 
 _OP = _core.OPCODES
 _int, _bool = builtins.int, builtins.bool
