@@ -432,6 +432,8 @@ def test_gradients_against_torch():
         (lambda t: mnp.roll(t, (1, -2), (0, 1)), lambda t: torch.roll(t, (1, -2), (0, 1))),
         (lambda t: mnp.tile(t, (2, 3)), lambda t: t.tile((2, 3))),
         (lambda t: mnp.repeat(t, [1, 0, 2], axis=0), lambda t: torch.repeat_interleave(t, torch.tensor([1, 0, 2]), 0)),
+        (lambda t: mnp.repeat(t, 3, axis=1), lambda t: torch.repeat_interleave(t, 3, 1)),
+        (lambda t: mnp.repeat(t, 2, axis=0), lambda t: torch.repeat_interleave(t, 2, 0)),
         (lambda t: mnp.tril(t, 1) * mnp.triu(t), lambda t: torch.tril(t, 1) * torch.triu(t)),
         (lambda t: mnp.diff(t, n=2, axis=1), lambda t: torch.diff(t, n=2, dim=1)),
         (lambda t: mnp.pad(t, 2, "edge"), lambda t: torch.nn.functional.pad(t[None, None], (2, 2, 2, 2),

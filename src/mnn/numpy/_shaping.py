@@ -541,6 +541,10 @@ def repeat(a, repeats, axis=None):
         shape[ax + 1] = k
         out = list(a.shape)
         out[ax] = n * k
+        if ax == a.ndim - 1 and 2 <= k <= 8:
+            # a few copies side by side along a new innermost axis: the concatenate kernel writes
+            # them far faster than materializing a broadcast whose innermost stride is 0
+            return reshape(_core.concatenate([e] * k, ax + 1, a.dtype._code), out)
         return reshape(_core.broadcast_to(e, shape), out)
     if r.shape[0] != n:
         raise ValueError(f"[mnn.numpy.repeat] operands could not be broadcast together with shape ({n},) "
