@@ -234,3 +234,5 @@ def vjp(node, inputs, g):
 VJP["fmod"] = lambda n, xs, g: [g, -g * np.trunc(xs[0] / xs[1])]
 VJP["gcd"] = _none
 VJP["lcm"] = _none
+for _name in ("nextafter", "spacing", "frexp_mantissa", "frexp_exponent"):
+    VJP[_name] = _none

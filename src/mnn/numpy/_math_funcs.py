@@ -130,8 +130,9 @@ def frexp(x, /, out=(None, None), **kwargs):
     if a.dtype.kind == "c":
         raise _core.UFuncTypeError("[mnn.numpy.frexp] ufunc 'frexp' not supported for the input types")
     ft = _float_type(a.dtype)
-    m, e = _frexp64(a.astype(_D["float64"]))
-    return _two_out("frexp", out, m.astype(ft), e.astype(_D["int32"]))
+    a = a.astype(ft) if a.dtype != ft else a
+    m, e = _u("frexp_mantissa", a), _u("frexp_exponent", a)
+    return _two_out("frexp", out, m, e.astype(_D["int32"]))
 
 
 _MANT = {"float16": (11, -14, 2.0 ** -24), "float32": (24, -126, 2.0 ** -149), "float64": (53, -1022, 2.0 ** -1074)}
@@ -165,6 +166,8 @@ def nextafter(x1, x2, /, out=None, **kwargs):
     _check_kwargs("nextafter", kwargs)
     ft = _float_result(x1, x2)
     a, b = asarray(x1), asarray(x2)
+    if ft != _D["float16"]:  # the opcode's float16 loop would step in float32
+        return write_out(_u("nextafter", a.astype(ft), b.astype(ft)), out, "nextafter")
     xa = a.astype(ft).astype(_D["float64"])
     xb = b.astype(ft).astype(_D["float64"])
     up, down, tiny = _ulp_parts(xa, ft)
@@ -183,19 +186,16 @@ def spacing(x, /, out=None, **kwargs):
     _check_kwargs("spacing", kwargs)
     a = asarray(x)
     ft = _float_type(a.dtype)
+    if ft != _D["float16"]:
+        return write_out(_u("spacing", a.astype(ft)), out, "spacing")
+    # numpy's half spacing is unsigned: the gap above |x|, except for negative powers of two,
+    # where it is the (smaller) gap below; only +max overflows to inf. The opcode's float16 loop
+    # computes in float32, so half precision is composed here.
     xa = a.astype(ft).astype(_D["float64"])
     up, down, tiny = _ulp_parts(xa, ft)
-    big = _dtypes.finfo(ft).max
     inf = _full((), float("inf"), _D["float64"])
-    if ft == _D["float16"]:
-        # numpy's half spacing is unsigned: the gap above |x|, except for negative powers of two,
-        # where it is the (smaller) gap below; only +max overflows to inf
-        r = _u("where", _u("signbit", xa), down, up)
-        r = _u("where", _u("equal", xa, big), inf, r)
-    else:
-        # float/double: the gap away from zero, with x's sign (the one above +-max is inf)
-        r = _u("where", _u("equal", _u("absolute", xa), big), inf, up)
-        r = _u("copysign", r, xa)
+    r = _u("where", _u("signbit", xa), down, up)
+    r = _u("where", _u("equal", xa, _dtypes.finfo(ft).max), inf, r)
     r = _u("where", _u("equal", xa, 0), _full((), tiny, _D["float64"]), r)  # +tiny for -0.0 too
     r = _u("where", _u("isfinite", xa), r, _full((), float("nan"), _D["float64"]))
     return write_out(r.astype(ft), out, "spacing")

@@ -233,6 +233,7 @@ struct Lcm {
     return g == 0 ? C(0) : C(decltype(ua)(ua / g * ub));
   }
 };
+MNN_EW2(Nextafter, is_f<C>, std::nextafter(a, b))
 // ---- comparison and logic (bool results) ----
 MNN_EW2(Equal, any_t<C>, bool(a == b))
 MNN_EW2(NotEqual, any_t<C>, bool(a != b))
@@ -354,6 +355,32 @@ MNN_EW1(Arctanh, is_f<C>, std::atanh(a))
 MNN_EW1(Deg2rad, is_f<C>, a * C(0.017453292519943295769236907684886127))
 MNN_EW1(Rad2deg, is_f<C>, a * C(57.29577951308232087679815481410517033))
 MNN_EW1(Erf, is_f<C>, std::erf(a))
+// numpy.spacing for float/double: the gap to the next value away from zero, signed like x;
+// +-0 give the smallest positive subnormal, infinities NaN.
+struct Spacing {
+  template <class C> static constexpr bool ok = is_f<C>;
+  template <class C> static inline C f(C a) {
+    if (std::isinf(a)) return std::numeric_limits<C>::quiet_NaN();
+    if (a == 0) return std::numeric_limits<C>::denorm_min();
+    return std::nextafter(a, std::copysign(std::numeric_limits<C>::infinity(), a)) - a;
+  }
+};
+struct FrexpMantissa {
+  template <class C> static constexpr bool ok = is_f<C>;
+  template <class C> static inline C f(C a) {
+    int e = 0;
+    return std::frexp(a, &e);  // returns inf/NaN/+-0 unchanged
+  }
+};
+struct FrexpExponent {
+  template <class C> static constexpr bool ok = is_f<C>;
+  template <class C> static inline C f(C a) {
+    if (!std::isfinite(a)) return C(0);  // numpy reports 0 where C leaves it unspecified
+    int e = 0;
+    std::frexp(a, &e);
+    return C(e);
+  }
+};
 struct Isnan {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline bool f(C a) {
