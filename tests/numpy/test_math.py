@@ -154,6 +154,11 @@ def test_nextafter_spacing(dtype):
 
 
 def test_nextafter_spacing_int_inputs():
+    b = numpy.array([True, False])
+    assert_same(mnp.nextafter(m(b), 1), numpy.nextafter(b, 1))  # bool joins the weak int first: float64
+    h = numpy.array([-6e-8, 6e-8, -0.0, 0.0, 1.0], "float16")
+    for y in [1, -1, -0.0, 0.0]:
+        assert_same(mnp.nextafter(m(h), y), numpy.nextafter(h, y))  # half: to zero keeps the sign, x == y gives x
     i = numpy.array([0, 1, -3, 100], "int8")
     assert_same(mnp.spacing(m(i)), numpy.spacing(i))
     assert_same(mnp.nextafter(m(i), m(i[::-1])), numpy.nextafter(i, i[::-1]))

@@ -156,10 +156,12 @@ def _float_result(x1, x2):
     if isinstance(x1, weak) and not isinstance(x1, _bool) and not isinstance(x2, weak):
         x1, x2 = x2, x1
     a = asarray(x1)
-    fa = _float_type(a.dtype)
     if isinstance(x2, weak) and not isinstance(x2, _bool):
-        return _dtypes.result_type(fa, x2) if not isinstance(x1, weak) else _D["float64"]
-    return _dtypes.result_type(fa, _float_type(asarray(x2).dtype))
+        if isinstance(x1, weak):
+            return _D["float64"]
+        # the weak scalar joins the array's type first (bool with an int is int64)
+        return _float_type(_dtypes.result_type(a.dtype, x2))
+    return _dtypes.result_type(_float_type(a.dtype), _float_type(asarray(x2).dtype))
 
 
 def nextafter(x1, x2, /, out=None, **kwargs):
@@ -174,10 +176,11 @@ def nextafter(x1, x2, /, out=None, **kwargs):
     away = _u("equal", _u("greater", xb, xa), _u("greater", xa, 0))  # moving away from zero
     step = _u("where", away, up, down)
     r = xa + _u("copysign", step, xb - xa)
+    r = _u("copysign", r, xa)  # stepping to zero from the smallest subnormal keeps x's sign
     r = _u("where", _u("equal", xa, 0), _u("copysign", _full((), tiny, _D["float64"]), xb - xa), r)
     r = _u("where", _u("isinf", xa), _u("where", _u("equal", xa, xb), xa,
                                         _u("copysign", _full((), _dtypes.finfo(ft).max, _D["float64"]), xa)), r)
-    r = _u("where", _u("equal", xa, xb), xb, r)
+    r = _u("where", _u("equal", xa, xb), xa, r)  # numpy's half loop returns x when x == y (C returns y)
     r = _u("where", _u("logical_or", _u("isnan", xa), _u("isnan", xb)), xa + xb, r)
     return write_out(r.astype(ft), out, "nextafter")
 
