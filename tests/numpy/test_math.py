@@ -10,7 +10,16 @@ import pytest
 
 import mnn.numpy as mnp
 
-from helpers import FLOAT_DTYPES, INT_DTYPES, assert_same, non_contiguous, sample
+from helpers import FLOAT_DTYPES, INT_DTYPES, assert_same as _assert_same, non_contiguous, sample
+
+
+def assert_same(got, expected, rtol=None, atol=0.0, check_dtype=True):
+    """helpers.assert_same, plus the sign of every zero when the comparison is exact."""
+    _assert_same(got, expected, rtol=rtol, atol=atol, check_dtype=check_dtype)
+    e = numpy.asarray(expected)
+    if rtol is None and atol == 0.0 and e.dtype.kind == "f":
+        g = numpy.asarray(got)
+        numpy.testing.assert_array_equal(numpy.signbit(g[g == 0]), numpy.signbit(e[e == 0]))
 
 SHAPES = [(), (0,), (7,), (3, 4), (0, 3)]
 

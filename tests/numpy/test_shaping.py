@@ -9,7 +9,16 @@ import pytest
 
 import mnn.numpy as mnp
 
-from helpers import ALL_DTYPES, assert_same, non_contiguous, sample
+from helpers import ALL_DTYPES, assert_same as _assert_same, non_contiguous, sample
+
+
+def assert_same(got, expected, rtol=None, atol=0.0, check_dtype=True):
+    """helpers.assert_same, plus the sign of every zero when the comparison is exact."""
+    _assert_same(got, expected, rtol=rtol, atol=atol, check_dtype=check_dtype)
+    e = numpy.asarray(expected)
+    if rtol is None and atol == 0.0 and e.dtype.kind == "f":
+        g = numpy.asarray(got)
+        numpy.testing.assert_array_equal(numpy.signbit(g[g == 0]), numpy.signbit(e[e == 0]))
 
 DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64"]
 
