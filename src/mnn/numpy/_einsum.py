@@ -5,6 +5,7 @@ then operands are contracted two at a time in a greedy order (smallest intermedi
 pairwise contraction is a transpose to (batch, free, contracted) and (batch, contracted, free), a
 reshape to 3-d and one batched matmul; when nothing is contracted it is a broadcast multiply, which
 the engine fuses. Ellipsis dimensions get private labels and broadcast like numpy's."""
+import functools
 import operator
 
 from .. import _core
@@ -209,13 +210,35 @@ def _greedy_path(label_sets, out, size):
     return path
 
 
+class _Meta:
+    """Only what parsing reads of an operand, so parses can be cached by shapes."""
+    __slots__ = ("shape", "ndim")
+
+    def __init__(self, shape):
+        self.shape = shape
+        self.ndim = len(shape)
+
+
+@functools.lru_cache(maxsize=256)
+def _analyse(subscripts, shapes):
+    metas = [_Meta(s) for s in shapes]
+    labels, out = _parse(subscripts, metas)
+    return tuple(tuple(ls) for ls in labels), tuple(out), _sizes(labels, metas)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_path(label_sets, out, size_items):
+    return _greedy_path([list(ls) for ls in label_sets], list(out), dict(size_items))
+
+
 def _setup(subscripts, operands):
+    """Operands, labels per operand, output labels and label sizes; a loop that calls einsum
+    with the same subscripts and shapes parses once."""
     if not isinstance(subscripts, str):
         subscripts, operands = _parse_sublist((subscripts,) + tuple(operands))
     ops = [asarray(o) for o in operands]
-    labels, out = _parse(subscripts, ops)
-    size = _sizes(labels, ops)
-    return ops, labels, out, size
+    labels, out, size = _analyse(subscripts, tuple(tuple(o.shape) for o in ops))
+    return ops, [list(ls) for ls in labels], list(out), dict(size)
 
 
 def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="safe"):
@@ -235,7 +258,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="
     if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
         path = [tuple(p) for p in optimize[1:]]
     else:
-        path = _greedy_path([ls for _, ls in cur], outl, size)
+        path = _cached_path(tuple(tuple(ls) for _, ls in cur), tuple(outl), tuple(sorted(size.items())))
     for step in path:
         if len(step) == 1:
             continue
