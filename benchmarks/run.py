@@ -29,7 +29,7 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int, default=1, help="threads for every library (default 1)")
     p.add_argument("--quick", action="store_true", help="small sizes, for a CI smoke run")
     p.add_argument("--only", default=None, help="comma-separated workload keys (or substrings): chain, add, sum, "
-                   "transpose, matmul, softmax (softmax includes (x-mean)/std); see --list")
+                   "transpose, matmul, softmax (softmax includes (x-mean)/std), einsum; see --list")
     p.add_argument("--repeats", type=int, default=7, help="timed repeats per case (median is reported)")
     p.add_argument("--max-seconds", type=float, default=3.0,
                    help="stop repeating a case after this much time (at least 3 repeats)")
@@ -300,9 +300,41 @@ def w_rows():
             (f"(x-mean)/std {r}x{c} f32 (plain ops)", mk_std, 1, None)]
 
 
+def w_einsum():
+    """einsum: a batched matmul spelled as einsum, and a three-operand chain (contraction order)."""
+    b, n = (8, 64) if ARGS.quick else (64, 128)
+    d = DATA.normal("es_a", (b, n, n)), DATA.normal("es_b", (b, n, n))
+    c = 64 if ARGS.quick else 256
+    e = DATA.normal("ec_a", (c, 2 * c)), DATA.normal("ec_b", (2 * c, c)), DATA.normal("ec_c", (c, 4))
+
+    def mk(spec, data):
+        def make(lib):
+            ops = [x[lib] for x in data]
+            if lib == "mnn":
+                def f():
+                    r = mnp.einsum(spec, *ops)
+                    mnn.eval(r)
+                    return r
+                return f
+            if lib == "numpy":
+                return lambda: np.einsum(spec, *ops, optimize=True)
+            return lambda: torch.einsum(spec, *ops)
+        return make
+
+    def gf_bmm(lib, t):
+        return {"GFLOP/s": 2.0 * b * n ** 3 / t / 1e9}
+
+    def gf_chain(lib, t):
+        # the cheap order: (jk,kl) first, then ij with that
+        return {"GFLOP/s": (2.0 * 2 * c * c * 4 + 2.0 * c * 2 * c * 4) / t / 1e9}
+
+    return [(f"einsum bij,bjk->bik {b}x{n}x{n} f32", mk("bij,bjk->bik", d), 1, gf_bmm),
+            (f"einsum ij,jk,kl->il {c}x{2 * c}x{c}x4 f32", mk("ij,jk,kl->il", e), 1, gf_chain)]
+
+
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
-             ("matmul", w_matmul), ("softmax", w_rows)]
+             ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum)]
 
 
 def _count(n):

@@ -269,3 +269,11 @@ VJP.update({
     "nonzero": _none,
     "ravel_index": _none,
 })
+
+
+# fmod: d/dx = 1, d/dy = -trunc(x/y) (torch's convention); gcd/lcm are integer-only
+VJP["fmod"] = lambda n, xs, g: [g, -g * np.trunc(xs[0] / xs[1])]
+VJP["gcd"] = _none
+VJP["lcm"] = _none
+for _name in ("nextafter", "spacing", "frexp_mantissa", "frexp_exponent"):
+    VJP[_name] = _none

@@ -17,6 +17,13 @@ from ._manipulation import (array_split, atleast_1d, atleast_2d, broadcast_array
                             concat, concatenate, diagonal, expand_dims, flip, fliplr, flipud, hstack,
                             matrix_transpose, moveaxis, permute_dims, ravel, reshape, split, squeeze, stack,
                             swapaxes, transpose, vstack)
+from ._shaping import (append, atleast_3d, block, column_stack, delete, diag, diagflat, diff, dsplit, dstack,
+                       ediff1d, hsplit, insert, meshgrid, pad, repeat, resize, roll, rot90, row_stack, tile, trace,
+                       tri, tril, trim_zeros, triu, unstack, vsplit)
+from ._math_funcs import (allclose, array_equiv, convolve, correlate, cross, cumulative_prod, cumulative_sum, einsum,
+                    einsum_path, float_power, fmod, frexp, gcd, gradient, i0, interp, isclose, kron, lcm, ldexp,
+                    matvec, modf, nan_to_num, nextafter, sinc, spacing, tensordot, vecmat)
+from ._math_funcs import divmod_ as divmod  # noqa: A001
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._reductions import (all, amax, amin, any, argmax, argmin, cumprod, cumsum, max, mean, min, prod, std, sum,
                           var)

@@ -197,6 +197,43 @@ struct Heaviside {
     return a < 0 ? C(0) : C(1);
   }
 };
+// C's truncating remainder (numpy.fmod): the sign follows the dividend; integer division by
+// zero gives 0 with numpy's warning.
+struct Fmod {
+  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_i<C>) {
+      if (b == 0) { flag_error(kErrDivideByZero); return 0; }
+      if constexpr (is_s<C>) { if (b == C(-1)) return 0; }  // INT_MIN % -1 traps in C
+      return C(a % b);
+    } else {
+      return std::fmod(a, b);
+    }
+  }
+};
+// numpy's gcd/lcm work on magnitudes in the unsigned type, so gcd(INT64_MIN, 6) is 2 and
+// results that do not fit wrap back to the signed type (gcd(int8 -128, 0) is -128).
+template <class C> inline wrap_t<C> magnitude(C a) {
+  if constexpr (is_s<C>) return a < 0 ? wrap_t<C>(wrap_t<C>(0) - wrap_t<C>(a)) : wrap_t<C>(a);
+  else return wrap_t<C>(a);
+}
+template <class U> inline U gcd_u(U a, U b) {
+  while (a != 0) { U c = a; a = U(b % a); b = c; }
+  return b;
+}
+struct Gcd {
+  template <class C> static constexpr bool ok = is_i<C>;
+  template <class C> static inline C f(C a, C b) { return C(gcd_u(magnitude(a), magnitude(b))); }
+};
+struct Lcm {
+  template <class C> static constexpr bool ok = is_i<C>;
+  template <class C> static inline C f(C a, C b) {
+    auto ua = magnitude(a), ub = magnitude(b);
+    auto g = gcd_u(ua, ub);
+    return g == 0 ? C(0) : C(decltype(ua)(ua / g * ub));
+  }
+};
+MNN_EW2(Nextafter, is_f<C>, std::nextafter(a, b))
 // ---- comparison and logic (bool results) ----
 MNN_EW2(Equal, any_t<C>, bool(a == b))
 MNN_EW2(NotEqual, any_t<C>, bool(a != b))
@@ -318,6 +355,32 @@ MNN_EW1(Arctanh, is_f<C>, std::atanh(a))
 MNN_EW1(Deg2rad, is_f<C>, a * C(0.017453292519943295769236907684886127))
 MNN_EW1(Rad2deg, is_f<C>, a * C(57.29577951308232087679815481410517033))
 MNN_EW1(Erf, is_f<C>, std::erf(a))
+// numpy.spacing for float/double: the gap to the next value away from zero, signed like x;
+// +-0 give the smallest positive subnormal, infinities NaN.
+struct Spacing {
+  template <class C> static constexpr bool ok = is_f<C>;
+  template <class C> static inline C f(C a) {
+    if (std::isinf(a)) return std::numeric_limits<C>::quiet_NaN();
+    if (a == 0) return std::numeric_limits<C>::denorm_min();
+    return std::nextafter(a, std::copysign(std::numeric_limits<C>::infinity(), a)) - a;
+  }
+};
+struct FrexpMantissa {
+  template <class C> static constexpr bool ok = is_f<C>;
+  template <class C> static inline C f(C a) {
+    int e = 0;
+    return std::frexp(a, &e);  // returns inf/NaN/+-0 unchanged
+  }
+};
+struct FrexpExponent {
+  template <class C> static constexpr bool ok = is_f<C>;
+  template <class C> static inline C f(C a) {
+    if (!std::isfinite(a)) return C(0);  // numpy reports 0 where C leaves it unspecified
+    int e = 0;
+    std::frexp(a, &e);
+    return C(e);
+  }
+};
 struct Isnan {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline bool f(C a) {
