@@ -38,6 +38,8 @@ Array reduce(ReduceKind kind, const Array& a, std::vector<int64_t> axes, bool al
       red[x] = 1;
     }
   }
+  if (is_complex(a.dtype()) && (kind == ReduceKind::Max || kind == ReduceKind::Min))
+    throw TypeError(api_msg(fn, "ordering reductions of complex arrays are not supported"));
   DType out;
   switch (kind) {
     case ReduceKind::Sum:

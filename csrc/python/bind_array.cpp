@@ -96,7 +96,7 @@ struct ExportInfo {
 };
 
 const char* buffer_format(DType d) {
-  static const char* f[kNumDTypes] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", "f", "d"};
+  static const char* f[kNumDTypes] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", "f", "d", "", "Zf", "Zd"};
   return f[static_cast<int>(d)];
 }
 

@@ -22,6 +22,9 @@ from ._reductions import (all, amax, amin, any, argmax, argmin, cumprod, cumsum,
                           var)
 from ._ufuncs import UFUNCS as _UFUNCS
 from ._ufuncs import around, clip, conj, conjugate, imag, real, round, round_, where
+from ._complex import (angle, conj, conjugate, imag, iscomplex, iscomplexobj, isreal, isrealobj, real,  # noqa: F811
+                       real_if_close)
+from . import fft  # noqa: E402  (mnn.numpy.fft)
 
 globals().update(_UFUNCS)
 
@@ -71,4 +74,4 @@ def _scalar_hook(value, dt):
 
 _dtypes._make_scalar = _scalar_hook
 _ndarray.install()
-_core._set_hooks([_dtypes.dtype_from_code(i) for i in range(12)], asarray, _dtypes.dtype)
+_core._set_hooks([_dtypes._BY_CODE.get(i) for i in range(15)], asarray, _dtypes.dtype)
