@@ -270,7 +270,8 @@ void bind_array(py::module_& m) {
       Array v;
       if (py::isinstance<Array>(value)) {
         v = value.cast<const Array&>();
-      } else if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr())) {
+      } else if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()) ||
+                 PyComplex_CheckExact(value.ptr())) {  // a Python complex into a real array: numpy's TypeError
         v = scalar_array(value, a.dtype());
       } else {
         v = to_array(value);

@@ -47,8 +47,9 @@ def test_rfft_irfft_lengths(n):
     _check(mfft.rfft(mnp.asarray(x)), numpy.fft.rfft(x), 1e-12)
     y = numpy.fft.rfft(x)
     _check(mfft.irfft(mnp.asarray(y), n), numpy.fft.irfft(y, n), 1e-12)
-    _check(mfft.irfft(mnp.asarray(y)), numpy.fft.irfft(y), 1e-12)
-    _check(mfft.hfft(mnp.asarray(y)), numpy.fft.hfft(y), 1e-12)
+    if n > 1:  # length-1 spectra have no default n (numpy raises, as test_errors checks)
+        _check(mfft.irfft(mnp.asarray(y)), numpy.fft.irfft(y), 1e-12)
+        _check(mfft.hfft(mnp.asarray(y)), numpy.fft.hfft(y), 1e-12)
     _check(mfft.ihfft(mnp.asarray(x)), numpy.fft.ihfft(x), 1e-12)
 
 
@@ -93,6 +94,7 @@ def test_non_contiguous_and_batched():
     _check(mfft.fft2(mnp.asarray(x).T), numpy.fft.fft2(x.T), 1e-12)
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.parametrize("s,axes", [(None, None), ((4, 6), None), (None, (0,)), ((5,), (1,)), ((3, 8), (2, 0)),
                                     (None, (-1, 0)), ((7, 7, 7), None), ((-1, 4), (0, 1))])
 @pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])

@@ -55,7 +55,8 @@ def angle(z, deg=False):
         re, im = _core.ufunc(_OP["real"], a), _core.ufunc(_OP["imag"], a)
     else:
         re = a if a.dtype.kind == "f" else a.astype(_dtypes.float64)
-        im = re * 0
+        from ._creation import zeros_like
+        im = zeros_like(re)  # +0: arctan2(+0, x<0) is +pi, as numpy
     r = _core.ufunc(_OP["arctan2"], im, re)
     return r * (180.0 / math.pi) if deg else r
 

@@ -8,6 +8,7 @@ argument handling: dtypes (single precision stays single, as numpy 2), n= paddin
 axes/s= for the n-d transforms, hfft/ihfft through the real transforms.
 """
 import math
+import struct
 
 from .. import _core
 from . import _dtypes
@@ -29,12 +30,16 @@ def _swap(norm):
     return {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}[norm]
 
 
-def _scale(norm, n, forward):
+def _scale(norm, n, forward, dtype=None):
+    # numpy computes the factor in the input's real precision (result_type(a.real, 1.0)): for a
+    # float16 input it is a float16 number, which shows in the results.
+    r = (lambda v: struct.unpack("<e", struct.pack("<e", v))[0]) if getattr(dtype, "name", "") == "float16" \
+        else (lambda v: v)
     if norm is None or norm == "backward":
-        return 1.0 if forward else 1.0 / n
+        return 1.0 if forward else r(1.0 / n)
     if norm == "ortho":
-        return 1.0 / math.sqrt(n)
-    return 1.0 / n if forward else 1.0
+        return r(1.0 / r(math.sqrt(n)))
+    return r(1.0 / n) if forward else 1.0
 
 
 def _axis(a, axis, fn):
@@ -90,7 +95,7 @@ def _c2c(a, n, axis, norm, forward, out, fn):
     n = int(n)
     _check_n(n, fn)
     x = _resize(_as_complex(a), ax, n)
-    r = _core.prim("fft_c2c", [x], [ax, 1 if forward else 0], [_scale(norm, n, forward)])
+    r = _core.prim("fft_c2c", [x], [ax, 1 if forward else 0], [_scale(norm, n, forward, a.dtype)])
     return write_out(r, out, fn)
 
 
@@ -111,7 +116,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     n = int(n)
     _check_n(n, "rfft")
     x = _resize(_as_real(a, "rfft"), ax, n)
-    r = _core.prim("fft_r2c", [x], [ax], [_scale(norm, n, True)])
+    r = _core.prim("fft_r2c", [x], [ax], [_scale(norm, n, True, a.dtype)])
     return write_out(r, out, "rfft")
 
 
@@ -124,7 +129,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     n = int(n)
     _check_n(n, "irfft")
     x = _resize(_as_complex(a), ax, n // 2 + 1)
-    r = _core.prim("fft_c2r", [x], [ax, n], [_scale(norm, n, False)])
+    r = _core.prim("fft_c2r", [x], [ax, n], [_scale(norm, n, False, a.dtype)])
     if a.dtype.name == "float16":  # numpy 2 hands float16 back for a float16 input
         r = r.astype(_dtypes.float16)
     return write_out(r, out, "irfft")
