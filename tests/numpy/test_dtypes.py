@@ -18,7 +18,7 @@ spec.loader.exec_module(mod)
 sys.modules.setdefault("_dtypes", mod)  # so pickle can find the classes
 
 NAMES = ['bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32',
-         'uint64', 'float16', 'float32', 'float64']
+         'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128']
 PAIRS = list(itertools.product(NAMES, NAMES))
 CASTINGS = ['no', 'equiv', 'safe', 'same_kind', 'unsafe']
 ABSTRACT = ['generic', 'number', 'integer', 'signedinteger', 'unsignedinteger',
@@ -116,14 +116,14 @@ def test_abstract_types_rejected_like_numpy(name):
         mod.dtype(getattr(np, name))
 
 
-@pytest.mark.parametrize('obj', [1, 1.5, object(), [1], complex, str, object])
+@pytest.mark.parametrize('obj', [1, 1.5, object(), [1], str, object])
 def test_not_dtypes(obj):
     ref = np_or_exc(np.dtype, obj)
     if ref is TypeError:
         with pytest.raises(TypeError):
             mod.dtype(obj)
     else:  # numpy maps arbitrary types to object/str dtypes; mnn has none
-        assert ref.kind in 'OUSc'
+        assert ref.kind in 'OUS'
         with pytest.raises(TypeError):
             mod.dtype(obj)
 
