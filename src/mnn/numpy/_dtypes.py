@@ -82,7 +82,7 @@ class dtype:
 
     @property
     def alignment(self):
-        return self.itemsize
+        return self.itemsize // 2 if self.kind == 'c' else self.itemsize
 
     @property
     def byteorder(self):
