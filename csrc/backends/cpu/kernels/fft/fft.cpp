@@ -69,7 +69,7 @@ struct Lines {
 // of kBlock columns into contiguous scratch and scattered back.
 template <class Sin, class Sout, class Fn>
 void for_lines(const Sin* in, int64_t nin, Sout* out, int64_t nout, const Lines& L, Fn&& fn) {
-  constexpr int64_t kBlock = 8;
+  constexpr int64_t kBlock = 16;
   if (L.inner == 1) {
     int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, nin));
     parallel_for(L.outer, grain, [&](int64_t b, int64_t e) {
