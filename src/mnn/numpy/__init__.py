@@ -22,7 +22,7 @@ from ._reductions import (all, amax, amin, any, argmax, argmin, cumprod, cumsum,
                           var)
 from ._ufuncs import UFUNCS as _UFUNCS
 from ._ufuncs import around, clip, conj, conjugate, imag, real, round, round_, where
-from ._complex import (angle, conj, conjugate, imag, iscomplex, iscomplexobj, isreal, isrealobj, real,  # noqa: F811
+from ._complex import (ComplexWarning, angle, conj, conjugate, imag, iscomplex, iscomplexobj, isreal, isrealobj, real,  # noqa: F811
                        real_if_close)
 from . import fft  # noqa: E402  (mnn.numpy.fft)
 

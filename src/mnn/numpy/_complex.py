@@ -12,6 +12,16 @@ from ._common import asarray
 _OP = _core.OPCODES
 
 
+class ComplexWarning(RuntimeWarning):
+    """numpy.exceptions.ComplexWarning: a cast from complex to a real type dropped imaginary parts."""
+
+
+def warn_complex_cast(src, dst):
+    if src.kind == "c" and dst.kind not in "cb":
+        import warnings
+        warnings.warn("Casting complex values to real discards the imaginary part", ComplexWarning, stacklevel=3)
+
+
 def _is_c(a):
     return a.dtype.kind == "c"
 

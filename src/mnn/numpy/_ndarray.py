@@ -58,6 +58,7 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     if casting != "unsafe" and not _dtypes.can_cast(self.dtype, dt, casting):
         raise TypeError(f"[mnn.numpy.astype] Cannot cast array data from {self.dtype!r} to {dt!r} according to "
                         f"the rule '{casting}'")
+    _complex.warn_complex_cast(self.dtype, dt)
     return _core.astype(self, dt._code)
 
 
