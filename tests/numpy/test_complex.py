@@ -256,3 +256,17 @@ def test_lexicographic_ordering(name):
     with numpy.errstate(invalid="ignore"):
         want = getattr(numpy, name)(a, b)
     _check(getattr(mnp, name)(mnp.asarray(a), mnp.asarray(b)), want, rtol=0)
+
+
+@pytest.mark.parametrize("dt", CDTYPES)
+@pytest.mark.parametrize("shape", [(), (0,), (2, 0, 3), (1,), (3, 1, 2)])
+def test_zero_d_empty_broadcast(dt, shape):
+    a = _sample(shape, dt, 11)
+    m = mnp.asarray(a)
+    _check(mnp.sqrt(m), numpy.sqrt(a), rtol=RTOL[dt] * 10)
+    _check(m * (2 - 1j), a * (2 - 1j), rtol=RTOL[dt])
+    _check(abs(m), numpy.abs(a))
+    _check(mnp.sum(m), a.sum(), rtol=RTOL[dt] * 10)
+    if shape == (3, 1, 2):
+        c = _sample((4, 2), dt, 13)
+        _check(m + mnp.asarray(c), a + c)
