@@ -178,13 +178,14 @@ class FftPlan {
   // One self-sorting pass: cc viewed as [l1][ip][ido], ch as [ip][l1][ido];
   // ch[j][k][i] = tw(j, i) * sum_m cc[k][m][i] w^(j m), w = exp(-+2 pi i / ip).
   template <bool Fwd>
-  void pass(const Pass& ps, const C* ccc, C* cch) const {
-    using V = Cx<T>;  // layout-compatible with std::complex<T>, and SLP-vectorisable
-    const V* cc = reinterpret_cast<const V*>(ccc);
-    V* ch = reinterpret_cast<V*>(cch);
+  void pass(const Pass& ps, const C* __restrict__ ccc, C* __restrict__ cch) const {
+    // restrict: input, output and twiddles never overlap, so loads may move above stores
+    using V = Cx<T>;  // layout-compatible with std::complex<T>
+    const V* __restrict__ cc = reinterpret_cast<const V*>(ccc);
+    V* __restrict__ ch = reinterpret_cast<V*>(cch);
     const int ip = ps.ip;
     const int64_t l1 = ps.l1, ido = ps.ido;
-    const V* tw = reinterpret_cast<const V*>(tw_.data()) + ps.tw;
+    const V* __restrict__ tw = reinterpret_cast<const V*>(tw_.data()) + ps.tw;
     auto twid = [&](int64_t j, int64_t i) {
       V t = tw[i * (ip - 1) + (j - 1)];
       return Fwd ? t : cconj(t);
@@ -192,11 +193,13 @@ class FftPlan {
     auto mul = [](V a, V b) { return V(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()); };
     // multiplies by -i (forward) or +i (backward)
     auto rot = [](V a) { return Fwd ? V(a.imag(), -a.real()) : V(-a.imag(), a.real()); };
-    for (int64_t k = 0; k < l1; ++k) {
-      const V* in = cc + k * ip * ido;
-      V* out = ch + k * ido;
-      const int64_t os = l1 * ido;  // stride between outputs j
-      if (ip == 8) {
+    const int64_t os = l1 * ido;  // stride between outputs j
+    // The radix is chosen once per pass; each branch runs its own loop over k.
+    auto each_k = [&](auto&& body) {
+      for (int64_t k = 0; k < l1; ++k) body(cc + k * ip * ido, ch + k * ido);
+    };
+    if (ip == 8) {
+      each_k([&](const V* __restrict__ in, V* __restrict__ out) {
         const T h = T(0.707106781186547524400844362104849039L);
         auto bf = [&](int64_t i, V* y) {
           V a[8];
@@ -222,7 +225,9 @@ class FftPlan {
           out[i] = y[0];
           for (int j = 1; j < 8; ++j) out[j * os + i] = mul(y[j], twid(j, i));
         }
-      } else if (ip == 4) {
+      });
+    } else if (ip == 4) {
+      each_k([&](const V* __restrict__ in, V* __restrict__ out) {
         auto bf = [&](int64_t i, V& y0, V& y1, V& y2, V& y3) {
           V a0 = in[i], a1 = in[ido + i], a2 = in[2 * ido + i], a3 = in[3 * ido + i];
           V t0 = a0 + a2, t1 = a0 - a2, t2 = a1 + a3, t3 = rot(a1 - a3);
@@ -238,7 +243,9 @@ class FftPlan {
           out[2 * os + i] = mul(y2, twid(2, i));
           out[3 * os + i] = mul(y3, twid(3, i));
         }
-      } else if (ip == 2) {
+      });
+    } else if (ip == 2) {
+      each_k([&](const V* __restrict__ in, V* __restrict__ out) {
         out[0] = in[0] + in[ido];
         out[os] = in[0] - in[ido];
         for (int64_t i = 1; i < ido; ++i) {
@@ -246,7 +253,9 @@ class FftPlan {
           out[i] = a0 + a1;
           out[os + i] = mul(a0 - a1, twid(1, i));
         }
-      } else if (ip == 3) {
+      });
+    } else if (ip == 3) {
+      each_k([&](const V* __restrict__ in, V* __restrict__ out) {
         const T c = T(-0.5), s = Fwd ? T(-0.866025403784438646763723170752936183L) : T(0.866025403784438646763723170752936183L);
         for (int64_t i = 0; i < ido; ++i) {
           V a0 = in[i], a1 = in[ido + i], a2 = in[2 * ido + i];
@@ -258,7 +267,9 @@ class FftPlan {
           out[os + i] = i ? mul(y1, twid(1, i)) : y1;
           out[2 * os + i] = i ? mul(y2, twid(2, i)) : y2;
         }
-      } else if (ip == 5) {
+      });
+    } else if (ip == 5) {
+      each_k([&](const V* __restrict__ in, V* __restrict__ out) {
         const T c1 = T(0.309016994374947424102293417182819059L), c2 = T(-0.809016994374947424102293417182819059L);
         const T sg = Fwd ? T(-1) : T(1);
         const T s1 = sg * T(0.951056516295153572116439333379382143L), s2 = sg * T(0.587785252292473129168705954639072769L);
@@ -278,7 +289,9 @@ class FftPlan {
             out[os] = b1 + ie1; out[2 * os] = b2 + ie2; out[3 * os] = b2 - ie2; out[4 * os] = b1 - ie1;
           }
         }
-      } else {
+      });
+    } else {
+      each_k([&](const V* __restrict__ in, V* __restrict__ out) {
         const V* roots = reinterpret_cast<const V*>(roots_.data()) + ps.roots;
         std::vector<V> v(ip);
         for (int64_t i = 0; i < ido; ++i) {
@@ -295,7 +308,7 @@ class FftPlan {
             out[j * os + i] = (j && i) ? mul(acc, twid(j, i)) : acc;
           }
         }
-      }
+      });
     }
   }
 
