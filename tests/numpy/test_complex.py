@@ -270,3 +270,34 @@ def test_zero_d_empty_broadcast(dt, shape):
     if shape == (3, 1, 2):
         c = _sample((4, 2), dt, 13)
         _check(m + mnp.asarray(c), a + c)
+
+
+@pytest.mark.parametrize("dt", CDTYPES)
+def test_var_std_and_creation(dt):
+    a = _sample((4, 5), dt, 14)
+    m = mnp.asarray(a)
+    for axis in (None, 0, 1):
+        _check(mnp.var(m, axis=axis), numpy.var(a, axis=axis), rtol=RTOL[dt] * 10)
+        _check(mnp.std(m, axis=axis, ddof=1), numpy.std(a, axis=axis, ddof=1), rtol=RTOL[dt] * 10)
+    _check(mnp.arange(4, dtype=dt), numpy.arange(4, dtype=dt))
+    _check(mnp.arange(0.5, 2, 0.5, dtype=dt), numpy.arange(0.5, 2, 0.5, dtype=dt))
+    _check(mnp.full(3, 1 - 2j, dtype=dt), numpy.full(3, 1 - 2j, dtype=dt))
+    _check(mnp.concatenate([m, m]), numpy.concatenate([a, a]))
+    _check(mnp.dot(m[0], m[1]), numpy.dot(a[0], a[1]), rtol=RTOL[dt] * 10)
+
+
+def test_unsupported_reductions_raise_when_recorded():
+    m = mnp.asarray(numpy.array([1 + 2j, 3j]))
+    for f in (mnp.cumsum, mnp.cumprod, mnp.argmax, mnp.argmin, mnp.max, mnp.min):
+        with pytest.raises(TypeError):
+            f(m)
+
+
+def test_dlpack_roundtrip_with_torch():
+    torch = pytest.importorskip("torch")
+    a = _sample((3,), "complex128", 15)
+    t = torch.from_dlpack(mnp.asarray(a))
+    assert t.dtype == torch.complex128
+    numpy.testing.assert_array_equal(t.numpy(), a)
+    back = mnp.from_dlpack(torch.tensor(a.astype("complex64")))
+    _check(back, a.astype("complex64"), rtol=0)
