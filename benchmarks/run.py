@@ -332,9 +332,34 @@ def w_einsum():
             (f"einsum ij,jk,kl->il {c}x{2 * c}x{c}x4 f32", mk("ij,jk,kl->il", e), 1, gf_chain)]
 
 
+def w_fft():
+    """fft of 2^20 complex128 and fft2 of 1000x1000 complex128 (numpy: pocketfft)."""
+    n1, n2 = (1 << 16, 256) if ARGS.quick else (1 << 20, 1000)
+    out = []
+    for name, shape, fn in ((f"fft {n1} c128", (n1,), "fft"), (f"fft2 {n2}x{n2} c128", (n2, n2), "fft2")):
+        re, im = DATA.normal(f"fft_re{shape}", shape), DATA.normal(f"fft_im{shape}", shape)
+
+        def mk(lib, re=re, im=im, fn=fn):
+            if lib == "torch":
+                return None
+            if lib == "numpy":
+                x = re["numpy"].astype(np.float64) + 1j * im["numpy"].astype(np.float64)
+                return lambda: getattr(np.fft, fn)(x)
+            x = re["mnn"].astype(mnp.float64) + 1j * im["mnn"].astype(mnp.float64)
+            mnn.eval(x)
+
+            def f():
+                r = getattr(mnp.fft, fn)(x)
+                mnn.eval(r)
+                return r
+            return f
+        out.append((name, mk, 1, None))
+    return out
+
+
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
-             ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum)]
+             ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft)]
 
 
 def _count(n):
@@ -363,7 +388,8 @@ def check(mnn_result, numpy_result, rtol):
     if m.shape != ref.shape:
         return f"shape {m.shape} != numpy {ref.shape}"
     scale = float(np.max(np.abs(ref))) if ref.size else 0.0
-    err = float(np.max(np.abs(m.astype(np.float64) - ref.astype(np.float64)))) if ref.size else 0.0
+    wide = np.complex128 if ref.dtype.kind == "c" or m.dtype.kind == "c" else np.float64
+    err = float(np.max(np.abs(m.astype(wide) - ref.astype(wide)))) if ref.size else 0.0
     tol = rtol * max(scale, 1.0)
     return "ok" if err <= tol else f"max abs error {err:.3g} (numpy scale {scale:.3g})"
 

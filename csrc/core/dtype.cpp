@@ -5,7 +5,7 @@
 namespace mnn::core {
 
 size_t itemsize(DType d) {
-  static const size_t sizes[kNumDTypes] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
+  static const size_t sizes[kNumDTypes] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 2, 8, 16};
   return sizes[static_cast<int>(d)];
 }
 
@@ -14,6 +14,7 @@ Kind kind_of(DType d) {
     case DType::Bool: return Kind::Bool;
     case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64: return Kind::Signed;
     case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64: return Kind::Unsigned;
+    case DType::Complex64: case DType::Complex128: return Kind::Complex;
     default: return Kind::Float;
   }
 }
@@ -21,12 +22,13 @@ Kind kind_of(DType d) {
 const char* dtype_name(DType d) {
   static const char* names[kNumDTypes] = {"bool",   "int8",   "int16",   "int32",
                                           "int64",  "uint8",  "uint16",  "uint32",
-                                          "uint64", "float16", "float32", "float64"};
+                                          "uint64", "float16", "float32", "float64",
+                                          "bfloat16", "complex64", "complex128"};
   return names[static_cast<int>(d)];
 }
 
 DType dtype_from_code(int code) {
-  if (code < 0 || code >= kNumDTypes) throw TypeError("data type code " + std::to_string(code) + " not understood");
+  if (!is_valid_code(code)) throw TypeError("data type code " + std::to_string(code) + " not understood");
   return static_cast<DType>(code);
 }
 
@@ -37,8 +39,24 @@ static DType float_of_size(size_t n) {
   switch (n) { case 2: return DType::Float16; case 4: return DType::Float32; default: return DType::Float64; }
 }
 
+[[noreturn]] void throw_no_complex(DType d) {
+  throw TypeError(std::string("no loop for dtype('") + dtype_name(d) + "'): this operation does not support complex input");
+}
+
+DType real_of(DType d) {
+  if (d == DType::Complex64) return DType::Float32;
+  if (d == DType::Complex128) return DType::Float64;
+  return d;
+}
+
+DType complex_of(DType d) {
+  if (is_complex(d)) return d;
+  // numpy: float16/float32 (and int8/uint8/int16/uint16, bool) fit complex64; the rest complex128.
+  return (is_float(d) ? itemsize(d) : itemsize(float_for(d))) <= 4 ? DType::Complex64 : DType::Complex128;
+}
+
 DType float_for(DType d) {
-  if (is_float(d)) return d;
+  if (is_float(d) || is_complex(d)) return d;
   size_t n = itemsize(d);
   if (n == 1) return DType::Float16;  // bool, int8, uint8: float16 holds every value
   if (n == 2) return DType::Float32;
@@ -54,6 +72,11 @@ DType promote(DType a, DType b) {
   if (kb == Kind::Bool) return a;
   size_t na = itemsize(a), nb = itemsize(b);
   if (ka == kb) return na >= nb ? a : b;
+  if (ka == Kind::Complex || kb == Kind::Complex) {
+    DType c = ka == Kind::Complex ? a : b, o = ka == Kind::Complex ? b : a;
+    DType oc = complex_of(o);
+    return itemsize(oc) > itemsize(c) ? oc : c;
+  }
   if (ka == Kind::Float || kb == Kind::Float) {
     DType f = ka == Kind::Float ? a : b, i = ka == Kind::Float ? b : a;
     size_t need = std::max(itemsize(f), itemsize(float_for(i)));
@@ -73,7 +96,9 @@ bool can_cast(DType from, DType to, Casting rule) {
   if (rule == Casting::Safe) return false;
   // same_kind: any cast that does not go down the bool < unsigned < signed < float ladder
   // (numpy: int16 -> uint8 is not same_kind, uint16 -> int8 is).
-  auto rank = [](Kind k) { return k == Kind::Bool ? 0 : k == Kind::Unsigned ? 1 : k == Kind::Signed ? 2 : 3; };
+  auto rank = [](Kind k) {
+    return k == Kind::Bool ? 0 : k == Kind::Unsigned ? 1 : k == Kind::Signed ? 2 : k == Kind::Float ? 3 : 4;
+  };
   return rank(kind_of(from)) <= rank(kind_of(to));
 }
 

@@ -1,19 +1,23 @@
 // dtypes: the closed set of element types, their sizes and NumPy 2 promotion rules.
 #pragma once
 #include <cstdint>
+#include <complex>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace mnn::core {
 
 // Codes are shared with mnn/numpy/_dtypes.py; append new types, never renumber.
 enum class DType : uint8_t {
   Bool = 0, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32, Float64,
-  // Reserved: BFloat16 = 12, Complex64 = 13, Complex128 = 14.
+  // Reserved: BFloat16 = 12 (code 12 is a hole: dtype_from_code rejects it, tables leave it empty).
+  Complex64 = 13, Complex128 = 14,
 };
-constexpr int kNumDTypes = 12;
+constexpr int kNumDTypes = 15;
+inline bool is_valid_code(int code) { return code >= 0 && code < kNumDTypes && code != 12; }
 
-enum class Kind : uint8_t { Bool, Signed, Unsigned, Float };
+enum class Kind : uint8_t { Bool, Signed, Unsigned, Float, Complex };
 
 size_t itemsize(DType d);
 Kind kind_of(DType d);
@@ -21,6 +25,10 @@ const char* dtype_name(DType d);
 inline bool is_float(DType d) { return kind_of(d) == Kind::Float; }
 inline bool is_int(DType d) { return kind_of(d) == Kind::Signed || kind_of(d) == Kind::Unsigned; }
 inline bool is_bool(DType d) { return d == DType::Bool; }
+inline bool is_complex(DType d) { return d == DType::Complex64 || d == DType::Complex128; }
+// complex64 <-> float32, complex128 <-> float64: the component type and back.
+DType real_of(DType d);
+DType complex_of(DType d);  // the smallest complex type holding every value of d
 
 // NumPy's promote_types for two strong (array) dtypes.
 DType promote(DType a, DType b);
@@ -56,11 +64,22 @@ template <> struct ctype_of<DType::UInt64> { using type = uint64_t; };
 template <> struct ctype_of<DType::Float16> { using type = half; };
 template <> struct ctype_of<DType::Float32> { using type = float; };
 template <> struct ctype_of<DType::Float64> { using type = double; };
+template <> struct ctype_of<DType::Complex64> { using type = std::complex<float>; };
+template <> struct ctype_of<DType::Complex128> { using type = std::complex<double>; };
 
-// Calls f(T{}) with T the storage type of d; one switch for the whole code base.
+template <class T> struct is_complex_t : std::false_type {};
+template <class T> struct is_complex_t<std::complex<T>> : std::true_type {};
+template <class T> constexpr bool is_complex_v = is_complex_t<T>::value;
+
+[[noreturn]] void throw_no_complex(DType d);
+
+// Calls f(T{}) with T the storage type of d, for the real dtypes; one switch for the whole code
+// base. Complex dtypes throw TypeError here, so a kernel written only for real types can never
+// misread complex data; code that handles complex calls dispatch_dtype_all.
 template <class F>
 decltype(auto) dispatch_dtype(DType d, F&& f) {
   switch (d) {
+    case DType::Complex64: case DType::Complex128: throw_no_complex(d);
     case DType::Bool: return f(bool{});
     case DType::Int8: return f(int8_t{});
     case DType::Int16: return f(int16_t{});
@@ -74,6 +93,13 @@ decltype(auto) dispatch_dtype(DType d, F&& f) {
     case DType::Float32: return f(float{});
     default: return f(double{});
   }
+}
+
+template <class F>
+decltype(auto) dispatch_dtype_all(DType d, F&& f) {
+  if (d == DType::Complex64) return f(std::complex<float>{});
+  if (d == DType::Complex128) return f(std::complex<double>{});
+  return dispatch_dtype(d, std::forward<F>(f));
 }
 
 }  // namespace mnn::core

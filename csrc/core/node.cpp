@@ -76,7 +76,7 @@ NodePtr make_empty(DType dtype, const Shape& shape, Device dev) {
 template <class T>
 static NodePtr scalar_of(DType dtype, T v) {
   auto n = make_empty(dtype, {});
-  dispatch_dtype(dtype, [&](auto zero) {
+  dispatch_dtype_all(dtype, [&](auto zero) {
     using C = decltype(zero);
     C c;
     if constexpr (std::is_same_v<C, half>) c = half(static_cast<float>(v));
@@ -87,6 +87,17 @@ static NodePtr scalar_of(DType dtype, T v) {
 }
 
 NodePtr make_scalar(DType dtype, double value) { return scalar_of(dtype, value); }
+NodePtr make_scalar_complex(DType dtype, double re, double im) {
+  auto n = make_empty(dtype, {});
+  if (dtype == DType::Complex64) {
+    std::complex<float> c(static_cast<float>(re), static_cast<float>(im));
+    std::memcpy(n->buffer->data(), &c, sizeof(c));
+  } else {
+    std::complex<double> c(re, im);
+    std::memcpy(n->buffer->data(), &c, sizeof(c));
+  }
+  return n;
+}
 NodePtr make_scalar_int(DType dtype, int64_t value) { return scalar_of(dtype, value); }
 NodePtr make_scalar_uint(DType dtype, uint64_t value) { return scalar_of(dtype, value); }
 

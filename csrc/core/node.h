@@ -84,6 +84,7 @@ NodePtr make_empty(DType dtype, const Shape& shape, Device dev = {});
 NodePtr make_scalar(DType dtype, double value);
 NodePtr make_scalar_int(DType dtype, int64_t value);
 NodePtr make_scalar_uint(DType dtype, uint64_t value);
+NodePtr make_scalar_complex(DType dtype, double re, double im);  // dtype: complex64 or complex128
 // A view of `base` (which must not itself be a view) with the given buffer layout.
 NodePtr make_view(const NodePtr& base, Shape shape, Strides strides, int64_t offset);
 

@@ -29,6 +29,7 @@ static Array arange_node(int64_t n, DType dtype, Params p) {
 }
 
 Array arange(double start, double stop, double step, DType dtype) {
+  if (is_complex(dtype)) return astype(arange(start, stop, step, DType::Float64), dtype);  // real steps
   if (step == 0) throw ValueError("[mnn.numpy.arange] Maximum allowed size exceeded");
   double len = std::ceil((stop - start) / step);
   if (!std::isfinite(len)) throw ValueError("[mnn.numpy.arange] arange: cannot compute length");
@@ -40,6 +41,7 @@ Array arange(double start, double stop, double step, DType dtype) {
 }
 
 Array arange_int(int64_t start, int64_t stop, int64_t step, DType dtype) {
+  if (is_complex(dtype)) return astype(arange_int(start, stop, step, DType::Int64), dtype);
   if (step == 0) throw ValueError("[mnn.numpy.arange] Maximum allowed size exceeded");
   int64_t n = 0;
   if (step > 0 && stop > start) n = (stop - start + step - 1) / step;

@@ -38,6 +38,8 @@ Array reduce(ReduceKind kind, const Array& a, std::vector<int64_t> axes, bool al
       red[x] = 1;
     }
   }
+  if (is_complex(a.dtype()) && (kind == ReduceKind::Max || kind == ReduceKind::Min))
+    throw TypeError(api_msg(fn, "ordering reductions of complex arrays are not supported"));
   DType out;
   switch (kind) {
     case ReduceKind::Sum:
@@ -81,6 +83,7 @@ static Array along_axis(const Array& a, std::optional<int64_t> axis, const char*
 }
 
 Array argreduce(ArgKind kind, const Array& a, std::optional<int64_t> axis, bool keepdims, const char* fn) {
+  if (is_complex(a.dtype())) throw TypeError(api_msg(fn, "complex input is not supported"));
   int ax;
   Array src = along_axis(a, axis, fn, ax);
   if (src.ndim() == 0) src = reshape(src, {1}, fn);
@@ -104,6 +107,7 @@ Array scan(ScanKind kind, const Array& a, std::optional<int64_t> axis, std::opti
   int ax;
   Array src = along_axis(a, axis, fn, ax);
   DType out = dtype ? *dtype : accumulation_dtype(a.dtype());
+  if (is_complex(out)) throw TypeError(api_msg(fn, "complex input is not supported"));
   NodePtr in = src.node();
   if (in->dtype != out) in = make_node(Op::Cast, out, in->shape, {in}, {}, in->dtype);
   Params p;

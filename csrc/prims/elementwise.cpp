@@ -27,6 +27,33 @@ const Info kInfo[] = {
                                            "), and the inputs could not be safely coerced to any supported types "
                                            "according to the casting rule ''safe''"));
 }
+
+// Complex inputs: numpy has complex loops for arithmetic, equality, the transcendental functions
+// and the float predicates; ordering comparisons and the integer-only ops have none here.
+ResolvedTypes resolve_complex(Op op, DTypeRule rule, DType p, const DTypeList& in) {
+  switch (op) {
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Power:
+    case Op::Negative: case Op::Positive: case Op::Square: case Op::Reciprocal: case Op::Copy:
+    case Op::Sqrt: case Op::Exp: case Op::Log: case Op::Log10: case Op::Log2: case Op::Expm1: case Op::Log1p:
+    case Op::Sin: case Op::Cos: case Op::Tan: case Op::Sinh: case Op::Cosh: case Op::Tanh:
+    case Op::Arcsin: case Op::Arccos: case Op::Arctan: case Op::Arcsinh: case Op::Arccosh: case Op::Arctanh:
+    case Op::Where: case Op::Sign:
+      return {p, p};
+    case Op::Absolute: case Op::Real: case Op::Imag:
+      return {p, real_of(p)};
+    case Op::Conjugate:
+      return {p, p};
+    case Op::Equal: case Op::NotEqual: case Op::Less: case Op::LessEqual: case Op::Greater:
+    case Op::GreaterEqual: case Op::LogicalAnd: case Op::LogicalOr: case Op::LogicalXor:
+    case Op::LogicalNot: case Op::Isnan: case Op::Isinf: case Op::Isfinite:
+      return {p, DType::Bool};
+    case Op::Maximum: case Op::Minimum: case Op::Fmax: case Op::Fmin:
+      return {p, p};
+    default:
+      (void)rule;
+      no_loop(op, in);
+  }
+}
 }  // namespace
 
 int arity(Op op) { return kInfo[static_cast<int>(op)].arity; }
@@ -38,6 +65,8 @@ ResolvedTypes resolve_types(Op op, const DTypeList& in, DType cast_to) {
   size_t first = rule == DTypeRule::Select ? 1 : 0;
   DType p = in[first];
   for (size_t i = first + 1; i < in.size(); ++i) p = promote(p, in[i]);
+  if (is_complex(p)) return resolve_complex(op, rule, p, in);
+  if (op == Op::Real || op == Op::Imag || op == Op::Conjugate) no_loop(op, in);
   switch (rule) {
     case DTypeRule::Same:
       return {p, p};

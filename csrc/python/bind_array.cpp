@@ -107,7 +107,7 @@ struct ExportInfo {
 };
 
 const char* buffer_format(DType d) {
-  static const char* f[kNumDTypes] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", "f", "d"};
+  static const char* f[kNumDTypes] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", "f", "d", "", "Zf", "Zd"};
   return f[static_cast<int>(d)];
 }
 
@@ -281,7 +281,8 @@ void bind_array(py::module_& m) {
       Array v;
       if (py::isinstance<Array>(value)) {
         v = value.cast<const Array&>();
-      } else if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr())) {
+      } else if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()) ||
+                 PyComplex_CheckExact(value.ptr())) {  // a Python complex into a real array: numpy's TypeError
         v = scalar_array(value, a.dtype());
       } else {
         v = to_array(value);

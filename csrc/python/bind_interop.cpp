@@ -23,6 +23,12 @@ struct HeldView {
 bool dtype_from_format(const char* fmt, Py_ssize_t isz, DType& out) {
   if (!fmt) fmt = "B";
   if (*fmt == '<' || *fmt == '=' || *fmt == '@' || *fmt == '|') ++fmt;
+  if (fmt[0] == 'Z' && fmt[1] != 0 && fmt[2] == 0) {  // complex: 'Zf' / 'Zd'
+    if (fmt[1] == 'f') out = DType::Complex64;
+    else if (fmt[1] == 'd') out = DType::Complex128;
+    else return false;
+    return static_cast<Py_ssize_t>(itemsize(out)) == isz;
+  }
   if (fmt[0] == 0 || fmt[1] != 0) return false;
   switch (fmt[0]) {
     case '?': out = DType::Bool; break;
@@ -132,11 +138,13 @@ Array from_list(py::list flat, const Shape& shape, int code) {
 }
 
 py::object scalar_to_py(const char* p, DType d) {
-  return dispatch_dtype(d, [&](auto zero) -> py::object {
+  return dispatch_dtype_all(d, [&](auto zero) -> py::object {
     using T = decltype(zero);
     T v;
     std::memcpy(&v, p, sizeof(T));
     if constexpr (std::is_same_v<T, bool>) return py::bool_(v);
+    else if constexpr (is_complex_v<T>)
+      return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(v.real(), v.imag()));
     else if constexpr (std::is_same_v<T, half>) return py::float_(static_cast<double>(static_cast<float>(v)));
     else if constexpr (std::is_floating_point_v<T>) return py::float_(static_cast<double>(v));
     else return py::int_(v);
@@ -175,7 +183,7 @@ struct DLManagedTensor {
   void* manager_ctx;
   void (*deleter)(DLManagedTensor*);
 };
-enum { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBool = 6, kDLCPU = 1 };
+enum { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLComplex = 5, kDLBool = 6, kDLCPU = 1 };
 
 struct DLContext {
   NodePtr node;  // keeps the buffer alive
@@ -189,6 +197,7 @@ DLDataType to_dl(DType d) {
     case Kind::Bool: return {kDLBool, 8, 1};
     case Kind::Signed: return {kDLInt, bits, 1};
     case Kind::Unsigned: return {kDLUInt, bits, 1};
+    case Kind::Complex: return {kDLComplex, bits, 1};
     default: return {kDLFloat, bits, 1};
   }
 }
@@ -196,6 +205,7 @@ DLDataType to_dl(DType d) {
 bool from_dl(DLDataType t, DType& out) {
   if (t.lanes != 1) return false;
   for (int c = 0; c < kNumDTypes; ++c) {
+    if (!is_valid_code(c)) continue;
     DLDataType m = to_dl(static_cast<DType>(c));
     if (m.code == t.code && m.bits == t.bits) {
       out = static_cast<DType>(c);

@@ -29,7 +29,7 @@ NodePtr int_scalar(PyObject* obj, DType d) {
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
   if (overflow == 0 && v == -1 && PyErr_Occurred()) throw py::error_already_set();
-  if (is_float(d)) {
+  if (is_float(d) || is_complex(d)) {
     double f = PyLong_AsDouble(obj);
     if (f == -1.0 && PyErr_Occurred()) throw py::error_already_set();
     return make_scalar(d, f);
@@ -90,11 +90,17 @@ Array scalar_array(py::handle obj, DType d) {
   if (PyLong_Check(o)) return Array::from_node(int_scalar(o, d));
   if (PyFloat_Check(o)) {
     double v = PyFloat_AS_DOUBLE(o);
-    if (!is_float(d) && d != DType::Bool) {
+    if (!is_float(d) && !is_complex(d) && d != DType::Bool) {
       // numpy casts a float into an integer array unsafely (truncation)
       return Array::from_node(make_scalar_int(d, static_cast<int64_t>(v)));
     }
     return Array::from_node(make_scalar(d, v));
+  }
+  if (PyComplex_Check(o)) {
+    Py_complex c = PyComplex_AsCComplex(o);
+    if (is_complex(d)) return Array::from_node(make_scalar_complex(d, c.real, c.imag));
+    throw TypeError(std::string(d == DType::Bool ? "bool" : is_float(d) ? "float" : "int") +
+                    "() argument must be a string or a real number, not 'complex'");
   }
   throw TypeError("expected a Python scalar");
 }
@@ -102,9 +108,16 @@ Array scalar_array(py::handle obj, DType d) {
 bool to_operand(py::handle obj, DType other, Array& out) {
   PyObject* o = obj.ptr();
   if (PyFloat_Check(o)) {
-    DType d = is_float(other) ? other : DType::Float64;
+    DType d = is_float(other) || is_complex(other) ? other : DType::Float64;
     double v = PyFloat_AS_DOUBLE(o);
     out = Array::from_node(make_scalar(d, v));
+    return true;
+  }
+  if (PyComplex_Check(o)) {  // weak: keeps complex64, and float16/float32 go to complex64
+    DType d = is_complex(other) ? other
+              : (is_float(other) && itemsize(other) <= 4) ? DType::Complex64 : DType::Complex128;
+    Py_complex c = PyComplex_AsCComplex(o);
+    out = Array::from_node(make_scalar_complex(d, c.real, c.imag));
     return true;
   }
   if (PyBool_Check(o)) {
@@ -120,7 +133,7 @@ bool to_operand(py::handle obj, DType other, Array& out) {
     out = obj.cast<const Array&>();
     return true;
   }
-  if (PyComplex_Check(o) || PyUnicode_Check(o) || o == Py_None) return false;
+  if (PyUnicode_Check(o) || o == Py_None) return false;
   try {
     out = to_array(obj);
     return true;
@@ -134,7 +147,7 @@ bool to_weak_operand(Op op, py::handle obj, DType strong, Array& out) {
   PyObject* o = obj.ptr();
   bool is_bool = PyBool_Check(o), is_pyfloat = PyFloat_Check(o);
   if (!(is_bool || PyLong_Check(o) || is_pyfloat) || prims::arity(op) != 2) return to_operand(obj, strong, out);
-  DType d = is_pyfloat ? (is_float(strong) ? strong : DType::Float64)
+  DType d = is_pyfloat ? (is_float(strong) || is_complex(strong) ? strong : DType::Float64)
                        : (is_bool || strong != DType::Bool ? strong : DType::Int64);
   DType c;
   try {

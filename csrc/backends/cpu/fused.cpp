@@ -135,10 +135,10 @@ class FusedKernel final : public backend::Kernel {
   }
 
  private:
-  // Per-thread scratch: one tile per register (8 bytes per element covers every dtype).
+  // Per-thread scratch: one tile per register (16 bytes per element covers every dtype, complex128 too).
   char* scratch() const {
     thread_local std::vector<char> buf;
-    size_t need = static_cast<size_t>(nregs_) * kTile * 8;
+    size_t need = static_cast<size_t>(nregs_) * kTile * 16;
     if (buf.size() < need) buf.resize(need);
     return buf.data();
   }
@@ -148,7 +148,7 @@ class FusedKernel final : public backend::Kernel {
     std::memcpy(&v, value, sizeof(U));
     std::fill(reinterpret_cast<U*>(dst), reinterpret_cast<U*>(dst) + m, v);
   }
-  static char* reg_buf(char* scratch, int r) { return scratch + static_cast<size_t>(r) * kTile * 8; }
+  static char* reg_buf(char* scratch, int r) { return scratch + static_cast<size_t>(r) * kTile * 16; }
 
   // Broadcast scalars are filled once per call, not per tile.
   void fill_scalars(char* const* inputs, char* scr, const char** ptr) const {

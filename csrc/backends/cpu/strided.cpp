@@ -12,6 +12,11 @@
 
 namespace mnn::cpu {
 
+// complex128 elements: moved as two words.
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
 void coalesce(std::vector<int64_t>& dims, std::vector<std::vector<int64_t>*> strides) {
   std::vector<int64_t> nd;
   std::vector<std::vector<int64_t>> ns(strides.size());
@@ -75,7 +80,8 @@ void walk(char* base, const std::vector<int64_t>& dims, const std::vector<int64_
       case 1: move_run<uint8_t, Gather>(p, istride, contig, run); break;
       case 2: move_run<uint16_t, Gather>(p, istride, contig, run); break;
       case 4: move_run<uint32_t, Gather>(p, istride, contig, run); break;
-      default: move_run<uint64_t, Gather>(p, istride, contig, run); break;
+      case 8: move_run<uint64_t, Gather>(p, istride, contig, run); break;
+      default: move_run<Bytes16, Gather>(p, istride, contig, run); break;
     }
     contig += run * isz;
     n -= run;
@@ -182,13 +188,14 @@ void copy_2d(const char* src, int64_t s_i, int64_t s_j, char* dst, int64_t d_i, 
     return;
   }
   const KernelTable& k = kernels();
-  if (s_i == 1 && d_j == 1) return k.transpose[log2_size(isz)](src, s_j, dst, d_i, nj, ni);
-  if (s_j == 1 && d_i == 1) return k.transpose[log2_size(isz)](src, s_i, dst, d_j, ni, nj);
+  if (isz <= 8 && s_i == 1 && d_j == 1) return k.transpose[log2_size(isz)](src, s_j, dst, d_i, nj, ni);
+  if (isz <= 8 && s_j == 1 && d_i == 1) return k.transpose[log2_size(isz)](src, s_i, dst, d_j, ni, nj);
   switch (isz) {
     case 1: return copy_2d_generic(reinterpret_cast<const uint8_t*>(src), s_i, s_j, reinterpret_cast<uint8_t*>(dst), d_i, d_j, ni, nj);
     case 2: return copy_2d_generic(reinterpret_cast<const uint16_t*>(src), s_i, s_j, reinterpret_cast<uint16_t*>(dst), d_i, d_j, ni, nj);
     case 4: return copy_2d_generic(reinterpret_cast<const uint32_t*>(src), s_i, s_j, reinterpret_cast<uint32_t*>(dst), d_i, d_j, ni, nj);
-    default: return copy_2d_generic(reinterpret_cast<const uint64_t*>(src), s_i, s_j, reinterpret_cast<uint64_t*>(dst), d_i, d_j, ni, nj);
+    case 8: return copy_2d_generic(reinterpret_cast<const uint64_t*>(src), s_i, s_j, reinterpret_cast<uint64_t*>(dst), d_i, d_j, ni, nj);
+    default: return copy_2d_generic(reinterpret_cast<const Bytes16*>(src), s_i, s_j, reinterpret_cast<Bytes16*>(dst), d_i, d_j, ni, nj);
   }
 }
 

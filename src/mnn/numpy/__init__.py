@@ -37,6 +37,9 @@ from ._indexing import (argwhere, choose, compress, diag_indices, diag_indices_f
 from . import random  # noqa: E402  (the numpy.random namespace)
 from ._io import (NpzFile, fromfile, genfromtxt, load, loadtxt, save, savetxt, savez,  # noqa: E402
                   savez_compressed)
+from ._complex import (ComplexWarning, angle, conj, conjugate, imag, iscomplex, iscomplexobj, isreal, isrealobj, real,  # noqa: F811
+                       real_if_close)
+from . import fft  # noqa: E402  (mnn.numpy.fft)
 
 globals().update(_UFUNCS)
 
@@ -86,7 +89,7 @@ def _scalar_hook(value, dt):
 
 _dtypes._make_scalar = _scalar_hook
 _ndarray.install()
-_core._set_hooks([_dtypes.dtype_from_code(i) for i in range(12)], asarray, _dtypes.dtype)
+_core._set_hooks([_dtypes._BY_CODE.get(i) for i in range(15)], asarray, _dtypes.dtype)
 from . import _protocols  # noqa: E402,F401  (pickle, __array_ufunc__/__array_function__: after install())
 from ._protocols import may_share_memory, shares_memory  # noqa: E402
 from ._errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402

@@ -8,11 +8,11 @@ from .. import _core
 from . import _dtypes
 from ._common import dtype_code, ndarray, shape_tuple
 
-_bool, _int, _float = builtins.bool, builtins.int, builtins.float
+_bool, _int, _float, _complex = builtins.bool, builtins.int, builtins.float, builtins.complex
 
 
 def _is_scalar(x):
-    return isinstance(x, (_bool, _int, _float))
+    return isinstance(x, (_bool, _int, _float, _complex))
 
 
 def _scalar_dtype(values):
@@ -30,7 +30,9 @@ def _scalar_dtype(values):
             if v < 0:
                 neg = True
         elif isinstance(v, _float):
-            kind = 2
+            kind = max(kind, 2)
+        elif isinstance(v, _complex):
+            kind = 3
         else:
             raise TypeError(f"[mnn.numpy.array] unsupported element type {type(v).__name__}")
     if kind == 0:
@@ -41,7 +43,7 @@ def _scalar_dtype(values):
         if big:
             raise OverflowError("[mnn.numpy.array] Python int too large to convert to C long")
         return _dtypes.dtype("int64")
-    return _dtypes.dtype("float64")
+    return _dtypes.dtype("float64" if kind == 2 else "complex128")
 
 
 def _flatten(obj):
@@ -78,7 +80,7 @@ def _from_python(obj, dtype):
     if dtype is None:
         arrays = [d for d in dts if not isinstance(d, type)]
         if arrays and len(arrays) < len(dts):
-            py = [{_bool: False, _int: 0, _float: 0.0}[d] for d in dts if isinstance(d, type)]
+            py = [{_bool: False, _int: 0, _float: 0.0, _complex: 0j}[d] for d in dts if isinstance(d, type)]
             arrays.append(_scalar_dtype(py))
         dt = _dtypes.result_type(*arrays) if arrays else \
             _scalar_dtype(flat) if flat else _dtypes.dtype("float64")

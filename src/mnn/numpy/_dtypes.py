@@ -26,8 +26,7 @@ _NATIVE = '<' if sys.byteorder == 'little' else '>'
 
 # One row per dtype.  `code` is the engine's integer id (C++ side), `sfmt` the
 # struct format used to round Python floats to the type's precision.
-# Codes 12..14 are reserved: bfloat16, complex64 ('c', 8, 'F'),
-# complex128 ('c', 16, 'D').
+# Code 12 is reserved for bfloat16.
 #  code name       kind size char sfmt  extra names (no byte-order prefix)  extra chars
 _SPECS = (
     (0, 'bool', 'b', 1, '?', None, ('bool_',), ()),
@@ -44,6 +43,8 @@ _SPECS = (
     (9, 'float16', 'f', 2, 'e', 'e', ('half',), ()),
     (10, 'float32', 'f', 4, 'f', 'f', ('single',), ()),
     (11, 'float64', 'f', 8, 'd', 'd', ('double', 'float'), ()),
+    (13, 'complex64', 'c', 8, 'F', None, ('csingle', 'singlecomplex'), ()),
+    (14, 'complex128', 'c', 16, 'D', None, ('cdouble', 'complex', 'cfloat', 'complex_'), ()),
 )
 
 # NumPy's ordering of kinds for 'same_kind' casting and promotion tie-breaks.
@@ -81,7 +82,7 @@ class dtype:
 
     @property
     def alignment(self):
-        return self.itemsize
+        return self.itemsize // 2 if self.kind == 'c' else self.itemsize
 
     @property
     def byteorder(self):
@@ -217,11 +218,13 @@ for _d in _ALL:
                         '_dtype': _d})
     object.__setattr__(_d, 'type', _cls)
 (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
- float16, float32, float64) = [d.type for d in _ALL]
+ float16, float32, float64, complex64, complex128) = [d.type for d in _ALL]
 
 # numpy 2 aliases (LP64).  `bool` deliberately shadows the builtin: numpy has it.
 bool = bool_  # noqa: A001
 half, single, double = float16, float32, float64
+csingle, cdouble = complex64, complex128
+complex_ = cfloat = complex128  # numpy 1.x spellings, kept for old code
 byte, short, intc, long, longlong = int8, int16, int32, int64, int64
 int_ = intp = int64
 ubyte, ushort, uintc, ulong, ulonglong = uint8, uint16, uint32, uint64, uint64
@@ -235,7 +238,7 @@ _SCALAR_BY_NAME = {c.__name__: c for c in (
 _SCALAR_BY_NAME.update({d.name: d.type for d in _ALL})
 _SCALAR_BY_NAME.update(longlong=int64, ulonglong=uint64)
 
-_PYTYPES = {_pybool: bool_, _pyint: int64, _pyfloat: float64}
+_PYTYPES = {_pybool: bool_, _pyint: int64, _pyfloat: float64, _pycomplex: complex128}
 
 
 def _round_float(value, fmt):
@@ -401,8 +404,6 @@ def _operand(x):
         # subclasses (IntEnum, ...) act like their base; numpy scalars such
         # as np.float64 (a float subclass) have .dtype and are strong.
         k = 'int' if isinstance(x, _pyint) else 'float' if isinstance(x, _pyfloat) else 'complex'
-    if k == 'complex':
-        raise TypeError("mnn has no complex dtypes yet")
     return _convert(x) if k is None else k
 
 
@@ -422,6 +423,10 @@ def _common(main, t):
     if main is t:
         return main
     if main.__class__ is _pystr:
+        if main == 'complex':  # weak complex: float16/float32 keep single precision
+            if t.__class__ is _pystr:
+                return main
+            return _BY_CODE[13] if t.kind == 'f' and t.itemsize <= 4 else _BY_CODE[14]
         if main == 'float':   # t is bool, an integer dtype, or weak int
             return main if t.__class__ is _pystr else _BY_CODE[11]
         return _BY_CODE[4]    # main is weak int, t is bool
@@ -443,6 +448,8 @@ def result_type(*arrays_and_dtypes):
         return res
     if res == 'float':        # only Python scalars: their default dtypes
         return _BY_CODE[11]
+    if res == 'complex':
+        return _BY_CODE[14]
     x = arrays_and_dtypes[0]
     if len(ops) == 1 and not -2**63 <= x < 2**63:
         # A lone Python int is value-based in numpy 2 (it is converted to an
@@ -528,6 +535,8 @@ class finfo:
 
     def __new__(cls, dtype):
         d = _info_dtype(dtype)
+        if d.kind == 'c':  # numpy: the limits of the component type
+            d = _BY_CODE[d._code - 3]
         if d.kind != 'f':
             raise ValueError(f"data type {d.type!r} not inexact")
         self = cls._cache.get(d)
@@ -581,7 +590,7 @@ __all__ = [
     'generic', 'number', 'integer', 'signedinteger', 'unsignedinteger',
     'inexact', 'floating', 'complexfloating', 'bool_', 'bool',
 ] + [d.name for d in _ALL if d.kind != 'b'] + [
-    'half', 'single', 'double', 'byte', 'short', 'intc', 'long', 'longlong',
+    'half', 'single', 'double', 'csingle', 'cdouble', 'complex_', 'cfloat', 'byte', 'short', 'intc', 'long', 'longlong',
     'int_', 'intp', 'ubyte', 'ushort', 'uintc', 'ulong', 'ulonglong', 'uint', 'uintp']
 
 del _code, _name, _kind, _size, _char, _sfmt, _names, _chars, _d, _k, _v, _s, _cls

@@ -3,7 +3,7 @@ import builtins
 import operator
 
 from .. import _core
-from . import _dtypes, _linalg, _manipulation, _printing, _reductions, _ufuncs
+from . import _complex, _dtypes, _linalg, _manipulation, _printing, _reductions, _ufuncs
 from ._common import asarray, dtype_code, ndarray, shape_tuple
 
 _float, _int, _bool = builtins.float, builtins.int, builtins.bool
@@ -58,6 +58,7 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     if casting != "unsafe" and not _dtypes.can_cast(self.dtype, dt, casting):
         raise TypeError(f"[mnn.numpy.astype] Cannot cast array data from {self.dtype!r} to {dt!r} according to "
                         f"the rule '{casting}'")
+    _complex.warn_complex_cast(self.dtype, dt)
     return _core.astype(self, dt._code)
 
 
@@ -215,7 +216,7 @@ METHODS = {
     "var": _reductions.var, "min": _reductions.min, "max": _reductions.max, "argmin": _reductions.argmin,
     "argmax": _reductions.argmax, "all": _reductions.all, "any": _reductions.any, "cumsum": _reductions.cumsum,
     "cumprod": _reductions.cumprod, "clip": _ufuncs.clip, "round": _round, "dot": _linalg.dot,
-    "conj": _ufuncs.conj, "conjugate": _ufuncs.conj, "backward": _backward,
+    "conj": _complex.conj, "conjugate": _complex.conj, "backward": _backward,
     "to_device": lambda s, device, stream=None: s if device in ("cpu", None) else (_ for _ in ()).throw(
         ValueError(f"[mnn.numpy.to_device] unknown device {device!r}")),
 }
@@ -226,8 +227,8 @@ PROPERTIES = {
     "flags": lambda s: _Flags(s),
     "base": _base,
     "device": lambda s: "cpu",
-    "real": lambda s: s,
-    "imag": lambda s: _ufuncs.imag(s),
+    "real": lambda s: _complex.real(s),
+    "imag": lambda s: _complex.imag(s),
     "data": lambda s: memoryview(s),
 }
 

@@ -130,7 +130,8 @@ _FLOAT_LAYOUT = {"float16": ("<e", "<H", 10, 5), "float32": ("<f", "<I", 23, 8),
                  "float64": ("<d", "<Q", 52, 11)}
 # np.finfo(dtype).precision: drives the scientific cut-off for arrays.
 _DECIMAL_PRECISION = {"float16": 3, "float32": 6, "float64": 15}
-_IMPLIED_DTYPES = ("int64", "float64", "bool")  # omitted from repr
+_IMPLIED_DTYPES = ("int64", "float64", "bool", "complex128")  # omitted from repr
+_COMPLEX_PART = {"complex64": "float32", "complex128": "float64"}
 _INT_DTYPES = tuple(f"{u}int{b}" for u in ("", "u") for b in (8, 16, 32, 64))
 
 
@@ -442,9 +443,31 @@ class _BoolFormat:
         return self.truestr if x else "False"
 
 
+class _ComplexFormat:
+    """numpy's ComplexFloatingFormat: the real and imaginary parts each get a float format
+    over all shown values; the imaginary one always carries its sign."""
+
+    def __init__(self, data, dtype, is_0d, opts):
+        part = _COMPLEX_PART[dtype]
+        ro, io = dict(opts), dict(opts)
+        if opts["legacy"] <= 113:
+            ro["floatmode"], io["floatmode"] = "maxprec_equal", "maxprec"
+        io["sign"] = "+"
+        self.real_format = _FloatFormat([v.real for v in data], part, is_0d, ro)
+        self.imag_format = _FloatFormat([v.imag for v in data], part, is_0d, io)
+
+    def __call__(self, x):
+        r = self.real_format(x.real)
+        i = self.imag_format(x.imag)
+        sp = len(i.rstrip())
+        return r + i[:sp] + "j" + i[sp:]
+
+
 def _kind(dtype):
     if dtype == "bool":
         return "bool"
+    if dtype in _COMPLEX_PART:
+        return "complex"
     if dtype in _FLOAT_LAYOUT:
         return "float"
     if dtype in _INT_DTYPES:
@@ -457,6 +480,9 @@ def _normalize(values, dtype):
     kind = _kind(dtype)
     if kind == "float":
         return [_to_dtype(float(v), dtype) for v in values]
+    if kind == "complex":
+        part = _COMPLEX_PART[dtype]
+        return [complex(_to_dtype(complex(v).real, part), _to_dtype(complex(v).imag, part)) for v in values]
     return [bool(v) for v in values] if kind == "bool" else [int(v) for v in values]
 
 
@@ -471,6 +497,8 @@ def _format_function(data, dtype, is_0d, opts):
         return _BoolFormat(is_0d)
     if kind == "int":
         return _IntFormat(data, opts["sign"])
+    if kind == "complex":
+        return _ComplexFormat(data, dtype, is_0d, opts)
     return _FloatFormat(data, dtype, is_0d, opts)
 
 
@@ -652,9 +680,32 @@ def _float_scalar(value, dtype, is_repr):
     return format_scientific(value, dtype, trim="-")
 
 
+def _complex_scalar(value, dtype, is_repr):
+    # numpy: "(re+imj)", or "imj" alone when the real part is +0; parts print like float scalars
+    # with a trailing ".0" dropped.
+    part = _COMPLEX_PART[dtype]
+    v = complex(value)
+
+    def fmt(x):
+        x = _to_dtype(x, part)
+        if not math.isfinite(x):
+            return "nan" if x != x else ("-inf" if x < 0 else "inf")
+        t = _float_scalar(x, part, is_repr)
+        return t[:-2] if t.endswith(".0") else t
+
+    im = fmt(v.imag)
+    if not im.startswith("-"):
+        im = "+" + im
+    if v.real == 0 and math.copysign(1.0, v.real) > 0:
+        return im.lstrip("+") + "j"
+    return "(" + fmt(v.real) + im + "j)"
+
+
 def scalar_str(value, dtype_name):
     """``str(numpy.<dtype>(value))``."""
     kind = _kind(dtype_name)
+    if kind == "complex":
+        return _complex_scalar(value, dtype_name, False)
     if kind == "bool":
         return str(bool(value))
     if kind == "int":
@@ -670,6 +721,8 @@ def scalar_repr(value, dtype_name):
         return str(bool(value)) if old_style else f"np.{bool(value)}_"
     if kind == "int":
         text = str(int(value))
+    elif kind == "complex":
+        text = _complex_scalar(value, dtype_name, True)
     else:
         text = _float_scalar(_to_dtype(float(value), dtype_name), dtype_name, True)
     return text if old_style else f"np.{dtype_name}({text})"

@@ -123,7 +123,13 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     n = _count(a, axis)
     m = _reduce(_SUM, "var", x, axis, None, None, True, None, where) / n if mean is None else asarray(mean)
     d = x - m
-    s = _reduce(_SUM, "var", d * d, axis, None, None, keepdims, None, where)
+    if d.dtype.kind == "c":  # numpy: |d|^2 = (d * conj(d)).real, and a real result
+        re, im = _core.ufunc(_core.OPCODES["real"], d), _core.ufunc(_core.OPCODES["imag"], d)
+        sq = re * re + im * im
+        res = {"complex64": _dtypes.float32, "complex128": _dtypes.float64}.get(res.name, res)
+    else:
+        sq = d * d
+    s = _reduce(_SUM, "var", sq, axis, None, None, keepdims, None, where)
     r = s / builtins.max(n - ddof, 0)
     if r.dtype != res:
         r = r.astype(res)

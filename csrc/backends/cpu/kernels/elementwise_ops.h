@@ -4,6 +4,7 @@
 // float16 data, as numpy's half loops do) and says which C it supports.
 #pragma once
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -19,6 +20,59 @@ template <class C> constexpr bool is_f = std::is_floating_point_v<C>;
 template <class C> constexpr bool is_i = std::is_integral_v<C> && !is_b<C>;
 template <class C> constexpr bool is_s = is_i<C> && std::is_signed_v<C>;
 template <class C> constexpr bool any_t = true;
+template <class C> struct is_c_t : std::false_type {};
+template <class C> struct is_c_t<std::complex<C>> : std::true_type {};
+template <class C> constexpr bool is_c = is_c_t<C>::value;
+template <class C> constexpr bool is_fc = is_f<C> || is_c<C>;
+
+// Complex helpers with numpy's formulas (npy_math): the plain product (no C99 Annex G rescue of
+// inf*nan, which numpy does not do either) and Smith's division.
+template <class T> inline std::complex<T> cmul(std::complex<T> a, std::complex<T> b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+template <class T> inline std::complex<T> cdiv(std::complex<T> a, std::complex<T> b) {
+  T ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+  T abr = std::fabs(br), abi = std::fabs(bi);
+  if (abr >= abi) {
+    if (abr == 0 && abi == 0) return {ar / abr, ai / abi};  // divide by zero: inf/nan like numpy
+    T rat = bi / br, scl = T(1) / (br + bi * rat);
+    return {(ar + ai * rat) * scl, (ai - ar * rat) * scl};
+  }
+  T rat = br / bi, scl = T(1) / (bi + br * rat);
+  return {(ar * rat + ai) * scl, (ai * rat - ar) * scl};
+}
+// numpy's ordering of complex numbers: lexicographic, with NaN in either part unordered.
+template <class T> inline bool clt(std::complex<T> x, std::complex<T> y) {
+  return (x.real() < y.real() && !std::isnan(x.imag()) && !std::isnan(y.imag())) ||
+         (x.real() == y.real() && x.imag() < y.imag());
+}
+template <class T> inline bool cle(std::complex<T> x, std::complex<T> y) {
+  return (x.real() < y.real() && !std::isnan(x.imag()) && !std::isnan(y.imag())) ||
+         (x.real() == y.real() && x.imag() <= y.imag());
+}
+template <class T> inline bool cnan(std::complex<T> x) { return std::isnan(x.real()) || std::isnan(x.imag()); }
+template <class C> inline bool lt(C a, C b) { if constexpr (is_c<C>) return clt(a, b); else return a < b; }
+template <class C> inline bool le(C a, C b) { if constexpr (is_c<C>) return cle(a, b); else return a <= b; }
+template <class T> inline std::complex<T> cpow(std::complex<T> a, std::complex<T> b) {
+  // numpy multiplies out small integer powers (exact for Gaussian integers), else uses cpow.
+  if (b.real() == 0 && b.imag() == 0) return {T(1), T(0)};
+  if (a.real() == 0 && a.imag() == 0) {
+    if (b.real() > 0 && b.imag() == 0) return {T(0), T(0)};
+    return {T(NAN), T(NAN)};
+  }
+  if (b.imag() == 0 && b.real() == std::floor(b.real()) && std::fabs(b.real()) < 100) {
+    long n = static_cast<long>(b.real());
+    std::complex<T> r(1, 0), base = a;
+    long m = n < 0 ? -n : n;
+    while (m) {
+      if (m & 1) r = cmul(r, base);
+      base = cmul(base, base);
+      m >>= 1;
+    }
+    return n < 0 ? cdiv(std::complex<T>(1, 0), r) : r;
+  }
+  return std::pow(a, b);
+}
 
 // Unsigned type wide enough that C's usual promotions cannot overflow a signed int.
 template <class C>
@@ -59,12 +113,19 @@ struct Multiply {
   template <class C> static inline C f(C a, C b) {
     if constexpr (is_b<C>) return a && b;
     else if constexpr (is_i<C>) return wmul(a, b);
+    else if constexpr (is_c<C>) return cmul(a, b);
     else return a * b;
   }
 };
-MNN_EW2(Divide, is_f<C>, a / b)
+struct Divide {
+  template <class C> static constexpr bool ok = is_fc<C>;
+  template <class C> static inline C f(C a, C b) {
+    if constexpr (is_c<C>) return cdiv(a, b);
+    else return a / b;
+  }
+};
 struct FloorDivide {
-  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static constexpr bool ok = !is_b<C> && !is_c<C>;
   template <class C> static inline C f(C a, C b) {
     if constexpr (is_i<C>) {
       if (b == 0) { flag_error(kErrDivideByZero); return 0; }
@@ -93,7 +154,7 @@ struct FloorDivide {
   }
 };
 struct Remainder {
-  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static constexpr bool ok = !is_b<C> && !is_c<C>;
   template <class C> static inline C f(C a, C b) {
     if constexpr (is_i<C>) {
       if (b == 0) { flag_error(kErrDivideByZero); return 0; }
@@ -132,6 +193,8 @@ struct Power {
         e >>= 1;
       }
       return C(r);
+    } else if constexpr (is_c<C>) {
+      return cpow(a, b);
     } else {
       return std::pow(a, b);
     }
@@ -140,28 +203,32 @@ struct Power {
 struct Maximum {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline C f(C a, C b) {
-    if constexpr (is_f<C>) return (a >= b || std::isnan(a)) ? a : b;
+    if constexpr (is_c<C>) return (le(b, a) || cnan(a)) ? a : b;
+    else if constexpr (is_f<C>) return (a >= b || std::isnan(a)) ? a : b;
     else return a >= b ? a : b;
   }
 };
 struct Minimum {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline C f(C a, C b) {
-    if constexpr (is_f<C>) return (a <= b || std::isnan(a)) ? a : b;
+    if constexpr (is_c<C>) return (le(a, b) || cnan(a)) ? a : b;
+    else if constexpr (is_f<C>) return (a <= b || std::isnan(a)) ? a : b;
     else return a <= b ? a : b;
   }
 };
 struct Fmax {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline C f(C a, C b) {
-    if constexpr (is_f<C>) return (a >= b || std::isnan(b)) ? a : b;
+    if constexpr (is_c<C>) return (le(b, a) || cnan(b)) ? a : b;
+    else if constexpr (is_f<C>) return (a >= b || std::isnan(b)) ? a : b;
     else return a >= b ? a : b;
   }
 };
 struct Fmin {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline C f(C a, C b) {
-    if constexpr (is_f<C>) return (a <= b || std::isnan(b)) ? a : b;
+    if constexpr (is_c<C>) return (le(a, b) || cnan(b)) ? a : b;
+    else if constexpr (is_f<C>) return (a <= b || std::isnan(b)) ? a : b;
     else return a <= b ? a : b;
   }
 };
@@ -237,16 +304,16 @@ MNN_EW2(Nextafter, is_f<C>, std::nextafter(a, b))
 // ---- comparison and logic (bool results) ----
 MNN_EW2(Equal, any_t<C>, bool(a == b))
 MNN_EW2(NotEqual, any_t<C>, bool(a != b))
-MNN_EW2(Less, any_t<C>, bool(a < b))
-MNN_EW2(LessEqual, any_t<C>, bool(a <= b))
-MNN_EW2(Greater, any_t<C>, bool(a > b))
-MNN_EW2(GreaterEqual, any_t<C>, bool(a >= b))
+MNN_EW2(Less, any_t<C>, lt(a, b))
+MNN_EW2(LessEqual, any_t<C>, le(a, b))
+MNN_EW2(Greater, any_t<C>, lt(b, a))
+MNN_EW2(GreaterEqual, any_t<C>, le(b, a))
 MNN_EW2(LogicalAnd, any_t<C>, bool(a != C(0) && b != C(0)))
 MNN_EW2(LogicalOr, any_t<C>, bool(a != C(0) || b != C(0)))
 MNN_EW2(LogicalXor, any_t<C>, bool((a != C(0)) != (b != C(0))))
-MNN_EW2(BitwiseAnd, !is_f<C>, C(a & b))
-MNN_EW2(BitwiseOr, !is_f<C>, C(a | b))
-MNN_EW2(BitwiseXor, !is_f<C>, C(a ^ b))
+MNN_EW2(BitwiseAnd, !is_fc<C>, C(a & b))
+MNN_EW2(BitwiseOr, !is_fc<C>, C(a | b))
+MNN_EW2(BitwiseXor, !is_fc<C>, C(a ^ b))
 struct LeftShift {
   template <class C> static constexpr bool ok = is_i<C>;
   template <class C> static inline C f(C a, C b) {
@@ -274,8 +341,9 @@ struct Negative {
 MNN_EW1(Positive, !is_b<C>, a)
 struct Absolute {
   template <class C> static constexpr bool ok = true;
-  template <class C> static inline C f(C a) {
-    if constexpr (is_f<C>) return std::fabs(a);
+  template <class C> static inline auto f(C a) {
+    if constexpr (is_c<C>) return std::hypot(a.real(), a.imag());  // complex -> its real type
+    else if constexpr (is_f<C>) return std::fabs(a);
     else if constexpr (is_s<C>) return a < 0 ? wsub(C(0), a) : a;
     else return a;
   }
@@ -283,7 +351,17 @@ struct Absolute {
 struct Sign {
   template <class C> static constexpr bool ok = !is_b<C>;
   template <class C> static inline C f(C a) {
-    if constexpr (is_f<C>) {
+    if constexpr (is_c<C>) {  // numpy 2: z / |z|
+      using T = typename C::value_type;
+      T re = a.real(), im = a.imag(), m = std::hypot(re, im);
+      if (std::isnan(m)) return C(T(NAN), T(NAN));
+      if (std::isinf(m)) {
+        if (std::isinf(re)) return std::isinf(im) ? C(T(NAN), T(NAN)) : C(re > 0 ? T(1) : T(-1), T(0));
+        return C(T(0), im > 0 ? T(1) : T(-1));
+      }
+      if (m == 0) return C(T(0), T(0));
+      return C(re / m, im / m);
+    } else if constexpr (is_f<C>) {
       if (std::isnan(a)) return a;
       return a > 0 ? C(1) : (a < 0 ? C(-1) : C(0));
     } else {
@@ -295,6 +373,7 @@ struct Square {
   template <class C> static constexpr bool ok = !is_b<C>;
   template <class C> static inline C f(C a) {
     if constexpr (is_i<C>) return wmul(a, a);
+    else if constexpr (is_c<C>) return cmul(a, a);
     else return a * a;
   }
 };
@@ -305,6 +384,8 @@ struct Reciprocal {
       if (a == 0) { flag_error(kErrDivideByZero); return 0; }
       if constexpr (is_s<C>) { if (a == C(-1)) return C(-1); }
       return C(C(1) / a);
+    } else if constexpr (is_c<C>) {
+      return cdiv(C(1), a);
     } else {
       return C(1) / a;
     }
@@ -312,7 +393,7 @@ struct Reciprocal {
 };
 #define MNN_FLOAT_ONLY_OR_IDENTITY(Name, fn)                               \
   struct Name {                                                            \
-    template <class C> static constexpr bool ok = true;                    \
+    template <class C> static constexpr bool ok = !is_c<C>;                \
     template <class C> static inline C f(C a) {                            \
       if constexpr (is_f<C>) return fn(a);                                 \
       else return a;                                                       \
@@ -322,7 +403,7 @@ MNN_FLOAT_ONLY_OR_IDENTITY(Floor, std::floor)
 MNN_FLOAT_ONLY_OR_IDENTITY(Ceil, std::ceil)
 MNN_FLOAT_ONLY_OR_IDENTITY(Trunc, std::trunc)
 struct Invert {
-  template <class C> static constexpr bool ok = !is_f<C>;
+  template <class C> static constexpr bool ok = !is_fc<C>;
   template <class C> static inline C f(C a) {
     if constexpr (is_b<C>) return !a;
     else return C(~a);
@@ -331,27 +412,65 @@ struct Invert {
 MNN_EW1(LogicalNot, any_t<C>, bool(a == C(0)))
 MNN_EW1(Copy, any_t<C>, a)
 MNN_EW1(Rint, is_f<C>, std::nearbyint(a))
-MNN_EW1(Sqrt, is_f<C>, std::sqrt(a))
+MNN_EW1(Sqrt, is_fc<C>, std::sqrt(a))
 MNN_EW1(Cbrt, is_f<C>, std::cbrt(a))
-MNN_EW1(Exp, is_f<C>, std::exp(a))
+MNN_EW1(Exp, is_fc<C>, std::exp(a))
 MNN_EW1(Exp2, is_f<C>, std::exp2(a))
-MNN_EW1(Expm1, is_f<C>, std::expm1(a))
-MNN_EW1(Log, is_f<C>, std::log(a))
-MNN_EW1(Log2, is_f<C>, std::log2(a))
-MNN_EW1(Log10, is_f<C>, std::log10(a))
-MNN_EW1(Log1p, is_f<C>, std::log1p(a))
-MNN_EW1(Sin, is_f<C>, std::sin(a))
-MNN_EW1(Cos, is_f<C>, std::cos(a))
-MNN_EW1(Tan, is_f<C>, std::tan(a))
-MNN_EW1(Arcsin, is_f<C>, std::asin(a))
-MNN_EW1(Arccos, is_f<C>, std::acos(a))
-MNN_EW1(Arctan, is_f<C>, std::atan(a))
-MNN_EW1(Sinh, is_f<C>, std::sinh(a))
-MNN_EW1(Cosh, is_f<C>, std::cosh(a))
-MNN_EW1(Tanh, is_f<C>, std::tanh(a))
-MNN_EW1(Arcsinh, is_f<C>, std::asinh(a))
-MNN_EW1(Arccosh, is_f<C>, std::acosh(a))
-MNN_EW1(Arctanh, is_f<C>, std::atanh(a))
+struct Expm1 {
+  template <class C> static constexpr bool ok = is_fc<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_c<C>) {  // keeps precision near 0, as numpy's nc_expm1
+      auto h = std::sin(a.imag() / 2);
+      return C(std::expm1(a.real()) * std::cos(a.imag()) - 2 * h * h, std::exp(a.real()) * std::sin(a.imag()));
+    } else {
+      return std::expm1(a);
+    }
+  }
+};
+MNN_EW1(Log, is_fc<C>, std::log(a))
+struct Log2 {
+  template <class C> static constexpr bool ok = is_fc<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_c<C>) {
+      using T = typename C::value_type;
+      C l = std::log(a);
+      const T k = T(1.442695040888963407359924681001892137);
+      return C(l.real() * k, l.imag() * k);
+    } else {
+      return std::log2(a);
+    }
+  }
+};
+struct Log10 {
+  template <class C> static constexpr bool ok = is_fc<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_c<C>) return std::log10(a);
+    else return std::log10(a);
+  }
+};
+struct Log1p {
+  template <class C> static constexpr bool ok = is_fc<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_c<C>) {
+      auto x = a.real() + 1;
+      return C(std::log(std::hypot(x, a.imag())), std::atan2(a.imag(), x));
+    } else {
+      return std::log1p(a);
+    }
+  }
+};
+MNN_EW1(Sin, is_fc<C>, std::sin(a))
+MNN_EW1(Cos, is_fc<C>, std::cos(a))
+MNN_EW1(Tan, is_fc<C>, std::tan(a))
+MNN_EW1(Arcsin, is_fc<C>, std::asin(a))
+MNN_EW1(Arccos, is_fc<C>, std::acos(a))
+MNN_EW1(Arctan, is_fc<C>, std::atan(a))
+MNN_EW1(Sinh, is_fc<C>, std::sinh(a))
+MNN_EW1(Cosh, is_fc<C>, std::cosh(a))
+MNN_EW1(Tanh, is_fc<C>, std::tanh(a))
+MNN_EW1(Arcsinh, is_fc<C>, std::asinh(a))
+MNN_EW1(Arccosh, is_fc<C>, std::acosh(a))
+MNN_EW1(Arctanh, is_fc<C>, std::atanh(a))
 MNN_EW1(Deg2rad, is_f<C>, a * C(0.017453292519943295769236907684886127))
 MNN_EW1(Rad2deg, is_f<C>, a * C(57.29577951308232087679815481410517033))
 MNN_EW1(Erf, is_f<C>, std::erf(a))
@@ -381,24 +500,39 @@ struct FrexpExponent {
     return C(e);
   }
 };
+struct Real {
+  template <class C> static constexpr bool ok = is_c<C>;
+  template <class C> static inline auto f(C a) { if constexpr (is_c<C>) return a.real(); else return a; }
+};
+struct Imag {
+  template <class C> static constexpr bool ok = is_c<C>;
+  template <class C> static inline auto f(C a) { if constexpr (is_c<C>) return a.imag(); else return a; }
+};
+struct Conjugate {
+  template <class C> static constexpr bool ok = is_c<C>;
+  template <class C> static inline C f(C a) { if constexpr (is_c<C>) return std::conj(a); else return a; }
+};
 struct Isnan {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline bool f(C a) {
-    if constexpr (is_f<C>) return std::isnan(a);
+    if constexpr (is_c<C>) return cnan(a);
+    else if constexpr (is_f<C>) return std::isnan(a);
     else return false;
   }
 };
 struct Isinf {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline bool f(C a) {
-    if constexpr (is_f<C>) return std::isinf(a);
+    if constexpr (is_c<C>) return std::isinf(a.real()) || std::isinf(a.imag());
+    else if constexpr (is_f<C>) return std::isinf(a);
     else return false;
   }
 };
 struct Isfinite {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline bool f(C a) {
-    if constexpr (is_f<C>) return std::isfinite(a);
+    if constexpr (is_c<C>) return std::isfinite(a.real()) && std::isfinite(a.imag());
+    else if constexpr (is_f<C>) return std::isfinite(a);
     else return true;
   }
 };

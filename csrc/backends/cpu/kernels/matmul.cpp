@@ -301,7 +301,8 @@ class MatmulKernel final : public backend::Kernel {
 }  // namespace
 
 std::unique_ptr<backend::Kernel> prepare_matmul(const backend::StepDesc& step) {
-  return dispatch_dtype(step.output.dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
+  // complex takes the generic row-accumulating loop (correct, not BLAS-fast)
+  return dispatch_dtype_all(step.output.dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
     return std::make_unique<MatmulKernel<T>>(step);
   });

@@ -472,6 +472,51 @@ class ArgKernel final : public backend::Kernel {
   bool max_;
 };
 
+// Complex sum/prod/any/all: a plain strided loop (numpy has no SIMD complex reductions either).
+// Sums are pairwise over each output's elements in order, as numpy's, so results agree to rounding.
+template <class T>
+class ComplexReduceKernel final : public backend::Kernel {
+ public:
+  ComplexReduceKernel(Geometry g, ReduceKind kind) : g_(std::move(g)), kind_(kind) {}
+  void run(char* const* inputs, char* output) override {
+    const T* in = reinterpret_cast<const T*>(inputs[0]);
+    if (g_.nout == 0) return;
+    parallel_for(g_.nout, std::max<int64_t>(1, kMinTask / std::max<int64_t>(1, g_.nred)), [&](int64_t b, int64_t e) {
+      std::vector<T> vals(static_cast<size_t>(g_.nred));
+      for (int64_t o = b; o < e; ++o) {
+        const T* base = in + offset_of(o, g_.kdims, g_.kstr);
+        for (int64_t k = 0; k < g_.nred; ++k) vals[k] = base[offset_of(k, g_.rdims, g_.rstr)];
+        if (kind_ == ReduceKind::Any || kind_ == ReduceKind::All) {
+          bool any = kind_ == ReduceKind::Any, r = !any;
+          for (auto& v : vals)
+            if ((v != T(0)) == any) { r = any; break; }
+          reinterpret_cast<bool*>(output)[o] = r;
+        } else if (kind_ == ReduceKind::Sum) {
+          reinterpret_cast<T*>(output)[o] = pairwise(vals.data(), g_.nred);
+        } else {
+          T r(1, 0);
+          for (auto& v : vals)
+            r = T(r.real() * v.real() - r.imag() * v.imag(), r.real() * v.imag() + r.imag() * v.real());
+          reinterpret_cast<T*>(output)[o] = r;
+        }
+      }
+    });
+  }
+
+ private:
+  static T pairwise(const T* v, int64_t n) {
+    if (n <= 8) {
+      T r(0, 0);
+      for (int64_t i = 0; i < n; ++i) r += v[i];
+      return r;
+    }
+    int64_t h = n / 2;
+    return pairwise(v, h) + pairwise(v + h, n - h);
+  }
+  Geometry g_;
+  ReduceKind kind_;
+};
+
 }  // namespace
 
 std::unique_ptr<backend::Kernel> prepare_reduce(const backend::StepDesc& step) {
@@ -480,6 +525,12 @@ std::unique_ptr<backend::Kernel> prepare_reduce(const backend::StepDesc& step) {
   std::vector<int64_t> axes(p.begin() + 1, p.end());
   Geometry g = split(step.inputs[0], axes);
   DType dt = step.inputs[0].dtype;
+  if (is_complex(dt)) {
+    if (kind == ReduceKind::Max || kind == ReduceKind::Min)
+      throw TypeError("[mnn.numpy.max] maximum/minimum of complex arrays is not supported");
+    if (dt == DType::Complex64) return std::make_unique<ComplexReduceKernel<std::complex<float>>>(std::move(g), kind);
+    return std::make_unique<ComplexReduceKernel<std::complex<double>>>(std::move(g), kind);
+  }
   return dispatch_dtype(dt, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
     switch (kind) {

@@ -25,6 +25,9 @@ void loop1(int64_t n, const char* const* in, char* out) {
   if constexpr (std::is_same_v<R, bool>) {
     bool* o = reinterpret_cast<bool*>(out);
     for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(C(a[i]));
+  } else if constexpr (core::is_complex_v<C> && !core::is_complex_v<R>) {  // absolute: real result
+    R* o = reinterpret_cast<R*>(out);
+    for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(a[i]);
   } else {
     T* o = reinterpret_cast<T*>(out);
     for (int64_t i = 0; i < n; ++i) o[i] = T(F::template f<C>(C(a[i])));
@@ -69,6 +72,8 @@ void fill(EwFn* row) {
   set_one<F, Arity, half>(row, DType::Float16);
   set_one<F, Arity, float>(row, DType::Float32);
   set_one<F, Arity, double>(row, DType::Float64);
+  set_one<F, Arity, std::complex<float>>(row, DType::Complex64);
+  set_one<F, Arity, std::complex<double>>(row, DType::Complex128);
 }
 
 // Where and Cast have dedicated kernels; these placeholders keep the X-macro uniform.
@@ -81,6 +86,15 @@ template <class D, class S>
 inline D convert(S s) {
   if constexpr (std::is_same_v<D, S>) {
     return s;
+  } else if constexpr (core::is_complex_v<S> && core::is_complex_v<D>) {
+    using T = typename D::value_type;
+    return D(static_cast<T>(s.real()), static_cast<T>(s.imag()));
+  } else if constexpr (core::is_complex_v<S>) {  // numpy drops the imaginary part (ComplexWarning)
+    if constexpr (std::is_same_v<D, bool>) return s.real() != 0 || s.imag() != 0;
+    else return convert<D>(s.real());
+  } else if constexpr (core::is_complex_v<D>) {
+    using T = typename D::value_type;
+    return D(static_cast<T>(calc_t<S>(s)), T(0));
   } else if constexpr (std::is_same_v<D, bool>) {
     return calc_t<S>(s) != calc_t<S>(0);
   } else if constexpr (std::is_same_v<D, half>) {
@@ -99,6 +113,8 @@ void cast_loop(int64_t n, const char* in, char* out) {
   for (int64_t i = 0; i < n; ++i) o[i] = convert<D>(s[i]);
 }
 
+struct Bytes16 { uint64_t lo, hi; };
+
 template <class T>
 void where_loop(int64_t n, const bool* c, const T* a, const T* b, T* o) {
   for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
@@ -110,7 +126,8 @@ void where_any(int64_t n, const char* cond, const char* a, const char* b, char* 
     case 1: return where_loop(n, c, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b), reinterpret_cast<uint8_t*>(out));
     case 2: return where_loop(n, c, reinterpret_cast<const uint16_t*>(a), reinterpret_cast<const uint16_t*>(b), reinterpret_cast<uint16_t*>(out));
     case 4: return where_loop(n, c, reinterpret_cast<const uint32_t*>(a), reinterpret_cast<const uint32_t*>(b), reinterpret_cast<uint32_t*>(out));
-    default: return where_loop(n, c, reinterpret_cast<const uint64_t*>(a), reinterpret_cast<const uint64_t*>(b), reinterpret_cast<uint64_t*>(out));
+    case 8: return where_loop(n, c, reinterpret_cast<const uint64_t*>(a), reinterpret_cast<const uint64_t*>(b), reinterpret_cast<uint64_t*>(out));
+    default: return where_loop(n, c, reinterpret_cast<const Bytes16*>(a), reinterpret_cast<const Bytes16*>(b), reinterpret_cast<Bytes16*>(out));
   }
 }
 
@@ -125,14 +142,16 @@ void fill_elementwise(KernelTable& t) {
 #include "prims/opcodes.def"
 #undef X
   for (int f = 0; f < core::kNumDTypes; ++f)
-    for (int d = 0; d < core::kNumDTypes; ++d)
-      t.cast[f][d] = core::dispatch_dtype(static_cast<DType>(f), [&](auto s) -> CastFn {
+    for (int d = 0; d < core::kNumDTypes; ++d) {
+      if (!core::is_valid_code(f) || !core::is_valid_code(d)) continue;
+      t.cast[f][d] = core::dispatch_dtype_all(static_cast<DType>(f), [&](auto s) -> CastFn {
         using S = decltype(s);
-        return core::dispatch_dtype(static_cast<DType>(d), [&](auto dd) -> CastFn {
+        return core::dispatch_dtype_all(static_cast<DType>(d), [&](auto dd) -> CastFn {
           using D = decltype(dd);
           return &cast_loop<S, D>;
         });
       });
+    }
   t.where = &where_any;
 }
 

@@ -1,0 +1,173 @@
+// CPU kernels of the FFT primitives (shape rules: ops/fft/fft.cpp).
+//
+// One 1-D complex transform of any length n: the FFTPACK-style mixed-radix decomposition with
+// self-sorting (Stockham) passes, radices 4, 2, 3, 5 written out and any other odd factor done
+// directly; a length with a prime factor above kMaxDirectRadix goes through Bluestein's chirp-z
+// (a cyclic convolution of smooth length m >= 2n-1). Plans (factors, twiddles) are built once per
+// (length, precision) and shared. Batches of lines along a non-last axis are gathered a few
+// columns at a time so every cache line read is used whole.
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/kernels/fft/fft_plan.h"
+#include "core/error.h"
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu {
+
+using namespace core;
+
+namespace {
+
+using fft::FftPlan;
+
+using fft::RealPlan;
+
+// Plans are built once per (kind, length, precision) and shared by every kernel and thread.
+template <class P>
+std::shared_ptr<const P> plan_for(int64_t n) {
+  static std::mutex mu;
+  static std::map<int64_t, std::shared_ptr<const P>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(n);
+  if (it != cache.end()) return it->second;
+  if (cache.size() > 64) cache.clear();  // bounded: plans of long transforms are large
+  auto p = std::make_shared<const P>(n);
+  cache[n] = p;
+  return p;
+}
+
+// Per-thread scratch that grows and is never zero-filled.
+template <class T, int Slot>
+T* scratch_of(size_t n) {
+  thread_local std::unique_ptr<T[]> buf;
+  thread_local size_t cap = 0;
+  if (cap < n) {
+    buf.reset(new T[n]);
+    cap = n;
+  }
+  return buf.get();
+}
+
+// The lines of an array along one axis: outer x [len] x inner, contiguous.
+struct Lines {
+  int64_t outer = 1, inner = 1;
+  Lines(const Shape& s, int axis) {
+    for (int d = 0; d < axis; ++d) outer *= s[d];
+    for (size_t d = axis + 1; d < s.size(); ++d) inner *= s[d];
+  }
+};
+
+// Runs fn(src_line, dst_line) over every line; lines along a non-last axis are gathered in blocks
+// of kBlock columns into contiguous scratch and scattered back.
+template <class Sin, class Sout, class Fn>
+void for_lines(const Sin* in, int64_t nin, Sout* out, int64_t nout, const Lines& L, Fn&& fn) {
+  constexpr int64_t kBlock = 16;
+  if (L.inner == 1) {
+    int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, nin));
+    parallel_for(L.outer, grain, [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) fn(in + o * nin, out + o * nout);
+    });
+    return;
+  }
+  const int64_t nblk = (L.inner + kBlock - 1) / kBlock;
+  parallel_for(L.outer * nblk, 1, [&](int64_t b, int64_t e) {
+    Sin* gi = scratch_of<Sin, 1>(static_cast<size_t>(kBlock * nin));
+    Sout* go = scratch_of<Sout, 2>(static_cast<size_t>(kBlock * nout));
+    for (int64_t u = b; u < e; ++u) {
+      int64_t o = u / nblk, c0 = (u % nblk) * kBlock, w = std::min(kBlock, L.inner - c0);
+      const Sin* ib = in + o * nin * L.inner + c0;
+      for (int64_t j = 0; j < nin; ++j)
+        for (int64_t c = 0; c < w; ++c) gi[c * nin + j] = ib[j * L.inner + c];
+      for (int64_t c = 0; c < w; ++c) fn(gi + c * nin, go + c * nout);
+      Sout* ob = out + o * nout * L.inner + c0;
+      for (int64_t j = 0; j < nout; ++j)
+        for (int64_t c = 0; c < w; ++c) ob[j * L.inner + c] = go[c * nout + j];
+    }
+  });
+}
+
+template <class T>
+class FftKernel final : public backend::Kernel {
+ public:
+  using C = std::complex<T>;
+  enum Kind { C2C, R2C, C2R };
+  FftKernel(const backend::StepDesc& s, Kind kind) : kind_(kind), lines_(s.inputs[0].shape, static_cast<int>(s.params->ints[0])) {
+    axis_ = static_cast<int>(s.params->ints[0]);
+    nin_ = s.inputs[0].shape[axis_];
+    nout_ = s.output.shape[axis_];
+    forward_ = kind == C2C ? s.params->ints[1] != 0 : kind == R2C;
+    n_ = kind == C2R ? nout_ : nin_;
+    scale_ = static_cast<T>(s.params->floats.empty() ? 1.0 : s.params->floats[0]);
+    if (kind == C2C) plan_ = plan_for<FftPlan<T>>(n_);
+    else rplan_ = plan_for<RealPlan<T>>(n_);
+  }
+
+  void run(char* const* inputs, char* output) override {
+    if (lines_.outer * lines_.inner == 0) return;
+    const int64_t n = n_;
+    const T scale = scale_;
+    const bool fwd = forward_;
+    auto rescale = [&](auto* p, int64_t len) {
+      if (scale != T(1))
+        for (int64_t i = 0; i < len; ++i) p[i] *= scale;
+    };
+    if (kind_ == C2C) {
+      const FftPlan<T>& P = *plan_;
+      for_lines(reinterpret_cast<const C*>(inputs[0]), nin_, reinterpret_cast<C*>(output), nout_, lines_,
+                [&](const C* src, C* dst) {
+                  P.run(src, dst, scratch_of<C, 3>(static_cast<size_t>(P.work_size())), fwd);
+                  rescale(dst, n);
+                });
+    } else if (kind_ == R2C) {
+      const RealPlan<T>& R = *rplan_;
+      for_lines(reinterpret_cast<const T*>(inputs[0]), nin_, reinterpret_cast<C*>(output), nout_, lines_,
+                [&](const T* src, C* dst) {
+                  R.forward(src, dst, scratch_of<C, 3>(static_cast<size_t>(R.work_size())));
+                  rescale(dst, nout_);
+                });
+    } else {
+      const RealPlan<T>& R = *rplan_;
+      for_lines(reinterpret_cast<const C*>(inputs[0]), nin_, reinterpret_cast<T*>(output), nout_, lines_,
+                [&](const C* src, T* dst) {
+                  R.backward(src, dst, scratch_of<C, 3>(static_cast<size_t>(R.work_size())));
+                  rescale(dst, n);
+                });
+    }
+  }
+
+ private:
+  Kind kind_;
+  Lines lines_;
+  int axis_;
+  int64_t nin_, nout_, n_;
+  bool forward_;
+  T scale_;
+  std::shared_ptr<const FftPlan<T>> plan_;
+  std::shared_ptr<const RealPlan<T>> rplan_;
+};
+
+template <int K>
+std::unique_ptr<backend::Kernel> prepare_fft(const backend::StepDesc& s) {
+  using Kd = typename FftKernel<double>::Kind;
+  DType d = K == 2 ? s.output.dtype : s.inputs[0].dtype;  // the real side decides the precision
+  if (K == 1) d = s.inputs[0].dtype;
+  bool single = d == DType::Complex64 || d == DType::Float32;
+  if (single) return std::make_unique<FftKernel<float>>(s, static_cast<typename FftKernel<float>::Kind>(K));
+  return std::make_unique<FftKernel<double>>(s, static_cast<Kd>(K));
+}
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(fft_c2c, "fft_c2c", &prepare_fft<0>);
+MNN_REGISTER_CPU_KERNEL(fft_r2c, "fft_r2c", &prepare_fft<1>);
+MNN_REGISTER_CPU_KERNEL(fft_c2r, "fft_c2r", &prepare_fft<2>);
+
+}  // namespace mnn::cpu
