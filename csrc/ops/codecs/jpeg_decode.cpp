@@ -1,0 +1,773 @@
+// JPEG decoder: baseline and progressive Huffman, any sampling factors, restart markers.
+// The arithmetic follows libjpeg-turbo's defaults (what cv2 decodes with) so that pixels agree with
+// cv2: the accurate integer IDCT ("ISLOW", 13-bit constants, two passes), the triangle-filter chroma
+// upsampling for 2x1/2x2/1x2 ratios and the 16-bit fixed-point YCbCr->RGB tables.
+// Entropy decoding is serial; the IDCT and the upsampling/colour pass run on the shared thread pool.
+#include <algorithm>
+#include <cstring>
+
+#include "core/threadpool.h"
+#include "ops/codecs/codecs.h"
+
+namespace mnn::codecs {
+namespace {
+
+// Zigzag position -> natural (row-major) position; extra entries absorb corrupt run lengths.
+const int kNatural[64 + 16] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+    63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
+
+[[noreturn]] void corrupt(const char* what) { throw CodecError(std::string("corrupt JPEG data: ") + what); }
+
+constexpr int kLookBits = 9;
+
+struct HuffTable {
+  bool defined = false;
+  uint8_t look_len[1 << kLookBits];  // 0: code longer than kLookBits
+  uint8_t look_sym[1 << kLookBits];
+  int32_t maxcode[18];
+  int32_t valoffset[18];
+  uint8_t vals[256];
+
+  void build(const uint8_t* counts, const uint8_t* symbols, int nsym) {
+    std::memset(look_len, 0, sizeof look_len);
+    std::memcpy(vals, symbols, nsym);
+    int code = 0, k = 0;
+    for (int len = 1; len <= 16; ++len) {
+      valoffset[len] = k - code;
+      if (counts[len - 1]) {
+        for (int i = 0; i < counts[len - 1]; ++i, ++k, ++code) {
+          if (len <= kLookBits) {
+            int shift = kLookBits - len;
+            for (int j = 0; j < (1 << shift); ++j) {
+              look_len[(code << shift) | j] = static_cast<uint8_t>(len);
+              look_sym[(code << shift) | j] = symbols[k];
+            }
+          }
+        }
+        maxcode[len] = code - 1;
+      } else {
+        maxcode[len] = -1;
+      }
+      if (code > (1 << len)) corrupt("bad Huffman table");
+      code <<= 1;
+    }
+    maxcode[17] = 0x7fffffff;
+    defined = true;
+  }
+};
+
+// MSB-first bit reader over entropy-coded data: skips stuffed zero bytes and stops at a marker,
+// after which it feeds zeros (libjpeg does the same and warns; a truncated file still decodes).
+struct BitReader {
+  const uint8_t* p;
+  const uint8_t* end;
+  uint64_t buf = 0;
+  int nbits = 0;
+  bool at_marker = false;
+
+  void fill() {
+    while (nbits <= 56) {
+      uint64_t byte = 0;
+      if (!at_marker && p < end) {
+        byte = *p;
+        if (byte == 0xFF) {
+          const uint8_t* q = p + 1;
+          while (q < end && *q == 0xFF) ++q;  // fill bytes
+          if (q < end && *q == 0) {
+            p = q + 1;
+          } else {
+            at_marker = true;
+            p = q < end ? q - 1 : end;
+            byte = 0;
+          }
+        } else {
+          ++p;
+        }
+      }
+      buf |= byte << (56 - nbits);
+      nbits += 8;
+    }
+  }
+  inline uint32_t peek(int n) { return static_cast<uint32_t>(buf >> (64 - n)); }
+  inline void skip(int n) { buf <<= n; nbits -= n; }
+  inline int get_bits(int n) {
+    if (n == 0) return 0;
+    if (nbits < n) fill();
+    int v = static_cast<int>(buf >> (64 - n));
+    skip(n);
+    return v;
+  }
+  inline int get_bit() { return get_bits(1); }
+  inline int decode(const HuffTable& h) {
+    if (nbits < 16) fill();
+    uint32_t look = peek(kLookBits);
+    int len = h.look_len[look];
+    if (len) {
+      skip(len);
+      return h.look_sym[look];
+    }
+    uint32_t code16 = peek(16);
+    for (len = kLookBits + 1; len <= 16; ++len) {
+      int32_t code = static_cast<int32_t>(code16 >> (16 - len));
+      if (code <= h.maxcode[len]) {
+        skip(len);
+        return h.vals[(h.valoffset[len] + code) & 0xFF];
+      }
+    }
+    skip(16);  // invalid code: libjpeg warns and substitutes zero
+    return 0;
+  }
+  // After a restart interval: drop the buffered bits and step over an RSTn marker if present.
+  void restart() {
+    buf = 0;
+    nbits = 0;
+    if (at_marker && p + 1 < end && p[0] == 0xFF && p[1] >= 0xD0 && p[1] <= 0xD7) {
+      p += 2;
+      at_marker = false;
+    } else if (!at_marker) {
+      // Missing marker: resynchronise on the next RSTn, as libjpeg's resync does for corrupt data.
+      while (p + 1 < end && !(p[0] == 0xFF && p[1] >= 0xD0 && p[1] <= 0xD7)) ++p;
+      if (p + 1 < end) p += 2;
+    }
+  }
+};
+
+inline int extend(int v, int s) { return v < (1 << (s - 1)) ? v - (1 << s) + 1 : v; }
+
+struct Component {
+  int id = 0, h = 1, v = 1, tq = 0;
+  int td = 0, ta = 0;                // Huffman table selectors of the current scan
+  int bw = 0, bh = 0;                // blocks per line / rows, padded to whole MCUs
+  int dw = 0, dh = 0;                // downsampled size actually covered by the image
+  int pred = 0;                      // DC predictor
+  std::vector<int16_t> coefs;        // bw*bh*64, zigzag-free natural order
+};
+
+struct Decoder {
+  const uint8_t* data;
+  size_t size;
+  size_t pos = 0;
+  JpegHeader hdr;
+  bool frame_seen = false;
+  uint16_t qt[4][64];
+  bool qt_defined[4] = {false, false, false, false};
+  HuffTable dc[4], ac[4];
+  std::vector<Component> comps;
+  int hmax = 1, vmax = 1, mcux = 0, mcuy = 0;
+  int restart_interval = 0;
+  int adobe_transform = -1;
+  bool jfif = false;
+  int eobrun = 0;
+
+  Decoder(const uint8_t* d, size_t n) : data(d), size(n) {}
+
+  int u8() {
+    if (pos >= size) corrupt("unexpected end of data");
+    return data[pos++];
+  }
+  int u16() {
+    int hi = u8();
+    return (hi << 8) | u8();
+  }
+
+  // Next marker code, skipping any garbage before it (libjpeg tolerates it with a warning).
+  int next_marker() {
+    while (pos < size && data[pos] != 0xFF) ++pos;
+    while (pos < size && data[pos] == 0xFF) ++pos;
+    if (pos >= size) return -1;
+    return data[pos++];
+  }
+
+  void read_dqt(size_t end) {
+    while (pos < end) {
+      int pq_tq = u8();
+      int tq = pq_tq & 15, prec = pq_tq >> 4;
+      if (tq > 3 || prec > 1) corrupt("bad DQT");
+      for (int i = 0; i < 64; ++i) qt[tq][kNatural[i]] = static_cast<uint16_t>(prec ? u16() : u8());
+      qt_defined[tq] = true;
+    }
+  }
+
+  void read_dht(size_t end) {
+    while (pos < end) {
+      int tc_th = u8();
+      int tc = tc_th >> 4, th = tc_th & 15;
+      if (tc > 1 || th > 3) corrupt("bad DHT");
+      uint8_t counts[16];
+      int total = 0;
+      for (int i = 0; i < 16; ++i) total += counts[i] = static_cast<uint8_t>(u8());
+      if (total > 256 || pos + total > end) corrupt("bad DHT");
+      (tc ? ac[th] : dc[th]).build(counts, data + pos, total);
+      pos += total;
+    }
+  }
+
+  void read_sof(int marker) {
+    if (frame_seen) corrupt("duplicate SOF");
+    frame_seen = true;
+    hdr.progressive = marker == 0xC2;
+    if (u8() != 8) throw CodecError("unsupported JPEG sample precision (only 8-bit)");
+    hdr.height = u16();
+    hdr.width = u16();
+    int n = u8();
+    if (hdr.width <= 0 || hdr.height <= 0) corrupt("empty image (DNL streams are not supported)");
+    if (n != 1 && n != 3) throw CodecError("unsupported JPEG component count " + std::to_string(n));
+    comps.assign(n, Component());
+    for (auto& c : comps) {
+      c.id = u8();
+      int hv = u8();
+      c.h = hv >> 4;
+      c.v = hv & 15;
+      c.tq = u8();
+      if (c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4 || c.tq > 3) corrupt("bad SOF");
+      hmax = std::max(hmax, c.h);
+      vmax = std::max(vmax, c.v);
+    }
+    if (n == 1) comps[0].h = comps[0].v = hmax = vmax = 1;  // a single component is never subsampled
+    mcux = (hdr.width + 8 * hmax - 1) / (8 * hmax);
+    mcuy = (hdr.height + 8 * vmax - 1) / (8 * vmax);
+    if (static_cast<int64_t>(mcux) * mcuy * hmax * vmax > (int64_t(1) << 26)) corrupt("image too large");
+    for (auto& c : comps) {
+      if (hmax % c.h || vmax % c.v) throw CodecError("unsupported JPEG sampling factors");
+      c.bw = mcux * c.h;
+      c.bh = mcuy * c.v;
+      c.dw = static_cast<int>((static_cast<int64_t>(hdr.width) * c.h + hmax - 1) / hmax);
+      c.dh = static_cast<int>((static_cast<int64_t>(hdr.height) * c.v + vmax - 1) / vmax);
+    }
+  }
+
+  // Markers up to the first SOS; leaves pos at the SOS segment length.
+  void read_header() {
+    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) corrupt("not a JPEG file");
+    pos = 2;
+    for (;;) {
+      int m = next_marker();
+      if (m < 0) corrupt("no image data");
+      if (m == 0xD8 || (m >= 0xD0 && m <= 0xD7) || m == 0x01) continue;
+      if (m == 0xD9) corrupt("no image data");
+      size_t seg = pos;
+      int len = u16();
+      if (len < 2 || seg + len > size) corrupt("bad segment length");
+      size_t end = seg + len;
+      switch (m) {
+        case 0xC0: case 0xC1: case 0xC2: read_sof(m); break;
+        case 0xC3: case 0xC5: case 0xC6: case 0xC7: case 0xC9: case 0xCA: case 0xCB: case 0xCD: case 0xCE:
+        case 0xCF:
+          throw CodecError("unsupported JPEG process (lossless, hierarchical or arithmetic coding)");
+        case 0xC4: read_dht(end); break;
+        case 0xDB: read_dqt(end); break;
+        case 0xDD: restart_interval = u16(); break;
+        case 0xE0:
+          if (len >= 7 && std::memcmp(data + pos, "JFIF\0", 5) == 0) jfif = true;
+          break;
+        case 0xE1:
+          if (hdr.exif_offset < 0 && len >= 8 && std::memcmp(data + pos, "Exif\0\0", 6) == 0) {
+            hdr.exif_offset = static_cast<int64_t>(pos + 6);
+            hdr.exif_size = len - 8;
+          }
+          break;
+        case 0xEE:
+          if (len >= 14 && std::memcmp(data + pos, "Adobe", 5) == 0) adobe_transform = data[pos + 11];
+          break;
+        case 0xDA:
+          if (!frame_seen) corrupt("SOS before SOF");
+          pos = seg;
+          return;
+        default: break;
+      }
+      pos = end;
+    }
+    hdr.components = static_cast<int>(comps.size());
+  }
+
+  // Whether three components hold RGB rather than YCbCr (libjpeg's rule: JFIF means YCbCr, then
+  // the Adobe transform flag, then component ids 'R','G','B').
+  bool is_rgb() const {
+    if (comps.size() != 3 || jfif) return false;
+    if (adobe_transform >= 0) return adobe_transform == 0;
+    return comps[0].id == 'R' && comps[1].id == 'G' && comps[2].id == 'B';
+  }
+
+  // ---- entropy-coded segments ----
+  void decode_block_baseline(BitReader& br, Component& c, int16_t* blk) {
+    const HuffTable& hd = dc[c.td];
+    const HuffTable& ha = ac[c.ta];
+    int s = br.decode(hd);
+    if (s > 15) corrupt("bad DC difference");
+    int diff = s ? extend(br.get_bits(s), s) : 0;
+    c.pred += diff;
+    blk[0] = static_cast<int16_t>(c.pred);
+    for (int k = 1; k < 64;) {
+      int rs = br.decode(ha);
+      int r = rs >> 4, sz = rs & 15;
+      if (sz) {
+        k += r;
+        int v = extend(br.get_bits(sz), sz);
+        blk[kNatural[k]] = static_cast<int16_t>(v);
+        ++k;
+      } else {
+        if (r != 15) break;
+        k += 16;
+      }
+    }
+  }
+
+  void decode_dc_first(BitReader& br, Component& c, int16_t* blk, int al) {
+    int s = br.decode(dc[c.td]);
+    if (s > 15) corrupt("bad DC difference");
+    int diff = s ? extend(br.get_bits(s), s) : 0;
+    c.pred += diff;
+    blk[0] = static_cast<int16_t>(static_cast<unsigned>(c.pred) << al);
+  }
+
+  void decode_ac_first(BitReader& br, Component& c, int16_t* blk, int ss, int se, int al) {
+    if (eobrun > 0) {
+      --eobrun;
+      return;
+    }
+    const HuffTable& ha = ac[c.ta];
+    for (int k = ss; k <= se; ++k) {
+      int rs = br.decode(ha);
+      int r = rs >> 4, s = rs & 15;
+      if (s) {
+        k += r;
+        int v = extend(br.get_bits(s), s);
+        blk[kNatural[std::min(k, 63)]] = static_cast<int16_t>(static_cast<unsigned>(v) << al);
+      } else if (r == 15) {
+        k += 15;
+      } else {
+        eobrun = (1 << r) - 1;
+        if (r) eobrun += br.get_bits(r);
+        break;
+      }
+    }
+  }
+
+  void decode_ac_refine(BitReader& br, Component& c, int16_t* blk, int ss, int se, int al) {
+    const int p1 = 1 << al, m1 = -1 * (1 << al);
+    int k = ss;
+    auto refine = [&](int16_t* coef) {
+      if (br.get_bit() && (*coef & p1) == 0) *coef = static_cast<int16_t>(*coef + (*coef >= 0 ? p1 : m1));
+    };
+    if (eobrun == 0) {
+      const HuffTable& ha = ac[c.ta];
+      for (; k <= se; ++k) {
+        int rs = br.decode(ha);
+        int r = rs >> 4, s = rs & 15;
+        int value = 0;
+        if (s) {
+          value = br.get_bit() ? p1 : m1;  // s must be 1 in a refinement scan
+        } else if (r != 15) {
+          eobrun = 1 << r;
+          if (r) eobrun += br.get_bits(r);
+          break;
+        }
+        do {
+          int16_t* coef = blk + kNatural[k];
+          if (*coef != 0) {
+            refine(coef);
+          } else {
+            if (--r < 0) break;
+          }
+          ++k;
+        } while (k <= se);
+        if (value && k <= 63) blk[kNatural[k]] = static_cast<int16_t>(value);
+      }
+    }
+    if (eobrun > 0) {
+      for (; k <= se; ++k) {
+        int16_t* coef = blk + kNatural[k];
+        if (*coef != 0) refine(coef);
+      }
+      --eobrun;
+    }
+  }
+
+  // One scan: component selectors, spectral selection and successive approximation, then the data.
+  void read_scan() {
+    size_t seg = pos;
+    int len = u16();
+    int ns = u8();
+    if (ns < 1 || ns > 4 || len != 6 + 2 * ns || seg + len > size) corrupt("bad SOS");
+    std::vector<Component*> sc;
+    for (int i = 0; i < ns; ++i) {
+      int id = u8(), t = u8();
+      Component* found = nullptr;
+      for (auto& c : comps)
+        if (c.id == id) found = &c;
+      if (!found) corrupt("SOS names an unknown component");
+      found->td = t >> 4;
+      found->ta = t & 15;
+      sc.push_back(found);
+    }
+    int ss = u8(), se = u8(), a = u8();
+    int ah = a >> 4, al = a & 15;
+    if (!hdr.progressive) {
+      ss = 0;
+      se = 63;
+      ah = al = 0;
+    } else if (ss > se || se > 63 || (ss == 0 && se != 0) || (ss > 0 && ns != 1) || al > 13) {
+      corrupt("bad progressive scan parameters");
+    }
+    for (Component* c : sc) {
+      bool need_dc = ss == 0 && ah == 0, need_ac = se > 0 && !(hdr.progressive && ah);
+      if ((need_dc && !dc[c->td].defined) || (need_ac && !ac[c->ta].defined) ||
+          (hdr.progressive && ss > 0 && !ac[c->ta].defined))
+        corrupt("scan uses an undefined Huffman table");
+      c->pred = 0;
+    }
+    eobrun = 0;
+
+    BitReader br{data + pos, data + size};
+    auto block = [&](Component& c, int bx, int by) {
+      int16_t* blk = c.coefs.data() + (static_cast<int64_t>(by) * c.bw + bx) * 64;
+      if (!hdr.progressive) decode_block_baseline(br, c, blk);
+      else if (ss == 0) {
+        if (ah == 0) decode_dc_first(br, c, blk, al);
+        else if (br.get_bit()) blk[0] = static_cast<int16_t>(blk[0] | (1 << al));
+      } else if (ah == 0) {
+        decode_ac_first(br, c, blk, ss, se, al);
+      } else {
+        decode_ac_refine(br, c, blk, ss, se, al);
+      }
+    };
+    auto restart_check = [&](int64_t& todo) {
+      if (restart_interval == 0) return;
+      if (todo == 0) {
+        br.restart();
+        for (Component* c : sc) c->pred = 0;
+        eobrun = 0;
+        todo = restart_interval;
+      }
+      --todo;
+    };
+    int64_t todo = restart_interval;
+    if (ns == 1) {
+      // Non-interleaved: blocks in the component's own raster, only those covering the image.
+      Component& c = *sc[0];
+      int nbx = (c.dw + 7) / 8, nby = (c.dh + 7) / 8;
+      for (int by = 0; by < nby; ++by)
+        for (int bx = 0; bx < nbx; ++bx) {
+          restart_check(todo);
+          block(c, bx, by);
+        }
+    } else {
+      for (int my = 0; my < mcuy; ++my)
+        for (int mx = 0; mx < mcux; ++mx) {
+          restart_check(todo);
+          for (Component* c : sc)
+            for (int y = 0; y < c->v; ++y)
+              for (int x = 0; x < c->h; ++x) block(*c, mx * c->h + x, my * c->v + y);
+        }
+    }
+    // Continue after the entropy-coded data: at the marker that stopped the reader.
+    pos = static_cast<size_t>(br.p - data);
+  }
+
+  void decode_coefficients() {
+    for (auto& c : comps) {
+      c.coefs.assign(static_cast<size_t>(c.bw) * c.bh * 64, 0);
+    }
+    read_scan();
+    {  // further scans: progressive passes, or one scan per component in a non-interleaved baseline file
+      for (;;) {
+        int m = next_marker();
+        if (m < 0 || m == 0xD9) break;
+        if ((m >= 0xD0 && m <= 0xD7) || m == 0x01) continue;
+        size_t seg = pos;
+        if (pos + 2 > size) break;
+        int len = u16();
+        if (len < 2 || seg + len > size) break;  // truncated: keep what was decoded
+        if (m == 0xDA) {
+          pos = seg;
+          read_scan();
+          continue;
+        }
+        if (m == 0xC4) read_dht(seg + len);
+        else if (m == 0xDB) read_dqt(seg + len);
+        else if (m == 0xDD) restart_interval = u16();
+        pos = seg + len;
+      }
+    }
+    for (auto& c : comps)
+      if (!qt_defined[c.tq]) corrupt("quantization table not defined");
+  }
+};
+
+// ---- IDCT: libjpeg's accurate integer algorithm (Loeffler-Ligtenberg-Moschytz, 13-bit constants) ----
+constexpr int kConstBits = 13, kPass1Bits = 2;
+constexpr int32_t F0_298 = 2446, F0_390 = 3196, F0_541 = 4433, F0_765 = 6270, F0_899 = 7373, F1_175 = 9633,
+                  F1_501 = 12299, F1_847 = 15137, F1_961 = 16069, F2_053 = 16819, F2_562 = 20995, F3_072 = 25172;
+
+inline int32_t descale(int32_t x, int n) { return (x + (1 << (n - 1))) >> n; }
+
+// Final sample: libjpeg masks the descaled value to 10 bits before its range-limit table, so values
+// far outside [-512, 511] wrap; within that window it is a clamp of x+128.
+inline uint8_t range_limit(int32_t x) {
+  x = ((x + 512) & 1023) - 512 + 128;
+  return static_cast<uint8_t>(x < 0 ? 0 : (x > 255 ? 255 : x));
+}
+
+void idct_islow(const int16_t* in, const uint16_t* q, uint8_t* out, int stride) {
+  int32_t ws[64];
+  for (int c = 0; c < 8; ++c) {
+    const int16_t* col = in + c;
+    const uint16_t* qc = q + c;
+    int32_t* w = ws + c;
+    if (!col[8] && !col[16] && !col[24] && !col[32] && !col[40] && !col[48] && !col[56]) {
+      int32_t dcval = (col[0] * qc[0]) * (1 << kPass1Bits);
+      for (int r = 0; r < 8; ++r) w[r * 8] = dcval;
+      continue;
+    }
+    int32_t z2 = col[16] * qc[16], z3 = col[48] * qc[48];
+    int32_t z1 = (z2 + z3) * F0_541;
+    int32_t tmp2 = z1 + z3 * (-F1_847);
+    int32_t tmp3 = z1 + z2 * F0_765;
+    z2 = col[0] * qc[0];
+    z3 = col[32] * qc[32];
+    int32_t tmp0 = (z2 + z3) * (1 << kConstBits);
+    int32_t tmp1 = (z2 - z3) * (1 << kConstBits);
+    int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+    tmp0 = col[56] * qc[56];
+    tmp1 = col[40] * qc[40];
+    tmp2 = col[24] * qc[24];
+    tmp3 = col[8] * qc[8];
+    z1 = tmp0 + tmp3;
+    z2 = tmp1 + tmp2;
+    z3 = tmp0 + tmp2;
+    int32_t z4 = tmp1 + tmp3;
+    int32_t z5 = (z3 + z4) * F1_175;
+    tmp0 *= F0_298;
+    tmp1 *= F2_053;
+    tmp2 *= F3_072;
+    tmp3 *= F1_501;
+    z1 *= -F0_899;
+    z2 *= -F2_562;
+    z3 *= -F1_961;
+    z4 *= -F0_390;
+    z3 += z5;
+    z4 += z5;
+    tmp0 += z1 + z3;
+    tmp1 += z2 + z4;
+    tmp2 += z2 + z3;
+    tmp3 += z1 + z4;
+    constexpr int sh = kConstBits - kPass1Bits;
+    w[0] = descale(tmp10 + tmp3, sh);
+    w[56] = descale(tmp10 - tmp3, sh);
+    w[8] = descale(tmp11 + tmp2, sh);
+    w[48] = descale(tmp11 - tmp2, sh);
+    w[16] = descale(tmp12 + tmp1, sh);
+    w[40] = descale(tmp12 - tmp1, sh);
+    w[24] = descale(tmp13 + tmp0, sh);
+    w[32] = descale(tmp13 - tmp0, sh);
+  }
+  constexpr int sh = kConstBits + kPass1Bits + 3;
+  for (int r = 0; r < 8; ++r) {
+    const int32_t* w = ws + r * 8;
+    uint8_t* o = out + r * stride;
+    if (!w[1] && !w[2] && !w[3] && !w[4] && !w[5] && !w[6] && !w[7]) {
+      uint8_t v = range_limit(descale(w[0], kPass1Bits + 3));
+      std::memset(o, v, 8);
+      continue;
+    }
+    int32_t z2 = w[2], z3 = w[6];
+    int32_t z1 = (z2 + z3) * F0_541;
+    int32_t tmp2 = z1 + z3 * (-F1_847);
+    int32_t tmp3 = z1 + z2 * F0_765;
+    int32_t tmp0 = (w[0] + w[4]) * (1 << kConstBits);
+    int32_t tmp1 = (w[0] - w[4]) * (1 << kConstBits);
+    int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+    tmp0 = w[7];
+    tmp1 = w[5];
+    tmp2 = w[3];
+    tmp3 = w[1];
+    z1 = tmp0 + tmp3;
+    z2 = tmp1 + tmp2;
+    z3 = tmp0 + tmp2;
+    int32_t z4 = tmp1 + tmp3;
+    int32_t z5 = (z3 + z4) * F1_175;
+    tmp0 *= F0_298;
+    tmp1 *= F2_053;
+    tmp2 *= F3_072;
+    tmp3 *= F1_501;
+    z1 *= -F0_899;
+    z2 *= -F2_562;
+    z3 *= -F1_961;
+    z4 *= -F0_390;
+    z3 += z5;
+    z4 += z5;
+    tmp0 += z1 + z3;
+    tmp1 += z2 + z4;
+    tmp2 += z2 + z3;
+    tmp3 += z1 + z4;
+    o[0] = range_limit(descale(tmp10 + tmp3, sh));
+    o[7] = range_limit(descale(tmp10 - tmp3, sh));
+    o[1] = range_limit(descale(tmp11 + tmp2, sh));
+    o[6] = range_limit(descale(tmp11 - tmp2, sh));
+    o[2] = range_limit(descale(tmp12 + tmp1, sh));
+    o[5] = range_limit(descale(tmp12 - tmp1, sh));
+    o[3] = range_limit(descale(tmp13 + tmp0, sh));
+    o[4] = range_limit(descale(tmp13 - tmp0, sh));
+  }
+}
+
+// ---- YCbCr -> RGB: libjpeg's 16-bit fixed-point tables ----
+struct ColorTables {
+  int32_t cr_r[256], cb_b[256], cr_g[256], cb_g[256];
+  ColorTables() {
+    constexpr int32_t half = 1 << 15;
+    auto fix = [](double x) { return static_cast<int32_t>(x * 65536.0 + 0.5); };
+    for (int i = 0; i < 256; ++i) {
+      int32_t x = i - 128;
+      cr_r[i] = (fix(1.40200) * x + half) >> 16;
+      cb_b[i] = (fix(1.77200) * x + half) >> 16;
+      cr_g[i] = -fix(0.71414) * x;
+      cb_g[i] = -fix(0.34414) * x + half;
+    }
+  }
+};
+const ColorTables& color_tables() {
+  static const ColorTables t;
+  return t;
+}
+inline uint8_t clamp255(int32_t v) { return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v)); }
+
+// One output row of a component at full resolution (width W), from its IDCT plane.
+// fancy 2x1 / 2x2 / 1x2 follow libjpeg-turbo's triangle filters, edges replicated; other ratios replicate.
+void upsample_row(const Component& c, const uint8_t* plane, int stride, int hmax, int vmax, int y, int W,
+                  int32_t* colsum, uint8_t* out) {
+  int hr = hmax / c.h, vr = vmax / c.v;
+  if (hr == 1 && vr == 1) {
+    std::memcpy(out, plane + static_cast<int64_t>(y) * stride, W);
+    return;
+  }
+  int dw = c.dw;
+  if (hr == 2 && vr == 2 && dw > 2) {
+    int iy = y >> 1;
+    int ny = (y & 1) ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
+    const uint8_t* r0 = plane + static_cast<int64_t>(iy) * stride;
+    const uint8_t* r1 = plane + static_cast<int64_t>(ny) * stride;
+    for (int x = 0; x < dw; ++x) colsum[x] = r0[x] * 3 + r1[x];
+    int half = (W + 1) / 2;
+    for (int x = 0; x < half; ++x) {
+      int32_t t = colsum[x] * 3;
+      int32_t l = colsum[x > 0 ? x - 1 : 0], r = colsum[x + 1 < dw ? x + 1 : dw - 1];
+      out[2 * x] = static_cast<uint8_t>((t + l + 8) >> 4);
+      if (2 * x + 1 < W) out[2 * x + 1] = static_cast<uint8_t>((t + r + 7) >> 4);
+    }
+    return;
+  }
+  if (hr == 2 && vr == 1 && dw > 2) {
+    const uint8_t* r0 = plane + static_cast<int64_t>(y) * stride;
+    int half = (W + 1) / 2;
+    for (int x = 0; x < half; ++x) {
+      int32_t t = r0[x] * 3;
+      int32_t l = r0[x > 0 ? x - 1 : 0], r = r0[x + 1 < dw ? x + 1 : dw - 1];
+      out[2 * x] = static_cast<uint8_t>((t + l + 1) >> 2);
+      if (2 * x + 1 < W) out[2 * x + 1] = static_cast<uint8_t>((t + r + 2) >> 2);
+    }
+    return;
+  }
+  if (hr == 1 && vr == 2) {
+    int iy = y >> 1;
+    bool below = y & 1;
+    int ny = below ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
+    const uint8_t* r0 = plane + static_cast<int64_t>(iy) * stride;
+    const uint8_t* r1 = plane + static_cast<int64_t>(ny) * stride;
+    int bias = below ? 2 : 1;
+    for (int x = 0; x < W; ++x) out[x] = static_cast<uint8_t>((r0[x] * 3 + r1[x] + bias) >> 2);
+    return;
+  }
+  const uint8_t* r0 = plane + static_cast<int64_t>(y / vr) * stride;
+  for (int x = 0; x < W; ++x) out[x] = r0[x / hr];
+}
+
+}  // namespace
+
+JpegHeader jpeg_read_header(const uint8_t* data, size_t size) {
+  Decoder d(data, size);
+  d.read_header();
+  d.hdr.components = static_cast<int>(d.comps.size());
+  return d.hdr;
+}
+
+void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channels) {
+  Decoder d(data, size);
+  d.read_header();
+  d.decode_coefficients();
+  const int W = d.hdr.width, H = d.hdr.height;
+  const int nc = static_cast<int>(d.comps.size());
+
+  // IDCT every block into a per-component plane (padded to whole MCUs).
+  std::vector<std::vector<uint8_t>> planes(nc);
+  for (int ci = 0; ci < nc; ++ci) {
+    Component& c = d.comps[ci];
+    // The grayscale output of a YCbCr image is its luma: the chroma planes are not needed.
+    if (out_channels == 1 && ci > 0 && !d.is_rgb()) break;
+    planes[ci].resize(static_cast<size_t>(c.bw) * 8 * c.bh * 8);
+    const int stride = c.bw * 8;
+    const int nby = (c.dh + 7) / 8, nbx = (c.dw + 7) / 8;
+    const uint16_t* q = d.qt[c.tq];
+    uint8_t* plane = planes[ci].data();
+    const int16_t* coefs = c.coefs.data();
+    core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) {
+      for (int64_t by = b0; by < b1; ++by)
+        for (int bx = 0; bx < nbx; ++bx)
+          idct_islow(coefs + (by * c.bw + bx) * 64, q, plane + by * 8 * stride + bx * 8, stride);
+    });
+    std::vector<int16_t>().swap(c.coefs);
+  }
+
+  const ColorTables& t = color_tables();
+  const bool rgb = d.is_rgb();
+  core::parallel_for(H, 16, [&](int64_t y0, int64_t y1) {
+    std::vector<uint8_t> rows(static_cast<size_t>(3) * W);
+    std::vector<int32_t> colsum(static_cast<size_t>(W) + 16);
+    for (int64_t y = y0; y < y1; ++y) {
+      uint8_t* o = out + y * W * out_channels;
+      if (nc == 1) {
+        const uint8_t* src = planes[0].data() + y * d.comps[0].bw * 8;
+        if (out_channels == 1) std::memcpy(o, src, W);
+        else
+          for (int x = 0; x < W; ++x) o[3 * x] = o[3 * x + 1] = o[3 * x + 2] = src[x];
+        continue;
+      }
+      if (out_channels == 1 && !rgb) {
+        upsample_row(d.comps[0], planes[0].data(), d.comps[0].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
+                     colsum.data(), o);
+        continue;
+      }
+      uint8_t* c0 = rows.data();
+      uint8_t* c1 = c0 + W;
+      uint8_t* c2 = c1 + W;
+      for (int ci = 0; ci < 3; ++ci)
+        upsample_row(d.comps[ci], planes[ci].data(), d.comps[ci].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
+                     colsum.data(), rows.data() + ci * W);
+      if (rgb) {
+        if (out_channels == 1) {
+          // libjpeg's RGB->gray: the same weights as its encoder's Y.
+          for (int x = 0; x < W; ++x)
+            o[x] = static_cast<uint8_t>((19595 * c0[x] + 38470 * c1[x] + 7471 * c2[x] + 32768) >> 16);
+        } else {
+          for (int x = 0; x < W; ++x) {
+            o[3 * x] = c2[x];
+            o[3 * x + 1] = c1[x];
+            o[3 * x + 2] = c0[x];
+          }
+        }
+        continue;
+      }
+      for (int x = 0; x < W; ++x) {
+        int32_t yy = c0[x], cb = c1[x], cr = c2[x];
+        o[3 * x] = clamp255(yy + t.cb_b[cb]);
+        o[3 * x + 1] = clamp255(yy + ((t.cb_g[cb] + t.cr_g[cr]) >> 16));
+        o[3 * x + 2] = clamp255(yy + t.cr_r[cr]);
+      }
+    }
+  });
+}
+
+}  // namespace mnn::codecs
