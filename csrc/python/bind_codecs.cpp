@@ -92,15 +92,28 @@ void bind_codecs(py::module_& m) {
     }
     return out;
   });
-  m.def("png_filter", [](py::buffer rows, int width, int height, int bpp, int filter_mask) {
-    Bytes b = bytes_of(rows);
-    if (b.size < static_cast<size_t>(width) * height * bpp) throw py::value_error("png_filter: buffer too small");
+  m.def("png_filter", [](py::buffer pixels, int width, int height, int channels, int depth, int filter_mask) {
+    Bytes b = bytes_of(pixels);
+    if (b.size < static_cast<size_t>(width) * height * channels * (depth == 16 ? 2 : 1))
+      throw py::value_error("png_filter: buffer too small");
     std::vector<uint8_t> out;
     {
       py::gil_scoped_release nogil;
-      out = codecs::png_filter(b.ptr, width, height, bpp, filter_mask);
+      out = codecs::png_filter(b.ptr, width, height, channels, depth, filter_mask);
     }
     return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
+  });
+  m.def("palette_lookup", [](py::buffer indices, py::bytes palette, int entry) {
+    Bytes b = bytes_of(indices);
+    std::string pal = palette;
+    py::bytearray out = new_bytearray(b.size * entry);
+    uint8_t* dst = bytearray_data(out);
+    {
+      py::gil_scoped_release nogil;
+      codecs::palette_lookup(b.ptr, b.size, reinterpret_cast<const uint8_t*>(pal.data()),
+                             static_cast<int>(pal.size() / entry), entry, dst);
+    }
+    return out;
   });
 }
 

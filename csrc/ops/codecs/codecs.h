@@ -36,10 +36,12 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
 // rescaled), native uint16 for depth 16. Handles all five filters and Adam7.
 std::vector<uint8_t> png_unfilter(const uint8_t* data, size_t size, int width, int height, int bit_depth,
                                   int samples_per_pixel, bool interlaced);
-// Filters raw rows (stride = width*bytes_per_pixel bytes, big-endian 16-bit already applied) for deflate:
+// cv2's image (B,G,R[,A] or gray; 8-bit or native 16-bit) -> filtered PNG scanlines for deflate:
 // filter_mask bit k enables filter k (0..4); with several enabled, picks per row by the minimum sum of
 // absolute differences (libpng's heuristic).
-std::vector<uint8_t> png_filter(const uint8_t* rows, int width, int height, int bytes_per_pixel, int filter_mask);
+std::vector<uint8_t> png_filter(const uint8_t* pixels, int width, int height, int channels, int depth, int filter_mask);
+// out[i*entry ...] = palette[idx[i]*entry ...] (indices past npal give zeros): BMP and palette images.
+void palette_lookup(const uint8_t* idx, size_t n, const uint8_t* palette, int npal, int entry, uint8_t* out);
 
 // Samples from png_unfilter -> cv2's decoded image: out_channels 1 (gray), 3 (BGR) or 4 (BGRA);
 // out16 keeps 16-bit data (2 bytes per output sample) else drops the low byte; rgb_order for IMREAD_COLOR_RGB.

@@ -122,25 +122,46 @@ std::vector<uint8_t> png_unfilter(const uint8_t* data, size_t size, int width, i
   return out;
 }
 
-std::vector<uint8_t> png_filter(const uint8_t* rows, int width, int height, int bpp, int filter_mask) {
+std::vector<uint8_t> png_filter(const uint8_t* pixels, int width, int height, int channels, int depth,
+                                int filter_mask) {
+  const int esize = depth == 16 ? 2 : 1;
+  const int bpp = channels * esize;
   const size_t n = static_cast<size_t>(width) * bpp;
   std::vector<uint8_t> out((n + 1) * height);
   if ((filter_mask & 31) == 0) filter_mask = 1;
   int single = -1;
   for (int f = 0; f < 5; ++f)
     if (filter_mask == (1 << f)) single = f;
+  // cv2's pixel (B,G,R[,A], native endian) -> PNG's (R,G,B[,A], big endian).
+  auto png_row = [&](int64_t y, uint8_t* dst) {
+    const uint8_t* src = pixels + y * n;
+    for (int x = 0; x < width; ++x) {
+      for (int c = 0; c < channels; ++c) {
+        int sc = (channels >= 3 && c < 3) ? 2 - c : c;
+        const uint8_t* s = src + (static_cast<size_t>(x) * channels + sc) * esize;
+        uint8_t* d = dst + (static_cast<size_t>(x) * channels + c) * esize;
+        if (esize == 2) {
+          uint16_t v;
+          std::memcpy(&v, s, 2);
+          d[0] = static_cast<uint8_t>(v >> 8);
+          d[1] = static_cast<uint8_t>(v & 255);
+        } else {
+          d[0] = s[0];
+        }
+      }
+    }
+  };
   core::parallel_for(height, 32, [&](int64_t y0, int64_t y1) {
-    std::vector<uint8_t> cand(n), best(n);
-    std::vector<uint8_t> zeros(n, 0);
+    std::vector<uint8_t> cand(n), best(n), row(n), prev(n, 0);
+    if (y0 > 0) png_row(y0 - 1, prev.data());
     for (int64_t y = y0; y < y1; ++y) {
-      const uint8_t* row = rows + y * n;
-      const uint8_t* prev = y ? rows + (y - 1) * n : zeros.data();
+      png_row(y, row.data());
       uint8_t* dst = out.data() + y * (n + 1);
       uint64_t best_cost = ~uint64_t(0);
       for (int f = 0; f < 5; ++f) {
         if (!(filter_mask & (1 << f))) continue;
         uint8_t* o = single >= 0 ? dst + 1 : cand.data();
-        filter_row(f, row, prev, o, n, bpp);
+        filter_row(f, row.data(), prev.data(), o, n, bpp);
         if (single >= 0) {
           dst[0] = static_cast<uint8_t>(f);
           break;
@@ -155,9 +176,18 @@ std::vector<uint8_t> png_filter(const uint8_t* rows, int width, int height, int 
         }
       }
       if (single < 0) std::memcpy(dst + 1, best.data(), n);
+      std::swap(row, prev);
     }
   });
   return out;
+}
+
+void palette_lookup(const uint8_t* idx, size_t n, const uint8_t* palette, int npal, int entry, uint8_t* out) {
+  for (size_t i = 0; i < n; ++i) {
+    int k = idx[i];
+    if (k < npal) std::memcpy(out + i * entry, palette + static_cast<size_t>(k) * entry, entry);
+    else std::memset(out + i * entry, 0, entry);
+  }
 }
 
 void png_convert(const uint8_t* samples, int width, int height, int depth, int color_type, const uint8_t* palette,
