@@ -175,10 +175,13 @@ struct Decoder {
 
   // Next marker code, skipping any garbage before it (libjpeg tolerates it with a warning).
   int next_marker() {
-    while (pos < size && data[pos] != 0xFF) ++pos;
-    while (pos < size && data[pos] == 0xFF) ++pos;
-    if (pos >= size) return -1;
-    return data[pos++];
+    for (;;) {
+      while (pos < size && data[pos] != 0xFF) ++pos;
+      while (pos < size && data[pos] == 0xFF) ++pos;
+      if (pos >= size) return -1;
+      int m = data[pos++];
+      if (m != 0) return m;  // 0xFF00 is a stuffed byte inside entropy-coded data, not a marker
+    }
   }
 
   void read_dqt(size_t end) {
@@ -475,12 +478,13 @@ struct Decoder {
     {  // further scans: progressive passes, or one scan per component in a non-interleaved baseline file
       for (;;) {
         int m = next_marker();
-        if (m < 0 || m == 0xD9) break;
+        // No EOI: the file was cut short. cv2 (OpenCV 5) rejects it rather than show a partial image.
+        if (m < 0) corrupt("premature end of data");
+        if (m == 0xD9) break;
         if ((m >= 0xD0 && m <= 0xD7) || m == 0x01) continue;
         size_t seg = pos;
-        if (pos + 2 > size) break;
         int len = u16();
-        if (len < 2 || seg + len > size) break;  // truncated: keep what was decoded
+        if (len < 2 || seg + len > size) corrupt("premature end of data");
         if (m == 0xDA) {
           pos = seg;
           read_scan();

@@ -294,12 +294,10 @@ def _bmp_decode(data, flags):
     h = abs(h)
     if w <= 0 or h == 0 or w > 1 << 16 or h > 1 << 16:
         raise _Corrupt("bad BMP size")
-    alpha = False
     if comp == 3 and bpp == 32 and hsize >= 56:
         masks = struct.unpack("<4I", data[54:70])
         if masks[:3] != (0xFF0000, 0xFF00, 0xFF):
             raise NotImplementedError("[mnn.cv.imread] BMP bit fields other than BGRA are not supported")
-        alpha = masks[3] == 0xFF000000
     elif comp == 3 and bpp == 32 and hsize == 40:
         masks = struct.unpack("<3I", data[54:66])
         if masks != (0xFF0000, 0xFF00, 0xFF):
@@ -332,7 +330,8 @@ def _bmp_decode(data, flags):
             return img
         img = _image(_core.palette_lookup(memoryview(pix), b"".join(pal), 3), h, w, 3)
     else:
-        src_c = 4 if alpha else 3
+        # cv2 keeps the fourth byte (IMREAD_UNCHANGED) only when the file declares bit fields
+        src_c = 4 if bpp == 32 and comp == 3 else 3
         img = pix.reshape(h, w, bpp // 8)
         out_c, _k, rgb = _want(flags, src_c, False)
         if out_c == 1:
