@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/threadpool.h"
+#include "ops/codecs/codec_kernels.h"
 #include "ops/codecs/codecs.h"
 
 namespace mnn::codecs {
@@ -501,178 +502,25 @@ struct Decoder {
   }
 };
 
-// ---- IDCT: libjpeg's accurate integer algorithm (Loeffler-Ligtenberg-Moschytz, 13-bit constants) ----
-constexpr int kConstBits = 13, kPass1Bits = 2;
-constexpr int32_t F0_298 = 2446, F0_390 = 3196, F0_541 = 4433, F0_765 = 6270, F0_899 = 7373, F1_175 = 9633,
-                  F1_501 = 12299, F1_847 = 15137, F1_961 = 16069, F2_053 = 16819, F2_562 = 20995, F3_072 = 25172;
-
-inline int32_t descale(int32_t x, int n) { return (x + (1 << (n - 1))) >> n; }
-
-// Final sample: libjpeg masks the descaled value to 10 bits before its range-limit table, so values
-// far outside [-512, 511] wrap; within that window it is a clamp of x+128.
-inline uint8_t range_limit(int32_t x) {
-  x = ((x + 512) & 1023) - 512 + 128;
-  return static_cast<uint8_t>(x < 0 ? 0 : (x > 255 ? 255 : x));
-}
-
-void idct_islow(const int16_t* in, const uint16_t* q, uint8_t* out, int stride) {
-  int32_t ws[64];
-  for (int c = 0; c < 8; ++c) {
-    const int16_t* col = in + c;
-    const uint16_t* qc = q + c;
-    int32_t* w = ws + c;
-    if (!col[8] && !col[16] && !col[24] && !col[32] && !col[40] && !col[48] && !col[56]) {
-      int32_t dcval = (col[0] * qc[0]) * (1 << kPass1Bits);
-      for (int r = 0; r < 8; ++r) w[r * 8] = dcval;
-      continue;
-    }
-    int32_t z2 = col[16] * qc[16], z3 = col[48] * qc[48];
-    int32_t z1 = (z2 + z3) * F0_541;
-    int32_t tmp2 = z1 + z3 * (-F1_847);
-    int32_t tmp3 = z1 + z2 * F0_765;
-    z2 = col[0] * qc[0];
-    z3 = col[32] * qc[32];
-    int32_t tmp0 = (z2 + z3) * (1 << kConstBits);
-    int32_t tmp1 = (z2 - z3) * (1 << kConstBits);
-    int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
-    tmp0 = col[56] * qc[56];
-    tmp1 = col[40] * qc[40];
-    tmp2 = col[24] * qc[24];
-    tmp3 = col[8] * qc[8];
-    z1 = tmp0 + tmp3;
-    z2 = tmp1 + tmp2;
-    z3 = tmp0 + tmp2;
-    int32_t z4 = tmp1 + tmp3;
-    int32_t z5 = (z3 + z4) * F1_175;
-    tmp0 *= F0_298;
-    tmp1 *= F2_053;
-    tmp2 *= F3_072;
-    tmp3 *= F1_501;
-    z1 *= -F0_899;
-    z2 *= -F2_562;
-    z3 *= -F1_961;
-    z4 *= -F0_390;
-    z3 += z5;
-    z4 += z5;
-    tmp0 += z1 + z3;
-    tmp1 += z2 + z4;
-    tmp2 += z2 + z3;
-    tmp3 += z1 + z4;
-    constexpr int sh = kConstBits - kPass1Bits;
-    w[0] = descale(tmp10 + tmp3, sh);
-    w[56] = descale(tmp10 - tmp3, sh);
-    w[8] = descale(tmp11 + tmp2, sh);
-    w[48] = descale(tmp11 - tmp2, sh);
-    w[16] = descale(tmp12 + tmp1, sh);
-    w[40] = descale(tmp12 - tmp1, sh);
-    w[24] = descale(tmp13 + tmp0, sh);
-    w[32] = descale(tmp13 - tmp0, sh);
-  }
-  constexpr int sh = kConstBits + kPass1Bits + 3;
-  for (int r = 0; r < 8; ++r) {
-    const int32_t* w = ws + r * 8;
-    uint8_t* o = out + r * stride;
-    if (!w[1] && !w[2] && !w[3] && !w[4] && !w[5] && !w[6] && !w[7]) {
-      uint8_t v = range_limit(descale(w[0], kPass1Bits + 3));
-      std::memset(o, v, 8);
-      continue;
-    }
-    int32_t z2 = w[2], z3 = w[6];
-    int32_t z1 = (z2 + z3) * F0_541;
-    int32_t tmp2 = z1 + z3 * (-F1_847);
-    int32_t tmp3 = z1 + z2 * F0_765;
-    int32_t tmp0 = (w[0] + w[4]) * (1 << kConstBits);
-    int32_t tmp1 = (w[0] - w[4]) * (1 << kConstBits);
-    int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
-    tmp0 = w[7];
-    tmp1 = w[5];
-    tmp2 = w[3];
-    tmp3 = w[1];
-    z1 = tmp0 + tmp3;
-    z2 = tmp1 + tmp2;
-    z3 = tmp0 + tmp2;
-    int32_t z4 = tmp1 + tmp3;
-    int32_t z5 = (z3 + z4) * F1_175;
-    tmp0 *= F0_298;
-    tmp1 *= F2_053;
-    tmp2 *= F3_072;
-    tmp3 *= F1_501;
-    z1 *= -F0_899;
-    z2 *= -F2_562;
-    z3 *= -F1_961;
-    z4 *= -F0_390;
-    z3 += z5;
-    z4 += z5;
-    tmp0 += z1 + z3;
-    tmp1 += z2 + z4;
-    tmp2 += z2 + z3;
-    tmp3 += z1 + z4;
-    o[0] = range_limit(descale(tmp10 + tmp3, sh));
-    o[7] = range_limit(descale(tmp10 - tmp3, sh));
-    o[1] = range_limit(descale(tmp11 + tmp2, sh));
-    o[6] = range_limit(descale(tmp11 - tmp2, sh));
-    o[2] = range_limit(descale(tmp12 + tmp1, sh));
-    o[5] = range_limit(descale(tmp12 - tmp1, sh));
-    o[3] = range_limit(descale(tmp13 + tmp0, sh));
-    o[4] = range_limit(descale(tmp13 - tmp0, sh));
-  }
-}
-
-// ---- YCbCr -> RGB: libjpeg's 16-bit fixed-point tables ----
-struct ColorTables {
-  int32_t cr_r[256], cb_b[256], cr_g[256], cb_g[256];
-  ColorTables() {
-    constexpr int32_t half = 1 << 15;
-    auto fix = [](double x) { return static_cast<int32_t>(x * 65536.0 + 0.5); };
-    for (int i = 0; i < 256; ++i) {
-      int32_t x = i - 128;
-      cr_r[i] = (fix(1.40200) * x + half) >> 16;
-      cb_b[i] = (fix(1.77200) * x + half) >> 16;
-      cr_g[i] = -fix(0.71414) * x;
-      cb_g[i] = -fix(0.34414) * x + half;
-    }
-  }
-};
-const ColorTables& color_tables() {
-  static const ColorTables t;
-  return t;
-}
-inline uint8_t clamp255(int32_t v) { return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v)); }
-
 // One output row of a component at full resolution (width W), from its IDCT plane.
 // fancy 2x1 / 2x2 / 1x2 follow libjpeg-turbo's triangle filters, edges replicated; other ratios replicate.
-void upsample_row(const Component& c, const uint8_t* plane, int stride, int hmax, int vmax, int y, int W,
-                  int32_t* colsum, uint8_t* out) {
+void upsample_row(const CodecKernels& K, const Component& c, const uint8_t* plane, int stride, int hmax, int vmax,
+                  int y, int W, uint8_t* out) {
   int hr = hmax / c.h, vr = vmax / c.v;
   if (hr == 1 && vr == 1) {
     std::memcpy(out, plane + static_cast<int64_t>(y) * stride, W);
     return;
   }
-  int dw = c.dw;
+  const int dw = c.dw;
+  // out holds at least 2*dw + 16 bytes, so the 2x kernels may write past W.
   if (hr == 2 && vr == 2 && dw > 2) {
     int iy = y >> 1;
     int ny = (y & 1) ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
-    const uint8_t* r0 = plane + static_cast<int64_t>(iy) * stride;
-    const uint8_t* r1 = plane + static_cast<int64_t>(ny) * stride;
-    for (int x = 0; x < dw; ++x) colsum[x] = r0[x] * 3 + r1[x];
-    int half = (W + 1) / 2;
-    for (int x = 0; x < half; ++x) {
-      int32_t t = colsum[x] * 3;
-      int32_t l = colsum[x > 0 ? x - 1 : 0], r = colsum[x + 1 < dw ? x + 1 : dw - 1];
-      out[2 * x] = static_cast<uint8_t>((t + l + 8) >> 4);
-      if (2 * x + 1 < W) out[2 * x + 1] = static_cast<uint8_t>((t + r + 7) >> 4);
-    }
+    K.fancy_h2v2(plane + static_cast<int64_t>(iy) * stride, plane + static_cast<int64_t>(ny) * stride, dw, out);
     return;
   }
   if (hr == 2 && vr == 1 && dw > 2) {
-    const uint8_t* r0 = plane + static_cast<int64_t>(y) * stride;
-    int half = (W + 1) / 2;
-    for (int x = 0; x < half; ++x) {
-      int32_t t = r0[x] * 3;
-      int32_t l = r0[x > 0 ? x - 1 : 0], r = r0[x + 1 < dw ? x + 1 : dw - 1];
-      out[2 * x] = static_cast<uint8_t>((t + l + 1) >> 2);
-      if (2 * x + 1 < W) out[2 * x + 1] = static_cast<uint8_t>((t + r + 2) >> 2);
-    }
+    K.fancy_h2v1(plane + static_cast<int64_t>(y) * stride, dw, out);
     return;
   }
   if (hr == 1 && vr == 2) {
@@ -705,6 +553,7 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
   const int W = d.hdr.width, H = d.hdr.height;
   const int nc = static_cast<int>(d.comps.size());
 
+  const CodecKernels& K = codec_kernels();
   // IDCT every block into a per-component plane (padded to whole MCUs).
   std::vector<std::vector<uint8_t>> planes(nc);
   for (int ci = 0; ci < nc; ++ci) {
@@ -720,16 +569,15 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
     core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) {
       for (int64_t by = b0; by < b1; ++by)
         for (int bx = 0; bx < nbx; ++bx)
-          idct_islow(coefs + (by * c.bw + bx) * 64, q, plane + by * 8 * stride + bx * 8, stride);
+          K.idct8x8(coefs + (by * c.bw + bx) * 64, q, plane + by * 8 * stride + bx * 8, stride);
     });
     std::vector<int16_t>().swap(c.coefs);
   }
 
-  const ColorTables& t = color_tables();
   const bool rgb = d.is_rgb();
   core::parallel_for(H, 16, [&](int64_t y0, int64_t y1) {
-    std::vector<uint8_t> rows(static_cast<size_t>(3) * W);
-    std::vector<int32_t> colsum(static_cast<size_t>(W) + 16);
+    const size_t rw = static_cast<size_t>(W) + 32;  // >= 2*dw + 16 for every component
+    std::vector<uint8_t> rows(3 * rw);
     for (int64_t y = y0; y < y1; ++y) {
       uint8_t* o = out + y * W * out_channels;
       if (nc == 1) {
@@ -740,16 +588,17 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
         continue;
       }
       if (out_channels == 1 && !rgb) {
-        upsample_row(d.comps[0], planes[0].data(), d.comps[0].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
-                     colsum.data(), o);
+        upsample_row(K, d.comps[0], planes[0].data(), d.comps[0].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
+                     rows.data());
+        std::memcpy(o, rows.data(), W);
         continue;
       }
       uint8_t* c0 = rows.data();
-      uint8_t* c1 = c0 + W;
-      uint8_t* c2 = c1 + W;
+      uint8_t* c1 = c0 + rw;
+      uint8_t* c2 = c1 + rw;
       for (int ci = 0; ci < 3; ++ci)
-        upsample_row(d.comps[ci], planes[ci].data(), d.comps[ci].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
-                     colsum.data(), rows.data() + ci * W);
+        upsample_row(K, d.comps[ci], planes[ci].data(), d.comps[ci].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
+                     rows.data() + ci * rw);
       if (rgb) {
         if (out_channels == 1) {
           // libjpeg's RGB->gray: the same weights as its encoder's Y.
@@ -764,12 +613,7 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
         }
         continue;
       }
-      for (int x = 0; x < W; ++x) {
-        int32_t yy = c0[x], cb = c1[x], cr = c2[x];
-        o[3 * x] = clamp255(yy + t.cb_b[cb]);
-        o[3 * x + 1] = clamp255(yy + ((t.cb_g[cb] + t.cr_g[cr]) >> 16));
-        o[3 * x + 2] = clamp255(yy + t.cr_r[cr]);
-      }
+      K.ycc_to_bgr(c0, c1, c2, o, W);
     }
   });
 }

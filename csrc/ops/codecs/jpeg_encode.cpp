@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/threadpool.h"
+#include "ops/codecs/codec_kernels.h"
 #include "ops/codecs/codecs.h"
 
 namespace mnn::codecs {
@@ -66,70 +67,52 @@ struct HuffCodes {
   }
 };
 
+// Appends MSB-first bits with JPEG's byte stuffing. The caller reserves room (reserve()) before each
+// block, so put() writes through a raw pointer without capacity checks.
 struct BitWriter {
   std::vector<uint8_t>& out;
-  uint64_t acc = 0;
+  size_t pos;
+  uint64_t acc = 0;  // pending bits, right-aligned
   int n = 0;
-  explicit BitWriter(std::vector<uint8_t>& o) : out(o) {}
+  explicit BitWriter(std::vector<uint8_t>& o) : out(o), pos(o.size()) {}
+  void reserve(size_t extra) {
+    if (pos + extra > out.size()) out.resize(std::max(out.size() * 2, pos + extra));
+  }
   inline void put(uint32_t bits, int len) {
     acc = (acc << len) | (bits & ((1u << len) - 1));
     n += len;
-    while (n >= 8) {
-      uint8_t b = static_cast<uint8_t>(acc >> (n - 8));
-      out.push_back(b);
-      if (b == 0xFF) out.push_back(0);  // byte stuffing
-      n -= 8;
+    if (n >= 32) {
+      uint32_t w = static_cast<uint32_t>(acc >> (n - 32));
+      n -= 32;
+      uint8_t* d = out.data() + pos;
+      // Fast path: no 0xFF byte among the four, so no stuffing.
+      if ((w & ((w & 0x7F7F7F7Fu) + 0x01010101u) & 0x80808080u) == 0) {
+        d[0] = static_cast<uint8_t>(w >> 24);
+        d[1] = static_cast<uint8_t>(w >> 16);
+        d[2] = static_cast<uint8_t>(w >> 8);
+        d[3] = static_cast<uint8_t>(w);
+        pos += 4;
+      } else {
+        for (int k = 3; k >= 0; --k) {
+          uint8_t byte = static_cast<uint8_t>(w >> (8 * k));
+          out[pos++] = byte;
+          if (byte == 0xFF) out[pos++] = 0;
+        }
+      }
     }
   }
   void flush() {
-    if (n > 0) put(0x7F, 8 - n);  // pad with ones
+    if (n % 8) put(0x7F, 8 - n % 8);  // pad with ones
+    reserve(16);
+    while (n > 0) {
+      uint8_t byte = static_cast<uint8_t>(acc >> (n - 8));
+      out[pos++] = byte;
+      if (byte == 0xFF) out[pos++] = 0;
+      n -= 8;
+    }
+    out.resize(pos);
   }
 };
-
-constexpr int kConstBits = 13, kPass1Bits = 2;
-constexpr int32_t F0_298 = 2446, F0_390 = 3196, F0_541 = 4433, F0_765 = 6270, F0_899 = 7373, F1_175 = 9633,
-                  F1_501 = 12299, F1_847 = 15137, F1_961 = 16069, F2_053 = 16819, F2_562 = 20995, F3_072 = 25172;
-inline int32_t descale(int32_t x, int n) { return (x + (1 << (n - 1))) >> n; }
-
-// Forward DCT of level-shifted samples, in place; outputs are 8x the orthonormal coefficients.
-void fdct_islow(int32_t* d) {
-  for (int pass = 0; pass < 2; ++pass) {
-    const int step = pass == 0 ? 1 : 8, next = pass == 0 ? 8 : 1;
-    for (int i = 0; i < 8; ++i) {
-      int32_t* p = d + i * next;
-      int32_t tmp0 = p[0] + p[7 * step], tmp7 = p[0] - p[7 * step];
-      int32_t tmp1 = p[step] + p[6 * step], tmp6 = p[step] - p[6 * step];
-      int32_t tmp2 = p[2 * step] + p[5 * step], tmp5 = p[2 * step] - p[5 * step];
-      int32_t tmp3 = p[3 * step] + p[4 * step], tmp4 = p[3 * step] - p[4 * step];
-      int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
-      int32_t z1 = (tmp12 + tmp13) * F0_541;
-      int32_t zz1 = tmp4 + tmp7, zz2 = tmp5 + tmp6, zz3 = tmp4 + tmp6, zz4 = tmp5 + tmp7;
-      int32_t z5 = (zz3 + zz4) * F1_175;
-      tmp4 *= F0_298;
-      tmp5 *= F2_053;
-      tmp6 *= F3_072;
-      tmp7 *= F1_501;
-      zz1 *= -F0_899;
-      zz2 *= -F2_562;
-      zz3 = zz3 * -F1_961 + z5;
-      zz4 = zz4 * -F0_390 + z5;
-      const int sh = pass == 0 ? kConstBits - kPass1Bits : kConstBits + kPass1Bits;
-      if (pass == 0) {
-        p[0] = (tmp10 + tmp11) * (1 << kPass1Bits);
-        p[4 * step] = (tmp10 - tmp11) * (1 << kPass1Bits);
-      } else {
-        p[0] = descale(tmp10 + tmp11, kPass1Bits);
-        p[4 * step] = descale(tmp10 - tmp11, kPass1Bits);
-      }
-      p[2 * step] = descale(z1 + tmp13 * F0_765, sh);
-      p[6 * step] = descale(z1 - tmp12 * F1_847, sh);
-      p[7 * step] = descale(tmp4 + zz1 + zz3, sh);
-      p[5 * step] = descale(tmp5 + zz2 + zz4, sh);
-      p[3 * step] = descale(tmp6 + zz2 + zz3, sh);
-      p[step] = descale(tmp7 + zz1 + zz4, sh);
-    }
-  }
-}
 
 void put_marker(std::vector<uint8_t>& o, int m, int len) {
   o.push_back(0xFF);
@@ -163,7 +146,9 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
   const int mx = (width + mcuw - 1) / mcuw, my = (height + mcuh - 1) / mcuh;
   const int pw = mx * mcuw, ph = my * mcuh;
 
-  // Colour conversion into full-resolution planes padded by edge replication.
+  const CodecKernels& K = codec_kernels();
+  // Colour conversion into full-resolution planes padded by edge replication (right edge per row,
+  // bottom edge by repeating the last image row), as libjpeg pads to whole MCUs.
   std::vector<Plane> full(nc);
   for (auto& p : full) {
     p.w = pw;
@@ -171,21 +156,15 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
     p.px.resize(static_cast<size_t>(pw) * ph);
   }
   core::parallel_for(ph, 16, [&](int64_t y0, int64_t y1) {
-    constexpr int32_t half = 1 << 15, off = 128 << 16;
     for (int64_t y = y0; y < y1; ++y) {
       const uint8_t* src = pixels + std::min<int64_t>(y, height - 1) * width * channels;
-      for (int x = 0; x < pw; ++x) {
-        const uint8_t* s = src + std::min(x, width - 1) * channels;
-        size_t i = static_cast<size_t>(y) * pw + x;
-        if (nc == 1) {
-          full[0].px[i] = s[0];
-          continue;
-        }
-        int32_t b = s[0], g = s[1], r = s[2];
-        full[0].px[i] = static_cast<uint8_t>((19595 * r + 38470 * g + 7471 * b + half) >> 16);
-        full[1].px[i] = static_cast<uint8_t>((-11059 * r - 21709 * g + 32768 * b + off + half - 1) >> 16);
-        full[2].px[i] = static_cast<uint8_t>((32768 * r - 27439 * g - 5329 * b + off + half - 1) >> 16);
+      const size_t row = static_cast<size_t>(y) * pw;
+      if (nc == 1) {
+        std::memcpy(&full[0].px[row], src, width);
+      } else {
+        K.bgr_to_ycc(src, channels, width, &full[0].px[row], &full[1].px[row], &full[2].px[row]);
       }
+      for (int ci = 0; ci < nc; ++ci) std::memset(&full[ci].px[row + width], full[ci].px[row + width - 1], pw - width);
     }
   });
   // Chroma downsampling: box average with libjpeg's alternating bias (1,2 / 0,1) so errors don't drift.
@@ -194,14 +173,19 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
       Plane d{pw / hs, ph / vs, {}};
       d.px.resize(static_cast<size_t>(d.w) * d.h);
       const Plane& s = full[ci];
-      for (int y = 0; y < d.h; ++y)
-        for (int x = 0; x < d.w; ++x) {
-          int sum = 0;
-          for (int j = 0; j < vs; ++j)
-            for (int i = 0; i < hs; ++i) sum += s.px[static_cast<size_t>(y * vs + j) * s.w + x * hs + i];
-          int bias = vs == 2 ? (x & 1 ? 2 : 1) : (x & 1);
-          d.px[static_cast<size_t>(y) * d.w + x] = static_cast<uint8_t>((sum + bias) >> (vs == 2 ? 2 : 1));
+      core::parallel_for(d.h, 16, [&](int64_t y0, int64_t y1) {
+        for (int64_t y = y0; y < y1; ++y) {
+          const uint8_t* r0 = &s.px[static_cast<size_t>(y * vs) * s.w];
+          const uint8_t* r1 = vs == 2 ? r0 + s.w : r0;
+          uint8_t* o = &d.px[static_cast<size_t>(y) * d.w];
+          if (vs == 2) {
+            for (int x = 0; x < d.w; ++x)
+              o[x] = static_cast<uint8_t>((r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 1 + (x & 1)) >> 2);
+          } else {
+            for (int x = 0; x < d.w; ++x) o[x] = static_cast<uint8_t>((r0[2 * x] + r0[2 * x + 1] + (x & 1)) >> 1);
+          }
         }
+      });
       full[ci] = std::move(d);
     }
   }
@@ -219,19 +203,16 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
     k.bh = p.h / 8;
     k.c.resize(static_cast<size_t>(k.bw) * k.bh * 64);
     const uint16_t* qt = q[ci ? 1 : 0];
+    uint16_t div[64];
+    float recip[64];
+    for (int i = 0; i < 64; ++i) {
+      div[i] = static_cast<uint16_t>(qt[i] * 8);
+      recip[i] = 1.0f / static_cast<float>(div[i]);
+    }
     core::parallel_for(k.bh, 2, [&](int64_t b0, int64_t b1) {
-      int32_t blk[64];
       for (int64_t by = b0; by < b1; ++by)
-        for (int bx = 0; bx < k.bw; ++bx) {
-          for (int y = 0; y < 8; ++y)
-            for (int x = 0; x < 8; ++x) blk[y * 8 + x] = p.px[(by * 8 + y) * p.w + bx * 8 + x] - 128;
-          fdct_islow(blk);
-          int16_t* out = k.c.data() + (by * k.bw + bx) * 64;
-          for (int i = 0; i < 64; ++i) {
-            int32_t div = qt[kZigzag[i]] * 8, v = blk[kZigzag[i]];
-            out[i] = static_cast<int16_t>(v < 0 ? -((-v + (div >> 1)) / div) : (v + (div >> 1)) / div);
-          }
-        }
+        for (int bx = 0; bx < k.bw; ++bx)
+          K.fdct_quant(&p.px[(by * 8) * p.w + bx * 8], p.w, div, recip, k.c.data() + (by * k.bw + bx) * 64);
     });
   }
 
@@ -288,14 +269,11 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
   BitWriter bw(o);
   int pred[3] = {0, 0, 0};
   auto nbits = [](int v) {
-    int a = v < 0 ? -v : v, n = 0;
-    while (a) {
-      ++n;
-      a >>= 1;
-    }
-    return n;
+    unsigned a = static_cast<unsigned>(v < 0 ? -v : v);
+    return a ? 32 - __builtin_clz(a) : 0;
   };
   auto encode_block = [&](const int16_t* z, int ci) {
+    bw.reserve(2 * 64 * 4 + 16);  // at most 32 bits per coefficient, doubled by stuffing
     const HuffCodes& hd = ci ? dcc : dcl;
     const HuffCodes& ha = ci ? acc : acl;
     int diff = z[0] - pred[ci];
@@ -303,23 +281,26 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
     int s = nbits(diff);
     bw.put(hd.code[s], hd.len[s]);
     if (s) bw.put(diff < 0 ? diff - 1 : diff, s);
-    int run = 0;
-    for (int k = 1; k < 64; ++k) {
-      int v = z[k];
-      if (v == 0) {
-        ++run;
-        continue;
-      }
+    // Walk the nonzero coefficients through a bit mask instead of testing all 63.
+    uint64_t nz = 0;
+    for (int k = 1; k < 64; ++k) nz |= static_cast<uint64_t>(z[k] != 0) << k;
+    int last = 0;
+    while (nz) {
+      int k = __builtin_ctzll(nz);
+      nz &= nz - 1;
+      int run = k - last - 1;
+      last = k;
       while (run > 15) {
         bw.put(ha.code[0xF0], ha.len[0xF0]);
         run -= 16;
       }
+      int v = z[k];
       int sz = nbits(v);
       int sym = (run << 4) | sz;
       bw.put(ha.code[sym], ha.len[sym]);
       bw.put(v < 0 ? v - 1 : v, sz);
-      run = 0;
     }
+    int run = 63 - last;
     if (run) bw.put(ha.code[0], ha.len[0]);
   };
   for (int y = 0; y < my; ++y)
