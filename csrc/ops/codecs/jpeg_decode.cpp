@@ -5,6 +5,7 @@
 // Entropy decoding is serial; the IDCT and the upsampling/colour pass run on the shared thread pool.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "core/threadpool.h"
 #include "ops/codecs/codec_kernels.h"
@@ -31,6 +32,9 @@ struct HuffTable {
   int32_t maxcode[18];
   int32_t valoffset[18];
   uint8_t vals[256];
+  // AC tables: a code and its extra bits together within kLookBits resolve in one lookup:
+  // value << 8 | run << 4 | total bits (0: not resolvable this way).
+  int32_t fast_ac[1 << kLookBits];
 
   void build(const uint8_t* counts, const uint8_t* symbols, int nsym) {
     std::memset(look_len, 0, sizeof look_len);
@@ -57,6 +61,16 @@ struct HuffTable {
     }
     maxcode[17] = 0x7fffffff;
     defined = true;
+    for (int i = 0; i < (1 << kLookBits); ++i) {
+      fast_ac[i] = 0;
+      int len = look_len[i];
+      if (!len) continue;
+      int r = look_sym[i] >> 4, s = look_sym[i] & 15;
+      if (s == 0 || len + s > kLookBits) continue;
+      int v = (i >> (kLookBits - len - s)) & ((1 << s) - 1);
+      if (v < (1 << (s - 1))) v -= (1 << s) - 1;
+      fast_ac[i] = v * 256 + (r << 4) + len + s;
+    }
   }
 };
 
@@ -305,6 +319,15 @@ struct Decoder {
     c.pred += diff;
     blk[0] = static_cast<int16_t>(c.pred);
     for (int k = 1; k < 64;) {
+      if (br.nbits < 16) br.fill();
+      const int32_t fast = ha.fast_ac[br.peek(kLookBits)];
+      if (fast) {
+        br.skip(fast & 15);
+        k += (fast >> 4) & 15;
+        blk[kNatural[k]] = static_cast<int16_t>(fast >> 8);
+        ++k;
+        continue;
+      }
       int rs = br.decode(ha);
       int r = rs >> 4, sz = rs & 15;
       if (sz) {
@@ -555,16 +578,17 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
 
   const CodecKernels& K = codec_kernels();
   // IDCT every block into a per-component plane (padded to whole MCUs).
-  std::vector<std::vector<uint8_t>> planes(nc);
+  // Every byte of a plane that is read is written by the IDCT first, so no zero fill.
+  std::vector<std::unique_ptr<uint8_t[]>> planes(nc);
   for (int ci = 0; ci < nc; ++ci) {
     Component& c = d.comps[ci];
     // The grayscale output of a YCbCr image is its luma: the chroma planes are not needed.
     if (out_channels == 1 && ci > 0 && !d.is_rgb()) break;
-    planes[ci].resize(static_cast<size_t>(c.bw) * 8 * c.bh * 8);
+    planes[ci].reset(new uint8_t[static_cast<size_t>(c.bw) * 8 * c.bh * 8]);
     const int stride = c.bw * 8;
     const int nby = (c.dh + 7) / 8, nbx = (c.dw + 7) / 8;
     const uint16_t* q = d.qt[c.tq];
-    uint8_t* plane = planes[ci].data();
+    uint8_t* plane = planes[ci].get();
     const int16_t* coefs = c.coefs.data();
     core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) {
       for (int64_t by = b0; by < b1; ++by)
@@ -581,14 +605,14 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
     for (int64_t y = y0; y < y1; ++y) {
       uint8_t* o = out + y * W * out_channels;
       if (nc == 1) {
-        const uint8_t* src = planes[0].data() + y * d.comps[0].bw * 8;
+        const uint8_t* src = planes[0].get() + y * d.comps[0].bw * 8;
         if (out_channels == 1) std::memcpy(o, src, W);
         else
           for (int x = 0; x < W; ++x) o[3 * x] = o[3 * x + 1] = o[3 * x + 2] = src[x];
         continue;
       }
       if (out_channels == 1 && !rgb) {
-        upsample_row(K, d.comps[0], planes[0].data(), d.comps[0].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
+        upsample_row(K, d.comps[0], planes[0].get(), d.comps[0].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
                      rows.data());
         std::memcpy(o, rows.data(), W);
         continue;
@@ -597,7 +621,7 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
       uint8_t* c1 = c0 + rw;
       uint8_t* c2 = c1 + rw;
       for (int ci = 0; ci < 3; ++ci)
-        upsample_row(K, d.comps[ci], planes[ci].data(), d.comps[ci].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
+        upsample_row(K, d.comps[ci], planes[ci].get(), d.comps[ci].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
                      rows.data() + ci * rw);
       if (rgb) {
         if (out_channels == 1) {

@@ -135,21 +135,34 @@ std::vector<uint8_t> png_filter(const uint8_t* pixels, int width, int height, in
   // cv2's pixel (B,G,R[,A], native endian) -> PNG's (R,G,B[,A], big endian).
   auto png_row = [&](int64_t y, uint8_t* dst) {
     const uint8_t* src = pixels + y * n;
-    for (int x = 0; x < width; ++x) {
-      for (int c = 0; c < channels; ++c) {
-        int sc = (channels >= 3 && c < 3) ? 2 - c : c;
-        const uint8_t* s = src + (static_cast<size_t>(x) * channels + sc) * esize;
-        uint8_t* d = dst + (static_cast<size_t>(x) * channels + c) * esize;
-        if (esize == 2) {
-          uint16_t v;
-          std::memcpy(&v, s, 2);
-          d[0] = static_cast<uint8_t>(v >> 8);
-          d[1] = static_cast<uint8_t>(v & 255);
-        } else {
-          d[0] = s[0];
+    const size_t npx = static_cast<size_t>(width);
+    if (esize == 1) {
+      if (channels == 1) {
+        std::memcpy(dst, src, n);
+      } else if (channels == 3) {
+        for (size_t x = 0; x < npx; ++x) {
+          dst[3 * x] = src[3 * x + 2];
+          dst[3 * x + 1] = src[3 * x + 1];
+          dst[3 * x + 2] = src[3 * x];
+        }
+      } else {
+        for (size_t x = 0; x < npx; ++x) {
+          dst[4 * x] = src[4 * x + 2];
+          dst[4 * x + 1] = src[4 * x + 1];
+          dst[4 * x + 2] = src[4 * x];
+          dst[4 * x + 3] = src[4 * x + 3];
         }
       }
+      return;
     }
+    for (size_t x = 0; x < npx; ++x)
+      for (int c = 0; c < channels; ++c) {
+        int sc = (channels >= 3 && c < 3) ? 2 - c : c;
+        uint16_t v;
+        std::memcpy(&v, src + (x * channels + sc) * 2, 2);
+        dst[(x * channels + c) * 2] = static_cast<uint8_t>(v >> 8);
+        dst[(x * channels + c) * 2 + 1] = static_cast<uint8_t>(v & 255);
+      }
   };
   core::parallel_for(height, 32, [&](int64_t y0, int64_t y1) {
     std::vector<uint8_t> cand(n), best(n), row(n), prev(n, 0);

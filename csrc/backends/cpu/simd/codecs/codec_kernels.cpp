@@ -97,11 +97,11 @@ void fancy_h2v2(const uint8_t* near, const uint8_t* far, int dw, uint8_t* out) {
   for (int x0 = 0; x0 < dw; x0 += 4096) {
     // Column sums of this chunk with one neighbour each side (edges replicate).
     const int n = dw - x0 < 4096 ? dw - x0 : 4096;
-    for (int i = -1; i <= n; ++i) {
-      int x = x0 + i;
-      x = x < 0 ? 0 : (x >= dw ? dw - 1 : x);
-      cs[i + 1] = static_cast<int16_t>(near[x] * 3 + far[x]);
-    }
+    const uint8_t* a = near + x0;
+    const uint8_t* b = far + x0;
+    for (int i = 0; i < n; ++i) cs[i + 1] = static_cast<int16_t>(a[i] * 3 + b[i]);
+    cs[0] = x0 > 0 ? static_cast<int16_t>(a[-1] * 3 + b[-1]) : cs[1];
+    cs[n + 1] = x0 + n < dw ? static_cast<int16_t>(a[n] * 3 + b[n]) : cs[n];
     uint8_t* o = out + 2 * x0;
     for (int i = 0; i < n; ++i) {
       int32_t t = cs[i + 1] * 3;
