@@ -373,3 +373,47 @@ def test_imwrite_path_like(tmp_path):
     p = tmp_path / "pl.png"
     assert mcv.imwrite(p, img) is True
     same(mcv.imread(os.fspath(p), -1), img)
+
+
+# ---------------------------------------------------------------- per-ISA kernels agree bit for bit
+
+_ISA_PROGRAM = r"""
+import hashlib, sys
+import numpy as np, cv2
+import mnn.cv as mcv
+from mnn import _core
+rng = np.random.default_rng(7)
+img = cv2.GaussianBlur(rng.integers(0, 256, (67, 93, 3), dtype=np.uint8), (5, 5), 2)
+h = hashlib.sha256()
+for params in ([], [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_422],
+               [cv2.IMWRITE_JPEG_PROGRESSIVE, 1, cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444]):
+    buf = cv2.imencode(".jpg", img, params)[1]
+    h.update(np.asarray(mcv.imdecode(buf, cv2.IMREAD_COLOR)).tobytes())
+for q in (20, 95):
+    h.update(np.asarray(mcv.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])[1]).tobytes())
+    h.update(np.asarray(mcv.imencode(".jpg", img[:, :, 0].copy(), [cv2.IMWRITE_JPEG_QUALITY, q])[1]).tobytes())
+print(_core.isa(), h.hexdigest())
+"""
+
+
+def _run_isa(isa):
+    import subprocess
+    import sys
+    import mnn
+    env = dict(os.environ, MNN_ISA=isa)
+    src = os.path.dirname(os.path.dirname(mnn.__file__))
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    r = subprocess.run([sys.executable, "-c", _ISA_PROGRAM], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.split()
+
+
+def test_isa_kernels_match_scalar():
+    import mnn
+    isas = mnn._core.available_isas()
+    ref_isa, ref = _run_isa("scalar")
+    assert ref_isa == "scalar"
+    for isa in isas:
+        if isa != "scalar":
+            got_isa, got = _run_isa(isa)
+            assert got_isa == isa and got == ref, isa
