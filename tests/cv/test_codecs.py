@@ -292,6 +292,10 @@ def test_imread_missing_and_unknown(tmp_path):
     assert mcv.imread(str(tmp_path)) is None  # a directory
     with pytest.raises(mcv.error):
         mcv.imwrite(str(tmp_path / "x.unknownext"), PHOTOS["chelsea"])
+    bad_dir = str(tmp_path / "no" / "such" / "dir" / "x.png")
+    assert mcv.imwrite(bad_dir, PHOTOS["chelsea"]) is cv2.imwrite(bad_dir, PHOTOS["chelsea"]) is False
+    with pytest.raises(mcv.error):
+        mcv.imencode(".png", np.zeros((4, 4, 2), np.uint8))  # cv2: channels == 1 || 3 || 4
     with pytest.raises(mcv.error):
         mcv.imencode(".png", np.zeros((0, 3), np.uint8))
     with pytest.raises(mcv.error):
@@ -336,6 +340,27 @@ def test_corrupt_and_truncated_inputs_never_crash(ext, params):
             if out is not None:
                 out = as_np(out)
                 assert out.dtype in (np.uint8, np.uint16) and out.ndim in (2, 3)
+
+
+def _patch_ihdr(png, w, h):
+    import zlib
+    ihdr = struct.pack(">II", w, h) + png[24:29]
+    chunk = png[8:16] + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr) & 0xFFFFFFFF)
+    return png[:8] + chunk + png[33:]
+
+
+def test_huge_headers_are_rejected_without_allocating():
+    # A few bytes claiming a gigantic image: PNG (deflate bomb guard) and JPEG (cv2's pixel limit).
+    png = make_png(np.zeros((4, 4), np.uint8), 0, 8)
+    assert as_np(mcv.imdecode(np.frombuffer(_patch_ihdr(png, 4, 4), np.uint8), -1)).shape == (4, 4)
+    for w, h in ((1 << 23, 1 << 23), (4, 400), (30000, 30000)):  # too large / not enough image data
+        bad = np.frombuffer(_patch_ihdr(png, w, h), np.uint8)
+        assert mcv.imdecode(bad, cv2.IMREAD_UNCHANGED) is None
+    ok, jpg = cv2.imencode(".jpg", np.zeros((8, 8), np.uint8))
+    data = bytearray(jpg.tobytes())
+    sof = data.index(b"\xff\xc0")
+    data[sof + 5:sof + 9] = struct.pack(">HH", 65000, 65000)
+    assert mcv.imdecode(np.frombuffer(bytes(data), np.uint8), cv2.IMREAD_COLOR) is None
 
 
 @pytest.mark.parametrize("progressive", [0, 1])

@@ -94,6 +94,8 @@ def _image(buf, h, w, c, dtype=None):
 
 _PNG_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
 _PNG_SPP = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+_ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))
+_MAX_PIXELS = 1 << 30  # cv2's CV_IO_MAX_IMAGE_PIXELS: larger headers are rejected before allocating
 
 
 def _png_decode(data, flags):
@@ -133,10 +135,21 @@ def _png_decode(data, flags):
         raise _Corrupt("bad IHDR")
     if color_type == 3 and (not palette or len(palette) % 3):
         raise _Corrupt("palette missing")
-    try:
-        raw = zlib.decompressobj().decompress(b"".join(idat))
+    if w * h > _MAX_PIXELS:
+        raise _Corrupt("image too large")
+    spp = _PNG_SPP[color_type]
+    passes = _ADAM7 if interlace else ((0, 0, 1, 1),)
+    expected = 0
+    for x0, y0, dx, dy in passes:
+        pw, ph = (w - x0 + dx - 1) // dx if w > x0 else 0, (h - y0 + dy - 1) // dy if h > y0 else 0
+        if pw and ph:
+            expected += ph * (1 + (pw * spp * depth + 7) // 8)
+    try:  # never inflate more than the image needs (a small file can expand without bound)
+        raw = zlib.decompressobj().decompress(b"".join(idat), expected)
     except zlib.error as e:
         raise _Corrupt(str(e)) from None
+    if len(raw) < expected:
+        raise _Corrupt("not enough image data")
     if color_type in (0, 4) or trns is None:
         natural = {0: 1, 2: 3, 3: 3, 4: 4, 6: 4}[color_type]
     else:
@@ -223,6 +236,8 @@ def _orient(img, o):
 def _jpeg_decode(data, flags):
     try:
         w, h, comps, _progressive, exif_off, exif_size = _core.jpeg_header(data)
+        if w * h > _MAX_PIXELS:
+            raise _Corrupt("image too large")
         out_c, _keep16, rgb = _want(flags, 1 if comps == 1 else 3, False)
         buf, h, w = _core.jpeg_decode(data, out_c)
     except ValueError as e:
@@ -377,7 +392,7 @@ def _decode(data, flags):
             return _jpeg_decode(data, flags)
         if data[:2] == b"BM":
             return _bmp_decode(data, flags)
-    except (_Corrupt, struct.error):
+    except (_Corrupt, struct.error, MemoryError):
         return None
     return None
 
@@ -458,8 +473,11 @@ def imwrite(filename, img, params=None):
     if not ext:
         raise fail("imwrite", f"could not find a writer for the specified extension in '{name}'")
     data = _encode(ext, img, params, "imwrite")
-    with open(name, "wb") as f:
-        f.write(data)
+    try:
+        with open(name, "wb") as f:
+            f.write(data)
+    except OSError:  # cv2 reports an unwritable path by returning False
+        return False
     return True
 
 
