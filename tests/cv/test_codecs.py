@@ -177,6 +177,18 @@ def test_jpeg_exif_orientation(orientation):
         same(mcv.imdecode(data, flags), cv2.imdecode(data, flags))
 
 
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+def test_png_exif_orientation(orientation):
+    from tests.cv.pngmaker import _chunk
+    tiff = b"II\x2a\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0)
+    tiff += struct.pack("<I", 0)
+    png = make_png(RNG.integers(0, 256, (24, 40, 3)), 2, 8)
+    buf = np.frombuffer(png[:33] + _chunk(b"eXIf", tiff) + png[33:], np.uint8)
+    for flags in (cv2.IMREAD_COLOR, cv2.IMREAD_UNCHANGED, cv2.IMREAD_GRAYSCALE,
+                  cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION):
+        same(mcv.imdecode(buf, flags), cv2.imdecode(buf, flags))
+
+
 # ---------------------------------------------------------------- JPEG encode
 
 

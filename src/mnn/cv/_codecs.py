@@ -101,7 +101,7 @@ _MAX_PIXELS = 1 << 30  # cv2's CV_IO_MAX_IMAGE_PIXELS: larger headers are reject
 def _png_decode(data, flags):
     pos, n = 8, len(data)
     ihdr = None
-    palette, trns, idat = b"", None, []
+    palette, trns, idat, exif = b"", None, [], None
     while True:
         if pos + 12 > n:
             raise _Corrupt("truncated PNG")
@@ -127,6 +127,8 @@ def _png_decode(data, flags):
             trns = body
         elif ctype == b"IDAT":
             idat.append(body)
+        elif ctype == b"eXIf" and exif is None:
+            exif = body
         elif ctype == b"IEND":
             break
     w, h, depth, color_type, comp, filt, interlace = ihdr
@@ -160,7 +162,10 @@ def _png_decode(data, flags):
                                keep16, rgb)
     except ValueError as e:
         raise _Corrupt(str(e)) from None
-    return _image(buf, h, w, out_c, _np.uint16 if keep16 and depth == 16 else None)
+    img = _image(buf, h, w, out_c, _np.uint16 if keep16 and depth == 16 else None)
+    if exif and flags >= 0 and not flags & IMREAD_IGNORE_ORIENTATION:  # cv2 5 honours eXIf like JPEG's APP1
+        img = _orient(img, _exif_orientation(exif))
+    return img
 
 
 def _png_chunk(tag, body):
