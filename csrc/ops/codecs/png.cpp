@@ -11,34 +11,50 @@
 namespace mnn::codecs {
 namespace {
 
-inline uint8_t paeth(int a, int b, int c) {
-  int p = a + b - c;
-  int pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
-  if (pa <= pb && pa <= pc) return static_cast<uint8_t>(a);
-  return static_cast<uint8_t>(pb <= pc ? b : c);
+
+inline uint8_t paeth_fast(int a, int b, int c) {
+  // |p-a| = |b-c|, |p-b| = |a-c|, |p-c| = |a+b-2c| with p = a+b-c; selects compile to cmovs.
+  int pa = std::abs(b - c), pb = std::abs(a - c), pc = std::abs(a + b - 2 * c);
+  int ab = pb < pa ? b : a;
+  int pab = pb < pa ? pb : pa;
+  return static_cast<uint8_t>(pc < pab ? c : ab);
 }
 
-// Reverses one filtered row in place; prev is the previous reconstructed row (zeros for the first).
-void unfilter_row(int type, uint8_t* row, const uint8_t* prev, size_t n, int bpp) {
+// Sub/Avg/Paeth depend on the previous pixel: with bpp a compile-time constant the bpp channels
+// form independent chains the CPU overlaps.
+template <int kBpp>
+void unfilter_row_bpp(int type, uint8_t* row, const uint8_t* prev, size_t n) {
+  const size_t b = std::min(n, static_cast<size_t>(kBpp));
   switch (type) {
     case 0: break;
     case 1:
-      for (size_t i = bpp; i < n; ++i) row[i] = static_cast<uint8_t>(row[i] + row[i - bpp]);
+      for (size_t i = kBpp; i < n; ++i) row[i] = static_cast<uint8_t>(row[i] + row[i - kBpp]);
       break;
     case 2:
       for (size_t i = 0; i < n; ++i) row[i] = static_cast<uint8_t>(row[i] + prev[i]);
       break;
     case 3:
-      for (size_t i = 0; i < n; ++i) {
-        int left = i >= static_cast<size_t>(bpp) ? row[i - bpp] : 0;
-        row[i] = static_cast<uint8_t>(row[i] + ((left + prev[i]) >> 1));
-      }
+      for (size_t i = 0; i < b; ++i) row[i] = static_cast<uint8_t>(row[i] + (prev[i] >> 1));
+      for (size_t i = kBpp; i < n; ++i) row[i] = static_cast<uint8_t>(row[i] + ((row[i - kBpp] + prev[i]) >> 1));
       break;
     case 4:
-      for (size_t i = 0; i < static_cast<size_t>(bpp) && i < n; ++i) row[i] = static_cast<uint8_t>(row[i] + prev[i]);
-      for (size_t i = bpp; i < n; ++i) row[i] = static_cast<uint8_t>(row[i] + paeth(row[i - bpp], prev[i], prev[i - bpp]));
+      for (size_t i = 0; i < b; ++i) row[i] = static_cast<uint8_t>(row[i] + prev[i]);
+      for (size_t i = kBpp; i < n; ++i)
+        row[i] = static_cast<uint8_t>(row[i] + paeth_fast(row[i - kBpp], prev[i], prev[i - kBpp]));
       break;
     default: throw CodecError("corrupt PNG data: bad filter type " + std::to_string(type));
+  }
+}
+
+// Reverses one filtered row in place; prev is the previous reconstructed row (zeros for the first).
+void unfilter_row(int type, uint8_t* row, const uint8_t* prev, size_t n, int bpp) {
+  switch (bpp) {
+    case 1: return unfilter_row_bpp<1>(type, row, prev, n);
+    case 2: return unfilter_row_bpp<2>(type, row, prev, n);
+    case 3: return unfilter_row_bpp<3>(type, row, prev, n);
+    case 4: return unfilter_row_bpp<4>(type, row, prev, n);
+    case 6: return unfilter_row_bpp<6>(type, row, prev, n);
+    default: return unfilter_row_bpp<8>(type, row, prev, n);
   }
 }
 
@@ -97,7 +113,7 @@ void filter_row(int f, const uint8_t* row, const uint8_t* prev, uint8_t* o, size
       break;
     default:
       for (size_t i = 0; i < b; ++i) o[i] = static_cast<uint8_t>(row[i] - prev[i]);
-      for (size_t i = b; i < n; ++i) o[i] = static_cast<uint8_t>(row[i] - paeth(row[i - bpp], prev[i], prev[i - bpp]));
+      for (size_t i = b; i < n; ++i) o[i] = static_cast<uint8_t>(row[i] - paeth_fast(row[i - bpp], prev[i], prev[i - bpp]));
   }
 }
 
@@ -221,6 +237,52 @@ void png_convert(const uint8_t* samples, int width, int height, int depth, int c
     tb = (trns[4] << 8) | trns[5];
   }
   const int64_t npix = static_cast<int64_t>(width) * height;
+  // Fast paths for the common 8-bit layouts: channel order only (no tRNS, no palette, no scaling).
+  if (depth == 8 && (color_type == 0 || color_type == 2 || color_type == 6) && !(color_type == 2 && tr >= 0)) {
+    const int sc = spp, oc = out_channels;
+    const bool swap = !rgb_order;
+    bool handled = true;
+    if (sc == oc && sc == 1) {
+      std::memcpy(out, samples, static_cast<size_t>(npix));
+    } else if (sc == 1 && oc == 3) {
+      core::parallel_for(npix, 1 << 16, [&](int64_t p0, int64_t p1) {
+        for (int64_t p = p0; p < p1; ++p) out[3 * p] = out[3 * p + 1] = out[3 * p + 2] = samples[p];
+      });
+    } else if (sc >= 3 && oc >= 3 && oc <= sc) {
+      core::parallel_for(npix, 1 << 16, [&](int64_t p0, int64_t p1) {
+        const int a = swap ? 2 : 0, b = swap ? 0 : 2;
+        if (sc == 3 && oc == 3) {
+          for (int64_t p = p0; p < p1; ++p) {
+            const uint8_t* in = samples + 3 * p;
+            uint8_t* o = out + 3 * p;
+            o[0] = in[a];
+            o[1] = in[1];
+            o[2] = in[b];
+          }
+        } else if (sc == 4 && oc == 4) {
+          for (int64_t p = p0; p < p1; ++p) {
+            const uint8_t* in = samples + 4 * p;
+            uint8_t* o = out + 4 * p;
+            o[0] = in[a];
+            o[1] = in[1];
+            o[2] = in[b];
+            o[3] = in[3];
+          }
+        } else {
+          for (int64_t p = p0; p < p1; ++p) {
+            const uint8_t* in = samples + 4 * p;
+            uint8_t* o = out + 3 * p;
+            o[0] = in[a];
+            o[1] = in[1];
+            o[2] = in[b];
+          }
+        }
+      });
+    } else {
+      handled = false;
+    }
+    if (handled) return;
+  }
   core::parallel_for(npix, 1 << 15, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       uint32_t s[4] = {0, 0, 0, 0};
