@@ -5,6 +5,7 @@
 // Entropy decoding is serial; the IDCT and the upsampling/colour pass run on the shared thread pool.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 
 #include "core/threadpool.h"
@@ -176,6 +177,10 @@ struct Decoder {
   int adobe_transform = -1;
   bool jfif = false;
   int eobrun = 0;
+  // Row mode (a baseline file whose first scan interleaves every component): coefficients live only for
+  // one MCU row and row_done(mcu_row) consumes them, so the IDCT works on cache-resident data.
+  bool row_mode = false;
+  std::function<void(int)> row_done;
 
   Decoder(const uint8_t* d, size_t n) : data(d), size(n) {}
 
@@ -450,6 +455,7 @@ struct Decoder {
 
     BitReader br{data + pos, data + size};
     auto block = [&](Component& c, int bx, int by) {
+      if (row_mode) by %= c.v;
       int16_t* blk = c.coefs.data() + (static_cast<int64_t>(by) * c.bw + bx) * 64;
       if (!hdr.progressive) decode_block_baseline(br, c, blk);
       else if (ss == 0) {
@@ -476,29 +482,34 @@ struct Decoder {
       // Non-interleaved: blocks in the component's own raster, only those covering the image.
       Component& c = *sc[0];
       int nbx = (c.dw + 7) / 8, nby = (c.dh + 7) / 8;
-      for (int by = 0; by < nby; ++by)
+      for (int by = 0; by < nby; ++by) {
         for (int bx = 0; bx < nbx; ++bx) {
           restart_check(todo);
           block(c, bx, by);
         }
+        if (row_mode) row_done(by);
+      }
     } else {
-      for (int my = 0; my < mcuy; ++my)
+      for (int my = 0; my < mcuy; ++my) {
         for (int mx = 0; mx < mcux; ++mx) {
           restart_check(todo);
           for (Component* c : sc)
             for (int y = 0; y < c->v; ++y)
               for (int x = 0; x < c->h; ++x) block(*c, mx * c->h + x, my * c->v + y);
         }
+        if (row_mode) row_done(my);
+      }
     }
     // Continue after the entropy-coded data: at the marker that stopped the reader.
     pos = static_cast<size_t>(br.p - data);
   }
 
   void decode_coefficients() {
-    for (auto& c : comps) {
-      c.coefs.assign(static_cast<size_t>(c.bw) * c.bh * 64, 0);
-    }
+    for (auto& c : comps) c.coefs.assign(static_cast<size_t>(c.bw) * (row_mode ? c.v : c.bh) * 64, 0);
     read_scan();
+    // Row mode consumed every component's coefficients already; a baseline file has no further scans.
+    const bool single_scan = row_mode;
+    row_mode = false;
     {  // further scans: progressive passes, or one scan per component in a non-interleaved baseline file
       for (;;) {
         int m = next_marker();
@@ -510,6 +521,7 @@ struct Decoder {
         int len = u16();
         if (len < 2 || seg + len > size) corrupt("premature end of data");
         if (m == 0xDA) {
+          if (single_scan) corrupt("unexpected second scan in a baseline image");
           pos = seg;
           read_scan();
           continue;
@@ -572,31 +584,53 @@ JpegHeader jpeg_read_header(const uint8_t* data, size_t size) {
 void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channels) {
   Decoder d(data, size);
   d.read_header();
-  d.decode_coefficients();
   const int W = d.hdr.width, H = d.hdr.height;
   const int nc = static_cast<int>(d.comps.size());
-
   const CodecKernels& K = codec_kernels();
-  // IDCT every block into a per-component plane (padded to whole MCUs).
-  // Every byte of a plane that is read is written by the IDCT first, so no zero fill.
+
+  // One plane per needed component, padded to whole MCUs. Every byte that is read is written by the
+  // IDCT first, so no zero fill. The grayscale output of a YCbCr image needs only the luma plane.
   std::vector<std::unique_ptr<uint8_t[]>> planes(nc);
   for (int ci = 0; ci < nc; ++ci) {
-    Component& c = d.comps[ci];
-    // The grayscale output of a YCbCr image is its luma: the chroma planes are not needed.
     if (out_channels == 1 && ci > 0 && !d.is_rgb()) break;
+    const Component& c = d.comps[ci];
     planes[ci].reset(new uint8_t[static_cast<size_t>(c.bw) * 8 * c.bh * 8]);
+  }
+  // IDCT of block rows [r0, r1) of component ci; `local` addresses a one-MCU-row coefficient buffer.
+  auto idct_rows = [&](int ci, int64_t r0, int64_t r1, bool local) {
+    Component& c = d.comps[ci];
+    if (!d.qt_defined[c.tq]) corrupt("quantization table not defined");
     const int stride = c.bw * 8;
     const int nby = (c.dh + 7) / 8, nbx = (c.dw + 7) / 8;
     const uint16_t* q = d.qt[c.tq];
     uint8_t* plane = planes[ci].get();
-    const int16_t* coefs = c.coefs.data();
-    core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) {
-      for (int64_t by = b0; by < b1; ++by)
-        for (int bx = 0; bx < nbx; ++bx)
-          K.idct8x8(coefs + (by * c.bw + bx) * 64, q, plane + by * 8 * stride + bx * 8, stride);
-    });
-    std::vector<int16_t>().swap(c.coefs);
+    for (int64_t by = r0; by < std::min<int64_t>(r1, nby); ++by) {
+      const int16_t* row = c.coefs.data() + (local ? by - r0 : by) * c.bw * 64;
+      for (int bx = 0; bx < nbx; ++bx) K.idct8x8(row + bx * 64, q, plane + by * 8 * stride + bx * 8, stride);
+    }
+  };
+  // pos is at the first SOS: row mode when it is a baseline scan over every component.
+  const bool row_mode = !d.hdr.progressive && d.pos + 2 < size && d.data[d.pos + 2] == nc;
+  if (row_mode) {
+    d.row_mode = true;
+    d.row_done = [&](int mcu_row) {
+      for (int ci = 0; ci < nc; ++ci) {
+        if (!planes[ci]) continue;
+        Component& c = d.comps[ci];
+        idct_rows(ci, static_cast<int64_t>(mcu_row) * c.v, static_cast<int64_t>(mcu_row + 1) * c.v, true);
+      }
+      for (auto& c : d.comps) std::fill(c.coefs.begin(), c.coefs.end(), 0);
+    };
   }
+  d.decode_coefficients();
+  if (!row_mode) {
+    for (int ci = 0; ci < nc; ++ci) {
+      if (!planes[ci]) continue;
+      const int nby = (d.comps[ci].dh + 7) / 8;
+      core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) { idct_rows(ci, b0, b1, false); });
+    }
+  }
+  for (auto& c : d.comps) std::vector<int16_t>().swap(c.coefs);
 
   const bool rgb = d.is_rgb();
   core::parallel_for(H, 16, [&](int64_t y0, int64_t y1) {
