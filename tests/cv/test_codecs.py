@@ -375,6 +375,32 @@ def test_huge_headers_are_rejected_without_allocating():
     assert mcv.imdecode(np.frombuffer(bytes(data), np.uint8), cv2.IMREAD_COLOR) is None
 
 
+def test_fuzzed_jpegs_never_crash():
+    # Byte flips, deletions and insertions in every JPEG flavour (found: Huffman tables with too many
+    # codes, table selectors past 3); the result is None, an image or cv2.error, never a crash.
+    rng = np.random.default_rng(99)
+    img = cv2.GaussianBlur(rng.integers(0, 256, (37, 53, 3), dtype=np.uint8), (3, 3), 1)
+    seeds = [cv2.imencode(".jpg", img, p)[1].tobytes() for p in JPEG_PARAMS.values()]
+    decoded = 0
+    for it in range(300):
+        b = bytearray(seeds[it % len(seeds)])
+        for _ in range(rng.integers(1, 20)):
+            op, i = rng.integers(0, 4), int(rng.integers(0, len(b)))
+            if op == 0:
+                b[i] = rng.integers(0, 256)
+            elif op == 1:
+                del b[i:i + rng.integers(1, 50)]
+            elif op == 2:
+                b[i:i] = rng.integers(0, 256, rng.integers(1, 20)).astype(np.uint8).tobytes()
+            else:
+                b[i] ^= 1 << int(rng.integers(0, 8))
+        out = mcv.imdecode(np.frombuffer(bytes(b), np.uint8), cv2.IMREAD_COLOR)
+        if out is not None:
+            assert as_np(out).ndim == 3
+            decoded += 1
+    assert decoded > 0
+
+
 @pytest.mark.parametrize("progressive", [0, 1])
 def test_truncated_jpeg_is_rejected_like_cv2(progressive):
     ok, buf = cv2.imencode(".jpg", PHOTOS["astronaut"], [cv2.IMWRITE_JPEG_PROGRESSIVE, progressive])

@@ -45,6 +45,7 @@ struct HuffTable {
       valoffset[len] = k - code;
       if (counts[len - 1]) {
         for (int i = 0; i < counts[len - 1]; ++i, ++k, ++code) {
+          if (code >= (1 << len)) corrupt("bad Huffman table");  // more codes than this length holds
           if (len <= kLookBits) {
             int shift = kLookBits - len;
             for (int j = 0; j < (1 << shift); ++j) {
@@ -431,6 +432,7 @@ struct Decoder {
       for (auto& c : comps)
         if (c.id == id) found = &c;
       if (!found) corrupt("SOS names an unknown component");
+      if ((t >> 4) > 3 || (t & 15) > 3) corrupt("bad Huffman table selector");
       found->td = t >> 4;
       found->ta = t & 15;
       sc.push_back(found);

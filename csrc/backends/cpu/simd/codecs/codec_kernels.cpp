@@ -15,43 +15,47 @@ constexpr int32_t F0_298 = 2446, F0_390 = 3196, F0_541 = 4433, F0_765 = 6270, F0
                   F1_501 = 12299, F1_847 = 15137, F1_961 = 16069, F2_053 = 16819, F2_562 = 20995, F3_072 = 25172;
 
 // One 1-D inverse DCT on 8 lanes: x[u][l] frequency u of lane l -> y[n][l] sample n, descaled by kShift.
+// Corrupt input can push the sums past 32 bits; libjpeg lets them wrap, and so do we, in unsigned
+// arithmetic (defined behaviour), reading the result back as two's complement before the shift.
 template <int kShift>
 inline void idct_lanes(const int32_t (&x)[8][8], int32_t (&y)[8][8]) {
-  constexpr int32_t round = 1 << (kShift - 1);
+  using u32 = uint32_t;
+  constexpr u32 round = u32(1) << (kShift - 1);
+  auto out = [](u32 v) { return static_cast<int32_t>(v) >> kShift; };
   for (int l = 0; l < 8; ++l) {
-    int32_t z2 = x[2][l], z3 = x[6][l];
-    int32_t z1 = (z2 + z3) * F0_541;
-    int32_t tmp2 = z1 - z3 * F1_847;
-    int32_t tmp3 = z1 + z2 * F0_765;
-    int32_t tmp0 = (x[0][l] + x[4][l]) * (1 << kConstBits);
-    int32_t tmp1 = (x[0][l] - x[4][l]) * (1 << kConstBits);
-    int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
-    int32_t o0 = x[7][l], o1 = x[5][l], o2 = x[3][l], o3 = x[1][l];
-    int32_t a1 = o0 + o3, a2 = o1 + o2, a3 = o0 + o2, a4 = o1 + o3;
-    int32_t z5 = (a3 + a4) * F1_175;
-    a1 *= -F0_899;
-    a2 *= -F2_562;
-    a3 = a3 * -F1_961 + z5;
-    a4 = a4 * -F0_390 + z5;
-    o0 = o0 * F0_298 + a1 + a3;
-    o1 = o1 * F2_053 + a2 + a4;
-    o2 = o2 * F3_072 + a2 + a3;
-    o3 = o3 * F1_501 + a1 + a4;
-    y[0][l] = (tmp10 + o3 + round) >> kShift;
-    y[7][l] = (tmp10 - o3 + round) >> kShift;
-    y[1][l] = (tmp11 + o2 + round) >> kShift;
-    y[6][l] = (tmp11 - o2 + round) >> kShift;
-    y[2][l] = (tmp12 + o1 + round) >> kShift;
-    y[5][l] = (tmp12 - o1 + round) >> kShift;
-    y[3][l] = (tmp13 + o0 + round) >> kShift;
-    y[4][l] = (tmp13 - o0 + round) >> kShift;
+    u32 z2 = u32(x[2][l]), z3 = u32(x[6][l]);
+    u32 z1 = (z2 + z3) * u32(F0_541);
+    u32 tmp2 = z1 - z3 * u32(F1_847);
+    u32 tmp3 = z1 + z2 * u32(F0_765);
+    u32 tmp0 = (u32(x[0][l]) + u32(x[4][l])) << kConstBits;
+    u32 tmp1 = (u32(x[0][l]) - u32(x[4][l])) << kConstBits;
+    u32 tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+    u32 o0 = u32(x[7][l]), o1 = u32(x[5][l]), o2 = u32(x[3][l]), o3 = u32(x[1][l]);
+    u32 a1 = o0 + o3, a2 = o1 + o2, a3 = o0 + o2, a4 = o1 + o3;
+    u32 z5 = (a3 + a4) * u32(F1_175);
+    a1 *= u32(-F0_899);
+    a2 *= u32(-F2_562);
+    a3 = a3 * u32(-F1_961) + z5;
+    a4 = a4 * u32(-F0_390) + z5;
+    o0 = o0 * u32(F0_298) + a1 + a3;
+    o1 = o1 * u32(F2_053) + a2 + a4;
+    o2 = o2 * u32(F3_072) + a2 + a3;
+    o3 = o3 * u32(F1_501) + a1 + a4;
+    y[0][l] = out(tmp10 + o3 + round);
+    y[7][l] = out(tmp10 - o3 + round);
+    y[1][l] = out(tmp11 + o2 + round);
+    y[6][l] = out(tmp11 - o2 + round);
+    y[2][l] = out(tmp12 + o1 + round);
+    y[5][l] = out(tmp12 - o1 + round);
+    y[3][l] = out(tmp13 + o0 + round);
+    y[4][l] = out(tmp13 - o0 + round);
   }
 }
 
 // libjpeg masks the descaled sample to 10 bits before its range-limit table (wrapping far outliers);
 // inside that window this is a clamp of v + 128.
 inline uint8_t range_limit(int32_t v) {
-  v = ((v + 512) & 1023) - 512 + 128;
+  v = static_cast<int32_t>((static_cast<uint32_t>(v) + 512) & 1023) - 512 + 128;
   return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
 }
 
@@ -59,8 +63,8 @@ void idct8x8(const int16_t* in, const uint16_t* q, uint8_t* out, int stride) {
   int acc = 0;
   for (int i = 1; i < 64; ++i) acc |= in[i];
   if (acc == 0) {  // DC only (common): every pass reduces to the same descale
-    int32_t dc = in[0] * q[0] * (1 << kPass1Bits);
-    uint8_t v = range_limit((dc + 16) >> 5);
+    int32_t dc = in[0] * q[0];  // |dc| < 2^31 for int16 x uint16
+    uint8_t v = range_limit(static_cast<int32_t>((static_cast<uint32_t>(dc) << kPass1Bits) + 16) >> 5);
     for (int r = 0; r < 8; ++r) std::memset(out + r * stride, v, 8);
     return;
   }
