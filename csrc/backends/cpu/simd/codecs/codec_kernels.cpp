@@ -194,14 +194,15 @@ void fdct_quant(const uint8_t* px, int stride, const uint16_t* div, const float*
   // Rounding division (v + d/2) / d with the sign applied after, as libjpeg does: a float reciprocal
   // gives the quotient or one less (a < 2^18), and one integer compare corrects it.
   int16_t nat[64];
-  for (int i = 0; i < 64; ++i) {
-    int32_t v = y[i >> 3][i & 7];
-    int32_t d = div[i];
-    int32_t a = (v < 0 ? -v : v) + (d >> 1);
-    int32_t qv = static_cast<int32_t>(static_cast<float>(a) * recip[i]);
-    qv += (qv + 1) * d <= a;
-    nat[i] = static_cast<int16_t>(v < 0 ? -qv : qv);
-  }
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) {
+      const int i = r * 8 + c;
+      const int32_t v = y[r][c], d = div[i];
+      const int32_t a = (v < 0 ? -v : v) + (d >> 1);
+      int32_t qv = static_cast<int32_t>(static_cast<float>(a) * recip[i]);
+      qv += ((qv + 1) * d <= a) ? 1 : 0;
+      nat[i] = static_cast<int16_t>(v < 0 ? -qv : qv);
+    }
   for (int i = 0; i < 64; ++i) zz[i] = nat[kZigzag[i]];
 }
 
