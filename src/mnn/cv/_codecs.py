@@ -444,7 +444,8 @@ def _prepare(img, fn):
         raise fail(fn, "Assertion failed: !_img.empty() (expected a non-empty 2-d or 3-d image)")
     if img.dtype not in (_np.uint8, _np.uint16):
         # cv2 converts other depths with saturate_cast (round half to even, clip)
-        img = _np.clip(_np.rint(img) if img.dtype.kind == "f" else img, 0, 255).astype(_np.uint8)
+        wide = _np.rint(img) if img.dtype.kind == "f" else img.astype(_np.int64)  # int8's range lacks 255
+        img = _np.clip(wide, 0, 255).astype(_np.uint8)
     return _np.ascontiguousarray(img)
 
 
