@@ -83,8 +83,8 @@ void bind_codecs(py::module_& m) {
     {
       py::gil_scoped_release nogil;
       codec_call([&] {
-        std::vector<uint8_t> samples = codecs::png_unfilter(b.ptr, b.size, width, height, depth, spp, interlaced);
-        codecs::png_convert(samples.data(), width, height, depth, color_type,
+        std::unique_ptr<uint8_t[]> samples = codecs::png_unfilter(b.ptr, b.size, width, height, depth, spp, interlaced);
+        codecs::png_convert(samples.get(), width, height, depth, color_type,
                             reinterpret_cast<const uint8_t*>(pal.data()), static_cast<int>(pal.size() / 3),
                             reinterpret_cast<const uint8_t*>(tr.data()), static_cast<int>(tr.size()), out_channels,
                             out16, rgb_order, dst);
@@ -96,12 +96,14 @@ void bind_codecs(py::module_& m) {
     Bytes b = bytes_of(pixels);
     if (b.size < static_cast<size_t>(width) * height * channels * (depth == 16 ? 2 : 1))
       throw py::value_error("png_filter: buffer too small");
-    std::vector<uint8_t> out;
+    py::bytearray out = new_bytearray(static_cast<size_t>(height) *
+                                      (1 + static_cast<size_t>(width) * channels * (depth == 16 ? 2 : 1)));
+    uint8_t* dst = bytearray_data(out);
     {
       py::gil_scoped_release nogil;
-      out = codecs::png_filter(b.ptr, width, height, channels, depth, filter_mask);
+      codecs::png_filter(b.ptr, width, height, channels, depth, filter_mask, dst);
     }
-    return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
+    return out;
   });
   m.def("palette_lookup", [](py::buffer indices, py::bytes palette, int entry) {
     Bytes b = bytes_of(indices);

@@ -21,6 +21,8 @@ struct CodecKernels {
   // Encoder: accurate integer forward DCT of an 8x8 block (stride in bytes) and rounding quantization by
   // divisors[i] = 8 * quant[i] (natural order, recip[i] = 1.0f / divisors[i]); writes zigzag order.
   void (*fdct_quant)(const uint8_t* px, int stride, const uint16_t* divisors, const float* recip, int16_t* zigzag_out);
+  // dst = src with channels 0 and 2 exchanged (BGR <-> RGB, BGRA <-> RGBA), channels 3 or 4.
+  void (*swap_rb)(const uint8_t* src, uint8_t* dst, int64_t npx, int channels);
 };
 
 int register_codec_kernels(int isa_level, const CodecKernels* kernels);

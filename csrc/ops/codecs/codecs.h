@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,13 +34,15 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
 
 // ---- PNG (png.cpp) ----
 // From the inflated IDAT stream to samples: one byte per sample for bit depths <= 8 (values not
-// rescaled), native uint16 for depth 16. Handles all five filters and Adam7.
-std::vector<uint8_t> png_unfilter(const uint8_t* data, size_t size, int width, int height, int bit_depth,
+// rescaled), native uint16 for depth 16. Handles all five filters and Adam7. Every sample is written
+// (or CodecError is thrown), so the buffer is not zero-filled first.
+std::unique_ptr<uint8_t[]> png_unfilter(const uint8_t* data, size_t size, int width, int height, int bit_depth,
                                   int samples_per_pixel, bool interlaced);
 // cv2's image (B,G,R[,A] or gray; 8-bit or native 16-bit) -> filtered PNG scanlines for deflate:
 // filter_mask bit k enables filter k (0..4); with several enabled, picks per row by the minimum sum of
 // absolute differences (libpng's heuristic).
-std::vector<uint8_t> png_filter(const uint8_t* pixels, int width, int height, int channels, int depth, int filter_mask);
+// out holds height * (1 + width * channels * depth / 8) bytes.
+void png_filter(const uint8_t* pixels, int width, int height, int channels, int depth, int filter_mask, uint8_t* out);
 // out[i*entry ...] = palette[idx[i]*entry ...] (indices past npal give zeros): BMP and palette images.
 void palette_lookup(const uint8_t* idx, size_t n, const uint8_t* palette, int npal, int entry, uint8_t* out);
 

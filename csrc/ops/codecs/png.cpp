@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/threadpool.h"
+#include "ops/codecs/codec_kernels.h"
 #include "ops/codecs/codecs.h"
 
 namespace mnn::codecs {
@@ -119,13 +120,13 @@ void filter_row(int f, const uint8_t* row, const uint8_t* prev, uint8_t* o, size
 
 }  // namespace
 
-std::vector<uint8_t> png_unfilter(const uint8_t* data, size_t size, int width, int height, int bit_depth, int spp,
-                                  bool interlaced) {
+std::unique_ptr<uint8_t[]> png_unfilter(const uint8_t* data, size_t size, int width, int height, int bit_depth,
+                                        int spp, bool interlaced) {
   const int esize = bit_depth == 16 ? 2 : 1;
-  std::vector<uint8_t> out(static_cast<size_t>(width) * height * spp * esize, 0);
+  std::unique_ptr<uint8_t[]> out(new uint8_t[static_cast<size_t>(width) * height * spp * esize]);
   size_t off = 0;
   if (!interlaced) {
-    unfilter_pass(data, size, &off, width, height, bit_depth, spp, out.data(), width, 0, 0, 1, 1);
+    unfilter_pass(data, size, &off, width, height, bit_depth, spp, out.get(), width, 0, 0, 1, 1);
     return out;
   }
   static const int adam7[7][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4},
@@ -133,21 +134,21 @@ std::vector<uint8_t> png_unfilter(const uint8_t* data, size_t size, int width, i
   for (const auto& p : adam7) {
     int w = width > p[0] ? (width - p[0] + p[2] - 1) / p[2] : 0;
     int h = height > p[1] ? (height - p[1] + p[3] - 1) / p[3] : 0;
-    unfilter_pass(data, size, &off, w, h, bit_depth, spp, out.data(), width, p[0], p[1], p[2], p[3]);
+    unfilter_pass(data, size, &off, w, h, bit_depth, spp, out.get(), width, p[0], p[1], p[2], p[3]);
   }
   return out;
 }
 
-std::vector<uint8_t> png_filter(const uint8_t* pixels, int width, int height, int channels, int depth,
-                                int filter_mask) {
+void png_filter(const uint8_t* pixels, int width, int height, int channels, int depth, int filter_mask,
+                uint8_t* out) {
   const int esize = depth == 16 ? 2 : 1;
   const int bpp = channels * esize;
   const size_t n = static_cast<size_t>(width) * bpp;
-  std::vector<uint8_t> out((n + 1) * height);
   if ((filter_mask & 31) == 0) filter_mask = 1;
   int single = -1;
   for (int f = 0; f < 5; ++f)
     if (filter_mask == (1 << f)) single = f;
+  const CodecKernels& K = codec_kernels();
   // cv2's pixel (B,G,R[,A], native endian) -> PNG's (R,G,B[,A], big endian).
   auto png_row = [&](int64_t y, uint8_t* dst) {
     const uint8_t* src = pixels + y * n;
@@ -155,19 +156,8 @@ std::vector<uint8_t> png_filter(const uint8_t* pixels, int width, int height, in
     if (esize == 1) {
       if (channels == 1) {
         std::memcpy(dst, src, n);
-      } else if (channels == 3) {
-        for (size_t x = 0; x < npx; ++x) {
-          dst[3 * x] = src[3 * x + 2];
-          dst[3 * x + 1] = src[3 * x + 1];
-          dst[3 * x + 2] = src[3 * x];
-        }
       } else {
-        for (size_t x = 0; x < npx; ++x) {
-          dst[4 * x] = src[4 * x + 2];
-          dst[4 * x + 1] = src[4 * x + 1];
-          dst[4 * x + 2] = src[4 * x];
-          dst[4 * x + 3] = src[4 * x + 3];
-        }
+        K.swap_rb(src, dst, static_cast<int64_t>(npx), channels);
       }
       return;
     }
@@ -185,7 +175,7 @@ std::vector<uint8_t> png_filter(const uint8_t* pixels, int width, int height, in
     if (y0 > 0) png_row(y0 - 1, prev.data());
     for (int64_t y = y0; y < y1; ++y) {
       png_row(y, row.data());
-      uint8_t* dst = out.data() + y * (n + 1);
+      uint8_t* dst = out + y * (n + 1);
       uint64_t best_cost = ~uint64_t(0);
       for (int f = 0; f < 5; ++f) {
         if (!(filter_mask & (1 << f))) continue;
@@ -208,7 +198,6 @@ std::vector<uint8_t> png_filter(const uint8_t* pixels, int width, int height, in
       std::swap(row, prev);
     }
   });
-  return out;
 }
 
 void palette_lookup(const uint8_t* idx, size_t n, const uint8_t* palette, int npal, int entry, uint8_t* out) {
@@ -239,6 +228,7 @@ void png_convert(const uint8_t* samples, int width, int height, int depth, int c
   const int64_t npix = static_cast<int64_t>(width) * height;
   // Fast paths for the common 8-bit layouts: channel order only (no tRNS, no palette, no scaling).
   if (depth == 8 && (color_type == 0 || color_type == 2 || color_type == 6) && !(color_type == 2 && tr >= 0)) {
+    const CodecKernels& K = codec_kernels();
     const int sc = spp, oc = out_channels;
     const bool swap = !rgb_order;
     bool handled = true;
@@ -251,7 +241,9 @@ void png_convert(const uint8_t* samples, int width, int height, int depth, int c
     } else if (sc >= 3 && oc >= 3 && oc <= sc) {
       core::parallel_for(npix, 1 << 16, [&](int64_t p0, int64_t p1) {
         const int a = swap ? 2 : 0, b = swap ? 0 : 2;
-        if (sc == 3 && oc == 3) {
+        if (sc == oc && swap) {
+          K.swap_rb(samples + sc * p0, out + sc * p0, p1 - p0, sc);
+        } else if (sc == 3 && oc == 3) {
           for (int64_t p = p0; p < p1; ++p) {
             const uint8_t* in = samples + 3 * p;
             uint8_t* o = out + 3 * p;

@@ -206,7 +206,23 @@ void fdct_quant(const uint8_t* px, int stride, const uint16_t* div, const float*
   for (int i = 0; i < 64; ++i) zz[i] = nat[kZigzag[i]];
 }
 
-const codecs::CodecKernels kKernels = {&idct8x8, &ycc_to_bgr, &fancy_h2v2, &fancy_h2v1, &bgr_to_ycc, &fdct_quant};
+template <int kC>
+void swap_rb_n(const uint8_t* s, uint8_t* d, int64_t npx) {
+  for (int64_t i = 0; i < npx; ++i) {
+    d[kC * i] = s[kC * i + 2];
+    d[kC * i + 1] = s[kC * i + 1];
+    d[kC * i + 2] = s[kC * i];
+    if (kC == 4) d[kC * i + 3] = s[kC * i + 3];
+  }
+}
+
+void swap_rb(const uint8_t* s, uint8_t* d, int64_t npx, int channels) {
+  if (channels == 3) swap_rb_n<3>(s, d, npx);
+  else swap_rb_n<4>(s, d, npx);
+}
+
+const codecs::CodecKernels kKernels = {&idct8x8,    &ycc_to_bgr, &fancy_h2v2, &fancy_h2v1,
+                                       &bgr_to_ycc, &fdct_quant, &swap_rb};
 
 }  // namespace
 
