@@ -357,9 +357,53 @@ def w_fft():
     return out
 
 
+def w_codecs():
+    """cv group: mnn.cv's image codecs against cv2, shown in the numpy column (cv2 works on numpy
+    arrays, so "numpy/mnn" reads as cv2/mnn here). Skipped when cv2 is not installed."""
+    try:
+        import cv2
+    except ImportError:
+        return []
+    import mnn.cv as mcv
+    cv2.setNumThreads(ARGS.threads)
+    h, w = (270, 480) if ARGS.quick else (1080, 1920)
+    try:  # a real photo compresses like one; fall back to a smooth synthetic image
+        from skimage import data as skdata
+        img = cv2.resize(np.ascontiguousarray(skdata.coffee()[:, :, ::-1]), (w, h), interpolation=cv2.INTER_AREA)
+    except ImportError:
+        yy, xx = np.mgrid[0:h, 0:w]
+        img = np.stack([(xx * 255 // w), (yy * 255 // h), ((xx + yy) * 127 // (w + h))], -1).astype(np.uint8)
+    ok, jpg = cv2.imencode(".jpg", img)
+    img_mnn = mnp.array(img)
+    mnn.eval(img_mnn)
+
+    def mk_imdecode(lib):
+        if lib == "mnn":
+            buf = mnp.array(jpg)
+            return lambda: mcv.imdecode(buf, cv2.IMREAD_COLOR)
+        if lib == "numpy":
+            return lambda: cv2.imdecode(jpg, cv2.IMREAD_COLOR)
+        return None
+
+    def mk_imencode(lib):  # results differ byte-wise (both valid); round trips are checked in tests/cv
+        if lib == "mnn":
+            def f():
+                mcv.imencode(".png", img_mnn)
+            return f
+        if lib == "numpy":
+            def f():
+                cv2.imencode(".png", img)
+            return f
+        return None
+
+    return [(f"imdecode jpeg {w}x{h} [cv2 in numpy column]", mk_imdecode, 1, None),
+            (f"imencode png {w}x{h} [cv2 in numpy column]", mk_imencode, 1, None)]
+
+
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
              ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft)]
+WORKLOADS.append(("codecs", w_codecs))  # cv group
 
 
 def _count(n):

@@ -10,6 +10,7 @@ void bind_array(py::module_& m);   // bind_array.cpp: ndarray type, operators, i
 void bind_ops(py::module_& m);     // bind_ops.cpp: op functions for mnn.numpy
 void bind_interop(py::module_& m); // bind_interop.cpp: buffers in, tolist/item out, DLPack
 void bind_engine(py::module_& m);  // bind_engine.cpp: eval, stats, threads, autograd tape
+void bind_codecs(py::module_& m);  // bind_codecs.cpp: image codecs for mnn.cv
 void install_fast_slots(py::handle ndarray_type);
 }  // namespace mnn::py_bind
 

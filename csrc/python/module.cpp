@@ -33,4 +33,5 @@ PYBIND11_MODULE(_core, m) {
   py_bind::bind_ops(m);
   py_bind::bind_interop(m);
   py_bind::bind_engine(m);
+  py_bind::bind_codecs(m);
 }

@@ -1,0 +1,231 @@
+// JPEG's per-pixel kernels for one ISA (compiled once per ISA target; registry in ops/codecs/codec_kernels.h).
+// Integer arithmetic identical to libjpeg-turbo's (ISLOW DCTs, 16-bit fixed-point colour conversion,
+// triangle upsampling), laid out as loops over 8 independent lanes so the compiler vectorises them:
+// the scalar build and the AVX2/AVX-512 builds give bit-identical results.
+#include <cstring>
+
+#include "ops/codecs/codec_kernels.h"
+#include "prims/registry.h"  // MNN_ISA_LEVEL
+
+namespace mnn::cpu::MNN_ISA_NS {
+namespace {
+
+constexpr int kConstBits = 13, kPass1Bits = 2;
+constexpr int32_t F0_298 = 2446, F0_390 = 3196, F0_541 = 4433, F0_765 = 6270, F0_899 = 7373, F1_175 = 9633,
+                  F1_501 = 12299, F1_847 = 15137, F1_961 = 16069, F2_053 = 16819, F2_562 = 20995, F3_072 = 25172;
+
+// One 1-D inverse DCT on 8 lanes: x[u][l] frequency u of lane l -> y[n][l] sample n, descaled by kShift.
+// Corrupt input can push the sums past 32 bits; libjpeg lets them wrap, and so do we, in unsigned
+// arithmetic (defined behaviour), reading the result back as two's complement before the shift.
+template <int kShift>
+inline void idct_lanes(const int32_t (&x)[8][8], int32_t (&y)[8][8]) {
+  using u32 = uint32_t;
+  constexpr u32 round = u32(1) << (kShift - 1);
+  auto out = [](u32 v) { return static_cast<int32_t>(v) >> kShift; };
+  for (int l = 0; l < 8; ++l) {
+    u32 z2 = u32(x[2][l]), z3 = u32(x[6][l]);
+    u32 z1 = (z2 + z3) * u32(F0_541);
+    u32 tmp2 = z1 - z3 * u32(F1_847);
+    u32 tmp3 = z1 + z2 * u32(F0_765);
+    u32 tmp0 = (u32(x[0][l]) + u32(x[4][l])) << kConstBits;
+    u32 tmp1 = (u32(x[0][l]) - u32(x[4][l])) << kConstBits;
+    u32 tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+    u32 o0 = u32(x[7][l]), o1 = u32(x[5][l]), o2 = u32(x[3][l]), o3 = u32(x[1][l]);
+    u32 a1 = o0 + o3, a2 = o1 + o2, a3 = o0 + o2, a4 = o1 + o3;
+    u32 z5 = (a3 + a4) * u32(F1_175);
+    a1 *= u32(-F0_899);
+    a2 *= u32(-F2_562);
+    a3 = a3 * u32(-F1_961) + z5;
+    a4 = a4 * u32(-F0_390) + z5;
+    o0 = o0 * u32(F0_298) + a1 + a3;
+    o1 = o1 * u32(F2_053) + a2 + a4;
+    o2 = o2 * u32(F3_072) + a2 + a3;
+    o3 = o3 * u32(F1_501) + a1 + a4;
+    y[0][l] = out(tmp10 + o3 + round);
+    y[7][l] = out(tmp10 - o3 + round);
+    y[1][l] = out(tmp11 + o2 + round);
+    y[6][l] = out(tmp11 - o2 + round);
+    y[2][l] = out(tmp12 + o1 + round);
+    y[5][l] = out(tmp12 - o1 + round);
+    y[3][l] = out(tmp13 + o0 + round);
+    y[4][l] = out(tmp13 - o0 + round);
+  }
+}
+
+// libjpeg masks the descaled sample to 10 bits before its range-limit table (wrapping far outliers);
+// inside that window this is a clamp of v + 128.
+inline uint8_t range_limit(int32_t v) {
+  v = static_cast<int32_t>((static_cast<uint32_t>(v) + 512) & 1023) - 512 + 128;
+  return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+}
+
+void idct8x8(const int16_t* in, const uint16_t* q, uint8_t* out, int stride) {
+  int acc = 0;
+  for (int i = 1; i < 64; ++i) acc |= in[i];
+  if (acc == 0) {  // DC only (common): every pass reduces to the same descale
+    int32_t dc = in[0] * q[0];  // |dc| < 2^31 for int16 x uint16
+    uint8_t v = range_limit(static_cast<int32_t>((static_cast<uint32_t>(dc) << kPass1Bits) + 16) >> 5);
+    for (int r = 0; r < 8; ++r) std::memset(out + r * stride, v, 8);
+    return;
+  }
+  // Pass 1 runs down the columns (lanes = columns); libjpeg's zero-column shortcut gives the same values.
+  int32_t x[8][8], y[8][8];
+  for (int u = 0; u < 8; ++u)
+    for (int c = 0; c < 8; ++c) x[u][c] = in[u * 8 + c] * q[u * 8 + c];
+  idct_lanes<kConstBits - kPass1Bits>(x, y);
+  // Pass 2 along the rows: transpose so lanes are rows.
+  for (int v = 0; v < 8; ++v)
+    for (int r = 0; r < 8; ++r) x[v][r] = y[r][v];
+  idct_lanes<kConstBits + kPass1Bits + 3>(x, y);
+  uint8_t t[8][8];
+  for (int n = 0; n < 8; ++n)
+    for (int r = 0; r < 8; ++r) t[n][r] = range_limit(y[n][r]);
+  for (int r = 0; r < 8; ++r)
+    for (int n = 0; n < 8; ++n) out[r * stride + n] = t[n][r];
+}
+
+void ycc_to_bgr(const uint8_t* yp, const uint8_t* cbp, const uint8_t* crp, uint8_t* o, int n) {
+  for (int i = 0; i < n; ++i) {
+    int32_t y = yp[i], cb = cbp[i] - 128, cr = crp[i] - 128;
+    int32_t r = y + ((91881 * cr + 32768) >> 16);
+    int32_t g = y + ((-22554 * cb - 46802 * cr + 32768) >> 16);
+    int32_t b = y + ((116130 * cb + 32768) >> 16);
+    o[3 * i] = static_cast<uint8_t>(b < 0 ? 0 : (b > 255 ? 255 : b));
+    o[3 * i + 1] = static_cast<uint8_t>(g < 0 ? 0 : (g > 255 ? 255 : g));
+    o[3 * i + 2] = static_cast<uint8_t>(r < 0 ? 0 : (r > 255 ? 255 : r));
+  }
+}
+
+void fancy_h2v2(const uint8_t* near, const uint8_t* far, int dw, uint8_t* out) {
+  int16_t cs[4096 + 2];
+  for (int x0 = 0; x0 < dw; x0 += 4096) {
+    // Column sums of this chunk with one neighbour each side (edges replicate).
+    const int n = dw - x0 < 4096 ? dw - x0 : 4096;
+    const uint8_t* a = near + x0;
+    const uint8_t* b = far + x0;
+    for (int i = 0; i < n; ++i) cs[i + 1] = static_cast<int16_t>(a[i] * 3 + b[i]);
+    cs[0] = x0 > 0 ? static_cast<int16_t>(a[-1] * 3 + b[-1]) : cs[1];
+    cs[n + 1] = x0 + n < dw ? static_cast<int16_t>(a[n] * 3 + b[n]) : cs[n];
+    uint8_t* o = out + 2 * x0;
+    for (int i = 0; i < n; ++i) {
+      int32_t t = cs[i + 1] * 3;
+      o[2 * i] = static_cast<uint8_t>((t + cs[i] + 8) >> 4);
+      o[2 * i + 1] = static_cast<uint8_t>((t + cs[i + 2] + 7) >> 4);
+    }
+  }
+}
+
+void fancy_h2v1(const uint8_t* in, int dw, uint8_t* out) {
+  out[0] = in[0];
+  out[1] = static_cast<uint8_t>((in[0] * 3 + in[1] + 2) >> 2);
+  for (int i = 1; i < dw - 1; ++i) {
+    int32_t t = in[i] * 3;
+    out[2 * i] = static_cast<uint8_t>((t + in[i - 1] + 1) >> 2);
+    out[2 * i + 1] = static_cast<uint8_t>((t + in[i + 1] + 2) >> 2);
+  }
+  out[2 * dw - 2] = static_cast<uint8_t>((in[dw - 1] * 3 + in[dw - 2] + 1) >> 2);
+  out[2 * dw - 1] = in[dw - 1];
+}
+
+template <int ps>
+void bgr_to_ycc_n(const uint8_t* p, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
+  constexpr int32_t half = 1 << 15, off = 128 << 16;
+  for (int i = 0; i < n; ++i) {
+    int32_t b = p[i * ps], g = p[i * ps + 1], r = p[i * ps + 2];
+    yo[i] = static_cast<uint8_t>((19595 * r + 38470 * g + 7471 * b + half) >> 16);
+    cbo[i] = static_cast<uint8_t>((-11059 * r - 21709 * g + 32768 * b + off + half - 1) >> 16);
+    cro[i] = static_cast<uint8_t>((32768 * r - 27439 * g - 5329 * b + off + half - 1) >> 16);
+  }
+}
+
+void bgr_to_ycc(const uint8_t* p, int ps, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
+  if (ps == 3) bgr_to_ycc_n<3>(p, n, yo, cbo, cro);
+  else bgr_to_ycc_n<4>(p, n, yo, cbo, cro);
+}
+
+// One 1-D forward DCT on 8 lanes: x[n][l] sample n of lane l -> y[k][l]; pass 1 keeps PASS1_BITS of
+// extra precision, pass 2 removes it (libjpeg's jfdctint).
+template <int kPass>
+inline void fdct_lanes(const int32_t (&x)[8][8], int32_t (&y)[8][8]) {
+  constexpr int sh = kPass == 1 ? kConstBits - kPass1Bits : kConstBits + kPass1Bits;
+  constexpr int32_t round = 1 << (sh - 1);
+  for (int l = 0; l < 8; ++l) {
+    int32_t tmp0 = x[0][l] + x[7][l], tmp7 = x[0][l] - x[7][l];
+    int32_t tmp1 = x[1][l] + x[6][l], tmp6 = x[1][l] - x[6][l];
+    int32_t tmp2 = x[2][l] + x[5][l], tmp5 = x[2][l] - x[5][l];
+    int32_t tmp3 = x[3][l] + x[4][l], tmp4 = x[3][l] - x[4][l];
+    int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+    if (kPass == 1) {
+      y[0][l] = (tmp10 + tmp11) * (1 << kPass1Bits);
+      y[4][l] = (tmp10 - tmp11) * (1 << kPass1Bits);
+    } else {
+      y[0][l] = (tmp10 + tmp11 + (1 << (kPass1Bits - 1))) >> kPass1Bits;
+      y[4][l] = (tmp10 - tmp11 + (1 << (kPass1Bits - 1))) >> kPass1Bits;
+    }
+    int32_t z1 = (tmp12 + tmp13) * F0_541;
+    y[2][l] = (z1 + tmp13 * F0_765 + round) >> sh;
+    y[6][l] = (z1 - tmp12 * F1_847 + round) >> sh;
+    int32_t a1 = tmp4 + tmp7, a2 = tmp5 + tmp6, a3 = tmp4 + tmp6, a4 = tmp5 + tmp7;
+    int32_t z5 = (a3 + a4) * F1_175;
+    a1 *= -F0_899;
+    a2 *= -F2_562;
+    a3 = a3 * -F1_961 + z5;
+    a4 = a4 * -F0_390 + z5;
+    y[7][l] = (tmp4 * F0_298 + a1 + a3 + round) >> sh;
+    y[5][l] = (tmp5 * F2_053 + a2 + a4 + round) >> sh;
+    y[3][l] = (tmp6 * F3_072 + a2 + a3 + round) >> sh;
+    y[1][l] = (tmp7 * F1_501 + a1 + a4 + round) >> sh;
+  }
+}
+
+const int kZigzag[64] = {0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+                         41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+                         30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
+
+void fdct_quant(const uint8_t* px, int stride, const uint16_t* div, const float* recip, int16_t* zz) {
+  int32_t x[8][8], y[8][8];
+  // Pass 1 along rows: lanes are rows, so load transposed.
+  for (int n = 0; n < 8; ++n)
+    for (int r = 0; r < 8; ++r) x[n][r] = px[r * stride + n] - 128;
+  fdct_lanes<1>(x, y);  // y[k][r]: horizontal frequency k of row r
+  for (int r = 0; r < 8; ++r)
+    for (int k = 0; k < 8; ++k) x[r][k] = y[k][r];
+  fdct_lanes<2>(x, y);  // y[v][k]: natural order v*8+k
+  // Rounding division (v + d/2) / d with the sign applied after, as libjpeg does: a float reciprocal
+  // gives the quotient or one less (a < 2^18), and one integer compare corrects it.
+  int16_t nat[64];
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) {
+      const int i = r * 8 + c;
+      const int32_t v = y[r][c], d = div[i];
+      const int32_t a = (v < 0 ? -v : v) + (d >> 1);
+      int32_t qv = static_cast<int32_t>(static_cast<float>(a) * recip[i]);
+      qv += ((qv + 1) * d <= a) ? 1 : 0;
+      nat[i] = static_cast<int16_t>(v < 0 ? -qv : qv);
+    }
+  for (int i = 0; i < 64; ++i) zz[i] = nat[kZigzag[i]];
+}
+
+template <int kC>
+void swap_rb_n(const uint8_t* s, uint8_t* d, int64_t npx) {
+  for (int64_t i = 0; i < npx; ++i) {
+    d[kC * i] = s[kC * i + 2];
+    d[kC * i + 1] = s[kC * i + 1];
+    d[kC * i + 2] = s[kC * i];
+    if (kC == 4) d[kC * i + 3] = s[kC * i + 3];
+  }
+}
+
+void swap_rb(const uint8_t* s, uint8_t* d, int64_t npx, int channels) {
+  if (channels == 3) swap_rb_n<3>(s, d, npx);
+  else swap_rb_n<4>(s, d, npx);
+}
+
+const codecs::CodecKernels kKernels = {&idct8x8,    &ycc_to_bgr, &fancy_h2v2, &fancy_h2v1,
+                                       &bgr_to_ycc, &fdct_quant, &swap_rb};
+
+}  // namespace
+
+static const int mnn_codec_kernels_registered = codecs::register_codec_kernels(MNN_ISA_LEVEL, &kKernels);
+
+}  // namespace mnn::cpu::MNN_ISA_NS

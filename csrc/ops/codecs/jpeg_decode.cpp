@@ -1,0 +1,681 @@
+// JPEG decoder: baseline and progressive Huffman, any sampling factors, restart markers.
+// The arithmetic follows libjpeg-turbo's defaults (what cv2 decodes with) so that pixels agree with
+// cv2: the accurate integer IDCT ("ISLOW", 13-bit constants, two passes), the triangle-filter chroma
+// upsampling for 2x1/2x2/1x2 ratios and the 16-bit fixed-point YCbCr->RGB tables.
+// Entropy decoding is serial; the IDCT and the upsampling/colour pass run on the shared thread pool.
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <memory>
+
+#include "core/threadpool.h"
+#include "ops/codecs/codec_kernels.h"
+#include "ops/codecs/codecs.h"
+
+namespace mnn::codecs {
+namespace {
+
+// Zigzag position -> natural (row-major) position; extra entries absorb corrupt run lengths.
+const int kNatural[64 + 16] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+    63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
+
+[[noreturn]] void corrupt(const char* what) { throw CodecError(std::string("corrupt JPEG data: ") + what); }
+
+constexpr int kLookBits = 9;
+
+struct HuffTable {
+  bool defined = false;
+  uint8_t look_len[1 << kLookBits];  // 0: code longer than kLookBits
+  uint8_t look_sym[1 << kLookBits];
+  int32_t maxcode[18];
+  int32_t valoffset[18];
+  uint8_t vals[256];
+  // AC tables: a code and its extra bits together within kLookBits resolve in one lookup:
+  // value << 8 | run << 4 | total bits (0: not resolvable this way).
+  int32_t fast_ac[1 << kLookBits];
+
+  void build(const uint8_t* counts, const uint8_t* symbols, int nsym) {
+    std::memset(look_len, 0, sizeof look_len);
+    std::memcpy(vals, symbols, nsym);
+    int code = 0, k = 0;
+    for (int len = 1; len <= 16; ++len) {
+      valoffset[len] = k - code;
+      if (counts[len - 1]) {
+        for (int i = 0; i < counts[len - 1]; ++i, ++k, ++code) {
+          if (code >= (1 << len)) corrupt("bad Huffman table");  // more codes than this length holds
+          if (len <= kLookBits) {
+            int shift = kLookBits - len;
+            for (int j = 0; j < (1 << shift); ++j) {
+              look_len[(code << shift) | j] = static_cast<uint8_t>(len);
+              look_sym[(code << shift) | j] = symbols[k];
+            }
+          }
+        }
+        maxcode[len] = code - 1;
+      } else {
+        maxcode[len] = -1;
+      }
+      if (code > (1 << len)) corrupt("bad Huffman table");
+      code <<= 1;
+    }
+    maxcode[17] = 0x7fffffff;
+    defined = true;
+    for (int i = 0; i < (1 << kLookBits); ++i) {
+      fast_ac[i] = 0;
+      int len = look_len[i];
+      if (!len) continue;
+      int r = look_sym[i] >> 4, s = look_sym[i] & 15;
+      if (s == 0 || len + s > kLookBits) continue;
+      int v = (i >> (kLookBits - len - s)) & ((1 << s) - 1);
+      if (v < (1 << (s - 1))) v -= (1 << s) - 1;
+      fast_ac[i] = v * 256 + (r << 4) + len + s;
+    }
+  }
+};
+
+// MSB-first bit reader over entropy-coded data: skips stuffed zero bytes and stops at a marker,
+// after which it feeds zeros (libjpeg does the same and warns; a truncated file still decodes).
+struct BitReader {
+  const uint8_t* p;
+  const uint8_t* end;
+  uint64_t buf = 0;
+  int nbits = 0;
+  bool at_marker = false;
+
+  void fill() {
+    while (nbits <= 56) {
+      uint64_t byte = 0;
+      if (!at_marker && p < end) {
+        byte = *p;
+        if (byte == 0xFF) {
+          const uint8_t* q = p + 1;
+          while (q < end && *q == 0xFF) ++q;  // fill bytes
+          if (q < end && *q == 0) {
+            p = q + 1;
+          } else {
+            at_marker = true;
+            p = q < end ? q - 1 : end;
+            byte = 0;
+          }
+        } else {
+          ++p;
+        }
+      }
+      buf |= byte << (56 - nbits);
+      nbits += 8;
+    }
+  }
+  inline uint32_t peek(int n) { return static_cast<uint32_t>(buf >> (64 - n)); }
+  inline void skip(int n) { buf <<= n; nbits -= n; }
+  inline int get_bits(int n) {
+    if (n == 0) return 0;
+    if (nbits < n) fill();
+    int v = static_cast<int>(buf >> (64 - n));
+    skip(n);
+    return v;
+  }
+  inline int get_bit() { return get_bits(1); }
+  inline int decode(const HuffTable& h) {
+    if (nbits < 16) fill();
+    uint32_t look = peek(kLookBits);
+    int len = h.look_len[look];
+    if (len) {
+      skip(len);
+      return h.look_sym[look];
+    }
+    uint32_t code16 = peek(16);
+    for (len = kLookBits + 1; len <= 16; ++len) {
+      int32_t code = static_cast<int32_t>(code16 >> (16 - len));
+      if (code <= h.maxcode[len]) {
+        skip(len);
+        return h.vals[(h.valoffset[len] + code) & 0xFF];
+      }
+    }
+    skip(16);  // invalid code: libjpeg warns and substitutes zero
+    return 0;
+  }
+  // After a restart interval: drop the buffered bits and step over an RSTn marker if present.
+  void restart() {
+    buf = 0;
+    nbits = 0;
+    if (at_marker && p + 1 < end && p[0] == 0xFF && p[1] >= 0xD0 && p[1] <= 0xD7) {
+      p += 2;
+      at_marker = false;
+    } else if (!at_marker) {
+      // Missing marker: resynchronise on the next RSTn, as libjpeg's resync does for corrupt data.
+      while (p + 1 < end && !(p[0] == 0xFF && p[1] >= 0xD0 && p[1] <= 0xD7)) ++p;
+      if (p + 1 < end) p += 2;
+    }
+  }
+};
+
+inline int extend(int v, int s) { return v < (1 << (s - 1)) ? v - (1 << s) + 1 : v; }
+
+struct Component {
+  int id = 0, h = 1, v = 1, tq = 0;
+  int td = 0, ta = 0;                // Huffman table selectors of the current scan
+  int bw = 0, bh = 0;                // blocks per line / rows, padded to whole MCUs
+  int dw = 0, dh = 0;                // downsampled size actually covered by the image
+  int pred = 0;                      // DC predictor
+  std::vector<int16_t> coefs;        // bw*bh*64, zigzag-free natural order
+};
+
+struct Decoder {
+  const uint8_t* data;
+  size_t size;
+  size_t pos = 0;
+  JpegHeader hdr;
+  bool frame_seen = false;
+  uint16_t qt[4][64];
+  bool qt_defined[4] = {false, false, false, false};
+  HuffTable dc[4], ac[4];
+  std::vector<Component> comps;
+  int hmax = 1, vmax = 1, mcux = 0, mcuy = 0;
+  int restart_interval = 0;
+  int adobe_transform = -1;
+  bool jfif = false;
+  int eobrun = 0;
+  // Row mode (a baseline file whose first scan interleaves every component): coefficients live only for
+  // one MCU row and row_done(mcu_row) consumes them, so the IDCT works on cache-resident data.
+  bool row_mode = false;
+  std::function<void(int)> row_done;
+
+  Decoder(const uint8_t* d, size_t n) : data(d), size(n) {}
+
+  int u8() {
+    if (pos >= size) corrupt("unexpected end of data");
+    return data[pos++];
+  }
+  int u16() {
+    int hi = u8();
+    return (hi << 8) | u8();
+  }
+
+  // Next marker code, skipping any garbage before it (libjpeg tolerates it with a warning).
+  int next_marker() {
+    for (;;) {
+      while (pos < size && data[pos] != 0xFF) ++pos;
+      while (pos < size && data[pos] == 0xFF) ++pos;
+      if (pos >= size) return -1;
+      int m = data[pos++];
+      if (m != 0) return m;  // 0xFF00 is a stuffed byte inside entropy-coded data, not a marker
+    }
+  }
+
+  void read_dqt(size_t end) {
+    while (pos < end) {
+      int pq_tq = u8();
+      int tq = pq_tq & 15, prec = pq_tq >> 4;
+      if (tq > 3 || prec > 1) corrupt("bad DQT");
+      for (int i = 0; i < 64; ++i) qt[tq][kNatural[i]] = static_cast<uint16_t>(prec ? u16() : u8());
+      qt_defined[tq] = true;
+    }
+  }
+
+  void read_dht(size_t end) {
+    while (pos < end) {
+      int tc_th = u8();
+      int tc = tc_th >> 4, th = tc_th & 15;
+      if (tc > 1 || th > 3) corrupt("bad DHT");
+      uint8_t counts[16];
+      int total = 0;
+      for (int i = 0; i < 16; ++i) total += counts[i] = static_cast<uint8_t>(u8());
+      if (total > 256 || pos + total > end) corrupt("bad DHT");
+      (tc ? ac[th] : dc[th]).build(counts, data + pos, total);
+      pos += total;
+    }
+  }
+
+  void read_sof(int marker) {
+    if (frame_seen) corrupt("duplicate SOF");
+    frame_seen = true;
+    hdr.progressive = marker == 0xC2;
+    if (u8() != 8) throw CodecError("unsupported JPEG sample precision (only 8-bit)");
+    hdr.height = u16();
+    hdr.width = u16();
+    int n = u8();
+    if (hdr.width <= 0 || hdr.height <= 0) corrupt("empty image (DNL streams are not supported)");
+    if (n != 1 && n != 3) throw CodecError("unsupported JPEG component count " + std::to_string(n));
+    comps.assign(n, Component());
+    for (auto& c : comps) {
+      c.id = u8();
+      int hv = u8();
+      c.h = hv >> 4;
+      c.v = hv & 15;
+      c.tq = u8();
+      if (c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4 || c.tq > 3) corrupt("bad SOF");
+      hmax = std::max(hmax, c.h);
+      vmax = std::max(vmax, c.v);
+    }
+    if (n == 1) comps[0].h = comps[0].v = hmax = vmax = 1;  // a single component is never subsampled
+    mcux = (hdr.width + 8 * hmax - 1) / (8 * hmax);
+    mcuy = (hdr.height + 8 * vmax - 1) / (8 * vmax);
+    if (static_cast<int64_t>(mcux) * mcuy * hmax * vmax > (int64_t(1) << 26)) corrupt("image too large");
+    for (auto& c : comps) {
+      if (hmax % c.h || vmax % c.v) throw CodecError("unsupported JPEG sampling factors");
+      c.bw = mcux * c.h;
+      c.bh = mcuy * c.v;
+      c.dw = static_cast<int>((static_cast<int64_t>(hdr.width) * c.h + hmax - 1) / hmax);
+      c.dh = static_cast<int>((static_cast<int64_t>(hdr.height) * c.v + vmax - 1) / vmax);
+    }
+  }
+
+  // Markers up to the first SOS; leaves pos at the SOS segment length.
+  void read_header() {
+    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) corrupt("not a JPEG file");
+    pos = 2;
+    for (;;) {
+      int m = next_marker();
+      if (m < 0) corrupt("no image data");
+      if (m == 0xD8 || (m >= 0xD0 && m <= 0xD7) || m == 0x01) continue;
+      if (m == 0xD9) corrupt("no image data");
+      size_t seg = pos;
+      int len = u16();
+      if (len < 2 || seg + len > size) corrupt("bad segment length");
+      size_t end = seg + len;
+      switch (m) {
+        case 0xC0: case 0xC1: case 0xC2: read_sof(m); break;
+        case 0xC3: case 0xC5: case 0xC6: case 0xC7: case 0xC9: case 0xCA: case 0xCB: case 0xCD: case 0xCE:
+        case 0xCF:
+          throw CodecError("unsupported JPEG process (lossless, hierarchical or arithmetic coding)");
+        case 0xC4: read_dht(end); break;
+        case 0xDB: read_dqt(end); break;
+        case 0xDD: restart_interval = u16(); break;
+        case 0xE0:
+          if (len >= 7 && std::memcmp(data + pos, "JFIF\0", 5) == 0) jfif = true;
+          break;
+        case 0xE1:
+          if (hdr.exif_offset < 0 && len >= 8 && std::memcmp(data + pos, "Exif\0\0", 6) == 0) {
+            hdr.exif_offset = static_cast<int64_t>(pos + 6);
+            hdr.exif_size = len - 8;
+          }
+          break;
+        case 0xEE:
+          if (len >= 14 && std::memcmp(data + pos, "Adobe", 5) == 0) adobe_transform = data[pos + 11];
+          break;
+        case 0xDA:
+          if (!frame_seen) corrupt("SOS before SOF");
+          pos = seg;
+          return;
+        default: break;
+      }
+      pos = end;
+    }
+    hdr.components = static_cast<int>(comps.size());
+  }
+
+  // Whether three components hold RGB rather than YCbCr (libjpeg's rule: JFIF means YCbCr, then
+  // the Adobe transform flag, then component ids 'R','G','B').
+  bool is_rgb() const {
+    if (comps.size() != 3 || jfif) return false;
+    if (adobe_transform >= 0) return adobe_transform == 0;
+    return comps[0].id == 'R' && comps[1].id == 'G' && comps[2].id == 'B';
+  }
+
+  // ---- entropy-coded segments ----
+  void decode_block_baseline(BitReader& br, Component& c, int16_t* blk) {
+    const HuffTable& hd = dc[c.td];
+    const HuffTable& ha = ac[c.ta];
+    int s = br.decode(hd);
+    if (s > 15) corrupt("bad DC difference");
+    int diff = s ? extend(br.get_bits(s), s) : 0;
+    c.pred += diff;
+    blk[0] = static_cast<int16_t>(c.pred);
+    for (int k = 1; k < 64;) {
+      if (br.nbits < 16) br.fill();
+      const int32_t fast = ha.fast_ac[br.peek(kLookBits)];
+      if (fast) {
+        br.skip(fast & 15);
+        k += (fast >> 4) & 15;
+        blk[kNatural[k]] = static_cast<int16_t>(fast >> 8);
+        ++k;
+        continue;
+      }
+      int rs = br.decode(ha);
+      int r = rs >> 4, sz = rs & 15;
+      if (sz) {
+        k += r;
+        int v = extend(br.get_bits(sz), sz);
+        blk[kNatural[k]] = static_cast<int16_t>(v);
+        ++k;
+      } else {
+        if (r != 15) break;
+        k += 16;
+      }
+    }
+  }
+
+  void decode_dc_first(BitReader& br, Component& c, int16_t* blk, int al) {
+    int s = br.decode(dc[c.td]);
+    if (s > 15) corrupt("bad DC difference");
+    int diff = s ? extend(br.get_bits(s), s) : 0;
+    c.pred += diff;
+    blk[0] = static_cast<int16_t>(static_cast<unsigned>(c.pred) << al);
+  }
+
+  void decode_ac_first(BitReader& br, Component& c, int16_t* blk, int ss, int se, int al) {
+    if (eobrun > 0) {
+      --eobrun;
+      return;
+    }
+    const HuffTable& ha = ac[c.ta];
+    for (int k = ss; k <= se; ++k) {
+      int rs = br.decode(ha);
+      int r = rs >> 4, s = rs & 15;
+      if (s) {
+        k += r;
+        int v = extend(br.get_bits(s), s);
+        blk[kNatural[std::min(k, 63)]] = static_cast<int16_t>(static_cast<unsigned>(v) << al);
+      } else if (r == 15) {
+        k += 15;
+      } else {
+        eobrun = (1 << r) - 1;
+        if (r) eobrun += br.get_bits(r);
+        break;
+      }
+    }
+  }
+
+  void decode_ac_refine(BitReader& br, Component& c, int16_t* blk, int ss, int se, int al) {
+    const int p1 = 1 << al, m1 = -1 * (1 << al);
+    int k = ss;
+    auto refine = [&](int16_t* coef) {
+      if (br.get_bit() && (*coef & p1) == 0) *coef = static_cast<int16_t>(*coef + (*coef >= 0 ? p1 : m1));
+    };
+    if (eobrun == 0) {
+      const HuffTable& ha = ac[c.ta];
+      for (; k <= se; ++k) {
+        int rs = br.decode(ha);
+        int r = rs >> 4, s = rs & 15;
+        int value = 0;
+        if (s) {
+          value = br.get_bit() ? p1 : m1;  // s must be 1 in a refinement scan
+        } else if (r != 15) {
+          eobrun = 1 << r;
+          if (r) eobrun += br.get_bits(r);
+          break;
+        }
+        do {
+          int16_t* coef = blk + kNatural[k];
+          if (*coef != 0) {
+            refine(coef);
+          } else {
+            if (--r < 0) break;
+          }
+          ++k;
+        } while (k <= se);
+        if (value && k <= 63) blk[kNatural[k]] = static_cast<int16_t>(value);
+      }
+    }
+    if (eobrun > 0) {
+      for (; k <= se; ++k) {
+        int16_t* coef = blk + kNatural[k];
+        if (*coef != 0) refine(coef);
+      }
+      --eobrun;
+    }
+  }
+
+  // One scan: component selectors, spectral selection and successive approximation, then the data.
+  void read_scan() {
+    size_t seg = pos;
+    int len = u16();
+    int ns = u8();
+    if (ns < 1 || ns > 4 || len != 6 + 2 * ns || seg + len > size) corrupt("bad SOS");
+    std::vector<Component*> sc;
+    for (int i = 0; i < ns; ++i) {
+      int id = u8(), t = u8();
+      Component* found = nullptr;
+      for (auto& c : comps)
+        if (c.id == id) found = &c;
+      if (!found) corrupt("SOS names an unknown component");
+      if ((t >> 4) > 3 || (t & 15) > 3) corrupt("bad Huffman table selector");
+      found->td = t >> 4;
+      found->ta = t & 15;
+      sc.push_back(found);
+    }
+    int ss = u8(), se = u8(), a = u8();
+    int ah = a >> 4, al = a & 15;
+    if (!hdr.progressive) {
+      ss = 0;
+      se = 63;
+      ah = al = 0;
+    } else if (ss > se || se > 63 || (ss == 0 && se != 0) || (ss > 0 && ns != 1) || al > 13) {
+      corrupt("bad progressive scan parameters");
+    }
+    for (Component* c : sc) {
+      bool need_dc = ss == 0 && ah == 0, need_ac = se > 0 && !(hdr.progressive && ah);
+      if ((need_dc && !dc[c->td].defined) || (need_ac && !ac[c->ta].defined) ||
+          (hdr.progressive && ss > 0 && !ac[c->ta].defined))
+        corrupt("scan uses an undefined Huffman table");
+      c->pred = 0;
+    }
+    eobrun = 0;
+
+    BitReader br{data + pos, data + size};
+    auto block = [&](Component& c, int bx, int by) {
+      if (row_mode) by %= c.v;
+      int16_t* blk = c.coefs.data() + (static_cast<int64_t>(by) * c.bw + bx) * 64;
+      if (!hdr.progressive) decode_block_baseline(br, c, blk);
+      else if (ss == 0) {
+        if (ah == 0) decode_dc_first(br, c, blk, al);
+        else if (br.get_bit()) blk[0] = static_cast<int16_t>(blk[0] | (1 << al));
+      } else if (ah == 0) {
+        decode_ac_first(br, c, blk, ss, se, al);
+      } else {
+        decode_ac_refine(br, c, blk, ss, se, al);
+      }
+    };
+    auto restart_check = [&](int64_t& todo) {
+      if (restart_interval == 0) return;
+      if (todo == 0) {
+        br.restart();
+        for (Component* c : sc) c->pred = 0;
+        eobrun = 0;
+        todo = restart_interval;
+      }
+      --todo;
+    };
+    int64_t todo = restart_interval;
+    if (ns == 1) {
+      // Non-interleaved: blocks in the component's own raster, only those covering the image.
+      Component& c = *sc[0];
+      int nbx = (c.dw + 7) / 8, nby = (c.dh + 7) / 8;
+      for (int by = 0; by < nby; ++by) {
+        for (int bx = 0; bx < nbx; ++bx) {
+          restart_check(todo);
+          block(c, bx, by);
+        }
+        if (row_mode) row_done(by);
+      }
+    } else {
+      for (int my = 0; my < mcuy; ++my) {
+        for (int mx = 0; mx < mcux; ++mx) {
+          restart_check(todo);
+          for (Component* c : sc)
+            for (int y = 0; y < c->v; ++y)
+              for (int x = 0; x < c->h; ++x) block(*c, mx * c->h + x, my * c->v + y);
+        }
+        if (row_mode) row_done(my);
+      }
+    }
+    // Continue after the entropy-coded data: at the marker that stopped the reader.
+    pos = static_cast<size_t>(br.p - data);
+  }
+
+  void decode_coefficients() {
+    for (auto& c : comps) c.coefs.assign(static_cast<size_t>(c.bw) * (row_mode ? c.v : c.bh) * 64, 0);
+    read_scan();
+    // Row mode consumed every component's coefficients already; a baseline file has no further scans.
+    const bool single_scan = row_mode;
+    row_mode = false;
+    {  // further scans: progressive passes, or one scan per component in a non-interleaved baseline file
+      for (;;) {
+        int m = next_marker();
+        // No EOI: the file was cut short. cv2 (OpenCV 5) rejects it rather than show a partial image.
+        if (m < 0) corrupt("premature end of data");
+        if (m == 0xD9) break;
+        if ((m >= 0xD0 && m <= 0xD7) || m == 0x01) continue;
+        size_t seg = pos;
+        int len = u16();
+        if (len < 2 || seg + len > size) corrupt("premature end of data");
+        if (m == 0xDA) {
+          if (single_scan) corrupt("unexpected second scan in a baseline image");
+          pos = seg;
+          read_scan();
+          continue;
+        }
+        if (m == 0xC4) read_dht(seg + len);
+        else if (m == 0xDB) read_dqt(seg + len);
+        else if (m == 0xDD) restart_interval = u16();
+        pos = seg + len;
+      }
+    }
+    for (auto& c : comps)
+      if (!qt_defined[c.tq]) corrupt("quantization table not defined");
+  }
+};
+
+// One output row of a component at full resolution (width W), from its IDCT plane.
+// fancy 2x1 / 2x2 / 1x2 follow libjpeg-turbo's triangle filters, edges replicated; other ratios replicate.
+void upsample_row(const CodecKernels& K, const Component& c, const uint8_t* plane, int stride, int hmax, int vmax,
+                  int y, int W, uint8_t* out) {
+  int hr = hmax / c.h, vr = vmax / c.v;
+  if (hr == 1 && vr == 1) {
+    std::memcpy(out, plane + static_cast<int64_t>(y) * stride, W);
+    return;
+  }
+  const int dw = c.dw;
+  // out holds at least 2*dw + 16 bytes, so the 2x kernels may write past W.
+  if (hr == 2 && vr == 2 && dw > 2) {
+    int iy = y >> 1;
+    int ny = (y & 1) ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
+    K.fancy_h2v2(plane + static_cast<int64_t>(iy) * stride, plane + static_cast<int64_t>(ny) * stride, dw, out);
+    return;
+  }
+  if (hr == 2 && vr == 1 && dw > 2) {
+    K.fancy_h2v1(plane + static_cast<int64_t>(y) * stride, dw, out);
+    return;
+  }
+  if (hr == 1 && vr == 2) {
+    int iy = y >> 1;
+    bool below = y & 1;
+    int ny = below ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
+    const uint8_t* r0 = plane + static_cast<int64_t>(iy) * stride;
+    const uint8_t* r1 = plane + static_cast<int64_t>(ny) * stride;
+    int bias = below ? 2 : 1;
+    for (int x = 0; x < W; ++x) out[x] = static_cast<uint8_t>((r0[x] * 3 + r1[x] + bias) >> 2);
+    return;
+  }
+  const uint8_t* r0 = plane + static_cast<int64_t>(y / vr) * stride;
+  for (int x = 0; x < W; ++x) out[x] = r0[x / hr];
+}
+
+}  // namespace
+
+JpegHeader jpeg_read_header(const uint8_t* data, size_t size) {
+  Decoder d(data, size);
+  d.read_header();
+  d.hdr.components = static_cast<int>(d.comps.size());
+  return d.hdr;
+}
+
+void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channels) {
+  Decoder d(data, size);
+  d.read_header();
+  const int W = d.hdr.width, H = d.hdr.height;
+  const int nc = static_cast<int>(d.comps.size());
+  const CodecKernels& K = codec_kernels();
+
+  // One plane per needed component, padded to whole MCUs. Every byte that is read is written by the
+  // IDCT first, so no zero fill. The grayscale output of a YCbCr image needs only the luma plane.
+  std::vector<std::unique_ptr<uint8_t[]>> planes(nc);
+  for (int ci = 0; ci < nc; ++ci) {
+    if (out_channels == 1 && ci > 0 && !d.is_rgb()) break;
+    const Component& c = d.comps[ci];
+    planes[ci].reset(new uint8_t[static_cast<size_t>(c.bw) * 8 * c.bh * 8]);
+  }
+  // IDCT of block rows [r0, r1) of component ci; `local` addresses a one-MCU-row coefficient buffer.
+  auto idct_rows = [&](int ci, int64_t r0, int64_t r1, bool local) {
+    Component& c = d.comps[ci];
+    if (!d.qt_defined[c.tq]) corrupt("quantization table not defined");
+    const int stride = c.bw * 8;
+    const int nby = (c.dh + 7) / 8, nbx = (c.dw + 7) / 8;
+    const uint16_t* q = d.qt[c.tq];
+    uint8_t* plane = planes[ci].get();
+    for (int64_t by = r0; by < std::min<int64_t>(r1, nby); ++by) {
+      const int16_t* row = c.coefs.data() + (local ? by - r0 : by) * c.bw * 64;
+      for (int bx = 0; bx < nbx; ++bx) K.idct8x8(row + bx * 64, q, plane + by * 8 * stride + bx * 8, stride);
+    }
+  };
+  // pos is at the first SOS: row mode when it is a baseline scan over every component.
+  const bool row_mode = !d.hdr.progressive && d.pos + 2 < size && d.data[d.pos + 2] == nc;
+  if (row_mode) {
+    d.row_mode = true;
+    d.row_done = [&](int mcu_row) {
+      for (int ci = 0; ci < nc; ++ci) {
+        if (!planes[ci]) continue;
+        Component& c = d.comps[ci];
+        idct_rows(ci, static_cast<int64_t>(mcu_row) * c.v, static_cast<int64_t>(mcu_row + 1) * c.v, true);
+      }
+      for (auto& c : d.comps) std::fill(c.coefs.begin(), c.coefs.end(), 0);
+    };
+  }
+  d.decode_coefficients();
+  if (!row_mode) {
+    for (int ci = 0; ci < nc; ++ci) {
+      if (!planes[ci]) continue;
+      const int nby = (d.comps[ci].dh + 7) / 8;
+      core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) { idct_rows(ci, b0, b1, false); });
+    }
+  }
+  for (auto& c : d.comps) std::vector<int16_t>().swap(c.coefs);
+
+  const bool rgb = d.is_rgb();
+  core::parallel_for(H, 16, [&](int64_t y0, int64_t y1) {
+    const size_t rw = static_cast<size_t>(W) + 32;  // >= 2*dw + 16 for every component
+    std::vector<uint8_t> rows(3 * rw);
+    for (int64_t y = y0; y < y1; ++y) {
+      uint8_t* o = out + y * W * out_channels;
+      if (nc == 1) {
+        const uint8_t* src = planes[0].get() + y * d.comps[0].bw * 8;
+        if (out_channels == 1) std::memcpy(o, src, W);
+        else
+          for (int x = 0; x < W; ++x) o[3 * x] = o[3 * x + 1] = o[3 * x + 2] = src[x];
+        continue;
+      }
+      if (out_channels == 1 && !rgb) {
+        upsample_row(K, d.comps[0], planes[0].get(), d.comps[0].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
+                     rows.data());
+        std::memcpy(o, rows.data(), W);
+        continue;
+      }
+      uint8_t* c0 = rows.data();
+      uint8_t* c1 = c0 + rw;
+      uint8_t* c2 = c1 + rw;
+      for (int ci = 0; ci < 3; ++ci)
+        upsample_row(K, d.comps[ci], planes[ci].get(), d.comps[ci].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
+                     rows.data() + ci * rw);
+      if (rgb) {
+        if (out_channels == 1) {
+          // libjpeg's RGB->gray: the same weights as its encoder's Y.
+          for (int x = 0; x < W; ++x)
+            o[x] = static_cast<uint8_t>((19595 * c0[x] + 38470 * c1[x] + 7471 * c2[x] + 32768) >> 16);
+        } else {
+          for (int x = 0; x < W; ++x) {
+            o[3 * x] = c2[x];
+            o[3 * x + 1] = c1[x];
+            o[3 * x + 2] = c0[x];
+          }
+        }
+        continue;
+      }
+      K.ycc_to_bgr(c0, c1, c2, o, W);
+    }
+  });
+}
+
+}  // namespace mnn::codecs

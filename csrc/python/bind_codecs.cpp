@@ -1,0 +1,122 @@
+// Bindings for mnn.cv's image codecs (csrc/ops/codecs): byte buffers in, bytearrays out, the GIL released
+// while pixels are worked on. CodecError becomes ValueError; mnn.cv turns it into None or cv2.error.
+#include <pybind11/stl.h>
+
+#include "ops/codecs/codecs.h"
+#include "python/bindings.h"
+
+namespace mnn::py_bind {
+namespace {
+
+struct Bytes {
+  const uint8_t* ptr;
+  size_t size;
+  py::buffer_info info;  // keeps the exporter's memory alive
+};
+
+Bytes bytes_of(const py::buffer& b) {
+  py::buffer_info info = b.request();
+  if (info.ndim != 1 && info.size > 0) {
+    // Any C-contiguous buffer is taken as its bytes.
+  }
+  const size_t n = static_cast<size_t>(info.size) * static_cast<size_t>(info.itemsize);
+  return Bytes{static_cast<const uint8_t*>(info.ptr), n, std::move(info)};
+}
+
+py::bytearray new_bytearray(size_t n) {
+  PyObject* o = PyByteArray_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::bytearray>(o);
+}
+uint8_t* bytearray_data(py::bytearray& b) { return reinterpret_cast<uint8_t*>(PyByteArray_AS_STRING(b.ptr())); }
+
+template <class F>
+auto codec_call(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const codecs::CodecError& e) {
+    throw py::value_error(e.what());
+  } catch (const std::bad_alloc&) {
+    throw py::value_error("image too large to decode (out of memory)");
+  }
+}
+
+}  // namespace
+
+void bind_codecs(py::module_& m) {
+  m.def("jpeg_header", [](py::buffer buf) {
+    Bytes b = bytes_of(buf);
+    codecs::JpegHeader h = codec_call([&] { return codecs::jpeg_read_header(b.ptr, b.size); });
+    return py::make_tuple(h.width, h.height, h.components, h.progressive, h.exif_offset, h.exif_size);
+  });
+  m.def("jpeg_decode", [](py::buffer buf, int out_channels) {
+    Bytes b = bytes_of(buf);
+    if (out_channels != 1 && out_channels != 3) throw py::value_error("jpeg_decode: out_channels must be 1 or 3");
+    codecs::JpegHeader h = codec_call([&] { return codecs::jpeg_read_header(b.ptr, b.size); });
+    py::bytearray out = new_bytearray(static_cast<size_t>(h.width) * h.height * out_channels);
+    uint8_t* dst = bytearray_data(out);
+    {
+      py::gil_scoped_release nogil;
+      codec_call([&] { codecs::jpeg_decode(b.ptr, b.size, dst, out_channels); });
+    }
+    return py::make_tuple(out, h.height, h.width);
+  });
+  m.def("jpeg_encode", [](py::buffer buf, int width, int height, int channels, int quality, int subsampling) {
+    Bytes b = bytes_of(buf);
+    if (b.size < static_cast<size_t>(width) * height * channels) throw py::value_error("jpeg_encode: buffer too small");
+    std::vector<uint8_t> out;
+    {
+      py::gil_scoped_release nogil;
+      out = codec_call([&] { return codecs::jpeg_encode(b.ptr, width, height, channels, quality, subsampling); });
+    }
+    return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
+  });
+  m.def("png_decode", [](py::buffer inflated, int width, int height, int depth, int color_type, bool interlaced,
+                         py::bytes palette, py::bytes trns, int out_channels, bool out16, bool rgb_order) {
+    Bytes b = bytes_of(inflated);
+    static const int kSpp[7] = {1, 0, 3, 1, 2, 0, 4};
+    std::string pal = palette, tr = trns;
+    const int spp = kSpp[color_type];
+    const size_t esize = (depth == 16 && out16) ? 2 : 1;
+    py::bytearray out = new_bytearray(static_cast<size_t>(width) * height * out_channels * esize);
+    uint8_t* dst = bytearray_data(out);
+    {
+      py::gil_scoped_release nogil;
+      codec_call([&] {
+        std::unique_ptr<uint8_t[]> samples = codecs::png_unfilter(b.ptr, b.size, width, height, depth, spp, interlaced);
+        codecs::png_convert(samples.get(), width, height, depth, color_type,
+                            reinterpret_cast<const uint8_t*>(pal.data()), static_cast<int>(pal.size() / 3),
+                            reinterpret_cast<const uint8_t*>(tr.data()), static_cast<int>(tr.size()), out_channels,
+                            out16, rgb_order, dst);
+      });
+    }
+    return out;
+  });
+  m.def("png_filter", [](py::buffer pixels, int width, int height, int channels, int depth, int filter_mask) {
+    Bytes b = bytes_of(pixels);
+    if (b.size < static_cast<size_t>(width) * height * channels * (depth == 16 ? 2 : 1))
+      throw py::value_error("png_filter: buffer too small");
+    py::bytearray out = new_bytearray(static_cast<size_t>(height) *
+                                      (1 + static_cast<size_t>(width) * channels * (depth == 16 ? 2 : 1)));
+    uint8_t* dst = bytearray_data(out);
+    {
+      py::gil_scoped_release nogil;
+      codecs::png_filter(b.ptr, width, height, channels, depth, filter_mask, dst);
+    }
+    return out;
+  });
+  m.def("palette_lookup", [](py::buffer indices, py::bytes palette, int entry) {
+    Bytes b = bytes_of(indices);
+    std::string pal = palette;
+    py::bytearray out = new_bytearray(b.size * entry);
+    uint8_t* dst = bytearray_data(out);
+    {
+      py::gil_scoped_release nogil;
+      codecs::palette_lookup(b.ptr, b.size, reinterpret_cast<const uint8_t*>(pal.data()),
+                             static_cast<int>(pal.size() / entry), entry, dst);
+    }
+    return out;
+  });
+}
+
+}  // namespace mnn::py_bind
