@@ -267,7 +267,7 @@ struct Heaviside {
 // C's truncating remainder (numpy.fmod): the sign follows the dividend; integer division by
 // zero gives 0 with numpy's warning.
 struct Fmod {
-  template <class C> static constexpr bool ok = !is_b<C>;
+  template <class C> static constexpr bool ok = !is_b<C> && !is_c<C>;
   template <class C> static inline C f(C a, C b) {
     if constexpr (is_i<C>) {
       if (b == 0) { flag_error(kErrDivideByZero); return 0; }
