@@ -22,6 +22,7 @@ from ._reductions import (all, amax, amin, any, argmax, argmin, cumprod, cumsum,
                           var)
 from ._ufuncs import UFUNCS as _UFUNCS
 from ._ufuncs import around, clip, conj, conjugate, imag, real, round, round_, where
+from ._sorting import argpartition, argsort, count_nonzero, lexsort, partition, searchsorted, sort
 
 globals().update(_UFUNCS)
 
