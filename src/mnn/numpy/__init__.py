@@ -23,6 +23,8 @@ from ._reductions import (all, amax, amin, any, argmax, argmin, cumprod, cumsum,
 from ._ufuncs import UFUNCS as _UFUNCS
 from ._ufuncs import around, clip, conj, conjugate, imag, real, round, round_, where
 from ._sorting import argpartition, argsort, count_nonzero, lexsort, partition, searchsorted, sort
+from ._sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse,
+                    unique_values)
 
 globals().update(_UFUNCS)
 

@@ -10,6 +10,8 @@ from .. import _core
 from . import _dtypes
 from ._common import asarray, ndarray
 
+_B, _I64 = _dtypes.dtype("bool"), _dtypes.dtype("int64")
+
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
 
@@ -143,7 +145,7 @@ def lexsort(keys, axis=-1):
     if any(tuple(k.shape) != shape for k in keys):
         raise ValueError("[mnn.numpy.lexsort] all keys need to be the same shape")
     if not shape:
-        return _core.full([], _core.scalar(0, _dtypes.int64._code), _dtypes.int64._code)
+        return _core.full([], _core.scalar(0, _I64._code), _I64._code)
     ax = _axis(axis, len(shape), "lexsort")
     # Least significant key first: each stable pass keeps the order of the previous ones among ties.
     idx = argsort(keys[0], axis=ax)
@@ -155,8 +157,8 @@ def lexsort(keys, axis=-1):
 def count_nonzero(a, axis=None, *, keepdims=False):
     from ._reductions import sum as _sum
     a = asarray(a)
-    nz = a if a.dtype == _dtypes.bool_ else a != 0
-    return _sum(nz, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
+    nz = a if a.dtype == _B else a != 0
+    return _sum(nz, axis=axis, dtype=_I64, keepdims=keepdims)
 
 
 def _sort_method(self, axis=-1, kind=None, order=None, *, stable=None):
