@@ -79,8 +79,10 @@ def _unique_rows(ar, axis, return_index, return_inverse, return_counts):
     a = moveaxis(ar, axis, 0)
     shape = list(a.shape)
     n = shape[0]
-    a2 = _core.reshape(_core.as_contiguous(a), [n, -1])
-    m = a2.shape[1]
+    m = 1
+    for d in shape[1:]:
+        m *= d
+    a2 = _core.reshape(_core.as_contiguous(a), [n, m])
     if m == 0 or n == 0:
         # numpy: all rows of width 0 are equal (one unique row when there is any row).
         k = 1 if n else 0
