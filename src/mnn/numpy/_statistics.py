@@ -76,10 +76,15 @@ def _finish(r, qshape, kept, keepdims, axis_none_nd):
     return r
 
 
-def _lerp(a, b, t):
+def _lerp(a, b, t, weak):
+    """numpy's _lerp; a weak (Python scalar) q makes gamma a Python float, which takes a's float dtype."""
     diff = b - a
-    lo = a + diff * t
-    hi = b - diff * (1 - t)
+    if weak and a.dtype.kind == "f":
+        tt, omt = t.astype(a.dtype), (1 - t).astype(a.dtype)
+    else:
+        tt, omt = t, 1 - t
+    lo = a + diff * tt
+    hi = b - diff * omt
     return where(t >= 0.5, hi, lo).astype(lo.dtype)
 
 
@@ -129,39 +134,39 @@ def _virtual(method, n, q):
     return prev, nxt, gamma.astype(vi.dtype)
 
 
-def _q_array(q, a, scale):
-    """numpy: a Python int/float q takes a float array's dtype; anything else keeps its own."""
-    if isinstance(q, (int, float)) and not isinstance(q, builtins.bool) and a.dtype.kind == "f":
-        qa = _core.full([], _core.scalar(q, a.dtype._code), a.dtype._code)
-        if scale != 1:
-            qa = qa / _core.scalar(scale, a.dtype._code)
-        return qa
+def _q_array(q, scale):
+    """numpy 2.4: q as an array (a Python float is float64), percentiles divided by 100; and whether
+    q was a Python scalar (then the result keeps a float input's dtype)."""
+    weak = type(q) in (int, float)
     qa = asarray(q)
     if qa.dtype.kind not in "fiub":
         raise TypeError("[mnn.numpy.quantile] q must be real numbers")
     if scale != 1:
-        qa = qa / (_core.scalar(scale, a.dtype._code) if a.dtype.kind == "f" else scale)
-    elif qa.dtype.kind != "f":
-        qa = qa.astype(_F8)
-    return qa
+        qa = qa / scale
+    return qa, weak
 
 
 def _check_q(qa, fn, hi):
-    if qa.size and not (_true((qa >= 0) & (qa <= 1)) and builtins.bool(_all((qa >= 0) & (qa <= 1)).item())):
+    if qa.size and not builtins.bool(_all((qa >= 0) & (qa <= 1)).item()):
         raise ValueError(f"[mnn.numpy.{fn}] {'Percentiles' if hi == 100 else 'Quantiles'} must be in the range "
                          f"[0, {hi}]")
 
 
-def _quantile_core(a, qa, axis, method, keepdims, fn, weights=None, nan_aware=False):
+def _quantile_core(a, qa, weak, axis, method, keepdims, fn, weights=None, nan_aware=False):
     if method not in _METHODS:
         raise ValueError(f"[mnn.numpy.{fn}] {method!r} is not a valid method. Use one of: {_METHODS}")
     if a.dtype.kind not in "biuf":
         raise TypeError(f"[mnn.numpy.{fn}] a must be an array of real numbers")
     if weights is not None and method != "inverted_cdf":
         raise ValueError(f"[mnn.numpy.{fn}] Only method 'inverted_cdf' supports weights. Got: {method}.")
-    if a.dtype == _B:
-        a = a.astype(_I64) if method in ("lower", "higher", "nearest", "inverted_cdf", "closest_observation") \
-            else a.astype(_F8)
+    discrete = method in ("lower", "higher", "nearest", "inverted_cdf", "closest_observation")
+    if qa.dtype.kind != "f":
+        if method == "linear":  # integer virtual indices: numpy takes the elements directly
+            method, discrete = "lower", True
+        qa = qa.astype(_F8)
+    if a.dtype == _B and not discrete and weights is None:
+        raise TypeError(f"[mnn.numpy.{fn}] numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
     a2, kept = _normalize_axes(a, axis, fn)
     n = a2.shape[-1]
     floats = a.dtype.kind == "f"
@@ -169,6 +174,8 @@ def _quantile_core(a, qa, axis, method, keepdims, fn, weights=None, nan_aware=Fa
     qf = _core.reshape(qa, [-1])
     if weights is not None:
         return _weighted(a, a2, qf, qshape, axis, weights, kept, keepdims, fn, nan_aware)
+    if n == 0 and nan_aware:
+        raise IndexError(f"[mnn.numpy.{fn}] index -1 is out of bounds for axis 0 with size 0")
     if n == 0:
         raise IndexError(f"[mnn.numpy.{fn}] index -1 is out of bounds for axis 0 with size 0")
     s = sort(a2, axis=-1)
@@ -177,7 +184,7 @@ def _quantile_core(a, qa, axis, method, keepdims, fn, weights=None, nan_aware=Fa
         nn = cnt.astype(qa.dtype) if qa.dtype.kind == "f" else cnt
     else:
         cnt = None
-        nn = _core.scalar(n, qa.dtype._code) if qa.dtype.kind == "f" else n
+        nn = n  # a Python int, weak as in numpy
     prev, nxt, gamma = _virtual(method, nn, qf)  # shapes (rest..., 1) x (Q,) -> (rest..., Q) or (Q,)
     full_shape = list(s.shape[:-1]) + [qf.size]
 
@@ -188,7 +195,7 @@ def _quantile_core(a, qa, axis, method, keepdims, fn, weights=None, nan_aware=Fa
         return gather(s, idx, s.ndim - 1)
 
     lo = pick(prev)
-    r = lo if gamma is None else _lerp(lo, pick(nxt), gamma)
+    r = lo if gamma is None else _lerp(lo, pick(nxt), gamma, weak)
     if floats:
         last = s[..., n - 1:n]
         if cnt is None:
@@ -222,6 +229,12 @@ def _weighted(a, a2, qf, qshape, axis, weights, kept, keepdims, fn, nan_aware):
     n = s.shape[-1]
     cdf = _cumsum(ws, axis=-1, dtype=_F8)
     cdf = cdf / cdf[..., n - 1:n]
+    if _true(_isnan(cdf[..., n - 1:n])):
+        raise ValueError(f"[mnn.numpy.{fn}] Weights included NaN, inf or were all zero.")
+    if qf.dtype.kind == "f":
+        cdf = cdf.astype(qf.dtype)
+    # numpy sets zero cdf entries (leading zero weights) to -1, so q = 0 picks the first weighted element
+    cdf = where(cdf == 0, _core.scalar(-1, cdf.dtype._code), cdf).astype(cdf.dtype)
     # searchsorted(cdf, q, 'left') per slice: the number of cdf values below q.
     below = _core.expand_dims(cdf, cdf.ndim) < _core.reshape(qf, [1] * cdf.ndim + [-1])
     idx = _sum(below, axis=-2, dtype=_I64)
@@ -236,36 +249,36 @@ def _weighted(a, a2, qf, qshape, axis, weights, kept, keepdims, fn, nan_aware):
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
              interpolation=None):
     a = asarray(a)
-    qa = _q_array(q, a, 1)
+    qa, weak = _q_array(q, 1)
     _check_q(qa, "quantile", 1)
-    return write_out(_quantile_core(a, qa, axis, interpolation or method, keepdims, "quantile", weights), out,
+    return write_out(_quantile_core(a, qa, weak, axis, interpolation or method, keepdims, "quantile", weights), out,
                      "quantile", "unsafe")
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
                interpolation=None):
     a = asarray(a)
-    qa = _q_array(q, a, 100)
+    qa, weak = _q_array(q, 100)
     _check_q(qa, "percentile", 100)
-    return write_out(_quantile_core(a, qa, axis, interpolation or method, keepdims, "percentile", weights), out,
+    return write_out(_quantile_core(a, qa, weak, axis, interpolation or method, keepdims, "percentile", weights), out,
                      "percentile", "unsafe")
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
                 interpolation=None):
     a = asarray(a)
-    qa = _q_array(q, a, 1)
+    qa, weak = _q_array(q, 1)
     _check_q(qa, "nanquantile", 1)
-    return write_out(_quantile_core(a, qa, axis, interpolation or method, keepdims, "nanquantile", weights, True),
+    return write_out(_quantile_core(a, qa, weak, axis, interpolation or method, keepdims, "nanquantile", weights, True),
                      out, "nanquantile", "unsafe")
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None, interpolation=None):
     a = asarray(a)
-    qa = _q_array(q, a, 100)
+    qa, weak = _q_array(q, 100)
     _check_q(qa, "nanpercentile", 100)
-    return write_out(_quantile_core(a, qa, axis, interpolation or method, keepdims, "nanpercentile", weights, True),
+    return write_out(_quantile_core(a, qa, weak, axis, interpolation or method, keepdims, "nanpercentile", weights, True),
                      out, "nanpercentile", "unsafe")
 
 
@@ -490,7 +503,7 @@ def digitize(x, bins, right=False):
     if mono == -1:
         from ._manipulation import flip
         return bins.shape[0] - searchsorted(_core.as_contiguous(flip(bins)), x, side="left" if right else "right")
-    return searchsorted(bins, x, side="right" if right else "left")
+    return searchsorted(bins, x, side="left" if right else "right")
 
 
 def _hist_range(a, rng):
@@ -578,16 +591,29 @@ def _bin_edges(a, bins, rng, weights):
         if nb < 1:
             raise ValueError("[mnn.numpy.histogram] `bins` must be positive, when an integer")
         first, last = _hist_range(a, rng)
-        bt = _dtypes.result_type(first, last, a)
-        if bt.kind in "iub":
-            bt = _F8
-        return linspace(first, last, nb + 1, endpoint=True, dtype=bt), True
+        # numpy's linspace runs in the dtype of the range's ends: a float input's own dtype when the
+        # range was read from it (numpy scalars), float64 for a given range; then casts to the bin dtype.
+        cd = a.dtype if rng is None and a.dtype.kind == "f" else _F8
+        bt = a.dtype if a.dtype.kind == "f" else _F8
+        return _np_linspace(first, last, nb + 1, cd).astype(bt), True
     edges = asarray(bins)
     if edges.ndim != 1:
         raise ValueError("[mnn.numpy.histogram] `bins` must be 1d, when an array")
     if edges.size > 1 and not builtins.bool(_all(edges[:-1] <= edges[1:]).item()):
         raise ValueError("[mnn.numpy.histogram] `bins` must increase monotonically, when an array")
     return edges, False
+
+
+def _np_linspace(start, stop, num, cd):
+    from ._creation import arange
+    div = num - 1
+    st = _core.full([], _core.scalar(start, cd._code), cd._code)
+    delta = _core.full([], _core.scalar(stop, cd._code), cd._code) - st
+    step = delta / div
+    y = arange(0, num, dtype=cd)
+    y = y / div * delta if float(step.item()) == 0 else y * step
+    y = y + st
+    return _core.concatenate([y[:-1], _core.full([1], _core.scalar(stop, cd._code), cd._code)], 0, None)
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
