@@ -206,3 +206,27 @@ def test_sort_threads_agree():
     x = special("float32", (64, 700), seed=11)
     same_bits(mnp.sort(mnp.asarray(x), axis=1), numpy.sort(x, axis=1, kind="stable"))
     same_bits(mnp.sort(mnp.asarray(x), axis=0), numpy.sort(x, axis=0, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint32", "int64", "uint64", "float16", "int16"])
+def test_sort_large_rows(dtype):
+    """Rows long enough for the prefix-grouped scatter (and its per-group threads): clustered floats,
+    full-range and small-range integers, with ties."""
+    rng = numpy.random.default_rng(21)
+    n = 150_000
+    if numpy.dtype(dtype).kind == "f":
+        x = rng.standard_normal(n).astype(dtype)
+        x[::97] = numpy.nan
+        x[::89] = -0.0
+        x[::83] = 0.0
+        x[::79] = -numpy.inf
+    else:
+        info = numpy.iinfo(dtype)
+        x = rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)
+        x[: n // 2] = rng.integers(0, 50, size=n // 2).astype(dtype)
+    for v in (x, x[::-1]):
+        a = mnp.asarray(numpy.ascontiguousarray(v))
+        same_bits(mnp.sort(a), numpy.sort(v, kind="stable"))
+        assert_same(mnp.argsort(a), numpy.argsort(v, kind="stable"))
+    two = numpy.stack([x[:70_000], x[70_000:140_000]])
+    same_bits(mnp.sort(mnp.asarray(two), axis=1), numpy.sort(two, axis=1, kind="stable"))

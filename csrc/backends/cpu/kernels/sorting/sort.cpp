@@ -126,45 +126,6 @@ void radix(E* b0, E* b1, int64_t n, int p, int want, KeyF key) {
   if (at != want) std::memcpy(want ? b1 : b0, src, n * sizeof(E));
 }
 
-// A bijective order-preserving code for the values a sort may move as plain keys: sorting the
-// codes and decoding them gives exactly the sorted values. -0.0 (which must tie with +0.0) and
-// NaNs other than the canonical one (which must stay in input order, sign and payload intact)
-// are flagged: rows holding them sort the values themselves by key_of instead.
-template <class T>
-struct Codec {
-  using U = typename SortKey<T>::U;
-  static U bits(T x) {
-    U b;
-    std::memcpy(&b, &x, sizeof(T));
-    return b;
-  }
-  static U encode(T x, bool& special) {
-    if constexpr (std::is_integral_v<T>) {
-      return key_of(x);
-    } else {
-      constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-      constexpr U exp = sizeof(U) == 2 ? U(0x7c00) : sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
-      constexpr U qnan = sizeof(U) == 2 ? U(0x7e00) : sizeof(U) == 4 ? U(0x7fc00000u) : U(0x7ff8000000000000ull);
-      U b = bits(x);
-      U mag = b & ~sign;
-      special |= (b == sign) | ((mag > exp) & (b != qnan));
-      return (b & sign) ? U(~b) : U(b | sign);
-    }
-  }
-  static T decode(U k) {
-    if constexpr (std::is_integral_v<T>) {
-      if constexpr (std::is_signed_v<T>) k = static_cast<U>(k ^ (U(1) << (sizeof(U) * 8 - 1)));
-      return static_cast<T>(k);
-    } else {
-      constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-      U b = (k & sign) ? U(k ^ sign) : U(~k);
-      T x;
-      std::memcpy(&x, &b, sizeof(T));
-      return x;
-    }
-  }
-};
-
 // The top key byte that still varies once keys are offset by their minimum: values spanning a
 // small range (small integers, one exponent band) need fewer passes.
 template <class U>
@@ -174,13 +135,65 @@ int top_byte(U range) {
   return p;
 }
 
+// Large rows: one pass histograms the top 16 bits of the (range-reduced) key, consecutive
+// prefixes are merged into groups of about a cache's worth of elements, and one scatter pass
+// moves every element to its group; each group then sorts in cache. Unlike a fixed top-byte MSD
+// pass, which leaves a few huge buckets when values cluster (floats of one sign and a few
+// exponents), this splits where the data is, so every element crosses main memory once.
+template <class E, class U, class KeyF>
+void radix_range(E* b0, E* b1, int64_t n, U range, int want, KeyF key) {
+  int bits = 0;
+  while (bits < static_cast<int>(sizeof(U) * 8) && (range >> bits) != 0) ++bits;
+  const int64_t target = std::max<int64_t>(kBucketMin, (int64_t(128) << 10) / static_cast<int64_t>(sizeof(E)));
+  if (bits <= 16 || n <= 2 * target) {
+    radix(b0, b1, n, top_byte<U>(range), want, key);
+    return;
+  }
+  const int shift = bits - 16;
+  std::vector<int64_t> hist(65536, 0);
+  for (int64_t i = 0; i < n; ++i) ++hist[static_cast<size_t>(key(b0[i]) >> shift)];
+  std::vector<uint16_t> group(65536);
+  std::vector<int64_t> first_prefix{0}, starts{0};
+  int64_t filled = 0, at = 0;
+  for (int p = 0; p < 65536; ++p) {
+    if (filled > 0 && filled + hist[p] > target) {
+      first_prefix.push_back(p);
+      starts.push_back(at);
+      filled = 0;
+    }
+    group[p] = static_cast<uint16_t>(first_prefix.size() - 1);
+    filled += hist[p];
+    at += hist[p];
+  }
+  const size_t groups = first_prefix.size();
+  first_prefix.push_back(65536);
+  starts.push_back(n);
+  std::vector<int64_t> off(starts.begin(), starts.end() - 1);
+  for (int64_t i = 0; i < n; ++i) {
+    const E x = b0[i];
+    b1[off[group[static_cast<size_t>(key(x) >> shift)]]++] = x;
+  }
+  // Groups are independent: a single long row uses every thread here (inside a row-parallel
+  // kernel this nested parallel_for runs serially).
+  parallel_for(static_cast<int64_t>(groups), 1, [&](int64_t glo, int64_t ghi) {
+    for (int64_t g = glo; g < ghi; ++g) {
+      int64_t len = starts[g + 1] - starts[g];
+      if (len == 0) continue;
+      const U base = static_cast<U>(U(first_prefix[g]) << shift);
+      const U span = static_cast<U>((U(first_prefix[g + 1] - first_prefix[g]) << shift) - 1);
+      radix(b1 + starts[g], b0 + starts[g], len, top_byte<U>(span), 1 - want,
+            [&key, base](const E& x) { return static_cast<U>(key(x) - base); });
+    }
+  });
+}
+
 template <class T>
 struct SortScratch {
-  using U = typename SortKey<T>::U;
   sorting::Scratch<T> tmp, row;
-  sorting::Scratch<U> k0, k1;
 };
 
+// Values move as themselves (no encode/decode passes, one scratch row); their keys are
+// recomputed per pass, which costs a few ALU operations against a memory-bound scatter.
 template <class T>
 void sort_row(T* a, int64_t n, SortScratch<T>& s) {
   using U = typename SortKey<T>::U;
@@ -188,28 +201,15 @@ void sort_row(T* a, int64_t n, SortScratch<T>& s) {
     std::stable_sort(a, a + n, [](T x, T y) { return key_of(x) < key_of(y); });
     return;
   }
-  if constexpr (!std::is_same_v<T, bool>) {
-    bool special = false;
-    U lo = ~U(0), hi = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      U k = Codec<T>::encode(a[i], special);
-      lo = std::min(lo, k);
-      hi = std::max(hi, k);
-    }
-    if (!special) {
-      if (lo == hi) return;
-      s.k0.resize(n);
-      s.k1.resize(n);
-      U* k0 = s.k0.data();
-      bool unused = false;
-      for (int64_t i = 0; i < n; ++i) k0[i] = static_cast<U>(Codec<T>::encode(a[i], unused) - lo);
-      radix(k0, s.k1.data(), n, top_byte<U>(static_cast<U>(hi - lo)), 0, [](U k) { return k; });
-      for (int64_t i = 0; i < n; ++i) a[i] = Codec<T>::decode(static_cast<U>(k0[i] + lo));
-      return;
-    }
+  U lo = ~U(0), hi = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    U k = key_of(a[i]);
+    lo = std::min(lo, k);
+    hi = std::max(hi, k);
   }
+  if (lo == hi) return;
   s.tmp.resize(n);
-  radix(a, s.tmp.data(), n, static_cast<int>(sizeof(U)) - 1, 0, [](T x) { return key_of(x); });
+  radix_range(a, s.tmp.data(), n, static_cast<U>(hi - lo), 0, [lo](T x) { return static_cast<U>(key_of(x) - lo); });
 }
 
 template <class U, class I>
@@ -239,7 +239,7 @@ void argsort_pairs(const T* a, int64_t n, int64_t* out, S& b0, S& b1) {
   auto* p0 = b0.data();
   for (int64_t i = 0; i < n; ++i) p0[i] = {static_cast<U>(key_of(a[i]) - lo), static_cast<I>(i)};
   if (hi != lo)
-    radix(p0, b1.data(), n, top_byte<U>(static_cast<U>(hi - lo)), 0, [](const KeyIndex<U, I>& e) { return e.k; });
+    radix_range(p0, b1.data(), n, static_cast<U>(hi - lo), 0, [](const KeyIndex<U, I>& e) { return e.k; });
   for (int64_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(p0[i].i);
 }
 
