@@ -64,16 +64,10 @@ def _normalize_axes(a, axis, fn):
     return _core.reshape(_core.as_contiguous(t), [a.shape[d] for d in rest] + [-1]), kept
 
 
-def _finish(r, qshape, kept, keepdims, axis_none_nd):
-    """r: (rest..., Q) -> numpy's Q + rest (or Q + kept dims with keepdims)."""
-    nq = len(qshape)
-    rest_nd = r.ndim - 1
+def _finish(r, qshape, kept, keepdims):
+    """r: (rest..., Q) -> numpy's Q + rest (Q + the kept dims of 1 with keepdims)."""
     r = moveaxis(r, -1, 0)
-    r = _core.reshape(r, list(qshape) + list(r.shape[1:]))
-    if keepdims:
-        r = _core.reshape(r, list(qshape) + kept)
-    del nq, rest_nd, axis_none_nd
-    return r
+    return _core.reshape(r, list(qshape) + (kept if keepdims else list(r.shape[1:])))
 
 
 def _lerp(a, b, t, weak):
@@ -205,7 +199,7 @@ def _quantile_core(a, qa, weak, axis, method, keepdims, fn, weights=None, nan_aw
             if _true(allnan):
                 _warn("All-NaN slice encountered", 4)
             r = where(allnan, _core.scalar(float("nan"), r.dtype._code), r).astype(r.dtype)
-    return _finish(r, qshape, kept, keepdims, a.ndim)
+    return _finish(r, qshape, kept, keepdims)
 
 
 def _weighted(a, a2, qf, qshape, axis, weights, kept, keepdims, fn, nan_aware):
@@ -243,7 +237,7 @@ def _weighted(a, a2, qf, qshape, axis, weights, kept, keepdims, fn, nan_aware):
     if a.dtype.kind == "f" and not nan_aware:
         last = s[..., n - 1:n]
         r = where(_isnan(last), last, r).astype(r.dtype)
-    return _finish(r, qshape, kept, keepdims, a.ndim)
+    return _finish(r, qshape, kept, keepdims)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
@@ -278,8 +272,8 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
     a = asarray(a)
     qa, weak = _q_array(q, 100)
     _check_q(qa, "nanpercentile", 100)
-    return write_out(_quantile_core(a, qa, weak, axis, interpolation or method, keepdims, "nanpercentile", weights, True),
-                     out, "nanpercentile", "unsafe")
+    r = _quantile_core(a, qa, weak, axis, interpolation or method, keepdims, "nanpercentile", weights, True)
+    return write_out(r, out, "nanpercentile", "unsafe")
 
 
 def _median_dtype(a):
@@ -395,8 +389,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     w = None
     if fweights is not None:
         fw = asarray(fweights)
-        if fw.dtype.kind not in "iub" and not _true(fw == _floor(fw)) is False and not builtins.bool(
-                _all(fw == _floor(fw)).item()):
+        if fw.dtype.kind == "f" and not builtins.bool(_all(fw == UFUNCS["rint"](fw)).item()):
             raise TypeError("[mnn.numpy.cov] fweights must be integer")
         if fw.ndim > 1:
             raise RuntimeError("[mnn.numpy.cov] cannot handle multidimensional fweights")
@@ -444,10 +437,6 @@ def corrcoef(x, y=None, rowvar=True, bias=None, ddof=None, *, dtype=None):
     sd = _sqrt(d)
     c = c / _core.expand_dims(sd, 1)
     c = c / _core.expand_dims(sd, 0)
-    return UFUNCS["clip"](c, -1, 1) if "clip" in UFUNCS else _clip(c)
-
-
-def _clip(c):
     from ._ufuncs import clip
     return clip(c, -1, 1)
 
@@ -802,12 +791,20 @@ def _nan_extreme(a, axis, out, keepdims, fn, fill, reduce_fn):
     return write_out(r, out, fn, "unsafe")
 
 
+def _unsupported(fn, **kw):
+    for k, v in kw.items():
+        if v is not None and v is not True:
+            raise NotImplementedError(f"[mnn.numpy.{fn}] {k}= is not supported yet")
+
+
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A002
+    _unsupported("nanmin", initial=initial, where=where)
     return _nan_extreme(a, axis, out, keepdims, "nanmin", float("inf"),
                         lambda x, ax, o, k: _min(x, ax, o, k))
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A002
+    _unsupported("nanmax", initial=initial, where=where)
     return _nan_extreme(a, axis, out, keepdims, "nanmax", float("-inf"),
                         lambda x, ax, o, k: _max(x, ax, o, k))
 
@@ -831,6 +828,7 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):  # noqa: A002
+    _unsupported("nanmean", where=where)
     a = asarray(a)
     arr, mask = _replace_nan(a, 0)
     if mask is None:
@@ -845,6 +843,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True): 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,  # noqa: A002
            correction=None):
+    _unsupported("nanvar", where=where, mean=mean)
     if correction is not None:
         ddof = correction
     a = asarray(a)
@@ -870,5 +869,6 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,  # noqa: A002
            correction=None):
+    _unsupported("nanstd", where=where, mean=mean)
     v = nanvar(a, axis, dtype, None, ddof, keepdims, correction=correction)
     return write_out(_sqrt(v), out, "nanstd", "unsafe")
