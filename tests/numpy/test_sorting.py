@@ -230,3 +230,15 @@ def test_sort_large_rows(dtype):
         assert_same(mnp.argsort(a), numpy.argsort(v, kind="stable"))
     two = numpy.stack([x[:70_000], x[70_000:140_000]])
     same_bits(mnp.sort(mnp.asarray(two), axis=1), numpy.sort(two, axis=1, kind="stable"))
+
+
+def test_sort_gradient_matches_torch():
+    torch = pytest.importorskip("torch")
+    x0 = numpy.random.default_rng(3).standard_normal((3, 5))
+    w = numpy.arange(15.0).reshape(3, 5)
+    for axis in (0, 1):
+        x = mnp.array(x0, requires_grad=True)
+        (mnp.sort(x, axis=axis) * mnp.asarray(w)).sum().backward()
+        tx = torch.tensor(x0, requires_grad=True)
+        (torch.sort(tx, dim=axis).values * torch.tensor(w)).sum().backward()
+        numpy.testing.assert_allclose(numpy.asarray(x.grad), tx.grad.numpy(), rtol=1e-12)

@@ -228,3 +228,15 @@ def vjp(node, inputs, g):
     if fn is None:
         raise NotImplementedError(f"[mnn.autograd] no gradient for '{node.kind}'")
     return fn(node, inputs, g)
+
+
+def _sort(node, xs, g):
+    # sorted[j] = x[perm[j]], so dx[i] = g[inv[i]] with inv the inverse permutation (argsort of perm).
+    from ..numpy._sorting import argsort, gather
+    x = xs[0]
+    axis = node.ints[0] % x.ndim
+    inv = argsort(argsort(x, axis=axis), axis=axis)
+    return [gather(g, inv, axis)]
+
+
+VJP["sort"] = _sort
