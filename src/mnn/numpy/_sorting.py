@@ -164,10 +164,9 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 def _sort_method(self, axis=-1, kind=None, order=None, *, stable=None):
     if not self._writeable:
         raise ValueError("[mnn.numpy.ndarray.sort] assignment destination is read-only")
-    if self.ndim == 0 and axis is not None:
-        raise _core.AxisError(f"[mnn.numpy.sort] axis {axis} is out of bounds for array of dimension 0")
-    r = sort(self, axis, kind, order)
-    _core.assign(self, _core.reshape(r, list(self.shape)) if axis is None else r)
+    if axis is None:  # numpy's method takes an integer axis only
+        raise TypeError("[mnn.numpy.ndarray.sort] 'NoneType' object cannot be interpreted as an integer")
+    _core.assign(self, sort(self, axis, kind, order))
 
 
 def _partition_method(self, kth, axis=-1, kind="introselect", order=None):
