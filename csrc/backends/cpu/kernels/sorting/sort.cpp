@@ -150,29 +150,56 @@ void radix_range(E* b0, E* b1, int64_t n, U range, int want, KeyF key) {
     return;
   }
   const int shift = bits - 16;
-  std::vector<int64_t> hist(65536, 0);
-  for (int64_t i = 0; i < n; ++i) ++hist[static_cast<size_t>(key(b0[i]) >> shift)];
+  // Histogram and scatter run over contiguous chunks, one per thread; chunk c's elements go after
+  // those of chunks before it in every group, so the scatter stays stable.
+  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(get_num_threads(), n / (int64_t(1) << 16)));
+  auto chunk_lo = [&](int64_t c) { return n * c / chunks; };
+  std::vector<std::vector<int64_t>> ch(chunks, std::vector<int64_t>(65536, 0));
+  parallel_for(chunks, 1, [&](int64_t clo, int64_t chi) {
+    for (int64_t c = clo; c < chi; ++c) {
+      int64_t* hc = ch[c].data();
+      for (int64_t i = chunk_lo(c), e = chunk_lo(c + 1); i < e; ++i) ++hc[static_cast<size_t>(key(b0[i]) >> shift)];
+    }
+  });
   std::vector<uint16_t> group(65536);
   std::vector<int64_t> first_prefix{0}, starts{0};
   int64_t filled = 0, at = 0;
   for (int p = 0; p < 65536; ++p) {
-    if (filled > 0 && filled + hist[p] > target) {
+    int64_t count = 0;
+    for (int64_t c = 0; c < chunks; ++c) count += ch[c][p];
+    if (filled > 0 && filled + count > target) {
       first_prefix.push_back(p);
       starts.push_back(at);
       filled = 0;
     }
     group[p] = static_cast<uint16_t>(first_prefix.size() - 1);
-    filled += hist[p];
-    at += hist[p];
+    filled += count;
+    at += count;
   }
   const size_t groups = first_prefix.size();
   first_prefix.push_back(65536);
   starts.push_back(n);
-  std::vector<int64_t> off(starts.begin(), starts.end() - 1);
-  for (int64_t i = 0; i < n; ++i) {
-    const E x = b0[i];
-    b1[off[group[static_cast<size_t>(key(x) >> shift)]]++] = x;
+  // off[c][g]: where chunk c's first element of group g goes.
+  std::vector<std::vector<int64_t>> off(chunks, std::vector<int64_t>(groups, 0));
+  for (int64_t c = 0; c < chunks; ++c)
+    for (int p = 0; p < 65536; ++p) off[c][group[p]] += ch[c][p];
+  for (size_t g = 0; g < groups; ++g) {
+    int64_t run = starts[g];
+    for (int64_t c = 0; c < chunks; ++c) {
+      int64_t count = off[c][g];
+      off[c][g] = run;
+      run += count;
+    }
   }
+  parallel_for(chunks, 1, [&](int64_t clo, int64_t chi) {
+    for (int64_t c = clo; c < chi; ++c) {
+      int64_t* oc = off[c].data();
+      for (int64_t i = chunk_lo(c), e = chunk_lo(c + 1); i < e; ++i) {
+        const E x = b0[i];
+        b1[oc[group[static_cast<size_t>(key(x) >> shift)]]++] = x;
+      }
+    }
+  });
   // Groups are independent: a single long row uses every thread here (inside a row-parallel
   // kernel this nested parallel_for runs serially).
   parallel_for(static_cast<int64_t>(groups), 1, [&](int64_t glo, int64_t ghi) {
