@@ -400,9 +400,62 @@ def w_codecs():
             (f"imencode png {w}x{h} [cv2 in numpy column]", mk_imencode, 1, None)]
 
 
+def w_sort():
+    n = sizes()["chain"]
+    d = DATA.normal("sort", (n,))
+
+    def mk(lib):
+        x = d[lib]
+        if lib == "mnn":
+            def f():
+                r = mnp.sort(x)
+                mnn.eval(r)
+                return r
+            return f
+        if lib == "numpy":
+            return lambda: np.sort(x)
+        return lambda: torch.sort(x).values
+
+    def mel(lib, t):
+        return {"Melem/s": n / t / 1e6}
+
+    return [(f"sort {_count(n)} f32", mk, 1, mel)]
+
+
+def w_unique():
+    n = sizes()["chain"] >> 4
+    d = DATA.normal("unique", (n,))
+    ints = {}
+
+    def mk(lib):
+        if lib not in ints:  # integers in [-2^16, 2^16): many repeats, as label/id columns have
+            base = d["numpy"] if np is not None else None
+            if lib == "mnn":
+                ints[lib] = mnp.array((base * 20000).astype(np.int64)) if base is not None else \
+                    (d["mnn"] * 20000).astype(mnp.int64)
+                mnn.eval(ints[lib])
+            elif lib == "numpy":
+                ints[lib] = (base * 20000).astype(np.int64)
+            else:
+                ints[lib] = torch.from_numpy((base * 20000).astype(np.int64))
+        x = ints[lib]
+        if lib == "mnn":
+            def f():
+                r = mnp.unique(x)
+                mnn.eval(r)
+                return r
+            return f
+        if lib == "numpy":
+            return lambda: np.unique(x)
+        return lambda: torch.unique(x)
+
+    return [(f"unique {_count(n)} int64", mk, 1, None)]
+
+
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
-             ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft)]
+             ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft),
+             ("sort", w_sort), ("unique", w_unique)]
 WORKLOADS.append(("codecs", w_codecs))  # cv group
 
 

@@ -277,3 +277,15 @@ VJP["gcd"] = _none
 VJP["lcm"] = _none
 for _name in ("nextafter", "spacing", "frexp_mantissa", "frexp_exponent"):
     VJP[_name] = _none
+
+
+def _sort(node, xs, g):
+    # sorted[j] = x[perm[j]], so dx[i] = g[inv[i]] with inv the inverse permutation (argsort of perm).
+    from ..numpy._sorting import argsort, gather
+    x = xs[0]
+    axis = node.ints[0] % x.ndim
+    inv = argsort(argsort(x, axis=axis), axis=axis)
+    return [gather(g, inv, axis)]
+
+
+VJP["sort"] = _sort

@@ -40,6 +40,13 @@ from ._io import (NpzFile, fromfile, genfromtxt, load, loadtxt, save, savetxt, s
 from ._complex import (ComplexWarning, angle, conj, conjugate, imag, iscomplex, iscomplexobj, isreal, isrealobj, real,  # noqa: F811
                        real_if_close)
 from . import fft  # noqa: E402  (mnn.numpy.fft)
+from ._sorting import argpartition, argsort, count_nonzero, lexsort, partition, searchsorted, sort
+from ._sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse,
+                    unique_values)
+from ._statistics import (average, bincount, corrcoef, cov, digitize, histogram, histogram2d, histogram_bin_edges,
+                          histogramdd, median, nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmedian,
+                          nanmin, nanpercentile, nanprod, nanquantile, nanstd, nansum, nanvar, percentile, ptp,
+                          quantile)
 
 globals().update(_UFUNCS)
 

@@ -1,0 +1,96 @@
+// Order-preserving unsigned keys for every dtype, shared by the sorting kernels.
+//
+// key(x) < key(y) exactly when numpy orders x before y: integers by value, floats by value with
+// -0.0 equal to +0.0 and every NaN equal to every other NaN and after +inf. Radix sorts consume
+// the key bytes; comparison sorts, nth_element and binary searches compare keys, so all of them
+// agree on one order.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+
+#include "core/dtype.h"
+
+namespace mnn::cpu::sorting {
+
+using core::half;
+
+template <class T, class Enable = void>
+struct SortKey;
+
+template <>
+struct SortKey<bool> {
+  using U = uint8_t;
+  static U key(bool x) { return x ? 1 : 0; }
+};
+
+template <class T>
+struct SortKey<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
+  using U = std::make_unsigned_t<T>;
+  static U key(T x) {
+    if constexpr (std::is_signed_v<T>) return static_cast<U>(static_cast<U>(x) ^ (U(1) << (sizeof(T) * 8 - 1)));
+    else return x;
+  }
+};
+
+// Floats: flip negatives entirely and set the sign bit of positives, after folding -0 into +0
+// and every NaN into the largest key.
+template <class U>
+inline U float_bits_key(U b) {
+  constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+  constexpr U exp = sizeof(U) == 2 ? U(0x7c00) : sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+  U mag = b & ~sign;
+  if (mag > exp) return ~U(0);
+  if (mag == 0) b = 0;
+  return (b & sign) ? U(~b) : U(b | sign);
+}
+
+template <>
+struct SortKey<float> {
+  using U = uint32_t;
+  static U key(float x) {
+    U b;
+    std::memcpy(&b, &x, 4);
+    return float_bits_key(b);
+  }
+};
+
+template <>
+struct SortKey<double> {
+  using U = uint64_t;
+  static U key(double x) {
+    U b;
+    std::memcpy(&b, &x, 8);
+    return float_bits_key(b);
+  }
+};
+
+template <>
+struct SortKey<half> {
+  using U = uint16_t;
+  static U key(half x) { return float_bits_key<uint16_t>(x.bits); }
+};
+
+template <class T>
+inline auto key_of(T x) { return SortKey<T>::key(x); }
+
+// A growable scratch row (std::vector<bool> has no data()).
+template <class T>
+class Scratch {
+ public:
+  void resize(int64_t n) {
+    if (n > cap_) {
+      p_.reset(new T[n]);
+      cap_ = n;
+    }
+  }
+  T* data() { return p_.get(); }
+  T& operator[](int64_t i) { return p_[i]; }
+
+ private:
+  std::unique_ptr<T[]> p_;
+  int64_t cap_ = 0;
+};
+
+}  // namespace mnn::cpu::sorting
