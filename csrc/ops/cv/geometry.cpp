@@ -61,7 +61,11 @@ prims::PrimMeta infer_warp(const std::vector<NodePtr>& in, const Params& p) {
   int64_t interp = p.ints.at(2), border = p.ints.at(3);
   if (interp < 0 || interp > 4 || interp == 3) throw ValueError(std::string("[mnn.cv.") + fn + "] unsupported interpolation");
   if (border < 0 || border > 5) throw ValueError(std::string("[mnn.cv.") + fn + "] unsupported border mode");
-  return {a->dtype, with_size(a, p.ints.at(0), p.ints.at(1), fn)};
+  Shape out = with_size(a, p.ints.at(0), p.ints.at(1), fn);
+  // An optional second input is the destination's previous content (BORDER_TRANSPARENT keeps it).
+  if (in.size() > 1 && (in[1]->dtype != a->dtype || in[1]->shape != out))
+    throw ValueError(std::string("[mnn.cv.") + fn + "] dst must match the output's size and type");
+  return {a->dtype, out};
 }
 
 // cv_remap: inputs [src, map (float32 HxWx2)]; ints [interpolation, border_mode]; floats border value.
@@ -78,6 +82,8 @@ prims::PrimMeta infer_remap(const std::vector<NodePtr>& in, const Params& p) {
   Shape s = a->shape;
   s[0] = m->shape[0];
   s[1] = m->shape[1];
+  if (in.size() > 2 && (in[2]->dtype != a->dtype || in[2]->shape != s))
+    throw ValueError("[mnn.cv.remap] dst must match the output's size and type");
   return {a->dtype, s};
 }
 
