@@ -474,4 +474,133 @@ def convertMaps(map1, map2, dstmap1type, dstmap1=None, dstmap2=None, nninterpola
     a = (fixed[..., 1] & (INTER_TAB_SIZE - 1)) * INTER_TAB_SIZE + (fixed[..., 0] & (INTER_TAB_SIZE - 1))
     return xy, a.astype(_np.uint16)
 
-__all__ = [n for n in __all__ if n in globals()]  # TEMP
+
+
+# ---------------------------------------------------------------------------------------------
+# flips, rotations by quarter turns, borders, sub-pixel patches, pyramids
+
+_ANY_DTYPES = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16")
+
+
+def _image_any(src, fn):
+    img = as_image(src, fn)
+    if img.ndim not in (2, 3):
+        raise fail(fn, f"expected a 2-d or 3-d image, got {img.ndim} dimensions")
+    _check_depth(img, fn, _ANY_DTYPES)
+    return img
+
+
+def flip(src, flipCode, dst=None):
+    img = _image_any(src, "flip")
+    code = int(flipCode)
+    if code == 0:
+        v = img[::-1]
+    elif code > 0:
+        v = img[:, ::-1]
+    else:
+        v = img[::-1, ::-1]
+    return _np.array(v)
+
+
+def transpose(src, dst=None):
+    img = _image_any(src, "transpose")
+    axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
+    return _np.array(img.transpose(axes))
+
+
+def rotate(src, rotateCode, dst=None):
+    img = _image_any(src, "rotate")
+    code = int(rotateCode)
+    axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
+    if code == ROTATE_90_CLOCKWISE:
+        v = img.transpose(axes)[:, ::-1]
+    elif code == ROTATE_180:
+        v = img[::-1, ::-1]
+    elif code == ROTATE_90_COUNTERCLOCKWISE:
+        v = img.transpose(axes)[::-1]
+    else:
+        raise fail("rotate", f"unknown rotate code {code}")
+    return _np.array(v)
+
+
+def copyMakeBorder(src, top, bottom, left, right, borderType, dst=None, value=None):
+    fn = "copyMakeBorder"
+    img = _image_any(src, fn)
+    t, b, l, r = (int(v) for v in (top, bottom, left, right))
+    if min(t, b, l, r) < 0:
+        raise fail(fn, "top >= 0 && bottom >= 0 && left >= 0 && right >= 0")
+    mode = _check_border(borderType, fn, allow_transparent=False)
+    if mode != BORDER_CONSTANT and (img.shape[0] == 0 or img.shape[1] == 0):
+        raise fail(fn, "cannot extrapolate an empty image")
+    if str(img.dtype) == "float16":  # the kernel copies pixels; only the fill value needs a type
+        img32 = img.astype(_np.float32)
+        return copyMakeBorder(img32, t, b, l, r, borderType, value=value).astype(_np.float16)
+    return _core.prim("cv_border", [_contig(img)], [t, b, l, r, mode], _border_value(value, fn))
+
+
+def getRectSubPix(image, patchSize, center, patch=None, patchType=-1):
+    """A patch centred at a sub-pixel position, bilinear, with the image's edge pixels repeated."""
+    fn = "getRectSubPix"
+    img = as_image(image, fn, "image")
+    if channels(img) not in (1, 3) or img.ndim not in (2, 3):
+        raise fail(fn, "cn == 1 || cn == 3")
+    if str(img.dtype) not in ("uint8", "float32"):
+        raise fail(fn, f"unsupported depth {img.dtype}")
+    w, h = _size_arg(patchSize, fn, "patchSize")
+    if w <= 0 or h <= 0:
+        raise fail(fn, "patch size must be positive")
+    cx, cy = (float(v) for v in center)
+    if patchType not in (-1, None):
+        pt = int(patchType) & 7
+        if pt == 5 and str(img.dtype) == "uint8":
+            img = img.astype(_np.float32)
+        elif not ((pt == 0 and str(img.dtype) == "uint8") or (pt == 5 and str(img.dtype) == "float32")):
+            raise fail(fn, "Unsupported combination of input and output formats")
+    x0 = _np.float32(cx - (w - 1) * 0.5)
+    y0 = _np.float32(cy - (h - 1) * 0.5)
+    xs = _np.arange(w, dtype=_np.float32) + x0
+    ys = _np.arange(h, dtype=_np.float32) + y0
+    gx = _np.broadcast_to(xs.reshape(1, w), (h, w))
+    gy = _np.broadcast_to(ys.reshape(h, 1), (h, w))
+    m = _contig(_np.stack([gx, gy], axis=-1))
+    return _core.prim("cv_remap", [_contig(img), m], [INTER_LINEAR, BORDER_REPLICATE], [0.0] * 4)
+
+
+def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
+    fn = "pyrDown"
+    img = as_image(src, fn)
+    _check_channels(img, fn, 512)
+    _check_depth(img, fn)
+    h, w = img.shape[0], img.shape[1]
+    dw, dh = _size_arg(dstsize, fn, "dstsize")
+    if dw <= 0 or dh <= 0:
+        dw, dh = (w + 1) // 2, (h + 1) // 2
+    if not (dw > 0 and dh > 0 and abs(dw * 2 - w) <= 2 and abs(dh * 2 - h) <= 2):
+        raise fail(fn, "std::abs(dsize.width*2 - ssize.width) <= 2 && std::abs(dsize.height*2 - ssize.height) <= 2")
+    mode = int(borderType) & ~BORDER_ISOLATED
+    if mode not in (BORDER_REPLICATE, BORDER_REFLECT, BORDER_REFLECT_101):
+        raise fail(fn, "borderType must be BORDER_REFLECT_101, BORDER_REFLECT or BORDER_REPLICATE")
+    if h == 0 or w == 0:
+        raise fail(fn, "!_src.empty()")
+    return _core.prim("cv_pyr", [_contig(img)], [1, dh, dw, mode], [])
+
+
+def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
+    fn = "pyrUp"
+    img = as_image(src, fn)
+    _check_channels(img, fn, 512)
+    _check_depth(img, fn)
+    h, w = img.shape[0], img.shape[1]
+    dw, dh = _size_arg(dstsize, fn, "dstsize")
+    if dw <= 0 or dh <= 0:
+        dw, dh = w * 2, h * 2
+    if (dw, dh) != (w * 2, h * 2):
+        if abs(dw - w * 2) <= (dw % 2) and abs(dh - h * 2) <= (dh % 2):
+            raise fail(fn, "odd destination sizes are not supported by mnn.cv (use the default size)")
+        raise fail(fn, "std::abs(dsize.width - ssize.width*2) == dsize.width % 2 && "
+                       "std::abs(dsize.height - ssize.height*2) == dsize.height % 2")
+    if int(borderType) & ~BORDER_ISOLATED != BORDER_DEFAULT:
+        raise fail(fn, "borderType must be BORDER_DEFAULT")
+    if h == 0 or w == 0:
+        raise fail(fn, "!_src.empty()")
+    return _core.prim("cv_pyr", [_contig(img)], [0, dh, dw, BORDER_REFLECT_101], [])
