@@ -447,12 +447,13 @@ def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, 
     interp = _warp_interp(interpolation, fn)
     mode = _check_border(borderMode, fn)
     m = _float_map(map1, map2, fn)
+    fixed = 1 if str(as_image(map1, fn, "map1").dtype) == "int16" else 0
     shape = (m.shape[0], m.shape[1]) + tuple(img.shape[2:])
     inputs = [_contig(img), m] + _dst_init(dst, shape, img.dtype, mode)
-    return _core.prim("cv_remap", inputs, [interp, mode], _border_value(borderValue, fn))
+    return _core.prim("cv_remap", inputs, [interp, mode, fixed], _border_value(borderValue, fn))
 
 
-_CV_16SC2, _CV_32FC1, _CV_32FC2 = 11, 5, 13
+_CV_16SC2, _CV_32FC1, _CV_32FC2 = 35, 5, 37  # cv2 5 type codes (channels shifted by 5 bits)
 
 
 def convertMaps(map1, map2, dstmap1type, dstmap1=None, dstmap2=None, nninterpolation=False):

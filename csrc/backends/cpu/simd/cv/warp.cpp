@@ -201,6 +201,8 @@ class WarpKernel final : public backend::Kernel {
     constexpr bool v2_type = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, float>;
     v2_ = (v2_type && (interp_ == kLinear || interp_ == kNearest) && cn_ != 2) || interp_ == kCubic ||
           interp_ == kLanczos4;
+    // Fixed-point maps (convertMaps' int16 + table index) keep cv2's 1/32-pixel path.
+    if (mode == kMap && p.ints.size() > 2 && p.ints[2] != 0) v2_ = false;
     for (int k = 0; k < 9; ++k) mf_[k] = static_cast<float>(m_[k]);
   }
 
