@@ -51,6 +51,43 @@ inline T satf(float v) {
 }
 inline int descale(int64_t x, int n) { return static_cast<int>((x + (int64_t(1) << (n - 1))) >> n); }
 
+#if defined(__AVX2__)
+// Eight 3- or 4-channel uint8 pixels as eight int32 lanes holding (c0, c1, c2[, c3]) bytes.
+// The 3-channel load reads 4 bytes past the eighth pixel: callers keep 10 pixels of headroom.
+inline __m256i load8_px(const uint8_t* p, int scn) {
+  if (scn == 4) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
+  const __m256i m = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                     0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+  return _mm256_shuffle_epi8(v, m);
+}
+inline int px_headroom(int scn) { return scn == 4 ? 8 : 10; }
+
+// Eight int32 lanes (values 0..255) -> 8 bytes.
+inline void store8_u8(uint8_t* d, __m256i v) {
+  __m256i p16 = _mm256_packus_epi32(v, v);
+  __m256i p8 = _mm256_packus_epi16(p16, p16);
+  uint32_t lo = uint32_t(_mm256_extract_epi32(p8, 0)), hi = uint32_t(_mm256_extract_epi32(p8, 4));
+  std::memcpy(d, &lo, 4);
+  std::memcpy(d + 4, &hi, 4);
+}
+
+// Eight int32 lanes holding (c0 | c1 << 8 | c2 << 16) -> 24 interleaved bytes.
+inline void store8_c3(uint8_t* d, __m256i px) {
+  const __m256i m = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  __m256i q = _mm256_shuffle_epi8(px, m);
+  __m128i lo = _mm256_castsi256_si128(q), hi = _mm256_extracti128_si256(q, 1);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(d), lo);
+  uint32_t t = uint32_t(_mm_extract_epi32(lo, 2));
+  std::memcpy(d + 8, &t, 4);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(d + 12), hi);
+  t = uint32_t(_mm_extract_epi32(hi, 2));
+  std::memcpy(d + 20, &t, 4);
+}
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // per-pixel conversions over a run of n pixels
 
@@ -87,6 +124,24 @@ void gray_run(const T* s, T* d, int64_t n, int scn, int bidx) {
     for (int64_t i = 0; i < n; ++i, s += scn) d[i] = s[0] * c0 + s[1] * cg + s[2] * c2;
   } else {
     const uint32_t c0 = bidx == 0 ? 3735 : 9798, c1 = 19235, c2 = bidx == 0 ? 9798 : 3735;
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      const __m256i ff = _mm256_set1_epi32(0xff), k0 = _mm256_set1_epi32(int(c0)), k1 = _mm256_set1_epi32(int(c1)),
+                    k2 = _mm256_set1_epi32(int(c2)), rnd = _mm256_set1_epi32(16384);
+      int64_t i = 0;
+      for (; i + px_headroom(scn) <= n; i += 8) {
+        __m256i v = load8_px(s + i * scn, scn);
+        __m256i a = _mm256_and_si256(v, ff), b = _mm256_and_si256(_mm256_srli_epi32(v, 8), ff),
+                c = _mm256_and_si256(_mm256_srli_epi32(v, 16), ff);
+        __m256i y = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(a, k0), _mm256_mullo_epi32(b, k1)),
+                                     _mm256_add_epi32(_mm256_mullo_epi32(c, k2), rnd));
+        store8_u8(d + i, _mm256_srli_epi32(y, 15));
+      }
+      s += i * scn;
+      d += i;
+      n -= i;
+    }
+#endif
     if (scn == 3) {
       for (int64_t i = 0; i < n; ++i)
         d[i] = static_cast<T>((s[3 * i] * c0 + s[3 * i + 1] * c1 + s[3 * i + 2] * c2 + 16384u) >> 15);
@@ -311,6 +366,40 @@ void hsv_run(const T* s, T* d, int64_t n, int scn, int bidx, int hrange, bool hl
       const HsvTables& t = hsv_tables();
       const int* hdiv = hrange == 180 ? t.hdiv180 : t.hdiv256;
       const int shift = 12, round = 1 << (shift - 1);
+#if defined(__AVX2__)
+      {
+        // cv2's integer HSV, eight pixels per step (the same arithmetic as the scalar loop).
+        const __m256i ff = _mm256_set1_epi32(0xff), vround = _mm256_set1_epi32(round), vhr = _mm256_set1_epi32(hrange);
+        const __m256i zero = _mm256_setzero_si256();
+        const int sb = 8 * bidx, sr = 8 * (bidx ^ 2);
+        int64_t i = 0;
+        for (; i + px_headroom(scn) <= n; i += 8) {
+          __m256i px = load8_px(s + i * scn, scn);
+          __m256i b = _mm256_and_si256(_mm256_srl_epi32(px, _mm_cvtsi32_si128(sb)), ff);
+          __m256i g = _mm256_and_si256(_mm256_srli_epi32(px, 8), ff);
+          __m256i r = _mm256_and_si256(_mm256_srl_epi32(px, _mm_cvtsi32_si128(sr)), ff);
+          __m256i v = _mm256_max_epi32(_mm256_max_epi32(b, g), r);
+          __m256i vmin = _mm256_min_epi32(_mm256_min_epi32(b, g), r);
+          __m256i diff = _mm256_sub_epi32(v, vmin);
+          __m256i vr = _mm256_cmpeq_epi32(v, r), vg = _mm256_cmpeq_epi32(v, g);
+          __m256i sdiv = _mm256_i32gather_epi32(t.sdiv, v, 4);
+          __m256i hd = _mm256_i32gather_epi32(hdiv, diff, 4);
+          __m256i sv = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff, sdiv), vround), shift);
+          __m256i h_gb = _mm256_sub_epi32(g, b);
+          __m256i h_br = _mm256_add_epi32(_mm256_sub_epi32(b, r), _mm256_slli_epi32(diff, 1));
+          __m256i h_rg = _mm256_add_epi32(_mm256_sub_epi32(r, g), _mm256_slli_epi32(diff, 2));
+          __m256i h = _mm256_add_epi32(_mm256_and_si256(vr, h_gb),
+                                       _mm256_andnot_si256(vr, _mm256_add_epi32(_mm256_and_si256(vg, h_br), _mm256_andnot_si256(vg, h_rg))));
+          h = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(h, hd), vround), shift);
+          h = _mm256_add_epi32(h, _mm256_and_si256(_mm256_cmpgt_epi32(zero, h), vhr));
+          h = _mm256_min_epi32(_mm256_max_epi32(h, zero), ff);
+          store8_c3(d + i * 3, _mm256_or_si256(_mm256_or_si256(h, _mm256_slli_epi32(sv, 8)), _mm256_slli_epi32(v, 16)));
+        }
+        s += i * scn;
+        d += i * 3;
+        n -= i;
+      }
+#endif
       for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
         int b = s[bidx], g = s[1], r = s[bidx ^ 2];
         int v = std::max(std::max(r, g), b), vmin = std::min(std::min(r, g), b);
