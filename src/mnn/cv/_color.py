@@ -520,7 +520,7 @@ def cvtColor(src, code, dst=None, dstCn=0, hint=None):
 
 
 def cvtColorTwoPlane(src1, src2, code, dst=None):
-    """NV12/NV21 given as a Y plane (HxW) and an interleaved chroma plane (H/2 x W/2 x 2, or H/2 x W)."""
+    """NV12/NV21 given as a Y plane (HxW) and an interleaved chroma plane (H/2 x W/2 x 2)."""
     fn = "cvtColorTwoPlane"
     y = as_image(src1, fn, "src1")
     uv = as_image(src2, fn, "src2")
@@ -535,8 +535,7 @@ def cvtColorTwoPlane(src1, src2, code, dst=None):
     h, w = y.shape[0], y.shape[1]
     if h % 2 or w % 2:
         raise fail(fn, f"Bad size of Y plane: 'ysz.width % 2 == 0 && ysz.height % 2 == 0' where ysz is {w}x{h}")
-    uv_ok = (uv.ndim == 3 and uv.shape[2] == 2 and uv.shape[0] == h // 2 and uv.shape[1] == w // 2) or \
-            (uv.ndim == 2 and uv.shape[0] == h // 2 and uv.shape[1] == w)
+    uv_ok = uv.ndim == 3 and uv.shape[2] == 2 and uv.shape[0] == h // 2 and uv.shape[1] == w // 2
     if not uv_ok:
         raise fail(fn, "Bad size of UV plane: 'uvsz.width * 2 == ysz.width && uvsz.height * 2 == ysz.height'")
     dcn, bidx, uidx = entry[1]
