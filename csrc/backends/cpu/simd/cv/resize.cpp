@@ -235,7 +235,9 @@ class SeparableResize final : public backend::Kernel {
     const int rw = g.dw * g.cn, ks = ty_.ksize;
     const size_t sstep = size_t(g.sw) * g.cn;
     // A small cache of horizontally resized rows: consecutive output rows share source rows.
-    std::vector<int> buf(size_t(rw) * ks + 4);  // slack: 4-lane stores of 3-channel pixels
+    // Each cached row is padded by 4 ints: the 4-lane stores of 3-channel pixels write one past.
+    const size_t slot_stride = size_t(rw) + 4;
+    std::vector<int> buf(slot_stride * ks);
     std::vector<int> have(ks, -1);
     std::vector<const int*> rows(ks);
     for (int64_t y = y0; y < y1; ++y) {
@@ -251,10 +253,10 @@ class SeparableResize final : public backend::Kernel {
             for (int m = 0; m < ks; ++m) needed |= have[j] == sy[m];
             if (!needed) slot = j;
           }
-          hrow_u8(src + size_t(sy[k]) * sstep, &buf[size_t(slot) * rw]);
+          hrow_u8(src + size_t(sy[k]) * sstep, &buf[size_t(slot) * slot_stride]);
           have[slot] = sy[k];
         }
-        rows[k] = &buf[size_t(slot) * rw];
+        rows[k] = &buf[size_t(slot) * slot_stride];
       }
       uint8_t* D = dst + size_t(y) * rw;
       const int* b = &ty_.iw[size_t(y) * ks];
