@@ -156,6 +156,23 @@ class SeparableResize final : public backend::Kernel {
     tx_ = make_taps(g_.sw, g_.dw, 1.0 / isx, isx, ip, area, true);
     ty_ = make_taps(g_.sh, g_.dh, 1.0 / isy, isy, ip, area, false);
     interp_ = ip;
+    if (tx_.ksize == 2) {
+      // Byte offsets and packed (a0, a1) 16-bit weights of each column; the 4-byte loads of
+      // the SIMD row pass stay inside the row for the first nsafe_ columns.
+      const int cn = g_.cn, row_bytes = g_.sw * cn;
+      ofs0_.resize(g_.dw);
+      ofs1_.resize(g_.dw);
+      wpk_.resize(g_.dw);
+      nsafe_ = 0;
+      bool safe = true;
+      for (int x = 0; x < g_.dw; ++x) {
+        ofs0_[x] = tx_.idx[2 * x] * cn;
+        ofs1_[x] = tx_.idx[2 * x + 1] * cn;
+        wpk_[x] = int((uint32_t(tx_.iw[2 * x + 1]) << 16) | (uint32_t(tx_.iw[2 * x]) & 0xffffu));
+        safe = safe && ofs0_[x] + 4 <= row_bytes && ofs1_[x] + 4 <= row_bytes;
+        if (safe) nsafe_ = x + 1;
+      }
+    }
   }
 
   void run(char* const* in, char* out) override {
@@ -183,16 +200,15 @@ class SeparableResize final : public backend::Kernel {
         // Each pixel pair as interleaved 16-bit (p0c, p1c) lanes times (a0, a1): one madd gives
         // all channels. 4-byte loads read one byte past a 3-channel pixel, so the pixels at the
         // row's end are left to the scalar loop.
-        const int row_bytes = g_.sw * cn;
-        for (; x < dw; ++x) {
-          const int o0 = idx[2 * x] * cn, o1 = idx[2 * x + 1] * cn;
-          if (o1 + 4 > row_bytes || o0 + 4 > row_bytes) break;
+        const int* o0 = ofs0_.data();
+        const int* o1 = ofs1_.data();
+        const int* wp = wpk_.data();
+        for (; x < nsafe_; ++x) {
           int32_t v0, v1;
-          std::memcpy(&v0, S + o0, 4);
-          std::memcpy(&v1, S + o1, 4);
+          std::memcpy(&v0, S + o0[x], 4);
+          std::memcpy(&v1, S + o1[x], 4);
           __m128i pr = _mm_cvtepu8_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(v0), _mm_cvtsi32_si128(v1)));
-          __m128i wv = _mm_set1_epi32((w[2 * x + 1] << 16) | (w[2 * x] & 0xffff));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(D + x * cn), _mm_madd_epi16(pr, wv));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(D + x * cn), _mm_madd_epi16(pr, _mm_set1_epi32(wp[x])));
         }
 #endif
         if (cn == 4) {
@@ -242,6 +258,13 @@ class SeparableResize final : public backend::Kernel {
     std::vector<const int*> rows(ks);
     for (int64_t y = y0; y < y1; ++y) {
       const int* sy = &ty_.idx[size_t(y) * ks];
+      // Downscaling skips source rows, which defeats the hardware prefetcher: ask for the next
+      // output's last source row while this one is computed.
+      if (y + 1 < g.dh) {
+        const char* nxt = reinterpret_cast<const char*>(src + size_t(ty_.idx[size_t(y + 1) * ks + ks - 1]) * sstep);
+        if (ty_.idx[size_t(y + 1) * ks + ks - 1] != sy[ks - 1])
+          for (size_t o = 0; o < sstep; o += 64) __builtin_prefetch(nxt + o);
+      }
       for (int k = 0; k < ks; ++k) {
         int slot = -1;
         for (int j = 0; j < ks; ++j)
@@ -264,7 +287,30 @@ class SeparableResize final : public backend::Kernel {
         const int* S0 = rows[0];
         const int* S1 = rows[1];
         const int b0 = b[0], b1 = b[1];
-        for (int x = 0; x < rw; ++x) {
+        int x = 0;
+#if defined(__AVX2__)
+        // cv2's own formulation in 16-bit lanes: mulhi(S>>4, b) is exactly ((S>>4)*b)>>16.
+        {
+          const __m256i vb0 = _mm256_set1_epi16(static_cast<int16_t>(b0)), vb1 = _mm256_set1_epi16(static_cast<int16_t>(b1));
+          const __m256i two = _mm256_set1_epi16(2);
+          auto half16 = [&](int xx) {
+            __m256i a0 = _mm256_srai_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(S0 + xx)), 4);
+            __m256i a1 = _mm256_srai_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(S0 + xx + 8)), 4);
+            __m256i c0 = _mm256_srai_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(S1 + xx)), 4);
+            __m256i c1 = _mm256_srai_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(S1 + xx + 8)), 4);
+            __m256i p0 = _mm256_permute4x64_epi64(_mm256_packs_epi32(a0, a1), 0xD8);
+            __m256i p1 = _mm256_permute4x64_epi64(_mm256_packs_epi32(c0, c1), 0xD8);
+            __m256i v = _mm256_add_epi16(_mm256_mulhi_epi16(p0, vb0), _mm256_mulhi_epi16(p1, vb1));
+            return _mm256_srai_epi16(_mm256_add_epi16(v, two), 2);
+          };
+          for (; x + 32 <= rw; x += 32) {
+            __m256i lo = half16(x), hi = half16(x + 16);
+            __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + x), r);
+          }
+        }
+#endif
+        for (; x < rw; ++x) {
           int v = (((S0[x] >> 4) * b0) >> 16) + (((S1[x] >> 4) * b1) >> 16);
           D[x] = sat_u8((v + 2) >> 2);
         }
@@ -341,6 +387,8 @@ class SeparableResize final : public backend::Kernel {
   Geometry g_;
   int interp_;
   Taps tx_, ty_;
+  std::vector<int> ofs0_, ofs1_, wpk_;
+  int nsafe_ = 0;
 };
 
 // Nearest neighbour: a gather of whole pixels. NEAREST maps d -> floor(d * scale);
