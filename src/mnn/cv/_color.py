@@ -4,9 +4,13 @@ Every conversion runs in one native primitive, cv_color (csrc/ops/cv/color.cpp f
 rule, csrc/backends/cpu/simd/cv/color.cpp for the kernels). This module maps a cv2 code to the
 primitive's parameters and raises cv2's errors for channel counts and depths cv2 rejects.
 Supported: RGB/BGR channel swaps with alpha added or dropped, GRAY, XYZ, YCrCb, YUV, HSV(_FULL),
-HLS(_FULL), and the camera formats NV12/NV21/YV12/I420 (to RGB/BGR/RGBA/BGRA/GRAY, and
-RGB/BGR(A) to I420/YV12). Other codes (Bayer, 5x5 packed, 4:2:2, Lab, Luv, mRGBA) raise
-mnn.cv.error naming the code.
+HLS(_FULL), Lab (both ways) and RGB->Luv (sRGB and linear), and the camera formats
+NV12/NV21/YV12/I420 (to RGB/BGR/RGBA/BGRA/GRAY, and RGB/BGR(A) to I420/YV12). Other codes
+(Bayer, 5x5 packed, 4:2:2, mRGBA, Luv->RGB) raise mnn.cv.error naming the code.
+
+Lab/Luv are computed from the exact formulas, while cv2 approximates them (gamma and cube-root
+tables, trilinear interpolation for float sRGB input): uint8 agrees within 2 levels, float Lab
+within 0.5 (of L's 0..100), Luv within 0.15.
 """
 from .. import _core
 from .. import numpy as _np
@@ -15,6 +19,7 @@ from ._common import as_image, channels, error, fail  # noqa: F401
 # The primitive's conversions (ColorOp in csrc/ops/cv/color.cpp).
 _PERM, _GRAY, _FROMGRAY, _HSV, _HSV_INV, _YCC, _YCC_INV, _XYZ, _XYZ_INV = range(9)
 _YUV420SP, _YUV420P, _TO_YUV420P = 9, 10, 11
+_LAB, _LAB_INV, _LUV, _LUV_INV = 12, 13, 14, 15
 
 COLOR_BGR2BGRA = 0
 COLOR_RGB2RGBA = 0
@@ -420,6 +425,14 @@ def _build_table():
     for code, bidx, full, hls in ((54, 0, 0, 0), (55, 2, 0, 0), (70, 0, 1, 0), (71, 2, 1, 0),
                                   (60, 0, 0, 1), (61, 2, 0, 1), (72, 0, 1, 1), (73, 2, 1, 1)):
         t[code] = (_HSV_INV, (3, bidx, full, hls), (3,), _U8_F32)
+    # Lab / Luv: (bidx, srgb); the L-codes (LBGR, LRGB) skip the sRGB curve
+    for code, kind, bidx, srgb in ((44, _LAB, 0, 1), (45, _LAB, 2, 1), (74, _LAB, 0, 0), (75, _LAB, 2, 0),
+                                   (50, _LUV, 0, 1), (51, _LUV, 2, 1), (76, _LUV, 0, 0), (77, _LUV, 2, 0)):
+        t[code] = (kind, (bidx, srgb), (3, 4), _U8_F32)
+    # (Luv -> RGB is left out: cv2's clipping of out-of-gamut u, v is not reproduced)
+    for code, kind, bidx, srgb in ((56, _LAB_INV, 0, 1), (57, _LAB_INV, 2, 1), (78, _LAB_INV, 0, 0),
+                                   (79, _LAB_INV, 2, 0)):
+        t[code] = (kind, (3, bidx, srgb), (3,), _U8_F32)
     # Camera YUV 4:2:0, one uint8 plane of H*3/2 rows: (dcn, bidx, uidx)
     for code, dcn, bidx, uidx in ((90, 3, 2, 0), (91, 3, 0, 0), (92, 3, 2, 1), (93, 3, 0, 1),
                                   (94, 4, 2, 0), (95, 4, 0, 0), (96, 4, 2, 1), (97, 4, 0, 1)):
@@ -460,7 +473,8 @@ def cvtColor(src, code, dst=None, dstCn=0, hint=None):
     depth = str(img.dtype)
     if depth not in depths:
         raise fail(fn, f"Unsupported depth of input image: 'VDepth::contains(depth)' where depth is {depth}")
-    if dstCn not in (0, None) and kind in (_FROMGRAY, _XYZ_INV, _YCC_INV, _HSV_INV, _YUV420SP, _YUV420P):
+    if dstCn not in (0, None) and kind in (_FROMGRAY, _XYZ_INV, _YCC_INV, _HSV_INV, _LAB_INV, _LUV_INV, _YUV420SP,
+                                           _YUV420P):
         dcn = int(dstCn)
         if dcn not in (3, 4):
             raise fail(fn, f"Invalid number of channels in output image: dcn is {dcn}")
@@ -477,6 +491,10 @@ def cvtColor(src, code, dst=None, dstCn=0, hint=None):
         if img.ndim == 3:
             img = img.reshape(img.shape[0], img.shape[1])
         return _prim(_FROMGRAY, img, [params[0]])
+    if kind in (_LAB, _LUV):
+        return _prim(kind, img, [scn] + list(params))
+    if kind in (_LAB_INV, _LUV_INV):
+        return _prim(kind, img, list(params))
     if kind in (_XYZ, _YCC):
         return _prim(kind, img, [scn] + list(params))
     if kind in (_XYZ_INV, _YCC_INV):

@@ -565,6 +565,108 @@ void xyz_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx) {
   }
 }
 
+// CIE L*a*b* and L*u*v* (D65), with the sRGB transfer curve unless the L-codes ask for linear
+// RGB. Computed in float from the textbook formulas; uint8 scales L to 0..255 and offsets the
+// chroma channels as cv2 does (a, b + 128; u, v mapped from [-134, 220] and [-140, 122]).
+constexpr float kXn = 0.950456f, kZn = 1.088754f, kUn = 0.19793943f, kVn = 0.46831096f;
+constexpr float kLabT = 0.008856f, kLabK = 903.3f;
+
+inline float srgb_to_linear(float x) {
+  x = std::min(std::max(x, 0.f), 1.f);
+  return x <= 0.04045f ? x * (1.f / 12.92f) : std::pow((x + 0.055f) * (1.f / 1.055f), 2.4f);
+}
+inline float linear_to_srgb(float x) {
+  x = std::min(std::max(x, 0.f), 1.f);
+  return x <= 0.0031308f ? 12.92f * x : 1.055f * std::pow(x, 1.f / 2.4f) - 0.055f;
+}
+inline float lab_f(float t) { return t > kLabT ? std::cbrt(t) : 7.787f * t + 16.f / 116.f; }
+
+// (r, g, b) in [0, 1] -> (L, a|u, b|v) in cv2's float ranges
+inline void rgb2lab_px(float r, float g, float b, bool srgb, bool luv, float* o) {
+  if (srgb) r = srgb_to_linear(r), g = srgb_to_linear(g), b = srgb_to_linear(b);
+  float X = r * 0.412453f + g * 0.357580f + b * 0.180423f;
+  float Y = r * 0.212671f + g * 0.715160f + b * 0.072169f;
+  float Z = r * 0.019334f + g * 0.119193f + b * 0.950227f;
+  float L = Y > kLabT ? 116.f * std::cbrt(Y) - 16.f : kLabK * Y;
+  if (!luv) {
+    float fx = lab_f(X / kXn), fy = lab_f(Y), fz = lab_f(Z / kZn);
+    o[0] = L;
+    o[1] = 500.f * (fx - fy);
+    o[2] = 200.f * (fy - fz);
+  } else {
+    float d = X + 15.f * Y + 3.f * Z;
+    d = d != 0 ? 1.f / d : 0.f;
+    float up = 4.f * X * d, vp = 9.f * Y * d;
+    o[0] = L;
+    o[1] = 13.f * L * (up - kUn);
+    o[2] = 13.f * L * (vp - kVn);
+  }
+}
+
+inline void lab2rgb_px(float L, float A, float B, bool srgb, bool luv, float* rgb) {
+  float X, Y, Z;
+  if (!luv) {
+    float fy;
+    if (L <= 8.f) Y = L / kLabK, fy = 7.787f * Y + 16.f / 116.f;
+    else fy = (L + 16.f) / 116.f, Y = fy * fy * fy;
+    float fx = A / 500.f + fy, fz = fy - B / 200.f;
+    auto inv = [](float f) { float f3 = f * f * f; return f3 > kLabT ? f3 : (f - 16.f / 116.f) / 7.787f; };
+    X = inv(fx) * kXn;
+    Z = inv(fz) * kZn;
+  } else {
+    Y = L <= 8.f ? L / kLabK : std::pow((L + 16.f) / 116.f, 3.f);
+    if (L == 0) {
+      X = Y = Z = 0;
+    } else {
+      float up = A / (13.f * L) + kUn, vp = B / (13.f * L) + kVn;
+      X = 9.f * Y * up / (4.f * vp);
+      Z = Y * (12.f - 3.f * up - 20.f * vp) / (4.f * vp);
+    }
+  }
+  float c[9];
+  for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kMatXyz2Rgb[i]);
+  float r = X * c[0] + Y * c[1] + Z * c[2], g = X * c[3] + Y * c[4] + Z * c[5], b = X * c[6] + Y * c[7] + Z * c[8];
+  if (srgb) r = linear_to_srgb(r), g = linear_to_srgb(g), b = linear_to_srgb(b);
+  rgb[0] = r, rgb[1] = g, rgb[2] = b;
+}
+
+template <class T>
+void lab_run(const T* s, T* d, int64_t n, int scn, int bidx, bool srgb, bool luv) {
+  for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+    float o[3];
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      rgb2lab_px(s[bidx ^ 2] * (1.f / 255.f), s[1] * (1.f / 255.f), s[bidx] * (1.f / 255.f), srgb, luv, o);
+      d[0] = satf<uint8_t>(o[0] * (255.f / 100.f));
+      if (!luv) d[1] = satf<uint8_t>(o[1] + 128.f), d[2] = satf<uint8_t>(o[2] + 128.f);
+      else d[1] = satf<uint8_t>((o[1] + 134.f) * (255.f / 354.f)), d[2] = satf<uint8_t>((o[2] + 140.f) * (255.f / 262.f));
+    } else if constexpr (std::is_same_v<T, float>) {
+      rgb2lab_px(s[bidx ^ 2], s[1], s[bidx], srgb, luv, o);
+      d[0] = o[0], d[1] = o[1], d[2] = o[2];
+    }
+  }
+}
+
+template <class T>
+void lab_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx, bool srgb, bool luv) {
+  for (int64_t i = 0; i < n; ++i, s += 3, d += dcn) {
+    float rgb[3];
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      float L = s[0] * (100.f / 255.f), A, B;
+      if (!luv) A = s[1] - 128.f, B = s[2] - 128.f;
+      else A = s[1] * (354.f / 255.f) - 134.f, B = s[2] * (262.f / 255.f) - 140.f;
+      lab2rgb_px(L, A, B, srgb, luv, rgb);
+      d[bidx ^ 2] = satf<uint8_t>(rgb[0] * 255.f);
+      d[1] = satf<uint8_t>(rgb[1] * 255.f);
+      d[bidx] = satf<uint8_t>(rgb[2] * 255.f);
+      if (dcn == 4) d[3] = 255;
+    } else if constexpr (std::is_same_v<T, float>) {
+      lab2rgb_px(s[0], s[1], s[2], srgb, luv, rgb);
+      d[bidx ^ 2] = rgb[0], d[1] = rgb[1], d[bidx] = rgb[2];
+      if (dcn == 4) d[3] = 1.f;
+    }
+  }
+}
+
 // BT.601 camera YUV (video range), 20-bit fixed point.
 constexpr int kShift = 20;
 constexpr int kCY = 1220542, kCUB = 2116026, kCUG = -409993, kCVG = -852492, kCVR = 1673527;
@@ -635,8 +737,8 @@ class ColorKernel final : public backend::Kernel {
       case kPerm: scn = int(p_[1]); dcn = int(p_[2]); break;
       case kRgb2Gray: scn = int(p_[1]); dcn = 1; break;
       case kGray2Rgb: scn = 1; dcn = int(p_[1]); break;
-      case kRgb2Hsv: case kRgb2Ycc: case kRgb2Xyz: scn = int(p_[1]); break;
-      case kHsv2Rgb: case kYcc2Rgb: case kXyz2Rgb: dcn = int(p_[1]); break;
+      case kRgb2Hsv: case kRgb2Ycc: case kRgb2Xyz: case kRgb2Lab: case kRgb2Luv: scn = int(p_[1]); break;
+      case kHsv2Rgb: case kYcc2Rgb: case kXyz2Rgb: case kLab2Rgb: case kLuv2Rgb: dcn = int(p_[1]); break;
       default: break;
     }
     if constexpr (std::is_same_v<T, uint8_t>) {
@@ -672,6 +774,8 @@ class ColorKernel final : public backend::Kernel {
         case kYcc2Rgb: ycc_inv_run<T>(s, d, n, dcn, int(p_[2]), p_[3] != 0); break;
         case kRgb2Xyz: xyz_run<T>(s, d, n, scn, int(p_[2])); break;
         case kXyz2Rgb: xyz_inv_run<T>(s, d, n, dcn, int(p_[2])); break;
+        case kRgb2Lab: case kRgb2Luv: lab_run<T>(s, d, n, scn, int(p_[2]), p_[3] != 0, op == kRgb2Luv); break;
+        case kLab2Rgb: case kLuv2Rgb: lab_inv_run<T>(s, d, n, dcn, int(p_[2]), p_[3] != 0, op == kLuv2Rgb); break;
         default: break;
       }
     });
