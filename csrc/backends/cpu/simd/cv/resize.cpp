@@ -454,13 +454,11 @@ class NearestResize final : public backend::Kernel {
 int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int cn) {
   const int period = 2 * cn;
   __m128i masks[8];
-  int counts[8];
   for (int ph = 0; ph < period; ++ph) {
     alignas(16) int8_t m[16];
     int k = 0;
     for (int j = 0; j < 16; ++j)
       if ((ph + j) % period < cn) m[k++] = static_cast<int8_t>(j);
-    counts[ph] = k;
     for (int j = k; j < 16; ++j) m[j] = -1;
     masks[ph] = _mm_load_si128(reinterpret_cast<const __m128i*>(m));
   }
