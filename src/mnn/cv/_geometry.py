@@ -5,6 +5,17 @@ Pixel work runs in native primitives (csrc/ops/cv/geometry.cpp, csrc/backends/cp
 cv_resize, cv_warp, cv_remap, cv_border, cv_pyr. Flips, rotations by 90 degrees and transposes
 are views that the engine copies. The matrix helpers are a few floating-point operations on
 Python lists; they return mnn arrays of float64 like cv2 returns numpy arrays.
+
+Agreement with cv2 5.0 (tests/cv/test_geometry.py):
+- resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact; CUBIC and other depths
+  within 1 (floats ~1e-5 relative). INTER_LINEAR_EXACT is not implemented (raises).
+- warpAffine / warpPerspective / remap: NEAREST, LINEAR, CUBIC exact but for rare 1-level
+  differences; LANCZOS4 within a few levels; CUBIC with reflecting/wrapping borders sampled more
+  than an image width outside differs. Fixed-point maps (convertMaps) are exact.
+- copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
+  getRectSubPix within 1.
+- estimateAffine2D / estimateAffinePartial2D: RANSAC (LMEDS runs the same consensus search) with a
+  least-squares refit; method=0 is plain least squares (cv2 has no such method).
 """
 import math
 
