@@ -259,11 +259,16 @@ class SeparableResize final : public backend::Kernel {
     for (int64_t y = y0; y < y1; ++y) {
       const int* sy = &ty_.idx[size_t(y) * ks];
       // Downscaling skips source rows, which defeats the hardware prefetcher: ask for the next
-      // output's last source row while this one is computed.
+      // output's new source rows while this one is computed.
       if (y + 1 < g.dh) {
-        const char* nxt = reinterpret_cast<const char*>(src + size_t(ty_.idx[size_t(y + 1) * ks + ks - 1]) * sstep);
-        if (ty_.idx[size_t(y + 1) * ks + ks - 1] != sy[ks - 1])
+        const int* ny = &ty_.idx[size_t(y + 1) * ks];
+        for (int k = 0; k < ks; ++k) {
+          bool cached = false;
+          for (int m = 0; m < ks; ++m) cached |= ny[k] == sy[m];
+          if (cached || (k > 0 && ny[k] == ny[k - 1])) continue;
+          const char* nxt = reinterpret_cast<const char*>(src + size_t(ny[k]) * sstep);
           for (size_t o = 0; o < sstep; o += 64) __builtin_prefetch(nxt + o);
+        }
       }
       for (int k = 0; k < ks; ++k) {
         int slot = -1;
