@@ -29,13 +29,15 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int, default=1, help="threads for every library (default 1)")
     p.add_argument("--quick", action="store_true", help="small sizes, for a CI smoke run")
     p.add_argument("--only", default=None, help="comma-separated workload keys (or substrings): chain, add, sum, "
-                   "transpose, matmul, softmax (softmax includes (x-mean)/std), einsum; see --list")
+                   "transpose, matmul, softmax (softmax includes (x-mean)/std), einsum, fft, sort, unique, "
+                   "cv (mnn.cv vs cv2), codecs; see --list")
     p.add_argument("--repeats", type=int, default=7, help="timed repeats per case (median is reported)")
     p.add_argument("--max-seconds", type=float, default=3.0,
                    help="stop repeating a case after this much time (at least 3 repeats)")
     p.add_argument("--json", default=None, help="where to write results (default benchmarks/results/latest.json)")
     p.add_argument("--markdown", action="store_true", help="also print the table as markdown")
     p.add_argument("--no-torch", action="store_true", help="skip torch even when it is installed")
+    p.add_argument("--no-cv2", action="store_true", help="skip cv2 (and the cv workloads) even when it is installed")
     p.add_argument("--list", action="store_true", help="list workload names and exit")
     return p.parse_args(argv)
 
@@ -66,7 +68,15 @@ if not ARGS.no_torch:
     except ImportError:
         torch = None
 
-LIBS = ["mnn", "numpy", "torch"]
+cv2 = None
+if not ARGS.no_cv2:
+    try:
+        import cv2  # noqa: E402
+        import mnn.cv as mcv  # noqa: E402
+    except ImportError:
+        cv2 = None
+
+LIBS = ["mnn", "numpy", "torch", "cv2"]
 SEED = 20261122
 
 
@@ -357,6 +367,46 @@ def w_fft():
     return out
 
 
+def w_cv():
+    """mnn.cv against cv2 on a 1920x1080 BGR photo (uint8); skipped without cv2."""
+    if cv2 is None or np is None:
+        return []
+    try:
+        from skimage import data as skdata
+        base = np.ascontiguousarray(skdata.astronaut()[:, :, ::-1])
+    except ImportError:  # any natural-looking image will do: a smooth gradient with noise
+        yy, xx = np.mgrid[0:512, 0:512]
+        base = np.stack([(xx + yy) % 256, (xx * 2) % 256, (yy * 3) % 256], -1).astype(np.uint8)
+    h, w = (135, 240) if ARGS.quick else (1080, 1920)
+    img = cv2.resize(base, (w, h), interpolation=cv2.INTER_CUBIC)
+    m_img = mnp.array(img)
+    mnn.eval(m_img)
+    rot = cv2.getRotationMatrix2D((w / 2, h / 2), 15, 1.0)
+    cases = [
+        (f"cv resize {w}x{h}x3 u8 -> 224x224 linear", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR)),
+        (f"cv resize {w}x{h}x3 u8 -> {w // 2}x{h // 2} area",
+         lambda m, x: m.resize(x, (w // 2, h // 2), interpolation=m.INTER_AREA)),
+        (f"cv cvtColor {w}x{h}x3 u8 BGR2GRAY", lambda m, x: m.cvtColor(x, m.COLOR_BGR2GRAY)),
+        (f"cv cvtColor {w}x{h}x3 u8 BGR2RGB", lambda m, x: m.cvtColor(x, m.COLOR_BGR2RGB)),
+        (f"cv cvtColor {w}x{h}x3 u8 BGR2HSV", lambda m, x: m.cvtColor(x, m.COLOR_BGR2HSV)),
+        (f"cv warpAffine {w}x{h}x3 u8 rotate 15 deg linear", lambda m, x: m.warpAffine(x, rot, (w, h))),
+    ]
+    out = []
+    for name, op in cases:
+        def mk(lib, op=op):
+            if lib == "mnn":
+                def f():
+                    r = op(mcv, m_img)
+                    mnn.eval(r)
+                    return r
+                return f
+            if lib == "cv2":
+                return lambda: op(cv2, img)
+            return None
+        out.append((name, mk, 1, None))
+    return out
+
+
 def w_codecs():
     """cv group: mnn.cv's image codecs against cv2, shown in the numpy column (cv2 works on numpy
     arrays, so "numpy/mnn" reads as cv2/mnn here). Skipped when cv2 is not installed."""
@@ -455,7 +505,7 @@ def w_unique():
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
              ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft),
-             ("sort", w_sort), ("unique", w_unique)]
+             ("sort", w_sort), ("unique", w_unique), ("cv", w_cv)]
 WORKLOADS.append(("codecs", w_codecs))  # cv group
 
 
@@ -550,16 +600,20 @@ def main():
     mnn.set_num_threads(ARGS.threads)
     if torch is not None:
         torch.set_num_threads(ARGS.threads)
+    if cv2 is not None:
+        cv2.setNumThreads(ARGS.threads)
     only = [s.strip().lower() for s in ARGS.only.split(",")] if ARGS.only else None
 
-    libs = ["mnn"] + (["numpy"] if np is not None else []) + (["torch"] if torch is not None else [])
+    libs = ["mnn"] + (["numpy"] if np is not None else []) + (["torch"] if torch is not None else []) + \
+        (["cv2"] if cv2 is not None else [])
     versions = {"python": platform.python_version(), "mnn": getattr(mnn, "__version__", "?"),
                 "mnn_revision": mnn_revision(), "mnn_path": os.path.dirname(mnn.__file__),
                 "numpy": np.__version__ if np is not None else None,
-                "torch": torch.__version__ if torch is not None else None}
+                "torch": torch.__version__ if torch is not None else None,
+                "cv2": cv2.__version__ if cv2 is not None else None}
     info = machine_info()
     print(f"mnn {versions['mnn']} ({versions['mnn_revision'] or 'no git'}) from {versions['mnn_path']}")
-    print(f"numpy {versions['numpy']}, torch {versions['torch']}, python {versions['python']}")
+    print(f"numpy {versions['numpy']}, torch {versions['torch']}, cv2 {versions['cv2']}, python {versions['python']}")
     print(f"{info['cpu']}, {info['cores']} cores; threads={ARGS.threads}"
           f"{' (quick sizes)' if ARGS.quick else ''}; median of up to {ARGS.repeats} repeats")
     if np is None:
@@ -568,7 +622,8 @@ def main():
 
     rows = []
     t_start = time.perf_counter()
-    header = f"{'workload':<54} {'mnn ms':>10} {'numpy ms':>10} {'torch ms':>10} {'numpy/mnn':>10} {'torch/mnn':>10}"
+    header = (f"{'workload':<54} {'mnn ms':>10} {'numpy ms':>10} {'torch ms':>10} {'numpy/mnn':>10} {'torch/mnn':>10}"
+              + (f" {'cv2 ms':>10} {'cv2/mnn':>10}" if cv2 is not None else ""))
     print(header)
     print("-" * len(header))
     mnn_softmax_time = None
@@ -599,24 +654,28 @@ def main():
             elif name.startswith("softmax"):
                 mnn_softmax_time = t_mnn
             rtol = 1e-5 if key in ("chain", "add", "transpose") else 1e-3
-            ok = check(results.get("mnn"), results.get("numpy"), rtol) if "mnn" in results else None
+            reference = results.get("cv2") if key == "cv" else results.get("numpy")
+            if key == "cv":
+                rtol = 1.0 / 255  # uint8: within one level (a rare rounding difference)
+            ok = check(results.get("mnn"), reference, rtol) if "mnn" in results else None
             ratios = {peer: (times[peer] / t_mnn if times.get(peer) and t_mnn else None)
-                      for peer in ("numpy", "torch")}
+                      for peer in ("numpy", "torch", "cv2")}
             row = {"name": name, "workload": key,
                    "ms": {lib: (times[lib] * 1e3 if times.get(lib) is not None else None) for lib in LIBS
                           if lib in times},
                    "repeats": reps, "inner_loops": inner,
-                   "ratio_numpy": ratios["numpy"], "ratio_torch": ratios["torch"],
+                   "ratio_numpy": ratios["numpy"], "ratio_torch": ratios["torch"], "ratio_cv2": ratios["cv2"],
                    "extra": extra, "check_vs_numpy": ok}
             rows.append(row)
             print(f"{name:<54} {fmt_ms(times.get('mnn')):>10} {fmt_ms(times.get('numpy')):>10} "
                   f"{fmt_ms(times.get('torch')):>10} {fmt_ratio(ratios['numpy']):>10} "
-                  f"{fmt_ratio(ratios['torch']):>10}")
+                  f"{fmt_ratio(ratios['torch']):>10}"
+                  + (f" {fmt_ms(times.get('cv2')):>10} {fmt_ratio(ratios['cv2']):>10}" if cv2 is not None else ""))
             detail = fmt_extra(extra)
             if detail:
                 print(f"    {detail}")
             if ok not in (None, "ok"):
-                print(f"    ! mnn result differs from numpy: {ok}")
+                print(f"    ! mnn result differs from {'cv2' if key == 'cv' else 'numpy'}: {ok}")
             # drop this case's results before the next one allocates
             del results
     elapsed = time.perf_counter() - t_start
@@ -657,6 +716,11 @@ def targets_status(rows):
             met = us < 1.0
             out.append({"target": "record-only add < 1 us", "measured": f"{us:.3f} us/op", "met": met,
                         "status": "MET" if met else "NOT MET"})
+        if r["workload"] == "cv" and r.get("ratio_cv2") is not None:
+            met = r["ratio_cv2"] >= 1.0
+            out.append({"target": f"{r['name']} >= 1x cv2" + ("" if ARGS.threads == 1 else
+                                                              f" (defined at 1 thread; this run: {ARGS.threads})"),
+                        "measured": f"{r['ratio_cv2']:.2f}x", "met": met, "status": "MET" if met else "NOT MET"})
     return out
 
 
@@ -667,8 +731,8 @@ def markdown(report):
              f"{', quick sizes' if report['quick'] else ''}; mnn {v['mnn']} ({v['mnn_revision']}), "
              f"numpy {v['numpy']}, torch {v['torch']}, Python {v['python']}",
              "",
-             "| workload | mnn ms | numpy ms | torch ms | numpy/mnn | torch/mnn | notes |",
-             "|---|---:|---:|---:|---:|---:|---|"]
+             "| workload | mnn ms | numpy ms | torch ms | cv2 ms | numpy/mnn | torch/mnn | cv2/mnn | notes |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in report["results"]:
         ms = r["ms"]
 
@@ -677,8 +741,9 @@ def markdown(report):
         notes = fmt_extra(r["extra"])
         if r["check_vs_numpy"] not in (None, "ok"):
             notes = (notes + "; " if notes else "") + f"**mnn wrong: {r['check_vs_numpy']}**"
-        lines.append(f"| {r['name']} | {cell('mnn')} | {cell('numpy')} | {cell('torch')} | "
-                     f"{fmt_ratio(r['ratio_numpy'])} | {fmt_ratio(r['ratio_torch'])} | {notes} |")
+        lines.append(f"| {r['name']} | {cell('mnn')} | {cell('numpy')} | {cell('torch')} | {cell('cv2')} | "
+                     f"{fmt_ratio(r['ratio_numpy'])} | {fmt_ratio(r['ratio_torch'])} | "
+                     f"{fmt_ratio(r.get('ratio_cv2'))} | {notes} |")
     if report["targets"]:
         lines.append("")
         for t in report["targets"]:

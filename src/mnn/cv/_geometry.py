@@ -1,2 +1,618 @@
-"""(filled in by its family: see mnn/cv/__init__.py)."""
-__all__ = []
+"""Geometric transforms: resize, warps, remap, flips and rotations, borders, pyramids, and the
+small matrix helpers that go with them (getRotationMatrix2D, getAffineTransform, ...).
+
+Pixel work runs in native primitives (csrc/ops/cv/geometry.cpp, csrc/backends/cpu/simd/cv/):
+cv_resize, cv_warp, cv_remap, cv_border, cv_pyr. Flips, rotations by 90 degrees and transposes
+are views that the engine copies. The matrix helpers are a few floating-point operations on
+Python lists; they return mnn arrays of float64 like cv2 returns numpy arrays.
+
+Agreement with cv2 5.0 (tests/cv/test_geometry.py):
+- resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact; CUBIC and other depths
+  within 1 (floats ~1e-5 relative). INTER_LINEAR_EXACT is not implemented (raises).
+- warpAffine / warpPerspective / remap: NEAREST, LINEAR, CUBIC exact but for rare 1-level
+  differences; LANCZOS4 within a few levels; CUBIC with reflecting/wrapping borders sampled more
+  than an image width outside differs. Fixed-point maps (convertMaps) are exact.
+- copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
+  getRectSubPix within 1.
+- estimateAffine2D / estimateAffinePartial2D: RANSAC (LMEDS runs the same consensus search) with a
+  least-squares refit; method=0 is plain least squares (cv2 has no such method).
+"""
+import math
+
+from .. import _core
+from .. import numpy as _np
+from ._common import as_image, channels, error, fail
+
+__all__ = [
+    "INTER_NEAREST", "INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4", "INTER_LINEAR_EXACT",
+    "INTER_NEAREST_EXACT", "INTER_MAX", "WARP_FILL_OUTLIERS", "WARP_INVERSE_MAP", "WARP_RELATIVE_MAP",
+    "WARP_POLAR_LINEAR", "WARP_POLAR_LOG", "INTER_BITS", "INTER_BITS2", "INTER_TAB_SIZE", "INTER_TAB_SIZE2",
+    "BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101",
+    "BORDER_REFLECT101", "BORDER_DEFAULT", "BORDER_TRANSPARENT", "BORDER_ISOLATED",
+    "ROTATE_90_CLOCKWISE", "ROTATE_180", "ROTATE_90_COUNTERCLOCKWISE",
+    "LMEDS", "RANSAC",
+    "resize", "warpAffine", "warpPerspective", "remap", "convertMaps", "getRotationMatrix2D",
+    "getAffineTransform", "getPerspectiveTransform", "invertAffineTransform", "estimateAffine2D",
+    "estimateAffinePartial2D", "flip", "rotate", "transpose", "copyMakeBorder", "getRectSubPix",
+    "pyrDown", "pyrUp",
+]
+
+INTER_NEAREST = 0
+INTER_LINEAR = 1
+INTER_CUBIC = 2
+INTER_AREA = 3
+INTER_LANCZOS4 = 4
+INTER_LINEAR_EXACT = 5
+INTER_NEAREST_EXACT = 6
+INTER_MAX = 7
+WARP_FILL_OUTLIERS = 8
+WARP_INVERSE_MAP = 16
+WARP_RELATIVE_MAP = 32
+WARP_POLAR_LINEAR = 0
+WARP_POLAR_LOG = 256
+INTER_BITS = 5
+INTER_BITS2 = 10
+INTER_TAB_SIZE = 32
+INTER_TAB_SIZE2 = 1024
+
+BORDER_CONSTANT = 0
+BORDER_REPLICATE = 1
+BORDER_REFLECT = 2
+BORDER_WRAP = 3
+BORDER_REFLECT_101 = 4
+BORDER_REFLECT101 = 4
+BORDER_DEFAULT = 4
+BORDER_TRANSPARENT = 5
+BORDER_ISOLATED = 16
+
+ROTATE_90_CLOCKWISE = 0
+ROTATE_180 = 1
+ROTATE_90_COUNTERCLOCKWISE = 2
+
+LMEDS = 4
+RANSAC = 8
+
+_RESIZE_DTYPES = ("uint8", "int8", "uint16", "int16", "float32", "float64")
+
+
+def _dtype_name(img):
+    return str(img.dtype)
+
+
+def _size_arg(dsize, fn, name="dsize"):
+    if dsize is None:
+        return 0, 0
+    try:
+        w, h = dsize
+        return int(w), int(h)
+    except (TypeError, ValueError):
+        raise TypeError(f"[mnn.cv.{fn}] Can't parse '{name}'. Expected sequence length 2") from None
+
+
+def _check_depth(img, fn, allowed=_RESIZE_DTYPES):
+    if _dtype_name(img) not in allowed:
+        raise fail(fn, f"unsupported depth {_dtype_name(img)}")
+
+
+def _check_channels(img, fn, maxcn=4):
+    if img.ndim not in (2, 3):
+        raise fail(fn, f"expected a 2-d or 3-d image, got {img.ndim} dimensions")
+    if img.ndim == 3 and not 1 <= img.shape[2] <= maxcn:
+        raise fail(fn, f"unsupported number of channels {img.shape[2]}")
+
+
+def _contig(img):
+    return _np.ascontiguousarray(img)
+
+
+def _cv_round(x):
+    """cvRound / saturate_cast<int>(double): nearest, ties to even."""
+    return int(round(x))
+
+
+def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
+    fn = "resize"
+    img = as_image(src, fn)
+    _check_channels(img, fn, 512)
+    _check_depth(img, fn)
+    sh, sw = img.shape[0], img.shape[1]
+    if sh == 0 or sw == 0:
+        raise fail(fn, "!ssize.empty()")
+    w, h = _size_arg(dsize, fn)
+    if w > 0 and h > 0:
+        isx, isy = w / sw, h / sh
+    else:
+        if w != 0 or h != 0 or not (fx > 0 and fy > 0):
+            raise fail(fn, "!dsize.empty() || (inv_scale_x > 0 && inv_scale_y > 0)")
+        isx, isy = float(fx), float(fy)
+        w, h = _cv_round(sw * isx), _cv_round(sh * isy)
+        if w <= 0 or h <= 0:
+            raise fail(fn, "!dsize.empty()")
+    interpolation = int(interpolation)
+    if interpolation not in (INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_AREA, INTER_LANCZOS4,
+                             INTER_NEAREST_EXACT):
+        if interpolation == INTER_LINEAR_EXACT:
+            raise fail(fn, "INTER_LINEAR_EXACT is not implemented in mnn.cv (use INTER_LINEAR)")
+        raise fail(fn, f"Unknown interpolation method {interpolation}")
+    if (w, h) == (sw, sh):
+        return _np.array(img)  # cv2 copies when the size does not change
+    return _core.prim("cv_resize", [_contig(img)], [h, w, interpolation], [isx, isy])
+
+
+# ---------------------------------------------------------------------------------------------
+# small matrices: plain Python floats, returned as float64 mnn arrays
+
+
+def _matrix(m, fn, rows, cols, name="M"):
+    """A rows x cols matrix argument as a list of row lists of floats."""
+    if m is None:
+        raise fail(fn, f"'{name}' is None")
+    try:
+        vals = m.tolist() if hasattr(m, "tolist") else [list(r) for r in m]
+        if len(vals) != rows or any(len(r) != cols for r in vals):
+            raise ValueError
+        return [[float(v) for v in r] for r in vals]
+    except (TypeError, ValueError):
+        raise fail(fn, f"'{name}' must be a {rows}x{cols} matrix") from None
+
+
+def _points(p, fn, name, n=None):
+    try:
+        vals = p.tolist() if hasattr(p, "tolist") else list(p)
+        pts = []
+        for v in vals:
+            while isinstance(v, (list, tuple)) and len(v) == 1 and isinstance(v[0], (list, tuple)):
+                v = v[0]
+            if len(v) != 2:
+                raise ValueError
+            pts.append((float(v[0]), float(v[1])))
+    except (TypeError, ValueError):
+        raise fail(fn, f"'{name}' must be a sequence of 2-d points") from None
+    if n is not None and len(pts) != n:
+        raise fail(fn, f"'{name}' must hold {n} points, got {len(pts)}")
+    return pts
+
+
+def _as_f64(rows):
+    return _np.array(rows, dtype=_np.float64)
+
+
+def _solve(a, b):
+    """Gaussian elimination with partial pivoting (cv2.solve's DECOMP_LU); None when singular."""
+    n = len(a)
+    m = [list(a[i]) + [b[i]] for i in range(n)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
+        if abs(m[piv][c]) < 1e-300:
+            return None
+        m[c], m[piv] = m[piv], m[c]
+        for r in range(c + 1, n):
+            f = m[r][c] / m[c][c]
+            for k in range(c, n + 1):
+                m[r][k] -= f * m[c][k]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][k] * x[k] for k in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def _invert3(m):
+    cols = []
+    for j in range(3):
+        e = [1.0 if i == j else 0.0 for i in range(3)]
+        x = _solve(m, e)
+        if x is None:
+            return [[0.0] * 3 for _ in range(3)]  # cv2.invert leaves a zero matrix for singular input
+        cols.append(x)
+    return [[cols[j][i] for j in range(3)] for i in range(3)]
+
+
+def _invert_affine(m):
+    (a, b, c), (d, e, f) = m
+    D = a * e - b * d
+    D = 1.0 / D if D != 0 else 0.0
+    A11, A22 = e * D, a * D
+    A12, A21 = -b * D, -d * D
+    b1 = -A11 * c - A12 * f
+    b2 = -A21 * c - A22 * f
+    return [[A11, A12, b1], [A21, A22, b2]]
+
+
+def invertAffineTransform(M, iM=None):
+    return _as_f64(_invert_affine(_matrix(M, "invertAffineTransform", 2, 3)))
+
+
+def getRotationMatrix2D(center, angle, scale):
+    cx, cy = (float(v) for v in center)
+    a = math.radians(float(angle))
+    alpha, beta = math.cos(a) * scale, math.sin(a) * scale
+    return _as_f64([[alpha, beta, (1 - alpha) * cx - beta * cy],
+                    [-beta, alpha, beta * cx + (1 - alpha) * cy]])
+
+
+def getAffineTransform(src, dst):
+    fn = "getAffineTransform"
+    s, d = _points(src, fn, "src", 3), _points(dst, fn, "dst", 3)
+    a, b = [], []
+    for (x, y), (u, v) in zip(s, d):
+        a.append([x, y, 1, 0, 0, 0])
+        b.append(u)
+        a.append([0, 0, 0, x, y, 1])
+        b.append(v)
+    x = _solve(a, b) or [0.0] * 6
+    return _as_f64([x[0:3], x[3:6]])
+
+
+def getPerspectiveTransform(src, dst, solveMethod=0):
+    fn = "getPerspectiveTransform"
+    s, d = _points(src, fn, "src", 4), _points(dst, fn, "dst", 4)
+    a, b = [], []
+    for (x, y), (u, v) in zip(s, d):
+        a.append([x, y, 1, 0, 0, 0, -x * u, -y * u])
+        b.append(u)
+    for (x, y), (u, v) in zip(s, d):
+        a.append([0, 0, 0, x, y, 1, -x * v, -y * v])
+        b.append(v)
+    x = _solve(a, b) or [0.0] * 8
+    return _as_f64([x[0:3], x[3:6], [x[6], x[7], 1.0]])
+
+
+def _lstsq_affine(s, d, partial):
+    """Least-squares affine (6 dof) or similarity (4 dof: rotation, uniform scale, shift)."""
+    if partial:
+        # [a -b tx; b a ty]: u = a x - b y + tx, v = b x + a y + ty
+        ata = [[0.0] * 4 for _ in range(4)]
+        atb = [0.0] * 4
+        for (x, y), (u, v) in zip(s, d):
+            for row, rhs in (([x, -y, 1.0, 0.0], u), ([y, x, 0.0, 1.0], v)):
+                for i in range(4):
+                    atb[i] += row[i] * rhs
+                    for j in range(4):
+                        ata[i][j] += row[i] * row[j]
+        r = _solve(ata, atb)
+        if r is None:
+            return None
+        a, b, tx, ty = r
+        return [[a, -b, tx], [b, a, ty]]
+    ata = [[0.0] * 3 for _ in range(3)]
+    bu, bv = [0.0] * 3, [0.0] * 3
+    for (x, y), (u, v) in zip(s, d):
+        row = [x, y, 1.0]
+        for i in range(3):
+            bu[i] += row[i] * u
+            bv[i] += row[i] * v
+            for j in range(3):
+                ata[i][j] += row[i] * row[j]
+    ru, rv = _solve(ata, bu), _solve(ata, bv)
+    if ru is None or rv is None:
+        return None
+    return [ru, rv]
+
+
+def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, confidence):
+    s, d = _points(from_, fn, "from"), _points(to, fn, "to")
+    if len(s) != len(d):
+        raise fail(fn, "'from' and 'to' must hold the same number of points")
+    need = 2 if partial else 3
+    if len(s) < need:
+        return None, None
+    method = int(method)
+    if method not in (0, RANSAC, LMEDS):
+        raise fail(fn, f"Unknown or unsupported robust estimation method {method}")
+    if method == 0:
+        m = _lstsq_affine(s, d, partial)
+        if m is None:
+            return None, None
+        return _as_f64(m), _np.ones((len(s), 1), dtype=_np.uint8)
+    # RANSAC (LMEDS is served by the same consensus search): minimal samples from a fixed
+    # pseudo-random sequence, the largest inlier set refitted by least squares.
+    import random
+    rng = random.Random(0x5EED)
+    thr2 = float(ransacReprojThreshold) ** 2
+    n = len(s)
+
+    def inliers_of(m):
+        out = []
+        for i, ((x, y), (u, v)) in enumerate(zip(s, d)):
+            px = m[0][0] * x + m[0][1] * y + m[0][2]
+            py = m[1][0] * x + m[1][1] * y + m[1][2]
+            out.append((px - u) ** 2 + (py - v) ** 2 <= thr2)
+        return out
+
+    best, best_count = None, -1
+    iters = int(maxIters)
+    for _ in range(max(iters, 1)):
+        idx = rng.sample(range(n), need)
+        m = _lstsq_affine([s[i] for i in idx], [d[i] for i in idx], partial)
+        if m is None:
+            continue
+        inl = inliers_of(m)
+        c = sum(inl)
+        if c > best_count:
+            best, best_count = inl, c
+            if c == n:
+                break
+    if best is None or best_count < need:
+        return None, None
+    m = _lstsq_affine([p for p, k in zip(s, best) if k], [p for p, k in zip(d, best) if k], partial)
+    if m is None:
+        return None, None
+    inl = inliers_of(m)
+    return _as_f64(m), _np.array([[1 if k else 0] for k in inl], dtype=_np.uint8)
+
+
+def estimateAffine2D(from_, to, inliers=None, method=RANSAC, ransacReprojThreshold=3.0, maxIters=2000,
+                     confidence=0.99, refineIters=10):
+    return _estimate("estimateAffine2D", False, from_, to, method, ransacReprojThreshold, maxIters, confidence)
+
+
+def estimateAffinePartial2D(from_, to, inliers=None, method=RANSAC, ransacReprojThreshold=3.0, maxIters=2000,
+                            confidence=0.99, refineIters=10):
+    return _estimate("estimateAffinePartial2D", True, from_, to, method, ransacReprojThreshold, maxIters,
+                     confidence)
+
+
+# ---------------------------------------------------------------------------------------------
+# warps and remap
+
+_WARP_DTYPES = ("uint8", "int8", "uint16", "int16", "float32", "float64")
+
+
+def _border_value(v, fn):
+    if v is None:
+        return [0.0] * 4
+    if isinstance(v, (int, float)):
+        return [float(v)] * 1 + [0.0] * 3
+    vals = [float(x) for x in (v.tolist() if hasattr(v, "tolist") else v)]
+    if len(vals) > 4:
+        raise fail(fn, "borderValue has more than 4 entries")
+    return vals + [0.0] * (4 - len(vals))
+
+
+def _check_border(mode, fn, allow_transparent=True):
+    mode = int(mode) & ~BORDER_ISOLATED
+    if mode not in (BORDER_CONSTANT, BORDER_REPLICATE, BORDER_REFLECT, BORDER_WRAP, BORDER_REFLECT_101) and \
+            not (allow_transparent and mode == BORDER_TRANSPARENT):
+        raise fail(fn, f"Unknown/unsupported border type {mode}")
+    return mode
+
+
+def _warp_interp(flags, fn):
+    interp = int(flags) & INTER_MAX
+    if interp == INTER_AREA:
+        interp = INTER_LINEAR  # cv2 warps treat INTER_AREA as linear
+    if interp not in (INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_LANCZOS4):
+        raise fail(fn, f"Unknown interpolation method {interp}")
+    return interp
+
+
+def _dst_init(dst, shape, dtype, mode):
+    if mode != BORDER_TRANSPARENT or dst is None:
+        return []
+    d = as_image(dst, "warp", "dst")
+    if tuple(d.shape) != tuple(shape) or str(d.dtype) != str(dtype):
+        return []
+    return [_contig(d)]
+
+
+def _warp(fn, src, M, dsize, dst, flags, borderMode, borderValue, perspective):
+    img = as_image(src, fn)
+    _check_channels(img, fn)
+    _check_depth(img, fn, _WARP_DTYPES)
+    n = 3 if perspective else 2
+    m = _matrix(M, fn, n, 3)
+    interp = _warp_interp(flags, fn)
+    mode = _check_border(borderMode, fn)
+    w, h = _size_arg(dsize, fn)
+    if w <= 0 or h <= 0:
+        w, h = img.shape[1], img.shape[0]
+    if not int(flags) & WARP_INVERSE_MAP:
+        m = _invert3(m) if perspective else _invert_affine(m)
+    flat = [v for r in m for v in r]
+    shape = (h, w) + tuple(img.shape[2:])
+    inputs = [_contig(img)] + _dst_init(dst, shape, img.dtype, mode)
+    return _core.prim("cv_warp", inputs, [h, w, interp, mode, 1 if perspective else 0],
+                      flat + _border_value(borderValue, fn))
+
+
+def warpAffine(src, M, dsize, dst=None, flags=INTER_LINEAR, borderMode=BORDER_CONSTANT, borderValue=None):
+    return _warp("warpAffine", src, M, dsize, dst, flags, borderMode, borderValue, False)
+
+
+def warpPerspective(src, M, dsize, dst=None, flags=INTER_LINEAR, borderMode=BORDER_CONSTANT, borderValue=None):
+    return _warp("warpPerspective", src, M, dsize, dst, flags, borderMode, borderValue, True)
+
+
+def _float_map(map1, map2, fn):
+    """Any cv2 map form as one float32 HxWx2 array of (x, y)."""
+    m1 = as_image(map1, fn, "map1")
+    d1 = str(m1.dtype)
+    empty2 = map2 is None or (hasattr(map2, "size") and map2.size == 0)
+    if d1 == "float32" and m1.ndim == 3 and m1.shape[2] == 2 and empty2:
+        return _contig(m1)
+    if d1 == "float32" and (m1.ndim == 2 or (m1.ndim == 3 and m1.shape[2] == 1)) and not empty2:
+        m2 = as_image(map2, fn, "map2")
+        if str(m2.dtype) != "float32" or tuple(m2.shape[:2]) != tuple(m1.shape[:2]):
+            raise fail(fn, "map2 must be float32 of map1's size")
+        h, w = m1.shape[0], m1.shape[1]
+        return _contig(_np.stack([m1.reshape(h, w), m2.reshape(h, w)], axis=-1))
+    if d1 == "int16" and m1.ndim == 3 and m1.shape[2] == 2:
+        xy = m1.astype(_np.float32)
+        if empty2:
+            return _contig(xy)
+        m2 = as_image(map2, fn, "map2")
+        if str(m2.dtype) not in ("uint16", "int16") or tuple(m2.shape[:2]) != tuple(m1.shape[:2]):
+            raise fail(fn, "map2 must be a uint16 table index of map1's size")
+        a = m2.reshape(m1.shape[0], m1.shape[1]).astype(_np.int32) & (INTER_TAB_SIZE2 - 1)
+        fx = (a & (INTER_TAB_SIZE - 1)).astype(_np.float32) * (1.0 / INTER_TAB_SIZE)
+        fy = (a >> INTER_BITS).astype(_np.float32) * (1.0 / INTER_TAB_SIZE)
+        return _contig(xy + _np.stack([fx, fy], axis=-1))
+    raise fail(fn, "unsupported map types")
+
+
+def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, borderValue=None):
+    fn = "remap"
+    img = as_image(src, fn)
+    _check_channels(img, fn)
+    _check_depth(img, fn, _WARP_DTYPES)
+    interp = _warp_interp(interpolation, fn)
+    mode = _check_border(borderMode, fn)
+    m = _float_map(map1, map2, fn)
+    fixed = 1 if str(as_image(map1, fn, "map1").dtype) == "int16" else 0
+    shape = (m.shape[0], m.shape[1]) + tuple(img.shape[2:])
+    inputs = [_contig(img), m] + _dst_init(dst, shape, img.dtype, mode)
+    return _core.prim("cv_remap", inputs, [interp, mode, fixed], _border_value(borderValue, fn))
+
+
+_CV_16SC2, _CV_32FC1, _CV_32FC2 = 35, 5, 37  # cv2 5 type codes (channels shifted by 5 bits)
+
+
+def convertMaps(map1, map2, dstmap1type, dstmap1=None, dstmap2=None, nninterpolation=False):
+    """Float maps to cv2's fixed-point form (int16 (x, y) pixels + uint16 1/32-pixel table index),
+    or between the one- and two-array float forms."""
+    fn = "convertMaps"
+    m = _float_map(map1, map2, fn)
+    t = int(dstmap1type)
+    if t == _CV_32FC2:
+        return m, None
+    if t == _CV_32FC1:
+        return _contig(m[..., 0]), _contig(m[..., 1])
+    if t != _CV_16SC2:
+        raise fail(fn, f"unsupported destination map type {t}")
+    if nninterpolation:
+        return _np.clip(_np.rint(m), -32768, 32767).astype(_np.int16), None
+    fixed = _np.rint(m * float(INTER_TAB_SIZE)).astype(_np.int32)
+    xy = _np.clip(fixed >> INTER_BITS, -32768, 32767).astype(_np.int16)
+    a = (fixed[..., 1] & (INTER_TAB_SIZE - 1)) * INTER_TAB_SIZE + (fixed[..., 0] & (INTER_TAB_SIZE - 1))
+    return xy, a.astype(_np.uint16)
+
+
+
+# ---------------------------------------------------------------------------------------------
+# flips, rotations by quarter turns, borders, sub-pixel patches, pyramids
+
+_ANY_DTYPES = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16")
+
+
+def _image_any(src, fn):
+    img = as_image(src, fn)
+    if img.ndim not in (2, 3):
+        raise fail(fn, f"expected a 2-d or 3-d image, got {img.ndim} dimensions")
+    _check_depth(img, fn, _ANY_DTYPES)
+    return img
+
+
+def flip(src, flipCode, dst=None):
+    img = _image_any(src, "flip")
+    code = int(flipCode)
+    if code == 0:
+        v = img[::-1]
+    elif code > 0:
+        v = img[:, ::-1]
+    else:
+        v = img[::-1, ::-1]
+    return _np.array(v)
+
+
+def transpose(src, dst=None):
+    img = _image_any(src, "transpose")
+    axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
+    return _np.array(img.transpose(axes))
+
+
+def rotate(src, rotateCode, dst=None):
+    img = _image_any(src, "rotate")
+    code = int(rotateCode)
+    axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
+    if code == ROTATE_90_CLOCKWISE:
+        v = img.transpose(axes)[:, ::-1]
+    elif code == ROTATE_180:
+        v = img[::-1, ::-1]
+    elif code == ROTATE_90_COUNTERCLOCKWISE:
+        v = img.transpose(axes)[::-1]
+    else:
+        raise fail("rotate", f"unknown rotate code {code}")
+    return _np.array(v)
+
+
+def copyMakeBorder(src, top, bottom, left, right, borderType, dst=None, value=None):
+    fn = "copyMakeBorder"
+    img = _image_any(src, fn)
+    t, b, l, r = (int(v) for v in (top, bottom, left, right))
+    if min(t, b, l, r) < 0:
+        raise fail(fn, "top >= 0 && bottom >= 0 && left >= 0 && right >= 0")
+    mode = _check_border(borderType, fn, allow_transparent=False)
+    if mode != BORDER_CONSTANT and (img.shape[0] == 0 or img.shape[1] == 0):
+        raise fail(fn, "cannot extrapolate an empty image")
+    if str(img.dtype) == "float16":  # the kernel copies pixels; only the fill value needs a type
+        img32 = img.astype(_np.float32)
+        return copyMakeBorder(img32, t, b, l, r, borderType, value=value).astype(_np.float16)
+    return _core.prim("cv_border", [_contig(img)], [t, b, l, r, mode], _border_value(value, fn))
+
+
+def getRectSubPix(image, patchSize, center, patch=None, patchType=-1):
+    """A patch centred at a sub-pixel position, bilinear, with the image's edge pixels repeated."""
+    fn = "getRectSubPix"
+    img = as_image(image, fn, "image")
+    if channels(img) not in (1, 3) or img.ndim not in (2, 3):
+        raise fail(fn, "cn == 1 || cn == 3")
+    if str(img.dtype) not in ("uint8", "float32"):
+        raise fail(fn, f"unsupported depth {img.dtype}")
+    w, h = _size_arg(patchSize, fn, "patchSize")
+    if w <= 0 or h <= 0:
+        raise fail(fn, "patch size must be positive")
+    cx, cy = (float(v) for v in center)
+    if patchType not in (-1, None):
+        pt = int(patchType) & 7
+        if pt == 5 and str(img.dtype) == "uint8":
+            img = img.astype(_np.float32)
+        elif not ((pt == 0 and str(img.dtype) == "uint8") or (pt == 5 and str(img.dtype) == "float32")):
+            raise fail(fn, "Unsupported combination of input and output formats")
+    x0 = _np.float32(cx - (w - 1) * 0.5)
+    y0 = _np.float32(cy - (h - 1) * 0.5)
+    xs = _np.arange(w, dtype=_np.float32) + x0
+    ys = _np.arange(h, dtype=_np.float32) + y0
+    gx = _np.broadcast_to(xs.reshape(1, w), (h, w))
+    gy = _np.broadcast_to(ys.reshape(h, 1), (h, w))
+    m = _contig(_np.stack([gx, gy], axis=-1))
+    return _core.prim("cv_remap", [_contig(img), m], [INTER_LINEAR, BORDER_REPLICATE], [0.0] * 4)
+
+
+def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
+    fn = "pyrDown"
+    img = as_image(src, fn)
+    _check_channels(img, fn, 512)
+    _check_depth(img, fn)
+    h, w = img.shape[0], img.shape[1]
+    dw, dh = _size_arg(dstsize, fn, "dstsize")
+    if dw <= 0 or dh <= 0:
+        dw, dh = (w + 1) // 2, (h + 1) // 2
+    if not (dw > 0 and dh > 0 and abs(dw * 2 - w) <= 2 and abs(dh * 2 - h) <= 2):
+        raise fail(fn, "std::abs(dsize.width*2 - ssize.width) <= 2 && std::abs(dsize.height*2 - ssize.height) <= 2")
+    mode = int(borderType) & ~BORDER_ISOLATED
+    if mode not in (BORDER_REPLICATE, BORDER_REFLECT, BORDER_REFLECT_101):
+        raise fail(fn, "borderType must be BORDER_REFLECT_101, BORDER_REFLECT or BORDER_REPLICATE")
+    if h == 0 or w == 0:
+        raise fail(fn, "!_src.empty()")
+    return _core.prim("cv_pyr", [_contig(img)], [1, dh, dw, mode], [])
+
+
+def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
+    fn = "pyrUp"
+    img = as_image(src, fn)
+    _check_channels(img, fn, 512)
+    _check_depth(img, fn)
+    h, w = img.shape[0], img.shape[1]
+    dw, dh = _size_arg(dstsize, fn, "dstsize")
+    if dw <= 0 or dh <= 0:
+        dw, dh = w * 2, h * 2
+    if (dw, dh) != (w * 2, h * 2):
+        if abs(dw - w * 2) <= (dw % 2) and abs(dh - h * 2) <= (dh % 2):
+            raise fail(fn, "odd destination sizes are not supported by mnn.cv (use the default size)")
+        raise fail(fn, "std::abs(dsize.width - ssize.width*2) == dsize.width % 2 && "
+                       "std::abs(dsize.height - ssize.height*2) == dsize.height % 2")
+    if int(borderType) & ~BORDER_ISOLATED != BORDER_DEFAULT:
+        raise fail(fn, "borderType must be BORDER_DEFAULT")
+    if h == 0 or w == 0:
+        raise fail(fn, "!_src.empty()")
+    return _core.prim("cv_pyr", [_contig(img)], [0, dh, dw, BORDER_REFLECT_101], [])

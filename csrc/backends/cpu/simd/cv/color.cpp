@@ -1,0 +1,876 @@
+// cv_color kernels (ops/cv/color.cpp): cvtColor's conversions, written to give cv2's results.
+//
+// uint8 and uint16 use cv2's fixed-point formulas (gray: 15-bit weights; YCrCb/YUV: 14-bit;
+// XYZ: 12-bit; camera YUV 4:2:0: BT.601 with 20-bit weights, chroma taken from the top-left
+// pixel of each 2x2 block); HSV/HLS on uint8 use cv2's division tables (forward) or its float
+// path (inverse, and HLS both ways). float32 follows cv2's float formulas.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "core/error.h"
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+using namespace core;
+
+namespace {
+
+enum ColorOp {
+  kPerm = 0, kRgb2Gray, kGray2Rgb, kRgb2Hsv, kHsv2Rgb, kRgb2Ycc, kYcc2Rgb, kRgb2Xyz, kXyz2Rgb,
+  kYuv420sp2Rgb, kYuv420p2Rgb, kRgb2Yuv420p, kRgb2Lab, kLab2Rgb, kRgb2Luv, kLuv2Rgb, kNumOps
+};
+
+template <class T> constexpr float max_of() { return std::is_same_v<T, float> ? 1.f : float(std::numeric_limits<T>::max()); }
+template <class T> constexpr int half_of() { return std::is_same_v<T, uint8_t> ? 128 : 32768; }
+
+template <class T>
+inline T sat(int v) {
+  constexpr int hi = std::numeric_limits<T>::max();
+  return static_cast<T>(v < 0 ? 0 : v > hi ? hi : v);
+}
+template <class T>
+inline T sat(int64_t v) {
+  constexpr int64_t hi = std::numeric_limits<T>::max();
+  return static_cast<T>(v < 0 ? 0 : v > hi ? hi : v);
+}
+template <class T>
+inline T satf(float v) {
+  if constexpr (std::is_same_v<T, float>) return v;
+  else return sat<T>(static_cast<int>(std::lrint(v)));
+}
+inline int descale(int64_t x, int n) { return static_cast<int>((x + (int64_t(1) << (n - 1))) >> n); }
+
+#if defined(__AVX2__)
+// Eight 3- or 4-channel uint8 pixels as eight int32 lanes holding (c0, c1, c2[, c3]) bytes.
+// The 3-channel load reads 4 bytes past the eighth pixel: callers keep 10 pixels of headroom.
+inline __m256i load8_px(const uint8_t* p, int scn) {
+  if (scn == 4) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
+  const __m256i m = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                     0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+  return _mm256_shuffle_epi8(v, m);
+}
+inline int px_headroom(int scn) { return scn == 4 ? 8 : 10; }
+
+// Eight int32 lanes (values 0..255) -> 8 bytes.
+inline void store8_u8(uint8_t* d, __m256i v) {
+  __m256i p16 = _mm256_packus_epi32(v, v);
+  __m256i p8 = _mm256_packus_epi16(p16, p16);
+  uint32_t lo = uint32_t(_mm256_extract_epi32(p8, 0)), hi = uint32_t(_mm256_extract_epi32(p8, 4));
+  std::memcpy(d, &lo, 4);
+  std::memcpy(d + 4, &hi, 4);
+}
+
+// Eight int32 lanes holding (c0 | c1 << 8 | c2 << 16) -> 24 interleaved bytes.
+inline void store8_c3(uint8_t* d, __m256i px) {
+  const __m256i m = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  __m256i q = _mm256_shuffle_epi8(px, m);
+  __m128i lo = _mm256_castsi256_si128(q), hi = _mm256_extracti128_si256(q, 1);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(d), lo);
+  uint32_t t = uint32_t(_mm_extract_epi32(lo, 2));
+  std::memcpy(d + 8, &t, 4);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(d + 12), hi);
+  t = uint32_t(_mm_extract_epi32(hi, 2));
+  std::memcpy(d + 20, &t, 4);
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// per-pixel conversions over a run of n pixels
+
+#if defined(__AVX2__)
+// Byte shuffles that swap bytes 0 and 2 of every 3-byte pixel across 48-byte blocks:
+// m[k][j] selects, for output block k, the bytes that come from input block k - 1 + j.
+struct SwapMasks {
+  __m128i m[3][3];
+  SwapMasks() {
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j) {
+        alignas(16) int8_t b[16];
+        for (int t = 0; t < 16; ++t) {
+          int o = 16 * k + t, src = 3 * (o / 3) + 2 - o % 3, blk = src / 16;
+          b[t] = blk == k - 1 + j ? static_cast<int8_t>(src % 16) : static_cast<int8_t>(-128);
+        }
+        m[k][j] = _mm_load_si128(reinterpret_cast<const __m128i*>(b));
+      }
+  }
+};
+#endif
+
+template <class T>
+void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map) {
+  const T amax = static_cast<T>(max_of<T>());
+  if (scn == 3 && dcn == 3 && map[0] == 2 && map[1] == 1 && map[2] == 0) {
+    int64_t i = 0;
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      // 16 pixels = three 16-byte blocks; output block k takes its bytes from input blocks k-1,
+      // k, k+1 (pixels straddle block edges), one byte shuffle per source block.
+      static const SwapMasks masks;
+      for (; i + 16 <= n; i += 16) {
+        const __m128i* src = reinterpret_cast<const __m128i*>(s + 3 * i);
+        __m128i in[3] = {_mm_loadu_si128(src), _mm_loadu_si128(src + 1), _mm_loadu_si128(src + 2)};
+        for (int k = 0; k < 3; ++k) {
+          __m128i o = _mm_shuffle_epi8(in[k], masks.m[k][1]);
+          if (k > 0) o = _mm_or_si128(o, _mm_shuffle_epi8(in[k - 1], masks.m[k][0]));
+          if (k < 2) o = _mm_or_si128(o, _mm_shuffle_epi8(in[k + 1], masks.m[k][2]));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 3 * i) + k, o);
+        }
+      }
+    }
+#endif
+    for (; i < n; ++i) {
+      T r = s[3 * i], g = s[3 * i + 1], b = s[3 * i + 2];
+      d[3 * i] = b, d[3 * i + 1] = g, d[3 * i + 2] = r;
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i, s += scn, d += dcn)
+    for (int c = 0; c < dcn; ++c) d[c] = map[c] >= 0 ? s[map[c]] : amax;
+}
+
+template <class T>
+void gray_run(const T* s, T* d, int64_t n, int scn, int bidx) {
+  if constexpr (std::is_same_v<T, float>) {
+    const float cb = 0.114f, cg = 0.587f, cr = 0.299f;
+    const float c0 = bidx == 0 ? cb : cr, c2 = bidx == 0 ? cr : cb;
+    for (int64_t i = 0; i < n; ++i, s += scn) d[i] = s[0] * c0 + s[1] * cg + s[2] * c2;
+  } else {
+    const uint32_t c0 = bidx == 0 ? 3735 : 9798, c1 = 19235, c2 = bidx == 0 ? 9798 : 3735;
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      const __m256i ff = _mm256_set1_epi32(0xff), k0 = _mm256_set1_epi32(int(c0)), k1 = _mm256_set1_epi32(int(c1)),
+                    k2 = _mm256_set1_epi32(int(c2)), rnd = _mm256_set1_epi32(16384);
+      int64_t i = 0;
+      for (; i + px_headroom(scn) <= n; i += 8) {
+        __m256i v = load8_px(s + i * scn, scn);
+        __m256i a = _mm256_and_si256(v, ff), b = _mm256_and_si256(_mm256_srli_epi32(v, 8), ff),
+                c = _mm256_and_si256(_mm256_srli_epi32(v, 16), ff);
+        __m256i y = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(a, k0), _mm256_mullo_epi32(b, k1)),
+                                     _mm256_add_epi32(_mm256_mullo_epi32(c, k2), rnd));
+        store8_u8(d + i, _mm256_srli_epi32(y, 15));
+      }
+      s += i * scn;
+      d += i;
+      n -= i;
+    }
+#endif
+    if (scn == 3) {
+      for (int64_t i = 0; i < n; ++i)
+        d[i] = static_cast<T>((s[3 * i] * c0 + s[3 * i + 1] * c1 + s[3 * i + 2] * c2 + 16384u) >> 15);
+    } else {
+      for (int64_t i = 0; i < n; ++i, s += scn) d[i] = static_cast<T>((s[0] * c0 + s[1] * c1 + s[2] * c2 + 16384u) >> 15);
+    }
+  }
+}
+
+template <class T>
+void fromgray_run(const T* s, T* d, int64_t n, int dcn) {
+  const T amax = static_cast<T>(max_of<T>());
+  for (int64_t i = 0; i < n; ++i, d += dcn) {
+    d[0] = d[1] = d[2] = s[i];
+    if (dcn == 4) d[3] = amax;
+  }
+}
+
+// cv2's uint8 RGB->HSV division tables (12-bit fixed point).
+struct HsvTables {
+  int sdiv[256], hdiv180[256], hdiv256[256];
+  HsvTables() {
+    const int shift = 12;
+    sdiv[0] = hdiv180[0] = hdiv256[0] = 0;
+    for (int i = 1; i < 256; ++i) {
+      sdiv[i] = static_cast<int>(std::lrint((255 << shift) / (1. * i)));
+      hdiv180[i] = static_cast<int>(std::lrint((180 << shift) / (6. * i)));
+      hdiv256[i] = static_cast<int>(std::lrint((256 << shift) / (6. * i)));
+    }
+  }
+};
+const HsvTables& hsv_tables() {
+  static const HsvTables t;
+  return t;
+}
+
+inline void rgb2hsv_f(float r, float g, float b, float hscale, float& h, float& s, float& v) {
+  float vmax = std::max(std::max(r, g), b), vmin = std::min(std::min(r, g), b);
+  float diff = vmax - vmin;
+  v = vmax;
+  s = diff / (std::fabs(vmax) + std::numeric_limits<float>::epsilon());
+  diff = 60.f / (diff + std::numeric_limits<float>::epsilon());
+  if (vmax == r) h = (g - b) * diff;
+  else if (vmax == g) h = (b - r) * diff + 120.f;
+  else h = (r - g) * diff + 240.f;
+  if (h < 0) h += 360.f;
+  h *= hscale;
+}
+
+inline void rgb2hls_f(float r, float g, float b, float hscale, float& h, float& l, float& s) {
+  float vmax = std::max(std::max(r, g), b), vmin = std::min(std::min(r, g), b);
+  float diff = vmax - vmin;
+  l = (vmax + vmin) * 0.5f;
+  h = 0.f;
+  s = 0.f;
+  if (diff > std::numeric_limits<float>::epsilon()) {
+    s = l < 0.5f ? diff / (vmax + vmin) : diff / (2.f - vmax - vmin);
+    diff = 60.f / diff;
+    if (vmax == r) h = (g - b) * diff;
+    else if (vmax == g) h = (b - r) * diff + 120.f;
+    else h = (r - g) * diff + 240.f;
+    if (h < 0.f) h += 360.f;
+  }
+  h *= hscale;
+}
+
+const int kSector[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
+
+inline void hsv2rgb_f(float h, float s, float v, float hscale, float& b, float& g, float& r) {
+  if (s == 0) {
+    b = g = r = v;
+    return;
+  }
+  float tab[4];
+  h *= hscale;
+  if (h < 0) do h += 6; while (h < 0);
+  else if (h >= 6) do h -= 6; while (h >= 6);
+  int sector = static_cast<int>(std::floor(h));
+  h -= sector;
+  if (static_cast<unsigned>(sector) >= 6u) sector = 0, h = 0.f;
+  tab[0] = v;
+  tab[1] = v * (1.f - s);
+  tab[2] = v * (1.f - s * h);
+  tab[3] = v * (1.f - s * (1.f - h));
+  b = tab[kSector[sector][0]];
+  g = tab[kSector[sector][1]];
+  r = tab[kSector[sector][2]];
+}
+
+inline void hls2rgb_f(float h, float l, float s, float hscale, float& b, float& g, float& r) {
+  if (s == 0) {
+    b = g = r = l;
+    return;
+  }
+  float tab[4];
+  float p2 = l <= 0.5f ? l * (1 + s) : l + s - l * s;
+  float p1 = 2 * l - p2;
+  h *= hscale;
+  if (h < 0) do h += 6; while (h < 0);
+  else if (h >= 6) do h -= 6; while (h >= 6);
+  int sector = static_cast<int>(std::floor(h));
+  h -= sector;
+  if (static_cast<unsigned>(sector) >= 6u) sector = 0, h = 0.f;
+  tab[0] = p2;
+  tab[1] = p1;
+  tab[2] = p1 + (p2 - p1) * (1 - h);
+  tab[3] = p1 + (p2 - p1) * h;
+  b = tab[kSector[sector][0]];
+  g = tab[kSector[sector][1]];
+  r = tab[kSector[sector][2]];
+}
+
+// cv2 converts most pixels of a row with its SIMD code and the rest with scalar code, and the
+// two round differently. These reproduce the SIMD variants pixel by pixel (muladd is a fused
+// multiply-add in cv2's AVX2 build); the callers pick a variant from the pixel's place in its row.
+inline float fmadd(float a, float b, float c) { return std::fma(a, b, c); }
+
+inline void rgb2hls_vec(float r, float g, float b, float hscale, float& h, float& l, float& s) {
+  float mx = std::max(std::max(r, g), b), mn = std::min(std::min(r, g), b);
+  float diff = mx - mn, msum = mx + mn;
+  l = msum * 0.5f;
+  s = diff / (l < 0.5f ? msum : 2.0f - msum);
+  float hh = mx == r ? g - b : mx == g ? b - r : r - g;
+  float part = mx == r ? (g < b ? 360.f : 0.f) : mx == g ? 120.f : 240.f;
+  float inv = 60.f / diff;
+  h = fmadd(hh, inv, part) * hscale;
+  if (!(diff > std::numeric_limits<float>::epsilon())) h = 0.f, s = 0.f;
+}
+
+// HSV2RGB_simd: sector from truncation, selected without tables.
+inline void hsv2rgb_vec(float h, float s, float v, float hscale, float& b, float& g, float& r) {
+  h *= hscale;
+  float pre = std::trunc(h);
+  h -= pre;
+  float t0 = v, t1 = v * (1.f - s), t2 = v * (1.f - s * h), t3 = v * (1.f - s * (1.f - h));
+  float sec = std::trunc(pre * (1.0f / 6.0f));
+  sec = pre - sec * 6.f;
+  b = sec < 2 ? t1 : sec == 2 ? t3 : sec == 3 ? t0 : sec == 4 ? t0 : t2;
+  g = sec < 1 ? t3 : sec == 1 ? t0 : sec == 2 ? t0 : sec == 3 ? t2 : t1;
+  r = sec < 1 ? t0 : sec == 1 ? t2 : sec == 2 ? t1 : sec == 3 ? t1 : sec == 4 ? t3 : t0;
+}
+
+inline void hls2rgb_vec(float h, float l, float s, float hscale, float& b, float& g, float& r) {
+  float ls = l * s;
+  float e0 = l <= 0.5f ? ls : s - ls;
+  float raw = h * hscale;
+  float pre = std::trunc(raw);
+  float hs = raw - pre;
+  float sec = pre - 6.0f * std::trunc(raw * (1.0f / 6.0f));
+  float e1 = hs + hs;
+  float t0 = l + e0, t1 = l - e0, t2 = (l + e0) - e0 * e1, t3 = (l - e0) + e0 * e1;
+  b = sec < 2 ? t1 : sec <= 2 ? t3 : sec <= 4 ? t0 : t2;
+  g = sec < 1 ? t3 : sec <= 2 ? t0 : sec < 4 ? t2 : t1;
+  r = sec < 1 ? t0 : sec < 2 ? t2 : sec < 4 ? t1 : sec <= 4 ? t3 : t0;
+}
+
+inline uint8_t trunc_u8(float v) {
+  int i = static_cast<int>(v);
+  return static_cast<uint8_t>(i < 0 ? 0 : i > 255 ? 255 : i);
+}
+
+constexpr int kBlock = 256;  // cv2's BLOCK_SIZE: HLS converts rows in chunks of this many pixels
+constexpr int kVecF = 8;     // float lanes of cv2's AVX2 build
+
+// One uint8 row of HSV/HLS conversions with cv2's SIMD/scalar split.
+void hsv_row_u8(const uint8_t* s, uint8_t* d, int n, int scn, int bidx, int hrange, bool hls) {
+  const float hscale = hrange / 360.f;
+  for (int c0 = 0; c0 < n; c0 += kBlock) {
+    int dn = std::min(n - c0, kBlock);
+    int nvec = dn / kVecF * kVecF;
+    for (int k = 0; k < dn; ++k) {
+      const uint8_t* p = s + size_t(c0 + k) * scn;
+      uint8_t* q = d + size_t(c0 + k) * 3;
+      float r = p[bidx ^ 2] * (1.f / 255.f), g = p[1] * (1.f / 255.f), b = p[bidx] * (1.f / 255.f);
+      float h, l, sv;
+      if (k < nvec) rgb2hls_vec(r, g, b, hscale, h, l, sv);
+      else rgb2hls_f(r, g, b, hscale, h, l, sv);
+      q[0] = satf<uint8_t>(h);
+      q[1] = satf<uint8_t>(l * 255.f);
+      q[2] = satf<uint8_t>(sv * 255.f);
+    }
+  }
+  (void)hls;
+}
+
+void hsv_inv_row_u8(const uint8_t* s, uint8_t* d, int n, int dcn, int bidx, int hrange, bool hls) {
+  const float hscale = 6.f / hrange;
+  if (!hls) {
+    const int nvec = n / (4 * kVecF) * (4 * kVecF);
+    for (int i = 0; i < n; ++i, s += 3, d += dcn) {
+      float h = s[0], x = s[1] * (1.f / 255.f), y = s[2] * (1.f / 255.f), b, g, r;
+      if (i < nvec) {
+        hsv2rgb_vec(h, x, y, hscale, b, g, r);
+        d[bidx] = trunc_u8(b * 255.f), d[1] = trunc_u8(g * 255.f), d[bidx ^ 2] = trunc_u8(r * 255.f);
+      } else {
+        hsv2rgb_f(h, x, y, hscale, b, g, r);
+        d[bidx] = satf<uint8_t>(b * 255.f), d[1] = satf<uint8_t>(g * 255.f), d[bidx ^ 2] = satf<uint8_t>(r * 255.f);
+      }
+      if (dcn == 4) d[3] = 255;
+    }
+    return;
+  }
+  for (int c0 = 0; c0 < n; c0 += kBlock) {
+    int dn = std::min(n - c0, kBlock);
+    int nvec = dn / kVecF * kVecF;
+    for (int k = 0; k < dn; ++k) {
+      const uint8_t* p = s + size_t(c0 + k) * 3;
+      uint8_t* q = d + size_t(c0 + k) * dcn;
+      float h = p[0], l = p[1] * (1.f / 255.f), sv = p[2] * (1.f / 255.f), b, g, r;
+      if (k < nvec) hls2rgb_vec(h, l, sv, hscale, b, g, r);
+      else hls2rgb_f(h, l, sv, hscale, b, g, r);
+      q[bidx] = satf<uint8_t>(b * 255.f), q[1] = satf<uint8_t>(g * 255.f), q[bidx ^ 2] = satf<uint8_t>(r * 255.f);
+      if (dcn == 4) q[3] = 255;
+    }
+  }
+}
+
+template <class T>
+void hsv_run(const T* s, T* d, int64_t n, int scn, int bidx, int hrange, bool hls) {
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    if (!hls) {
+      const HsvTables& t = hsv_tables();
+      const int* hdiv = hrange == 180 ? t.hdiv180 : t.hdiv256;
+      const int shift = 12, round = 1 << (shift - 1);
+#if defined(__AVX2__)
+      {
+        // cv2's integer HSV, eight pixels per step (the same arithmetic as the scalar loop).
+        const __m256i ff = _mm256_set1_epi32(0xff), vround = _mm256_set1_epi32(round), vhr = _mm256_set1_epi32(hrange);
+        const __m256i zero = _mm256_setzero_si256();
+        const int sb = 8 * bidx, sr = 8 * (bidx ^ 2);
+        int64_t i = 0;
+        for (; i + px_headroom(scn) <= n; i += 8) {
+          __m256i px = load8_px(s + i * scn, scn);
+          __m256i b = _mm256_and_si256(_mm256_srl_epi32(px, _mm_cvtsi32_si128(sb)), ff);
+          __m256i g = _mm256_and_si256(_mm256_srli_epi32(px, 8), ff);
+          __m256i r = _mm256_and_si256(_mm256_srl_epi32(px, _mm_cvtsi32_si128(sr)), ff);
+          __m256i v = _mm256_max_epi32(_mm256_max_epi32(b, g), r);
+          __m256i vmin = _mm256_min_epi32(_mm256_min_epi32(b, g), r);
+          __m256i diff = _mm256_sub_epi32(v, vmin);
+          __m256i vr = _mm256_cmpeq_epi32(v, r), vg = _mm256_cmpeq_epi32(v, g);
+          __m256i sdiv = _mm256_i32gather_epi32(t.sdiv, v, 4);
+          __m256i hd = _mm256_i32gather_epi32(hdiv, diff, 4);
+          __m256i sv = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff, sdiv), vround), shift);
+          __m256i h_gb = _mm256_sub_epi32(g, b);
+          __m256i h_br = _mm256_add_epi32(_mm256_sub_epi32(b, r), _mm256_slli_epi32(diff, 1));
+          __m256i h_rg = _mm256_add_epi32(_mm256_sub_epi32(r, g), _mm256_slli_epi32(diff, 2));
+          __m256i h = _mm256_add_epi32(_mm256_and_si256(vr, h_gb),
+                                       _mm256_andnot_si256(vr, _mm256_add_epi32(_mm256_and_si256(vg, h_br), _mm256_andnot_si256(vg, h_rg))));
+          h = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(h, hd), vround), shift);
+          h = _mm256_add_epi32(h, _mm256_and_si256(_mm256_cmpgt_epi32(zero, h), vhr));
+          h = _mm256_min_epi32(_mm256_max_epi32(h, zero), ff);
+          store8_c3(d + i * 3, _mm256_or_si256(_mm256_or_si256(h, _mm256_slli_epi32(sv, 8)), _mm256_slli_epi32(v, 16)));
+        }
+        s += i * scn;
+        d += i * 3;
+        n -= i;
+      }
+#endif
+      for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+        int b = s[bidx], g = s[1], r = s[bidx ^ 2];
+        int v = std::max(std::max(r, g), b), vmin = std::min(std::min(r, g), b);
+        int diff = v - vmin;
+        int vr = v == r ? -1 : 0, vg = v == g ? -1 : 0;
+        int sv = (diff * t.sdiv[v] + round) >> shift;
+        int h = (vr & (g - b)) + (~vr & ((vg & (b - r + 2 * diff)) + ((~vg) & (r - g + 4 * diff))));
+        h = (h * hdiv[diff] + round) >> shift;
+        h += h < 0 ? hrange : 0;
+        d[0] = sat<uint8_t>(h);
+        d[1] = static_cast<uint8_t>(sv);
+        d[2] = static_cast<uint8_t>(v);
+      }
+    } else {
+      const float hscale = hrange / 360.f;
+      for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+        float h, l, sv;
+        rgb2hls_f(s[bidx ^ 2] * (1.f / 255.f), s[1] * (1.f / 255.f), s[bidx] * (1.f / 255.f), hscale, h, l, sv);
+        d[0] = satf<uint8_t>(h);
+        d[1] = satf<uint8_t>(l * 255.f);
+        d[2] = satf<uint8_t>(sv * 255.f);
+      }
+    }
+  } else if constexpr (std::is_same_v<T, float>) {
+    const float hscale = hrange / 360.f;
+    for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+      if (hls) rgb2hls_f(s[bidx ^ 2], s[1], s[bidx], hscale, d[0], d[1], d[2]);
+      else rgb2hsv_f(s[bidx ^ 2], s[1], s[bidx], hscale, d[0], d[1], d[2]);
+    }
+  }
+}
+
+template <class T>
+void hsv_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx, int hrange, bool hls) {
+  const float hscale = 6.f / hrange;
+  for (int64_t i = 0; i < n; ++i, s += 3, d += dcn) {
+    float b, g, r;
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      float h = s[0], x = s[1] * (1.f / 255.f), y = s[2] * (1.f / 255.f);
+      if (hls) hls2rgb_f(h, x, y, hscale, b, g, r);
+      else hsv2rgb_f(h, x, y, hscale, b, g, r);
+      d[bidx] = satf<uint8_t>(b * 255.f);
+      d[1] = satf<uint8_t>(g * 255.f);
+      d[bidx ^ 2] = satf<uint8_t>(r * 255.f);
+      if (dcn == 4) d[3] = 255;
+    } else if constexpr (std::is_same_v<T, float>) {
+      if (hls) hls2rgb_f(s[0], s[1], s[2], hscale, b, g, r);
+      else hsv2rgb_f(s[0], s[1], s[2], hscale, b, g, r);
+      d[bidx] = b, d[1] = g, d[bidx ^ 2] = r;
+      if (dcn == 4) d[3] = 1.f;
+    }
+  }
+}
+
+// YCrCb (yuv=0: Y, Cr, Cb) and YUV (yuv=1: Y, U, V).
+template <class T>
+void ycc_run(const T* s, T* d, int64_t n, int scn, int bidx, bool yuv) {
+  if constexpr (std::is_same_v<T, float>) {
+    const float cr = 0.299f, cg = 0.587f, cb = 0.114f;
+    const float c3 = yuv ? 0.877f : 0.713f, c4 = yuv ? 0.492f : 0.564f;  // (R-Y) and (B-Y) gains
+    const float delta = 0.5f;
+    const float c0 = bidx == 0 ? cb : cr, c2 = bidx == 0 ? cr : cb;
+    for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+      float Y = s[0] * c0 + s[1] * cg + s[2] * c2;
+      float vr = (s[bidx ^ 2] - Y) * c3 + delta, vb = (s[bidx] - Y) * c4 + delta;
+      d[0] = Y;
+      d[1] = yuv ? vb : vr;
+      d[2] = yuv ? vr : vb;
+    }
+  } else {
+    const int shift = 14;
+    const int64_t cr = 4899, cg = 9617, cb = 1868;
+    const int64_t c3 = yuv ? 14369 : 11682, c4 = yuv ? 8061 : 9241;
+    const int64_t delta = int64_t(half_of<T>()) << shift;
+    for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+      int64_t b = s[bidx], g = s[1], r = s[bidx ^ 2];
+      int Y = descale(b * cb + g * cg + r * cr, shift);
+      T vr = sat<T>(descale((r - Y) * c3 + delta, shift)), vb = sat<T>(descale((b - Y) * c4 + delta, shift));
+      d[0] = sat<T>(Y);
+      d[1] = yuv ? vb : vr;
+      d[2] = yuv ? vr : vb;
+    }
+  }
+}
+
+template <class T>
+void ycc_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx, bool yuv) {
+  const T amax = static_cast<T>(max_of<T>());
+  if constexpr (std::is_same_v<T, float>) {
+    // YCrCb: r = Y + 1.403 Cr', g = Y - 0.714 Cr' - 0.344 Cb', b = Y + 1.773 Cb'
+    // YUV:   r = Y + 1.140 V',  g = Y - 0.581 V' - 0.395 U',   b = Y + 2.032 U'
+    const float kr = yuv ? 1.140f : 1.403f, kgr = yuv ? -0.581f : -0.714f, kgb = yuv ? -0.395f : -0.344f,
+                kb = yuv ? 2.032f : 1.773f;
+    for (int64_t i = 0; i < n; ++i, s += 3, d += dcn) {
+      float Y = s[0];
+      float vr = (yuv ? s[2] : s[1]) - 0.5f, vb = (yuv ? s[1] : s[2]) - 0.5f;
+      float b = Y + vb * kb, g = Y + vb * kgb + vr * kgr, r = Y + vr * kr;
+      d[bidx] = b, d[1] = g, d[bidx ^ 2] = r;
+      if (dcn == 4) d[3] = amax;
+    }
+  } else {
+    const int shift = 14;
+    const int64_t kr = yuv ? 18678 : 22987, kgr = yuv ? -9519 : -11698, kgb = yuv ? -6472 : -5636,
+                  kb = yuv ? 33292 : 29049;
+    const int64_t delta = half_of<T>();
+    for (int64_t i = 0; i < n; ++i, s += 3, d += dcn) {
+      int64_t Y = s[0];
+      int64_t vr = int64_t(yuv ? s[2] : s[1]) - delta, vb = int64_t(yuv ? s[1] : s[2]) - delta;
+      d[bidx] = sat<T>(Y + descale(vb * kb, shift));
+      d[1] = sat<T>(Y + descale(vb * kgb + vr * kgr, shift));
+      d[bidx ^ 2] = sat<T>(Y + descale(vr * kr, shift));
+      if (dcn == 4) d[3] = amax;
+    }
+  }
+}
+
+const double kMatRgb2Xyz[9] = {0.412453, 0.357580, 0.180423, 0.212671, 0.715160, 0.072169, 0.019334, 0.119193, 0.950227};
+const double kMatXyz2Rgb[9] = {3.240479, -1.53715, -0.498535, -0.969256, 1.875991, 0.041556, 0.055648, -0.204043, 1.057311};
+
+template <class T>
+void xyz_run(const T* s, T* d, int64_t n, int scn, int bidx) {
+  // rows of kRgb2Xyz take (R, G, B)
+  if constexpr (std::is_same_v<T, float>) {
+    float c[9];
+    for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kMatRgb2Xyz[i]);
+    for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+      float r = s[bidx ^ 2], g = s[1], b = s[bidx];
+      for (int k = 0; k < 3; ++k) d[k] = r * c[3 * k] + g * c[3 * k + 1] + b * c[3 * k + 2];
+    }
+  } else {
+    int64_t c[9];
+    for (int i = 0; i < 9; ++i) c[i] = std::lrint(kMatRgb2Xyz[i] * 4096);
+    for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+      int64_t r = s[bidx ^ 2], g = s[1], b = s[bidx];
+      for (int k = 0; k < 3; ++k) d[k] = sat<T>(descale(r * c[3 * k] + g * c[3 * k + 1] + b * c[3 * k + 2], 12));
+    }
+  }
+}
+
+template <class T>
+void xyz_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx) {
+  const T amax = static_cast<T>(max_of<T>());
+  if constexpr (std::is_same_v<T, float>) {
+    float c[9];
+    for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kMatXyz2Rgb[i]);
+    for (int64_t i = 0; i < n; ++i, s += 3, d += dcn) {
+      float x = s[0], y = s[1], z = s[2];
+      d[bidx ^ 2] = x * c[0] + y * c[1] + z * c[2];
+      d[1] = x * c[3] + y * c[4] + z * c[5];
+      d[bidx] = x * c[6] + y * c[7] + z * c[8];
+      if (dcn == 4) d[3] = amax;
+    }
+  } else {
+    int64_t c[9];
+    for (int i = 0; i < 9; ++i) c[i] = std::lrint(kMatXyz2Rgb[i] * 4096);
+    for (int64_t i = 0; i < n; ++i, s += 3, d += dcn) {
+      int64_t x = s[0], y = s[1], z = s[2];
+      d[bidx ^ 2] = sat<T>(descale(x * c[0] + y * c[1] + z * c[2], 12));
+      d[1] = sat<T>(descale(x * c[3] + y * c[4] + z * c[5], 12));
+      d[bidx] = sat<T>(descale(x * c[6] + y * c[7] + z * c[8], 12));
+      if (dcn == 4) d[3] = amax;
+    }
+  }
+}
+
+// CIE L*a*b* and L*u*v* (D65), with the sRGB transfer curve unless the L-codes ask for linear
+// RGB. Computed in float from the textbook formulas; uint8 scales L to 0..255 and offsets the
+// chroma channels as cv2 does (a, b + 128; u, v mapped from [-134, 220] and [-140, 122]).
+constexpr float kXn = 0.950456f, kZn = 1.088754f, kUn = 0.19793943f, kVn = 0.46831096f;
+constexpr float kLabT = 0.008856f, kLabK = 903.3f;
+
+inline float srgb_to_linear(float x) {
+  x = std::min(std::max(x, 0.f), 1.f);
+  return x <= 0.04045f ? x * (1.f / 12.92f) : std::pow((x + 0.055f) * (1.f / 1.055f), 2.4f);
+}
+inline float linear_to_srgb(float x) {
+  x = std::min(std::max(x, 0.f), 1.f);
+  return x <= 0.0031308f ? 12.92f * x : 1.055f * std::pow(x, 1.f / 2.4f) - 0.055f;
+}
+inline float lab_f(float t) { return t > kLabT ? std::cbrt(t) : 7.787f * t + 16.f / 116.f; }
+
+// (r, g, b) in [0, 1] -> (L, a|u, b|v) in cv2's float ranges
+inline void rgb2lab_px(float r, float g, float b, bool srgb, bool luv, float* o) {
+  if (srgb) r = srgb_to_linear(r), g = srgb_to_linear(g), b = srgb_to_linear(b);
+  float X = r * 0.412453f + g * 0.357580f + b * 0.180423f;
+  float Y = r * 0.212671f + g * 0.715160f + b * 0.072169f;
+  float Z = r * 0.019334f + g * 0.119193f + b * 0.950227f;
+  float L = Y > kLabT ? 116.f * std::cbrt(Y) - 16.f : kLabK * Y;
+  if (!luv) {
+    float fx = lab_f(X / kXn), fy = lab_f(Y), fz = lab_f(Z / kZn);
+    o[0] = L;
+    o[1] = 500.f * (fx - fy);
+    o[2] = 200.f * (fy - fz);
+  } else {
+    float d = X + 15.f * Y + 3.f * Z;
+    d = d != 0 ? 1.f / d : 0.f;
+    float up = 4.f * X * d, vp = 9.f * Y * d;
+    o[0] = L;
+    o[1] = 13.f * L * (up - kUn);
+    o[2] = 13.f * L * (vp - kVn);
+  }
+}
+
+inline void lab2rgb_px(float L, float A, float B, bool srgb, bool luv, float* rgb) {
+  float X, Y, Z;
+  if (!luv) {
+    float fy;
+    if (L <= 8.f) Y = L / kLabK, fy = 7.787f * Y + 16.f / 116.f;
+    else fy = (L + 16.f) / 116.f, Y = fy * fy * fy;
+    float fx = A / 500.f + fy, fz = fy - B / 200.f;
+    auto inv = [](float f) { float f3 = f * f * f; return f3 > kLabT ? f3 : (f - 16.f / 116.f) / 7.787f; };
+    X = inv(fx) * kXn;
+    Z = inv(fz) * kZn;
+  } else {
+    Y = L <= 8.f ? L / kLabK : std::pow((L + 16.f) / 116.f, 3.f);
+    if (L == 0) {
+      X = Y = Z = 0;
+    } else {
+      float up = A / (13.f * L) + kUn, vp = B / (13.f * L) + kVn;
+      X = 9.f * Y * up / (4.f * vp);
+      Z = Y * (12.f - 3.f * up - 20.f * vp) / (4.f * vp);
+    }
+  }
+  float c[9];
+  for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kMatXyz2Rgb[i]);
+  float r = X * c[0] + Y * c[1] + Z * c[2], g = X * c[3] + Y * c[4] + Z * c[5], b = X * c[6] + Y * c[7] + Z * c[8];
+  if (srgb) r = linear_to_srgb(r), g = linear_to_srgb(g), b = linear_to_srgb(b);
+  rgb[0] = r, rgb[1] = g, rgb[2] = b;
+}
+
+template <class T>
+void lab_run(const T* s, T* d, int64_t n, int scn, int bidx, bool srgb, bool luv) {
+  for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+    float o[3];
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      rgb2lab_px(s[bidx ^ 2] * (1.f / 255.f), s[1] * (1.f / 255.f), s[bidx] * (1.f / 255.f), srgb, luv, o);
+      d[0] = satf<uint8_t>(o[0] * (255.f / 100.f));
+      if (!luv) d[1] = satf<uint8_t>(o[1] + 128.f), d[2] = satf<uint8_t>(o[2] + 128.f);
+      else d[1] = satf<uint8_t>((o[1] + 134.f) * (255.f / 354.f)), d[2] = satf<uint8_t>((o[2] + 140.f) * (255.f / 262.f));
+    } else if constexpr (std::is_same_v<T, float>) {
+      rgb2lab_px(s[bidx ^ 2], s[1], s[bidx], srgb, luv, o);
+      d[0] = o[0], d[1] = o[1], d[2] = o[2];
+    }
+  }
+}
+
+template <class T>
+void lab_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx, bool srgb, bool luv) {
+  for (int64_t i = 0; i < n; ++i, s += 3, d += dcn) {
+    float rgb[3];
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      float L = s[0] * (100.f / 255.f), A, B;
+      if (!luv) A = s[1] - 128.f, B = s[2] - 128.f;
+      else A = s[1] * (354.f / 255.f) - 134.f, B = s[2] * (262.f / 255.f) - 140.f;
+      lab2rgb_px(L, A, B, srgb, luv, rgb);
+      d[bidx ^ 2] = satf<uint8_t>(rgb[0] * 255.f);
+      d[1] = satf<uint8_t>(rgb[1] * 255.f);
+      d[bidx] = satf<uint8_t>(rgb[2] * 255.f);
+      if (dcn == 4) d[3] = 255;
+    } else if constexpr (std::is_same_v<T, float>) {
+      lab2rgb_px(s[0], s[1], s[2], srgb, luv, rgb);
+      d[bidx ^ 2] = rgb[0], d[1] = rgb[1], d[bidx] = rgb[2];
+      if (dcn == 4) d[3] = 1.f;
+    }
+  }
+}
+
+// BT.601 camera YUV (video range), 20-bit fixed point.
+constexpr int kShift = 20;
+constexpr int kCY = 1220542, kCUB = 2116026, kCUG = -409993, kCVG = -852492, kCVR = 1673527;
+constexpr int kCRY = 269484, kCGY = 528482, kCBY = 102760, kCRU = -155188, kCGU = -305135, kCBU = 460324,
+              kCGV = -385875, kCBV = -74448;
+
+inline void yuv2rgb_px(int Y, int ruv, int guv, int buv, uint8_t* d, int dcn, int bidx) {
+  int y = std::max(0, Y - 16) * kCY;
+  d[bidx ^ 2] = sat<uint8_t>((y + ruv) >> kShift);
+  d[1] = sat<uint8_t>((y + guv) >> kShift);
+  d[bidx] = sat<uint8_t>((y + buv) >> kShift);
+  if (dcn == 4) d[3] = 255;
+}
+
+// Rows [r0, r1) of 2-row pairs; u/v index the chroma sample of block (j, i).
+template <class ChromaFn>
+void yuv420_to_rgb_rows(const uint8_t* Yp, uint8_t* out, int w, int dcn, int bidx, int64_t r0, int64_t r1, ChromaFn chroma) {
+  for (int64_t j = r0; j < r1; ++j) {
+    const uint8_t* y0 = Yp + size_t(2 * j) * w;
+    const uint8_t* y1 = y0 + w;
+    uint8_t* d0 = out + size_t(2 * j) * w * dcn;
+    uint8_t* d1 = d0 + size_t(w) * dcn;
+    for (int i = 0; i < w / 2; ++i) {
+      int u, v;
+      chroma(j, i, u, v);
+      u -= 128;
+      v -= 128;
+      int ruv = (1 << (kShift - 1)) + kCVR * v;
+      int guv = (1 << (kShift - 1)) + kCVG * v + kCUG * u;
+      int buv = (1 << (kShift - 1)) + kCUB * u;
+      yuv2rgb_px(y0[2 * i], ruv, guv, buv, d0 + 2 * i * dcn, dcn, bidx);
+      yuv2rgb_px(y0[2 * i + 1], ruv, guv, buv, d0 + (2 * i + 1) * dcn, dcn, bidx);
+      yuv2rgb_px(y1[2 * i], ruv, guv, buv, d1 + 2 * i * dcn, dcn, bidx);
+      yuv2rgb_px(y1[2 * i + 1], ruv, guv, buv, d1 + (2 * i + 1) * dcn, dcn, bidx);
+    }
+  }
+}
+
+class ColorKernel final : public backend::Kernel {
+ public:
+  explicit ColorKernel(const backend::StepDesc& s) : dtype_(s.output.dtype), p_(s.params->ints) {
+    const Shape& a = s.inputs[0].shape;
+    h_ = a[0];
+    w_ = a[1];
+    npix_ = h_ * w_;
+  }
+
+  void run(char* const* in, char* out) override {
+    switch (dtype_) {
+      case DType::UInt8: run_t<uint8_t>(in, out); break;
+      case DType::UInt16: run_t<uint16_t>(in, out); break;
+      default: run_t<float>(in, out); break;
+    }
+  }
+
+ private:
+  template <class T>
+  void run_t(char* const* in, char* out) {
+    const int op = static_cast<int>(p_[0]);
+    if (op == kYuv420sp2Rgb || op == kYuv420p2Rgb || op == kRgb2Yuv420p) {
+      if constexpr (std::is_same_v<T, uint8_t>) run_yuv420(in, out);
+      return;
+    }
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    int scn = 3, dcn = 3;
+    switch (op) {
+      case kPerm: scn = int(p_[1]); dcn = int(p_[2]); break;
+      case kRgb2Gray: scn = int(p_[1]); dcn = 1; break;
+      case kGray2Rgb: scn = 1; dcn = int(p_[1]); break;
+      case kRgb2Hsv: case kRgb2Ycc: case kRgb2Xyz: case kRgb2Lab: case kRgb2Luv: scn = int(p_[1]); break;
+      case kHsv2Rgb: case kYcc2Rgb: case kXyz2Rgb: case kLab2Rgb: case kLuv2Rgb: dcn = int(p_[1]); break;
+      default: break;
+    }
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      const bool hls = op == kRgb2Hsv || op == kHsv2Rgb ? p_[4] != 0 : false;
+      if ((op == kRgb2Hsv && hls) || op == kHsv2Rgb) {
+        const int w = static_cast<int>(w_);
+        parallel_for(h_, std::max<int64_t>(1, 4096 / std::max(w, 1)), [&](int64_t r0, int64_t r1) {
+          for (int64_t y = r0; y < r1; ++y) {
+            if (op == kRgb2Hsv)
+              hsv_row_u8(src + size_t(y) * w * scn, dst + size_t(y) * w * 3, w, scn, int(p_[2]), int(p_[3]), true);
+            else
+              hsv_inv_row_u8(src + size_t(y) * w * 3, dst + size_t(y) * w * dcn, w, dcn, int(p_[2]), int(p_[3]), hls);
+          }
+        });
+        return;
+      }
+    }
+    int map[4] = {0, 1, 2, 3};
+    if (op == kPerm)
+      for (int c = 0; c < dcn; ++c) map[c] = int(p_[3 + c]);
+    const int64_t grain = 1 << 14;
+    parallel_for(npix_, grain, [&](int64_t lo, int64_t hi) {
+      const T* s = src + lo * scn;
+      T* d = dst + lo * dcn;
+      int64_t n = hi - lo;
+      switch (op) {
+        case kPerm: perm_run<T>(s, d, n, scn, dcn, map); break;
+        case kRgb2Gray: gray_run<T>(s, d, n, scn, int(p_[2])); break;
+        case kGray2Rgb: fromgray_run<T>(s, d, n, dcn); break;
+        case kRgb2Hsv: hsv_run<T>(s, d, n, scn, int(p_[2]), int(p_[3]), p_[4] != 0); break;
+        case kHsv2Rgb: hsv_inv_run<T>(s, d, n, dcn, int(p_[2]), int(p_[3]), p_[4] != 0); break;
+        case kRgb2Ycc: ycc_run<T>(s, d, n, scn, int(p_[2]), p_[3] != 0); break;
+        case kYcc2Rgb: ycc_inv_run<T>(s, d, n, dcn, int(p_[2]), p_[3] != 0); break;
+        case kRgb2Xyz: xyz_run<T>(s, d, n, scn, int(p_[2])); break;
+        case kXyz2Rgb: xyz_inv_run<T>(s, d, n, dcn, int(p_[2])); break;
+        case kRgb2Lab: case kRgb2Luv: lab_run<T>(s, d, n, scn, int(p_[2]), p_[3] != 0, op == kRgb2Luv); break;
+        case kLab2Rgb: case kLuv2Rgb: lab_inv_run<T>(s, d, n, dcn, int(p_[2]), p_[3] != 0, op == kLuv2Rgb); break;
+        default: break;
+      }
+    });
+  }
+
+  void run_yuv420(char* const* in, char* out) {
+    const int op = static_cast<int>(p_[0]);
+    const int w = static_cast<int>(w_);
+    uint8_t* dst = reinterpret_cast<uint8_t*>(out);
+    if (op == kYuv420sp2Rgb) {
+      const int dcn = int(p_[1]), bidx = int(p_[2]), uidx = int(p_[3]);
+      const uint8_t* Y = reinterpret_cast<const uint8_t*>(in[0]);
+      const uint8_t* UV = reinterpret_cast<const uint8_t*>(in[1]);
+      parallel_for(h_ / 2, 8, [&](int64_t r0, int64_t r1) {
+        yuv420_to_rgb_rows(Y, dst, w, dcn, bidx, r0, r1, [&](int64_t j, int i, int& u, int& v) {
+          const uint8_t* p = UV + size_t(j) * w + 2 * i;
+          u = p[uidx];
+          v = p[1 - uidx];
+        });
+      });
+    } else if (op == kYuv420p2Rgb) {
+      const int dcn = int(p_[1]), bidx = int(p_[2]);
+      const uint8_t* Y = reinterpret_cast<const uint8_t*>(in[0]);
+      const uint8_t* U = reinterpret_cast<const uint8_t*>(in[1]);
+      const uint8_t* V = reinterpret_cast<const uint8_t*>(in[2]);
+      parallel_for(h_ / 2, 8, [&](int64_t r0, int64_t r1) {
+        yuv420_to_rgb_rows(Y, dst, w, dcn, bidx, r0, r1, [&](int64_t j, int i, int& u, int& v) {
+          size_t k = size_t(j) * (w / 2) + i;
+          u = U[k];
+          v = V[k];
+        });
+      });
+    } else {
+      const int scn = int(p_[1]), bidx = int(p_[2]), uidx = int(p_[3]);
+      const uint8_t* src = reinterpret_cast<const uint8_t*>(in[0]);
+      const int64_t h = h_;
+      const size_t plane = size_t(h / 2) * (w / 2);
+      uint8_t* Yd = dst;
+      uint8_t* Ud = dst + size_t(h) * w + (uidx ? plane : 0);
+      uint8_t* Vd = dst + size_t(h) * w + (uidx ? 0 : plane);
+      const int s16 = (16 << kShift) + (1 << (kShift - 1)), s128 = (128 << kShift) + (1 << (kShift - 1));
+      parallel_for(h / 2, 8, [&](int64_t r0, int64_t r1) {
+        for (int64_t j = r0; j < r1; ++j)
+          for (int rr = 0; rr < 2; ++rr) {
+            const uint8_t* s = src + size_t(2 * j + rr) * w * scn;
+            uint8_t* yd = Yd + size_t(2 * j + rr) * w;
+            for (int i = 0; i < w; ++i, s += scn) {
+              int r = s[bidx ^ 2], g = s[1], b = s[bidx];
+              yd[i] = sat<uint8_t>((kCRY * r + kCGY * g + kCBY * b + s16) >> kShift);
+              if (rr == 0 && (i & 1) == 0) {
+                size_t k = size_t(j) * (w / 2) + i / 2;
+                Ud[k] = sat<uint8_t>((kCRU * r + kCGU * g + kCBU * b + s128) >> kShift);
+                Vd[k] = sat<uint8_t>((kCBU * r + kCGV * g + kCBV * b + s128) >> kShift);
+              }
+            }
+          }
+      });
+    }
+  }
+
+  DType dtype_;
+  std::vector<int64_t> p_;
+  int64_t h_ = 0, w_ = 0, npix_ = 0;
+};
+
+std::unique_ptr<backend::Kernel> prepare_color(const backend::StepDesc& s) { return std::make_unique<ColorKernel>(s); }
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(cv_color, "cv_color", &prepare_color);
+
+}  // namespace mnn::cpu::MNN_ISA_NS

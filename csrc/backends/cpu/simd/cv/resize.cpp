@@ -1,0 +1,723 @@
+// cv_resize kernels (ops/cv/geometry.cpp), written to give cv2.resize's exact results.
+//
+// cv2 resizes separably: a horizontal pass turns each needed source row into a row of dst
+// width, a vertical pass combines `ksize` such rows. On uint8 both passes are fixed point
+// (coefficients scaled by 2048) and the linear vertical pass rounds the way cv2's SIMD code does:
+// ((S0>>4)*b0 >> 16) + ((S1>>4)*b1 >> 16), then (+2)>>2. Other depths compute in float (double
+// for float64). INTER_AREA with integer factors averages blocks; other downscales weight each
+// source pixel by its overlap with the destination cell; upscaling AREA is linear with cv2's
+// area-specific coefficients. Horizontal clamping of the linear fraction at the image edges
+// (but not vertical) is cv2's too.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "core/error.h"
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+using namespace core;
+
+namespace {
+
+enum { kNearest = 0, kLinear = 1, kCubic = 2, kArea = 3, kLanczos4 = 4, kLinearExact = 5, kNearestExact = 6 };
+
+template <class T>
+inline T saturate(float v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(v);
+  } else {
+    long r = std::lrint(v);  // cvRound: half to even under the default rounding mode
+    if (r < static_cast<long>(std::numeric_limits<T>::min())) r = std::numeric_limits<T>::min();
+    if (r > static_cast<long>(std::numeric_limits<T>::max())) r = std::numeric_limits<T>::max();
+    return static_cast<T>(r);
+  }
+}
+template <class T>
+inline T saturate(double v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(v);
+  } else {
+    long r = std::lrint(v);
+    if (r < static_cast<long>(std::numeric_limits<T>::min())) r = std::numeric_limits<T>::min();
+    if (r > static_cast<long>(std::numeric_limits<T>::max())) r = std::numeric_limits<T>::max();
+    return static_cast<T>(r);
+  }
+}
+inline uint8_t sat_u8(int v) { return static_cast<uint8_t>(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+void cubic_coeffs(float x, float* c) {
+  const float A = -0.75f;
+  c[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
+  c[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+  c[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
+  c[3] = 1.f - c[0] - c[1] - c[2];
+}
+
+void lanczos4_coeffs(float x, float* c) {
+  static const double s45 = 0.70710678118654752440084436210485;
+  static const double cs[][2] = {{1, 0}, {-s45, -s45}, {0, 1}, {s45, -s45}, {-1, 0}, {s45, s45}, {0, -1}, {-s45, s45}};
+  if (x < std::numeric_limits<float>::epsilon()) {
+    for (int i = 0; i < 8; ++i) c[i] = 0;
+    c[3] = 1;
+    return;
+  }
+  const double pi = 3.141592653589793238462643383279502884;
+  float sum = 0;
+  double y0 = -(x + 3) * pi * 0.25, s0 = std::sin(y0), c0 = std::cos(y0);
+  for (int i = 0; i < 8; ++i) {
+    double y = -(x + 3 - i) * pi * 0.25;
+    c[i] = static_cast<float>((cs[i][0] * s0 + cs[i][1] * c0) / (y * y));
+    sum += c[i];
+  }
+  sum = 1.f / sum;
+  for (int i = 0; i < 8; ++i) c[i] *= sum;
+}
+
+// Per destination position along one axis: ksize clamped source indices and their weights.
+struct Taps {
+  int ksize = 2;
+  std::vector<int> idx;        // n * ksize
+  std::vector<float> w;        // float weights
+  std::vector<int> iw;         // the same scaled by 2048 and rounded (uint8 paths)
+};
+
+Taps make_taps(int ssize, int dsize, double scale, double inv_scale, int interp, bool area_mode, bool is_x) {
+  Taps t;
+  t.ksize = interp == kCubic ? 4 : interp == kLanczos4 ? 8 : 2;
+  const int ks = t.ksize, ks2 = ks / 2;
+  t.idx.resize(size_t(dsize) * ks);
+  t.w.resize(size_t(dsize) * ks);
+  t.iw.resize(size_t(dsize) * ks);
+  const bool linear = interp != kCubic && interp != kLanczos4;
+  for (int d = 0; d < dsize; ++d) {
+    float f;
+    int s;
+    if (!area_mode) {
+      f = static_cast<float>((d + 0.5) * scale - 0.5);
+      s = static_cast<int>(std::floor(f));
+      f -= s;
+    } else {
+      s = static_cast<int>(std::floor(d * scale));
+      f = static_cast<float>((d + 1) - (s + 1) * inv_scale);
+      f = f <= 0 ? 0.f : f - std::floor(f);
+    }
+    if (is_x && linear) {
+      if (s < 0) f = 0, s = 0;
+      if (s >= ssize - 1) f = 0, s = ssize - 1;
+    }
+    float c[8];
+    if (interp == kCubic) cubic_coeffs(f, c);
+    else if (interp == kLanczos4) lanczos4_coeffs(f, c);
+    else c[0] = 1.f - f, c[1] = f;
+    for (int k = 0; k < ks; ++k) {
+      int i = std::min(std::max(s - ks2 + 1 + k, 0), ssize - 1);
+      t.idx[size_t(d) * ks + k] = i;
+      t.w[size_t(d) * ks + k] = c[k];
+      t.iw[size_t(d) * ks + k] = static_cast<int>(std::lrint(c[k] * 2048.f));
+    }
+  }
+  return t;
+}
+
+struct Geometry {
+  int sh, sw, dh, dw, cn;
+};
+
+Geometry geometry_of(const backend::StepDesc& s) {
+  Geometry g;
+  const Shape& a = s.inputs[0].shape;
+  const Shape& o = s.output.shape;
+  g.sh = static_cast<int>(a[0]);
+  g.sw = static_cast<int>(a[1]);
+  g.cn = a.size() == 3 ? static_cast<int>(a[2]) : 1;
+  g.dh = static_cast<int>(o[0]);
+  g.dw = static_cast<int>(o[1]);
+  return g;
+}
+
+// Separable interpolation (linear, cubic, lanczos4, and area upscaling).
+template <class T>
+class SeparableResize final : public backend::Kernel {
+ public:
+  SeparableResize(const backend::StepDesc& s, int interp, double isx, double isy) : g_(geometry_of(s)), interp_(interp) {
+    bool area = interp == kArea;
+    int ip = area ? kLinear : interp;
+    tx_ = make_taps(g_.sw, g_.dw, 1.0 / isx, isx, ip, area, true);
+    ty_ = make_taps(g_.sh, g_.dh, 1.0 / isy, isy, ip, area, false);
+    interp_ = ip;
+    if (tx_.ksize == 2) {
+      // Byte offsets and packed (a0, a1) 16-bit weights of each column; the 4-byte loads of
+      // the SIMD row pass stay inside the row for the first nsafe_ columns.
+      const int cn = g_.cn, row_bytes = g_.sw * cn;
+      ofs0_.resize(g_.dw);
+      ofs1_.resize(g_.dw);
+      wpk_.resize(g_.dw);
+      nsafe_ = 0;
+      bool safe = true;
+      for (int x = 0; x < g_.dw; ++x) {
+        ofs0_[x] = tx_.idx[2 * x] * cn;
+        ofs1_[x] = tx_.idx[2 * x + 1] * cn;
+        wpk_[x] = int((uint32_t(tx_.iw[2 * x + 1]) << 16) | (uint32_t(tx_.iw[2 * x]) & 0xffffu));
+        safe = safe && ofs0_[x] + 4 <= row_bytes && ofs1_[x] + 4 <= row_bytes;
+        if (safe) nsafe_ = x + 1;
+      }
+    }
+  }
+
+  void run(char* const* in, char* out) override {
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const Geometry g = g_;
+    const int rw = g.dw * g.cn;
+    int64_t grain = std::max<int64_t>(1, 32768 / std::max(rw, 1));
+    parallel_for(g.dh, grain, [&](int64_t y0, int64_t y1) {
+      if constexpr (std::is_same_v<T, uint8_t>) run_u8(src, dst, y0, y1);
+      else run_float(src, dst, y0, y1);
+    });
+  }
+
+ private:
+  // Horizontal pass of one source row: int sums of uint8 * 2048-scaled weights.
+#if defined(__AVX2__)
+  // Two source rows at once (3 or 4 channels, linear): twice the loads in flight when the rows
+  // come from memory. The tails are left to hrow_u8.
+  void hrow2_u8(const uint8_t* Sa, const uint8_t* Sb, int* Da, int* Db) const {
+    const int cn = g_.cn;
+    const int* o0 = ofs0_.data();
+    const int* o1 = ofs1_.data();
+    const int* wp = wpk_.data();
+    for (int x = 0; x < nsafe_; ++x) {
+      int32_t a0, a1, b0, b1;
+      std::memcpy(&a0, Sa + o0[x], 4);
+      std::memcpy(&a1, Sa + o1[x], 4);
+      std::memcpy(&b0, Sb + o0[x], 4);
+      std::memcpy(&b1, Sb + o1[x], 4);
+      const __m128i w = _mm_set1_epi32(wp[x]);
+      __m128i pa = _mm_cvtepu8_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(a0), _mm_cvtsi32_si128(a1)));
+      __m128i pb = _mm_cvtepu8_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(b0), _mm_cvtsi32_si128(b1)));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(Da + x * cn), _mm_madd_epi16(pa, w));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(Db + x * cn), _mm_madd_epi16(pb, w));
+    }
+    hrow_u8(Sa, Da, nsafe_);
+    hrow_u8(Sb, Db, nsafe_);
+  }
+#endif
+
+  void hrow_u8(const uint8_t* S, int* D, int x_from = 0) const {
+    const int cn = g_.cn, ks = tx_.ksize, dw = g_.dw;
+    const int* idx = tx_.idx.data();
+    const int* w = tx_.iw.data();
+    if (ks == 2) {
+      if (cn == 3 || cn == 4) {
+        int x = x_from;
+#if defined(__AVX2__)
+        // Each pixel pair as interleaved 16-bit (p0c, p1c) lanes times (a0, a1): one madd gives
+        // all channels. 4-byte loads read one byte past a 3-channel pixel, so the pixels at the
+        // row's end are left to the scalar loop.
+        const int* o0 = ofs0_.data();
+        const int* o1 = ofs1_.data();
+        const int* wp = wpk_.data();
+        for (; x < nsafe_; ++x) {
+          int32_t v0, v1;
+          std::memcpy(&v0, S + o0[x], 4);
+          std::memcpy(&v1, S + o1[x], 4);
+          __m128i pr = _mm_cvtepu8_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(v0), _mm_cvtsi32_si128(v1)));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(D + x * cn), _mm_madd_epi16(pr, _mm_set1_epi32(wp[x])));
+        }
+#endif
+        if (cn == 4) {
+          for (; x < dw; ++x) {
+            const uint8_t* p0 = S + idx[2 * x] * 4;
+            const uint8_t* p1 = S + idx[2 * x + 1] * 4;
+            int a0 = w[2 * x], a1 = w[2 * x + 1];
+            for (int c = 0; c < 4; ++c) D[4 * x + c] = p0[c] * a0 + p1[c] * a1;
+          }
+          return;
+        }
+        for (; x < dw; ++x) {
+          const uint8_t* p0 = S + idx[2 * x] * 3;
+          const uint8_t* p1 = S + idx[2 * x + 1] * 3;
+          int a0 = w[2 * x], a1 = w[2 * x + 1];
+          D[3 * x] = p0[0] * a0 + p1[0] * a1;
+          D[3 * x + 1] = p0[1] * a0 + p1[1] * a1;
+          D[3 * x + 2] = p0[2] * a0 + p1[2] * a1;
+        }
+        return;
+      }
+      for (int x = 0; x < dw; ++x) {
+        const uint8_t* p0 = S + idx[2 * x] * cn;
+        const uint8_t* p1 = S + idx[2 * x + 1] * cn;
+        int a0 = w[2 * x], a1 = w[2 * x + 1];
+        for (int c = 0; c < cn; ++c) D[x * cn + c] = p0[c] * a0 + p1[c] * a1;
+      }
+      return;
+    }
+    for (int x = 0; x < dw; ++x)
+      for (int c = 0; c < cn; ++c) {
+        int sum = 0;
+        for (int k = 0; k < ks; ++k) sum += S[idx[x * ks + k] * cn + c] * w[x * ks + k];
+        D[x * cn + c] = sum;
+      }
+  }
+
+  void run_u8(const uint8_t* src, uint8_t* dst, int64_t y0, int64_t y1) const {
+    const Geometry g = g_;
+    const int rw = g.dw * g.cn, ks = ty_.ksize;
+    const size_t sstep = size_t(g.sw) * g.cn;
+    // A small cache of horizontally resized rows: consecutive output rows share source rows.
+    // Each cached row is padded by 4 ints: the 4-lane stores of 3-channel pixels write one past.
+    const size_t slot_stride = size_t(rw) + 4;
+    std::vector<int> buf(slot_stride * ks);
+    std::vector<int> have(ks, -1);
+    std::vector<const int*> rows(ks);
+    for (int64_t y = y0; y < y1; ++y) {
+      const int* sy = &ty_.idx[size_t(y) * ks];
+      // Downscaling skips source rows, which defeats the hardware prefetcher: ask for the next
+      // output's new source rows while this one is computed.
+      if (y + 1 < g.dh) {
+        const int* ny = &ty_.idx[size_t(y + 1) * ks];
+        for (int k = 0; k < ks; ++k) {
+          bool cached = false;
+          for (int m = 0; m < ks; ++m) cached |= ny[k] == sy[m];
+          if (cached || (k > 0 && ny[k] == ny[k - 1])) continue;
+          const char* nxt = reinterpret_cast<const char*>(src + size_t(ny[k]) * sstep);
+          for (size_t o = 0; o < sstep; o += 64) __builtin_prefetch(nxt + o);
+        }
+      }
+#if defined(__AVX2__)
+      if (ks == 2 && tx_.ksize == 2 && (g.cn == 3 || g.cn == 4) && sy[0] != sy[1] && have[0] != sy[0] &&
+          have[1] != sy[0] && have[0] != sy[1] && have[1] != sy[1]) {
+        hrow2_u8(src + size_t(sy[0]) * sstep, src + size_t(sy[1]) * sstep, &buf[0], &buf[slot_stride]);
+        have[0] = sy[0];
+        have[1] = sy[1];
+      }
+#endif
+      for (int k = 0; k < ks; ++k) {
+        int slot = -1;
+        for (int j = 0; j < ks; ++j)
+          if (have[j] == sy[k]) slot = j;
+        if (slot < 0) {
+          // Reuse a slot no row of this output needs.
+          for (int j = 0; j < ks && slot < 0; ++j) {
+            bool needed = false;
+            for (int m = 0; m < ks; ++m) needed |= have[j] == sy[m];
+            if (!needed) slot = j;
+          }
+          hrow_u8(src + size_t(sy[k]) * sstep, &buf[size_t(slot) * slot_stride]);
+          have[slot] = sy[k];
+        }
+        rows[k] = &buf[size_t(slot) * slot_stride];
+      }
+      uint8_t* D = dst + size_t(y) * rw;
+      const int* b = &ty_.iw[size_t(y) * ks];
+      if (ks == 2) {
+        const int* S0 = rows[0];
+        const int* S1 = rows[1];
+        const int b0 = b[0], b1 = b[1];
+        int x = 0;
+#if defined(__AVX2__)
+        // cv2's own formulation in 16-bit lanes: mulhi(S>>4, b) is exactly ((S>>4)*b)>>16.
+        {
+          const __m256i vb0 = _mm256_set1_epi16(static_cast<int16_t>(b0)), vb1 = _mm256_set1_epi16(static_cast<int16_t>(b1));
+          const __m256i two = _mm256_set1_epi16(2);
+          auto half16 = [&](int xx) {
+            __m256i a0 = _mm256_srai_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(S0 + xx)), 4);
+            __m256i a1 = _mm256_srai_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(S0 + xx + 8)), 4);
+            __m256i c0 = _mm256_srai_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(S1 + xx)), 4);
+            __m256i c1 = _mm256_srai_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(S1 + xx + 8)), 4);
+            __m256i p0 = _mm256_permute4x64_epi64(_mm256_packs_epi32(a0, a1), 0xD8);
+            __m256i p1 = _mm256_permute4x64_epi64(_mm256_packs_epi32(c0, c1), 0xD8);
+            __m256i v = _mm256_add_epi16(_mm256_mulhi_epi16(p0, vb0), _mm256_mulhi_epi16(p1, vb1));
+            return _mm256_srai_epi16(_mm256_add_epi16(v, two), 2);
+          };
+          for (; x + 32 <= rw; x += 32) {
+            __m256i lo = half16(x), hi = half16(x + 16);
+            __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + x), r);
+          }
+        }
+#endif
+        for (; x < rw; ++x) {
+          int v = (((S0[x] >> 4) * b0) >> 16) + (((S1[x] >> 4) * b1) >> 16);
+          D[x] = sat_u8((v + 2) >> 2);
+        }
+      } else if (ks == 4) {
+        const float sc = 1.f / (2048.f * 2048.f);
+        float fb[4];
+        for (int k = 0; k < 4; ++k) fb[k] = b[k] * sc;
+        for (int x = 0; x < rw; ++x) {
+          float v = rows[3][x] * fb[3];
+          v = rows[2][x] * fb[2] + v;
+          v = rows[1][x] * fb[1] + v;
+          v = rows[0][x] * fb[0] + v;
+          D[x] = sat_u8(static_cast<int>(std::lrint(v)));
+        }
+      } else {
+        for (int x = 0; x < rw; ++x) {
+          int64_t v = 0;
+          for (int k = 0; k < ks; ++k) v += int64_t(rows[k][x]) * b[k];
+          int64_t r = (v + (1 << 21)) >> 22;
+          D[x] = static_cast<uint8_t>(r < 0 ? 0 : r > 255 ? 255 : r);
+        }
+      }
+    }
+  }
+
+  template <class W>
+  void hrow_float(const T* S, W* D) const {
+    const int cn = g_.cn, ks = tx_.ksize, dw = g_.dw;
+    const int* idx = tx_.idx.data();
+    const float* w = tx_.w.data();
+    for (int x = 0; x < dw; ++x)
+      for (int c = 0; c < cn; ++c) {
+        W sum = W(S[idx[x * ks] * cn + c]) * W(w[x * ks]);
+        for (int k = 1; k < ks; ++k) sum += W(S[idx[x * ks + k] * cn + c]) * W(w[x * ks + k]);
+        D[x * cn + c] = sum;
+      }
+  }
+
+  void run_float(const T* src, T* dst, int64_t y0, int64_t y1) const {
+    using W = std::conditional_t<std::is_same_v<T, double>, double, float>;
+    const Geometry g = g_;
+    const int rw = g.dw * g.cn, ks = ty_.ksize;
+    const size_t sstep = size_t(g.sw) * g.cn;
+    std::vector<W> buf(size_t(rw) * ks);
+    std::vector<int> have(ks, -1);
+    std::vector<const W*> rows(ks);
+    for (int64_t y = y0; y < y1; ++y) {
+      const int* sy = &ty_.idx[size_t(y) * ks];
+      for (int k = 0; k < ks; ++k) {
+        int slot = -1;
+        for (int j = 0; j < ks; ++j)
+          if (have[j] == sy[k]) slot = j;
+        if (slot < 0) {
+          for (int j = 0; j < ks && slot < 0; ++j) {
+            bool needed = false;
+            for (int m = 0; m < ks; ++m) needed |= have[j] == sy[m];
+            if (!needed) slot = j;
+          }
+          hrow_float(src + size_t(sy[k]) * sstep, &buf[size_t(slot) * rw]);
+          have[slot] = sy[k];
+        }
+        rows[k] = &buf[size_t(slot) * rw];
+      }
+      T* D = dst + size_t(y) * rw;
+      const float* b = &ty_.w[size_t(y) * ks];
+      for (int x = 0; x < rw; ++x) {
+        W v = rows[0][x] * W(b[0]);
+        for (int k = 1; k < ks; ++k) v += rows[k][x] * W(b[k]);
+        D[x] = saturate<T>(v);
+      }
+    }
+  }
+
+  Geometry g_;
+  int interp_;
+  Taps tx_, ty_;
+  std::vector<int> ofs0_, ofs1_, wpk_;
+  int nsafe_ = 0;
+};
+
+// Nearest neighbour: a gather of whole pixels. NEAREST maps d -> floor(d * scale);
+// NEAREST_EXACT samples pixel centres, floor((d + 0.5) * scale), accumulated as cv2 does.
+template <class T>
+class NearestResize final : public backend::Kernel {
+ public:
+  NearestResize(const backend::StepDesc& s, bool exact, double isx, double isy) : g_(geometry_of(s)) {
+    xo_.resize(g_.dw);
+    yo_.resize(g_.dh);
+    if (!exact) {
+      double fx = 1.0 / isx, fy = 1.0 / isy;
+      for (int x = 0; x < g_.dw; ++x) xo_[x] = std::min(static_cast<int>(std::floor(x * fx)), g_.sw - 1);
+      for (int y = 0; y < g_.dh; ++y) yo_[y] = std::min(static_cast<int>(std::floor(y * fy)), g_.sh - 1);
+    } else {
+      auto fill = [](std::vector<int>& o, int ssz, int dsz) {
+        double scale = double(ssz) / double(dsz);
+        double f = scale * 0.5;
+        for (int i = 0; i < dsz; ++i) {
+          o[i] = std::min(static_cast<int>(std::floor(f)), ssz - 1);
+          f += scale;
+        }
+      };
+      fill(xo_, g_.sw, g_.dw);
+      fill(yo_, g_.sh, g_.dh);
+    }
+  }
+  void run(char* const* in, char* out) override {
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const Geometry g = g_;
+    const int cn = g.cn;
+    parallel_for(g.dh, std::max(1, 16384 / std::max(1, g.dw * cn)), [&](int64_t y0, int64_t y1) {
+      for (int64_t y = y0; y < y1; ++y) {
+        const T* S = src + size_t(yo_[y]) * g.sw * cn;
+        T* D = dst + size_t(y) * g.dw * cn;
+        if (cn == 1) {
+          for (int x = 0; x < g.dw; ++x) D[x] = S[xo_[x]];
+        } else if (cn == 3) {
+          for (int x = 0; x < g.dw; ++x) {
+            const T* p = S + xo_[x] * 3;
+            D[3 * x] = p[0], D[3 * x + 1] = p[1], D[3 * x + 2] = p[2];
+          }
+        } else {
+          for (int x = 0; x < g.dw; ++x)
+            for (int c = 0; c < cn; ++c) D[x * cn + c] = S[xo_[x] * cn + c];
+        }
+      }
+    });
+  }
+
+ private:
+  Geometry g_;
+  std::vector<int> xo_, yo_;
+};
+
+
+#if defined(__AVX2__)
+// 2x2 block means of uint8 pixels with cn channels: each 16 source bytes of the two rows give
+// the rounded mean of pixel pairs at every byte, and a byte shuffle keeps the bytes that start a
+// pair (those with (i mod 2cn) < cn). Stores are 16 wide; the bytes past the kept ones are
+// rewritten by the next store. Returns how many outputs were written.
+int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int cn) {
+  const int period = 2 * cn;
+  __m128i masks[8];
+  for (int ph = 0; ph < period; ++ph) {
+    alignas(16) int8_t m[16];
+    int k = 0;
+    for (int j = 0; j < 16; ++j)
+      if ((ph + j) % period < cn) m[k++] = static_cast<int8_t>(j);
+    for (int j = k; j < 16; ++j) m[j] = -1;
+    masks[ph] = _mm_load_si128(reinterpret_cast<const __m128i*>(m));
+  }
+  const __m256i two = _mm256_set1_epi16(2);
+  int i = 0;
+  // Inputs read: bytes [i, i + 16 + cn) of both rows, all inside the 2n source bytes.
+  for (; i + 16 + cn <= 2 * n; i += 16) {
+    int out = (i / period) * cn + std::min(i % period, cn);
+    if (out + 16 > n) break;
+    __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S0 + i)));
+    __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S1 + i)));
+    __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S0 + i + cn)));
+    __m256i d = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S1 + i + cn)));
+    __m256i s = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(_mm256_add_epi16(c, d), two)), 2);
+    __m128i p = _mm_packus_epi16(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    int ph = i % period;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(D + out), _mm_shuffle_epi8(p, masks[ph]));
+  }
+  int out = (i / period) * cn + std::min(i % period, cn);
+  return out - out % cn;
+}
+#endif
+
+// INTER_AREA with integer factors: block means. cv2 rounds a full 2x2 uint8 block as
+// (sum + 2) >> 2 and other blocks as round(sum * (1/area)); blocks cut by the image edge
+// average the pixels they hold.
+template <class T>
+class AreaFastResize final : public backend::Kernel {
+ public:
+  AreaFastResize(const backend::StepDesc& s, int fx, int fy) : g_(geometry_of(s)), fx_(fx), fy_(fy) {}
+  void run(char* const* in, char* out) override {
+    using W = std::conditional_t<std::is_floating_point_v<T>, std::conditional_t<std::is_same_v<T, double>, double, float>, int>;
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const Geometry g = g_;
+    const int cn = g.cn, fx = fx_, fy = fy_;
+    const size_t sstep = size_t(g.sw) * cn;
+    const int full_w = std::min(g.dw, g.sw / fx);  // destination columns whose block is whole
+    const float scale = 1.f / float(fx * fy);
+    parallel_for(g.dh, std::max(1, 8192 / std::max(1, g.dw * cn)), [&](int64_t y0, int64_t y1) {
+      for (int64_t y = y0; y < y1; ++y) {
+        T* D = dst + size_t(y) * g.dw * cn;
+        int sy0 = static_cast<int>(y) * fy;
+        if (sy0 >= g.sh) {
+          std::fill(D, D + size_t(g.dw) * cn, T(0));
+          continue;
+        }
+        bool full_rows = sy0 + fy <= g.sh;
+        int x = 0;
+        if (full_rows) {
+          const T* S = src + size_t(sy0) * sstep;
+          if constexpr (std::is_same_v<T, uint8_t>) {
+            bool continue_row = false;
+            (void)continue_row;
+            if (fx == 2 && fy == 2) {
+              const uint8_t* S1 = S + sstep;
+              const int n = full_w * cn;
+#if defined(__AVX2__)
+              x = area2x2_u8_simd(S, S1, D, n, cn) / cn;
+              if (x * cn < n) {
+                for (int xx = x; xx < full_w; ++xx)
+                  for (int c = 0; c < cn; ++c) {
+                    int o = 2 * xx * cn + c;
+                    D[xx * cn + c] = static_cast<uint8_t>((S[o] + S[o + cn] + S1[o] + S1[o + cn] + 2) >> 2);
+                  }
+              }
+              x = full_w;
+              continue_row = true;
+#endif
+              if (!continue_row) {
+              if (cn == 1) {
+                for (int i = 0; i < n; ++i) D[i] = static_cast<uint8_t>((S[2 * i] + S[2 * i + 1] + S1[2 * i] + S1[2 * i + 1] + 2) >> 2);
+              } else {
+                for (int xx = 0; xx < full_w; ++xx)
+                  for (int c = 0; c < cn; ++c) {
+                    int o = 2 * xx * cn + c;
+                    D[xx * cn + c] = static_cast<uint8_t>((S[o] + S[o + cn] + S1[o] + S1[o + cn] + 2) >> 2);
+                  }
+              }
+              x = full_w;
+              }
+            }
+          }
+          for (; x < full_w; ++x)
+            for (int c = 0; c < cn; ++c) {
+              W sum = 0;
+              for (int r = 0; r < fy; ++r) {
+                const T* p = S + r * sstep + size_t(x) * fx * cn + c;
+                for (int k = 0; k < fx; ++k) sum += W(p[k * cn]);
+              }
+              D[x * cn + c] = saturate<T>(sum * scale);
+            }
+        }
+        for (; x < g.dw; ++x)
+          for (int c = 0; c < cn; ++c) {
+            W sum = 0;
+            int count = 0;
+            for (int r = 0; r < fy && sy0 + r < g.sh; ++r)
+              for (int k = 0; k < fx && x * fx + k < g.sw; ++k) {
+                sum += W(src[size_t(sy0 + r) * sstep + size_t(x * fx + k) * cn + c]);
+                ++count;
+              }
+            D[x * cn + c] = count ? saturate<T>(float(sum) / count) : T(0);
+          }
+      }
+    });
+  }
+
+ private:
+  Geometry g_;
+  int fx_, fy_;
+};
+
+// INTER_AREA for non-integer downscaling: every source pixel weighted by its overlap with the
+// destination cell (cv2's computeResizeAreaTab), accumulated in float.
+struct AreaTab {
+  std::vector<int> start;  // per destination index: first entry in si/alpha
+  std::vector<int> si;
+  std::vector<float> alpha;
+};
+
+AreaTab area_tab(int ssize, int dsize, double scale) {
+  AreaTab t;
+  for (int d = 0; d < dsize; ++d) {
+    t.start.push_back(static_cast<int>(t.si.size()));
+    double f1 = d * scale, f2 = f1 + scale;
+    double cell = std::min(scale, ssize - f1);
+    int s1 = static_cast<int>(std::ceil(f1)), s2 = static_cast<int>(std::floor(f2));
+    s2 = std::min(s2, ssize - 1);
+    s1 = std::min(s1, s2);
+    if (s1 - f1 > 1e-3) {
+      t.si.push_back(s1 - 1);
+      t.alpha.push_back(static_cast<float>((s1 - f1) / cell));
+    }
+    for (int sx = s1; sx < s2; ++sx) {
+      t.si.push_back(sx);
+      t.alpha.push_back(static_cast<float>(1.0 / cell));
+    }
+    if (f2 - s2 > 1e-3) {
+      t.si.push_back(s2);
+      t.alpha.push_back(static_cast<float>(std::min(std::min(f2 - s2, 1.), cell) / cell));
+    }
+  }
+  t.start.push_back(static_cast<int>(t.si.size()));
+  return t;
+}
+
+template <class T>
+class AreaResize final : public backend::Kernel {
+ public:
+  AreaResize(const backend::StepDesc& s, double sx, double sy)
+      : g_(geometry_of(s)), tx_(area_tab(g_.sw, g_.dw, sx)), ty_(area_tab(g_.sh, g_.dh, sy)) {}
+  void run(char* const* in, char* out) override {
+    using W = std::conditional_t<std::is_same_v<T, double>, double, float>;
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const Geometry g = g_;
+    const int cn = g.cn, rw = g.dw * cn;
+    const size_t sstep = size_t(g.sw) * cn;
+    parallel_for(g.dh, 1, [&](int64_t y0, int64_t y1) {
+      std::vector<W> buf(rw), sum(rw);
+      for (int64_t y = y0; y < y1; ++y) {
+        for (int j = ty_.start[y]; j < ty_.start[y + 1]; ++j) {
+          const T* S = src + size_t(ty_.si[j]) * sstep;
+          std::fill(buf.begin(), buf.end(), W(0));
+          for (int x = 0; x < g.dw; ++x)
+            for (int k = tx_.start[x]; k < tx_.start[x + 1]; ++k) {
+              W a = tx_.alpha[k];
+              const T* p = S + size_t(tx_.si[k]) * cn;
+              for (int c = 0; c < cn; ++c) buf[x * cn + c] += W(p[c]) * a;
+            }
+          W beta = ty_.alpha[j];
+          if (j == ty_.start[y])
+            for (int i = 0; i < rw; ++i) sum[i] = beta * buf[i];
+          else
+            for (int i = 0; i < rw; ++i) sum[i] += beta * buf[i];
+        }
+        T* D = dst + size_t(y) * rw;
+        for (int i = 0; i < rw; ++i) D[i] = saturate<T>(sum[i]);
+      }
+    });
+  }
+
+ private:
+  Geometry g_;
+  AreaTab tx_, ty_;
+};
+
+std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
+  const Params& p = *s.params;
+  int interp = static_cast<int>(p.ints[2]);
+  double isx = p.floats[0], isy = p.floats[1];
+  Geometry g = geometry_of(s);
+  double sx = 1.0 / isx, sy = 1.0 / isy;
+  int ix = static_cast<int>(std::lrint(sx)), iy = static_cast<int>(std::lrint(sy));
+  bool area_fast = std::abs(sx - ix) < std::numeric_limits<double>::epsilon() &&
+                   std::abs(sy - iy) < std::numeric_limits<double>::epsilon();
+  if (interp == kLinearExact) interp = kLinear;  // (the Python layer routes LINEAR_EXACT elsewhere)
+  // cv2: a linear 2x downscale on both axes is the area average.
+  if (interp == kLinear && area_fast && ix == 2 && iy == 2) interp = kArea;
+  return dispatch_dtype(s.output.dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t> ||
+                  std::is_same_v<T, int8_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, float> ||
+                  std::is_same_v<T, double>) {
+      if (interp == kNearest || interp == kNearestExact)
+        return std::make_unique<NearestResize<T>>(s, interp == kNearestExact, isx, isy);
+      if (interp == kArea && sx >= 1 && sy >= 1) {
+        if (area_fast) return std::make_unique<AreaFastResize<T>>(s, ix, iy);
+        return std::make_unique<AreaResize<T>>(s, sx, sy);
+      }
+      (void)g;
+      return std::make_unique<SeparableResize<T>>(s, interp, isx, isy);
+    } else {
+      throw ValueError("[mnn.cv.resize] unsupported dtype");
+    }
+  });
+}
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(cv_resize, "cv_resize", &prepare_resize);
+
+}  // namespace mnn::cpu::MNN_ISA_NS

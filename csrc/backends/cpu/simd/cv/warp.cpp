@@ -1,0 +1,662 @@
+// cv_warp and cv_remap kernels (ops/cv/geometry.cpp): warpAffine, warpPerspective and remap
+// with cv2's exact arithmetic.
+//
+// cv2 never interpolates at arbitrary positions: every source coordinate is rounded to 1/32 of
+// a pixel (INTER_BITS = 5), giving an integer pixel and one of 32x32 fractional positions whose
+// weights come from a table (scaled by 2^15 and rounded for uint8). warpAffine builds the
+// coordinate from 10-bit fixed-point steps (x * M[0] rounded per column, the row part per row);
+// warpPerspective divides in double; remap rounds the given float map. Nearest neighbour rounds
+// to whole pixels. Pixels whose taps leave the image take the border mode's pixels (or the
+// constant value); BORDER_TRANSPARENT leaves the destination's old value where the source point
+// is outside.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "core/error.h"
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+using namespace core;
+
+namespace {
+
+enum { kNearest = 0, kLinear = 1, kCubic = 2, kLanczos4 = 4 };
+enum { kConstant = 0, kReplicate = 1, kReflect = 2, kWrap = 3, kReflect101 = 4, kTransparent = 5 };
+constexpr int kBits = 5, kTab = 1 << kBits;
+#ifndef V2_NEAREST_CN
+#define V2_NEAREST_CN true
+#endif
+
+inline int border_index(int p, int len, int mode) {
+  if (static_cast<unsigned>(p) < static_cast<unsigned>(len)) return p;
+  if (mode == kReplicate) return p < 0 ? 0 : len - 1;
+  if (mode == kReflect || mode == kReflect101) {
+    int delta = mode == kReflect101;
+    if (len == 1) return 0;
+    do {
+      if (p < 0) p = -p - 1 + delta;
+      else p = len - 1 - (p - len) - delta;
+    } while (static_cast<unsigned>(p) >= static_cast<unsigned>(len));
+    return p;
+  }
+  if (mode == kWrap) {
+    if (p < 0) p -= ((p - len + 1) / len) * len;
+    if (p >= len) p %= len;
+    return p;
+  }
+  return -1;  // constant: outside
+}
+
+inline int sat_int(double v) {
+  if (!(v > double(std::numeric_limits<int>::min()))) return std::numeric_limits<int>::min();
+  if (!(v < double(std::numeric_limits<int>::max()))) return std::numeric_limits<int>::max();
+  return static_cast<int>(std::lrint(v));
+}
+
+template <class T>
+inline T cast_out(float v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v);
+  else {
+    long r = std::lrint(v);
+    if (r < long(std::numeric_limits<T>::min())) r = std::numeric_limits<T>::min();
+    if (r > long(std::numeric_limits<T>::max())) r = std::numeric_limits<T>::max();
+    return static_cast<T>(r);
+  }
+}
+template <class T>
+inline T cast_fixed(int v) {  // uint8: (v + 2^14) >> 15, saturated
+  int r = (v + (1 << 14)) >> 15;
+  return static_cast<T>(r < 0 ? 0 : r > 255 ? 255 : r);
+}
+
+void cubic_coeffs(float x, float* c) {
+  const float A = -0.75f;
+  c[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
+  c[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+  c[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
+  c[3] = 1.f - c[0] - c[1] - c[2];
+}
+
+void lanczos4_coeffs(float x, float* c) {
+  static const double s45 = 0.70710678118654752440084436210485;
+  static const double cs[][2] = {{1, 0}, {-s45, -s45}, {0, 1}, {s45, -s45}, {-1, 0}, {s45, s45}, {0, -1}, {-s45, s45}};
+  const double pi = 3.141592653589793238462643383279502884;
+  if (x < std::numeric_limits<float>::epsilon()) {
+    for (int i = 0; i < 8; ++i) c[i] = 0;
+    c[3] = 1;
+    return;
+  }
+  float sum = 0;
+  double y0 = -(x + 3) * pi * 0.25, s0 = std::sin(y0), c0 = std::cos(y0);
+  for (int i = 0; i < 8; ++i) {
+    double y = -(x + 3 - i) * pi * 0.25;
+    c[i] = static_cast<float>((cs[i][0] * s0 + cs[i][1] * c0) / (y * y));
+    sum += c[i];
+  }
+  sum = 1.f / sum;
+  for (int i = 0; i < 8; ++i) c[i] *= sum;
+}
+
+// Weights for each of the 32x32 fractional positions: ks*ks floats and their 2^15-scaled
+// integers, whose sum is forced to 2^15 by adjusting the largest (or smallest) central weight.
+struct WeightTable {
+  int ks = 2;
+  std::vector<float> f;
+  std::vector<int> i;
+  explicit WeightTable(int interp) {
+    ks = interp == kCubic ? 4 : interp == kLanczos4 ? 8 : 2;
+    f.resize(size_t(kTab) * kTab * ks * ks);
+    i.resize(f.size());
+    std::vector<float> t1(size_t(kTab) * ks);
+    for (int j = 0; j < kTab; ++j) {
+      float x = j / float(kTab);
+      float* c = &t1[size_t(j) * ks];
+      if (interp == kCubic) cubic_coeffs(x, c);
+      else if (interp == kLanczos4) lanczos4_coeffs(x, c);
+      else c[0] = 1.f - x, c[1] = x;
+    }
+    for (int a = 0; a < kTab; ++a)
+      for (int b = 0; b < kTab; ++b) {
+        size_t base = (size_t(a) * kTab + b) * ks * ks;
+        int isum = 0;
+        for (int k1 = 0; k1 < ks; ++k1)
+          for (int k2 = 0; k2 < ks; ++k2) {
+            float v = t1[size_t(a) * ks + k1] * t1[size_t(b) * ks + k2];
+            f[base + k1 * ks + k2] = v;
+            int iv = static_cast<int>(std::lrint(v * 32768.f));
+            iv = std::min(32767, std::max(-32768, iv));
+            i[base + k1 * ks + k2] = iv;
+            isum += iv;
+          }
+        if (isum != 32768 && ks > 2) {
+          int diff = isum - 32768, h = ks / 2;
+          int Mk1 = h, Mk2 = h, mk1 = h, mk2 = h;
+          for (int k1 = h; k1 < h + 2; ++k1)
+            for (int k2 = h; k2 < h + 2; ++k2) {
+              int v = i[base + k1 * ks + k2];
+              if (v < i[base + mk1 * ks + mk2]) mk1 = k1, mk2 = k2;
+              else if (v > i[base + Mk1 * ks + Mk2]) Mk1 = k1, Mk2 = k2;
+            }
+          if (diff < 0) i[base + Mk1 * ks + Mk2] -= diff;
+          else i[base + mk1 * ks + mk2] -= diff;
+        }
+      }
+  }
+};
+
+const WeightTable& table_for(int interp) {
+  static const WeightTable lin(kLinear), cub(kCubic), lan(kLanczos4);
+  return interp == kCubic ? cub : interp == kLanczos4 ? lan : lin;
+}
+
+enum Mode { kAffine = 0, kPerspective = 1, kMap = 2 };
+
+template <class T>
+class WarpKernel final : public backend::Kernel {
+ public:
+  WarpKernel(const backend::StepDesc& s, Mode mode) : mode_(mode) {
+    const Shape& a = s.inputs[0].shape;
+    const Shape& o = s.output.shape;
+    sh_ = int(a[0]);
+    sw_ = int(a[1]);
+    cn_ = a.size() == 3 ? int(a[2]) : 1;
+    dh_ = int(o[0]);
+    dw_ = int(o[1]);
+    const Params& p = *s.params;
+    int fo;
+    if (mode == kMap) {
+      interp_ = int(p.ints[0]);
+      border_ = int(p.ints[1]);
+      fo = 0;
+      has_dst_ = s.inputs.size() > 2;
+    } else {
+      interp_ = int(p.ints[2]);
+      border_ = int(p.ints[3]);
+      int nm = mode == kPerspective ? 9 : 6;
+      for (int k = 0; k < nm; ++k) m_[k] = p.floats[k];
+      fo = nm;
+      has_dst_ = s.inputs.size() > 1;
+    }
+    for (int k = 0; k < 4; ++k) bv_[k] = p.floats[fo + k];
+    if (mode == kAffine) {
+      const int ab = 10;
+      adelta_.resize(dw_);
+      bdelta_.resize(dw_);
+      for (int x = 0; x < dw_; ++x) {
+        adelta_[x] = sat_int(m_[0] * x * (1 << ab));
+        bdelta_[x] = sat_int(m_[3] * x * (1 << ab));
+      }
+    }
+    if (interp_ != kNearest) wt_ = &table_for(interp_);
+    // cv2 (4.11+) warps 1/3/4-channel uint8, uint16 and float32 images with float coordinates
+    // (no 1/32 quantisation) when interpolating linearly or rounding to the nearest pixel.
+    constexpr bool v2_type = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, float>;
+    v2_ = (v2_type && (interp_ == kLinear || interp_ == kNearest) && cn_ != 2) || interp_ == kCubic ||
+          interp_ == kLanczos4;
+    // Fixed-point maps (convertMaps' int16 + table index) keep cv2's 1/32-pixel path.
+    if (mode == kMap && p.ints.size() > 2 && p.ints[2] != 0) v2_ = false;
+    for (int k = 0; k < 9; ++k) mf_[k] = static_cast<float>(m_[k]);
+    for (int k = 0; k < 4; ++k) bval8_[k] = static_cast<uint8_t>(std::min(255.0, std::max(0.0, std::nearbyint(bv_[k]))));
+  }
+
+  void run(char* const* in, char* out) override {
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    const float* map = mode_ == kMap ? reinterpret_cast<const float*>(in[1]) : nullptr;
+    T* dst = reinterpret_cast<T*>(out);
+    const size_t total = size_t(dh_) * dw_ * cn_;
+    if (has_dst_) std::memcpy(dst, in[mode_ == kMap ? 2 : 1], total * sizeof(T));
+    else if (border_ == kTransparent) std::memset(dst, 0, total * sizeof(T));
+    parallel_for(dh_, std::max(1, 4096 / std::max(1, dw_)), [&](int64_t y0, int64_t y1) {
+      std::vector<int> xs(dw_), ys(dw_);
+      std::vector<int> al(dw_);
+      for (int64_t y = y0; y < y1; ++y) {
+        T* D = dst + size_t(y) * dw_ * cn_;
+        if (v2_) {
+          row_v2(int(y), map, src, D);
+          continue;
+        }
+        coords(int(y), map, xs.data(), ys.data(), al.data());
+        if (interp_ == kNearest) sample_nearest(src, D, xs.data(), ys.data());
+        else sample(src, D, xs.data(), ys.data(), al.data());
+      }
+    });
+  }
+
+ private:
+  // cv2's float-coordinate warp of one row. Columns are processed in groups of 16 with fused
+  // multiply-adds (its AVX2 code), the last 1..16 columns with plain float arithmetic.
+  static float fmaf_(float a, float b, float c) { return std::fma(a, b, c); }
+
+  void row_v2(int y, const float* map, const T* src, T* D) const {
+    constexpr int uf = 16;
+    const int cn = cn_;
+    const float* M = mf_;
+    const float yf = static_cast<float>(y);
+    const float Mx = yf * M[1] + M[2], My = yf * M[4] + M[5], Mw = yf * M[7] + M[8];
+    int xend = 0;
+    while (xend < dw_ - uf) xend += uf;
+    const size_t step = size_t(sw_) * cn;
+    T bval[4];
+    for (int c = 0; c < 4; ++c) bval[c] = cast_out<T>(float(bv_[c]));
+    const int btx = border_ != kConstant && border_ != kTransparent && sw_ <= 1 ? kReplicate : border_;
+    const int bty = border_ != kConstant && border_ != kTransparent && sh_ <= 1 ? kReplicate : border_;
+    int x0 = 0;
+    auto one = [&](int x, T* D) {
+      const bool vec = x < xend;
+      const float xf = static_cast<float>(x);
+      float sx, sy;
+      if (mode_ == kMap) {
+        sx = map[(size_t(y) * dw_ + x) * 2];
+        sy = map[(size_t(y) * dw_ + x) * 2 + 1];
+      } else if (mode_ == kAffine) {
+        if (vec) sx = fmaf_(M[0], xf, Mx), sy = fmaf_(M[3], xf, My);
+        else sx = xf * M[0] + yf * M[1] + M[2], sy = xf * M[3] + yf * M[4] + M[5];
+      } else {
+        float w;
+        if (vec) sx = fmaf_(M[0], xf, Mx), sy = fmaf_(M[3], xf, My), w = fmaf_(M[6], xf, Mw);
+        else sx = xf * M[0] + yf * M[1] + M[2], sy = xf * M[3] + yf * M[4] + M[5], w = xf * M[6] + yf * M[7] + M[8];
+        sx /= w;
+        sy /= w;
+      }
+      if (interp_ == kNearest) {
+        int ix = static_cast<int>(std::lrint(sx)), iy = static_cast<int>(std::lrint(sy));
+        if (!(std::fabs(sx) < 2e9f) || !(std::fabs(sy) < 2e9f)) ix = iy = INT_MIN / 2;
+        if (unsigned(ix) < unsigned(sw_) && unsigned(iy) < unsigned(sh_)) {
+          const T* p = src + size_t(iy) * step + size_t(ix) * cn;
+          for (int c = 0; c < cn; ++c) D[c] = p[c];
+        } else if (border_ == kConstant) {
+          for (int c = 0; c < cn; ++c) D[c] = bval[c];
+        } else if (border_ != kTransparent) {
+          const T* p = src + size_t(border_index(iy, sh_, bty)) * step + size_t(border_index(ix, sw_, btx)) * cn;
+          for (int c = 0; c < cn; ++c) D[c] = p[c];
+        }
+        return;
+      }
+      if (!(std::fabs(sx) < 2e9f) || !(std::fabs(sy) < 2e9f)) {  // NaN/huge: wholly outside
+        if (border_ == kConstant)
+          for (int c = 0; c < cn; ++c) D[c] = bval[c];
+        return;
+      }
+      if (interp_ != kLinear) {
+        sample_kernel_v2(src, D, sx, sy, bval, btx, bty);
+        return;
+      }
+      int ix = static_cast<int>(std::floor(sx)), iy = static_cast<int>(std::floor(sy));
+      float ax = sx - static_cast<float>(ix), ay = sy - static_cast<float>(iy);
+      float px[4][4];  // [tap][channel]
+      if (unsigned(ix) < unsigned(sw_ - 1) && unsigned(iy) < unsigned(sh_ - 1)) {
+        const T* p = src + size_t(iy) * step + size_t(ix) * cn;
+        for (int c = 0; c < cn; ++c) {
+          px[0][c] = float(p[c]);
+          px[1][c] = float(p[c + cn]);
+          px[2][c] = float(p[c + step]);
+          px[3][c] = float(p[c + step + cn]);
+        }
+      } else {
+        if ((border_ == kConstant || border_ == kTransparent) &&
+            (unsigned(ix + 1) >= unsigned(sw_ + 1) || unsigned(iy + 1) >= unsigned(sh_ + 1))) {
+          if (border_ == kConstant)
+            for (int c = 0; c < cn; ++c) D[c] = bval[c];
+          return;
+        }
+        for (int t = 0; t < 4; ++t) {
+          int tx = ix + (t & 1), ty = iy + (t >> 1);
+          if (unsigned(tx) < unsigned(sw_) && unsigned(ty) < unsigned(sh_)) {
+            for (int c = 0; c < cn; ++c) px[t][c] = float(src[size_t(ty) * step + size_t(tx) * cn + c]);
+          } else if (border_ == kConstant) {
+            for (int c = 0; c < cn; ++c) px[t][c] = float(bval[c]);
+          } else if (border_ == kTransparent) {
+            for (int c = 0; c < cn; ++c) px[t][c] = float(D[c]);
+          } else {
+            const T* q = src + size_t(border_index(ty, sh_, bty)) * step + size_t(border_index(tx, sw_, btx)) * cn;
+            for (int c = 0; c < cn; ++c) px[t][c] = float(q[c]);
+          }
+        }
+      }
+      for (int c = 0; c < cn; ++c) {
+        float v0, v1, v;
+        if (vec) {
+          v0 = fmaf_(ax, px[1][c] - px[0][c], px[0][c]);
+          v1 = fmaf_(ax, px[3][c] - px[2][c], px[2][c]);
+          v = fmaf_(ay, v1 - v0, v0);
+        } else {
+          v0 = px[0][c] + ax * (px[1][c] - px[0][c]);
+          v1 = px[2][c] + ax * (px[3][c] - px[2][c]);
+          v = v0 + ay * (v1 - v0);
+        }
+        D[c] = cast_out<T>(v);
+      }
+    };
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      if (mode_ == kAffine && interp_ == kLinear && (cn == 1 || cn == 3 || cn == 4) && sw_ >= 2 && sh_ >= 3)
+        x0 = affine_linear_u8_avx2(D, xend, Mx, My, src, [&](int x) { one(x, D + size_t(x) * cn); });
+    }
+#endif
+    for (int x = x0; x < dw_; ++x) one(x, D + size_t(x) * cn);
+  }
+
+#if defined(__AVX2__)
+  // Eight pixels at a time of the FMA columns, while all eight sources lie inside the image
+  // (ix < W-1, iy < H-2: the 4-byte gathers then stay inside the buffer). The arithmetic is the
+  // scalar path's, lane for lane. Returns the first column it did not write.
+  template <class Fallback>
+  int affine_linear_u8_avx2(uint8_t* D, int xend, float Mx, float My, const uint8_t* src, Fallback&& fallback) const {
+    const int cn = cn_;
+    const int step = sw_ * cn;
+    const __m256 M0 = _mm256_set1_ps(mf_[0]), M3 = _mm256_set1_ps(mf_[3]);
+    const __m256 vMx = _mm256_set1_ps(Mx), vMy = _mm256_set1_ps(My);
+    const __m256i lim_x = _mm256_set1_epi32(sw_ - 1), lim_y = _mm256_set1_epi32(sh_ - 2);
+    const __m256i vstep = _mm256_set1_epi32(step), vcn = _mm256_set1_epi32(cn);
+    const __m256i ff = _mm256_set1_epi32(0xff);
+    const __m256 lane = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    const char* base = reinterpret_cast<const char*>(src);
+    int x = 0;
+    for (; x + 8 <= xend; x += 8) {
+      __m256 xf = _mm256_add_ps(_mm256_set1_ps(static_cast<float>(x)), lane);
+      __m256 sx = _mm256_fmadd_ps(M0, xf, vMx), sy = _mm256_fmadd_ps(M3, xf, vMy);
+      __m256 fx = _mm256_floor_ps(sx), fy = _mm256_floor_ps(sy);
+      __m256i ix = _mm256_cvttps_epi32(fx), iy = _mm256_cvttps_epi32(fy);
+      // unsigned ix < W-1 and iy < H-2, via signed compares on non-negative values
+      __m256i bad = _mm256_or_si256(_mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), ix), _mm256_cmpgt_epi32(ix, _mm256_sub_epi32(lim_x, _mm256_set1_epi32(1)))),
+                                    _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), iy), _mm256_cmpgt_epi32(iy, _mm256_sub_epi32(lim_y, _mm256_set1_epi32(1)))));
+      // out-of-range floats convert to INT_MIN, which the compares above reject
+      if (!_mm256_testz_si256(bad, bad)) {
+        // wholly outside (ix+1 outside [0, W] or iy+1 outside [0, H]) in every lane?
+        __m256i ox = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), ix), _mm256_cmpgt_epi32(ix, _mm256_set1_epi32(sw_ - 1)));
+        __m256i oy = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), iy), _mm256_cmpgt_epi32(iy, _mm256_set1_epi32(sh_ - 1)));
+        __m256i out_all = _mm256_or_si256(ox, oy);
+        if ((border_ == kConstant || border_ == kTransparent) && _mm256_movemask_epi8(out_all) == -1) {
+          if (border_ == kConstant) {
+            uint8_t* o = D + size_t(x) * cn;
+            for (int k = 0; k < 8; ++k)
+              for (int c = 0; c < cn; ++c) o[k * cn + c] = bval8_[c];
+          }
+          continue;
+        }
+        for (int k = 0; k < 8; ++k) fallback(x + k);
+        continue;
+      }
+      __m256 ax = _mm256_sub_ps(sx, fx), ay = _mm256_sub_ps(sy, fy);
+      __m256i addr = _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), _mm256_mullo_epi32(ix, vcn));
+      __m256i g0 = _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), addr, 1);
+      __m256i g1 = _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), _mm256_add_epi32(addr, vcn), 1);
+      __m256i g2 = _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), _mm256_add_epi32(addr, vstep), 1);
+      __m256i g3 = _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), _mm256_add_epi32(_mm256_add_epi32(addr, vstep), vcn), 1);
+      __m256i res[4];
+      for (int c = 0; c < cn; ++c) {
+        const int sh = 8 * c;
+        __m256 p00 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g0, sh), ff));
+        __m256 p01 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g1, sh), ff));
+        __m256 p10 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g2, sh), ff));
+        __m256 p11 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g3, sh), ff));
+        __m256 v0 = _mm256_fmadd_ps(ax, _mm256_sub_ps(p01, p00), p00);
+        __m256 v1 = _mm256_fmadd_ps(ax, _mm256_sub_ps(p11, p10), p10);
+        __m256 v = _mm256_fmadd_ps(ay, _mm256_sub_ps(v1, v0), v0);
+        __m256i r = _mm256_cvtps_epi32(v);  // round half to even, as cv2's v_round
+        r = _mm256_min_epi32(_mm256_max_epi32(r, _mm256_setzero_si256()), ff);
+        res[c] = _mm256_slli_epi32(r, sh);
+      }
+      __m256i px = res[0];
+      for (int c = 1; c < cn; ++c) px = _mm256_or_si256(px, res[c]);
+      uint8_t* out = D + size_t(x) * cn;
+      if (cn == 4) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), px);
+      } else if (cn == 1) {
+        __m256i p16 = _mm256_packus_epi32(px, px);
+        __m256i p8 = _mm256_packus_epi16(p16, p16);
+        uint32_t lo = uint32_t(_mm256_extract_epi32(p8, 0)), hi = uint32_t(_mm256_extract_epi32(p8, 4));
+        std::memcpy(out, &lo, 4);
+        std::memcpy(out + 4, &hi, 4);
+      } else {
+        const __m256i m = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                           0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+        __m256i q = _mm256_shuffle_epi8(px, m);
+        __m128i lo = _mm256_castsi256_si128(q), hi = _mm256_extracti128_si256(q, 1);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(out), lo);
+        uint32_t t = uint32_t(_mm_extract_epi32(lo, 2));
+        std::memcpy(out + 8, &t, 4);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 12), hi);
+        t = uint32_t(_mm_extract_epi32(hi, 2));
+        std::memcpy(out + 20, &t, 4);
+      }
+    }
+    return x;
+  }
+#endif
+
+  // Cubic / Lanczos4 at a float position: separable weights of the exact fraction.
+  void sample_kernel_v2(const T* src, T* D, float sx, float sy, const T* bval, int btx, int bty) const {
+    const int cn = cn_, ks = interp_ == kCubic ? 4 : 8, off = ks / 2 - 1;
+    const size_t step = size_t(sw_) * cn;
+    int ix = static_cast<int>(std::floor(sx)), iy = static_cast<int>(std::floor(sy));
+    float fx = sx - static_cast<float>(ix), fy = sy - static_cast<float>(iy);
+    float wx[8], wy[8];
+    if (ks == 4) cubic_coeffs(fx, wx), cubic_coeffs(fy, wy);
+    else lanczos4_coeffs(fx, wx), lanczos4_coeffs(fy, wy);
+    ix -= off;
+    iy -= off;
+    if ((border_ == kConstant || border_ == kTransparent) && (ix >= sw_ || ix + ks <= 0 || iy >= sh_ || iy + ks <= 0)) {
+      if (border_ == kConstant)
+        for (int c = 0; c < cn; ++c) D[c] = bval[c];
+      return;
+    }
+    int xi[8], yi[8];
+    const bool inside = ix >= 0 && iy >= 0 && ix + ks <= sw_ && iy + ks <= sh_;
+    for (int k = 0; k < ks; ++k) {
+      xi[k] = inside ? ix + k : (unsigned(ix + k) < unsigned(sw_) ? ix + k : (border_ == kConstant || border_ == kTransparent ? -1 : border_index(ix + k, sw_, btx)));
+      yi[k] = inside ? iy + k : (unsigned(iy + k) < unsigned(sh_) ? iy + k : (border_ == kConstant || border_ == kTransparent ? -1 : border_index(iy + k, sh_, bty)));
+    }
+    for (int c = 0; c < cn; ++c) {
+      float v = 0;
+      for (int r = 0; r < ks; ++r) {
+        float h = 0;
+        for (int k = 0; k < ks; ++k) {
+          float pv;
+          if (xi[k] >= 0 && yi[r] >= 0) pv = float(src[size_t(yi[r]) * step + size_t(xi[k]) * cn + c]);
+          else if (border_ == kConstant) pv = float(bval[c]);
+          else pv = float(D[c]);
+          h += pv * wx[k];
+        }
+        v += h * wy[r];
+      }
+      D[c] = cast_out<T>(v);
+    }
+  }
+
+  // Source pixel (xs, ys) and fractional index al = fy*32 + fx for one destination row.
+  void coords(int y, const float* map, int* xs, int* ys, int* al) const {
+    const bool nearest = interp_ == kNearest;
+    if (mode_ == kAffine) {
+      const int ab = 10, rd = nearest ? (1 << ab) / 2 : (1 << ab) / kTab / 2;
+      int X0 = sat_int((m_[1] * y + m_[2]) * (1 << ab)) + rd;
+      int Y0 = sat_int((m_[4] * y + m_[5]) * (1 << ab)) + rd;
+      for (int x = 0; x < dw_; ++x) {
+        if (nearest) {
+          xs[x] = (X0 + adelta_[x]) >> ab;
+          ys[x] = (Y0 + bdelta_[x]) >> ab;
+        } else {
+          int X = (X0 + adelta_[x]) >> (ab - kBits), Y = (Y0 + bdelta_[x]) >> (ab - kBits);
+          xs[x] = X >> kBits;
+          ys[x] = Y >> kBits;
+          al[x] = (Y & (kTab - 1)) * kTab + (X & (kTab - 1));
+        }
+      }
+    } else if (mode_ == kPerspective) {
+      double X0 = m_[1] * y + m_[2], Y0 = m_[4] * y + m_[5], W0 = m_[7] * y + m_[8];
+      for (int x = 0; x < dw_; ++x) {
+        double W = W0 + m_[6] * x;
+        if (nearest) {
+          W = W ? 1. / W : 0;
+          double fx = std::max(double(INT_MIN), std::min(double(INT_MAX), (X0 + m_[0] * x) * W));
+          double fy = std::max(double(INT_MIN), std::min(double(INT_MAX), (Y0 + m_[3] * x) * W));
+          xs[x] = sat_int(fx);
+          ys[x] = sat_int(fy);
+        } else {
+          W = W ? kTab / W : 0;
+          double fx = std::max(double(INT_MIN), std::min(double(INT_MAX), (X0 + m_[0] * x) * W));
+          double fy = std::max(double(INT_MIN), std::min(double(INT_MAX), (Y0 + m_[3] * x) * W));
+          int X = sat_int(fx), Y = sat_int(fy);
+          xs[x] = X >> kBits;
+          ys[x] = Y >> kBits;
+          al[x] = (Y & (kTab - 1)) * kTab + (X & (kTab - 1));
+        }
+      }
+    } else {
+      const float* m = map + size_t(y) * dw_ * 2;
+      for (int x = 0; x < dw_; ++x) {
+        if (nearest) {
+          xs[x] = sat_short(m[2 * x]);
+          ys[x] = sat_short(m[2 * x + 1]);
+        } else {
+          int X = sat_int(double(m[2 * x]) * kTab), Y = sat_int(double(m[2 * x + 1]) * kTab);
+          xs[x] = clamp_short(X >> kBits);
+          ys[x] = clamp_short(Y >> kBits);
+          al[x] = (Y & (kTab - 1)) * kTab + (X & (kTab - 1));
+        }
+      }
+    }
+  }
+  static int clamp_short(int v) { return std::min(32767, std::max(-32768, v)); }
+  static int sat_short(float v) { return clamp_short(sat_int(v)); }
+
+  void sample_nearest(const T* src, T* D, const int* xs, const int* ys) const {
+    const int cn = cn_;
+    for (int x = 0; x < dw_; ++x, D += cn) {
+      int sx = xs[x], sy = ys[x];
+      if (static_cast<unsigned>(sx) < unsigned(sw_) && static_cast<unsigned>(sy) < unsigned(sh_)) {
+        const T* p = src + (size_t(sy) * sw_ + sx) * cn;
+        for (int c = 0; c < cn; ++c) D[c] = p[c];
+      } else if (border_ == kTransparent) {
+        continue;
+      } else if (border_ == kConstant) {
+        for (int c = 0; c < cn; ++c) D[c] = cast_out<T>(float(bv_[c]));
+      } else {
+        int bx = border_index(sx, sw_, border_), by = border_index(sy, sh_, border_);
+        const T* p = src + (size_t(by) * sw_ + bx) * cn;
+        for (int c = 0; c < cn; ++c) D[c] = p[c];
+      }
+    }
+  }
+
+  void sample(const T* src, T* D, const int* xs, const int* ys, const int* al) const {
+    const int cn = cn_, ks = wt_->ks, off = ks / 2 - 1;
+    const bool fixed = std::is_same_v<T, uint8_t>;
+    const int wlim = sw_ - (ks - 1), hlim = sh_ - (ks - 1);
+    const size_t step = size_t(sw_) * cn;
+    T cval[4];
+    for (int c = 0; c < 4; ++c) cval[c] = cast_out<T>(float(bv_[c]));
+    const int btype = border_ == kTransparent ? kReflect101 : border_;
+    int xi[8], yi[8];
+    for (int x = 0; x < dw_; ++x, D += cn) {
+      const int sx = xs[x] - off, sy = ys[x] - off;
+      const size_t wo = size_t(al[x]) * ks * ks;
+      if (sx >= 0 && sy >= 0 && sx < wlim && sy < hlim) {
+        const T* p = src + size_t(sy) * step + size_t(sx) * cn;
+        if constexpr (std::is_same_v<T, uint8_t>) {
+          const int* w = &wt_->i[wo];
+          if (ks == 2) {
+            for (int c = 0; c < cn; ++c) {
+              int v = p[c] * w[0] + p[c + cn] * w[1] + p[c + step] * w[2] + p[c + step + cn] * w[3];
+              D[c] = cast_fixed<uint8_t>(v);
+            }
+          } else {
+            for (int c = 0; c < cn; ++c) {
+              int v = 0;
+              for (int r = 0; r < ks; ++r)
+                for (int k = 0; k < ks; ++k) v += p[r * step + k * cn + c] * w[r * ks + k];
+              D[c] = cast_fixed<uint8_t>(v);
+            }
+          }
+        } else {
+          const float* w = &wt_->f[wo];
+          for (int c = 0; c < cn; ++c) {
+            float v = 0;
+            for (int r = 0; r < ks; ++r)
+              for (int k = 0; k < ks; ++k) v += float(p[r * step + k * cn + c]) * w[r * ks + k];
+            D[c] = cast_out<T>(v);
+          }
+        }
+        continue;
+      }
+      // Partly or wholly outside.
+      if ((border_ == kConstant || border_ == kTransparent) &&
+          (sx >= sw_ || sx + ks - 1 < 0 || sy >= sh_ || sy + ks - 1 < 0)) {
+        if (border_ == kConstant)
+          for (int c = 0; c < cn; ++c) D[c] = cval[c];
+        continue;
+      }
+      for (int k = 0; k < ks; ++k) {
+        xi[k] = btype == kConstant ? (unsigned(sx + k) < unsigned(sw_) ? sx + k : -1) : border_index(sx + k, sw_, btype);
+        yi[k] = btype == kConstant ? (unsigned(sy + k) < unsigned(sh_) ? sy + k : -1) : border_index(sy + k, sh_, btype);
+      }
+      for (int c = 0; c < cn; ++c) {
+        if (fixed) {
+          const int* w = &wt_->i[wo];
+          int v = 0;
+          for (int r = 0; r < ks; ++r)
+            for (int k = 0; k < ks; ++k) {
+              int pv = (xi[k] >= 0 && yi[r] >= 0) ? int(src[size_t(yi[r]) * step + size_t(xi[k]) * cn + c]) : int(cval[c]);
+              v += pv * w[r * ks + k];
+            }
+          D[c] = cast_fixed<T>(v);
+        } else {
+          const float* w = &wt_->f[wo];
+          float v = 0;
+          for (int r = 0; r < ks; ++r)
+            for (int k = 0; k < ks; ++k) {
+              float pv = (xi[k] >= 0 && yi[r] >= 0) ? float(src[size_t(yi[r]) * step + size_t(xi[k]) * cn + c]) : float(cval[c]);
+              v += pv * w[r * ks + k];
+            }
+          D[c] = cast_out<T>(v);
+        }
+      }
+    }
+  }
+
+  Mode mode_;
+  int sh_, sw_, cn_, dh_, dw_, interp_, border_;
+  bool has_dst_ = false;
+  bool v2_ = false;
+  double m_[9] = {0};
+  float mf_[9] = {0};
+  uint8_t bval8_[4] = {0};
+  double bv_[4] = {0};
+  std::vector<int> adelta_, bdelta_;
+  const WeightTable* wt_ = nullptr;
+};
+
+template <Mode M>
+std::unique_ptr<backend::Kernel> prepare_warp(const backend::StepDesc& s) {
+  return dispatch_dtype(s.output.dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, uint16_t> ||
+                  std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, float> ||
+                  std::is_same_v<T, double>) {
+      Mode mode = M;
+      if (M != kMap && s.params->ints[4]) mode = kPerspective;
+      return std::make_unique<WarpKernel<T>>(s, mode);
+    } else {
+      throw ValueError("[mnn.cv.warpAffine] unsupported dtype");
+    }
+  });
+}
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(cv_warp, "cv_warp", &prepare_warp<kAffine>);
+MNN_REGISTER_CPU_KERNEL(cv_remap, "cv_remap", &prepare_warp<kMap>);
+
+}  // namespace mnn::cpu::MNN_ISA_NS

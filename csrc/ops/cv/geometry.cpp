@@ -1,0 +1,124 @@
+// Shape rules of mnn.cv's geometric primitives (resize, warps, remap, borders, pyramids).
+//
+// The Python layer (mnn/cv/_geometry.py) validates arguments the way cv2 does and raises
+// mnn.cv.error; these rules are the engine-level guard, so a direct _core.prim call with bad
+// parameters is a clear exception, never a kernel reading out of bounds.
+//
+// Images are H x W or H x W x C (C in 1..4); every primitive keeps the input dtype.
+#include <string>
+
+#include "core/error.h"
+#include "prims/registry.h"
+
+namespace mnn::ops {
+
+using namespace core;
+
+namespace {
+
+void check_image(const NodePtr& a, const char* fn, bool any_channels = false) {
+  if (a->ndim() != 2 && a->ndim() != 3)
+    throw ValueError(std::string("[mnn.cv.") + fn + "] expected an HxW or HxWxC image, got " +
+                     std::to_string(a->ndim()) + " dimensions");
+  if (a->ndim() == 3 && !any_channels && (a->shape[2] < 1 || a->shape[2] > 4))
+    throw ValueError(std::string("[mnn.cv.") + fn + "] images have 1 to 4 channels, got " + std::to_string(a->shape[2]));
+  DType d = a->dtype;
+  if (d != DType::UInt8 && d != DType::Int8 && d != DType::UInt16 && d != DType::Int16 && d != DType::Int32 &&
+      d != DType::Float32 && d != DType::Float64)
+    throw TypeError(std::string("[mnn.cv.") + fn + "] unsupported image dtype " + dtype_name(d));
+}
+
+Shape with_size(const NodePtr& a, int64_t h, int64_t w, const char* fn) {
+  if (h <= 0 || w <= 0)
+    throw ValueError(std::string("[mnn.cv.") + fn + "] destination size must be positive, got " +
+                     std::to_string(w) + "x" + std::to_string(h));
+  Shape s = a->shape;
+  s[0] = h;
+  s[1] = w;
+  return s;
+}
+
+// cv_resize: ints [dst_h, dst_w, interpolation]; floats [inv_scale_x, inv_scale_y].
+prims::PrimMeta infer_resize(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& a = in.at(0);
+  check_image(a, "resize");
+  if (a->shape[0] == 0 || a->shape[1] == 0) throw ValueError("[mnn.cv.resize] source image is empty");
+  int64_t interp = p.ints.at(2);
+  if (interp < 0 || interp > 6) throw ValueError("[mnn.cv.resize] unknown interpolation " + std::to_string(interp));
+  if (p.floats.size() != 2 || !(p.floats[0] > 0) || !(p.floats[1] > 0))
+    throw ValueError("[mnn.cv.resize] scale factors must be positive");
+  return {a->dtype, with_size(a, p.ints.at(0), p.ints.at(1), "resize")};
+}
+
+// cv_warp: inputs [src]; ints [dst_h, dst_w, interpolation, border_mode, perspective];
+// floats: the inverse map (6 or 9 values, dst -> src) then the border value (4).
+prims::PrimMeta infer_warp(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& a = in.at(0);
+  const char* fn = p.ints.at(4) ? "warpPerspective" : "warpAffine";
+  check_image(a, fn);
+  size_t nm = p.ints.at(4) ? 9 : 6;
+  if (p.floats.size() != nm + 4) throw ValueError(std::string("[mnn.cv.") + fn + "] bad transformation matrix");
+  int64_t interp = p.ints.at(2), border = p.ints.at(3);
+  if (interp < 0 || interp > 4 || interp == 3) throw ValueError(std::string("[mnn.cv.") + fn + "] unsupported interpolation");
+  if (border < 0 || border > 5) throw ValueError(std::string("[mnn.cv.") + fn + "] unsupported border mode");
+  Shape out = with_size(a, p.ints.at(0), p.ints.at(1), fn);
+  // An optional second input is the destination's previous content (BORDER_TRANSPARENT keeps it).
+  if (in.size() > 1 && (in[1]->dtype != a->dtype || in[1]->shape != out))
+    throw ValueError(std::string("[mnn.cv.") + fn + "] dst must match the output's size and type");
+  return {a->dtype, out};
+}
+
+// cv_remap: inputs [src, map (float32 HxWx2)]; ints [interpolation, border_mode]; floats border value.
+prims::PrimMeta infer_remap(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& a = in.at(0);
+  const NodePtr& m = in.at(1);
+  check_image(a, "remap");
+  if (m->dtype != DType::Float32 || m->ndim() != 3 || m->shape[2] != 2)
+    throw ValueError("[mnn.cv.remap] map must be float32 HxWx2");
+  int64_t interp = p.ints.at(0), border = p.ints.at(1);
+  if (interp < 0 || interp > 4 || interp == 3) throw ValueError("[mnn.cv.remap] unsupported interpolation");
+  if (border < 0 || border > 5) throw ValueError("[mnn.cv.remap] unsupported border mode");
+  if (p.floats.size() != 4) throw ValueError("[mnn.cv.remap] border value must have 4 entries");
+  Shape s = a->shape;
+  s[0] = m->shape[0];
+  s[1] = m->shape[1];
+  if (in.size() > 2 && (in[2]->dtype != a->dtype || in[2]->shape != s))
+    throw ValueError("[mnn.cv.remap] dst must match the output's size and type");
+  return {a->dtype, s};
+}
+
+// cv_border: ints [top, bottom, left, right, border_mode]; floats border value (4).
+prims::PrimMeta infer_border(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& a = in.at(0);
+  check_image(a, "copyMakeBorder", true);
+  for (int i = 0; i < 4; ++i)
+    if (p.ints.at(i) < 0) throw ValueError("[mnn.cv.copyMakeBorder] border widths must be non-negative");
+  int64_t mode = p.ints.at(4);
+  if (mode < 0 || mode > 4) throw ValueError("[mnn.cv.copyMakeBorder] unsupported border mode");
+  if (mode != 0 && (a->shape[0] == 0 || a->shape[1] == 0))
+    throw ValueError("[mnn.cv.copyMakeBorder] cannot extrapolate an empty image");
+  if (p.floats.size() != 4) throw ValueError("[mnn.cv.copyMakeBorder] border value must have 4 entries");
+  Shape s = a->shape;
+  s[0] += p.ints[0] + p.ints[1];
+  s[1] += p.ints[2] + p.ints[3];
+  return {a->dtype, s};
+}
+
+// cv_pyr: ints [down (1) or up (0), dst_h, dst_w, border_mode].
+prims::PrimMeta infer_pyr(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& a = in.at(0);
+  const char* fn = p.ints.at(0) ? "pyrDown" : "pyrUp";
+  check_image(a, fn);
+  if (a->shape[0] == 0 || a->shape[1] == 0) throw ValueError(std::string("[mnn.cv.") + fn + "] source image is empty");
+  return {a->dtype, with_size(a, p.ints.at(1), p.ints.at(2), fn)};
+}
+
+}  // namespace
+
+MNN_REGISTER_PRIMITIVE(cv_resize, {"cv_resize", &infer_resize});
+MNN_REGISTER_PRIMITIVE(cv_warp, {"cv_warp", &infer_warp});
+MNN_REGISTER_PRIMITIVE(cv_remap, {"cv_remap", &infer_remap});
+MNN_REGISTER_PRIMITIVE(cv_border, {"cv_border", &infer_border});
+MNN_REGISTER_PRIMITIVE(cv_pyr, {"cv_pyr", &infer_pyr});
+
+}  // namespace mnn::ops
