@@ -620,7 +620,9 @@ def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C
     if adaptiveMethod == ADAPTIVE_THRESH_MEAN_C:
         mean = boxFilter(a, -1, (blockSize, blockSize), None, (-1, -1), True, BORDER_REPLICATE | BORDER_ISOLATED)
     elif adaptiveMethod == ADAPTIVE_THRESH_GAUSSIAN_C:
-        mean = GaussianBlur(a, (blockSize, blockSize), 0, None, 0, BORDER_REPLICATE | BORDER_ISOLATED)
+        # cv2 smooths in float here (not its 8-bit fixed-point path), then rounds to uint8.
+        mean = _saturate(GaussianBlur(a.astype("float32"), (blockSize, blockSize), 0, None, 0,
+                                      BORDER_REPLICATE | BORDER_ISOLATED), "uint8")
     else:
         raise fail(fn, "unknown adaptive method")
     idelta = math.ceil(C) if thresholdType == THRESH_BINARY else math.floor(C)
@@ -720,8 +722,6 @@ def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=Fa
         ins.append(_np.ascontiguousarray(m))
     nd = len(chs)
     res = _core.prim("cv_hist", ins, [nd, int(mask is not None)] + list(range(nd)) + sizes, rng)
-    if nd == 1:
-        res = _np.reshape(res, (sizes[0], 1))
     if accumulate and hist is not None:
         res = res + hist
     return res
@@ -750,9 +750,12 @@ def Canny(image, threshold1, threshold2, edges=None, apertureSize=3, L2gradient=
     lo, hi = float(threshold1), float(threshold2)
     k1, k0 = _deriv_kernel(1, ap), _deriv_kernel(0, ap)
     c = ap // 2
-    gdt = "int32" if ap == 7 else "int16"
-    dx = _sep(a, k1, k0, (c, c), BORDER_REPLICATE, gdt)
-    dy = _sep(a, k0, k1, (c, c), BORDER_REPLICATE, gdt)
+    # cv2 keeps the 7x7 gradients in int16 by scaling them (and the thresholds) by 1/16.
+    sc = 1.0 / 16 if ap == 7 else 1.0
+    if ap == 7:
+        lo, hi = lo * sc, hi * sc
+    dx = _sep(a, k1, k0, (c, c), BORDER_REPLICATE, "int16", scale=sc)
+    dy = _sep(a, k0, k1, (c, c), BORDER_REPLICATE, "int16", scale=sc)
     res = _canny_core(dx, dy, lo, hi, bool(L2gradient), ap)
     return _finish(res, edges)
 

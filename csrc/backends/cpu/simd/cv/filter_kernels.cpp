@@ -148,6 +148,7 @@ class SepFilterKernel final : public backend::Kernel {
     g_ = geom_of(s.inputs[0].shape);
     in_ = s.inputs[0].dtype;
     out_isz_ = itemsize(s.output.dtype);
+    out_dt_ = s.output.dtype;
     store_ = store_fn(s.output.dtype);
   }
   void run(char* const* in, char* out) override {
@@ -159,8 +160,75 @@ class SepFilterKernel final : public backend::Kernel {
   }
 
  private:
+  // 8-bit sources with small integer taps and no scaling (Sobel, Scharr, unnormalised boxes)
+  // are exact in int32: both passes stay in integer lanes.
+  bool int_path() const {
+    if (in_ != DType::UInt8 || scale_ != 1.0 || delta_ != 0.0 || sqr_ || bval_ != 0.0) return false;
+    double sx = 0, sy = 0;
+    for (double v : kx_) {
+      if (v != std::floor(v)) return false;
+      sx += std::fabs(v);
+    }
+    for (double v : ky_) {
+      if (v != std::floor(v)) return false;
+      sy += std::fabs(v);
+    }
+    return sx * sy * 255.0 < 2e9;
+  }
+  void run_int(const uint8_t* src, char* out) {
+    const Geom g = g_;
+    const int64_t n = g.w * g.c, c = g.c;
+    std::vector<int32_t> kx(kx_.begin(), kx_.end()), ky(ky_.begin(), ky_.end());
+    const DType od = out_dt_;
+    parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
+      std::vector<uint8_t> prow(static_cast<size_t>((g.w + nx_ - 1) * c));
+      std::vector<int32_t> acc(static_cast<size_t>(n));
+      auto make = [&](int64_t p, int32_t* dst) {
+        pad_row<uint8_t, uint8_t>(src, g, bmap(p, g.h, border_), ax_, nx_ - 1 - ax_, border_, 0, prow.data());
+        std::fill(dst, dst + n, 0);
+        for (int64_t k = 0; k < nx_; ++k) {
+          const int32_t w = kx[k];
+          if (w == 0) continue;
+          const uint8_t* s = prow.data() + k * c;
+          for (int64_t x = 0; x < n; ++x) dst[x] += w * s[x];
+        }
+      };
+      auto use = [&](int64_t y, const int32_t* const* rows) {
+        std::fill(acc.begin(), acc.end(), 0);
+        for (int64_t k = 0; k < ny_; ++k) {
+          const int32_t w = ky[k];
+          if (w == 0) continue;
+          const int32_t* r = rows[k];
+          for (int64_t x = 0; x < n; ++x) acc[x] += w * r[x];
+        }
+        char* o = out + y * n * out_isz_;
+        switch (od) {
+          case DType::Int16: {
+            int16_t* q = reinterpret_cast<int16_t*>(o);
+            for (int64_t x = 0; x < n; ++x) q[x] = static_cast<int16_t>(std::min(32767, std::max(-32768, acc[x])));
+            break;
+          }
+          case DType::UInt8: {
+            uint8_t* q = reinterpret_cast<uint8_t*>(o);
+            for (int64_t x = 0; x < n; ++x) q[x] = static_cast<uint8_t>(std::min(255, std::max(0, acc[x])));
+            break;
+          }
+          case DType::Int32: std::memcpy(o, acc.data(), sizeof(int32_t) * n); break;
+          default: {
+            std::vector<double> d(acc.begin(), acc.end());
+            store_(d.data(), o, n);
+          }
+        }
+      };
+      ring_rows<int32_t>(y0, y1, ny_, ay_, n, make, use);
+    });
+  }
+
   template <class S>
   void run_typed(const S* src, char* out) {
+    if constexpr (std::is_same_v<S, uint8_t>) {
+      if (int_path()) return run_int(src, out);
+    }
     const Geom g = g_;
     const int64_t n = g.w * g.c, c = g.c;
     parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
@@ -198,7 +266,7 @@ class SepFilterKernel final : public backend::Kernel {
   std::vector<double> kx_, ky_;
   double delta_, scale_, bval_;
   Geom g_;
-  DType in_;
+  DType in_, out_dt_;
   size_t out_isz_;
   StoreFn store_;
 };
