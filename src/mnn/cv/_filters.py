@@ -64,8 +64,20 @@ def _depth(a):
     return _DEPTH_OF[str(a.dtype)]
 
 
-def _out_dtype(a, ddepth, fn, allowed=None):
-    d = _depth(a) if ddepth is None or ddepth < 0 else int(ddepth)
+# (source depth -> destination depths) cv2 5 implements, per filter family; -1 is always allowed.
+_SEP_OK = {0: (0, 2, 3, 5, 6), 2: (0, 2, 3, 5, 6), 3: (0, 2, 3, 5, 6), 5: (0, 2, 3, 5, 6), 6: (0, 2, 3, 6)}
+_F2D_OK = {0: (0, 2, 3, 5, 6), 2: (2, 5, 6), 3: (3, 5, 6), 5: (5,), 6: (6,)}
+_BOX_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 4, 5, 6), 3: (0, 2, 3, 4, 5, 6), 4: (0, 2, 3, 4, 5, 6),
+           5: (0, 2, 3, 5, 6), 6: (0, 2, 3, 5, 6)}
+_SQR_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 5, 6), 3: (0, 2, 3, 5, 6), 5: (0, 2, 3, 5, 6), 6: (0, 2, 3, 5, 6)}
+
+
+def _out_dtype(a, ddepth, fn, table=None):
+    sd = _depth(a)
+    if table is not None and sd not in table:
+        raise fail(fn, f"unsupported source depth {_DEPTHS[sd]}")
+    d = sd if ddepth is None or ddepth < 0 else int(ddepth)
+    allowed = None if table is None or ddepth is None or ddepth < 0 else table[sd]
     if d not in range(7) or (allowed is not None and d not in allowed):
         raise fail(fn, f"unsupported combination of source and destination depths ({_DEPTHS[_depth(a)]} -> {ddepth})")
     return _DEPTHS[d]
@@ -88,7 +100,8 @@ def _anchor(anchor, kw, kh, fn):
     return ax, ay
 
 
-def _border(b, fn, allow_wrap=True):
+def _border(b, fn, allow_wrap=False):
+    """cv2's filter engine rejects BORDER_WRAP; only a few specialised paths accept it."""
     b = int(b)
     base = b & ~BORDER_ISOLATED
     if base not in (0, 1, 2, 3, 4) or (base == BORDER_WRAP and not allow_wrap):
@@ -145,19 +158,20 @@ def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
     if kw <= 0 or kh <= 0:
         raise fail(fn, "ksize must be positive")
     if sqr:
+        out = _out_dtype(a, ddepth, fn, _SQR_OK)
         if ddepth is None or ddepth < 0:
-            out = "float64" if str(a.dtype) == "float64" else ("float32" if str(a.dtype) == "float32" else "int32")
-            if str(a.dtype) == "uint8":
-                out = "int32"
-            else:
-                out = "float64" if str(a.dtype) != "float32" else "float32"
-        else:
-            out = _out_dtype(a, ddepth, fn)
+            out = "float64" if out in ("float32", "float64") else "float32"
     else:
-        out = _out_dtype(a, ddepth, fn)
-    border = _border(borderType, fn)
+        out = _out_dtype(a, ddepth, fn, _BOX_OK)
+    border = _border(borderType, fn, allow_wrap=str(a.dtype) == "float32" and not sqr)
+    anc = _anchor(anchor, kw, kh, fn)
+    if normalize and out == "uint8" and not sqr and str(a.dtype) == "uint8":
+        # cv2's 8-bit box average rounds halves up: (2*sum + n) // (2n), exact in int32.
+        n = kw * kh
+        s = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, "int32")
+        return _finish(((s * 2 + n) // (2 * n)).astype("uint8"), dst)
     scale = 1.0 / (kw * kh) if normalize else 1.0
-    res = _sep(a, [1.0] * kw, [1.0] * kh, _anchor(anchor, kw, kh, fn), border, out, scale=scale, sqr=sqr)
+    res = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, out, scale=scale, sqr=sqr)
     return _finish(res, dst)
 
 
@@ -168,8 +182,9 @@ def blur(src, ksize, dst=None, anchor=(-1, -1), borderType=BORDER_DEFAULT):
 def _gauss_values(n, sigma):
     """cv2's Gaussian kernel as Python floats (its fixed table for small sizes with sigma <= 0)."""
     table = {1: [1.0], 3: [0.25, 0.5, 0.25], 5: [0.0625, 0.25, 0.375, 0.25, 0.0625],
-             7: [0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125]}
-    if n % 2 == 1 and n <= 7 and sigma <= 0:
+             7: [0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125],
+             9: [v / 256 for v in (4, 13, 30, 51, 60, 51, 30, 13, 4)]}
+    if n % 2 == 1 and n <= 9 and sigma <= 0:
         return list(table[n])
     s = sigma if sigma > 0 else ((n - 1) * 0.5 - 1) * 0.3 + 0.8
     scale2 = -0.5 / (s * s)
@@ -207,6 +222,8 @@ def _fixed_q8(vals):
 def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAULT, hint=0):
     fn = "GaussianBlur"
     a = _image(src, fn)
+    if str(a.dtype) in ("int8", "int32"):
+        raise fail(fn, f"unsupported depth {a.dtype}")
     kw, kh = _pair(ksize, fn, "ksize")
     s1 = float(sigmaX)
     s2 = float(sigmaY) if sigmaY > 0 else s1
@@ -217,7 +234,7 @@ def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAU
         kh = int(_np.rint(_np.asarray(s2 * mult * 2 + 1)).item()) | 1
     if kw <= 0 or kh <= 0 or kw % 2 == 0 or kh % 2 == 0:
         raise fail(fn, "ksize.width > 0 && ksize.width % 2 == 1 && ksize.height > 0 && ksize.height % 2 == 1")
-    border = _border(borderType, fn)
+    border = _border(borderType, fn, allow_wrap=str(a.dtype) in ("uint8", "uint16"))
     s1, s2 = max(s1, 0.0), max(s2, 0.0)
     kx = _gauss_values(kw, s1)
     ky = kx if (kh == kw and abs(s1 - s2) < 2.220446049250313e-16) else _gauss_values(kh, s2)
@@ -238,7 +255,7 @@ def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAU
 def sepFilter2D(src, ddepth, kernelX, kernelY, dst=None, anchor=(-1, -1), delta=0, borderType=BORDER_DEFAULT):
     fn = "sepFilter2D"
     a = _image(src, fn)
-    out = _out_dtype(a, ddepth, fn)
+    out = _out_dtype(a, ddepth, fn, _SEP_OK)
     rx, cx, kx = _floats(kernelX, fn, "kernelX")
     ry, cy, ky = _floats(kernelY, fn, "kernelY")
     if min(rx, cx) != 1 or min(ry, cy) != 1:
@@ -250,7 +267,7 @@ def sepFilter2D(src, ddepth, kernelX, kernelY, dst=None, anchor=(-1, -1), delta=
 def filter2D(src, ddepth, kernel, dst=None, anchor=(-1, -1), delta=0, borderType=BORDER_DEFAULT):
     fn = "filter2D"
     a = _image(src, fn)
-    out = _out_dtype(a, ddepth, fn)
+    out = _out_dtype(a, ddepth, fn, _F2D_OK)
     kh, kw, k = _floats(kernel, fn)
     ax, ay = _anchor(anchor, kw, kh, fn)
     res = _core.prim("cv_filter2d", [a], [kh, kw, ay, ax, _border(borderType, fn), _dtype_code(out)],
@@ -290,7 +307,7 @@ def getDerivKernels(dx, dy, ksize, kx=None, ky=None, normalize=False, ktype=CV_3
         k = _deriv_kernel(order, sz if sz != 3 or ksize == -1 else 3) if sz != 1 else [1.0]
         if normalize:
             if ksize == -1:
-                sc = 1.0 / 16 if order == 0 else 0.5
+                sc = 1.0 / 32 if order == 0 else 1.0
             else:
                 sc = 1.0 / (1 << (sz - order - 1))
             k = [v * sc for v in k]
@@ -300,7 +317,7 @@ def getDerivKernels(dx, dy, ksize, kx=None, ky=None, normalize=False, ktype=CV_3
 
 def _deriv(fn, src, ddepth, dx, dy, ksize, scale, delta, borderType, dst):
     a = _image(src, fn)
-    out = _out_dtype(a, ddepth, fn)
+    out = _out_dtype(a, ddepth, fn, _SEP_OK)
     if dx < 0 or dy < 0 or dx + dy <= 0:
         raise fail(fn, "dx >= 0 && dy >= 0 && dx+dy > 0")
     if ksize != -1 and (ksize % 2 == 0 or ksize > 31 or ksize < 1):
@@ -328,8 +345,8 @@ def Scharr(src, ddepth, dx, dy, dst=None, scale=1, delta=0, borderType=BORDER_DE
 def Laplacian(src, ddepth, dst=None, ksize=1, scale=1, delta=0, borderType=BORDER_DEFAULT):
     fn = "Laplacian"
     a = _image(src, fn)
-    out = _out_dtype(a, ddepth, fn)
     ksize = int(ksize)
+    out = _out_dtype(a, ddepth, fn, _F2D_OK if ksize <= 3 else {d: tuple(range(7)) for d in (0, 2, 3, 5, 6)})
     if ksize <= 0 or ksize % 2 == 0 or ksize > 31:
         raise fail(fn, "ksize must be odd, positive and at most 31")
     border = _border(borderType, fn)
@@ -410,6 +427,8 @@ def _element(kernel, fn):
 
 
 def _morph(fn, a, op, kernel, anchor, iterations, borderType, borderValue):
+    if str(a.dtype) in ("int8", "int32"):
+        raise fail(fn, f"unsupported data type {a.dtype} (cv2: getMorphologyRowFilter)")
     el = _element(kernel, fn)
     iterations = int(iterations)
     if el is None:
@@ -428,7 +447,7 @@ def _morph(fn, a, op, kernel, anchor, iterations, borderType, borderValue):
     kh, kw, m = el
     if iterations <= 0 or kh * kw == 1:
         return a.copy()
-    border = _border(borderType, fn, allow_wrap=False)
+    border = _border(borderType, fn)
     if border == BORDER_CONSTANT:
         bv = borderValue[0] if isinstance(borderValue, (tuple, list)) else borderValue
         if bv == _DBL_MAX:
@@ -486,9 +505,9 @@ def morphologyEx(src, op, kernel, dst=None, anchor=(-1, -1), iterations=1, borde
         k = k.astype("int32")
         k1, k2 = (k == 1).astype("uint8"), (k == -1).astype("uint8")
         full = _np.full(a.shape, 255, dtype="uint8")
-        e1 = _morph(fn, a, 0, k1, anchor, iterations, BORDER_CONSTANT, 0) if bool(_np.any(k1)) else full
+        e1 = _morph(fn, a, 0, k1, anchor, iterations, borderType, borderValue) if bool(_np.any(k1)) else full
         comp = _np.bitwise_not(a)
-        e2 = _morph(fn, comp, 0, k2, anchor, iterations, BORDER_CONSTANT, 0) if bool(_np.any(k2)) else full
+        e2 = _morph(fn, comp, 0, k2, anchor, iterations, borderType, borderValue) if bool(_np.any(k2)) else full
         res = _np.bitwise_and(e1, e2)
     else:
         raise fail(fn, f"unknown morphological operation {op}")
