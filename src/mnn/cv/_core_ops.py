@@ -65,8 +65,8 @@ def _operands(fn, src1, src2, dtype, round_scalar=False):
         a = _arr(src2 if s1 else src1, fn)
         sv = _scalar_values(src1 if s1 else src2, a)
         out = str(a.dtype) if dtype is None or dtype < 0 else _DEPTHS[int(dtype)]
-        if round_scalar:
-            sv = _saturate(sv, str(a.dtype)).astype("float64")
+        if round_scalar and str(a.dtype) not in _FLOATS:
+            sv = _np.rint(sv)  # cv2 rounds the Scalar to an integer (no clipping) for integer images
         x = a.astype("float64")
         return (sv, x, out, a) if s1 else (x, sv, out, a)
     a, b = _arr(src1, fn, "src1"), _arr(src2, fn, "src2")
@@ -180,6 +180,10 @@ def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
 
 def convertScaleAbs(src, dst=None, alpha=1, beta=0):
     a = _arr(src, "convertScaleAbs")
+    if str(a.dtype) in ("uint8", "int8", "uint16", "int16", "float32"):
+        # cv2 runs fma(x, alpha, beta) in float32 for these depths.
+        y = _f32(a.astype("float64") * _f32s(alpha) + _f32s(beta))
+        return _finish(_saturate(_np.abs(y).astype("float64"), "uint8"), dst)
     return _finish(_saturate(_np.abs(a.astype("float64") * float(alpha) + float(beta)), "uint8"), dst)
 
 

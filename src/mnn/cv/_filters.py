@@ -587,7 +587,11 @@ def threshold(src, thresh, maxval, type, dst=None):
             raise fail(fn, "THRESH_OTSU / THRESH_TRIANGLE need a single-channel uint8 image")
         hist = _hist256(a).tolist()
         thresh = float(_otsu(hist, a.size) if auto == THRESH_OTSU else _triangle(hist))
+    if d not in ("uint8", "uint16", "int16", "float32", "float64"):
+        raise fail(fn, f"unsupported format {d} (cv2: Unsupported format or combination of formats)")
     thresh, maxval = float(thresh), float(maxval)
+    if d not in ("float32", "float64"):
+        thresh = float(math.floor(thresh))  # cv2 reports the integer threshold it applied
     if d in ("float32", "float64"):
         t, m, x = thresh, maxval, a
         if d == "float32":
@@ -605,7 +609,7 @@ def threshold(src, thresh, maxval, type, dst=None):
                 v = m if (above == (kind == THRESH_BINARY)) else 0
                 return thresh, _finish(_np.full(a.shape, v, dtype=d), dst)
             if kind == THRESH_TRUNC:
-                return thresh, _finish(a.copy() if not above else _np.full(a.shape, t if t >= info.min else info.min, dtype=d) if False else a.copy(), dst)
+                return thresh, _finish(_np.full(a.shape, info.min, dtype=d) if above else a.copy(), dst)
             if kind == THRESH_TOZERO:
                 return thresh, _finish(a.copy() if above else _np.zeros(a.shape, dtype=d), dst)
             return thresh, _finish(_np.zeros(a.shape, dtype=d) if above else a.copy(), dst)
@@ -756,7 +760,8 @@ def Canny(image, threshold1, threshold2, edges=None, apertureSize=3, L2gradient=
         # Canny(dx, dy, threshold1, threshold2[, edges[, L2gradient]])
         dx, dy = as_image(image, fn, "dx"), as_image(threshold1, fn, "dy")
         lo, hi = float(threshold2), float(edges)
-        l2 = bool(apertureSize) if not isinstance(apertureSize, int) or apertureSize in (0, 1) and apertureSize != 3 else False
+        # The sixth positional argument of this form is L2gradient (it lands in apertureSize).
+        l2 = bool(apertureSize) if isinstance(apertureSize, bool) else bool(L2gradient)
         if str(dx.dtype) != "int16" or str(dy.dtype) != "int16" or tuple(dx.shape) != tuple(dy.shape):
             raise fail(fn, "dx and dy must be int16 arrays of the same shape")
         return _canny_core(dx, dy, lo, hi, l2, 3)

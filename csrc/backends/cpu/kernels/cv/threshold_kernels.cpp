@@ -169,7 +169,7 @@ class HistKernel final : public backend::Kernel {
 
 std::unique_ptr<backend::Kernel> prepare_hist(const backend::StepDesc& s) { return std::make_unique<HistKernel>(s); }
 
-// LUT: out[.., c] = lut[src[.., c] (+128 for int8)][c or 0]; only bytes move, so any lut dtype.
+// LUT: out[.., c] = lut[byte of src[.., c]][c or 0]; only bytes move, so any lut dtype.
 class LutKernel final : public backend::Kernel {
  public:
   explicit LutKernel(const backend::StepDesc& s) {
@@ -178,16 +178,16 @@ class LutKernel final : public backend::Kernel {
     n_ = numel(a) / std::max<int64_t>(c_, 1);
     tc_ = s.inputs[1].shape.size() == 2 ? s.inputs[1].shape[1] : 1;
     isz_ = static_cast<int64_t>(itemsize(s.output.dtype));
-    signed_ = s.inputs[0].dtype == DType::Int8;
   }
   void run(char* const* in, char* out) override {
     const uint8_t* a = reinterpret_cast<const uint8_t*>(in[0]);
     const char* t = in[1];
-    const int64_t c = c_, tc = tc_, isz = isz_, off = signed_ ? 128 : 0;
+    const int64_t c = c_, tc = tc_, isz = isz_;
     parallel_for(n_, 4096, [&](int64_t lo, int64_t hi) {
       for (int64_t p = lo; p < hi; ++p)
         for (int64_t k = 0; k < c; ++k) {
-          int64_t v = signed_ ? static_cast<int64_t>(static_cast<int8_t>(a[p * c + k])) + off : a[p * c + k];
+          // cv2 indexes with the raw byte, so int8 -1 reads entry 255.
+          int64_t v = a[p * c + k];
           std::memcpy(out + (p * c + k) * isz, t + (v * tc + (tc == 1 ? 0 : k)) * isz, static_cast<size_t>(isz));
         }
     });
@@ -195,7 +195,6 @@ class LutKernel final : public backend::Kernel {
 
  private:
   int64_t c_, n_, tc_, isz_;
-  bool signed_;
 };
 
 std::unique_ptr<backend::Kernel> prepare_lut(const backend::StepDesc& s) { return std::make_unique<LutKernel>(s); }
