@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/threadpool.h"
@@ -95,20 +96,38 @@ decltype(auto) dispatch_depth(DType d, F&& f) {
 
 // Border-extends source row r (-1: the constant row) into dst, converting to D: `left` pixels
 // before column 0 and `right` after column w-1.
+// Byte-sized stores may alias anything, so the hot loops take restrict pointers and by-value
+// lengths: otherwise the compiler reloads the bound every iteration and never vectorises.
+template <class S, class D>
+inline void convert_into(D* __restrict d, const S* __restrict s, int64_t n) {
+  if constexpr (std::is_same_v<S, D>) {
+    std::memcpy(d, s, sizeof(D) * static_cast<size_t>(n));
+  } else {
+    for (int64_t i = 0; i < n; ++i) d[i] = static_cast<D>(s[i]);
+  }
+}
+template <class T>
+inline void min_into(T* __restrict d, const T* __restrict s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) d[i] = std::min(d[i], s[i]);
+}
+template <class T>
+inline void max_into(T* __restrict d, const T* __restrict s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) d[i] = std::max(d[i], s[i]);
+}
+
 template <class S, class D>
 void pad_row(const S* img, const Geom& g, int64_t r, int64_t left, int64_t right, int mode, D bval, D* dst) {
-  const int64_t c = g.c, tot = g.w + left + right;
+  const int64_t c = g.c, w = g.w, tot = w + left + right;
   if (r < 0) {
     std::fill(dst, dst + tot * c, bval);
     return;
   }
-  const S* row = img + r * g.w * c;
-  D* mid = dst + left * c;
-  for (int64_t i = 0; i < g.w * c; ++i) mid[i] = static_cast<D>(row[i]);
+  const S* row = img + r * w * c;
+  convert_into<S, D>(dst + left * c, row, w * c);
   for (int64_t x = 0; x < tot; ++x) {
-    if (x == left) x = left + g.w;
+    if (x == left) x = left + w;
     if (x >= tot) break;
-    int64_t s = bmap(x - left, g.w, mode);
+    int64_t s = bmap(x - left, w, mode);
     for (int64_t k = 0; k < c; ++k) dst[x * c + k] = s < 0 ? bval : static_cast<D>(row[s * c + k]);
   }
 }
@@ -444,7 +463,6 @@ class MorphKernel final : public backend::Kernel {
     const Geom g = g_;
     const int64_t n = g.w * g.c, c = g.c, rowlen = (g.w + kw_ - 1) * c;
     const bool dil = dilate_;
-    auto op = [dil](T a, T b) { return dil ? std::max(a, b) : std::min(a, b); };
     if (taps_.empty()) {  // an empty element: cv2 copies the image through
       std::memcpy(dst, src, sizeof(T) * g.h * n);
       return;
@@ -455,20 +473,18 @@ class MorphKernel final : public backend::Kernel {
         std::vector<T> prow(static_cast<size_t>(rowlen));
         auto make = [&](int64_t p, T* d) {
           pad_row<T, T>(src, g, bmap(p, g.h, border_), ax_, kw_ - 1 - ax_, border_, bval_, prow.data());
-          std::copy(prow.begin(), prow.begin() + n, d);
+          std::memcpy(d, prow.data(), sizeof(T) * n);
           for (int64_t q = 1; q < kw_; ++q) {
-            const T* s = prow.data() + q * c;
-            if (dil) for (int64_t x = 0; x < n; ++x) d[x] = std::max(d[x], s[x]);
-            else for (int64_t x = 0; x < n; ++x) d[x] = std::min(d[x], s[x]);
+            if (dil) max_into(d, prow.data() + q * c, n);
+            else min_into(d, prow.data() + q * c, n);
           }
         };
         auto use = [&](int64_t y, const T* const* rows) {
           T* o = dst + y * n;
-          std::copy(rows[0], rows[0] + n, o);
+          std::memcpy(o, rows[0], sizeof(T) * n);
           for (int64_t r = 1; r < kh_; ++r) {
-            const T* s = rows[r];
-            if (dil) for (int64_t x = 0; x < n; ++x) o[x] = std::max(o[x], s[x]);
-            else for (int64_t x = 0; x < n; ++x) o[x] = std::min(o[x], s[x]);
+            if (dil) max_into(o, rows[r], n);
+            else min_into(o, rows[r], n);
           }
         };
         ring_rows<T>(y0, y1, kh_, ay_, n, make, use);
@@ -479,10 +495,11 @@ class MorphKernel final : public backend::Kernel {
         auto use = [&](int64_t y, const T* const* rows) {
           T* o = dst + y * n;
           const Tap& t0 = taps_[0];
-          std::copy(rows[t0.r] + t0.q * c, rows[t0.r] + t0.q * c + n, o);
+          std::memcpy(o, rows[t0.r] + t0.q * c, sizeof(T) * n);
           for (size_t k = 1; k < taps_.size(); ++k) {
             const T* s = rows[taps_[k].r] + taps_[k].q * c;
-            for (int64_t x = 0; x < n; ++x) o[x] = op(o[x], s[x]);
+            if (dil) max_into(o, s, n);
+            else min_into(o, s, n);
           }
         };
         ring_rows<T>(y0, y1, kh_, ay_, rowlen, make, use);
@@ -534,6 +551,80 @@ std::vector<std::pair<int, int>> median_network(int n) {
   return kept;
 }
 
+// The same network built at compile time, so the 3x3 and 5x5 medians unroll into straight-line
+// min/max code on whole vectors held in registers.
+template <int N>
+struct Net {
+  int size = 0;
+  int a[256] = {};
+  int b[256] = {};
+};
+
+template <int N>
+constexpr Net<N> make_median_net() {
+  Net<N> all{};
+  int P = 1;
+  while (P < N) P <<= 1;
+  for (int p = 1; p < P; p <<= 1)
+    for (int k = p; k >= 1; k >>= 1)
+      for (int j = k % p; j + k < P; j += 2 * k)
+        for (int i = 0; i < (k < P - j - k ? k : P - j - k); ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < N) {
+            all.a[all.size] = i + j;
+            all.b[all.size] = i + j + k;
+            ++all.size;
+          }
+  bool live[N] = {};
+  live[N / 2] = true;
+  Net<N> rev{};
+  for (int t = all.size - 1; t >= 0; --t)
+    if (live[all.a[t]] || live[all.b[t]]) {
+      live[all.a[t]] = live[all.b[t]] = true;
+      rev.a[rev.size] = all.a[t];
+      rev.b[rev.size] = all.b[t];
+      ++rev.size;
+    }
+  Net<N> out{};
+  for (int t = rev.size - 1; t >= 0; --t) {
+    out.a[out.size] = rev.a[t];
+    out.b[out.size] = rev.b[t];
+    ++out.size;
+  }
+  return out;
+}
+
+constexpr Net<9> kNet9 = make_median_net<9>();
+constexpr Net<25> kNet25 = make_median_net<25>();
+
+typedef uint8_t v32u8 __attribute__((vector_size(32)));
+
+template <int N, const Net<N>& NET, size_t... I>
+inline void run_net(v32u8* v, std::index_sequence<I...>) {
+  (([&] {
+     v32u8 x = v[NET.a[I]], y = v[NET.b[I]];
+     v[NET.a[I]] = x < y ? x : y;
+     v[NET.b[I]] = x < y ? y : x;
+   }()),
+   ...);
+}
+
+// One output row of the 8-bit k x k median (k = 3 or 5), 32 bytes at a time; the last block
+// overlaps the previous one instead of running a scalar tail.
+template <int K>
+void median_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c) {
+  constexpr int N = K * K;
+  v32u8 v[N];
+  for (int64_t x0 = 0;; x0 += 32) {
+    if (x0 + 32 > n) x0 = n - 32;
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j < K; ++j) std::memcpy(&v[i * K + j], rows[i] + x0 + j * c, 32);
+    if constexpr (K == 3) run_net<9, kNet9>(v, std::make_index_sequence<kNet9.size>{});
+    else run_net<25, kNet25>(v, std::make_index_sequence<kNet25.size>{});
+    std::memcpy(o + x0, &v[N / 2], 32);
+    if (x0 + 32 >= n) break;
+  }
+}
+
 template <class T>
 class MedianKernel final : public backend::Kernel {
  public:
@@ -555,6 +646,13 @@ class MedianKernel final : public backend::Kernel {
         std::vector<T> v(static_cast<size_t>(k * k * B));
         auto use = [&](int64_t y, const T* const* rows) {
           T* o = dst + y * n;
+          if constexpr (std::is_same_v<T, uint8_t>) {
+            if (n >= 32) {
+              if (k == 3) median_row_u8<3>(rows, o, n, c);
+              else median_row_u8<5>(rows, o, n, c);
+              return;
+            }
+          }
           for (int64_t x0 = 0; x0 < n; x0 += B) {
             const int64_t m = std::min<int64_t>(B, n - x0);
             for (int64_t i = 0; i < k; ++i)
