@@ -1,4 +1,4 @@
-// CPU kernels of Canny's edge tracing, calcHist and LUT (shape rules: ops/cv/filter_ops.cpp).
+// CPU kernels of calcHist and LUT (shape rules: ops/cv/filter_ops.cpp); Canny is in simd/cv/.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -13,105 +13,6 @@ namespace mnn::cpu {
 using namespace core;
 
 namespace {
-
-// Canny after the Sobel pass (Python computes dx, dy as cv2 does: int16, BORDER_REPLICATE).
-// Per pixel the channel with the largest magnitude wins; non-maximum suppression uses cv2's
-// fixed-point tan(22.5 deg) test; hysteresis keeps the local maxima above `low` that are
-// 8-connected to one above `high`.
-class CannyKernel final : public backend::Kernel {
- public:
-  explicit CannyKernel(const backend::StepDesc& s) {
-    const auto& i = s.params->ints;
-    low_ = i[0], high_ = i[1], l2_ = i[2] != 0;
-    h_ = s.inputs[0].shape[0], w_ = s.inputs[0].shape[1], c_ = s.inputs[0].shape[2];
-    wide_ = s.inputs[0].dtype == DType::Int32;
-  }
-  void run(char* const* in, char* out) override {
-    if (wide_) run_typed(reinterpret_cast<const int32_t*>(in[0]), reinterpret_cast<const int32_t*>(in[1]), out);
-    else run_typed(reinterpret_cast<const int16_t*>(in[0]), reinterpret_cast<const int16_t*>(in[1]), out);
-  }
-
- private:
-  template <class G>
-  void run_typed(const G* dx, const G* dy, char* out) {
-    const int64_t h = h_, w = w_, c = c_, mw = w + 2;
-    // Magnitude with a zero frame, and the winning channel's dx/dy per pixel.
-    std::vector<int64_t> mag(static_cast<size_t>((h + 2) * mw), 0);
-    std::vector<int32_t> bx(static_cast<size_t>(h * w)), by(static_cast<size_t>(h * w));
-    const bool l2 = l2_;
-    parallel_for(h, 16, [&](int64_t y0, int64_t y1) {
-      for (int64_t y = y0; y < y1; ++y) {
-        int64_t* m = mag.data() + (y + 1) * mw + 1;
-        for (int64_t x = 0; x < w; ++x) {
-          const G* px = dx + (y * w + x) * c;
-          const G* py = dy + (y * w + x) * c;
-          int64_t best = -1;
-          int32_t bdx = 0, bdy = 0;
-          for (int64_t k = 0; k < c; ++k) {
-            int64_t a = px[k], b = py[k];
-            int64_t v = l2 ? a * a + b * b : std::llabs(a) + std::llabs(b);
-            if (v > best) best = v, bdx = static_cast<int32_t>(a), bdy = static_cast<int32_t>(b);
-          }
-          m[x] = best;
-          bx[y * w + x] = bdx;
-          by[y * w + x] = bdy;
-        }
-      }
-    });
-    // 0: candidate (local max above low), 1: not an edge, 2: edge; the frame is 1.
-    std::vector<uint8_t> map(static_cast<size_t>((h + 2) * mw), 1);
-    const int64_t low = low_, high = high_;
-    constexpr int kShift = 15;
-    const int64_t tg22 = static_cast<int64_t>(0.4142135623730950488016887242097 * (1 << kShift) + 0.5);
-    parallel_for(h, 16, [&](int64_t y0, int64_t y1) {
-      for (int64_t y = y0; y < y1; ++y) {
-        const int64_t* m = mag.data() + (y + 1) * mw + 1;
-        const int64_t* up = m - mw;
-        const int64_t* dn = m + mw;
-        uint8_t* mp = map.data() + (y + 1) * mw + 1;
-        for (int64_t x = 0; x < w; ++x) {
-          const int64_t v = m[x];
-          if (v <= low) continue;
-          const int64_t xs = std::llabs(bx[y * w + x]), ys = std::llabs(by[y * w + x]) << kShift;
-          const int64_t t22 = xs * tg22;
-          bool keep;
-          if (ys < t22) {
-            keep = v > m[x - 1] && v >= m[x + 1];
-          } else if (ys > t22 + (xs << (kShift + 1))) {
-            keep = v > up[x] && v >= dn[x];
-          } else {
-            const int64_t s = ((bx[y * w + x] ^ by[y * w + x]) < 0) ? -1 : 1;
-            keep = v > up[x - s] && v > dn[x + s];
-          }
-          if (keep) mp[x] = v > high ? 2 : 0;
-        }
-      }
-    });
-    std::vector<int64_t> stack;
-    for (int64_t i = 0; i < static_cast<int64_t>(map.size()); ++i)
-      if (map[i] == 2) stack.push_back(i);
-    const int64_t nb[8] = {-mw - 1, -mw, -mw + 1, -1, 1, mw - 1, mw, mw + 1};
-    while (!stack.empty()) {
-      int64_t p = stack.back();
-      stack.pop_back();
-      for (int64_t d : nb)
-        if (map[p + d] == 0) {
-          map[p + d] = 2;
-          stack.push_back(p + d);
-        }
-    }
-    uint8_t* o = reinterpret_cast<uint8_t*>(out);
-    for (int64_t y = 0; y < h; ++y) {
-      const uint8_t* mp = map.data() + (y + 1) * mw + 1;
-      for (int64_t x = 0; x < w; ++x) o[y * w + x] = mp[x] == 2 ? 255 : 0;
-    }
-  }
-
-  int64_t low_, high_, h_, w_, c_;
-  bool l2_, wide_;
-};
-
-std::unique_ptr<backend::Kernel> prepare_canny(const backend::StepDesc& s) { return std::make_unique<CannyKernel>(s); }
 
 // calcHist over uniform bins: bin = floor(v * a + b) per dimension, a = bins / (hi - lo),
 // b = -lo * a (cv2's formula, in double); values outside [0, bins) are not counted.
@@ -201,7 +102,6 @@ std::unique_ptr<backend::Kernel> prepare_lut(const backend::StepDesc& s) { retur
 
 }  // namespace
 
-MNN_REGISTER_CPU_KERNEL(cv_canny, "cv_canny", &prepare_canny);
 MNN_REGISTER_CPU_KERNEL(cv_hist, "cv_hist", &prepare_hist);
 MNN_REGISTER_CPU_KERNEL(cv_lut, "cv_lut", &prepare_lut);
 
