@@ -153,6 +153,24 @@ int64_t row_grain(const Geom& g) { return std::max<int64_t>(8, (1 << 16) / std::
 
 // ---- separable linear filters (sepFilter2D, GaussianBlur, boxFilter, Sobel, ...) ------------
 
+// Integer tap loops for the 8-bit exact path: all taps in one pass over the row.
+template <class S>
+inline void taps3(int32_t* __restrict d, const S* __restrict a, const S* __restrict b, const S* __restrict c,
+                  int32_t wa, int32_t wb, int32_t wc, int64_t n) {
+  for (int64_t x = 0; x < n; ++x) d[x] = wa * int32_t(a[x]) + wb * int32_t(b[x]) + wc * int32_t(c[x]);
+}
+inline void taps3_i16(int16_t* __restrict d, const int32_t* __restrict a, const int32_t* __restrict b,
+                      const int32_t* __restrict c, int32_t wa, int32_t wb, int32_t wc, int64_t n) {
+  for (int64_t x = 0; x < n; ++x) {
+    int32_t v = wa * a[x] + wb * b[x] + wc * c[x];
+    d[x] = static_cast<int16_t>(std::min(32767, std::max(-32768, v)));
+  }
+}
+template <class S>
+inline void accumulate(int32_t* __restrict d, const S* __restrict s, int32_t w, int64_t n) {
+  for (int64_t x = 0; x < n; ++x) d[x] += w * int32_t(s[x]);
+}
+
 class SepFilterKernel final : public backend::Kernel {
  public:
   explicit SepFilterKernel(const backend::StepDesc& s) {
@@ -204,23 +222,33 @@ class SepFilterKernel final : public backend::Kernel {
       std::vector<int32_t> acc(static_cast<size_t>(n));
       auto make = [&](int64_t p, int32_t* dst) {
         pad_row<uint8_t, uint8_t>(src, g, bmap(p, g.h, border_), ax_, nx_ - 1 - ax_, border_, 0, prow.data());
+        if (nx_ == 3) {
+          taps3(dst, prow.data(), prow.data() + c, prow.data() + 2 * c, kx[0], kx[1], kx[2], n);
+          return;
+        }
         std::fill(dst, dst + n, 0);
         for (int64_t k = 0; k < nx_; ++k) {
           const int32_t w = kx[k];
           if (w == 0) continue;
-          const uint8_t* s = prow.data() + k * c;
-          for (int64_t x = 0; x < n; ++x) dst[x] += w * s[x];
+          accumulate(dst, prow.data() + k * c, w, n);
         }
       };
       auto use = [&](int64_t y, const int32_t* const* rows) {
-        std::fill(acc.begin(), acc.end(), 0);
-        for (int64_t k = 0; k < ny_; ++k) {
-          const int32_t w = ky[k];
-          if (w == 0) continue;
-          const int32_t* r = rows[k];
-          for (int64_t x = 0; x < n; ++x) acc[x] += w * r[x];
-        }
         char* o = out + y * n * out_isz_;
+        if (ny_ == 3 && od == DType::Int16) {  // Sobel/Scharr's common case: one fused pass
+          taps3_i16(reinterpret_cast<int16_t*>(o), rows[0], rows[1], rows[2], ky[0], ky[1], ky[2], n);
+          return;
+        }
+        if (ny_ == 3) {
+          taps3(acc.data(), rows[0], rows[1], rows[2], ky[0], ky[1], ky[2], n);
+        } else {
+          std::fill(acc.begin(), acc.end(), 0);
+          for (int64_t k = 0; k < ny_; ++k) {
+            const int32_t w = ky[k];
+            if (w == 0) continue;
+            accumulate(acc.data(), rows[k], w, n);
+          }
+        }
         switch (od) {
           case DType::Int16: {
             int16_t* q = reinterpret_cast<int16_t*>(o);
