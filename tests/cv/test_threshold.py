@@ -121,3 +121,24 @@ def test_canny_from_gradients_and_errors():
         cv.Canny(g, 50, 150, apertureSize=4)
     with pytest.raises(cv.error, match=r"\[mnn.cv.Canny\]"):
         cv.Canny(g.astype(numpy.float32), 50, 150)
+
+
+@pytest.mark.parametrize("clip,grid", [(40.0, (8, 8)), (2.0, (8, 8)), (3.0, (5, 7)), (0.0, (4, 4)), (1.0, (3, 2))])
+def test_clahe_exact(clip, grid):
+    for g in GRAY:
+        same(cv.createCLAHE(clip, grid).apply(g), cv2.createCLAHE(clip, grid).apply(g))
+    with pytest.raises(cv.error, match=r"\[mnn.cv.CLAHE.apply\]"):
+        cv.createCLAHE(clip, grid).apply(COLOR[0])
+
+
+@pytest.mark.parametrize("d,sc,ss", [(9, 75, 75), (5, 20, 10), (-1, 30, 3)])
+def test_bilateral(d, sc, ss):
+    # cv2 accumulates float weights in SIMD lanes: results agree within one level, almost all exact.
+    for img in COLOR + GRAY[:2]:
+        got, want = numpy.asarray(cv.bilateralFilter(img, d, sc, ss)), cv2.bilateralFilter(img, d, sc, ss)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        assert numpy.abs(got.astype(int) - want).max() <= 1
+    f = RNG.random((97, 131, 3)).astype(numpy.float32)
+    numpy.testing.assert_allclose(numpy.asarray(cv.bilateralFilter(f, 5, 0.3, 3)), cv2.bilateralFilter(f, 5, 0.3, 3), atol=1e-5)
+    with pytest.raises(cv.error, match=r"\[mnn.cv.bilateralFilter\]"):
+        cv.bilateralFilter(COLOR[0].astype(numpy.uint16), 5, 10, 10)

@@ -146,3 +146,35 @@ MNN_REGISTER_PRIMITIVE(cv_hist, {"cv_hist", &infer_hist});
 MNN_REGISTER_PRIMITIVE(cv_lut, {"cv_lut", &infer_lut});
 
 }  // namespace mnn::ops
+
+namespace mnn::ops {
+namespace {
+
+// cv_bilateral(src; radius, border | color_coeff, space_coeff) and cv_clahe(src; tiles_x, tiles_y | clip)
+prims::PrimMeta infer_bilateral(const std::vector<core::NodePtr>& in, const core::Params& p) {
+  const core::NodePtr& a = in.at(0);
+  const char* fn = "[mnn.cv.bilateralFilter] ";
+  if (a->ndim() != 2 && a->ndim() != 3) throw core::ValueError(std::string(fn) + "expected an HxW or HxWxC image");
+  int64_t c = a->ndim() == 3 ? a->shape[2] : 1;
+  if ((a->dtype != core::DType::UInt8 && a->dtype != core::DType::Float32) || (c != 1 && c != 3))
+    throw core::ValueError(std::string(fn) + "only uint8/float32 images with 1 or 3 channels are supported");
+  if (p.ints.size() != 2 || p.floats.size() != 2 || p.ints[0] < 1) throw core::ValueError(std::string(fn) + "bad parameters");
+  return {a->dtype, a->shape};
+}
+
+prims::PrimMeta infer_clahe(const std::vector<core::NodePtr>& in, const core::Params& p) {
+  const core::NodePtr& a = in.at(0);
+  const char* fn = "[mnn.cv.CLAHE.apply] ";
+  if (a->ndim() != 2 || a->dtype != core::DType::UInt8)
+    throw core::ValueError(std::string(fn) + "src must be a single-channel uint8 image");
+  if (p.ints.size() != 2 || p.ints[0] < 1 || p.ints[1] < 1 || p.floats.size() != 1)
+    throw core::ValueError(std::string(fn) + "bad parameters");
+  return {a->dtype, a->shape};
+}
+
+}  // namespace
+
+MNN_REGISTER_PRIMITIVE(cv_bilateral, {"cv_bilateral", &infer_bilateral});
+MNN_REGISTER_PRIMITIVE(cv_clahe, {"cv_clahe", &infer_clahe});
+
+}  // namespace mnn::ops

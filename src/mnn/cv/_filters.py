@@ -24,6 +24,7 @@ __all__ = [
     "THRESH_BINARY", "THRESH_BINARY_INV", "THRESH_TRUNC", "THRESH_TOZERO", "THRESH_TOZERO_INV",
     "THRESH_MASK", "THRESH_OTSU", "THRESH_TRIANGLE", "ADAPTIVE_THRESH_MEAN_C", "ADAPTIVE_THRESH_GAUSSIAN_C",
     "threshold", "adaptiveThreshold", "inRange", "equalizeHist", "calcHist", "Canny", "LUT",
+    "bilateralFilter", "createCLAHE", "CLAHE",
 ]
 
 BORDER_CONSTANT, BORDER_REPLICATE, BORDER_REFLECT, BORDER_WRAP, BORDER_REFLECT_101 = 0, 1, 2, 3, 4
@@ -796,3 +797,53 @@ def _canny_core(dx, dy, lo, hi, l2, ap):
     if dx.ndim == 2:
         dx, dy = _np.reshape(dx, dx.shape + (1,)), _np.reshape(dy, dy.shape + (1,))
     return _core.prim("cv_canny", [dx, dy], [math.floor(lo), math.floor(hi), int(l2)], [])
+
+
+# ---- bilateral filter and CLAHE -------------------------------------------------------------
+
+def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_DEFAULT):
+    fn = "bilateralFilter"
+    a = _image(src, fn)
+    if str(a.dtype) not in ("uint8", "float32") or channels(a) not in (1, 3):
+        raise fail(fn, "src must be uint8 or float32 with 1 or 3 channels")
+    sc = float(sigmaColor) if sigmaColor > 0 else 1.0
+    ss = float(sigmaSpace) if sigmaSpace > 0 else 1.0
+    radius = int(_np.rint(_np.asarray(ss * 1.5)).item()) if d <= 0 else int(d) // 2
+    radius = max(radius, 1)
+    border = _border(borderType, fn, allow_wrap=True)
+    res = _core.prim("cv_bilateral", [a], [radius, border], [-0.5 / (sc * sc), -0.5 / (ss * ss)])
+    return _finish(res, dst)
+
+
+class CLAHE:
+    """cv2.CLAHE: contrast-limited adaptive histogram equalisation of 8-bit single-channel images."""
+
+    def __init__(self, clipLimit=40.0, tileGridSize=(8, 8)):
+        self._clip = float(clipLimit)
+        self._grid = _pair(tileGridSize, "createCLAHE", "tileGridSize")
+        if self._grid[0] <= 0 or self._grid[1] <= 0:
+            raise fail("createCLAHE", "tileGridSize must be positive")
+
+    def apply(self, src, dst=None):
+        a = _image(src, "CLAHE.apply")
+        if str(a.dtype) != "uint8" or channels(a) != 1:
+            raise fail("CLAHE.apply", "src must be a single-channel uint8 image (cv2: _src.type() == CV_8UC1)")
+        if a.ndim == 3:
+            a = _np.reshape(a, a.shape[:2])
+        return _finish(_core.prim("cv_clahe", [a], [self._grid[0], self._grid[1]], [self._clip]), dst)
+
+    def getClipLimit(self):
+        return self._clip
+
+    def setClipLimit(self, clipLimit):
+        self._clip = float(clipLimit)
+
+    def getTilesGridSize(self):
+        return self._grid
+
+    def setTilesGridSize(self, tileGridSize):
+        self._grid = _pair(tileGridSize, "CLAHE.setTilesGridSize", "tileGridSize")
+
+
+def createCLAHE(clipLimit=40.0, tileGridSize=(8, 8)):
+    return CLAHE(clipLimit, tileGridSize)
