@@ -32,6 +32,23 @@ void row_magnitude(const G* __restrict dx, const G* __restrict dy, int64_t w, in
     for (int64_t x = 0; x < w; ++x) bx[x] = dx[x], by[x] = dy[x];
     return;
   }
+  if (c == 3) {
+    // Straight-line selects (first maximum wins) so the compiler vectorises the stride-3 loads.
+    for (int64_t x = 0; x < w; ++x) {
+      const int32_t a0 = dx[3 * x], a1 = dx[3 * x + 1], a2 = dx[3 * x + 2];
+      const int32_t b0 = dy[3 * x], b1 = dy[3 * x + 1], b2 = dy[3 * x + 2];
+      const int32_t m0 = l2 ? a0 * a0 + b0 * b0 : std::abs(a0) + std::abs(b0);
+      const int32_t m1 = l2 ? a1 * a1 + b1 * b1 : std::abs(a1) + std::abs(b1);
+      const int32_t m2 = l2 ? a2 * a2 + b2 * b2 : std::abs(a2) + std::abs(b2);
+      const bool t1 = m1 > m0;
+      int32_t best = t1 ? m1 : m0, ba = t1 ? a1 : a0, bb = t1 ? b1 : b0;
+      const bool t2 = m2 > best;
+      mag[x] = t2 ? m2 : best;
+      bx[x] = t2 ? a2 : ba;
+      by[x] = t2 ? b2 : bb;
+    }
+    return;
+  }
   for (int64_t x = 0; x < w; ++x) {
     const G* px = dx + x * c;
     const G* py = dy + x * c;
