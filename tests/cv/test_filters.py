@@ -249,6 +249,12 @@ def test_errors():
         cv.erode(a, numpy.ones((3, 3), numpy.uint8), borderType=cv2.BORDER_WRAP)
     with pytest.raises(cv.error):
         cv.GaussianBlur(None, (3, 3), 0)
+    for f in (lambda m: m.GaussianBlur(numpy.zeros((0, 5), numpy.uint8), (3, 3), 0),
+              lambda m: m.medianBlur(numpy.zeros((4, 0, 3), numpy.uint8), 3)):
+        with pytest.raises(cv2.error):
+            f(cv2)
+        with pytest.raises(cv.error):
+            f(cv)
     with pytest.raises(cv.error):
         cv.Sobel(a, cv2.CV_16S, 0, 0)
     with pytest.raises(cv.error):

@@ -56,6 +56,8 @@ def _image(src, fn):
         raise fail(fn, f"expected a 2-d or 3-d image, got {a.ndim} dimensions")
     if str(a.dtype) not in _DEPTH_OF:
         raise fail(fn, f"unsupported depth {a.dtype}")
+    if a.size == 0:
+        raise fail(fn, "empty image (cv2: !_src.empty())")
     if a.ndim == 3 and a.shape[2] > 512:
         raise fail(fn, "too many channels")
     return a
