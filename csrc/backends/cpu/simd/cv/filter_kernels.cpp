@@ -624,9 +624,105 @@ constexpr Net<N> make_median_net() {
 constexpr Net<9> kNet9 = make_median_net<9>();
 constexpr Net<25> kNet25 = make_median_net<25>();
 
+// Sorting network for one column of 5 (Batcher on 8 wires, the 3 missing wires dropped).
+constexpr Net<5> make_sort5() {
+  Net<5> n{};
+  for (int p = 1; p < 8; p <<= 1)
+    for (int k = p; k >= 1; k >>= 1)
+      for (int j = k % p; j + k < 8; j += 2 * k)
+        for (int i = 0; i < (k < 8 - j - k ? k : 8 - j - k); ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < 5) {
+            n.a[n.size] = i + j;
+            n.b[n.size] = i + j + k;
+            ++n.size;
+          }
+  return n;
+}
+constexpr Net<5> kSort5 = make_sort5();
+
+// The 5x5 median from five already-sorted columns (register j*5 + r holds rank r of column j):
+// Batcher's network on 64 wires with column j on wires 8j..8j+4 and +inf elsewhere (wires
+// holding +inf are tracked at build time, so their comparators vanish or become relabelings),
+// minus every comparator that never swaps on any 0/1 input with sorted columns (by the 0-1
+// principle it never swaps on real data either), minus those that cannot reach rank 12.
+// The column sorts are shared by the five outputs that read each column.
+struct Net25 {
+  int size = 0;
+  int a[256] = {};
+  int b[256] = {};
+  int out = 0;
+};
+
+constexpr Net25 make_median25_from_columns() {
+  constexpr int K = 5, B = 8, P = 64, N = 25, NI = 7776, NW = (NI + 63) / 64;
+  int lab[P] = {};
+  for (int w = 0; w < P; ++w) lab[w] = -1;
+  for (int j = 0; j < K; ++j)
+    for (int r = 0; r < K; ++r) lab[B * j + r] = j * K + r;
+  int ca[700] = {}, cb[700] = {};
+  int nc = 0;
+  for (int p = 1; p < P; p <<= 1)
+    for (int k = p; k >= 1; k >>= 1)
+      for (int j = k % p; j + k < P; j += 2 * k)
+        for (int i = 0; i < (k < P - j - k ? k : P - j - k); ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) {
+            int x = i + j, y = i + j + k, la = lab[x], lb = lab[y];
+            if (la < 0 && lb < 0) continue;
+            if (la < 0) {
+              lab[x] = lb;
+              lab[y] = -1;
+              continue;
+            }
+            if (lb < 0) continue;
+            ca[nc] = la;
+            cb[nc] = lb;
+            ++nc;
+          }
+  const int out = lab[12];
+  // bits[reg][input]: the 0/1 value on each register for every sorted-column 0/1 input.
+  uint64_t bits[N][NW] = {};
+  for (int idx = 0; idx < NI; ++idx) {
+    int t = idx;
+    for (int j = 0; j < K; ++j) {
+      int ones = t % 6;
+      t /= 6;
+      for (int r = K - ones; r < K; ++r) bits[j * K + r][idx / 64] |= uint64_t(1) << (idx % 64);
+    }
+  }
+  bool keep[700] = {};
+  for (int c = 0; c < nc; ++c) {
+    bool swaps = false;
+    for (int w = 0; w < NW; ++w) {
+      if (bits[ca[c]][w] & ~bits[cb[c]][w]) swaps = true;
+      uint64_t lo = bits[ca[c]][w] & bits[cb[c]][w], hi = bits[ca[c]][w] | bits[cb[c]][w];
+      bits[ca[c]][w] = lo;
+      bits[cb[c]][w] = hi;
+    }
+    keep[c] = swaps;
+  }
+  bool live[N] = {};
+  live[out] = true;
+  bool need[700] = {};
+  for (int c = nc - 1; c >= 0; --c)
+    if (keep[c] && (live[ca[c]] || live[cb[c]])) {
+      need[c] = true;
+      live[ca[c]] = live[cb[c]] = true;
+    }
+  Net25 net{};
+  for (int c = 0; c < nc; ++c)
+    if (need[c]) {
+      net.a[net.size] = ca[c];
+      net.b[net.size] = cb[c];
+      ++net.size;
+    }
+  net.out = out;
+  return net;
+}
+constexpr Net25 kMed25Cols = make_median25_from_columns();
+
 typedef uint8_t v32u8 __attribute__((vector_size(32)));
 
-template <int N, const Net<N>& NET, size_t... I>
+template <class NetT, const NetT& NET, size_t... I>
 inline void run_net(v32u8* v, std::index_sequence<I...>) {
   (([&] {
      v32u8 x = v[NET.a[I]], y = v[NET.b[I]];
@@ -634,6 +730,29 @@ inline void run_net(v32u8* v, std::index_sequence<I...>) {
      v[NET.b[I]] = x < y ? y : x;
    }()),
    ...);
+}
+
+// 5x5 median of one output row: sort every column of 5 once into `planes` (rank r at
+// planes + r * stride), then merge the five columns each output reads.
+void median5_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c, uint8_t* planes, int64_t stride) {
+  const int64_t nn = n + 4 * c;
+  for (int64_t x0 = 0;; x0 += 32) {
+    if (x0 + 32 > nn) x0 = nn - 32;
+    v32u8 v[5];
+    for (int r = 0; r < 5; ++r) std::memcpy(&v[r], rows[r] + x0, 32);
+    run_net<Net<5>, kSort5>(v, std::make_index_sequence<kSort5.size>{});
+    for (int r = 0; r < 5; ++r) std::memcpy(planes + r * stride + x0, &v[r], 32);
+    if (x0 + 32 >= nn) break;
+  }
+  for (int64_t x0 = 0;; x0 += 32) {
+    if (x0 + 32 > n) x0 = n - 32;
+    v32u8 v[25];
+    for (int j = 0; j < 5; ++j)
+      for (int r = 0; r < 5; ++r) std::memcpy(&v[j * 5 + r], planes + r * stride + x0 + j * c, 32);
+    run_net<Net25, kMed25Cols>(v, std::make_index_sequence<kMed25Cols.size>{});
+    std::memcpy(o + x0, &v[kMed25Cols.out], 32);
+    if (x0 + 32 >= n) break;
+  }
 }
 
 // One output row of the 8-bit k x k median (k = 3 or 5), 32 bytes at a time; the last block
@@ -646,8 +765,8 @@ void median_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c)
     if (x0 + 32 > n) x0 = n - 32;
     for (int i = 0; i < K; ++i)
       for (int j = 0; j < K; ++j) std::memcpy(&v[i * K + j], rows[i] + x0 + j * c, 32);
-    if constexpr (K == 3) run_net<9, kNet9>(v, std::make_index_sequence<kNet9.size>{});
-    else run_net<25, kNet25>(v, std::make_index_sequence<kNet25.size>{});
+    if constexpr (K == 3) run_net<Net<9>, kNet9>(v, std::make_index_sequence<kNet9.size>{});
+    else run_net<Net<25>, kNet25>(v, std::make_index_sequence<kNet25.size>{});
     std::memcpy(o + x0, &v[N / 2], 32);
     if (x0 + 32 >= n) break;
   }
@@ -672,12 +791,13 @@ class MedianKernel final : public backend::Kernel {
       if (k <= 5) {
         constexpr int B = 64;
         std::vector<T> v(static_cast<size_t>(k * k * B));
+        std::vector<uint8_t> planes(std::is_same_v<T, uint8_t> && k == 5 ? static_cast<size_t>(5 * (n + 4 * c)) : 0);
         auto use = [&](int64_t y, const T* const* rows) {
           T* o = dst + y * n;
           if constexpr (std::is_same_v<T, uint8_t>) {
             if (n >= 32) {
               if (k == 3) median_row_u8<3>(rows, o, n, c);
-              else median_row_u8<5>(rows, o, n, c);
+              else median5_row_u8(rows, o, n, c, planes.data(), n + 4 * c);
               return;
             }
           }
