@@ -502,11 +502,47 @@ def w_unique():
     return [(f"unique {_count(n)} int64", mk, 1, None)]
 
 
+def w_cv_filters():
+    """mnn.cv filters vs cv2 (in the numpy column) on a 1920x1080x3 uint8 photo; skipped without cv2."""
+    try:
+        import cv2
+        import mnn.cv as mcv
+    except ImportError:
+        return []
+    cv2.setNumThreads(ARGS.threads)
+    h, w = (270, 480) if ARGS.quick else (1080, 1920)
+    if np is None:
+        return []
+    y, x = np.mgrid[0:h, 0:w]
+    rng = np.random.default_rng(SEED)
+    base = np.stack([(x * 255 // w), (y * 255 // h), ((x + y) * 97) % 256], axis=2).astype(np.uint8)
+    img = np.clip(base.astype(np.int16) + rng.integers(-20, 21, base.shape), 0, 255).astype(np.uint8)
+    mimg = mnp.array(img)
+    mnn.eval(mimg)
+
+    def case(label, f_cv2, f_mnn):
+        def mk(lib):
+            if lib == "numpy":
+                return lambda: f_cv2(img)
+            if lib == "mnn":
+                def f():
+                    r = f_mnn(mimg)
+                    mnn.eval(r)
+                    return r
+                return f
+            return None
+        return (f"{label} {w}x{h}x3 u8 [numpy col = cv2]", mk, 1, None)
+
+    return [case("cv GaussianBlur 5x5", lambda a: cv2.GaussianBlur(a, (5, 5), 0), lambda a: mcv.GaussianBlur(a, (5, 5), 0)),
+            case("cv medianBlur 5", lambda a: cv2.medianBlur(a, 5), lambda a: mcv.medianBlur(a, 5)),
+            case("cv Canny 50/150", lambda a: cv2.Canny(a, 50, 150), lambda a: mcv.Canny(a, 50, 150))]
+
+
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
              ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft),
-             ("sort", w_sort), ("unique", w_unique), ("cv", w_cv)]
-WORKLOADS.append(("codecs", w_codecs))  # cv group
+             ("sort", w_sort), ("unique", w_unique), ("cv", w_cv), ("cvfilters", w_cv_filters),
+             ("codecs", w_codecs)]
 
 
 def _count(n):

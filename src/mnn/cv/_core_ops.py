@@ -1,2 +1,498 @@
-"""(filled in by its family: see mnn/cv/__init__.py)."""
-__all__ = []
+"""mnn.cv core array operations (cv2's core module): per-element arithmetic with cv2's saturation,
+channel split/merge, norms and statistics, bitwise ops, polar coordinates, concatenation.
+
+These are per-element or reductions, so they compose mnn.numpy ops (lazy and fused by the
+engine); integer results are computed exactly in float64 and rounded as cv2's saturate_cast
+does (half to even, clipped to the type's range). A Python number as an operand applies to every
+channel (cv2 5 semantics); a tuple is a cv2 Scalar, one value per channel.
+"""
+import math
+
+from .. import numpy as _np
+from ._common import as_image, channels, fail
+
+__all__ = [
+    "NORM_INF", "NORM_L1", "NORM_L2", "NORM_L2SQR", "NORM_MINMAX",
+    "split", "merge", "add", "subtract", "multiply", "divide", "absdiff", "addWeighted",
+    "convertScaleAbs", "normalize", "norm", "minMaxLoc", "mean", "meanStdDev", "countNonZero",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "magnitude", "phase", "cartToPolar",
+    "polarToCart", "sqrt", "exp", "log", "pow", "hconcat", "vconcat",
+]
+
+NORM_INF, NORM_L1, NORM_L2, NORM_L2SQR, NORM_MINMAX = 1, 2, 4, 5, 32
+_DEPTHS = ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64"]
+_FLOATS = ("float32", "float64")
+
+
+def _arr(x, fn, name="src"):
+    a = as_image(x, fn, name)
+    if str(a.dtype) not in _DEPTHS:
+        raise fail(fn, f"unsupported depth {a.dtype}")
+    return a
+
+
+def _saturate(x, dtype):
+    if dtype in _FLOATS:
+        return x.astype(dtype)
+    info = _np.iinfo(dtype)
+    return _np.clip(_np.rint(x), info.min, info.max).astype(dtype)
+
+
+def _is_scalar(x):
+    return isinstance(x, (int, float, tuple, list))
+
+
+def _scalar_values(s, a):
+    """cv2's Scalar against an image: a number applies to every channel, a tuple per channel."""
+    c = channels(a)
+    if isinstance(s, (int, float)):
+        vals = [float(s)] * c
+    else:
+        vals = [float(v) for v in s] + [0.0] * 4
+        vals = vals[:c]
+    if a.ndim == 2:
+        return _np.asarray(vals[0])
+    return _np.asarray(vals)
+
+
+def _operands(fn, src1, src2, dtype, round_scalar=False):
+    """Both operands as float64 arrays, plus the result dtype (cv2's rules for mixed types).
+    round_scalar: cv2 first converts a Scalar to the image's type (add, subtract, absdiff)."""
+    s1, s2 = _is_scalar(src1), _is_scalar(src2)
+    if s1 and s2:
+        raise fail(fn, "at least one operand must be an array")
+    if s1 or s2:
+        a = _arr(src2 if s1 else src1, fn)
+        sv = _scalar_values(src1 if s1 else src2, a)
+        out = str(a.dtype) if dtype is None or dtype < 0 else _DEPTHS[int(dtype)]
+        if round_scalar and str(a.dtype) not in _FLOATS:
+            sv = _np.rint(sv)  # cv2 rounds the Scalar to an integer (no clipping) for integer images
+        x = a.astype("float64")
+        return (sv, x, out, a) if s1 else (x, sv, out, a)
+    a, b = _arr(src1, fn, "src1"), _arr(src2, fn, "src2")
+    if tuple(a.shape) != tuple(b.shape):
+        raise fail(fn, "Sizes of input arguments do not match (the operation is neither 'array op array' "
+                       "where arrays have the same size and the same number of channels, nor 'array op scalar')")
+    if dtype is None or dtype < 0:
+        if a.dtype != b.dtype:
+            raise fail(fn, "When the input arrays have different types, the output array type must be "
+                           "explicitly specified")
+        out = str(a.dtype)
+    else:
+        if int(dtype) not in range(7):
+            raise fail(fn, f"unsupported output depth {dtype}")
+        out = _DEPTHS[int(dtype)]
+    return a.astype("float64"), b.astype("float64"), out, a
+
+
+def _masked(res, mask, dst, a, fn):
+    if mask is None:
+        return res
+    m = _arr(mask, fn, "mask")
+    if str(m.dtype) not in ("uint8", "int8") or m.ndim != 2 or tuple(m.shape) != tuple(a.shape[:2]):
+        raise fail(fn, "mask must be a uint8 HxW array matching the image")
+    keep = m != 0
+    if res.ndim == 3:
+        keep = _np.reshape(keep, tuple(m.shape) + (1,))
+    base = dst if (dst is not None and isinstance(dst, _np.ndarray) and tuple(dst.shape) == tuple(res.shape)
+                   and dst.dtype == res.dtype) else _np.zeros(res.shape, dtype=res.dtype)
+    return _np.where(keep, res, base)
+
+
+def _finish(res, dst):
+    if dst is not None and isinstance(dst, _np.ndarray) and tuple(dst.shape) == tuple(res.shape) and dst.dtype == res.dtype:
+        dst[...] = res
+        return dst
+    return res
+
+
+def _small_int(a, out):
+    return str(a.dtype) in ("uint8", "int8", "uint16", "int16") and out not in _FLOATS
+
+
+def _f32(x):
+    return x.astype("float32")
+
+
+def _f32s(v):
+    return float(_np.asarray(float(v), dtype="float32").item())
+
+
+def add(src1, src2, dst=None, mask=None, dtype=-1):
+    x, y, out, a = _operands("add", src1, src2, dtype, True)
+    return _finish(_masked(_saturate(x + y, out), mask, dst, a, "add"), dst)
+
+
+def subtract(src1, src2, dst=None, mask=None, dtype=-1):
+    x, y, out, a = _operands("subtract", src1, src2, dtype, True)
+    return _finish(_masked(_saturate(x - y, out), mask, dst, a, "subtract"), dst)
+
+
+def multiply(src1, src2, dst=None, scale=1, dtype=-1):
+    x, y, out, a = _operands("multiply", src1, src2, dtype)
+    if scale == 1:
+        r = x * y
+    elif _small_int(a, out):
+        # cv2 scales in float32: round32(round32(a * scale) * b) (exact products in float64).
+        r = _f32((_f32(x * _f32s(scale)).astype("float64")) * y)
+    else:
+        r = x * y * float(scale)
+    return _finish(_saturate(r, out), dst)
+
+
+def divide(src1, src2, dst=None, scale=1, dtype=-1):
+    fn = "divide"
+    if isinstance(src1, (int, float)) and not _is_scalar(src2):
+        # divide(scale, src2): scale / src2 per element (cv2's reciprocal form).
+        b = _arr(src2, fn, "src2")
+        out = str(b.dtype) if dtype is None or dtype < 0 else _DEPTHS[int(dtype)]
+        x, y = _np.asarray(float(src1)), b.astype("float64")
+        if out not in _FLOATS:
+            # scale / 0 is cvRound(inf) = INT_MIN in cv2, then saturated to the type.
+            zero = y == 0
+            q = _saturate(x / _np.where(zero, _np.asarray(1.0), y), out)
+            lo = _np.asarray(_np.iinfo(out).min if out.startswith("int") else 0, dtype=out)
+            return _finish(_np.where(zero, lo, q), dst)
+    else:
+        x, y, out, _ = _operands(fn, src1, src2, dtype)
+        if scale != 1:
+            x = x * float(scale)
+    if out in _FLOATS:
+        return _finish((x / y).astype(out), dst)
+    zero = y == 0
+    q = x / _np.where(zero, _np.asarray(1.0), y)
+    return _finish(_saturate(_np.where(zero, _np.asarray(0.0), q), out), dst)
+
+
+def absdiff(src1, src2, dst=None):
+    x, y, out, _ = _operands("absdiff", src1, src2, -1, True)
+    return _finish(_saturate(_np.abs(x - y), out), dst)
+
+
+def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
+    x, y, out, a = _operands("addWeighted", src1, src2, dtype)
+    if _small_int(a, out):
+        # cv2's 8/16-bit loop: fma(a, alpha, fma(b, beta, gamma)) in float32.
+        inner = _f32(y * _f32s(beta) + _f32s(gamma)).astype("float64")
+        return _finish(_saturate(_f32(x * _f32s(alpha) + inner), out), dst)
+    return _finish(_saturate(x * float(alpha) + y * float(beta) + float(gamma), out), dst)
+
+
+def convertScaleAbs(src, dst=None, alpha=1, beta=0):
+    a = _arr(src, "convertScaleAbs")
+    if str(a.dtype) in ("uint8", "int8", "uint16", "int16", "float32"):
+        # cv2 runs fma(x, alpha, beta) in float32 for these depths.
+        y = _f32(a.astype("float64") * _f32s(alpha) + _f32s(beta))
+        return _finish(_saturate(_np.abs(y).astype("float64"), "uint8"), dst)
+    return _finish(_saturate(_np.abs(a.astype("float64") * float(alpha) + float(beta)), "uint8"), dst)
+
+
+def split(m, mv=None):
+    a = _arr(m, "split")
+    if a.ndim == 2:
+        return (a.copy(),)
+    return tuple(_np.ascontiguousarray(a[:, :, k]) for k in range(a.shape[2]))
+
+
+def merge(mv, dst=None):
+    fn = "merge"
+    if not isinstance(mv, (list, tuple)) or not mv:
+        raise fail(fn, "mv must be a non-empty sequence of arrays")
+    arrs = [_arr(x, fn, "mv") for x in mv]
+    h, w = arrs[0].shape[:2]
+    for x in arrs:
+        if tuple(x.shape[:2]) != (h, w) or x.dtype != arrs[0].dtype:
+            raise fail(fn, "all arrays must have the same size and depth")
+    planes = [_np.reshape(x, (h, w, 1)) if x.ndim == 2 else x for x in arrs]
+    res = _np.concatenate(planes, axis=2)
+    if res.shape[2] == 1:
+        res = _np.reshape(res, (h, w))
+    return _finish(res, dst)
+
+
+def _mask_bool(mask, a, fn):
+    if mask is None:
+        return None
+    m = _arr(mask, fn, "mask")
+    if str(m.dtype) not in ("uint8", "int8") or tuple(m.shape[:2]) != tuple(a.shape[:2]) or m.ndim != 2:
+        raise fail(fn, "mask must be a uint8 HxW array matching the image")
+    return m != 0
+
+
+def _norm_value(x, kind, keep=None):
+    if keep is not None:
+        k = keep if x.ndim == 2 else _np.reshape(keep, tuple(keep.shape) + (1,))
+        x = _np.where(k, x, _np.asarray(0.0))
+    if kind == NORM_INF:
+        return float(_np.max(_np.abs(x))) if x.size else 0.0
+    if kind == NORM_L1:
+        return float(_np.sum(_np.abs(x)))
+    s = float(_np.sum(x * x))
+    return s if kind == NORM_L2SQR else math.sqrt(s)
+
+
+def norm(src1, normType=NORM_L2, mask=None):
+    a = _arr(src1, "norm")
+    return _norm_value(a.astype("float64"), normType & 7 if normType & 7 else normType, _mask_bool(mask, a, "norm"))
+
+
+def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=None):
+    fn = "normalize"
+    a = _arr(src, fn)
+    out = str(a.dtype) if dtype is None or dtype < 0 else _DEPTHS[int(dtype)]
+    x = a.astype("float64")
+    keep = _mask_bool(mask, a, fn)
+    if norm_type == NORM_MINMAX:
+        dmin, dmax = min(alpha, beta), max(alpha, beta)
+        if keep is not None:
+            k = keep if x.ndim == 2 else _np.reshape(keep, tuple(keep.shape) + (1,))
+            smin = float(_np.min(_np.where(k, x, _np.asarray(math.inf))))
+            smax = float(_np.max(_np.where(k, x, _np.asarray(-math.inf))))
+        else:
+            smin, smax = float(_np.min(x)), float(_np.max(x))
+        scale = (dmax - dmin) * (1.0 / (smax - smin) if smax - smin > 2.220446049250313e-16 else 0.0)
+        shift = dmin - smin * scale
+    elif norm_type in (NORM_INF, NORM_L1, NORM_L2):
+        nv = _norm_value(x, norm_type, keep)
+        scale = float(alpha) * (1.0 / nv if abs(nv) > 2.220446049250313e-16 else 0.0)
+        shift = 0.0
+    else:
+        raise fail(fn, "unknown/unsupported norm type")
+    if _small_int(a, out):
+        # convertTo from 8/16-bit data runs fma(x, scale, shift) in float32.
+        res = _saturate(_f32(x * _f32s(scale) + _f32s(shift)), out)
+    else:
+        res = _saturate(x * scale + shift, out)
+    if keep is not None:
+        k = keep if res.ndim == 2 else _np.reshape(keep, tuple(keep.shape) + (1,))
+        base = dst if isinstance(dst, _np.ndarray) and tuple(dst.shape) == tuple(res.shape) else _np.zeros(res.shape, dtype=out)
+        res = _np.where(k, res, base.astype(out))
+    return _finish(res, dst)
+
+
+def minMaxLoc(src, mask=None):
+    fn = "minMaxLoc"
+    a = _arr(src, fn)
+    if a.ndim == 3 and a.shape[2] != 1:
+        raise fail(fn, "src must be single-channel (cv2: (cn == 1 && (_mask.empty() || _mask.type() == CV_8U)))")
+    if a.ndim == 3:
+        a = _np.reshape(a, a.shape[:2])
+    x = a.astype("float64")
+    keep = _mask_bool(mask, a, fn)
+    w = a.shape[1]
+    if keep is not None:
+        if not bool(_np.any(keep)):
+            return 0.0, 0.0, (-1, -1), (-1, -1)
+        lo = _np.where(keep, x, _np.asarray(math.inf))
+        hi = _np.where(keep, x, _np.asarray(-math.inf))
+    else:
+        if a.size == 0:
+            return 0.0, 0.0, (-1, -1), (-1, -1)
+        lo = hi = x
+    i, j = int(_np.argmin(lo)), int(_np.argmax(hi))
+    return float(_np.ravel(lo)[i]), float(_np.ravel(hi)[j]), (i % w, i // w), (j % w, j // w)
+
+
+def _scalar4(vals):
+    vals = [float(v) for v in vals][:4]
+    return tuple(vals + [0.0] * (4 - len(vals)))
+
+
+def mean(src, mask=None):
+    fn = "mean"
+    a = _arr(src, fn)
+    x = a.astype("float64")
+    if x.ndim == 2:
+        x = _np.reshape(x, tuple(x.shape) + (1,))
+    keep = _mask_bool(mask, a, fn)
+    if keep is not None:
+        n = int(_np.sum(keep))
+        if n == 0:
+            return (0.0, 0.0, 0.0, 0.0)
+        s = _np.sum(_np.where(_np.reshape(keep, tuple(keep.shape) + (1,)), x, _np.asarray(0.0)), axis=(0, 1))
+        return _scalar4((s / n).tolist())
+    return _scalar4(_np.mean(x, axis=(0, 1)).tolist())
+
+
+def meanStdDev(src, mean=None, stddev=None, mask=None):
+    fn = "meanStdDev"
+    a = _arr(src, fn)
+    x = a.astype("float64")
+    if x.ndim == 2:
+        x = _np.reshape(x, tuple(x.shape) + (1,))
+    keep = _mask_bool(mask, a, fn)
+    if keep is not None:
+        k = _np.reshape(keep, tuple(keep.shape) + (1,))
+        n = max(int(_np.sum(keep)), 1)
+        m = _np.sum(_np.where(k, x, _np.asarray(0.0)), axis=(0, 1)) / n
+        v = _np.sum(_np.where(k, (x - m) ** 2, _np.asarray(0.0)), axis=(0, 1)) / n
+    else:
+        m = _np.mean(x, axis=(0, 1))
+        v = _np.mean((x - m) ** 2, axis=(0, 1))
+    c = x.shape[2]
+    return _np.reshape(m, (c, 1)), _np.reshape(_np.sqrt(v), (c, 1))
+
+
+def countNonZero(src):
+    fn = "countNonZero"
+    a = _arr(src, fn)
+    if a.ndim == 3 and a.shape[2] != 1:
+        raise fail(fn, "src must be single-channel (cv2: cn == 1)")
+    return int(_np.sum(a != 0))
+
+
+def _bitwise(fn, op, src1, src2, dst, mask):
+    s1, s2 = _is_scalar(src1), _is_scalar(src2)
+    if s1 or s2:
+        a = _arr(src2 if s1 else src1, fn)
+        if str(a.dtype) in _FLOATS:
+            raise fail(fn, "bitwise operations with a scalar need an integer image")
+        sv = _saturate(_scalar_values(src1 if s1 else src2, a), str(a.dtype))
+        res = op(a, sv)
+    else:
+        a, b = _arr(src1, fn, "src1"), _arr(src2, fn, "src2")
+        if tuple(a.shape) != tuple(b.shape) or a.dtype != b.dtype:
+            raise fail(fn, "Sizes/types of input arguments do not match")
+        if str(a.dtype) in _FLOATS:
+            # Bits of the float pattern, as cv2 does.
+            it = "int32" if str(a.dtype) == "float32" else "int64"
+            res = _np.frombuffer(bytes(memoryview(op(_np.frombuffer(bytes(memoryview(a)), dtype=it),
+                                                       _np.frombuffer(bytes(memoryview(b)), dtype=it)))),
+                                 dtype=str(a.dtype))
+            res = _np.reshape(res, a.shape)
+        else:
+            res = op(a, b)
+    return _finish(_masked(res.astype(str(a.dtype)), mask, dst, a, fn), dst)
+
+
+def bitwise_and(src1, src2, dst=None, mask=None):
+    return _bitwise("bitwise_and", _np.bitwise_and, src1, src2, dst, mask)
+
+
+def bitwise_or(src1, src2, dst=None, mask=None):
+    return _bitwise("bitwise_or", _np.bitwise_or, src1, src2, dst, mask)
+
+
+def bitwise_xor(src1, src2, dst=None, mask=None):
+    return _bitwise("bitwise_xor", _np.bitwise_xor, src1, src2, dst, mask)
+
+
+def bitwise_not(src, dst=None, mask=None):
+    fn = "bitwise_not"
+    a = _arr(src, fn)
+    if str(a.dtype) in _FLOATS:
+        raise fail(fn, "bitwise_not needs an integer image")
+    return _finish(_masked(_np.bitwise_not(a), mask, dst, a, fn), dst)
+
+
+def _float_pair(fn, x, y):
+    a, b = _arr(x, fn, "x"), _arr(y, fn, "y")
+    if str(a.dtype) not in _FLOATS or a.dtype != b.dtype or tuple(a.shape) != tuple(b.shape):
+        raise fail(fn, "x and y must be float32/float64 arrays of the same size and type")
+    return a, b
+
+
+def magnitude(x, y, magnitude=None):
+    a, b = _float_pair("magnitude", x, y)
+    return _finish(_np.sqrt(a * a + b * b), magnitude)
+
+
+# cv2's fastAtan2: an odd polynomial in min/max of |x|, |y| (degrees), then quadrant folding.
+_P1, _P3, _P5, _P7 = (0.9997878412794807 * 57.29577951308232, -0.3258083974640975 * 57.29577951308232,
+                      0.1555786518463281 * 57.29577951308232, -0.04432655554792128 * 57.29577951308232)
+
+
+def _fast_atan2_deg(y, x):
+    f = "float32"
+    p1, p3, p5, p7 = (_np.asarray(v, dtype=f) for v in (_P1, _P3, _P5, _P7))
+    x32, y32 = x.astype(f), y.astype(f)
+    ax, ay = _np.abs(x32), _np.abs(y32)
+    eps = _np.asarray(2.220446049250313e-16, dtype=f)
+    big = ax >= ay
+    c = _np.where(big, ay / (ax + eps), ax / (ay + eps)).astype(f)
+    c2 = c * c
+    a = (((p7 * c2 + p5) * c2 + p3) * c2 + p1) * c
+    a = _np.where(big, a, _np.asarray(90.0, dtype=f) - a)
+    a = _np.where(x32 < 0, _np.asarray(180.0, dtype=f) - a, a)
+    a = _np.where(y32 < 0, _np.asarray(360.0, dtype=f) - a, a)
+    return a
+
+
+def phase(x, y, angle=None, angleInDegrees=False):
+    a, b = _float_pair("phase", x, y)
+    deg = _fast_atan2_deg(b, a)
+    res = deg if angleInDegrees else deg * _np.asarray(math.pi / 180.0, dtype="float32")
+    return _finish(res.astype(str(a.dtype)), angle)
+
+
+def cartToPolar(x, y, magnitude=None, angle=None, angleInDegrees=False):
+    a, b = _float_pair("cartToPolar", x, y)
+    mag = _np.sqrt(a * a + b * b)
+    return mag, phase(a, b, None, angleInDegrees)
+
+
+def polarToCart(magnitude, angle, x=None, y=None, angleInDegrees=False):
+    fn = "polarToCart"
+    ang = _arr(angle, fn, "angle")
+    if str(ang.dtype) not in _FLOATS:
+        raise fail(fn, "angle must be float32 or float64")
+    t = ang.astype("float64") * (math.pi / 180.0 if angleInDegrees else 1.0)
+    if magnitude is None:
+        m = _np.asarray(1.0)
+    else:
+        m = _arr(magnitude, fn, "magnitude")
+        if m.dtype != ang.dtype or tuple(m.shape) != tuple(ang.shape):
+            raise fail(fn, "magnitude and angle must have the same size and type")
+        m = m.astype("float64")
+    d = str(ang.dtype)
+    return (m * _np.cos(t)).astype(d), (m * _np.sin(t)).astype(d)
+
+
+def _float_only(fn, src):
+    a = _arr(src, fn)
+    if str(a.dtype) not in _FLOATS:
+        raise fail(fn, "src must be float32 or float64 (cv2: depth == CV_32F || depth == CV_64F)")
+    return a
+
+
+def sqrt(src, dst=None):
+    return _finish(_np.sqrt(_float_only("sqrt", src)), dst)
+
+
+def exp(src, dst=None):
+    return _finish(_np.exp(_float_only("exp", src)), dst)
+
+
+def log(src, dst=None):
+    return _finish(_np.log(_float_only("log", src)), dst)
+
+
+def pow(src, power, dst=None):
+    fn = "pow"
+    a = _arr(src, fn)
+    p = float(power)
+    d = str(a.dtype)
+    if d in _FLOATS:
+        return _finish(_np.power(a, _np.asarray(p, dtype=d)), dst)
+    return _finish(_saturate(_np.power(a.astype("float64"), _np.asarray(p)), d), dst)
+
+
+def _concat(fn, src, axis):
+    if not isinstance(src, (list, tuple)) or not src:
+        raise fail(fn, "src must be a non-empty sequence of arrays")
+    arrs = [_arr(x, fn) for x in src]
+    ref = arrs[0]
+    for x in arrs:
+        if x.dtype != ref.dtype or x.ndim != ref.ndim or (x.ndim == 3 and x.shape[2] != ref.shape[2]):
+            raise fail(fn, "all arrays must have the same type and channel count")
+        if x.shape[1 - axis] != ref.shape[1 - axis]:
+            raise fail(fn, "src[i].rows == src[0].rows" if axis == 1 else "src[i].cols == src[0].cols")
+    return _np.concatenate(arrs, axis=axis)
+
+
+def hconcat(src, dst=None):
+    return _finish(_concat("hconcat", src, 1), dst)
+
+
+def vconcat(src, dst=None):
+    return _finish(_concat("vconcat", src, 0), dst)

@@ -1,2 +1,851 @@
-"""(filled in by its family: see mnn/cv/__init__.py)."""
-__all__ = []
+"""mnn.cv image filtering, morphology, thresholds, histograms and Canny (cv2's imgproc filters).
+
+Python resolves cv2's argument conventions (ddepth, anchors, kernel construction, sigma-derived
+sizes, iteration folding) and the pixel work runs in native primitives (csrc/ops/cv/filter_ops.cpp,
+kernels under csrc/backends/cpu/{simd,kernels}/cv/). Results equal cv2's: 8-bit GaussianBlur
+reproduces its fixed-point arithmetic, other integer outputs round half to even and saturate.
+"""
+import math
+
+from .. import _core
+from .. import numpy as _np
+from ..numpy._common import dtype_code as _dtype_code
+from ._common import as_image, channels, fail
+
+__all__ = [
+    "BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101",
+    "BORDER_REFLECT101", "BORDER_DEFAULT", "BORDER_TRANSPARENT", "BORDER_ISOLATED",
+    "CV_8U", "CV_8S", "CV_16U", "CV_16S", "CV_32S", "CV_32F", "CV_64F",
+    "MORPH_ERODE", "MORPH_DILATE", "MORPH_OPEN", "MORPH_CLOSE", "MORPH_GRADIENT", "MORPH_TOPHAT",
+    "MORPH_BLACKHAT", "MORPH_HITMISS", "MORPH_RECT", "MORPH_CROSS", "MORPH_ELLIPSE", "FILTER_SCHARR",
+    "blur", "boxFilter", "sqrBoxFilter", "GaussianBlur", "getGaussianKernel", "medianBlur",
+    "filter2D", "sepFilter2D", "Sobel", "Scharr", "Laplacian", "getDerivKernels",
+    "erode", "dilate", "morphologyEx", "getStructuringElement", "morphologyDefaultBorderValue",
+    "THRESH_BINARY", "THRESH_BINARY_INV", "THRESH_TRUNC", "THRESH_TOZERO", "THRESH_TOZERO_INV",
+    "THRESH_MASK", "THRESH_OTSU", "THRESH_TRIANGLE", "ADAPTIVE_THRESH_MEAN_C", "ADAPTIVE_THRESH_GAUSSIAN_C",
+    "threshold", "adaptiveThreshold", "inRange", "equalizeHist", "calcHist", "Canny", "LUT",
+    "bilateralFilter", "createCLAHE", "CLAHE",
+]
+
+BORDER_CONSTANT, BORDER_REPLICATE, BORDER_REFLECT, BORDER_WRAP, BORDER_REFLECT_101 = 0, 1, 2, 3, 4
+BORDER_REFLECT101 = BORDER_DEFAULT = 4
+BORDER_TRANSPARENT, BORDER_ISOLATED = 5, 16
+CV_8U, CV_8S, CV_16U, CV_16S, CV_32S, CV_32F, CV_64F = 0, 1, 2, 3, 4, 5, 6
+MORPH_ERODE, MORPH_DILATE, MORPH_OPEN, MORPH_CLOSE = 0, 1, 2, 3
+MORPH_GRADIENT, MORPH_TOPHAT, MORPH_BLACKHAT, MORPH_HITMISS = 4, 5, 6, 7
+MORPH_RECT, MORPH_CROSS, MORPH_ELLIPSE = 0, 1, 2
+FILTER_SCHARR = -1
+THRESH_BINARY, THRESH_BINARY_INV, THRESH_TRUNC, THRESH_TOZERO, THRESH_TOZERO_INV = 0, 1, 2, 3, 4
+THRESH_MASK, THRESH_OTSU, THRESH_TRIANGLE = 7, 8, 16
+ADAPTIVE_THRESH_MEAN_C, ADAPTIVE_THRESH_GAUSSIAN_C = 0, 1
+
+_DEPTHS = ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64"]
+_DEPTH_OF = {d: i for i, d in enumerate(_DEPTHS)}
+_DBL_MAX = 1.7976931348623157e308
+
+
+def morphologyDefaultBorderValue():
+    return (_DBL_MAX, _DBL_MAX, _DBL_MAX, _DBL_MAX)
+
+
+# ---- argument helpers -----------------------------------------------------------------------
+
+def _image(src, fn):
+    a = as_image(src, fn)
+    if a.ndim not in (2, 3):
+        raise fail(fn, f"expected a 2-d or 3-d image, got {a.ndim} dimensions")
+    if str(a.dtype) not in _DEPTH_OF:
+        raise fail(fn, f"unsupported depth {a.dtype}")
+    if a.size == 0:
+        raise fail(fn, "empty image (cv2: !_src.empty())")
+    if a.ndim == 3 and a.shape[2] > 512:
+        raise fail(fn, "too many channels")
+    return a
+
+
+def _depth(a):
+    return _DEPTH_OF[str(a.dtype)]
+
+
+# (source depth -> destination depths) cv2 5 implements, per filter family; -1 is always allowed.
+_SEP_OK = {0: (0, 2, 3, 5, 6), 2: (0, 2, 3, 5, 6), 3: (0, 2, 3, 5, 6), 5: (0, 2, 3, 5, 6), 6: (0, 2, 3, 6)}
+_F2D_OK = {0: (0, 2, 3, 5, 6), 2: (2, 5, 6), 3: (3, 5, 6), 5: (5,), 6: (6,)}
+_BOX_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 4, 5, 6), 3: (0, 2, 3, 4, 5, 6), 4: (0, 2, 3, 4, 5, 6),
+           5: (0, 2, 3, 5, 6), 6: (0, 2, 3, 5, 6)}
+_SQR_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 5, 6), 3: (0, 2, 3, 5, 6), 5: (0, 2, 3, 5, 6), 6: (0, 2, 3, 5, 6)}
+
+
+def _out_dtype(a, ddepth, fn, table=None):
+    sd = _depth(a)
+    if table is not None and sd not in table:
+        raise fail(fn, f"unsupported source depth {_DEPTHS[sd]}")
+    d = sd if ddepth is None or ddepth < 0 else int(ddepth)
+    allowed = None if table is None or ddepth is None or ddepth < 0 else table[sd]
+    if d not in range(7) or (allowed is not None and d not in allowed):
+        raise fail(fn, f"unsupported combination of source and destination depths ({_DEPTHS[_depth(a)]} -> {ddepth})")
+    return _DEPTHS[d]
+
+
+def _pair(v, fn, name):
+    try:
+        w, h = (int(v[0]), int(v[1]))
+    except (TypeError, IndexError, ValueError):
+        raise TypeError(f"[mnn.cv.{fn}] '{name}' must be a (width, height) pair") from None
+    return w, h
+
+
+def _anchor(anchor, kw, kh, fn):
+    ax, ay = (-1, -1) if anchor is None else _pair(anchor, fn, "anchor")
+    ax = kw // 2 if ax == -1 else ax
+    ay = kh // 2 if ay == -1 else ay
+    if not (0 <= ax < kw and 0 <= ay < kh):
+        raise fail(fn, "anchor is outside the kernel (cv2: 0 <= anchor.x && anchor.x < ksize.width ...)")
+    return ax, ay
+
+
+def _border(b, fn, allow_wrap=False):
+    """cv2's filter engine rejects BORDER_WRAP; only a few specialised paths accept it."""
+    b = int(b)
+    base = b & ~BORDER_ISOLATED
+    if base not in (0, 1, 2, 3, 4) or (base == BORDER_WRAP and not allow_wrap):
+        raise fail(fn, f"unsupported border type {b}")
+    return base
+
+
+def _floats(k, fn, name="kernel"):
+    """A small kernel/coefficient array as (rows, cols, flat list of floats)."""
+    if k is None:
+        raise fail(fn, f"'{name}' is None")
+    a = k if isinstance(k, _np.ndarray) else _np.asarray(k)
+    if a.ndim > 2 or (a.ndim == 2 and a.size == 0):
+        raise fail(fn, f"'{name}' must be a 2-d single-channel array")
+    if a.ndim < 2:
+        a = _np.reshape(a, (-1, 1))
+    return a.shape[0], a.shape[1], [float(v) for v in _np.ravel(a.astype("float64")).tolist()]
+
+
+def _finish(res, dst):
+    if dst is not None and isinstance(dst, _np.ndarray) and tuple(dst.shape) == tuple(res.shape) and dst.dtype == res.dtype:
+        dst[...] = res
+        return dst
+    return res
+
+
+def _saturate(x, dtype):
+    """cv2's saturate_cast of a float array: round half to even, clip to the integer range."""
+    if dtype in ("float32", "float64"):
+        return x.astype(dtype)
+    info = _np.iinfo(dtype)
+    return _np.clip(_np.rint(x), info.min, info.max).astype(dtype)
+
+
+def _sep(src, kx, ky, anchor, border, out, delta=0.0, scale=1.0, sqr=False, fixed=False, bval=0.0):
+    ax, ay = anchor
+    ints = [len(kx), len(ky), ax, ay, border, _dtype_code(out), int(sqr), int(fixed)]
+    return _core.prim("cv_sep_filter", [src], ints, list(kx) + list(ky) + [float(delta), float(scale), float(bval)])
+
+
+# ---- linear filters -------------------------------------------------------------------------
+
+def boxFilter(src, ddepth, ksize, dst=None, anchor=(-1, -1), normalize=True, borderType=BORDER_DEFAULT):
+    return _box("boxFilter", src, ddepth, ksize, dst, anchor, normalize, borderType, False)
+
+
+def sqrBoxFilter(src, ddepth, ksize, dst=None, anchor=(-1, -1), normalize=True, borderType=BORDER_DEFAULT):
+    return _box("sqrBoxFilter", src, ddepth, ksize, dst, anchor, normalize, borderType, True)
+
+
+def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
+    a = _image(src, fn)
+    kw, kh = _pair(ksize, fn, "ksize")
+    if kw <= 0 or kh <= 0:
+        raise fail(fn, "ksize must be positive")
+    if sqr:
+        out = _out_dtype(a, ddepth, fn, _SQR_OK)
+        if ddepth is None or ddepth < 0:
+            out = "float64" if out in ("float32", "float64") else "float32"
+    else:
+        out = _out_dtype(a, ddepth, fn, _BOX_OK)
+    border = _border(borderType, fn, allow_wrap=str(a.dtype) == "float32" and not sqr)
+    anc = _anchor(anchor, kw, kh, fn)
+    if normalize and out == "uint8" and not sqr and str(a.dtype) == "uint8":
+        # cv2's 8-bit box average rounds halves up: (2*sum + n) // (2n), exact in int32.
+        n = kw * kh
+        s = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, "int32")
+        return _finish(((s * 2 + n) // (2 * n)).astype("uint8"), dst)
+    scale = 1.0 / (kw * kh) if normalize else 1.0
+    res = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, out, scale=scale, sqr=sqr)
+    return _finish(res, dst)
+
+
+def blur(src, ksize, dst=None, anchor=(-1, -1), borderType=BORDER_DEFAULT):
+    return _box("blur", src, -1, ksize, dst, anchor, True, borderType, False)
+
+
+def _gauss_values(n, sigma):
+    """cv2's Gaussian kernel as Python floats (its fixed table for small sizes with sigma <= 0)."""
+    table = {1: [1.0], 3: [0.25, 0.5, 0.25], 5: [0.0625, 0.25, 0.375, 0.25, 0.0625],
+             7: [0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125],
+             9: [v / 256 for v in (4, 13, 30, 51, 60, 51, 30, 13, 4)]}
+    if n % 2 == 1 and n <= 9 and sigma <= 0:
+        return list(table[n])
+    s = sigma if sigma > 0 else ((n - 1) * 0.5 - 1) * 0.3 + 0.8
+    scale2 = -0.5 / (s * s)
+    vals = [math.exp(scale2 * (i - (n - 1) * 0.5) ** 2) for i in range(n)]
+    total = sum(vals)
+    return [v / total for v in vals]
+
+
+def getGaussianKernel(ksize, sigma, ktype=CV_64F):
+    n = int(ksize)
+    if n <= 0:
+        raise fail("getGaussianKernel", "ksize must be positive")
+    if ktype not in (CV_32F, CV_64F):
+        raise fail("getGaussianKernel", "ktype must be CV_32F or CV_64F")
+    vals = _gauss_values(n, float(sigma))
+    return _np.reshape(_np.asarray(vals, dtype="float64" if ktype == CV_64F else "float32"), (n, 1))
+
+
+def _fixed_q8(vals):
+    """cv2's conversion of a Gaussian kernel to Q8: error diffusion from the outside in, the
+    centre taking what is left so the taps sum to exactly 256."""
+    n = len(vals)
+    out = [0] * n
+    err, total = 0.0, 0
+    for i in range(n // 2):
+        v = vals[i] * 256 + err
+        r = round(v)
+        err = v - r
+        out[i] = out[n - 1 - i] = r
+        total += r
+    out[n // 2] = 256 - 2 * total
+    return out
+
+
+def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAULT, hint=0):
+    fn = "GaussianBlur"
+    a = _image(src, fn)
+    if str(a.dtype) in ("int8", "int32"):
+        raise fail(fn, f"unsupported depth {a.dtype}")
+    kw, kh = _pair(ksize, fn, "ksize")
+    s1 = float(sigmaX)
+    s2 = float(sigmaY) if sigmaY > 0 else s1
+    mult = 3 if str(a.dtype) == "uint8" else 4
+    if kw <= 0 and s1 > 0:
+        kw = int(_np.rint(_np.asarray(s1 * mult * 2 + 1)).item()) | 1
+    if kh <= 0 and s2 > 0:
+        kh = int(_np.rint(_np.asarray(s2 * mult * 2 + 1)).item()) | 1
+    if kw <= 0 or kh <= 0 or kw % 2 == 0 or kh % 2 == 0:
+        raise fail(fn, "ksize.width > 0 && ksize.width % 2 == 1 && ksize.height > 0 && ksize.height % 2 == 1")
+    border = _border(borderType, fn, allow_wrap=str(a.dtype) in ("uint8", "uint16"))
+    s1, s2 = max(s1, 0.0), max(s2, 0.0)
+    kx = _gauss_values(kw, s1)
+    ky = kx if (kh == kw and abs(s1 - s2) < 2.220446049250313e-16) else _gauss_values(kh, s2)
+    out = str(a.dtype)
+    if kw == 1 and kh == 1:
+        return _finish(a.copy(), dst)
+    if out == "uint8":
+        res = _sep(a, _fixed_q8(kx) if kw > 1 else [256], _fixed_q8(ky) if kh > 1 else [256],
+                   (kw // 2, kh // 2), border, out, fixed=True)
+    else:
+        if out == "float32" or out not in ("float64",):
+            kx = [float(_np.asarray(v, dtype="float32").item()) for v in kx]
+            ky = [float(_np.asarray(v, dtype="float32").item()) for v in ky]
+        res = _sep(a, kx, ky, (kw // 2, kh // 2), border, out)
+    return _finish(res, dst)
+
+
+def sepFilter2D(src, ddepth, kernelX, kernelY, dst=None, anchor=(-1, -1), delta=0, borderType=BORDER_DEFAULT):
+    fn = "sepFilter2D"
+    a = _image(src, fn)
+    out = _out_dtype(a, ddepth, fn, _SEP_OK)
+    rx, cx, kx = _floats(kernelX, fn, "kernelX")
+    ry, cy, ky = _floats(kernelY, fn, "kernelY")
+    if min(rx, cx) != 1 or min(ry, cy) != 1:
+        raise fail(fn, "kernelX and kernelY must be 1-d (a row or a column)")
+    res = _sep(a, kx, ky, _anchor(anchor, len(kx), len(ky), fn), _border(borderType, fn), out, delta=delta)
+    return _finish(res, dst)
+
+
+def filter2D(src, ddepth, kernel, dst=None, anchor=(-1, -1), delta=0, borderType=BORDER_DEFAULT):
+    fn = "filter2D"
+    a = _image(src, fn)
+    out = _out_dtype(a, ddepth, fn, _F2D_OK)
+    kh, kw, k = _floats(kernel, fn)
+    ax, ay = _anchor(anchor, kw, kh, fn)
+    res = _core.prim("cv_filter2d", [a], [kh, kw, ay, ax, _border(borderType, fn), _dtype_code(out)],
+                     k + [float(delta), 0.0])
+    return _finish(res, dst)
+
+
+def _deriv_kernel(order, ksize):
+    if ksize == -1:  # Scharr
+        return [3.0, 10.0, 3.0] if order == 0 else [-1.0, 0.0, 1.0]
+    if ksize == 1:
+        return [1.0] if order == 0 else ([-1.0, 0.0, 1.0] if order == 1 else [1.0, -2.0, 1.0])
+    k = [1.0]
+    for _ in range(ksize - order - 1):
+        k = [a + b for a, b in zip(k + [0.0], [0.0] + k)]
+    for _ in range(order):
+        k = [b - a for a, b in zip(k + [0.0], [0.0] + k)]
+    return k
+
+
+def getDerivKernels(dx, dy, ksize, kx=None, ky=None, normalize=False, ktype=CV_32F):
+    fn = "getDerivKernels"
+    ksize = int(ksize)
+    if ktype not in (CV_32F, CV_64F):
+        raise fail(fn, "ktype must be CV_32F or CV_64F")
+    if ksize != -1 and (ksize % 2 == 0 or ksize > 31 or ksize < 1):
+        raise fail(fn, "the kernel size must be odd and not larger than 31")
+    if ksize == -1 and (dx < 0 or dy < 0 or dx + dy != 1):
+        raise fail(fn, "Scharr needs dx >= 0 && dy >= 0 && dx + dy == 1")
+    res = []
+    for order in (int(dx), int(dy)):
+        sz = ksize
+        if ksize == 1 and order > 0:
+            sz = 3
+        if sz != -1 and order >= sz:
+            raise fail(fn, "the derivative order must be smaller than the kernel size")
+        k = _deriv_kernel(order, sz if sz != 3 or ksize == -1 else 3) if sz != 1 else [1.0]
+        if normalize:
+            if ksize == -1:
+                sc = 1.0 / 32 if order == 0 else 1.0
+            else:
+                sc = 1.0 / (1 << (sz - order - 1))
+            k = [v * sc for v in k]
+        res.append(_np.reshape(_np.asarray(k, dtype="float64" if ktype == CV_64F else "float32"), (len(k), 1)))
+    return res[0], res[1]
+
+
+def _deriv(fn, src, ddepth, dx, dy, ksize, scale, delta, borderType, dst):
+    a = _image(src, fn)
+    out = _out_dtype(a, ddepth, fn, _SEP_OK)
+    if dx < 0 or dy < 0 or dx + dy <= 0:
+        raise fail(fn, "dx >= 0 && dy >= 0 && dx+dy > 0")
+    if ksize != -1 and (ksize % 2 == 0 or ksize > 31 or ksize < 1):
+        raise fail(fn, "ksize must be 1, 3, 5, 7 (odd and at most 31)")
+    szx = 3 if (ksize == 1 and dx > 0) else ksize
+    szy = 3 if (ksize == 1 and dy > 0) else ksize
+    if (szx != -1 and dx >= szx) or (szy != -1 and dy >= szy):
+        raise fail(fn, "the derivative order must be smaller than the kernel size")
+    kx = [1.0] if szx == 1 else _deriv_kernel(dx, szx)
+    ky = [1.0] if szy == 1 else _deriv_kernel(dy, szy)
+    res = _sep(a, kx, ky, (len(kx) // 2, len(ky) // 2), _border(borderType, fn), out, delta=delta, scale=scale)
+    return _finish(res, dst)
+
+
+def Sobel(src, ddepth, dx, dy, dst=None, ksize=3, scale=1, delta=0, borderType=BORDER_DEFAULT):
+    return _deriv("Sobel", src, ddepth, int(dx), int(dy), int(ksize), float(scale), float(delta), borderType, dst)
+
+
+def Scharr(src, ddepth, dx, dy, dst=None, scale=1, delta=0, borderType=BORDER_DEFAULT):
+    if not (dx >= 0 and dy >= 0 and dx + dy == 1):
+        raise fail("Scharr", "dx >= 0 && dy >= 0 && dx+dy == 1")
+    return _deriv("Scharr", src, ddepth, int(dx), int(dy), -1, float(scale), float(delta), borderType, dst)
+
+
+def Laplacian(src, ddepth, dst=None, ksize=1, scale=1, delta=0, borderType=BORDER_DEFAULT):
+    fn = "Laplacian"
+    a = _image(src, fn)
+    ksize = int(ksize)
+    out = _out_dtype(a, ddepth, fn, _F2D_OK if ksize <= 3 else {d: tuple(range(7)) for d in (0, 2, 3, 5, 6)})
+    if ksize <= 0 or ksize % 2 == 0 or ksize > 31:
+        raise fail(fn, "ksize must be odd, positive and at most 31")
+    border = _border(borderType, fn)
+    if ksize <= 3:
+        k = [0, 1, 0, 1, -4, 1, 0, 1, 0] if ksize == 1 else [2, 0, 2, 0, -8, 0, 2, 0, 2]
+        res = _core.prim("cv_filter2d", [a], [3, 3, 1, 1, border, _dtype_code(out)],
+                         [float(v) * scale for v in k] + [float(delta), 0.0])
+        return _finish(res, dst)
+    d2 = _deriv_kernel(2, ksize)
+    sm = _deriv_kernel(0, ksize)
+    c = ksize // 2
+    wdt = "float64" if out == "float64" or str(a.dtype) == "float64" else "float32"
+    d2x = _sep(a, d2, sm, (c, c), border, wdt)
+    d2y = _sep(a, sm, d2, (c, c), border, wdt)
+    s = (d2x + d2y).astype("float64") * float(scale) + float(delta)
+    return _finish(_saturate(s, out), dst)
+
+
+# ---- median ---------------------------------------------------------------------------------
+
+def medianBlur(src, ksize, dst=None):
+    fn = "medianBlur"
+    a = _image(src, fn)
+    k = int(ksize)
+    if k == 1:
+        return _finish(a.copy(), dst)
+    if k < 1 or k % 2 == 0:
+        raise fail(fn, "(ksize % 2 == 1) && (ksize > 1)")
+    if channels(a) not in (1, 3, 4):
+        raise fail(fn, "medianBlur supports 1, 3 or 4 channels")
+    d = str(a.dtype)
+    if not (d == "uint8" or (k <= 5 and d in ("uint16", "int16", "float32"))):
+        raise fail(fn, f"unsupported depth {d} for ksize {k}")
+    return _finish(_core.prim("cv_median", [a], [k], []), dst)
+
+
+# ---- morphology -----------------------------------------------------------------------------
+
+def getStructuringElement(shape, ksize, anchor=(-1, -1)):
+    fn = "getStructuringElement"
+    w, h = _pair(ksize, fn, "ksize")
+    if shape not in (MORPH_RECT, MORPH_CROSS, MORPH_ELLIPSE):
+        raise fail(fn, "shape must be MORPH_RECT, MORPH_CROSS or MORPH_ELLIPSE")
+    if w <= 0 or h <= 0:
+        raise fail(fn, "ksize must be positive")
+    ax, ay = _anchor(anchor, w, h, fn)
+    if (w, h) == (1, 1):
+        shape = MORPH_RECT
+    rows = []
+    r, c = h // 2, w // 2
+    inv_r2 = 1.0 / (r * r) if r else 0.0
+    for i in range(h):
+        j1 = j2 = 0
+        if shape == MORPH_RECT or (shape == MORPH_CROSS and i == ay):
+            j2 = w
+        elif shape == MORPH_CROSS:
+            j1, j2 = ax, ax + 1
+        else:
+            dy = i - r
+            if abs(dy) <= r:
+                dx = int(_np.rint(_np.asarray(c * math.sqrt((r * r - dy * dy) * inv_r2))).item())
+                j1, j2 = max(c - dx, 0), min(c + dx + 1, w)
+        rows.append([1 if j1 <= j < j2 else 0 for j in range(w)])
+    return _np.asarray(rows, dtype="uint8")
+
+
+def _element(kernel, fn):
+    if kernel is None:
+        return None
+    a = kernel if isinstance(kernel, _np.ndarray) else _np.asarray(kernel)
+    if a.size == 0:
+        return None
+    if a.ndim == 1:
+        a = _np.reshape(a, (-1, 1))
+    if a.ndim != 2:
+        raise fail(fn, "the structuring element must be 2-d")
+    return a.shape[0], a.shape[1], [1 if v else 0 for v in _np.ravel(a != 0).tolist()]
+
+
+def _morph(fn, a, op, kernel, anchor, iterations, borderType, borderValue):
+    if str(a.dtype) in ("int8", "int32"):
+        raise fail(fn, f"unsupported data type {a.dtype} (cv2: getMorphologyRowFilter)")
+    el = _element(kernel, fn)
+    iterations = int(iterations)
+    if el is None:
+        n = 1 + 2 * max(iterations, 0)
+        el = (n, n, [1] * (n * n))
+        ax = ay = max(iterations, 0)
+        iterations = 1
+    else:
+        kh, kw, m = el
+        ax, ay = _anchor(anchor, kw, kh, fn)
+        if iterations > 1 and all(m):
+            nw, nh = kw + (iterations - 1) * (kw - 1), kh + (iterations - 1) * (kh - 1)
+            el = (nh, nw, [1] * (nw * nh))
+            ax, ay = ax * iterations, ay * iterations
+            iterations = 1
+    kh, kw, m = el
+    if iterations <= 0 or kh * kw == 1:
+        return a.copy()
+    border = _border(borderType, fn)
+    if border == BORDER_CONSTANT:
+        bv = borderValue[0] if isinstance(borderValue, (tuple, list)) else borderValue
+        if bv == _DBL_MAX:
+            bv = math.inf if op == 0 else -math.inf
+    else:
+        bv = 0.0
+    res = a
+    for _ in range(iterations):
+        res = _core.prim("cv_morph", [res], [kh, kw, ay, ax, border, op] + m, [float(bv)])
+    return res
+
+
+def erode(src, kernel, dst=None, anchor=(-1, -1), iterations=1, borderType=BORDER_CONSTANT,
+          borderValue=morphologyDefaultBorderValue()):
+    a = _image(src, "erode")
+    return _finish(_morph("erode", a, 0, kernel, anchor, iterations, borderType, borderValue), dst)
+
+
+def dilate(src, kernel, dst=None, anchor=(-1, -1), iterations=1, borderType=BORDER_CONSTANT,
+           borderValue=morphologyDefaultBorderValue()):
+    a = _image(src, "dilate")
+    return _finish(_morph("dilate", a, 1, kernel, anchor, iterations, borderType, borderValue), dst)
+
+
+def _sat_sub(x, y):
+    d = str(x.dtype)
+    if d in ("float32", "float64"):
+        return x - y
+    return _saturate(x.astype("float64") - y.astype("float64"), d)
+
+
+def morphologyEx(src, op, kernel, dst=None, anchor=(-1, -1), iterations=1, borderType=BORDER_CONSTANT,
+                 borderValue=morphologyDefaultBorderValue()):
+    fn = "morphologyEx"
+    a = _image(src, fn)
+    args = (kernel, anchor, iterations, borderType, borderValue)
+    if op == MORPH_ERODE:
+        res = _morph(fn, a, 0, *args)
+    elif op == MORPH_DILATE:
+        res = _morph(fn, a, 1, *args)
+    elif op == MORPH_OPEN:
+        res = _morph(fn, _morph(fn, a, 0, *args), 1, *args)
+    elif op == MORPH_CLOSE:
+        res = _morph(fn, _morph(fn, a, 1, *args), 0, *args)
+    elif op == MORPH_GRADIENT:
+        res = _sat_sub(_morph(fn, a, 1, *args), _morph(fn, a, 0, *args))
+    elif op == MORPH_TOPHAT:
+        res = _sat_sub(a, _morph(fn, _morph(fn, a, 0, *args), 1, *args))
+    elif op == MORPH_BLACKHAT:
+        res = _sat_sub(_morph(fn, _morph(fn, a, 1, *args), 0, *args), a)
+    elif op == MORPH_HITMISS:
+        if str(a.dtype) != "uint8" or channels(a) != 1:
+            raise fail(fn, "MORPH_HITMISS needs a single-channel uint8 image")
+        k = kernel if isinstance(kernel, _np.ndarray) else _np.asarray(kernel)
+        k = k.astype("int32")
+        k1, k2 = (k == 1).astype("uint8"), (k == -1).astype("uint8")
+        full = _np.full(a.shape, 255, dtype="uint8")
+        e1 = _morph(fn, a, 0, k1, anchor, iterations, borderType, borderValue) if bool(_np.any(k1)) else full
+        comp = _np.bitwise_not(a)
+        e2 = _morph(fn, comp, 0, k2, anchor, iterations, borderType, borderValue) if bool(_np.any(k2)) else full
+        res = _np.bitwise_and(e1, e2)
+    else:
+        raise fail(fn, f"unknown morphological operation {op}")
+    return _finish(res, dst)
+
+
+# ---- thresholds -----------------------------------------------------------------------------
+
+def _hist256(a):
+    return _core.prim("cv_hist", [a], [1, 0, 0, 256], [0.0, 256.0])
+
+
+def _otsu(hist, n):
+    h = [v / n for v in hist]
+    mu = sum(i * p for i, p in enumerate(h))
+    q1 = mu1 = 0.0
+    best, best_t = 0.0, 0
+    for i in range(256):
+        p = h[i]
+        q1_new = q1 + p
+        if min(q1_new, 1 - q1_new) < 1.19209289550781250e-07 or max(q1_new, 1 - q1_new) > 1:
+            q1 = q1_new
+            mu1 = (mu1 * (q1 - p) + i * p) / q1 if q1 > 0 else mu1
+            continue
+        mu1 = (mu1 * q1 + i * p) / q1_new
+        q1 = q1_new
+        mu2 = (mu - q1 * mu1) / (1 - q1)
+        s = q1 * (1 - q1) * (mu1 - mu2) ** 2
+        if s > best:
+            best, best_t = s, i
+    return best_t
+
+
+def _triangle(hist):
+    h = [int(v) for v in hist]
+    left = next((i for i in range(256) if h[i] > 0), 0)
+    if left > 0:
+        left -= 1
+    right = next((i for i in range(255, 0, -1) if h[i] > 0), 0)
+    if right < 255:
+        right += 1
+    max_ind, maxv = 0, 0
+    for i in range(256):
+        if h[i] > maxv:
+            maxv, max_ind = h[i], i
+    flip = False
+    if max_ind - left < right - max_ind:
+        flip = True
+        h = h[::-1]
+        left, right = 255 - right, 255 - left
+        max_ind = 255 - max_ind
+    thresh = left
+    a, b = maxv, left - max_ind
+    dist = 0
+    for i in range(left + 1, max_ind + 1):
+        tempdist = a * i + b * h[i]
+        if tempdist > dist:
+            dist, thresh = tempdist, i
+    thresh -= 1
+    if flip:
+        thresh = 255 - thresh
+    return thresh
+
+
+def threshold(src, thresh, maxval, type, dst=None):
+    fn = "threshold"
+    a = _image(src, fn)
+    d = str(a.dtype)
+    kind = type & THRESH_MASK
+    auto = type & ~THRESH_MASK
+    if kind not in (0, 1, 2, 3, 4):
+        raise fail(fn, f"unknown threshold type {type}")
+    if auto:
+        if auto not in (THRESH_OTSU, THRESH_TRIANGLE):
+            raise fail(fn, "THRESH_OTSU and THRESH_TRIANGLE cannot be combined")
+        if d not in ("uint8",) or channels(a) != 1:
+            raise fail(fn, "THRESH_OTSU / THRESH_TRIANGLE need a single-channel uint8 image")
+        hist = _hist256(a).tolist()
+        thresh = float(_otsu(hist, a.size) if auto == THRESH_OTSU else _triangle(hist))
+    if d not in ("uint8", "uint16", "int16", "float32", "float64"):
+        raise fail(fn, f"unsupported format {d} (cv2: Unsupported format or combination of formats)")
+    thresh, maxval = float(thresh), float(maxval)
+    if d not in ("float32", "float64"):
+        thresh = float(math.floor(thresh))  # cv2 reports the integer threshold it applied
+    if d in ("float32", "float64"):
+        t, m, x = thresh, maxval, a
+        if d == "float32":
+            t = float(_np.asarray(t, dtype="float32").item())
+            m = float(_np.asarray(m, dtype="float32").item())
+    else:
+        info = _np.iinfo(d)
+        t = math.floor(thresh)
+        m = int(_np.rint(_np.asarray(maxval)).item())
+        m = min(max(m, info.min), info.max)
+        if t < info.min or t >= info.max:
+            # The whole image is on one side of the threshold (cv2's early outs).
+            above = t < info.min
+            if kind in (THRESH_BINARY, THRESH_BINARY_INV):
+                v = m if (above == (kind == THRESH_BINARY)) else 0
+                return thresh, _finish(_np.full(a.shape, v, dtype=d), dst)
+            if kind == THRESH_TRUNC:
+                return thresh, _finish(_np.full(a.shape, info.min, dtype=d) if above else a.copy(), dst)
+            if kind == THRESH_TOZERO:
+                return thresh, _finish(a.copy() if above else _np.zeros(a.shape, dtype=d), dst)
+            return thresh, _finish(_np.zeros(a.shape, dtype=d) if above else a.copy(), dst)
+        x = a
+    gt = x > t
+    if kind == THRESH_BINARY:
+        res = _np.where(gt, _np.asarray(m, dtype=d), _np.asarray(0, dtype=d))
+    elif kind == THRESH_BINARY_INV:
+        res = _np.where(gt, _np.asarray(0, dtype=d), _np.asarray(m, dtype=d))
+    elif kind == THRESH_TRUNC:
+        res = _np.where(gt, _np.asarray(t, dtype=d), x)
+    elif kind == THRESH_TOZERO:
+        res = _np.where(gt, x, _np.asarray(0, dtype=d))
+    else:
+        res = _np.where(gt, _np.asarray(0, dtype=d), x)
+    return thresh, _finish(res.astype(d), dst)
+
+
+def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C, dst=None):
+    fn = "adaptiveThreshold"
+    a = _image(src, fn)
+    if str(a.dtype) != "uint8" or channels(a) != 1:
+        raise fail(fn, "src must be a single-channel uint8 image")
+    if blockSize % 2 != 1 or blockSize <= 1:
+        raise fail(fn, "blockSize % 2 == 1 && blockSize > 1")
+    if thresholdType not in (THRESH_BINARY, THRESH_BINARY_INV):
+        raise fail(fn, "thresholdType must be THRESH_BINARY or THRESH_BINARY_INV")
+    imax = min(max(int(_np.rint(_np.asarray(float(maxValue))).item()), 0), 255)
+    if imax == 0:
+        return _finish(_np.zeros(a.shape, dtype="uint8"), dst)
+    if adaptiveMethod == ADAPTIVE_THRESH_MEAN_C:
+        mean = boxFilter(a, -1, (blockSize, blockSize), None, (-1, -1), True, BORDER_REPLICATE | BORDER_ISOLATED)
+    elif adaptiveMethod == ADAPTIVE_THRESH_GAUSSIAN_C:
+        # cv2 smooths in float here (not its 8-bit fixed-point path), then rounds to uint8.
+        mean = _saturate(GaussianBlur(a.astype("float32"), (blockSize, blockSize), 0, None, 0,
+                                      BORDER_REPLICATE | BORDER_ISOLATED), "uint8")
+    else:
+        raise fail(fn, "unknown adaptive method")
+    idelta = math.ceil(C) if thresholdType == THRESH_BINARY else math.floor(C)
+    diff = a.astype("int32") - mean.astype("int32")
+    hit = diff > -idelta if thresholdType == THRESH_BINARY else diff <= -idelta
+    return _finish(_np.where(hit, _np.asarray(imax, dtype="uint8"), _np.asarray(0, dtype="uint8")), dst)
+
+
+def _scalar_bound(b, a, fn):
+    if isinstance(b, (int, float)):
+        return _np.asarray(float(b))
+    if isinstance(b, (tuple, list)):
+        vals = [float(v) for v in b]
+        c = channels(a)
+        if len(vals) < c:
+            raise fail(fn, "the lower and upper boundaries need one value per channel")
+        return _np.asarray(vals[:c]) if a.ndim == 3 else _np.asarray(vals[0])
+    return as_image(b, fn).astype("float64")
+
+
+def inRange(src, lowerb, upperb, dst=None):
+    fn = "inRange"
+    a = _image(src, fn)
+    lo, hi = _scalar_bound(lowerb, a, fn), _scalar_bound(upperb, a, fn)
+    x = a.astype("float64")
+    if lo.ndim >= 2 and tuple(lo.shape[:2]) != tuple(a.shape[:2]):
+        raise fail(fn, "the lower boundary array must have the image's size")
+    if hi.ndim >= 2 and tuple(hi.shape[:2]) != tuple(a.shape[:2]):
+        raise fail(fn, "the upper boundary array must have the image's size")
+    ok = (x >= lo) & (x <= hi)
+    if a.ndim == 3:
+        ok = _np.all(ok, axis=2)
+    return _finish(ok.astype("uint8") * _np.asarray(255, dtype="uint8"), dst)
+
+
+def LUT(src, lut, dst=None):
+    fn = "LUT"
+    a = as_image(src, fn)
+    t = lut if isinstance(lut, _np.ndarray) else _np.asarray(lut)
+    if str(a.dtype) not in ("uint8", "int8"):
+        raise fail(fn, "src must be uint8 or int8")
+    if t.size not in (256, 256 * channels(a)):
+        raise fail(fn, "lut must have 256 entries (times the channel count)")
+    t = _np.reshape(t, (256,) if t.size == 256 else (256, channels(a)))
+    return _finish(_core.prim("cv_lut", [_np.ascontiguousarray(a), _np.ascontiguousarray(t)], [], []), dst)
+
+
+def equalizeHist(src, dst=None):
+    fn = "equalizeHist"
+    a = _image(src, fn)
+    if str(a.dtype) != "uint8" or channels(a) != 1:
+        raise fail(fn, "src must be a single-channel uint8 image")
+    hist = [int(v) for v in _hist256(a).tolist()]
+    total = a.size
+    i = 0
+    while i < 256 and not hist[i]:
+        i += 1
+    if i == 256 or hist[i] == total:
+        return _finish(_np.full(a.shape, i if i < 256 else 0, dtype="uint8"), dst)
+    scale = 255.0 / (total - hist[i])
+    lut = [0] * 256
+    s = 0
+    for j in range(i + 1, 256):
+        s += hist[j]
+        v = int(_np.rint(_np.asarray(s * scale)).item())
+        lut[j] = min(max(v, 0), 255)
+    return _finish(LUT(a, _np.asarray(lut, dtype="uint8")), dst)
+
+
+def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=False):
+    fn = "calcHist"
+    if not isinstance(images, (list, tuple)) or not images:
+        raise TypeError("[mnn.cv.calcHist] images must be a list of arrays")
+    imgs = [_image(im, fn) for im in images]
+    planes = []
+    for im in imgs:
+        if im.ndim == 2:
+            planes.append(im)
+        else:
+            planes.extend(im[:, :, k] for k in range(im.shape[2]))
+    chs = [int(c) for c in channels_]
+    sizes = [int(s) for s in histSize]
+    if len(sizes) != len(chs) or not chs:
+        raise fail(fn, "channels and histSize must have the same length")
+    rng = [float(r) for r in ranges]
+    if len(rng) != 2 * len(chs):
+        raise fail(fn, "ranges must hold a (low, high) pair per dimension")
+    for c in chs:
+        if c < 0 or c >= len(planes):
+            raise fail(fn, "channel index is out of range")
+    stack = _np.stack([planes[c] for c in chs], axis=2)
+    ins = [_np.ascontiguousarray(stack)]
+    if mask is not None:
+        m = as_image(mask, fn, "mask")
+        if str(m.dtype) != "uint8" or tuple(m.shape) != tuple(stack.shape[:2]):
+            raise fail(fn, "mask must be uint8 with the image's size")
+        ins.append(_np.ascontiguousarray(m))
+    nd = len(chs)
+    res = _core.prim("cv_hist", ins, [nd, int(mask is not None)] + list(range(nd)) + sizes, rng)
+    if accumulate and hist is not None:
+        res = res + hist
+    return res
+
+
+# ---- Canny ----------------------------------------------------------------------------------
+
+def Canny(image, threshold1, threshold2, edges=None, apertureSize=3, L2gradient=False, *args):
+    fn = "Canny"
+    if isinstance(threshold2, (int, float)) is False and not isinstance(threshold1, (int, float)):
+        raise TypeError("[mnn.cv.Canny] thresholds must be numbers")
+    if not isinstance(threshold1, (int, float)):
+        # Canny(dx, dy, threshold1, threshold2[, edges[, L2gradient]])
+        dx, dy = as_image(image, fn, "dx"), as_image(threshold1, fn, "dy")
+        lo, hi = float(threshold2), float(edges)
+        # The sixth positional argument of this form is L2gradient (it lands in apertureSize).
+        l2 = bool(apertureSize) if isinstance(apertureSize, bool) else bool(L2gradient)
+        if str(dx.dtype) != "int16" or str(dy.dtype) != "int16" or tuple(dx.shape) != tuple(dy.shape):
+            raise fail(fn, "dx and dy must be int16 arrays of the same shape")
+        return _canny_core(dx, dy, lo, hi, l2, 3)
+    a = _image(image, fn)
+    if str(a.dtype) != "uint8":
+        raise fail(fn, "image must be uint8 (cv2: _src.depth() == CV_8U)")
+    ap = int(apertureSize)
+    if ap % 2 == 0 or ap < 3 or ap > 7:
+        raise fail(fn, "Aperture size should be odd between 3 and 7")
+    lo, hi = float(threshold1), float(threshold2)
+    k1, k0 = _deriv_kernel(1, ap), _deriv_kernel(0, ap)
+    c = ap // 2
+    # cv2 keeps the 7x7 gradients in int16 by scaling them (and the thresholds) by 1/16.
+    sc = 1.0 / 16 if ap == 7 else 1.0
+    if ap == 7:
+        lo, hi = lo * sc, hi * sc
+    dx = _sep(a, k1, k0, (c, c), BORDER_REPLICATE, "int16", scale=sc)
+    dy = _sep(a, k0, k1, (c, c), BORDER_REPLICATE, "int16", scale=sc)
+    res = _canny_core(dx, dy, lo, hi, bool(L2gradient), ap)
+    return _finish(res, edges)
+
+
+def _canny_core(dx, dy, lo, hi, l2, ap):
+    if lo > hi:
+        lo, hi = hi, lo
+    if l2:
+        lo, hi = min(32767.0, lo), min(32767.0, hi)
+        if lo > 0:
+            lo *= lo
+        if hi > 0:
+            hi *= hi
+    if dx.ndim == 2:
+        dx, dy = _np.reshape(dx, dx.shape + (1,)), _np.reshape(dy, dy.shape + (1,))
+    return _core.prim("cv_canny", [dx, dy], [math.floor(lo), math.floor(hi), int(l2)], [])
+
+
+# ---- bilateral filter and CLAHE -------------------------------------------------------------
+
+def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_DEFAULT):
+    fn = "bilateralFilter"
+    a = _image(src, fn)
+    if str(a.dtype) not in ("uint8", "float32") or channels(a) not in (1, 3):
+        raise fail(fn, "src must be uint8 or float32 with 1 or 3 channels")
+    sc = float(sigmaColor) if sigmaColor > 0 else 1.0
+    ss = float(sigmaSpace) if sigmaSpace > 0 else 1.0
+    radius = int(_np.rint(_np.asarray(ss * 1.5)).item()) if d <= 0 else int(d) // 2
+    radius = max(radius, 1)
+    border = _border(borderType, fn, allow_wrap=True)
+    res = _core.prim("cv_bilateral", [a], [radius, border], [-0.5 / (sc * sc), -0.5 / (ss * ss)])
+    return _finish(res, dst)
+
+
+class CLAHE:
+    """cv2.CLAHE: contrast-limited adaptive histogram equalisation of 8-bit single-channel images."""
+
+    def __init__(self, clipLimit=40.0, tileGridSize=(8, 8)):
+        self._clip = float(clipLimit)
+        self._grid = _pair(tileGridSize, "createCLAHE", "tileGridSize")
+        if self._grid[0] <= 0 or self._grid[1] <= 0:
+            raise fail("createCLAHE", "tileGridSize must be positive")
+
+    def apply(self, src, dst=None):
+        a = _image(src, "CLAHE.apply")
+        if str(a.dtype) != "uint8" or channels(a) != 1:
+            raise fail("CLAHE.apply", "src must be a single-channel uint8 image (cv2: _src.type() == CV_8UC1)")
+        if a.ndim == 3:
+            a = _np.reshape(a, a.shape[:2])
+        return _finish(_core.prim("cv_clahe", [a], [self._grid[0], self._grid[1]], [self._clip]), dst)
+
+    def getClipLimit(self):
+        return self._clip
+
+    def setClipLimit(self, clipLimit):
+        self._clip = float(clipLimit)
+
+    def getTilesGridSize(self):
+        return self._grid
+
+    def setTilesGridSize(self, tileGridSize):
+        self._grid = _pair(tileGridSize, "CLAHE.setTilesGridSize", "tileGridSize")
+
+
+def createCLAHE(clipLimit=40.0, tileGridSize=(8, 8)):
+    return CLAHE(clipLimit, tileGridSize)

@@ -1,0 +1,881 @@
+// CPU kernels of the mnn.cv neighbourhood filters (shape rules: ops/cv/filter_ops.cpp), compiled
+// once per ISA. Plain loops written so the compiler vectorises them along the row (x*C + c is one
+// contiguous index, so interleaved channels cost nothing extra).
+//
+// Every filter walks output rows in chunks (one chunk per thread) and keeps a ring of the k
+// source rows the current output row needs, each already border-extended (and, for separable
+// filters, already filtered along x): each source row is prepared once per chunk.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+namespace {
+
+using namespace core;
+
+// cv2's borderInterpolate: the source index for position p of an axis of length n; -1 means
+// "the constant border value" (BORDER_CONSTANT). BORDER_ISOLATED (16) changes nothing here: an
+// mnn array never reads pixels outside itself.
+inline int64_t bmap(int64_t p, int64_t n, int mode) {
+  if (p >= 0 && p < n) return p;
+  switch (mode & 15) {
+    case 0: return -1;
+    case 1: return p < 0 ? 0 : n - 1;
+    case 2:
+      if (n == 1) return 0;
+      do { p = p < 0 ? -p - 1 : 2 * n - p - 1; } while (p < 0 || p >= n);
+      return p;
+    case 3:
+      p %= n;
+      return p < 0 ? p + n : p;
+    default:
+      if (n == 1) return 0;
+      do { p = p < 0 ? -p : 2 * n - p - 2; } while (p < 0 || p >= n);
+      return p;
+  }
+}
+
+struct Geom {
+  int64_t h, w, c;
+};
+Geom geom_of(const Shape& s) { return {s[0], s[1], s.size() == 3 ? s[2] : 1}; }
+
+// cv2's saturate_cast: round half to even (cvRound), clamp to the type's range.
+template <class T>
+inline T sat(double v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(v);
+  } else {
+    double r = std::nearbyint(v);
+    if (!(r >= static_cast<double>(std::numeric_limits<T>::min()))) return r != r ? T(0) : std::numeric_limits<T>::min();
+    if (r > static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    return static_cast<T>(r);
+  }
+}
+
+template <class T>
+void store_row(const double* a, char* out, int64_t n) {
+  T* o = reinterpret_cast<T*>(out);
+  for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(a[i]);
+}
+using StoreFn = void (*)(const double*, char*, int64_t);
+StoreFn store_fn(DType d) {
+  switch (d) {
+    case DType::UInt8: return &store_row<uint8_t>;
+    case DType::Int8: return &store_row<int8_t>;
+    case DType::UInt16: return &store_row<uint16_t>;
+    case DType::Int16: return &store_row<int16_t>;
+    case DType::Int32: return &store_row<int32_t>;
+    case DType::Float32: return &store_row<float>;
+    default: return &store_row<double>;
+  }
+}
+
+// Calls f(T{}) for the image depths cv2 filters accept.
+template <class F>
+decltype(auto) dispatch_depth(DType d, F&& f) {
+  switch (d) {
+    case DType::UInt8: return f(uint8_t{});
+    case DType::Int8: return f(int8_t{});
+    case DType::UInt16: return f(uint16_t{});
+    case DType::Int16: return f(int16_t{});
+    case DType::Int32: return f(int32_t{});
+    case DType::Float32: return f(float{});
+    default: return f(double{});
+  }
+}
+
+// Border-extends source row r (-1: the constant row) into dst, converting to D: `left` pixels
+// before column 0 and `right` after column w-1.
+// Byte-sized stores may alias anything, so the hot loops take restrict pointers and by-value
+// lengths: otherwise the compiler reloads the bound every iteration and never vectorises.
+template <class S, class D>
+inline void convert_into(D* __restrict d, const S* __restrict s, int64_t n) {
+  if constexpr (std::is_same_v<S, D>) {
+    std::memcpy(d, s, sizeof(D) * static_cast<size_t>(n));
+  } else {
+    for (int64_t i = 0; i < n; ++i) d[i] = static_cast<D>(s[i]);
+  }
+}
+template <class T>
+inline void min_into(T* __restrict d, const T* __restrict s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) d[i] = std::min(d[i], s[i]);
+}
+template <class T>
+inline void max_into(T* __restrict d, const T* __restrict s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) d[i] = std::max(d[i], s[i]);
+}
+
+template <class S, class D>
+void pad_row(const S* img, const Geom& g, int64_t r, int64_t left, int64_t right, int mode, D bval, D* dst) {
+  const int64_t c = g.c, w = g.w, tot = w + left + right;
+  if (r < 0) {
+    std::fill(dst, dst + tot * c, bval);
+    return;
+  }
+  const S* row = img + r * w * c;
+  convert_into<S, D>(dst + left * c, row, w * c);
+  for (int64_t x = 0; x < tot; ++x) {
+    if (x == left) x = left + w;
+    if (x >= tot) break;
+    int64_t s = bmap(x - left, w, mode);
+    for (int64_t k = 0; k < c; ++k) dst[x * c + k] = s < 0 ? bval : static_cast<D>(row[s * c + k]);
+  }
+}
+
+// Walks output rows [y0, y1): before use(y, rows) the ring holds, for j in [0, k), the prepared
+// source row at position y - a + j (make(p, dst) prepares position p, border mapping included).
+template <class R, class Make, class Use>
+void ring_rows(int64_t y0, int64_t y1, int64_t k, int64_t a, int64_t rowlen, Make make, Use use) {
+  std::vector<R> buf(static_cast<size_t>(k * rowlen));
+  std::vector<const R*> rows(static_cast<size_t>(k));
+  auto slot = [k](int64_t p) { return ((p % k) + k) % k; };
+  int64_t next = y0 - a;
+  for (int64_t y = y0; y < y1; ++y) {
+    int64_t first = y - a, last = first + k - 1;
+    next = std::max(next, first);
+    for (; next <= last; ++next) make(next, buf.data() + slot(next) * rowlen);
+    for (int64_t j = 0; j < k; ++j) rows[j] = buf.data() + slot(first + j) * rowlen;
+    use(y, rows.data());
+  }
+}
+
+int64_t row_grain(const Geom& g) { return std::max<int64_t>(8, (1 << 16) / std::max<int64_t>(1, g.w * g.c)); }
+
+// ---- separable linear filters (sepFilter2D, GaussianBlur, boxFilter, Sobel, ...) ------------
+
+// Integer tap loops for the 8-bit exact path: all taps in one pass over the row.
+template <class S>
+inline void taps3(int32_t* __restrict d, const S* __restrict a, const S* __restrict b, const S* __restrict c,
+                  int32_t wa, int32_t wb, int32_t wc, int64_t n) {
+  for (int64_t x = 0; x < n; ++x) d[x] = wa * int32_t(a[x]) + wb * int32_t(b[x]) + wc * int32_t(c[x]);
+}
+inline void taps3_i16(int16_t* __restrict d, const int32_t* __restrict a, const int32_t* __restrict b,
+                      const int32_t* __restrict c, int32_t wa, int32_t wb, int32_t wc, int64_t n) {
+  for (int64_t x = 0; x < n; ++x) {
+    int32_t v = wa * a[x] + wb * b[x] + wc * c[x];
+    d[x] = static_cast<int16_t>(std::min(32767, std::max(-32768, v)));
+  }
+}
+template <class S>
+inline void accumulate(int32_t* __restrict d, const S* __restrict s, int32_t w, int64_t n) {
+  for (int64_t x = 0; x < n; ++x) d[x] += w * int32_t(s[x]);
+}
+
+class SepFilterKernel final : public backend::Kernel {
+ public:
+  explicit SepFilterKernel(const backend::StepDesc& s) {
+    const auto& i = s.params->ints;
+    const auto& f = s.params->floats;
+    nx_ = i[0], ny_ = i[1], ax_ = i[2], ay_ = i[3];
+    border_ = static_cast<int>(i[4]);
+    sqr_ = i[6] != 0;
+    kx_.assign(f.begin(), f.begin() + nx_);
+    ky_.assign(f.begin() + nx_, f.begin() + nx_ + ny_);
+    delta_ = f[nx_ + ny_], scale_ = f[nx_ + ny_ + 1], bval_ = f[nx_ + ny_ + 2];
+    g_ = geom_of(s.inputs[0].shape);
+    in_ = s.inputs[0].dtype;
+    out_isz_ = itemsize(s.output.dtype);
+    out_dt_ = s.output.dtype;
+    store_ = store_fn(s.output.dtype);
+  }
+  void run(char* const* in, char* out) override {
+    dispatch_depth(in_, [&](auto zero) {
+      using S = decltype(zero);
+      run_typed(reinterpret_cast<const S*>(in[0]), out);
+      return 0;
+    });
+  }
+
+ private:
+  // 8-bit sources with small integer taps and no scaling (Sobel, Scharr, unnormalised boxes)
+  // are exact in int32: both passes stay in integer lanes.
+  bool int_path() const {
+    if (in_ != DType::UInt8 || scale_ != 1.0 || delta_ != 0.0 || sqr_ || bval_ != 0.0) return false;
+    double sx = 0, sy = 0;
+    for (double v : kx_) {
+      if (v != std::floor(v)) return false;
+      sx += std::fabs(v);
+    }
+    for (double v : ky_) {
+      if (v != std::floor(v)) return false;
+      sy += std::fabs(v);
+    }
+    return sx * sy * 255.0 < 2e9;
+  }
+  void run_int(const uint8_t* src, char* out) {
+    const Geom g = g_;
+    const int64_t n = g.w * g.c, c = g.c;
+    std::vector<int32_t> kx(kx_.begin(), kx_.end()), ky(ky_.begin(), ky_.end());
+    const DType od = out_dt_;
+    parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
+      std::vector<uint8_t> prow(static_cast<size_t>((g.w + nx_ - 1) * c));
+      std::vector<int32_t> acc(static_cast<size_t>(n));
+      auto make = [&](int64_t p, int32_t* dst) {
+        pad_row<uint8_t, uint8_t>(src, g, bmap(p, g.h, border_), ax_, nx_ - 1 - ax_, border_, 0, prow.data());
+        if (nx_ == 3) {
+          taps3(dst, prow.data(), prow.data() + c, prow.data() + 2 * c, kx[0], kx[1], kx[2], n);
+          return;
+        }
+        std::fill(dst, dst + n, 0);
+        for (int64_t k = 0; k < nx_; ++k) {
+          const int32_t w = kx[k];
+          if (w == 0) continue;
+          accumulate(dst, prow.data() + k * c, w, n);
+        }
+      };
+      auto use = [&](int64_t y, const int32_t* const* rows) {
+        char* o = out + y * n * out_isz_;
+        if (ny_ == 3 && od == DType::Int16) {  // Sobel/Scharr's common case: one fused pass
+          taps3_i16(reinterpret_cast<int16_t*>(o), rows[0], rows[1], rows[2], ky[0], ky[1], ky[2], n);
+          return;
+        }
+        if (ny_ == 3) {
+          taps3(acc.data(), rows[0], rows[1], rows[2], ky[0], ky[1], ky[2], n);
+        } else {
+          std::fill(acc.begin(), acc.end(), 0);
+          for (int64_t k = 0; k < ny_; ++k) {
+            const int32_t w = ky[k];
+            if (w == 0) continue;
+            accumulate(acc.data(), rows[k], w, n);
+          }
+        }
+        switch (od) {
+          case DType::Int16: {
+            int16_t* q = reinterpret_cast<int16_t*>(o);
+            for (int64_t x = 0; x < n; ++x) q[x] = static_cast<int16_t>(std::min(32767, std::max(-32768, acc[x])));
+            break;
+          }
+          case DType::UInt8: {
+            uint8_t* q = reinterpret_cast<uint8_t*>(o);
+            for (int64_t x = 0; x < n; ++x) q[x] = static_cast<uint8_t>(std::min(255, std::max(0, acc[x])));
+            break;
+          }
+          case DType::Int32: std::memcpy(o, acc.data(), sizeof(int32_t) * n); break;
+          default: {
+            std::vector<double> d(acc.begin(), acc.end());
+            store_(d.data(), o, n);
+          }
+        }
+      };
+      ring_rows<int32_t>(y0, y1, ny_, ay_, n, make, use);
+    });
+  }
+
+  template <class S>
+  void run_typed(const S* src, char* out) {
+    if constexpr (std::is_same_v<S, uint8_t>) {
+      if (int_path()) return run_int(src, out);
+    }
+    const Geom g = g_;
+    const int64_t n = g.w * g.c, c = g.c;
+    parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
+      std::vector<double> prow(static_cast<size_t>((g.w + nx_ - 1) * c)), acc(static_cast<size_t>(n));
+      double bv = sqr_ ? bval_ * bval_ : bval_;
+      auto make = [&](int64_t p, double* dst) {
+        pad_row<S, double>(src, g, bmap(p, g.h, border_), ax_, nx_ - 1 - ax_, border_, bval_, prow.data());
+        if (sqr_)
+          for (auto& v : prow) v *= v;
+        (void)bv;
+        std::fill(dst, dst + n, 0.0);
+        for (int64_t k = 0; k < nx_; ++k) {
+          const double w = kx_[k];
+          const double* s = prow.data() + k * c;
+          for (int64_t x = 0; x < n; ++x) dst[x] += w * s[x];
+        }
+      };
+      auto use = [&](int64_t y, const double* const* rows) {
+        std::fill(acc.begin(), acc.end(), 0.0);
+        for (int64_t k = 0; k < ny_; ++k) {
+          const double w = ky_[k];
+          const double* r = rows[k];
+          for (int64_t x = 0; x < n; ++x) acc[x] += w * r[x];
+        }
+        for (int64_t x = 0; x < n; ++x) acc[x] = acc[x] * scale_ + delta_;
+        store_(acc.data(), out + y * n * out_isz_, n);
+      };
+      ring_rows<double>(y0, y1, ny_, ay_, n, make, use);
+    });
+  }
+
+  int64_t nx_, ny_, ax_, ay_;
+  int border_;
+  bool sqr_;
+  std::vector<double> kx_, ky_;
+  double delta_, scale_, bval_;
+  Geom g_;
+  DType in_, out_dt_;
+  size_t out_isz_;
+  StoreFn store_;
+};
+
+// cv2's 8-bit GaussianBlur is exact integer arithmetic: kernels in Q8 (summing to 256), the row
+// pass keeps 16-bit sums, the column pass 32-bit ones, and the result rounds half up from Q16.
+class FixedGaussKernel final : public backend::Kernel {
+ public:
+  explicit FixedGaussKernel(const backend::StepDesc& s) {
+    const auto& i = s.params->ints;
+    const auto& f = s.params->floats;
+    nx_ = i[0], ny_ = i[1], ax_ = i[2], ay_ = i[3];
+    border_ = static_cast<int>(i[4]);
+    for (int64_t k = 0; k < nx_; ++k) kx_.push_back(static_cast<uint16_t>(f[k]));
+    for (int64_t k = 0; k < ny_; ++k) ky_.push_back(static_cast<uint32_t>(f[nx_ + k]));
+    g_ = geom_of(s.inputs[0].shape);
+  }
+  void run(char* const* in, char* out) override {
+    const uint8_t* src = reinterpret_cast<const uint8_t*>(in[0]);
+    uint8_t* dst = reinterpret_cast<uint8_t*>(out);
+    const Geom g = g_;
+    const int64_t n = g.w * g.c, c = g.c;
+    parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
+      std::vector<uint8_t> prow(static_cast<size_t>((g.w + nx_ - 1) * c));
+      std::vector<uint32_t> acc(static_cast<size_t>(n));
+      auto make = [&](int64_t p, uint16_t* d) {
+        pad_row<uint8_t, uint8_t>(src, g, bmap(p, g.h, border_), ax_, nx_ - 1 - ax_, border_, 0, prow.data());
+        hpass(prow.data(), d, n, c);
+      };
+      auto use = [&](int64_t y, const uint16_t* const* rows) {
+        vpass(rows, acc.data(), dst + y * n, n);
+      };
+      ring_rows<uint16_t>(y0, y1, ny_, ay_, n, make, use);
+    });
+  }
+
+ private:
+  void hpass(const uint8_t* p, uint16_t* d, int64_t n, int64_t c) const {
+    const uint16_t* k = kx_.data();
+    // Symmetric kernels (every Gaussian) fold the pairs first: half the multiplies.
+    const int64_t m = nx_ / 2;
+    const uint16_t kc = k[m];
+    const uint8_t* pc = p + m * c;
+    for (int64_t x = 0; x < n; ++x) d[x] = static_cast<uint16_t>(kc * pc[x]);
+    for (int64_t j = 0; j < m; ++j) {
+      const uint16_t w = k[j];
+      const uint8_t* a = p + j * c;
+      const uint8_t* b = p + (nx_ - 1 - j) * c;
+      if (k[nx_ - 1 - j] == w) {
+        for (int64_t x = 0; x < n; ++x) d[x] = static_cast<uint16_t>(d[x] + w * static_cast<uint16_t>(a[x] + b[x]));
+      } else {
+        const uint16_t w2 = k[nx_ - 1 - j];
+        for (int64_t x = 0; x < n; ++x) d[x] = static_cast<uint16_t>(d[x] + w * a[x] + w2 * b[x]);
+      }
+    }
+  }
+  void vpass(const uint16_t* const* rows, uint32_t* acc, uint8_t* o, int64_t n) const {
+    const int64_t m = ny_ / 2;
+    const uint32_t kc = ky_[m];
+    const uint16_t* rc = rows[m];
+    for (int64_t x = 0; x < n; ++x) acc[x] = kc * rc[x];
+    for (int64_t j = 0; j < m; ++j) {
+      const uint32_t w = ky_[j], w2 = ky_[ny_ - 1 - j];
+      const uint16_t* a = rows[j];
+      const uint16_t* b = rows[ny_ - 1 - j];
+      if (w == w2) {
+        for (int64_t x = 0; x < n; ++x) acc[x] += w * (static_cast<uint32_t>(a[x]) + b[x]);
+      } else {
+        for (int64_t x = 0; x < n; ++x) acc[x] += w * a[x] + w2 * b[x];
+      }
+    }
+    for (int64_t x = 0; x < n; ++x) o[x] = static_cast<uint8_t>(std::min<uint32_t>(255, (acc[x] + 32768u) >> 16));
+  }
+
+  int64_t nx_, ny_, ax_, ay_;
+  int border_;
+  std::vector<uint16_t> kx_;
+  std::vector<uint32_t> ky_;
+  Geom g_;
+};
+
+std::unique_ptr<backend::Kernel> prepare_sep(const backend::StepDesc& s) {
+  if (s.params->ints[7]) {
+    const auto& i = s.params->ints;
+    // The fixed path folds symmetric pairs around the centre: it needs odd, centred kernels.
+    if (i[0] % 2 == 1 && i[1] % 2 == 1 && i[2] == i[0] / 2 && i[3] == i[1] / 2)
+      return std::make_unique<FixedGaussKernel>(s);
+  }
+  return std::make_unique<SepFilterKernel>(s);
+}
+
+// ---- filter2D: a dense kernel, correlation (not convolution), as cv2 ------------------------
+
+class Filter2DKernel final : public backend::Kernel {
+ public:
+  explicit Filter2DKernel(const backend::StepDesc& s) {
+    const auto& i = s.params->ints;
+    const auto& f = s.params->floats;
+    kh_ = i[0], kw_ = i[1], ay_ = i[2], ax_ = i[3];
+    border_ = static_cast<int>(i[4]);
+    for (int64_t r = 0; r < kh_; ++r)
+      for (int64_t q = 0; q < kw_; ++q)
+        if (f[r * kw_ + q] != 0.0) taps_.push_back({r, q, f[r * kw_ + q]});
+    delta_ = f[kh_ * kw_], bval_ = f[kh_ * kw_ + 1];
+    g_ = geom_of(s.inputs[0].shape);
+    in_ = s.inputs[0].dtype;
+    out_isz_ = itemsize(s.output.dtype);
+    store_ = store_fn(s.output.dtype);
+  }
+  void run(char* const* in, char* out) override {
+    dispatch_depth(in_, [&](auto zero) {
+      using S = decltype(zero);
+      const S* src = reinterpret_cast<const S*>(in[0]);
+      const Geom g = g_;
+      const int64_t n = g.w * g.c, c = g.c, rowlen = (g.w + kw_ - 1) * c;
+      parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
+        std::vector<double> acc(static_cast<size_t>(n));
+        auto make = [&](int64_t p, double* d) {
+          pad_row<S, double>(src, g, bmap(p, g.h, border_), ax_, kw_ - 1 - ax_, border_, bval_, d);
+        };
+        auto use = [&](int64_t y, const double* const* rows) {
+          std::fill(acc.begin(), acc.end(), delta_);
+          for (const Tap& t : taps_) {
+            const double* r = rows[t.r] + t.q * c;
+            const double w = t.w;
+            for (int64_t x = 0; x < n; ++x) acc[x] += w * r[x];
+          }
+          store_(acc.data(), out + y * n * out_isz_, n);
+        };
+        ring_rows<double>(y0, y1, kh_, ay_, rowlen, make, use);
+      });
+      return 0;
+    });
+  }
+
+ private:
+  struct Tap {
+    int64_t r, q;
+    double w;
+  };
+  int64_t kh_, kw_, ay_, ax_;
+  int border_;
+  std::vector<Tap> taps_;
+  double delta_, bval_;
+  Geom g_;
+  DType in_;
+  size_t out_isz_;
+  StoreFn store_;
+};
+
+std::unique_ptr<backend::Kernel> prepare_filter2d(const backend::StepDesc& s) { return std::make_unique<Filter2DKernel>(s); }
+
+// ---- erode / dilate ------------------------------------------------------------------------
+
+template <class T>
+class MorphKernel final : public backend::Kernel {
+ public:
+  explicit MorphKernel(const backend::StepDesc& s) {
+    const auto& i = s.params->ints;
+    kh_ = i[0], kw_ = i[1], ay_ = i[2], ax_ = i[3];
+    border_ = static_cast<int>(i[4]);
+    dilate_ = i[5] != 0;
+    rect_ = true;
+    for (int64_t r = 0; r < kh_; ++r)
+      for (int64_t q = 0; q < kw_; ++q) {
+        if (i[6 + r * kw_ + q]) taps_.push_back({r, q});
+        else rect_ = false;
+      }
+    bval_ = sat<T>(s.params->floats[0]);
+    g_ = geom_of(s.inputs[0].shape);
+  }
+  void run(char* const* in, char* out) override {
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const Geom g = g_;
+    const int64_t n = g.w * g.c, c = g.c, rowlen = (g.w + kw_ - 1) * c;
+    const bool dil = dilate_;
+    if (taps_.empty()) {  // an empty element: cv2 copies the image through
+      std::memcpy(dst, src, sizeof(T) * g.h * n);
+      return;
+    }
+    parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
+      if (rect_) {
+        // A full rectangle is separable: min/max along x per source row, then across rows.
+        std::vector<T> prow(static_cast<size_t>(rowlen));
+        auto make = [&](int64_t p, T* d) {
+          pad_row<T, T>(src, g, bmap(p, g.h, border_), ax_, kw_ - 1 - ax_, border_, bval_, prow.data());
+          std::memcpy(d, prow.data(), sizeof(T) * n);
+          for (int64_t q = 1; q < kw_; ++q) {
+            if (dil) max_into(d, prow.data() + q * c, n);
+            else min_into(d, prow.data() + q * c, n);
+          }
+        };
+        auto use = [&](int64_t y, const T* const* rows) {
+          T* o = dst + y * n;
+          std::memcpy(o, rows[0], sizeof(T) * n);
+          for (int64_t r = 1; r < kh_; ++r) {
+            if (dil) max_into(o, rows[r], n);
+            else min_into(o, rows[r], n);
+          }
+        };
+        ring_rows<T>(y0, y1, kh_, ay_, n, make, use);
+      } else {
+        auto make = [&](int64_t p, T* d) {
+          pad_row<T, T>(src, g, bmap(p, g.h, border_), ax_, kw_ - 1 - ax_, border_, bval_, d);
+        };
+        auto use = [&](int64_t y, const T* const* rows) {
+          T* o = dst + y * n;
+          const Tap& t0 = taps_[0];
+          std::memcpy(o, rows[t0.r] + t0.q * c, sizeof(T) * n);
+          for (size_t k = 1; k < taps_.size(); ++k) {
+            const T* s = rows[taps_[k].r] + taps_[k].q * c;
+            if (dil) max_into(o, s, n);
+            else min_into(o, s, n);
+          }
+        };
+        ring_rows<T>(y0, y1, kh_, ay_, rowlen, make, use);
+      }
+    });
+  }
+
+ private:
+  struct Tap {
+    int64_t r, q;
+  };
+  int64_t kh_, kw_, ay_, ax_;
+  int border_;
+  bool dilate_, rect_;
+  std::vector<Tap> taps_;
+  T bval_;
+  Geom g_;
+};
+
+std::unique_ptr<backend::Kernel> prepare_morph(const backend::StepDesc& s) {
+  return dispatch_depth(s.inputs[0].dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
+    return std::make_unique<MorphKernel<decltype(zero)>>(s);
+  });
+}
+
+// ---- medianBlur ----------------------------------------------------------------------------
+
+// A selection network for the median of n values: Batcher's odd-even merge sort on the next
+// power of two (comparators touching the missing elements act as +inf and drop out), then
+// every comparator that cannot reach the middle element is pruned away.
+std::vector<std::pair<int, int>> median_network(int n) {
+  int N = 1;
+  while (N < n) N <<= 1;
+  std::vector<std::pair<int, int>> net;
+  for (int p = 1; p < N; p <<= 1)
+    for (int k = p; k >= 1; k >>= 1)
+      for (int j = k % p; j + k < N; j += 2 * k)
+        for (int i = 0; i < std::min(k, N - j - k); ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < n) net.push_back({i + j, i + j + k});
+  std::vector<bool> live(static_cast<size_t>(n), false);
+  live[n / 2] = true;
+  std::vector<std::pair<int, int>> kept;
+  for (auto it = net.rbegin(); it != net.rend(); ++it)
+    if (live[it->first] || live[it->second]) {
+      live[it->first] = live[it->second] = true;
+      kept.push_back(*it);
+    }
+  std::reverse(kept.begin(), kept.end());
+  return kept;
+}
+
+// The same network built at compile time, so the 3x3 and 5x5 medians unroll into straight-line
+// min/max code on whole vectors held in registers.
+template <int N>
+struct Net {
+  int size = 0;
+  int a[256] = {};
+  int b[256] = {};
+};
+
+template <int N>
+constexpr Net<N> make_median_net() {
+  Net<N> all{};
+  int P = 1;
+  while (P < N) P <<= 1;
+  for (int p = 1; p < P; p <<= 1)
+    for (int k = p; k >= 1; k >>= 1)
+      for (int j = k % p; j + k < P; j += 2 * k)
+        for (int i = 0; i < (k < P - j - k ? k : P - j - k); ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < N) {
+            all.a[all.size] = i + j;
+            all.b[all.size] = i + j + k;
+            ++all.size;
+          }
+  bool live[N] = {};
+  live[N / 2] = true;
+  Net<N> rev{};
+  for (int t = all.size - 1; t >= 0; --t)
+    if (live[all.a[t]] || live[all.b[t]]) {
+      live[all.a[t]] = live[all.b[t]] = true;
+      rev.a[rev.size] = all.a[t];
+      rev.b[rev.size] = all.b[t];
+      ++rev.size;
+    }
+  Net<N> out{};
+  for (int t = rev.size - 1; t >= 0; --t) {
+    out.a[out.size] = rev.a[t];
+    out.b[out.size] = rev.b[t];
+    ++out.size;
+  }
+  return out;
+}
+
+constexpr Net<9> kNet9 = make_median_net<9>();
+constexpr Net<25> kNet25 = make_median_net<25>();
+
+// Sorting network for one column of 5 (Batcher on 8 wires, the 3 missing wires dropped).
+constexpr Net<5> make_sort5() {
+  Net<5> n{};
+  for (int p = 1; p < 8; p <<= 1)
+    for (int k = p; k >= 1; k >>= 1)
+      for (int j = k % p; j + k < 8; j += 2 * k)
+        for (int i = 0; i < (k < 8 - j - k ? k : 8 - j - k); ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < 5) {
+            n.a[n.size] = i + j;
+            n.b[n.size] = i + j + k;
+            ++n.size;
+          }
+  return n;
+}
+constexpr Net<5> kSort5 = make_sort5();
+
+// The 5x5 median from five already-sorted columns (register j*5 + r holds rank r of column j):
+// Batcher's network on 64 wires with column j on wires 8j..8j+4 and +inf elsewhere (wires
+// holding +inf are tracked at build time, so their comparators vanish or become relabelings),
+// minus every comparator that never swaps on any 0/1 input with sorted columns (by the 0-1
+// principle it never swaps on real data either), minus those that cannot reach rank 12.
+// The column sorts are shared by the five outputs that read each column.
+struct Net25 {
+  int size = 0;
+  int a[256] = {};
+  int b[256] = {};
+  int out = 0;
+};
+
+constexpr Net25 make_median25_from_columns() {
+  constexpr int K = 5, B = 8, P = 64, N = 25, NI = 7776, NW = (NI + 63) / 64;
+  int lab[P] = {};
+  for (int w = 0; w < P; ++w) lab[w] = -1;
+  for (int j = 0; j < K; ++j)
+    for (int r = 0; r < K; ++r) lab[B * j + r] = j * K + r;
+  int ca[700] = {}, cb[700] = {};
+  int nc = 0;
+  for (int p = 1; p < P; p <<= 1)
+    for (int k = p; k >= 1; k >>= 1)
+      for (int j = k % p; j + k < P; j += 2 * k)
+        for (int i = 0; i < (k < P - j - k ? k : P - j - k); ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) {
+            int x = i + j, y = i + j + k, la = lab[x], lb = lab[y];
+            if (la < 0 && lb < 0) continue;
+            if (la < 0) {
+              lab[x] = lb;
+              lab[y] = -1;
+              continue;
+            }
+            if (lb < 0) continue;
+            ca[nc] = la;
+            cb[nc] = lb;
+            ++nc;
+          }
+  const int out = lab[12];
+  // bits[reg][input]: the 0/1 value on each register for every sorted-column 0/1 input.
+  uint64_t bits[N][NW] = {};
+  for (int idx = 0; idx < NI; ++idx) {
+    int t = idx;
+    for (int j = 0; j < K; ++j) {
+      int ones = t % 6;
+      t /= 6;
+      for (int r = K - ones; r < K; ++r) bits[j * K + r][idx / 64] |= uint64_t(1) << (idx % 64);
+    }
+  }
+  bool keep[700] = {};
+  for (int c = 0; c < nc; ++c) {
+    bool swaps = false;
+    for (int w = 0; w < NW; ++w) {
+      if (bits[ca[c]][w] & ~bits[cb[c]][w]) swaps = true;
+      uint64_t lo = bits[ca[c]][w] & bits[cb[c]][w], hi = bits[ca[c]][w] | bits[cb[c]][w];
+      bits[ca[c]][w] = lo;
+      bits[cb[c]][w] = hi;
+    }
+    keep[c] = swaps;
+  }
+  bool live[N] = {};
+  live[out] = true;
+  bool need[700] = {};
+  for (int c = nc - 1; c >= 0; --c)
+    if (keep[c] && (live[ca[c]] || live[cb[c]])) {
+      need[c] = true;
+      live[ca[c]] = live[cb[c]] = true;
+    }
+  Net25 net{};
+  for (int c = 0; c < nc; ++c)
+    if (need[c]) {
+      net.a[net.size] = ca[c];
+      net.b[net.size] = cb[c];
+      ++net.size;
+    }
+  net.out = out;
+  return net;
+}
+constexpr Net25 kMed25Cols = make_median25_from_columns();
+
+typedef uint8_t v32u8 __attribute__((vector_size(32)));
+
+template <class NetT, const NetT& NET, size_t... I>
+inline void run_net(v32u8* v, std::index_sequence<I...>) {
+  (([&] {
+     v32u8 x = v[NET.a[I]], y = v[NET.b[I]];
+     v[NET.a[I]] = x < y ? x : y;
+     v[NET.b[I]] = x < y ? y : x;
+   }()),
+   ...);
+}
+
+// 5x5 median of one output row: sort every column of 5 once into `planes` (rank r at
+// planes + r * stride), then merge the five columns each output reads.
+void median5_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c, uint8_t* planes, int64_t stride) {
+  const int64_t nn = n + 4 * c;
+  for (int64_t x0 = 0;; x0 += 32) {
+    if (x0 + 32 > nn) x0 = nn - 32;
+    v32u8 v[5];
+    for (int r = 0; r < 5; ++r) std::memcpy(&v[r], rows[r] + x0, 32);
+    run_net<Net<5>, kSort5>(v, std::make_index_sequence<kSort5.size>{});
+    for (int r = 0; r < 5; ++r) std::memcpy(planes + r * stride + x0, &v[r], 32);
+    if (x0 + 32 >= nn) break;
+  }
+  for (int64_t x0 = 0;; x0 += 32) {
+    if (x0 + 32 > n) x0 = n - 32;
+    v32u8 v[25];
+    for (int j = 0; j < 5; ++j)
+      for (int r = 0; r < 5; ++r) std::memcpy(&v[j * 5 + r], planes + r * stride + x0 + j * c, 32);
+    run_net<Net25, kMed25Cols>(v, std::make_index_sequence<kMed25Cols.size>{});
+    std::memcpy(o + x0, &v[kMed25Cols.out], 32);
+    if (x0 + 32 >= n) break;
+  }
+}
+
+// One output row of the 8-bit k x k median (k = 3 or 5), 32 bytes at a time; the last block
+// overlaps the previous one instead of running a scalar tail.
+template <int K>
+void median_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c) {
+  constexpr int N = K * K;
+  v32u8 v[N];
+  for (int64_t x0 = 0;; x0 += 32) {
+    if (x0 + 32 > n) x0 = n - 32;
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j < K; ++j) std::memcpy(&v[i * K + j], rows[i] + x0 + j * c, 32);
+    if constexpr (K == 3) run_net<Net<9>, kNet9>(v, std::make_index_sequence<kNet9.size>{});
+    else run_net<Net<25>, kNet25>(v, std::make_index_sequence<kNet25.size>{});
+    std::memcpy(o + x0, &v[N / 2], 32);
+    if (x0 + 32 >= n) break;
+  }
+}
+
+template <class T>
+class MedianKernel final : public backend::Kernel {
+ public:
+  explicit MedianKernel(const backend::StepDesc& s) {
+    k_ = s.params->ints[0];
+    g_ = geom_of(s.inputs[0].shape);
+    if (k_ <= 5) net_ = median_network(static_cast<int>(k_ * k_));
+  }
+  void run(char* const* in, char* out) override {
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const Geom g = g_;
+    const int64_t k = k_, r = k / 2, n = g.w * g.c, c = g.c, rowlen = (g.w + k - 1) * c;
+    parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
+      // medianBlur always replicates the edge pixels.
+      auto make = [&](int64_t p, T* d) { pad_row<T, T>(src, g, bmap(p, g.h, 1), r, r, 1, T{}, d); };
+      if (k <= 5) {
+        constexpr int B = 64;
+        std::vector<T> v(static_cast<size_t>(k * k * B));
+        std::vector<uint8_t> planes(std::is_same_v<T, uint8_t> && k == 5 ? static_cast<size_t>(5 * (n + 4 * c)) : 0);
+        auto use = [&](int64_t y, const T* const* rows) {
+          T* o = dst + y * n;
+          if constexpr (std::is_same_v<T, uint8_t>) {
+            if (n >= 32) {
+              if (k == 3) median_row_u8<3>(rows, o, n, c);
+              else median5_row_u8(rows, o, n, c, planes.data(), n + 4 * c);
+              return;
+            }
+          }
+          for (int64_t x0 = 0; x0 < n; x0 += B) {
+            const int64_t m = std::min<int64_t>(B, n - x0);
+            for (int64_t i = 0; i < k; ++i)
+              for (int64_t j = 0; j < k; ++j) {
+                const T* s = rows[i] + x0 + j * c;
+                T* d = v.data() + (i * k + j) * B;
+                for (int64_t t = 0; t < m; ++t) d[t] = s[t];
+              }
+            for (const auto& pr : net_) {
+              T* a = v.data() + pr.first * B;
+              T* b = v.data() + pr.second * B;
+              for (int t = 0; t < B; ++t) {
+                T lo = std::min(a[t], b[t]), hi = std::max(a[t], b[t]);
+                a[t] = lo;
+                b[t] = hi;
+              }
+            }
+            const T* md = v.data() + (k * k / 2) * B;
+            for (int64_t t = 0; t < m; ++t) o[x0 + t] = md[t];
+          }
+        };
+        ring_rows<T>(y0, y1, k, r, rowlen, make, use);
+      } else if constexpr (std::is_same_v<T, uint8_t>) {
+        // Large windows (8-bit only, as in cv2): a sliding histogram per channel along the row,
+        // tracking the median and the count below it (Huang's method).
+        auto use = [&](int64_t y, const uint8_t* const* rows) {
+          uint8_t* o = dst + y * n;
+          const int64_t half = k * k / 2;
+          for (int64_t ch = 0; ch < c; ++ch) {
+            int32_t h[256] = {0};
+            for (int64_t i = 0; i < k; ++i)
+              for (int64_t j = 0; j < k; ++j) ++h[rows[i][j * c + ch]];
+            int med = 0;
+            int64_t lt = 0;
+            for (int64_t x = 0; x < g.w; ++x) {
+              if (x > 0) {
+                for (int64_t i = 0; i < k; ++i) {
+                  uint8_t out_v = rows[i][(x - 1) * c + ch], in_v = rows[i][(x + k - 1) * c + ch];
+                  --h[out_v];
+                  if (out_v < med) --lt;
+                  ++h[in_v];
+                  if (in_v < med) ++lt;
+                }
+              }
+              while (lt > half) lt -= h[--med];
+              while (lt + h[med] <= half) lt += h[med++];
+              o[x * c + ch] = static_cast<uint8_t>(med);
+            }
+          }
+        };
+        ring_rows<uint8_t>(y0, y1, k, r, rowlen, make, use);
+      }
+    });
+  }
+
+ private:
+  int64_t k_;
+  Geom g_;
+  std::vector<std::pair<int, int>> net_;
+};
+
+std::unique_ptr<backend::Kernel> prepare_median(const backend::StepDesc& s) {
+  switch (s.inputs[0].dtype) {
+    case DType::UInt8: return std::make_unique<MedianKernel<uint8_t>>(s);
+    case DType::UInt16: return std::make_unique<MedianKernel<uint16_t>>(s);
+    case DType::Int16: return std::make_unique<MedianKernel<int16_t>>(s);
+    default: return std::make_unique<MedianKernel<float>>(s);
+  }
+}
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(cv_sep_filter, "cv_sep_filter", &prepare_sep);
+MNN_REGISTER_CPU_KERNEL(cv_filter2d, "cv_filter2d", &prepare_filter2d);
+MNN_REGISTER_CPU_KERNEL(cv_morph, "cv_morph", &prepare_morph);
+MNN_REGISTER_CPU_KERNEL(cv_median, "cv_median", &prepare_median);
+
+}  // namespace mnn::cpu::MNN_ISA_NS

@@ -1,0 +1,170 @@
+"""mnn.cv core array operations against cv2: saturation and rounding per depth, scalar operands,
+masks, statistics, bitwise and polar functions, and cv2's errors."""
+import cv2
+import numpy
+import pytest
+import skimage.data
+
+import mnn.cv as cv
+
+RNG = numpy.random.default_rng(3)
+DEPTHS = [numpy.uint8, numpy.int8, numpy.uint16, numpy.int16, numpy.int32, numpy.float32, numpy.float64]
+SMALL = (numpy.uint8, numpy.int8, numpy.uint16, numpy.int16)
+
+
+def image(dtype, cn, shape=(97, 131)):
+    s = shape if cn == 1 else shape + (cn,)
+    if numpy.issubdtype(dtype, numpy.integer):
+        info = numpy.iinfo(dtype)
+        return RNG.integers(max(info.min, -1000), min(info.max, 1000) + 1, s).astype(dtype)
+    return (RNG.standard_normal(s) * 100).astype(dtype)
+
+
+def same(got, want, tol=0.0):
+    if isinstance(want, tuple):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w, tol)
+        return
+    if not isinstance(want, numpy.ndarray):
+        assert got == pytest.approx(want, rel=1e-7, abs=1e-9)  # float32 sums: cv2 accumulates in blocks
+        return
+    got = numpy.asarray(got)
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape, got.dtype, want.dtype)
+    if tol == 0:
+        numpy.testing.assert_array_equal(got, want)
+    else:
+        numpy.testing.assert_allclose(got.astype(numpy.float64), want.astype(numpy.float64), rtol=tol, atol=tol)
+
+
+def ftol(dtype, f32=1e-5):
+    return f32 if dtype == numpy.float32 else (1e-12 if dtype == numpy.float64 else 0)
+
+
+@pytest.mark.parametrize("dtype", DEPTHS)
+@pytest.mark.parametrize("cn", [1, 3, 4])
+def test_arithmetic(dtype, cn):
+    a, b = image(dtype, cn), image(dtype, cn)
+    mask = (RNG.random(a.shape[:2]) > 0.5).astype(numpy.uint8)
+    for f in ("add", "subtract", "absdiff"):
+        same(getattr(cv, f)(a, b), getattr(cv2, f)(a, b))
+    same(cv.add(a, b, mask=mask), cv2.add(a, b, mask=mask))
+    same(cv.subtract(a, b, mask=mask), cv2.subtract(a, b, mask=mask))
+    same(cv.subtract(a, 7), cv2.subtract(a, 7))
+    same(cv.add(a, (1.5, 2.5, -3, 4)), cv2.add(a, (1.5, 2.5, -3, 4)))
+    same(cv.add(a, b, dtype=cv2.CV_32F), cv2.add(a, b, dtype=cv2.CV_32F))
+    same(cv.multiply(a, b), cv2.multiply(a, b), ftol(dtype))
+    same(cv.multiply(a, b, scale=0.37), cv2.multiply(a, b, scale=0.37), ftol(dtype, 1e-4) or (1 if dtype == numpy.int32 else 0))
+    same(cv.divide(a, b, scale=3), cv2.divide(a, b, scale=3), ftol(dtype, 1e-4))
+    same(cv.divide(5.0, b), cv2.divide(5.0, b), ftol(dtype))
+    # int32 uses a double fma in cv2: within one.
+    same(cv.addWeighted(a, 0.3, b, 0.7, 2.5), cv2.addWeighted(a, 0.3, b, 0.7, 2.5),
+         ftol(dtype, 1e-4) or (1 if dtype == numpy.int32 else 0))
+    same(cv.convertScaleAbs(a, alpha=1.7, beta=-3), cv2.convertScaleAbs(a, alpha=1.7, beta=-3))
+
+
+def test_arithmetic_rounding_and_zero_division():
+    a = numpy.array([[1, 2, 3, 5, 0]], numpy.uint8)
+    b = numpy.array([[2, 4, 0, 2, 0]], numpy.uint8)
+    same(cv.divide(a, b), cv2.divide(a, b))
+    f, g = a.astype(numpy.float32), b.astype(numpy.float32)
+    same(cv.divide(f, g), cv2.divide(f, g))
+    s = numpy.array([[3, -5, 0]], numpy.int16)
+    same(cv.divide(2.0, s), cv2.divide(2.0, s))
+    same(cv.multiply(numpy.array([[3, 5, 7]], numpy.uint8), numpy.array([[3, 5, 7]], numpy.uint8), scale=0.5),
+         cv2.multiply(numpy.array([[3, 5, 7]], numpy.uint8), numpy.array([[3, 5, 7]], numpy.uint8), scale=0.5))
+
+
+def test_arithmetic_errors():
+    a = image(numpy.uint8, 3)
+    with pytest.raises(cv.error, match=r"\[mnn.cv.add\]"):
+        cv.add(a, image(numpy.uint8, 1))
+    with pytest.raises(cv.error, match=r"\[mnn.cv.add\]"):
+        cv.add(a, a.astype(numpy.int16))
+    same(cv.add(a, a.astype(numpy.int16), dtype=cv2.CV_16S), cv2.add(a, a.astype(numpy.int16), dtype=cv2.CV_16S))
+
+
+@pytest.mark.parametrize("dtype", DEPTHS)
+@pytest.mark.parametrize("cn", [1, 3])
+def test_normalize(dtype, cn):
+    a = image(dtype, cn)
+    mask = (RNG.random(a.shape[:2]) > 0.5).astype(numpy.uint8)
+    t = ftol(dtype, 1e-4) or (1 if dtype == numpy.int32 else 0)
+    for nt in (cv2.NORM_INF, cv2.NORM_L1, cv2.NORM_L2, cv2.NORM_MINMAX):
+        same(cv.normalize(a, None, 100, 10, nt), cv2.normalize(a, None, 100, 10, nt), t)
+        same(cv.normalize(a, None, 1, 0, nt, cv2.CV_32F), cv2.normalize(a, None, 1, 0, nt, cv2.CV_32F), 1e-5)
+    if cn == 1:
+        same(cv.normalize(a, None, 0, 255, cv2.NORM_MINMAX, mask=mask), cv2.normalize(a, None, 0, 255, cv2.NORM_MINMAX, mask=mask), t)
+
+
+@pytest.mark.parametrize("dtype", DEPTHS)
+@pytest.mark.parametrize("cn", [1, 2, 3, 4])
+def test_split_merge_concat_stats(dtype, cn):
+    a, b = image(dtype, cn), image(dtype, cn)
+    mask = (RNG.random(a.shape[:2]) > 0.5).astype(numpy.uint8)
+    same(cv.split(a), cv2.split(a))
+    same(cv.merge(list(cv2.split(a))), cv2.merge(list(cv2.split(a))))
+    same(cv.hconcat([a, b]), cv2.hconcat([a, b]))
+    same(cv.vconcat([a, b, a]), cv2.vconcat([a, b, a]))
+    same(cv.mean(a), cv2.mean(a))
+    same(cv.mean(a, mask), cv2.mean(a, mask=mask))
+    same(cv.meanStdDev(a), cv2.meanStdDev(a), 1e-9)
+    same(cv.meanStdDev(a, mask=mask), cv2.meanStdDev(a, mask=mask), 1e-9)
+    if cn == 1:
+        same(cv.minMaxLoc(a), cv2.minMaxLoc(a))
+        same(cv.minMaxLoc(a, mask), cv2.minMaxLoc(a, mask=mask))
+        assert cv.countNonZero(a) == cv2.countNonZero(a)
+    else:
+        with pytest.raises(cv.error, match=r"\[mnn.cv.minMaxLoc\]"):
+            cv.minMaxLoc(a)
+        with pytest.raises(cv.error, match=r"\[mnn.cv.countNonZero\]"):
+            cv.countNonZero(a)
+
+
+def test_concat_errors():
+    with pytest.raises(cv.error, match=r"\[mnn.cv.hconcat\]"):
+        cv.hconcat([image(numpy.uint8, 1, (5, 4)), image(numpy.uint8, 1, (6, 4))])
+    with pytest.raises(cv.error, match=r"\[mnn.cv.vconcat\]"):
+        cv.vconcat([image(numpy.uint8, 1, (5, 4)), image(numpy.uint8, 1, (5, 3))])
+
+
+@pytest.mark.parametrize("dtype", [numpy.uint8, numpy.int8, numpy.uint16, numpy.int16, numpy.int32])
+def test_bitwise(dtype):
+    a, b = image(dtype, 3), image(dtype, 3)
+    mask = (RNG.random(a.shape[:2]) > 0.5).astype(numpy.uint8)
+    for f in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+        same(getattr(cv, f)(a, b), getattr(cv2, f)(a, b))
+        same(getattr(cv, f)(a, b, mask=mask), getattr(cv2, f)(a, b, mask=mask))
+    same(cv.bitwise_not(a), cv2.bitwise_not(a))
+    same(cv.bitwise_not(a, mask=mask), cv2.bitwise_not(a, mask=mask))
+    photo = skimage.data.astronaut()
+    same(cv.bitwise_and(photo, (0xF0, 0x0F, 0xFF)), cv2.bitwise_and(photo, (0xF0, 0x0F, 0xFF)))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_polar_and_math(dtype):
+    x, y = image(dtype, 1), image(dtype, 1)
+    same(cv.magnitude(x, y), cv2.magnitude(x, y), 1e-5)
+    # cv2's atan2 is a polynomial approximation: mnn evaluates the same polynomial.
+    same(cv.phase(x, y), cv2.phase(x, y), 1e-5)
+    same(cv.phase(x, y, angleInDegrees=True), cv2.phase(x, y, angleInDegrees=True), 1e-4)
+    same(cv.cartToPolar(x, y), cv2.cartToPolar(x, y), 1e-4)
+    mag, ang = numpy.abs(x), y / 50
+    same(cv.polarToCart(mag, ang), cv2.polarToCart(mag, ang), 1e-3)
+    same(cv.polarToCart(mag, ang * 50, angleInDegrees=True), cv2.polarToCart(mag, ang * 50, angleInDegrees=True), 1e-3)
+    p = numpy.abs(x) / 100
+    same(cv.sqrt(p), cv2.sqrt(p), 1e-6)
+    same(cv.exp(p), cv2.exp(p), 1e-5)
+    same(cv.log(p + 0.01), cv2.log(p + 0.01), 1e-5)
+    same(cv.pow(x, 3), cv2.pow(x, 3), 1e-5)
+    same(cv.pow(p, 0.5), cv2.pow(p, 0.5), 1e-6)
+    with pytest.raises(cv.error, match=r"\[mnn.cv.sqrt\]"):
+        cv.sqrt(image(numpy.uint8, 1))
+    with pytest.raises(cv.error, match=r"\[mnn.cv.magnitude\]"):
+        cv.magnitude(x, y.astype(numpy.float64 if dtype == numpy.float32 else numpy.float32))
+
+
+@pytest.mark.parametrize("dtype", [numpy.uint8, numpy.uint16, numpy.int16])
+def test_pow_saturates(dtype):
+    a = image(dtype, 3)
+    same(cv.pow(a, 2), cv2.pow(a, 2))
