@@ -142,6 +142,9 @@ class FusedKernel final : public backend::Kernel {
     if (buf.size() < need) buf.resize(need);
     return buf.data();
   }
+  struct Bytes16 {
+    uint64_t lo, hi;
+  };
   template <class U>
   static void fill_as(char* dst, const char* value, int64_t m) {
     U v;
@@ -160,7 +163,8 @@ class FusedKernel final : public backend::Kernel {
         case 1: std::memset(b, *reinterpret_cast<const uint8_t*>(inputs[i]), m); break;
         case 2: fill_as<uint16_t>(b, inputs[i], m); break;
         case 4: fill_as<uint32_t>(b, inputs[i], m); break;
-        default: fill_as<uint64_t>(b, inputs[i], m); break;
+        case 8: fill_as<uint64_t>(b, inputs[i], m); break;
+        default: fill_as<Bytes16>(b, inputs[i], m); break;  // complex128
       }
       ptr[i] = b;
     }
