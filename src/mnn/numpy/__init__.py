@@ -40,6 +40,7 @@ from ._io import (NpzFile, fromfile, genfromtxt, load, loadtxt, save, savetxt, s
 from ._complex import (ComplexWarning, angle, conj, conjugate, imag, iscomplex, iscomplexobj, isreal, isrealobj, real,  # noqa: F811
                        real_if_close)
 from . import fft  # noqa: E402  (mnn.numpy.fft)
+from . import linalg  # noqa: E402  (mnn.numpy.linalg)
 from ._sorting import argpartition, argsort, count_nonzero, lexsort, partition, searchsorted, sort
 from ._sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse,
                     unique_values)

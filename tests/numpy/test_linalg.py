@@ -1,0 +1,203 @@
+"""mnn.numpy.linalg against numpy.linalg: batched stacks, float32/float64/int inputs, empty and
+non-contiguous inputs, numpy's errors. Eigen- and singular vectors are compared up to sign."""
+import math
+
+import numpy
+import pytest
+
+import mnn.numpy as np
+
+LA = np.linalg
+RTOL = {"float32": 2e-4, "float64": 1e-9}
+
+
+def rand(shape, dtype="float64", seed=0):
+    r = numpy.random.default_rng(seed)
+    if numpy.dtype(dtype).kind in "iu":
+        return r.integers(-5, 6, shape).astype(dtype)
+    return r.standard_normal(shape).astype(dtype)
+
+
+def spd(shape, dtype="float64", seed=0):
+    a = rand(shape, "float64", seed)
+    return (a @ numpy.swapaxes(a, -1, -2) + shape[-1] * numpy.eye(shape[-1])).astype(dtype)
+
+
+def close(got, want, dtype=None):
+    got = numpy.asarray(got)
+    want = numpy.asarray(want)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape
+    tol = RTOL.get(str(want.dtype), 1e-9)
+    numpy.testing.assert_allclose(got, want, rtol=tol, atol=tol)
+
+
+SQUARE = [(3, 3), (1, 1), (4, 6, 6), (2, 3, 4, 4)]
+DTYPES = ["float32", "float64", "int32"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SQUARE)
+def test_inv_det_slogdet(dtype, shape):
+    a = rand(shape, dtype) + (3 * numpy.eye(shape[-1])).astype(dtype)
+    close(LA.inv(np.asarray(a)), numpy.linalg.inv(a))
+    close(LA.det(np.asarray(a)), numpy.linalg.det(a))
+    s, l = LA.slogdet(np.asarray(a))
+    ws, wl = numpy.linalg.slogdet(a)
+    close(s, ws)
+    close(l, wl)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("ashape,bshape", [((3, 3), (3,)), ((3, 3), (3, 2)), ((4, 5, 5), (4, 5, 1)),
+                                           ((2, 1, 4, 4), (3, 4, 2)), ((5, 5), (2, 5, 3))])
+def test_solve_broadcasts_like_numpy(dtype, ashape, bshape):
+    a = rand(ashape, dtype, 1) + (4 * numpy.eye(ashape[-1])).astype(dtype)
+    b = rand(bshape, dtype, 2)
+    close(LA.solve(np.asarray(a), np.asarray(b)), numpy.linalg.solve(a, b))
+
+
+def test_noncontiguous_inputs():
+    base = rand((8, 8), "float64", 3) + 5 * numpy.eye(8)
+    a = base[::-2, 1::2]
+    close(LA.inv(np.asarray(base)[::-2, 1::2]), numpy.linalg.inv(a))
+    close(LA.solve(np.asarray(base).T, np.asarray(base[:, 0])), numpy.linalg.solve(base.T, base[:, 0]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5, 5)])
+def test_cholesky(dtype, shape):
+    a = spd(shape, dtype)
+    close(LA.cholesky(np.asarray(a)), numpy.linalg.cholesky(a))
+    close(LA.cholesky(np.asarray(a), upper=True), numpy.linalg.cholesky(a, upper=True))
+
+
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 6, 4)])
+def test_qr_matches_numpy_signs_included(mode, shape):
+    a = rand(shape, "float64", 4)
+    got, want = LA.qr(np.asarray(a), mode=mode), numpy.linalg.qr(a, mode=mode)
+    if mode == "r":
+        close(got, want)
+    else:
+        close(got.Q, want.Q)
+        close(got.R, want.R)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(1, 1), (5, 5), (3, 6, 6)])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh(dtype, shape, uplo):
+    a = rand(shape, dtype, 5)
+    # a symmetric part plus junk in the triangle that must be ignored
+    sym = (a + numpy.swapaxes(a, -1, -2)) / 2
+    junk = numpy.triu(a, 1) * 7 if uplo == "L" else numpy.tril(a, -1) * 7
+    x = (sym + junk).astype(dtype)
+    w, v = LA.eigh(np.asarray(x), UPLO=uplo)
+    ww, wv = numpy.linalg.eigh(x, UPLO=uplo)
+    close(w, ww)
+    close(numpy.abs(numpy.asarray(v)), numpy.abs(wv))  # up to sign per vector
+    close(LA.eigvalsh(np.asarray(x), UPLO=uplo), numpy.linalg.eigvalsh(x, UPLO=uplo))
+
+
+@pytest.mark.parametrize("full", [True, False])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 3, 6)])
+def test_svd(full, shape):
+    a = rand(shape, "float64", 6)
+    u, s, vh = LA.svd(np.asarray(a), full_matrices=full)
+    wu, ws, wvh = numpy.linalg.svd(a, full_matrices=full)
+    close(s, ws)
+    assert numpy.asarray(u).shape == wu.shape and numpy.asarray(vh).shape == wvh.shape
+    k = min(shape[-2:])
+    u, vh = numpy.asarray(u), numpy.asarray(vh)
+    recon = (u[..., :, :k] * numpy.asarray(s)[..., None, :]) @ vh[..., :k, :]
+    numpy.testing.assert_allclose(recon, a, atol=1e-12)
+    eye_u = numpy.swapaxes(u, -1, -2) @ u
+    numpy.testing.assert_allclose(eye_u, numpy.broadcast_to(numpy.eye(u.shape[-1]), eye_u.shape), atol=1e-12)
+    close(LA.svdvals(np.asarray(a)), ws)
+    close(LA.svd(np.asarray(a), compute_uv=False), ws)
+
+
+def test_rank_deficient_svd_completes_the_basis():
+    a = numpy.outer(numpy.arange(1.0, 5.0), numpy.arange(1.0, 4.0))  # rank 1, 4x3
+    u, s, vh = (numpy.asarray(x) for x in LA.svd(np.asarray(a)))
+    numpy.testing.assert_allclose(u.T @ u, numpy.eye(4), atol=1e-12)
+    numpy.testing.assert_allclose(vh @ vh.T, numpy.eye(3), atol=1e-12)
+    numpy.testing.assert_allclose((u[:, :3] * s) @ vh, a, atol=1e-12)
+    assert int(LA.matrix_rank(np.asarray(a))) == 1
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
+def test_pinv_and_matrix_rank(shape):
+    a = rand(shape, "float64", 7)
+    close(LA.pinv(np.asarray(a)), numpy.linalg.pinv(a))
+    close(LA.matrix_rank(np.asarray(a)), numpy.linalg.matrix_rank(a))
+
+
+@pytest.mark.parametrize("bshape", [(6,), (6, 2)])
+def test_lstsq(bshape):
+    a = rand((6, 3), "float64", 8)
+    b = rand(bshape, "float64", 9)
+    x, res, rank, s = LA.lstsq(np.asarray(a), np.asarray(b))
+    wx, wres, wrank, ws = numpy.linalg.lstsq(a, b)
+    close(x, wx)
+    close(res, wres)
+    assert rank == wrank
+    close(s, ws)
+
+
+@pytest.mark.parametrize("ord", [None, 1, -1, 2, -2, math.inf, -math.inf, "fro", "nuc"])
+def test_matrix_norms(ord):
+    a = rand((2, 4, 5), "float64", 10)
+    close(LA.norm(np.asarray(a), ord=ord, axis=(1, 2)), numpy.linalg.norm(a, ord=ord, axis=(1, 2)))
+    close(LA.norm(np.asarray(a[0]), ord=ord), numpy.linalg.norm(a[0], ord=ord))
+
+
+@pytest.mark.parametrize("ord", [None, 0, 1, 2, 3, 0.5, math.inf, -math.inf])
+def test_vector_norms(ord):
+    a = rand((3, 7), "float32", 11)
+    close(LA.norm(np.asarray(a), ord=ord, axis=1), numpy.linalg.norm(a, ord=ord, axis=1))
+    close(LA.norm(np.asarray(a), axis=0, keepdims=True), numpy.linalg.norm(a, axis=0, keepdims=True))
+    close(LA.vector_norm(np.asarray(a), ord=2 if ord is None else ord),
+          numpy.linalg.vector_norm(a, ord=2 if ord is None else ord))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, -1, -3])
+def test_matrix_power(n):
+    a = rand((3, 3), "float64", 12) + 2 * numpy.eye(3)
+    close(LA.matrix_power(np.asarray(a), n), numpy.linalg.matrix_power(a, n))
+
+
+def test_multi_dot_and_cond():
+    a, b, c = rand((10, 30), seed=1), rand((30, 5), seed=2), rand((5, 60), seed=3)
+    close(LA.multi_dot([np.asarray(a), np.asarray(b), np.asarray(c)]), numpy.linalg.multi_dot([a, b, c]))
+    v = rand((10,), seed=4)
+    close(LA.multi_dot([np.asarray(v), np.asarray(a), np.asarray(b)]), numpy.linalg.multi_dot([v, a, b]))
+    m = rand((4, 4), seed=5) + 3 * numpy.eye(4)
+    for p in [None, 1, 2, -2, "fro", math.inf]:
+        close(LA.cond(np.asarray(m), p), numpy.linalg.cond(m, p))
+
+
+def test_empty_stacks():
+    e = numpy.zeros((0, 3, 3))
+    close(LA.inv(np.asarray(e)), numpy.linalg.inv(e))
+    close(LA.det(np.asarray(numpy.zeros((2, 0, 0)))), numpy.linalg.det(numpy.zeros((2, 0, 0))))
+    assert LA.svd(np.asarray(numpy.zeros((0, 4, 2)))).S.shape == (0, 2)
+
+
+def test_errors_are_numpys():
+    with pytest.raises(LA.LinAlgError, match="Singular matrix") as info:
+        LA.inv(np.asarray(numpy.ones((3, 3))))
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(LA.LinAlgError, match="Singular matrix"):
+        LA.solve(np.asarray(numpy.zeros((2, 2))), np.asarray(numpy.ones(2)))
+    with pytest.raises(LA.LinAlgError, match="not positive definite"):
+        LA.cholesky(np.asarray(-numpy.eye(3)))
+    with pytest.raises(LA.LinAlgError, match="square"):
+        LA.inv(np.asarray(numpy.ones((2, 3))))
+    with pytest.raises(LA.LinAlgError, match="at least two-dimensional"):
+        LA.det(np.asarray(numpy.ones(3)))
+    with pytest.raises(TypeError, match="float16"):
+        LA.inv(np.asarray(numpy.eye(2, dtype=numpy.float16)))
+    s, l = LA.slogdet(np.asarray(numpy.ones((3, 3))))  # singular: no error, numpy's (0, -inf)
+    assert float(s) == 0.0 and float(l) == -math.inf
