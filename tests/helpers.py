@@ -64,3 +64,22 @@ def non_contiguous(a):
     big = numpy.empty(a.shape[:-1] + (a.shape[-1] * 2,), dtype=a.dtype)
     big[..., ::2] = a
     return big[..., ::2]
+
+
+def run_under_isa(program, isa, args=()):
+    """Runs a Python program (source text that prints JSON) in a subprocess with MNN_ISA=isa and
+    the same mnn on its path; returns the decoded JSON. ISA tests compare every target's results
+    with the scalar build's this way (the kernel table is chosen once per process)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import mnn
+
+    env = dict(os.environ, MNN_ISA=isa)
+    src = os.path.dirname(os.path.dirname(mnn.__file__))
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    r = subprocess.run([sys.executable, "-c", program, *args], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout.strip().splitlines()[-1])

@@ -394,19 +394,7 @@ class Planner {
         step.inputs.push_back(base);  // the copy reads it
       }
     } else {
-      int64_t bytes = numel(sn->shape) * static_cast<int64_t>(isz);
-      for (int u : step.inputs) {
-        int st = plan_->store_of[u];
-        if (st < 0 || plan_->stores[st].bytes != bytes || node(u)->offset != 0) continue;
-        if (plan_->stores[st].leaf >= 0 && node(u)->buffer_elems != numel(sn->shape)) continue;
-        if (plan_->stores[st].leaf >= 0 && excl_[plan_->stores[st].leaf] != 1) continue;  // foreign memory
-        if (can_write_in_place(st, s, win, isz, step.inputs)) {
-          store = st;
-          step.inplace = true;
-          break;
-        }
-      }
-      if (store < 0) store = new_store(bytes, s);
+      store = fresh_or_inplace_store(sn, s, win, step, false);
     }
     bind(sink, store);
     step.output_byte_offset = win.offset * static_cast<int64_t>(isz);
@@ -677,25 +665,8 @@ class Planner {
     // The result: a fresh buffer, or in place over a same-sized input nothing reads afterwards
     // (every block reads its rows before writing them, and blocks do not overlap).
     Node* sn = node(sink);
-    int s = step_of_[sink];
-    size_t isz = itemsize(sn->dtype);
-    int64_t bytes = numel(sn->shape) * static_cast<int64_t>(isz);
     Window win{sn->shape, contiguous_strides(sn->shape), 0};
-    int store = -1;
-    for (int u : step.inputs) {
-      int st = plan_->store_of[u];
-      Node* un = node(u);
-      if (st < 0 || plan_->stores[st].bytes != bytes || un->offset != 0 || un->shape != sn->shape) continue;
-      if (plan_->stores[st].leaf >= 0 && (un->buffer_elems != numel(sn->shape) || excl_[plan_->stores[st].leaf] != 1))
-        continue;
-      if (can_write_in_place(st, s, win, isz, step.inputs)) {
-        store = st;
-        step.inplace = true;
-        break;
-      }
-    }
-    if (store < 0) store = new_store(bytes, s);
-    bind(sink, store);
+    bind(sink, fresh_or_inplace_store(sn, step_of_[sink], win, step, true));
     step.output_byte_offset = 0;
     step.fused = true;
     step.region = std::move(prog);
@@ -750,6 +721,27 @@ class Planner {
     p.result = reg.at(g);
     p.output = {node(g)->dtype, {}, {}};
     return p;
+  }
+
+  // Where step s writes the sink's whole value: over a same-sized buffer of one of its inputs
+  // when nothing needs that buffer afterwards (and it is not foreign memory), else a new store.
+  // same_shape: the input must also have the sink's shape (row regions read inputs row by row).
+  int fresh_or_inplace_store(Node* sn, int s, const Window& win, Step& step, bool same_shape) {
+    size_t isz = itemsize(sn->dtype);
+    int64_t bytes = numel(sn->shape) * static_cast<int64_t>(isz);
+    for (int u : step.inputs) {
+      int st = plan_->store_of[u];
+      Node* un = node(u);
+      if (st < 0 || plan_->stores[st].bytes != bytes || un->offset != 0) continue;
+      if (same_shape && un->shape != sn->shape) continue;
+      if (plan_->stores[st].leaf >= 0 && (un->buffer_elems != numel(sn->shape) || excl_[plan_->stores[st].leaf] != 1))
+        continue;
+      if (can_write_in_place(st, s, win, isz, step.inputs)) {
+        step.inplace = true;
+        return st;
+      }
+    }
+    return new_store(bytes, s);
   }
 
   // Packs plan-owned, non-output stores into one arena: first fit over lifetimes.

@@ -1,12 +1,9 @@
 """mnn.cv's per-ISA kernels (csrc/backends/cpu/simd/cv/) against their scalar builds: the SIMD
 paths (resize rows, area 2x2, warpAffine gathers, gray/HSV/swap loops) must give the scalar
 code's bytes exactly."""
-import json
-import os
-import subprocess
-import sys
 
 import pytest
+from helpers import run_under_isa
 
 import mnn
 
@@ -37,12 +34,7 @@ print(json.dumps(out))
 
 
 def run_with(isa):
-    env = dict(os.environ, MNN_ISA=isa)
-    src = os.path.dirname(os.path.dirname(mnn.__file__))
-    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-    r = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return run_under_isa(PROGRAM, isa)
 
 
 @pytest.mark.parametrize("isa", [i for i in mnn._core.available_isas() if i != "scalar"])

@@ -1,17 +1,13 @@
 """Data movement against numpy: transposing copies (cache-blocked, SIMD micro-tiles), strided and
 broadcast copies, casts during copies, writes into transposed windows, concatenate/stack along
 every axis with mixed layouts; and every ISA's transpose kernels against the scalar ones."""
-import json
-import os
-import subprocess
-import sys
 
 import numpy
 import pytest
 
 import mnn
 import mnn.numpy as mnp
-from helpers import ALL_DTYPES, assert_same, sample
+from helpers import run_under_isa, ALL_DTYPES, assert_same, sample
 
 # Odd sizes around the micro-tile (4, 8, 16) and block (16..256) edges.
 SIZES = [1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 70]
@@ -239,12 +235,7 @@ json.dump(out, sys.stdout)
 
 
 def run_with(isa):
-    env = dict(os.environ, MNN_ISA=isa)
-    src = os.path.dirname(os.path.dirname(mnn.__file__))
-    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-    r = subprocess.run([sys.executable, "-c", ISA_PROGRAM], env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return run_under_isa(ISA_PROGRAM, isa)
 
 
 @pytest.mark.parametrize("isa", [i for i in mnn._core.available_isas() if i != "scalar"])

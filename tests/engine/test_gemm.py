@@ -1,13 +1,10 @@
 """The float32/float64 GEMM (packed microkernels, matrix-vector and small-matrix paths) against
 numpy: odd sizes around the register tile and cache blocks, transposed/strided/broadcast operands,
 batches; every ISA against the scalar one; and results that do not depend on the thread count."""
-import json
-import os
-import subprocess
-import sys
 
 import numpy
 import pytest
+from helpers import run_under_isa
 
 import mnn
 import mnn.numpy as mnp
@@ -176,12 +173,7 @@ json.dump(out, sys.stdout)
 
 
 def run_with(isa):
-    env = dict(os.environ, MNN_ISA=isa)
-    src = os.path.dirname(os.path.dirname(mnn.__file__))
-    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-    r = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return run_under_isa(PROGRAM, isa)
 
 
 @pytest.mark.parametrize("isa", [i for i in mnn._core.available_isas() if i != "scalar"])

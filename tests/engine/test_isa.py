@@ -1,12 +1,9 @@
 """Every ISA's kernels against the scalar ones: the same program run under MNN_ISA=scalar and
 under each other available ISA must agree (bit for bit where the op is exactly rounded)."""
-import json
-import os
-import subprocess
-import sys
 
 import numpy
 import pytest
+from helpers import run_under_isa
 
 import mnn
 
@@ -35,12 +32,7 @@ EXACT = ("add", "mul", "sub", "max", "cmp", "fdiv", "abs", "cast", "sqrt", "div"
 
 
 def run_with(isa):
-    env = dict(os.environ, MNN_ISA=isa)
-    src = os.path.dirname(os.path.dirname(mnn.__file__))
-    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-    r = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return run_under_isa(PROGRAM, isa)
 
 
 @pytest.mark.parametrize("isa", [i for i in mnn._core.available_isas() if i != "scalar"])

@@ -1,13 +1,10 @@
 """Vectorised float32 exp/log/sin/cos/tanh (simd/vmath_kernels.cpp): accuracy in ulp against the
 correctly rounded result and against numpy's own float32 loops, special values, and every ISA
 bit-identical to the scalar build."""
-import json
-import os
-import subprocess
-import sys
 
 import numpy
 import pytest
+from helpers import run_under_isa
 
 import mnn
 import mnn.numpy as np
@@ -84,8 +81,7 @@ def test_noncontiguous_and_fused_inputs(name):
 
 
 SCRIPT = """
-import json, sys, numpy
-sys.path[:0] = json.loads(sys.argv[1])
+import json, numpy
 import mnn.numpy as np
 x = numpy.random.default_rng(3).uniform(-100, 100, 50_003).astype(numpy.float32)
 out = {}
@@ -96,10 +92,7 @@ print(json.dumps(out))
 
 
 def run_with(isa):
-    env = dict(os.environ, MNN_ISA=isa)
-    r = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(sys.path)], env=env, capture_output=True, text=True,
-                       check=True)
-    return json.loads(r.stdout)
+    return run_under_isa(SCRIPT, isa)
 
 
 @pytest.mark.parametrize("isa", [i for i in mnn._core.available_isas() if i != "scalar"])
