@@ -49,8 +49,17 @@ def check(fn, np_args, mnn_args, rtol=None):
                 _materialize(fn(*mnn_args))
             return None
         got = fn(*mnn_args)
-        assert_same(got, expected, rtol=rtol)
+        assert_same(got, expected, rtol=rtol if rtol is not None else _pow_rtol(fn, expected))
     return expected
+
+
+def _pow_rtol(fn, expected):
+    """numpy's float pow is not correctly rounded and depends on the CPU (its AVX-512 loops differ
+    from libm's by an ulp), so float powers compare to a few ulp; everything else bit for bit."""
+    dt = numpy.asarray(expected).dtype
+    if fn in (operator.pow, operator.ipow) and dt.kind in "fc":
+        return 4 * float(numpy.finfo(dt).eps)
+    return None
 
 
 def operand_arrays(op, dtype, shape=(7,), seed=0):
@@ -194,7 +203,7 @@ def test_inplace_array_and_scalars(op, dtype):
                 continue
             r_m = fn(a_m, b_m)
         assert r_m is a_m
-        assert_same(a_m, a_np)
+        assert_same(a_m, a_np, rtol=_pow_rtol(fn, a_np))
 
 
 def test_inplace_visible_through_views():

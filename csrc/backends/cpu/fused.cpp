@@ -21,9 +21,6 @@ namespace {
 
 constexpr int64_t kTile = 1024;
 constexpr int64_t kParallelGrain = 32768;  // elements below which splitting costs more than it saves
-// Outputs past this size do not fit in the last-level cache: write them with streaming stores,
-// which skip the read-for-ownership of every destination line (a fifth of a chain's traffic).
-constexpr int64_t kStreamingBytes = 8 << 20;
 
 // Copies n bytes from cache-resident scratch to 16-byte-aligned memory, bypassing the caches.
 inline void stream_copy(char* dst, const char* src, size_t n) {
@@ -115,7 +112,8 @@ class FusedKernel final : public backend::Kernel {
       copy_src_ = src;
       copy_ = StridedCopy(p.output.shape, p.inputs[src].strides, p.output.strides, out_.isz);
     }
-    streaming_ = out_.mode == Operand::Direct && total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes;
+    streaming_ = out_.mode == Operand::Direct &&
+                 (p.stream_output || total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes);
     if (copy_src_ < 0) plan_blocks();
   }
 

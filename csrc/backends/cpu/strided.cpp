@@ -200,7 +200,6 @@ void copy_2d(const char* src, int64_t s_i, int64_t s_j, char* dst, int64_t d_i, 
 }
 
 namespace {
-constexpr int64_t kStreamingBytes = 8 << 20;  // destinations past the last-level cache
 constexpr int64_t kChunkBytes = 64 << 10;     // least work per thread-pool chunk
 }  // namespace
 

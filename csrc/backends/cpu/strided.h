@@ -8,6 +8,11 @@
 
 namespace mnn::cpu {
 
+// Destinations past this size do not fit in the last-level cache: kernels write them with
+// streaming stores, which skip the read-for-ownership of every destination line.
+constexpr int64_t kStreamingBytes = 8 << 20;
+
+
 // Merges adjacent dims that every operand walks contiguously and drops size-1 dims. `strides`
 // holds one element-stride vector per operand, all for `dims`; all are rewritten in place.
 void coalesce(std::vector<int64_t>& dims, std::vector<std::vector<int64_t>*> strides);
