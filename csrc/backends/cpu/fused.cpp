@@ -189,8 +189,34 @@ class FusedKernel final : public backend::Kernel {
     return ptr[result_];
   }
 
-  void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1) const {
+ public:
+  // Row by row on the calling thread (see run_fused_rows): one scratch lookup for all rows, no
+  // pool dispatch per row; only the broadcast scalars (the row's own values) are refilled.
+  void run_rows(char* const* inputs, const int64_t* in_step, char* output, int64_t out_step, int64_t nrows) {
+    if (total_ == 0) return;
+    char* row_in[64];
+    const size_t nin = in_.size();
+    if (copy_src_ >= 0 || blocked_ || out_.mode != Operand::Direct) {
+      for (int64_t r = 0; r < nrows; ++r) {
+        for (size_t i = 0; i < nin; ++i) row_in[i] = inputs[i] + r * in_step[i];
+        run(row_in, output + r * out_step);
+      }
+      return;
+    }
     char* scr = scratch();
+    const int64_t ntiles = (total_ + kTile - 1) / kTile;
+    for (int64_t r = 0; r < nrows; ++r) {
+      for (size_t i = 0; i < nin; ++i) row_in[i] = inputs[i] + r * in_step[i];
+      run_tiles(row_in, output + r * out_step, 0, ntiles, scr);
+    }
+  }
+
+ private:
+  void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1) const {
+    run_tiles(inputs, output, t0, t1, scratch());
+  }
+
+  void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1, char* scr) const {
     const char* ptr[64];
     const int nin = static_cast<int>(in_.size());
     fill_scalars(inputs, scr, ptr);
@@ -316,6 +342,11 @@ class FusedKernel final : public backend::Kernel {
 };
 
 }  // namespace
+
+void run_fused_rows(backend::Kernel& kernel, char* const* inputs, const int64_t* in_row_bytes, char* output,
+                    int64_t out_row_bytes, int64_t nrows) {
+  static_cast<FusedKernel&>(kernel).run_rows(inputs, in_row_bytes, output, out_row_bytes, nrows);
+}
 
 std::unique_ptr<backend::Kernel> prepare_fused(const FusedProgram& program) {
   if (program.inputs.size() + program.code.size() > 64)

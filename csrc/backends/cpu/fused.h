@@ -12,4 +12,11 @@ namespace mnn::cpu {
 
 std::unique_ptr<backend::Kernel> prepare_fused(const backend::FusedProgram& program);
 
+// Runs a kernel made by prepare_fused once per row on the calling thread: operand i of row r
+// lies at inputs[i] + r * in_row_bytes[i], the result at output + r * out_row_bytes. A row
+// region's per-row steps use it (a per-row value is a broadcast scalar to the program), where
+// calling run() per row paid a pool dispatch and a thread-local lookup each time.
+void run_fused_rows(backend::Kernel& kernel, char* const* inputs, const int64_t* in_row_bytes, char* output,
+                    int64_t out_row_bytes, int64_t nrows);
+
 }  // namespace mnn::cpu

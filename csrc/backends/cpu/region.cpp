@@ -66,6 +66,7 @@ class RegionKernel final : public backend::Kernel {
       char* scratch = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(scratch_buf.data()) + 63) & ~uintptr_t(63));
       std::vector<char*> slot_ptr(p_.slots.size());
       std::vector<char*> args;
+      std::vector<int64_t> steps;
       for (int64_t b = b0; b < b1; ++b) {
         const int64_t r0 = b * block_rows_;
         const auto& kernels = (b == nblocks_ - 1 && !tail_.empty()) ? tail_ : main_;
@@ -86,10 +87,9 @@ class RegionKernel final : public backend::Kernel {
             continue;
           }
           // one row at a time: the per-row values are scalars to the tile interpreter
-          for (int64_t r = 0; r < nrows; ++r) {
-            for (size_t i = 0; i < st.srcs.size(); ++i) args[i] = slot_ptr[st.srcs[i]] + r * row_step_[st.srcs[i]];
-            kernels[k]->run(args.data(), slot_ptr[st.dst] + r * row_step_[st.dst]);
-          }
+          steps.clear();
+          for (int s : st.srcs) steps.push_back(row_step_[s]);
+          run_fused_rows(*kernels[k], args.data(), steps.data(), slot_ptr[st.dst], row_step_[st.dst], nrows);
         }
       }
     });
