@@ -97,6 +97,7 @@ class FusedKernel final : public backend::Kernel {
       code_.push_back(ins);
     }
     result_ = p.result;
+    use_scalar_kernels(p);
     // A program that only moves one input (x.T.copy(), a.T[...] = b, broadcast_to(x, s).copy(),
     // full) runs as a prepared N-d copy: cache-blocked transposes, row copies and fills, with no
     // round trip through scratch.
@@ -151,10 +152,42 @@ class FusedKernel final : public backend::Kernel {
   }
   static char* reg_buf(char* scratch, int r) { return scratch + static_cast<size_t>(r) * kTile * 16; }
 
+  // A binary instruction whose second operand is a broadcast input (x - m, e / s, x * 2.0) runs
+  // the scalar-operand microkernel, reading that one value in place; an input read only that way
+  // is never filled into a tile (a row region refills its per-row values on every row).
+  void use_scalar_kernels(const FusedProgram& p) {
+    const int nin = static_cast<int>(p.inputs.size());
+    needs_fill_.assign(nin, 1);
+    std::vector<char> read_as_tile(nin, 0);
+    std::vector<int> holds(std::max(nregs_, nin), -1);  // register -> the input it still holds
+    for (int i = 0; i < nin; ++i) holds[i] = in_[i].mode == Operand::Scalar ? i : -1;
+    for (size_t k = 0; k < code_.size(); ++k) {
+      Instr& ins = code_[k];
+      const auto& c = p.code[k];
+      const int b = ins.src[1];
+      bool scalar_b = false;
+      if (ins.fn && b >= 0 && ins.src[2] < 0 && holds[b] >= 0) {
+        // reads ptr[b][0]: the value in place, or the first element of its filled tile
+        if (EwFn f = ew_kernel_scalar_b(c.op, c.compute)) ins.fn = f, scalar_b = true;
+      }
+      for (int j = 0; j < 3; ++j) {
+        const int r = ins.src[j];
+        if (r >= 0 && holds[r] >= 0 && !(j == 1 && scalar_b)) read_as_tile[holds[r]] = 1;
+      }
+      holds[ins.dst] = -1;
+    }
+    if (result_ < nin && holds[result_] >= 0) read_as_tile[holds[result_]] = 1;
+    for (int i = 0; i < nin; ++i) needs_fill_[i] = in_[i].mode == Operand::Scalar && read_as_tile[i];
+  }
+
   // Broadcast scalars are filled once per call, not per tile.
   void fill_scalars(char* const* inputs, char* scr, const char** ptr) const {
     for (size_t i = 0; i < in_.size(); ++i) {
       if (in_[i].mode != Operand::Scalar) continue;
+      if (!needs_fill_[i]) {
+        ptr[i] = inputs[i];
+        continue;
+      }
       char* b = reg_buf(scr, static_cast<int>(i));
       const int64_t m = std::min(kTile, total_);
       switch (in_[i].isz) {  // typed fills: a memcpy call per element cost microseconds per run
@@ -332,6 +365,7 @@ class FusedKernel final : public backend::Kernel {
   std::vector<size_t> reg_isz_;
   int nregs_ = 0;
   int result_ = 0;
+  std::vector<char> needs_fill_;  // per input: a broadcast value some instruction reads as a tile
   bool streaming_ = false;
   int copy_src_ = -1;
   StridedCopy copy_;

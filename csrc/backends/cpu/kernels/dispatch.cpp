@@ -101,6 +101,9 @@ const KernelTable* kernels_for(Isa isa) { return tables().by_isa[static_cast<int
 EwFn ew_kernel(core::Op op, core::DType compute) {
   return kernels().ew[static_cast<int>(op)][static_cast<int>(compute)];
 }
+EwFn ew_kernel_scalar_b(core::Op op, core::DType compute) {
+  return kernels().ew_scalar_b[static_cast<int>(op)][static_cast<int>(compute)];
+}
 CastFn cast_kernel(core::DType from, core::DType to) {
   return kernels().cast[static_cast<int>(from)][static_cast<int>(to)];
 }

@@ -49,31 +49,52 @@ void loop2(int64_t n, const char* const* in, char* out) {
   }
 }
 
+// loop2 with b[0] broadcast over the n elements (KernelTable::ew_scalar_b)
+template <class F, class T>
+void loop2_scalar_b(int64_t n, const char* const* in, char* out) {
+  using C = calc_t<T>;
+  const T* a = reinterpret_cast<const T*>(in[0]);
+  const C b = C(*reinterpret_cast<const T*>(in[1]));
+  using R = decltype(F::template f<C>(C{}, C{}));
+  if constexpr (std::is_same_v<R, bool>) {
+    bool* o = reinterpret_cast<bool*>(out);
+    for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(C(a[i]), b);
+  } else {
+    T* o = reinterpret_cast<T*>(out);
+    for (int64_t i = 0; i < n; ++i) o[i] = T(F::template f<C>(C(a[i]), b));
+  }
+}
+
 template <class F, int Arity, class T>
-void set_one(EwFn* row, DType d) {
+void set_one(EwFn* row, EwFn* row_scalar_b, DType d) {
   using C = calc_t<T>;
   if constexpr (F::template ok<C>) {
-    if constexpr (Arity == 1) row[static_cast<int>(d)] = &loop1<F, T>;
-    else row[static_cast<int>(d)] = &loop2<F, T>;
+    if constexpr (Arity == 1) {
+      row[static_cast<int>(d)] = &loop1<F, T>;
+    } else {
+      row[static_cast<int>(d)] = &loop2<F, T>;
+      // half and complex gain little from it and would double their share of the code size
+      if constexpr (std::is_arithmetic_v<T>) row_scalar_b[static_cast<int>(d)] = &loop2_scalar_b<F, T>;
+    }
   }
 }
 
 template <class F, int Arity>
-void fill(EwFn* row) {
-  set_one<F, Arity, bool>(row, DType::Bool);
-  set_one<F, Arity, int8_t>(row, DType::Int8);
-  set_one<F, Arity, int16_t>(row, DType::Int16);
-  set_one<F, Arity, int32_t>(row, DType::Int32);
-  set_one<F, Arity, int64_t>(row, DType::Int64);
-  set_one<F, Arity, uint8_t>(row, DType::UInt8);
-  set_one<F, Arity, uint16_t>(row, DType::UInt16);
-  set_one<F, Arity, uint32_t>(row, DType::UInt32);
-  set_one<F, Arity, uint64_t>(row, DType::UInt64);
-  set_one<F, Arity, half>(row, DType::Float16);
-  set_one<F, Arity, float>(row, DType::Float32);
-  set_one<F, Arity, double>(row, DType::Float64);
-  set_one<F, Arity, std::complex<float>>(row, DType::Complex64);
-  set_one<F, Arity, std::complex<double>>(row, DType::Complex128);
+void fill(EwFn* row, EwFn* row_scalar_b) {
+  set_one<F, Arity, bool>(row, row_scalar_b, DType::Bool);
+  set_one<F, Arity, int8_t>(row, row_scalar_b, DType::Int8);
+  set_one<F, Arity, int16_t>(row, row_scalar_b, DType::Int16);
+  set_one<F, Arity, int32_t>(row, row_scalar_b, DType::Int32);
+  set_one<F, Arity, int64_t>(row, row_scalar_b, DType::Int64);
+  set_one<F, Arity, uint8_t>(row, row_scalar_b, DType::UInt8);
+  set_one<F, Arity, uint16_t>(row, row_scalar_b, DType::UInt16);
+  set_one<F, Arity, uint32_t>(row, row_scalar_b, DType::UInt32);
+  set_one<F, Arity, uint64_t>(row, row_scalar_b, DType::UInt64);
+  set_one<F, Arity, half>(row, row_scalar_b, DType::Float16);
+  set_one<F, Arity, float>(row, row_scalar_b, DType::Float32);
+  set_one<F, Arity, double>(row, row_scalar_b, DType::Float64);
+  set_one<F, Arity, std::complex<float>>(row, row_scalar_b, DType::Complex64);
+  set_one<F, Arity, std::complex<double>>(row, row_scalar_b, DType::Complex128);
 }
 
 // Where and Cast have dedicated kernels; these placeholders keep the X-macro uniform.
@@ -138,7 +159,7 @@ void fill_elementwise(KernelTable& t) {
   using ew_special::Cast;
   using ew_special::Where;
 #define X(name, pyname, arity, rule) \
-  if constexpr (arity <= 2) fill<name, arity>(t.ew[static_cast<int>(Op::name)]);
+  if constexpr (arity <= 2) fill<name, arity>(t.ew[static_cast<int>(Op::name)], t.ew_scalar_b[static_cast<int>(Op::name)]);
 #include "prims/opcodes.def"
 #undef X
   for (int f = 0; f < core::kNumDTypes; ++f)

@@ -52,6 +52,9 @@ using ArgRowsFn = void (*)(const char* base, int64_t stride, int64_t nrows, int6
 
 struct KernelTable {
   EwFn ew[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
+  // Binary ops whose second operand is one value broadcast over the n elements (x - m, e / s,
+  // x * 2.0): in[1] points at that value, so no tile is filled with copies of it.
+  EwFn ew_scalar_b[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   CastFn cast[core::kNumDTypes][core::kNumDTypes] = {};
   WhereFn where = nullptr;
   ReduceRunFn reduce_run[4][core::kNumDTypes] = {};
