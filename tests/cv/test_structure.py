@@ -74,7 +74,8 @@ def test_find_contours_matches_cv2(name, mode, method):
 def test_find_contours_photo(mode, method):
     img = camera()
     want = cv2.findContours(img, mode, method)
-    assert len(want[0]) > 200  # many contours: labels past cv2's 7-bit range in TREE/CCOMP
+    # many contours: labels past cv2's 7-bit range in TREE/CCOMP
+    assert len(want[0]) > (50 if mode == cv2.RETR_EXTERNAL else 200)
     assert_same_contours(mcv.findContours(mnp.array(img), mode, method), want)
 
 

@@ -31,7 +31,7 @@ prims::PrimMeta infer_find_contours(const std::vector<NodePtr>& in, const Params
   const auto& i = p.ints;
   if (i.size() != 4 || i[0] < 0 || i[0] > 3 || (i[1] != 1 && i[1] != 2))
     throw ValueError(cvname("findContours") + "bad parameters");
-  auto r = contours::find_contours_cached(static_cast<const uint8_t*>(a->data_ptr()), a->shape[0], a->shape[1],
+  auto r = contours::find_contours_cached(reinterpret_cast<const uint8_t*>(a->data_ptr()), a->shape[0], a->shape[1],
                                           static_cast<int>(i[0]), static_cast<int>(i[1]), static_cast<int>(i[2]),
                                           static_cast<int>(i[3]));
   return {DType::Int32, Shape{static_cast<int64_t>(r->size())}};
