@@ -278,7 +278,10 @@ def test_min_area_rect_and_box_points():
 
 
 def test_fit_ellipse_and_min_enclosing_circle():
-    for c in photo_contours()[:80] + [c for c in random_point_sets() if len(c) >= 5]:
+    # points on a line are degenerate: cv2 then jitters them with its global RNG
+    sets = [c for c in photo_contours()[:80] + random_point_sets() if len(c) >= 5 and cv2.contourArea(c) > 2]
+    assert len(sets) > 40
+    for c in sets:
         assert_box(mcv.fitEllipse(c), cv2.fitEllipse(c), tol=2e-3)
     for c in photo_contours()[:80] + random_point_sets():
         (gx, gy), gr = mcv.minEnclosingCircle(c)

@@ -503,7 +503,7 @@ def _calipers_min_rect(hx, hy):
         dx, dy = f(hx[seq[2]] - hx[seq[0]]), f(hy[seq[2]] - hy[seq[0]])
         height = f(f(-dx * base_b) + f(dy * base_a))
         area = f(width * height)
-        if area <= minarea:
+        if area < minarea:  # cv2 5 keeps the first of equal-area rectangles
             minarea = area
             best = (seq[3], base_a, width, base_b, height, seq[0])
     i0, a1, w, b1, h, i5 = best
@@ -542,7 +542,14 @@ def minAreaRect(points):
         ang = f(math.atan2(dy, dx))
     else:
         cx, cy = hx[0], hy[0]
-    return ((cx, cy), (w, h), f(ang * 180 / math.pi))
+    ang = f(ang * 180 / math.pi)
+    # cv2 5 reports angles in [-90, 0): a rectangle at angle a >= 0 is the same one at a - 90
+    # with its sides swapped
+    while ang >= 0:
+        w, h, ang = h, w, f(ang - 90)
+    while ang < -90:
+        w, h, ang = h, w, f(ang + 90)
+    return ((cx, cy), (w, h), ang)
 
 
 def boxPoints(box, points=None):
@@ -681,9 +688,8 @@ def pointPolygonTest(contour, pt, measureDist):
         raise TypeError("[mnn.cv.pointPolygonTest] pt must be a pair of numbers") from e
     if total == 0:
         return -_DBL_MAX if measureDist else -1.0
-    f = _f32 if is_float else float
-    if not is_float:
-        xs, ys = _points_f32(xs, ys, False)
+    f = _f32  # cv2 converts the points to Point2f and subtracts in float
+    xs, ys = _points_f32(xs, ys, is_float)
     counter = 0
     if not measureDist:
         vx, vy = xs[-1], ys[-1]
@@ -748,45 +754,159 @@ def _lstsq(rows, rhs):
     return [mat[i][k] / mat[i][i] if mat[i][i] != 0 else 0.0 for i in range(k)]
 
 
-def fitEllipse(points):
-    """cv2.fitEllipse: ((cx, cy), (w, h), angle) of the least-squares ellipse through >= 5 points."""
-    xs, ys, is_float = _point_list(points, "fitEllipse")
-    n = len(xs)
-    if n < 5:
-        raise fail("fitEllipse", "There should be at least 5 points to fit the ellipse")
-    xs, ys = _points_f32(xs, ys, is_float)
+def _fit_ellipse_general(xs, ys):
+    """cv2's fitEllipseNoDirect: a least-squares conic through centred, scaled points, then the
+    centre from its gradient and the axes from a second fit about that centre."""
     f = _f32
+    n = len(xs)
     cx = cy = 0.0
     for x, y in zip(xs, ys):
         cx, cy = f(cx + x), f(cy + y)
     cx, cy = f(cx / n), f(cy / n)
     px = [f(x - cx) for x in xs]
     py = [f(y - cy) for y in ys]
+    s = sum(abs(x) + abs(y) for x, y in zip(px, py))
+    scale = 100.0 / (s if s > 1.1920928955078125e-07 else 1.1920928955078125e-07)
+    px = [x * scale for x in px]
+    py = [y * scale for y in py]
     gfp = _lstsq([[-x * x, -y * y, -x * y, x, y] for x, y in zip(px, py)], [10000.0] * n)
     rp = _lstsq([[2 * gfp[0], gfp[2]], [gfp[2], 2 * gfp[1]]], [gfp[3], gfp[4]])
     gfp = _lstsq([[(x - rp[0]) ** 2, (y - rp[1]) ** 2, (x - rp[0]) * (y - rp[1])] for x, y in zip(px, py)], [1.0] * n)
     ang = -0.5 * math.atan2(gfp[2], gfp[1] - gfp[0])
-    if abs(gfp[2]) > 1e-8:
-        t = gfp[2] / math.sin(-2.0 * ang)
-    else:
-        t = gfp[1] - gfp[0]
+    t = gfp[2] / math.sin(-2.0 * ang) if abs(gfp[2]) > 1e-8 else gfp[1] - gfp[0]
     r2 = abs(gfp[0] + gfp[1] - t)
     if r2 > 1e-8:
         r2 = math.sqrt(2.0 / r2)
     r3 = abs(gfp[0] + gfp[1] + t)
     if r3 > 1e-8:
         r3 = math.sqrt(2.0 / r3)
-    w, h = f(r2 * 2), f(r3 * 2)
-    angle = ang * 180 / math.pi
+    w, h = f(r2 * 2 / scale), f(r3 * 2 / scale)
+    angle = 0.0  # cv2 sets the angle only when it swaps the axes
     if w > h:
         w, h = h, w
-        angle = 90 + angle
-    angle = f(angle)
+        angle = f(90 + ang * 180 / math.pi)
     if angle < -180:
         angle += 360
     if angle > 360:
         angle -= 360
-    return ((f(f(rp[0]) + cx), f(f(rp[1]) + cy)), (w, h), f(angle))
+    return ((f(f(rp[0] / scale) + cx), f(f(rp[1] / scale) + cy)), (w, h), angle)
+
+
+def _eigvecs3(m):
+    """Real eigenvectors of a 3x3 matrix (one per real eigenvalue), from the cubic's roots."""
+    a = -(m[0][0] + m[1][1] + m[2][2])
+    b = (m[0][0] * m[1][1] - m[0][1] * m[1][0] + m[0][0] * m[2][2] - m[0][2] * m[2][0] +
+         m[1][1] * m[2][2] - m[1][2] * m[2][1])
+    c = -(m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+          m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+    q = (a * a - 3 * b) / 9
+    r = (2 * a ** 3 - 9 * a * b + 27 * c) / 54
+    if r * r < q ** 3:
+        th = math.acos(max(-1.0, min(1.0, r / math.sqrt(q ** 3))))
+        roots = [-2 * math.sqrt(q) * math.cos((th + k * 2 * math.pi) / 3) - a / 3 for k in range(3)]
+    else:
+        big = -math.copysign(abs(r) + math.sqrt(r * r - q ** 3), r) ** (1 / 3) if r else 0.0
+        big = -math.copysign((abs(r) + math.sqrt(r * r - q ** 3)) ** (1 / 3), r)
+        roots = [big + (q / big if big else 0.0) - a / 3]
+    out = []
+    for lam in roots:
+        rows = [[m[i][j] - (lam if i == j else 0.0) for j in range(3)] for i in range(3)]
+        best, bn = None, -1.0
+        for i, j in ((0, 1), (0, 2), (1, 2)):
+            u, v = rows[i], rows[j]
+            cr = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+            nn = sum(t * t for t in cr)
+            if nn > bn:
+                best, bn = cr, nn
+        if bn > 0:
+            out.append([t / math.sqrt(bn) for t in best])
+    return out
+
+
+def _fit_ellipse_direct(xs, ys):
+    """cv2's fitEllipseDirect (Fitzgibbon's ellipse-specific fit), used by fitEllipse for 5 points."""
+    f = _f32
+    n = len(xs)
+    cx = sum(xs) / n
+    cy = sum(ys) / n
+    s = sum(abs(x - cx) + abs(y - cy) for x, y in zip(xs, ys))
+    scale = 100.0 / (s if s > 1.1920928955078125e-07 else 1.1920928955078125e-07)
+    rows = []
+    for x, y in zip(xs, ys):
+        px, py = (x - cx) * scale, (y - cy) * scale
+        rows.append((px * px, px * py, py * py, px, py, 1.0))
+    dm = [[sum(r[i] * r[j] for r in rows) / n for j in range(6)] for i in range(6)]
+    d = dm
+    tm = [[0.0] * 3 for _ in range(3)]
+    for k in range(3):
+        tm[0][k] = (d[k][5] * d[3][5] * d[4][4] - d[k][5] * d[3][4] * d[4][5] - d[k][4] * d[3][5] * d[5][4] +
+                    d[k][3] * d[4][5] * d[5][4] + d[k][4] * d[3][4] * d[5][5] - d[k][3] * d[4][4] * d[5][5])
+        tm[1][k] = (d[k][5] * d[3][3] * d[4][5] - d[k][5] * d[3][5] * d[4][3] + d[k][4] * d[3][5] * d[5][3] -
+                    d[k][3] * d[4][5] * d[5][3] - d[k][4] * d[3][3] * d[5][5] + d[k][3] * d[4][3] * d[5][5])
+        tm[2][k] = (d[k][5] * d[3][4] * d[4][3] - d[k][5] * d[3][3] * d[4][4] - d[k][4] * d[3][4] * d[5][3] +
+                    d[k][3] * d[4][4] * d[5][3] + d[k][4] * d[3][3] * d[5][4] - d[k][3] * d[4][3] * d[5][4])
+    ts = (-(d[3][5] * d[4][4] * d[5][3]) + d[3][4] * d[4][5] * d[5][3] + d[3][5] * d[4][3] * d[5][4] -
+          d[3][3] * d[4][5] * d[5][4] - d[3][4] * d[4][3] * d[5][5] + d[3][3] * d[4][4] * d[5][5])
+    if abs(ts) < 2.220446049250313e-16:
+        return None
+    m = [[0.0] * 3 for _ in range(3)]
+    for k in range(3):
+        m[0][k] = (d[2][k] + (d[2][3] * tm[0][k] + d[2][4] * tm[1][k] + d[2][5] * tm[2][k]) / ts) / 2.0
+        m[1][k] = -d[1][k] - (d[1][3] * tm[0][k] + d[1][4] * tm[1][k] + d[1][5] * tm[2][k]) / ts
+        m[2][k] = (d[0][k] + (d[0][3] * tm[0][k] + d[0][4] * tm[1][k] + d[0][5] * tm[2][k]) / ts) / 2.0
+    vecs = _eigvecs3(m)
+    if not vecs:
+        return None
+    conds = [4.0 * v[0] * v[2] - v[1] * v[1] for v in vecs]
+    i = max(range(len(vecs)), key=lambda k: conds[k])
+    v = vecs[i]
+    if conds[i] <= 1e-6 * sum(t * t for t in v):
+        return None
+    norm = math.sqrt(sum(t * t for t in v))
+    if (-1 if v[0] < 0 else 1) * (-1 if v[1] < 0 else 1) * (-1 if v[2] < 0 else 1) <= 0:
+        norm = -norm
+    p0, p1, p2 = v[0] / norm, v[1] / norm, v[2] / norm
+    q0 = (tm[0][0] * p0 + tm[0][1] * p1 + tm[0][2] * p2) / ts
+    q1 = (tm[1][0] * p0 + tm[1][1] * p1 + tm[1][2] * p2) / ts
+    q2 = (tm[2][0] * p0 + tm[2][1] * p1 + tm[2][2] * p2) / ts
+    u1 = p2 * q0 * q0 - p1 * q0 * q1 + p0 * q1 * q1 + p1 * p1 * q2
+    u2 = p0 * p2 * q2
+    l1 = math.sqrt(p1 * p1 + (p0 - p2) * (p0 - p2))
+    l2 = p0 + p2
+    l3 = p1 * p1 - 4 * p0 * p2
+    x0 = (2 * p2 * q0 - p1 * q1) / l3 / scale + cx
+    y0 = (2 * p0 * q1 - p1 * q0) / l3 / scale + cy
+    try:
+        a = math.sqrt(2.0) * math.sqrt((u1 - 4.0 * u2) / ((l1 - l2) * l3)) / scale
+        b = math.sqrt(2.0) * math.sqrt(-1.0 * ((u1 - 4.0 * u2) / ((l1 + l2) * l3))) / scale
+    except (ValueError, ZeroDivisionError):
+        return None
+    if p1 == 0:
+        theta = 0.0 if p0 < p2 else math.pi / 2
+    else:
+        theta = math.pi / 2 + 0.5 * math.atan2(p1, p0 - p2)
+    w, h = f(2.0 * a), f(2.0 * b)
+    if w > h:
+        w, h = h, w
+        angle = f(math.fmod(90 + theta * 180 / math.pi, 180.0))
+    else:
+        angle = f(math.fmod(theta * 180 / math.pi, 180.0))
+    return ((f(x0), f(y0)), (w, h), angle)
+
+
+def fitEllipse(points):
+    """cv2.fitEllipse: ((cx, cy), (w, h), angle) of the ellipse fitted to >= 5 points (cv2 5:
+    the ellipse-specific direct fit for exactly 5 points, the general conic fit otherwise)."""
+    xs, ys, is_float = _point_list(points, "fitEllipse")
+    n = len(xs)
+    if n < 5:
+        raise fail("fitEllipse", "There should be at least 5 points to fit the ellipse")
+    xs, ys = _points_f32(xs, ys, is_float)
+    if n == 5:
+        r = _fit_ellipse_direct(xs, ys)
+        if r is not None:
+            return r
+    return _fit_ellipse_general(xs, ys)
 
 
 def minEnclosingCircle(points):
@@ -826,14 +946,12 @@ def minEnclosingCircle(points):
         dx, dy = f(cx - x0), f(cy - y0)
         return cx, cy, f(f(math.sqrt(f(f(dx * dx) + f(dy * dy)))) + eps)
 
-    if n <= 3:
+    if n <= 2:  # cv2 5 runs the general search from 3 points on (an obtuse triangle's circle is its long side's)
         if n == 1:
             return ((xs[0], ys[0]), eps)
         if n == 2:
             cx, cy = f(f(xs[0] + xs[1]) / 2), f(f(ys[0] + ys[1]) / 2)
-            return ((cx, cy), f(f(norm(xs[0] - xs[1], ys[0] - ys[1]) / 2) + eps))
-        cx, cy, r = circle3(list(zip(xs, ys)))
-        return ((cx, cy), r)
+            return ((cx, cy), f(f(norm(f(xs[0] - xs[1]), f(ys[0] - ys[1])) / 2) + eps))
     cx, cy, r = circle2(1, 0)
     for i in range(2, n):
         if f(norm(f(xs[i] - cx), f(ys[i] - cy))) < r:
