@@ -5,6 +5,7 @@
 //   cv_components(img; connectivity, ltype)      uint8 HxW -> labels HxW (int32, or uint16 for CV_16U)
 //   cv_component_stats(labels; n)                labels HxW -> float64 n x 7: left, top, width, height,
 //                                                area, centroid x, centroid y per label
+#include <memory>
 #include <string>
 
 #include "core/error.h"
@@ -31,10 +32,14 @@ prims::PrimMeta infer_find_contours(const std::vector<NodePtr>& in, const Params
   const auto& i = p.ints;
   if (i.size() != 4 || i[0] < 0 || i[0] > 3 || (i[1] != 1 && i[1] != 2))
     throw ValueError(cvname("findContours") + "bad parameters");
-  auto r = contours::find_contours_cached(reinterpret_cast<const uint8_t*>(a->data_ptr()), a->shape[0], a->shape[1],
-                                          static_cast<int>(i[0]), static_cast<int>(i[1]), static_cast<int>(i[2]),
-                                          static_cast<int>(i[3]));
-  return {DType::Int32, Shape{static_cast<int64_t>(r->size())}};
+  const uint8_t* img = reinterpret_cast<const uint8_t*>(a->data_ptr());
+  const int mode = static_cast<int>(i[0]), method = static_cast<int>(i[1]);
+  const int ox = static_cast<int>(i[2]), oy = static_cast<int>(i[3]);
+  auto r = std::make_shared<const contours::Packed>(
+      contours::find_contours(img, a->shape[0], a->shape[1], a->shape[1], mode, method, ox, oy));
+  const int64_t n = static_cast<int64_t>(r->size());
+  contours::stash_contours(img, a->shape[0], a->shape[1], mode, method, ox, oy, std::move(r));
+  return {DType::Int32, Shape{n}};
 }
 
 prims::PrimMeta infer_components(const std::vector<NodePtr>& in, const Params& p) {

@@ -18,10 +18,13 @@ using Packed = std::vector<int32_t>;
 // LIST 1, CCOMP 2, TREE 3; method: CHAIN_APPROX_NONE 1, SIMPLE 2. (ox, oy) is added to every point.
 Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy);
 
-// find_contours through a one-entry cache: the shape rule traces once to learn the result's size
-// and the kernel then takes the same result instead of tracing again. The entry is keyed by the
-// parameters and checked against a copy of the image, so a stale entry is never returned.
-std::shared_ptr<const Packed> find_contours_cached(const uint8_t* img, int64_t h, int64_t w, int mode, int method,
-                                                   int ox, int oy);
+// The shape rule must trace to learn the result's size; it leaves that result here for the kernel
+// (a one-entry handoff keyed by the parameters and a copy of the image), and the kernel takes it
+// out, so every findContours call traces exactly once. The kernel traces again itself when the
+// entry does not match (another image, or a plan replayed on new data).
+void stash_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox, int oy,
+                    std::shared_ptr<const Packed> result);
+std::shared_ptr<const Packed> take_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox,
+                                            int oy);
 
 }  // namespace mnn::ops::contours

@@ -2,8 +2,10 @@
 // points, their order and the hierarchy equal cv2's:
 // - the image is thresholded to 0/1 inside a zero frame one pixel wide (cv2's copyMakeBorder);
 // - a raster scan starts an outer border at a 0 -> 1 step and a hole border at a (positive) -> 0
-//   step; traced pixels are marked +label, or -label where the tracer examined their (zero) right
-//   neighbour, and LNBD (the last marked value met on the row) gives the parent;
+//   step; traced pixels are marked positive, or negative where the tracer examined their (zero)
+//   right neighbour, and LNBD (the label of the last marked pixel met on the row) gives the parent;
+// - the scan runs over one byte per pixel (0, 1, +2, -2: cv2's signs) and skips runs of equal
+//   bytes eight at a time; the labels live in a separate int32 plane written only along borders;
 // - RETR_EXTERNAL traces only outer borders whose LNBD pixel is not positive, LIST and EXTERNAL
 //   mark every border with the same label (they need no parents);
 // - each new contour becomes the first child of its parent, and the output is the depth-first walk
@@ -36,9 +38,10 @@ class Tracer {
     for (int s = 0; s < 16; ++s) delta_[s] = kDx[s & 7] + kDy[s & 7] * W_;
   }
 
-  // Follows the border that starts at pixel i0 (flat index in the framed image), marking it with
-  // `label`; appends its points (cv2's starting point and direction) to pts_.
-  void follow(int32_t* f, int64_t i0, bool hole, int32_t label) {
+  // Follows the border that starts at pixel i0 (flat index in the framed image), marking it (and
+  // writing `label` to the label plane when there is one); appends its points (cv2's starting
+  // point and direction) to pts_.
+  void follow(int8_t* f, int32_t* labels, int64_t i0, bool hole, int32_t label) {
     int64_t x = i0 % W_, y = i0 / W_;
     int s_end = hole ? 0 : 4, s = s_end;
     int64_t i1;
@@ -48,7 +51,8 @@ class Tracer {
       i1 = i0 + delta_[s];
     } while (f[i1] == 0 && s != s_end);
     if (s == s_end && f[i1] == 0) {  // an isolated pixel
-      f[i0] = -label;
+      f[i0] = -2;
+      if (labels) labels[i0] = label;
       push(x, y);
       return;
     }
@@ -61,8 +65,13 @@ class Tracer {
         i4 = i3 + delta_[++s];
       } while (f[i4] == 0);
       s &= 7;
-      if (static_cast<unsigned>(s - 1) < static_cast<unsigned>(s_end)) f[i3] = -label;  // right neighbour is 0
-      else if (f[i3] == 1) f[i3] = label;
+      if (static_cast<unsigned>(s - 1) < static_cast<unsigned>(s_end)) {  // right neighbour is 0
+        f[i3] = -2;
+        if (labels) labels[i3] = label;
+      } else if (f[i3] == 1) {
+        f[i3] = 2;
+        if (labels) labels[i3] = label;
+      }
       if (!simple_ || s != prev_s) {  // SIMPLE keeps only the points where the direction changes
         push(x, y);
         prev_s = s;
@@ -90,55 +99,70 @@ class Tracer {
 
 }  // namespace
 
+// The first x in [x, end) whose byte differs from v (end when none): runs are skipped 8 bytes at a time.
+inline int64_t next_change(const int8_t* row, int64_t x, int64_t end, int8_t v) {
+  const uint64_t pattern = 0x0101010101010101ull * static_cast<uint8_t>(v);
+  while (x + 8 <= end) {
+    uint64_t word;
+    std::memcpy(&word, row + x, 8);
+    if (word != pattern) break;
+    x += 8;
+  }
+  while (x < end && row[x] == v) ++x;
+  return x;
+}
+
 Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy) {
   const int64_t W = w + 2, H = h + 2;
-  std::vector<int32_t> buf(static_cast<size_t>(W * H), 0);
-  int32_t* f = buf.data();
+  // The thresholded image inside a zero frame; only the frame needs clearing.
+  std::unique_ptr<int8_t[]> buf(new int8_t[static_cast<size_t>(W * H)]);
+  int8_t* f = buf.get();
+  std::memset(f, 0, static_cast<size_t>(W));
+  std::memset(f + (H - 1) * W, 0, static_cast<size_t>(W));
   for (int64_t y = 0; y < h; ++y) {
     const uint8_t* src = img + y * stride;
-    int32_t* dst = f + (y + 1) * W + 1;
-    for (int64_t x = 0; x < w; ++x) dst[x] = src[x] != 0;
+    int8_t* dst = f + (y + 1) * W;
+    dst[0] = dst[W - 1] = 0;
+    for (int64_t x = 0; x < w; ++x) dst[x + 1] = src[x] != 0;
   }
   const bool tree = mode >= 2;
+  // Labels are read only at marked pixels, which are written first: no need to clear the plane.
+  std::unique_ptr<int32_t[]> label_plane(tree ? new int32_t[static_cast<size_t>(W * H)] : nullptr);
+  int32_t* labels = label_plane.get();
   Tracer tracer(w, method, ox, oy);
   std::vector<Border> borders;
-  // label -> border index; LIST/EXTERNAL use label 2 for every border (no parents needed).
-  std::vector<int32_t> by_label(2, -1);
-  int32_t nbd = 2;
+  int32_t nbd = 2;  // the next label; border k has label k + 2 (LIST/EXTERNAL need none)
   for (int64_t y = 1; y < H - 1; ++y) {
-    int32_t* row = f + y * W;
-    int32_t lnbd = 0;      // |value| of the last marked pixel on this row (0: the frame)
-    int32_t lnbd_val = 0;  // its signed value (RETR_EXTERNAL tests the sign)
-    int32_t prev = 0;
+    const int64_t row0 = y * W;
+    int8_t* row = f + row0;
+    int32_t lnbd = 0;     // label of the last marked pixel on this row (0: the frame)
+    int8_t lnbd_val = 0;  // its mark (RETR_EXTERNAL tests the sign)
+    int8_t prev = 0;
     for (int64_t x = 1; x < W - 1; ++x) {
-      int32_t p = row[x];
-      if (p == prev) continue;
+      x = next_change(row, x, W - 1, prev);
+      if (x >= W - 1) break;
+      int8_t p = row[x];
+      // Leaving a marked run: its last pixel carries the label of the last marked pixel met.
+      if (prev != 0 && prev != 1) lnbd = tree ? labels[row0 + x - 1] : 2, lnbd_val = prev;
       bool hole = false, start = false;
-      if (prev == 0 && p == 1) {
-        start = true;
-      } else if (p == 0 && prev >= 1) {
-        start = hole = true;
-        if (prev != 1) lnbd = prev, lnbd_val = prev;
-      }
+      if (prev == 0 && p == 1) start = true;
+      else if (p == 0 && prev >= 1) start = hole = true;
       if (start && !(mode == 0 && (hole || lnbd_val > 0))) {
         int32_t parent = -1;
         if (!(mode <= 1 || (!hole && mode == 2) || lnbd == 0)) {
-          parent = by_label[static_cast<size_t>(lnbd)];
+          parent = lnbd - 2;
           if (borders[static_cast<size_t>(parent)].hole == hole) parent = borders[static_cast<size_t>(parent)].parent;
         }
-        int32_t label = tree ? nbd++ : 2;
+        const int32_t label = tree ? nbd++ : 2;
         const int64_t sx = hole ? x - 1 : x;
         const int64_t first = static_cast<int64_t>(tracer.pts_.size()) / 2;
-        tracer.follow(f, y * W + sx, hole, label);
-        if (static_cast<int32_t>(by_label.size()) <= label) by_label.resize(static_cast<size_t>(label) + 1, -1);
-        by_label[static_cast<size_t>(label)] = static_cast<int32_t>(borders.size());
+        tracer.follow(f, labels, row0 + sx, hole, label);
         borders.push_back({parent, hole, first, static_cast<int64_t>(tracer.pts_.size()) / 2 - first});
         lnbd_val = row[sx];
-        lnbd = std::abs(lnbd_val);
+        lnbd = tree ? labels[row0 + sx] : 2;
         p = row[x];
       }
       prev = p;
-      if (prev != 0 && prev != 1) lnbd = std::abs(prev), lnbd_val = prev;
     }
   }
   // The tree: each border is prepended to its parent's child list (index n stands for the frame).
@@ -205,22 +229,29 @@ CacheEntry g_cache;
 
 }  // namespace
 
-std::shared_ptr<const Packed> find_contours_cached(const uint8_t* img, int64_t h, int64_t w, int mode, int method,
-                                                   int ox, int oy) {
-  const size_t bytes = static_cast<size_t>(h * w);
+void stash_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox, int oy,
+                    std::shared_ptr<const Packed> result) {
+  std::lock_guard<std::mutex> lock(g_cache_mutex);
+  g_cache.image.assign(img, img + static_cast<size_t>(h * w));
+  g_cache.h = h, g_cache.w = w, g_cache.mode = mode, g_cache.method = method, g_cache.ox = ox, g_cache.oy = oy;
+  g_cache.result = std::move(result);
+}
+
+std::shared_ptr<const Packed> take_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox,
+                                            int oy) {
   {
     std::lock_guard<std::mutex> lock(g_cache_mutex);
-    const CacheEntry& e = g_cache;
+    CacheEntry& e = g_cache;
+    const size_t bytes = static_cast<size_t>(h * w);
     if (e.result && e.h == h && e.w == w && e.mode == mode && e.method == method && e.ox == ox && e.oy == oy &&
-        (bytes == 0 || std::memcmp(e.image.data(), img, bytes) == 0))
-      return e.result;
+        (bytes == 0 || std::memcmp(e.image.data(), img, bytes) == 0)) {
+      std::shared_ptr<const Packed> r = std::move(e.result);
+      e.result.reset();
+      e.image.clear();
+      return r;
+    }
   }
-  auto result = std::make_shared<const Packed>(find_contours(img, h, w, w, mode, method, ox, oy));
-  std::lock_guard<std::mutex> lock(g_cache_mutex);
-  g_cache.image.assign(img, img + bytes);
-  g_cache.h = h, g_cache.w = w, g_cache.mode = mode, g_cache.method = method, g_cache.ox = ox, g_cache.oy = oy;
-  g_cache.result = result;
-  return result;
+  return std::make_shared<const Packed>(find_contours(img, h, w, w, mode, method, ox, oy));
 }
 
 }  // namespace mnn::ops::contours

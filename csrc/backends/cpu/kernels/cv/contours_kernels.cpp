@@ -14,8 +14,8 @@ using namespace core;
 
 namespace {
 
-// The shape rule already traced this image; take its result from the cache (or trace again when
-// the kernel runs on other data, e.g. a plan replayed for a new image of the same result size).
+// The shape rule already traced this image and left the result for us (ops/cv/contours.h); the
+// kernel traces itself only when it runs on other data.
 class FindContoursKernel final : public backend::Kernel {
  public:
   explicit FindContoursKernel(const backend::StepDesc& s) {
@@ -26,7 +26,7 @@ class FindContoursKernel final : public backend::Kernel {
     n_ = s.output.shape[0];
   }
   void run(char* const* in, char* out) override {
-    auto r = ops::contours::find_contours_cached(reinterpret_cast<const uint8_t*>(in[0]), h_, w_, mode_, method_, ox_, oy_);
+    auto r = ops::contours::take_contours(reinterpret_cast<const uint8_t*>(in[0]), h_, w_, mode_, method_, ox_, oy_);
     std::memcpy(out, r->data(), sizeof(int32_t) * static_cast<size_t>(std::min<int64_t>(n_, r->size())));
   }
 
