@@ -38,7 +38,7 @@ prims::PrimMeta infer_find_contours(const std::vector<NodePtr>& in, const Params
   auto r = std::make_shared<const contours::Packed>(
       contours::find_contours(img, a->shape[0], a->shape[1], a->shape[1], mode, method, ox, oy));
   const int64_t n = static_cast<int64_t>(r->size());
-  contours::stash_contours(img, a->shape[0], a->shape[1], mode, method, ox, oy, std::move(r));
+  contours::stash_contours(a, mode, method, ox, oy, std::move(r));
   return {DType::Int32, Shape{n}};
 }
 

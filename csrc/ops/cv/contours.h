@@ -6,6 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "core/node.h"
+
 namespace mnn::ops::contours {
 
 // The packed result of find_contours, one int32 vector:
@@ -19,10 +21,11 @@ using Packed = std::vector<int32_t>;
 Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy);
 
 // The shape rule must trace to learn the result's size; it leaves that result here for the kernel
-// (a one-entry handoff keyed by the parameters and a copy of the image), and the kernel takes it
-// out, so every findContours call traces exactly once. The kernel traces again itself when the
-// entry does not match (another image, or a plan replayed on new data).
-void stash_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox, int oy,
+// (a one-entry handoff), and the kernel takes it out, so every findContours call traces once.
+// The entry holds the input node, so the engine cannot write that buffer in place meanwhile, and
+// the kernel accepts it only for the same buffer and parameters; otherwise (another image, a plan
+// replayed on new data) it traces itself.
+void stash_contours(const core::NodePtr& input, int mode, int method, int ox, int oy,
                     std::shared_ptr<const Packed> result);
 std::shared_ptr<const Packed> take_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox,
                                             int oy);

@@ -217,37 +217,33 @@ Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, i
 
 namespace {
 
-struct CacheEntry {
-  std::vector<uint8_t> image;  // the traced image, to check a hit against
-  int64_t h = -1, w = -1;
+struct Handoff {
+  core::NodePtr input;  // held: its buffer cannot be reused in place while the entry lives
   int mode = -1, method = -1, ox = 0, oy = 0;
   std::shared_ptr<const Packed> result;
 };
 
-std::mutex g_cache_mutex;
-CacheEntry g_cache;
+std::mutex g_handoff_mutex;
+Handoff g_handoff;
 
 }  // namespace
 
-void stash_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox, int oy,
+void stash_contours(const core::NodePtr& input, int mode, int method, int ox, int oy,
                     std::shared_ptr<const Packed> result) {
-  std::lock_guard<std::mutex> lock(g_cache_mutex);
-  g_cache.image.assign(img, img + static_cast<size_t>(h * w));
-  g_cache.h = h, g_cache.w = w, g_cache.mode = mode, g_cache.method = method, g_cache.ox = ox, g_cache.oy = oy;
-  g_cache.result = std::move(result);
+  std::lock_guard<std::mutex> lock(g_handoff_mutex);
+  g_handoff = Handoff{input, mode, method, ox, oy, std::move(result)};
 }
 
 std::shared_ptr<const Packed> take_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox,
                                             int oy) {
   {
-    std::lock_guard<std::mutex> lock(g_cache_mutex);
-    CacheEntry& e = g_cache;
-    const size_t bytes = static_cast<size_t>(h * w);
-    if (e.result && e.h == h && e.w == w && e.mode == mode && e.method == method && e.ox == ox && e.oy == oy &&
-        (bytes == 0 || std::memcmp(e.image.data(), img, bytes) == 0)) {
+    std::lock_guard<std::mutex> lock(g_handoff_mutex);
+    Handoff& e = g_handoff;
+    if (e.result && e.mode == mode && e.method == method && e.ox == ox && e.oy == oy &&
+        reinterpret_cast<const uint8_t*>(e.input->data_ptr()) == img && e.input->shape[0] == h &&
+        e.input->shape[1] == w) {
       std::shared_ptr<const Packed> r = std::move(e.result);
-      e.result.reset();
-      e.image.clear();
+      e = Handoff{};
       return r;
     }
   }

@@ -9,6 +9,7 @@ float, the same tie-breaking and starting points) so results match cv2's.
 import math
 import struct
 from array import array
+from itertools import accumulate
 
 from .. import _core
 from .. import numpy as _np
@@ -79,14 +80,11 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
     n, total = head[0], head[1]
     if n == 0:
         return (), None
-    counts = head[2 + 4 * n: 2 + 5 * n]
+    ends = list(accumulate(head[2 + 4 * n: 2 + 5 * n]))
     hier = packed[2: 2 + 4 * n].reshape(1, n, 4)
     pts = packed[2 + 5 * n:].reshape(total, 1, 2)
-    out, at = [], 0
-    for c in counts:
-        out.append(pts[at: at + c])
-        at += c
-    return tuple(out), hier
+    # every contour is a view of the one result buffer
+    return tuple(pts[a:b] for a, b in zip([0] + ends[:-1], ends)), hier
 
 
 # ---------------------------------------------------------------------------------------------
