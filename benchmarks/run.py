@@ -387,9 +387,10 @@ def w_cv():
     mnn.eval(m_bin)
 
     def contours(m):
-        """findContours with every contour materialised (mnn's are views of one result buffer)."""
+        """findContours with every contour materialised (mnn's are views of one result buffer);
+        the hierarchies are compared."""
         if m is cv2:
-            return cv2.findContours(bin_img, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+            return cv2.findContours(bin_img, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)[1]
         cs, hier = m.findContours(m_bin, m.RETR_TREE, m.CHAIN_APPROX_SIMPLE)
         mnn.eval(*cs)
         return hier
