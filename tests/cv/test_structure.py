@@ -299,3 +299,30 @@ def test_point_set_bad_input():
             fn(np.zeros((5, 3), np.int32))
     with pytest.raises(mcv.error, match=r"^\[mnn.cv.arcLength\]"):
         mcv.arcLength(np.zeros((5, 2), np.int64), True)
+
+
+def test_empty_point_sets_and_images():
+    e = np.zeros((0, 1, 2), np.int32)
+    assert mcv.contourArea(e) == cv2.contourArea(e) == 0.0
+    assert mcv.arcLength(e, True) == cv2.arcLength(e, True) == 0.0
+    assert mcv.boundingRect(e) == cv2.boundingRect(e)
+    assert mcv.minAreaRect(e) == cv2.minAreaRect(e)
+    assert mcv.minEnclosingCircle(e) == cv2.minEnclosingCircle(e)
+    assert mcv.convexHull(e) is None and cv2.convexHull(e) is None
+    assert mcv.approxPolyDP(e, 1.0, True) is None and cv2.approxPolyDP(e, 1.0, True) is None
+    assert mcv.moments(e) == cv2.moments(e)
+    for shape in ((0, 5), (5, 0)):
+        z = np.zeros(shape, np.uint8)
+        assert mcv.findContours(z, cv2.RETR_TREE, cv2.CHAIN_APPROX_NONE) == cv2.findContours(z, cv2.RETR_TREE, cv2.CHAIN_APPROX_NONE)
+    n, lab = mcv.connectedComponents(np.zeros((0, 4), np.uint8))  # (cv2 itself crashes here)
+    assert n == 1 and np.asarray(lab).shape == (0, 4)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_find_contours_random_small_images(seed):
+    rng = np.random.default_rng(100 + seed)
+    h, w = (int(v) for v in rng.integers(1, 40, 2))
+    img = ((rng.random((h, w)) < rng.uniform(0.2, 0.8)) * int(rng.integers(1, 256))).astype(np.uint8)
+    for mode in MODES:
+        for method in METHODS:
+            assert_same_contours(mcv.findContours(img, mode, method), cv2.findContours(img, mode, method))

@@ -304,7 +304,7 @@ def convexHull(points, hull=None, clockwise=False, returnPoints=True):
     """cv2.convexHull: the hull's points (N, 1, 2) in the input's dtype, or their indices (N, 1) int32."""
     xs, ys, is_float = _point_list(points, "convexHull")
     if not xs:
-        raise fail("convexHull", "the point set is empty (cv2: total > 0)")
+        return None  # cv2 releases the output for an empty point set
     idx = _hull_indices(xs, ys, bool(clockwise), is_float)
     if not returnPoints:
         return _np.array(idx, dtype="int32").reshape(-1, 1)
@@ -326,7 +326,7 @@ def approxPolyDP(curve, epsilon, closed, approxCurve=None):
     dt = "float32" if is_float else "int32"
     count = len(xs)
     if count == 0:
-        return _np.zeros((0, 1, 2), dtype=dt)
+        return None  # as cv2
     pts = list(zip(xs, ys))
     eps = epsilon * epsilon
     dst = []
@@ -519,7 +519,7 @@ def minAreaRect(points):
     xs, ys, is_float = _point_list(points, "minAreaRect")
     f = _f32
     if not xs:
-        return ((0.0, 0.0), (0.0, 0.0), 0.0)
+        return ((0.0, 0.0), (0.0, 0.0), -90.0)  # cv2 5 normalises the empty box's angle too
     idx = _hull_indices(xs, ys, True, is_float)
     hx = [f(xs[i]) for i in idx]
     hy = [f(ys[i]) for i in idx]
