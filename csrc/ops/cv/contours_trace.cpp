@@ -224,7 +224,8 @@ struct Handoff {
 };
 
 std::mutex g_handoff_mutex;
-Handoff g_handoff;
+// Never destroyed: an entry may still hold a node at exit, after the allocator's statics are gone.
+Handoff& g_handoff = *new Handoff;
 
 }  // namespace
 
