@@ -105,7 +105,8 @@ inline int64_t next_change(const int8_t* row, int64_t x, int64_t end, int8_t v) 
   while (x + 8 <= end) {
     uint64_t word;
     std::memcpy(&word, row + x, 8);
-    if (word != pattern) break;
+    // little-endian: the lowest set bit of the difference lies in the first differing byte
+    if (const uint64_t diff = word ^ pattern) return x + (__builtin_ctzll(diff) >> 3);
     x += 8;
   }
   while (x < end && row[x] == v) ++x;
@@ -135,22 +136,23 @@ Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, i
   for (int64_t y = 1; y < H - 1; ++y) {
     const int64_t row0 = y * W;
     int8_t* row = f + row0;
-    int32_t lnbd = 0;     // label of the last marked pixel on this row (0: the frame)
+    int64_t lnbd_x = 0;   // the last marked pixel on this row (0: none, the frame)
     int8_t lnbd_val = 0;  // its mark (RETR_EXTERNAL tests the sign)
     int8_t prev = 0;
     for (int64_t x = 1; x < W - 1; ++x) {
       x = next_change(row, x, W - 1, prev);
       if (x >= W - 1) break;
       int8_t p = row[x];
-      // Leaving a marked run: its last pixel carries the label of the last marked pixel met.
-      if (prev != 0 && prev != 1) lnbd = tree ? labels[row0 + x - 1] : 2, lnbd_val = prev;
+      // Leaving a marked run: its last pixel is the last marked pixel met (its label is read
+      // only when a border starts, which keeps the sparse label plane out of the scan).
+      if (prev != 0 && prev != 1) lnbd_x = x - 1, lnbd_val = prev;
       bool hole = false, start = false;
       if (prev == 0 && p == 1) start = true;
       else if (p == 0 && prev >= 1) start = hole = true;
       if (start && !(mode == 0 && (hole || lnbd_val > 0))) {
         int32_t parent = -1;
-        if (!(mode <= 1 || (!hole && mode == 2) || lnbd == 0)) {
-          parent = lnbd - 2;
+        if (!(mode <= 1 || (!hole && mode == 2) || lnbd_x == 0)) {
+          parent = labels[row0 + lnbd_x] - 2;
           if (borders[static_cast<size_t>(parent)].hole == hole) parent = borders[static_cast<size_t>(parent)].parent;
         }
         const int32_t label = tree ? nbd++ : 2;
@@ -158,8 +160,7 @@ Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, i
         const int64_t first = static_cast<int64_t>(tracer.pts_.size()) / 2;
         tracer.follow(f, labels, row0 + sx, hole, label);
         borders.push_back({parent, hole, first, static_cast<int64_t>(tracer.pts_.size()) / 2 - first});
-        lnbd_val = row[sx];
-        lnbd = tree ? labels[row0 + sx] : 2;
+        lnbd_x = sx, lnbd_val = row[sx];
         p = row[x];
       }
       prev = p;
