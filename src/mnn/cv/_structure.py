@@ -203,12 +203,10 @@ def _sklansky(px, py, order, start, end, nsign, sign2, is_float):
         return [start]
     stack = [pprev, pcur, pnext]
     end += incr
+    # (cv2 5.0 has no special case for repeated points: a repeat fails the convexity test and
+    # replaces the point before it, which decides which index of a repeated point is reported)
     while pnext != end:
         c, nx = order[pcur], order[pnext]
-        if px[c] == px[nx] and py[c] == py[nx]:
-            pnext += incr
-            stack[-1] = pnext
-            continue
         cury, nexty = py[c], py[nx]
         by = nexty - cury
         if _sign(by) != nsign:
