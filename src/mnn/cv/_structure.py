@@ -624,10 +624,12 @@ def _contour_moments(xs, ys):
         a12 += dxy * (y12 * (3 * x1 + xi) + 2 * yi * y1 * xii1 + yi2 * (x1 + 3 * xi))
         x1, y1, x12, y12 = xi, yi, xi2, yi2
     if abs(a00) > 1.1920928955078125e-07:
+        # cv2 multiplies by rounded reciprocals (1/6 as a double, ...), signed by the orientation
         s = -1.0 if a00 < 0 else 1.0
-        m.update(m00=a00 * 0.5 * s, m10=a10 * s / 6, m01=a01 * s / 6, m20=a20 * s / 12,
-                 m11=a11 * s / 24, m02=a02 * s / 12, m30=a30 * s / 20, m21=a21 * s / 60,
-                 m12=a12 * s / 60, m03=a03 * s / 20)
+        d2, d6, d12, d24, d20, d60 = (s * 0.5, s * 0.16666666666666666, s * 0.08333333333333333,
+                                      s * 0.041666666666666664, s * 0.05, s * 0.016666666666666666)
+        m.update(m00=a00 * d2, m10=a10 * d6, m01=a01 * d6, m20=a20 * d12, m11=a11 * d24, m02=a02 * d12,
+                 m30=a30 * d20, m21=a21 * d60, m12=a12 * d60, m03=a03 * d20)
     return _complete_moments(m)
 
 
