@@ -117,6 +117,30 @@ def _point_list(curve, fn, name="points"):
     return vals[0::2], vals[1::2], dt == "float32"
 
 
+_VECTOR_MIN = 64  # from this many points on, the measures run as mnn.numpy array expressions
+
+
+def _large_point_set(curve, fn, name):
+    """A point set of at least _VECTOR_MIN points as an (N, 2) float32 mnn array (cv2's Point2f
+    view), or None for smaller sets and Python sequences (the per-point loops are faster there)."""
+    if isinstance(curve, (list, tuple)) or not hasattr(curve, "shape"):
+        return None
+    shape = tuple(curve.shape)
+    if not shape or shape[-1] != 2 or len(shape) > 3:
+        return None
+    n = 1
+    for d in shape[:-1]:
+        n *= d
+    if n < _VECTOR_MIN:
+        return None
+    a = as_image(curve, fn, name)
+    dt = str(a.dtype)
+    ok_shape = len(shape) == 2 or shape[1] == 1 or shape[0] == 1
+    if dt not in ("int32", "float32") or not ok_shape:
+        _point_list(a, fn, name)  # raises cv2's error
+    return a.reshape(n, 2).astype("float32")
+
+
 def _points_f32(xs, ys, is_float):
     """cv2's Point2f view of the points (int coordinates converted to float32)."""
     if is_float:
@@ -126,7 +150,14 @@ def _points_f32(xs, ys, is_float):
 
 def contourArea(contour, oriented=False):
     """cv2.contourArea: the shoelace sum in double over float32 points; signed when oriented."""
-    xs, ys = _points_f32(*_point_list(contour, "contourArea", "contour"))
+    fn = "contourArea"
+    pts = _large_point_set(contour, fn, "contour")
+    if pts is not None:
+        p = pts.astype("float64")
+        q = _np.concatenate([p[-1:], p[:-1]])  # the previous point of each
+        a = float((q[:, 0] * p[:, 1] - q[:, 1] * p[:, 0]).sum()) * 0.5
+        return a if oriented else abs(a)
+    xs, ys = _points_f32(*_point_list(contour, fn, "contour"))
     n = len(xs)
     if n == 0:
         return 0.0
@@ -139,20 +170,33 @@ def contourArea(contour, oriented=False):
     return a if oriented else abs(a)
 
 
+def _f32s(values):
+    """Every value rounded to float32 at once (array('f') stores them as cv2's float would)."""
+    return array("f", values).tolist()
+
+
 def arcLength(curve, closed):
-    """cv2.arcLength: float32 segment lengths summed in double."""
-    xs, ys = _points_f32(*_point_list(curve, "arcLength", "curve"))
+    """cv2.arcLength: float32 segment lengths (dx, dy, their squares, the sum and the root each
+    rounded to float) summed in double."""
+    fn = "arcLength"
+    pts = _large_point_set(curve, fn, "curve")
+    if pts is not None:
+        prev = _np.concatenate([pts[-1:] if closed else pts[:1], pts[:-1]])
+        d = pts - prev  # float32, as cv2
+        return float(_np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]).astype("float64").sum())
+    xs, ys = _points_f32(*_point_list(curve, fn, "curve"))
     n = len(xs)
     if n <= 1:
         return 0.0
     last = n - 1 if closed else 0
-    px, py = xs[last], ys[last]
+    px = [xs[last]] + xs[:-1]
+    py = [ys[last]] + ys[:-1]
+    dx = _f32s([a - b for a, b in zip(xs, px)])
+    dy = _f32s([a - b for a, b in zip(ys, py)])
+    sq = _f32s([a + b for a, b in zip(_f32s([d * d for d in dx]), _f32s([d * d for d in dy]))])
     total = 0.0
-    f = _f32
-    for x, y in zip(xs, ys):
-        dx, dy = f(x - px), f(y - py)
-        total += f(math.sqrt(f(f(dx * dx) + f(dy * dy))))
-        px, py = x, y
+    for v in _f32s([math.sqrt(v) for v in sq]):
+        total += v
     return total
 
 
