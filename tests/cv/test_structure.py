@@ -190,7 +190,7 @@ def photo_contours():
 def random_point_sets():
     rng = np.random.default_rng(11)
     out = []
-    for n in (1, 2, 3, 5, 9, 40, 200):
+    for n in (1, 2, 3, 5, 9, 40, 200, 2500):
         out.append(rng.integers(-50, 80, (n, 1, 2)).astype(np.int32))
         out.append((rng.normal(0, 30, (n, 1, 2)) + 7.25).astype(np.float32))
     return out

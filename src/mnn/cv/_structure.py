@@ -83,8 +83,11 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
     ends = list(accumulate(head[2 + 4 * n: 2 + 5 * n]))
     hier = packed[2: 2 + 4 * n].reshape(1, n, 4)
     pts = packed[2 + 5 * n:].reshape(total, 1, 2)
-    # every contour is a view of the one result buffer
-    return tuple(pts[a:b] for a, b in zip([0] + ends[:-1], ends)), hier
+    # every contour is a view of the one result buffer; realised together here (one engine call)
+    # rather than one by one when each is first read
+    out = tuple(pts[a:b] for a, b in zip([0] + ends[:-1], ends))
+    _core.eval(*out, hier)
+    return out, hier
 
 
 # ---------------------------------------------------------------------------------------------
@@ -117,7 +120,9 @@ def _point_list(curve, fn, name="points"):
     return vals[0::2], vals[1::2], dt == "float32"
 
 
-_VECTOR_MIN = 64  # from this many points on, the measures run as mnn.numpy array expressions
+# From this many points on, the measures run as mnn.numpy expressions: below it the per-point
+# loops win (each new length is a new plan for the engine).
+_VECTOR_MIN = 2048
 
 
 def _large_point_set(curve, fn, name):
