@@ -217,10 +217,16 @@ def test_bounding_rect_and_moments_of_images():
             m, w = mcv.moments(img, binary), cv2.moments(img, binary)
             for k in w:
                 assert m[k] == pytest.approx(w[k], rel=1e-9, abs=1e-9), k
-    f = np.random.default_rng(3).random((23, 31)).astype(np.float32)
-    m, w = mcv.moments(f), cv2.moments(f)
-    for k in w:
-        assert m[k] == pytest.approx(w[k], rel=1e-5, abs=1e-9), k
+    rng = np.random.default_rng(3)
+    for img in (rng.random((23, 31)).astype(np.float32), rng.random((19, 7)) * 9,
+                rng.integers(0, 60000, (11, 13)).astype(np.uint16), rng.integers(-300, 300, (11, 13)).astype(np.int16)):
+        m, w = mcv.moments(mnp.array(img)), cv2.moments(img)
+        for k in w:
+            assert m[k] == pytest.approx(w[k], rel=1e-5, abs=1e-9), k
+    two_columns = rng.random((9, 2)).astype(np.float32) * 50  # cv2 reads it as 9 points
+    assert mcv.moments(two_columns) == cv2.moments(two_columns)
+    with pytest.raises(mcv.error, match=r"^\[mnn.cv.moments\]"):
+        mcv.moments(np.ones((4, 5), np.int8))
 
 
 def test_point_polygon_test():

@@ -697,28 +697,25 @@ def _image_moments(img, binary):
 
 def moments(array_, binaryImage=False):
     """cv2.moments: a dict with m00..m03, mu20..mu03 and nu20..nu03 of a contour (int32/float32
-    points) or of a single-channel image (non-zero pixels count as 1 when binaryImage)."""
+    points) or of a single-channel image (non-zero pixels count as 1 when binaryImage). As in
+    cv2, an int32/float32 array that reads as a point set ((N, 2), (N, 1, 2), (1, N, 2)) is one."""
     fn = "moments"
-    if not isinstance(array_, (list, tuple)):
-        a = as_image(array_, fn, "array")
-        dt = str(a.dtype)
-        is_points = dt in ("int32", "float32") and (
-            (a.ndim == 3 and a.shape[2] == 2 and (a.shape[1] == 1 or a.shape[0] == 1)) or
-            (a.ndim == 2 and a.shape[1] == 2 and dt == "int32" and False))
-        if a.ndim == 3 and a.shape[2] == 1:
-            a = a.reshape(a.shape[:2])
-        if not is_points:
-            if a.ndim != 2:
-                raise fail(fn, f"expected a single-channel image or a point set, got shape {tuple(a.shape)}")
-            if dt not in ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "bool"):
-                raise fail(fn, f"unsupported image depth {dt}")
-            if dt == "int32" and a.shape[1] == 2 or dt == "float32" and a.shape[1] == 2:
-                xs, ys, _ = _point_list(a, fn, "array")
-                return _contour_moments(xs, ys)
-            return _image_moments(a, bool(binaryImage) or dt == "bool")
-        array_ = a
-    xs, ys, _ = _point_list(array_, fn, "array")
-    return _contour_moments(xs, ys)
+    if isinstance(array_, (list, tuple)):
+        xs, ys, _ = _point_list(array_, fn, "array")
+        return _contour_moments(xs, ys)
+    a = as_image(array_, fn, "array")
+    dt, shape = str(a.dtype), tuple(a.shape)
+    if dt in ("int32", "float32") and ((len(shape) == 2 and shape[1] == 2) or
+                                       (len(shape) == 3 and shape[2] == 2 and 1 in shape[:2])):
+        xs, ys, _ = _point_list(a, fn, "array")
+        return _contour_moments(xs, ys)
+    if a.ndim == 3 and shape[2] == 1:
+        a = a.reshape(shape[:2])
+    if a.ndim != 2:
+        raise fail(fn, f"expected a single-channel image or a point set, got shape {shape}")
+    if dt not in ("uint8", "uint16", "int16", "float32", "float64"):
+        raise fail(fn, f"unsupported image depth {dt} (cv2: Unsupported format or combination of formats)")
+    return _image_moments(a, bool(binaryImage))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -852,7 +849,6 @@ def _eigvecs3(m):
         th = math.acos(max(-1.0, min(1.0, r / math.sqrt(q ** 3))))
         roots = [-2 * math.sqrt(q) * math.cos((th + k * 2 * math.pi) / 3) - a / 3 for k in range(3)]
     else:
-        big = -math.copysign(abs(r) + math.sqrt(r * r - q ** 3), r) ** (1 / 3) if r else 0.0
         big = -math.copysign((abs(r) + math.sqrt(r * r - q ** 3)) ** (1 / 3), r)
         roots = [big + (q / big if big else 0.0) - a / 3]
     out = []
