@@ -121,7 +121,13 @@ def test_find_contours_bad_input():
     with pytest.raises(mcv.error, match=r"^\[mnn.cv.findContours\]"):
         mcv.findContours(np.zeros((5, 5), np.uint8), 9, cv2.CHAIN_APPROX_SIMPLE)
     with pytest.raises(mcv.error, match=r"^\[mnn.cv.findContours\]"):
+        mcv.findContours(np.zeros((5, 5), np.int32), cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    with pytest.raises(mcv.error, match=r"^\[mnn.cv.findContours\]"):
         mcv.findContours(None, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    with pytest.raises(NotImplementedError, match=r"^\[mnn.cv.findContours\]"):
+        mcv.findContours(np.zeros((5, 5), np.int32), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    with pytest.raises(NotImplementedError, match=r"^\[mnn.cv.findContours\]"):
+        mcv.findContours(np.zeros((5, 5), np.uint8), cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE)
     with pytest.raises(NotImplementedError, match="TC89"):
         mcv.findContours(np.zeros((5, 5), np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_TC89_L1)
     assert issubclass(mcv.error, Exception)

@@ -50,8 +50,6 @@ def _image8(image, fn, depths=("uint8",)):
         raise fail(fn, f"expected a single-channel 2-d image, got shape {tuple(img.shape)} "
                        "(cv2: supports only CV_8UC1 images)")
     if str(img.dtype) not in depths:
-        if fn == "findContours" and str(img.dtype) == "int32":
-            raise NotImplementedError(f"[mnn.cv.{fn}] int32 label images (RETR_CCOMP / RETR_FLOODFILL) are not supported")
         raise fail(fn, f"unsupported image depth {img.dtype}; expected {' or '.join(depths)} "
                        "(cv2: only CV_8UC1 images)")
     return _np.ascontiguousarray(img)
@@ -64,10 +62,12 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
     """cv2.findContours: (contours, hierarchy) with cv2's contours, order, starting points and
     hierarchy [next, previous, first child, parent]; hierarchy is None when nothing is found."""
     fn = "findContours"
-    img = _image8(image, fn)
     mode, method = int(mode), int(method)
     if mode == RETR_FLOODFILL:
         raise NotImplementedError(f"[mnn.cv.{fn}] RETR_FLOODFILL is not supported")
+    if mode == RETR_CCOMP and str(getattr(image, "dtype", "")) == "int32":
+        raise NotImplementedError(f"[mnn.cv.{fn}] int32 label images (RETR_CCOMP) are not supported")
+    img = _image8(image, fn)
     if mode not in (RETR_EXTERNAL, RETR_LIST, RETR_CCOMP, RETR_TREE):
         raise fail(fn, f"unknown retrieval mode {mode}")
     if method in (CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS):

@@ -27,7 +27,9 @@ class FindContoursKernel final : public backend::Kernel {
   }
   void run(char* const* in, char* out) override {
     auto r = ops::contours::take_contours(reinterpret_cast<const uint8_t*>(in[0]), h_, w_, mode_, method_, ox_, oy_);
-    std::memcpy(out, r->data(), sizeof(int32_t) * static_cast<size_t>(std::min<int64_t>(n_, r->size())));
+    const int64_t m = std::min<int64_t>(n_, static_cast<int64_t>(r->size()));
+    std::memcpy(out, r->data(), sizeof(int32_t) * static_cast<size_t>(m));
+    if (m < n_) std::memset(out + sizeof(int32_t) * m, 0, sizeof(int32_t) * static_cast<size_t>(n_ - m));
   }
 
  private:
