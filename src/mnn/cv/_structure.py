@@ -93,8 +93,24 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
 # ---------------------------------------------------------------------------------------------
 # point sets
 
+_FORMATS = {"i": "i", "<i": "i", "=i": "i", "l": None, "f": "f", "<f": "f", "=f": "f"}
+
+
 def _point_list(curve, fn, name="points"):
     """(xs, ys, is_float) of a cv2 point set: int32 or float32, shaped (N, 2), (N, 1, 2) or (1, N, 2)."""
+    if not isinstance(curve, (list, tuple)):
+        # fast path: a contiguous int32/float32 buffer (numpy or mnn) read directly
+        try:
+            mv = memoryview(curve)
+        except TypeError:
+            mv = None
+        if mv is not None and mv.c_contiguous and _FORMATS.get(mv.format) and mv.itemsize == 4:
+            shape = mv.shape
+            if (len(shape) == 2 and shape[1] == 2) or (len(shape) == 3 and shape[2] == 2 and
+                                                       (shape[1] == 1 or shape[0] == 1)):
+                fmt = _FORMATS[mv.format]
+                vals = mv.cast("B").cast(fmt).tolist() if mv.nbytes else []
+                return vals[0::2], vals[1::2], fmt == "f"
     if isinstance(curve, (list, tuple)) and not hasattr(curve, "dtype"):
         flat = []
         for p in curve:
