@@ -4,7 +4,11 @@ measures taken on contours (area, perimeter, bounding boxes, hulls, moments, fit
 findContours and the connected-component labelling scan whole images, so they run natively
 (registered primitives in csrc/ops/cv/contours*.cpp); the per-contour measures work on a few
 hundred points and run here in Python, following cv2's arithmetic (float32 where cv2 computes in
-float, the same tie-breaking and starting points) so results match cv2's.
+float, the same tie-breaking and starting points) so results match cv2's. The reference is cv2
+5.0, whose conventions differ from 4.x in places: minAreaRect's angle lies in [-90, 0),
+fitEllipse uses the direct fit for exactly 5 points, minEnclosingCircle of 3 points is the
+smallest circle (not the circumcircle). Not done: the Teh-Chin chain approximations
+(CHAIN_APPROX_TC89_*), RETR_FLOODFILL and int32 label images for RETR_CCOMP (NotImplementedError).
 """
 import math
 import struct
