@@ -128,8 +128,6 @@ def test_find_contours_bad_input():
         mcv.findContours(np.zeros((5, 5), np.int32), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     with pytest.raises(NotImplementedError, match=r"^\[mnn.cv.findContours\]"):
         mcv.findContours(np.zeros((5, 5), np.uint8), cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE)
-    with pytest.raises(NotImplementedError, match="TC89"):
-        mcv.findContours(np.zeros((5, 5), np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_TC89_L1)
     assert issubclass(mcv.error, Exception)
     for name in ("RETR_EXTERNAL", "RETR_LIST", "RETR_CCOMP", "RETR_TREE", "CHAIN_APPROX_NONE",
                  "CHAIN_APPROX_SIMPLE", "CHAIN_APPROX_TC89_L1", "CHAIN_APPROX_TC89_KCOS", "CC_STAT_AREA"):
@@ -334,4 +332,13 @@ def test_find_contours_random_small_images(seed):
     img = ((rng.random((h, w)) < rng.uniform(0.2, 0.8)) * int(rng.integers(1, 256))).astype(np.uint8)
     for mode in MODES:
         for method in METHODS:
+            assert_same_contours(mcv.findContours(img, mode, method), cv2.findContours(img, mode, method))
+
+
+@pytest.mark.parametrize("method", [cv2.CHAIN_APPROX_TC89_L1, cv2.CHAIN_APPROX_TC89_KCOS])
+def test_find_contours_teh_chin(method):
+    imgs = [blobs(97, 131, 0), nested(37, 52), camera(), np.ones((1, 1), np.uint8),
+            ((np.random.default_rng(9).random((31, 29)) < 0.5) * 255).astype(np.uint8)]
+    for img in imgs:
+        for mode in MODES:
             assert_same_contours(mcv.findContours(img, mode, method), cv2.findContours(img, mode, method))
