@@ -382,6 +382,18 @@ def w_cv():
     m_img = mnp.array(img)
     mnn.eval(m_img)
     rot = cv2.getRotationMatrix2D((w / 2, h / 2), 15, 1.0)
+    bin_img = ((cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) > 128) * 255).astype(np.uint8)
+    m_bin = mnp.array(bin_img)
+    mnn.eval(m_bin)
+
+    def contours(m):
+        """findContours with every contour materialised (mnn's are views of one result buffer);
+        the hierarchies are compared."""
+        if m is cv2:
+            return cv2.findContours(bin_img, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)[1]
+        cs, hier = m.findContours(m_bin, m.RETR_TREE, m.CHAIN_APPROX_SIMPLE)
+        mnn.eval(*cs)
+        return hier
     cases = [
         (f"cv resize {w}x{h}x3 u8 -> 224x224 linear", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR)),
         (f"cv resize {w}x{h}x3 u8 -> {w // 2}x{h // 2} area",
@@ -390,6 +402,7 @@ def w_cv():
         (f"cv cvtColor {w}x{h}x3 u8 BGR2RGB", lambda m, x: m.cvtColor(x, m.COLOR_BGR2RGB)),
         (f"cv cvtColor {w}x{h}x3 u8 BGR2HSV", lambda m, x: m.cvtColor(x, m.COLOR_BGR2HSV)),
         (f"cv warpAffine {w}x{h}x3 u8 rotate 15 deg linear", lambda m, x: m.warpAffine(x, rot, (w, h))),
+        (f"cv findContours on a binarized {w}x{h} photo (TREE, SIMPLE)", lambda m, x: contours(m)),
     ]
     out = []
     for name, op in cases:

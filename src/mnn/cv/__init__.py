@@ -13,3 +13,4 @@ from ._geometry import *  # noqa: F401,F403
 from ._filters import *  # noqa: F401,F403
 from ._core_ops import *  # noqa: F401,F403
 from ._codecs import *  # noqa: F401,F403
+from ._structure import *  # noqa: F401,F403

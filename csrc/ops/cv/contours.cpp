@@ -1,0 +1,66 @@
+// Shape rules of the mnn.cv structural-analysis primitives (mnn/cv/_structure.py):
+//
+//   cv_find_contours(img; mode, method, ox, oy)  uint8 HxW -> int32 packed result (ops/cv/contours.h).
+//       data_dependent: the rule traces the borders to learn the size (the kernel reuses that trace).
+//   cv_components(img; connectivity, ltype)      uint8 HxW -> labels HxW (int32, or uint16 for CV_16U)
+//   cv_component_stats(labels; n)                labels HxW -> float64 n x 7: left, top, width, height,
+//                                                area, centroid x, centroid y per label
+#include <memory>
+#include <string>
+
+#include "core/error.h"
+#include "ops/cv/contours.h"
+#include "prims/registry.h"
+
+namespace mnn::ops {
+
+using namespace core;
+
+namespace {
+
+std::string cvname(const char* fn) { return std::string("[mnn.cv.") + fn + "] "; }
+
+void check_binary_source(const NodePtr& a, const char* fn) {
+  if (a->ndim() != 2) throw ValueError(cvname(fn) + "expected a single-channel 2-d image");
+  if (a->dtype != DType::UInt8 && a->dtype != DType::Int8 && a->dtype != DType::Bool)
+    throw TypeError(cvname(fn) + "expected an 8-bit image, got " + dtype_name(a->dtype));
+}
+
+prims::PrimMeta infer_find_contours(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& a = in.at(0);
+  check_binary_source(a, "findContours");
+  const auto& i = p.ints;
+  if (i.size() != 4 || i[0] < 0 || i[0] > 3 || (i[1] != 1 && i[1] != 2))
+    throw ValueError(cvname("findContours") + "bad parameters");
+  const uint8_t* img = reinterpret_cast<const uint8_t*>(a->data_ptr());
+  const int mode = static_cast<int>(i[0]), method = static_cast<int>(i[1]);
+  const int ox = static_cast<int>(i[2]), oy = static_cast<int>(i[3]);
+  auto r = std::make_shared<const contours::Packed>(
+      contours::find_contours(img, a->shape[0], a->shape[1], a->shape[1], mode, method, ox, oy));
+  const int64_t n = static_cast<int64_t>(r->size());
+  contours::stash_contours(a, mode, method, ox, oy, std::move(r));
+  return {DType::Int32, Shape{n}};
+}
+
+prims::PrimMeta infer_components(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& a = in.at(0);
+  check_binary_source(a, "connectedComponents");
+  if (p.ints.size() != 2 || (p.ints[0] != 4 && p.ints[0] != 8))
+    throw ValueError(cvname("connectedComponents") + "connectivity must be 4 or 8");
+  return {p.ints[1] == 2 ? DType::UInt16 : DType::Int32, a->shape};
+}
+
+prims::PrimMeta infer_component_stats(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& a = in.at(0);
+  if (a->ndim() != 2 || (a->dtype != DType::Int32 && a->dtype != DType::UInt16) || p.ints.size() != 1 || p.ints[0] < 1)
+    throw ValueError(cvname("connectedComponentsWithStats") + "bad label image");
+  return {DType::Float64, Shape{p.ints[0], 7}};
+}
+
+}  // namespace
+
+MNN_REGISTER_PRIMITIVE(cv_find_contours, {"cv_find_contours", &infer_find_contours, /*data_dependent=*/true});
+MNN_REGISTER_PRIMITIVE(cv_components, {"cv_components", &infer_components});
+MNN_REGISTER_PRIMITIVE(cv_component_stats, {"cv_component_stats", &infer_component_stats});
+
+}  // namespace mnn::ops

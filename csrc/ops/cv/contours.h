@@ -1,0 +1,33 @@
+// findContours' border following (Suzuki & Abe 1985, as cv2 4.x runs it) and connected-component
+// labelling, shared by the shape rules (ops/cv/contours.cpp, which must know the result's size)
+// and the CPU kernels (backends/cpu/kernels/cv/contours_kernels.cpp).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/node.h"
+
+namespace mnn::ops::contours {
+
+// The packed result of find_contours, one int32 vector:
+//   [n, total, hierarchy (n x 4: next, prev, first child, parent), counts (n), points (total x 2)]
+// Contours come in cv2's order (a depth-first walk of the tree whose children are listed newest
+// first), so Python only slices it.
+using Packed = std::vector<int32_t>;
+
+// img: h x w bytes with row stride `stride`, non-zero = object. mode: cv2's RETR_EXTERNAL 0,
+// LIST 1, CCOMP 2, TREE 3; method: CHAIN_APPROX_NONE 1, SIMPLE 2. (ox, oy) is added to every point.
+Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy);
+
+// The shape rule must trace to learn the result's size; it leaves that result here for the kernel
+// (a one-entry handoff), and the kernel takes it out, so every findContours call traces once.
+// The entry holds the input node, so the engine cannot write that buffer in place meanwhile, and
+// the kernel accepts it only for the same buffer and parameters; otherwise (another image, a plan
+// replayed on new data) it traces itself.
+void stash_contours(const core::NodePtr& input, int mode, int method, int ox, int oy,
+                    std::shared_ptr<const Packed> result);
+std::shared_ptr<const Packed> take_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox,
+                                            int oy);
+
+}  // namespace mnn::ops::contours

@@ -1,0 +1,1215 @@
+"""cv2's structural analysis and shape descriptors: findContours, connected components, and the
+measures taken on contours (area, perimeter, bounding boxes, hulls, moments, fits).
+
+findContours and the connected-component labelling scan whole images, so they run natively
+(registered primitives in csrc/ops/cv/contours*.cpp); the per-contour measures work on a few
+hundred points and run here in Python, following cv2's arithmetic (float32 where cv2 computes in
+float, the same tie-breaking and starting points) so results match cv2's. The reference is cv2
+5.0, whose conventions differ from 4.x in places: minAreaRect's angle lies in [-90, 0),
+fitEllipse uses the direct fit for exactly 5 points, minEnclosingCircle of 3 points is the
+smallest circle (not the circumcircle). Not done: RETR_FLOODFILL and int32 label images for
+RETR_CCOMP (NotImplementedError). The Teh-Chin approximations (CHAIN_APPROX_TC89_*) run in Python
+on the traced borders: exact, but slow on large images.
+"""
+import math
+import struct
+from array import array
+from itertools import accumulate
+
+from .. import _core
+from .. import numpy as _np
+from ._common import as_image, error, fail
+
+__all__ = [
+    "RETR_EXTERNAL", "RETR_LIST", "RETR_CCOMP", "RETR_TREE", "RETR_FLOODFILL",
+    "CHAIN_APPROX_NONE", "CHAIN_APPROX_SIMPLE", "CHAIN_APPROX_TC89_L1", "CHAIN_APPROX_TC89_KCOS",
+    "CC_STAT_LEFT", "CC_STAT_TOP", "CC_STAT_WIDTH", "CC_STAT_HEIGHT", "CC_STAT_AREA", "CC_STAT_MAX",
+    "CCL_DEFAULT", "CCL_WU", "CCL_GRANA", "CCL_BOLELLI", "CCL_SAUF", "CCL_BBDT", "CCL_SPAGHETTI",
+    "findContours", "contourArea", "arcLength", "boundingRect", "minAreaRect", "boxPoints",
+    "convexHull", "approxPolyDP", "moments", "pointPolygonTest", "fitEllipse", "minEnclosingCircle",
+    "connectedComponents", "connectedComponentsWithStats",
+]
+
+# cv2's values (imgproc.hpp).
+RETR_EXTERNAL, RETR_LIST, RETR_CCOMP, RETR_TREE, RETR_FLOODFILL = 0, 1, 2, 3, 4
+CHAIN_APPROX_NONE, CHAIN_APPROX_SIMPLE, CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS = 1, 2, 3, 4
+CC_STAT_LEFT, CC_STAT_TOP, CC_STAT_WIDTH, CC_STAT_HEIGHT, CC_STAT_AREA, CC_STAT_MAX = 0, 1, 2, 3, 4, 5
+CCL_DEFAULT, CCL_WU, CCL_GRANA, CCL_BOLELLI, CCL_SAUF, CCL_BBDT, CCL_SPAGHETTI = -1, 0, 1, 2, 3, 4, 5
+_CV_16U, _CV_32S = 2, 4
+_FLT_MAX = 3.4028234663852886e38
+_DBL_MAX = 1.7976931348623157e308
+
+
+def _f32(v):
+    """v rounded to float32, as cv2's float arithmetic stores every intermediate."""
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def _image8(image, fn, depths=("uint8",)):
+    """A single-channel 8-bit image as a contiguous mnn array (findContours takes CV_8UC1 only,
+    the connected-component functions CV_8UC1 or CV_8SC1)."""
+    img = as_image(image, fn, "image")
+    if img.ndim == 3 and img.shape[2] == 1:
+        img = img.reshape(img.shape[:2])
+    if img.ndim != 2:
+        raise fail(fn, f"expected a single-channel 2-d image, got shape {tuple(img.shape)} "
+                       "(cv2: supports only CV_8UC1 images)")
+    if str(img.dtype) not in depths:
+        raise fail(fn, f"unsupported image depth {img.dtype}; expected {' or '.join(depths)} "
+                       "(cv2: only CV_8UC1 images)")
+    return _np.ascontiguousarray(img)
+
+
+# ---------------------------------------------------------------------------------------------
+# findContours
+
+def findContours(image, mode, method, contours=None, hierarchy=None, offset=None):
+    """cv2.findContours: (contours, hierarchy) with cv2's contours, order, starting points and
+    hierarchy [next, previous, first child, parent]; hierarchy is None when nothing is found."""
+    fn = "findContours"
+    mode, method = int(mode), int(method)
+    if mode == RETR_FLOODFILL:
+        raise NotImplementedError(f"[mnn.cv.{fn}] RETR_FLOODFILL is not supported")
+    if mode == RETR_CCOMP and str(getattr(image, "dtype", "")) == "int32":
+        raise NotImplementedError(f"[mnn.cv.{fn}] int32 label images (RETR_CCOMP) are not supported")
+    img = _image8(image, fn)
+    if mode not in (RETR_EXTERNAL, RETR_LIST, RETR_CCOMP, RETR_TREE):
+        raise fail(fn, f"unknown retrieval mode {mode}")
+    if method not in (CHAIN_APPROX_NONE, CHAIN_APPROX_SIMPLE, CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS):
+        raise fail(fn, f"unknown approximation method {method}")
+    ox, oy = (0, 0) if offset is None else (int(offset[0]), int(offset[1]))
+    tc89 = method in (CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS)
+    packed = _core.prim("cv_find_contours", [img], [mode, CHAIN_APPROX_NONE if tc89 else method, ox, oy], [])
+    head = memoryview(packed).cast("B").cast("i")
+    n, total = head[0], head[1]
+    if n == 0:
+        return (), None
+    ends = list(accumulate(head[2 + 4 * n: 2 + 5 * n]))
+    hier = packed[2: 2 + 4 * n].reshape(1, n, 4)
+    pts = packed[2 + 5 * n:].reshape(total, 1, 2)
+    if tc89:  # the dominant points of each full border (Python: a rarely used, slower mode)
+        flat = head[2 + 5 * n:]
+        out = []
+        for a, b in zip([0] + ends[:-1], ends):
+            seg = flat[2 * a: 2 * b].tolist()
+            kept = _tc89(seg[0::2], seg[1::2], method)
+            out.append(_np.array([list(p) for p in kept], dtype="int32").reshape(-1, 1, 2))
+        return tuple(out), hier
+    # every contour is a view of the one result buffer; realised together here (one engine call)
+    # rather than one by one when each is first read
+    out = tuple(pts[a:b] for a, b in zip([0] + ends[:-1], ends))
+    _core.eval(*out, hier)
+    return out, hier
+
+
+# Teh-Chin dominant points (CHAIN_APPROX_TC89_L1 / _KCOS), as cv2 5 runs them on a traced border:
+# every point gets its 1-curvature from the chain, then a support region, (KCOS) a k-cosine
+# curvature, non-maximum suppression, and (L1) a clean-up of neighbouring survivors.
+
+_CODE_OF = {(1, 0): 0, (1, -1): 1, (0, -1): 2, (-1, -1): 3, (-1, 0): 4, (-1, 1): 5, (0, 1): 6, (1, 1): 7}
+_ABS_DIFF = (1, 2, 3, 4, 3, 2, 1, 0, 1, 2, 3, 4, 3, 2, 1)
+
+
+def _float_bits(v):
+    return struct.unpack("i", struct.pack("f", v))[0]
+
+
+def _tc89_support(px, py, i):
+    n = len(px)
+    d_num = lk_prev = 0
+    k = 1
+    while True:
+        i1 = i - k if i >= k else n - k + i
+        i2 = i + k if i + k < n else i + k - n
+        dx, dy = px[i2] - px[i1], py[i2] - py[i1]
+        lk = dx * dx + dy * dy
+        dk_num = (px[i] - px[i1]) * dy - (py[i] - py[i1]) * dx
+        d = _f32(float(d_num) * lk - float(dk_num) * lk_prev)
+        # cv2 tests the sign through the float's bits: "<= 0" takes -0.0, ">= 0" only +0.0
+        if k > 1 and (lk_prev >= lk or (d_num > 0 and d <= 0) or (d_num < 0 and math.copysign(1.0, d) > 0)):
+            break
+        d_num, lk_prev = dk_num, lk
+        k += 1
+    return k - 1
+
+
+def _tc89_cosine(px, py, i, k):
+    n = len(px)
+    s = 0
+    for j in range(k, 0, -1):
+        i1 = i - j if i >= j else n - j + i
+        i2 = i + j if i + j < n else i + j - n
+        dx1, dy1 = px[i1] - px[i], py[i1] - py[i]
+        dx2, dy2 = px[i2] - px[i], py[i2] - py[i]
+        if (dx1 == 0 and dy1 == 0) or (dx2 == 0 and dy2 == 0):
+            break
+        t = _f32((dx1 * dx2 + dy1 * dy2) / math.sqrt(float(dx1 * dx1 + dy1 * dy1) * float(dx2 * dx2 + dy2 * dy2)))
+        bits = _float_bits(t + 1.1)
+        if j < k and bits <= s:
+            break
+        s = bits
+    return s
+
+
+def _tc89(xs, ys, method):
+    """The Teh-Chin approximation of one closed border given by all its points (CHAIN_APPROX_NONE)."""
+    n = len(xs)
+    if n == 1:
+        return [(xs[0], ys[0])]
+    codes = [_CODE_OF[(xs[(i + 1) % n] - xs[i], ys[(i + 1) % n] - ys[i])] for i in range(n)]
+    px, py = list(xs), list(ys)
+    curv = [_ABS_DIFF[codes[i] - codes[i - 1] + 7] for i in range(n)]  # codes[-1] wraps as in cv2
+    removed = [c == 0 for c in curv]
+    ks = [0] * n
+    for i in range(n):  # pass 1: support regions (and k-cosines)
+        if removed[i]:
+            continue
+        ks[i] = _tc89_support(px, py, i)
+        if method == CHAIN_APPROX_TC89_KCOS:
+            curv[i] = _tc89_cosine(px, py, i, ks[i])
+    for i in range(n):  # pass 2: non-maximum suppression
+        k2, s = ks[i] >> 1, curv[i]
+        j = 1
+        while j <= k2:
+            i1 = i - j if i >= j else n - j + i
+            i2 = i + j if i + j < n else i + j - n
+            if curv[i1] > s or curv[i2] > s:
+                break
+            j += 1
+        if j <= k2:
+            curv[i], removed[i] = 0, True
+    for i in range(n):  # pass 3: non-dominant points with a one-point support region
+        if removed[i] or ks[i] != 1:
+            continue
+        i1, i2 = (i - 1) % n, (i + 1) % n
+        if curv[i] <= curv[i1] or curv[i] <= curv[i2]:
+            curv[i], removed[i] = 0, True
+    if method == CHAIN_APPROX_TC89_L1:  # pass 4: clean up runs of adjacent survivors
+        start = 0
+        skip = False
+        if curv[0] != 0 and curv[n - 1] != 0:
+            start, skip = _tc89_new_start(px, py, curv, removed, ks)
+        if not skip:
+            _tc89_cleanup(curv, removed, ks, start)
+    return [(px[i], py[i]) for i in range(len(px)) if not removed[i]]
+
+
+def _tc89_next(removed, start):
+    r = start + 1
+    while r < len(removed) and removed[r]:
+        r += 1
+    return r
+
+
+def _tc89_new_start(px, py, curv, removed, ks):
+    n = len(curv)
+    i1 = 1
+    while i1 < n and curv[i1] != 0:
+        curv[i1 - 1] = 0
+        i1 += 1
+    if i1 == n:
+        return 0, True  # every point survived
+    i1 -= 1
+    i2 = n - 2
+    while i2 > 0 and curv[i2] != 0:
+        for t in range(i2 + 1, n):
+            removed[t] = True
+        curv[i2 + 1] = 0
+        i2 -= 1
+    i2 += 1
+    if i1 == 0 and i2 == n - 1:
+        i1 = _tc89_next(removed, 0)
+        px.append(px[0]), py.append(py[0]), curv.append(curv[0]), ks.append(ks[0]), removed.append(False)
+    return i1, False
+
+
+def _tc89_cleanup(curv, removed, ks, start):
+    n = len(curv)
+    count = 1
+    first = prev = start
+    for i in range(start, n):
+        if removed[i]:
+            continue
+        nxt = _tc89_next(removed, i)
+        if nxt == n or nxt - i != 1:
+            if count >= 2:
+                if count == 2:
+                    if curv[prev] > curv[i] or (curv[prev] == curv[i] and ks[prev] <= ks[i]):
+                        removed[i] = True
+                    else:
+                        removed[prev] = True
+                else:
+                    first = _tc89_next(removed, first)
+                    for t in range(first + 1, i):
+                        removed[t] = True
+            first = i
+            count = 1
+        else:
+            count += 1
+        prev = i
+
+
+# ---------------------------------------------------------------------------------------------
+# point sets
+
+_FORMATS = {"i": "i", "<i": "i", "=i": "i", "l": None, "f": "f", "<f": "f", "=f": "f"}
+
+
+def _point_list(curve, fn, name="points"):
+    """(xs, ys, is_float) of a cv2 point set: int32 or float32, shaped (N, 2), (N, 1, 2) or (1, N, 2)."""
+    if not isinstance(curve, (list, tuple)):
+        # fast path: a contiguous int32/float32 buffer (numpy or mnn) read directly
+        try:
+            mv = memoryview(curve)
+        except TypeError:
+            mv = None
+        if mv is not None and mv.c_contiguous and _FORMATS.get(mv.format) and mv.itemsize == 4:
+            shape = mv.shape
+            if (len(shape) == 2 and shape[1] == 2) or (len(shape) == 3 and shape[2] == 2 and
+                                                       (shape[1] == 1 or shape[0] == 1)):
+                fmt = _FORMATS[mv.format]
+                vals = mv.cast("B").cast(fmt).tolist() if mv.nbytes else []
+                return vals[0::2], vals[1::2], fmt == "f"
+    if isinstance(curve, (list, tuple)) and not hasattr(curve, "dtype"):
+        flat = []
+        for p in curve:
+            while isinstance(p, (list, tuple)) and len(p) == 1:
+                p = p[0]
+            flat.append(p)
+        is_float = any(isinstance(v, float) for p in flat for v in p)
+        curve = _np.array(flat, dtype="float32" if is_float else "int32").reshape(-1, 2) if flat else \
+            _np.zeros((0, 2), dtype="int32")
+    a = as_image(curve, fn, name)
+    dt = str(a.dtype)
+    shape = tuple(a.shape)
+    ok_shape = (len(shape) == 2 and shape[1] == 2) or (len(shape) == 3 and shape[2] == 2 and
+                                                          (shape[1] == 1 or shape[0] == 1))
+    if dt not in ("int32", "float32") or not ok_shape:
+        raise fail(fn, f"expected an int32 or float32 point set of shape (N, 2), (N, 1, 2) or (1, N, 2), got "
+                       f"{dt} array of shape {shape} (cv2: npoints >= 0 && (depth == CV_32F || depth == CV_32S))")
+    n = a.size // 2
+    if n == 0:
+        return [], [], dt == "float32"
+    mv = memoryview(_np.ascontiguousarray(a)).cast("B").cast("f" if dt == "float32" else "i")
+    vals = mv.tolist()
+    return vals[0::2], vals[1::2], dt == "float32"
+
+
+# From this many points on, the measures run as mnn.numpy expressions: below it the per-point
+# loops win (each new length is a new plan for the engine).
+_VECTOR_MIN = 2048
+
+
+def _large_point_set(curve, fn, name):
+    """A point set of at least _VECTOR_MIN points as an (N, 2) float32 mnn array (cv2's Point2f
+    view), or None for smaller sets and Python sequences (the per-point loops are faster there)."""
+    if isinstance(curve, (list, tuple)) or not hasattr(curve, "shape"):
+        return None
+    shape = tuple(curve.shape)
+    if not shape or shape[-1] != 2 or len(shape) > 3:
+        return None
+    n = 1
+    for d in shape[:-1]:
+        n *= d
+    if n < _VECTOR_MIN:
+        return None
+    a = as_image(curve, fn, name)
+    dt = str(a.dtype)
+    ok_shape = len(shape) == 2 or shape[1] == 1 or shape[0] == 1
+    if dt not in ("int32", "float32") or not ok_shape:
+        _point_list(a, fn, name)  # raises cv2's error
+    return a.reshape(n, 2).astype("float32")
+
+
+def _points_f32(xs, ys, is_float):
+    """cv2's Point2f view of the points (int coordinates converted to float32)."""
+    if is_float:
+        return xs, ys
+    return list(array("f", xs)), list(array("f", ys))
+
+
+def contourArea(contour, oriented=False):
+    """cv2.contourArea: the shoelace sum in double over float32 points; signed when oriented."""
+    fn = "contourArea"
+    pts = _large_point_set(contour, fn, "contour")
+    if pts is not None:
+        p = pts.astype("float64")
+        q = _np.concatenate([p[-1:], p[:-1]])  # the previous point of each
+        a = float((q[:, 0] * p[:, 1] - q[:, 1] * p[:, 0]).sum()) * 0.5
+        return a if oriented else abs(a)
+    xs, ys = _points_f32(*_point_list(contour, fn, "contour"))
+    n = len(xs)
+    if n == 0:
+        return 0.0
+    a = 0.0
+    px, py = xs[-1], ys[-1]
+    for x, y in zip(xs, ys):
+        a += px * y - py * x
+        px, py = x, y
+    a *= 0.5
+    return a if oriented else abs(a)
+
+
+def _f32s(values):
+    """Every value rounded to float32 at once (array('f') stores them as cv2's float would)."""
+    return array("f", values).tolist()
+
+
+def arcLength(curve, closed):
+    """cv2.arcLength: float32 segment lengths (dx, dy, their squares, the sum and the root each
+    rounded to float) summed in double."""
+    fn = "arcLength"
+    pts = _large_point_set(curve, fn, "curve")
+    if pts is not None:
+        prev = _np.concatenate([pts[-1:] if closed else pts[:1], pts[:-1]])
+        d = pts - prev  # float32, as cv2
+        return float(_np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]).astype("float64").sum())
+    xs, ys = _points_f32(*_point_list(curve, fn, "curve"))
+    n = len(xs)
+    if n <= 1:
+        return 0.0
+    last = n - 1 if closed else 0
+    px = [xs[last]] + xs[:-1]
+    py = [ys[last]] + ys[:-1]
+    dx = _f32s([a - b for a, b in zip(xs, px)])
+    dy = _f32s([a - b for a, b in zip(ys, py)])
+    sq = _f32s([a + b for a, b in zip(_f32s([d * d for d in dx]), _f32s([d * d for d in dy]))])
+    total = 0.0
+    for v in _f32s([math.sqrt(v) for v in sq]):
+        total += v
+    return total
+
+
+def boundingRect(array_):
+    """cv2.boundingRect: (x, y, w, h) of a point set, or of the non-zero pixels of a uint8 image."""
+    fn = "boundingRect"
+    a = array_
+    if not isinstance(a, (list, tuple)):
+        a = as_image(a, fn, "array")
+        if str(a.dtype) in ("uint8", "bool"):
+            if a.ndim == 3 and a.shape[2] == 1:
+                a = a.reshape(a.shape[:2])
+            if a.ndim != 2:
+                raise fail(fn, "expected a single-channel 8-bit image (cv2: img.depth() <= CV_8S && img.channels() == 1)")
+            nz = a != 0
+            rows = nz.any(axis=1).tolist()
+            cols = nz.any(axis=0).tolist()
+            if not any(rows):
+                return (0, 0, 0, 0)
+            y0 = rows.index(True)
+            y1 = len(rows) - 1 - rows[::-1].index(True)
+            x0 = cols.index(True)
+            x1 = len(cols) - 1 - cols[::-1].index(True)
+            return (x0, y0, x1 - x0 + 1, y1 - y0 + 1)
+    xs, ys, is_float = _point_list(a, fn, "array")
+    if not xs:
+        return (0, 0, 0, 0)
+    if is_float:
+        x0, x1 = math.floor(min(xs)), math.floor(max(xs))
+        y0, y1 = math.floor(min(ys)), math.floor(max(ys))
+    else:
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    return (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# convex hull (Sklansky's scan as cv2 runs it: same hull, orientation and starting point)
+
+def _sign(v):
+    return (v > 0) - (v < 0)
+
+
+def _sklansky(px, py, order, start, end, nsign, sign2, is_float):
+    """Indices (into `order`) of one quarter of the hull, scanning the sorted points from start to end."""
+    incr = 1 if end > start else -1
+    pprev, pcur, pnext = start, start + incr, start + 2 * incr
+    if start == end or (px[order[start]] == px[order[end]] and py[order[start]] == py[order[end]]):
+        return [start]
+    stack = [pprev, pcur, pnext]
+    end += incr
+    # (cv2 5.0 has no special case for repeated points: a repeat fails the convexity test and
+    # replaces the point before it, which decides which index of a repeated point is reported)
+    while pnext != end:
+        c, nx = order[pcur], order[pnext]
+        cury, nexty = py[c], py[nx]
+        by = nexty - cury
+        if _sign(by) != nsign:
+            pv = order[pprev]
+            ax, ay = px[c] - px[pv], cury - py[pv]
+            bx = px[nx] - px[c]
+            if is_float:
+                ax, ay, bx, by = _f32(ax), _f32(ay), _f32(bx), _f32(by)
+                na = math.hypot(ax, ay)
+                nb = math.hypot(bx, by)
+                if na:
+                    ax, ay = _f32(ax / na), _f32(ay / na)
+                if nb:
+                    bx, by = _f32(bx / nb), _f32(by / nb)
+            convexity = ay * bx - ax * by
+            if _sign(convexity) == sign2 and (ax != 0 or ay != 0):
+                pprev, pcur = pcur, pnext
+                pnext += incr
+                stack.append(pnext)
+            elif pprev == start:
+                pcur = pnext
+                stack[1] = pcur
+                pnext += incr
+                stack[2] = pnext
+            else:
+                stack[-2] = pnext
+                pcur = pprev
+                pprev = stack[-4]
+                stack.pop()
+        else:
+            pnext += incr
+            stack[-1] = pnext
+    stack.pop()
+    return stack
+
+
+def _hull_indices(xs, ys, clockwise, is_float):
+    total = len(xs)
+    order = sorted(range(total), key=lambda i: (xs[i], ys[i], i))
+    miny = maxy = 0
+    for k in range(1, total):
+        y = ys[order[k]]
+        if ys[order[miny]] > y:
+            miny = k
+        if ys[order[maxy]] < y:
+            maxy = k
+    first, last = order[0], order[-1]
+    if xs[first] == xs[last] and ys[first] == ys[last]:
+        return [first]
+    tl = _sklansky(xs, ys, order, 0, maxy, -1, 1, is_float)
+    tr = _sklansky(xs, ys, order, total - 1, maxy, -1, -1, is_float)
+    if not clockwise:
+        tl, tr = tr, tl
+    out = [order[tl[i]] for i in range(len(tl) - 1)]
+    out += [order[tr[i]] for i in range(len(tr) - 1, 0, -1)]
+    stop = tr[1] if len(tr) > 2 else (tl[-2] if len(tl) > 2 else -1)
+    bl = _sklansky(xs, ys, order, 0, miny, 1, -1, is_float)
+    br = _sklansky(xs, ys, order, total - 1, miny, 1, 1, is_float)
+    if clockwise:
+        bl, br = br, bl
+    if stop >= 0:
+        check = bl[1] if len(bl) > 2 else (br[2 - len(bl)] if len(bl) + len(br) > 2 else -1)
+        if check == stop or (check >= 0 and xs[order[check]] == xs[order[stop]] and ys[order[check]] == ys[order[stop]]):
+            # all points on one line: the lower half mirrors the upper one
+            bl, br = bl[:2], br[:2]
+    out += [order[bl[i]] for i in range(len(bl) - 1)]
+    out += [order[br[i]] for i in range(len(br) - 1, 0, -1)]
+    nout = len(out)
+    if nout >= 3:
+        # cv2 rotates the hull so its indices ascend or descend when a cyclic shift allows it
+        mn = mx = lt = 0
+        for i in range(1, nout):
+            idx = out[i]
+            lt += out[i - 1] < idx
+            if lt > 1 and lt <= i - 2:
+                break
+            if idx < out[mn]:
+                mn = i
+            if idx > out[mx]:
+                mx = i
+        mm = abs(mx - mn)
+        if (mm == 1 or mm == nout - 1) and (lt <= 1 or lt >= nout - 2):
+            ascending = (mx + 1) % nout == mn
+            i0 = mn if ascending else mx
+            if i0 > 0:
+                rot = out[i0:] + out[:i0]
+                if all(ascending == (rot[i] < rot[i + 1]) for i in range(nout - 1)):
+                    out = rot
+    return out
+
+
+def convexHull(points, hull=None, clockwise=False, returnPoints=True):
+    """cv2.convexHull: the hull's points (N, 1, 2) in the input's dtype, or their indices (N, 1) int32."""
+    xs, ys, is_float = _point_list(points, "convexHull")
+    if not xs:
+        return None  # cv2 releases the output for an empty point set
+    idx = _hull_indices(xs, ys, bool(clockwise), is_float)
+    if not returnPoints:
+        return _np.array(idx, dtype="int32").reshape(-1, 1)
+    dt = "float32" if is_float else "int32"
+    return _np.array([[xs[i], ys[i]] for i in idx], dtype=dt).reshape(-1, 1, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# polygon approximation (Ramer-Douglas-Peucker, cv2's variant)
+
+def approxPolyDP(curve, epsilon, closed, approxCurve=None):
+    """cv2.approxPolyDP: cv2's Douglas-Peucker (its initial split of closed curves and its final
+    pass that drops points on nearly straight lines), returned as (N, 1, 2) in the input's dtype."""
+    fn = "approxPolyDP"
+    epsilon = float(epsilon)
+    if epsilon < 0.0 or not (epsilon < 1e30):
+        raise fail(fn, "Epsilon not valid.")
+    xs, ys, is_float = _point_list(curve, fn, "curve")
+    dt = "float32" if is_float else "int32"
+    count = len(xs)
+    if count == 0:
+        return None  # as cv2
+    pts = list(zip(xs, ys))
+    eps = epsilon * epsilon
+    dst = []
+    stack = []
+    is_closed = bool(closed)
+    init_iters = 3
+    pos = 0
+    right_start = 0
+    start_pt = (-1000000, -1000000)
+    if not is_closed:
+        right_start = count
+        end_pt, start_pt = pts[0], pts[count - 1]
+        if start_pt != end_pt:
+            stack.append((0, count - 1))
+        else:
+            is_closed = True
+            init_iters = 1
+    if is_closed:
+        # 1. two roughly farthest points: repeat "farthest from the current start" a few times
+        right_start = 0
+        le_eps = False
+        for _ in range(init_iters):
+            pos = (pos + right_start) % count
+            start_pt = pts[pos]
+            pos = (pos + 1) % count
+            max_dist = 0.0
+            for j in range(1, count):
+                pt = pts[pos]
+                pos = (pos + 1) % count
+                dx, dy = pt[0] - start_pt[0], pt[1] - start_pt[1]
+                d = float(dx) * dx + float(dy) * dy
+                if d > max_dist:
+                    max_dist = d
+                    right_start = j
+            le_eps = max_dist <= eps
+        if not le_eps:
+            s0 = pos % count
+            e0 = (right_start + s0) % count
+            stack.append((e0, s0))
+            stack.append((s0, e0))
+        else:
+            dst.append(start_pt)
+    # 2. split each slice at its farthest point until every point is within epsilon
+    while stack:
+        s0, e0 = stack.pop()
+        end_pt = pts[e0]
+        pos = s0
+        start_pt = pts[pos]
+        pos = (pos + 1) % count
+        if pos != e0:
+            dx, dy = float(end_pt[0] - start_pt[0]), float(end_pt[1] - start_pt[1])
+            seg2 = dx * dx + dy * dy
+            best = 0.0
+            while pos != e0:
+                pt = pts[pos]
+                pos = (pos + 1) % count
+                rx, ry = float(pt[0] - start_pt[0]), float(pt[1] - start_pt[1])
+                proj = rx * dx + ry * dy
+                if proj < 0:
+                    d = (rx * rx + ry * ry) * seg2
+                elif proj > seg2:
+                    ex, ey = float(pt[0] - end_pt[0]), float(pt[1] - end_pt[1])
+                    d = (ex * ex + ey * ey) * seg2
+                else:
+                    d = ry * dx - rx * dy
+                    d = d * d
+                if d > best:
+                    best = d
+                    right_start = (pos + count - 1) % count
+            le_eps = best <= eps * seg2
+        else:
+            le_eps = True
+            start_pt = pts[s0]
+        if le_eps:
+            dst.append(start_pt)
+        else:
+            stack.append((right_start, e0))
+            stack.append((s0, right_start))
+    if not is_closed:
+        dst.append(pts[count - 1])
+    # 3. drop points that lie on [almost] straight lines between their neighbours
+    is_closed = bool(closed)
+    count = new_count = len(dst)
+    pos = count - 1 if is_closed else 0
+    start_pt = dst[pos]
+    pos = (pos + 1) % count
+    wpos = pos
+    pt = dst[pos]
+    pos = (pos + 1) % count
+    i = 0 if is_closed else 1
+    while i < count - (0 if is_closed else 1) and new_count > 2:
+        end_pt = dst[pos]
+        pos = (pos + 1) % count
+        dx, dy = float(end_pt[0] - start_pt[0]), float(end_pt[1] - start_pt[1])
+        dist = abs(float(pt[0] - start_pt[0]) * dy - float(pt[1] - start_pt[1]) * dx)
+        inner = float(pt[0] - start_pt[0]) * (end_pt[0] - pt[0]) + float(pt[1] - start_pt[1]) * (end_pt[1] - pt[1])
+        if dist * dist <= 0.5 * eps * (dx * dx + dy * dy) and dx != 0 and dy != 0 and inner >= 0:
+            new_count -= 1
+            dst[wpos] = start_pt = end_pt
+            wpos = (wpos + 1) % count
+            pt = dst[pos]
+            pos = (pos + 1) % count
+            i += 2
+            continue
+        dst[wpos] = start_pt = pt
+        wpos = (wpos + 1) % count
+        pt = end_pt
+        i += 1
+    if not is_closed:
+        dst[wpos] = pt
+    return _np.array([list(p) for p in dst[:new_count]], dtype=dt).reshape(-1, 1, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# rotated rectangles
+
+def _calipers_min_rect(hx, hy):
+    """Rotating calipers over a convex polygon (float32 points, cv2's order): the corner and the
+    two side vectors of the minimum-area enclosing rectangle, in float32 as cv2 computes them."""
+    f = _f32
+    n = len(hx)
+    vx, vy, inv = [0.0] * n, [0.0] * n, [0.0] * n
+    left = bottom = right = top = 0
+    lx = rx = hx[0]
+    ty = by_ = hy[0]
+    for i in range(n):
+        x0, y0 = hx[i], hy[i]
+        if x0 < lx:
+            lx, left = x0, i
+        if x0 > rx:
+            rx, right = x0, i
+        if y0 > ty:
+            ty, top = y0, i
+        if y0 < by_:
+            by_, bottom = y0, i
+        j = i + 1 if i + 1 < n else 0
+        dx, dy = hx[j] - x0, hy[j] - y0
+        vx[i], vy[i] = f(dx), f(dy)
+        inv[i] = f(1.0 / math.sqrt(dx * dx + dy * dy))
+    orientation = 0.0
+    ax, ay = vx[n - 1], vy[n - 1]
+    for i in range(n):
+        bx, by = vx[i], vy[i]
+        conv = ax * by - ay * bx
+        if conv != 0:
+            orientation = 1.0 if conv > 0 else -1.0
+            break
+        ax, ay = bx, by
+    if orientation == 0:
+        raise error("[mnn.cv.minAreaRect] degenerate hull (cv2: orientation != 0)")
+    base_a, base_b = orientation, 0.0
+    seq = [bottom, right, top, left]
+    minarea = _FLT_MAX
+    best = None
+    for _ in range(n):
+        dps = (f(f(base_a * vx[seq[0]]) + f(base_b * vy[seq[0]])),
+               f(f(-base_b * vx[seq[1]]) + f(base_a * vy[seq[1]])),
+               f(f(-base_a * vx[seq[2]]) - f(base_b * vy[seq[2]])),
+               f(f(base_b * vx[seq[3]]) - f(base_a * vy[seq[3]])))
+        main = 0
+        maxcos = f(dps[0] * inv[seq[0]])
+        for k in (1, 2, 3):
+            c = f(dps[k] * inv[seq[k]])
+            if c > maxcos:
+                main, maxcos = k, c
+        p = seq[main]
+        lead_x, lead_y = f(vx[p] * inv[p]), f(vy[p] * inv[p])
+        base_a, base_b = ((lead_x, lead_y), (lead_y, -lead_x), (-lead_x, -lead_y), (-lead_y, lead_x))[main]
+        seq[main] = 0 if seq[main] + 1 == n else seq[main] + 1
+        dx, dy = f(hx[seq[1]] - hx[seq[3]]), f(hy[seq[1]] - hy[seq[3]])
+        width = f(f(dx * base_a) + f(dy * base_b))
+        dx, dy = f(hx[seq[2]] - hx[seq[0]]), f(hy[seq[2]] - hy[seq[0]])
+        height = f(f(-dx * base_b) + f(dy * base_a))
+        area = f(width * height)
+        if area < minarea:  # cv2 5 keeps the first of equal-area rectangles
+            minarea = area
+            best = (seq[3], base_a, width, base_b, height, seq[0])
+    i0, a1, w, b1, h, i5 = best
+    a2, b2 = -b1, a1
+    c1 = f(f(a1 * hx[i0]) + f(hy[i0] * b1))
+    c2 = f(f(a2 * hx[i5]) + f(hy[i5] * b2))
+    idet = f(1.0 / f(f(a1 * b2) - f(a2 * b1)))
+    px = f(f(f(c1 * b2) - f(c2 * b1)) * idet)
+    py = f(f(f(a1 * c2) - f(a2 * c1)) * idet)
+    return (px, py), (f(a1 * w), f(b1 * w)), (f(a2 * h), f(b2 * h))
+
+
+def minAreaRect(points):
+    """cv2.minAreaRect: ((cx, cy), (w, h), angle in degrees) of the minimum-area rotated rectangle."""
+    xs, ys, is_float = _point_list(points, "minAreaRect")
+    f = _f32
+    if not xs:
+        return ((0.0, 0.0), (0.0, 0.0), -90.0)  # cv2 5 normalises the empty box's angle too
+    idx = _hull_indices(xs, ys, True, is_float)
+    hx = [f(xs[i]) for i in idx]
+    hy = [f(ys[i]) for i in idx]
+    n = len(idx)
+    cx = cy = w = h = ang = 0.0
+    if n > 2:
+        (px, py), (ux, uy), (vx, vy) = _calipers_min_rect(hx, hy)
+        cx = f(px + f(f(ux + vx) * 0.5))
+        cy = f(py + f(f(uy + vy) * 0.5))
+        w = f(math.sqrt(ux * ux + uy * uy))
+        h = f(math.sqrt(vx * vx + vy * vy))
+        ang = f(math.atan2(uy, ux))
+    elif n == 2:
+        cx = f(f(hx[0] + hx[1]) * 0.5)
+        cy = f(f(hy[0] + hy[1]) * 0.5)
+        dx, dy = f(hx[1] - hx[0]), f(hy[1] - hy[0])
+        w = f(math.sqrt(dx * dx + dy * dy))
+        ang = f(math.atan2(dy, dx))
+    else:
+        cx, cy = hx[0], hy[0]
+    ang = f(ang * 180 / math.pi)
+    # cv2 5 reports angles in [-90, 0): a rectangle at angle a >= 0 is the same one at a - 90
+    # with its sides swapped
+    while ang >= 0:
+        w, h, ang = h, w, f(ang - 90)
+    while ang < -90:
+        w, h, ang = h, w, f(ang + 90)
+    return ((cx, cy), (w, h), ang)
+
+
+def boxPoints(box, points=None):
+    """cv2.boxPoints: the 4 corners (4, 2) float32 of a rotated rectangle ((cx, cy), (w, h), angle)."""
+    try:
+        (cx, cy), (w, h), angle = box
+        cx, cy, w, h = _f32(float(cx)), _f32(float(cy)), _f32(float(w)), _f32(float(h))
+        angle = float(angle)
+    except (TypeError, ValueError) as e:
+        raise TypeError("[mnn.cv.boxPoints] box must be ((cx, cy), (width, height), angle)") from e
+    f = _f32
+    t = _f32(angle) * math.pi / 180.0
+    b = f(f(math.cos(t)) * 0.5)
+    a = f(f(math.sin(t)) * 0.5)
+    p0x = f(f(cx - f(a * h)) - f(b * w))
+    p0y = f(f(cy + f(b * h)) - f(a * w))
+    p1x = f(f(cx + f(a * h)) - f(b * w))
+    p1y = f(f(cy - f(b * h)) - f(a * w))
+    p2x, p2y = f(f(2 * cx) - p0x), f(f(2 * cy) - p0y)
+    p3x, p3y = f(f(2 * cx) - p1x), f(f(2 * cy) - p1y)
+    return _np.array([[p0x, p0y], [p1x, p1y], [p2x, p2y], [p3x, p3y]], dtype="float32")
+
+
+# ---------------------------------------------------------------------------------------------
+# moments
+
+_MOMENT_KEYS = ("m00", "m10", "m01", "m20", "m11", "m02", "m30", "m21", "m12", "m03")
+
+
+def _complete_moments(m):
+    """cv2's Moments::completeState: central (mu) and normalised central (nu) moments from m."""
+    m00, m10, m01 = m["m00"], m["m10"], m["m01"]
+    cx = cy = inv = 0.0
+    if abs(m00) > 2.220446049250313e-16:
+        inv = 1.0 / m00
+        cx, cy = m10 * inv, m01 * inv
+    mu20 = m["m20"] - m10 * cx
+    mu11 = m["m11"] - m10 * cy
+    mu02 = m["m02"] - m01 * cy
+    mu30 = m["m30"] - cx * (3 * mu20 + cx * m10)
+    mu11x2 = mu11 + mu11
+    mu21 = m["m21"] - cx * (mu11x2 + cx * m01) - cy * mu20
+    mu12 = m["m12"] - cy * (mu11x2 + cy * m10) - cx * mu02
+    mu03 = m["m03"] - cy * (3 * mu02 + cy * m01)
+    s2 = inv * inv
+    s3 = s2 * math.sqrt(abs(inv))
+    m.update(mu20=mu20, mu11=mu11, mu02=mu02, mu30=mu30, mu21=mu21, mu12=mu12, mu03=mu03,
+             nu20=mu20 * s2, nu11=mu11 * s2, nu02=mu02 * s2,
+             nu30=mu30 * s3, nu21=mu21 * s3, nu12=mu12 * s3, nu03=mu03 * s3)
+    return m
+
+
+def _contour_moments(xs, ys):
+    """Green's-theorem moments of a polygon (cv2's contourMoments)."""
+    n = len(xs)
+    m = dict.fromkeys(_MOMENT_KEYS, 0.0)
+    if n == 0:
+        return _complete_moments(m)
+    a00 = a10 = a01 = a20 = a11 = a02 = a30 = a21 = a12 = a03 = 0.0
+    x1, y1 = float(xs[-1]), float(ys[-1])
+    x12, y12 = x1 * x1, y1 * y1
+    for xi, yi in zip(xs, ys):
+        xi, yi = float(xi), float(yi)
+        xi2, yi2 = xi * xi, yi * yi
+        dxy = x1 * yi - xi * y1
+        xii1, yii1 = x1 + xi, y1 + yi
+        a00 += dxy
+        a10 += dxy * xii1
+        a01 += dxy * yii1
+        a20 += dxy * (x1 * xii1 + xi2)
+        a11 += dxy * (x1 * (yii1 + y1) + xi * (yii1 + yi))
+        a02 += dxy * (y1 * yii1 + yi2)
+        a30 += dxy * xii1 * (x12 + xi2)
+        a03 += dxy * yii1 * (y12 + yi2)
+        a21 += dxy * (x12 * (3 * y1 + yi) + 2 * xi * x1 * yii1 + xi2 * (y1 + 3 * yi))
+        a12 += dxy * (y12 * (3 * x1 + xi) + 2 * yi * y1 * xii1 + yi2 * (x1 + 3 * xi))
+        x1, y1, x12, y12 = xi, yi, xi2, yi2
+    if abs(a00) > 1.1920928955078125e-07:
+        # cv2 multiplies by rounded reciprocals (1/6 as a double, ...), signed by the orientation
+        s = -1.0 if a00 < 0 else 1.0
+        d2, d6, d12, d24, d20, d60 = (s * 0.5, s * 0.16666666666666666, s * 0.08333333333333333,
+                                      s * 0.041666666666666664, s * 0.05, s * 0.016666666666666666)
+        m.update(m00=a00 * d2, m10=a10 * d6, m01=a01 * d6, m20=a20 * d12, m11=a11 * d24, m02=a02 * d12,
+                 m30=a30 * d20, m21=a21 * d60, m12=a12 * d60, m03=a03 * d20)
+    return _complete_moments(m)
+
+
+def _image_moments(img, binary):
+    """Raster moments sum x^p y^q I(x, y) (p + q <= 3) as two small float64 matrix products."""
+    h, w = img.shape
+    v = (img != 0).astype("float64") if binary else img.astype("float64")
+    ys = _np.arange(h, dtype="float64")
+    xs = _np.arange(w, dtype="float64")
+    ypow = _np.stack([ys ** 0, ys, ys * ys, ys * ys * ys])  # 4 x h
+    xpow = _np.stack([xs ** 0, xs, xs * xs, xs * xs * xs])  # 4 x w
+    mm = ((ypow @ v) @ xpow.T).tolist()  # mm[q][p] = sum x^p y^q I
+    m = {f"m{p}{q}": float(mm[q][p]) for p in range(4) for q in range(4) if p + q <= 3}
+    return _complete_moments({k: m[k] for k in _MOMENT_KEYS})
+
+
+def moments(array_, binaryImage=False):
+    """cv2.moments: a dict with m00..m03, mu20..mu03 and nu20..nu03 of a contour (int32/float32
+    points) or of a single-channel image (non-zero pixels count as 1 when binaryImage). As in
+    cv2, an int32/float32 array that reads as a point set ((N, 2), (N, 1, 2), (1, N, 2)) is one."""
+    fn = "moments"
+    if isinstance(array_, (list, tuple)):
+        xs, ys, _ = _point_list(array_, fn, "array")
+        return _contour_moments(xs, ys)
+    a = as_image(array_, fn, "array")
+    dt, shape = str(a.dtype), tuple(a.shape)
+    if dt in ("int32", "float32") and ((len(shape) == 2 and shape[1] == 2) or
+                                       (len(shape) == 3 and shape[2] == 2 and 1 in shape[:2])):
+        xs, ys, _ = _point_list(a, fn, "array")
+        return _contour_moments(xs, ys)
+    if a.ndim == 3 and shape[2] == 1:
+        a = a.reshape(shape[:2])
+    if a.ndim != 2:
+        raise fail(fn, f"expected a single-channel image or a point set, got shape {shape}")
+    if dt not in ("uint8", "uint16", "int16", "float32", "float64"):
+        raise fail(fn, f"unsupported image depth {dt} (cv2: Unsupported format or combination of formats)")
+    return _image_moments(a, bool(binaryImage))
+
+
+# ---------------------------------------------------------------------------------------------
+# point in polygon, fits
+
+def pointPolygonTest(contour, pt, measureDist):
+    """cv2.pointPolygonTest: +1 / -1 / 0 (inside, outside, on an edge), or the signed distance to
+    the nearest edge when measureDist."""
+    xs, ys, is_float = _point_list(contour, "pointPolygonTest", "contour")
+    total = len(xs)
+    try:
+        px, py = _f32(float(pt[0])), _f32(float(pt[1]))
+    except (TypeError, ValueError, IndexError) as e:
+        raise TypeError("[mnn.cv.pointPolygonTest] pt must be a pair of numbers") from e
+    if total == 0:
+        return -_DBL_MAX if measureDist else -1.0
+    f = _f32  # cv2 converts the points to Point2f and subtracts in float
+    xs, ys = _points_f32(xs, ys, is_float)
+    counter = 0
+    if not measureDist:
+        vx, vy = xs[-1], ys[-1]
+        for i in range(total):
+            v0x, v0y, vx, vy = vx, vy, xs[i], ys[i]
+            if (v0y <= py and vy <= py) or (v0y > py and vy > py) or (v0x < px and vx < px):
+                if py == vy and (px == vx or (py == v0y and ((v0x <= px <= vx) or (vx <= px <= v0x)))):
+                    return 0.0
+                continue
+            dist = float(f(py - v0y)) * f(vx - v0x) - float(f(px - v0x)) * f(vy - v0y)
+            if dist == 0:
+                return 0.0
+            if vy < v0y:
+                dist = -dist
+            counter += dist > 0
+        return -1.0 if counter % 2 == 0 else 1.0
+    min_num, min_den = _FLT_MAX, 1.0
+    vx, vy = xs[-1], ys[-1]
+    for i in range(total):
+        v0x, v0y, vx, vy = vx, vy, xs[i], ys[i]
+        dx, dy = f(vx - v0x), f(vy - v0y)
+        dx1, dy1 = f(px - v0x), f(py - v0y)
+        dx2, dy2 = f(px - vx), f(py - vy)
+        den = 1.0
+        if dx1 * dx + dy1 * dy <= 0:
+            num = dx1 * dx1 + dy1 * dy1
+        elif dx2 * dx + dy2 * dy >= 0:
+            num = dx2 * dx2 + dy2 * dy2
+        else:
+            num = dy1 * dx - dx1 * dy
+            num *= num
+            den = dx * dx + dy * dy
+        if num * min_den < min_num * den:
+            min_num, min_den = num, den
+            if min_num == 0:
+                break
+        if (v0y <= py and vy <= py) or (v0y > py and vy > py) or (v0x < px and vx < px):
+            continue
+        num = dy1 * dx - dx1 * dy
+        if dy < 0:
+            num = -num
+        counter += num > 0
+    r = math.sqrt(min_num / min_den)
+    return -r if counter % 2 == 0 else r
+
+
+def _lstsq(rows, rhs):
+    """Least-squares solution of rows @ x = rhs (normal equations, Gauss-Jordan with pivoting)."""
+    k = len(rows[0])
+    ata = [[sum(r[i] * r[j] for r in rows) for j in range(k)] for i in range(k)]
+    atb = [sum(r[i] * b for r, b in zip(rows, rhs)) for i in range(k)]
+    mat = [ata[i] + [atb[i]] for i in range(k)]
+    for c in range(k):
+        p = max(range(c, k), key=lambda r: abs(mat[r][c]))
+        mat[c], mat[p] = mat[p], mat[c]
+        if mat[c][c] == 0:
+            continue
+        for r in range(k):
+            if r != c and mat[r][c] != 0:
+                t = mat[r][c] / mat[c][c]
+                mat[r] = [a - t * b for a, b in zip(mat[r], mat[c])]
+    return [mat[i][k] / mat[i][i] if mat[i][i] != 0 else 0.0 for i in range(k)]
+
+
+def _fit_ellipse_general(xs, ys):
+    """cv2's fitEllipseNoDirect: a least-squares conic through centred, scaled points, then the
+    centre from its gradient and the axes from a second fit about that centre."""
+    f = _f32
+    n = len(xs)
+    cx = cy = 0.0
+    for x, y in zip(xs, ys):
+        cx, cy = f(cx + x), f(cy + y)
+    cx, cy = f(cx / n), f(cy / n)
+    px = [f(x - cx) for x in xs]
+    py = [f(y - cy) for y in ys]
+    s = sum(abs(x) + abs(y) for x, y in zip(px, py))
+    scale = 100.0 / (s if s > 1.1920928955078125e-07 else 1.1920928955078125e-07)
+    px = [x * scale for x in px]
+    py = [y * scale for y in py]
+    gfp = _lstsq([[-x * x, -y * y, -x * y, x, y] for x, y in zip(px, py)], [10000.0] * n)
+    rp = _lstsq([[2 * gfp[0], gfp[2]], [gfp[2], 2 * gfp[1]]], [gfp[3], gfp[4]])
+    gfp = _lstsq([[(x - rp[0]) ** 2, (y - rp[1]) ** 2, (x - rp[0]) * (y - rp[1])] for x, y in zip(px, py)], [1.0] * n)
+    ang = -0.5 * math.atan2(gfp[2], gfp[1] - gfp[0])
+    t = gfp[2] / math.sin(-2.0 * ang) if abs(gfp[2]) > 1e-8 else gfp[1] - gfp[0]
+    r2 = abs(gfp[0] + gfp[1] - t)
+    if r2 > 1e-8:
+        r2 = math.sqrt(2.0 / r2)
+    r3 = abs(gfp[0] + gfp[1] + t)
+    if r3 > 1e-8:
+        r3 = math.sqrt(2.0 / r3)
+    w, h = f(r2 * 2 / scale), f(r3 * 2 / scale)
+    angle = 0.0  # cv2 sets the angle only when it swaps the axes
+    if w > h:
+        w, h = h, w
+        angle = f(90 + ang * 180 / math.pi)
+    if angle < -180:
+        angle += 360
+    if angle > 360:
+        angle -= 360
+    return ((f(f(rp[0] / scale) + cx), f(f(rp[1] / scale) + cy)), (w, h), angle)
+
+
+def _eigvecs3(m):
+    """Real eigenvectors of a 3x3 matrix (one per real eigenvalue), from the cubic's roots."""
+    a = -(m[0][0] + m[1][1] + m[2][2])
+    b = (m[0][0] * m[1][1] - m[0][1] * m[1][0] + m[0][0] * m[2][2] - m[0][2] * m[2][0] +
+         m[1][1] * m[2][2] - m[1][2] * m[2][1])
+    c = -(m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+          m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+    q = (a * a - 3 * b) / 9
+    r = (2 * a ** 3 - 9 * a * b + 27 * c) / 54
+    if r * r < q ** 3:
+        th = math.acos(max(-1.0, min(1.0, r / math.sqrt(q ** 3))))
+        roots = [-2 * math.sqrt(q) * math.cos((th + k * 2 * math.pi) / 3) - a / 3 for k in range(3)]
+    else:
+        big = -math.copysign((abs(r) + math.sqrt(r * r - q ** 3)) ** (1 / 3), r)
+        roots = [big + (q / big if big else 0.0) - a / 3]
+    out = []
+    for lam in roots:
+        rows = [[m[i][j] - (lam if i == j else 0.0) for j in range(3)] for i in range(3)]
+        best, bn = None, -1.0
+        for i, j in ((0, 1), (0, 2), (1, 2)):
+            u, v = rows[i], rows[j]
+            cr = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+            nn = sum(t * t for t in cr)
+            if nn > bn:
+                best, bn = cr, nn
+        if bn > 0:
+            out.append([t / math.sqrt(bn) for t in best])
+    return out
+
+
+def _fit_ellipse_direct(xs, ys):
+    """cv2's fitEllipseDirect (Fitzgibbon's ellipse-specific fit), used by fitEllipse for 5 points."""
+    f = _f32
+    n = len(xs)
+    cx = sum(xs) / n
+    cy = sum(ys) / n
+    s = sum(abs(x - cx) + abs(y - cy) for x, y in zip(xs, ys))
+    scale = 100.0 / (s if s > 1.1920928955078125e-07 else 1.1920928955078125e-07)
+    rows = []
+    for x, y in zip(xs, ys):
+        px, py = (x - cx) * scale, (y - cy) * scale
+        rows.append((px * px, px * py, py * py, px, py, 1.0))
+    dm = [[sum(r[i] * r[j] for r in rows) / n for j in range(6)] for i in range(6)]
+    d = dm
+    tm = [[0.0] * 3 for _ in range(3)]
+    for k in range(3):
+        tm[0][k] = (d[k][5] * d[3][5] * d[4][4] - d[k][5] * d[3][4] * d[4][5] - d[k][4] * d[3][5] * d[5][4] +
+                    d[k][3] * d[4][5] * d[5][4] + d[k][4] * d[3][4] * d[5][5] - d[k][3] * d[4][4] * d[5][5])
+        tm[1][k] = (d[k][5] * d[3][3] * d[4][5] - d[k][5] * d[3][5] * d[4][3] + d[k][4] * d[3][5] * d[5][3] -
+                    d[k][3] * d[4][5] * d[5][3] - d[k][4] * d[3][3] * d[5][5] + d[k][3] * d[4][3] * d[5][5])
+        tm[2][k] = (d[k][5] * d[3][4] * d[4][3] - d[k][5] * d[3][3] * d[4][4] - d[k][4] * d[3][4] * d[5][3] +
+                    d[k][3] * d[4][4] * d[5][3] + d[k][4] * d[3][3] * d[5][4] - d[k][3] * d[4][3] * d[5][4])
+    ts = (-(d[3][5] * d[4][4] * d[5][3]) + d[3][4] * d[4][5] * d[5][3] + d[3][5] * d[4][3] * d[5][4] -
+          d[3][3] * d[4][5] * d[5][4] - d[3][4] * d[4][3] * d[5][5] + d[3][3] * d[4][4] * d[5][5])
+    if abs(ts) < 2.220446049250313e-16:
+        return None
+    m = [[0.0] * 3 for _ in range(3)]
+    for k in range(3):
+        m[0][k] = (d[2][k] + (d[2][3] * tm[0][k] + d[2][4] * tm[1][k] + d[2][5] * tm[2][k]) / ts) / 2.0
+        m[1][k] = -d[1][k] - (d[1][3] * tm[0][k] + d[1][4] * tm[1][k] + d[1][5] * tm[2][k]) / ts
+        m[2][k] = (d[0][k] + (d[0][3] * tm[0][k] + d[0][4] * tm[1][k] + d[0][5] * tm[2][k]) / ts) / 2.0
+    vecs = _eigvecs3(m)
+    if not vecs:
+        return None
+    conds = [4.0 * v[0] * v[2] - v[1] * v[1] for v in vecs]
+    i = max(range(len(vecs)), key=lambda k: conds[k])
+    v = vecs[i]
+    if conds[i] <= 1e-6 * sum(t * t for t in v):
+        return None
+    norm = math.sqrt(sum(t * t for t in v))
+    if (-1 if v[0] < 0 else 1) * (-1 if v[1] < 0 else 1) * (-1 if v[2] < 0 else 1) <= 0:
+        norm = -norm
+    p0, p1, p2 = v[0] / norm, v[1] / norm, v[2] / norm
+    q0 = (tm[0][0] * p0 + tm[0][1] * p1 + tm[0][2] * p2) / ts
+    q1 = (tm[1][0] * p0 + tm[1][1] * p1 + tm[1][2] * p2) / ts
+    q2 = (tm[2][0] * p0 + tm[2][1] * p1 + tm[2][2] * p2) / ts
+    u1 = p2 * q0 * q0 - p1 * q0 * q1 + p0 * q1 * q1 + p1 * p1 * q2
+    u2 = p0 * p2 * q2
+    l1 = math.sqrt(p1 * p1 + (p0 - p2) * (p0 - p2))
+    l2 = p0 + p2
+    l3 = p1 * p1 - 4 * p0 * p2
+    x0 = (2 * p2 * q0 - p1 * q1) / l3 / scale + cx
+    y0 = (2 * p0 * q1 - p1 * q0) / l3 / scale + cy
+    try:
+        a = math.sqrt(2.0) * math.sqrt((u1 - 4.0 * u2) / ((l1 - l2) * l3)) / scale
+        b = math.sqrt(2.0) * math.sqrt(-1.0 * ((u1 - 4.0 * u2) / ((l1 + l2) * l3))) / scale
+    except (ValueError, ZeroDivisionError):
+        return None
+    if p1 == 0:
+        theta = 0.0 if p0 < p2 else math.pi / 2
+    else:
+        theta = math.pi / 2 + 0.5 * math.atan2(p1, p0 - p2)
+    w, h = f(2.0 * a), f(2.0 * b)
+    if w > h:
+        w, h = h, w
+        angle = f(math.fmod(90 + theta * 180 / math.pi, 180.0))
+    else:
+        angle = f(math.fmod(theta * 180 / math.pi, 180.0))
+    return ((f(x0), f(y0)), (w, h), angle)
+
+
+def fitEllipse(points):
+    """cv2.fitEllipse: ((cx, cy), (w, h), angle) of the ellipse fitted to >= 5 points (cv2 5:
+    the ellipse-specific direct fit for exactly 5 points, the general conic fit otherwise)."""
+    xs, ys, is_float = _point_list(points, "fitEllipse")
+    n = len(xs)
+    if n < 5:
+        raise fail("fitEllipse", "There should be at least 5 points to fit the ellipse")
+    xs, ys = _points_f32(xs, ys, is_float)
+    if n == 5:
+        r = _fit_ellipse_direct(xs, ys)
+        if r is not None:
+            return r
+    return _fit_ellipse_general(xs, ys)
+
+
+def minEnclosingCircle(points):
+    """cv2.minEnclosingCircle: ((cx, cy), radius) by cv2's incremental (Welzl-style) search in float32."""
+    xs, ys, is_float = _point_list(points, "minEnclosingCircle")
+    n = len(xs)
+    if n == 0:
+        return ((0.0, 0.0), 0.0)
+    f = _f32
+    xs, ys = _points_f32(xs, ys, is_float)
+    eps = f(1.0e-4)
+
+    def norm(dx, dy):
+        return math.sqrt(float(dx) * dx + float(dy) * dy)
+
+    def circle2(i, j):
+        cx, cy = f(f(xs[j] + xs[i]) / 2), f(f(ys[j] + ys[i]) / 2)
+        return cx, cy, f(f(f(norm(f(xs[j] - xs[i]), f(ys[j] - ys[i]))) / 2) + eps)
+
+    def circle3(p):
+        (x0, y0), (x1, y1), (x2, y2) = p
+        v1x, v1y, v2x, v2y = f(x1 - x0), f(y1 - y0), f(x2 - x0), f(y2 - y0)
+        if f(f(v1x * v2y) - f(v1y * v2x)) == 0:
+            d1, d2, d3 = f(norm(f(x0 - x1), f(y0 - y1))), f(norm(f(x0 - x2), f(y0 - y2))), f(norm(f(x1 - x2), f(y1 - y2)))
+            if d1 >= d2 and d1 >= d3:
+                return f(f(x0 + x1) / 2), f(f(y0 + y1) / 2), f(f(d1 / 2) + eps)
+            if d2 >= d1 and d2 >= d3:
+                return f(f(x0 + x2) / 2), f(f(y0 + y2) / 2), f(f(d2 / 2) + eps)
+            return f(f(x1 + x2) / 2), f(f(y1 + y2) / 2), f(f(d3 / 2) + eps)
+        m1x, m1y = f(f(x0 + x1) / 2), f(f(y0 + y1) / 2)
+        c1 = f(f(m1x * v1x) + f(m1y * v1y))
+        m2x, m2y = f(f(x0 + x2) / 2), f(f(y0 + y2) / 2)
+        c2 = f(f(m2x * v2x) + f(m2y * v2y))
+        det = f(f(v1x * v2y) - f(v1y * v2x))
+        cx = f(f(f(c1 * v2y) - f(c2 * v1y)) / det)
+        cy = f(f(f(v1x * c2) - f(v2x * c1)) / det)
+        dx, dy = f(cx - x0), f(cy - y0)
+        return cx, cy, f(f(math.sqrt(f(f(dx * dx) + f(dy * dy)))) + eps)
+
+    if n <= 2:  # cv2 5 runs the general search from 3 points on (an obtuse triangle's circle is its long side's)
+        if n == 1:
+            return ((xs[0], ys[0]), eps)
+        if n == 2:
+            cx, cy = f(f(xs[0] + xs[1]) / 2), f(f(ys[0] + ys[1]) / 2)
+            return ((cx, cy), f(f(norm(f(xs[0] - xs[1]), f(ys[0] - ys[1])) / 2) + eps))
+    cx, cy, r = circle2(1, 0)
+    for i in range(2, n):
+        if f(norm(f(xs[i] - cx), f(ys[i] - cy))) < r:
+            continue
+        cx, cy, r = circle2(i, 0)
+        for j in range(1, i):
+            if norm(f(cx - xs[j]), f(cy - ys[j])) < r:
+                continue
+            cx, cy, r = circle2(i, j)
+            for k in range(j):
+                if norm(f(cx - xs[k]), f(cy - ys[k])) < r:
+                    continue
+                cx, cy, r = circle3([(xs[i], ys[i]), (xs[j], ys[j]), (xs[k], ys[k])])
+    return ((cx, cy), r)
+
+
+# ---------------------------------------------------------------------------------------------
+# connected components
+
+def _components(image, connectivity, ltype, fn):
+    img = _image8(image, fn, ("uint8", "int8"))
+    connectivity, ltype = int(connectivity), int(ltype)
+    if connectivity not in (4, 8):
+        raise fail(fn, f"connectivity must be 4 or 8, got {connectivity} (cv2: connectivity == 8 || connectivity == 4)")
+    if ltype not in (_CV_16U, _CV_32S):
+        raise fail(fn, f"ltype must be CV_32S (4) or CV_16U (2), got {ltype} (cv2: iLT == CV_16U || iLT == CV_32S)")
+    labels = _core.prim("cv_components", [img], [connectivity, ltype], [])
+    n = int(labels.max().item()) + 1 if labels.size else 1
+    return n, labels
+
+
+def connectedComponents(image, labels=None, connectivity=8, ltype=_CV_32S, ccltype=None):
+    """cv2.connectedComponents: (n, labels), background 0, components numbered in cv2's scan order."""
+    return _components(image, connectivity, ltype, "connectedComponents")
+
+
+def connectedComponentsWithStats(image, labels=None, stats=None, centroids=None, connectivity=8, ltype=_CV_32S,
+                                 ccltype=None):
+    """cv2.connectedComponentsWithStats: (n, labels, stats (n, 5) int32 [left, top, width, height,
+    area], centroids (n, 2) float64)."""
+    n, lab = _components(image, connectivity, ltype, "connectedComponentsWithStats")
+    table = _core.prim("cv_component_stats", [lab], [n], [])
+    return n, lab, table[:, :5].astype("int32"), table[:, 5:]
