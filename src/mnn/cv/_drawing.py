@@ -1,0 +1,561 @@
+"""Drawing: line, arrowedLine, rectangle, circle, ellipse, ellipse2Poly, polylines, fillPoly,
+fillConvexPoly, drawContours, drawMarker, clipLine (putText / getTextSize: see below).
+
+Like cv2, every function draws *in place* on the image it is given and returns that image: an
+mnn array is updated through its own setitem (views write through to their base), a numpy array
+(or any writable buffer) gets the pixels written back into its memory.
+
+The rasterisers are native (one primitive, cv_draw: csrc/ops/cv/drawing.cpp and
+csrc/backends/cpu/kernels/cv/drawing.cpp); this module checks arguments the way cv2 does and
+encodes each call as a short command stream. Agreement with cv2 (tests/cv/test_drawing.py):
+pixel-identical for LINE_4 / LINE_8 lines of any thickness, rectangles, circles, ellipses,
+polylines, fillPoly, fillConvexPoly and drawContours, with shift > 0 and shapes partly outside the
+image. LINE_AA uses our own coverage filter (cv2's lookup tables are not reproduced): the same
+pixels are touched, with intensities close to cv2's but not equal.
+
+putText and getTextSize need the Hershey glyph tables; mnn ships no copy of them, so both raise
+NotImplementedError.
+"""
+import math
+import struct
+
+from .. import _core
+from .. import numpy as _np
+from ._common import error, fail
+
+__all__ = [
+    "LINE_4", "LINE_8", "LINE_AA", "FILLED", "MARKER_CROSS", "MARKER_TILTED_CROSS", "MARKER_STAR",
+    "MARKER_DIAMOND", "MARKER_SQUARE", "MARKER_TRIANGLE_UP", "MARKER_TRIANGLE_DOWN",
+    "FONT_HERSHEY_SIMPLEX", "FONT_HERSHEY_PLAIN", "FONT_HERSHEY_DUPLEX", "FONT_HERSHEY_COMPLEX",
+    "FONT_HERSHEY_TRIPLEX", "FONT_HERSHEY_COMPLEX_SMALL", "FONT_HERSHEY_SCRIPT_SIMPLEX",
+    "FONT_HERSHEY_SCRIPT_COMPLEX", "FONT_ITALIC",
+    "line", "arrowedLine", "rectangle", "circle", "ellipse", "ellipse2Poly", "polylines", "fillPoly",
+    "fillConvexPoly", "drawContours", "drawMarker", "clipLine", "putText", "getTextSize",
+]
+
+FILLED = -1
+LINE_4 = 4
+LINE_8 = 8
+LINE_AA = 16
+MARKER_CROSS = 0
+MARKER_TILTED_CROSS = 1
+MARKER_STAR = 2
+MARKER_DIAMOND = 3
+MARKER_SQUARE = 4
+MARKER_TRIANGLE_UP = 5
+MARKER_TRIANGLE_DOWN = 6
+FONT_HERSHEY_SIMPLEX = 0
+FONT_HERSHEY_PLAIN = 1
+FONT_HERSHEY_DUPLEX = 2
+FONT_HERSHEY_COMPLEX = 3
+FONT_HERSHEY_TRIPLEX = 4
+FONT_HERSHEY_COMPLEX_SMALL = 5
+FONT_HERSHEY_SCRIPT_SIMPLEX = 6
+FONT_HERSHEY_SCRIPT_COMPLEX = 7
+FONT_ITALIC = 16
+
+_XY_SHIFT = 16
+_MAX_THICKNESS = 32767
+_INT_MAX = 2**31 - 1
+_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
+
+# command codes of the cv_draw stream (see the kernel's header comment)
+_LINE, _POLYLINE, _FILLCONVEX, _FILLPOLY, _CIRCLE, _ELLIPSE, _CONTOURS = range(7)
+
+
+# ---- argument checks ------------------------------------------------------------------------
+
+def _int(v, fn, name):
+    """A C int argument: Python ints and integer scalars (numpy's too); floats are refused as cv2 does."""
+    if isinstance(v, bool) or isinstance(v, float):
+        raise fail(fn, f"Can't parse '{name}': expected an integer, got {type(v).__name__}")
+    try:
+        i = v.__index__()
+    except (AttributeError, TypeError):
+        try:
+            if getattr(v, "ndim", None) == 0 and "int" in str(v.dtype):
+                i = int(v)
+            else:
+                raise TypeError
+        except (TypeError, ValueError):
+            raise fail(fn, f"Can't parse '{name}': expected an integer, got {type(v).__name__}") from None
+    if not -2**31 <= i < 2**31:
+        raise fail(fn, f"'{name}' = {i} does not fit a C int")
+    return i
+
+
+def _point(p, fn, name):
+    try:
+        vals = p.tolist() if hasattr(p, "tolist") else list(p)
+    except TypeError:
+        raise fail(fn, f"Can't parse '{name}': expected a point (x, y)") from None
+    if len(vals) != 2:
+        raise fail(fn, f"Can't parse '{name}': expected 2 values, got {len(vals)}")
+    return _int(vals[0], fn, name), _int(vals[1], fn, name)
+
+
+def _color(c, fn):
+    """cv2.Scalar: one number, or up to 4; missing channels are 0 (so 255 on a BGR image is blue)."""
+    if c is None:
+        raise fail(fn, "'color' is None")
+    if isinstance(c, (int, float)) and not isinstance(c, bool):
+        vals = [c]
+    else:
+        try:
+            vals = c.tolist() if hasattr(c, "tolist") else list(c)
+            if not isinstance(vals, list):
+                vals = [vals]
+        except TypeError:
+            raise fail(fn, "Can't parse 'color': expected a number or a sequence of up to 4 numbers") from None
+    if not 1 <= len(vals) <= 4:
+        raise fail(fn, f"Can't parse 'color': expected 1 to 4 values, got {len(vals)}")
+    try:
+        out = [float(v) for v in vals]
+    except (TypeError, ValueError):
+        raise fail(fn, "Can't parse 'color': values must be numbers") from None
+    return out + [0.0] * (4 - len(out))
+
+
+def _line_type(lt, img, fn):
+    lt = _int(lt, fn, "lineType")
+    if lt not in (0, 1, LINE_4, LINE_8, LINE_AA):
+        raise fail(fn, f"unsupported lineType {lt} (expected LINE_4, LINE_8 or LINE_AA)")
+    if lt == LINE_AA and str(img.dtype) != "uint8":
+        lt = LINE_8  # cv2 draws anti-aliased only on 8-bit images
+    return lt
+
+
+def _shift(s, fn):
+    s = _int(s, fn, "shift")
+    if not 0 <= s <= _XY_SHIFT:
+        raise fail(fn, f"shift must be in [0, {_XY_SHIFT}], got {s}")
+    return s
+
+
+def _thickness(t, fn, allow_filled=True):
+    t = _int(t, fn, "thickness")
+    if t > _MAX_THICKNESS or (not allow_filled and t <= 0):
+        raise fail(fn, f"thickness must be in [{'-1' if allow_filled else '1'}, {_MAX_THICKNESS}], got {t}")
+    return t
+
+
+def _canvas(img, fn):
+    """The image to draw on as an mnn array (numpy arrays are read zero-copy), checked like cv2."""
+    if img is None:
+        raise fail(fn, "'img' is None")
+    a = img if isinstance(img, _np.ndarray) else None
+    if a is None:
+        try:
+            a = _np.asarray(img)
+        except (TypeError, ValueError):
+            raise TypeError(f"[mnn.cv.{fn}] Expected Ptr<cv::UMat> for argument 'img'") from None
+        if getattr(img, "flags", None) is not None and not getattr(img.flags, "writeable", True):
+            raise fail(fn, "the image is read-only")
+    if a.ndim not in (2, 3):
+        raise fail(fn, f"expected an HxW or HxWxC image, got {a.ndim} dimensions")
+    if str(a.dtype) not in _DEPTHS:
+        raise fail(fn, f"unsupported image depth {a.dtype}")
+    if a.ndim == 3 and not 1 <= a.shape[2] <= 4:
+        raise fail(fn, f"drawing supports 1 to 4 channels, got {a.shape[2]}")
+    return a
+
+
+def _draw(img, a, ints, color):
+    """Runs the command stream and stores the result into the caller's image (cv2 draws in place)."""
+    if not ints or a.size == 0:
+        return img
+    res = _core.prim("cv_draw", [_np.ascontiguousarray(a)], ints, color)
+    img[...] = res  # mnn arrays: setitem (views write through); numpy: its own setitem reads our buffer
+    return img
+
+
+def _contour_points(c, fn, name="pts"):
+    """One contour/polygon: an int32 array of N points ((N,2), (N,1,2) or a flat list of pairs)."""
+    if hasattr(c, "dtype"):
+        if str(c.dtype) != "int32":
+            raise fail(fn, f"'{name}' must hold int32 points (cv2: checkVector(2, CV_32S)), got {c.dtype}")
+        flat = c.reshape(-1).tolist() if c.size else []
+        if len(flat) % 2:
+            raise fail(fn, f"'{name}' must hold 2-d points")
+        return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+    try:
+        vals = list(c)
+    except TypeError:
+        raise fail(fn, f"Can't parse '{name}': expected an array of points") from None
+    pts = []
+    for v in vals:
+        while isinstance(v, (list, tuple)) and len(v) == 1:
+            v = v[0]
+        pts.append(_point(v, fn, name))
+    return pts
+
+
+def _contours(pts, fn, name="pts"):
+    """A list of contours: a sequence of point arrays, or one array whose first axis lists them."""
+    if pts is None:
+        raise fail(fn, f"'{name}' is None")
+    if hasattr(pts, "dtype") and hasattr(pts, "ndim"):
+        if pts.ndim == 2 and pts.shape[-1] == 2:
+            return [[p] for p in _contour_points(pts, fn, name)]  # cv2: one 1-point contour per row
+        return [_contour_points(pts[i], fn, name) for i in range(pts.shape[0])]
+    try:
+        return [_contour_points(c, fn, name) for c in pts]
+    except TypeError:
+        raise fail(fn, f"Can't parse '{name}': expected a sequence of point arrays") from None
+
+
+def _flat(pts):
+    out = [len(pts)]
+    for x, y in pts:
+        out += (x, y)
+    return out
+
+
+# ---- lines and shapes -----------------------------------------------------------------------
+
+def line(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
+    fn = "line"
+    a = _canvas(img, fn)
+    (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
+    t = _thickness(thickness, fn, allow_filled=False)
+    ints = [_LINE, x0, y0, x1, y1, t, _line_type(lineType, a, fn), _shift(shift, fn)]
+    return _draw(img, a, ints, _color(color, fn))
+
+
+def arrowedLine(img, pt1, pt2, color, thickness=1, line_type=LINE_8, shift=0, tipLength=0.1):
+    fn = "arrowedLine"
+    a = _canvas(img, fn)
+    (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
+    t = _thickness(thickness, fn, allow_filled=False)
+    lt, sh, col = _line_type(line_type, a, fn), _shift(shift, fn), _color(color, fn)
+    tip = math.hypot(x0 - x1, y0 - y1) * float(tipLength)
+    ang = math.atan2(y0 - y1, x0 - x1)
+    ints = [_LINE, x0, y0, x1, y1, t, lt, sh]
+    for side in (1, -1):
+        px = round(x1 + tip * math.cos(ang + side * math.pi / 4))
+        py = round(y1 + tip * math.sin(ang + side * math.pi / 4))
+        ints += [_LINE, px, py, x1, y1, t, lt, sh]
+    return _draw(img, a, ints, col)
+
+
+def rectangle(img, pt1, pt2, color=None, thickness=1, lineType=LINE_8, shift=0):
+    """rectangle(img, pt1, pt2, color, ...) or rectangle(img, rec=(x, y, w, h), color, ...)."""
+    fn = "rectangle"
+    a = _canvas(img, fn)
+    seq = pt1.tolist() if hasattr(pt1, "tolist") else pt1
+    if isinstance(seq, (list, tuple)) and len(seq) == 4:  # the Rect overload: shift the rest left
+        x, y, w, h = (_int(v, fn, "rec") for v in seq)
+        if color is not None:
+            thickness, lineType, shift = color, thickness, lineType
+        color = pt2
+        sh = _shift(shift, fn)
+        if w <= 0 or h <= 0:
+            _color(color, fn)
+            return img
+        p0, p1 = (x, y), (x + w - (1 << sh), y + h - (1 << sh))
+    else:
+        if color is None:
+            raise fail(fn, "missing required argument 'color'")
+        p0, p1 = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
+        sh = _shift(shift, fn)
+    t = _thickness(thickness, fn)
+    lt = _line_type(lineType, a, fn)
+    quad = [p0, (p1[0], p0[1]), p1, (p0[0], p1[1])]
+    if t >= 0:
+        ints = [_POLYLINE, 1, t, lt, sh] + _flat(quad)
+    else:
+        ints = [_FILLCONVEX, lt, sh] + _flat(quad)
+    return _draw(img, a, ints, _color(color, fn))
+
+
+def circle(img, center, radius, color, thickness=1, lineType=LINE_8, shift=0):
+    fn = "circle"
+    a = _canvas(img, fn)
+    cx, cy = _point(center, fn, "center")
+    r = _int(radius, fn, "radius")
+    if r < 0:
+        raise fail(fn, f"radius must be >= 0, got {r}")
+    ints = [_CIRCLE, cx, cy, r, _thickness(thickness, fn), _line_type(lineType, a, fn), _shift(shift, fn)]
+    return _draw(img, a, ints, _color(color, fn))
+
+
+def ellipse(img, *args, **kw):
+    """ellipse(img, center, axes, angle, startAngle, endAngle, color, thickness=1, lineType=8, shift=0)
+    or ellipse(img, box=((cx, cy), (w, h), angle), color, thickness=1, lineType=8)."""
+    fn = "ellipse"
+    a = _canvas(img, fn)
+    if len(args) + len(kw) >= 6 or "center" in kw:
+        names = ("center", "axes", "angle", "startAngle", "endAngle", "color", "thickness", "lineType", "shift")
+        v = dict(zip(names, args), **kw)
+        v.setdefault("thickness", 1), v.setdefault("lineType", LINE_8), v.setdefault("shift", 0)
+        cx, cy = _point(v["center"], fn, "center")
+        aw, ah = _point(v["axes"], fn, "axes")
+        if aw < 0 or ah < 0:
+            raise fail(fn, "axes must be >= 0")
+        sh = _shift(v["shift"], fn)
+        up = _XY_SHIFT - sh
+        ctr, ax = (cx << up, cy << up), (aw << up, ah << up)
+        angs = [round(float(v[k])) for k in ("angle", "startAngle", "endAngle")]
+    else:
+        names = ("box", "color", "thickness", "lineType")
+        v = dict(zip(names, args), **kw)
+        v.setdefault("thickness", 1), v.setdefault("lineType", LINE_8)
+        try:
+            (bx, by), (bw, bh), bang = v["box"]
+            bx, by, bw, bh, bang = float(bx), float(by), float(bw), float(bh), float(bang)
+        except (TypeError, ValueError, KeyError):
+            raise fail(fn, "Can't parse 'box': expected ((cx, cy), (w, h), angle)") from None
+        if bw < 0 or bh < 0:
+            raise fail(fn, "box size must be >= 0")
+        one = 1 << _XY_SHIFT
+        ix, iy = round(bx), round(by)
+        ctr = ((ix << _XY_SHIFT) + round((bx - ix) * one), (iy << _XY_SHIFT) + round((by - iy) * one))
+        iw, ih = round(bw), round(bh)
+        ax = ((iw << (_XY_SHIFT - 1)) + round((bw - iw) * (one >> 1)),
+              (ih << (_XY_SHIFT - 1)) + round((bh - ih) * (one >> 1)))
+        angs = [round(bang), 0, 360]
+    if "color" not in v:
+        raise fail(fn, "missing required argument 'color'")
+    col = _color(v["color"], fn)
+    t = _thickness(v["thickness"], fn)
+    lt = _line_type(v["lineType"], a, fn)
+    ints = [_ELLIPSE, ctr[0], ctr[1], ax[0], ax[1], angs[0], angs[1], angs[2], t, lt]
+    return _draw(img, a, ints, col)
+
+
+def _sin_table():
+    """sin of whole degrees 0..450 rounded to 7 decimals, as float32 (the kernel builds the same)."""
+    t = []
+    for i in range(451):
+        s = math.sin(i * math.pi / 180.0) * 1e7
+        s = math.floor(s + 0.5) if s >= 0 else -math.floor(-s + 0.5)
+        t.append(struct.unpack("f", struct.pack("f", s / 1e7))[0])
+    return t
+
+
+_SIN = _sin_table()
+
+
+def ellipse2Poly(center, axes, angle, arcStart, arcEnd, delta):
+    """The polygon cv2 draws for an elliptic arc: (N, 2) int32 vertices, one every `delta` degrees."""
+    fn = "ellipse2Poly"
+    cx, cy = _point(center, fn, "center")
+    aw, ah = _point(axes, fn, "axes")
+    angle, a0, a1, delta = (_int(v, fn, n) for v, n in
+                            ((angle, "angle"), (arcStart, "arcStart"), (arcEnd, "arcEnd"), (delta, "delta")))
+    if not 0 < delta <= 180:
+        raise fail(fn, f"delta must be in (0, 180], got {delta}")
+    while angle < 0:
+        angle += 360
+    while angle > 360:
+        angle -= 360
+    if a0 > a1:
+        a0, a1 = a1, a0
+    while a0 < 0:
+        a0, a1 = a0 + 360, a1 + 360
+    while a1 > 360:
+        a0, a1 = a0 - 360, a1 - 360
+    if a1 - a0 > 360:
+        a0, a1 = 0, 360
+    cosa, sina = _SIN[450 - angle], _SIN[angle]
+    pts = []
+    for i in range(a0, a1 + delta, delta):
+        t = min(i, a1)
+        t = t + 360 if t < 0 else t
+        x, y = aw * _SIN[450 - t], ah * _SIN[t]
+        p = (round(cx + x * cosa - y * sina), round(cy + x * sina + y * cosa))
+        if not pts or p != pts[-1]:
+            pts.append(p)
+    if len(pts) == 1:
+        pts = [(cx, cy), (cx, cy)]
+    flat = [c for p in pts for c in p]
+    return _np.array(flat, dtype=_np.int32).reshape(len(pts), 2)
+
+
+def polylines(img, pts, isClosed, color, thickness=1, lineType=LINE_8, shift=0):
+    fn = "polylines"
+    a = _canvas(img, fn)
+    conts = _contours(pts, fn)
+    t = _thickness(thickness, fn, allow_filled=False) if _int(thickness, fn, "thickness") != 0 else 0
+    lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
+    ints = []
+    for c in conts:
+        if c:
+            ints += [_POLYLINE, int(bool(isClosed)), t, lt, sh] + _flat(c)
+    return _draw(img, a, ints, col)
+
+
+def fillPoly(img, pts, color, lineType=LINE_8, shift=0, offset=(0, 0)):
+    fn = "fillPoly"
+    a = _canvas(img, fn)
+    conts = [c for c in _contours(pts, fn) if c]
+    lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
+    ox, oy = _point(offset, fn, "offset")
+    if not conts:
+        return img
+    ints = [_FILLPOLY, lt, sh, ox, oy, len(conts)]
+    for c in conts:
+        ints += _flat(c)
+    return _draw(img, a, ints, col)
+
+
+def fillConvexPoly(img, points, color, lineType=LINE_8, shift=0):
+    fn = "fillConvexPoly"
+    a = _canvas(img, fn)
+    pts = _contour_points(points, fn, "points")
+    lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
+    if not pts:
+        return img
+    return _draw(img, a, [_FILLCONVEX, lt, sh] + _flat(pts), col)
+
+
+def _hierarchy(h, n, fn):
+    if h is None:
+        return None
+    flat = h.reshape(-1).tolist() if hasattr(h, "reshape") else [v for row in h for v in row]
+    if len(flat) != 4 * n:
+        raise fail(fn, f"hierarchy must hold 4 values per contour ({n} contours), got {len(flat)} values")
+    return [flat[4 * i:4 * i + 4] for i in range(n)]
+
+
+def _tree_order(h, first, max_level, only_first):
+    """Contours reached from `first` by a depth-first walk of the hierarchy (next: h[i][0], child:
+    h[i][2]) down to max_level levels; only_first stops the walk at the first contour's siblings."""
+    n = len(h)
+    out, stack = [], [(first, 0)]
+    while stack:
+        i, level = stack.pop()
+        while 0 <= i < n:
+            out.append(i)
+            nxt = h[i][0] if not (only_first and level == 0) else -1
+            child = h[i][2]
+            if 0 <= child < n and level + 1 < max_level:
+                stack.append((nxt, level))
+                i, level = child, level + 1
+                continue
+            i = nxt
+    return out
+
+
+def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_8, hierarchy=None,
+                 maxLevel=_INT_MAX, offset=(0, 0)):
+    fn = "drawContours"
+    a = _canvas(image, fn)
+    try:
+        conts = [_contour_points(c, fn, "contours") for c in contours]
+    except TypeError:
+        raise fail(fn, "Can't parse 'contours': expected a sequence of point arrays") from None
+    n = len(conts)
+    idx = _int(contourIdx, fn, "contourIdx")
+    t = _thickness(thickness, fn)
+    lt, col = _line_type(lineType, a, fn), _color(color, fn)
+    ox, oy = _point(offset, fn, "offset")
+    max_level = _int(maxLevel, fn, "maxLevel")
+    if n == 0:
+        return image
+    if idx >= n:
+        raise fail(fn, f"contourIdx {idx} is out of range (0 <= contourIdx < {n})")
+    h = _hierarchy(hierarchy, n, fn)
+    if h is None or max_level == 0:
+        order = list(range(n)) if idx < 0 else [idx]
+    elif idx >= 0:
+        order = _tree_order(h, idx, max_level + 1, only_first=True)
+    else:
+        order = _tree_order(h, 0, max_level, only_first=False)
+    sel = [[(x + ox, y + oy) for x, y in conts[i]] for i in order if conts[i]]
+    if not sel:
+        return image
+    if t >= 0:
+        ints = [_CONTOURS, t, lt, len(sel)]
+    else:
+        ints = [_FILLPOLY, lt, 0, 0, 0, len(sel)]
+    for c in sel:
+        ints += _flat(c)
+    return _draw(image, a, ints, col)
+
+
+def drawMarker(img, position, color, markerType=MARKER_CROSS, markerSize=20, thickness=1, line_type=8):
+    fn = "drawMarker"
+    a = _canvas(img, fn)
+    x, y = _point(position, fn, "position")
+    s = _int(markerSize, fn, "markerSize") // 2
+    t = _thickness(thickness, fn, allow_filled=False)
+    lt, col = _line_type(line_type, a, fn), _color(color, fn)
+    segs = {
+        MARKER_TILTED_CROSS: [((x - s, y - s), (x + s, y + s)), ((x + s, y - s), (x - s, y + s))],
+        MARKER_STAR: [((x - s, y), (x + s, y)), ((x, y - s), (x, y + s)),
+                      ((x - s, y - s), (x + s, y + s)), ((x + s, y - s), (x - s, y + s))],
+        MARKER_DIAMOND: [((x, y - s), (x + s, y)), ((x + s, y), (x, y + s)),
+                         ((x, y + s), (x - s, y)), ((x - s, y), (x, y - s))],
+        MARKER_SQUARE: [((x - s, y - s), (x + s, y - s)), ((x + s, y - s), (x + s, y + s)),
+                        ((x + s, y + s), (x - s, y + s)), ((x - s, y + s), (x - s, y - s))],
+        MARKER_TRIANGLE_UP: [((x - s, y + s), (x + s, y + s)), ((x + s, y + s), (x, y - s)),
+                             ((x, y - s), (x - s, y + s))],
+        MARKER_TRIANGLE_DOWN: [((x - s, y - s), (x + s, y - s)), ((x + s, y - s), (x, y + s)),
+                               ((x, y + s), (x - s, y - s))],
+    }.get(_int(markerType, fn, "markerType"), [((x - s, y), (x + s, y)), ((x, y - s), (x, y + s))])
+    ints = []
+    for (p, q) in segs:
+        ints += [_LINE, p[0], p[1], q[0], q[1], t, lt, 0]
+    return _draw(img, a, ints, col)
+
+
+def clipLine(imgRect, pt1, pt2):
+    """clipLine(imgRect=(x, y, w, h), pt1, pt2) -> (inside, pt1, pt2), clipped to the rectangle."""
+    fn = "clipLine"
+    try:
+        rx, ry, rw, rh = (_int(v, fn, "imgRect") for v in (imgRect.tolist() if hasattr(imgRect, "tolist") else imgRect))
+    except ValueError:
+        raise fail(fn, "Can't parse 'imgRect': expected (x, y, width, height)") from None
+    (x1, y1), (x2, y2) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
+    x1, y1, x2, y2 = x1 - rx, y1 - ry, x2 - rx, y2 - ry
+    if rw <= 0 or rh <= 0:
+        return False, (x1 + rx, y1 + ry), (x2 + rx, y2 + ry)
+    right, bottom = rw - 1, rh - 1
+
+    def tdiv(p, q):  # C's truncating division
+        r = abs(p) // abs(q)
+        return r if (p >= 0) == (q > 0) else -r
+
+    def code(x, y):
+        return (x < 0) + (x > right) * 2 + (y < 0) * 4 + (y > bottom) * 8
+
+    c1, c2 = code(x1, y1), code(x2, y2)
+    if (c1 & c2) == 0 and (c1 | c2) != 0:
+        if c1 & 12:
+            e = 0 if c1 < 8 else bottom
+            x1 += tdiv((e - y1) * (x2 - x1), y2 - y1)
+            y1 = e
+            c1 = (x1 < 0) + (x1 > right) * 2
+        if c2 & 12:
+            e = 0 if c2 < 8 else bottom
+            x2 += tdiv((e - y2) * (x2 - x1), y2 - y1)
+            y2 = e
+            c2 = (x2 < 0) + (x2 > right) * 2
+        if (c1 & c2) == 0 and (c1 | c2) != 0:
+            if c1:
+                e = 0 if c1 == 1 else right
+                y1 += tdiv((e - x1) * (y2 - y1), x2 - x1)
+                x1, c1 = e, 0
+            if c2:
+                e = 0 if c2 == 1 else right
+                y2 += tdiv((e - x2) * (y2 - y1), x2 - x1)
+                x2, c2 = e, 0
+    return (c1 | c2) == 0, (x1 + rx, y1 + ry), (x2 + rx, y2 + ry)
+
+
+# ---- text -----------------------------------------------------------------------------------
+
+_NO_GLYPHS = ("mnn ships no Hershey glyph tables (cv2's are not ours to copy), so text cannot be drawn "
+              "or measured; draw labels with another library or skip them")
+
+
+def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LINE_8, bottomLeftOrigin=False):
+    raise NotImplementedError(f"[mnn.cv.putText] {_NO_GLYPHS}")
+
+
+def getTextSize(text, fontFace, fontScale, thickness):
+    raise NotImplementedError(f"[mnn.cv.getTextSize] {_NO_GLYPHS}")
+
+
+_ = error  # cv2.error is what fail() raises
