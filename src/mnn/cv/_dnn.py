@@ -10,7 +10,7 @@
   RGB/BGR -> NCHW. It remembers the letterbox ratio and padding to map boxes back.
 - NMSBoxes / NMSBoxesRotated: greedy non-maximum suppression as cv2 does it (scores above the
   threshold, stable descending sort, top_k, IoU <= nms_threshold keeps, eta-adaptive threshold);
-  returns an int32 index array like cv2.
+  returns an int32 index array like cv2 (and, like cv2, an empty tuple when nothing is kept).
 
 The pixel work is engine ops: mnn.cv.resize (native), then one elementwise chain (convert, subtract,
 multiply) and a transpose to channel-first that the engine plans as a single fused pass.
@@ -42,6 +42,16 @@ DNN_LAYOUT_NCDHW = 3
 DNN_LAYOUT_NHWC = 4
 DNN_LAYOUT_NDHWC = 5
 DNN_LAYOUT_PLANAR = 6
+
+
+_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
+
+
+def _saturate_u8(x):
+    """cv2's convertTo(CV_8U): round half to even, clamp to [0, 255]."""
+    if "float" in str(x.dtype):
+        x = _np.rint(x)
+    return _np.clip(x, 0, 255).astype(_np.uint8)
 
 
 def _f32(x):
@@ -136,10 +146,8 @@ def _blob(images, p, fn):
             raise fail(fn, f"images must have 1, 3 or 4 channels, got {nch}")
         if img.shape[0] == 0 or img.shape[1] == 0:
             raise fail(fn, "empty image")
-        dt = str(img.dtype)
-        if not (dt == "uint8" or (dt == "float32" and p.ddepth == CV_32F)):
-            raise fail(fn, f"image depth {dt} does not match the blob depth (uint8 or float32 images for a "
-                           f"CV_32F blob, uint8 for CV_8U)")
+        if str(img.dtype) not in _DEPTHS:
+            raise fail(fn, f"unsupported image depth {img.dtype}")
         x = _fit(img, p.size, p.paddingmode, p.borderValue, fn)
         if x.ndim == 2:
             x = x[:, :, None]
@@ -152,6 +160,8 @@ def _blob(images, p, fn):
             m = _np.array(mean[:nch], dtype=_np.float32)
             s = _np.array(scale[:nch], dtype=_np.float32)
             x = (x.astype(_np.float32) - m) * s
+        elif str(x.dtype) != "uint8":
+            x = _saturate_u8(x)
         if p.swapRB and nch >= 3:
             x = x[:, :, [2, 1, 0] + list(range(3, nch))]
         planes.append(x if p.datalayout == DNN_LAYOUT_NHWC else x.transpose(2, 0, 1))
@@ -308,6 +318,8 @@ def _greedy(cand, overlap, nms_threshold, eta):
             keep.append(i)
             if eta < 1.0 and thr > 0.5:
                 thr = _f32(thr * eta)
+    if not keep:
+        return ()  # what cv2's binding returns for an empty index vector
     return _np.array(keep, dtype=_np.int32)
 
 

@@ -172,7 +172,7 @@ def _draw(img, a, ints, color):
 def _contour_points(c, fn, name="pts"):
     """One contour/polygon: an int32 array of N points ((N,2), (N,1,2) or a flat list of pairs)."""
     if hasattr(c, "dtype"):
-        if str(c.dtype) != "int32":
+        if str(c.dtype) not in ("int32", "int64"):
             raise fail(fn, f"'{name}' must hold int32 points (cv2: checkVector(2, CV_32S)), got {c.dtype}")
         flat = c.reshape(-1).tolist() if c.size else []
         if len(flat) % 2:
@@ -238,34 +238,47 @@ def arrowedLine(img, pt1, pt2, color, thickness=1, line_type=LINE_8, shift=0, ti
     return _draw(img, a, ints, col)
 
 
-def rectangle(img, pt1, pt2, color=None, thickness=1, lineType=LINE_8, shift=0):
-    """rectangle(img, pt1, pt2, color, ...) or rectangle(img, rec=(x, y, w, h), color, ...)."""
+def rectangle(img, *args, **kw):
+    """rectangle(img, pt1, pt2, color, thickness=1, lineType=8, shift=0) or
+    rectangle(img, rec=(x, y, w, h), color, thickness=1, lineType=8, shift=0)."""
     fn = "rectangle"
     a = _canvas(img, fn)
-    seq = pt1.tolist() if hasattr(pt1, "tolist") else pt1
-    if isinstance(seq, (list, tuple)) and len(seq) == 4:  # the Rect overload: shift the rest left
-        x, y, w, h = (_int(v, fn, "rec") for v in seq)
-        if color is not None:
-            thickness, lineType, shift = color, thickness, lineType
-        color = pt2
-        sh = _shift(shift, fn)
+    first = args[0] if args else kw.get("rec", kw.get("pt1"))
+    seq = first.tolist() if hasattr(first, "tolist") else first
+    rect_form = "rec" in kw or (isinstance(seq, (list, tuple)) and len(seq) == 4)
+    names = (("rec", "color", "thickness", "lineType", "shift") if rect_form
+             else ("pt1", "pt2", "color", "thickness", "lineType", "shift"))
+    if len(args) > len(names):
+        raise fail(fn, f"takes at most {len(names) + 1} positional arguments")
+    v = dict(zip(names, args))
+    for k, val in kw.items():
+        if k not in names or k in v:
+            raise TypeError(f"[mnn.cv.{fn}] unexpected or repeated argument '{k}'")
+        v[k] = val
+    if "color" not in v:
+        raise fail(fn, "missing required argument 'color'")
+    col = _color(v["color"], fn)
+    sh = _shift(v.get("shift", 0), fn)
+    t = _thickness(v.get("thickness", 1), fn)
+    lt = _line_type(v.get("lineType", LINE_8), a, fn)
+    if rect_form:
+        try:
+            x, y, w, h = (_int(q, fn, "rec") for q in seq)
+        except (TypeError, ValueError):
+            raise fail(fn, "Can't parse 'rec': expected (x, y, width, height)") from None
         if w <= 0 or h <= 0:
-            _color(color, fn)
             return img
         p0, p1 = (x, y), (x + w - (1 << sh), y + h - (1 << sh))
     else:
-        if color is None:
-            raise fail(fn, "missing required argument 'color'")
-        p0, p1 = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
-        sh = _shift(shift, fn)
-    t = _thickness(thickness, fn)
-    lt = _line_type(lineType, a, fn)
+        if "pt2" not in v:
+            raise fail(fn, "missing required argument 'pt2'")
+        p0, p1 = _point(v["pt1"], fn, "pt1"), _point(v["pt2"], fn, "pt2")
     quad = [p0, (p1[0], p0[1]), p1, (p0[0], p1[1])]
     if t >= 0:
         ints = [_POLYLINE, 1, t, lt, sh] + _flat(quad)
     else:
         ints = [_FILLCONVEX, lt, sh] + _flat(quad)
-    return _draw(img, a, ints, _color(color, fn))
+    return _draw(img, a, ints, col)
 
 
 def circle(img, center, radius, color, thickness=1, lineType=LINE_8, shift=0):

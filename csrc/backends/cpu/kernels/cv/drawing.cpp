@@ -92,8 +92,9 @@ struct Canvas {
   }
 };
 
-// Clips the segment a-b to [0, w-1] x [0, h-1] (Cohen-Sutherland with integer steps, the way cv2's
-// clipLine does it, so clipped end points land on the same pixels). False when nothing is left.
+// Clips the segment a-b to [0, w-1] x [0, h-1] (Cohen-Sutherland; each intersection is computed in
+// double and truncated, the way cv2's clipLine does it, so clipped end points land on the same
+// pixels). False when nothing is left.
 bool clip_segment(int64_t w, int64_t h, Pt& a, Pt& b) {
   if (w <= 0 || h <= 0) return false;
   const int64_t right = w - 1, bottom = h - 1;
@@ -104,26 +105,26 @@ bool clip_segment(int64_t w, int64_t h, Pt& a, Pt& b) {
   if ((ca & cb) == 0 && (ca | cb) != 0) {
     if (ca & 12) {
       int64_t e = ca < 8 ? 0 : bottom;
-      a.x += (e - a.y) * (b.x - a.x) / (b.y - a.y);
+      a.x += static_cast<int64_t>(static_cast<double>(e - a.y) * (b.x - a.x) / (b.y - a.y));
       a.y = e;
       ca = (a.x < 0 ? 1 : 0) | (a.x > right ? 2 : 0);
     }
     if (cb & 12) {
       int64_t e = cb < 8 ? 0 : bottom;
-      b.x += (e - b.y) * (b.x - a.x) / (b.y - a.y);
+      b.x += static_cast<int64_t>(static_cast<double>(e - b.y) * (b.x - a.x) / (b.y - a.y));
       b.y = e;
       cb = (b.x < 0 ? 1 : 0) | (b.x > right ? 2 : 0);
     }
     if ((ca & cb) == 0 && (ca | cb) != 0) {
       if (ca) {
         int64_t e = ca == 1 ? 0 : right;
-        a.y += (e - a.x) * (b.y - a.y) / (b.x - a.x);
+        a.y += static_cast<int64_t>(static_cast<double>(e - a.x) * (b.y - a.y) / (b.x - a.x));
         a.x = e;
         ca = 0;
       }
       if (cb) {
         int64_t e = cb == 1 ? 0 : right;
-        b.y += (e - b.x) * (b.y - a.y) / (b.x - a.x);
+        b.y += static_cast<int64_t>(static_cast<double>(e - b.x) * (b.y - a.y) / (b.x - a.x));
         b.x = e;
         cb = 0;
       }
@@ -495,14 +496,22 @@ void ellipse_fixed(Canvas& c, Pt ctr, Pt axes, int64_t angle, int64_t a0, int64_
 // along the segment plus round caps (flags bit 0: at p0, bit 1: at p1).
 void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int flags, int shift) {
   const int up = kShift - shift;
+  if (thickness > 1) {
+    // cv2 5 first clips a thick segment to the image grown by `thickness` on every side, in the
+    // caller's units; the clipped (truncated) end points then define the band and its caps.
+    const int64_t m = thickness << shift;
+    Pt a{p0.x + m, p0.y + m}, b{p1.x + m, p1.y + m};
+    if (!clip_segment((c.w << shift) + 2 * m, (c.h << shift) + 2 * m, a, b)) return;
+    p0 = {a.x - m, a.y - m}, p1 = {b.x - m, b.y - m};
+  }
   p0.x <<= up, p0.y <<= up, p1.x <<= up, p1.y <<= up;
   if (thickness <= 1) {
     if (line_type < kAA) {
-      if (line_type == 1 || line_type == 4 || shift == 0) {
+      // cv2 5 rounds thin fixed-point lines to whole pixels and walks them with Bresenham
+      // (polygon outlines, below in fill_convex, keep the fixed-point walk)
+      {
         line_int(c, {(p0.x + (kOne >> 1)) >> kShift, (p0.y + (kOne >> 1)) >> kShift},
                  {(p1.x + (kOne >> 1)) >> kShift, (p1.y + (kOne >> 1)) >> kShift}, line_type);
-      } else {
-        line_fixed(c, p0, p1);
       }
     } else {
       line_aa(c, p0, p1);
