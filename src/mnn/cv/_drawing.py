@@ -431,23 +431,34 @@ def _hierarchy(h, n, fn):
     return [flat[4 * i:4 * i + 4] for i in range(n)]
 
 
-def _tree_order(h, first, max_level, only_first):
-    """Contours reached from `first` by a depth-first walk of the hierarchy (next: h[i][0], child:
-    h[i][2]) down to max_level levels; only_first stops the walk at the first contour's siblings."""
+def _select(h, idx, max_level):
+    """The contours cv2 5 draws with a hierarchy and maxLevel > 0: all of them (contourIdx < 0) or
+    contourIdx and its descendants, keeping those whose nesting depth (0 for outermost, from the
+    parent links h[i][3]) is at most maxLevel."""
     n = len(h)
-    out, stack = [], [(first, 0)]
-    while stack:
-        i, level = stack.pop()
-        while 0 <= i < n:
-            out.append(i)
-            nxt = h[i][0] if not (only_first and level == 0) else -1
-            child = h[i][2]
-            if 0 <= child < n and level + 1 < max_level:
-                stack.append((nxt, level))
-                i, level = child, level + 1
+
+    def depth(i):
+        d, seen = 0, set()
+        while 0 <= h[i][3] < n and i not in seen:
+            seen.add(i)
+            i, d = h[i][3], d + 1
+        return d
+
+    if idx < 0:
+        cand = range(n)
+    else:
+        cand, stack = [], [idx]
+        while stack:
+            i = stack.pop()
+            if not 0 <= i < n or i in cand:
                 continue
-            i = nxt
-    return out
+            cand.append(i)
+            child = h[i][2]
+            while 0 <= child < n and child not in cand:
+                stack.append(child)
+                child = h[child][0]
+        cand.sort()
+    return [i for i in cand if depth(i) <= max_level]
 
 
 def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_8, hierarchy=None,
@@ -471,10 +482,8 @@ def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_
     h = _hierarchy(hierarchy, n, fn)
     if h is None or max_level == 0:
         order = list(range(n)) if idx < 0 else [idx]
-    elif idx >= 0:
-        order = _tree_order(h, idx, max_level + 1, only_first=True)
     else:
-        order = _tree_order(h, 0, max_level, only_first=False)
+        order = _select(h, idx, max_level)
     sel = [[(x + ox, y + oy) for x, y in conts[i]] for i in order if conts[i]]
     if not sel:
         return image

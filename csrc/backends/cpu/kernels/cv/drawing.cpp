@@ -37,6 +37,8 @@ namespace {
 constexpr int kShift = 16;
 constexpr int64_t kOne = int64_t(1) << kShift;
 constexpr int kAA = 16;
+constexpr bool kClipFixed = false;
+constexpr bool kClipUnits16 = true;
 
 struct Pt {
   int64_t x, y;
@@ -333,7 +335,12 @@ void collect_edges(Canvas& c, const std::vector<Pt>& v, std::vector<Edge>& edges
   for (int64_t i = 0; i < n; ++i) {
     const Pt p1 = conv(v[i]);
     if (line_type < kAA) {
-      line_int(c, {(p0.x + (kOne >> 1)) >> kShift, p0.y}, {(p1.x + (kOne >> 1)) >> kShift, p1.y}, line_type);
+      Pt a{p0.x, p0.y << kShift}, b{p1.x, p1.y << kShift};
+      if (kClipFixed && clip_segment(c.w << kShift, c.h << kShift, a, b))
+        line_int(c, {(a.x + (kOne >> 1)) >> kShift, (a.y + (kOne >> 1)) >> kShift},
+                 {(b.x + (kOne >> 1)) >> kShift, (b.y + (kOne >> 1)) >> kShift}, line_type);
+      else if (!kClipFixed)
+        line_int(c, {(p0.x + (kOne >> 1)) >> kShift, p0.y}, {(p1.x + (kOne >> 1)) >> kShift, p1.y}, line_type);
     } else {
       line_aa(c, {p0.x, p0.y << kShift}, {p1.x, p1.y << kShift});
     }
@@ -495,15 +502,18 @@ void ellipse_fixed(Canvas& c, Pt ctr, Pt axes, int64_t angle, int64_t a0, int64_
 // A line of any thickness: thin ones are rasterised directly; thick ones are a filled rectangle
 // along the segment plus round caps (flags bit 0: at p0, bit 1: at p1).
 void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int flags, int shift) {
-  const int up = kShift - shift;
   if (thickness > 1) {
     // cv2 5 first clips a thick segment to the image grown by `thickness` on every side, in the
     // caller's units; the clipped (truncated) end points then define the band and its caps.
-    const int64_t m = thickness << shift;
-    Pt a{p0.x + m, p0.y + m}, b{p1.x + m, p1.y + m};
-    if (!clip_segment((c.w << shift) + 2 * m, (c.h << shift) + 2 * m, a, b)) return;
+    const int cs = kClipUnits16 && shift > 0 ? kShift : shift;
+    const int64_t m = thickness << cs;
+    const int pre = cs - shift;
+    Pt a{(p0.x << pre) + m, (p0.y << pre) + m}, b{(p1.x << pre) + m, (p1.y << pre) + m};
+    if (!clip_segment((c.w << cs) + 2 * m, (c.h << cs) + 2 * m, a, b)) return;
     p0 = {a.x - m, a.y - m}, p1 = {b.x - m, b.y - m};
+    shift = cs;
   }
+  const int up = kShift - shift;
   p0.x <<= up, p0.y <<= up, p1.x <<= up, p1.y <<= up;
   if (thickness <= 1) {
     if (line_type < kAA) {
