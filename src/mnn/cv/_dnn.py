@@ -109,7 +109,7 @@ def _fit(img, size, mode, border, fn):
     if mode == DNN_PMODE_CROP_CENTER:
         f = max(_f32(_f32(w) / _f32(iw)), _f32(_f32(h) / _f32(ih)))
         r = resize(img, (0, 0), fx=f, fy=f, interpolation=INTER_LINEAR)
-        x0, y0 = round(0.5 * (r.shape[1] - w)), round(0.5 * (r.shape[0] - h))
+        x0, y0 = int(0.5 * (r.shape[1] - w)), int(0.5 * (r.shape[0] - h))  # cv2: Point(double, double) truncates
         if x0 < 0 or y0 < 0 or x0 + w > r.shape[1] or y0 + h > r.shape[0]:
             raise fail(fn, "the centre crop falls outside the resized image")
         return r[y0:y0 + h, x0:x0 + w]
@@ -132,10 +132,7 @@ def _blob(images, p, fn):
     if not images:
         raise fail(fn, "no images")
     out_dt = _np.float32 if p.ddepth == CV_32F else _np.uint8
-    mean, scale = list(p.mean), list(p.scalefactor)
-    if p.swapRB:
-        mean[0], mean[2] = mean[2], mean[0]
-        scale[0], scale[2] = scale[2], scale[0]
+    mean0, scale0 = list(p.mean), list(p.scalefactor)
     planes, shape0 = [], None
     for k, src in enumerate(images):
         img = as_image(src, fn, "image")
@@ -148,6 +145,10 @@ def _blob(images, p, fn):
             raise fail(fn, "empty image")
         if str(img.dtype) not in _DEPTHS:
             raise fail(fn, f"unsupported image depth {img.dtype}")
+        mean, scale = list(mean0), list(scale0)
+        if p.swapRB and nch >= 3:  # the mean and scale are given in the swapped (RGB) order
+            mean[0], mean[2] = mean[2], mean[0]
+            scale[0], scale[2] = scale[2], scale[0]
         x = _fit(img, p.size, p.paddingmode, p.borderValue, fn)
         if x.ndim == 2:
             x = x[:, :, None]
@@ -415,7 +416,23 @@ def NMSBoxesRotated(bboxes, scores, score_threshold, nms_threshold, eta=1.0, top
         raise fail(fn, f"{len(rects)} boxes but {len(sc)} scores")
     polys = [_corners(r) for r in rects]
 
+    def inside(p, poly):
+        sgn = 0
+        for k in range(4):
+            (ax, ay), (bx, by) = poly[k], poly[(k + 1) % 4]
+            c = (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
+            if abs(c) < 1e-9:
+                continue
+            if sgn == 0:
+                sgn = 1 if c > 0 else -1
+            elif (c > 0) != (sgn > 0):
+                return False
+        return True
+
     def iou(i, j):
+        # cv2 counts a box lying wholly inside the other as a full overlap (INTERSECT_FULL -> 1.0)
+        if all(inside(p, polys[j]) for p in polys[i]) or all(inside(p, polys[i]) for p in polys[j]):
+            return 1.0
         inter_poly = _clip_convex(polys[i], polys[j])
         if len(inter_poly) < 3:
             return 0.0
