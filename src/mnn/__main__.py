@@ -221,7 +221,6 @@ def cv_pipeline(out_path="mnn_demo_out.png"):
     print(f"   resize -> cvtColor -> GaussianBlur -> Canny ({int((edges > 0).sum()):,} edge pixels) -> drawing "
           f"-> blob {tuple(blob.shape)} mean {float(blob.mean()):+.3f}   ({dt * 1e3:.0f} ms)")
     print(f"   wrote {os.path.abspath(out_path)}" if ok else f"   could not write {out_path}")
-    print()
     return out_path
 
 
