@@ -54,6 +54,26 @@ def _saturate_u8(x):
     return _np.clip(x, 0, 255).astype(_np.uint8)
 
 
+_PLANES = {}
+
+
+def _planes(vals, shape, axis):
+    """A float32 array of `shape` holding vals[c] along `axis` (the channel axis), cached: the engine's
+    fused elementwise pass is fastest when every operand has the output's shape (a (C,) vector
+    broadcast along a short innermost axis takes a slow path), and a pipeline reuses one shape."""
+    key = (tuple(vals), tuple(shape), axis)
+    arr = _PLANES.get(key)
+    if arr is None:
+        if len(_PLANES) >= 32:
+            _PLANES.clear()
+        vshape = [1] * len(shape)
+        vshape[axis] = len(vals)
+        v = _np.array(vals, dtype=_np.float32).reshape(vshape)
+        arr = _np.ascontiguousarray(_np.broadcast_to(v, tuple(shape)))
+        _PLANES[key] = arr
+    return arr
+
+
 def _f32(x):
     """x rounded to float32 (cv2 computes resize factors in float)."""
     return struct.unpack("f", struct.pack("f", x))[0]
@@ -145,10 +165,7 @@ def _blob(images, p, fn):
             raise fail(fn, "empty image")
         if str(img.dtype) not in _DEPTHS:
             raise fail(fn, f"unsupported image depth {img.dtype}")
-        mean, scale = list(mean0), list(scale0)
-        if p.swapRB and nch >= 3:  # the mean and scale are given in the swapped (RGB) order
-            mean[0], mean[2] = mean[2], mean[0]
-            scale[0], scale[2] = scale[2], scale[0]
+        mean, scale = list(mean0), list(scale0)  # given in the output (swapped) channel order
         x = _fit(img, p.size, p.paddingmode, p.borderValue, fn)
         if x.ndim == 2:
             x = x[:, :, None]
@@ -156,16 +173,18 @@ def _blob(images, p, fn):
             shape0 = tuple(x.shape)
         elif tuple(x.shape) != shape0:
             raise fail(fn, f"image {k} gives a {tuple(x.shape)} blob plane, the first gave {shape0}")
+        # channel order and layout first (views), then one fused elementwise pass over the output:
+        # convert, subtract the mean, scale (float32 throughout, as cv2; mean/scale follow the swap)
+        if p.swapRB and nch >= 3:
+            x = x[:, :, ::-1] if nch == 3 else x[:, :, [2, 1, 0, 3]]
+        axis = 2
+        if p.datalayout != DNN_LAYOUT_NHWC:
+            x, axis = x.transpose(2, 0, 1), 0
         if out_dt is _np.float32:
-            # one fused elementwise pass: convert, subtract the mean, scale (float32 throughout, as cv2)
-            m = _np.array(mean[:nch], dtype=_np.float32)
-            s = _np.array(scale[:nch], dtype=_np.float32)
-            x = (x.astype(_np.float32) - m) * s
+            x = (x.astype(_np.float32) - _planes(mean[:nch], x.shape, axis)) * _planes(scale[:nch], x.shape, axis)
         elif str(x.dtype) != "uint8":
             x = _saturate_u8(x)
-        if p.swapRB and nch >= 3:
-            x = x[:, :, [2, 1, 0] + list(range(3, nch))]
-        planes.append(x if p.datalayout == DNN_LAYOUT_NHWC else x.transpose(2, 0, 1))
+        planes.append(x)
     return _np.ascontiguousarray(_np.stack(planes) if len(planes) > 1 else planes[0][None])
 
 
@@ -269,16 +288,16 @@ class Preprocess:
         if x.ndim == 2:
             x = x[:, :, None]
         if self.swapRB and nch >= 3:
-            x = x[:, :, [2, 1, 0] + list(range(3, nch))]
+            x = x[:, :, ::-1] if nch == 3 else x[:, :, [2, 1, 0] + list(range(3, nch))]
         mean = self._per_channel(self.mean, nch, "mean")
         std = self._per_channel(self.std, nch, "std")
-        # y = x*scale/std - mean/std: one multiply-add per element
-        a = _np.array([self.scale / s for s in std], dtype=_np.float32)
-        b = _np.array([m / s for m, s in zip(mean, std)], dtype=_np.float32)
-        y = x.astype(_np.float32) * a - b
+        axis = 2
         if self.layout == "NCHW":
-            y = y.transpose(2, 0, 1)
-        return _np.ascontiguousarray(y[None])
+            x, axis = x.transpose(2, 0, 1), 0  # a view: the pass below writes channel-first
+        # y = x*scale/std - mean/std: one fused multiply-add pass with output-shaped constants
+        a = _planes([self.scale / s for s in std], x.shape, axis)
+        b = _planes([m / s for m, s in zip(mean, std)], x.shape, axis)
+        return (x.astype(_np.float32) * a - b)[None]
 
     def unletterbox(self, boxes):
         """xyxy boxes in model input pixels -> original image pixels (after a letterbox call)."""
