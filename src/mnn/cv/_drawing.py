@@ -7,11 +7,14 @@ mnn array is updated through its own setitem (views write through to their base)
 
 The rasterisers are native (one primitive, cv_draw: csrc/ops/cv/drawing.cpp and
 csrc/backends/cpu/kernels/cv/drawing.cpp); this module checks arguments the way cv2 does and
-encodes each call as a short command stream. Agreement with cv2 (tests/cv/test_drawing.py):
+encodes each call as a short command stream. Agreement with cv2 5 (tests/cv/test_drawing.py):
 pixel-identical for LINE_4 / LINE_8 lines of any thickness, rectangles, circles, ellipses,
-polylines, fillPoly, fillConvexPoly and drawContours, with shift > 0 and shapes partly outside the
-image. LINE_AA uses our own coverage filter (cv2's lookup tables are not reproduced): the same
-pixels are touched, with intensities close to cv2's but not equal.
+polylines, fillPoly, fillConvexPoly and drawContours (hierarchy and maxLevel included), with
+shift > 0 and shapes partly outside the image, with two exceptions: a filled polygon whose edges
+cross the image border, and a thick line with shift > 0 crossing it, may differ by a pixel along
+those edges (cv2 5 places them by a rule not reproduced here; <= 3% / 10% of the pixels).
+LINE_AA uses our own coverage filter (cv2's lookup tables are not reproduced): the same pixels
+are touched, with intensities close to cv2's but not equal.
 
 putText and getTextSize need the Hershey glyph tables; mnn ships no copy of them, so both raise
 NotImplementedError.
@@ -175,6 +178,8 @@ def _contour_points(c, fn, name="pts"):
         if str(c.dtype) not in ("int32", "int64"):
             raise fail(fn, f"'{name}' must hold int32 points (cv2: checkVector(2, CV_32S)), got {c.dtype}")
         flat = c.reshape(-1).tolist() if c.size else []
+        if flat and not (-2**31 <= min(flat) and max(flat) < 2**31):
+            raise fail(fn, f"'{name}' has coordinates outside the C int range")
         if len(flat) % 2:
             raise fail(fn, f"'{name}' must hold 2-d points")
         return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]

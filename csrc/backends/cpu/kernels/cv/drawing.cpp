@@ -520,11 +520,13 @@ void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int f
   p0.x <<= up, p0.y <<= up, p1.x <<= up, p1.y <<= up;
   if (thickness <= 1) {
     if (line_type < kAA) {
-      // cv2 5 rounds thin fixed-point lines to whole pixels and walks them with Bresenham
-      // (polygon outlines, below in fill_convex, keep the fixed-point walk)
-      {
+      // cv2 5: a thin LINE_8 (or LINE_4 with shift 0) line is rounded to whole pixels and walked
+      // with Bresenham; a LINE_4 line with sub-pixel end points takes the fixed-point walk
+      if (line_type == 8 || line_type == 1 || shift == 0) {
         line_int(c, {(p0.x + (kOne >> 1)) >> kShift, (p0.y + (kOne >> 1)) >> kShift},
                  {(p1.x + (kOne >> 1)) >> kShift, (p1.y + (kOne >> 1)) >> kShift}, line_type);
+      } else {
+        line_fixed(c, p0, p1);
       }
     } else {
       line_aa(c, p0, p1);
