@@ -163,12 +163,107 @@ def _canvas(img, fn):
     return a
 
 
+def _walk(ints, dx=0, dy=0):
+    """Reads a command stream: returns (x0, y0, x1, y1), the pixel box that bounds everything it can
+    touch (with margins for thickness, caps and anti-aliasing), and the stream moved by (-dx, -dy)
+    pixels. Rasterisation is translation invariant (the clipping, Bresenham and fixed-point steps
+    all work on differences), so drawing the moved stream on the crop [y0:y1, x0:x1] gives the
+    same pixels as drawing the whole image, at the cost of the crop."""
+    out, i = [], 0
+    box = [float("inf"), float("inf"), float("-inf"), float("-inf")]
+
+    def grow(x, y, sh, m):
+        px, py = x >> sh, y >> sh
+        box[0], box[1] = min(box[0], px - m), min(box[1], py - m)
+        box[2], box[3] = max(box[2], px + m + 1), max(box[3], py + m + 1)
+
+    def pts(n, sh, m, ox=0, oy=0):
+        nonlocal i
+        for _ in range(n):
+            x, y = ints[i], ints[i + 1]
+            grow(x + ox, y + oy, sh, m)
+            out.extend((x - (dx << sh), y - (dy << sh)))
+            i += 2
+
+    while i < len(ints):
+        cmd = ints[i]
+        if cmd == _LINE:
+            x0, y0, x1, y1, t, lt, sh = ints[i + 1:i + 8]
+            m = max(t, 1) + 2
+            grow(x0, y0, sh, m), grow(x1, y1, sh, m)
+            out += [cmd, x0 - (dx << sh), y0 - (dy << sh), x1 - (dx << sh), y1 - (dy << sh), t, lt, sh]
+            i += 8
+        elif cmd == _POLYLINE:
+            closed, t, lt, sh, n = ints[i + 1:i + 6]
+            out += ints[i:i + 6]
+            i += 6
+            pts(n, sh, max(t, 1) + 2)
+        elif cmd == _FILLCONVEX:
+            lt, sh, n = ints[i + 1:i + 4]
+            out += ints[i:i + 4]
+            i += 4
+            pts(n, sh, 2)
+        elif cmd == _FILLPOLY:
+            lt, sh, ox, oy, nc = ints[i + 1:i + 6]
+            out += [cmd, lt, sh, ox - (dx << sh), oy - (dy << sh), nc]
+            i += 6
+            for _ in range(nc):
+                n = ints[i]
+                out.append(n)
+                i += 1
+                pts(n, sh, 2, ox, oy)
+                # pts() moved the points; the offset is moved instead, so put them back
+                for k in range(len(out) - 2 * n, len(out), 2):
+                    out[k] += dx << sh
+                    out[k + 1] += dy << sh
+        elif cmd == _CIRCLE:
+            cx, cy, r, t, lt, sh = ints[i + 1:i + 7]
+            m = (r >> sh) + max(t, 1) + 3
+            grow(cx, cy, sh, m)
+            out += [cmd, cx - (dx << sh), cy - (dy << sh), r, t, lt, sh]
+            i += 7
+        elif cmd == _ELLIPSE:
+            cx, cy, ax, ay, ang, a0, a1, t, lt = ints[i + 1:i + 10]
+            m = (max(abs(ax), abs(ay)) >> _XY_SHIFT) + max(t, 1) + 3
+            grow(cx, cy, _XY_SHIFT, m)
+            out += [cmd, cx - (dx << _XY_SHIFT), cy - (dy << _XY_SHIFT), ax, ay, ang, a0, a1, t, lt]
+            i += 10
+        elif cmd == _CONTOURS:
+            t, lt, nc = ints[i + 1:i + 4]
+            out += ints[i:i + 4]
+            i += 4
+            for _ in range(nc):
+                n = ints[i]
+                out.append(n)
+                i += 1
+                pts(n, 0, max(t, 1) + 2)
+        else:
+            raise AssertionError(f"bad drawing command {cmd}")
+    return box, out
+
+
 def _draw(img, a, ints, color):
-    """Runs the command stream and stores the result into the caller's image (cv2 draws in place)."""
+    """Runs the command stream and stores the result into the caller's image (cv2 draws in place).
+    Only the crop that the shapes can touch is copied, drawn and written back."""
     if not ints or a.size == 0:
         return img
-    res = _core.prim("cv_draw", [_np.ascontiguousarray(a)], ints, color)
-    img[...] = res  # mnn arrays: setitem (views write through); numpy: its own setitem reads our buffer
+    h, w = a.shape[0], a.shape[1]
+    (bx0, by0, bx1, by1), _ = _walk(ints)
+    if bx0 == float("inf"):
+        return img  # no points at all
+    x0, y0 = max(0, int(bx0)), max(0, int(by0))
+    x1, y1 = min(w, int(bx1)), min(h, int(by1))
+    if x0 >= x1 or y0 >= y1:
+        return img  # nothing can land on the image
+    if (x1 - x0) * (y1 - y0) * 2 > h * w:
+        x0, y0, x1, y1 = 0, 0, w, h
+    _, moved = _walk(ints, x0, y0) if (x0, y0) != (0, 0) else (None, ints)
+    crop = a if (x0, y0, x1, y1) == (0, 0, w, h) else a[y0:y1, x0:x1]
+    res = _core.prim("cv_draw", [_np.ascontiguousarray(crop)], moved, color)
+    if crop is a:
+        img[...] = res  # mnn arrays: setitem (views write through); numpy: its own setitem reads our buffer
+    else:
+        img[y0:y1, x0:x1] = res
     return img
 
 
