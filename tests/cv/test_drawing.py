@@ -316,6 +316,20 @@ def test_errors():
         cv.putText(img, "hi", (5, 20), cv.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255))
     with pytest.raises(NotImplementedError, match=r"\[mnn.cv.getTextSize\]"):
         cv.getTextSize("hi", cv.FONT_HERSHEY_SIMPLEX, 1.0, 1)
+    ro = canvas(3)
+    ro.flags.writeable = False
+    with pytest.raises(cv.error, match=r"\[mnn.cv.line\].*read-only"):
+        cv.line(ro, (0, 0), (5, 5), (1, 2, 3))
+    with pytest.raises(cv.error, match=r"\[mnn.cv.line\].*depth"):
+        cv.line(numpy.zeros((5, 5), bool), (0, 0), (5, 5), 1)
+    with pytest.raises(cv.error, match=r"\[mnn.cv.line\].*dimensions"):
+        cv.line(numpy.zeros((2, 5, 5, 3), numpy.uint8), (0, 0), (5, 5), 1)
+    with pytest.raises(cv.error, match=r"\[mnn.cv.line\].*color"):
+        cv.line(img, (0, 0), (5, 5), "red")
+    with pytest.raises(cv.error, match=r"\[mnn.cv.circle\].*center"):
+        cv.circle(img, (1, 2, 3), 4, (1, 2, 3))
+    with pytest.raises(cv.error, match=r"\[mnn.cv.ellipse2Poly\].*delta"):
+        cv.ellipse2Poly((0, 0), (3, 1), 0, 0, 360, 0)
     # a failed call leaves the image untouched
     before = img.copy()
     with pytest.raises(cv.error):
@@ -334,3 +348,45 @@ def test_full_hd_overlay():
     cv2.drawContours(want, pts, -1, (0, 255, 0), 2)
     cv2.fillPoly(want, pts[:5], (255, 0, 0))
     numpy.testing.assert_array_equal(numpy.asarray(img), want)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_shapes(seed):
+    """Random lines, circles, ellipses, rectangles and polygons of every thickness, line type and
+    shift on one 150x210 image (mnn draws each on the crop it can touch: the result must still be
+    the whole-image result). Filled polygons and thick shifted lines stay inside the image (see the
+    module docstring); thin and unshifted shapes may cross the border."""
+    rng = numpy.random.default_rng(100 + seed)
+    h, w = 150, 210
+    img = rng.integers(0, 50, (h, w, 3)).astype(numpy.uint8)
+    want, m = img.copy(), mnp.array(img)
+    for _ in range(120):
+        kind = rng.integers(0, 6)
+        lt = int(rng.choice([cv2.LINE_4, cv2.LINE_8]))
+        col = tuple(int(v) for v in rng.integers(0, 256, 3))
+        t = int(rng.choice([1, 1, 2, 3, 5, 9]))
+        sh = int(rng.choice([0, 0, 1, 3]))
+        inside = t > 1 and sh > 0
+        lo, hi = (10, 140) if inside else (-60, 260)
+
+        def pt():
+            return (int(rng.integers(lo, hi + 50)) << sh, int(rng.integers(lo, hi)) << sh)
+        if kind == 0:
+            args = ("line", pt(), pt(), col, t, lt, sh)
+        elif kind == 1:
+            args = ("circle", pt(), int(rng.integers(0, 60)) << sh, col, int(rng.choice([t, -1])), lt, sh)
+        elif kind == 2:
+            args = ("ellipse", pt(), (int(rng.integers(0, 50)) << sh, int(rng.integers(0, 50)) << sh),
+                    int(rng.integers(-180, 180)), int(rng.integers(-90, 180)), int(rng.integers(0, 400)), col, t, lt, sh)
+        elif kind == 3:
+            args = ("rectangle", pt(), pt(), col, t, lt, sh)
+        elif kind == 4:
+            poly = numpy.array([[int(rng.integers(0, w)), int(rng.integers(0, h))] for _ in range(int(rng.integers(3, 9)))],
+                               numpy.int32)
+            args = ("fillPoly", [poly << sh], col, lt, sh)
+        else:
+            poly = numpy.array([pt() for _ in range(int(rng.integers(2, 7)))], numpy.int32)
+            args = ("polylines", [poly], bool(rng.integers(0, 2)), col, t, lt, sh)
+        getattr(cv2, args[0])(want, *args[1:])
+        getattr(cv, args[0])(m, *args[1:])
+    numpy.testing.assert_array_equal(numpy.asarray(m), want)
