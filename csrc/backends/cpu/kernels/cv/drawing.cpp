@@ -16,7 +16,11 @@
 //   4 CIRCLE     cx cy radius thickness line_type shift
 //   5 ELLIPSE    cx cy ax ay angle start end thickness line_type  (centre and axes in 16-bit fixed point)
 //   6 CONTOURS   thickness line_type ncontours  { n  x y ... }   (closed outlines, caps at segment ends)
-// line_type is 4, 8 or 16 (LINE_AA); Python maps cv2's aliases (0 -> 8, 1 -> 4) before.
+// line_type is cv2's value: 4, 8, 16 (LINE_AA) or the aliases 0 (8-connected) and 1 (4-connected),
+// which cv2 5 routes differently in places (thin lines with shift > 0); Python turns LINE_AA into 8
+// on images that are not 8-bit, as cv2 does.
+// Known difference from cv2 5: filled polygons whose edges cross the image border (and thick lines
+// with shift > 0 crossing it) may differ by a pixel along those edges.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -37,8 +41,6 @@ namespace {
 constexpr int kShift = 16;
 constexpr int64_t kOne = int64_t(1) << kShift;
 constexpr int kAA = 16;
-constexpr bool kClipFixed = false;
-constexpr bool kClipUnits16 = true;
 
 struct Pt {
   int64_t x, y;
@@ -338,12 +340,7 @@ void collect_edges(Canvas& c, const std::vector<Pt>& v, std::vector<Edge>& edges
   for (int64_t i = 0; i < n; ++i) {
     const Pt p1 = conv(v[i]);
     if (line_type < kAA) {
-      Pt a{p0.x, p0.y << kShift}, b{p1.x, p1.y << kShift};
-      if (kClipFixed && clip_segment(c.w << kShift, c.h << kShift, a, b))
-        line_int(c, {(a.x + (kOne >> 1)) >> kShift, (a.y + (kOne >> 1)) >> kShift},
-                 {(b.x + (kOne >> 1)) >> kShift, (b.y + (kOne >> 1)) >> kShift}, line_type);
-      else if (!kClipFixed)
-        line_int(c, {(p0.x + (kOne >> 1)) >> kShift, p0.y}, {(p1.x + (kOne >> 1)) >> kShift, p1.y}, line_type);
+      line_int(c, {(p0.x + (kOne >> 1)) >> kShift, p0.y}, {(p1.x + (kOne >> 1)) >> kShift, p1.y}, line_type);
     } else {
       line_aa(c, {p0.x, p0.y << kShift}, {p1.x, p1.y << kShift});
     }
@@ -506,9 +503,10 @@ void ellipse_fixed(Canvas& c, Pt ctr, Pt axes, int64_t angle, int64_t a0, int64_
 // along the segment plus round caps (flags bit 0: at p0, bit 1: at p1).
 void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int flags, int shift) {
   if (thickness > 1) {
-    // cv2 5 first clips a thick segment to the image grown by `thickness` on every side, in the
-    // caller's units; the clipped (truncated) end points then define the band and its caps.
-    const int cs = kClipUnits16 && shift > 0 ? kShift : shift;
+    // cv2 5 first clips a thick segment to the image grown by `thickness` on every side: in whole
+    // pixels when shift == 0, else in 16-bit fixed point; the clipped (truncated) end points then
+    // define the band and its caps.
+    const int cs = shift > 0 ? kShift : shift;
     const int64_t m = thickness << cs;
     const int pre = cs - shift;
     Pt a{(p0.x << pre) + m, (p0.y << pre) + m}, b{(p1.x << pre) + m, (p1.y << pre) + m};
