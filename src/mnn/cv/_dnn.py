@@ -18,6 +18,7 @@ multiply) and a transpose to channel-first that the engine plans as a single fus
 import math
 import struct
 
+from .. import _core
 from .. import numpy as _np
 from ._common import as_image, fail
 from ._geometry import BORDER_CONSTANT, INTER_LINEAR, copyMakeBorder, resize
@@ -72,6 +73,16 @@ def _planes(vals, shape, axis):
         arr = _np.ascontiguousarray(_np.broadcast_to(v, tuple(shape)))
         _PLANES[key] = arr
     return arr
+
+
+def _planar(x):
+    """x (a channel-first or channel-reordered view of an image) as a dense array, computed now.
+    The engine would otherwise fuse this layout change into the elementwise pass that follows and
+    read the source with a channel stride there, which is several times slower than one dense copy
+    followed by a dense elementwise pass."""
+    x = _np.ascontiguousarray(x)
+    _core.eval(x)
+    return x
 
 
 def _f32(x):
@@ -180,6 +191,8 @@ def _blob(images, p, fn):
         axis = 2
         if p.datalayout != DNN_LAYOUT_NHWC:
             x, axis = x.transpose(2, 0, 1), 0
+        if axis == 0 or p.swapRB:
+            x = _planar(x)
         if out_dt is _np.float32:
             x = (x.astype(_np.float32) - _planes(mean[:nch], x.shape, axis)) * _planes(scale[:nch], x.shape, axis)
         elif str(x.dtype) != "uint8":
@@ -293,7 +306,9 @@ class Preprocess:
         std = self._per_channel(self.std, nch, "std")
         axis = 2
         if self.layout == "NCHW":
-            x, axis = x.transpose(2, 0, 1), 0  # a view: the pass below writes channel-first
+            x, axis = x.transpose(2, 0, 1), 0
+        if axis == 0 or (self.swapRB and nch >= 3):
+            x = _planar(x)
         # y = x*scale/std - mean/std: one fused multiply-add pass with output-shaped constants
         a = _planes([self.scale / s for s in std], x.shape, axis)
         b = _planes([m / s for m, s in zip(mean, std)], x.shape, axis)
