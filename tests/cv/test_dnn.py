@@ -65,6 +65,12 @@ def test_blob_uint8_depth_and_scalar_mean():
     same(cv.dnn.blobFromImage(img, 1.0, None, 10.0), cv2.dnn.blobFromImage(img, 1.0, None, 10.0))
     with pytest.raises(cv.error, match=r"dnn.blobFromImage"):
         cv.dnn.blobFromImage(img, 2.0, ddepth=cv2.CV_8U)
+    # other depths into a CV_8U blob: cv2 5 truncates and keeps the low 8 bits (no saturation)
+    wide = RNG.random((9, 11, 3)) * 700 - 200
+    for dt in (numpy.float64, numpy.float32, numpy.uint16, numpy.int16):
+        a = wide.astype(dt)
+        same(cv.dnn.blobFromImage(a, size=(7, 5), swapRB=True, ddepth=cv2.CV_8U),
+             cv2.dnn.blobFromImage(a, size=(7, 5), swapRB=True, ddepth=cv2.CV_8U))
 
 
 def test_blob_from_images():

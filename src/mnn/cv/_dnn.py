@@ -48,11 +48,10 @@ DNN_LAYOUT_PLANAR = 6
 _DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
 
 
-def _saturate_u8(x):
-    """cv2's convertTo(CV_8U): round half to even, clamp to [0, 255]."""
-    if "float" in str(x.dtype):
-        x = _np.rint(x)
-    return _np.clip(x, 0, 255).astype(_np.uint8)
+def _wrap_u8(x):
+    """What cv2 5's blobFromImage(ddepth=CV_8U) does to other depths: truncate toward zero, keep the
+    low 8 bits (300 -> 44, -3.7 -> 253); no saturation."""
+    return x.astype(_np.int64).astype(_np.uint8)
 
 
 _PLANES = {}
@@ -196,7 +195,7 @@ def _blob(images, p, fn):
         if out_dt is _np.float32:
             x = (x.astype(_np.float32) - _planes(mean[:nch], x.shape, axis)) * _planes(scale[:nch], x.shape, axis)
         elif str(x.dtype) != "uint8":
-            x = _saturate_u8(x)
+            x = _wrap_u8(x)
         planes.append(x)
     return _np.ascontiguousarray(_np.stack(planes) if len(planes) > 1 else planes[0][None])
 

@@ -24,7 +24,7 @@ import struct
 
 from .. import _core
 from .. import numpy as _np
-from ._common import error, fail
+from ._common import fail
 
 __all__ = [
     "LINE_4", "LINE_8", "LINE_AA", "FILLED", "MARKER_CROSS", "MARKER_TILTED_CROSS", "MARKER_STAR",
@@ -679,5 +679,3 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
 def getTextSize(text, fontFace, fontScale, thickness):
     raise NotImplementedError(f"[mnn.cv.getTextSize] {_NO_GLYPHS}")
 
-
-_ = error  # cv2.error is what fail() raises
