@@ -367,6 +367,22 @@ def w_fft():
     return out
 
 
+_IMNET_MEAN, _IMNET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
+_cls_pre = {}
+
+
+def _cls_preprocess(m, x):
+    """ImageNet preprocessing: resize to 224x224, BGR->RGB, float32, (x/255 - mean)/std, HWC->NCHW.
+    cv2's column is the usual cv2 + numpy code; mnn's is mnn.cv.dnn.Preprocess, one fused pipeline."""
+    if m is cv2:
+        r = cv2.cvtColor(cv2.resize(x, (224, 224), interpolation=cv2.INTER_LINEAR), cv2.COLOR_BGR2RGB)
+        r = (r.astype(np.float32) / 255.0 - np.array(_IMNET_MEAN, np.float32)) / np.array(_IMNET_STD, np.float32)
+        return r.transpose(2, 0, 1)[None]
+    if "mnn" not in _cls_pre:  # built once, as a pipeline would
+        _cls_pre["mnn"] = m.dnn.Preprocess((224, 224), mean=_IMNET_MEAN, std=_IMNET_STD, scale=1 / 255, swapRB=True)
+    return _cls_pre["mnn"](x)
+
+
 def w_cv():
     """mnn.cv against cv2 on a 1920x1080 BGR photo (uint8); skipped without cv2."""
     if cv2 is None or np is None:
@@ -403,6 +419,7 @@ def w_cv():
         (f"cv cvtColor {w}x{h}x3 u8 BGR2HSV", lambda m, x: m.cvtColor(x, m.COLOR_BGR2HSV)),
         (f"cv warpAffine {w}x{h}x3 u8 rotate 15 deg linear", lambda m, x: m.warpAffine(x, rot, (w, h))),
         (f"cv findContours on a binarized {w}x{h} photo (TREE, SIMPLE)", lambda m, x: contours(m)),
+        (f"cv classification preprocessing {w}x{h} -> 1x3x224x224", _cls_preprocess),
     ]
     out = []
     for name, op in cases:

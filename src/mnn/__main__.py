@@ -4,9 +4,15 @@
    descent with mnn.value_and_grad: the same training step repeated is planned once, then cached;
 2. a quasi-Monte Carlo estimate of pi over 4M points (elementwise work fused into one pass);
 3. the fused chain a*b + c*2 - sqrt(abs(a)) over 4M float32, timed, and against numpy when numpy
-   happens to be installed (mnn itself never needs it).
+   happens to be installed (mnn itself never needs it);
+4. a real photo through an mnn.cv pipeline (resize -> cvtColor -> GaussianBlur -> Canny -> drawing
+   -> dnn.blobFromImage), written to mnn_demo_out.png: the photo is a PNG from scikit-image's data
+   folder when that package is installed (read by mnn.cv.imread; neither numpy nor skimage is
+   imported), else a scene drawn with mnn.cv's drawing functions.
 """
+import importlib.util
 import math
+import os
 import statistics
 import sys
 import time
@@ -142,12 +148,90 @@ def fused_chain():
           f"(max difference {diff:.1e})")
 
 
+def _photo_path():
+    """A photograph shipped by scikit-image, located without importing it (or numpy)."""
+    try:
+        spec = importlib.util.find_spec("skimage")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    data = os.path.join(os.path.dirname(spec.origin), "data")
+    for name in ("chelsea.png", "coffee.png", "astronaut.png"):
+        if os.path.isfile(os.path.join(data, name)):
+            return os.path.join(data, name)
+    return None
+
+
+def _synthetic_scene(cv, h=360, w=480):
+    """A small BGR scene drawn with mnn.cv: a sky-to-ground gradient, a sun, houses, a road."""
+    y = np.arange(h, dtype=np.float32)[:, None, None] / h
+    sky = np.array([235.0, 190.0, 120.0], dtype=np.float32)
+    ground = np.array([60.0, 140.0, 90.0], dtype=np.float32)
+    img = (sky * (1.0 - y) + ground * y + np.zeros((1, w, 1), np.float32)).astype(np.uint8)
+    cv.circle(img, (w - 90, 70), 38, (60, 220, 255), -1, cv.LINE_AA)
+    for i, (x0, hh) in enumerate(((40, 110), (170, 140), (300, 95))):
+        base = h - 90
+        cv.rectangle(img, (x0, base - hh), (x0 + 100, base), (70 + 40 * i, 90, 160), -1)
+        roof = np.array([[x0 - 10, base - hh], [x0 + 50, base - hh - 50], [x0 + 110, base - hh]], np.int32)
+        cv.fillPoly(img, [roof], (40, 40, 120 + 30 * i))
+        cv.rectangle(img, (x0 + 38, base - 45), (x0 + 62, base), (30, 50, 80), -1)
+    road = np.array([[w // 2 - 30, h - 90], [w // 2 + 30, h - 90], [w - 40, h - 1], [40, h - 1]], np.int32)
+    cv.fillConvexPoly(img, road, (80, 80, 80))
+    cv.line(img, (w // 2, h - 85), (w // 2, h - 5), (255, 255, 255), 3)
+    return img
+
+
+def cv_pipeline(out_path="mnn_demo_out.png"):
+    """Section 4; returns the path written."""
+    import mnn.cv as cv
+    print("4. A photo through an mnn.cv pipeline")
+    t0 = time.perf_counter()
+    path = _photo_path()
+    img = cv.imread(path) if path else None
+    if img is None:
+        img = _synthetic_scene(cv)
+        print("   source: a scene drawn with mnn.cv (scikit-image's sample photos are not installed)")
+    else:
+        print(f"   source: {path} ({img.shape[1]}x{img.shape[0]}, decoded by mnn.cv.imread)")
+    h0, w0 = img.shape[0], img.shape[1]
+    scale = 480 / max(h0, w0)
+    small = cv.resize(img, (max(1, round(w0 * scale)), max(1, round(h0 * scale))), interpolation=cv.INTER_AREA)
+    gray = cv.cvtColor(small, cv.COLOR_BGR2GRAY)
+    blur = cv.GaussianBlur(gray, (5, 5), 1.2)
+    edges = cv.Canny(blur, 60, 160)
+    out = np.array(small)
+    # paint the edges red, then box where they are densest (a coarse grid over the edge map)
+    out = np.where((edges > 0)[:, :, None], np.array([0, 0, 255], dtype=np.uint8), out)
+    h, w = edges.shape
+    cell = 40
+    density = (edges[:h // cell * cell, :w // cell * cell] > 0).reshape(h // cell, cell, w // cell, cell)
+    density = density.mean(axis=(1, 3)).tolist()
+    busy = sorted(((d, r, c) for r, row in enumerate(density) for c, d in enumerate(row)), reverse=True)[:4]
+    for d, r, c in busy:
+        cv.rectangle(out, (c * cell, r * cell), (c * cell + cell - 1, r * cell + cell - 1), (0, 255, 0), 2)
+    if hasattr(cv, "findContours"):
+        contours, _ = cv.findContours(edges, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)
+        contours = sorted(contours, key=lambda c: -c.shape[0])[:20]
+        cv.drawContours(out, contours, -1, (255, 200, 0), 1)
+    cv.circle(out, (w // 2, h // 2), min(h, w) // 3, (255, 255, 255), 1, cv.LINE_AA)
+    blob = cv.dnn.blobFromImage(out, 1 / 255, (224, 224), (104, 117, 123), swapRB=True)
+    ok = cv.imwrite(out_path, out)
+    dt = time.perf_counter() - t0
+    print(f"   resize -> cvtColor -> GaussianBlur -> Canny ({int((edges > 0).sum()):,} edge pixels) -> drawing "
+          f"-> blob {tuple(blob.shape)} mean {float(blob.mean()):+.3f}   ({dt * 1e3:.0f} ms)")
+    print(f"   wrote {os.path.abspath(out_path)}" if ok else f"   could not write {out_path}")
+    return out_path
+
+
 def main():
     print(f"mnn {mnn.__version__}: NumPy-compatible arrays on a lazy, fusing engine "
           f"({mnn.engine.info()['backend']}, {mnn.get_num_threads()} threads)\n")
     mnn.engine.reset_stats()
     for part in (least_squares, estimate_pi, fused_chain):
         part()
+    print()
+    cv_pipeline()
     s = mnn.engine.stats()
     print()
     print("mnn.engine.stats() for the whole demo:")

@@ -1,0 +1,700 @@
+// CPU kernel of cv_draw (shape rule: ops/cv/drawing.cpp; Python API: mnn/cv/_drawing.py).
+//
+// The output starts as a copy of the image; then a stream of drawing commands is rasterised onto it
+// with cv2's geometry so that results are pixel-identical: coordinates in 16-bit fixed point,
+// Bresenham lines (4- and 8-connected) with cv2's clipping and end-point rounding, convex polygons
+// scanned edge by edge, general polygons through an active-edge table whose spans round inwards,
+// midpoint circles, and ellipses approximated by polygons sampled at whole degrees.
+// Anti-aliased lines (LINE_AA) use our own Gaussian coverage filter; they match cv2 within a small
+// tolerance only (tests/cv/test_drawing.py states it).
+//
+// Command stream (ints; colour in floats[0..3]):
+//   0 LINE       x0 y0 x1 y1 thickness line_type shift          (round caps at both ends)
+//   1 POLYLINE   closed thickness line_type shift n  x y ...
+//   2 FILLCONVEX line_type shift n  x y ...
+//   3 FILLPOLY   line_type shift offx offy ncontours  { n  x y ... }
+//   4 CIRCLE     cx cy radius thickness line_type shift
+//   5 ELLIPSE    cx cy ax ay angle start end thickness line_type  (centre and axes in 16-bit fixed point)
+//   6 CONTOURS   thickness line_type ncontours  { n  x y ... }   (closed outlines, caps at segment ends)
+// line_type is cv2's value: 4, 8, 16 (LINE_AA) or the aliases 0 (8-connected) and 1 (4-connected),
+// which cv2 5 routes differently in places (thin lines with shift > 0); Python turns LINE_AA into 8
+// on images that are not 8-bit, as cv2 does.
+// Known difference from cv2 5: filled polygons whose edges cross the image border (and thick lines
+// with shift > 0 crossing it) may differ by a pixel along those edges.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "prims/registry.h"
+
+namespace mnn::cpu {
+
+using namespace core;
+
+namespace {
+
+constexpr int kShift = 16;
+constexpr int64_t kOne = int64_t(1) << kShift;
+constexpr int kAA = 16;
+
+struct Pt {
+  int64_t x, y;
+  bool operator!=(const Pt& o) const { return x != o.x || y != o.y; }
+};
+
+// cv2 rounds doubles to the nearest integer, ties to even (the FPU's default mode).
+int64_t round_even(double v) { return static_cast<int64_t>(std::nearbyint(v)); }
+
+// sin of whole degrees 0..450, rounded to 7 decimals and stored as float: cv2 samples ellipses from
+// such a table, so computing it the same way keeps every vertex on the same pixel.
+const float* sin_table() {
+  static const std::vector<float> t = [] {
+    std::vector<float> v(451);
+    for (int i = 0; i <= 450; ++i) {
+      double s = std::sin(i * 3.14159265358979323846 / 180.0);
+      v[i] = static_cast<float>(std::round(s * 1e7) / 1e7);
+    }
+    return v;
+  }();
+  return t.data();
+}
+
+struct Canvas {
+  uint8_t* data;
+  int64_t h, w, pix, step;
+  int cn;
+  bool u8;
+  uint8_t color[32];
+  int cval[4];  // colour as ints, for blending (uint8 images only)
+
+  void span(int64_t y, int64_t x1, int64_t x2) {  // x1..x2 inclusive, already inside the image
+    uint8_t* p = data + y * step + x1 * pix;
+    for (int64_t x = x1; x <= x2; ++x, p += pix) std::memcpy(p, color, static_cast<size_t>(pix));
+  }
+  void put(int64_t x, int64_t y) {
+    if (x >= 0 && x < w && y >= 0 && y < h) std::memcpy(data + y * step + x * pix, color, static_cast<size_t>(pix));
+  }
+  void clipped_span(int64_t y, int64_t x1, int64_t x2) {
+    if (y < 0 || y >= h) return;
+    x1 = std::max<int64_t>(x1, 0);
+    x2 = std::min<int64_t>(x2, w - 1);
+    if (x1 <= x2) span(y, x1, x2);
+  }
+  void blend(int64_t x, int64_t y, int a) {
+    if (a <= 0 || x < 0 || x >= w || y < 0 || y >= h) return;
+    uint8_t* p = data + y * step + x * pix;
+    for (int k = 0; k < cn; ++k) {
+      int v = p[k];
+      v += ((cval[k] - v) * a + 127) >> 8;
+      p[k] = static_cast<uint8_t>(v);
+    }
+  }
+};
+
+// Clips the segment a-b to [0, w-1] x [0, h-1] (Cohen-Sutherland; each intersection is computed in
+// double and truncated, the way cv2's clipLine does it, so clipped end points land on the same
+// pixels). False when nothing is left.
+bool clip_segment(int64_t w, int64_t h, Pt& a, Pt& b) {
+  if (w <= 0 || h <= 0) return false;
+  const int64_t right = w - 1, bottom = h - 1;
+  auto code = [&](const Pt& p) {
+    return (p.x < 0 ? 1 : 0) | (p.x > right ? 2 : 0) | (p.y < 0 ? 4 : 0) | (p.y > bottom ? 8 : 0);
+  };
+  int ca = code(a), cb = code(b);
+  if ((ca & cb) == 0 && (ca | cb) != 0) {
+    if (ca & 12) {
+      int64_t e = ca < 8 ? 0 : bottom;
+      a.x += static_cast<int64_t>(static_cast<double>(e - a.y) * (b.x - a.x) / (b.y - a.y));
+      a.y = e;
+      ca = (a.x < 0 ? 1 : 0) | (a.x > right ? 2 : 0);
+    }
+    if (cb & 12) {
+      int64_t e = cb < 8 ? 0 : bottom;
+      b.x += static_cast<int64_t>(static_cast<double>(e - b.y) * (b.x - a.x) / (b.y - a.y));
+      b.y = e;
+      cb = (b.x < 0 ? 1 : 0) | (b.x > right ? 2 : 0);
+    }
+    if ((ca & cb) == 0 && (ca | cb) != 0) {
+      if (ca) {
+        int64_t e = ca == 1 ? 0 : right;
+        a.y += static_cast<int64_t>(static_cast<double>(e - a.x) * (b.y - a.y) / (b.x - a.x));
+        a.x = e;
+        ca = 0;
+      }
+      if (cb) {
+        int64_t e = cb == 1 ? 0 : right;
+        b.y += static_cast<int64_t>(static_cast<double>(e - b.x) * (b.y - a.y) / (b.x - a.x));
+        b.x = e;
+        cb = 0;
+      }
+    }
+  }
+  return (ca | cb) == 0;
+}
+
+// A 1-pixel line between integer points, 8- or 4-connected, always walked left to right.
+void line_int(Canvas& c, Pt a, Pt b, int connectivity) {
+  connectivity = connectivity == 0 ? 8 : connectivity == 1 ? 4 : connectivity;  // cv2's aliases
+  if (a.x < 0 || a.x >= c.w || b.x < 0 || b.x >= c.w || a.y < 0 || a.y >= c.h || b.y < 0 || b.y >= c.h)
+    if (!clip_segment(c.w, c.h, a, b)) return;
+  if (b.x < a.x) std::swap(a, b);
+  int64_t dx = b.x - a.x, dy = b.y - a.y;
+  const int64_t sy = dy < 0 ? -1 : 1;
+  dy = dy < 0 ? -dy : dy;
+  const bool steep = dy > dx;
+  const int64_t major = steep ? dy : dx, minor = steep ? dx : dy;
+  // one step along the major axis, one along the minor one
+  const int64_t mjx = steep ? 0 : 1, mjy = steep ? sy : 0;
+  const int64_t mnx = steep ? 1 : 0, mny = steep ? 0 : sy;
+  int64_t x = a.x, y = a.y;
+  if (connectivity == 8) {
+    int64_t err = major - 2 * minor;
+    for (int64_t i = 0; i <= major; ++i) {
+      c.put(x, y);
+      if (err < 0) {
+        err += 2 * major - 2 * minor;
+        x += mjx + mnx, y += mjy + mny;
+      } else {
+        err -= 2 * minor;
+        x += mjx, y += mjy;
+      }
+    }
+  } else {
+    int64_t err = 0;
+    for (int64_t i = 0; i <= major + minor; ++i) {
+      c.put(x, y);
+      if (err < 0) {
+        err += 2 * major;
+        x += mnx, y += mny;
+      } else {
+        err -= 2 * minor;
+        x += mjx, y += mjy;
+      }
+    }
+  }
+}
+
+// A 1-pixel 8-connected line between fixed-point points (cv2 draws thin lines with shift > 0 so):
+// the far end point is rounded and set, then the major axis is walked one pixel at a time from
+// the near end while the minor coordinate advances by the slope in fixed point.
+void line_fixed(Canvas& c, Pt a, Pt b) {
+  if (!clip_segment(c.w << kShift, c.h << kShift, a, b)) return;
+  int64_t dx = b.x - a.x, dy = b.y - a.y;
+  const int64_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int64_t xs, ys, count;
+  if (ax > ay) {
+    if (dx < 0) std::swap(a, b), dy = -dy;
+    xs = kOne;
+    ys = (dy * kOne) / (ax | 1);
+    count = (b.x - a.x) >> kShift;
+  } else {
+    if (dy < 0) std::swap(a, b), dx = -dx;
+    xs = (dx * kOne) / (ay | 1);
+    ys = kOne;
+    count = (b.y - a.y) >> kShift;
+  }
+  a.x += kOne >> 1;
+  a.y += kOne >> 1;
+  c.put((b.x + (kOne >> 1)) >> kShift, (b.y + (kOne >> 1)) >> kShift);
+  if (ax > ay) {
+    int64_t x = a.x >> kShift, y = a.y;
+    for (; count >= 0; --count, ++x, y += ys) c.put(x, y >> kShift);
+  } else {
+    int64_t y = a.y >> kShift, x = a.x;
+    for (; count >= 0; --count, ++y, x += xs) c.put(x >> kShift, y);
+  }
+}
+
+// Anti-aliased line (our own filter, not cv2's tables): along the major axis, the three pixels
+// nearest to the line get a Gaussian weight of their distance to it along the minor axis.
+void line_aa(Canvas& c, Pt a, Pt b) {
+  if (!c.u8 || (c.cn != 1 && c.cn != 3 && c.cn != 4)) {
+    line_int(c, {(a.x + (kOne >> 1)) >> kShift, (a.y + (kOne >> 1)) >> kShift},
+             {(b.x + (kOne >> 1)) >> kShift, (b.y + (kOne >> 1)) >> kShift}, 8);
+    return;
+  }
+  double x0 = a.x / double(kOne), y0 = a.y / double(kOne), x1 = b.x / double(kOne), y1 = b.y / double(kOne);
+  const bool steep = std::fabs(y1 - y0) > std::fabs(x1 - x0);
+  if (steep) std::swap(x0, y0), std::swap(x1, y1);
+  if (x0 > x1) std::swap(x0, x1), std::swap(y0, y1);
+  // keep the walk inside a margin around the image: nothing beyond it can be touched
+  const double lim = static_cast<double>(steep ? c.h : c.w) + 2.0;
+  const double grad = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0.0;
+  // peak weight 0.91 for axis-aligned lines rising to 1 at 45 degrees, sigma 0.6 px along the minor
+  // axis: close to what cv2 draws (fitted by eye to its output, not taken from its tables)
+  const double gain = 255.0 * (0.91 + 0.09 * std::fabs(grad));
+  const double inv2s2 = 1.0 / (2.0 * 0.6 * 0.6);
+  int64_t xa = static_cast<int64_t>(std::floor(std::max(x0, -2.0) + 0.5));
+  int64_t xb = static_cast<int64_t>(std::floor(std::min(x1, lim) + 0.5));
+  for (int64_t X = xa; X <= xb; ++X) {
+    // end columns get half weight: joined segments (polylines, circles) meet there twice
+    const double end = (X == xa || X == xb) && xa != xb ? 0.5 : 1.0;
+    const double yc = y0 + grad * (static_cast<double>(X) - x0);
+    const int64_t yi = static_cast<int64_t>(std::floor(yc + 0.5));
+    for (int64_t j = -1; j <= 1; ++j) {
+      const double d = static_cast<double>(yi + j) - yc;
+      int alpha = static_cast<int>(end * gain * std::exp(-d * d * inv2s2) + 0.5);
+      alpha = std::min(alpha, 255);
+      if (steep) c.blend(yi + j, X, alpha);
+      else c.blend(X, yi + j, alpha);
+    }
+  }
+}
+
+// A filled convex polygon: outline first (so thin slivers still show), then one span per row
+// between a left and a right edge that are followed vertex by vertex from the topmost vertex.
+void fill_convex(Canvas& c, const std::vector<Pt>& v, int line_type, int shift) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  if (n <= 0) return;
+  const int64_t delta = (int64_t(1) << shift) >> 1;
+  const int64_t d1 = line_type < kAA ? (kOne >> 1) : kOne - 1;
+  const int64_t d2 = line_type < kAA ? (kOne >> 1) : 0;
+  const int up = kShift - shift;
+  Pt p0{v[n - 1].x << up, v[n - 1].y << up};
+  int64_t xmin = v[0].x, xmax = v[0].x, ymin = v[0].y, ymax = v[0].y;
+  int64_t imin = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    Pt p = v[i];
+    if (p.y < ymin) ymin = p.y, imin = i;
+    ymax = std::max(ymax, p.y);
+    xmax = std::max(xmax, p.x);
+    xmin = std::min(xmin, p.x);
+    p.x <<= up;
+    p.y <<= up;
+    if (line_type <= 8) {
+      if (shift == 0) line_int(c, {p0.x >> kShift, p0.y >> kShift}, {p.x >> kShift, p.y >> kShift}, line_type);
+      else line_fixed(c, p0, p);
+    } else {
+      line_aa(c, p0, p);
+    }
+    p0 = p;
+  }
+  xmin = (xmin + delta) >> shift;
+  xmax = (xmax + delta) >> shift;
+  ymin = (ymin + delta) >> shift;
+  ymax = (ymax + delta) >> shift;
+  if (n < 3 || xmax < 0 || ymax < 0 || xmin >= c.w || ymin >= c.h) return;
+  ymax = std::min(ymax, c.h - 1);
+  struct Side { int64_t idx, di, x, dx, ye; } side[2];
+  side[0] = {imin, 1, -kOne, 0, ymin};
+  side[1] = {imin, n - 1, -kOne, 0, ymin};
+  int64_t budget = n;  // edges left to visit, shared by both sides
+  int64_t y = ymin;
+  do {
+    if (line_type < kAA || y < ymax || y == ymin) {
+      for (auto& s : side) {
+        if (y < s.ye) continue;
+        int64_t i0 = s.idx, i1 = i0 + s.di;
+        if (i1 >= n) i1 -= n;
+        while (budget-- > 0) {
+          const int64_t ty = (v[i1].y + delta) >> shift;
+          if (ty > y) {
+            const int64_t xs = v[i0].x << up, xe = v[i1].x << up;
+            s.ye = ty;
+            s.dx = ((xe - xs) * 2 + (ty - y)) / (2 * (ty - y));
+            s.x = xs;
+            s.idx = i1;
+            break;
+          }
+          i0 = i1;
+          i1 += s.di;
+          if (i1 >= n) i1 -= n;
+        }
+      }
+    }
+    if (budget < 0) break;
+    if (y >= 0) {
+      const Side& l = side[0].x > side[1].x ? side[1] : side[0];
+      const Side& r = side[0].x > side[1].x ? side[0] : side[1];
+      int64_t x1 = (l.x + d1) >> kShift, x2 = (r.x + d2) >> kShift;
+      if (x2 >= 0 && x1 < c.w) {
+        x1 = std::max<int64_t>(x1, 0);
+        x2 = std::min<int64_t>(x2, c.w - 1);
+        if (x1 <= x2) c.span(y, x1, x2);
+      }
+    }
+    side[0].x += side[0].dx;
+    side[1].x += side[1].dx;
+  } while (++y <= ymax);
+}
+
+struct Edge {
+  int64_t y0, y1, x, dx;
+};
+
+// Edges of a polygon for the even-odd scanline fill (x in 16-bit fixed point, y in pixels), drawing
+// its outline on the way as cv2 does.
+void collect_edges(Canvas& c, const std::vector<Pt>& v, std::vector<Edge>& edges, int line_type, int shift,
+                   Pt offset) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  if (n == 0) return;
+  const int64_t delta = offset.y + ((int64_t(1) << shift) >> 1);
+  const int up = kShift - shift;
+  auto conv = [&](const Pt& p) { return Pt{(p.x + offset.x) << up, (p.y + delta) >> shift}; };
+  Pt p0 = conv(v[n - 1]);
+  for (int64_t i = 0; i < n; ++i) {
+    const Pt p1 = conv(v[i]);
+    if (line_type < kAA) {
+      line_int(c, {(p0.x + (kOne >> 1)) >> kShift, p0.y}, {(p1.x + (kOne >> 1)) >> kShift, p1.y}, line_type);
+    } else {
+      line_aa(c, {p0.x, p0.y << kShift}, {p1.x, p1.y << kShift});
+    }
+    if (p0.y != p1.y) {
+      Edge e;
+      if (p0.y < p1.y) e = {p0.y, p1.y, p0.x, 0};
+      else e = {p1.y, p0.y, p1.x, 0};
+      e.dx = (p1.x - p0.x) / (p1.y - p0.y);
+      edges.push_back(e);
+    }
+    p0 = p1;
+  }
+}
+
+// Even-odd fill of an edge collection: per row, the active edges (kept sorted by x) pair up and
+// each pair fills the pixels whose centres lie between them (left end rounded up, right end down).
+void fill_edges(Canvas& c, std::vector<Edge>& edges) {
+  const int64_t total = static_cast<int64_t>(edges.size());
+  if (total < 2) return;
+  int64_t ymin = INT64_MAX, ymax = INT64_MIN, xmin = INT64_MAX, xmax = INT64_MIN;
+  for (const Edge& e : edges) {
+    const int64_t xe = e.x + (e.y1 - e.y0) * e.dx;
+    ymin = std::min(ymin, e.y0);
+    ymax = std::max(ymax, e.y1);
+    xmin = std::min({xmin, e.x, xe});
+    xmax = std::max({xmax, e.x, xe});
+  }
+  if (ymax < 0 || ymin >= c.h || xmax < 0 || xmin >= (c.w << kShift)) return;
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    if (a.y0 != b.y0) return a.y0 < b.y0;
+    if (a.x != b.x) return a.x < b.x;
+    return a.dx < b.dx;
+  });
+  ymax = std::min(ymax, c.h);
+  std::vector<int64_t> active, next;
+  int64_t i = 0;
+  for (int64_t y = edges[0].y0; y < ymax; ++y) {
+    next.clear();
+    size_t k = 0;
+    bool draw = false;
+    int64_t prev = -1;
+    for (;;) {
+      const bool have = k < active.size();
+      const bool fresh = i < total && edges[i].y0 == y;
+      if (!have && !fresh) break;
+      if (have && edges[active[k]].y1 == y) {  // the edge ends on this row
+        ++k;
+        continue;
+      }
+      int64_t cur;
+      if (have && (!fresh || edges[active[k]].x < edges[i].x)) cur = active[k++];
+      else if (i < total) cur = i++;
+      else break;
+      next.push_back(cur);
+      if (draw) {
+        Edge& a = edges[prev];
+        Edge& b = edges[cur];
+        if (y >= 0) {
+          int64_t x1, x2;
+          if (a.x > b.x) x1 = (b.x + kOne - 1) >> kShift, x2 = a.x >> kShift;
+          else x1 = (a.x + kOne - 1) >> kShift, x2 = b.x >> kShift;
+          if (x1 < c.w && x2 >= 0) {
+            x1 = std::max<int64_t>(x1, 0);
+            x2 = std::min<int64_t>(x2, c.w - 1);
+            if (x1 <= x2) c.span(y, x1, x2);
+          }
+        }
+        a.x += a.dx;
+        b.x += b.dx;
+      }
+      draw = !draw;
+      prev = cur;
+    }
+    std::stable_sort(next.begin(), next.end(), [&](int64_t p, int64_t q) { return edges[p].x < edges[q].x; });
+    active.swap(next);
+  }
+}
+
+// Midpoint circle of integer centre and radius: outline points or filled rows.
+void circle_int(Canvas& c, Pt ctr, int64_t r, bool fill) {
+  int64_t err = 0, dx = r, dy = 0, plus = 1, minus = (r << 1) - 1;
+  while (dx >= dy) {
+    const int64_t y11 = ctr.y - dy, y12 = ctr.y + dy, y21 = ctr.y - dx, y22 = ctr.y + dx;
+    const int64_t x11 = ctr.x - dx, x12 = ctr.x + dx, x21 = ctr.x - dy, x22 = ctr.x + dy;
+    if (fill) {
+      c.clipped_span(y11, x11, x12);
+      c.clipped_span(y12, x11, x12);
+      c.clipped_span(y21, x21, x22);
+      c.clipped_span(y22, x21, x22);
+    } else {
+      c.put(x11, y11), c.put(x11, y12), c.put(x12, y11), c.put(x12, y12);
+      c.put(x21, y21), c.put(x21, y22), c.put(x22, y21), c.put(x22, y22);
+    }
+    ++dy;
+    err += plus;
+    plus += 2;
+    if (err > 0) {
+      err -= minus;
+      --dx;
+      minus -= 2;
+    }
+  }
+}
+
+// Vertices of an elliptic arc sampled every `delta` degrees (doubles; the public ellipse2Poly and
+// the drawing code round them differently).
+std::vector<std::pair<double, double>> ellipse_points(double cx, double cy, double aw, double ah, int64_t angle,
+                                                      int64_t a0, int64_t a1, int64_t delta) {
+  const float* st = sin_table();
+  while (angle < 0) angle += 360;
+  while (angle > 360) angle -= 360;
+  if (a0 > a1) std::swap(a0, a1);
+  while (a0 < 0) a0 += 360, a1 += 360;
+  while (a1 > 360) a1 -= 360, a0 -= 360;
+  if (a1 - a0 > 360) a0 = 0, a1 = 360;
+  const int64_t ang = angle < 0 ? angle + 360 : angle;
+  const float alpha = st[450 - ang], beta = st[ang];  // cos, sin of the rotation
+  std::vector<std::pair<double, double>> pts;
+  for (int64_t i = a0; i < a1 + delta; i += delta) {
+    int64_t t = std::min(i, a1);
+    if (t < 0) t += 360;
+    const double x = aw * st[450 - t], y = ah * st[t];
+    pts.emplace_back(cx + x * alpha - y * beta, cy + x * beta + y * alpha);
+  }
+  if (pts.size() == 1) pts.assign(2, {cx, cy});
+  return pts;
+}
+
+void poly_line(Canvas& c, const std::vector<Pt>& v, bool closed, int64_t thickness, int line_type, int shift);
+
+void ellipse_fixed(Canvas& c, Pt ctr, Pt axes, int64_t angle, int64_t a0, int64_t a1, int64_t thickness,
+                   int line_type) {
+  axes.x = std::llabs(axes.x), axes.y = std::llabs(axes.y);
+  int64_t delta = (std::max(axes.x, axes.y) + (kOne >> 1)) >> kShift;
+  delta = delta < 3 ? 90 : delta < 10 ? 30 : delta < 15 ? 18 : 5;
+  auto dp = ellipse_points(double(ctr.x), double(ctr.y), double(axes.x), double(axes.y), angle, a0, a1, delta);
+  std::vector<Pt> v;
+  for (const auto& q : dp) {
+    Pt p;
+    p.x = round_even(q.first / kOne) << kShift;
+    p.y = round_even(q.second / kOne) << kShift;
+    p.x += round_even(q.first - p.x);
+    p.y += round_even(q.second - p.y);
+    if (v.empty() || p != v.back()) v.push_back(p);
+  }
+  if (v.size() == 1) v.assign(2, ctr);
+  if (thickness >= 0) {
+    poly_line(c, v, false, thickness, line_type, kShift);
+  } else if (a1 - a0 >= 360) {
+    fill_convex(c, v, line_type, kShift);
+  } else {
+    v.push_back(ctr);
+    std::vector<Edge> edges;
+    collect_edges(c, v, edges, line_type, kShift, {0, 0});
+    fill_edges(c, edges);
+  }
+}
+
+// A line of any thickness: thin ones are rasterised directly; thick ones are a filled rectangle
+// along the segment plus round caps (flags bit 0: at p0, bit 1: at p1).
+void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int flags, int shift) {
+  if (thickness > 1) {
+    // cv2 5 first clips a thick segment to the image grown by `thickness` on every side: in whole
+    // pixels when shift == 0, else in 16-bit fixed point; the clipped (truncated) end points then
+    // define the band and its caps.
+    const int cs = shift > 0 ? kShift : shift;
+    const int64_t m = thickness << cs;
+    const int pre = cs - shift;
+    Pt a{(p0.x << pre) + m, (p0.y << pre) + m}, b{(p1.x << pre) + m, (p1.y << pre) + m};
+    if (!clip_segment((c.w << cs) + 2 * m, (c.h << cs) + 2 * m, a, b)) return;
+    p0 = {a.x - m, a.y - m}, p1 = {b.x - m, b.y - m};
+    shift = cs;
+  }
+  const int up = kShift - shift;
+  p0.x <<= up, p0.y <<= up, p1.x <<= up, p1.y <<= up;
+  if (thickness <= 1) {
+    if (line_type < kAA) {
+      // cv2 5: a thin LINE_8 (or LINE_4 with shift 0) line is rounded to whole pixels and walked
+      // with Bresenham; a LINE_4 line with sub-pixel end points takes the fixed-point walk
+      if (line_type == 8 || line_type == 1 || shift == 0) {
+        line_int(c, {(p0.x + (kOne >> 1)) >> kShift, (p0.y + (kOne >> 1)) >> kShift},
+                 {(p1.x + (kOne >> 1)) >> kShift, (p1.y + (kOne >> 1)) >> kShift}, line_type);
+      } else {
+        line_fixed(c, p0, p1);
+      }
+    } else {
+      line_aa(c, p0, p1);
+    }
+    return;
+  }
+  const double dx = (p0.x - p1.x) / double(kOne), dy = (p1.y - p0.y) / double(kOne);
+  double r = dx * dx + dy * dy;
+  const int64_t odd = thickness & 1;
+  const int64_t half = thickness << (kShift - 1);
+  if (std::fabs(r) > DBL_EPSILON) {
+    r = (half + odd * kOne * 0.5) / std::sqrt(r);
+    const Pt d{round_even(dy * r), round_even(dx * r)};
+    std::vector<Pt> q = {{p0.x + d.x, p0.y + d.y}, {p0.x - d.x, p0.y - d.y},
+                         {p1.x - d.x, p1.y - d.y}, {p1.x + d.x, p1.y + d.y}};
+    fill_convex(c, q, line_type, kShift);
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (flags & (i + 1)) {
+      if (line_type < kAA) {
+        const Pt ctr{(p0.x + (kOne >> 1)) >> kShift, (p0.y + (kOne >> 1)) >> kShift};
+        circle_int(c, ctr, (half + (kOne >> 1)) >> kShift, true);
+      } else {
+        ellipse_fixed(c, p0, {half, half}, 0, 0, 360, -1, line_type);
+      }
+    }
+    p0 = p1;
+  }
+}
+
+void poly_line(Canvas& c, const std::vector<Pt>& v, bool closed, int64_t thickness, int line_type, int shift) {
+  const size_t n = v.size();
+  if (n == 0) return;
+  int flags = closed ? 2 : 3;
+  Pt p0 = v[closed ? n - 1 : 0];
+  for (size_t i = closed ? 0 : 1; i < n; ++i) {
+    thick_line(c, p0, v[i], thickness, line_type, flags, shift);
+    p0 = v[i];
+    flags = 2;
+  }
+}
+
+void circle_cmd(Canvas& c, Pt ctr, int64_t r, int64_t thickness, int line_type, int shift) {
+  if (thickness > 1 || line_type != 8 || shift > 0) {
+    const int up = kShift - shift;
+    ellipse_fixed(c, {ctr.x << up, ctr.y << up}, {r << up, r << up}, 0, 0, 360, thickness, line_type);
+  } else {
+    circle_int(c, ctr, r, thickness < 0);
+  }
+}
+
+template <typename T>
+T saturate(double v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(v);
+  } else {
+    const double r = std::nearbyint(v);
+    if (!(r > static_cast<double>(std::numeric_limits<T>::min()))) return std::numeric_limits<T>::min();
+    if (!(r < static_cast<double>(std::numeric_limits<T>::max()))) return std::numeric_limits<T>::max();
+    return static_cast<T>(r);
+  }
+}
+
+class DrawKernel final : public backend::Kernel {
+ public:
+  explicit DrawKernel(const backend::StepDesc& s) : ints_(s.params->ints), col_(s.params->floats) {
+    const Shape& sh = s.inputs[0].shape;
+    h_ = sh[0], w_ = sh[1];
+    cn_ = sh.size() == 3 ? static_cast<int>(sh[2]) : 1;
+    dt_ = s.inputs[0].dtype;
+    isz_ = static_cast<int64_t>(itemsize(dt_));
+  }
+
+  void run(char* const* in, char* out) override {
+    const size_t bytes = static_cast<size_t>(h_ * w_ * cn_ * isz_);
+    if (out != in[0] && bytes) std::memcpy(out, in[0], bytes);
+    if (h_ == 0 || w_ == 0) return;
+    Canvas c;
+    c.data = reinterpret_cast<uint8_t*>(out);
+    c.h = h_, c.w = w_, c.pix = cn_ * isz_, c.step = w_ * cn_ * isz_, c.cn = cn_;
+    c.u8 = dt_ == DType::UInt8;
+    dispatch_dtype(dt_, [&](auto zero) {
+      using T = decltype(zero);
+      for (int k = 0; k < cn_; ++k) {
+        T v = saturate<T>(col_[k]);
+        std::memcpy(c.color + k * isz_, &v, sizeof(T));
+      }
+      return 0;
+    });
+    for (int k = 0; k < 4; ++k) c.cval[k] = static_cast<int>(saturate<uint8_t>(col_[k]));
+    size_t pos = 0;
+    auto next = [&]() { return ints_.at(pos++); };
+    auto points = [&](int64_t n) {
+      std::vector<Pt> v(static_cast<size_t>(n));
+      for (auto& p : v) p.x = next(), p.y = next();
+      return v;
+    };
+    while (pos < ints_.size()) {
+      const int64_t cmd = next();
+      switch (cmd) {
+        case 0: {
+          Pt a{next(), next()}, b{next(), next()};
+          int64_t th = next();
+          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          thick_line(c, a, b, th, lt, 3, sh);
+          break;
+        }
+        case 1: {
+          bool closed = next() != 0;
+          int64_t th = next();
+          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          poly_line(c, points(next()), closed, th, lt, sh);
+          break;
+        }
+        case 2: {
+          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          fill_convex(c, points(next()), lt, sh);
+          break;
+        }
+        case 3: {
+          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          Pt off{next(), next()};
+          int64_t nc = next();
+          std::vector<Edge> edges;
+          for (int64_t k = 0; k < nc; ++k) collect_edges(c, points(next()), edges, lt, sh, off);
+          fill_edges(c, edges);
+          break;
+        }
+        case 4: {
+          Pt ctr{next(), next()};
+          int64_t r = next(), th = next();
+          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          circle_cmd(c, ctr, r, th, lt, sh);
+          break;
+        }
+        case 5: {
+          Pt ctr{next(), next()}, ax{next(), next()};
+          int64_t ang = next(), a0 = next(), a1 = next(), th = next();
+          int lt = static_cast<int>(next());
+          ellipse_fixed(c, ctr, ax, ang, a0, a1, th, lt);
+          break;
+        }
+        case 6: {
+          int64_t th = next();
+          int lt = static_cast<int>(next());
+          int64_t nc = next();
+          for (int64_t k = 0; k < nc; ++k) {
+            std::vector<Pt> v = points(next());
+            for (size_t i = 0; i < v.size(); ++i) thick_line(c, v[i], v[(i + 1) % v.size()], th, lt, 2, 0);
+          }
+          break;
+        }
+        default:
+          return;  // unreachable: the stream is built by mnn/cv/_drawing.py
+      }
+    }
+  }
+
+ private:
+  std::vector<int64_t> ints_;
+  std::vector<double> col_;
+  int64_t h_, w_, isz_;
+  int cn_;
+  DType dt_;
+};
+
+std::unique_ptr<backend::Kernel> prepare_draw(const backend::StepDesc& s) { return std::make_unique<DrawKernel>(s); }
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(cv_draw, "cv_draw", &prepare_draw);
+
+}  // namespace mnn::cpu

@@ -1,0 +1,477 @@
+"""mnn.cv.dnn: the cv2.dnn helpers that inference pipelines use around a model.
+
+- blobFromImage / blobFromImages / blobFromImageWithParams (+ Image2BlobParams): cv2 4.x semantics
+  exactly: optional resize (INTER_LINEAR) or resize-then-centre-crop (crop=True) or letterbox
+  (paddingmode=DNN_PMODE_LETTERBOX), uint8 -> float32, mean subtracted *before* scaling, swapRB
+  swapping the first and third channels (the mean and scale given in the swapped order), NCHW
+  float32 (or uint8 with ddepth=CV_8U).
+- Preprocess: the usual classification / detection preprocessing in one call, including YOLO's
+  letterbox (aspect-preserving resize, centred, padded with 114): resize -> (x*scale - mean)/std ->
+  RGB/BGR -> NCHW. It remembers the letterbox ratio and padding to map boxes back.
+- NMSBoxes / NMSBoxesRotated: greedy non-maximum suppression as cv2 does it (scores above the
+  threshold, stable descending sort, top_k, IoU <= nms_threshold keeps, eta-adaptive threshold);
+  returns an int32 index array like cv2 (and, like cv2, an empty tuple when nothing is kept).
+
+The pixel work is engine ops: mnn.cv.resize (native), then one elementwise chain (convert, subtract,
+multiply) and a transpose to channel-first that the engine plans as a single fused pass.
+"""
+import math
+import struct
+
+from .. import _core
+from .. import numpy as _np
+from ._common import as_image, fail
+from ._geometry import BORDER_CONSTANT, INTER_LINEAR, copyMakeBorder, resize
+
+__all__ = [
+    "blobFromImage", "blobFromImages", "blobFromImageWithParams", "blobFromImagesWithParams",
+    "Image2BlobParams", "Preprocess", "NMSBoxes", "NMSBoxesRotated", "imagesFromBlob",
+    "DNN_PMODE_NULL", "DNN_PMODE_CROP_CENTER", "DNN_PMODE_LETTERBOX",
+    "DNN_LAYOUT_UNKNOWN", "DNN_LAYOUT_ND", "DNN_LAYOUT_NCHW", "DNN_LAYOUT_NCDHW", "DNN_LAYOUT_NHWC",
+    "DNN_LAYOUT_NDHWC", "DNN_LAYOUT_PLANAR", "CV_8U", "CV_32F",
+]
+
+CV_8U = 0
+CV_32F = 5
+DNN_PMODE_NULL = 0
+DNN_PMODE_CROP_CENTER = 1
+DNN_PMODE_LETTERBOX = 2
+DNN_LAYOUT_UNKNOWN = 0
+DNN_LAYOUT_ND = 1
+DNN_LAYOUT_NCHW = 2
+DNN_LAYOUT_NCDHW = 3
+DNN_LAYOUT_NHWC = 4
+DNN_LAYOUT_NDHWC = 5
+DNN_LAYOUT_PLANAR = 6
+
+
+_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
+
+
+def _wrap_u8(x):
+    """What cv2 5's blobFromImage(ddepth=CV_8U) does to other depths: truncate toward zero, keep the
+    low 8 bits (300 -> 44, -3.7 -> 253); no saturation."""
+    return x.astype(_np.int64).astype(_np.uint8)
+
+
+_PLANES = {}
+
+
+def _planes(vals, shape, axis):
+    """A float32 array of `shape` holding vals[c] along `axis` (the channel axis), cached: the engine's
+    fused elementwise pass is fastest when every operand has the output's shape (a (C,) vector
+    broadcast along a short innermost axis takes a slow path), and a pipeline reuses one shape."""
+    key = (tuple(vals), tuple(shape), axis)
+    arr = _PLANES.get(key)
+    if arr is None:
+        if len(_PLANES) >= 32:
+            _PLANES.clear()
+        vshape = [1] * len(shape)
+        vshape[axis] = len(vals)
+        v = _np.array(vals, dtype=_np.float32).reshape(vshape)
+        arr = _np.ascontiguousarray(_np.broadcast_to(v, tuple(shape)))
+        _PLANES[key] = arr
+    return arr
+
+
+def _planar(x):
+    """x (a channel-first or channel-reordered view of an image) as a dense array, computed now.
+    The engine would otherwise fuse this layout change into the elementwise pass that follows and
+    read the source with a channel stride there, which is several times slower than one dense copy
+    followed by a dense elementwise pass."""
+    x = _np.ascontiguousarray(x)
+    _core.eval(x)
+    return x
+
+
+def _f32(x):
+    """x rounded to float32 (cv2 computes resize factors in float)."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _scalar4(v, fn, name, default):
+    if v is None:
+        return [default] * 4
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return [float(v)] * 4 if default == 1.0 else [float(v), 0.0, 0.0, 0.0]  # cv2.Scalar(v) is (v, 0, 0, 0)
+    try:
+        vals = [float(x) for x in (v.tolist() if hasattr(v, "tolist") else v)]
+    except (TypeError, ValueError):
+        raise fail(fn, f"Can't parse '{name}': expected a number or up to 4 numbers") from None
+    if len(vals) > 4:
+        raise fail(fn, f"'{name}' has more than 4 values")
+    return vals + [0.0] * (4 - len(vals))
+
+
+def _size(size, fn):
+    if size is None:
+        return 0, 0
+    try:
+        w, h = (int(v) for v in (size.tolist() if hasattr(size, "tolist") else size))
+    except (TypeError, ValueError):
+        raise fail(fn, "Can't parse 'size': expected (width, height)") from None
+    if w < 0 or h < 0:
+        raise fail(fn, f"size must be >= 0, got {(w, h)}")
+    return w, h
+
+
+class Image2BlobParams:
+    """cv2.dnn.Image2BlobParams: scalefactor and mean are 4-value scalars, size is (width, height)."""
+
+    def __init__(self, scalefactor=None, size=None, mean=None, swapRB=False, ddepth=CV_32F,
+                 datalayout=DNN_LAYOUT_NCHW, mode=DNN_PMODE_NULL, borderValue=None):
+        self.scalefactor = tuple(_scalar4(scalefactor, "dnn.Image2BlobParams", "scalefactor", 1.0))
+        self.size = _size(size, "dnn.Image2BlobParams")
+        self.mean = tuple(_scalar4(mean, "dnn.Image2BlobParams", "mean", 0.0))
+        self.swapRB = bool(swapRB)
+        self.ddepth = int(ddepth)
+        self.datalayout = int(datalayout)
+        self.paddingmode = int(mode)
+        self.borderValue = tuple(_scalar4(borderValue, "dnn.Image2BlobParams", "borderValue", 0.0))
+
+
+def _fit(img, size, mode, border, fn):
+    """Resize (and crop or pad) one HxWxC image to size=(w, h) the way cv2.dnn does."""
+    ih, iw = img.shape[0], img.shape[1]
+    w, h = size
+    if (w, h) == (0, 0) or (w, h) == (iw, ih):
+        return img
+    if mode == DNN_PMODE_CROP_CENTER:
+        f = max(_f32(_f32(w) / _f32(iw)), _f32(_f32(h) / _f32(ih)))
+        r = resize(img, (0, 0), fx=f, fy=f, interpolation=INTER_LINEAR)
+        x0, y0 = int(0.5 * (r.shape[1] - w)), int(0.5 * (r.shape[0] - h))  # cv2: Point(double, double) truncates
+        if x0 < 0 or y0 < 0 or x0 + w > r.shape[1] or y0 + h > r.shape[0]:
+            raise fail(fn, "the centre crop falls outside the resized image")
+        return r[y0:y0 + h, x0:x0 + w]
+    if mode == DNN_PMODE_LETTERBOX:
+        f = min(_f32(_f32(w) / _f32(iw)), _f32(_f32(h) / _f32(ih)))
+        rh, rw = int(_f32(ih * f)), int(_f32(iw * f))
+        r = resize(img, (rw, rh), interpolation=INTER_LINEAR)
+        top, left = (h - rh) // 2, (w - rw) // 2
+        return copyMakeBorder(r, top, h - top - rh, left, w - left - rw, BORDER_CONSTANT, value=list(border))
+    return resize(img, (w, h), interpolation=INTER_LINEAR)
+
+
+def _blob(images, p, fn):
+    if p.ddepth not in (CV_32F, CV_8U):
+        raise fail(fn, f"Blob depth should be CV_32F or CV_8U, got {p.ddepth}")
+    if p.ddepth == CV_8U and (any(v != 1.0 for v in p.scalefactor) or any(v != 0.0 for v in p.mean)):
+        raise fail(fn, "scaling and mean subtraction are not supported for a CV_8U blob")
+    if p.datalayout not in (DNN_LAYOUT_NCHW, DNN_LAYOUT_NHWC):
+        raise fail(fn, f"unsupported data layout {p.datalayout}")
+    if not images:
+        raise fail(fn, "no images")
+    out_dt = _np.float32 if p.ddepth == CV_32F else _np.uint8
+    mean0, scale0 = list(p.mean), list(p.scalefactor)
+    planes, shape0 = [], None
+    for k, src in enumerate(images):
+        img = as_image(src, fn, "image")
+        if img.ndim not in (2, 3):
+            raise fail(fn, f"expected an HxW or HxWxC image, got {img.ndim} dimensions")
+        nch = 1 if img.ndim == 2 else img.shape[2]
+        if nch not in (1, 3, 4):
+            raise fail(fn, f"images must have 1, 3 or 4 channels, got {nch}")
+        if img.shape[0] == 0 or img.shape[1] == 0:
+            raise fail(fn, "empty image")
+        if str(img.dtype) not in _DEPTHS:
+            raise fail(fn, f"unsupported image depth {img.dtype}")
+        mean, scale = list(mean0), list(scale0)  # given in the output (swapped) channel order
+        x = _fit(img, p.size, p.paddingmode, p.borderValue, fn)
+        if x.ndim == 2:
+            x = x[:, :, None]
+        if shape0 is None:
+            shape0 = tuple(x.shape)
+        elif tuple(x.shape) != shape0:
+            raise fail(fn, f"image {k} gives a {tuple(x.shape)} blob plane, the first gave {shape0}")
+        # channel order and layout first (views), then one fused elementwise pass over the output:
+        # convert, subtract the mean, scale (float32 throughout, as cv2; mean/scale follow the swap)
+        if p.swapRB and nch >= 3:
+            x = x[:, :, ::-1] if nch == 3 else x[:, :, [2, 1, 0, 3]]
+        axis = 2
+        if p.datalayout != DNN_LAYOUT_NHWC:
+            x, axis = x.transpose(2, 0, 1), 0
+        if axis == 0 or p.swapRB:
+            x = _planar(x)
+        if out_dt is _np.float32:
+            x = (x.astype(_np.float32) - _planes(mean[:nch], x.shape, axis)) * _planes(scale[:nch], x.shape, axis)
+        elif str(x.dtype) != "uint8":
+            x = _wrap_u8(x)
+        planes.append(x)
+    return _np.ascontiguousarray(_np.stack(planes) if len(planes) > 1 else planes[0][None])
+
+
+def blobFromImage(image, scalefactor=1.0, size=None, mean=None, swapRB=False, crop=False, ddepth=CV_32F):
+    """cv2.dnn.blobFromImage: an HxW[xC] image to a 1xCxHxW blob (see the module docstring)."""
+    p = Image2BlobParams(scalefactor=float(scalefactor), size=size, mean=mean, swapRB=swapRB, ddepth=ddepth,
+                         mode=DNN_PMODE_CROP_CENTER if crop else DNN_PMODE_NULL)
+    p.scalefactor = (float(scalefactor),) * 4
+    return _blob([image], p, "dnn.blobFromImage")
+
+
+def blobFromImages(images, scalefactor=1.0, size=None, mean=None, swapRB=False, crop=False, ddepth=CV_32F):
+    """cv2.dnn.blobFromImages: N images of one size after resizing to an NxCxHxW blob."""
+    p = Image2BlobParams(size=size, mean=mean, swapRB=swapRB, ddepth=ddepth,
+                         mode=DNN_PMODE_CROP_CENTER if crop else DNN_PMODE_NULL)
+    p.scalefactor = (float(scalefactor),) * 4
+    try:
+        imgs = list(images)
+    except TypeError:
+        raise fail("dnn.blobFromImages", "expected a sequence of images") from None
+    return _blob(imgs, p, "dnn.blobFromImages")
+
+
+def blobFromImageWithParams(image, param=None):
+    """cv2.dnn.blobFromImageWithParams: per-channel scale, letterbox padding, NHWC layout."""
+    return _blob([image], param or Image2BlobParams(), "dnn.blobFromImageWithParams")
+
+
+def blobFromImagesWithParams(images, param=None):
+    return _blob(list(images), param or Image2BlobParams(), "dnn.blobFromImagesWithParams")
+
+
+def imagesFromBlob(blob_):
+    """cv2.dnn.imagesFromBlob: an NxCxHxW float32 blob back to a list of HxWxC images."""
+    b = as_image(blob_, "dnn.imagesFromBlob", "blob_")
+    if b.ndim != 4 or str(b.dtype) != "float32":
+        raise fail("dnn.imagesFromBlob", "expected a 4-d float32 blob")
+    return [_np.ascontiguousarray(b[i].transpose(1, 2, 0)) for i in range(b.shape[0])]
+
+
+class Preprocess:
+    """A model's input preprocessing as one reusable, fused step.
+
+        pre = mnn.cv.dnn.Preprocess((224, 224), mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225),
+                                    scale=1 / 255, swapRB=True)            # ImageNet classification
+        blob = pre(bgr_image)                                             # 1x3x224x224 float32
+
+        yolo = mnn.cv.dnn.Preprocess((640, 640), scale=1 / 255, swapRB=True, letterbox=True)
+        blob = yolo(frame)            # aspect kept, centred, padded with 114 (YOLO's grey)
+        boxes = yolo.unletterbox(xyxy_boxes)  # model coordinates -> original image pixels
+
+    Steps: resize with INTER_LINEAR to size=(width, height) (or letterbox: scale by
+    r = min(w/iw, h/ih), resize to round(iw*r) x round(ih*r), pad evenly with pad_value), then
+    y = (x * scale - mean) / std per channel (mean/std in the output channel order), BGR->RGB when
+    swapRB, and the NCHW (or NHWC) layout. The per-pixel part is a single elementwise expression
+    followed by a layout copy, which the engine fuses; a repeated call reuses the cached plan.
+    """
+
+    def __init__(self, size, mean=0.0, std=1.0, scale=1.0, swapRB=False, letterbox=False, pad_value=114,
+                 layout="NCHW"):
+        self.size = _size(size, "dnn.Preprocess")
+        if 0 in self.size:
+            raise fail("dnn.Preprocess", "size must be positive")
+        self.mean, self.std = mean, std
+        self.scale = float(scale)
+        self.swapRB = bool(swapRB)
+        self.letterbox = bool(letterbox)
+        self.pad_value = pad_value
+        if layout not in ("NCHW", "NHWC"):
+            raise fail("dnn.Preprocess", f"layout must be 'NCHW' or 'NHWC', got {layout!r}")
+        self.layout = layout
+        self.ratio, self.pad = 1.0, (0, 0)
+
+    def _per_channel(self, v, nch, name):
+        vals = [float(v)] * nch if isinstance(v, (int, float)) else [float(t) for t in v]
+        if len(vals) != nch:
+            raise fail("dnn.Preprocess", f"'{name}' needs {nch} values, got {len(vals)}")
+        return vals
+
+    def __call__(self, image):
+        fn = "dnn.Preprocess"
+        img = as_image(image, fn, "image")
+        if img.ndim == 2:
+            img = img[:, :, None]
+        if img.ndim != 3 or img.shape[0] == 0 or img.shape[1] == 0:
+            raise fail(fn, "expected a non-empty HxW or HxWxC image")
+        nch = img.shape[2]
+        ih, iw = img.shape[0], img.shape[1]
+        w, h = self.size
+        if self.letterbox:
+            r = min(w / iw, h / ih)
+            rw, rh = max(1, int(round(iw * r))), max(1, int(round(ih * r)))
+            x = resize(img, (rw, rh), interpolation=INTER_LINEAR) if (rw, rh) != (iw, ih) else img
+            left, top = (w - rw) // 2, (h - rh) // 2
+            pad = self._per_channel(self.pad_value, nch, "pad_value")
+            x = copyMakeBorder(x, top, h - top - rh, left, w - left - rw, BORDER_CONSTANT, value=pad[:4])
+            self.ratio, self.pad = r, (left, top)
+        else:
+            x = resize(img, (w, h), interpolation=INTER_LINEAR) if (w, h) != (iw, ih) else img
+            self.ratio, self.pad = (w / iw, h / ih), (0, 0)
+        if x.ndim == 2:
+            x = x[:, :, None]
+        if self.swapRB and nch >= 3:
+            x = x[:, :, ::-1] if nch == 3 else x[:, :, [2, 1, 0] + list(range(3, nch))]
+        mean = self._per_channel(self.mean, nch, "mean")
+        std = self._per_channel(self.std, nch, "std")
+        axis = 2
+        if self.layout == "NCHW":
+            x, axis = x.transpose(2, 0, 1), 0
+        if axis == 0 or (self.swapRB and nch >= 3):
+            x = _planar(x)
+        # y = x*scale/std - mean/std: one fused multiply-add pass with output-shaped constants
+        a = _planes([self.scale / s for s in std], x.shape, axis)
+        b = _planes([m / s for m, s in zip(mean, std)], x.shape, axis)
+        return (x.astype(_np.float32) * a - b)[None]
+
+    def unletterbox(self, boxes):
+        """xyxy boxes in model input pixels -> original image pixels (after a letterbox call)."""
+        r = self.ratio if isinstance(self.ratio, float) else None
+        px, py = self.pad
+        out = []
+        for x0, y0, x1, y1 in (b.tolist() if hasattr(b, "tolist") else b for b in boxes):
+            if r is None:
+                rx, ry = self.ratio
+                out.append([x0 / rx, y0 / ry, x1 / rx, y1 / ry])
+            else:
+                out.append([(x0 - px) / r, (y0 - py) / r, (x1 - px) / r, (y1 - py) / r])
+        return out
+
+
+# ---- non-maximum suppression ----------------------------------------------------------------
+
+def _sorted_candidates(scores, score_threshold, top_k, fn):
+    try:
+        sc = [float(s) for s in (scores.tolist() if hasattr(scores, "tolist") else scores)]
+    except (TypeError, ValueError):
+        raise fail(fn, "Can't parse 'scores': expected a sequence of numbers") from None
+    thr = _f32(float(score_threshold))
+    sc = [_f32(s) for s in sc]  # cv2 keeps scores and the threshold as float
+    cand = [(s, i) for i, s in enumerate(sc) if s > thr]
+    cand.sort(key=lambda t: -t[0])  # stable: equal scores keep their input order
+    if top_k > 0:
+        cand = cand[:top_k]
+    return sc, cand
+
+
+def _greedy(cand, overlap, nms_threshold, eta):
+    keep = []
+    thr = _f32(float(nms_threshold))
+    for _, i in cand:
+        ok = all(overlap(i, j) <= thr for j in keep)
+        if ok:
+            keep.append(i)
+            if eta < 1.0 and thr > 0.5:
+                thr = _f32(thr * eta)
+    if not keep:
+        return ()  # what cv2's binding returns for an empty index vector
+    return _np.array(keep, dtype=_np.int32)
+
+
+def _rects(bboxes, fn):
+    try:
+        rows = bboxes.tolist() if hasattr(bboxes, "tolist") else [list(b) for b in bboxes]
+        out = []
+        for r in rows:
+            x, y, w, h = (float(v) for v in r)
+            out.append((x, y, w, h))
+        return out
+    except (TypeError, ValueError):
+        raise fail(fn, "Can't parse 'bboxes': expected (x, y, width, height) boxes") from None
+
+
+def NMSBoxes(bboxes, scores, score_threshold, nms_threshold, eta=1.0, top_k=0):
+    """cv2.dnn.NMSBoxes: indices (int32, best first) of the boxes kept; boxes are (x, y, w, h)."""
+    fn = "dnn.NMSBoxes"
+    boxes = _rects(bboxes, fn)
+    sc, cand = _sorted_candidates(scores, score_threshold, int(top_k), fn)
+    if len(sc) != len(boxes):
+        raise fail(fn, f"{len(boxes)} boxes but {len(sc)} scores")
+    if float(nms_threshold) < 0 or float(eta) <= 0:
+        raise fail(fn, "nms_threshold must be >= 0 and eta > 0")
+
+    def iou(i, j):
+        ax, ay, aw, ah = boxes[i]
+        bx, by, bw, bh = boxes[j]
+        area_a, area_b = aw * ah, bw * bh
+        x0, y0 = max(ax, bx), max(ay, by)
+        iw, ih = min(ax + aw, bx + bw) - x0, min(ay + ah, by + bh) - y0
+        inter = iw * ih if iw > 0 and ih > 0 else 0.0
+        if area_a + area_b <= 2.220446049250313e-16:
+            return 1.0
+        return inter / (area_a + area_b - inter)
+
+    return _greedy(cand, iou, nms_threshold, float(eta))
+
+
+def _corners(r):
+    (cx, cy), (w, h), ang = r
+    a = ang * math.pi / 180.0
+    b, c = math.cos(a) * 0.5, math.sin(a) * 0.5
+    return [(cx - c * h - b * w, cy + b * h - c * w), (cx + c * h - b * w, cy - b * h - c * w),
+            (2 * cx - (cx - c * h - b * w), 2 * cy - (cy + b * h - c * w)),
+            (2 * cx - (cx + c * h - b * w), 2 * cy - (cy - b * h - c * w))]
+
+
+def _poly_area(p):
+    s = 0.0
+    for k in range(len(p)):
+        x0, y0 = p[k]
+        x1, y1 = p[(k + 1) % len(p)]
+        s += x0 * y1 - x1 * y0
+    return abs(s) * 0.5
+
+
+def _clip_convex(subject, clip):
+    """Sutherland-Hodgman: the part of convex polygon `subject` inside convex polygon `clip`."""
+    def orient(p):
+        return sum(p[k][0] * p[(k + 1) % len(p)][1] - p[(k + 1) % len(p)][0] * p[k][1] for k in range(len(p)))
+    if orient(clip) < 0:
+        clip = clip[::-1]
+    out = subject
+    for k in range(len(clip)):
+        if not out:
+            break
+        (ax, ay), (bx, by) = clip[k], clip[(k + 1) % len(clip)]
+        inp, out = out, []
+
+        def side(p):
+            return (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
+        for m in range(len(inp)):
+            p, q = inp[m], inp[(m + 1) % len(inp)]
+            sp, sq = side(p), side(q)
+            if sp >= 0:
+                out.append(p)
+            if (sp >= 0) != (sq >= 0):
+                t = sp / (sp - sq)
+                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
+
+
+def NMSBoxesRotated(bboxes, scores, score_threshold, nms_threshold, eta=1.0, top_k=0):
+    """cv2.dnn.NMSBoxesRotated: boxes are RotatedRects ((cx, cy), (w, h), angle in degrees)."""
+    fn = "dnn.NMSBoxesRotated"
+    try:
+        rects = [((float(c[0]), float(c[1])), (float(s[0]), float(s[1])), float(a)) for c, s, a in bboxes]
+    except (TypeError, ValueError):
+        raise fail(fn, "Can't parse 'bboxes': expected ((cx, cy), (w, h), angle) boxes") from None
+    sc, cand = _sorted_candidates(scores, score_threshold, int(top_k), fn)
+    if len(sc) != len(rects):
+        raise fail(fn, f"{len(rects)} boxes but {len(sc)} scores")
+    polys = [_corners(r) for r in rects]
+
+    def inside(p, poly):
+        sgn = 0
+        for k in range(4):
+            (ax, ay), (bx, by) = poly[k], poly[(k + 1) % 4]
+            c = (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
+            if abs(c) < 1e-9:
+                continue
+            if sgn == 0:
+                sgn = 1 if c > 0 else -1
+            elif (c > 0) != (sgn > 0):
+                return False
+        return True
+
+    def iou(i, j):
+        # cv2 counts a box lying wholly inside the other as a full overlap (INTERSECT_FULL -> 1.0)
+        if all(inside(p, polys[j]) for p in polys[i]) or all(inside(p, polys[i]) for p in polys[j]):
+            return 1.0
+        inter_poly = _clip_convex(polys[i], polys[j])
+        if len(inter_poly) < 3:
+            return 0.0
+        inter = _poly_area(inter_poly)
+        a = rects[i][1][0] * rects[i][1][1]
+        b = rects[j][1][0] * rects[j][1][1]
+        return inter / (a + b - inter) if a + b - inter > 0 else 0.0
+
+    return _greedy(cand, iou, nms_threshold, float(eta))

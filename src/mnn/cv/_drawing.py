@@ -1,0 +1,681 @@
+"""Drawing: line, arrowedLine, rectangle, circle, ellipse, ellipse2Poly, polylines, fillPoly,
+fillConvexPoly, drawContours, drawMarker, clipLine (putText / getTextSize: see below).
+
+Like cv2, every function draws *in place* on the image it is given and returns that image: an
+mnn array is updated through its own setitem (views write through to their base), a numpy array
+(or any writable buffer) gets the pixels written back into its memory.
+
+The rasterisers are native (one primitive, cv_draw: csrc/ops/cv/drawing.cpp and
+csrc/backends/cpu/kernels/cv/drawing.cpp); this module checks arguments the way cv2 does and
+encodes each call as a short command stream. Agreement with cv2 5 (tests/cv/test_drawing.py):
+pixel-identical for LINE_4 / LINE_8 lines of any thickness, rectangles, circles, ellipses,
+polylines, fillPoly, fillConvexPoly and drawContours (hierarchy and maxLevel included), with
+shift > 0 and shapes partly outside the image, with two exceptions: a filled polygon whose edges
+cross the image border, and a thick line with shift > 0 crossing it, may differ by a pixel along
+those edges (cv2 5 places them by a rule not reproduced here; <= 3% / 10% of the pixels).
+LINE_AA uses our own coverage filter (cv2's lookup tables are not reproduced): the same pixels
+are touched, with intensities close to cv2's but not equal.
+
+putText and getTextSize need the Hershey glyph tables; mnn ships no copy of them, so both raise
+NotImplementedError.
+"""
+import math
+import struct
+
+from .. import _core
+from .. import numpy as _np
+from ._common import fail
+
+__all__ = [
+    "LINE_4", "LINE_8", "LINE_AA", "FILLED", "MARKER_CROSS", "MARKER_TILTED_CROSS", "MARKER_STAR",
+    "MARKER_DIAMOND", "MARKER_SQUARE", "MARKER_TRIANGLE_UP", "MARKER_TRIANGLE_DOWN",
+    "FONT_HERSHEY_SIMPLEX", "FONT_HERSHEY_PLAIN", "FONT_HERSHEY_DUPLEX", "FONT_HERSHEY_COMPLEX",
+    "FONT_HERSHEY_TRIPLEX", "FONT_HERSHEY_COMPLEX_SMALL", "FONT_HERSHEY_SCRIPT_SIMPLEX",
+    "FONT_HERSHEY_SCRIPT_COMPLEX", "FONT_ITALIC",
+    "line", "arrowedLine", "rectangle", "circle", "ellipse", "ellipse2Poly", "polylines", "fillPoly",
+    "fillConvexPoly", "drawContours", "drawMarker", "clipLine", "putText", "getTextSize",
+]
+
+FILLED = -1
+LINE_4 = 4
+LINE_8 = 8
+LINE_AA = 16
+MARKER_CROSS = 0
+MARKER_TILTED_CROSS = 1
+MARKER_STAR = 2
+MARKER_DIAMOND = 3
+MARKER_SQUARE = 4
+MARKER_TRIANGLE_UP = 5
+MARKER_TRIANGLE_DOWN = 6
+FONT_HERSHEY_SIMPLEX = 0
+FONT_HERSHEY_PLAIN = 1
+FONT_HERSHEY_DUPLEX = 2
+FONT_HERSHEY_COMPLEX = 3
+FONT_HERSHEY_TRIPLEX = 4
+FONT_HERSHEY_COMPLEX_SMALL = 5
+FONT_HERSHEY_SCRIPT_SIMPLEX = 6
+FONT_HERSHEY_SCRIPT_COMPLEX = 7
+FONT_ITALIC = 16
+
+_XY_SHIFT = 16
+_MAX_THICKNESS = 32767
+_INT_MAX = 2**31 - 1
+_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
+
+# command codes of the cv_draw stream (see the kernel's header comment)
+_LINE, _POLYLINE, _FILLCONVEX, _FILLPOLY, _CIRCLE, _ELLIPSE, _CONTOURS = range(7)
+
+
+# ---- argument checks ------------------------------------------------------------------------
+
+def _int(v, fn, name):
+    """A C int argument: Python ints and integer scalars (numpy's too); floats are refused as cv2 does."""
+    if isinstance(v, bool) or isinstance(v, float):
+        raise fail(fn, f"Can't parse '{name}': expected an integer, got {type(v).__name__}")
+    try:
+        i = v.__index__()
+    except (AttributeError, TypeError):
+        try:
+            if getattr(v, "ndim", None) == 0 and "int" in str(v.dtype):
+                i = int(v)
+            else:
+                raise TypeError
+        except (TypeError, ValueError):
+            raise fail(fn, f"Can't parse '{name}': expected an integer, got {type(v).__name__}") from None
+    if not -2**31 <= i < 2**31:
+        raise fail(fn, f"'{name}' = {i} does not fit a C int")
+    return i
+
+
+def _point(p, fn, name):
+    try:
+        vals = p.tolist() if hasattr(p, "tolist") else list(p)
+    except TypeError:
+        raise fail(fn, f"Can't parse '{name}': expected a point (x, y)") from None
+    if len(vals) != 2:
+        raise fail(fn, f"Can't parse '{name}': expected 2 values, got {len(vals)}")
+    return _int(vals[0], fn, name), _int(vals[1], fn, name)
+
+
+def _color(c, fn):
+    """cv2.Scalar: one number, or up to 4; missing channels are 0 (so 255 on a BGR image is blue)."""
+    if c is None:
+        raise fail(fn, "'color' is None")
+    if isinstance(c, (int, float)) and not isinstance(c, bool):
+        vals = [c]
+    else:
+        try:
+            vals = c.tolist() if hasattr(c, "tolist") else list(c)
+            if not isinstance(vals, list):
+                vals = [vals]
+        except TypeError:
+            raise fail(fn, "Can't parse 'color': expected a number or a sequence of up to 4 numbers") from None
+    if not 1 <= len(vals) <= 4:
+        raise fail(fn, f"Can't parse 'color': expected 1 to 4 values, got {len(vals)}")
+    try:
+        out = [float(v) for v in vals]
+    except (TypeError, ValueError):
+        raise fail(fn, "Can't parse 'color': values must be numbers") from None
+    return out + [0.0] * (4 - len(out))
+
+
+def _line_type(lt, img, fn):
+    lt = _int(lt, fn, "lineType")
+    if lt not in (0, 1, LINE_4, LINE_8, LINE_AA):
+        raise fail(fn, f"unsupported lineType {lt} (expected LINE_4, LINE_8 or LINE_AA)")
+    if lt == LINE_AA and str(img.dtype) != "uint8":
+        lt = LINE_8  # cv2 draws anti-aliased only on 8-bit images
+    return lt
+
+
+def _shift(s, fn):
+    s = _int(s, fn, "shift")
+    if not 0 <= s <= _XY_SHIFT:
+        raise fail(fn, f"shift must be in [0, {_XY_SHIFT}], got {s}")
+    return s
+
+
+def _thickness(t, fn, allow_filled=True):
+    t = _int(t, fn, "thickness")
+    if t > _MAX_THICKNESS or (not allow_filled and t <= 0):
+        raise fail(fn, f"thickness must be in [{'-1' if allow_filled else '1'}, {_MAX_THICKNESS}], got {t}")
+    return t
+
+
+def _canvas(img, fn):
+    """The image to draw on as an mnn array (numpy arrays are read zero-copy), checked like cv2."""
+    if img is None:
+        raise fail(fn, "'img' is None")
+    a = img if isinstance(img, _np.ndarray) else None
+    if a is None:
+        try:
+            a = _np.asarray(img)
+        except (TypeError, ValueError):
+            raise TypeError(f"[mnn.cv.{fn}] Expected Ptr<cv::UMat> for argument 'img'") from None
+        if getattr(img, "flags", None) is not None and not getattr(img.flags, "writeable", True):
+            raise fail(fn, "the image is read-only")
+    if a.ndim not in (2, 3):
+        raise fail(fn, f"expected an HxW or HxWxC image, got {a.ndim} dimensions")
+    if str(a.dtype) not in _DEPTHS:
+        raise fail(fn, f"unsupported image depth {a.dtype}")
+    if a.ndim == 3 and not 1 <= a.shape[2] <= 4:
+        raise fail(fn, f"drawing supports 1 to 4 channels, got {a.shape[2]}")
+    return a
+
+
+def _walk(ints, dx=0, dy=0):
+    """Reads a command stream: returns (x0, y0, x1, y1), the pixel box that bounds everything it can
+    touch (with margins for thickness, caps and anti-aliasing), and the stream moved by (-dx, -dy)
+    pixels. Rasterisation is translation invariant (the clipping, Bresenham and fixed-point steps
+    all work on differences), so drawing the moved stream on the crop [y0:y1, x0:x1] gives the
+    same pixels as drawing the whole image, at the cost of the crop."""
+    out, i = [], 0
+    box = [float("inf"), float("inf"), float("-inf"), float("-inf")]
+
+    def grow(x, y, sh, m):
+        px, py = x >> sh, y >> sh
+        box[0], box[1] = min(box[0], px - m), min(box[1], py - m)
+        box[2], box[3] = max(box[2], px + m + 1), max(box[3], py + m + 1)
+
+    def pts(n, sh, m, ox=0, oy=0):
+        nonlocal i
+        for _ in range(n):
+            x, y = ints[i], ints[i + 1]
+            grow(x + ox, y + oy, sh, m)
+            out.extend((x - (dx << sh), y - (dy << sh)))
+            i += 2
+
+    while i < len(ints):
+        cmd = ints[i]
+        if cmd == _LINE:
+            x0, y0, x1, y1, t, lt, sh = ints[i + 1:i + 8]
+            m = max(t, 1) + 2
+            grow(x0, y0, sh, m), grow(x1, y1, sh, m)
+            out += [cmd, x0 - (dx << sh), y0 - (dy << sh), x1 - (dx << sh), y1 - (dy << sh), t, lt, sh]
+            i += 8
+        elif cmd == _POLYLINE:
+            closed, t, lt, sh, n = ints[i + 1:i + 6]
+            out += ints[i:i + 6]
+            i += 6
+            pts(n, sh, max(t, 1) + 2)
+        elif cmd == _FILLCONVEX:
+            lt, sh, n = ints[i + 1:i + 4]
+            out += ints[i:i + 4]
+            i += 4
+            pts(n, sh, 2)
+        elif cmd == _FILLPOLY:
+            lt, sh, ox, oy, nc = ints[i + 1:i + 6]
+            out += [cmd, lt, sh, ox - (dx << sh), oy - (dy << sh), nc]
+            i += 6
+            for _ in range(nc):
+                n = ints[i]
+                out.append(n)
+                i += 1
+                pts(n, sh, 2, ox, oy)
+                # pts() moved the points; the offset is moved instead, so put them back
+                for k in range(len(out) - 2 * n, len(out), 2):
+                    out[k] += dx << sh
+                    out[k + 1] += dy << sh
+        elif cmd == _CIRCLE:
+            cx, cy, r, t, lt, sh = ints[i + 1:i + 7]
+            m = (r >> sh) + max(t, 1) + 3
+            grow(cx, cy, sh, m)
+            out += [cmd, cx - (dx << sh), cy - (dy << sh), r, t, lt, sh]
+            i += 7
+        elif cmd == _ELLIPSE:
+            cx, cy, ax, ay, ang, a0, a1, t, lt = ints[i + 1:i + 10]
+            m = (max(abs(ax), abs(ay)) >> _XY_SHIFT) + max(t, 1) + 3
+            grow(cx, cy, _XY_SHIFT, m)
+            out += [cmd, cx - (dx << _XY_SHIFT), cy - (dy << _XY_SHIFT), ax, ay, ang, a0, a1, t, lt]
+            i += 10
+        elif cmd == _CONTOURS:
+            t, lt, nc = ints[i + 1:i + 4]
+            out += ints[i:i + 4]
+            i += 4
+            for _ in range(nc):
+                n = ints[i]
+                out.append(n)
+                i += 1
+                pts(n, 0, max(t, 1) + 2)
+        else:
+            raise AssertionError(f"bad drawing command {cmd}")
+    return box, out
+
+
+def _draw(img, a, ints, color):
+    """Runs the command stream and stores the result into the caller's image (cv2 draws in place).
+    Only the crop that the shapes can touch is copied, drawn and written back."""
+    if not ints or a.size == 0:
+        return img
+    h, w = a.shape[0], a.shape[1]
+    (bx0, by0, bx1, by1), _ = _walk(ints)
+    if bx0 == float("inf"):
+        return img  # no points at all
+    x0, y0 = max(0, int(bx0)), max(0, int(by0))
+    x1, y1 = min(w, int(bx1)), min(h, int(by1))
+    if x0 >= x1 or y0 >= y1:
+        return img  # nothing can land on the image
+    if (x1 - x0) * (y1 - y0) * 2 > h * w:
+        x0, y0, x1, y1 = 0, 0, w, h
+    _, moved = _walk(ints, x0, y0) if (x0, y0) != (0, 0) else (None, ints)
+    crop = a if (x0, y0, x1, y1) == (0, 0, w, h) else a[y0:y1, x0:x1]
+    res = _core.prim("cv_draw", [_np.ascontiguousarray(crop)], moved, color)
+    if crop is a:
+        img[...] = res  # mnn arrays: setitem (views write through); numpy: its own setitem reads our buffer
+    else:
+        img[y0:y1, x0:x1] = res
+    return img
+
+
+def _contour_points(c, fn, name="pts"):
+    """One contour/polygon: an int32 array of N points ((N,2), (N,1,2) or a flat list of pairs)."""
+    if hasattr(c, "dtype"):
+        if str(c.dtype) not in ("int32", "int64"):
+            raise fail(fn, f"'{name}' must hold int32 points (cv2: checkVector(2, CV_32S)), got {c.dtype}")
+        flat = c.reshape(-1).tolist() if c.size else []
+        if flat and not (-2**31 <= min(flat) and max(flat) < 2**31):
+            raise fail(fn, f"'{name}' has coordinates outside the C int range")
+        if len(flat) % 2:
+            raise fail(fn, f"'{name}' must hold 2-d points")
+        return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+    try:
+        vals = list(c)
+    except TypeError:
+        raise fail(fn, f"Can't parse '{name}': expected an array of points") from None
+    pts = []
+    for v in vals:
+        while isinstance(v, (list, tuple)) and len(v) == 1:
+            v = v[0]
+        pts.append(_point(v, fn, name))
+    return pts
+
+
+def _contours(pts, fn, name="pts"):
+    """A list of contours: a sequence of point arrays, or one array whose first axis lists them."""
+    if pts is None:
+        raise fail(fn, f"'{name}' is None")
+    if hasattr(pts, "dtype") and hasattr(pts, "ndim"):
+        if pts.ndim == 2 and pts.shape[-1] == 2:
+            return [[p] for p in _contour_points(pts, fn, name)]  # cv2: one 1-point contour per row
+        return [_contour_points(pts[i], fn, name) for i in range(pts.shape[0])]
+    try:
+        return [_contour_points(c, fn, name) for c in pts]
+    except TypeError:
+        raise fail(fn, f"Can't parse '{name}': expected a sequence of point arrays") from None
+
+
+def _flat(pts):
+    out = [len(pts)]
+    for x, y in pts:
+        out += (x, y)
+    return out
+
+
+# ---- lines and shapes -----------------------------------------------------------------------
+
+def line(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
+    fn = "line"
+    a = _canvas(img, fn)
+    (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
+    t = _thickness(thickness, fn, allow_filled=False)
+    ints = [_LINE, x0, y0, x1, y1, t, _line_type(lineType, a, fn), _shift(shift, fn)]
+    return _draw(img, a, ints, _color(color, fn))
+
+
+def arrowedLine(img, pt1, pt2, color, thickness=1, line_type=LINE_8, shift=0, tipLength=0.1):
+    fn = "arrowedLine"
+    a = _canvas(img, fn)
+    (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
+    t = _thickness(thickness, fn, allow_filled=False)
+    lt, sh, col = _line_type(line_type, a, fn), _shift(shift, fn), _color(color, fn)
+    tip = math.hypot(x0 - x1, y0 - y1) * float(tipLength)
+    ang = math.atan2(y0 - y1, x0 - x1)
+    ints = [_LINE, x0, y0, x1, y1, t, lt, sh]
+    for side in (1, -1):
+        px = round(x1 + tip * math.cos(ang + side * math.pi / 4))
+        py = round(y1 + tip * math.sin(ang + side * math.pi / 4))
+        ints += [_LINE, px, py, x1, y1, t, lt, sh]
+    return _draw(img, a, ints, col)
+
+
+def rectangle(img, *args, **kw):
+    """rectangle(img, pt1, pt2, color, thickness=1, lineType=8, shift=0) or
+    rectangle(img, rec=(x, y, w, h), color, thickness=1, lineType=8, shift=0)."""
+    fn = "rectangle"
+    a = _canvas(img, fn)
+    first = args[0] if args else kw.get("rec", kw.get("pt1"))
+    seq = first.tolist() if hasattr(first, "tolist") else first
+    rect_form = "rec" in kw or (isinstance(seq, (list, tuple)) and len(seq) == 4)
+    names = (("rec", "color", "thickness", "lineType", "shift") if rect_form
+             else ("pt1", "pt2", "color", "thickness", "lineType", "shift"))
+    if len(args) > len(names):
+        raise fail(fn, f"takes at most {len(names) + 1} positional arguments")
+    v = dict(zip(names, args))
+    for k, val in kw.items():
+        if k not in names or k in v:
+            raise TypeError(f"[mnn.cv.{fn}] unexpected or repeated argument '{k}'")
+        v[k] = val
+    if "color" not in v:
+        raise fail(fn, "missing required argument 'color'")
+    col = _color(v["color"], fn)
+    sh = _shift(v.get("shift", 0), fn)
+    t = _thickness(v.get("thickness", 1), fn)
+    lt = _line_type(v.get("lineType", LINE_8), a, fn)
+    if rect_form:
+        try:
+            x, y, w, h = (_int(q, fn, "rec") for q in seq)
+        except (TypeError, ValueError):
+            raise fail(fn, "Can't parse 'rec': expected (x, y, width, height)") from None
+        if w <= 0 or h <= 0:
+            return img
+        p0, p1 = (x, y), (x + w - (1 << sh), y + h - (1 << sh))
+    else:
+        if "pt2" not in v:
+            raise fail(fn, "missing required argument 'pt2'")
+        p0, p1 = _point(v["pt1"], fn, "pt1"), _point(v["pt2"], fn, "pt2")
+    quad = [p0, (p1[0], p0[1]), p1, (p0[0], p1[1])]
+    if t >= 0:
+        ints = [_POLYLINE, 1, t, lt, sh] + _flat(quad)
+    else:
+        ints = [_FILLCONVEX, lt, sh] + _flat(quad)
+    return _draw(img, a, ints, col)
+
+
+def circle(img, center, radius, color, thickness=1, lineType=LINE_8, shift=0):
+    fn = "circle"
+    a = _canvas(img, fn)
+    cx, cy = _point(center, fn, "center")
+    r = _int(radius, fn, "radius")
+    if r < 0:
+        raise fail(fn, f"radius must be >= 0, got {r}")
+    ints = [_CIRCLE, cx, cy, r, _thickness(thickness, fn), _line_type(lineType, a, fn), _shift(shift, fn)]
+    return _draw(img, a, ints, _color(color, fn))
+
+
+def ellipse(img, *args, **kw):
+    """ellipse(img, center, axes, angle, startAngle, endAngle, color, thickness=1, lineType=8, shift=0)
+    or ellipse(img, box=((cx, cy), (w, h), angle), color, thickness=1, lineType=8)."""
+    fn = "ellipse"
+    a = _canvas(img, fn)
+    if len(args) + len(kw) >= 6 or "center" in kw:
+        names = ("center", "axes", "angle", "startAngle", "endAngle", "color", "thickness", "lineType", "shift")
+        v = dict(zip(names, args), **kw)
+        v.setdefault("thickness", 1), v.setdefault("lineType", LINE_8), v.setdefault("shift", 0)
+        cx, cy = _point(v["center"], fn, "center")
+        aw, ah = _point(v["axes"], fn, "axes")
+        if aw < 0 or ah < 0:
+            raise fail(fn, "axes must be >= 0")
+        sh = _shift(v["shift"], fn)
+        up = _XY_SHIFT - sh
+        ctr, ax = (cx << up, cy << up), (aw << up, ah << up)
+        angs = [round(float(v[k])) for k in ("angle", "startAngle", "endAngle")]
+    else:
+        names = ("box", "color", "thickness", "lineType")
+        v = dict(zip(names, args), **kw)
+        v.setdefault("thickness", 1), v.setdefault("lineType", LINE_8)
+        try:
+            (bx, by), (bw, bh), bang = v["box"]
+            bx, by, bw, bh, bang = float(bx), float(by), float(bw), float(bh), float(bang)
+        except (TypeError, ValueError, KeyError):
+            raise fail(fn, "Can't parse 'box': expected ((cx, cy), (w, h), angle)") from None
+        if bw < 0 or bh < 0:
+            raise fail(fn, "box size must be >= 0")
+        one = 1 << _XY_SHIFT
+        ix, iy = round(bx), round(by)
+        ctr = ((ix << _XY_SHIFT) + round((bx - ix) * one), (iy << _XY_SHIFT) + round((by - iy) * one))
+        iw, ih = round(bw), round(bh)
+        ax = ((iw << (_XY_SHIFT - 1)) + round((bw - iw) * (one >> 1)),
+              (ih << (_XY_SHIFT - 1)) + round((bh - ih) * (one >> 1)))
+        angs = [round(bang), 0, 360]
+    if "color" not in v:
+        raise fail(fn, "missing required argument 'color'")
+    col = _color(v["color"], fn)
+    t = _thickness(v["thickness"], fn)
+    lt = _line_type(v["lineType"], a, fn)
+    ints = [_ELLIPSE, ctr[0], ctr[1], ax[0], ax[1], angs[0], angs[1], angs[2], t, lt]
+    return _draw(img, a, ints, col)
+
+
+def _sin_table():
+    """sin of whole degrees 0..450 rounded to 7 decimals, as float32 (the kernel builds the same)."""
+    t = []
+    for i in range(451):
+        s = math.sin(i * math.pi / 180.0) * 1e7
+        s = math.floor(s + 0.5) if s >= 0 else -math.floor(-s + 0.5)
+        t.append(struct.unpack("f", struct.pack("f", s / 1e7))[0])
+    return t
+
+
+_SIN = _sin_table()
+
+
+def ellipse2Poly(center, axes, angle, arcStart, arcEnd, delta):
+    """The polygon cv2 draws for an elliptic arc: (N, 2) int32 vertices, one every `delta` degrees."""
+    fn = "ellipse2Poly"
+    cx, cy = _point(center, fn, "center")
+    aw, ah = _point(axes, fn, "axes")
+    angle, a0, a1, delta = (_int(v, fn, n) for v, n in
+                            ((angle, "angle"), (arcStart, "arcStart"), (arcEnd, "arcEnd"), (delta, "delta")))
+    if not 0 < delta <= 180:
+        raise fail(fn, f"delta must be in (0, 180], got {delta}")
+    while angle < 0:
+        angle += 360
+    while angle > 360:
+        angle -= 360
+    if a0 > a1:
+        a0, a1 = a1, a0
+    while a0 < 0:
+        a0, a1 = a0 + 360, a1 + 360
+    while a1 > 360:
+        a0, a1 = a0 - 360, a1 - 360
+    if a1 - a0 > 360:
+        a0, a1 = 0, 360
+    cosa, sina = _SIN[450 - angle], _SIN[angle]
+    pts = []
+    for i in range(a0, a1 + delta, delta):
+        t = min(i, a1)
+        t = t + 360 if t < 0 else t
+        x, y = aw * _SIN[450 - t], ah * _SIN[t]
+        p = (round(cx + x * cosa - y * sina), round(cy + x * sina + y * cosa))
+        if not pts or p != pts[-1]:
+            pts.append(p)
+    if len(pts) == 1:
+        pts = [(cx, cy), (cx, cy)]
+    flat = [c for p in pts for c in p]
+    return _np.array(flat, dtype=_np.int32).reshape(len(pts), 2)
+
+
+def polylines(img, pts, isClosed, color, thickness=1, lineType=LINE_8, shift=0):
+    fn = "polylines"
+    a = _canvas(img, fn)
+    conts = _contours(pts, fn)
+    t = _thickness(thickness, fn, allow_filled=False) if _int(thickness, fn, "thickness") != 0 else 0
+    lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
+    ints = []
+    for c in conts:
+        if c:
+            ints += [_POLYLINE, int(bool(isClosed)), t, lt, sh] + _flat(c)
+    return _draw(img, a, ints, col)
+
+
+def fillPoly(img, pts, color, lineType=LINE_8, shift=0, offset=(0, 0)):
+    fn = "fillPoly"
+    a = _canvas(img, fn)
+    conts = [c for c in _contours(pts, fn) if c]
+    lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
+    ox, oy = _point(offset, fn, "offset")
+    if not conts:
+        return img
+    ints = [_FILLPOLY, lt, sh, ox, oy, len(conts)]
+    for c in conts:
+        ints += _flat(c)
+    return _draw(img, a, ints, col)
+
+
+def fillConvexPoly(img, points, color, lineType=LINE_8, shift=0):
+    fn = "fillConvexPoly"
+    a = _canvas(img, fn)
+    pts = _contour_points(points, fn, "points")
+    lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
+    if not pts:
+        return img
+    return _draw(img, a, [_FILLCONVEX, lt, sh] + _flat(pts), col)
+
+
+def _hierarchy(h, n, fn):
+    if h is None:
+        return None
+    flat = h.reshape(-1).tolist() if hasattr(h, "reshape") else [v for row in h for v in row]
+    if len(flat) != 4 * n:
+        raise fail(fn, f"hierarchy must hold 4 values per contour ({n} contours), got {len(flat)} values")
+    return [flat[4 * i:4 * i + 4] for i in range(n)]
+
+
+def _select(h, idx, max_level):
+    """The contours cv2 5 draws with a hierarchy and maxLevel > 0: all of them (contourIdx < 0) or
+    contourIdx and its descendants, keeping those whose nesting depth (0 for outermost, from the
+    parent links h[i][3]) is at most maxLevel."""
+    n = len(h)
+
+    def depth(i):
+        d, seen = 0, set()
+        while 0 <= h[i][3] < n and i not in seen:
+            seen.add(i)
+            i, d = h[i][3], d + 1
+        return d
+
+    if idx < 0:
+        cand = range(n)
+    else:
+        cand, stack = [], [idx]
+        while stack:
+            i = stack.pop()
+            if not 0 <= i < n or i in cand:
+                continue
+            cand.append(i)
+            child = h[i][2]
+            while 0 <= child < n and child not in cand:
+                stack.append(child)
+                child = h[child][0]
+        cand.sort()
+    return [i for i in cand if depth(i) <= max_level]
+
+
+def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_8, hierarchy=None,
+                 maxLevel=_INT_MAX, offset=(0, 0)):
+    fn = "drawContours"
+    a = _canvas(image, fn)
+    try:
+        conts = [_contour_points(c, fn, "contours") for c in contours]
+    except TypeError:
+        raise fail(fn, "Can't parse 'contours': expected a sequence of point arrays") from None
+    n = len(conts)
+    idx = _int(contourIdx, fn, "contourIdx")
+    t = _thickness(thickness, fn)
+    lt, col = _line_type(lineType, a, fn), _color(color, fn)
+    ox, oy = _point(offset, fn, "offset")
+    max_level = _int(maxLevel, fn, "maxLevel")
+    if n == 0:
+        return image
+    if idx >= n:
+        raise fail(fn, f"contourIdx {idx} is out of range (0 <= contourIdx < {n})")
+    h = _hierarchy(hierarchy, n, fn)
+    if h is None or max_level == 0:
+        order = list(range(n)) if idx < 0 else [idx]
+    else:
+        order = _select(h, idx, max_level)
+    sel = [[(x + ox, y + oy) for x, y in conts[i]] for i in order if conts[i]]
+    if not sel:
+        return image
+    if t >= 0:
+        ints = [_CONTOURS, t, lt, len(sel)]
+    else:
+        ints = [_FILLPOLY, lt, 0, 0, 0, len(sel)]
+    for c in sel:
+        ints += _flat(c)
+    return _draw(image, a, ints, col)
+
+
+def drawMarker(img, position, color, markerType=MARKER_CROSS, markerSize=20, thickness=1, line_type=8):
+    fn = "drawMarker"
+    a = _canvas(img, fn)
+    x, y = _point(position, fn, "position")
+    s = _int(markerSize, fn, "markerSize") // 2
+    t = _thickness(thickness, fn, allow_filled=False)
+    lt, col = _line_type(line_type, a, fn), _color(color, fn)
+    segs = {
+        MARKER_TILTED_CROSS: [((x - s, y - s), (x + s, y + s)), ((x + s, y - s), (x - s, y + s))],
+        MARKER_STAR: [((x - s, y), (x + s, y)), ((x, y - s), (x, y + s)),
+                      ((x - s, y - s), (x + s, y + s)), ((x + s, y - s), (x - s, y + s))],
+        MARKER_DIAMOND: [((x, y - s), (x + s, y)), ((x + s, y), (x, y + s)),
+                         ((x, y + s), (x - s, y)), ((x - s, y), (x, y - s))],
+        MARKER_SQUARE: [((x - s, y - s), (x + s, y - s)), ((x + s, y - s), (x + s, y + s)),
+                        ((x + s, y + s), (x - s, y + s)), ((x - s, y + s), (x - s, y - s))],
+        MARKER_TRIANGLE_UP: [((x - s, y + s), (x + s, y + s)), ((x + s, y + s), (x, y - s)),
+                             ((x, y - s), (x - s, y + s))],
+        MARKER_TRIANGLE_DOWN: [((x - s, y - s), (x + s, y - s)), ((x + s, y - s), (x, y + s)),
+                               ((x, y + s), (x - s, y - s))],
+    }.get(_int(markerType, fn, "markerType"), [((x - s, y), (x + s, y)), ((x, y - s), (x, y + s))])
+    ints = []
+    for (p, q) in segs:
+        ints += [_LINE, p[0], p[1], q[0], q[1], t, lt, 0]
+    return _draw(img, a, ints, col)
+
+
+def clipLine(imgRect, pt1, pt2):
+    """clipLine(imgRect=(x, y, w, h), pt1, pt2) -> (inside, pt1, pt2), clipped to the rectangle."""
+    fn = "clipLine"
+    try:
+        rx, ry, rw, rh = (_int(v, fn, "imgRect") for v in (imgRect.tolist() if hasattr(imgRect, "tolist") else imgRect))
+    except ValueError:
+        raise fail(fn, "Can't parse 'imgRect': expected (x, y, width, height)") from None
+    (x1, y1), (x2, y2) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
+    x1, y1, x2, y2 = x1 - rx, y1 - ry, x2 - rx, y2 - ry
+    if rw <= 0 or rh <= 0:
+        return False, (x1 + rx, y1 + ry), (x2 + rx, y2 + ry)
+    right, bottom = rw - 1, rh - 1
+
+    def tdiv(p, q):  # C's truncating division
+        r = abs(p) // abs(q)
+        return r if (p >= 0) == (q > 0) else -r
+
+    def code(x, y):
+        return (x < 0) + (x > right) * 2 + (y < 0) * 4 + (y > bottom) * 8
+
+    c1, c2 = code(x1, y1), code(x2, y2)
+    if (c1 & c2) == 0 and (c1 | c2) != 0:
+        if c1 & 12:
+            e = 0 if c1 < 8 else bottom
+            x1 += tdiv((e - y1) * (x2 - x1), y2 - y1)
+            y1 = e
+            c1 = (x1 < 0) + (x1 > right) * 2
+        if c2 & 12:
+            e = 0 if c2 < 8 else bottom
+            x2 += tdiv((e - y2) * (x2 - x1), y2 - y1)
+            y2 = e
+            c2 = (x2 < 0) + (x2 > right) * 2
+        if (c1 & c2) == 0 and (c1 | c2) != 0:
+            if c1:
+                e = 0 if c1 == 1 else right
+                y1 += tdiv((e - x1) * (y2 - y1), x2 - x1)
+                x1, c1 = e, 0
+            if c2:
+                e = 0 if c2 == 1 else right
+                y2 += tdiv((e - x2) * (y2 - y1), x2 - x1)
+                x2, c2 = e, 0
+    return (c1 | c2) == 0, (x1 + rx, y1 + ry), (x2 + rx, y2 + ry)
+
+
+# ---- text -----------------------------------------------------------------------------------
+
+_NO_GLYPHS = ("mnn ships no Hershey glyph tables (cv2's are not ours to copy), so text cannot be drawn "
+              "or measured; draw labels with another library or skip them")
+
+
+def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LINE_8, bottomLeftOrigin=False):
+    raise NotImplementedError(f"[mnn.cv.putText] {_NO_GLYPHS}")
+
+
+def getTextSize(text, fontFace, fontScale, thickness):
+    raise NotImplementedError(f"[mnn.cv.getTextSize] {_NO_GLYPHS}")
+
