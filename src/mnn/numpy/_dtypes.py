@@ -55,7 +55,7 @@ class dtype:
     """Interned dtype: exactly one instance per type, so `is` works."""
 
     __slots__ = ('name', 'kind', 'char', 'itemsize', 'str', 'type', '_code',
-                 '_sfmt')
+                 '_sfmt', '_hash')
 
     # Constant attributes of every builtin, non-structured numpy dtype.
     shape = ()
@@ -113,8 +113,10 @@ class dtype:
         return self.name
 
     def __hash__(self):
-        # Deterministic across processes (no str hashing involved).
-        return 0x6D6E6E00 + self._code
+        # numpy's own formula for builtin dtypes (hash of (kind, byteorder,
+        # flags, itemsize, alignment)), so an mnn dtype and the equal numpy
+        # dtype find the same dict/set entry.
+        return self._hash
 
     def __eq__(self, other):
         if other.__class__ is dtype:
@@ -152,6 +154,7 @@ for _code, _name, _kind, _size, _char, _sfmt, _names, _chars in _SPECS:
                    ('str', ('|' if _size == 1 else _NATIVE) + _kind + _pystr(_size)),
                    ('type', None)):
         object.__setattr__(_d, _k, _v)
+    object.__setattr__(_d, '_hash', hash((_kind, _d.str[0], 0, _size, _d.alignment)))
     _BY_CODE[_code] = _d
     for _s in (_char, _kind + _pystr(_size)) + _chars:
         _PREFIXABLE[_s] = _d
