@@ -242,3 +242,15 @@ def test_sort_gradient_matches_torch():
         tx = torch.tensor(x0, requires_grad=True)
         (torch.sort(tx, dim=axis).values * torch.tensor(w)).sum().backward()
         numpy.testing.assert_allclose(numpy.asarray(x.grad), tx.grad.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_sort_argsort_descending(axis):
+    # the Array API's descending=: ascending order reversed for sort (NaNs first); a stable argsort
+    x = numpy.array([[3.0, 1.0, numpy.nan, 1.0], [2.0, 2.0, -1.0, 5.0], [0.0, 3.0, 3.0, 1.0]])
+    ref_sort = numpy.flip(numpy.sort(x, axis=axis), axis=axis)
+    assert_same(mnp.sort(mnp.asarray(x), axis=axis, descending=True), ref_sort)
+    got = mnp.argsort(mnp.asarray(x), axis=axis, descending=True, stable=True)
+    assert_same(mnp.take_along_axis(mnp.asarray(x), got, axis=axis), ref_sort)
+    y = numpy.array([2, 7, 2, 7, 1], dtype=numpy.int8)
+    assert_same(mnp.argsort(mnp.asarray(y), descending=True), numpy.array([1, 3, 0, 2, 4]))

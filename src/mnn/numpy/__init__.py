@@ -101,3 +101,4 @@ _core._set_hooks([_dtypes._BY_CODE.get(i) for i in range(15)], asarray, _dtypes.
 from . import _protocols  # noqa: E402,F401  (pickle, __array_ufunc__/__array_function__: after install())
 from ._protocols import may_share_memory, shares_memory  # noqa: E402
 from ._errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402
+from ._array_api import __array_namespace_info__, astype  # noqa: E402  (Array API 2024.12)
