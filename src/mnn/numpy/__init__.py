@@ -102,3 +102,4 @@ from . import _protocols  # noqa: E402,F401  (pickle, __array_ufunc__/__array_fu
 from ._protocols import may_share_memory, shares_memory  # noqa: E402
 from ._errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402
 from ._array_api import __array_namespace_info__, astype  # noqa: E402  (Array API 2024.12)
+from ._ufuncs import ufunc  # noqa: E402  (isinstance(np.add, np.ufunc))
