@@ -103,3 +103,7 @@ from ._protocols import may_share_memory, shares_memory  # noqa: E402
 from ._errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402
 from ._array_api import __array_namespace_info__, astype  # noqa: E402  (Array API 2024.12)
 from ._ufuncs import ufunc  # noqa: E402  (isinstance(np.add, np.ufunc))
+from ._index_tricks import (c_, fill_diagonal, flatiter, index_exp, mask_indices, mgrid, ndenumerate,  # noqa: E402
+                            ndindex, ogrid, r_, s_)
+from . import _ndarray_extras  # noqa: E402,F401  (a.flat, a.repeat, a.trace, x in a, divmod)
+_ndarray_extras.install()
