@@ -107,3 +107,7 @@ from ._index_tricks import (c_, fill_diagonal, flatiter, index_exp, mask_indices
                             ndindex, ogrid, r_, s_)
 from . import _ndarray_extras  # noqa: E402,F401  (a.flat, a.repeat, a.trace, x in a, divmod)
 _ndarray_extras.install()
+from ._functional import (apply_along_axis, apply_over_axes, fromfunction, frompyfunc, piecewise,  # noqa: E402
+                          vectorize)
+from ._polynomial import (poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub,  # noqa: E402
+                          polyval, vander)
