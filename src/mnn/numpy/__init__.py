@@ -111,3 +111,7 @@ from ._functional import (apply_along_axis, apply_over_axes, fromfunction, fromp
                           vectorize)
 from ._polynomial import (poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub,  # noqa: E402
                           polyval, vander)
+from ._numeric_extras import (array_repr, array_str, asanyarray, asfortranarray, bartlett, bitwise_count,  # noqa: E402
+                              blackman, common_type, copyto, fix, fromiter, geomspace, hamming, hanning, isfortran,
+                              isneginf, isposinf, iterable, kaiser, little_endian, logspace, require, rollaxis,
+                              trapezoid, typecodes, unwrap)
