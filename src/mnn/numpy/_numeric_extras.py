@@ -193,7 +193,8 @@ def bitwise_count(x, /):
     if x.dtype.kind not in "biu":
         raise TypeError(f"[mnn.numpy.bitwise_count] ufunc 'bitwise_count' not supported for the input type "
                         f"{x.dtype}")
-    v = (mnp.abs(x) if x.dtype.kind == "i" else x).astype(mnp.uint64)
+    # |x| in 64 bits first: abs(int8(-128)) would wrap (int64's minimum wraps to 2**63, which is right)
+    v = (mnp.abs(x.astype(mnp.int64)) if x.dtype.kind == "i" else x).astype(mnp.uint64)
     v = v - ((v >> 1) & _M1)
     v = (v & _M2) + ((v >> 2) & _M2)
     v = (v + (v >> 4)) & _M4
