@@ -270,3 +270,47 @@ def test_plumbing():
         assert mnp.array_repr(mnp.asarray(x), precision=2) == numpy.array_repr(x, precision=2)
         assert mnp.array_str(mnp.asarray(x)) == numpy.array_str(x)
     assert mnp.typecodes == numpy.typecodes and mnp.little_endian == numpy.little_endian
+
+
+# ------------------------------------------------------------------ lib.stride_tricks, emath, exceptions
+
+
+def test_sliding_window_view_and_as_strided():
+    from numpy.lib.stride_tricks import as_strided as n_as
+    from numpy.lib.stride_tricks import sliding_window_view as n_sw
+
+    from mnn.numpy.lib.stride_tricks import as_strided as m_as
+    from mnn.numpy.lib.stride_tricks import sliding_window_view as m_sw
+    x = numpy.arange(30.0).reshape(5, 6)
+    same(m_sw(mnp.asarray(x), (3, 3)), n_sw(x, (3, 3)))
+    same(m_sw(mnp.asarray(x), 3, axis=1), n_sw(x, 3, axis=1))
+    same(m_sw(mnp.asarray(x), (2, 2), axis=(1, 0)), n_sw(x, (2, 2), axis=(1, 0)))
+    same(m_sw(mnp.asarray(x[:, ::2]), (2,), axis=0), n_sw(x[:, ::2], (2,), axis=0))
+    same(mnp.lib.stride_tricks.sliding_window_view(mnp.arange(5), 5), n_sw(numpy.arange(5), 5))
+    w = m_sw(mnp.asarray(x), (3, 3))
+    with pytest.raises(ValueError, match="read-only"):
+        w[0, 0, 0, 0] = 1
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.lib.stride_tricks.sliding_window_view\]"):
+        m_sw(mnp.asarray(x), (7, 1))
+    y = numpy.arange(10, dtype=numpy.int32)
+    same(m_as(mnp.asarray(y), shape=(4, 3), strides=(8, 4)), n_as(y, shape=(4, 3), strides=(8, 4)))
+    same(m_as(mnp.asarray(y), shape=(3, 3), strides=(0, 4)), n_as(y, shape=(3, 3), strides=(0, 4)))
+    with pytest.raises(ValueError, match="outside"):
+        m_as(mnp.asarray(y), shape=(20,), strides=(4,))
+
+
+@pytest.mark.parametrize("name", ["sqrt", "log", "log10", "log2", "arccos", "arcsin", "arctanh"])
+def test_emath(name):
+    with numpy.errstate(all="ignore"):
+        for x in ([-1.0, 4.0], [0.25, 0.5], numpy.array([-4, 9], numpy.int8), numpy.array([-2.0, 0.5], numpy.float32)):
+            x = numpy.asarray(x)
+            same(getattr(mnp.emath, name)(mnp.asarray(x)), getattr(numpy.emath, name)(x), tol=1e-6)
+    same(mnp.emath.power(mnp.asarray([-8.0, 4]), 1 / 3), numpy.emath.power([-8.0, 4], 1 / 3))
+    same(mnp.emath.logn(2, mnp.asarray([-4.0, 8])), numpy.emath.logn(2, [-4.0, 8]))
+
+
+def test_exceptions_namespace():
+    assert issubclass(mnp.exceptions.AxisError, (ValueError, IndexError))
+    with pytest.raises(mnp.exceptions.AxisError):
+        mnp.sum(mnp.ones(3), axis=2)
+    assert issubclass(mnp.exceptions.RankWarning, Warning) and issubclass(mnp.exceptions.ComplexWarning, Warning)

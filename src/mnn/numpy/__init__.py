@@ -115,3 +115,5 @@ from ._numeric_extras import (array_repr, array_str, asanyarray, asfortranarray,
                               blackman, common_type, copyto, fix, fromiter, geomspace, hamming, hanning, isfortran,
                               isneginf, isposinf, iterable, kaiser, little_endian, logspace, require, rollaxis,
                               trapezoid, typecodes, unwrap)
+from . import exceptions, lib  # noqa: E402  (mnn.numpy.exceptions, mnn.numpy.lib.stride_tricks)
+from . import emath  # noqa: E402  (mnn.numpy.emath)
