@@ -266,3 +266,195 @@ def monte_carlo(np, n=20000):
 def test_monte_carlo_pi():
     ref, got = run_both(monte_carlo, rtol=1e-12, atol=1e-12)
     assert abs(ref[0] - numpy.pi) < 0.05
+
+
+# --------------------------------------------------------------------------------------------------
+# Signal processing: detrend with polyfit, a Hann-windowed spectrum, smoothing, phase unwrapping.
+
+def spectrum(np, sig, fs=200.0):
+    sig = np.asarray(sig)
+    n = sig.shape[0]
+    t = np.arange(n) / fs
+    trend = np.polyval(np.polyfit(t, sig, 1), t)
+    x = sig - trend
+    w = np.hanning(n)
+    spec = np.fft.rfft(x * w)
+    freqs = np.fft.rfftfreq(n, d=1 / fs)
+    power = np.abs(spec) ** 2 / np.sum(w ** 2)
+    peaks = np.argsort(power)[::-1][:3]
+    phase = np.unwrap(np.angle(spec))
+    smooth = np.convolve(x, np.ones(5) / 5, mode="same")
+    kernel = np.kaiser(9, 5.0)
+    smooth2 = np.convolve(x, kernel / kernel.sum(), mode="valid")
+    zero_crossings = np.nonzero(np.diff(np.signbit(x)))[0]
+    return freqs[peaks], power, phase, smooth, smooth2, zero_crossings, np.trapezoid(power, freqs)
+
+
+def test_signal_spectrum():
+    rng = numpy.random.default_rng(5)
+    t = numpy.arange(400) / 200.0
+    sig = numpy.sin(2 * numpy.pi * 13 * t) + 0.5 * numpy.sin(2 * numpy.pi * 41 * t) + 0.3 * t + 0.1 * rng.normal(size=400)
+    ref, got = run_both(spectrum, sig, rtol=1e-8, atol=1e-9)
+    assert 13.0 in ref[0].tolist() and 41.0 in ref[0].tolist()
+
+
+# --------------------------------------------------------------------------------------------------
+# Conway's game of life: integer neighbour counts by np.roll, and by sliding windows.
+
+def game_of_life(np, board, steps=12):
+    from_mod = __import__(np.__name__ + ".lib.stride_tricks", fromlist=["sliding_window_view"])
+    b = np.asarray(board).astype(np.uint8)
+    populations = []
+    for _ in range(steps):
+        n = sum(np.roll(np.roll(b, dy, axis=0), dx, axis=1)
+                for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0))
+        b = ((n == 3) | ((b == 1) & (n == 2))).astype(np.uint8)
+        populations.append(int(b.sum()))
+    padded = np.pad(b, 1)
+    windows = from_mod.sliding_window_view(padded, (3, 3))
+    counts = windows.sum(axis=(2, 3)) - b
+    ys, xs = np.nonzero(b)
+    bbox = (int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())) if ys.size else None
+    return b, np.array(populations), counts, bbox
+
+
+def test_game_of_life():
+    rng = numpy.random.default_rng(6)
+    board = (rng.random((24, 30)) < 0.3).astype(numpy.uint8)
+    board[1:4, 1:4] = [[0, 1, 0], [0, 0, 1], [1, 1, 1]]  # a glider
+    run_both(game_of_life, board)
+
+
+# --------------------------------------------------------------------------------------------------
+# The Mandelbrot set on a complex grid, with masks and in-place updates.
+
+def mandelbrot(np, h=40, w=60, iters=30):
+    y, x = np.ogrid[-1.4:1.4:h * 1j, -2.0:0.8:w * 1j]
+    c = x + y * 1j
+    z = np.zeros_like(c)
+    escaped = np.full(c.shape, iters, dtype=np.int32)
+    alive = np.ones(c.shape, dtype=bool)
+    for i in range(iters):
+        z[alive] = z[alive] ** 2 + c[alive]
+        out = alive & (np.abs(z) > 2)
+        escaped[out] = i
+        alive &= ~out
+    return escaped, np.count_nonzero(alive), np.abs(z[alive]).max()
+
+
+def test_mandelbrot():
+    run_both(mandelbrot, rtol=1e-9, atol=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------
+# Statistics and regression: least squares three ways, correlation, bootstrap with fixed indices.
+
+def regression(np, X, y, boot_idx):
+    X, y = np.asarray(X), np.asarray(y)
+    A = np.c_[np.ones(X.shape[0]), X]
+    beta_ne = np.linalg.solve(A.T @ A, A.T @ y)
+    beta_ls, res, rank, sv = np.linalg.lstsq(A, y, rcond=None)
+    slope, icept = np.polyfit(X[:, 0], y, 1)
+    r = np.corrcoef(X[:, 0], y)[0, 1]
+    resid = y - A @ beta_ls
+    q = np.percentile(resid, [5, 25, 50, 75, 95])
+    boots = np.array([np.mean(y[np.asarray(ix)]) for ix in boot_idx])
+    ci = np.quantile(boots, [0.025, 0.975])
+    z = (X - X.mean(axis=0)) / X.std(axis=0, ddof=1)
+    cov = np.cov(z, rowvar=False)
+    bins = np.digitize(y, np.linspace(y.min(), y.max(), 6))
+    counts = np.unique(bins, return_counts=True)
+    return beta_ne, beta_ls, float(slope), float(icept), float(r), q, ci, cov, counts, int(rank)
+
+
+def test_regression_statistics():
+    rng = numpy.random.default_rng(7)
+    X = rng.normal(size=(80, 3))
+    y = 1.5 + X @ numpy.array([2.0, -1.0, 0.5]) + 0.3 * rng.normal(size=80)
+    boot = [rng.integers(0, 80, size=80) for _ in range(30)]
+    ref, got = run_both(regression, X, y, boot, rtol=1e-8, atol=1e-10)
+    numpy.testing.assert_allclose(ref[0], ref[1], rtol=1e-8)
+
+
+# --------------------------------------------------------------------------------------------------
+# Image filtering: separable Gaussian blur, Sobel gradients by sliding windows + einsum, thresholds.
+
+def image_filters(np, img):
+    st = __import__(np.__name__ + ".lib.stride_tricks", fromlist=["sliding_window_view"])
+    img = np.asarray(img).astype(np.float32) / 255.0
+    g = np.exp(-0.5 * (np.arange(-2, 3) / 1.0) ** 2)
+    g = (g / g.sum()).astype(np.float32)
+    blur = np.apply_along_axis(lambda r: np.convolve(r, g, mode="same"), 1, img)
+    blur = np.apply_along_axis(lambda c: np.convolve(c, g, mode="same"), 0, blur)
+    kx = np.array([[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]], dtype=np.float32)
+    win = st.sliding_window_view(np.pad(blur, 1, mode="edge"), (3, 3))
+    gx = np.einsum("ijkl,kl->ij", win, kx)
+    gy = np.einsum("ijkl,kl->ij", win, kx.T)
+    mag = np.hypot(gx, gy)
+    edges = mag > np.percentile(mag, 90)
+    ang = np.degrees(np.arctan2(gy, gx)) % 180
+    hist = np.histogram(ang[edges], bins=6, range=(0, 180))[0]
+    return blur, mag, edges, hist
+
+
+def test_image_filters():
+    skimage_data = pytest.importorskip("skimage.data")
+    img = skimage_data.camera()[100:160, 200:280]
+    ref, got = run_both(image_filters, img, rtol=2e-5, atol=2e-6)
+
+
+# --------------------------------------------------------------------------------------------------
+# Sparse matrix-vector product by scatter-add (np.add.at), drawdown by maximum.accumulate.
+
+def scatter_and_scan(np, rows, cols, vals, prices):
+    rows, cols, vals = np.asarray(rows), np.asarray(cols), np.asarray(vals)
+    x = np.linspace(1.0, 2.0, 7)
+    y = np.zeros(5)
+    np.add.at(y, rows, vals * x[cols])
+    dense = np.zeros((5, 7))
+    np.add.at(dense, (rows, cols), vals)
+    prices = np.asarray(prices)
+    peak = np.maximum.accumulate(prices)
+    drawdown = (prices - peak) / peak
+    running_min = np.minimum.accumulate(prices[::-1])[::-1]
+    table = np.multiply.outer(np.arange(1, 4), np.arange(1, 5))
+    total = np.add.reduce(table, axis=None)
+    return y, dense @ x, drawdown, float(drawdown.min()), running_min, table, int(total)
+
+
+def test_scatter_and_scan():
+    rng = numpy.random.default_rng(8)
+    rows = rng.integers(0, 5, size=40)
+    cols = rng.integers(0, 7, size=40)
+    vals = rng.normal(size=40)
+    prices = 100 * numpy.exp(numpy.cumsum(0.02 * rng.normal(size=60)))
+    ref, got = run_both(scatter_and_scan, rows, cols, vals, prices, rtol=1e-12, atol=1e-12)
+    numpy.testing.assert_allclose(ref[0], ref[1], rtol=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------
+# Text-like data: word counts with unique/argsort, a vectorized tokenizer, top-k.
+
+def word_stats(np, words):
+    arr = np.array([len(w) for w in words])
+    vocab_ids = np.array([hash_word(w) for w in words])
+    uniq, inverse, counts = np.unique(vocab_ids, return_inverse=True, return_counts=True)
+    top = np.argsort(-counts, kind="stable")[:5]
+    long_words = np.vectorize(lambda n: n > 6)(arr)
+    hist = np.bincount(arr)
+    cum = np.cumsum(hist) / arr.size
+    median_len = np.searchsorted(cum, 0.5)
+    return uniq[top], counts[top], inverse, long_words, hist, cum, int(median_len)
+
+
+def hash_word(w):
+    h = 7
+    for ch in w:
+        h = (h * 31 + ord(ch)) % 1000003
+    return h
+
+
+def test_word_stats():
+    text = ("the quick brown fox jumps over the lazy dog and the dog sleeps while the fox runs "
+            "quickly through the forest where another fox waits patiently").split()
+    run_both(word_stats, text)
