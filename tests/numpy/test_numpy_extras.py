@@ -314,3 +314,54 @@ def test_exceptions_namespace():
     with pytest.raises(mnp.exceptions.AxisError):
         mnp.sum(mnp.ones(3), axis=2)
     assert issubclass(mnp.exceptions.RankWarning, Warning) and issubclass(mnp.exceptions.ComplexWarning, Warning)
+
+
+# ------------------------------------------------------------------ bits, number spellings, scalar helpers
+
+
+@pytest.mark.parametrize("bitorder", ["big", "little"])
+def test_packbits_unpackbits(bitorder):
+    rng = numpy.random.default_rng(3)
+    for shape, axis in (((19,), None), ((3, 11), 1), ((10, 2), 0), ((2, 3, 4), -1), ((0,), None)):
+        x = rng.integers(0, 3, size=shape).astype(numpy.uint8)
+        same(mnp.packbits(mnp.asarray(x), axis=axis, bitorder=bitorder),
+             numpy.packbits(x, axis=axis, bitorder=bitorder))
+        same(mnp.packbits(mnp.asarray(x > 0), axis=axis, bitorder=bitorder),
+             numpy.packbits(x > 0, axis=axis, bitorder=bitorder))
+        for count in (None, 3, -5, 30):
+            if x.size == 0 and count:  # numpy fills those bits from uninitialised memory / raises
+                continue
+            same(mnp.unpackbits(mnp.asarray(x), axis=axis, count=count, bitorder=bitorder),
+                 numpy.unpackbits(x, axis=axis, count=count, bitorder=bitorder))
+    with pytest.raises(TypeError, match=r"^\[mnn.numpy.unpackbits\]"):
+        mnp.unpackbits(mnp.asarray([1, 2]))
+    with pytest.raises(TypeError, match=r"^\[mnn.numpy.packbits\]"):
+        mnp.packbits(mnp.asarray([1.0]))
+
+
+def test_binary_and_base_repr():
+    for num, width in ((10, None), (10, 8), (0, None), (0, 4), (-5, None), (-5, 8), (-128, 8), (-1, 1), (5, 3)):
+        assert mnp.binary_repr(num, width=width) == numpy.binary_repr(num, width=width), (num, width)
+    for num, width in ((255, 3), (-129, 8)):
+        with pytest.raises(ValueError):
+            numpy.binary_repr(num, width=width)
+        with pytest.raises(ValueError, match=r"^\[mnn.numpy.binary_repr\]"):
+            mnp.binary_repr(num, width=width)
+    for num, base, pad in ((255, 16, 0), (-10, 3, 2), (0, 2, 0), (0, 5, 3), (35, 36, 0), (7, 2, 1)):
+        assert mnp.base_repr(num, base, pad) == numpy.base_repr(num, base, pad)
+    with pytest.raises(ValueError):
+        mnp.base_repr(3, 37)
+
+
+def test_scalar_helpers():
+    for v in (0, 255, 256, -1, -129, 2 ** 40, -2 ** 40, 3.5, 1e300, 70000.0, True, 1 + 2j, 1e200j):
+        assert mnp.min_scalar_type(v) == numpy.min_scalar_type(v), v
+    assert mnp.min_scalar_type(mnp.arange(3)) == numpy.min_scalar_type(numpy.arange(3))
+    same(mnp.asarray_chkfinite([1.0, 2.0]), numpy.asarray_chkfinite([1.0, 2.0]))
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.asarray_chkfinite\]"):
+        mnp.asarray_chkfinite([1.0, float("nan")])
+    b, nb = mnp.broadcast(mnp.ones((2, 1)), mnp.arange(3)), numpy.broadcast(numpy.ones((2, 1)), numpy.arange(3))
+    assert (b.shape, b.nd, b.ndim, b.size, b.numiter) == (nb.shape, nb.nd, nb.ndim, nb.size, nb.numiter)
+    assert [tuple(float(v) for v in t) for t in b] == [tuple(float(v) for v in t) for t in nb]
+    assert bool(mnp.True_) is True and bool(mnp.False_) is False
+    assert float in mnp.ScalarType and mnp.float32 in mnp.ScalarType

@@ -117,3 +117,6 @@ from ._numeric_extras import (array_repr, array_str, asanyarray, asfortranarray,
                               trapezoid, typecodes, unwrap)
 from . import exceptions, lib  # noqa: E402  (mnn.numpy.exceptions, mnn.numpy.lib.stride_tricks)
 from . import emath  # noqa: E402  (mnn.numpy.emath)
+from ._numeric_extras import (False_, ScalarType, True_, asarray_chkfinite, broadcast,  # noqa: E402
+                              min_scalar_type)
+from ._bits import base_repr, binary_repr, packbits, unpackbits  # noqa: E402

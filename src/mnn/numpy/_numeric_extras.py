@@ -324,3 +324,73 @@ little_endian = sys.byteorder == "little"
 typecodes = {"Character": "c", "Integer": "bhilqnp", "UnsignedInteger": "BHILQNP", "Float": "efdg",
              "Complex": "FDG", "AllInteger": "bBhHiIlLqQnNpP", "AllFloat": "efdgFDG", "Datetime": "Mm",
              "All": "?bhilqnpBHILQNPefdgFDGSUVOMm"}
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    """asarray that refuses NaN and infinities (numpy's ValueError)."""
+    mnp = _mnp()
+    r = mnp.asarray(a, dtype=dtype)
+    if r.dtype.kind in "fc" and not bool(mnp.isfinite(r).all()):
+        raise ValueError("[mnn.numpy.asarray_chkfinite] array must not contain infs or NaNs")
+    return r
+
+
+def min_scalar_type(a, /):
+    """The smallest dtype that holds the value (scalars, 0-d arrays); other arrays keep their dtype."""
+    if isinstance(a, ndarray) and a.ndim > 0:
+        return a.dtype
+    v = a.item() if isinstance(a, ndarray) else a
+    if isinstance(v, bool):
+        return _dtypes.dtype("bool")
+    if isinstance(v, int):
+        kinds = ("uint8", "uint16", "uint32", "uint64") if v >= 0 else ("int8", "int16", "int32", "int64")
+        for name in kinds:
+            info = _dtypes.iinfo(name)
+            if info.min <= v <= info.max:
+                return _dtypes.dtype(name)
+        raise OverflowError(f"[mnn.numpy.min_scalar_type] Python int {v} too large to convert")
+    if isinstance(v, float):
+        for name in ("float16", "float32", "float64"):
+            if math.isnan(v) or math.isinf(v) or abs(v) <= _dtypes.finfo(name).max:
+                return _dtypes.dtype(name)
+    if isinstance(v, complex):
+        big = max(abs(v.real), abs(v.imag))
+        return _dtypes.dtype("complex64" if big <= _dtypes.finfo("float32").max else "complex128")
+    return asarray(a).dtype
+
+
+class broadcast:
+    """The broadcast shape of several arrays, and iteration over their element tuples."""
+
+    def __init__(self, *args):
+        mnp = _mnp()
+        self._arrays = mnp.broadcast_arrays(*[asarray(a) for a in args])
+        self.shape = tuple(mnp.broadcast_shapes(*[asarray(a).shape for a in args]))
+        self.index = 0
+
+    @property
+    def nd(self):
+        return len(self.shape)
+
+    ndim = nd
+
+    @property
+    def size(self):
+        return math.prod(self.shape)
+
+    @property
+    def numiter(self):
+        return len(self._arrays)
+
+    def __iter__(self):
+        flat = [a.ravel().tolist() for a in self._arrays]
+        return iter(list(zip(*flat))[self.index:])
+
+    def reset(self):
+        self.index = 0
+
+
+True_ = _dtypes.bool_(True)
+False_ = _dtypes.bool_(False)
+ScalarType = (int, float, complex, bool, bytes, str, memoryview) + tuple(
+    d.type for d in _dtypes._ALL)
