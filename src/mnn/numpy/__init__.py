@@ -120,3 +120,4 @@ from . import emath  # noqa: E402  (mnn.numpy.emath)
 from ._numeric_extras import (False_, ScalarType, True_, asarray_chkfinite, broadcast,  # noqa: E402
                               min_scalar_type)
 from ._bits import base_repr, binary_repr, packbits, unpackbits  # noqa: E402
+from . import testing  # noqa: E402  (mnn.numpy.testing: assert_allclose, ...)
