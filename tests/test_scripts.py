@@ -458,3 +458,117 @@ def test_word_stats():
     text = ("the quick brown fox jumps over the lazy dog and the dog sleeps while the fox runs "
             "quickly through the forest where another fox waits patiently").split()
     run_both(word_stats, text)
+
+
+# --------------------------------------------------------------------------------------------------
+# Numerical methods: RK4 on the Lorenz system, PageRank by power iteration, an N-body step,
+# logistic regression by gradient descent (many small steps), an edit-distance table.
+
+def lorenz_rk4(np, steps=300, h=0.01):
+    def f(s):
+        x, y, z = s
+        return np.array([10.0 * (y - x), x * (28.0 - z) - y, x * y - 8.0 / 3.0 * z])
+    s = np.array([1.0, 1.0, 1.0])
+    traj = np.empty((steps, 3))
+    for i in range(steps):
+        k1 = f(s)
+        k2 = f(s + h / 2 * k1)
+        k3 = f(s + h / 2 * k2)
+        k4 = f(s + h * k3)
+        s = s + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        traj[i] = s
+    return traj
+
+
+def test_lorenz_rk4():
+    # chaotic: rounding differences grow, so compare the first stretch tightly and the rest loosely
+    ref = lorenz_rk4(numpy)
+    got = numpy.asarray(lorenz_rk4(mnp))
+    numpy.testing.assert_allclose(got[:150], ref[:150], rtol=1e-9, atol=1e-9)
+    assert got.shape == ref.shape and numpy.isfinite(got).all()
+
+
+def pagerank(np, edges, n, d=0.85, tol=1e-12):
+    edges = np.asarray(edges)
+    A = np.zeros((n, n))
+    A[edges[:, 1], edges[:, 0]] = 1.0
+    out_deg = A.sum(axis=0)
+    dangling = out_deg == 0
+    M = A / np.where(dangling, 1.0, out_deg)
+    r = np.full(n, 1.0 / n)
+    for it in range(200):
+        r_new = d * (M @ r + r[dangling].sum() / n) + (1 - d) / n
+        if np.abs(r_new - r).sum() < tol:
+            break
+        r = r_new
+    order = np.argsort(-r_new, kind="stable")
+    return r_new, order, it
+
+
+def test_pagerank():
+    rng = numpy.random.default_rng(9)
+    edges = numpy.unique(rng.integers(0, 30, size=(120, 2)), axis=0)
+    edges = edges[edges[:, 0] != edges[:, 1]]
+    run_both(pagerank, edges, 30, rtol=1e-10, atol=1e-12)
+
+
+def nbody(np, pos, vel, mass, steps=20, dt=0.01, eps=1e-3):
+    pos, vel, mass = np.asarray(pos), np.asarray(vel), np.asarray(mass)
+    energies = []
+    for _ in range(steps):
+        diff = pos[None, :, :] - pos[:, None, :]
+        dist2 = (diff ** 2).sum(-1) + eps ** 2
+        inv3 = dist2 ** -1.5
+        np.fill_diagonal(inv3, 0.0)
+        acc = (diff * (inv3 * mass[None, :])[:, :, None]).sum(axis=1)
+        vel = vel + dt * acc
+        pos = pos + dt * vel
+        kin = 0.5 * (mass * (vel ** 2).sum(1)).sum()
+        iu = np.triu_indices(len(mass), k=1)
+        pot = -(mass[:, None] * mass[None, :] / np.sqrt(dist2))[iu].sum()
+        energies.append(float(kin + pot))
+    return pos, vel, np.array(energies)
+
+
+def test_nbody():
+    rng = numpy.random.default_rng(10)
+    run_both(nbody, rng.normal(size=(12, 3)), 0.1 * rng.normal(size=(12, 3)), rng.uniform(0.5, 2, 12),
+             rtol=1e-9, atol=1e-11)
+
+
+def logistic_regression(np, X, y, iters=300, lr=0.5):
+    X, y = np.asarray(X), np.asarray(y)
+    Xb = np.hstack([X, np.ones((X.shape[0], 1))])
+    w = np.zeros(Xb.shape[1])
+    for _ in range(iters):
+        z = Xb @ w
+        p = 1 / (1 + np.exp(-z))
+        grad = Xb.T @ (p - y) / len(y)
+        w -= lr * grad
+    p = 1 / (1 + np.exp(-(Xb @ w)))
+    loss = -np.mean(y * np.log(p) + (1 - y) * np.log1p(-p))
+    return w, float(loss), float(np.mean((p > 0.5) == y))
+
+
+def test_logistic_regression():
+    rng = numpy.random.default_rng(11)
+    X = rng.normal(size=(200, 4))
+    y = (X @ numpy.array([1.0, -2.0, 0.5, 0.0]) + 0.3 * rng.normal(size=200) > 0).astype(float)
+    ref, got = run_both(logistic_regression, X, y, rtol=1e-9, atol=1e-11)
+    assert ref[2] > 0.9
+
+
+def edit_distance(np, a, b):
+    D = np.zeros((len(a) + 1, len(b) + 1), dtype=np.int32)
+    D[:, 0] = np.arange(len(a) + 1)
+    D[0, :] = np.arange(len(b) + 1)
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            D[i, j] = min(D[i - 1, j] + 1, D[i, j - 1] + 1, D[i - 1, j - 1] + cost)
+    return D, int(D[-1, -1])
+
+
+def test_edit_distance():
+    ref, got = run_both(edit_distance, "kitten sat", "sitting cat")
+    assert ref[1] == 4  # k->s, e->i, +g, s->c
