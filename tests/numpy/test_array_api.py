@@ -279,3 +279,22 @@ def test_matches_array_api_strict(case):
     ref = _to_numpy(CASES[case](xps))
     got = _to_numpy(CASES[case](mnp))
     _check(ref, got, case)
+
+
+def test_result_field_names_and_copy_keywords():
+    # the standard names the fields of these results; code written against it reads them by name
+    a = mnp.asarray([[2.0, 1.0], [1.0, 3.0]])
+    assert {"U", "S", "Vh"} <= set(dir(mnp.linalg.svd(a)))
+    assert {"eigenvalues", "eigenvectors"} <= set(dir(mnp.linalg.eigh(a)))
+    assert {"sign", "logabsdet"} <= set(dir(mnp.linalg.slogdet(a)))
+    assert {"Q", "R"} <= set(dir(mnp.linalg.qr(a)))
+    x = mnp.asarray([3, 1, 3])
+    assert mnp.unique_all(x)._fields == xps.unique_all(xps.asarray([3, 1, 3]))._fields
+    assert mnp.unique_inverse(x)._fields == ("values", "inverse_indices")
+    assert mnp.unique_counts(x)._fields == ("values", "counts")
+    y = mnp.arange(3.0)
+    assert mnp.asarray(y, copy=False) is y
+    assert not mnp.asarray(y, copy=True)._same_storage(y)
+    assert not mnp.reshape(y, (3, 1), copy=True)._same_storage(y)
+    assert mnp.reshape(y, (3, 1), copy=False)._same_storage(y)
+    assert mnp.astype(y, mnp.float64, copy=False) is y
