@@ -572,3 +572,38 @@ def edit_distance(np, a, b):
 def test_edit_distance():
     ref, got = run_both(edit_distance, "kitten sat", "sitting cat")
     assert ref[1] == 4  # k->s, e->i, +g, s->c
+
+
+# --------------------------------------------------------------------------------------------------
+# A uint8/float32 image pipeline: colour conversion, gamma LUT, nearest-neighbour resize by index
+# arrays, per-channel normalisation, alpha blending with saturation, rotations and crops.
+
+def image_pipeline(np, rgb):
+    rgb = np.asarray(rgb)
+    h, w, _ = rgb.shape
+    m = np.array([[0.299, 0.587, 0.114], [-0.14713, -0.28886, 0.436], [0.615, -0.51499, -0.10001]],
+                 dtype=np.float32)
+    yuv = rgb.astype(np.float32) @ m.T
+    gray = np.clip(np.rint(yuv[..., 0]), 0, 255).astype(np.uint8)
+    lut = (np.power(np.arange(256) / 255.0, 1 / 2.2) * 255).round().astype(np.uint8)
+    gamma = lut[rgb]
+    ys = np.linspace(0, h - 1, 2 * h).astype(int)
+    xs = (np.arange(w // 2) * 2).astype(np.intp)
+    resized = rgb[np.ix_(ys, xs)]
+    f = rgb.astype(np.float32)
+    norm = (f - f.mean(axis=(0, 1), keepdims=True)) / (f.std(axis=(0, 1), keepdims=True) + 1e-6)
+    alpha = np.linspace(0, 1, w, dtype=np.float32)[None, :, None]
+    blend = (alpha * f + (1 - alpha) * f[::-1, ::-1]).astype(np.uint8)
+    brighter = np.where(rgb > 200, 255, rgb + 50).astype(np.uint8)
+    wrapped = rgb + np.uint8(100)
+    rot = np.rot90(rgb, k=1, axes=(0, 1))
+    crop = np.ascontiguousarray(rgb[h // 4: 3 * h // 4, w // 4: 3 * w // 4, ::-1])
+    mask = (gray > gray.mean()).astype(np.uint8) * 255
+    hist3 = np.stack([np.bincount(rgb[..., c].ravel(), minlength=256) for c in range(3)])
+    return yuv, gray, gamma, resized, norm, blend, brighter, wrapped, rot, crop, mask, hist3
+
+
+def test_image_pipeline():
+    skimage_data = pytest.importorskip("skimage.data")
+    rgb = skimage_data.astronaut()[::8, ::8]
+    run_both(image_pipeline, rgb, rtol=1e-5, atol=1e-4)
