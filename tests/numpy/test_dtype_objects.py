@@ -1,6 +1,7 @@
 """An array's dtype against every spelling numpy code uses to name it: strings, numpy scalar types,
 numpy dtypes, mnn's own; equal things hash equal (dict and set lookups mix the libraries)."""
 import numpy as np
+import numpy
 import pytest
 
 import mnn.numpy as mnp
@@ -55,3 +56,20 @@ def test_in_script_idioms():
     assert x.astype(np.float64).dtype == 'float64' and x.astype('f8').dtype == np.dtype('float64')
     assert str(x.dtype) == 'float32' and repr(x.dtype) == "dtype('float32')"
     assert mnp.isdtype(x.dtype, 'real floating') and mnp.isdtype(x.dtype, np.float32)
+
+
+def test_scalar_isinstance():
+    # mnn's scalars are 0-d arrays; isinstance against the scalar types answers by dtype, like numpy's
+    a = mnp.arange(3)
+    assert isinstance(a[0], mnp.integer) and isinstance(a[0], mnp.int64) and isinstance(a[0], mnp.generic)
+    assert isinstance(mnp.float64(2.5), mnp.float64) and isinstance(mnp.float32(1), mnp.floating)
+    assert not isinstance(mnp.float64(2.5), mnp.integer) and not isinstance(a[0], mnp.floating)
+    assert isinstance(mnp.asarray(True), mnp.bool_) and isinstance(mnp.asarray(1j), mnp.complexfloating)
+    assert not isinstance(a, mnp.generic) and not isinstance(5, mnp.integer) and not isinstance(2.0, mnp.float64)
+    assert mnp.isscalar(a[1]) and not mnp.isscalar(a)
+    for name in ("int8", "uint16", "float16", "complex64"):
+        x = mnp.ones((), dtype=name)
+        ref = numpy.ones((), dtype=name)[()]
+        for cls in ("generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
+                    "complexfloating", name):
+            assert isinstance(x, getattr(mnp, cls)) == isinstance(ref, getattr(numpy, cls)), (name, cls)

@@ -175,7 +175,18 @@ def dtype_from_code(code):
 # --------------------------------------------------------------------------
 # Scalar type classes.
 
+# The package's ndarray type, set by mnn.numpy at import (this module stays import-free).
+_NDARRAY_TYPE = None
+
+
 class _ScalarMeta(type):
+    # mnn's scalars are 0-d arrays: isinstance(a[0], integer), isinstance(float64(1), float64)
+    # answer by the array's dtype, as numpy's do for its scalar objects.
+    def __instancecheck__(cls, obj):
+        if type(obj) is _NDARRAY_TYPE and obj.ndim == 0:
+            return issubclass(obj.dtype.type, cls)
+        return type.__instancecheck__(cls, obj)
+
     # A *metaclass* data descriptor: `float32.dtype` (class access) gives numpy
     # a dtype, so np.dtype(mnn.float32) / np.zeros(3, mnn.float32) work instead
     # of silently becoming object dtype; instances created later by the
