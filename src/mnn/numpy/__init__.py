@@ -42,6 +42,7 @@ from ._complex import (ComplexWarning, angle, conj, conjugate, imag, iscomplex, 
 from . import fft  # noqa: E402  (mnn.numpy.fft)
 from . import linalg  # noqa: E402  (mnn.numpy.linalg)
 from ._sorting import argpartition, argsort, count_nonzero, lexsort, partition, searchsorted, sort
+from ._sorting import sort_complex  # noqa: E402
 from ._sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse,
                     unique_values)
 from ._statistics import (average, bincount, corrcoef, cov, digitize, histogram, histogram2d, histogram_bin_edges,

@@ -59,7 +59,11 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     a = asarray(a)
     a, axis = _flat_or(a, axis)
     ax = _axis(axis, a.ndim, "sort")
-    r = _prim("sort", [a], [ax])
+    if a.dtype.kind == "c":
+        from ._indexing import take_along_axis
+        r = take_along_axis(a, _complex_order(a, ax), axis=ax)
+    else:
+        r = _prim("sort", [a], [ax])
     if descending:
         from ._manipulation import flip
         r = flip(r, axis=ax)
@@ -74,6 +78,12 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     if a.ndim == 0:
         a = _core.reshape(a, [1])
     ax = _axis(axis, a.ndim, "argsort")
+    if a.dtype.kind == "c":
+        order = _complex_order(a, ax)
+        if descending:
+            from ._manipulation import flip
+            order = (a.shape[ax] - 1) - flip(_complex_order(flip(a, axis=ax), ax), axis=ax)
+        return order
     if not descending:
         return _prim("argsort", [a], [ax])
     # sort the reversed array ascending (stable), reverse that order and map back to the original
@@ -81,6 +91,21 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     from ._manipulation import flip
     rev = flip(_prim("argsort", [flip(a, axis=ax)], [ax]), axis=ax)
     return (a.shape[ax] - 1) - rev
+
+
+def _complex_order(a, ax):
+    """numpy's complex order: by real part, then imaginary part; NaNs (in either part) last."""
+    from ._complex import imag, real
+    return lexsort((imag(a), real(a)), axis=ax)
+
+
+def sort_complex(a):
+    """The array sorted along its last axis, as complex (8/16-bit integers: complex64, else complex128)."""
+    b = sort(asarray(a))
+    if b.dtype.kind == "c":
+        return b
+    small = b.dtype.name in ("int8", "int16", "uint8", "uint16")
+    return b.astype(_dtypes.dtype("complex64" if small else "complex128"))
 
 
 def _kths(kth, n, fn):
