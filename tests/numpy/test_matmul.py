@@ -164,3 +164,31 @@ def test_matmul_lazy_inputs_keep_values():
     c = a @ b
     a[...] = 0
     assert_same(c, x @ y, rtol=1e-12)
+
+
+def test_vdot_vecdot_conjugate_first_argument():
+    a = numpy.array([[1 + 2j, 3j, -1], [2, 1 - 1j, 0.5j]])
+    b = numpy.array([2 - 1j, 1 + 1j, 4])
+    def same(got, ref):  # complex values compared whole (helpers' assert_same looks at the real part)
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        numpy.testing.assert_allclose(numpy.asarray(got), ref, rtol=1e-12)
+    same(mnp.vdot(mnp.asarray(a[0]), mnp.asarray(b)), numpy.vdot(a[0], b))
+    same(mnp.vecdot(mnp.asarray(a), mnp.asarray(b)), numpy.vecdot(a, b))
+    same(mnp.vecdot(mnp.asarray(a), mnp.asarray(a), axis=0), numpy.vecdot(a, a, axis=0))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "float32", "bool"])
+def test_vecdot_keeps_dtype(dtype):
+    x = data((3, 4), dtype, 0)
+    y = data((4,), dtype, 1)
+    r = tol(dtype)
+    assert_same(mnp.vecdot(mnp.asarray(x), mnp.asarray(y)), numpy.vecdot(x, y), rtol=r, atol=0 if r is None else 1e-4)
+    out = mnp.empty(3, dtype=numpy.vecdot(x, y).dtype)
+    assert mnp.vecdot(mnp.asarray(x), mnp.asarray(y), out=out) is out
+
+
+def test_vecdot_errors():
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.vecdot\]"):
+        mnp.vecdot(mnp.ones(3), mnp.ones(4))
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.vecdot\]"):
+        mnp.vecdot(mnp.ones(()), mnp.ones(()))

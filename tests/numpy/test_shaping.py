@@ -499,3 +499,31 @@ def _views():
 def test_on_strided_views_with_nan_inf(name, fn):
     va, vm = _views()
     assert_same(fn(vm, mnp), fn(va, numpy))
+
+
+_ORDER_VIEWS = [lambda a: a, lambda a: a.T, lambda a: a[:, ::-1, ::2], lambda a: a.transpose(1, 0, 2)[::-1],
+                lambda a: a[0], lambda a: a[0].T[::-1], lambda a: a.transpose(2, 0, 1), lambda a: a[:, :1]]
+
+
+@pytest.mark.parametrize("view", range(len(_ORDER_VIEWS)))
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_ravel_flatten_reshape_order(view, order):
+    # order= used to be ignored by ravel/flatten (a silent C-order answer); F/A/K follow numpy now
+    x = numpy.arange(24, dtype=numpy.int16).reshape(2, 3, 4)
+    v, mv = _ORDER_VIEWS[view](x), _ORDER_VIEWS[view](mnp.asarray(x))
+    numpy.testing.assert_array_equal(numpy.asarray(mnp.ravel(mv, order=order)), numpy.ravel(v, order=order))
+    numpy.testing.assert_array_equal(numpy.asarray(mv.ravel(order)), v.ravel(order))
+    numpy.testing.assert_array_equal(numpy.asarray(mv.flatten(order=order)), v.flatten(order=order))
+    if order != "K":
+        numpy.testing.assert_array_equal(numpy.asarray(mnp.reshape(mv, (-1, 2), order=order)),
+                                         numpy.reshape(v, (-1, 2), order=order))
+        numpy.testing.assert_array_equal(numpy.asarray(mv.reshape(2, -1, order=order)), v.reshape(2, -1, order=order))
+
+
+def test_order_errors():
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.ravel\]"):
+        mnp.ravel(mnp.ones(3), order="Q")
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.reshape\]"):
+        mnp.reshape(mnp.ones(4), (2, 2), order="K")
+    r = mnp.ones((2, 3)).reshape((3, 2), order="F")
+    assert r.shape == (3, 2)

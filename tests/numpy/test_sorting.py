@@ -242,3 +242,37 @@ def test_sort_gradient_matches_torch():
         tx = torch.tensor(x0, requires_grad=True)
         (torch.sort(tx, dim=axis).values * torch.tensor(w)).sum().backward()
         numpy.testing.assert_allclose(numpy.asarray(x.grad), tx.grad.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_sort_argsort_descending(axis):
+    # the Array API's descending=: ascending order reversed for sort (NaNs first); a stable argsort
+    x = numpy.array([[3.0, 1.0, numpy.nan, 1.0], [2.0, 2.0, -1.0, 5.0], [0.0, 3.0, 3.0, 1.0]])
+    ref_sort = numpy.flip(numpy.sort(x, axis=axis), axis=axis)
+    assert_same(mnp.sort(mnp.asarray(x), axis=axis, descending=True), ref_sort)
+    got = mnp.argsort(mnp.asarray(x), axis=axis, descending=True, stable=True)
+    assert_same(mnp.take_along_axis(mnp.asarray(x), got, axis=axis), ref_sort)
+    y = numpy.array([2, 7, 2, 7, 1], dtype=numpy.int8)
+    assert_same(mnp.argsort(mnp.asarray(y), descending=True), numpy.array([1, 3, 0, 2, 4]))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_sort_argsort_complex(dtype):
+    # numpy's complex order: real part, then imaginary part, NaNs last
+    nan = numpy.nan
+    z = numpy.array([1 + 2j, 1 - 1j, 0.5 + 0j, complex(nan, 1), complex(1, nan), -2 + 5j, 1 - 1j], dtype=dtype)
+    numpy.testing.assert_array_equal(numpy.asarray(mnp.sort(mnp.asarray(z))), numpy.sort(z))
+    numpy.testing.assert_array_equal(numpy.asarray(mnp.argsort(mnp.asarray(z))), numpy.argsort(z, kind="stable"))
+    Z = z[:6].reshape(2, 3)
+    for axis in (0, 1, None):
+        numpy.testing.assert_array_equal(numpy.asarray(mnp.sort(mnp.asarray(Z), axis=axis)), numpy.sort(Z, axis=axis))
+    assert mnp.sort(mnp.asarray(z)).dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "float32", "float64", "complex64"])
+def test_sort_complex(dtype):
+    x = numpy.array([3, 1, 2, 0], dtype=dtype)
+    r = numpy.sort_complex(x)
+    g = mnp.sort_complex(mnp.asarray(x))
+    assert g.dtype == r.dtype
+    numpy.testing.assert_array_equal(numpy.asarray(g), r)

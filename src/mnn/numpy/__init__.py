@@ -42,6 +42,7 @@ from ._complex import (ComplexWarning, angle, conj, conjugate, imag, iscomplex, 
 from . import fft  # noqa: E402  (mnn.numpy.fft)
 from . import linalg  # noqa: E402  (mnn.numpy.linalg)
 from ._sorting import argpartition, argsort, count_nonzero, lexsort, partition, searchsorted, sort
+from ._sorting import sort_complex  # noqa: E402
 from ._sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse,
                     unique_values)
 from ._statistics import (average, bincount, corrcoef, cov, digitize, histogram, histogram2d, histogram_bin_edges,
@@ -101,3 +102,24 @@ _core._set_hooks([_dtypes._BY_CODE.get(i) for i in range(15)], asarray, _dtypes.
 from . import _protocols  # noqa: E402,F401  (pickle, __array_ufunc__/__array_function__: after install())
 from ._protocols import may_share_memory, shares_memory  # noqa: E402
 from ._errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402
+from ._array_api import __array_namespace_info__, astype  # noqa: E402  (Array API 2024.12)
+from ._ufuncs import ufunc  # noqa: E402  (isinstance(np.add, np.ufunc))
+from ._index_tricks import (c_, fill_diagonal, flatiter, index_exp, mask_indices, mgrid, ndenumerate,  # noqa: E402
+                            ndindex, ogrid, r_, s_)
+from . import _ndarray_extras  # noqa: E402,F401  (a.flat, a.repeat, a.trace, x in a, divmod)
+_ndarray_extras.install()
+from ._functional import (apply_along_axis, apply_over_axes, fromfunction, frompyfunc, piecewise,  # noqa: E402
+                          vectorize)
+from ._polynomial import (poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub,  # noqa: E402
+                          polyval, vander)
+from ._numeric_extras import (array_repr, array_str, asanyarray, asfortranarray, bartlett, bitwise_count,  # noqa: E402
+                              blackman, common_type, copyto, fix, fromiter, geomspace, hamming, hanning, isfortran,
+                              isneginf, isposinf, iterable, kaiser, little_endian, logspace, require, rollaxis,
+                              trapezoid, typecodes, unwrap)
+from . import exceptions, lib  # noqa: E402  (mnn.numpy.exceptions, mnn.numpy.lib.stride_tricks)
+from . import emath  # noqa: E402  (mnn.numpy.emath)
+from ._numeric_extras import (False_, ScalarType, True_, asarray_chkfinite, broadcast,  # noqa: E402
+                              min_scalar_type)
+from ._bits import base_repr, binary_repr, packbits, unpackbits  # noqa: E402
+from . import testing  # noqa: E402  (mnn.numpy.testing: assert_allclose, ...)
+_dtypes._NDARRAY_TYPE = ndarray  # isinstance(0-d array, mnn.numpy.integer/floating/...)

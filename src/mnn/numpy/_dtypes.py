@@ -55,7 +55,7 @@ class dtype:
     """Interned dtype: exactly one instance per type, so `is` works."""
 
     __slots__ = ('name', 'kind', 'char', 'itemsize', 'str', 'type', '_code',
-                 '_sfmt')
+                 '_sfmt', '_hash')
 
     # Constant attributes of every builtin, non-structured numpy dtype.
     shape = ()
@@ -113,8 +113,10 @@ class dtype:
         return self.name
 
     def __hash__(self):
-        # Deterministic across processes (no str hashing involved).
-        return 0x6D6E6E00 + self._code
+        # numpy's own formula for builtin dtypes (hash of (kind, byteorder,
+        # flags, itemsize, alignment)), so an mnn dtype and the equal numpy
+        # dtype find the same dict/set entry.
+        return self._hash
 
     def __eq__(self, other):
         if other.__class__ is dtype:
@@ -152,6 +154,7 @@ for _code, _name, _kind, _size, _char, _sfmt, _names, _chars in _SPECS:
                    ('str', ('|' if _size == 1 else _NATIVE) + _kind + _pystr(_size)),
                    ('type', None)):
         object.__setattr__(_d, _k, _v)
+    object.__setattr__(_d, '_hash', hash((_kind, _d.str[0], 0, _size, _d.alignment)))
     _BY_CODE[_code] = _d
     for _s in (_char, _kind + _pystr(_size)) + _chars:
         _PREFIXABLE[_s] = _d
@@ -172,7 +175,18 @@ def dtype_from_code(code):
 # --------------------------------------------------------------------------
 # Scalar type classes.
 
+# The package's ndarray type, set by mnn.numpy at import (this module stays import-free).
+_NDARRAY_TYPE = None
+
+
 class _ScalarMeta(type):
+    # mnn's scalars are 0-d arrays: isinstance(a[0], integer), isinstance(float64(1), float64)
+    # answer by the array's dtype, as numpy's do for its scalar objects.
+    def __instancecheck__(cls, obj):
+        if type(obj) is _NDARRAY_TYPE and obj.ndim == 0:
+            return issubclass(obj.dtype.type, cls)
+        return type.__instancecheck__(cls, obj)
+
     # A *metaclass* data descriptor: `float32.dtype` (class access) gives numpy
     # a dtype, so np.dtype(mnn.float32) / np.zeros(3, mnn.float32) work instead
     # of silently becoming object dtype; instances created later by the

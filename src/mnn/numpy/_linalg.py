@@ -26,8 +26,19 @@ def dot(a, b, out=None):
 
 
 def vdot(a, b):
+    """numpy.vdot: flattened dot product, the first argument conjugated."""
     a, b = asarray(a), asarray(b)
-    return _core.matmul(_core.reshape(a, [-1]), _core.reshape(b, [-1]))
+    if a.size != b.size:
+        raise ValueError("[mnn.numpy.vdot] cannot reshape array of size "
+                         f"{a.size} into shape ({b.size},): vectors have different lengths")
+    return _core.matmul(_core.reshape(_conj(a), [-1]), _core.reshape(b, [-1]))
+
+
+def _conj(x):
+    if x.dtype.kind != "c":
+        return x
+    from ._complex import conj
+    return conj(x)
 
 
 def inner(a, b):
@@ -37,10 +48,18 @@ def inner(a, b):
     return dot(a, _core.transpose(b, list(range(b.ndim - 2)) + [b.ndim - 1, b.ndim - 2]) if b.ndim >= 2 else b)
 
 
-def vecdot(x1, x2, /, *, axis=-1):
+def vecdot(x1, x2, /, out=None, *, axis=-1):
+    """numpy.vecdot / Array API vecdot: sum over `axis` of conj(x1) * x2 (broadcast), in the promoted
+    dtype (no upcast of small integers, unlike sum)."""
     x1, x2 = asarray(x1), asarray(x2)
     from ._reductions import sum as _sum
-    return _sum(x1 * x2, axis=axis)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("[mnn.numpy.vecdot] inputs must have at least one dimension")
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError(f"[mnn.numpy.vecdot] the vector axis has length {x1.shape[axis]} in x1 and "
+                         f"{x2.shape[axis]} in x2")
+    prod = _conj(x1) * x2
+    return write_out(_sum(prod, axis=axis, dtype=prod.dtype), out, "vecdot")
 
 
 def outer(a, b, out=None):

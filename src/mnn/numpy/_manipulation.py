@@ -6,12 +6,35 @@ from .. import _core
 from ._common import asarray, axis_tuple, ndarray, opt_dtype_code, shape_tuple, write_out
 
 
+def _is_fortran_only(a):
+    f = a.flags
+    return f.f_contiguous and not f.c_contiguous
+
+
+def _check_order(order, fn, allowed="CFAK"):
+    if order is None:
+        return "C"
+    if not isinstance(order, str) or order.upper() not in allowed:
+        raise ValueError(f"[mnn.numpy.{fn}] order must be one of {', '.join(repr(o) for o in allowed)}")
+    return order.upper()
+
+
 def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
     if shape is None:
         shape = newshape
-    if order not in ("C", None):
-        raise NotImplementedError("[mnn.numpy.reshape] only order='C' is supported")
+    order = _check_order(order, "reshape", "CFA")
     a = asarray(a)
+    if order == "F" or order == "A" and _is_fortran_only(a):
+        # Fortran order = C order on the reversed axes: read a's axes backwards, fill reversed shape
+        dims = shape_tuple(shape)
+        t = _core.transpose(a, list(range(a.ndim - 1, -1, -1)))
+        r = _core.reshape(t, dims[::-1])
+        r = _core.transpose(r, list(range(len(dims) - 1, -1, -1)))
+        if copy:
+            r = _core.copy(r)
+        elif copy is False and not r._same_storage(a):
+            raise ValueError("[mnn.numpy.reshape] Unable to avoid creating a copy while reshaping.")
+        return r
     r = _core.reshape(a, shape_tuple(shape))
     if copy:
         r = _core.copy(r)
@@ -21,7 +44,17 @@ def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
 
 
 def ravel(a, order="C"):
-    return _core.reshape(asarray(a), [-1])
+    """Elements in C order, or F order ('F'; 'A' for Fortran-contiguous input), or memory order ('K')."""
+    a = asarray(a)
+    order = _check_order(order, "ravel")
+    if order == "F" or order == "A" and _is_fortran_only(a):
+        return _core.reshape(_core.transpose(a, list(range(a.ndim - 1, -1, -1))), [-1])
+    if order == "K" and a.ndim > 1 and not a.flags.c_contiguous:
+        # memory order: axes by decreasing |stride| (numpy does not undo negative strides here)
+        strides = a.strides
+        perm = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
+        return _core.reshape(_core.transpose(a, perm), [-1])
+    return _core.reshape(a, [-1])
 
 
 def transpose(a, axes=None):

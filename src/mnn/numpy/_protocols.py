@@ -92,7 +92,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         if not all(isinstance(o, ndarray) for o in out):
             return NotImplemented  # numpy then raises its TypeError for an output it cannot write
         kwargs["out"] = out[0] if len(out) == 1 else out
-    if any(not isinstance(x, (ndarray, int, float, bool, complex)) and _foreign([type(x)]) for x in inputs):
+    if any(not isinstance(x, (ndarray, int, float, bool, complex, list, tuple, slice)) and _foreign([type(x)]) for x in inputs):
         return NotImplemented
     name = ufunc.__name__
     if method == "__call__":
@@ -112,6 +112,10 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return NotImplemented
         kwargs.setdefault("axis", 0)
         return fn(inputs[0], **kwargs)
+    # every other method mnn's function carries (numpy.maximum.accumulate, numpy.add.at, ...outer)
+    meth = getattr(getattr(mnp, name, None), method, None)
+    if meth is not None and method in ("reduce", "accumulate", "outer", "at"):
+        return meth(*inputs, **kwargs)
     return NotImplemented
 
 

@@ -53,20 +53,59 @@ def mask_positions(mask):
     return _prim("sorting_mask_positions", [_core.reshape(asarray(mask), [-1])])
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """numpy.sort; descending= is the Array API's (the ascending result reversed: NaNs first)."""
     _check_kind(kind, order, "sort")
     a = asarray(a)
     a, axis = _flat_or(a, axis)
-    return _prim("sort", [a], [_axis(axis, a.ndim, "sort")])
+    ax = _axis(axis, a.ndim, "sort")
+    if a.dtype.kind == "c":
+        from ._indexing import take_along_axis
+        r = take_along_axis(a, _complex_order(a, ax), axis=ax)
+    else:
+        r = _prim("sort", [a], [ax])
+    if descending:
+        from ._manipulation import flip
+        r = flip(r, axis=ax)
+    return r
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """numpy.argsort; descending= is the Array API's: equal elements keep their order (stable)."""
     _check_kind(kind, order, "argsort")
     a = asarray(a)
     a, axis = _flat_or(a, axis)
     if a.ndim == 0:
         a = _core.reshape(a, [1])
-    return _prim("argsort", [a], [_axis(axis, a.ndim, "argsort")])
+    ax = _axis(axis, a.ndim, "argsort")
+    if a.dtype.kind == "c":
+        order = _complex_order(a, ax)
+        if descending:
+            from ._manipulation import flip
+            order = (a.shape[ax] - 1) - flip(_complex_order(flip(a, axis=ax), ax), axis=ax)
+        return order
+    if not descending:
+        return _prim("argsort", [a], [ax])
+    # sort the reversed array ascending (stable), reverse that order and map back to the original
+    # positions: ties then come out first-seen first, as a stable descending sort must.
+    from ._manipulation import flip
+    rev = flip(_prim("argsort", [flip(a, axis=ax)], [ax]), axis=ax)
+    return (a.shape[ax] - 1) - rev
+
+
+def _complex_order(a, ax):
+    """numpy's complex order: by real part, then imaginary part; NaNs (in either part) last."""
+    from ._complex import imag, real
+    return lexsort((imag(a), real(a)), axis=ax)
+
+
+def sort_complex(a):
+    """The array sorted along its last axis, as complex (8/16-bit integers: complex64, else complex128)."""
+    b = sort(asarray(a))
+    if b.dtype.kind == "c":
+        return b
+    small = b.dtype.name in ("int8", "int16", "uint8", "uint16")
+    return b.astype(_dtypes.dtype("complex64" if small else "complex128"))
 
 
 def _kths(kth, n, fn):

@@ -1,7 +1,9 @@
 """Elementwise functions (numpy's ufuncs): one engine opcode each, broadcasting, NumPy 2 promotion
 with weak Python scalars, and out=."""
+import functools
+
 from .. import _core
-from . import _dtypes
+from . import _dtypes, _ufunc_methods
 from ._common import asarray, ndarray, write_out
 
 _OPCODES = _core.OPCODES
@@ -28,7 +30,36 @@ def _make(name, nin):
     ufunc.__doc__ = f"numpy.{name}, evaluated lazily by the engine (fused with neighbouring elementwise work)."
     ufunc.nin = nin
     ufunc.nout = 1
+    _add_methods(ufunc, name)
     return ufunc
+
+
+def _add_methods(fn, name):
+    """numpy's ufunc attributes and methods (reduce, accumulate, outer, at) on a plain function:
+    attributes keep the call itself as cheap as before."""
+    fn._mnn_ufunc = True
+    fn.nargs = fn.nin + fn.nout
+    fn.identity = _ufunc_methods.IDENTITY.get(name)
+    fn.signature = None
+    fn.at = functools.partial(_ufunc_methods.at, fn, name)
+    # unary functions have them too and raise numpy's ValueError
+    fn.reduce = functools.partial(_ufunc_methods.reduce, fn, name)
+    fn.accumulate = functools.partial(_ufunc_methods.accumulate, fn, name)
+    fn.outer = functools.partial(_ufunc_methods.outer, fn, name)
+
+
+class _UfuncMeta(type):
+    def __instancecheck__(cls, obj):
+        return getattr(obj, "_mnn_ufunc", False) is True
+
+
+class ufunc(metaclass=_UfuncMeta):
+    """isinstance(np.add, np.ufunc) holds for mnn's elementwise functions (they are plain functions
+    carrying numpy's ufunc attributes and methods)."""
+    __module__ = "mnn.numpy"
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("cannot create 'mnn.numpy.ufunc' instances")
 
 
 def _check_kwargs(name, kwargs):
@@ -76,6 +107,8 @@ def fabs(x, /, out=None):
     return UFUNCS["absolute"](x, out=out)
 
 
+fabs.nin, fabs.nout = 1, 1
+_add_methods(fabs, "fabs")
 UFUNCS["fabs"] = fabs
 
 

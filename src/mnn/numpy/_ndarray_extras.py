@@ -1,0 +1,61 @@
+"""ndarray methods numpy code calls that the core method table (_ndarray.py) leaves out:
+a.flat, a.repeat, a.trace, `x in a`, divmod(a, b), hash() of 0-d arrays (numpy scalars)."""
+from .. import _core
+from ._common import asarray, ndarray
+
+
+def _contains(self, value):
+    # numpy: (a == value).any(); never an element-by-element Python loop
+    from ._reductions import any as _any
+    return bool(_any(self == value))
+
+
+def _divmod(self, other):
+    from ._math_funcs import divmod_
+    return divmod_(self, other)
+
+
+def _rdivmod(self, other):
+    from ._math_funcs import divmod_
+    return divmod_(asarray(other), self)
+
+
+def _repeat(self, repeats, axis=None):
+    from ._shaping import repeat
+    return repeat(self, repeats, axis)
+
+
+def _trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    from ._shaping import trace
+    return trace(self, offset, axis1, axis2, dtype, out)
+
+
+def _hash(self):
+    # mnn hands out numpy's scalars (a[i], a.sum(), iteration) as 0-d arrays; numpy's scalars are
+    # hashable with their Python value's hash, so dict/set/Counter code keeps working. Arrays with
+    # dimensions stay unhashable, as in numpy.
+    if self.ndim != 0:
+        raise TypeError("unhashable type: 'mnn.numpy.ndarray'")
+    return hash(_core.item(self, 0))
+
+
+def _flat_get(self):
+    from ._index_tricks import flatiter
+    return flatiter(self)
+
+
+def _flat_set(self, value):
+    from ._index_tricks import flatiter
+    flatiter(self)[...] = value
+
+
+def install():
+    for name, fn in (("__contains__", _contains), ("__divmod__", _divmod), ("__rdivmod__", _rdivmod),
+                     ("repeat", _repeat), ("trace", _trace)):
+        if name not in ndarray.__dict__:
+            setattr(ndarray, name, fn)
+    if ndarray.__dict__.get("__hash__") is None:  # pybind11 sets None next to a custom __eq__
+        ndarray.__hash__ = _hash
+    if "flat" not in ndarray.__dict__:
+        ndarray.flat = property(_flat_get, _flat_set)
+
