@@ -201,3 +201,120 @@ def test_errors_are_numpys():
         LA.inv(np.asarray(numpy.eye(2, dtype=numpy.float16)))
     s, l = LA.slogdet(np.asarray(numpy.ones((3, 3))))  # singular: no error, numpy's (0, -inf)
     assert float(s) == 0.0 and float(l) == -math.inf
+
+
+# ---- eig / eigvals: compared with numpy up to the order of the eigenvalues and each vector's phase
+
+
+def _sorted_eigvals(w):
+    w = numpy.asarray(w)
+    return numpy.sort_complex(w.astype(numpy.complex128)) if w.ndim == 1 else \
+        numpy.stack([_sorted_eigvals(x) for x in w.reshape(-1, w.shape[-1])]).reshape(w.shape)
+
+
+def _check_eig(a, w, v, tol):
+    """A v = w v column by column, unit-norm columns, eigenvalues equal to numpy's as multisets."""
+    a, w, v = numpy.asarray(a), numpy.asarray(w), numpy.asarray(v)
+    want_w, _ = numpy.linalg.eig(a)
+    assert w.dtype == want_w.dtype and v.dtype == want_w.dtype, (w.dtype, v.dtype, want_w.dtype)
+    assert w.shape == want_w.shape and v.shape == a.shape
+    scale = max(1.0, float(numpy.abs(a).max())) if a.size else 1.0
+    numpy.testing.assert_allclose(_sorted_eigvals(w), _sorted_eigvals(want_w), rtol=tol, atol=tol * scale)
+    numpy.testing.assert_allclose(a.astype(v.dtype) @ v, v * w[..., None, :], rtol=tol, atol=tol * scale)
+    numpy.testing.assert_allclose(numpy.linalg.norm(v, axis=-2), 1.0, rtol=tol, atol=tol)
+
+
+EIG_TOL = {"float32": 2e-3, "float64": 1e-8, "complex64": 2e-3, "complex128": 1e-8, "int32": 1e-8}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3), (5, 5), (12, 12), (4, 6, 6), (2, 3, 4, 4), (40, 40)])
+def test_eig_real_matches_numpy(dtype, shape):
+    a = rand(shape, dtype, 3)
+    w, v = LA.eig(np.asarray(a))
+    _check_eig(a, w, v, EIG_TOL[dtype])
+    wv = LA.eigvals(np.asarray(a))
+    assert numpy.asarray(wv).dtype == numpy.linalg.eigvals(a).dtype
+    numpy.testing.assert_allclose(_sorted_eigvals(wv), _sorted_eigvals(numpy.linalg.eigvals(a)),
+                                  rtol=EIG_TOL[dtype], atol=EIG_TOL[dtype] * 10)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3), (7, 7), (3, 5, 5), (30, 30)])
+def test_eig_complex_matches_numpy(dtype, shape):
+    r = numpy.random.default_rng(4)
+    a = (r.standard_normal(shape) + 1j * r.standard_normal(shape)).astype(dtype)
+    w, v = LA.eig(np.asarray(a))
+    _check_eig(a, w, v, EIG_TOL[dtype])
+    wv = numpy.asarray(LA.eigvals(np.asarray(a)))
+    assert wv.dtype == numpy.dtype(dtype)
+    numpy.testing.assert_allclose(_sorted_eigvals(wv), _sorted_eigvals(numpy.linalg.eigvals(a)),
+                                  rtol=EIG_TOL[dtype], atol=EIG_TOL[dtype] * 10)
+
+
+@pytest.mark.parametrize("a", [
+    [[2.0, 0.0], [0.0, 1.0]],                          # diagonal: real, exactly
+    [[1.0, 2.0], [3.0, 4.0]],                          # real eigenvalues
+    [[0.0, 1.0], [-1.0, 0.0]],                         # +-i
+    [[1.0, 2.0, 0.0], [-2.0, 1.0, 0.0], [0.0, 0.0, 3.0]],  # a complex pair and a real one
+    [[1.0, 1.0], [0.0, 1.0]],                          # defective (Jordan block)
+    [[0.0, 0.0], [0.0, 0.0]],
+    [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]],  # permutation: roots of unity
+    numpy.triu(numpy.arange(1.0, 17.0).reshape(4, 4)),    # triangular
+    numpy.diag([1.0, 1.0, 2.0, 2.0]) + numpy.diag([1e-3, 0.0, 1e-3], 1),
+])
+def test_eig_special_matrices(a):
+    a = numpy.asarray(a, dtype="float64")
+    w, v = LA.eig(np.asarray(a))
+    w, v = numpy.asarray(w), numpy.asarray(v)
+    want_w = numpy.linalg.eigvals(a)
+    assert w.dtype == want_w.dtype
+    numpy.testing.assert_allclose(_sorted_eigvals(w), _sorted_eigvals(want_w), atol=1e-7)
+    numpy.testing.assert_allclose(a.astype(v.dtype) @ v, v * w[None, :], atol=1e-7)
+    numpy.testing.assert_allclose(numpy.linalg.norm(v, axis=0), 1.0, atol=1e-12)
+
+
+def test_eig_real_result_only_when_whole_stack_is_real():
+    # numpy decides real vs complex over the whole stack: one rotation makes every result complex
+    a = numpy.stack([numpy.diag([1.0, 2.0]), numpy.array([[0.0, 1.0], [-1.0, 0.0]])])
+    w, v = LA.eig(np.asarray(a))
+    assert numpy.asarray(w).dtype == numpy.complex128 and numpy.asarray(v).dtype == numpy.complex128
+    assert numpy.asarray(LA.eig(np.asarray(a[:1]))[0]).dtype == numpy.float64
+    f32 = numpy.asarray(LA.eigvals(np.asarray(a.astype("float32"))))
+    assert f32.dtype == numpy.complex64
+
+
+def test_eig_symmetric_matches_eigh():
+    a = spd((6, 6), "float64", 5)
+    w, v = LA.eig(np.asarray(a))
+    assert numpy.asarray(w).dtype == numpy.float64
+    numpy.testing.assert_allclose(numpy.sort(numpy.asarray(w)), numpy.linalg.eigvalsh(a), rtol=1e-10)
+
+
+def test_eig_noncontiguous_and_empty():
+    a = rand((7, 7), "float64", 6)
+    w, v = LA.eig(np.asarray(a)[::2, ::2])
+    _check_eig(a[::2, ::2], w, v, 1e-8)
+    w, v = LA.eig(np.asarray(a).T)
+    _check_eig(a.T, w, v, 1e-8)
+    for shape, dtype in [((0, 0), "float64"), ((2, 0, 0), "float32"), ((0, 3, 3), "float64")]:
+        e = numpy.zeros(shape, dtype)
+        w, v = LA.eig(np.asarray(e))
+        ww, wv = numpy.linalg.eig(e)
+        assert numpy.asarray(w).shape == ww.shape and numpy.asarray(w).dtype == ww.dtype
+        assert numpy.asarray(v).shape == wv.shape and numpy.asarray(v).dtype == wv.dtype
+        assert numpy.asarray(LA.eigvals(np.asarray(e))).dtype == numpy.linalg.eigvals(e).dtype
+
+
+def test_eig_errors_like_numpy():
+    with pytest.raises(LA.LinAlgError, match="square"):
+        LA.eig(np.ones((2, 3)))
+    with pytest.raises(LA.LinAlgError, match="two-dimensional"):
+        LA.eigvals(np.ones(3))
+    with pytest.raises(LA.LinAlgError, match="infs or NaNs"):
+        LA.eig(np.asarray([[math.nan, 1.0], [1.0, 1.0]]))
+    with pytest.raises(LA.LinAlgError, match="infs or NaNs"):
+        LA.eigvals(np.asarray([[math.inf, 1.0], [1.0, 1.0]]))
+    with pytest.raises(TypeError, match="float16"):
+        LA.eig(np.ones((2, 2), dtype=np.float16))
+    assert issubclass(LA.LinAlgError, ValueError)

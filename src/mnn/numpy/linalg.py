@@ -168,6 +168,50 @@ def eigvalsh(a, UPLO="L"):
     return _eigh_packed(a, "eigvalsh", UPLO)[0]
 
 
+def _assert_finite(a, fn):
+    from . import all as _all, isfinite
+    if a.size and not bool(_all(isfinite(a))):
+        raise LinAlgError(f"[mnn.numpy.linalg.{fn}] Array must not contain infs or NaNs")
+
+
+def _real_if_all_real(a, *xs):
+    """numpy's eig/eigvals rule: a real input whose eigenvalues are all real (over the whole stack,
+    imaginary parts exactly 0, as the real Schur form delivers them) gives real results."""
+    from . import any as _any, imag, real
+    if a.dtype.kind == "c":
+        return xs
+    if xs[0].size and bool(_any(imag(xs[0]) != 0)):
+        return xs
+    return tuple(real(x).copy() for x in xs)
+
+
+def _eig_input(a, fn):
+    a = _stack(a, fn)
+    _assert_finite(a, fn)
+    return a
+
+
+def eig(a):
+    """Eigenvalues and right eigenvectors (columns, unit norm, largest component real) of a stack
+    of square matrices; real results where numpy gives them (see _real_if_all_real)."""
+    a = _eig_input(a, "eig")
+    if a.size == 0:
+        from ._creation import zeros
+        return EigResult(zeros(list(a.shape[:-1]), dtype=a.dtype), _empty_like_stack(a))
+    p = _now(_core.prim("linalg_eig", [a]))
+    w, v = _real_if_all_real(a, p[..., :, 0].copy(), p[..., :, 1:].copy())
+    return EigResult(w, v)
+
+
+def eigvals(a):
+    a = _eig_input(a, "eigvals")
+    if a.size == 0:
+        from ._creation import zeros
+        return zeros(list(a.shape[:-1]), dtype=a.dtype)
+    w = _now(_core.prim("linalg_eigvals", [a]))
+    return _real_if_all_real(a, w)[0]
+
+
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     a = _stack(a, "svd", square=False)
     m, n = a.shape[-2], a.shape[-1]

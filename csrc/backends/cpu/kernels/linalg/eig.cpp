@@ -1,0 +1,467 @@
+// CPU kernels of the general eigen-decomposition (shape rules: ops/linalg/eig.cpp). Each matrix is
+// copied into double precision and
+//   1. reduced to upper Hessenberg form H = Q^H A Q by Householder reflections;
+//   2. iterated to Schur form T = Z^H A Z:
+//        real input    Francis double-shift QR in real arithmetic, giving a quasi-triangular T
+//                      (2x2 blocks for complex conjugate pairs). Real arithmetic is what makes a
+//                      real eigenvalue come out with an imaginary part of exactly 0 and a complex
+//                      pair exactly conjugate, which numpy's real-or-complex result type relies on;
+//        complex input single-shift QR (Wilkinson shift) with Givens rotations, triangular T;
+//   3. eigenvectors by back-substitution on T (x solves (T - w I) x = 0), mapped back by Z and
+//      scaled to unit norm with the largest component real, as LAPACK's geev does.
+// The eigenvalues come in the order they appear on T's diagonal (LAPACK's order too, though
+// different shifts may order them differently); a conjugate pair comes positive imaginary first.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <vector>
+
+#include "backends/cpu/kernels/error_flags.h"
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu {
+
+using namespace core;
+
+namespace {
+
+using cd = std::complex<double>;
+
+constexpr double kEps = 2.220446049250313e-16;
+constexpr double kTiny = 2.2250738585072014e-308;
+
+double mag(double x) { return std::fabs(x); }
+double mag(cd x) { return std::abs(x.real()) + std::abs(x.imag()); }  // cheap 1-norm, for deflation tests
+double cj(double x) { return x; }
+cd cj(cd x) { return std::conj(x); }
+double abs2(double x) { return x * x; }
+double abs2(cd x) { return std::norm(x); }
+double phase_of(double x) { return x >= 0 ? 1.0 : -1.0; }
+cd phase_of(cd x) {
+  double r = std::abs(x);
+  return r == 0 ? cd(1.0) : x / r;
+}
+
+// Householder reduction to upper Hessenberg form: on return h = Z^H a Z holds H and z holds Z.
+template <class S>
+void hessenberg(std::vector<S>& h, int64_t n, std::vector<S>& z) {
+  z.assign(n * n, S(0));
+  for (int64_t i = 0; i < n; ++i) z[i * n + i] = S(1);
+  std::vector<S> v(n);
+  for (int64_t k = 0; k + 2 < n; ++k) {  // zero column k below the subdiagonal
+    double tail = 0;
+    for (int64_t i = k + 2; i < n; ++i) tail += abs2(h[i * n + k]);
+    if (tail == 0) continue;
+    S x0 = h[(k + 1) * n + k];
+    double nrm = std::sqrt(tail + abs2(x0));
+    S alpha = -phase_of(x0) * nrm;  // the sign away from x0 avoids cancellation in v[0]
+    v[k + 1] = x0 - alpha;
+    for (int64_t i = k + 2; i < n; ++i) v[i] = h[i * n + k];
+    double vv = abs2(v[k + 1]) + tail;
+    double f = 2.0 / vv;  // P = I - f v v^H, Hermitian and unitary
+    for (int64_t j = k + 1; j < n; ++j) {  // P h (column k is set below)
+      S s = 0;
+      for (int64_t i = k + 1; i < n; ++i) s += cj(v[i]) * h[i * n + j];
+      s *= f;
+      for (int64_t i = k + 1; i < n; ++i) h[i * n + j] -= s * v[i];
+    }
+    h[(k + 1) * n + k] = alpha;
+    for (int64_t i = k + 2; i < n; ++i) h[i * n + k] = S(0);
+    for (int64_t r = 0; r < n; ++r) {  // (P h) P and z P
+      S s = 0, t = 0;
+      for (int64_t j = k + 1; j < n; ++j) {
+        s += h[r * n + j] * v[j];
+        t += z[r * n + j] * v[j];
+      }
+      s *= f;
+      t *= f;
+      for (int64_t j = k + 1; j < n; ++j) {
+        h[r * n + j] -= s * cj(v[j]);
+        z[r * n + j] -= t * cj(v[j]);
+      }
+    }
+  }
+}
+
+// The active block ends at row hi; returns the first row l of its unreduced part, zeroing the
+// negligible subdiagonal entry above it (relative to its diagonal neighbours, or to the matrix).
+template <class S>
+int64_t split_point(std::vector<S>& h, int64_t n, int64_t hi, double anorm) {
+  int64_t l = hi;
+  for (; l > 0; --l) {
+    double s = mag(h[(l - 1) * n + l - 1]) + mag(h[l * n + l]);
+    if (s == 0) s = anorm;
+    if (mag(h[l * n + l - 1]) <= kEps * s) {
+      h[l * n + l - 1] = S(0);
+      break;
+    }
+  }
+  return l;
+}
+
+template <class S>
+double one_norm(const std::vector<S>& h) {
+  double s = 0;
+  for (const S& x : h) s += mag(x);
+  return s;
+}
+
+// A real 2x2 diagonal block at rows p = hi - 1, hi with real eigenvalues is rotated to upper
+// triangular form, so only complex pairs stay as 2x2 blocks.
+void split_real_pair(std::vector<double>& h, std::vector<double>& z, int64_t n, int64_t hi, double anorm) {
+  const int64_t p = hi - 1, q = hi;
+  double a = h[p * n + p], b = h[p * n + q], c = h[q * n + p], d = h[q * n + q];
+  double half = 0.5 * (a - d), disc = half * half + b * c;
+  if (disc < 0 && std::sqrt(-disc) <= kEps * anorm) {
+    // an imaginary part below the rounding noise of the matrix: b and c are noise around a real
+    // double eigenvalue (the usual fate of a repeated eigenvalue of a symmetric matrix). Dropping
+    // the smaller of them (a backward error under eps * |A|) keeps the eigenvalues real, as LAPACK
+    // usually finds them; a tiny spurious imaginary part would make the whole result complex.
+    (std::fabs(b) < std::fabs(c) ? b : c) = 0.0;
+    h[p * n + q] = b;
+    h[q * n + p] = c;
+    if (c == 0.0) return;
+    disc = half * half;
+  }
+  if (disc < 0) return;  // a complex conjugate pair
+  double zz = half + (half >= 0 ? std::sqrt(disc) : -std::sqrt(disc));
+  // (zz, c) is an eigenvector of the block for the eigenvalue d + zz; rotate it onto e1
+  double r = std::hypot(zz, c);
+  if (r == 0) return;
+  double g0 = zz / r, g1 = c / r;
+  for (int64_t j = p; j < n; ++j) {
+    double x = h[p * n + j], y = h[q * n + j];
+    h[p * n + j] = g0 * x + g1 * y;
+    h[q * n + j] = -g1 * x + g0 * y;
+  }
+  for (int64_t i = 0; i <= q; ++i) {
+    double x = h[i * n + p], y = h[i * n + q];
+    h[i * n + p] = g0 * x + g1 * y;
+    h[i * n + q] = -g1 * x + g0 * y;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    double x = z[i * n + p], y = z[i * n + q];
+    z[i * n + p] = g0 * x + g1 * y;
+    z[i * n + q] = -g1 * x + g0 * y;
+  }
+  h[q * n + p] = 0.0;
+}
+
+// Francis double-shift QR on a real Hessenberg matrix: h becomes the real Schur form, z is
+// multiplied by the transformations. Returns false when an eigenvalue takes too many sweeps.
+bool schur_real(std::vector<double>& h, std::vector<double>& z, int64_t n) {
+  const double anorm = std::max(one_norm(h), kTiny);
+  const int max_iter = 30 * static_cast<int>(std::max<int64_t>(10, n));
+  int64_t hi = n - 1;
+  int iter = 0;
+  while (hi > 0) {
+    int64_t l = split_point(h, n, hi, anorm);
+    if (l == hi) {  // one real eigenvalue converged
+      --hi;
+      iter = 0;
+      continue;
+    }
+    if (l == hi - 1) {  // a 2x2 block converged
+      split_real_pair(h, z, n, hi, anorm);
+      hi -= 2;
+      iter = 0;
+      continue;
+    }
+    if (++iter > max_iter) return false;
+    // the shifts: the eigenvalues of the trailing 2x2 block, as their sum s and product t
+    double s, t;
+    if (iter % 10 == 0) {  // an exceptional shift breaks the rare cycles of the standard one
+      double sc = std::fabs(h[hi * n + hi - 1]) + std::fabs(h[(hi - 1) * n + hi - 2]);
+      double c = h[hi * n + hi] + 0.75 * sc;  // shifts c +- 0.66i sc (EISPACK's choice)
+      s = 2 * c;
+      t = c * c + 0.4375 * sc * sc;
+    } else {
+      double a = h[(hi - 1) * n + hi - 1], b = h[(hi - 1) * n + hi], c = h[hi * n + hi - 1], d = h[hi * n + hi];
+      s = a + d;
+      t = a * d - b * c;
+    }
+    // first column of (H - s1 I)(H - s2 I) = H^2 - s H + t I: three nonzero entries
+    const double h00 = h[l * n + l], h01 = h[l * n + l + 1], h10 = h[(l + 1) * n + l];
+    const double h11 = h[(l + 1) * n + l + 1], h21 = h[(l + 2) * n + l + 1];
+    double x = h00 * h00 + h01 * h10 - s * h00 + t;
+    double y = h10 * (h00 + h11 - s);
+    double w = h10 * h21;
+    for (int64_t k = l; k < hi; ++k) {  // chase the bulge down the block
+      const int nr = static_cast<int>(std::min<int64_t>(3, hi - k + 1));
+      if (k > l) {
+        x = h[k * n + k - 1];
+        y = h[(k + 1) * n + k - 1];
+        w = nr == 3 ? h[(k + 2) * n + k - 1] : 0.0;
+      }
+      double nrm = std::sqrt(x * x + y * y + w * w);
+      if (nrm == 0) continue;
+      double alpha = x >= 0 ? -nrm : nrm;
+      double u[3] = {x - alpha, y, w};
+      double f = 2.0 / (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+      for (int64_t j = std::max(l, k - 1); j < n; ++j) {
+        double sum = 0;
+        for (int r = 0; r < nr; ++r) sum += u[r] * h[(k + r) * n + j];
+        sum *= f;
+        for (int r = 0; r < nr; ++r) h[(k + r) * n + j] -= sum * u[r];
+      }
+      if (k > l) {
+        h[k * n + k - 1] = alpha;
+        h[(k + 1) * n + k - 1] = 0.0;
+        if (nr == 3) h[(k + 2) * n + k - 1] = 0.0;
+      }
+      const int64_t last = std::min(k + 3, hi);
+      for (int64_t i = 0; i <= last; ++i) {
+        double sum = 0;
+        for (int r = 0; r < nr; ++r) sum += h[i * n + k + r] * u[r];
+        sum *= f;
+        for (int r = 0; r < nr; ++r) h[i * n + k + r] -= sum * u[r];
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        double sum = 0;
+        for (int r = 0; r < nr; ++r) sum += z[i * n + k + r] * u[r];
+        sum *= f;
+        for (int r = 0; r < nr; ++r) z[i * n + k + r] -= sum * u[r];
+      }
+    }
+  }
+  return true;
+}
+
+// Single-shift complex QR on a complex Hessenberg matrix: h becomes upper triangular.
+bool schur_complex(std::vector<cd>& h, std::vector<cd>& z, int64_t n) {
+  const double anorm = std::max(one_norm(h), kTiny);
+  const int max_iter = 30 * static_cast<int>(std::max<int64_t>(10, n));
+  int64_t hi = n - 1;
+  int iter = 0;
+  while (hi > 0) {
+    int64_t l = split_point(h, n, hi, anorm);
+    if (l == hi) {
+      --hi;
+      iter = 0;
+      continue;
+    }
+    if (++iter > max_iter) return false;
+    cd a = h[(hi - 1) * n + hi - 1], b = h[(hi - 1) * n + hi], c = h[hi * n + hi - 1], d = h[hi * n + hi];
+    cd mu;
+    if (iter % 10 == 0) {
+      mu = d + 0.75 * std::abs(c);
+    } else {  // Wilkinson: the trailing block's eigenvalue nearer d, in a cancellation-free form
+      cd half = 0.5 * (a - d), root = std::sqrt(half * half + b * c);
+      if ((std::conj(half) * root).real() < 0) root = -root;
+      cd den = half + root;
+      mu = std::abs(den) == 0 ? d : d - b * c / den;
+    }
+    cd x = h[l * n + l] - mu, y = h[(l + 1) * n + l];
+    for (int64_t k = l; k < hi; ++k) {
+      if (k > l) {
+        x = h[k * n + k - 1];
+        y = h[(k + 1) * n + k - 1];
+      }
+      // G = [[c, s], [-conj(s), c]] with G (x, y) = (r, 0)
+      double ax = std::abs(x), nrm = std::hypot(ax, std::abs(y));
+      if (nrm == 0) continue;
+      double gc;
+      cd gs;
+      if (ax == 0) {
+        gc = 0;
+        gs = std::conj(y) / std::abs(y);
+      } else {
+        gc = ax / nrm;
+        gs = (x / ax) * std::conj(y) / nrm;
+      }
+      for (int64_t j = std::max(l, k - 1); j < n; ++j) {
+        cd p = h[k * n + j], q = h[(k + 1) * n + j];
+        h[k * n + j] = gc * p + gs * q;
+        h[(k + 1) * n + j] = -std::conj(gs) * p + gc * q;
+      }
+      if (k > l) h[(k + 1) * n + k - 1] = 0.0;
+      const int64_t last = std::min(k + 2, hi);
+      for (int64_t i = 0; i <= last; ++i) {
+        cd p = h[i * n + k], q = h[i * n + k + 1];
+        h[i * n + k] = gc * p + std::conj(gs) * q;
+        h[i * n + k + 1] = -gs * p + gc * q;
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        cd p = z[i * n + k], q = z[i * n + k + 1];
+        z[i * n + k] = gc * p + std::conj(gs) * q;
+        z[i * n + k + 1] = -gs * p + gc * q;
+      }
+    }
+  }
+  return true;
+}
+
+// The eigenvalues on the diagonal of a (quasi-)triangular Schur form; a 2x2 block gives an
+// exactly conjugate pair, positive imaginary part first.
+std::vector<cd> schur_eigenvalues(const std::vector<double>& t, int64_t n) {
+  std::vector<cd> w(n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i + 1 < n && t[(i + 1) * n + i] != 0.0) {
+      double a = t[i * n + i], b = t[i * n + i + 1], c = t[(i + 1) * n + i], d = t[(i + 1) * n + i + 1];
+      double half = 0.5 * (a - d);
+      double im = std::sqrt(std::max(0.0, -(half * half + b * c)));
+      w[i] = cd(0.5 * (a + d), im);
+      w[i + 1] = cd(0.5 * (a + d), -im);
+      ++i;
+    } else {
+      w[i] = cd(t[i * n + i], 0.0);
+    }
+  }
+  return w;
+}
+
+std::vector<cd> schur_eigenvalues(const std::vector<cd>& t, int64_t n) {
+  std::vector<cd> w(n);
+  for (int64_t i = 0; i < n; ++i) w[i] = t[i * n + i];
+  return w;
+}
+
+// Solves (T - w I) x = 0 for x by back-substitution from the diagonal block of w at rows
+// [k, k + len), then returns Z x with unit norm and its largest component real. Near-singular
+// pivots (repeated eigenvalues) are replaced by smin, as LAPACK's trevc does.
+template <class S>
+std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& z, int64_t n, int64_t k, int len, cd w,
+                            double smin) {
+  std::vector<cd> x(n, cd(0));
+  auto T = [&](int64_t i, int64_t j) { return cd(t[i * n + j]); };
+  if (len == 1) {
+    x[k] = 1.0;
+  } else {  // a 2x2 block [[a, b], [c, d]]: (b, w - a) is in its null space
+    x[k] = T(k, k + 1);
+    x[k + 1] = w - T(k, k);
+  }
+  const int64_t end = k + len;
+  for (int64_t i = k - 1; i >= 0;) {
+    if (i > 0 && t[i * n + i - 1] != S(0)) {  // a 2x2 block of a complex pair above: solve 2x2
+      cd r1 = 0, r2 = 0;
+      for (int64_t j = i + 1; j < end; ++j) {
+        r1 += T(i - 1, j) * x[j];
+        r2 += T(i, j) * x[j];
+      }
+      cd a = T(i - 1, i - 1) - w, b = T(i - 1, i), c = T(i, i - 1), d = T(i, i) - w;
+      cd det = a * d - b * c;
+      if (std::abs(det) < smin) det = smin;
+      x[i - 1] = (-r1 * d + b * r2) / det;
+      x[i] = (-a * r2 + c * r1) / det;
+      i -= 2;
+    } else {
+      cd r = 0;
+      for (int64_t j = i + 1; j < end; ++j) r += T(i, j) * x[j];
+      cd d = T(i, i) - w;
+      if (std::abs(d) < smin) d = smin;
+      x[i] = -r / d;
+      i -= 1;
+    }
+    double big = 0;  // keep the growing components finite
+    for (int64_t j = std::max<int64_t>(i, 0); j < end; ++j) big = std::max(big, std::abs(x[j]));
+    if (big > 1e100)
+      for (int64_t j = 0; j < end; ++j) x[j] /= big;
+  }
+  std::vector<cd> v(n, cd(0));
+  for (int64_t i = 0; i < n; ++i) {
+    cd s = 0;
+    for (int64_t j = 0; j < end; ++j) s += cd(z[i * n + j]) * x[j];
+    v[i] = s;
+  }
+  double nrm = 0, top = -1;
+  int64_t at = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double a2 = std::norm(v[i]);
+    nrm += a2;
+    if (a2 > top) top = a2, at = i;
+  }
+  nrm = std::sqrt(nrm);
+  if (nrm == 0 || !std::isfinite(nrm)) return v;
+  cd scale = std::conj(v[at]) / (std::abs(v[at]) * nrm);
+  for (cd& e : v) e *= scale;
+  v[at] = cd(v[at].real(), 0.0);
+  return v;
+}
+
+// One matrix: eigenvalues into w, eigenvectors (columns) into vecs when wanted.
+template <class S>
+bool eig_one(std::vector<S> h, int64_t n, std::vector<cd>& w, std::vector<cd>* vecs) {
+  std::vector<S> z;
+  hessenberg(h, n, z);
+  bool ok;
+  if constexpr (std::is_same_v<S, double>) ok = schur_real(h, z, n);
+  else ok = schur_complex(h, z, n);
+  w = schur_eigenvalues(h, n);
+  if (!vecs) return ok;
+  vecs->assign(n * n, cd(0));
+  const double smin = std::max(kEps * one_norm(h), kTiny * 1e10);
+  for (int64_t k = 0; k < n; ++k) {
+    int len = 1;
+    if constexpr (std::is_same_v<S, double>) {
+      if (k + 1 < n && h[(k + 1) * n + k] != 0.0) len = 2;
+    }
+    std::vector<cd> v = eigenvector(h, z, n, k, len, w[k], smin);
+    for (int64_t i = 0; i < n; ++i) {
+      (*vecs)[i * n + k] = v[i];
+      if (len == 2) (*vecs)[i * n + k + 1] = std::conj(v[i]);  // the conjugate eigenvalue's vector
+    }
+    if (len == 1 && w[k].imag() == 0.0)  // a real eigenvalue of a real matrix: a real vector
+      if constexpr (std::is_same_v<S, double>)
+        for (int64_t i = 0; i < n; ++i) (*vecs)[i * n + k] = cd((*vecs)[i * n + k].real(), 0.0);
+    k += len - 1;
+  }
+  return ok;
+}
+
+template <class Tin, class Tout>
+class EigKernel final : public backend::Kernel {
+ public:
+  EigKernel(bool vectors, const backend::StepDesc& s) : vectors_(vectors) {
+    const Shape& a = s.inputs[0].shape;
+    n_ = a.back();
+    batch_ = numel(Shape(a.begin(), a.end() - 2));
+  }
+
+  void run(char* const* inputs, char* output) override {
+    const Tin* a = reinterpret_cast<const Tin*>(inputs[0]);
+    Tout* out = reinterpret_cast<Tout*>(output);
+    const int64_t n = n_, per = n * n, out_per = vectors_ ? n * (n + 1) : n;
+    const int64_t work = std::max<int64_t>(1, 10 * per * n);
+    parallel_for(batch_, std::max<int64_t>(1, (1 << 18) / work), [&](int64_t b0, int64_t b1) {
+      for (int64_t b = b0; b < b1; ++b) {
+        using S = std::conditional_t<is_complex_v<Tin>, cd, double>;
+        std::vector<S> h(per);
+        for (int64_t i = 0; i < per; ++i) h[i] = S(a[b * per + i]);
+        std::vector<cd> w, v;
+        if (!eig_one<S>(std::move(h), n, w, vectors_ ? &v : nullptr)) flag_error(kErrNoConvergence);
+        Tout* o = out + b * out_per;
+        if (!vectors_) {
+          for (int64_t i = 0; i < n; ++i) o[i] = Tout(w[i]);
+          continue;
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          o[i * (n + 1)] = Tout(w[i]);
+          for (int64_t j = 0; j < n; ++j) o[i * (n + 1) + 1 + j] = Tout(v[i * n + j]);
+        }
+      }
+    });
+  }
+
+ private:
+  bool vectors_;
+  int64_t n_ = 0, batch_ = 0;
+};
+
+template <bool Vectors>
+std::unique_ptr<backend::Kernel> prepare(const backend::StepDesc& s) {
+  using c64 = std::complex<float>;
+  switch (s.inputs[0].dtype) {
+    case DType::Float32: return std::make_unique<EigKernel<float, c64>>(Vectors, s);
+    case DType::Float64: return std::make_unique<EigKernel<double, cd>>(Vectors, s);
+    case DType::Complex64: return std::make_unique<EigKernel<c64, c64>>(Vectors, s);
+    default: return std::make_unique<EigKernel<cd, cd>>(Vectors, s);
+  }
+}
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(linalg_eig, "linalg_eig", &prepare<true>);
+MNN_REGISTER_CPU_KERNEL(linalg_eigvals, "linalg_eigvals", &prepare<false>);
+
+}  // namespace mnn::cpu
