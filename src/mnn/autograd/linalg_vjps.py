@@ -88,6 +88,8 @@ def _eigh(node, xs, g):
     out = node.output
     w, v = out[..., :, 0], out[..., :, 1:]
     gw, gv = g[..., :, 0], g[..., :, 1:]
+    if not _any_nonzero(gv):  # eigenvalues alone: defined even where eigenvalues repeat
+        return [_lower_only(_mm(v * np.expand_dims(gw, -2), _t(v)))]
     diff = np.expand_dims(w, -2) - np.expand_dims(w, -1)  # [i, j] = w_j - w_i
     n = w.shape[-1]
     eye = np.eye(n, dtype=w.dtype)
@@ -109,8 +111,12 @@ def _qr_square(q, r, gq, gr):
     return _t(_solve(r, _t(b)))
 
 
+def _any_nonzero(x):
+    return bool(x.size) and bool(np.any(x != 0))
+
+
 def _unsupported_if_nonzero(x, what):
-    if x.size and bool(np.any(x != 0)):
+    if _any_nonzero(x):
         raise NotImplementedError(f"[mnn.autograd] {what}")
 
 
@@ -194,10 +200,8 @@ def _svd(node, xs, g):
     gu, gv = gu_full[..., :, :k], _t(gvh_full[..., :k, :])
     gs = g[..., m * m:m * m + k]
     # skip the vector terms when no gradient reaches the vectors: S alone is always well defined
-    if not (gu.size and bool(np.any(gu != 0))):
-        gu = None
-    if not (gv.size and bool(np.any(gv != 0))):
-        gv = None
+    gu = gu if _any_nonzero(gu) else None
+    gv = gv if _any_nonzero(gv) else None
     return [_svd_backward(u, out[..., m * m:m * m + k], v, gu, gs, gv, m, n)]
 
 
