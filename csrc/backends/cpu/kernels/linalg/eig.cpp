@@ -1,5 +1,6 @@
 // CPU kernels of the general eigen-decomposition (shape rules: ops/linalg/eig.cpp). Each matrix is
 // copied into double precision and
+//   0. balanced by a diagonal scaling of powers of two (LAPACK's geev balances too);
 //   1. reduced to upper Hessenberg form H = Q^H A Q by Householder reflections;
 //   2. iterated to Schur form T = Z^H A Z:
 //        real input    Francis double-shift QR in real arithmetic, giving a quasi-triangular T
@@ -41,6 +42,39 @@ double phase_of(double x) { return x >= 0 ? 1.0 : -1.0; }
 cd phase_of(cd x) {
   double r = std::abs(x);
   return r == 0 ? cd(1.0) : x / r;
+}
+
+// Diagonal similarity scaling (Parlett & Reinsch, as LAPACK's gebal 'S'): h becomes D^{-1} h D
+// with D a diagonal of powers of two (exact), chosen so each row and column pair have comparable
+// norms. Badly scaled matrices then lose less to rounding; eigenvectors map back as v = D x.
+template <class S>
+std::vector<double> balance(std::vector<S>& h, int64_t n) {
+  std::vector<double> d(n, 1.0);
+  for (int pass = 0; pass < 64; ++pass) {
+    bool done = true;
+    for (int64_t i = 0; i < n; ++i) {
+      double c = 0, r = 0;
+      for (int64_t j = 0; j < n; ++j)
+        if (j != i) {
+          c += mag(h[j * n + i]);
+          r += mag(h[i * n + j]);
+        }
+      if (c == 0 || r == 0) continue;
+      int e = 0;
+      std::frexp(std::sqrt(r / c), &e);  // f = 2^e puts c f and r / f within a factor 2
+      double f = std::ldexp(1.0, e - 1);
+      if (f == 1.0 || c * f + r / f >= 0.95 * (c + r)) continue;
+      if (d[i] * f > 1e250 || d[i] * f < 1e-250) continue;
+      done = false;
+      d[i] *= f;
+      for (int64_t j = 0; j < n; ++j) {
+        h[i * n + j] /= f;
+        h[j * n + i] *= f;
+      }
+    }
+    if (done) break;
+  }
+  return d;
 }
 
 // Householder reduction to upper Hessenberg form: on return h = Z^H a Z holds H and z holds Z.
@@ -318,11 +352,12 @@ std::vector<cd> schur_eigenvalues(const std::vector<cd>& t, int64_t n) {
 }
 
 // Solves (T - w I) x = 0 for x by back-substitution from the diagonal block of w at rows
-// [k, k + len), then returns Z x with unit norm and its largest component real. Near-singular
-// pivots (repeated eigenvalues) are replaced by smin, as LAPACK's trevc does.
+// [k, k + len), then returns D Z x (D: the balancing scale) with unit norm and its largest
+// component real. Near-singular pivots (repeated eigenvalues) are replaced by smin, as
+// LAPACK's trevc does.
 template <class S>
-std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& z, int64_t n, int64_t k, int len, cd w,
-                            double smin) {
+std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& z, const std::vector<double>& scale, int64_t n,
+                            int64_t k, int len, cd w, double smin) {
   std::vector<cd> x(n, cd(0));
   auto T = [&](int64_t i, int64_t j) { return cd(t[i * n + j]); };
   if (len == 1) {
@@ -362,7 +397,7 @@ std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& z, in
   for (int64_t i = 0; i < n; ++i) {
     cd s = 0;
     for (int64_t j = 0; j < end; ++j) s += cd(z[i * n + j]) * x[j];
-    v[i] = s;
+    v[i] = scale[i] * s;
   }
   double nrm = 0, top = -1;
   int64_t at = 0;
@@ -373,8 +408,8 @@ std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& z, in
   }
   nrm = std::sqrt(nrm);
   if (nrm == 0 || !std::isfinite(nrm)) return v;
-  cd scale = std::conj(v[at]) / (std::abs(v[at]) * nrm);
-  for (cd& e : v) e *= scale;
+  cd unit = std::conj(v[at]) / (std::abs(v[at]) * nrm);
+  for (cd& e : v) e *= unit;
   v[at] = cd(v[at].real(), 0.0);
   return v;
 }
@@ -383,6 +418,7 @@ std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& z, in
 template <class S>
 bool eig_one(std::vector<S> h, int64_t n, std::vector<cd>& w, std::vector<cd>* vecs) {
   std::vector<S> z;
+  const std::vector<double> scale = balance(h, n);
   hessenberg(h, n, z);
   bool ok;
   if constexpr (std::is_same_v<S, double>) ok = schur_real(h, z, n);
@@ -396,7 +432,7 @@ bool eig_one(std::vector<S> h, int64_t n, std::vector<cd>& w, std::vector<cd>* v
     if constexpr (std::is_same_v<S, double>) {
       if (k + 1 < n && h[(k + 1) * n + k] != 0.0) len = 2;
     }
-    std::vector<cd> v = eigenvector(h, z, n, k, len, w[k], smin);
+    std::vector<cd> v = eigenvector(h, z, scale, n, k, len, w[k], smin);
     for (int64_t i = 0; i < n; ++i) {
       (*vecs)[i * n + k] = v[i];
       if (len == 2) (*vecs)[i * n + k + 1] = std::conj(v[i]);  // the conjugate eigenvalue's vector
