@@ -318,3 +318,14 @@ def test_eig_errors_like_numpy():
     with pytest.raises(TypeError, match="float16"):
         LA.eig(np.ones((2, 2), dtype=np.float16))
     assert issubclass(LA.LinAlgError, ValueError)
+
+
+@pytest.mark.parametrize("a", [[[0.0, 0.0, 0.0], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, 2.0], [2.0, 4.0]],
+                               [[0.0, 0.0], [0.0, 1e-300]]])
+def test_svd_converges_on_rank_deficient_input(a):
+    # a column that Jacobi rotations reduce to rounding noise must not stall convergence
+    a = numpy.asarray(a)
+    u, s, vh = (numpy.asarray(x) for x in LA.svd(np.asarray(a)))
+    numpy.testing.assert_allclose(s, numpy.linalg.svd(a, compute_uv=False), atol=1e-12)
+    numpy.testing.assert_allclose((u * s) @ vh, a, atol=1e-12)
+    numpy.testing.assert_allclose(u.T @ u, numpy.eye(len(u)), atol=1e-12)

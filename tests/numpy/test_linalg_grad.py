@@ -266,3 +266,14 @@ def test_gradient_dtype_float32():
         assert g.dtype == mnp.float32 and g.shape == (3, 3)
         g64 = mnn.grad(f)(a.astype(mnp.float64))
         numpy.testing.assert_allclose(numpy.asarray(g), numpy.asarray(g64), rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("a", [[[1.0, 2.0], [2.0, 4.0]], [[0.0, 0.0, 0.0], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+                               [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], [[0.0]]])
+def test_det_of_singular_matrix_has_the_adjugate_gradient(a):
+    a = numpy.asarray(a)
+    g, = check(lambda x: LA.det(x), a)
+    n = a.shape[0]
+    cof = numpy.array([[(-1) ** (i + j) * numpy.linalg.det(numpy.delete(numpy.delete(a, i, 0), j, 1)) if n > 1 else 1.0
+                        for j in range(n)] for i in range(n)])
+    numpy.testing.assert_allclose(g, cof, atol=1e-9)

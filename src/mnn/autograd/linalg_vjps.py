@@ -66,11 +66,30 @@ def _solve_vjp(node, xs, g):
 
 
 def _slogdet(node, xs, g):
-    # packed (sign, log|det|, det): the sign is piecewise constant; d log|det| = tr(A^{-1} dA)
+    # packed (sign, log|det|, det): the sign is piecewise constant; d log|det| = tr(A^{-1} dA) and
+    # d det = tr(adj(A) dA), adj(A) = det(A) A^{-1} where A is invertible
     a, = xs
     out = node.output
-    coef = g[..., 1] + g[..., 2] * out[..., 2]
-    return [np.expand_dims(np.expand_dims(coef, -1), -1) * _t(_core.prim("linalg_inv", [a]))]
+    glog, gdet = g[..., 1], g[..., 2]
+    if bool(np.any(out[..., 0] == 0)) and not _any_nonzero(glog):
+        return [_expand2(gdet) * _t(_adjugate_svd(a))]  # an exactly singular matrix: det still has a gradient
+    coef = glog + gdet * out[..., 2]
+    return [_expand2(coef) * _t(_core.prim("linalg_inv", [a]))]
+
+
+def _expand2(x):
+    return np.expand_dims(np.expand_dims(x, -1), -1)
+
+
+def _adjugate_svd(a):
+    """adj(A) for any square A, singular too: with A = U S V^T, adj(A) = det(U) det(V) V adj(S) U^T
+    and adj(S) = diag(prod_{j != i} s_j)."""
+    u, s, v = _svd_parts(a)
+    n = s.shape[-1]
+    others = np.stack([np.prod(np.concatenate([s[..., :i], s[..., i + 1:]], axis=-1), axis=-1) for i in range(n)],
+                      axis=-1) if n > 1 else np.ones(s.shape, dtype=s.dtype)
+    sign = _core.prim("linalg_slogdet", [u])[..., 2] * _core.prim("linalg_slogdet", [v])[..., 2]
+    return _expand2(sign) * _mm(v * np.expand_dims(others, -2), _t(u))
 
 
 def _cholesky(node, xs, g):
