@@ -329,3 +329,17 @@ def test_svd_converges_on_rank_deficient_input(a):
     numpy.testing.assert_allclose(s, numpy.linalg.svd(a, compute_uv=False), atol=1e-12)
     numpy.testing.assert_allclose((u * s) @ vh, a, atol=1e-12)
     numpy.testing.assert_allclose(u.T @ u, numpy.eye(len(u)), atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [4, 10, 13, 22, 28])
+def test_eig_repeated_eigenvalues_of_symmetric_matrix_stay_real(n):
+    # Q D Q^T with doubled eigenvalues: rounding noise may pair two equal eigenvalues in a 2x2 block
+    # with a noise-level imaginary part; the result must stay real (LAPACK's sometimes turns complex)
+    r = numpy.random.default_rng(n)
+    q, _ = numpy.linalg.qr(r.standard_normal((n, n)))
+    a = q @ numpy.diag(numpy.repeat(r.standard_normal((n + 1) // 2), 2)[:n]) @ q.T
+    for x in (a, (a + a.T) / 2):
+        w, v = (numpy.asarray(t) for t in LA.eig(np.asarray(x)))
+        assert w.dtype == numpy.float64 and v.dtype == numpy.float64
+        numpy.testing.assert_allclose(numpy.sort(w), numpy.linalg.eigvalsh((x + x.T) / 2), atol=1e-12)
+        numpy.testing.assert_allclose(x @ v, v * w, atol=1e-12)

@@ -143,15 +143,18 @@ double one_norm(const std::vector<S>& h) {
 
 // A real 2x2 diagonal block at rows p = hi - 1, hi with real eigenvalues is rotated to upper
 // triangular form, so only complex pairs stay as 2x2 blocks.
-void split_real_pair(std::vector<double>& h, std::vector<double>& z, int64_t n, int64_t hi, double anorm) {
+void split_real_pair(std::vector<double>& h, std::vector<double>& z, int64_t n, int64_t hi, bool symmetric,
+                     double anorm) {
   const int64_t p = hi - 1, q = hi;
   double a = h[p * n + p], b = h[p * n + q], c = h[q * n + p], d = h[q * n + q];
   double half = 0.5 * (a - d), disc = half * half + b * c;
-  if (disc < 0 && std::sqrt(-disc) <= kEps * anorm) {
-    // an imaginary part below the rounding noise of the matrix: b and c are noise around a real
-    // double eigenvalue (the usual fate of a repeated eigenvalue of a symmetric matrix). Dropping
-    // the smaller of them (a backward error under eps * |A|) keeps the eigenvalues real, as LAPACK
-    // usually finds them; a tiny spurious imaginary part would make the whole result complex.
+  if (disc < 0 && (symmetric || std::sqrt(-disc) <= kEps * anorm)) {
+    // an imaginary part within the rounding noise of the matrix (always so for a symmetric one,
+    // whose eigenvalues are real): b and c are noise of opposite signs around a repeated
+    // eigenvalue, the usual fate of a double eigenvalue of a (nearly) symmetric matrix, whose
+    // symmetry QR keeps only to rounding. Dropping the smaller (a backward error under eps * |A|)
+    // keeps the eigenvalues real; a spurious imaginary part would make numpy's result type complex
+    // for the whole stack.
     (std::fabs(b) < std::fabs(c) ? b : c) = 0.0;
     h[p * n + q] = b;
     h[q * n + p] = c;
@@ -184,7 +187,7 @@ void split_real_pair(std::vector<double>& h, std::vector<double>& z, int64_t n, 
 
 // Francis double-shift QR on a real Hessenberg matrix: h becomes the real Schur form, z is
 // multiplied by the transformations. Returns false when an eigenvalue takes too many sweeps.
-bool schur_real(std::vector<double>& h, std::vector<double>& z, int64_t n) {
+bool schur_real(std::vector<double>& h, std::vector<double>& z, int64_t n, bool symmetric) {
   const double anorm = std::max(one_norm(h), kTiny);
   const int max_iter = 30 * static_cast<int>(std::max<int64_t>(10, n));
   int64_t hi = n - 1;
@@ -197,7 +200,7 @@ bool schur_real(std::vector<double>& h, std::vector<double>& z, int64_t n) {
       continue;
     }
     if (l == hi - 1) {  // a 2x2 block converged
-      split_real_pair(h, z, n, hi, anorm);
+      split_real_pair(h, z, n, hi, symmetric, anorm);
       hi -= 2;
       iter = 0;
       continue;
@@ -418,10 +421,17 @@ std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& z, co
 template <class S>
 bool eig_one(std::vector<S> h, int64_t n, std::vector<cd>& w, std::vector<cd>* vecs) {
   std::vector<S> z;
+  bool symmetric = true;
+  for (int64_t i = 0; i < n && symmetric; ++i)
+    for (int64_t j = 0; j < i; ++j)
+      if (h[i * n + j] != h[j * n + i]) {
+        symmetric = false;
+        break;
+      }
   const std::vector<double> scale = balance(h, n);
   hessenberg(h, n, z);
   bool ok;
-  if constexpr (std::is_same_v<S, double>) ok = schur_real(h, z, n);
+  if constexpr (std::is_same_v<S, double>) ok = schur_real(h, z, n, symmetric);
   else ok = schur_complex(h, z, n);
   w = schur_eigenvalues(h, n);
   if (!vecs) return ok;
