@@ -277,3 +277,40 @@ def test_det_of_singular_matrix_has_the_adjugate_gradient(a):
     cof = numpy.array([[(-1) ** (i + j) * numpy.linalg.det(numpy.delete(numpy.delete(a, i, 0), j, 1)) if n > 1 else 1.0
                         for j in range(n)] for i in range(n)])
     numpy.testing.assert_allclose(g, cof, atol=1e-9)
+
+
+def _real_spectrum(n, seed):
+    """A non-symmetric matrix with well separated real eigenvalues."""
+    p = _rand((n, n), seed) + n * numpy.eye(n)
+    return p @ numpy.diag(numpy.arange(1.0, n + 1.0)) @ numpy.linalg.inv(p)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 3), (2, 4, 4)])
+def test_eig_real_spectrum(shape):
+    a = _real_spectrum(shape[-1], 50) if len(shape) == 2 else numpy.stack([_real_spectrum(shape[-1], 51 + i)
+                                                                           for i in range(shape[0])])
+    ww, wv = W(shape[:-1], 52), W(shape, 53)
+    check(lambda x: mnp.sum(LA.eigvals(x) * ww), a)
+    check(lambda x: mnp.sum(LA.eig(x).eigenvalues * ww), a)
+    check(lambda x: mnp.sum(LA.eig(x).eigenvectors ** 2 * wv) + mnp.sum(LA.eig(x)[0] * ww), a)
+
+
+def test_eig_against_torch():
+    torch = pytest.importorskip("torch")
+    a = _real_spectrum(4, 54)
+    wv, ww = _rand((4, 4), 55), _rand((4,), 56)
+    t = torch.tensor(a, requires_grad=True)
+    l, v = torch.linalg.eig(t)
+    (torch.sum(l.real * torch.tensor(ww)) + torch.sum(v.real ** 2 * torch.tensor(wv))).backward()
+    got = mnn.grad(lambda x: mnp.sum(LA.eig(x)[0] * mnp.array(ww)) + mnp.sum(LA.eig(x)[1] ** 2 * mnp.array(wv)))(
+        mnp.array(a))
+    numpy.testing.assert_allclose(numpy.asarray(got), t.grad.numpy(), rtol=1e-7, atol=1e-9)
+
+
+def test_eig_complex_spectrum_gradient_refused_not_zero():
+    rot = numpy.array([[0.0, 1.0], [-1.0, 0.0]])
+    for f in (lambda x: mnp.sum(mnp.real(LA.eigvals(x))), lambda x: mnp.sum(mnp.abs(LA.eig(x)[1]))):
+        with pytest.raises(NotImplementedError, match="complex eigenvalues"):
+            mnn.grad(f)(mnp.array(rot))
+    with mnn.no_grad():  # without a gradient to record, complex results are fine
+        assert numpy.asarray(LA.eigvals(mnp.array(rot))).dtype == numpy.complex128

@@ -6,6 +6,10 @@
 //   linalg_eig      a [..., n, n] -> complex [..., n, n + 1]   eigenvalues in column 0, their
 //                                                               unit-norm eigenvectors after it
 //   linalg_eigvals  a [..., n, n] -> complex [..., n]
+// and, for a real input whose eigenvalues are all real, the same results as real arrays of the
+// input's dtype (the autograd tape carries real arrays only, so this is the differentiable form):
+//   linalg_eig_real      a [..., n, n] -> [..., n, n + 1]
+//   linalg_eigvals_real  a [..., n, n] -> [..., n]
 #include "core/error.h"
 #include "prims/registry.h"
 
@@ -41,8 +45,24 @@ prims::PrimMeta infer_eigvals(const std::vector<NodePtr>& in, const Params&) {
   return {d, s};
 }
 
+prims::PrimMeta infer_eig_real(const std::vector<NodePtr>& in, const Params& p) {
+  prims::PrimMeta m = infer_eig(in, p);
+  if (is_complex(in[0]->dtype)) throw TypeError("[mnn.numpy.linalg.eig] a complex input has complex eigenvalues");
+  m.dtype = in[0]->dtype;
+  return m;
+}
+
+prims::PrimMeta infer_eigvals_real(const std::vector<NodePtr>& in, const Params& p) {
+  prims::PrimMeta m = infer_eigvals(in, p);
+  if (is_complex(in[0]->dtype)) throw TypeError("[mnn.numpy.linalg.eigvals] a complex input has complex eigenvalues");
+  m.dtype = in[0]->dtype;
+  return m;
+}
+
 }  // namespace
 
+MNN_REGISTER_PRIMITIVE(linalg_eig_real, {"linalg_eig_real", &infer_eig_real});
+MNN_REGISTER_PRIMITIVE(linalg_eigvals_real, {"linalg_eigvals_real", &infer_eigvals_real});
 MNN_REGISTER_PRIMITIVE(linalg_eig, {"linalg_eig", &infer_eig});
 MNN_REGISTER_PRIMITIVE(linalg_eigvals, {"linalg_eigvals", &infer_eigvals});
 

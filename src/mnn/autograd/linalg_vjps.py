@@ -230,7 +230,37 @@ def _svdvals(node, xs, g):
     return [_mm(u * np.expand_dims(g, -2), _t(v))]
 
 
+def _eig_general(a, w, v, gw, gv):
+    """A V = V diag(w), real, columns of unit norm: with M = V^T gV,
+    gA = V^{-T} (diag(gw) + F o (M - V^T V diag(M))) V^T, F_ij = 1 / (w_j - w_i) off the diagonal."""
+    inner = _diag_embed(gw) if gw is not None else None
+    if gv is not None:
+        m = _mm(_t(v), gv)
+        n = w.shape[-1]
+        eye = np.eye(n, dtype=w.dtype)
+        diff = np.expand_dims(w, -2) - np.expand_dims(w, -1)
+        f = np.where(eye == 1, 0.0, 1.0 / np.where(eye == 1, 1.0, diff)).astype(w.dtype)
+        term = f * (m - _mm(_t(v), v) * np.expand_dims(_diag(m), -2))
+        inner = term if inner is None else inner + term
+    return _solve(_t(v), _mm(inner, _t(v)))
+
+
+def _eig_real(node, xs, g):
+    a, = xs
+    out = node.output
+    gv = g[..., :, 1:]
+    return [_eig_general(a, out[..., :, 0], out[..., :, 1:], g[..., :, 0], gv if _any_nonzero(gv) else None)]
+
+
+def _eigvals_real(node, xs, g):
+    a, = xs
+    p = _core.prim("linalg_eig_real", [a])
+    return [_eig_general(a, p[..., :, 0], p[..., :, 1:], g, None)]
+
+
 LINALG_VJP = {
+    "linalg_eig_real": _eig_real,
+    "linalg_eigvals_real": _eigvals_real,
     "linalg_inv": _inv,
     "linalg_solve": _solve_vjp,
     "linalg_slogdet": _slogdet,

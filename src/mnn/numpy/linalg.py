@@ -191,6 +191,21 @@ def _eig_input(a, fn):
     return a
 
 
+def _wants_grad(a):
+    m = a._autograd
+    return _core.grad_enabled() and m is not None and (m.requires_grad or m.grad_fn is not None)
+
+
+def _differentiable(a, fn, complex_result, real_prim):
+    """The autograd tape carries real arrays only: a real result is recomputed by the real-output
+    primitive, which records the gradient; a complex one cannot be differentiated (refused here
+    rather than silently giving a zero gradient)."""
+    if complex_result:
+        raise NotImplementedError(f"[mnn.numpy.linalg.{fn}] gradients through complex eigenvalues are not supported "
+                                  f"(autograd carries real arrays only)")
+    return _now(_core.prim(real_prim, [a]))
+
+
 def eig(a):
     """Eigenvalues and right eigenvectors (columns, unit norm, largest component real) of a stack
     of square matrices; real results where numpy gives them (see _real_if_all_real)."""
@@ -200,6 +215,9 @@ def eig(a):
         return EigResult(zeros(list(a.shape[:-1]), dtype=a.dtype), _empty_like_stack(a))
     p = _now(_core.prim("linalg_eig", [a]))
     w, v = _real_if_all_real(a, p[..., :, 0].copy(), p[..., :, 1:].copy())
+    if _wants_grad(a):
+        p = _differentiable(a, "eig", w.dtype.kind == "c", "linalg_eig_real")
+        w, v = p[..., :, 0].copy(), p[..., :, 1:].copy()
     return EigResult(w, v)
 
 
@@ -209,7 +227,10 @@ def eigvals(a):
         from ._creation import zeros
         return zeros(list(a.shape[:-1]), dtype=a.dtype)
     w = _now(_core.prim("linalg_eigvals", [a]))
-    return _real_if_all_real(a, w)[0]
+    w = _real_if_all_real(a, w)[0]
+    if _wants_grad(a):
+        w = _differentiable(a, "eigvals", w.dtype.kind == "c", "linalg_eigvals_real")
+    return w
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):

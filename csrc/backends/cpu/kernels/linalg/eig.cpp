@@ -455,6 +455,14 @@ bool eig_one(std::vector<S> h, int64_t n, std::vector<cd>& w, std::vector<cd>* v
   return ok;
 }
 
+// The complex results, or their real parts for the real-output primitives (used only where every
+// imaginary part is exactly zero).
+template <class Tout>
+Tout store(cd x) {
+  if constexpr (is_complex_v<Tout>) return Tout(x);
+  else return Tout(x.real());
+}
+
 template <class Tin, class Tout>
 class EigKernel final : public backend::Kernel {
  public:
@@ -478,12 +486,12 @@ class EigKernel final : public backend::Kernel {
         if (!eig_one<S>(std::move(h), n, w, vectors_ ? &v : nullptr)) flag_error(kErrNoConvergence);
         Tout* o = out + b * out_per;
         if (!vectors_) {
-          for (int64_t i = 0; i < n; ++i) o[i] = Tout(w[i]);
+          for (int64_t i = 0; i < n; ++i) o[i] = store<Tout>(w[i]);
           continue;
         }
         for (int64_t i = 0; i < n; ++i) {
-          o[i * (n + 1)] = Tout(w[i]);
-          for (int64_t j = 0; j < n; ++j) o[i * (n + 1) + 1 + j] = Tout(v[i * n + j]);
+          o[i * (n + 1)] = store<Tout>(w[i]);
+          for (int64_t j = 0; j < n; ++j) o[i * (n + 1) + 1 + j] = store<Tout>(v[i * n + j]);
         }
       }
     });
@@ -505,8 +513,16 @@ std::unique_ptr<backend::Kernel> prepare(const backend::StepDesc& s) {
   }
 }
 
+template <bool Vectors>
+std::unique_ptr<backend::Kernel> prepare_real(const backend::StepDesc& s) {
+  if (s.inputs[0].dtype == DType::Float32) return std::make_unique<EigKernel<float, float>>(Vectors, s);
+  return std::make_unique<EigKernel<double, double>>(Vectors, s);
+}
+
 }  // namespace
 
+MNN_REGISTER_CPU_KERNEL(linalg_eig_real, "linalg_eig_real", &prepare_real<true>);
+MNN_REGISTER_CPU_KERNEL(linalg_eigvals_real, "linalg_eigvals_real", &prepare_real<false>);
 MNN_REGISTER_CPU_KERNEL(linalg_eig, "linalg_eig", &prepare<true>);
 MNN_REGISTER_CPU_KERNEL(linalg_eigvals, "linalg_eigvals", &prepare<false>);
 
