@@ -6,6 +6,13 @@ built from them and ordinary ops. Like numpy, inputs of integer or bool type are
 float64, float32 stays float32, float16 is refused; LinAlgError is raised on the calling line
 (results are evaluated at once, since numpy raises there). Eigenvectors and singular vectors
 are unique only up to sign: ours may differ from LAPACK's by a sign per vector.
+
+eig/eigvals (csrc/ops/linalg/eig.cpp) follow numpy's result type: complex input gives complex
+results; real input gives real results when every eigenvalue of the whole stack is real, complex
+ones otherwise. Eigenvalues come in Schur-form order, which may differ from LAPACK's; eigenvectors
+have unit norm and their largest component real (a phase per vector may differ from LAPACK's).
+Gradients (mnn/autograd/linalg_vjps.py) exist for every factorization with real results; eig
+refuses them for complex spectra, since the autograd tape carries real arrays only.
 """
 import builtins
 import math
