@@ -119,19 +119,29 @@ void hessenberg(std::vector<S>& h, int64_t n, std::vector<S>& z) {
 }
 
 // The active block ends at row hi; returns the first row l of its unreduced part, zeroing the
-// negligible subdiagonal entry above it (relative to its diagonal neighbours, or to the matrix).
+// negligible subdiagonal entry above it: small relative to its diagonal neighbours (which keeps
+// small eigenvalues of graded matrices accurate), or below `floor`. The caller raises the floor
+// to eps * |A| once a block stalls: a block of pure rounding noise (the zero eigenvalues of a
+// rank-one matrix) has noise on its diagonal too, and the relative test alone never holds there.
 template <class S>
-int64_t split_point(std::vector<S>& h, int64_t n, int64_t hi, double anorm) {
+int64_t split_point(std::vector<S>& h, int64_t n, int64_t hi, double anorm, double floor) {
   int64_t l = hi;
   for (; l > 0; --l) {
     double s = mag(h[(l - 1) * n + l - 1]) + mag(h[l * n + l]);
     if (s == 0) s = anorm;
-    if (mag(h[l * n + l - 1]) <= kEps * s) {
+    if (mag(h[l * n + l - 1]) <= std::max(kEps * s, floor)) {
       h[l * n + l - 1] = S(0);
       break;
     }
   }
   return l;
+}
+
+template <class S>
+double frobenius(const std::vector<S>& h) {
+  double s = 0;
+  for (const S& x : h) s += abs2(x);
+  return std::sqrt(s);
 }
 
 template <class S>
@@ -188,12 +198,12 @@ void split_real_pair(std::vector<double>& h, std::vector<double>& z, int64_t n, 
 // Francis double-shift QR on a real Hessenberg matrix: h becomes the real Schur form, z is
 // multiplied by the transformations. Returns false when an eigenvalue takes too many sweeps.
 bool schur_real(std::vector<double>& h, std::vector<double>& z, int64_t n, bool symmetric) {
-  const double anorm = std::max(one_norm(h), kTiny);
+  const double anorm = std::max(one_norm(h), kTiny), fro = frobenius(h);
   const int max_iter = 30 * static_cast<int>(std::max<int64_t>(10, n));
   int64_t hi = n - 1;
   int iter = 0;
   while (hi > 0) {
-    int64_t l = split_point(h, n, hi, anorm);
+    int64_t l = split_point(h, n, hi, anorm, iter >= 10 ? kEps * fro : 0.0);
     if (l == hi) {  // one real eigenvalue converged
       --hi;
       iter = 0;
@@ -267,12 +277,12 @@ bool schur_real(std::vector<double>& h, std::vector<double>& z, int64_t n, bool 
 
 // Single-shift complex QR on a complex Hessenberg matrix: h becomes upper triangular.
 bool schur_complex(std::vector<cd>& h, std::vector<cd>& z, int64_t n) {
-  const double anorm = std::max(one_norm(h), kTiny);
+  const double anorm = std::max(one_norm(h), kTiny), fro = frobenius(h);
   const int max_iter = 30 * static_cast<int>(std::max<int64_t>(10, n));
   int64_t hi = n - 1;
   int iter = 0;
   while (hi > 0) {
-    int64_t l = split_point(h, n, hi, anorm);
+    int64_t l = split_point(h, n, hi, anorm, iter >= 10 ? kEps * fro : 0.0);
     if (l == hi) {
       --hi;
       iter = 0;
