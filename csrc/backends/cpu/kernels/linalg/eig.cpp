@@ -77,12 +77,16 @@ std::vector<double> balance(std::vector<S>& h, int64_t n) {
   return d;
 }
 
-// Householder reduction to upper Hessenberg form: on return h = Z^H a Z holds H and z holds Z.
+// Householder reduction to upper Hessenberg form: h becomes H = Z^H a Z and, when zh is given,
+// *zh holds Z^H. Z is kept conjugate-transposed throughout (here and in the QR iterations) so that
+// every update of it is the same row operation as the one applied to h, over contiguous rows.
 template <class S>
-void hessenberg(std::vector<S>& h, int64_t n, std::vector<S>& z) {
-  z.assign(n * n, S(0));
-  for (int64_t i = 0; i < n; ++i) z[i * n + i] = S(1);
-  std::vector<S> v(n);
+void hessenberg(std::vector<S>& h, int64_t n, std::vector<S>* zh) {
+  if (zh) {
+    zh->assign(n * n, S(0));
+    for (int64_t i = 0; i < n; ++i) (*zh)[i * n + i] = S(1);
+  }
+  std::vector<S> v(n), acc(n);
   for (int64_t k = 0; k + 2 < n; ++k) {  // zero column k below the subdiagonal
     double tail = 0;
     for (int64_t i = k + 2; i < n; ++i) tail += abs2(h[i * n + k]);
@@ -92,29 +96,32 @@ void hessenberg(std::vector<S>& h, int64_t n, std::vector<S>& z) {
     S alpha = -phase_of(x0) * nrm;  // the sign away from x0 avoids cancellation in v[0]
     v[k + 1] = x0 - alpha;
     for (int64_t i = k + 2; i < n; ++i) v[i] = h[i * n + k];
-    double vv = abs2(v[k + 1]) + tail;
-    double f = 2.0 / vv;  // P = I - f v v^H, Hermitian and unitary
-    for (int64_t j = k + 1; j < n; ++j) {  // P h (column k is set below)
-      S s = 0;
-      for (int64_t i = k + 1; i < n; ++i) s += cj(v[i]) * h[i * n + j];
-      s *= f;
-      for (int64_t i = k + 1; i < n; ++i) h[i * n + j] -= s * v[i];
-    }
+    const double f = 2.0 / (abs2(v[k + 1]) + tail);  // P = I - f v v^H, Hermitian and unitary
+    // P m for the rows k+1.. of m: acc = v^H m row by row, then a rank-one update
+    auto left = [&](std::vector<S>& m, int64_t j0) {
+      std::fill(acc.begin() + j0, acc.end(), S(0));
+      for (int64_t i = k + 1; i < n; ++i) {
+        const S c = cj(v[i]);
+        const S* row = &m[i * n];
+        for (int64_t j = j0; j < n; ++j) acc[j] += c * row[j];
+      }
+      for (int64_t i = k + 1; i < n; ++i) {
+        const S c = f * v[i];
+        S* row = &m[i * n];
+        for (int64_t j = j0; j < n; ++j) row[j] -= acc[j] * c;
+      }
+    };
+    left(h, k + 1);  // column k is set below
     h[(k + 1) * n + k] = alpha;
     for (int64_t i = k + 2; i < n; ++i) h[i * n + k] = S(0);
-    for (int64_t r = 0; r < n; ++r) {  // (P h) P and z P
-      S s = 0, t = 0;
-      for (int64_t j = k + 1; j < n; ++j) {
-        s += h[r * n + j] * v[j];
-        t += z[r * n + j] * v[j];
-      }
-      s *= f;
-      t *= f;
-      for (int64_t j = k + 1; j < n; ++j) {
-        h[r * n + j] -= s * cj(v[j]);
-        z[r * n + j] -= t * cj(v[j]);
-      }
+    for (int64_t r = 0; r < n; ++r) {  // (P h) P
+      S sum = 0;
+      S* row = &h[r * n];
+      for (int64_t j = k + 1; j < n; ++j) sum += row[j] * v[j];
+      sum *= f;
+      for (int64_t j = k + 1; j < n; ++j) row[j] -= sum * cj(v[j]);
     }
+    if (zh) left(*zh, 0);  // (Z P)^H = P Z^H
   }
 }
 
@@ -153,7 +160,7 @@ double one_norm(const std::vector<S>& h) {
 
 // A real 2x2 diagonal block at rows p = hi - 1, hi with real eigenvalues is rotated to upper
 // triangular form, so only complex pairs stay as 2x2 blocks.
-void split_real_pair(std::vector<double>& h, std::vector<double>& z, int64_t n, int64_t hi, bool symmetric,
+void split_real_pair(std::vector<double>& h, std::vector<double>* zh, int64_t n, int64_t hi, bool symmetric,
                      double anorm) {
   const int64_t p = hi - 1, q = hi;
   double a = h[p * n + p], b = h[p * n + q], c = h[q * n + p], d = h[q * n + q];
@@ -177,27 +184,29 @@ void split_real_pair(std::vector<double>& h, std::vector<double>& z, int64_t n, 
   double r = std::hypot(zz, c);
   if (r == 0) return;
   double g0 = zz / r, g1 = c / r;
-  for (int64_t j = p; j < n; ++j) {
-    double x = h[p * n + j], y = h[q * n + j];
-    h[p * n + j] = g0 * x + g1 * y;
-    h[q * n + j] = -g1 * x + g0 * y;
-  }
-  for (int64_t i = 0; i <= q; ++i) {
+  // only the block itself when no Schur vectors are wanted (eigenvalues alone)
+  const int64_t jend = zh ? n : q + 1, i0 = zh ? 0 : p;
+  auto rows = [&](double* a, int64_t j0, int64_t j1) {
+    for (int64_t j = j0; j < j1; ++j) {
+      double x = a[p * n + j], y = a[q * n + j];
+      a[p * n + j] = g0 * x + g1 * y;
+      a[q * n + j] = -g1 * x + g0 * y;
+    }
+  };
+  rows(h.data(), p, jend);
+  for (int64_t i = i0; i <= q; ++i) {
     double x = h[i * n + p], y = h[i * n + q];
     h[i * n + p] = g0 * x + g1 * y;
     h[i * n + q] = -g1 * x + g0 * y;
   }
-  for (int64_t i = 0; i < n; ++i) {
-    double x = z[i * n + p], y = z[i * n + q];
-    z[i * n + p] = g0 * x + g1 * y;
-    z[i * n + q] = -g1 * x + g0 * y;
-  }
+  if (zh) rows(zh->data(), 0, n);
   h[q * n + p] = 0.0;
 }
 
-// Francis double-shift QR on a real Hessenberg matrix: h becomes the real Schur form, z is
-// multiplied by the transformations. Returns false when an eigenvalue takes too many sweeps.
-bool schur_real(std::vector<double>& h, std::vector<double>& z, int64_t n, bool symmetric) {
+// Francis double-shift QR on a real Hessenberg matrix: h becomes the real Schur form and *zh (Z^T)
+// takes the transformations. Without zh only the active block is updated, which yields the
+// eigenvalues at about a third of the cost. Returns false when an eigenvalue takes too many sweeps.
+bool schur_real(std::vector<double>& h, std::vector<double>* zh, int64_t n, bool symmetric) {
   const double anorm = std::max(one_norm(h), kTiny), fro = frobenius(h);
   const int max_iter = 30 * static_cast<int>(std::max<int64_t>(10, n));
   int64_t hi = n - 1;
@@ -210,7 +219,7 @@ bool schur_real(std::vector<double>& h, std::vector<double>& z, int64_t n, bool 
       continue;
     }
     if (l == hi - 1) {  // a 2x2 block converged
-      split_real_pair(h, z, n, hi, symmetric, anorm);
+      split_real_pair(h, zh, n, hi, symmetric, anorm);
       hi -= 2;
       iter = 0;
       continue;
@@ -246,37 +255,35 @@ bool schur_real(std::vector<double>& h, std::vector<double>& z, int64_t n, bool 
       double alpha = x >= 0 ? -nrm : nrm;
       double u[3] = {x - alpha, y, w};
       double f = 2.0 / (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-      for (int64_t j = std::max(l, k - 1); j < n; ++j) {
-        double sum = 0;
-        for (int r = 0; r < nr; ++r) sum += u[r] * h[(k + r) * n + j];
-        sum *= f;
-        for (int r = 0; r < nr; ++r) h[(k + r) * n + j] -= sum * u[r];
-      }
+      auto rows = [&](double* a, int64_t j0, int64_t j1) {
+        for (int64_t j = j0; j < j1; ++j) {
+          double sum = 0;
+          for (int r = 0; r < nr; ++r) sum += u[r] * a[(k + r) * n + j];
+          sum *= f;
+          for (int r = 0; r < nr; ++r) a[(k + r) * n + j] -= sum * u[r];
+        }
+      };
+      rows(h.data(), std::max(l, k - 1), zh ? n : hi + 1);
       if (k > l) {
         h[k * n + k - 1] = alpha;
         h[(k + 1) * n + k - 1] = 0.0;
         if (nr == 3) h[(k + 2) * n + k - 1] = 0.0;
       }
       const int64_t last = std::min(k + 3, hi);
-      for (int64_t i = 0; i <= last; ++i) {
+      for (int64_t i = zh ? 0 : l; i <= last; ++i) {
         double sum = 0;
         for (int r = 0; r < nr; ++r) sum += h[i * n + k + r] * u[r];
         sum *= f;
         for (int r = 0; r < nr; ++r) h[i * n + k + r] -= sum * u[r];
       }
-      for (int64_t i = 0; i < n; ++i) {
-        double sum = 0;
-        for (int r = 0; r < nr; ++r) sum += z[i * n + k + r] * u[r];
-        sum *= f;
-        for (int r = 0; r < nr; ++r) z[i * n + k + r] -= sum * u[r];
-      }
+      if (zh) rows(zh->data(), 0, n);  // (Z U)^T = U Z^T: U is symmetric
     }
   }
   return true;
 }
 
 // Single-shift complex QR on a complex Hessenberg matrix: h becomes upper triangular.
-bool schur_complex(std::vector<cd>& h, std::vector<cd>& z, int64_t n) {
+bool schur_complex(std::vector<cd>& h, std::vector<cd>* zh, int64_t n) {
   const double anorm = std::max(one_norm(h), kTiny), fro = frobenius(h);
   const int max_iter = 30 * static_cast<int>(std::max<int64_t>(10, n));
   int64_t hi = n - 1;
@@ -317,23 +324,22 @@ bool schur_complex(std::vector<cd>& h, std::vector<cd>& z, int64_t n) {
         gc = ax / nrm;
         gs = (x / ax) * std::conj(y) / nrm;
       }
-      for (int64_t j = std::max(l, k - 1); j < n; ++j) {
-        cd p = h[k * n + j], q = h[(k + 1) * n + j];
-        h[k * n + j] = gc * p + gs * q;
-        h[(k + 1) * n + j] = -std::conj(gs) * p + gc * q;
-      }
+      auto rows = [&](cd* a, int64_t j0, int64_t j1) {
+        for (int64_t j = j0; j < j1; ++j) {
+          cd p = a[k * n + j], q = a[(k + 1) * n + j];
+          a[k * n + j] = gc * p + gs * q;
+          a[(k + 1) * n + j] = -std::conj(gs) * p + gc * q;
+        }
+      };
+      rows(h.data(), std::max(l, k - 1), zh ? n : hi + 1);
       if (k > l) h[(k + 1) * n + k - 1] = 0.0;
       const int64_t last = std::min(k + 2, hi);
-      for (int64_t i = 0; i <= last; ++i) {
+      for (int64_t i = zh ? 0 : l; i <= last; ++i) {
         cd p = h[i * n + k], q = h[i * n + k + 1];
         h[i * n + k] = gc * p + std::conj(gs) * q;
         h[i * n + k + 1] = -gs * p + gc * q;
       }
-      for (int64_t i = 0; i < n; ++i) {
-        cd p = z[i * n + k], q = z[i * n + k + 1];
-        z[i * n + k] = gc * p + std::conj(gs) * q;
-        z[i * n + k + 1] = -gs * p + gc * q;
-      }
+      if (zh) rows(zh->data(), 0, n);  // (Z G^H)^H = G Z^H
     }
   }
   return true;
@@ -369,8 +375,8 @@ std::vector<cd> schur_eigenvalues(const std::vector<cd>& t, int64_t n) {
 // component real. Near-singular pivots (repeated eigenvalues) are replaced by smin, as
 // LAPACK's trevc does.
 template <class S>
-std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& z, const std::vector<double>& scale, int64_t n,
-                            int64_t k, int len, cd w, double smin) {
+std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& zh, const std::vector<double>& scale,
+                            int64_t n, int64_t k, int len, cd w, double smin) {
   std::vector<cd> x(n, cd(0));
   auto T = [&](int64_t i, int64_t j) { return cd(t[i * n + j]); };
   if (len == 1) {
@@ -407,11 +413,12 @@ std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& z, co
       for (int64_t j = 0; j < end; ++j) x[j] /= big;
   }
   std::vector<cd> v(n, cd(0));
-  for (int64_t i = 0; i < n; ++i) {
-    cd s = 0;
-    for (int64_t j = 0; j < end; ++j) s += cd(z[i * n + j]) * x[j];
-    v[i] = scale[i] * s;
+  for (int64_t j = 0; j < end; ++j) {  // v = Z x, Z = (Z^H)^H: rows of zh are Z's conjugated columns
+    if (x[j] == cd(0)) continue;
+    const S* row = &zh[j * n];
+    for (int64_t i = 0; i < n; ++i) v[i] += cd(cj(row[i])) * x[j];
   }
+  for (int64_t i = 0; i < n; ++i) v[i] *= scale[i];
   double nrm = 0, top = -1;
   int64_t at = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -439,10 +446,11 @@ bool eig_one(std::vector<S> h, int64_t n, std::vector<cd>& w, std::vector<cd>* v
         break;
       }
   const std::vector<double> scale = balance(h, n);
-  hessenberg(h, n, z);
+  std::vector<S>* zh = vecs ? &z : nullptr;  // Schur vectors only for eigenvectors
+  hessenberg(h, n, zh);
   bool ok;
-  if constexpr (std::is_same_v<S, double>) ok = schur_real(h, z, n, symmetric);
-  else ok = schur_complex(h, z, n);
+  if constexpr (std::is_same_v<S, double>) ok = schur_real(h, zh, n, symmetric);
+  else ok = schur_complex(h, zh, n);
   w = schur_eigenvalues(h, n);
   if (!vecs) return ok;
   vecs->assign(n * n, cd(0));
