@@ -370,39 +370,40 @@ std::vector<cd> schur_eigenvalues(const std::vector<cd>& t, int64_t n) {
   return w;
 }
 
-// Solves (T - w I) x = 0 for x by back-substitution from the diagonal block of w at rows
-// [k, k + len), then returns D Z x (D: the balancing scale) with unit norm and its largest
-// component real. Near-singular pivots (repeated eigenvalues) are replaced by smin, as
-// LAPACK's trevc does.
-template <class S>
-std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& zh, const std::vector<double>& scale,
-                            int64_t n, int64_t k, int len, cd w, double smin) {
-  std::vector<cd> x(n, cd(0));
-  auto T = [&](int64_t i, int64_t j) { return cd(t[i * n + j]); };
+// Solves (T - w I) x = 0 by back-substitution from the diagonal block of w at rows [k, k + len);
+// x has k + len entries (those below are zero). X is double for a real eigenvalue of a real
+// matrix (real arithmetic, a quarter of the complex cost) and cd otherwise; len == 2 is the first
+// eigenvalue of a real 2x2 block. Near-singular pivots (repeated eigenvalues) are replaced by
+// smin, as LAPACK's trevc does.
+template <class X, class S>
+std::vector<X> back_substitute(const std::vector<S>& t, int64_t n, int64_t k, int len, X w, double smin) {
+  const int64_t end = k + len;
+  std::vector<X> x(end, X(0));
+  auto T = [&](int64_t i, int64_t j) { return X(t[i * n + j]); };
   if (len == 1) {
-    x[k] = 1.0;
-  } else {  // a 2x2 block [[a, b], [c, d]]: (b, w - a) is in its null space
+    x[k] = X(1);
+  } else if constexpr (is_complex_v<X>) {  // a 2x2 block [[a, b], [c, d]]: (b, w - a) is in its null space
     x[k] = T(k, k + 1);
     x[k + 1] = w - T(k, k);
   }
-  const int64_t end = k + len;
   for (int64_t i = k - 1; i >= 0;) {
     if (i > 0 && t[i * n + i - 1] != S(0)) {  // a 2x2 block of a complex pair above: solve 2x2
-      cd r1 = 0, r2 = 0;
+      X r1 = 0, r2 = 0;
       for (int64_t j = i + 1; j < end; ++j) {
         r1 += T(i - 1, j) * x[j];
         r2 += T(i, j) * x[j];
       }
-      cd a = T(i - 1, i - 1) - w, b = T(i - 1, i), c = T(i, i - 1), d = T(i, i) - w;
-      cd det = a * d - b * c;
+      X a = T(i - 1, i - 1) - w, b = T(i - 1, i), c = T(i, i - 1), d = T(i, i) - w;
+      X det = a * d - b * c;
       if (std::abs(det) < smin) det = smin;
       x[i - 1] = (-r1 * d + b * r2) / det;
       x[i] = (-a * r2 + c * r1) / det;
       i -= 2;
     } else {
-      cd r = 0;
-      for (int64_t j = i + 1; j < end; ++j) r += T(i, j) * x[j];
-      cd d = T(i, i) - w;
+      X r = 0;
+      const S* row = &t[i * n];
+      for (int64_t j = i + 1; j < end; ++j) r += X(row[j]) * x[j];
+      X d = T(i, i) - w;
       if (std::abs(d) < smin) d = smin;
       x[i] = -r / d;
       i -= 1;
@@ -412,13 +413,12 @@ std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& zh, c
     if (big > 1e100)
       for (int64_t j = 0; j < end; ++j) x[j] /= big;
   }
-  std::vector<cd> v(n, cd(0));
-  for (int64_t j = 0; j < end; ++j) {  // v = Z x, Z = (Z^H)^H: rows of zh are Z's conjugated columns
-    if (x[j] == cd(0)) continue;
-    const S* row = &zh[j * n];
-    for (int64_t i = 0; i < n; ++i) v[i] += cd(cj(row[i])) * x[j];
-  }
-  for (int64_t i = 0; i < n; ++i) v[i] *= scale[i];
+  return x;
+}
+
+// v scaled to unit norm with its largest component real and positive (LAPACK's geev makes it
+// real; the sign is free). A zero or non-finite v is left alone.
+void normalize(cd* v, int64_t n) {
   double nrm = 0, top = -1;
   int64_t at = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -427,11 +427,72 @@ std::vector<cd> eigenvector(const std::vector<S>& t, const std::vector<S>& zh, c
     if (a2 > top) top = a2, at = i;
   }
   nrm = std::sqrt(nrm);
-  if (nrm == 0 || !std::isfinite(nrm)) return v;
+  if (nrm == 0 || !std::isfinite(nrm)) return;
   cd unit = std::conj(v[at]) / (std::abs(v[at]) * nrm);
-  for (cd& e : v) e *= unit;
+  for (int64_t i = 0; i < n; ++i) v[i] *= unit;
   v[at] = cd(v[at].real(), 0.0);
-  return v;
+}
+
+// The eigenvectors of the Schur form T as the columns of X (upper triangular but for the 2x2
+// blocks), mapped back by V = D Z X (D: the balancing scale, Z from zh = Z^H) in one pass whose
+// inner loop runs along contiguous rows; then normalized into vecs (n x n, column k for w[k]).
+// For a real matrix, X and V are real: a complex pair keeps its first vector's real and imaginary
+// parts in two adjacent columns, as LAPACK does, and the second vector is the conjugate.
+template <class S>
+void eigenvectors(const std::vector<S>& t, const std::vector<S>& zh, const std::vector<double>& scale, int64_t n,
+                  const std::vector<cd>& w, std::vector<cd>& vecs) {
+  const double smin = std::max(kEps * one_norm(t), kTiny * 1e10);
+  std::vector<S> xs(n * n, S(0));
+  std::vector<char> pair(n, 0);  // 1: first column of a real matrix's complex pair
+  for (int64_t k = 0; k < n; ++k) {
+    if constexpr (std::is_same_v<S, double>) {
+      if (k + 1 < n && t[(k + 1) * n + k] != 0.0) {
+        std::vector<cd> x = back_substitute<cd>(t, n, k, 2, w[k], smin);
+        for (int64_t j = 0; j < k + 2; ++j) {
+          xs[j * n + k] = x[j].real();
+          xs[j * n + k + 1] = x[j].imag();
+        }
+        pair[k] = 1;
+        ++k;
+        continue;
+      }
+      std::vector<double> x = back_substitute<double>(t, n, k, 1, w[k].real(), smin);
+      for (int64_t j = 0; j <= k; ++j) xs[j * n + k] = x[j];
+    } else {
+      std::vector<cd> x = back_substitute<cd>(t, n, k, 1, w[k], smin);
+      for (int64_t j = 0; j <= k; ++j) xs[j * n + k] = x[j];
+    }
+  }
+  std::vector<S> v(n * n, S(0));  // V = Z X: row j of X contributes from column j - 1 on
+  for (int64_t j = 0; j < n; ++j) {
+    const S* xrow = &xs[j * n];
+    const int64_t c0 = std::max<int64_t>(0, j - 1);
+    for (int64_t i = 0; i < n; ++i) {
+      const S zij = cj(zh[j * n + i]);
+      if (zij == S(0)) continue;
+      S* vrow = &v[i * n];
+      for (int64_t c = c0; c < n; ++c) vrow[c] += zij * xrow[c];
+    }
+  }
+  vecs.assign(n * n, cd(0));
+  std::vector<cd> col(n);
+  for (int64_t k = 0; k < n; ++k) {
+    if constexpr (std::is_same_v<S, double>) {
+      if (pair[k]) {
+        for (int64_t i = 0; i < n; ++i) col[i] = scale[i] * cd(v[i * n + k], v[i * n + k + 1]);
+        normalize(col.data(), n);
+        for (int64_t i = 0; i < n; ++i) {
+          vecs[i * n + k] = col[i];
+          vecs[i * n + k + 1] = std::conj(col[i]);  // the conjugate eigenvalue's vector
+        }
+        ++k;
+        continue;
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) col[i] = scale[i] * cd(v[i * n + k]);
+    normalize(col.data(), n);
+    for (int64_t i = 0; i < n; ++i) vecs[i * n + k] = col[i];
+  }
 }
 
 // One matrix: eigenvalues into w, eigenvectors (columns) into vecs when wanted.
@@ -452,24 +513,7 @@ bool eig_one(std::vector<S> h, int64_t n, std::vector<cd>& w, std::vector<cd>* v
   if constexpr (std::is_same_v<S, double>) ok = schur_real(h, zh, n, symmetric);
   else ok = schur_complex(h, zh, n);
   w = schur_eigenvalues(h, n);
-  if (!vecs) return ok;
-  vecs->assign(n * n, cd(0));
-  const double smin = std::max(kEps * one_norm(h), kTiny * 1e10);
-  for (int64_t k = 0; k < n; ++k) {
-    int len = 1;
-    if constexpr (std::is_same_v<S, double>) {
-      if (k + 1 < n && h[(k + 1) * n + k] != 0.0) len = 2;
-    }
-    std::vector<cd> v = eigenvector(h, z, scale, n, k, len, w[k], smin);
-    for (int64_t i = 0; i < n; ++i) {
-      (*vecs)[i * n + k] = v[i];
-      if (len == 2) (*vecs)[i * n + k + 1] = std::conj(v[i]);  // the conjugate eigenvalue's vector
-    }
-    if (len == 1 && w[k].imag() == 0.0)  // a real eigenvalue of a real matrix: a real vector
-      if constexpr (std::is_same_v<S, double>)
-        for (int64_t i = 0; i < n; ++i) (*vecs)[i * n + k] = cd((*vecs)[i * n + k].real(), 0.0);
-    k += len - 1;
-  }
+  if (vecs) eigenvectors(h, z, scale, n, w, *vecs);
   return ok;
 }
 
