@@ -256,11 +256,23 @@ bool schur_real(std::vector<double>& h, std::vector<double>* zh, int64_t n, bool
       double u[3] = {x - alpha, y, w};
       double f = 2.0 / (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
       auto rows = [&](double* a, int64_t j0, int64_t j1) {
-        for (int64_t j = j0; j < j1; ++j) {
-          double sum = 0;
-          for (int r = 0; r < nr; ++r) sum += u[r] * a[(k + r) * n + j];
-          sum *= f;
-          for (int r = 0; r < nr; ++r) a[(k + r) * n + j] -= sum * u[r];
+        double* r0 = a + k * n;
+        double* r1 = r0 + n;
+        const double u0 = u[0], u1 = u[1], u2 = u[2];
+        if (nr == 3) {  // spelled out so the loop over j vectorizes
+          double* r2 = r1 + n;
+          for (int64_t j = j0; j < j1; ++j) {
+            const double sum = f * (u0 * r0[j] + u1 * r1[j] + u2 * r2[j]);
+            r0[j] -= sum * u0;
+            r1[j] -= sum * u1;
+            r2[j] -= sum * u2;
+          }
+        } else {
+          for (int64_t j = j0; j < j1; ++j) {
+            const double sum = f * (u0 * r0[j] + u1 * r1[j]);
+            r0[j] -= sum * u0;
+            r1[j] -= sum * u1;
+          }
         }
       };
       rows(h.data(), std::max(l, k - 1), zh ? n : hi + 1);
@@ -271,10 +283,17 @@ bool schur_real(std::vector<double>& h, std::vector<double>* zh, int64_t n, bool
       }
       const int64_t last = std::min(k + 3, hi);
       for (int64_t i = zh ? 0 : l; i <= last; ++i) {
-        double sum = 0;
-        for (int r = 0; r < nr; ++r) sum += h[i * n + k + r] * u[r];
-        sum *= f;
-        for (int r = 0; r < nr; ++r) h[i * n + k + r] -= sum * u[r];
+        double* c = &h[i * n + k];
+        if (nr == 3) {
+          const double sum = f * (c[0] * u[0] + c[1] * u[1] + c[2] * u[2]);
+          c[0] -= sum * u[0];
+          c[1] -= sum * u[1];
+          c[2] -= sum * u[2];
+        } else {
+          const double sum = f * (c[0] * u[0] + c[1] * u[1]);
+          c[0] -= sum * u[0];
+          c[1] -= sum * u[1];
+        }
       }
       if (zh) rows(zh->data(), 0, n);  // (Z U)^T = U Z^T: U is symmetric
     }
