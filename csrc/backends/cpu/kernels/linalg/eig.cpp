@@ -33,7 +33,8 @@ constexpr double kEps = 2.220446049250313e-16;
 constexpr double kTiny = 2.2250738585072014e-308;
 
 double mag(double x) { return std::fabs(x); }
-double mag(cd x) { return std::abs(x.real()) + std::abs(x.imag()); }  // cheap 1-norm, for deflation tests
+// |re| + |im|: a cheap magnitude for the deflation tests and norms, as LAPACK's cabs1
+double mag(cd x) { return std::abs(x.real()) + std::abs(x.imag()); }
 double cj(double x) { return x; }
 cd cj(cd x) { return std::conj(x); }
 double abs2(double x) { return x * x; }
@@ -61,7 +62,8 @@ std::vector<double> balance(std::vector<S>& h, int64_t n) {
         }
       if (c == 0 || r == 0) continue;
       int e = 0;
-      std::frexp(std::sqrt(r / c), &e);  // f = 2^e puts c f and r / f within a factor 2
+      std::frexp(std::sqrt(r / c), &e);  // f: the power of two within a factor 2 of sqrt(r / c),
+                                         // which balances c f against r / f
       double f = std::ldexp(1.0, e - 1);
       if (f == 1.0 || c * f + r / f >= 0.95 * (c + r)) continue;
       if (d[i] * f > 1e250 || d[i] * f < 1e-250) continue;
