@@ -209,7 +209,8 @@ def _differentiable(a, fn, complex_result, real_prim):
     rather than silently giving a zero gradient)."""
     if complex_result:
         raise NotImplementedError(f"[mnn.numpy.linalg.{fn}] gradients through complex eigenvalues are not supported "
-                                  f"(autograd carries real arrays only)")
+                                  f"(autograd carries real arrays only); under mnn.no_grad() the values are "
+                                  f"available without gradients")
     return _now(_core.prim(real_prim, [a]))
 
 
