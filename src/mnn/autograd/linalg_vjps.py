@@ -13,7 +13,11 @@ gradient as torch's symmetric convention.
 
 Eigenvectors and singular vectors are defined up to sign, so only losses invariant under those
 signs have a gradient; for those the formulas are exact. Repeated eigenvalues/singular values make
-the vector gradients infinite, as in torch.
+the vector gradients infinite, as in torch; value-only gradients stay finite there.
+
+eig/eigvals are differentiable where their result is real: linalg.py then records the real-output
+primitives linalg_eig_real/linalg_eigvals_real (the tape carries real arrays only) and refuses
+gradients of complex spectra.
 """
 import mnn.numpy as np
 
