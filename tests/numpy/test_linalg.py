@@ -349,6 +349,7 @@ def _match_error(w, ref):
     """Largest distance after pairing each reference eigenvalue with the nearest unused one of w
     (sorting complex numbers is unstable where real parts are rounding noise)."""
     w, left, worst = list(numpy.asarray(w, complex)), list(numpy.asarray(ref, complex)), 0.0
+    assert numpy.isfinite(w).all() and numpy.isfinite(left).all()
     for r in left:
         i = int(numpy.argmin([abs(x - r) for x in w]))
         worst = max(worst, abs(w.pop(i) - r))
@@ -378,3 +379,22 @@ def test_eig_converges_on_structured_matrices(n, kind, dtype):
     ref = numpy.linalg.eigvals(a)
     assert _match_error(w, ref) < 1e-6
     numpy.testing.assert_allclose(a @ v, v * w[None, :], atol=1e-10)
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e200, 1e-200, 1e-300, 1e-310])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_eig_extreme_magnitudes(scale, dtype):
+    # squared norms of such entries overflow or underflow: the matrix is scaled by a power of two first
+    a = (numpy.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]) * scale).astype(dtype)
+    if dtype == "complex128":
+        a = a * (1 + 0.5j)
+    w, v = (numpy.asarray(x) for x in LA.eig(np.asarray(a)))
+    ref = numpy.linalg.eigvals(a)
+    assert w.dtype == ref.dtype
+
+    def unscale(x):  # part by part: complex division by a subnormal overflows in numpy
+        return x.real / scale + 1j * (x.imag / scale) if x.dtype.kind == "c" else x / scale
+    assert numpy.isfinite(unscale(w)).all()
+    assert _match_error(unscale(w), unscale(ref)) < 1e-12
+    numpy.testing.assert_allclose(numpy.linalg.norm(v, axis=0), 1.0, atol=1e-12)
+    numpy.testing.assert_allclose(unscale(a) @ v, v * unscale(w), atol=1e-10)

@@ -40,6 +40,8 @@ cd cj(cd x) { return std::conj(x); }
 double abs2(double x) { return x * x; }
 double abs2(cd x) { return std::norm(x); }
 double phase_of(double x) { return x >= 0 ? 1.0 : -1.0; }
+double pow2(double x, int e) { return std::ldexp(x, e); }  // x * 2^e, exact
+cd pow2(cd x, int e) { return cd(std::ldexp(x.real(), e), std::ldexp(x.imag(), e)); }
 cd phase_of(cd x) {
   double r = std::abs(x);
   return r == 0 ? cd(1.0) : x / r;
@@ -527,6 +529,14 @@ bool eig_one(std::vector<S> h, int64_t n, std::vector<cd>& w, std::vector<cd>* v
         symmetric = false;
         break;
       }
+  // scale by a power of two so the largest entry is near 1 (exact; LAPACK's geev scales too):
+  // squared norms of entries near 1e200 or 1e-200 would overflow or underflow otherwise
+  double amax = 0;
+  for (const S& x : h) amax = std::max(amax, mag(x));
+  int e = 0;
+  if (amax > 0 && std::isfinite(amax)) std::frexp(amax, &e);
+  if (e != 0)
+    for (S& x : h) x = pow2(x, -e);
   const std::vector<double> scale = balance(h, n);
   std::vector<S>* zh = vecs ? &z : nullptr;  // Schur vectors only for eigenvectors
   hessenberg(h, n, zh);
@@ -534,7 +544,9 @@ bool eig_one(std::vector<S> h, int64_t n, std::vector<cd>& w, std::vector<cd>* v
   if constexpr (std::is_same_v<S, double>) ok = schur_real(h, zh, n, symmetric);
   else ok = schur_complex(h, zh, n);
   w = schur_eigenvalues(h, n);
-  if (vecs) eigenvectors(h, z, scale, n, w, *vecs);
+  if (vecs) eigenvectors(h, z, scale, n, w, *vecs);  // before w is scaled back: T's eigenvalues
+  if (e != 0)
+    for (cd& x : w) x = pow2(x, e);
   return ok;
 }
 
