@@ -53,6 +53,7 @@ def check(f, *xs, tol=1e-6):
     for g, w in zip(got, want):
         g = numpy.asarray(g)
         assert g.shape == w.shape and g.dtype == numpy.float64
+        assert numpy.isfinite(g).all() and numpy.isfinite(w).all()  # allclose would pass NaN == NaN
         numpy.testing.assert_allclose(g, w, rtol=tol, atol=tol)
     return [numpy.asarray(g) for g in got]
 
@@ -210,7 +211,8 @@ def test_against_torch(name):
     want = _torch_grad(lambda torch, *ts: fn(_TorchNS(torch), *ts), *xs)
     got = mnn.grad(lambda *ms: fn(_MnnNS(), *ms), argnums=tuple(range(len(xs))))(*[mnp.array(x) for x in xs])
     for g, t in zip(got, want):
-        numpy.testing.assert_allclose(numpy.asarray(g), t, rtol=1e-7, atol=1e-9)
+        assert numpy.isfinite(t).all()
+        numpy.testing.assert_allclose(numpy.asarray(g), t, rtol=1e-7, atol=1e-9, equal_nan=False)
 
 
 def _uvh(L, x):
