@@ -130,17 +130,37 @@ void hessenberg(std::vector<S>& h, int64_t n, std::vector<S>* zh) {
 }
 
 // The active block ends at row hi; returns the first row l of its unreduced part, zeroing the
-// negligible subdiagonal entry above it: small relative to its diagonal neighbours (which keeps
-// small eigenvalues of graded matrices accurate), or below `floor`. The caller raises the floor
+// negligible subdiagonal entry above it. Negligible: small relative to its diagonal neighbours
+// (which keeps small eigenvalues of graded matrices accurate) and, more strictly, small against
+// the 2x2 block it sits in (Ahues & Kressner's test, LAPACK's too: deflating there changes the
+// block's eigenvalues by less than rounding does); or below `floor`. The caller raises the floor
 // to eps * |A| once a block stalls: a block of pure rounding noise (the zero eigenvalues of a
-// rank-one matrix) has noise on its diagonal too, and the relative test alone never holds there.
+// rank-one matrix) has noise on its diagonal too, and the relative tests never hold there.
 template <class S>
 int64_t split_point(std::vector<S>& h, int64_t n, int64_t hi, double anorm, double floor) {
+  const double small = kTiny * (static_cast<double>(n) / kEps);
   int64_t l = hi;
   for (; l > 0; --l) {
-    double s = mag(h[(l - 1) * n + l - 1]) + mag(h[l * n + l]);
-    if (s == 0) s = anorm;
-    if (mag(h[l * n + l - 1]) <= std::max(kEps * s, floor)) {
+    const double sub = mag(h[l * n + l - 1]);
+    bool negligible = sub <= std::max(small, floor);
+    if (!negligible) {
+      const S hkk = h[l * n + l], hpp = h[(l - 1) * n + l - 1];
+      double s = mag(hpp) + mag(hkk);
+      if (s == 0) {  // both diagonal entries zero: judge against the neighbouring subdiagonals
+        if (l >= 2) s += mag(h[(l - 1) * n + l - 2]);
+        if (l + 1 <= hi) s += mag(h[(l + 1) * n + l]);
+        if (s == 0) s = anorm;
+      }
+      if (sub <= kEps * s) {
+        const double sup = mag(h[(l - 1) * n + l]);
+        const double ab = std::max(sub, sup), ba = std::min(sub, sup);
+        const double gap = mag(hpp - hkk);
+        const double aa = std::max(mag(hkk), gap), bb = std::min(mag(hkk), gap);
+        const double t = aa + ab;
+        negligible = ba * (ab / t) <= std::max(small, kEps * (bb * (aa / t)));
+      }
+    }
+    if (negligible) {
       h[l * n + l - 1] = S(0);
       break;
     }
@@ -238,18 +258,36 @@ bool schur_real(std::vector<double>& h, std::vector<double>* zh, int64_t n, bool
       t = c * c + 0.4375 * sc * sc;
     } else {
       double a = h[(hi - 1) * n + hi - 1], b = h[(hi - 1) * n + hi], c = h[hi * n + hi - 1], d = h[hi * n + hi];
-      s = a + d;
-      t = a * d - b * c;
+      double half = 0.5 * (a - d), disc = half * half + b * c;
+      if (disc >= 0) {  // real: both shifts at the eigenvalue nearer d (as LAPACK's dlahqr does)
+        double r = std::sqrt(disc);
+        double mu = 0.5 * (a + d) + (std::fabs(half + r) <= std::fabs(half - r) ? r : -r);
+        s = 2 * mu;
+        t = mu * mu;
+      } else {
+        s = a + d;
+        t = a * d - b * c;
+      }
     }
-    // first column of (H - s1 I)(H - s2 I) = H^2 - s H + t I: three nonzero entries
-    const double h00 = h[l * n + l], h01 = h[l * n + l + 1], h10 = h[(l + 1) * n + l];
-    const double h11 = h[(l + 1) * n + l + 1], h21 = h[(l + 2) * n + l + 1];
-    double x = h00 * h00 + h01 * h10 - s * h00 + t;
-    double y = h10 * (h00 + h11 - s);
-    double w = h10 * h21;
-    for (int64_t k = l; k < hi; ++k) {  // chase the bulge down the block
+    // The sweep starts at row m of the block, with the first column of (H - s1 I)(H - s2 I) =
+    // H^2 - s H + t I restricted to rows m..m+2. Any m whose h[m][m-1] the first reflector would
+    // leave negligible will do (two small consecutive subdiagonals); the lowest saves work.
+    int64_t m = hi - 2;
+    double x = 0, y = 0, w = 0;
+    for (;; --m) {
+      const double h00 = h[m * n + m], h01 = h[m * n + m + 1], h10 = h[(m + 1) * n + m];
+      const double h11 = h[(m + 1) * n + m + 1], h21 = h[(m + 2) * n + m + 1];
+      x = h00 * h00 + h01 * h10 - s * h00 + t;
+      y = h10 * (h00 + h11 - s);
+      w = h10 * h21;
+      if (m == l) break;
+      const double lhs = std::fabs(h[m * n + m - 1]) * (std::fabs(y) + std::fabs(w));
+      const double rhs = kEps * std::fabs(x) * (std::fabs(h[(m - 1) * n + m - 1]) + std::fabs(h00) + std::fabs(h11));
+      if (lhs <= rhs) break;
+    }
+    for (int64_t k = m; k < hi; ++k) {  // chase the bulge down the block
       const int nr = static_cast<int>(std::min<int64_t>(3, hi - k + 1));
-      if (k > l) {
+      if (k > m) {
         x = h[k * n + k - 1];
         y = h[(k + 1) * n + k - 1];
         w = nr == 3 ? h[(k + 2) * n + k - 1] : 0.0;
@@ -279,11 +317,13 @@ bool schur_real(std::vector<double>& h, std::vector<double>* zh, int64_t n, bool
           }
         }
       };
-      rows(h.data(), std::max(l, k - 1), zh ? n : hi + 1);
-      if (k > l) {
+      rows(h.data(), k > m ? k - 1 : k, zh ? n : hi + 1);
+      if (k > m) {
         h[k * n + k - 1] = alpha;
         h[(k + 1) * n + k - 1] = 0.0;
         if (nr == 3) h[(k + 2) * n + k - 1] = 0.0;
+      } else if (m > l) {  // the reflector acting on column m - 1: (h, 0, 0) -> (h (1 - f u0^2), fill
+        h[k * n + k - 1] *= 1.0 - f * u[0] * u[0];  // below the rounding level, dropped)
       }
       const int64_t last = std::min(k + 3, hi);
       for (int64_t i = zh ? 0 : l; i <= last; ++i) {
