@@ -250,35 +250,36 @@ bool schur_real(std::vector<double>& h, std::vector<double>* zh, int64_t n, bool
     }
     if (++iter > max_iter) return false;
     // the shifts: the eigenvalues of the trailing 2x2 block, as their sum s and product t
-    double s, t;
+    // the two shifts re1 + i im1, re2 + i im2: the eigenvalues of the trailing 2x2 block
+    double re1, re2, im1 = 0, im2 = 0;
     if (iter % 10 == 0) {  // an exceptional shift breaks the rare cycles of the standard one
       double sc = std::fabs(h[hi * n + hi - 1]) + std::fabs(h[(hi - 1) * n + hi - 2]);
-      double c = h[hi * n + hi] + 0.75 * sc;  // shifts c +- 0.66i sc (EISPACK's choice)
-      s = 2 * c;
-      t = c * c + 0.4375 * sc * sc;
+      re1 = re2 = h[hi * n + hi] + 0.75 * sc;  // shifts +- 0.66i sc about it (EISPACK's choice)
+      im1 = std::sqrt(0.4375) * sc;
+      im2 = -im1;
     } else {
       double a = h[(hi - 1) * n + hi - 1], b = h[(hi - 1) * n + hi], c = h[hi * n + hi - 1], d = h[hi * n + hi];
       double half = 0.5 * (a - d), disc = half * half + b * c;
       if (disc >= 0) {  // real: both shifts at the eigenvalue nearer d (as LAPACK's dlahqr does)
         double r = std::sqrt(disc);
-        double mu = 0.5 * (a + d) + (std::fabs(half + r) <= std::fabs(half - r) ? r : -r);
-        s = 2 * mu;
-        t = mu * mu;
+        re1 = re2 = 0.5 * (a + d) + (std::fabs(half + r) <= std::fabs(half - r) ? r : -r);
       } else {
-        s = a + d;
-        t = a * d - b * c;
+        re1 = re2 = 0.5 * (a + d);
+        im1 = std::sqrt(-disc);
+        im2 = -im1;
       }
     }
-    // The sweep starts at row m of the block, with the first column of (H - s1 I)(H - s2 I) =
-    // H^2 - s H + t I restricted to rows m..m+2. Any m whose h[m][m-1] the first reflector would
-    // leave negligible will do (two small consecutive subdiagonals); the lowest saves work.
+    // The sweep starts at row m of the block, with the first column of (H - s1 I)(H - s2 I)
+    // restricted to rows m..m+2 (in factored form, which cancels less). Any m whose h[m][m-1] the
+    // first reflector would leave negligible will do (two small consecutive subdiagonals); the
+    // lowest saves work.
     int64_t m = hi - 2;
     double x = 0, y = 0, w = 0;
     for (;; --m) {
       const double h00 = h[m * n + m], h01 = h[m * n + m + 1], h10 = h[(m + 1) * n + m];
       const double h11 = h[(m + 1) * n + m + 1], h21 = h[(m + 2) * n + m + 1];
-      x = h00 * h00 + h01 * h10 - s * h00 + t;
-      y = h10 * (h00 + h11 - s);
+      x = h10 * h01 + (h00 - re1) * (h00 - re2) - im1 * im2;
+      y = h10 * (h00 + h11 - re1 - re2);
       w = h10 * h21;
       if (m == l) break;
       const double lhs = std::fabs(h[m * n + m - 1]) * (std::fabs(y) + std::fabs(w));
