@@ -35,6 +35,10 @@ constexpr double kTiny = 2.2250738585072014e-308;
 double mag(double x) { return std::fabs(x); }
 // |re| + |im|: a cheap magnitude for the deflation tests and norms, as LAPACK's cabs1
 double mag(cd x) { return std::abs(x.real()) + std::abs(x.imag()); }
+// the true modulus, for subdiagonal entries: LAPACK's reductions keep those real, so its tests
+// see their modulus; ours stay complex, and |re| + |im| would deflate later than LAPACK does
+double modulus(double x) { return std::fabs(x); }
+double modulus(cd x) { return std::abs(x); }
 double cj(double x) { return x; }
 cd cj(cd x) { return std::conj(x); }
 double abs2(double x) { return x * x; }
@@ -141,7 +145,7 @@ int64_t split_point(std::vector<S>& h, int64_t n, int64_t hi, double anorm, doub
   const double small = kTiny * (static_cast<double>(n) / kEps);
   int64_t l = hi;
   for (; l > 0; --l) {
-    const double sub = mag(h[l * n + l - 1]);
+    const double sub = modulus(h[l * n + l - 1]);
     bool negligible = sub <= std::max(small, floor);
     if (!negligible) {
       const S hkk = h[l * n + l], hpp = h[(l - 1) * n + l - 1];
@@ -370,9 +374,19 @@ bool schur_complex(std::vector<cd>& h, std::vector<cd>* zh, int64_t n) {
       cd den = half + root;
       mu = std::abs(den) == 0 ? d : d - b * c / den;
     }
-    cd x = h[l * n + l] - mu, y = h[(l + 1) * n + l];
-    for (int64_t k = l; k < hi; ++k) {
-      if (k > l) {
+    // start the sweep at the lowest row m whose h[m][m-1] the first rotation leaves negligible
+    int64_t m = hi - 1;
+    cd x, y;
+    for (;; --m) {
+      x = h[m * n + m] - mu;
+      y = h[(m + 1) * n + m];
+      if (m == l) break;
+      if (modulus(h[m * n + m - 1]) * modulus(y) <=
+          kEps * mag(x) * (mag(h[m * n + m]) + mag(h[(m + 1) * n + m + 1])))
+        break;
+    }
+    for (int64_t k = m; k < hi; ++k) {
+      if (k > m) {
         x = h[k * n + k - 1];
         y = h[(k + 1) * n + k - 1];
       }
@@ -395,8 +409,9 @@ bool schur_complex(std::vector<cd>& h, std::vector<cd>* zh, int64_t n) {
           a[(k + 1) * n + j] = -std::conj(gs) * p + gc * q;
         }
       };
-      rows(h.data(), std::max(l, k - 1), zh ? n : hi + 1);
-      if (k > l) h[(k + 1) * n + k - 1] = 0.0;
+      rows(h.data(), k > m ? k - 1 : k, zh ? n : hi + 1);
+      if (k > m) h[(k + 1) * n + k - 1] = 0.0;
+      else if (m > l) h[k * n + k - 1] *= gc;  // the rotation on (h[m][m-1], 0); its fill is negligible
       const int64_t last = std::min(k + 2, hi);
       for (int64_t i = zh ? 0 : l; i <= last; ++i) {
         cd p = h[i * n + k], q = h[i * n + k + 1];
