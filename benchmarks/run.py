@@ -568,11 +568,49 @@ def w_cv_filters():
             case("cv Canny 50/150", lambda a: cv2.Canny(a, 50, 150), lambda a: mcv.Canny(a, 50, 150))]
 
 
+class _SortedEigvals:
+    """Eigenvalues in a canonical order for the result check only (orders differ between
+    libraries); sorting happens when the check reads them, outside the timed call."""
+
+    def __init__(self, w):
+        self.w = w
+
+    def __array__(self, dtype=None, copy=None):
+        w = np.asarray(self.w).astype(np.complex128)
+        return np.sort_complex(w.reshape(-1, w.shape[-1])).reshape(w.shape)
+
+
+def w_linalg():
+    """General eigen-decomposition (eig: Hessenberg + Francis QR) of a stack of small matrices and
+    of one medium matrix, float32 (numpy: LAPACK sgeev; torch: linalg.eig, always complex)."""
+    small = (1024, 4, 4) if ARGS.quick else (16384, 4, 4)
+    big = (64, 64) if ARGS.quick else (256, 256)
+    cases = []
+    for shape in (small, big):
+        d = DATA.normal(f"eig_{shape}", shape)
+
+        def mk(lib, d=d):
+            x = d[lib]
+            if lib == "mnn":
+                def f():
+                    w, v = mnp.linalg.eig(x)
+                    mnn.eval(w, v)
+                    return _SortedEigvals(w)
+                return f
+            if lib == "numpy":
+                return lambda: _SortedEigvals(np.linalg.eig(x)[0])
+            return lambda: torch.linalg.eig(x)[0]
+
+        cases.append((f"eig {'x'.join(map(str, shape))} f32", mk, 1, None))
+    return cases
+
+
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
              ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft),
              ("sort", w_sort), ("unique", w_unique), ("cv", w_cv), ("cvfilters", w_cv_filters),
              ("codecs", w_codecs)]
+WORKLOADS.append(("linalg", w_linalg))
 
 
 def _count(n):

@@ -201,3 +201,214 @@ def test_errors_are_numpys():
         LA.inv(np.asarray(numpy.eye(2, dtype=numpy.float16)))
     s, l = LA.slogdet(np.asarray(numpy.ones((3, 3))))  # singular: no error, numpy's (0, -inf)
     assert float(s) == 0.0 and float(l) == -math.inf
+
+
+# ---- eig / eigvals: compared with numpy up to the order of the eigenvalues and each vector's phase
+
+
+def _sorted_eigvals(w):
+    w = numpy.asarray(w)
+    return numpy.sort_complex(w.astype(numpy.complex128)) if w.ndim == 1 else \
+        numpy.stack([_sorted_eigvals(x) for x in w.reshape(-1, w.shape[-1])]).reshape(w.shape)
+
+
+def _check_eig(a, w, v, tol):
+    """A v = w v column by column, unit-norm columns, eigenvalues equal to numpy's as multisets."""
+    a, w, v = numpy.asarray(a), numpy.asarray(w), numpy.asarray(v)
+    want_w, _ = numpy.linalg.eig(a)
+    assert w.dtype == want_w.dtype and v.dtype == want_w.dtype, (w.dtype, v.dtype, want_w.dtype)
+    assert w.shape == want_w.shape and v.shape == a.shape
+    scale = max(1.0, float(numpy.abs(a).max())) if a.size else 1.0
+    numpy.testing.assert_allclose(_sorted_eigvals(w), _sorted_eigvals(want_w), rtol=tol, atol=tol * scale)
+    numpy.testing.assert_allclose(a.astype(v.dtype) @ v, v * w[..., None, :], rtol=tol, atol=tol * scale)
+    numpy.testing.assert_allclose(numpy.linalg.norm(v, axis=-2), 1.0, rtol=tol, atol=tol)
+
+
+EIG_TOL = {"float32": 2e-3, "float64": 1e-8, "complex64": 2e-3, "complex128": 1e-8, "int32": 1e-8}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3), (5, 5), (12, 12), (4, 6, 6), (2, 3, 4, 4), (40, 40)])
+def test_eig_real_matches_numpy(dtype, shape):
+    a = rand(shape, dtype, 3)
+    w, v = LA.eig(np.asarray(a))
+    _check_eig(a, w, v, EIG_TOL[dtype])
+    wv = LA.eigvals(np.asarray(a))
+    assert numpy.asarray(wv).dtype == numpy.linalg.eigvals(a).dtype
+    numpy.testing.assert_allclose(_sorted_eigvals(wv), _sorted_eigvals(numpy.linalg.eigvals(a)),
+                                  rtol=EIG_TOL[dtype], atol=EIG_TOL[dtype] * 10)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3), (7, 7), (3, 5, 5), (30, 30)])
+def test_eig_complex_matches_numpy(dtype, shape):
+    r = numpy.random.default_rng(4)
+    a = (r.standard_normal(shape) + 1j * r.standard_normal(shape)).astype(dtype)
+    w, v = LA.eig(np.asarray(a))
+    _check_eig(a, w, v, EIG_TOL[dtype])
+    wv = numpy.asarray(LA.eigvals(np.asarray(a)))
+    assert wv.dtype == numpy.dtype(dtype)
+    numpy.testing.assert_allclose(_sorted_eigvals(wv), _sorted_eigvals(numpy.linalg.eigvals(a)),
+                                  rtol=EIG_TOL[dtype], atol=EIG_TOL[dtype] * 10)
+
+
+@pytest.mark.parametrize("a", [
+    [[2.0, 0.0], [0.0, 1.0]],                          # diagonal: real, exactly
+    [[1.0, 2.0], [3.0, 4.0]],                          # real eigenvalues
+    [[0.0, 1.0], [-1.0, 0.0]],                         # +-i
+    [[1.0, 2.0, 0.0], [-2.0, 1.0, 0.0], [0.0, 0.0, 3.0]],  # a complex pair and a real one
+    [[1.0, 1.0], [0.0, 1.0]],                          # defective (Jordan block)
+    [[0.0, 0.0], [0.0, 0.0]],
+    [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]],  # permutation: roots of unity
+    numpy.triu(numpy.arange(1.0, 17.0).reshape(4, 4)),    # triangular
+    numpy.diag([1.0, 1.0, 2.0, 2.0]) + numpy.diag([1e-3, 0.0, 1e-3], 1),
+])
+def test_eig_special_matrices(a):
+    a = numpy.asarray(a, dtype="float64")
+    w, v = LA.eig(np.asarray(a))
+    w, v = numpy.asarray(w), numpy.asarray(v)
+    want_w = numpy.linalg.eigvals(a)
+    assert w.dtype == want_w.dtype
+    numpy.testing.assert_allclose(_sorted_eigvals(w), _sorted_eigvals(want_w), atol=1e-7)
+    numpy.testing.assert_allclose(a.astype(v.dtype) @ v, v * w[None, :], atol=1e-7)
+    numpy.testing.assert_allclose(numpy.linalg.norm(v, axis=0), 1.0, atol=1e-12)
+
+
+def test_eig_real_result_only_when_whole_stack_is_real():
+    # numpy decides real vs complex over the whole stack: one rotation makes every result complex
+    a = numpy.stack([numpy.diag([1.0, 2.0]), numpy.array([[0.0, 1.0], [-1.0, 0.0]])])
+    w, v = LA.eig(np.asarray(a))
+    assert numpy.asarray(w).dtype == numpy.complex128 and numpy.asarray(v).dtype == numpy.complex128
+    assert numpy.asarray(LA.eig(np.asarray(a[:1]))[0]).dtype == numpy.float64
+    f32 = numpy.asarray(LA.eigvals(np.asarray(a.astype("float32"))))
+    assert f32.dtype == numpy.complex64
+
+
+def test_eig_symmetric_matches_eigh():
+    a = spd((6, 6), "float64", 5)
+    w, v = LA.eig(np.asarray(a))
+    assert numpy.asarray(w).dtype == numpy.float64
+    numpy.testing.assert_allclose(numpy.sort(numpy.asarray(w)), numpy.linalg.eigvalsh(a), rtol=1e-10)
+
+
+def test_eig_noncontiguous_and_empty():
+    a = rand((7, 7), "float64", 6)
+    w, v = LA.eig(np.asarray(a)[::2, ::2])
+    _check_eig(a[::2, ::2], w, v, 1e-8)
+    w, v = LA.eig(np.asarray(a).T)
+    _check_eig(a.T, w, v, 1e-8)
+    for shape, dtype in [((0, 0), "float64"), ((2, 0, 0), "float32"), ((0, 3, 3), "float64")]:
+        e = numpy.zeros(shape, dtype)
+        w, v = LA.eig(np.asarray(e))
+        ww, wv = numpy.linalg.eig(e)
+        assert numpy.asarray(w).shape == ww.shape and numpy.asarray(w).dtype == ww.dtype
+        assert numpy.asarray(v).shape == wv.shape and numpy.asarray(v).dtype == wv.dtype
+        assert numpy.asarray(LA.eigvals(np.asarray(e))).dtype == numpy.linalg.eigvals(e).dtype
+
+
+def test_eig_errors_like_numpy():
+    with pytest.raises(LA.LinAlgError, match="square"):
+        LA.eig(np.ones((2, 3)))
+    with pytest.raises(LA.LinAlgError, match="two-dimensional"):
+        LA.eigvals(np.ones(3))
+    with pytest.raises(LA.LinAlgError, match="infs or NaNs"):
+        LA.eig(np.asarray([[math.nan, 1.0], [1.0, 1.0]]))
+    with pytest.raises(LA.LinAlgError, match="infs or NaNs"):
+        LA.eigvals(np.asarray([[math.inf, 1.0], [1.0, 1.0]]))
+    with pytest.raises(TypeError, match="float16"):
+        LA.eig(np.ones((2, 2), dtype=np.float16))
+    assert issubclass(LA.LinAlgError, ValueError)
+
+
+@pytest.mark.parametrize("a", [[[0.0, 0.0, 0.0], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, 2.0], [2.0, 4.0]],
+                               [[0.0, 0.0], [0.0, 1e-300]]])
+def test_svd_converges_on_rank_deficient_input(a):
+    # a column that Jacobi rotations reduce to rounding noise must not stall convergence
+    a = numpy.asarray(a)
+    u, s, vh = (numpy.asarray(x) for x in LA.svd(np.asarray(a)))
+    numpy.testing.assert_allclose(s, numpy.linalg.svd(a, compute_uv=False), atol=1e-12)
+    numpy.testing.assert_allclose((u * s) @ vh, a, atol=1e-12)
+    numpy.testing.assert_allclose(u.T @ u, numpy.eye(len(u)), atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [4, 10, 13, 22, 28])
+def test_eig_repeated_eigenvalues_of_symmetric_matrix_stay_real(n):
+    # Q D Q^T with doubled eigenvalues: rounding noise may pair two equal eigenvalues in a 2x2 block
+    # with a noise-level imaginary part; the result must stay real (LAPACK's sometimes turns complex)
+    r = numpy.random.default_rng(n)
+    q, _ = numpy.linalg.qr(r.standard_normal((n, n)))
+    a = q @ numpy.diag(numpy.repeat(r.standard_normal((n + 1) // 2), 2)[:n]) @ q.T
+    for x in (a, (a + a.T) / 2):
+        w, v = (numpy.asarray(t) for t in LA.eig(np.asarray(x)))
+        assert w.dtype == numpy.float64 and v.dtype == numpy.float64
+        numpy.testing.assert_allclose(numpy.sort(w), numpy.linalg.eigvalsh((x + x.T) / 2), atol=1e-12)
+        numpy.testing.assert_allclose(x @ v, v * w, atol=1e-12)
+
+
+def _match_error(w, ref):
+    """Largest distance after pairing each reference eigenvalue with the nearest unused one of w
+    (sorting complex numbers is unstable where real parts are rounding noise)."""
+    w, left, worst = list(numpy.asarray(w, complex)), list(numpy.asarray(ref, complex)), 0.0
+    assert numpy.isfinite(w).all() and numpy.isfinite(left).all()
+    for r in left:
+        i = int(numpy.argmin([abs(x - r) for x in w]))
+        worst = max(worst, abs(w.pop(i) - r))
+    return worst
+
+
+def _hard_matrices(n):
+    cyc = numpy.roll(numpy.eye(n), 1, axis=0)
+    up, down = numpy.diag(numpy.ones(n - 1), 1), numpy.diag(numpy.ones(n - 1), -1)
+    comp = down.copy()
+    comp[0] = numpy.linspace(-1, 1, n)
+    blk = numpy.zeros((n, n))
+    blk[:n // 2, :n // 2] = rand((n // 2, n // 2), "float64", n)
+    return {"cyclic": cyc, "companion": comp, "tridiag": up + down, "skew": up - down, "ones": numpy.ones((n, n)),
+            "antidiag": numpy.eye(n)[::-1], "nilpotent": up, "half-zero": blk}
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 15, 16, 24, 39])
+@pytest.mark.parametrize("kind", ["cyclic", "companion", "tridiag", "skew", "ones", "antidiag", "nilpotent",
+                                  "half-zero"])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_eig_converges_on_structured_matrices(n, kind, dtype):
+    # exact symmetries (cycles, rank one, zero blocks) stall plain QR shifts; these need the
+    # exceptional shifts and the noise-level deflation
+    a = _hard_matrices(n)[kind].astype(dtype)
+    w, v = (numpy.asarray(x) for x in LA.eig(np.asarray(a)))
+    ref = numpy.linalg.eigvals(a)
+    assert _match_error(w, ref) < 1e-6
+    numpy.testing.assert_allclose(a @ v, v * w[None, :], atol=1e-10)
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e200, 1e-200, 1e-300, 1e-310])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_eig_extreme_magnitudes(scale, dtype):
+    # squared norms of such entries overflow or underflow: the matrix is scaled by a power of two first
+    a = (numpy.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]) * scale).astype(dtype)
+    if dtype == "complex128":
+        a = a * (1 + 0.5j)
+    w, v = (numpy.asarray(x) for x in LA.eig(np.asarray(a)))
+    ref = numpy.linalg.eigvals(a)
+    assert w.dtype == ref.dtype
+
+    def unscale(x):  # part by part: complex division by a subnormal overflows in numpy
+        return x.real / scale + 1j * (x.imag / scale) if x.dtype.kind == "c" else x / scale
+    assert numpy.isfinite(unscale(w)).all()
+    assert _match_error(unscale(w), unscale(ref)) < 1e-12
+    numpy.testing.assert_allclose(numpy.linalg.norm(v, axis=0), 1.0, atol=1e-12)
+    numpy.testing.assert_allclose(unscale(a) @ v, v * unscale(w), atol=1e-10)
+
+
+@pytest.mark.parametrize("n", [4, 10, 30])
+@pytest.mark.parametrize("kind", ["real", "complex"])
+def test_eig_order_usually_matches_lapack(n, kind):
+    # same shift strategy and deflation tests as LAPACK's small-matrix QR (dlahqr/zlahqr, used below
+    # n = 75): the eigenvalues come in numpy's order, unless rounding differences reorder them
+    r = numpy.random.default_rng(100 + n)
+    same = 0
+    for _ in range(10):
+        a = r.standard_normal((n, n)) + (1j * r.standard_normal((n, n)) if kind == "complex" else 0)
+        w = numpy.asarray(LA.eigvals(np.asarray(a)))
+        same += bool(numpy.allclose(w, numpy.linalg.eigvals(a), atol=1e-8))
+    assert same >= 8, same

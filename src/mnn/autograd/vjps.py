@@ -289,3 +289,8 @@ def _sort(node, xs, g):
 
 
 VJP["sort"] = _sort
+
+# dense linear algebra (linalg_inv, linalg_solve, ...): formulas in linalg_vjps.py
+from .linalg_vjps import LINALG_VJP  # noqa: E402
+
+VJP.update(LINALG_VJP)

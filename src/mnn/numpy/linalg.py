@@ -6,6 +6,13 @@ built from them and ordinary ops. Like numpy, inputs of integer or bool type are
 float64, float32 stays float32, float16 is refused; LinAlgError is raised on the calling line
 (results are evaluated at once, since numpy raises there). Eigenvectors and singular vectors
 are unique only up to sign: ours may differ from LAPACK's by a sign per vector.
+
+eig/eigvals (csrc/ops/linalg/eig.cpp) follow numpy's result type: complex input gives complex
+results; real input gives real results when every eigenvalue of the whole stack is real, complex
+ones otherwise. Eigenvalues come in Schur-form order, which may differ from LAPACK's; eigenvectors
+have unit norm and their largest component real (a phase per vector may differ from LAPACK's).
+Gradients (mnn/autograd/linalg_vjps.py) exist for every factorization with real results; eig
+refuses them for complex spectra, since the autograd tape carries real arrays only.
 """
 import builtins
 import math
@@ -166,6 +173,72 @@ def eigh(a, UPLO="L"):
 
 def eigvalsh(a, UPLO="L"):
     return _eigh_packed(a, "eigvalsh", UPLO)[0]
+
+
+def _assert_finite(a, fn):
+    from . import all as _all, isfinite
+    if a.size and not bool(_all(isfinite(a))):
+        raise LinAlgError(f"[mnn.numpy.linalg.{fn}] Array must not contain infs or NaNs")
+
+
+def _real_if_all_real(a, *xs):
+    """numpy's eig/eigvals rule: a real input whose eigenvalues are all real (over the whole stack,
+    imaginary parts exactly 0, as the real Schur form delivers them) gives real results."""
+    from . import any as _any, imag, real
+    if a.dtype.kind == "c":
+        return xs
+    if xs[0].size and bool(_any(imag(xs[0]) != 0)):
+        return xs
+    return tuple(real(x).copy() for x in xs)
+
+
+def _eig_input(a, fn):
+    a = _stack(a, fn)
+    _assert_finite(a, fn)
+    return a
+
+
+def _wants_grad(a):
+    m = a._autograd
+    return _core.grad_enabled() and m is not None and (m.requires_grad or m.grad_fn is not None)
+
+
+def _differentiable(a, fn, complex_result, real_prim):
+    """The autograd tape carries real arrays only: a real result is recomputed by the real-output
+    primitive, which records the gradient; a complex one cannot be differentiated (refused here
+    rather than silently giving a zero gradient)."""
+    if complex_result:
+        raise NotImplementedError(f"[mnn.numpy.linalg.{fn}] gradients through complex eigenvalues are not supported "
+                                  f"(autograd carries real arrays only); under mnn.no_grad() the values are "
+                                  f"available without gradients")
+    return _now(_core.prim(real_prim, [a]))
+
+
+def eig(a):
+    """Eigenvalues and right eigenvectors (columns, unit norm, largest component real) of a stack
+    of square matrices; real results where numpy gives them (see _real_if_all_real)."""
+    a = _eig_input(a, "eig")
+    if a.size == 0:
+        from ._creation import zeros
+        return EigResult(zeros(list(a.shape[:-1]), dtype=a.dtype), _empty_like_stack(a))
+    p = _now(_core.prim("linalg_eig", [a]))
+    w, v = _real_if_all_real(a, p[..., :, 0].copy(), p[..., :, 1:].copy())
+    if _wants_grad(a):
+        p = _differentiable(a, "eig", w.dtype.kind == "c", "linalg_eig_real")
+        w, v = p[..., :, 0].copy(), p[..., :, 1:].copy()
+    return EigResult(w, v)
+
+
+def eigvals(a):
+    a = _eig_input(a, "eigvals")
+    if a.size == 0:
+        from ._creation import zeros
+        return zeros(list(a.shape[:-1]), dtype=a.dtype)
+    w = _now(_core.prim("linalg_eigvals", [a]))
+    w = _real_if_all_real(a, w)[0]
+    if _wants_grad(a):
+        w = _differentiable(a, "eigvals", w.dtype.kind == "c", "linalg_eigvals_real")
+    return w
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):

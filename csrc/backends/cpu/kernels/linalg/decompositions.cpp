@@ -199,6 +199,11 @@ bool svd_tall(Mat a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& 
   v.assign(n * n, 0.0);
   for (int64_t i = 0; i < n; ++i) v[i * n + i] = 1.0;
   bool converged = n <= 1;
+  // a column whose norm is below eps * |A| is rounding noise: rotating it against another never
+  // meets the relative orthogonality test below, so such pairs count as converged
+  double frob2 = 0;
+  for (double x : a) frob2 += x * x;
+  const double noise2 = kEps * kEps * frob2;
   for (int sweep = 0; sweep < 80 && !converged; ++sweep) {
     bool rotated = false;
     for (int64_t p = 0; p < n; ++p)
@@ -211,6 +216,7 @@ bool svd_tall(Mat a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& 
           gamma += x * y;
         }
         if (gamma == 0.0 || std::fabs(gamma) <= kEps * std::sqrt(alpha * beta)) continue;
+        if (alpha <= noise2 || beta <= noise2) continue;
         rotated = true;
         double zeta = (beta - alpha) / (2 * gamma);
         double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
