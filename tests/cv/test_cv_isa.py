@@ -1,5 +1,5 @@
 """mnn.cv's per-ISA kernels (csrc/backends/cpu/simd/cv/) against their scalar builds: the SIMD
-paths (resize rows, area 2x2, warpAffine gathers, gray/HSV/swap loops) must give the scalar
+paths (resize rows, area 2x2, warpAffine gathers, gray/HSV/channel permutation loops) must give the scalar
 code's bytes exactly."""
 
 import pytest
@@ -29,6 +29,12 @@ for shape in [(97, 131, 3), (61, 83, 4), (45, 67)]:
         for code in (cv.COLOR_BGR2GRAY, cv.COLOR_BGR2RGB, cv.COLOR_BGR2HSV, cv.COLOR_RGB2HSV_FULL, cv.COLOR_BGR2HLS,
                      cv.COLOR_BGRA2GRAY if shape[2] == 4 else cv.COLOR_BGR2YCrCb):
             put(f"color{shape}{code}", cv.cvtColor(a, code))
+        # every channel permutation shape: 3->3, 3->4, 4->3, 4->4 (perm_u8.h)
+        perms = ((cv.COLOR_BGR2BGRA, cv.COLOR_BGR2RGBA) if shape[2] == 3 else
+                 (cv.COLOR_BGRA2BGR, cv.COLOR_BGRA2RGB, cv.COLOR_BGRA2RGBA))
+        for code in perms:
+            put(f"perm{shape}{code}", cv.cvtColor(a, code))
+            put(f"perm_odd{shape}{code}", cv.cvtColor(a[:, 3:-2], code))
 print(json.dumps(out))
 """
 

@@ -102,6 +102,20 @@ def test_median_uint8_exact(ksize, cn):
     same(cv.medianBlur(a, ksize), cv2.medianBlur(a, ksize))
 
 
+@pytest.mark.parametrize("ksize", [3, 5])
+@pytest.mark.parametrize("cn", [1, 3, 4])
+def test_median_uint8_row_chunks(ksize, cn):
+    # the 8-bit 3x3/5x5 kernel works in chunks of 1024 row bytes with 32/64-byte vectors: rows
+    # just under, at and over those sizes, and images shorter than the window
+    for w in (8, 11, 16, 17, 33, 255, 256, 257, 341, 342, 343, 683, 1030):
+        for h in (1, 2, 4, 9):
+            a = RNG_MEDIAN.integers(0, 256, (h, w, cn) if cn > 1 else (h, w)).astype(numpy.uint8)
+            same(cv.medianBlur(a, ksize), cv2.medianBlur(a, ksize))
+
+
+RNG_MEDIAN = numpy.random.default_rng(55)
+
+
 @pytest.mark.parametrize("dtype", [numpy.uint16, numpy.float32])
 def test_median_small_other_depths(dtype):
     a = image(dtype, 3)

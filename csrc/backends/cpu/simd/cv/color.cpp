@@ -18,6 +18,7 @@
 
 #include "core/error.h"
 #include "core/threadpool.h"
+#include "backends/cpu/simd/cv/perm_u8.h"
 #include "prims/registry.h"
 
 namespace mnn::cpu::MNN_ISA_NS {
@@ -91,48 +92,20 @@ inline void store8_c3(uint8_t* d, __m256i px) {
 // ---------------------------------------------------------------------------------------------
 // per-pixel conversions over a run of n pixels
 
-#if defined(__AVX2__)
-// Byte shuffles that swap bytes 0 and 2 of every 3-byte pixel across 48-byte blocks:
-// m[k][j] selects, for output block k, the bytes that come from input block k - 1 + j.
-struct SwapMasks {
-  __m128i m[3][3];
-  SwapMasks() {
-    for (int k = 0; k < 3; ++k)
-      for (int j = 0; j < 3; ++j) {
-        alignas(16) int8_t b[16];
-        for (int t = 0; t < 16; ++t) {
-          int o = 16 * k + t, src = 3 * (o / 3) + 2 - o % 3, blk = src / 16;
-          b[t] = blk == k - 1 + j ? static_cast<int8_t>(src % 16) : static_cast<int8_t>(-128);
-        }
-        m[k][j] = _mm_load_si128(reinterpret_cast<const __m128i*>(b));
-      }
-  }
-};
-#endif
 
 template <class T>
 void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map) {
   const T amax = static_cast<T>(max_of<T>());
-  if (scn == 3 && dcn == 3 && map[0] == 2 && map[1] == 1 && map[2] == 0) {
-    int64_t i = 0;
 #if defined(__AVX2__)
-    if constexpr (std::is_same_v<T, uint8_t>) {
-      // 16 pixels = three 16-byte blocks; output block k takes its bytes from input blocks k-1,
-      // k, k+1 (pixels straddle block edges), one byte shuffle per source block.
-      static const SwapMasks masks;
-      for (; i + 16 <= n; i += 16) {
-        const __m128i* src = reinterpret_cast<const __m128i*>(s + 3 * i);
-        __m128i in[3] = {_mm_loadu_si128(src), _mm_loadu_si128(src + 1), _mm_loadu_si128(src + 2)};
-        for (int k = 0; k < 3; ++k) {
-          __m128i o = _mm_shuffle_epi8(in[k], masks.m[k][1]);
-          if (k > 0) o = _mm_or_si128(o, _mm_shuffle_epi8(in[k - 1], masks.m[k][0]));
-          if (k < 2) o = _mm_or_si128(o, _mm_shuffle_epi8(in[k + 1], masks.m[k][2]));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 3 * i) + k, o);
-        }
-      }
-    }
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    const int64_t done = perm_u8_simd(s, d, n, scn, dcn, map);
+    s += done * scn;
+    d += done * dcn;
+    n -= done;
+  }
 #endif
-    for (; i < n; ++i) {
+  if (scn == 3 && dcn == 3 && map[0] == 2 && map[1] == 1 && map[2] == 0) {
+    for (int64_t i = 0; i < n; ++i) {
       T r = s[3 * i], g = s[3 * i + 1], b = s[3 * i + 2];
       d[3 * i] = b, d[3 * i + 1] = g, d[3 * i + 2] = r;
     }

@@ -621,8 +621,6 @@ constexpr Net<N> make_median_net() {
   return out;
 }
 
-constexpr Net<9> kNet9 = make_median_net<9>();
-constexpr Net<25> kNet25 = make_median_net<25>();
 
 // Sorting network for one column of 5 (Batcher on 8 wires, the 3 missing wires dropped).
 constexpr Net<5> make_sort5() {
@@ -721,54 +719,144 @@ constexpr Net25 make_median25_from_columns() {
 constexpr Net25 kMed25Cols = make_median25_from_columns();
 
 typedef uint8_t v32u8 __attribute__((vector_size(32)));
+#if defined(__AVX512BW__)
+// 64-byte vectors where there are 32 registers: the 25 values of a 5x5 merge stay in registers.
+typedef uint8_t vmed_u8 __attribute__((vector_size(64)));
+#else
+typedef v32u8 vmed_u8;
+#endif
 
-template <class NetT, const NetT& NET, size_t... I>
-inline void run_net(v32u8* v, std::index_sequence<I...>) {
+// always_inline: the scalar build would pass these vectors in memory otherwise.
+template <class V>
+__attribute__((always_inline)) inline V vmin(V x, V y) { return x < y ? x : y; }
+template <class V>
+__attribute__((always_inline)) inline V vmax(V x, V y) { return x < y ? y : x; }
+// One unaligned vector load, straight into a register (memcpy into array elements in a loop
+// went through the stack as two half-width stores and a full-width reload).
+template <class V>
+__attribute__((always_inline)) inline V vload(const uint8_t* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(V));
+  return v;
+}
+
+template <class NetT, const NetT& NET, class V, size_t... I>
+inline void run_net(V* v, std::index_sequence<I...>) {
   (([&] {
-     v32u8 x = v[NET.a[I]], y = v[NET.b[I]];
-     v[NET.a[I]] = x < y ? x : y;
-     v[NET.b[I]] = x < y ? y : x;
+     V x = v[NET.a[I]], y = v[NET.b[I]];
+     v[NET.a[I]] = vmin(x, y);
+     v[NET.b[I]] = vmax(x, y);
    }()),
    ...);
 }
 
-// 5x5 median of one output row: sort every column of 5 once into `planes` (rank r at
-// planes + r * stride), then merge the five columns each output reads.
-void median5_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c, uint8_t* planes, int64_t stride) {
-  const int64_t nn = n + 4 * c;
-  for (int64_t x0 = 0;; x0 += 32) {
-    if (x0 + 32 > nn) x0 = nn - 32;
-    v32u8 v[5];
-    for (int r = 0; r < 5; ++r) std::memcpy(&v[r], rows[r] + x0, 32);
-    run_net<Net<5>, kSort5>(v, std::make_index_sequence<kSort5.size>{});
-    for (int r = 0; r < 5; ++r) std::memcpy(planes + r * stride + x0, &v[r], 32);
-    if (x0 + 32 >= nn) break;
-  }
-  for (int64_t x0 = 0;; x0 += 32) {
-    if (x0 + 32 > n) x0 = n - 32;
-    v32u8 v[25];
-    for (int j = 0; j < 5; ++j)
-      for (int r = 0; r < 5; ++r) std::memcpy(&v[j * 5 + r], planes + r * stride + x0 + j * c, 32);
-    run_net<Net25, kMed25Cols>(v, std::make_index_sequence<kMed25Cols.size>{});
-    std::memcpy(o + x0, &v[kMed25Cols.out], 32);
-    if (x0 + 32 >= n) break;
+// Calls body(x0) for x0 = 0, W, 2W, ... over n >= W bytes; the last block overlaps the one
+// before it instead of running a scalar tail.
+template <int W, class F>
+inline void blocks(int64_t n, F body) {
+  for (int64_t x0 = 0;; x0 += W) {
+    if (x0 + W > n) x0 = n - W;
+    body(x0);
+    if (x0 + W >= n) break;
   }
 }
 
-// One output row of the 8-bit k x k median (k = 3 or 5), 32 bytes at a time; the last block
-// overlaps the previous one instead of running a scalar tail.
-template <int K>
-void median_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c) {
-  constexpr int N = K * K;
-  v32u8 v[N];
-  for (int64_t x0 = 0;; x0 += 32) {
-    if (x0 + 32 > n) x0 = n - 32;
-    for (int i = 0; i < K; ++i)
-      for (int j = 0; j < K; ++j) std::memcpy(&v[i * K + j], rows[i] + x0 + j * c, 32);
-    if constexpr (K == 3) run_net<Net<9>, kNet9>(v, std::make_index_sequence<kNet9.size>{});
-    else run_net<Net<25>, kNet25>(v, std::make_index_sequence<kNet25.size>{});
-    std::memcpy(o + x0, &v[N / 2], 32);
-    if (x0 + 32 >= n) break;
+// Column pass of the 3x3 median: lo, mid, hi of the three rows at source bytes [x0, x0 + W).
+template <class V>
+struct Median3 {
+  static constexpr int K = 3;
+  static void columns(const uint8_t* const* rows, int64_t x0, uint8_t* const* planes, int64_t to) {
+    constexpr int W = sizeof(V);
+    const V r0 = vload<V>(rows[0] + x0), r1 = vload<V>(rows[1] + x0), r2 = vload<V>(rows[2] + x0);
+    V a = vmin(r0, r1), b = vmax(r0, r1);
+    V lo = vmin(a, r2), t = vmax(a, r2);
+    V mid = vmin(b, t), hi = vmax(b, t);
+    std::memcpy(planes[0] + to, &lo, W);
+    std::memcpy(planes[1] + to, &mid, W);
+    std::memcpy(planes[2] + to, &hi, W);
+  }
+  // The median of the nine is med3(max of the lows, med3 of the mids, min of the highs), the
+  // exact identity for windows whose columns are sorted: 12 min/max per block, plus the 6 of
+  // the column pass shared by three outputs, where a median-of-9 network needs 38.
+  static V merge(const uint8_t* pl, const uint8_t* pm, const uint8_t* ph, int64_t c) {
+    const V l[3] = {vload<V>(pl), vload<V>(pl + c), vload<V>(pl + 2 * c)};
+    const V m[3] = {vload<V>(pm), vload<V>(pm + c), vload<V>(pm + 2 * c)};
+    const V h[3] = {vload<V>(ph), vload<V>(ph + c), vload<V>(ph + 2 * c)};
+    V L = vmax(vmax(l[0], l[1]), l[2]);
+    V H = vmin(vmin(h[0], h[1]), h[2]);
+    V M = vmax(vmin(m[0], m[1]), vmin(vmax(m[0], m[1]), m[2]));
+    return vmax(vmin(L, M), vmin(vmax(L, M), H));
+  }
+  static V at(const uint8_t* const* planes, int64_t x0, int64_t c) { return merge(planes[0] + x0, planes[1] + x0, planes[2] + x0, c); }
+};
+
+// Column pass of the 5x5 median: the five rows sorted at every byte; the merge takes the five
+// sorted columns an output reads through a network pruned for sorted inputs (kMed25Cols).
+template <class V>
+struct Median5 {
+  static constexpr int K = 5;
+  static void columns(const uint8_t* const* rows, int64_t x0, uint8_t* const* planes, int64_t to) {
+    constexpr int W = sizeof(V);
+    V v[5] = {vload<V>(rows[0] + x0), vload<V>(rows[1] + x0), vload<V>(rows[2] + x0), vload<V>(rows[3] + x0),
+              vload<V>(rows[4] + x0)};
+    run_net<Net<5>, kSort5>(v, std::make_index_sequence<kSort5.size>{});
+    for (int r = 0; r < 5; ++r) std::memcpy(planes[r] + to, &v[r], W);
+  }
+  static V at(const uint8_t* const* planes, int64_t x0, int64_t c) {
+    V v[25];
+    for (int j = 0; j < 5; ++j)
+      for (int r = 0; r < 5; ++r) v[j * 5 + r] = vload<V>(planes[r] + x0 + j * c);
+    run_net<Net25, kMed25Cols>(v, std::make_index_sequence<kMed25Cols.size>{});
+    return v[kMed25Cols.out];
+  }
+};
+
+// Output bytes per chunk of the 8-bit medians: the chunk's planes stay in L1 next to the K
+// source rows (whole-row planes of a 1920x3 image pushed those rows out of it).
+constexpr int64_t kMedianChunk = 1024;
+
+// One output row of the 8-bit K x K median (n >= W bytes), in chunks of kMedianChunk outputs.
+// The column pass reads the source rows in place (rows[i]: source row y - K/2 + i, clamped:
+// medianBlur replicates edges) and writes every sorted column rank into its plane at the
+// chunk's padded positions (plane index 0 = padded position s0 = source s0 - K/2 pixels);
+// pixels past the row's ends are copies of its end pixels' sorted columns, since sorting a
+// column commutes with replicating it. No padded copy of the image is made.
+template <class M, class V>
+void median_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c, uint8_t* planes_base, int64_t stride) {
+  constexpr int W = sizeof(V), K = M::K;
+  const int64_t rc = (K / 2) * c;
+  uint8_t* pl[K];
+  for (int r = 0; r < K; ++r) pl[r] = planes_base + r * stride;
+  for (int64_t s0 = 0; s0 < n; s0 += kMedianChunk) {
+    if (n - s0 < W) s0 = n - W;
+    const int64_t s1 = std::min(n, s0 + kMedianChunk);
+    // Source bytes [xa, xb) land at plane index x - s0 + rc.
+    int64_t xa = std::max<int64_t>(0, s0 - rc), xb = std::min(n, s1 + rc);
+    if (xb - xa < W) xa = xb - W;
+    blocks<W>(xb - xa, [&](int64_t x) { M::columns(rows, xa + x, pl, xa + x - s0 + rc); });
+    if (s0 == 0)  // left of source byte 0 (no other chunk starts within rc bytes of it)
+      for (int64_t i = 0; i < rc; ++i)
+        for (int r = 0; r < K; ++r) pl[r][i] = pl[r][rc + i % c];
+    for (int64_t x = n; x < s1 + rc; ++x)  // right of the last source byte
+      for (int r = 0; r < K; ++r) pl[r][x - s0 + rc] = pl[r][n - c + (x - n) % c - s0 + rc];
+    blocks<W>(s1 - s0, [&](int64_t x) {
+      const V v = M::at(pl, x, c);
+      std::memcpy(o + s0 + x, &v, W);
+    });
+    if (s1 == n) break;
+  }
+}
+
+// 8-bit 3x3 and 5x5 medians of output rows [y0, y1), straight from the source rows.
+template <class V>
+void median_rows_u8(const uint8_t* src, uint8_t* dst, const Geom& g, int64_t k, int64_t y0, int64_t y1) {
+  const int64_t n = g.w * g.c, c = g.c, r = k / 2, stride = kMedianChunk + 2 * r * c + 64;
+  std::vector<uint8_t> planes(static_cast<size_t>(k * stride));
+  const uint8_t* rows[5];
+  for (int64_t y = y0; y < y1; ++y) {
+    for (int64_t i = 0; i < k; ++i) rows[i] = src + std::min(std::max<int64_t>(y - r + i, 0), g.h - 1) * n;
+    if (k == 3) median_row_u8<Median3<V>, V>(rows, dst + y * n, n, c, planes.data(), stride);
+    else median_row_u8<Median5<V>, V>(rows, dst + y * n, n, c, planes.data(), stride);
   }
 }
 
@@ -788,19 +876,15 @@ class MedianKernel final : public backend::Kernel {
     parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
       // medianBlur always replicates the edge pixels.
       auto make = [&](int64_t p, T* d) { pad_row<T, T>(src, g, bmap(p, g.h, 1), r, r, 1, T{}, d); };
+      if constexpr (std::is_same_v<T, uint8_t>) {
+        if (k <= 5 && n >= int64_t(sizeof(vmed_u8))) return median_rows_u8<vmed_u8>(src, dst, g, k, y0, y1);
+        if (k <= 5 && n >= 32) return median_rows_u8<v32u8>(src, dst, g, k, y0, y1);
+      }
       if (k <= 5) {
         constexpr int B = 64;
         std::vector<T> v(static_cast<size_t>(k * k * B));
-        std::vector<uint8_t> planes(std::is_same_v<T, uint8_t> && k == 5 ? static_cast<size_t>(5 * (n + 4 * c)) : 0);
         auto use = [&](int64_t y, const T* const* rows) {
           T* o = dst + y * n;
-          if constexpr (std::is_same_v<T, uint8_t>) {
-            if (n >= 32) {
-              if (k == 3) median_row_u8<3>(rows, o, n, c);
-              else median5_row_u8(rows, o, n, c, planes.data(), n + 4 * c);
-              return;
-            }
-          }
           for (int64_t x0 = 0; x0 < n; x0 += B) {
             const int64_t m = std::min<int64_t>(B, n - x0);
             for (int64_t i = 0; i < k; ++i)
