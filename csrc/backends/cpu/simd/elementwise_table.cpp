@@ -34,34 +34,21 @@ void loop1(int64_t n, const char* const* in, char* out) {
   }
 }
 
-template <class F, class T>
+// ScalarB: b[0] is broadcast over the n elements (KernelTable::ew_scalar_b)
+template <class F, class T, bool ScalarB = false>
 void loop2(int64_t n, const char* const* in, char* out) {
   using C = calc_t<T>;
   const T* a = reinterpret_cast<const T*>(in[0]);
   const T* b = reinterpret_cast<const T*>(in[1]);
+  const C b0 = ScalarB ? C(b[0]) : C{};
+  auto rhs = [&](int64_t i) { return ScalarB ? b0 : C(b[i]); };
   using R = decltype(F::template f<C>(C{}, C{}));
   if constexpr (std::is_same_v<R, bool>) {
     bool* o = reinterpret_cast<bool*>(out);
-    for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(C(a[i]), C(b[i]));
+    for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(C(a[i]), rhs(i));
   } else {
     T* o = reinterpret_cast<T*>(out);
-    for (int64_t i = 0; i < n; ++i) o[i] = T(F::template f<C>(C(a[i]), C(b[i])));
-  }
-}
-
-// loop2 with b[0] broadcast over the n elements (KernelTable::ew_scalar_b)
-template <class F, class T>
-void loop2_scalar_b(int64_t n, const char* const* in, char* out) {
-  using C = calc_t<T>;
-  const T* a = reinterpret_cast<const T*>(in[0]);
-  const C b = C(*reinterpret_cast<const T*>(in[1]));
-  using R = decltype(F::template f<C>(C{}, C{}));
-  if constexpr (std::is_same_v<R, bool>) {
-    bool* o = reinterpret_cast<bool*>(out);
-    for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(C(a[i]), b);
-  } else {
-    T* o = reinterpret_cast<T*>(out);
-    for (int64_t i = 0; i < n; ++i) o[i] = T(F::template f<C>(C(a[i]), b));
+    for (int64_t i = 0; i < n; ++i) o[i] = T(F::template f<C>(C(a[i]), rhs(i)));
   }
 }
 
@@ -74,7 +61,7 @@ void set_one(EwFn* row, EwFn* row_scalar_b, DType d) {
     } else {
       row[static_cast<int>(d)] = &loop2<F, T>;
       // half and complex gain little from it and would double their share of the code size
-      if constexpr (std::is_arithmetic_v<T>) row_scalar_b[static_cast<int>(d)] = &loop2_scalar_b<F, T>;
+      if constexpr (std::is_arithmetic_v<T>) row_scalar_b[static_cast<int>(d)] = &loop2<F, T, true>;
     }
   }
 }
