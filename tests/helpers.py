@@ -83,3 +83,19 @@ def run_under_isa(program, isa, args=()):
     r = subprocess.run([sys.executable, "-c", program, *args], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def central_differences(loss, xs, eps):
+    """The gradient of loss (a function of a list of numpy arrays, returning a float) with respect
+    to each of xs, by central differences: the reference every vjp test compares against."""
+    out = []
+    for i, x in enumerate(xs):
+        g = numpy.zeros_like(x)
+        for idx in numpy.ndindex(x.shape):
+            xp = [a.copy() for a in xs]
+            xm = [a.copy() for a in xs]
+            xp[i][idx] += eps
+            xm[i][idx] -= eps
+            g[idx] = (loss(xp) - loss(xm)) / (2 * eps)
+        out.append(g)
+    return out

@@ -9,6 +9,7 @@ import pytest
 import mnn
 import mnn.numpy as mnp
 from mnn import _core
+from helpers import central_differences
 
 torch = pytest.importorskip("torch")
 
@@ -35,17 +36,7 @@ def _fd_grads(f, xs, w, eps=1e-6):
         with mnn.no_grad():
             return float((numpy.asarray(f(*[mnp.array(a) for a in arrs])) * w).sum())
 
-    out = []
-    for i, x in enumerate(xs):
-        g = numpy.zeros_like(x)
-        for idx in numpy.ndindex(x.shape):
-            xp = [a.copy() for a in xs]
-            xm = [a.copy() for a in xs]
-            xp[i][idx] += eps
-            xm[i][idx] -= eps
-            g[idx] = (loss(xp) - loss(xm)) / (2 * eps)
-        out.append(g)
-    return out
+    return central_differences(loss, xs, eps)
 
 
 def check_grad(f, inputs, tf=None, rtol=1e-6, atol=1e-7, fd=True, seed=123):

@@ -7,6 +7,7 @@ import pytest
 
 import mnn
 import mnn.numpy as mnp
+from helpers import central_differences
 
 LA = mnp.linalg
 
@@ -32,17 +33,7 @@ def _loss_value(f, arrs):
 
 
 def _fd(f, xs, eps=1e-6):
-    out = []
-    for i, x in enumerate(xs):
-        g = numpy.zeros_like(x)
-        for idx in numpy.ndindex(x.shape):
-            xp = [a.copy() for a in xs]
-            xm = [a.copy() for a in xs]
-            xp[i][idx] += eps
-            xm[i][idx] -= eps
-            g[idx] = (_loss_value(f, xp) - _loss_value(f, xm)) / (2 * eps)
-        out.append(g)
-    return out
+    return central_differences(lambda arrs: _loss_value(f, arrs), xs, eps)
 
 
 def check(f, *xs, tol=1e-6):
