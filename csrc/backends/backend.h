@@ -38,8 +38,6 @@ struct FusedProgram {
   TensorDesc output;               // may be strided (a write into a window of a buffer)
   std::vector<FusedInstr> code;
   int result = 0;                  // register holding the output value
-  bool stream_output = false;      // write with streaming stores even when this call's output is
-                                   // small (a row region writes a large result block by block)
 };
 
 // A row region: elementwise work and last-axis reductions over an [R, C] view of the data

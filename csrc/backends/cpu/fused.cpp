@@ -113,8 +113,7 @@ class FusedKernel final : public backend::Kernel {
       copy_src_ = src;
       copy_ = StridedCopy(p.output.shape, p.inputs[src].strides, p.output.strides, out_.isz);
     }
-    streaming_ = out_.mode == Operand::Direct &&
-                 (p.stream_output || total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes);
+    streaming_ = out_.mode == Operand::Direct && total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes;
     if (copy_src_ < 0) plan_blocks();
   }
 

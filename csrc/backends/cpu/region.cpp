@@ -13,7 +13,6 @@
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/fused.h"
-#include "backends/cpu/strided.h"
 #include "core/threadpool.h"
 
 namespace mnn::cpu {
@@ -110,14 +109,6 @@ class RegionKernel final : public backend::Kernel {
     return {1, 0};
   }
 
-  // Does step k write the region's large result? Then it streams past the caches: the block it
-  // writes is never read again here, and skipping the read-for-ownership of each destination line
-  // saves a third of the region's memory traffic.
-  bool streams_result(size_t k) const {
-    const auto& sl = p_.slots[p_.steps[k].dst];
-    return sl.result && sl.full && p_.rows * p_.cols * static_cast<int64_t>(itemsize(sl.dtype)) >= kStreamingBytes;
-  }
-
   std::vector<std::unique_ptr<backend::Kernel>> prepare_steps(int64_t rows) const {
     std::vector<std::unique_ptr<backend::Kernel>> out;
     for (size_t k = 0; k < p_.steps.size(); ++k) {
@@ -130,7 +121,6 @@ class RegionKernel final : public backend::Kernel {
         }
         prog.output.shape = {p_.cols};
         prog.output.strides = {1};
-        prog.stream_output = streams_result(k);
         out.push_back(prepare_fused(prog));
         continue;
       }
@@ -153,7 +143,6 @@ class RegionKernel final : public backend::Kernel {
       }
       prog.output.shape = shape;
       prog.output.strides = st.full ? Strides{p_.cols, 1} : Strides{1, 1};
-      prog.stream_output = streams_result(k);
       out.push_back(prepare_fused(prog));
     }
     return out;
