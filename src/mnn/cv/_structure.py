@@ -80,26 +80,29 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
     ox, oy = (0, 0) if offset is None else (int(offset[0]), int(offset[1]))
     tc89 = method in (CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS)
     packed = _core.prim("cv_find_contours", [img], [mode, CHAIN_APPROX_NONE if tc89 else method, ox, oy], [])
-    head = memoryview(packed).cast("B").cast("i")
-    n, total = head[0], head[1]
+    raw = memoryview(packed).cast("B")  # evaluates the primitive
+    head = raw.cast("i")
+    n = head[0]  # head[1] is the total point count
     if n == 0:
         return (), None
     ends = list(accumulate(head[2 + 4 * n: 2 + 5 * n]))
-    hier = packed[2: 2 + 4 * n].reshape(1, n, 4)
-    pts = packed[2 + 5 * n:].reshape(total, 1, 2)
-    if tc89:  # the dominant points of each full border (Python: a rarely used, slower mode)
+    starts = [0] + ends[:-1]
+    # Each output is an mnn array over its own slice of the result buffer (from_buffer: realised at
+    # once, no engine node per contour: slicing views of one array and evaluating them together
+    # grows superlinearly with the count, and a noisy 1080p image has ~10^5 contours).
+    hier = _core.from_buffer(raw[8: 8 + 16 * n].cast("i", (1, n, 4)))
+    base = 4 * (2 + 5 * n)
+    if tc89:
+        # the dominant points of each full border (in Python: exact, but a slower mode)
         flat = head[2 + 5 * n:]
         out = []
-        for a, b in zip([0] + ends[:-1], ends):
+        for a, b in zip(starts, ends):
             seg = flat[2 * a: 2 * b].tolist()
             kept = _tc89(seg[0::2], seg[1::2], method)
             out.append(_np.array([list(p) for p in kept], dtype="int32").reshape(-1, 1, 2))
         return tuple(out), hier
-    # every contour is a view of the one result buffer; realised together here (one engine call)
-    # rather than one by one when each is first read
-    out = tuple(pts[a:b] for a, b in zip([0] + ends[:-1], ends))
-    _core.eval(*out, hier)
-    return out, hier
+    return tuple(_core.from_buffer(raw[base + 8 * a: base + 8 * b].cast("i", (b - a, 1, 2)))
+                 for a, b in zip(starts, ends)), hier
 
 
 # Teh-Chin dominant points (CHAIN_APPROX_TC89_L1 / _KCOS), as cv2 5 runs them on a traced border:
