@@ -1137,6 +1137,15 @@ def minEnclosingCircle(points):
     if n == 0:
         return ((0.0, 0.0), 0.0)
     f = _f32
+    reduced = False
+    if n > 3:
+        # Only hull points can lie on the circle: dropping the others (keeping the input order)
+        # gives the same circle, and stops the incremental search from going quadratic on a
+        # contour's ordered points.
+        keep = sorted(_hull_indices(xs, ys, False, is_float))
+        if len(keep) >= 2:
+            xs, ys, n = [xs[i] for i in keep], [ys[i] for i in keep], len(keep)
+            reduced = True
     xs, ys = _points_f32(xs, ys, is_float)
     eps = f(1.0e-4)
 
@@ -1167,7 +1176,7 @@ def minEnclosingCircle(points):
         dx, dy = f(cx - x0), f(cy - y0)
         return cx, cy, f(f(math.sqrt(f(f(dx * dx) + f(dy * dy)))) + eps)
 
-    if n <= 2:  # cv2 5 runs the general search from 3 points on (an obtuse triangle's circle is its long side's)
+    if n <= 2 and not reduced:  # cv2 5 runs the general search from 3 points on (an obtuse triangle's circle is its long side's)
         if n == 1:
             return ((xs[0], ys[0]), eps)
         if n == 2:
