@@ -367,13 +367,22 @@ def arcLength(curve, closed):
         prev = _np.concatenate([pts[-1:] if closed else pts[:1], pts[:-1]])
         d = pts - prev  # float32, as cv2
         return float(_np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]).astype("float64").sum())
-    xs, ys = _points_f32(*_point_list(curve, fn, "curve"))
+    xs, ys, is_float = _point_list(curve, fn, "curve")
     n = len(xs)
     if n <= 1:
         return 0.0
     last = n - 1 if closed else 0
     px = [xs[last]] + xs[:-1]
     py = [ys[last]] + ys[:-1]
+    if not is_float and max(map(abs, xs)) < 2048 and max(map(abs, ys)) < 2048:
+        # small integer coordinates: the differences and squared lengths are exact in float,
+        # so only the square roots need rounding
+        total = 0.0
+        for v in _f32s([math.sqrt((a - b) * (a - b) + (c - d) * (c - d)) for a, b, c, d in zip(xs, px, ys, py)]):
+            total += v
+        return total
+    xs, ys = _points_f32(xs, ys, is_float)
+    px, py = _points_f32(px, py, is_float)
     dx = _f32s([a - b for a, b in zip(xs, px)])
     dy = _f32s([a - b for a, b in zip(ys, py)])
     sq = _f32s([a + b for a, b in zip(_f32s([d * d for d in dx]), _f32s([d * d for d in dy]))])
