@@ -45,6 +45,20 @@ def _f32(v):
     return struct.unpack("f", struct.pack("f", v))[0]
 
 
+def _new_array(values, is_float, shape):
+    """An int32 / float32 mnn array of `shape` holding `values` (flat, row-major), built from an
+    array.array buffer: much cheaper than converting nested lists."""
+    fmt = "f" if is_float else "i"
+    buf = array(fmt, values)
+    return _core.from_buffer(memoryview(buf).cast("B").cast(fmt, shape))
+
+
+def _point_array(pts, is_float):
+    """(N, 1, 2) points from a list of (x, y) pairs."""
+    flat = [v for p in pts for v in p]
+    return _new_array(flat, is_float, (len(pts), 1, 2))
+
+
 def _image8(image, fn, depths=("uint8",)):
     """A single-channel 8-bit image as a contiguous mnn array (findContours takes CV_8UC1 only,
     the connected-component functions CV_8UC1 or CV_8SC1)."""
@@ -99,7 +113,7 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
         for a, b in zip(starts, ends):
             seg = flat[2 * a: 2 * b].tolist()
             kept = _tc89(seg[0::2], seg[1::2], method)
-            out.append(_np.array([list(p) for p in kept], dtype="int32").reshape(-1, 1, 2))
+            out.append(_point_array(kept, False))
         return tuple(out), hier
     return tuple(_core.from_buffer(raw[base + 8 * a: base + 8 * b].cast("i", (b - a, 1, 2)))
                  for a, b in zip(starts, ends)), hier
@@ -541,9 +555,8 @@ def convexHull(points, hull=None, clockwise=False, returnPoints=True):
         return None  # cv2 releases the output for an empty point set
     idx = _hull_indices(xs, ys, bool(clockwise), is_float)
     if not returnPoints:
-        return _np.array(idx, dtype="int32").reshape(-1, 1)
-    dt = "float32" if is_float else "int32"
-    return _np.array([[xs[i], ys[i]] for i in idx], dtype=dt).reshape(-1, 1, 2)
+        return _new_array(idx, False, (len(idx), 1))
+    return _point_array([(xs[i], ys[i]) for i in idx], is_float)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -557,7 +570,6 @@ def approxPolyDP(curve, epsilon, closed, approxCurve=None):
     if epsilon < 0.0 or not (epsilon < 1e30):
         raise fail(fn, "Epsilon not valid.")
     xs, ys, is_float = _point_list(curve, fn, "curve")
-    dt = "float32" if is_float else "int32"
     count = len(xs)
     if count == 0:
         return None  # as cv2
@@ -671,7 +683,7 @@ def approxPolyDP(curve, epsilon, closed, approxCurve=None):
         i += 1
     if not is_closed:
         dst[wpos] = pt
-    return _np.array([list(p) for p in dst[:new_count]], dtype=dt).reshape(-1, 1, 2)
+    return _point_array(dst[:new_count], is_float)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -802,7 +814,7 @@ def boxPoints(box, points=None):
     p1y = f(f(cy - f(b * h)) - f(a * w))
     p2x, p2y = f(f(2 * cx) - p0x), f(f(2 * cy) - p0y)
     p3x, p3y = f(f(2 * cx) - p1x), f(f(2 * cy) - p1y)
-    return _np.array([[p0x, p0y], [p1x, p1y], [p2x, p2y], [p3x, p3y]], dtype="float32")
+    return _new_array([p0x, p0y, p1x, p1y, p2x, p2y, p3x, p3y], True, (4, 2))
 
 
 # ---------------------------------------------------------------------------------------------
