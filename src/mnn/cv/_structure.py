@@ -40,9 +40,12 @@ _FLT_MAX = 3.4028234663852886e38
 _DBL_MAX = 1.7976931348623157e308
 
 
-def _f32(v):
+_F32 = struct.Struct("f")
+
+
+def _f32(v, _pack=_F32.pack, _unpack=_F32.unpack):
     """v rounded to float32, as cv2's float arithmetic stores every intermediate."""
-    return struct.unpack("f", struct.pack("f", v))[0]
+    return _unpack(_pack(v))[0]
 
 
 def _new_array(values, is_float, shape):
