@@ -1,6 +1,7 @@
 // Shape rules of the mnn.cv structural-analysis primitives (mnn/cv/_structure.py):
 //
-//   cv_find_contours(img; mode, method, ox, oy)  uint8 HxW -> int32 packed result (ops/cv/contours.h).
+//   cv_find_contours(img; mode, method, ox, oy)  uint8 HxW -> int32 packed result (ops/cv/contours.h);
+//       method 1 NONE, 2 SIMPLE, 3 TC89_L1, 4 TC89_KCOS.
 //       data_dependent: the rule traces the borders to learn the size (the kernel reuses that trace).
 //   cv_components(img; connectivity, ltype)      uint8 HxW -> labels HxW (int32, or uint16 for CV_16U)
 //   cv_component_stats(labels; n)                labels HxW -> float64 n x 7: left, top, width, height,
@@ -30,7 +31,7 @@ prims::PrimMeta infer_find_contours(const std::vector<NodePtr>& in, const Params
   const NodePtr& a = in.at(0);
   check_binary_source(a, "findContours");
   const auto& i = p.ints;
-  if (i.size() != 4 || i[0] < 0 || i[0] > 3 || (i[1] != 1 && i[1] != 2))
+  if (i.size() != 4 || i[0] < 0 || i[0] > 3 || i[1] < 1 || i[1] > 4)
     throw ValueError(cvname("findContours") + "bad parameters");
   const uint8_t* img = reinterpret_cast<const uint8_t*>(a->data_ptr());
   const int mode = static_cast<int>(i[0]), method = static_cast<int>(i[1]);

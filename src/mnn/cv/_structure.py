@@ -8,8 +8,7 @@ float, the same tie-breaking and starting points) so results match cv2's. The re
 5.0, whose conventions differ from 4.x in places: minAreaRect's angle lies in [-90, 0),
 fitEllipse uses the direct fit for exactly 5 points, minEnclosingCircle of 3 points is the
 smallest circle (not the circumcircle). Not done: RETR_FLOODFILL and int32 label images for
-RETR_CCOMP (NotImplementedError). The Teh-Chin approximations (CHAIN_APPROX_TC89_*) run in Python
-on the traced borders: exact, but slow on large images.
+RETR_CCOMP (NotImplementedError).
 """
 import math
 import struct
@@ -95,8 +94,7 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
     if method not in (CHAIN_APPROX_NONE, CHAIN_APPROX_SIMPLE, CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS):
         raise fail(fn, f"unknown approximation method {method}")
     ox, oy = (0, 0) if offset is None else (int(offset[0]), int(offset[1]))
-    tc89 = method in (CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS)
-    packed = _core.prim("cv_find_contours", [img], [mode, CHAIN_APPROX_NONE if tc89 else method, ox, oy], [])
+    packed = _core.prim("cv_find_contours", [img], [mode, method, ox, oy], [])
     raw = memoryview(packed).cast("B")  # evaluates the primitive
     head = raw.cast("i")
     n = head[0]  # head[1] is the total point count
@@ -109,164 +107,8 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
     # grows superlinearly with the count, and a noisy 1080p image has ~10^5 contours).
     hier = _core.from_buffer(raw[8: 8 + 16 * n].cast("i", (1, n, 4)))
     base = 4 * (2 + 5 * n)
-    if tc89:
-        # the dominant points of each full border (in Python: exact, but a slower mode)
-        flat = head[2 + 5 * n:]
-        out = []
-        for a, b in zip(starts, ends):
-            seg = flat[2 * a: 2 * b].tolist()
-            kept = _tc89(seg[0::2], seg[1::2], method)
-            out.append(_point_array(kept, False))
-        return tuple(out), hier
     return tuple(_core.from_buffer(raw[base + 8 * a: base + 8 * b].cast("i", (b - a, 1, 2)))
                  for a, b in zip(starts, ends)), hier
-
-
-# Teh-Chin dominant points (CHAIN_APPROX_TC89_L1 / _KCOS), as cv2 5 runs them on a traced border:
-# every point gets its 1-curvature from the chain, then a support region, (KCOS) a k-cosine
-# curvature, non-maximum suppression, and (L1) a clean-up of neighbouring survivors.
-
-_CODE_OF = {(1, 0): 0, (1, -1): 1, (0, -1): 2, (-1, -1): 3, (-1, 0): 4, (-1, 1): 5, (0, 1): 6, (1, 1): 7}
-_ABS_DIFF = (1, 2, 3, 4, 3, 2, 1, 0, 1, 2, 3, 4, 3, 2, 1)
-
-
-def _float_bits(v):
-    return struct.unpack("i", struct.pack("f", v))[0]
-
-
-def _tc89_support(px, py, i):
-    n = len(px)
-    d_num = lk_prev = 0
-    k = 1
-    while True:
-        i1 = i - k if i >= k else n - k + i
-        i2 = i + k if i + k < n else i + k - n
-        dx, dy = px[i2] - px[i1], py[i2] - py[i1]
-        lk = dx * dx + dy * dy
-        dk_num = (px[i] - px[i1]) * dy - (py[i] - py[i1]) * dx
-        d = _f32(float(d_num) * lk - float(dk_num) * lk_prev)
-        # cv2 tests the sign through the float's bits: "<= 0" takes -0.0, ">= 0" only +0.0
-        if k > 1 and (lk_prev >= lk or (d_num > 0 and d <= 0) or (d_num < 0 and math.copysign(1.0, d) > 0)):
-            break
-        d_num, lk_prev = dk_num, lk
-        k += 1
-    return k - 1
-
-
-def _tc89_cosine(px, py, i, k):
-    n = len(px)
-    s = 0
-    for j in range(k, 0, -1):
-        i1 = i - j if i >= j else n - j + i
-        i2 = i + j if i + j < n else i + j - n
-        dx1, dy1 = px[i1] - px[i], py[i1] - py[i]
-        dx2, dy2 = px[i2] - px[i], py[i2] - py[i]
-        if (dx1 == 0 and dy1 == 0) or (dx2 == 0 and dy2 == 0):
-            break
-        t = _f32((dx1 * dx2 + dy1 * dy2) / math.sqrt(float(dx1 * dx1 + dy1 * dy1) * float(dx2 * dx2 + dy2 * dy2)))
-        bits = _float_bits(t + 1.1)
-        if j < k and bits <= s:
-            break
-        s = bits
-    return s
-
-
-def _tc89(xs, ys, method):
-    """The Teh-Chin approximation of one closed border given by all its points (CHAIN_APPROX_NONE)."""
-    n = len(xs)
-    if n == 1:
-        return [(xs[0], ys[0])]
-    codes = [_CODE_OF[(xs[(i + 1) % n] - xs[i], ys[(i + 1) % n] - ys[i])] for i in range(n)]
-    px, py = list(xs), list(ys)
-    curv = [_ABS_DIFF[codes[i] - codes[i - 1] + 7] for i in range(n)]  # codes[-1] wraps as in cv2
-    removed = [c == 0 for c in curv]
-    ks = [0] * n
-    for i in range(n):  # pass 1: support regions (and k-cosines)
-        if removed[i]:
-            continue
-        ks[i] = _tc89_support(px, py, i)
-        if method == CHAIN_APPROX_TC89_KCOS:
-            curv[i] = _tc89_cosine(px, py, i, ks[i])
-    for i in range(n):  # pass 2: non-maximum suppression
-        k2, s = ks[i] >> 1, curv[i]
-        j = 1
-        while j <= k2:
-            i1 = i - j if i >= j else n - j + i
-            i2 = i + j if i + j < n else i + j - n
-            if curv[i1] > s or curv[i2] > s:
-                break
-            j += 1
-        if j <= k2:
-            curv[i], removed[i] = 0, True
-    for i in range(n):  # pass 3: non-dominant points with a one-point support region
-        if removed[i] or ks[i] != 1:
-            continue
-        i1, i2 = (i - 1) % n, (i + 1) % n
-        if curv[i] <= curv[i1] or curv[i] <= curv[i2]:
-            curv[i], removed[i] = 0, True
-    if method == CHAIN_APPROX_TC89_L1:  # pass 4: clean up runs of adjacent survivors
-        start = 0
-        skip = False
-        if curv[0] != 0 and curv[n - 1] != 0:
-            start, skip = _tc89_new_start(px, py, curv, removed, ks)
-        if not skip:
-            _tc89_cleanup(curv, removed, ks, start)
-    return [(px[i], py[i]) for i in range(len(px)) if not removed[i]]
-
-
-def _tc89_next(removed, start):
-    r = start + 1
-    while r < len(removed) and removed[r]:
-        r += 1
-    return r
-
-
-def _tc89_new_start(px, py, curv, removed, ks):
-    n = len(curv)
-    i1 = 1
-    while i1 < n and curv[i1] != 0:
-        curv[i1 - 1] = 0
-        i1 += 1
-    if i1 == n:
-        return 0, True  # every point survived
-    i1 -= 1
-    i2 = n - 2
-    while i2 > 0 and curv[i2] != 0:
-        for t in range(i2 + 1, n):
-            removed[t] = True
-        curv[i2 + 1] = 0
-        i2 -= 1
-    i2 += 1
-    if i1 == 0 and i2 == n - 1:
-        i1 = _tc89_next(removed, 0)
-        px.append(px[0]), py.append(py[0]), curv.append(curv[0]), ks.append(ks[0]), removed.append(False)
-    return i1, False
-
-
-def _tc89_cleanup(curv, removed, ks, start):
-    n = len(curv)
-    count = 1
-    first = prev = start
-    for i in range(start, n):
-        if removed[i]:
-            continue
-        nxt = _tc89_next(removed, i)
-        if nxt == n or nxt - i != 1:
-            if count >= 2:
-                if count == 2:
-                    if curv[prev] > curv[i] or (curv[prev] == curv[i] and ks[prev] <= ks[i]):
-                        removed[i] = True
-                    else:
-                        removed[prev] = True
-                else:
-                    first = _tc89_next(removed, first)
-                    for t in range(first + 1, i):
-                        removed[t] = True
-            first = i
-            count = 1
-        else:
-            count += 1
-        prev = i
 
 
 # ---------------------------------------------------------------------------------------------
