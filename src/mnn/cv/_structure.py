@@ -284,113 +284,16 @@ def boundingRect(array_):
 
 
 # ---------------------------------------------------------------------------------------------
-# convex hull (Sklansky's scan as cv2 runs it: same hull, orientation and starting point)
-
-def _sign(v):
-    return (v > 0) - (v < 0)
-
-
-def _sklansky(px, py, order, start, end, nsign, sign2, is_float):
-    """Indices (into `order`) of one quarter of the hull, scanning the sorted points from start to end."""
-    incr = 1 if end > start else -1
-    pprev, pcur, pnext = start, start + incr, start + 2 * incr
-    if start == end or (px[order[start]] == px[order[end]] and py[order[start]] == py[order[end]]):
-        return [start]
-    stack = [pprev, pcur, pnext]
-    end += incr
-    # (cv2 5.0 has no special case for repeated points: a repeat fails the convexity test and
-    # replaces the point before it, which decides which index of a repeated point is reported)
-    while pnext != end:
-        c, nx = order[pcur], order[pnext]
-        cury, nexty = py[c], py[nx]
-        by = nexty - cury
-        if _sign(by) != nsign:
-            pv = order[pprev]
-            ax, ay = px[c] - px[pv], cury - py[pv]
-            bx = px[nx] - px[c]
-            if is_float:
-                ax, ay, bx, by = _f32(ax), _f32(ay), _f32(bx), _f32(by)
-                na = math.hypot(ax, ay)
-                nb = math.hypot(bx, by)
-                if na:
-                    ax, ay = _f32(ax / na), _f32(ay / na)
-                if nb:
-                    bx, by = _f32(bx / nb), _f32(by / nb)
-            convexity = ay * bx - ax * by
-            if _sign(convexity) == sign2 and (ax != 0 or ay != 0):
-                pprev, pcur = pcur, pnext
-                pnext += incr
-                stack.append(pnext)
-            elif pprev == start:
-                pcur = pnext
-                stack[1] = pcur
-                pnext += incr
-                stack[2] = pnext
-            else:
-                stack[-2] = pnext
-                pcur = pprev
-                pprev = stack[-4]
-                stack.pop()
-        else:
-            pnext += incr
-            stack[-1] = pnext
-    stack.pop()
-    return stack
-
+# convex hull (Sklansky's scan as cv2 runs it, natively: same hull, orientation and starting point)
 
 def _hull_indices(xs, ys, clockwise, is_float):
-    total = len(xs)
-    order = sorted(range(total), key=lambda i: (xs[i], ys[i], i))
-    miny = maxy = 0
-    for k in range(1, total):
-        y = ys[order[k]]
-        if ys[order[miny]] > y:
-            miny = k
-        if ys[order[maxy]] < y:
-            maxy = k
-    first, last = order[0], order[-1]
-    if xs[first] == xs[last] and ys[first] == ys[last]:
-        return [first]
-    tl = _sklansky(xs, ys, order, 0, maxy, -1, 1, is_float)
-    tr = _sklansky(xs, ys, order, total - 1, maxy, -1, -1, is_float)
-    if not clockwise:
-        tl, tr = tr, tl
-    out = [order[tl[i]] for i in range(len(tl) - 1)]
-    out += [order[tr[i]] for i in range(len(tr) - 1, 0, -1)]
-    stop = tr[1] if len(tr) > 2 else (tl[-2] if len(tl) > 2 else -1)
-    bl = _sklansky(xs, ys, order, 0, miny, 1, -1, is_float)
-    br = _sklansky(xs, ys, order, total - 1, miny, 1, 1, is_float)
-    if clockwise:
-        bl, br = br, bl
-    if stop >= 0:
-        check = bl[1] if len(bl) > 2 else (br[2 - len(bl)] if len(bl) + len(br) > 2 else -1)
-        if check == stop or (check >= 0 and xs[order[check]] == xs[order[stop]] and ys[order[check]] == ys[order[stop]]):
-            # all points on one line: the lower half mirrors the upper one
-            bl, br = bl[:2], br[:2]
-    out += [order[bl[i]] for i in range(len(bl) - 1)]
-    out += [order[br[i]] for i in range(len(br) - 1, 0, -1)]
-    nout = len(out)
-    if nout >= 3:
-        # cv2 rotates the hull so its indices ascend or descend when a cyclic shift allows it
-        mn = mx = lt = 0
-        for i in range(1, nout):
-            idx = out[i]
-            lt += out[i - 1] < idx
-            if lt > 1 and lt <= i - 2:
-                break
-            if idx < out[mn]:
-                mn = i
-            if idx > out[mx]:
-                mx = i
-        mm = abs(mx - mn)
-        if (mm == 1 or mm == nout - 1) and (lt <= 1 or lt >= nout - 2):
-            ascending = (mx + 1) % nout == mn
-            i0 = mn if ascending else mx
-            if i0 > 0:
-                rot = out[i0:] + out[:i0]
-                if all(ascending == (rot[i] < rot[i + 1]) for i in range(nout - 1)):
-                    out = rot
-    return out
+    """Indices of the convex hull in cv2's order and starting point (native: cv_convex_hull)."""
+    n = len(xs)
+    flat = [0] * (2 * n)
+    flat[0::2], flat[1::2] = xs, ys
+    res = _core.prim("cv_convex_hull", [_new_array(flat, is_float, (n, 2))], [int(bool(clockwise))], [])
+    out = memoryview(res).cast("B").cast("i")
+    return out[1: 1 + out[0]].tolist()
 
 
 def convexHull(points, hull=None, clockwise=False, returnPoints=True):
