@@ -5,6 +5,8 @@
 //       data_dependent: the rule traces the borders to learn the size (the kernel reuses that trace).
 //   cv_convex_hull(points; clockwise)           (N, 2) int32/float32 -> int32 N + 1: the hull's
 //                                                size, then its point indices (cv2's order)
+//   cv_min_area_rect(points)                     (N, 2) int32/float32 -> float32 6: cx, cy, w, h,
+//                                                angle, ok (0: degenerate hull)
 //   cv_components(img; connectivity, ltype)      uint8 HxW -> labels HxW (int32, or uint16 for CV_16U)
 //   cv_component_stats(labels; n)                labels HxW -> float64 n x 7: left, top, width, height,
 //                                                area, centroid x, centroid y per label
@@ -53,6 +55,13 @@ prims::PrimMeta infer_convex_hull(const std::vector<NodePtr>& in, const Params& 
   return {DType::Int32, Shape{a->shape[0] + 1}};
 }
 
+prims::PrimMeta infer_min_area_rect(const std::vector<NodePtr>& in, const Params&) {
+  const NodePtr& a = in.at(0);
+  if (a->ndim() != 2 || a->shape[1] != 2 || (a->dtype != DType::Int32 && a->dtype != DType::Float32))
+    throw ValueError(cvname("minAreaRect") + "expected an (N, 2) int32 or float32 point set");
+  return {DType::Float32, Shape{6}};
+}
+
 prims::PrimMeta infer_components(const std::vector<NodePtr>& in, const Params& p) {
   const NodePtr& a = in.at(0);
   check_binary_source(a, "connectedComponents");
@@ -72,6 +81,7 @@ prims::PrimMeta infer_component_stats(const std::vector<NodePtr>& in, const Para
 
 MNN_REGISTER_PRIMITIVE(cv_find_contours, {"cv_find_contours", &infer_find_contours, /*data_dependent=*/true});
 MNN_REGISTER_PRIMITIVE(cv_convex_hull, {"cv_convex_hull", &infer_convex_hull});
+MNN_REGISTER_PRIMITIVE(cv_min_area_rect, {"cv_min_area_rect", &infer_min_area_rect});
 MNN_REGISTER_PRIMITIVE(cv_components, {"cv_components", &infer_components});
 MNN_REGISTER_PRIMITIVE(cv_component_stats, {"cv_component_stats", &infer_component_stats});
 

@@ -437,111 +437,20 @@ def approxPolyDP(curve, epsilon, closed, approxCurve=None):
 # ---------------------------------------------------------------------------------------------
 # rotated rectangles
 
-def _calipers_min_rect(hx, hy):
-    """Rotating calipers over a convex polygon (float32 points, cv2's order): the corner and the
-    two side vectors of the minimum-area enclosing rectangle, in float32 as cv2 computes them."""
-    f = _f32
-    n = len(hx)
-    vx, vy, inv = [0.0] * n, [0.0] * n, [0.0] * n
-    left = bottom = right = top = 0
-    lx = rx = hx[0]
-    ty = by_ = hy[0]
-    for i in range(n):
-        x0, y0 = hx[i], hy[i]
-        if x0 < lx:
-            lx, left = x0, i
-        if x0 > rx:
-            rx, right = x0, i
-        if y0 > ty:
-            ty, top = y0, i
-        if y0 < by_:
-            by_, bottom = y0, i
-        j = i + 1 if i + 1 < n else 0
-        dx, dy = hx[j] - x0, hy[j] - y0
-        vx[i], vy[i] = f(dx), f(dy)
-        inv[i] = f(1.0 / math.sqrt(dx * dx + dy * dy))
-    orientation = 0.0
-    ax, ay = vx[n - 1], vy[n - 1]
-    for i in range(n):
-        bx, by = vx[i], vy[i]
-        conv = ax * by - ay * bx
-        if conv != 0:
-            orientation = 1.0 if conv > 0 else -1.0
-            break
-        ax, ay = bx, by
-    if orientation == 0:
-        raise error("[mnn.cv.minAreaRect] degenerate hull (cv2: orientation != 0)")
-    base_a, base_b = orientation, 0.0
-    seq = [bottom, right, top, left]
-    minarea = _FLT_MAX
-    best = None
-    for _ in range(n):
-        dps = (f(f(base_a * vx[seq[0]]) + f(base_b * vy[seq[0]])),
-               f(f(-base_b * vx[seq[1]]) + f(base_a * vy[seq[1]])),
-               f(f(-base_a * vx[seq[2]]) - f(base_b * vy[seq[2]])),
-               f(f(base_b * vx[seq[3]]) - f(base_a * vy[seq[3]])))
-        main = 0
-        maxcos = f(dps[0] * inv[seq[0]])
-        for k in (1, 2, 3):
-            c = f(dps[k] * inv[seq[k]])
-            if c > maxcos:
-                main, maxcos = k, c
-        p = seq[main]
-        lead_x, lead_y = f(vx[p] * inv[p]), f(vy[p] * inv[p])
-        base_a, base_b = ((lead_x, lead_y), (lead_y, -lead_x), (-lead_x, -lead_y), (-lead_y, lead_x))[main]
-        seq[main] = 0 if seq[main] + 1 == n else seq[main] + 1
-        dx, dy = f(hx[seq[1]] - hx[seq[3]]), f(hy[seq[1]] - hy[seq[3]])
-        width = f(f(dx * base_a) + f(dy * base_b))
-        dx, dy = f(hx[seq[2]] - hx[seq[0]]), f(hy[seq[2]] - hy[seq[0]])
-        height = f(f(-dx * base_b) + f(dy * base_a))
-        area = f(width * height)
-        if area < minarea:  # cv2 5 keeps the first of equal-area rectangles
-            minarea = area
-            best = (seq[3], base_a, width, base_b, height, seq[0])
-    i0, a1, w, b1, h, i5 = best
-    a2, b2 = -b1, a1
-    c1 = f(f(a1 * hx[i0]) + f(hy[i0] * b1))
-    c2 = f(f(a2 * hx[i5]) + f(hy[i5] * b2))
-    idet = f(1.0 / f(f(a1 * b2) - f(a2 * b1)))
-    px = f(f(f(c1 * b2) - f(c2 * b1)) * idet)
-    py = f(f(f(a1 * c2) - f(a2 * c1)) * idet)
-    return (px, py), (f(a1 * w), f(b1 * w)), (f(a2 * h), f(b2 * h))
-
-
 def minAreaRect(points):
-    """cv2.minAreaRect: ((cx, cy), (w, h), angle in degrees) of the minimum-area rotated rectangle."""
+    """cv2.minAreaRect: ((cx, cy), (w, h), angle in degrees) of the minimum-area rotated rectangle
+    (native: the clockwise hull, then rotating calipers in float; angle in [-90, 0) as cv2 5)."""
     xs, ys, is_float = _point_list(points, "minAreaRect")
-    f = _f32
-    if not xs:
+    n = len(xs)
+    if not n:
         return ((0.0, 0.0), (0.0, 0.0), -90.0)  # cv2 5 normalises the empty box's angle too
-    idx = _hull_indices(xs, ys, True, is_float)
-    hx = [f(xs[i]) for i in idx]
-    hy = [f(ys[i]) for i in idx]
-    n = len(idx)
-    cx = cy = w = h = ang = 0.0
-    if n > 2:
-        (px, py), (ux, uy), (vx, vy) = _calipers_min_rect(hx, hy)
-        cx = f(px + f(f(ux + vx) * 0.5))
-        cy = f(py + f(f(uy + vy) * 0.5))
-        w = f(math.sqrt(ux * ux + uy * uy))
-        h = f(math.sqrt(vx * vx + vy * vy))
-        ang = f(math.atan2(uy, ux))
-    elif n == 2:
-        cx = f(f(hx[0] + hx[1]) * 0.5)
-        cy = f(f(hy[0] + hy[1]) * 0.5)
-        dx, dy = f(hx[1] - hx[0]), f(hy[1] - hy[0])
-        w = f(math.sqrt(dx * dx + dy * dy))
-        ang = f(math.atan2(dy, dx))
-    else:
-        cx, cy = hx[0], hy[0]
-    ang = f(ang * 180 / math.pi)
-    # cv2 5 reports angles in [-90, 0): a rectangle at angle a >= 0 is the same one at a - 90
-    # with its sides swapped
-    while ang >= 0:
-        w, h, ang = h, w, f(ang - 90)
-    while ang < -90:
-        w, h, ang = h, w, f(ang + 90)
-    return ((cx, cy), (w, h), ang)
+    flat = [0] * (2 * n)
+    flat[0::2], flat[1::2] = xs, ys
+    res = _core.prim("cv_min_area_rect", [_new_array(flat, is_float, (n, 2))], [], [])
+    cx, cy, w, h, angle, ok = memoryview(res).cast("B").cast("f").tolist()
+    if not ok:
+        raise fail("minAreaRect", "degenerate hull (cv2: orientation != 0)")
+    return ((cx, cy), (w, h), angle)
 
 
 def boxPoints(box, points=None):

@@ -1,7 +1,9 @@
-// CPU kernel of cv_convex_hull (shape rule: ops/cv/contours.cpp): cv2's convexHull, i.e. Sklansky's
-// scan over the points sorted by (x, y, index), run on four quarters (from the leftmost and the
-// rightmost point to the lowest and the highest), then cv2's cyclic shift that makes the indices
-// ascend or descend where it can. Float points compare normalised edge vectors, as cv2 does.
+// CPU kernels of cv_convex_hull and cv_min_area_rect (shape rules: ops/cv/contours.cpp).
+// convexHull is cv2's: Sklansky's scan over the points sorted by (x, y, index), run on four
+// quarters (from the leftmost and the rightmost point to the lowest and the highest), then cv2's
+// cyclic shift that makes the indices ascend or descend where it can; float points compare
+// normalised edge vectors, as cv2 does. minAreaRect runs cv2's rotating calipers over the
+// clockwise hull in float, then reports the angle in [-90, 0) as cv2 5 does.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -140,6 +142,130 @@ std::vector<int64_t> hull(const T* x, const T* y, int64_t total, bool clockwise)
   return out;
 }
 
+// Rotating calipers over a convex polygon (cv2's, in float): the corner and the two side vectors
+// of the minimum-area enclosing rectangle (the first of equal areas). False for a degenerate hull.
+bool calipers(const std::vector<float>& hx, const std::vector<float>& hy, float out[6]) {
+  const size_t n = hx.size();
+  std::vector<float> vx(n), vy(n), inv(n);
+  size_t left = 0, bottom = 0, right = 0, top = 0;
+  float lx = hx[0], rx = hx[0], ty = hy[0], by = hy[0];
+  for (size_t i = 0; i < n; ++i) {
+    if (hx[i] < lx) lx = hx[i], left = i;
+    if (hx[i] > rx) rx = hx[i], right = i;
+    if (hy[i] > ty) ty = hy[i], top = i;
+    if (hy[i] < by) by = hy[i], bottom = i;
+    const size_t j = i + 1 < n ? i + 1 : 0;
+    const double dx = hx[j] - hx[i], dy = hy[j] - hy[i];  // float differences, as cv2
+    vx[i] = static_cast<float>(dx), vy[i] = static_cast<float>(dy);
+    inv[i] = static_cast<float>(1.0 / std::sqrt(dx * dx + dy * dy));
+  }
+  float orientation = 0;
+  double ax = vx[n - 1], ay = vy[n - 1];
+  for (size_t i = 0; i < n; ++i) {
+    const double bx = vx[i], byy = vy[i], conv = ax * byy - ay * bx;
+    if (conv != 0) {
+      orientation = conv > 0 ? 1.f : -1.f;
+      break;
+    }
+    ax = bx, ay = byy;
+  }
+  if (orientation == 0) return false;
+  float base_a = orientation, base_b = 0;
+  size_t seq[4] = {bottom, right, top, left};
+  float minarea = 3.402823466e+38f;
+  size_t b0 = 0, b3 = 0;
+  float ba = 0, bb = 0, bw = 0, bh = 0;
+  for (size_t it = 0; it < n; ++it) {
+    const float dp[4] = {base_a * vx[seq[0]] + base_b * vy[seq[0]], -base_b * vx[seq[1]] + base_a * vy[seq[1]],
+                         -base_a * vx[seq[2]] - base_b * vy[seq[2]], base_b * vx[seq[3]] - base_a * vy[seq[3]]};
+    int main = 0;
+    float maxcos = dp[0] * inv[seq[0]];
+    for (int k = 1; k < 4; ++k) {
+      const float c = dp[k] * inv[seq[k]];
+      if (c > maxcos) main = k, maxcos = c;
+    }
+    const size_t p = seq[main];
+    const float lead_x = vx[p] * inv[p], lead_y = vy[p] * inv[p];
+    switch (main) {
+      case 0: base_a = lead_x, base_b = lead_y; break;
+      case 1: base_a = lead_y, base_b = -lead_x; break;
+      case 2: base_a = -lead_x, base_b = -lead_y; break;
+      default: base_a = -lead_y, base_b = lead_x; break;
+    }
+    seq[main] = seq[main] + 1 == n ? 0 : seq[main] + 1;
+    float dx = hx[seq[1]] - hx[seq[3]], dy = hy[seq[1]] - hy[seq[3]];
+    const float width = dx * base_a + dy * base_b;
+    dx = hx[seq[2]] - hx[seq[0]], dy = hy[seq[2]] - hy[seq[0]];
+    const float height = -dx * base_b + dy * base_a;
+    const float area = width * height;
+    if (area < minarea) {  // cv2 5 keeps the first of equal-area rectangles
+      minarea = area;
+      b3 = seq[3], b0 = seq[0], ba = base_a, bb = base_b, bw = width, bh = height;
+    }
+  }
+  const float a1 = ba, b1 = bb, a2 = -bb, b2 = ba;
+  const float c1 = a1 * hx[b3] + hy[b3] * b1, c2 = a2 * hx[b0] + hy[b0] * b2;
+  const float idet = 1.f / (a1 * b2 - a2 * b1);
+  out[0] = (c1 * b2 - c2 * b1) * idet;
+  out[1] = (a1 * c2 - a2 * c1) * idet;
+  out[2] = a1 * bw, out[3] = b1 * bw, out[4] = a2 * bh, out[5] = b2 * bh;
+  return true;
+}
+
+// Output: cx, cy, width, height, angle (degrees), ok (0 when the hull is degenerate).
+class MinAreaRectKernel final : public backend::Kernel {
+ public:
+  explicit MinAreaRectKernel(const backend::StepDesc& s) {
+    n_ = s.inputs[0].shape[0];
+    float_ = s.inputs[0].dtype == DType::Float32;
+  }
+  void run(char* const* in, char* out) override {
+    float* o = reinterpret_cast<float*>(out);
+    if (float_) run_typed(reinterpret_cast<const float*>(in[0]), o);
+    else run_typed(reinterpret_cast<const int32_t*>(in[0]), o);
+  }
+
+ private:
+  template <class T>
+  void run_typed(const T* pts, float* o) {
+    std::vector<T> x(static_cast<size_t>(n_)), y(static_cast<size_t>(n_));
+    for (int64_t i = 0; i < n_; ++i) x[static_cast<size_t>(i)] = pts[2 * i], y[static_cast<size_t>(i)] = pts[2 * i + 1];
+    float cx = 0, cy = 0, w = 0, h = 0, ang = 0, ok = 1;
+    if (n_ > 0) {
+      const auto idx = hull(x.data(), y.data(), n_, true);
+      std::vector<float> hx, hy;
+      for (int64_t i : idx) hx.push_back(static_cast<float>(x[static_cast<size_t>(i)])), hy.push_back(static_cast<float>(y[static_cast<size_t>(i)]));
+      if (hx.size() > 2) {
+        float r[6];
+        if (calipers(hx, hy, r)) {
+          cx = r[0] + (r[2] + r[4]) * 0.5f;
+          cy = r[1] + (r[3] + r[5]) * 0.5f;
+          w = static_cast<float>(std::sqrt(static_cast<double>(r[2]) * r[2] + static_cast<double>(r[3]) * r[3]));
+          h = static_cast<float>(std::sqrt(static_cast<double>(r[4]) * r[4] + static_cast<double>(r[5]) * r[5]));
+          ang = static_cast<float>(std::atan2(static_cast<double>(r[3]), static_cast<double>(r[2])));
+        } else {
+          ok = 0;
+        }
+      } else if (hx.size() == 2) {
+        cx = (hx[0] + hx[1]) * 0.5f;
+        cy = (hy[0] + hy[1]) * 0.5f;
+        const double dx = hx[1] - hx[0], dy = hy[1] - hy[0];
+        w = static_cast<float>(std::sqrt(dx * dx + dy * dy));
+        ang = static_cast<float>(std::atan2(dy, dx));
+      } else {
+        cx = hx[0], cy = hy[0];
+      }
+    }
+    ang = static_cast<float>(ang * 180 / 3.14159265358979323846);
+    // cv2 5 reports angles in [-90, 0): the same rectangle at a - 90 with its sides swapped
+    while (ang >= 0) std::swap(w, h), ang = ang - 90.f;
+    while (ang < -90) std::swap(w, h), ang = ang + 90.f;
+    o[0] = cx, o[1] = cy, o[2] = w, o[3] = h, o[4] = ang, o[5] = ok;
+  }
+  int64_t n_;
+  bool float_;
+};
+
 class ConvexHullKernel final : public backend::Kernel {
  public:
   explicit ConvexHullKernel(const backend::StepDesc& s) {
@@ -172,9 +298,13 @@ class ConvexHullKernel final : public backend::Kernel {
 std::unique_ptr<backend::Kernel> prepare_convex_hull(const backend::StepDesc& s) {
   return std::make_unique<ConvexHullKernel>(s);
 }
+std::unique_ptr<backend::Kernel> prepare_min_area_rect(const backend::StepDesc& s) {
+  return std::make_unique<MinAreaRectKernel>(s);
+}
 
 }  // namespace
 
 MNN_REGISTER_CPU_KERNEL(cv_convex_hull, "cv_convex_hull", &prepare_convex_hull);
+MNN_REGISTER_CPU_KERNEL(cv_min_area_rect, "cv_min_area_rect", &prepare_min_area_rect);
 
 }  // namespace mnn::cpu
