@@ -503,39 +503,15 @@ def _complete_moments(m):
     return m
 
 
-def _contour_moments(xs, ys):
-    """Green's-theorem moments of a polygon (cv2's contourMoments)."""
+def _contour_moments(xs, ys, is_float):
+    """Green's-theorem moments of a polygon (cv2's contourMoments; native: cv_contour_moments)."""
     n = len(xs)
-    m = dict.fromkeys(_MOMENT_KEYS, 0.0)
     if n == 0:
-        return _complete_moments(m)
-    a00 = a10 = a01 = a20 = a11 = a02 = a30 = a21 = a12 = a03 = 0.0
-    x1, y1 = float(xs[-1]), float(ys[-1])
-    x12, y12 = x1 * x1, y1 * y1
-    for xi, yi in zip(xs, ys):
-        xi, yi = float(xi), float(yi)
-        xi2, yi2 = xi * xi, yi * yi
-        dxy = x1 * yi - xi * y1
-        xii1, yii1 = x1 + xi, y1 + yi
-        a00 += dxy
-        a10 += dxy * xii1
-        a01 += dxy * yii1
-        a20 += dxy * (x1 * xii1 + xi2)
-        a11 += dxy * (x1 * (yii1 + y1) + xi * (yii1 + yi))
-        a02 += dxy * (y1 * yii1 + yi2)
-        a30 += dxy * xii1 * (x12 + xi2)
-        a03 += dxy * yii1 * (y12 + yi2)
-        a21 += dxy * (x12 * (3 * y1 + yi) + 2 * xi * x1 * yii1 + xi2 * (y1 + 3 * yi))
-        a12 += dxy * (y12 * (3 * x1 + xi) + 2 * yi * y1 * xii1 + yi2 * (x1 + 3 * xi))
-        x1, y1, x12, y12 = xi, yi, xi2, yi2
-    if abs(a00) > 1.1920928955078125e-07:
-        # cv2 multiplies by rounded reciprocals (1/6 as a double, ...), signed by the orientation
-        s = -1.0 if a00 < 0 else 1.0
-        d2, d6, d12, d24, d20, d60 = (s * 0.5, s * 0.16666666666666666, s * 0.08333333333333333,
-                                      s * 0.041666666666666664, s * 0.05, s * 0.016666666666666666)
-        m.update(m00=a00 * d2, m10=a10 * d6, m01=a01 * d6, m20=a20 * d12, m11=a11 * d24, m02=a02 * d12,
-                 m30=a30 * d20, m21=a21 * d60, m12=a12 * d60, m03=a03 * d20)
-    return _complete_moments(m)
+        return _complete_moments(dict.fromkeys(_MOMENT_KEYS, 0.0))
+    flat = [0] * (2 * n)
+    flat[0::2], flat[1::2] = xs, ys
+    res = _core.prim("cv_contour_moments", [_new_array(flat, is_float, (n, 2))], [], [])
+    return _complete_moments(dict(zip(_MOMENT_KEYS, memoryview(res).cast("B").cast("d").tolist())))
 
 
 def _image_moments(img, binary):
@@ -557,14 +533,14 @@ def moments(array_, binaryImage=False):
     cv2, an int32/float32 array that reads as a point set ((N, 2), (N, 1, 2), (1, N, 2)) is one."""
     fn = "moments"
     if isinstance(array_, (list, tuple)):
-        xs, ys, _ = _point_list(array_, fn, "array")
-        return _contour_moments(xs, ys)
+        xs, ys, is_float = _point_list(array_, fn, "array")
+        return _contour_moments(xs, ys, is_float)
     a = as_image(array_, fn, "array")
     dt, shape = str(a.dtype), tuple(a.shape)
     if dt in ("int32", "float32") and ((len(shape) == 2 and shape[1] == 2) or
                                        (len(shape) == 3 and shape[2] == 2 and 1 in shape[:2])):
-        xs, ys, _ = _point_list(a, fn, "array")
-        return _contour_moments(xs, ys)
+        xs, ys, is_float = _point_list(a, fn, "array")
+        return _contour_moments(xs, ys, is_float)
     if a.ndim == 3 and shape[2] == 1:
         a = a.reshape(shape[:2])
     if a.ndim != 2:

@@ -1,4 +1,5 @@
-// CPU kernels of cv_convex_hull and cv_min_area_rect (shape rules: ops/cv/contours.cpp).
+// CPU kernels of cv_convex_hull, cv_min_area_rect and cv_contour_moments (shape rules:
+// ops/cv/contours.cpp).
 // convexHull is cv2's: Sklansky's scan over the points sorted by (x, y, index), run on four
 // quarters (from the leftmost and the rightmost point to the lowest and the highest), then cv2's
 // cyclic shift that makes the indices ascend or descend where it can; float points compare
@@ -266,6 +267,56 @@ class MinAreaRectKernel final : public backend::Kernel {
   bool float_;
 };
 
+// Green's-theorem moments of a polygon (cv2's contourMoments, in double): m00, m10, m01, m20, m11,
+// m02, m30, m21, m12, m03 (zeros when the area is below FLT_EPSILON).
+class ContourMomentsKernel final : public backend::Kernel {
+ public:
+  explicit ContourMomentsKernel(const backend::StepDesc& s) {
+    n_ = s.inputs[0].shape[0];
+    float_ = s.inputs[0].dtype == DType::Float32;
+  }
+  void run(char* const* in, char* out) override {
+    if (float_) run_typed(reinterpret_cast<const float*>(in[0]), reinterpret_cast<double*>(out));
+    else run_typed(reinterpret_cast<const int32_t*>(in[0]), reinterpret_cast<double*>(out));
+  }
+
+ private:
+  template <class T>
+  void run_typed(const T* p, double* m) {
+    std::fill(m, m + 10, 0.0);
+    if (n_ == 0) return;
+    double a00 = 0, a10 = 0, a01 = 0, a20 = 0, a11 = 0, a02 = 0, a30 = 0, a21 = 0, a12 = 0, a03 = 0;
+    double x1 = p[2 * (n_ - 1)], y1 = p[2 * (n_ - 1) + 1];
+    double x12 = x1 * x1, y12 = y1 * y1;
+    for (int64_t i = 0; i < n_; ++i) {
+      const double xi = p[2 * i], yi = p[2 * i + 1];
+      const double xi2 = xi * xi, yi2 = yi * yi;
+      const double dxy = x1 * yi - xi * y1;
+      const double xii1 = x1 + xi, yii1 = y1 + yi;
+      a00 += dxy;
+      a10 += dxy * xii1;
+      a01 += dxy * yii1;
+      a20 += dxy * (x1 * xii1 + xi2);
+      a11 += dxy * (x1 * (yii1 + y1) + xi * (yii1 + yi));
+      a02 += dxy * (y1 * yii1 + yi2);
+      a30 += dxy * xii1 * (x12 + xi2);
+      a03 += dxy * yii1 * (y12 + yi2);
+      a21 += dxy * (x12 * (3 * y1 + yi) + 2 * xi * x1 * yii1 + xi2 * (y1 + 3 * yi));
+      a12 += dxy * (y12 * (3 * x1 + xi) + 2 * yi * y1 * xii1 + yi2 * (x1 + 3 * xi));
+      x1 = xi, y1 = yi, x12 = xi2, y12 = yi2;
+    }
+    if (std::fabs(a00) > 1.1920928955078125e-07) {
+      const double s = a00 > 0 ? 1.0 : -1.0;  // cv2 multiplies by signed rounded reciprocals
+      m[0] = a00 * (s * 0.5), m[1] = a10 * (s * 0.16666666666666666), m[2] = a01 * (s * 0.16666666666666666);
+      m[3] = a20 * (s * 0.083333333333333333), m[4] = a11 * (s * 0.041666666666666667);
+      m[5] = a02 * (s * 0.083333333333333333), m[6] = a30 * (s * 0.05), m[7] = a21 * (s * 0.016666666666666667);
+      m[8] = a12 * (s * 0.016666666666666667), m[9] = a03 * (s * 0.05);
+    }
+  }
+  int64_t n_;
+  bool float_;
+};
+
 class ConvexHullKernel final : public backend::Kernel {
  public:
   explicit ConvexHullKernel(const backend::StepDesc& s) {
@@ -301,10 +352,14 @@ std::unique_ptr<backend::Kernel> prepare_convex_hull(const backend::StepDesc& s)
 std::unique_ptr<backend::Kernel> prepare_min_area_rect(const backend::StepDesc& s) {
   return std::make_unique<MinAreaRectKernel>(s);
 }
+std::unique_ptr<backend::Kernel> prepare_contour_moments(const backend::StepDesc& s) {
+  return std::make_unique<ContourMomentsKernel>(s);
+}
 
 }  // namespace
 
 MNN_REGISTER_CPU_KERNEL(cv_convex_hull, "cv_convex_hull", &prepare_convex_hull);
 MNN_REGISTER_CPU_KERNEL(cv_min_area_rect, "cv_min_area_rect", &prepare_min_area_rect);
+MNN_REGISTER_CPU_KERNEL(cv_contour_moments, "cv_contour_moments", &prepare_contour_moments);
 
 }  // namespace mnn::cpu
