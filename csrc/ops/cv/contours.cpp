@@ -8,6 +8,7 @@
 //   cv_min_area_rect(points)                     (N, 2) int32/float32 -> float32 6: cx, cy, w, h,
 //                                                angle, ok (0: degenerate hull)
 //   cv_contour_moments(points)                   (N, 2) int32/float32 -> float64 10: m00 .. m03
+//   cv_min_enclosing_circle(points)              (N, 2) int32/float32 -> float32 3: cx, cy, radius
 //   cv_components(img; connectivity, ltype)      uint8 HxW -> labels HxW (int32, or uint16 for CV_16U)
 //   cv_component_stats(labels; n)                labels HxW -> float64 n x 7: left, top, width, height,
 //                                                area, centroid x, centroid y per label
@@ -70,6 +71,13 @@ prims::PrimMeta infer_contour_moments(const std::vector<NodePtr>& in, const Para
   return {DType::Float64, Shape{10}};
 }
 
+prims::PrimMeta infer_min_enclosing_circle(const std::vector<NodePtr>& in, const Params&) {
+  const NodePtr& a = in.at(0);
+  if (a->ndim() != 2 || a->shape[1] != 2 || (a->dtype != DType::Int32 && a->dtype != DType::Float32))
+    throw ValueError(cvname("minEnclosingCircle") + "expected an (N, 2) int32 or float32 point set");
+  return {DType::Float32, Shape{3}};
+}
+
 prims::PrimMeta infer_components(const std::vector<NodePtr>& in, const Params& p) {
   const NodePtr& a = in.at(0);
   check_binary_source(a, "connectedComponents");
@@ -91,6 +99,7 @@ MNN_REGISTER_PRIMITIVE(cv_find_contours, {"cv_find_contours", &infer_find_contou
 MNN_REGISTER_PRIMITIVE(cv_convex_hull, {"cv_convex_hull", &infer_convex_hull});
 MNN_REGISTER_PRIMITIVE(cv_min_area_rect, {"cv_min_area_rect", &infer_min_area_rect});
 MNN_REGISTER_PRIMITIVE(cv_contour_moments, {"cv_contour_moments", &infer_contour_moments});
+MNN_REGISTER_PRIMITIVE(cv_min_enclosing_circle, {"cv_min_enclosing_circle", &infer_min_enclosing_circle});
 MNN_REGISTER_PRIMITIVE(cv_components, {"cv_components", &infer_components});
 MNN_REGISTER_PRIMITIVE(cv_component_stats, {"cv_component_stats", &infer_component_stats});
 

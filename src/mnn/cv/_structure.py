@@ -785,70 +785,16 @@ def fitEllipse(points):
 
 
 def minEnclosingCircle(points):
-    """cv2.minEnclosingCircle: ((cx, cy), radius) by cv2's incremental (Welzl-style) search in float32."""
+    """cv2.minEnclosingCircle: ((cx, cy), radius) by cv2's incremental (Welzl-style) search in
+    float (native: cv_min_enclosing_circle)."""
     xs, ys, is_float = _point_list(points, "minEnclosingCircle")
     n = len(xs)
     if n == 0:
         return ((0.0, 0.0), 0.0)
-    f = _f32
-    reduced = False
-    if n > 3:
-        # Only hull points can lie on the circle: dropping the others (keeping the input order)
-        # gives the same circle, and stops the incremental search from going quadratic on a
-        # contour's ordered points.
-        keep = sorted(_hull_indices(xs, ys, False, is_float))
-        if len(keep) >= 2:
-            xs, ys, n = [xs[i] for i in keep], [ys[i] for i in keep], len(keep)
-            reduced = True
-    xs, ys = _points_f32(xs, ys, is_float)
-    eps = f(1.0e-4)
-
-    def norm(dx, dy):
-        return math.sqrt(float(dx) * dx + float(dy) * dy)
-
-    def circle2(i, j):
-        cx, cy = f(f(xs[j] + xs[i]) / 2), f(f(ys[j] + ys[i]) / 2)
-        return cx, cy, f(f(f(norm(f(xs[j] - xs[i]), f(ys[j] - ys[i]))) / 2) + eps)
-
-    def circle3(p):
-        (x0, y0), (x1, y1), (x2, y2) = p
-        v1x, v1y, v2x, v2y = f(x1 - x0), f(y1 - y0), f(x2 - x0), f(y2 - y0)
-        if f(f(v1x * v2y) - f(v1y * v2x)) == 0:
-            d1, d2, d3 = f(norm(f(x0 - x1), f(y0 - y1))), f(norm(f(x0 - x2), f(y0 - y2))), f(norm(f(x1 - x2), f(y1 - y2)))
-            if d1 >= d2 and d1 >= d3:
-                return f(f(x0 + x1) / 2), f(f(y0 + y1) / 2), f(f(d1 / 2) + eps)
-            if d2 >= d1 and d2 >= d3:
-                return f(f(x0 + x2) / 2), f(f(y0 + y2) / 2), f(f(d2 / 2) + eps)
-            return f(f(x1 + x2) / 2), f(f(y1 + y2) / 2), f(f(d3 / 2) + eps)
-        m1x, m1y = f(f(x0 + x1) / 2), f(f(y0 + y1) / 2)
-        c1 = f(f(m1x * v1x) + f(m1y * v1y))
-        m2x, m2y = f(f(x0 + x2) / 2), f(f(y0 + y2) / 2)
-        c2 = f(f(m2x * v2x) + f(m2y * v2y))
-        det = f(f(v1x * v2y) - f(v1y * v2x))
-        cx = f(f(f(c1 * v2y) - f(c2 * v1y)) / det)
-        cy = f(f(f(v1x * c2) - f(v2x * c1)) / det)
-        dx, dy = f(cx - x0), f(cy - y0)
-        return cx, cy, f(f(math.sqrt(f(f(dx * dx) + f(dy * dy)))) + eps)
-
-    if n <= 2 and not reduced:  # cv2 5 runs the general search from 3 points on (an obtuse triangle's circle is its long side's)
-        if n == 1:
-            return ((xs[0], ys[0]), eps)
-        if n == 2:
-            cx, cy = f(f(xs[0] + xs[1]) / 2), f(f(ys[0] + ys[1]) / 2)
-            return ((cx, cy), f(f(norm(f(xs[0] - xs[1]), f(ys[0] - ys[1])) / 2) + eps))
-    cx, cy, r = circle2(1, 0)
-    for i in range(2, n):
-        if f(norm(f(xs[i] - cx), f(ys[i] - cy))) < r:
-            continue
-        cx, cy, r = circle2(i, 0)
-        for j in range(1, i):
-            if norm(f(cx - xs[j]), f(cy - ys[j])) < r:
-                continue
-            cx, cy, r = circle2(i, j)
-            for k in range(j):
-                if norm(f(cx - xs[k]), f(cy - ys[k])) < r:
-                    continue
-                cx, cy, r = circle3([(xs[i], ys[i]), (xs[j], ys[j]), (xs[k], ys[k])])
+    flat = [0] * (2 * n)
+    flat[0::2], flat[1::2] = xs, ys
+    res = _core.prim("cv_min_enclosing_circle", [_new_array(flat, is_float, (n, 2))], [], [])
+    cx, cy, r = memoryview(res).cast("B").cast("f").tolist()
     return ((cx, cy), r)
 
 

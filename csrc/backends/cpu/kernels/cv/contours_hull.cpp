@@ -1,5 +1,5 @@
-// CPU kernels of cv_convex_hull, cv_min_area_rect and cv_contour_moments (shape rules:
-// ops/cv/contours.cpp).
+// CPU kernels of the point-set primitives cv_convex_hull, cv_min_area_rect, cv_min_enclosing_circle
+// and cv_contour_moments (shape rules: ops/cv/contours.cpp).
 // convexHull is cv2's: Sklansky's scan over the points sorted by (x, y, index), run on four
 // quarters (from the leftmost and the rightmost point to the lowest and the highest), then cv2's
 // cyclic shift that makes the indices ascend or descend where it can; float points compare
@@ -317,6 +317,98 @@ class ContourMomentsKernel final : public backend::Kernel {
   bool float_;
 };
 
+// cv2's minEnclosingCircle in float: the incremental (Welzl-style) search, each circle padded by
+// 1e-4. Only hull points can lie on the circle, so the search runs over the hull's points in input
+// order: the same circle, without the quadratic blow-up on a contour's ordered points.
+class MinEnclosingCircleKernel final : public backend::Kernel {
+ public:
+  explicit MinEnclosingCircleKernel(const backend::StepDesc& s) {
+    n_ = s.inputs[0].shape[0];
+    float_ = s.inputs[0].dtype == DType::Float32;
+  }
+  void run(char* const* in, char* out) override {
+    float* o = reinterpret_cast<float*>(out);
+    if (float_) run_typed(reinterpret_cast<const float*>(in[0]), o);
+    else run_typed(reinterpret_cast<const int32_t*>(in[0]), o);
+  }
+
+ private:
+  static constexpr float kEps = 1.0e-4f;
+  static double norm(float dx, float dy) { return std::sqrt(static_cast<double>(dx) * dx + static_cast<double>(dy) * dy); }
+
+  template <class T>
+  void run_typed(const T* pts, float* o) {
+    o[0] = o[1] = o[2] = 0;
+    if (n_ == 0) return;
+    std::vector<T> tx(static_cast<size_t>(n_)), ty(static_cast<size_t>(n_));
+    for (int64_t i = 0; i < n_; ++i) tx[static_cast<size_t>(i)] = pts[2 * i], ty[static_cast<size_t>(i)] = pts[2 * i + 1];
+    std::vector<int64_t> keep;
+    bool reduced = false;
+    if (n_ > 3) {
+      keep = hull(tx.data(), ty.data(), n_, false);
+      std::sort(keep.begin(), keep.end());
+      reduced = keep.size() >= 2;
+    }
+    if (!reduced) {
+      keep.resize(static_cast<size_t>(n_));
+      std::iota(keep.begin(), keep.end(), 0);
+    }
+    std::vector<float> x, y;
+    for (int64_t i : keep) x.push_back(static_cast<float>(tx[static_cast<size_t>(i)])), y.push_back(static_cast<float>(ty[static_cast<size_t>(i)]));
+    const size_t n = x.size();
+    float cx, cy, r;
+    if (!reduced && n == 1) {
+      cx = x[0], cy = y[0], r = kEps;
+    } else if (!reduced && n == 2) {
+      cx = (x[0] + x[1]) / 2.0f, cy = (y[0] + y[1]) / 2.0f;
+      r = static_cast<float>(norm(x[0] - x[1], y[0] - y[1]) / 2.0) + kEps;
+    } else {
+      auto circle2 = [&](size_t i, size_t j) {
+        cx = (x[j] + x[i]) / 2.0f, cy = (y[j] + y[i]) / 2.0f;
+        r = static_cast<float>(norm(x[j] - x[i], y[j] - y[i])) / 2.0f + kEps;
+      };
+      circle2(1, 0);
+      for (size_t i = 2; i < n; ++i) {
+        if (static_cast<float>(norm(x[i] - cx, y[i] - cy)) < r) continue;
+        circle2(i, 0);
+        for (size_t j = 1; j < i; ++j) {
+          if (norm(cx - x[j], cy - y[j]) < r) continue;
+          circle2(i, j);
+          for (size_t k = 0; k < j; ++k) {
+            if (norm(cx - x[k], cy - y[k]) < r) continue;
+            circle3(x[i], y[i], x[j], y[j], x[k], y[k], cx, cy, r);
+          }
+        }
+      }
+    }
+    o[0] = cx, o[1] = cy, o[2] = r;
+  }
+
+  // The circle through three points; for collinear points, the one on the longest pair.
+  static void circle3(float x0, float y0, float x1, float y1, float x2, float y2, float& cx, float& cy, float& r) {
+    const float v1x = x1 - x0, v1y = y1 - y0, v2x = x2 - x0, v2y = y2 - y0;
+    if (v1x * v2y - v1y * v2x == 0.0f) {
+      const float d1 = static_cast<float>(norm(x0 - x1, y0 - y1)), d2 = static_cast<float>(norm(x0 - x2, y0 - y2)),
+                  d3 = static_cast<float>(norm(x1 - x2, y1 - y2));
+      if (d1 >= d2 && d1 >= d3) cx = (x0 + x1) / 2.0f, cy = (y0 + y1) / 2.0f, r = d1 / 2.0f;
+      else if (d2 >= d1 && d2 >= d3) cx = (x0 + x2) / 2.0f, cy = (y0 + y2) / 2.0f, r = d2 / 2.0f;
+      else cx = (x1 + x2) / 2.0f, cy = (y1 + y2) / 2.0f, r = d3 / 2.0f;
+    } else {
+      const float m1x = (x0 + x1) / 2.0f, m1y = (y0 + y1) / 2.0f, m2x = (x0 + x2) / 2.0f, m2y = (y0 + y2) / 2.0f;
+      const float c1 = m1x * v1x + m1y * v1y, c2 = m2x * v2x + m2y * v2y;
+      const float det = v1x * v2y - v1y * v2x;
+      cx = (c1 * v2y - c2 * v1y) / det;
+      cy = (v1x * c2 - v2x * c1) / det;
+      const float dx = cx - x0, dy = cy - y0;
+      r = std::sqrt(dx * dx + dy * dy);
+    }
+    r += kEps;
+  }
+
+  int64_t n_;
+  bool float_;
+};
+
 class ConvexHullKernel final : public backend::Kernel {
  public:
   explicit ConvexHullKernel(const backend::StepDesc& s) {
@@ -355,11 +447,15 @@ std::unique_ptr<backend::Kernel> prepare_min_area_rect(const backend::StepDesc& 
 std::unique_ptr<backend::Kernel> prepare_contour_moments(const backend::StepDesc& s) {
   return std::make_unique<ContourMomentsKernel>(s);
 }
+std::unique_ptr<backend::Kernel> prepare_min_enclosing_circle(const backend::StepDesc& s) {
+  return std::make_unique<MinEnclosingCircleKernel>(s);
+}
 
 }  // namespace
 
 MNN_REGISTER_CPU_KERNEL(cv_convex_hull, "cv_convex_hull", &prepare_convex_hull);
 MNN_REGISTER_CPU_KERNEL(cv_min_area_rect, "cv_min_area_rect", &prepare_min_area_rect);
 MNN_REGISTER_CPU_KERNEL(cv_contour_moments, "cv_contour_moments", &prepare_contour_moments);
+MNN_REGISTER_CPU_KERNEL(cv_min_enclosing_circle, "cv_min_enclosing_circle", &prepare_min_enclosing_circle);
 
 }  // namespace mnn::cpu
