@@ -17,7 +17,7 @@ from itertools import accumulate
 
 from .. import _core
 from .. import numpy as _np
-from ._common import as_image, error, fail
+from ._common import as_image, fail
 
 __all__ = [
     "RETR_EXTERNAL", "RETR_LIST", "RETR_CCOMP", "RETR_TREE", "RETR_FLOODFILL",
