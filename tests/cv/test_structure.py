@@ -342,3 +342,21 @@ def test_find_contours_teh_chin(method):
     for img in imgs:
         for mode in MODES:
             assert_same_contours(mcv.findContours(img, mode, method), cv2.findContours(img, mode, method))
+
+
+def test_find_contours_many_contours():
+    # a noisy image: thousands of contours (each output is its own array over the result buffer)
+    img = ((np.random.default_rng(21).random((300, 400)) < 0.5) * 255).astype(np.uint8)
+    for mode in (cv2.RETR_LIST, cv2.RETR_TREE):
+        want = cv2.findContours(img, mode, cv2.CHAIN_APPROX_SIMPLE)
+        assert len(want[0]) > 5000
+        got = mcv.findContours(img, mode, cv2.CHAIN_APPROX_SIMPLE)
+        assert_same_contours(got, want)
+    # writing into one returned contour leaves the others and the hierarchy alone
+    cs, h = got
+    before = [np.asarray(c).copy() for c in cs[1:4]], np.asarray(h).copy()
+    cs[0][...] = -7
+    assert (np.asarray(cs[0]) == -7).all()
+    for c, b in zip(cs[1:4], before[0]):
+        np.testing.assert_array_equal(np.asarray(c), b)
+    np.testing.assert_array_equal(np.asarray(h), before[1])

@@ -1,7 +1,14 @@
 // Shape rules of the mnn.cv structural-analysis primitives (mnn/cv/_structure.py):
 //
-//   cv_find_contours(img; mode, method, ox, oy)  uint8 HxW -> int32 packed result (ops/cv/contours.h).
+//   cv_find_contours(img; mode, method, ox, oy)  uint8 HxW -> int32 packed result (ops/cv/contours.h);
+//       method 1 NONE, 2 SIMPLE, 3 TC89_L1, 4 TC89_KCOS.
 //       data_dependent: the rule traces the borders to learn the size (the kernel reuses that trace).
+//   cv_convex_hull(points; clockwise)           (N, 2) int32/float32 -> int32 N + 1: the hull's
+//                                                size, then its point indices (cv2's order)
+//   cv_min_area_rect(points)                     (N, 2) int32/float32 -> float32 6: cx, cy, w, h,
+//                                                angle, ok (0: degenerate hull)
+//   cv_contour_moments(points)                   (N, 2) int32/float32 -> float64 10: m00 .. m03
+//   cv_min_enclosing_circle(points)              (N, 2) int32/float32 -> float32 3: cx, cy, radius
 //   cv_components(img; connectivity, ltype)      uint8 HxW -> labels HxW (int32, or uint16 for CV_16U)
 //   cv_component_stats(labels; n)                labels HxW -> float64 n x 7: left, top, width, height,
 //                                                area, centroid x, centroid y per label
@@ -30,7 +37,7 @@ prims::PrimMeta infer_find_contours(const std::vector<NodePtr>& in, const Params
   const NodePtr& a = in.at(0);
   check_binary_source(a, "findContours");
   const auto& i = p.ints;
-  if (i.size() != 4 || i[0] < 0 || i[0] > 3 || (i[1] != 1 && i[1] != 2))
+  if (i.size() != 4 || i[0] < 0 || i[0] > 3 || i[1] < 1 || i[1] > 4)
     throw ValueError(cvname("findContours") + "bad parameters");
   const uint8_t* img = reinterpret_cast<const uint8_t*>(a->data_ptr());
   const int mode = static_cast<int>(i[0]), method = static_cast<int>(i[1]);
@@ -40,6 +47,35 @@ prims::PrimMeta infer_find_contours(const std::vector<NodePtr>& in, const Params
   const int64_t n = static_cast<int64_t>(r->size());
   contours::stash_contours(a, mode, method, ox, oy, std::move(r));
   return {DType::Int32, Shape{n}};
+}
+
+prims::PrimMeta infer_convex_hull(const std::vector<NodePtr>& in, const Params& p) {
+  const NodePtr& a = in.at(0);
+  if (a->ndim() != 2 || a->shape[1] != 2 || (a->dtype != DType::Int32 && a->dtype != DType::Float32) ||
+      p.ints.size() != 1)
+    throw ValueError(cvname("convexHull") + "expected an (N, 2) int32 or float32 point set");
+  return {DType::Int32, Shape{a->shape[0] + 1}};
+}
+
+prims::PrimMeta infer_min_area_rect(const std::vector<NodePtr>& in, const Params&) {
+  const NodePtr& a = in.at(0);
+  if (a->ndim() != 2 || a->shape[1] != 2 || (a->dtype != DType::Int32 && a->dtype != DType::Float32))
+    throw ValueError(cvname("minAreaRect") + "expected an (N, 2) int32 or float32 point set");
+  return {DType::Float32, Shape{6}};
+}
+
+prims::PrimMeta infer_contour_moments(const std::vector<NodePtr>& in, const Params&) {
+  const NodePtr& a = in.at(0);
+  if (a->ndim() != 2 || a->shape[1] != 2 || (a->dtype != DType::Int32 && a->dtype != DType::Float32))
+    throw ValueError(cvname("moments") + "expected an (N, 2) int32 or float32 point set");
+  return {DType::Float64, Shape{10}};
+}
+
+prims::PrimMeta infer_min_enclosing_circle(const std::vector<NodePtr>& in, const Params&) {
+  const NodePtr& a = in.at(0);
+  if (a->ndim() != 2 || a->shape[1] != 2 || (a->dtype != DType::Int32 && a->dtype != DType::Float32))
+    throw ValueError(cvname("minEnclosingCircle") + "expected an (N, 2) int32 or float32 point set");
+  return {DType::Float32, Shape{3}};
 }
 
 prims::PrimMeta infer_components(const std::vector<NodePtr>& in, const Params& p) {
@@ -60,6 +96,10 @@ prims::PrimMeta infer_component_stats(const std::vector<NodePtr>& in, const Para
 }  // namespace
 
 MNN_REGISTER_PRIMITIVE(cv_find_contours, {"cv_find_contours", &infer_find_contours, /*data_dependent=*/true});
+MNN_REGISTER_PRIMITIVE(cv_convex_hull, {"cv_convex_hull", &infer_convex_hull});
+MNN_REGISTER_PRIMITIVE(cv_min_area_rect, {"cv_min_area_rect", &infer_min_area_rect});
+MNN_REGISTER_PRIMITIVE(cv_contour_moments, {"cv_contour_moments", &infer_contour_moments});
+MNN_REGISTER_PRIMITIVE(cv_min_enclosing_circle, {"cv_min_enclosing_circle", &infer_min_enclosing_circle});
 MNN_REGISTER_PRIMITIVE(cv_components, {"cv_components", &infer_components});
 MNN_REGISTER_PRIMITIVE(cv_component_stats, {"cv_component_stats", &infer_component_stats});
 

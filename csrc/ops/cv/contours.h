@@ -17,8 +17,13 @@ namespace mnn::ops::contours {
 using Packed = std::vector<int32_t>;
 
 // img: h x w bytes with row stride `stride`, non-zero = object. mode: cv2's RETR_EXTERNAL 0,
-// LIST 1, CCOMP 2, TREE 3; method: CHAIN_APPROX_NONE 1, SIMPLE 2. (ox, oy) is added to every point.
+// LIST 1, CCOMP 2, TREE 3; method: CHAIN_APPROX_NONE 1, SIMPLE 2, TC89_L1 3, TC89_KCOS 4.
+// (ox, oy) is added to every point.
 Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy);
+
+// Replaces the border whose every point (x, y pairs) starts at pts[first] by its Teh-Chin
+// dominant points (method 3: TC89_L1, 4: TC89_KCOS), as cv2 (contours_tc89.cpp).
+void approximate_tc89(std::vector<int32_t>& pts, size_t first, int method);
 
 // The shape rule must trace to learn the result's size; it leaves that result here for the kernel
 // (a one-entry handoff), and the kernel takes it out, so every findContours call traces once.

@@ -159,6 +159,7 @@ Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, i
         const int64_t sx = hole ? x - 1 : x;
         const int64_t first = static_cast<int64_t>(tracer.pts_.size()) / 2;
         tracer.follow(f, labels, row0 + sx, hole, label);
+        if (method >= 3) approximate_tc89(tracer.pts_, static_cast<size_t>(2 * first), method);
         borders.push_back({parent, hole, first, static_cast<int64_t>(tracer.pts_.size()) / 2 - first});
         lnbd_x = sx, lnbd_val = row[sx];
         p = row[x];

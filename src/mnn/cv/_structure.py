@@ -8,8 +8,7 @@ float, the same tie-breaking and starting points) so results match cv2's. The re
 5.0, whose conventions differ from 4.x in places: minAreaRect's angle lies in [-90, 0),
 fitEllipse uses the direct fit for exactly 5 points, minEnclosingCircle of 3 points is the
 smallest circle (not the circumcircle). Not done: RETR_FLOODFILL and int32 label images for
-RETR_CCOMP (NotImplementedError). The Teh-Chin approximations (CHAIN_APPROX_TC89_*) run in Python
-on the traced borders: exact, but slow on large images.
+RETR_CCOMP (NotImplementedError).
 """
 import math
 import struct
@@ -18,7 +17,7 @@ from itertools import accumulate
 
 from .. import _core
 from .. import numpy as _np
-from ._common import as_image, error, fail
+from ._common import as_image, fail
 
 __all__ = [
     "RETR_EXTERNAL", "RETR_LIST", "RETR_CCOMP", "RETR_TREE", "RETR_FLOODFILL",
@@ -40,9 +39,26 @@ _FLT_MAX = 3.4028234663852886e38
 _DBL_MAX = 1.7976931348623157e308
 
 
-def _f32(v):
+_F32 = struct.Struct("f")
+
+
+def _f32(v, _pack=_F32.pack, _unpack=_F32.unpack):
     """v rounded to float32, as cv2's float arithmetic stores every intermediate."""
-    return struct.unpack("f", struct.pack("f", v))[0]
+    return _unpack(_pack(v))[0]
+
+
+def _new_array(values, is_float, shape):
+    """An int32 / float32 mnn array of `shape` holding `values` (flat, row-major), built from an
+    array.array buffer: much cheaper than converting nested lists."""
+    fmt = "f" if is_float else "i"
+    buf = array(fmt, values)
+    return _core.from_buffer(memoryview(buf).cast("B").cast(fmt, shape))
+
+
+def _point_array(pts, is_float):
+    """(N, 1, 2) points from a list of (x, y) pairs."""
+    flat = [v for p in pts for v in p]
+    return _new_array(flat, is_float, (len(pts), 1, 2))
 
 
 def _image8(image, fn, depths=("uint8",)):
@@ -78,175 +94,21 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
     if method not in (CHAIN_APPROX_NONE, CHAIN_APPROX_SIMPLE, CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS):
         raise fail(fn, f"unknown approximation method {method}")
     ox, oy = (0, 0) if offset is None else (int(offset[0]), int(offset[1]))
-    tc89 = method in (CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS)
-    packed = _core.prim("cv_find_contours", [img], [mode, CHAIN_APPROX_NONE if tc89 else method, ox, oy], [])
-    head = memoryview(packed).cast("B").cast("i")
-    n, total = head[0], head[1]
+    packed = _core.prim("cv_find_contours", [img], [mode, method, ox, oy], [])
+    raw = memoryview(packed).cast("B")  # evaluates the primitive
+    head = raw.cast("i")
+    n = head[0]  # head[1] is the total point count
     if n == 0:
         return (), None
     ends = list(accumulate(head[2 + 4 * n: 2 + 5 * n]))
-    hier = packed[2: 2 + 4 * n].reshape(1, n, 4)
-    pts = packed[2 + 5 * n:].reshape(total, 1, 2)
-    if tc89:  # the dominant points of each full border (Python: a rarely used, slower mode)
-        flat = head[2 + 5 * n:]
-        out = []
-        for a, b in zip([0] + ends[:-1], ends):
-            seg = flat[2 * a: 2 * b].tolist()
-            kept = _tc89(seg[0::2], seg[1::2], method)
-            out.append(_np.array([list(p) for p in kept], dtype="int32").reshape(-1, 1, 2))
-        return tuple(out), hier
-    # every contour is a view of the one result buffer; realised together here (one engine call)
-    # rather than one by one when each is first read
-    out = tuple(pts[a:b] for a, b in zip([0] + ends[:-1], ends))
-    _core.eval(*out, hier)
-    return out, hier
-
-
-# Teh-Chin dominant points (CHAIN_APPROX_TC89_L1 / _KCOS), as cv2 5 runs them on a traced border:
-# every point gets its 1-curvature from the chain, then a support region, (KCOS) a k-cosine
-# curvature, non-maximum suppression, and (L1) a clean-up of neighbouring survivors.
-
-_CODE_OF = {(1, 0): 0, (1, -1): 1, (0, -1): 2, (-1, -1): 3, (-1, 0): 4, (-1, 1): 5, (0, 1): 6, (1, 1): 7}
-_ABS_DIFF = (1, 2, 3, 4, 3, 2, 1, 0, 1, 2, 3, 4, 3, 2, 1)
-
-
-def _float_bits(v):
-    return struct.unpack("i", struct.pack("f", v))[0]
-
-
-def _tc89_support(px, py, i):
-    n = len(px)
-    d_num = lk_prev = 0
-    k = 1
-    while True:
-        i1 = i - k if i >= k else n - k + i
-        i2 = i + k if i + k < n else i + k - n
-        dx, dy = px[i2] - px[i1], py[i2] - py[i1]
-        lk = dx * dx + dy * dy
-        dk_num = (px[i] - px[i1]) * dy - (py[i] - py[i1]) * dx
-        d = _f32(float(d_num) * lk - float(dk_num) * lk_prev)
-        # cv2 tests the sign through the float's bits: "<= 0" takes -0.0, ">= 0" only +0.0
-        if k > 1 and (lk_prev >= lk or (d_num > 0 and d <= 0) or (d_num < 0 and math.copysign(1.0, d) > 0)):
-            break
-        d_num, lk_prev = dk_num, lk
-        k += 1
-    return k - 1
-
-
-def _tc89_cosine(px, py, i, k):
-    n = len(px)
-    s = 0
-    for j in range(k, 0, -1):
-        i1 = i - j if i >= j else n - j + i
-        i2 = i + j if i + j < n else i + j - n
-        dx1, dy1 = px[i1] - px[i], py[i1] - py[i]
-        dx2, dy2 = px[i2] - px[i], py[i2] - py[i]
-        if (dx1 == 0 and dy1 == 0) or (dx2 == 0 and dy2 == 0):
-            break
-        t = _f32((dx1 * dx2 + dy1 * dy2) / math.sqrt(float(dx1 * dx1 + dy1 * dy1) * float(dx2 * dx2 + dy2 * dy2)))
-        bits = _float_bits(t + 1.1)
-        if j < k and bits <= s:
-            break
-        s = bits
-    return s
-
-
-def _tc89(xs, ys, method):
-    """The Teh-Chin approximation of one closed border given by all its points (CHAIN_APPROX_NONE)."""
-    n = len(xs)
-    if n == 1:
-        return [(xs[0], ys[0])]
-    codes = [_CODE_OF[(xs[(i + 1) % n] - xs[i], ys[(i + 1) % n] - ys[i])] for i in range(n)]
-    px, py = list(xs), list(ys)
-    curv = [_ABS_DIFF[codes[i] - codes[i - 1] + 7] for i in range(n)]  # codes[-1] wraps as in cv2
-    removed = [c == 0 for c in curv]
-    ks = [0] * n
-    for i in range(n):  # pass 1: support regions (and k-cosines)
-        if removed[i]:
-            continue
-        ks[i] = _tc89_support(px, py, i)
-        if method == CHAIN_APPROX_TC89_KCOS:
-            curv[i] = _tc89_cosine(px, py, i, ks[i])
-    for i in range(n):  # pass 2: non-maximum suppression
-        k2, s = ks[i] >> 1, curv[i]
-        j = 1
-        while j <= k2:
-            i1 = i - j if i >= j else n - j + i
-            i2 = i + j if i + j < n else i + j - n
-            if curv[i1] > s or curv[i2] > s:
-                break
-            j += 1
-        if j <= k2:
-            curv[i], removed[i] = 0, True
-    for i in range(n):  # pass 3: non-dominant points with a one-point support region
-        if removed[i] or ks[i] != 1:
-            continue
-        i1, i2 = (i - 1) % n, (i + 1) % n
-        if curv[i] <= curv[i1] or curv[i] <= curv[i2]:
-            curv[i], removed[i] = 0, True
-    if method == CHAIN_APPROX_TC89_L1:  # pass 4: clean up runs of adjacent survivors
-        start = 0
-        skip = False
-        if curv[0] != 0 and curv[n - 1] != 0:
-            start, skip = _tc89_new_start(px, py, curv, removed, ks)
-        if not skip:
-            _tc89_cleanup(curv, removed, ks, start)
-    return [(px[i], py[i]) for i in range(len(px)) if not removed[i]]
-
-
-def _tc89_next(removed, start):
-    r = start + 1
-    while r < len(removed) and removed[r]:
-        r += 1
-    return r
-
-
-def _tc89_new_start(px, py, curv, removed, ks):
-    n = len(curv)
-    i1 = 1
-    while i1 < n and curv[i1] != 0:
-        curv[i1 - 1] = 0
-        i1 += 1
-    if i1 == n:
-        return 0, True  # every point survived
-    i1 -= 1
-    i2 = n - 2
-    while i2 > 0 and curv[i2] != 0:
-        for t in range(i2 + 1, n):
-            removed[t] = True
-        curv[i2 + 1] = 0
-        i2 -= 1
-    i2 += 1
-    if i1 == 0 and i2 == n - 1:
-        i1 = _tc89_next(removed, 0)
-        px.append(px[0]), py.append(py[0]), curv.append(curv[0]), ks.append(ks[0]), removed.append(False)
-    return i1, False
-
-
-def _tc89_cleanup(curv, removed, ks, start):
-    n = len(curv)
-    count = 1
-    first = prev = start
-    for i in range(start, n):
-        if removed[i]:
-            continue
-        nxt = _tc89_next(removed, i)
-        if nxt == n or nxt - i != 1:
-            if count >= 2:
-                if count == 2:
-                    if curv[prev] > curv[i] or (curv[prev] == curv[i] and ks[prev] <= ks[i]):
-                        removed[i] = True
-                    else:
-                        removed[prev] = True
-                else:
-                    first = _tc89_next(removed, first)
-                    for t in range(first + 1, i):
-                        removed[t] = True
-            first = i
-            count = 1
-        else:
-            count += 1
-        prev = i
+    starts = [0] + ends[:-1]
+    # Each output is an mnn array over its own slice of the result buffer (from_buffer: realised at
+    # once, no engine node per contour: slicing views of one array and evaluating them together
+    # grows superlinearly with the count, and a noisy 1080p image has ~10^5 contours).
+    hier = _core.from_buffer(raw[8: 8 + 16 * n].cast("i", (1, n, 4)))
+    base = 4 * (2 + 5 * n)
+    return tuple(_core.from_buffer(raw[base + 8 * a: base + 8 * b].cast("i", (b - a, 1, 2)))
+                 for a, b in zip(starts, ends)), hier
 
 
 # ---------------------------------------------------------------------------------------------
@@ -364,13 +226,22 @@ def arcLength(curve, closed):
         prev = _np.concatenate([pts[-1:] if closed else pts[:1], pts[:-1]])
         d = pts - prev  # float32, as cv2
         return float(_np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]).astype("float64").sum())
-    xs, ys = _points_f32(*_point_list(curve, fn, "curve"))
+    xs, ys, is_float = _point_list(curve, fn, "curve")
     n = len(xs)
     if n <= 1:
         return 0.0
     last = n - 1 if closed else 0
     px = [xs[last]] + xs[:-1]
     py = [ys[last]] + ys[:-1]
+    if not is_float and max(map(abs, xs)) < 2048 and max(map(abs, ys)) < 2048:
+        # small integer coordinates: the differences and squared lengths are exact in float,
+        # so only the square roots need rounding
+        total = 0.0
+        for v in _f32s([math.sqrt((a - b) * (a - b) + (c - d) * (c - d)) for a, b, c, d in zip(xs, px, ys, py)]):
+            total += v
+        return total
+    xs, ys = _points_f32(xs, ys, is_float)
+    px, py = _points_f32(px, py, is_float)
     dx = _f32s([a - b for a, b in zip(xs, px)])
     dy = _f32s([a - b for a, b in zip(ys, py)])
     sq = _f32s([a + b for a, b in zip(_f32s([d * d for d in dx]), _f32s([d * d for d in dy]))])
@@ -413,113 +284,16 @@ def boundingRect(array_):
 
 
 # ---------------------------------------------------------------------------------------------
-# convex hull (Sklansky's scan as cv2 runs it: same hull, orientation and starting point)
-
-def _sign(v):
-    return (v > 0) - (v < 0)
-
-
-def _sklansky(px, py, order, start, end, nsign, sign2, is_float):
-    """Indices (into `order`) of one quarter of the hull, scanning the sorted points from start to end."""
-    incr = 1 if end > start else -1
-    pprev, pcur, pnext = start, start + incr, start + 2 * incr
-    if start == end or (px[order[start]] == px[order[end]] and py[order[start]] == py[order[end]]):
-        return [start]
-    stack = [pprev, pcur, pnext]
-    end += incr
-    # (cv2 5.0 has no special case for repeated points: a repeat fails the convexity test and
-    # replaces the point before it, which decides which index of a repeated point is reported)
-    while pnext != end:
-        c, nx = order[pcur], order[pnext]
-        cury, nexty = py[c], py[nx]
-        by = nexty - cury
-        if _sign(by) != nsign:
-            pv = order[pprev]
-            ax, ay = px[c] - px[pv], cury - py[pv]
-            bx = px[nx] - px[c]
-            if is_float:
-                ax, ay, bx, by = _f32(ax), _f32(ay), _f32(bx), _f32(by)
-                na = math.hypot(ax, ay)
-                nb = math.hypot(bx, by)
-                if na:
-                    ax, ay = _f32(ax / na), _f32(ay / na)
-                if nb:
-                    bx, by = _f32(bx / nb), _f32(by / nb)
-            convexity = ay * bx - ax * by
-            if _sign(convexity) == sign2 and (ax != 0 or ay != 0):
-                pprev, pcur = pcur, pnext
-                pnext += incr
-                stack.append(pnext)
-            elif pprev == start:
-                pcur = pnext
-                stack[1] = pcur
-                pnext += incr
-                stack[2] = pnext
-            else:
-                stack[-2] = pnext
-                pcur = pprev
-                pprev = stack[-4]
-                stack.pop()
-        else:
-            pnext += incr
-            stack[-1] = pnext
-    stack.pop()
-    return stack
-
+# convex hull (Sklansky's scan as cv2 runs it, natively: same hull, orientation and starting point)
 
 def _hull_indices(xs, ys, clockwise, is_float):
-    total = len(xs)
-    order = sorted(range(total), key=lambda i: (xs[i], ys[i], i))
-    miny = maxy = 0
-    for k in range(1, total):
-        y = ys[order[k]]
-        if ys[order[miny]] > y:
-            miny = k
-        if ys[order[maxy]] < y:
-            maxy = k
-    first, last = order[0], order[-1]
-    if xs[first] == xs[last] and ys[first] == ys[last]:
-        return [first]
-    tl = _sklansky(xs, ys, order, 0, maxy, -1, 1, is_float)
-    tr = _sklansky(xs, ys, order, total - 1, maxy, -1, -1, is_float)
-    if not clockwise:
-        tl, tr = tr, tl
-    out = [order[tl[i]] for i in range(len(tl) - 1)]
-    out += [order[tr[i]] for i in range(len(tr) - 1, 0, -1)]
-    stop = tr[1] if len(tr) > 2 else (tl[-2] if len(tl) > 2 else -1)
-    bl = _sklansky(xs, ys, order, 0, miny, 1, -1, is_float)
-    br = _sklansky(xs, ys, order, total - 1, miny, 1, 1, is_float)
-    if clockwise:
-        bl, br = br, bl
-    if stop >= 0:
-        check = bl[1] if len(bl) > 2 else (br[2 - len(bl)] if len(bl) + len(br) > 2 else -1)
-        if check == stop or (check >= 0 and xs[order[check]] == xs[order[stop]] and ys[order[check]] == ys[order[stop]]):
-            # all points on one line: the lower half mirrors the upper one
-            bl, br = bl[:2], br[:2]
-    out += [order[bl[i]] for i in range(len(bl) - 1)]
-    out += [order[br[i]] for i in range(len(br) - 1, 0, -1)]
-    nout = len(out)
-    if nout >= 3:
-        # cv2 rotates the hull so its indices ascend or descend when a cyclic shift allows it
-        mn = mx = lt = 0
-        for i in range(1, nout):
-            idx = out[i]
-            lt += out[i - 1] < idx
-            if lt > 1 and lt <= i - 2:
-                break
-            if idx < out[mn]:
-                mn = i
-            if idx > out[mx]:
-                mx = i
-        mm = abs(mx - mn)
-        if (mm == 1 or mm == nout - 1) and (lt <= 1 or lt >= nout - 2):
-            ascending = (mx + 1) % nout == mn
-            i0 = mn if ascending else mx
-            if i0 > 0:
-                rot = out[i0:] + out[:i0]
-                if all(ascending == (rot[i] < rot[i + 1]) for i in range(nout - 1)):
-                    out = rot
-    return out
+    """Indices of the convex hull in cv2's order and starting point (native: cv_convex_hull)."""
+    n = len(xs)
+    flat = [0] * (2 * n)
+    flat[0::2], flat[1::2] = xs, ys
+    res = _core.prim("cv_convex_hull", [_new_array(flat, is_float, (n, 2))], [int(bool(clockwise))], [])
+    out = memoryview(res).cast("B").cast("i")
+    return out[1: 1 + out[0]].tolist()
 
 
 def convexHull(points, hull=None, clockwise=False, returnPoints=True):
@@ -529,9 +303,8 @@ def convexHull(points, hull=None, clockwise=False, returnPoints=True):
         return None  # cv2 releases the output for an empty point set
     idx = _hull_indices(xs, ys, bool(clockwise), is_float)
     if not returnPoints:
-        return _np.array(idx, dtype="int32").reshape(-1, 1)
-    dt = "float32" if is_float else "int32"
-    return _np.array([[xs[i], ys[i]] for i in idx], dtype=dt).reshape(-1, 1, 2)
+        return _new_array(idx, False, (len(idx), 1))
+    return _point_array([(xs[i], ys[i]) for i in idx], is_float)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -545,7 +318,6 @@ def approxPolyDP(curve, epsilon, closed, approxCurve=None):
     if epsilon < 0.0 or not (epsilon < 1e30):
         raise fail(fn, "Epsilon not valid.")
     xs, ys, is_float = _point_list(curve, fn, "curve")
-    dt = "float32" if is_float else "int32"
     count = len(xs)
     if count == 0:
         return None  # as cv2
@@ -659,117 +431,26 @@ def approxPolyDP(curve, epsilon, closed, approxCurve=None):
         i += 1
     if not is_closed:
         dst[wpos] = pt
-    return _np.array([list(p) for p in dst[:new_count]], dtype=dt).reshape(-1, 1, 2)
+    return _point_array(dst[:new_count], is_float)
 
 
 # ---------------------------------------------------------------------------------------------
 # rotated rectangles
 
-def _calipers_min_rect(hx, hy):
-    """Rotating calipers over a convex polygon (float32 points, cv2's order): the corner and the
-    two side vectors of the minimum-area enclosing rectangle, in float32 as cv2 computes them."""
-    f = _f32
-    n = len(hx)
-    vx, vy, inv = [0.0] * n, [0.0] * n, [0.0] * n
-    left = bottom = right = top = 0
-    lx = rx = hx[0]
-    ty = by_ = hy[0]
-    for i in range(n):
-        x0, y0 = hx[i], hy[i]
-        if x0 < lx:
-            lx, left = x0, i
-        if x0 > rx:
-            rx, right = x0, i
-        if y0 > ty:
-            ty, top = y0, i
-        if y0 < by_:
-            by_, bottom = y0, i
-        j = i + 1 if i + 1 < n else 0
-        dx, dy = hx[j] - x0, hy[j] - y0
-        vx[i], vy[i] = f(dx), f(dy)
-        inv[i] = f(1.0 / math.sqrt(dx * dx + dy * dy))
-    orientation = 0.0
-    ax, ay = vx[n - 1], vy[n - 1]
-    for i in range(n):
-        bx, by = vx[i], vy[i]
-        conv = ax * by - ay * bx
-        if conv != 0:
-            orientation = 1.0 if conv > 0 else -1.0
-            break
-        ax, ay = bx, by
-    if orientation == 0:
-        raise error("[mnn.cv.minAreaRect] degenerate hull (cv2: orientation != 0)")
-    base_a, base_b = orientation, 0.0
-    seq = [bottom, right, top, left]
-    minarea = _FLT_MAX
-    best = None
-    for _ in range(n):
-        dps = (f(f(base_a * vx[seq[0]]) + f(base_b * vy[seq[0]])),
-               f(f(-base_b * vx[seq[1]]) + f(base_a * vy[seq[1]])),
-               f(f(-base_a * vx[seq[2]]) - f(base_b * vy[seq[2]])),
-               f(f(base_b * vx[seq[3]]) - f(base_a * vy[seq[3]])))
-        main = 0
-        maxcos = f(dps[0] * inv[seq[0]])
-        for k in (1, 2, 3):
-            c = f(dps[k] * inv[seq[k]])
-            if c > maxcos:
-                main, maxcos = k, c
-        p = seq[main]
-        lead_x, lead_y = f(vx[p] * inv[p]), f(vy[p] * inv[p])
-        base_a, base_b = ((lead_x, lead_y), (lead_y, -lead_x), (-lead_x, -lead_y), (-lead_y, lead_x))[main]
-        seq[main] = 0 if seq[main] + 1 == n else seq[main] + 1
-        dx, dy = f(hx[seq[1]] - hx[seq[3]]), f(hy[seq[1]] - hy[seq[3]])
-        width = f(f(dx * base_a) + f(dy * base_b))
-        dx, dy = f(hx[seq[2]] - hx[seq[0]]), f(hy[seq[2]] - hy[seq[0]])
-        height = f(f(-dx * base_b) + f(dy * base_a))
-        area = f(width * height)
-        if area < minarea:  # cv2 5 keeps the first of equal-area rectangles
-            minarea = area
-            best = (seq[3], base_a, width, base_b, height, seq[0])
-    i0, a1, w, b1, h, i5 = best
-    a2, b2 = -b1, a1
-    c1 = f(f(a1 * hx[i0]) + f(hy[i0] * b1))
-    c2 = f(f(a2 * hx[i5]) + f(hy[i5] * b2))
-    idet = f(1.0 / f(f(a1 * b2) - f(a2 * b1)))
-    px = f(f(f(c1 * b2) - f(c2 * b1)) * idet)
-    py = f(f(f(a1 * c2) - f(a2 * c1)) * idet)
-    return (px, py), (f(a1 * w), f(b1 * w)), (f(a2 * h), f(b2 * h))
-
-
 def minAreaRect(points):
-    """cv2.minAreaRect: ((cx, cy), (w, h), angle in degrees) of the minimum-area rotated rectangle."""
+    """cv2.minAreaRect: ((cx, cy), (w, h), angle in degrees) of the minimum-area rotated rectangle
+    (native: the clockwise hull, then rotating calipers in float; angle in [-90, 0) as cv2 5)."""
     xs, ys, is_float = _point_list(points, "minAreaRect")
-    f = _f32
-    if not xs:
+    n = len(xs)
+    if not n:
         return ((0.0, 0.0), (0.0, 0.0), -90.0)  # cv2 5 normalises the empty box's angle too
-    idx = _hull_indices(xs, ys, True, is_float)
-    hx = [f(xs[i]) for i in idx]
-    hy = [f(ys[i]) for i in idx]
-    n = len(idx)
-    cx = cy = w = h = ang = 0.0
-    if n > 2:
-        (px, py), (ux, uy), (vx, vy) = _calipers_min_rect(hx, hy)
-        cx = f(px + f(f(ux + vx) * 0.5))
-        cy = f(py + f(f(uy + vy) * 0.5))
-        w = f(math.sqrt(ux * ux + uy * uy))
-        h = f(math.sqrt(vx * vx + vy * vy))
-        ang = f(math.atan2(uy, ux))
-    elif n == 2:
-        cx = f(f(hx[0] + hx[1]) * 0.5)
-        cy = f(f(hy[0] + hy[1]) * 0.5)
-        dx, dy = f(hx[1] - hx[0]), f(hy[1] - hy[0])
-        w = f(math.sqrt(dx * dx + dy * dy))
-        ang = f(math.atan2(dy, dx))
-    else:
-        cx, cy = hx[0], hy[0]
-    ang = f(ang * 180 / math.pi)
-    # cv2 5 reports angles in [-90, 0): a rectangle at angle a >= 0 is the same one at a - 90
-    # with its sides swapped
-    while ang >= 0:
-        w, h, ang = h, w, f(ang - 90)
-    while ang < -90:
-        w, h, ang = h, w, f(ang + 90)
-    return ((cx, cy), (w, h), ang)
+    flat = [0] * (2 * n)
+    flat[0::2], flat[1::2] = xs, ys
+    res = _core.prim("cv_min_area_rect", [_new_array(flat, is_float, (n, 2))], [], [])
+    cx, cy, w, h, angle, ok = memoryview(res).cast("B").cast("f").tolist()
+    if not ok:
+        raise fail("minAreaRect", "degenerate hull (cv2: orientation != 0)")
+    return ((cx, cy), (w, h), angle)
 
 
 def boxPoints(box, points=None):
@@ -790,7 +471,7 @@ def boxPoints(box, points=None):
     p1y = f(f(cy - f(b * h)) - f(a * w))
     p2x, p2y = f(f(2 * cx) - p0x), f(f(2 * cy) - p0y)
     p3x, p3y = f(f(2 * cx) - p1x), f(f(2 * cy) - p1y)
-    return _np.array([[p0x, p0y], [p1x, p1y], [p2x, p2y], [p3x, p3y]], dtype="float32")
+    return _new_array([p0x, p0y, p1x, p1y, p2x, p2y, p3x, p3y], True, (4, 2))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -822,39 +503,15 @@ def _complete_moments(m):
     return m
 
 
-def _contour_moments(xs, ys):
-    """Green's-theorem moments of a polygon (cv2's contourMoments)."""
+def _contour_moments(xs, ys, is_float):
+    """Green's-theorem moments of a polygon (cv2's contourMoments; native: cv_contour_moments)."""
     n = len(xs)
-    m = dict.fromkeys(_MOMENT_KEYS, 0.0)
     if n == 0:
-        return _complete_moments(m)
-    a00 = a10 = a01 = a20 = a11 = a02 = a30 = a21 = a12 = a03 = 0.0
-    x1, y1 = float(xs[-1]), float(ys[-1])
-    x12, y12 = x1 * x1, y1 * y1
-    for xi, yi in zip(xs, ys):
-        xi, yi = float(xi), float(yi)
-        xi2, yi2 = xi * xi, yi * yi
-        dxy = x1 * yi - xi * y1
-        xii1, yii1 = x1 + xi, y1 + yi
-        a00 += dxy
-        a10 += dxy * xii1
-        a01 += dxy * yii1
-        a20 += dxy * (x1 * xii1 + xi2)
-        a11 += dxy * (x1 * (yii1 + y1) + xi * (yii1 + yi))
-        a02 += dxy * (y1 * yii1 + yi2)
-        a30 += dxy * xii1 * (x12 + xi2)
-        a03 += dxy * yii1 * (y12 + yi2)
-        a21 += dxy * (x12 * (3 * y1 + yi) + 2 * xi * x1 * yii1 + xi2 * (y1 + 3 * yi))
-        a12 += dxy * (y12 * (3 * x1 + xi) + 2 * yi * y1 * xii1 + yi2 * (x1 + 3 * xi))
-        x1, y1, x12, y12 = xi, yi, xi2, yi2
-    if abs(a00) > 1.1920928955078125e-07:
-        # cv2 multiplies by rounded reciprocals (1/6 as a double, ...), signed by the orientation
-        s = -1.0 if a00 < 0 else 1.0
-        d2, d6, d12, d24, d20, d60 = (s * 0.5, s * 0.16666666666666666, s * 0.08333333333333333,
-                                      s * 0.041666666666666664, s * 0.05, s * 0.016666666666666666)
-        m.update(m00=a00 * d2, m10=a10 * d6, m01=a01 * d6, m20=a20 * d12, m11=a11 * d24, m02=a02 * d12,
-                 m30=a30 * d20, m21=a21 * d60, m12=a12 * d60, m03=a03 * d20)
-    return _complete_moments(m)
+        return _complete_moments(dict.fromkeys(_MOMENT_KEYS, 0.0))
+    flat = [0] * (2 * n)
+    flat[0::2], flat[1::2] = xs, ys
+    res = _core.prim("cv_contour_moments", [_new_array(flat, is_float, (n, 2))], [], [])
+    return _complete_moments(dict(zip(_MOMENT_KEYS, memoryview(res).cast("B").cast("d").tolist())))
 
 
 def _image_moments(img, binary):
@@ -876,14 +533,14 @@ def moments(array_, binaryImage=False):
     cv2, an int32/float32 array that reads as a point set ((N, 2), (N, 1, 2), (1, N, 2)) is one."""
     fn = "moments"
     if isinstance(array_, (list, tuple)):
-        xs, ys, _ = _point_list(array_, fn, "array")
-        return _contour_moments(xs, ys)
+        xs, ys, is_float = _point_list(array_, fn, "array")
+        return _contour_moments(xs, ys, is_float)
     a = as_image(array_, fn, "array")
     dt, shape = str(a.dtype), tuple(a.shape)
     if dt in ("int32", "float32") and ((len(shape) == 2 and shape[1] == 2) or
                                        (len(shape) == 3 and shape[2] == 2 and 1 in shape[:2])):
-        xs, ys, _ = _point_list(a, fn, "array")
-        return _contour_moments(xs, ys)
+        xs, ys, is_float = _point_list(a, fn, "array")
+        return _contour_moments(xs, ys, is_float)
     if a.ndim == 3 and shape[2] == 1:
         a = a.reshape(shape[:2])
     if a.ndim != 2:
@@ -1128,61 +785,16 @@ def fitEllipse(points):
 
 
 def minEnclosingCircle(points):
-    """cv2.minEnclosingCircle: ((cx, cy), radius) by cv2's incremental (Welzl-style) search in float32."""
+    """cv2.minEnclosingCircle: ((cx, cy), radius) by cv2's incremental (Welzl-style) search in
+    float (native: cv_min_enclosing_circle)."""
     xs, ys, is_float = _point_list(points, "minEnclosingCircle")
     n = len(xs)
     if n == 0:
         return ((0.0, 0.0), 0.0)
-    f = _f32
-    xs, ys = _points_f32(xs, ys, is_float)
-    eps = f(1.0e-4)
-
-    def norm(dx, dy):
-        return math.sqrt(float(dx) * dx + float(dy) * dy)
-
-    def circle2(i, j):
-        cx, cy = f(f(xs[j] + xs[i]) / 2), f(f(ys[j] + ys[i]) / 2)
-        return cx, cy, f(f(f(norm(f(xs[j] - xs[i]), f(ys[j] - ys[i]))) / 2) + eps)
-
-    def circle3(p):
-        (x0, y0), (x1, y1), (x2, y2) = p
-        v1x, v1y, v2x, v2y = f(x1 - x0), f(y1 - y0), f(x2 - x0), f(y2 - y0)
-        if f(f(v1x * v2y) - f(v1y * v2x)) == 0:
-            d1, d2, d3 = f(norm(f(x0 - x1), f(y0 - y1))), f(norm(f(x0 - x2), f(y0 - y2))), f(norm(f(x1 - x2), f(y1 - y2)))
-            if d1 >= d2 and d1 >= d3:
-                return f(f(x0 + x1) / 2), f(f(y0 + y1) / 2), f(f(d1 / 2) + eps)
-            if d2 >= d1 and d2 >= d3:
-                return f(f(x0 + x2) / 2), f(f(y0 + y2) / 2), f(f(d2 / 2) + eps)
-            return f(f(x1 + x2) / 2), f(f(y1 + y2) / 2), f(f(d3 / 2) + eps)
-        m1x, m1y = f(f(x0 + x1) / 2), f(f(y0 + y1) / 2)
-        c1 = f(f(m1x * v1x) + f(m1y * v1y))
-        m2x, m2y = f(f(x0 + x2) / 2), f(f(y0 + y2) / 2)
-        c2 = f(f(m2x * v2x) + f(m2y * v2y))
-        det = f(f(v1x * v2y) - f(v1y * v2x))
-        cx = f(f(f(c1 * v2y) - f(c2 * v1y)) / det)
-        cy = f(f(f(v1x * c2) - f(v2x * c1)) / det)
-        dx, dy = f(cx - x0), f(cy - y0)
-        return cx, cy, f(f(math.sqrt(f(f(dx * dx) + f(dy * dy)))) + eps)
-
-    if n <= 2:  # cv2 5 runs the general search from 3 points on (an obtuse triangle's circle is its long side's)
-        if n == 1:
-            return ((xs[0], ys[0]), eps)
-        if n == 2:
-            cx, cy = f(f(xs[0] + xs[1]) / 2), f(f(ys[0] + ys[1]) / 2)
-            return ((cx, cy), f(f(norm(f(xs[0] - xs[1]), f(ys[0] - ys[1])) / 2) + eps))
-    cx, cy, r = circle2(1, 0)
-    for i in range(2, n):
-        if f(norm(f(xs[i] - cx), f(ys[i] - cy))) < r:
-            continue
-        cx, cy, r = circle2(i, 0)
-        for j in range(1, i):
-            if norm(f(cx - xs[j]), f(cy - ys[j])) < r:
-                continue
-            cx, cy, r = circle2(i, j)
-            for k in range(j):
-                if norm(f(cx - xs[k]), f(cy - ys[k])) < r:
-                    continue
-                cx, cy, r = circle3([(xs[i], ys[i]), (xs[j], ys[j]), (xs[k], ys[k])])
+    flat = [0] * (2 * n)
+    flat[0::2], flat[1::2] = xs, ys
+    res = _core.prim("cv_min_enclosing_circle", [_new_array(flat, is_float, (n, 2))], [], [])
+    cx, cy, r = memoryview(res).cast("B").cast("f").tolist()
     return ((cx, cy), r)
 
 
