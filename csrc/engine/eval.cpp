@@ -137,23 +137,33 @@ void extract(const std::vector<NodePtr>& roots, Extracted& g) {
 
   // Who else holds a node decides what must be materialised (results someone can still read)
   // and which leaf buffers may be overwritten (nobody else can see them).
-  // roots are few: a flat list beats a hash map here (this runs on every eval)
+  // How often each root was passed. Usually a handful: a flat list beats a hash map there (this
+  // runs on every eval); mnn.eval(*many_views) switches to the map, or the scan is quadratic.
   struct RootCount {
+    const size_t kFlat = 16;
     std::vector<std::pair<Node*, int>> v;
-    using iterator = std::vector<std::pair<Node*, int>>::const_iterator;
-    iterator find(Node* n) const {
-      for (auto it = v.begin(); it != v.end(); ++it)
-        if (it->first == n) return it;
-      return v.end();
+    std::unordered_map<Node*, int> m;
+    void add(Node* n) {
+      if (!m.empty()) return void(++m[n]);
+      for (auto& e : v)
+        if (e.first == n) return void(++e.second);
+      v.push_back({n, 1});
+      if (v.size() > kFlat) {
+        for (auto& e : v) m[e.first] = e.second;
+        v.clear();
+      }
     }
-    iterator end() const { return v.end(); }
-    size_t count(Node* n) const { return find(n) != end(); }
+    int get(Node* n) const {
+      if (!m.empty()) {
+        auto it = m.find(n);
+        return it == m.end() ? 0 : it->second;
+      }
+      for (auto& e : v)
+        if (e.first == n) return e.second;
+      return 0;
+    }
   } root_count;
-  for (const NodePtr& r : roots) {
-    auto it = std::find_if(root_count.v.begin(), root_count.v.end(), [&](auto& e) { return e.first == r.get(); });
-    if (it == root_count.v.end()) root_count.v.push_back({r.get(), 1});
-    else it->second++;
-  }
+  for (const NodePtr& r : roots) root_count.add(r.get());
   g.leaf_exclusive.resize(nl);
   for (int l = 0; l < nl; ++l) {
     Node* n = g.leaves[l];
@@ -166,9 +176,9 @@ void extract(const std::vector<NodePtr>& roots, Extracted& g) {
   g.is_output.resize(g.pending.size());
   for (size_t p = 0; p < g.pending.size(); ++p) {
     Node* n = g.pending[p];
-    auto it = root_count.find(n);
-    long held = n->use_count() - n->visit_refs - (it == root_count.end() ? 0 : it->second);
-    g.is_output[p] = it != root_count.end() || held > 0;
+    const int rc = root_count.get(n);
+    long held = n->use_count() - n->visit_refs - rc;
+    g.is_output[p] = rc > 0 || held > 0;
   }
 
   Signature& sig = g.sig;
