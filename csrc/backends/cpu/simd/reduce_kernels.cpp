@@ -270,6 +270,15 @@ struct Pairwise {
     int64_t q0 = h / 2, q1 = (n - h) / 2;
     q0 -= q0 % 8, q1 -= q1 % 8;
     if (q0 == h - q0 && q1 == n - h - q1 && q0 == q1) {
+      int64_t e = q0 / 2;
+      e -= e % 8;
+      if (e == q0 - e && q0 >= 16384) {  // eighths in lockstep: more reads in flight
+        const T* ps[8];
+        for (int s = 0; s < 8; ++s) ps[s] = p + s * e;
+        A r[8];
+        sum_lockstep<8>(ps, e, r);
+        return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+      }
       const T* ps[4] = {p, p + q0, p + h, p + h + q1};
       A r[4];
       sum_lockstep<4>(ps, q0, r);
