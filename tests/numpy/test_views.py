@@ -558,3 +558,23 @@ def test_readonly_numpy_source():
     with pytest.raises(ValueError):
         a += 1
     assert_same(a, numpy.arange(4))
+
+
+@pytest.mark.parametrize("src", ["int32", "float64", "uint8", "complex128", "int16"])
+@pytest.mark.parametrize("dst", ["uint8", "int16", "float32", "int64", "complex64", "float64"])
+def test_view_as_other_dtype(src, dst):
+    # the bytes read as another dtype (numpy's rules for the last axis); a read-only copy in mnn
+    for shape in ((2, 4), (8,), (0,), ()):
+        x = (numpy.arange(int(numpy.prod(shape))) * 37 + 5).astype(src).reshape(shape)
+        try:
+            ref = x.view(dst)
+        except ValueError:
+            with pytest.raises(ValueError, match=r"^\[mnn.numpy.ndarray.view\]"):
+                mnp.asarray(x).view(dst)
+            continue
+        got = mnp.asarray(x).view(dst)
+        assert got.shape == ref.shape and got.dtype == ref.dtype
+        assert numpy.asarray(got).tobytes() == ref.tobytes()
+        if got.size and src != dst:  # same dtype: a real (writable) view
+            with pytest.raises(ValueError, match="read-only"):
+                got[...] = 0
