@@ -365,3 +365,15 @@ def test_scalar_helpers():
     assert [tuple(float(v) for v in t) for t in b] == [tuple(float(v) for v in t) for t in nb]
     assert bool(mnp.True_) is True and bool(mnp.False_) is False
     assert float in mnp.ScalarType and mnp.float32 in mnp.ScalarType
+
+
+def test_setflags_write():
+    a = mnp.arange(3)
+    a.setflags(write=False)
+    assert not a.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        a[0] = 1
+    b = mnp.arange(3)
+    b.setflags(write=True)
+    b[0] = 5
+    assert b.tolist() == [5, 1, 2]

@@ -39,6 +39,12 @@ def _hash(self):
     return hash(_core.item(self, 0))
 
 
+def _setflags(self, write=None, align=None, uic=None):
+    # the flags object owns the rule (a read-only array cannot be made writeable again)
+    if write is not None:
+        self.flags.writeable = write
+
+
 def _flat_get(self):
     from ._index_tricks import flatiter
     return flatiter(self)
@@ -51,7 +57,8 @@ def _flat_set(self, value):
 
 def install():
     for name, fn in (("__contains__", _contains), ("__divmod__", _divmod), ("__rdivmod__", _rdivmod),
-                     ("repeat", _repeat), ("trace", _trace)):
+                     ("repeat", _repeat), ("trace", _trace),
+                     ("setflags", _setflags)):
         if name not in ndarray.__dict__:
             setattr(ndarray, name, fn)
     if ndarray.__dict__.get("__hash__") is None:  # pybind11 sets None next to a custom __eq__
