@@ -135,3 +135,17 @@ def test_ufunc_attributes():
             getattr(mnp.sin, method)(mnp.ones(3))
     with pytest.raises(ValueError, match=r"^\[mnn.numpy.sin"):
         mnp.sin.outer(mnp.ones(3), mnp.ones(2))
+
+
+@pytest.mark.parametrize("name", ["add", "maximum", "multiply", "subtract", "bitwise_or"])
+def test_reduceat(name):
+    f, g = getattr(numpy, name), getattr(mnp, name)
+    x = numpy.arange(1, 9, dtype=numpy.int32)
+    for idx in ([0, 4, 1, 5], [0, 2, 2, 7], [3], []):
+        assert_same(g.reduceat(mnp.asarray(x), idx), f.reduceat(x, idx))
+    y = numpy.arange(12, dtype=numpy.int16).reshape(3, 4)
+    assert_same(g.reduceat(mnp.asarray(y), [0, 3, 1], axis=1), f.reduceat(y, [0, 3, 1], axis=1))
+    with pytest.raises(IndexError, match=r"^\[mnn.numpy"):
+        g.reduceat(mnp.asarray(x), [0, 9])
+    m = mnp.asarray(x)
+    assert_same(f.reduceat(m, [0, 4]), f.reduceat(x, [0, 4]))  # numpy's own method dispatches to mnn

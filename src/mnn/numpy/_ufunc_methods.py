@@ -150,6 +150,36 @@ def accumulate(fn, name, array, axis=0, dtype=None, out=None):
     return write_out(r, out, f"{name}.accumulate", casting="unsafe")
 
 
+def reduceat(fn, name, array, indices, axis=0, dtype=None, out=None):
+    """ufunc.reduceat: reduce a[indices[i]:indices[i+1]] along `axis` for each i (the last runs to
+    the end); where indices[i] >= indices[i+1] the result is a[indices[i]] itself."""
+    if fn.nin != 2:
+        raise ValueError(f"[mnn.numpy.{name}.reduceat] reduceat only supported for binary functions")
+    mnp = _mnp()
+    a = asarray(array)
+    axis = _normalize_axis(axis, a.ndim, f"{name}.reduceat")
+    n = a.shape[axis]
+    idx = [int(i) for i in (asarray(indices).tolist() if not isinstance(indices, list) else indices)]
+    for i in idx:
+        if not 0 <= i < n:
+            raise IndexError(f"[mnn.numpy.{name}.reduceat] index {i} out-of-bounds in {name}.reduceat [0, {n})")
+    parts = []
+    for k, start in enumerate(idx):
+        stop = idx[k + 1] if k + 1 < len(idx) else n
+        if start < stop:
+            parts.append(reduce(fn, name, _take(a, axis, start, stop), axis=axis, dtype=dtype))
+        else:
+            parts.append(mnp.squeeze(_take(a, axis, start, start + 1), axis=axis))
+    # one result dtype for all: what reducing a one-element segment gives (sum upcasts small ints)
+    rdt = reduce(fn, name, _take(a, axis, 0, 1), axis=axis, dtype=dtype).dtype if n else a.dtype
+    if not parts:
+        shape = list(a.shape)
+        shape[axis] = 0
+        return write_out(mnp.empty(tuple(shape), dtype=rdt), out, f"{name}.reduceat", casting="unsafe")
+    r = mnp.stack([p.astype(rdt) for p in parts], axis=axis)
+    return write_out(r, out, f"{name}.reduceat", casting="unsafe")
+
+
 def outer(fn, name, A, B, /, **kwargs):
     """ufunc.outer: fn(a[..., None, ...], b) for every pair of elements of A and B."""
     if fn.nin != 2:

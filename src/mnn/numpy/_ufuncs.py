@@ -46,6 +46,7 @@ def _add_methods(fn, name):
     fn.reduce = functools.partial(_ufunc_methods.reduce, fn, name)
     fn.accumulate = functools.partial(_ufunc_methods.accumulate, fn, name)
     fn.outer = functools.partial(_ufunc_methods.outer, fn, name)
+    fn.reduceat = functools.partial(_ufunc_methods.reduceat, fn, name)
 
 
 class _UfuncMeta(type):
