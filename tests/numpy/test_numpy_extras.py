@@ -377,3 +377,55 @@ def test_setflags_write():
     b.setflags(write=True)
     b[0] = 5
     assert b.tolist() == [5, 1, 2]
+
+
+# ------------------------------------------------------------------ nditer
+
+
+@pytest.mark.parametrize("view", [lambda a: a, lambda a: a.T, lambda a: a[:, ::2], lambda a: a[::-1]])
+@pytest.mark.parametrize("order", ["K", "C", "F"])
+def test_nditer_orders(view, order):
+    x = numpy.arange(12.0).reshape(3, 4)
+    ref = [float(t) for t in numpy.nditer(view(x), order=order)]
+    got = [float(t) for t in mnp.nditer(view(mnp.asarray(x)), order=order)]
+    assert got == ref
+
+
+def test_nditer_readwrite_allocate_indices_external_loop():
+    a = numpy.arange(6).reshape(2, 3)
+    m = mnp.asarray(a.copy())
+    with numpy.nditer(a, op_flags=["readwrite"]) as it:
+        for t in it:
+            t[...] = 2 * t + 1
+    with mnp.nditer(m, op_flags=["readwrite"]) as it:
+        for t in it:
+            t[...] = 2 * t + 1
+    same(m, a)
+
+    def outer(np_, x, y):
+        it = np_.nditer([x, y, None], op_flags=[["readonly"], ["readonly"], ["writeonly", "allocate"]])
+        with it:
+            for p, q, r in it:
+                r[...] = p * q
+            return it.operands[2]
+    same(outer(mnp, mnp.arange(3)[:, None], mnp.arange(4.0)), outer(numpy, numpy.arange(3)[:, None], numpy.arange(4.0)))
+
+    x = numpy.arange(6.0).reshape(2, 3)
+    for flag in ("multi_index", "c_index", "f_index"):
+        seen = []
+        for np_, arr in ((numpy, x), (mnp, mnp.asarray(x))):
+            it = np_.nditer(arr, flags=[flag])
+            rows = []
+            while not it.finished:
+                rows.append((it.multi_index if flag == "multi_index" else it.index, float(it[0])))
+                it.iternext()
+            seen.append(rows)
+        assert seen[0] == seen[1], flag
+    for v in (lambda t: t, lambda t: t.T):
+        ref = [c.tolist() for c in numpy.nditer(v(x), flags=["external_loop"], order="C")]
+        got = [numpy.asarray(c).tolist() for c in mnp.nditer(v(mnp.asarray(x)), flags=["external_loop"], order="C")]
+        assert got == ref
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.nditer\]"):
+        mnp.nditer([mnp.ones(3), mnp.ones((2, 3))], op_flags=[["readwrite"], ["readonly"]])
+    with pytest.raises(ValueError, match="multi-index"):
+        mnp.nditer(mnp.ones(3)).multi_index
