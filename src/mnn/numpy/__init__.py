@@ -124,3 +124,4 @@ from ._bits import base_repr, binary_repr, packbits, unpackbits  # noqa: E402
 from . import testing  # noqa: E402  (mnn.numpy.testing: assert_allclose, ...)
 _dtypes._NDARRAY_TYPE = ndarray  # isinstance(0-d array, mnn.numpy.integer/floating/...)
 from ._nditer import nditer  # noqa: E402
+from . import polynomial  # noqa: E402  (mnn.numpy.polynomial: power series, Polynomial)
