@@ -125,3 +125,4 @@ from . import testing  # noqa: E402  (mnn.numpy.testing: assert_allclose, ...)
 _dtypes._NDARRAY_TYPE = ndarray  # isinstance(0-d array, mnn.numpy.integer/floating/...)
 from ._nditer import nditer  # noqa: E402
 from . import polynomial  # noqa: E402  (mnn.numpy.polynomial: power series, Polynomial)
+from ._printing_api import array2string, format_float_positional, format_float_scientific  # noqa: E402
