@@ -429,3 +429,20 @@ def test_nditer_readwrite_allocate_indices_external_loop():
         mnp.nditer([mnp.ones(3), mnp.ones((2, 3))], op_flags=[["readwrite"], ["readonly"]])
     with pytest.raises(ValueError, match="multi-index"):
         mnp.nditer(mnp.ones(3)).multi_index
+
+
+def test_fromstring_and_type_helpers():
+    for s, kw in (("1 2  3", dict(sep=" ")), ("1,2,3", dict(dtype=int, sep=",")), ("1, 2, 3", dict(sep=",")),
+                  ("1 2 3 4", dict(sep=" ", count=2)), ("1\n2\n3", dict(sep="\n")), ("", dict(sep=" ")),
+                  ("1.5;2e3", dict(sep=";", dtype=numpy.float32)), ("010 7", dict(sep=" ", dtype=numpy.int16))):
+        same(mnp.fromstring(s, **kw), numpy.fromstring(s, **kw))
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.fromstring\]"):
+        mnp.fromstring("1,2,x", sep=",")
+    with pytest.raises(ValueError, match="frombuffer"):
+        mnp.fromstring(b"ab", dtype=mnp.uint8)
+    for c in "?bBhHiIlLqQfdFD":
+        assert mnp.typename(c) == numpy.typename(c)
+    for chars in (["d", "f", "S"], "idF", "ff", "i", "fdF"):
+        assert mnp.mintypecode(chars) == numpy.mintypecode(chars), chars
+    old = mnp.setbufsize(16384)
+    assert mnp.getbufsize() == 16384 and mnp.setbufsize(old) == 16384

@@ -126,3 +126,4 @@ _dtypes._NDARRAY_TYPE = ndarray  # isinstance(0-d array, mnn.numpy.integer/float
 from ._nditer import nditer  # noqa: E402
 from . import polynomial  # noqa: E402  (mnn.numpy.polynomial: power series, Polynomial)
 from ._printing_api import array2string, format_float_positional, format_float_scientific  # noqa: E402
+from ._numeric_extras import fromstring, getbufsize, mintypecode, setbufsize, typename  # noqa: E402

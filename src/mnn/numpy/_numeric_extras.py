@@ -394,3 +394,65 @@ True_ = _dtypes.bool_(True)
 False_ = _dtypes.bool_(False)
 ScalarType = (int, float, complex, bool, bytes, str, memoryview) + tuple(
     d.type for d in _dtypes._ALL)
+
+
+def fromstring(string, dtype=float, count=-1, *, sep="", like=None):
+    """Numbers in a text separated by `sep` (whitespace around separators ignored); numpy 2 has no
+    binary mode here (use frombuffer)."""
+    mnp = _mnp()
+    if sep == "":
+        raise ValueError("[mnn.numpy.fromstring] The binary mode of fromstring is removed, use frombuffer instead")
+    text = string.decode() if isinstance(string, (bytes, bytearray)) else string
+    dt = _dtypes.dtype(dtype)
+    parts = text.split() if sep.strip() == "" else [p.strip() for p in text.split(sep.strip())]
+    if parts and parts[-1] == "":
+        parts = parts[:-1]
+    values = []
+    for p in parts:
+        if count >= 0 and len(values) >= count:
+            break
+        try:
+            values.append(int(p) if dt.kind in "iu" and p.lstrip("+-").isdigit() else
+                          (float(p) if dt.kind != "c" else complex(p)))
+        except ValueError:
+            raise ValueError("[mnn.numpy.fromstring] string or file could not be read to its end due to unmatched "
+                             "data") from None
+    if count >= 0 and len(values) < count:
+        raise ValueError(f"[mnn.numpy.fromstring] string is smaller than requested size ({len(values)} < {count})")
+    return mnp.asarray(values, dtype=dt)
+
+
+def typename(char):
+    """numpy's description of a type code ('d' -> 'double precision')."""
+    names = {"S1": "character", "?": "bool", "b": "signed char", "B": "unsigned char", "h": "short",
+             "H": "unsigned short", "i": "integer", "I": "unsigned integer", "l": "long integer",
+             "L": "unsigned long integer", "q": "long long integer", "Q": "unsigned long long integer",
+             "f": "single precision", "d": "double precision", "g": "long precision", "F": "complex single precision",
+             "D": "complex double precision", "G": "complex long double precision", "S": "string", "U": "unicode",
+             "V": "void", "O": "object"}
+    return names[char]
+
+
+def mintypecode(typechars, typeset="GDFgdf", default="d"):
+    """The character of the smallest type in `typeset` that all of `typechars` cast to safely."""
+    typecodes_ = [(isinstance(t, str) and t) or asarray(t).dtype.char for t in typechars]
+    intersection = set(t for t in typecodes_ if t in typeset)
+    if not intersection:
+        return default
+    if "F" in intersection and "d" in intersection:
+        return "D"
+    return min(intersection, key="GDFgdf".index)
+
+
+def getbufsize():
+    return _BUFSIZE[0]
+
+
+def setbufsize(size):
+    """Accepted for compatibility (mnn's kernels choose their own tiles); returns the old value."""
+    old = _BUFSIZE[0]
+    _BUFSIZE[0] = int(size)
+    return old
+
+
+_BUFSIZE = [8192]
