@@ -446,3 +446,19 @@ def test_fromstring_and_type_helpers():
         assert mnp.mintypecode(chars) == numpy.mintypecode(chars), chars
     old = mnp.setbufsize(16384)
     assert mnp.getbufsize() == 16384 and mnp.setbufsize(old) == 16384
+
+
+def test_bad_input_messages():
+    cases = [(TypeError, "mgrid", lambda: mnp.mgrid["a"]), (ValueError, "r_", lambda: mnp.r_["x", 1]),
+             (ValueError, "reshape", lambda: mnp.ones(6).reshape((4, 2), order="F")),
+             (mnp.AxisError, "trapezoid", lambda: mnp.trapezoid(mnp.ones((2, 2)), axis=4)),
+             (ValueError, "fill_diagonal", lambda: mnp.fill_diagonal(mnp.zeros(3), 1)),
+             (mnp.AxisError, "apply_along_axis", lambda: mnp.apply_along_axis(sum, 3, mnp.ones((2, 2)))),
+             (ValueError, "geomspace", lambda: mnp.geomspace(0, 1)),
+             (mnp.AxisError, "rollaxis", lambda: mnp.rollaxis(mnp.ones((2, 2)), 5)),
+             (ValueError, "nditer", lambda: mnp.nditer([mnp.ones(2), None])),
+             (TypeError, "add.accumulate", lambda: mnp.add.accumulate(mnp.asarray(1.0))),
+             (ValueError, "astype", lambda: mnp.astype(mnp.ones(2), mnp.int8, device="gpu"))]
+    for exc, name, fn in cases:
+        with pytest.raises(exc, match=r"^\[mnn.numpy." + name.replace(".", r"\.") + r"\]"):
+            fn()

@@ -56,6 +56,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     mnp = _mnp()
     y = asarray(y)
     nd = y.ndim
+    if not -nd <= axis < nd:
+        raise mnp.AxisError(f"[mnn.numpy.trapezoid] axis {axis} is out of bounds for array of dimension {nd}")
     if x is None:
         d = dx
     else:
