@@ -1,7 +1,7 @@
 """Smaller numpy functions that scripts reach for and that fit no other family: log/geometric
-ranges, trapezoid, unwrap, window functions, isposinf/isneginf, fix, bitwise_count, rollaxis,
-copyto, require/asanyarray, fromiter, common_type, and a few module constants. Each follows
-numpy's own formula, so values agree to rounding."""
+ranges, trapezoid, unwrap, isposinf/isneginf, fix, bitwise_count, rollaxis, copyto,
+require/asanyarray/asarray_chkfinite, fromiter/fromstring, broadcast. Each follows numpy's own
+formula, so values agree to rounding."""
 import itertools
 import math
 import sys
@@ -104,53 +104,6 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     up = p.astype(dt, copy=True)
     up[sl] = p[sl] + correct.cumsum(axis)
     return up
-
-
-# ------------------------------------------------------------------ window functions
-
-
-def _window_n(M):
-    mnp = _mnp()
-    if M < 1:
-        return None, mnp.asarray([], dtype=_dtypes.result_type(M, 0.0))
-    if M == 1:
-        return None, mnp.ones(1, dtype=_dtypes.result_type(M, 0.0))
-    return mnp.arange(1 - M, M, 2), None
-
-
-def hanning(M):
-    n, done = _window_n(M)
-    return done if n is None else 0.5 + 0.5 * _mnp().cos(math.pi * n / (M - 1))
-
-
-def hamming(M):
-    n, done = _window_n(M)
-    return done if n is None else 0.54 + 0.46 * _mnp().cos(math.pi * n / (M - 1))
-
-
-def blackman(M):
-    mnp = _mnp()
-    n, done = _window_n(M)
-    if n is None:
-        return done
-    return 0.42 + 0.5 * mnp.cos(math.pi * n / (M - 1)) + 0.08 * mnp.cos(2.0 * math.pi * n / (M - 1))
-
-
-def bartlett(M):
-    mnp = _mnp()
-    n, done = _window_n(M)
-    if n is None:
-        return done
-    return mnp.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1))
-
-
-def kaiser(M, beta):
-    mnp = _mnp()
-    if M == 1:
-        return mnp.ones(1, dtype=_dtypes.result_type(M, 0.0))
-    n = mnp.arange(0, M)
-    alpha = (M - 1) / 2.0
-    return mnp.i0(beta * mnp.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / mnp.i0(mnp.asarray(float(beta)))
 
 
 # ------------------------------------------------------------------ elementwise extras
@@ -268,64 +221,12 @@ def isfortran(a):
     return bool(f.f_contiguous and not f.c_contiguous)
 
 
-def iterable(y):
-    try:
-        iter(y)
-    except TypeError:
-        return False
-    return True
-
-
 def fromiter(iter, dtype, count=-1, *, like=None):  # noqa: A002  (numpy's parameter name)
     items = list(itertools.islice(iter, count)) if count >= 0 else list(iter)
     if count >= 0 and len(items) < count:
         raise ValueError(f"[mnn.numpy.fromiter] iterator too short: Expected {count} but iterator had only "
                          f"{len(items)} items.")
     return _mnp().asarray(items, dtype=dtype)
-
-
-def common_type(*arrays):
-    """The inexact scalar type of the arrays: integers count as float64 (numpy.common_type)."""
-    is_complex, precision = False, 0
-    sizes = {2: _dtypes.float16, 4: _dtypes.float32, 8: _dtypes.float64}
-    csizes = {4: _dtypes.complex64, 8: _dtypes.complex128}
-    for a in arrays:
-        d = asarray(a).dtype
-        if d.kind == "c":
-            is_complex = True
-            p = d.itemsize // 2
-        elif d.kind == "f":
-            p = d.itemsize
-        elif d.kind in "iu":
-            p = 8
-        else:
-            raise TypeError("[mnn.numpy.common_type] can't get common type for non-numeric array")
-        precision = max(precision, p)
-    if is_complex:
-        return csizes[max(precision, 4)]
-    return sizes[precision] if precision else _dtypes.float16
-
-
-def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
-    mnp = _mnp()
-    opts = {k: v for k, v in (("linewidth", max_line_width), ("precision", precision),
-                              ("suppress", suppress_small)) if v is not None}
-    with mnp.printoptions(**opts):
-        return repr(asarray(arr))
-
-
-def array_str(a, max_line_width=None, precision=None, suppress_small=None):
-    mnp = _mnp()
-    opts = {k: v for k, v in (("linewidth", max_line_width), ("precision", precision),
-                              ("suppress", suppress_small)) if v is not None}
-    with mnp.printoptions(**opts):
-        return str(asarray(a))
-
-
-little_endian = sys.byteorder == "little"
-typecodes = {"Character": "c", "Integer": "bhilqnp", "UnsignedInteger": "BHILQNP", "Float": "efdg",
-             "Complex": "FDG", "AllInteger": "bBhHiIlLqQnNpP", "AllFloat": "efdgFDG", "Datetime": "Mm",
-             "All": "?bhilqnpBHILQNPefdgFDGSUVOMm"}
 
 
 def asarray_chkfinite(a, dtype=None, order=None):
@@ -335,30 +236,6 @@ def asarray_chkfinite(a, dtype=None, order=None):
     if r.dtype.kind in "fc" and not bool(mnp.isfinite(r).all()):
         raise ValueError("[mnn.numpy.asarray_chkfinite] array must not contain infs or NaNs")
     return r
-
-
-def min_scalar_type(a, /):
-    """The smallest dtype that holds the value (scalars, 0-d arrays); other arrays keep their dtype."""
-    if isinstance(a, ndarray) and a.ndim > 0:
-        return a.dtype
-    v = a.item() if isinstance(a, ndarray) else a
-    if isinstance(v, bool):
-        return _dtypes.dtype("bool")
-    if isinstance(v, int):
-        kinds = ("uint8", "uint16", "uint32", "uint64") if v >= 0 else ("int8", "int16", "int32", "int64")
-        for name in kinds:
-            info = _dtypes.iinfo(name)
-            if info.min <= v <= info.max:
-                return _dtypes.dtype(name)
-        raise OverflowError(f"[mnn.numpy.min_scalar_type] Python int {v} too large to convert")
-    if isinstance(v, float):
-        for name in ("float16", "float32", "float64"):
-            if math.isnan(v) or math.isinf(v) or abs(v) <= _dtypes.finfo(name).max:
-                return _dtypes.dtype(name)
-    if isinstance(v, complex):
-        big = max(abs(v.real), abs(v.imag))
-        return _dtypes.dtype("complex64" if big <= _dtypes.finfo("float32").max else "complex128")
-    return asarray(a).dtype
 
 
 class broadcast:
@@ -392,12 +269,6 @@ class broadcast:
         self.index = 0
 
 
-True_ = _dtypes.bool_(True)
-False_ = _dtypes.bool_(False)
-ScalarType = (int, float, complex, bool, bytes, str, memoryview) + tuple(
-    d.type for d in _dtypes._ALL)
-
-
 def fromstring(string, dtype=float, count=-1, *, sep="", like=None):
     """Numbers in a text separated by `sep` (whitespace around separators ignored); numpy 2 has no
     binary mode here (use frombuffer)."""
@@ -422,28 +293,6 @@ def fromstring(string, dtype=float, count=-1, *, sep="", like=None):
     if count >= 0 and len(values) < count:
         raise ValueError(f"[mnn.numpy.fromstring] string is smaller than requested size ({len(values)} < {count})")
     return mnp.asarray(values, dtype=dt)
-
-
-def typename(char):
-    """numpy's description of a type code ('d' -> 'double precision')."""
-    names = {"S1": "character", "?": "bool", "b": "signed char", "B": "unsigned char", "h": "short",
-             "H": "unsigned short", "i": "integer", "I": "unsigned integer", "l": "long integer",
-             "L": "unsigned long integer", "q": "long long integer", "Q": "unsigned long long integer",
-             "f": "single precision", "d": "double precision", "g": "long precision", "F": "complex single precision",
-             "D": "complex double precision", "G": "complex long double precision", "S": "string", "U": "unicode",
-             "V": "void", "O": "object"}
-    return names[char]
-
-
-def mintypecode(typechars, typeset="GDFgdf", default="d"):
-    """The character of the smallest type in `typeset` that all of `typechars` cast to safely."""
-    typecodes_ = [(isinstance(t, str) and t) or asarray(t).dtype.char for t in typechars]
-    intersection = set(t for t in typecodes_ if t in typeset)
-    if not intersection:
-        return default
-    if "F" in intersection and "d" in intersection:
-        return "D"
-    return min(intersection, key="GDFgdf".index)
 
 
 def getbufsize():

@@ -1,5 +1,5 @@
 """numpy's printing functions that _printing.py's formatter already supports underneath:
-array2string, format_float_positional, format_float_scientific."""
+array2string, array_repr, array_str, format_float_positional, format_float_scientific."""
 import sys
 
 from . import _printing
@@ -65,3 +65,19 @@ def format_float_scientific(x, precision=None, unique=True, trim="k", sign=False
         raise ValueError("[mnn.numpy.format_float_scientific] min_digits must be less than or equal to precision")
     return _printing.format_scientific(value, dt, precision, min_digits, unique, trim, sign,
                                        -1 if pad_left is None else pad_left, -1 if exp_digits is None else exp_digits)
+
+
+def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
+    mnp = _mnp()
+    opts = {k: v for k, v in (("linewidth", max_line_width), ("precision", precision),
+                              ("suppress", suppress_small)) if v is not None}
+    with mnp.printoptions(**opts):
+        return repr(asarray(arr))
+
+
+def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+    mnp = _mnp()
+    opts = {k: v for k, v in (("linewidth", max_line_width), ("precision", precision),
+                              ("suppress", suppress_small)) if v is not None}
+    with mnp.printoptions(**opts):
+        return str(asarray(a))
