@@ -73,3 +73,21 @@ def test_series_functions():
     same(mp.polytrim([1, 2, 0, 1e-9], tol=1e-6), pp.polytrim([1, 2, 0, 1e-9], tol=1e-6))
     with pytest.raises(TypeError, match=r"^\[mnn.numpy.polynomial.polyfit\]"):
         mp.polyfit(mnp.asarray([1.0, 2]), mnp.asarray([1.0]), 1)
+
+
+def test_roots_glue(monkeypatch):
+    # roots need linalg.eigvals; until mnn has it they say so, and the companion-matrix glue is
+    # checked here with numpy's eigvals standing in
+    if not hasattr(mnp.linalg, "eigvals"):
+        with pytest.raises(NotImplementedError, match=r"^\[mnn.numpy.roots\]"):
+            mnp.roots([1, -3, 2])
+        monkeypatch.setattr(mnp.linalg, "eigvals", lambda a: mnp.asarray(numpy.linalg.eigvals(numpy.asarray(a))),
+                            raising=False)
+    same(mnp.roots([1, -6, 11, -6, 0]), numpy.roots([1, -6, 11, -6, 0]))
+    same(mnp.roots([0, 0, 2, -4]), numpy.roots([0, 0, 2, -4]))
+    same(mnp.poly1d([1, -3, 2]).roots, numpy.poly1d([1, -3, 2]).roots)
+    same(mp.polycompanion([1, 2, 3, 4]), pp.polycompanion([1, 2, 3, 4]))
+    same(mp.polyroots([-6, 11, -6, 1]), pp.polyroots([-6, 11, -6, 1]))
+    x = numpy.linspace(0, 10, 9)
+    y = (x - 2) * (x - 7)
+    same(Q.fit(mnp.asarray(x), mnp.asarray(y), 2).roots(), P.fit(x, y, 2).roots())

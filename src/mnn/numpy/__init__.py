@@ -129,3 +129,4 @@ from . import polynomial  # noqa: E402  (mnn.numpy.polynomial: power series, Pol
 from ._printing_api import (array2string, array_repr, array_str, format_float_positional,  # noqa: E402
                             format_float_scientific)
 from ._numeric_extras import fromstring, getbufsize, setbufsize  # noqa: E402
+from ._polynomial import roots  # noqa: E402  (needs linalg.eigvals: NotImplementedError until it exists)

@@ -188,6 +188,38 @@ def polyfromroots(roots):
     return factors[0]
 
 
+def polycompanion(c):
+    """The companion matrix of the power series c (c[-1] != 0)."""
+    mnp = _mnp()
+    c = _as_coef(c)
+    if c.shape[0] < 2:
+        raise ValueError("[mnn.numpy.polynomial.polycompanion] Series must have maximum degree of at least 1.")
+    if c.shape[0] == 2:
+        return mnp.asarray([[-c[0] / c[1]]])
+    n = c.shape[0] - 1
+    mat = mnp.zeros((n, n), dtype=c.dtype)
+    rows = mnp.arange(1, n)
+    mat[rows, rows - 1] = 1
+    mat[:, -1] = mat[:, -1] - c[:-1] / c[-1]
+    return mat
+
+
+def polyroots(c):
+    """Roots of the power series c, sorted (eigenvalues of the flipped companion matrix, as numpy)."""
+    mnp = _mnp()
+    c = _as_coef(c)
+    if c.shape[0] < 2:
+        return mnp.asarray([], dtype=c.dtype)
+    if c.shape[0] == 2:
+        return mnp.asarray([-c[0] / c[1]])
+    la = mnp.linalg
+    if not hasattr(la, "eigvals"):
+        raise NotImplementedError("[mnn.numpy.polynomial.polyroots] needs mnn.numpy.linalg.eigvals, which mnn "
+                                  "lacks yet")
+    m = polycompanion(c)[::-1, ::-1]
+    return mnp.sort(la.eigvals(m))
+
+
 def polyline(off, scl):
     mnp = _mnp()
     return mnp.asarray([off, scl]) if scl != 0 else mnp.asarray([off])
@@ -300,7 +332,9 @@ class Polynomial:
         return self.__class__(polytrim(self.coef, tol), self.domain, self.window, self.symbol)
 
     def roots(self):
-        raise NotImplementedError("[mnn.numpy.polynomial.Polynomial.roots] needs linalg.eigvals, which mnn lacks yet")
+        """Roots in the domain's variable (numpy maps the window roots back through the domain)."""
+        off, scl = _mapparms(self.window.tolist(), self.domain.tolist())
+        return off + scl * polyroots(self.coef)
 
     # -- arithmetic (operands must share domain and window)
     def _other(self, other):
