@@ -638,3 +638,29 @@ def surface_fit(np, noise):
 def test_surface_fit():
     noise = numpy.random.default_rng(12).normal(size=(21, 17))
     run_both(surface_fit, noise, rtol=1e-8, atol=1e-10)
+
+
+# --------------------------------------------------------------------------------------------------
+# Gappy sensor data with numpy.ma: NaNs and a sentinel masked, per-station statistics, anomalies.
+
+def station_stats(np, raw):
+    raw = np.asarray(raw)
+    data = np.ma.masked_invalid(raw)
+    data = np.ma.masked_where(raw < -50, data)  # -99 is the "no reading" sentinel
+    clim = data.mean(axis=0)
+    anom = data - clim
+    spread = data.std(axis=0, ddof=1)
+    valid = data.count(axis=0)
+    hot = np.ma.masked_less_equal(anom, 1.0)
+    return (clim.filled(np.nan), anom.filled(0.0), spread.filled(np.nan), valid,
+            hot.count(), float(data.max()), np.ma.getmaskarray(data).sum(axis=1))
+
+
+def test_station_stats_masked():
+    rng = numpy.random.default_rng(13)
+    raw = 15 + 5 * rng.normal(size=(40, 6))
+    raw[rng.random(raw.shape) < 0.1] = numpy.nan
+    raw[rng.random(raw.shape) < 0.05] = -99.0
+    raw[:, 5] = numpy.nan  # a dead station: all masked
+    with numpy.errstate(all="ignore"):
+        run_both(station_stats, raw, rtol=1e-10, atol=1e-12)

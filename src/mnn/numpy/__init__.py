@@ -130,3 +130,4 @@ from ._printing_api import (array2string, array_repr, array_str, format_float_po
                             format_float_scientific)
 from ._numeric_extras import fromstring, getbufsize, setbufsize  # noqa: E402
 from ._polynomial import roots  # noqa: E402  (needs linalg.eigvals: NotImplementedError until it exists)
+from . import ma  # noqa: E402  (mnn.numpy.ma: masked arrays, core subset)
