@@ -74,8 +74,6 @@ def reduce(fn, name, array, axis=0, dtype=None, out=None, keepdims=False, initia
     """ufunc.reduce: apply the binary operator along `axis` (None: all axes; a tuple for reorderable ones)."""
     if fn.nin != 2:
         raise ValueError(f"[mnn.numpy.{name}.reduce] reduce only supported for binary functions")
-    if where is not True:
-        raise NotImplementedError(f"[mnn.numpy.{name}.reduce] where= is not supported yet")
     a = asarray(array)
     mnp = _mnp()
     if name in _SUM_LIKE or name in _NAMED_REDUCE and dtype is None:
@@ -85,8 +83,17 @@ def reduce(fn, name, array, axis=0, dtype=None, out=None, keepdims=False, initia
             kw["dtype"] = dtype
         if initial is not None and name != "logical_and" and name != "logical_or":
             kw["initial"] = initial
+        if where is not True:
+            kw["where"] = where
         r = red(a, axis=axis, **kw)
         return write_out(r, out, f"{name}.reduce", casting="unsafe")
+    if where is not True:
+        # excluded elements count as the identity (numpy needs one, or an initial, to allow where=)
+        ident = initial if initial is not None else IDENTITY.get(name)
+        if ident is None:
+            raise ValueError(f"[mnn.numpy.{name}.reduce] reduction operation '{name}' does not have an identity, "
+                             "so to use a where mask one has to specify 'initial'")
+        a = mnp.where(where, a, mnp.asarray(ident).astype(a.dtype if dtype is None else dtype))
     if dtype is not None:
         a = a.astype(dtype)
     if a.ndim == 0:
