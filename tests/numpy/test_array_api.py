@@ -339,3 +339,20 @@ def test_type_promotion_table():
             assert mnp.result_type(getattr(mnp, a), getattr(mnp, b)) == ref, (a, b)
             got = (mnp.ones(2, dtype=a) + mnp.ones(2, dtype=b)).dtype if "bool" not in (a, b) else None
             assert got is None or got == ref, (a, b)
+
+
+def test_device_and_api_version_checked():
+    # numpy raises for a device it does not have; silently making a CPU array would mislead
+    for make in (lambda d: mnp.zeros(3, device=d), lambda d: mnp.asarray([1], device=d),
+                 lambda d: mnp.arange(3, device=d), lambda d: mnp.full_like(mnp.ones(2), 1, device=d),
+                 lambda d: mnp.linspace(0, 1, 3, device=d), lambda d: mnp.eye(2, device=d),
+                 lambda d: mnp.fft.fftfreq(4, device=d)):
+        assert make("cpu").device == "cpu" and make(None).device == "cpu"
+        with pytest.raises(ValueError, match=r"^\[mnn.numpy.*Device not understood"):
+            make("gpu")
+    x = mnp.ones(2)
+    for v in ("2021.12", "2022.12", "2023.12", "2024.12", None):
+        assert x.__array_namespace__(api_version=v) is mnp
+    with pytest.raises(ValueError, match="not supported"):
+        x.__array_namespace__(api_version="1999.01")
+    assert compat.array_namespace(x, api_version="2024.12") is mnp

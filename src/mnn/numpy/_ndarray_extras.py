@@ -39,6 +39,18 @@ def _hash(self):
     return hash(_core.item(self, 0))
 
 
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+
+
+def _array_namespace(self, *, api_version=None):
+    # numpy's rule: None or one of the versions the namespace implements
+    if api_version is not None and api_version not in _API_VERSIONS:
+        raise ValueError(f'[mnn.numpy.ndarray.__array_namespace__] Version "{api_version}" of the Array API '
+                         "Standard is not supported.")
+    import sys
+    return sys.modules["mnn.numpy"]
+
+
 def _setflags(self, write=None, align=None, uic=None):
     # the flags object owns the rule (a read-only array cannot be made writeable again)
     if write is not None:
@@ -61,6 +73,7 @@ def install():
                      ("setflags", _setflags)):
         if name not in ndarray.__dict__:
             setattr(ndarray, name, fn)
+    ndarray.__array_namespace__ = _array_namespace
     if ndarray.__dict__.get("__hash__") is None:  # pybind11 sets None next to a custom __eq__
         ndarray.__hash__ = _hash
     if "flat" not in ndarray.__dict__:

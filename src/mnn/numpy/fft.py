@@ -232,7 +232,8 @@ def _freq_dtype(r, dtype, fn):
 
 
 def fftfreq(n, d=1.0, device=None, *, dtype=None):
-    from ._creation import arange
+    from ._creation import _check_device, arange
+    _check_device(device, "fft.fftfreq")
     n = int(n)
     if n < 1:
         raise ValueError(f"[mnn.numpy.fft.fftfreq] n should be a positive integer, got {n}")
@@ -243,7 +244,8 @@ def fftfreq(n, d=1.0, device=None, *, dtype=None):
 
 
 def rfftfreq(n, d=1.0, device=None, *, dtype=None):
-    from ._creation import arange
+    from ._creation import _check_device, arange
+    _check_device(device, "fft.rfftfreq")
     n = int(n)
     if n < 1:
         raise ValueError(f"[mnn.numpy.fft.rfftfreq] n should be a positive integer, got {n}")
