@@ -462,3 +462,12 @@ def test_bad_input_messages():
     for exc, name, fn in cases:
         with pytest.raises(exc, match=r"^\[mnn.numpy." + name.replace(".", r"\.") + r"\]"):
             fn()
+
+
+def test_logspace_array_arguments():
+    for args, kw in (((0, 2, 3), dict(base=numpy.array([2.0, 10.0])[:, None], axis=1)),
+                     ((numpy.array([0.0, 1.0]), 2, 4), {}), ((0, numpy.array([1.0, 3.0]), 3), dict(axis=-1)),
+                     ((0, 2, 3), dict(base=numpy.array([2.0, 3.0]))), ((1, 2, 5), dict(base=2, dtype=numpy.float32))):
+        margs = tuple(mnp.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args)
+        mkw = {k: (mnp.asarray(v) if isinstance(v, numpy.ndarray) else v) for k, v in kw.items()}
+        same(mnp.logspace(*margs, **mkw), numpy.logspace(*args, **kw))

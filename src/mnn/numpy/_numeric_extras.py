@@ -18,12 +18,13 @@ def _mnp():
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """base ** linspace(start, stop); start, stop and base broadcast together (numpy 2's rule)."""
     mnp = _mnp()
+    start, stop, base = asarray(start), asarray(stop), asarray(base)
+    ndmax = len(mnp.broadcast_shapes(start.shape, stop.shape, base.shape))
+    start, stop, base = (mnp.array(x, ndmin=ndmax) for x in (start, stop, base))
     y = mnp.linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
-    base = asarray(base)
-    if base.ndim:  # an array of bases broadcasts against the range along `axis`
-        base = mnp.expand_dims(base, axis=axis)
-    r = mnp.power(base, y)
+    r = mnp.power(mnp.expand_dims(base, axis=axis), y)
     return r if dtype is None else r.astype(dtype)
 
 
