@@ -578,3 +578,27 @@ def test_view_as_other_dtype(src, dst):
         if got.size and src != dst:  # same dtype: a real (writable) view
             with pytest.raises(ValueError, match="read-only"):
                 got[...] = 0
+
+
+def test_shape_assignment_in_place():
+    # `a.shape = ...` changes this array's window; aliases keep theirs and still share the memory
+    a, n = mnp.arange(6), numpy.arange(6)
+    v = a[1:3]
+    a.shape = (2, 3)
+    n.shape = (2, 3)
+    assert a.shape == n.shape == (2, 3)
+    a[0, 1] = 9
+    assert v.tolist() == [9, 2]
+    a.shape = (3, -1)
+    assert a.shape == (3, 2)
+    a.shape = 6
+    assert a.shape == (6,)
+    t = mnp.arange(6).reshape(2, 3).T
+    with pytest.raises(AttributeError, match=r"^\[mnn.numpy.ndarray.shape\] Incompatible shape"):
+        t.shape = (6,)
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.reshape\]"):
+        a.shape = (4,)
+    r = mnp.ones(3)
+    r.setflags(write=False)
+    r.shape = (3, 1)
+    assert r.shape == (3, 1) and not r.flags.writeable

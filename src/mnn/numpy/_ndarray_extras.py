@@ -57,6 +57,16 @@ def _setflags(self, write=None, align=None, uic=None):
         self.flags.writeable = write
 
 
+def _set_shape(self, shape):
+    # numpy: only a reshape that is a view of the same memory may change an array's shape in place
+    from ._common import shape_tuple
+    new = _core.reshape(self, shape_tuple(shape))
+    if not new._same_storage(self):
+        raise AttributeError("[mnn.numpy.ndarray.shape] Incompatible shape for in-place modification. Use "
+                             "`.reshape()` to make a copy with the desired shape.")
+    self._rewindow(new)
+
+
 def _flat_get(self):
     from ._index_tricks import flatiter
     return flatiter(self)
@@ -74,6 +84,9 @@ def install():
         if name not in ndarray.__dict__:
             setattr(ndarray, name, fn)
     ndarray.__array_namespace__ = _array_namespace
+    shape_prop = ndarray.__dict__["shape"]
+    if shape_prop.fset is None:
+        ndarray.shape = property(shape_prop.fget, _set_shape, doc="Tuple of array dimensions (settable, as numpy's).")
     if ndarray.__dict__.get("__hash__") is None:  # pybind11 sets None next to a custom __eq__
         ndarray.__hash__ = _hash
     if "flat" not in ndarray.__dict__:
