@@ -471,3 +471,17 @@ def test_logspace_array_arguments():
         margs = tuple(mnp.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args)
         mkw = {k: (mnp.asarray(v) if isinstance(v, numpy.ndarray) else v) for k, v in kw.items()}
         same(mnp.logspace(*margs, **mkw), numpy.logspace(*args, **kw))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64", "uint16", "complex64", "int8", "bool", "float16"])
+def test_byteswap(dtype):
+    x = (numpy.arange(6) * 1234 + 7).astype(dtype).reshape(2, 3)
+    for v in (x, x.T):
+        got = mnp.asarray(v).byteswap()
+        ref = v.byteswap()
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        assert numpy.ascontiguousarray(numpy.asarray(got)).tobytes() == numpy.ascontiguousarray(ref).tobytes()
+    a, n = mnp.asarray(x.copy()), x.copy()
+    assert a.byteswap(inplace=True) is a
+    n.byteswap(inplace=True)
+    assert numpy.asarray(a).tobytes() == n.tobytes()

@@ -57,6 +57,26 @@ def _setflags(self, write=None, align=None, uic=None):
         self.flags.writeable = write
 
 
+def _byteswap(self, inplace=False):
+    """Each element's bytes reversed (values reinterpreted in the other byte order)."""
+    item = self.dtype.itemsize
+    if item == 1 or self.size == 0:
+        r = _core.copy(self)
+    else:
+        src = self if self._is_c_contiguous else _core.as_contiguous(self)
+        raw = memoryview(src).cast("B").tobytes()
+        if self.dtype.kind == "c":  # numpy swaps the real and imaginary parts separately
+            item //= 2
+        swapped = bytearray(len(raw))
+        for k in range(item):  # byte k of every element goes to position item-1-k
+            swapped[item - 1 - k::item] = raw[k::item]
+        r = _core.reshape(_core.from_buffer(memoryview(swapped), self.dtype._code), list(self.shape))
+    if inplace:
+        self[...] = r
+        return self
+    return r
+
+
 def _set_shape(self, shape):
     # numpy: only a reshape that is a view of the same memory may change an array's shape in place
     from ._common import shape_tuple
@@ -80,7 +100,7 @@ def _flat_set(self, value):
 def install():
     for name, fn in (("__contains__", _contains), ("__divmod__", _divmod), ("__rdivmod__", _rdivmod),
                      ("repeat", _repeat), ("trace", _trace),
-                     ("setflags", _setflags)):
+                     ("setflags", _setflags), ("byteswap", _byteswap)):
         if name not in ndarray.__dict__:
             setattr(ndarray, name, fn)
     ndarray.__array_namespace__ = _array_namespace
