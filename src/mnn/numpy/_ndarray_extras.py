@@ -77,6 +77,19 @@ def _byteswap(self, inplace=False):
     return r
 
 
+def _array_interface(self):
+    # numpy's array interface (version 3) for consumers that read it directly (Pillow's
+    # Image.fromarray, ...). `data` is a buffer object rather than a raw pointer, so the memory
+    # stays pinned while the consumer holds it; numpy itself prefers the buffer protocol.
+    # A strided array exports a C-ordered copy, described by explicit strides: consumers that
+    # take the object's own buffer when strides is None (Pillow) then use tobytes() instead.
+    contiguous = self._is_c_contiguous
+    src = self if contiguous else _core.as_contiguous(self)
+    strides = None if contiguous else tuple(src.strides)
+    return {"shape": tuple(self.shape), "typestr": self.dtype.str, "descr": [("", self.dtype.str)],
+            "data": memoryview(src), "strides": strides, "version": 3}
+
+
 def _set_shape(self, shape):
     # numpy: only a reshape that is a view of the same memory may change an array's shape in place
     from ._common import shape_tuple
@@ -109,6 +122,8 @@ def install():
         ndarray.shape = property(shape_prop.fget, _set_shape, doc="Tuple of array dimensions (settable, as numpy's).")
     if ndarray.__dict__.get("__hash__") is None:  # pybind11 sets None next to a custom __eq__
         ndarray.__hash__ = _hash
+    if "__array_interface__" not in ndarray.__dict__:
+        ndarray.__array_interface__ = property(_array_interface)
     if "flat" not in ndarray.__dict__:
         ndarray.flat = property(_flat_get, _flat_set)
 
