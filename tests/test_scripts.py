@@ -607,3 +607,60 @@ def test_image_pipeline():
     skimage_data = pytest.importorskip("skimage.data")
     rgb = skimage_data.astronaut()[::8, ::8]
     run_both(image_pipeline, rgb, rtol=1e-5, atol=1e-4)
+
+
+# --------------------------------------------------------------------------------------------------
+# Fitting with numpy's older conveniences: mgrid/c_/r_, polyfit + poly1d, vectorize, add.at binning,
+# apply_along_axis, and the script's own np.testing checks.
+
+def surface_fit(np, noise):
+    noise = np.asarray(noise)
+    yy, xx = np.mgrid[-1:1:21j, -1:1:17j]
+    z = 1.0 + 2.0 * xx - 0.5 * yy + 0.75 * xx * yy + 0.1 * noise
+    A = np.c_[np.ones(xx.size), xx.ravel(), yy.ravel(), (xx * yy).ravel()]
+    coef = np.linalg.lstsq(A, z.ravel(), rcond=None)[0]
+    np.testing.assert_allclose(coef, [1.0, 2.0, -0.5, 0.75], atol=0.05)
+    # per-row quadratic fits, then a poly1d for the mean curve
+    row_fits = np.apply_along_axis(lambda r: np.polyfit(xx[0], r, 2), 1, z)
+    mean_poly = np.poly1d(row_fits.mean(axis=0))
+    curve = mean_poly(np.r_[-1:1:9j])
+    slope = mean_poly.deriv()(0.0)
+    # 2-D histogram of (x, z) by scatter-add
+    xi = np.clip(((xx.ravel() + 1) / 2 * 4).astype(int), 0, 3)
+    zi = np.clip(np.digitize(z.ravel(), np.linspace(z.min(), z.max(), 5)) - 1, 0, 3)
+    H = np.zeros((4, 4), dtype=np.int64)
+    np.add.at(H, (xi, zi), 1)
+    np.testing.assert_array_equal(H.sum(), z.size)
+    label = np.vectorize(lambda v: 2 if v > 2 else (1 if v > 0 else 0))(z)
+    return coef, row_fits, curve, float(slope), H, label
+
+
+def test_surface_fit():
+    noise = numpy.random.default_rng(12).normal(size=(21, 17))
+    run_both(surface_fit, noise, rtol=1e-8, atol=1e-10)
+
+
+# --------------------------------------------------------------------------------------------------
+# Gappy sensor data with numpy.ma: NaNs and a sentinel masked, per-station statistics, anomalies.
+
+def station_stats(np, raw):
+    raw = np.asarray(raw)
+    data = np.ma.masked_invalid(raw)
+    data = np.ma.masked_where(raw < -50, data)  # -99 is the "no reading" sentinel
+    clim = data.mean(axis=0)
+    anom = data - clim
+    spread = data.std(axis=0, ddof=1)
+    valid = data.count(axis=0)
+    hot = np.ma.masked_less_equal(anom, 1.0)
+    return (clim.filled(np.nan), anom.filled(0.0), spread.filled(np.nan), valid,
+            hot.count(), float(data.max()), np.ma.getmaskarray(data).sum(axis=1))
+
+
+def test_station_stats_masked():
+    rng = numpy.random.default_rng(13)
+    raw = 15 + 5 * rng.normal(size=(40, 6))
+    raw[rng.random(raw.shape) < 0.1] = numpy.nan
+    raw[rng.random(raw.shape) < 0.05] = -99.0
+    raw[:, 5] = numpy.nan  # a dead station: all masked
+    with numpy.errstate(all="ignore"):
+        run_both(station_stats, raw, rtol=1e-10, atol=1e-12)

@@ -203,6 +203,19 @@ void bind_array(py::module_& m) {
         return a.view(b->shape, b->strides, b->offset);
       })
       .def("_same_storage", &Array::same_storage)
+      // `a.shape = s`: this handle takes the window of `v`, a view of the same buffer (numpy changes
+      // the shape in place; other aliases keep theirs). Refused for gradient-tracked arrays, whose
+      // recorded graph refers to the old window.
+      .def("_rewindow", [](Array& a, const Array& v) {
+        if (!a.same_storage(v))
+          throw ValueError("[mnn.numpy.ndarray.shape] the new window must view the same buffer");
+        if (a.autograd)
+          throw ValueError("[mnn.numpy.ndarray.shape] cannot change the shape of an array that tracks gradients "
+                           "in place; use reshape()");
+        const bool w = a.writeable();
+        a = a.view(v.shape(), v.strides(), v.offset());
+        a.set_writeable(w);
+      })
       .def("_storage_id", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.storage().get()); })
       .def("_eval", [](const Array& a) { engine::eval({a.node()}); })
       .def("_is_evaluated", [](const Array& a) { return a.node()->realized; });

@@ -76,6 +76,32 @@ def test_fft_has(name):
     assert callable(getattr(mnp.fft, name, None)), name
 
 
+def _keywords(fn):
+    """Names a caller may pass by keyword, from array_api_strict's (unwrapped) signature."""
+    import inspect
+    while hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
+    params = inspect.signature(fn).parameters.values()
+    return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+@pytest.mark.parametrize("where,name", [("", n) for n in _in_version(MAIN)] +
+                         [("linalg", n) for n in _in_version(LINALG)] + [("fft", n) for n in _in_version(FFT)])
+def test_standard_keywords_accepted(where, name):
+    # code written against the standard passes these by name (axis=, keepdims=, correction=, ...)
+    import inspect
+    ref = getattr(getattr(xps, where) if where else xps, name)
+    fn = getattr(getattr(mnp, where) if where else mnp, name)
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        pytest.skip("native function without a signature")
+    if any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        return
+    for kw in _keywords(ref):
+        assert kw in params and params[kw].kind != params[kw].POSITIONAL_ONLY, (name, kw, str(inspect.signature(fn)))
+
+
 def test_dtypes_and_constants():
     assert mnp.__array_api_version__ == VERSION
     for name in DTYPES:
@@ -270,6 +296,8 @@ CASES = {
     "fft.fft": lambda xp: xp.fft.fft(xp.asarray([1 + 0j, 2, 0, -1]), norm="ortho"),
     "fft.rfftn": lambda xp: xp.fft.rfftn(_f(xp, M23, "float32")),
     "fft.fftfreq": lambda xp: xp.fft.fftfreq(5, d=0.5),
+    "fft.fftfreq_dtype": lambda xp: xp.fft.fftfreq(6, d=0.25, dtype=xp.float32),
+    "fft.rfftfreq_dtype": lambda xp: xp.fft.rfftfreq(7, dtype=xp.float64),
     "fft.fftshift": lambda xp: xp.fft.fftshift(_f(xp, [0.0, 1.0, 2.0, -2.0, -1.0])),
 }
 
@@ -311,3 +339,20 @@ def test_type_promotion_table():
             assert mnp.result_type(getattr(mnp, a), getattr(mnp, b)) == ref, (a, b)
             got = (mnp.ones(2, dtype=a) + mnp.ones(2, dtype=b)).dtype if "bool" not in (a, b) else None
             assert got is None or got == ref, (a, b)
+
+
+def test_device_and_api_version_checked():
+    # numpy raises for a device it does not have; silently making a CPU array would mislead
+    for make in (lambda d: mnp.zeros(3, device=d), lambda d: mnp.asarray([1], device=d),
+                 lambda d: mnp.arange(3, device=d), lambda d: mnp.full_like(mnp.ones(2), 1, device=d),
+                 lambda d: mnp.linspace(0, 1, 3, device=d), lambda d: mnp.eye(2, device=d),
+                 lambda d: mnp.fft.fftfreq(4, device=d)):
+        assert make("cpu").device == "cpu" and make(None).device == "cpu"
+        with pytest.raises(ValueError, match=r"^\[mnn.numpy.*Device not understood"):
+            make("gpu")
+    x = mnp.ones(2)
+    for v in ("2021.12", "2022.12", "2023.12", "2024.12", None):
+        assert x.__array_namespace__(api_version=v) is mnp
+    with pytest.raises(ValueError, match="not supported"):
+        x.__array_namespace__(api_version="1999.01")
+    assert compat.array_namespace(x, api_version="2024.12") is mnp

@@ -520,3 +520,25 @@ def test_fused_chain_matches_step_by_step(dtype):
         e2 = numpy.sqrt(numpy.absolute(a)) * numpy.negative(b)
     assert_same(mnp.maximum(mnp.floor_divide(m * n - m, n) + mnp.remainder(m, n), m), e)
     assert_same(mnp.sqrt(mnp.absolute(m)) * mnp.negative(n), e2)
+
+
+@pytest.mark.parametrize("name", ["divide", "add", "power", "maximum", "sqrt", "negative", "log"])
+def test_where_keyword(name):
+    # numpy's where=: results where the mask holds, out's old values elsewhere (the safe-division idiom)
+    a = numpy.array([[1.0, 4.0, 9.0, -2.0], [0.5, 0.0, 3.0, 8.0]])
+    b = numpy.array([2.0, 0.0, 1.0, 0.0])
+    f, g = getattr(numpy, name), getattr(mnp, name)
+    mask = b != 0
+    args = (a,) if f.nin == 1 else (a, b)
+    margs = tuple(mnp.asarray(x) for x in args)
+    with numpy.errstate(all="ignore"):
+        ref = f(*args, out=numpy.full(a.shape, -7.0), where=mask)
+    out = mnp.full(a.shape, -7.0)
+    got = g(*margs, out=out, where=mnp.asarray(mask))
+    assert got is out
+    assert_same(got, ref)
+    # without out: compare where the mask holds (numpy leaves the rest uninitialised)
+    got2 = numpy.asarray(g(*margs, where=mnp.asarray(mask)))
+    with numpy.errstate(all="ignore"):
+        full = f(*args)
+    numpy.testing.assert_array_equal(got2[numpy.broadcast_to(mask, a.shape)], full[numpy.broadcast_to(mask, a.shape)])

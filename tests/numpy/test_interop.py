@@ -324,3 +324,19 @@ def test_len_iter():
     with pytest.raises(TypeError):
         iter(mnp.asarray(1))
     assert list(mnp.zeros((0, 2))) == list(numpy.zeros((0, 2)))
+
+
+def test_array_interface_for_pillow():
+    # Pillow's Image.fromarray reads __array_interface__ directly (contiguous and strided arrays)
+    Image = pytest.importorskip("PIL.Image")
+    a = (mnp.arange(12 * 10 * 3) % 256).astype(mnp.uint8).reshape(12, 10, 3)
+    for arr, mode in ((a, "RGB"), (a[..., 0].T, "L"), (mnp.linspace(0, 1, 12, dtype=mnp.float32).reshape(3, 4), "F")):
+        im = Image.fromarray(arr)
+        assert im.mode == mode
+        numpy.testing.assert_array_equal(numpy.asarray(im), numpy.asarray(arr))
+    ai = a.__array_interface__
+    assert ai["shape"] == (12, 10, 3) and ai["typestr"] == "|u1" and ai["version"] == 3 and ai["strides"] is None
+    t = a.transpose(1, 0, 2).__array_interface__
+    ref = numpy.ascontiguousarray(numpy.asarray(a).transpose(1, 0, 2))
+    assert t["strides"] == ref.strides
+    numpy.testing.assert_array_equal(numpy.frombuffer(t["data"], dtype=numpy.uint8).reshape(t["shape"]), ref)

@@ -365,3 +365,123 @@ def test_scalar_helpers():
     assert [tuple(float(v) for v in t) for t in b] == [tuple(float(v) for v in t) for t in nb]
     assert bool(mnp.True_) is True and bool(mnp.False_) is False
     assert float in mnp.ScalarType and mnp.float32 in mnp.ScalarType
+
+
+def test_setflags_write():
+    a = mnp.arange(3)
+    a.setflags(write=False)
+    assert not a.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        a[0] = 1
+    b = mnp.arange(3)
+    b.setflags(write=True)
+    b[0] = 5
+    assert b.tolist() == [5, 1, 2]
+
+
+# ------------------------------------------------------------------ nditer
+
+
+@pytest.mark.parametrize("view", [lambda a: a, lambda a: a.T, lambda a: a[:, ::2], lambda a: a[::-1]])
+@pytest.mark.parametrize("order", ["K", "C", "F"])
+def test_nditer_orders(view, order):
+    x = numpy.arange(12.0).reshape(3, 4)
+    ref = [float(t) for t in numpy.nditer(view(x), order=order)]
+    got = [float(t) for t in mnp.nditer(view(mnp.asarray(x)), order=order)]
+    assert got == ref
+
+
+def test_nditer_readwrite_allocate_indices_external_loop():
+    a = numpy.arange(6).reshape(2, 3)
+    m = mnp.asarray(a.copy())
+    with numpy.nditer(a, op_flags=["readwrite"]) as it:
+        for t in it:
+            t[...] = 2 * t + 1
+    with mnp.nditer(m, op_flags=["readwrite"]) as it:
+        for t in it:
+            t[...] = 2 * t + 1
+    same(m, a)
+
+    def outer(np_, x, y):
+        it = np_.nditer([x, y, None], op_flags=[["readonly"], ["readonly"], ["writeonly", "allocate"]])
+        with it:
+            for p, q, r in it:
+                r[...] = p * q
+            return it.operands[2]
+    same(outer(mnp, mnp.arange(3)[:, None], mnp.arange(4.0)), outer(numpy, numpy.arange(3)[:, None], numpy.arange(4.0)))
+
+    x = numpy.arange(6.0).reshape(2, 3)
+    for flag in ("multi_index", "c_index", "f_index"):
+        seen = []
+        for np_, arr in ((numpy, x), (mnp, mnp.asarray(x))):
+            it = np_.nditer(arr, flags=[flag])
+            rows = []
+            while not it.finished:
+                rows.append((it.multi_index if flag == "multi_index" else it.index, float(it[0])))
+                it.iternext()
+            seen.append(rows)
+        assert seen[0] == seen[1], flag
+    for v in (lambda t: t, lambda t: t.T):
+        ref = [c.tolist() for c in numpy.nditer(v(x), flags=["external_loop"], order="C")]
+        got = [numpy.asarray(c).tolist() for c in mnp.nditer(v(mnp.asarray(x)), flags=["external_loop"], order="C")]
+        assert got == ref
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.nditer\]"):
+        mnp.nditer([mnp.ones(3), mnp.ones((2, 3))], op_flags=[["readwrite"], ["readonly"]])
+    with pytest.raises(ValueError, match="multi-index"):
+        mnp.nditer(mnp.ones(3)).multi_index
+
+
+def test_fromstring_and_type_helpers():
+    for s, kw in (("1 2  3", dict(sep=" ")), ("1,2,3", dict(dtype=int, sep=",")), ("1, 2, 3", dict(sep=",")),
+                  ("1 2 3 4", dict(sep=" ", count=2)), ("1\n2\n3", dict(sep="\n")), ("", dict(sep=" ")),
+                  ("1.5;2e3", dict(sep=";", dtype=numpy.float32)), ("010 7", dict(sep=" ", dtype=numpy.int16))):
+        same(mnp.fromstring(s, **kw), numpy.fromstring(s, **kw))
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.fromstring\]"):
+        mnp.fromstring("1,2,x", sep=",")
+    with pytest.raises(ValueError, match="frombuffer"):
+        mnp.fromstring(b"ab", dtype=mnp.uint8)
+    for c in "?bBhHiIlLqQfdFD":
+        assert mnp.typename(c) == numpy.typename(c)
+    for chars in (["d", "f", "S"], "idF", "ff", "i", "fdF"):
+        assert mnp.mintypecode(chars) == numpy.mintypecode(chars), chars
+    old = mnp.setbufsize(16384)
+    assert mnp.getbufsize() == 16384 and mnp.setbufsize(old) == 16384
+
+
+def test_bad_input_messages():
+    cases = [(TypeError, "mgrid", lambda: mnp.mgrid["a"]), (ValueError, "r_", lambda: mnp.r_["x", 1]),
+             (ValueError, "reshape", lambda: mnp.ones(6).reshape((4, 2), order="F")),
+             (mnp.AxisError, "trapezoid", lambda: mnp.trapezoid(mnp.ones((2, 2)), axis=4)),
+             (ValueError, "fill_diagonal", lambda: mnp.fill_diagonal(mnp.zeros(3), 1)),
+             (mnp.AxisError, "apply_along_axis", lambda: mnp.apply_along_axis(sum, 3, mnp.ones((2, 2)))),
+             (ValueError, "geomspace", lambda: mnp.geomspace(0, 1)),
+             (mnp.AxisError, "rollaxis", lambda: mnp.rollaxis(mnp.ones((2, 2)), 5)),
+             (ValueError, "nditer", lambda: mnp.nditer([mnp.ones(2), None])),
+             (TypeError, "add.accumulate", lambda: mnp.add.accumulate(mnp.asarray(1.0))),
+             (ValueError, "astype", lambda: mnp.astype(mnp.ones(2), mnp.int8, device="gpu"))]
+    for exc, name, fn in cases:
+        with pytest.raises(exc, match=r"^\[mnn.numpy." + name.replace(".", r"\.") + r"\]"):
+            fn()
+
+
+def test_logspace_array_arguments():
+    for args, kw in (((0, 2, 3), dict(base=numpy.array([2.0, 10.0])[:, None], axis=1)),
+                     ((numpy.array([0.0, 1.0]), 2, 4), {}), ((0, numpy.array([1.0, 3.0]), 3), dict(axis=-1)),
+                     ((0, 2, 3), dict(base=numpy.array([2.0, 3.0]))), ((1, 2, 5), dict(base=2, dtype=numpy.float32))):
+        margs = tuple(mnp.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args)
+        mkw = {k: (mnp.asarray(v) if isinstance(v, numpy.ndarray) else v) for k, v in kw.items()}
+        same(mnp.logspace(*margs, **mkw), numpy.logspace(*args, **kw))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64", "uint16", "complex64", "int8", "bool", "float16"])
+def test_byteswap(dtype):
+    x = (numpy.arange(6) * 1234 + 7).astype(dtype).reshape(2, 3)
+    for v in (x, x.T):
+        got = mnp.asarray(v).byteswap()
+        ref = v.byteswap()
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        assert numpy.ascontiguousarray(numpy.asarray(got)).tobytes() == numpy.ascontiguousarray(ref).tobytes()
+    a, n = mnp.asarray(x.copy()), x.copy()
+    assert a.byteswap(inplace=True) is a
+    n.byteswap(inplace=True)
+    assert numpy.asarray(a).tobytes() == n.tobytes()

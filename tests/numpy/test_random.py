@@ -552,3 +552,29 @@ def test_random_state_objects():
     assert stats.kstest(a(r1.random_sample(N)), "uniform").pvalue > ALPHA
     assert stats.kstest(a(r1.standard_normal(N)), "norm").pvalue > ALPHA
     assert r1.randint(3, 4) == 3
+
+
+@pytest.mark.parametrize("method", ["svd", "cholesky", "eigh"])
+def test_multivariate_normal(method):
+    # the streams are not numpy's; the distribution is: sample mean and covariance, shapes, errors
+    rng = mnp.random.default_rng(0)
+    mean, cov = [1.0, -2.0, 0.5], [[2.0, 0.8, 0.1], [0.8, 1.0, -0.3], [0.1, -0.3, 0.5]]
+    x = numpy.asarray(rng.multivariate_normal(mean, cov, size=100000, method=method))
+    assert x.shape == (100000, 3) and x.dtype == numpy.float64
+    numpy.testing.assert_allclose(x.mean(0), mean, atol=0.02)
+    numpy.testing.assert_allclose(numpy.cov(x.T), cov, atol=0.03)
+    assert rng.multivariate_normal(mean, cov, size=(2, 4), method=method).shape == (2, 4, 3)
+    assert mnp.random.multivariate_normal([0, 0], numpy.eye(2)).shape == (2,)
+    assert mnp.random.RandomState(1).multivariate_normal([0, 0], numpy.eye(2), 5).shape == (5, 2)
+
+
+def test_multivariate_normal_errors():
+    rng = mnp.random.default_rng(1)
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.random.multivariate_normal\] cov must be"):
+        rng.multivariate_normal([0, 0], [1, 1])
+    with pytest.raises(ValueError, match="same length"):
+        rng.multivariate_normal([0, 0, 0], numpy.eye(2))
+    with pytest.raises(ValueError, match="positive-semidefinite"):
+        rng.multivariate_normal([0, 0], [[1, 2], [2, 1]], check_valid="raise")
+    with pytest.warns(RuntimeWarning, match="positive-semidefinite"):
+        rng.multivariate_normal([0, 0], [[1, 2], [2, 1]])

@@ -258,3 +258,34 @@ def test_reduce_lazy_input_and_views():
     assert_same(s, numpy.sum(x * 2, axis=0), rtol=1e-12)
     x[0] = 0
     assert_same(mnp.max(a[:, ::-2], axis=1), numpy.max(x[:, ::-2], axis=1))
+
+
+@pytest.mark.parametrize("fn,kw", [("sum", {}), ("prod", {}), ("max", dict(initial=-1.0)), ("min", dict(initial=100.0)),
+                                   ("mean", {}), ("var", {}), ("std", dict(ddof=1)), ("all", {}), ("any", {})])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_where_keyword(fn, kw, axis, keepdims):
+    x = numpy.arange(12.0).reshape(3, 4) ** 1.3
+    for w in (numpy.array([True, False, True, True]), numpy.array([[True], [False], [True]])):
+        with numpy.errstate(all="ignore"):
+            ref = getattr(numpy, fn)(x, axis=axis, where=w, keepdims=keepdims, **kw)
+        got = getattr(mnp, fn)(mnp.asarray(x), axis=axis, where=mnp.asarray(w), keepdims=keepdims, **kw)
+        g = numpy.asarray(got)
+        assert g.shape == numpy.shape(ref) and g.dtype == numpy.asarray(ref).dtype
+        numpy.testing.assert_allclose(g, ref, rtol=1e-12, equal_nan=True)
+
+
+def test_where_keyword_errors_and_ints():
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.max\].*initial"):
+        mnp.max(mnp.ones(3), where=mnp.asarray([True, False, True]))
+    xi = numpy.arange(6, dtype=numpy.int8)
+    for fn in ("sum", "mean", "prod"):
+        ref = getattr(numpy, fn)(xi, where=xi > 2)
+        got = getattr(mnp, fn)(mnp.asarray(xi), where=mnp.asarray(xi) > 2)
+        assert numpy.asarray(got).dtype == numpy.asarray(ref).dtype and float(got) == float(ref)
+    x = numpy.arange(12).reshape(3, 4)
+    w = numpy.array([True, False, True, True])
+    for name, kw in (("add", {}), ("multiply", {}), ("maximum", dict(initial=-1)), ("bitwise_or", {})):
+        ref = getattr(numpy, name).reduce(x, axis=1, where=w, **kw)
+        got = getattr(mnp, name).reduce(mnp.asarray(x), axis=1, where=mnp.asarray(w), **kw)
+        numpy.testing.assert_array_equal(numpy.asarray(got), ref)

@@ -135,3 +135,61 @@ def test_ufunc_attributes():
             getattr(mnp.sin, method)(mnp.ones(3))
     with pytest.raises(ValueError, match=r"^\[mnn.numpy.sin"):
         mnp.sin.outer(mnp.ones(3), mnp.ones(2))
+
+
+@pytest.mark.parametrize("name", ["add", "maximum", "multiply", "subtract", "bitwise_or"])
+def test_reduceat(name):
+    f, g = getattr(numpy, name), getattr(mnp, name)
+    x = numpy.arange(1, 9, dtype=numpy.int32)
+    for idx in ([0, 4, 1, 5], [0, 2, 2, 7], [3], []):
+        assert_same(g.reduceat(mnp.asarray(x), idx), f.reduceat(x, idx))
+    y = numpy.arange(12, dtype=numpy.int16).reshape(3, 4)
+    assert_same(g.reduceat(mnp.asarray(y), [0, 3, 1], axis=1), f.reduceat(y, [0, 3, 1], axis=1))
+    with pytest.raises(IndexError, match=r"^\[mnn.numpy"):
+        g.reduceat(mnp.asarray(x), [0, 9])
+    m = mnp.asarray(x)
+    assert_same(f.reduceat(m, [0, 4]), f.reduceat(x, [0, 4]))  # numpy's own method dispatches to mnn
+
+
+@pytest.mark.parametrize("name,dtype", [("add", "float64"), ("add", "float32"), ("add", "int16"), ("multiply", "float64"),
+                                        ("maximum", "float64"), ("minimum", "int32"), ("fmax", "float64"),
+                                        ("bitwise_or", "uint8"), ("bitwise_xor", "int64"), ("logical_and", "bool"),
+                                        ("subtract", "float64")])
+@pytest.mark.parametrize("layout", ["few_bins", "uneven", "unique"])
+def test_at_many_repeats_exact(name, dtype, layout):
+    # numpy applies repeated indices one after another; the result must match bit for bit
+    rng = numpy.random.default_rng(4)
+    n = 400
+    size = {"few_bins": 7, "uneven": 300, "unique": n}[layout]
+    if layout == "uneven":
+        idx = numpy.where(rng.random(n) < 0.6, 0, rng.integers(0, size, n))  # one long run, many short ones
+    elif layout == "unique":
+        idx = rng.permutation(n)
+    else:
+        idx = rng.integers(-size, size, n)  # negative indices too
+    if dtype == "bool":
+        a0, v = rng.random(size) < 0.9, rng.random(n) < 0.97
+    elif dtype.startswith(("int", "uint")):
+        a0, v = rng.integers(0, 50, size).astype(dtype), rng.integers(0, 7, n).astype(dtype)
+    else:
+        a0, v = (rng.random(size) + 0.5).astype(dtype), (rng.random(n) * 0.02 + 0.995).astype(dtype)
+        a0[0] = -0.0 if name == "add" else a0[0]
+    ref = a0.copy()
+    with numpy.errstate(all="ignore"):
+        getattr(numpy, name).at(ref, idx, v)
+    got = mnp.asarray(a0.copy())
+    getattr(mnp, name).at(got, mnp.asarray(idx), mnp.asarray(v))
+    g = numpy.asarray(got)
+    assert g.dtype == ref.dtype
+    numpy.testing.assert_array_equal(g, ref)
+    assert numpy.array_equal(numpy.signbit(g), numpy.signbit(ref)) if ref.dtype.kind == "f" else True
+
+
+def test_at_strided_and_2d_index():
+    base, nbase = mnp.zeros((4, 6)), numpy.zeros((4, 6))
+    v, nv = base[:, ::2], nbase[:, ::2]
+    rows, cols = numpy.array([0, 0, 3, 3, 3, 1]), numpy.array([1, 1, 2, 2, 0, 1])
+    vals = numpy.arange(1.0, 7.0)
+    numpy.add.at(nv, (rows, cols), vals)
+    mnp.add.at(v, (mnp.asarray(rows), mnp.asarray(cols)), mnp.asarray(vals))
+    assert_same(base, nbase)

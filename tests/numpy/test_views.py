@@ -558,3 +558,47 @@ def test_readonly_numpy_source():
     with pytest.raises(ValueError):
         a += 1
     assert_same(a, numpy.arange(4))
+
+
+@pytest.mark.parametrize("src", ["int32", "float64", "uint8", "complex128", "int16"])
+@pytest.mark.parametrize("dst", ["uint8", "int16", "float32", "int64", "complex64", "float64"])
+def test_view_as_other_dtype(src, dst):
+    # the bytes read as another dtype (numpy's rules for the last axis); a read-only copy in mnn
+    for shape in ((2, 4), (8,), (0,), ()):
+        x = (numpy.arange(int(numpy.prod(shape))) * 37 + 5).astype(src).reshape(shape)
+        try:
+            ref = x.view(dst)
+        except ValueError:
+            with pytest.raises(ValueError, match=r"^\[mnn.numpy.ndarray.view\]"):
+                mnp.asarray(x).view(dst)
+            continue
+        got = mnp.asarray(x).view(dst)
+        assert got.shape == ref.shape and got.dtype == ref.dtype
+        assert numpy.asarray(got).tobytes() == ref.tobytes()
+        if got.size and src != dst:  # same dtype: a real (writable) view
+            with pytest.raises(ValueError, match="read-only"):
+                got[...] = 0
+
+
+def test_shape_assignment_in_place():
+    # `a.shape = ...` changes this array's window; aliases keep theirs and still share the memory
+    a, n = mnp.arange(6), numpy.arange(6)
+    v = a[1:3]
+    a.shape = (2, 3)
+    n.shape = (2, 3)
+    assert a.shape == n.shape == (2, 3)
+    a[0, 1] = 9
+    assert v.tolist() == [9, 2]
+    a.shape = (3, -1)
+    assert a.shape == (3, 2)
+    a.shape = 6
+    assert a.shape == (6,)
+    t = mnp.arange(6).reshape(2, 3).T
+    with pytest.raises(AttributeError, match=r"^\[mnn.numpy.ndarray.shape\] Incompatible shape"):
+        t.shape = (6,)
+    with pytest.raises(ValueError, match=r"^\[mnn.numpy.reshape\]"):
+        a.shape = (4,)
+    r = mnp.ones(3)
+    r.setflags(write=False)
+    r.shape = (3, 1)
+    assert r.shape == (3, 1) and not r.flags.writeable

@@ -112,14 +112,22 @@ from ._functional import (apply_along_axis, apply_over_axes, fromfunction, fromp
                           vectorize)
 from ._polynomial import (poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub,  # noqa: E402
                           polyval, vander)
-from ._numeric_extras import (array_repr, array_str, asanyarray, asfortranarray, bartlett, bitwise_count,  # noqa: E402
-                              blackman, common_type, copyto, fix, fromiter, geomspace, hamming, hanning, isfortran,
-                              isneginf, isposinf, iterable, kaiser, little_endian, logspace, require, rollaxis,
-                              trapezoid, typecodes, unwrap)
+from ._numeric_extras import (asanyarray, asfortranarray, bitwise_count, copyto, fix, fromiter,  # noqa: E402
+                              geomspace, isfortran, isneginf, isposinf, logspace, require, rollaxis, trapezoid,
+                              unwrap)
+from ._windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: E402
+from ._type_helpers import (False_, ScalarType, True_, common_type, iterable, little_endian,  # noqa: E402
+                            min_scalar_type, mintypecode, typecodes, typename)
 from . import exceptions, lib  # noqa: E402  (mnn.numpy.exceptions, mnn.numpy.lib.stride_tricks)
 from . import emath  # noqa: E402  (mnn.numpy.emath)
-from ._numeric_extras import (False_, ScalarType, True_, asarray_chkfinite, broadcast,  # noqa: E402
-                              min_scalar_type)
+from ._numeric_extras import asarray_chkfinite, broadcast  # noqa: E402
 from ._bits import base_repr, binary_repr, packbits, unpackbits  # noqa: E402
 from . import testing  # noqa: E402  (mnn.numpy.testing: assert_allclose, ...)
 _dtypes._NDARRAY_TYPE = ndarray  # isinstance(0-d array, mnn.numpy.integer/floating/...)
+from ._nditer import nditer  # noqa: E402
+from . import polynomial  # noqa: E402  (mnn.numpy.polynomial: power series, Polynomial)
+from ._printing_api import (array2string, array_repr, array_str, format_float_positional,  # noqa: E402
+                            format_float_scientific)
+from ._numeric_extras import fromstring, getbufsize, setbufsize  # noqa: E402
+from ._polynomial import roots  # noqa: E402  (needs linalg.eigvals: NotImplementedError until it exists)
+from . import ma  # noqa: E402  (mnn.numpy.ma: masked arrays, core subset)

@@ -120,9 +120,17 @@ def _convert(r, dtype, copy, foreign):
     return out
 
 
+def _check_device(device, fn):
+    """The Array API's device=: mnn arrays live on "cpu" (numpy raises for any other device too)."""
+    if device is not None and device != "cpu":
+        raise ValueError(f"[mnn.numpy.{fn}] Device not understood. Only \"cpu\" is allowed, but received: {device}")
+
+
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None, requires_grad=False):
     """Converts a to an ndarray, without copying when it already is one or its memory can be shared.
     requires_grad=True returns a leaf (detached from any tape) that records gradients."""
+    if device is not None:
+        _check_device(device, "asarray")
     if requires_grad:
         r = asarray(a, dtype=dtype, copy=copy).detach()
         r.requires_grad = True
@@ -169,6 +177,8 @@ def _fill_dtype(fill_value, dtype):
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    if device is not None:
+        _check_device(device, "full")
     dt = _fill_dtype(fill_value, dtype)
     if isinstance(fill_value, ndarray):
         fill = fill_value
@@ -180,16 +190,22 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
 
 
 def zeros(shape, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        _check_device(device, "zeros")
     dt = _dtypes.dtype(dtype)
     return _core.full(shape_tuple(shape), _core.scalar(0, dt._code), dt._code)
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    if device is not None:
+        _check_device(device, "ones")
     dt = _dtypes.dtype(float if dtype is None else dtype)
     return _core.full(shape_tuple(shape), _core.scalar(1, dt._code), dt._code)
 
 
 def empty(shape, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        _check_device(device, "empty")
     return _core.empty(shape_tuple(shape), dtype_code(dtype))
 
 
@@ -199,27 +215,37 @@ def _like_args(a, dtype, shape):
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    if device is not None:
+        _check_device(device, "zeros_like")
     s, d = _like_args(a, dtype, shape)
     return zeros(s, d)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    if device is not None:
+        _check_device(device, "ones_like")
     s, d = _like_args(a, dtype, shape)
     return ones(s, d)
 
 
 def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    if device is not None:
+        _check_device(device, "empty_like")
     s, d = _like_args(prototype, dtype, shape)
     return empty(s, d)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    if device is not None:
+        _check_device(device, "full_like")
     s, d = _like_args(a, dtype, shape)
     return full(s, fill_value, d)
 
 
 def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=None):
     """Evenly spaced values in [start, stop): numpy's length and values, float or integer."""
+    if device is not None:
+        _check_device(device, "arange")
     if stop is None:
         start, stop = 0, start
     elif start is None:
@@ -258,6 +284,8 @@ def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=No
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     """numpy's linspace: start + arange(num) * step in float64, the last sample exactly stop."""
+    if device is not None:
+        _check_device(device, "linspace")
     from ._common import asarray as _as
     num = operator.index(num)
     if num < 0:
@@ -288,6 +316,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        _check_device(device, "eye")
     M = N if M is None else M
     out = zeros((N, M), dtype)
     if (k >= 0 and k < M) or (k < 0 and -k < N):
@@ -320,6 +350,8 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
 
 def from_dlpack(x, /, *, device=None, copy=None):
     """Zero-copy import of any DLPack producer (torch, numpy, jax, ...)."""
+    if device is not None:
+        _check_device(device, "from_dlpack")
     if isinstance(x, ndarray):
         return x
     cap = x.__dlpack__()

@@ -15,9 +15,11 @@ def _mnp():
 # ------------------------------------------------------------------ mgrid / ogrid
 
 
-def _grid_axis(sl):
+def _grid_axis(sl, fn="mgrid"):
     """One slice of mgrid[...]: a range (real step) or linspace (imaginary step: a number of points)."""
     mnp = _mnp()
+    if not isinstance(sl, slice):
+        raise TypeError(f"[mnn.numpy.{fn}] expected slices like 0:5 or 0:1:5j, got {type(sl).__name__}")
     start = 0 if sl.start is None else sl.start
     step = 1 if sl.step is None else sl.step
     stop = sl.stop
@@ -71,7 +73,10 @@ class _Concatenator:
                     raise ValueError("[mnn.numpy.r_] a string directive must come first")
                 if item in ("r", "c"):
                     raise NotImplementedError("[mnn.numpy.r_] matrix directives 'r'/'c' are not supported")
-                vals = [int(v) for v in item.split(",")]
+                try:
+                    vals = [int(v) for v in item.split(",")]
+                except ValueError:
+                    raise ValueError(f"[mnn.numpy.r_] unknown special directive {item!r}") from None
                 axis = vals[0]
                 if len(vals) > 1:
                     ndmin = vals[1]

@@ -28,7 +28,11 @@ def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
         # Fortran order = C order on the reversed axes: read a's axes backwards, fill reversed shape
         dims = shape_tuple(shape)
         t = _core.transpose(a, list(range(a.ndim - 1, -1, -1)))
-        r = _core.reshape(t, dims[::-1])
+        try:
+            r = _core.reshape(t, dims[::-1])
+        except ValueError:
+            raise ValueError(f"[mnn.numpy.reshape] cannot reshape array of size {a.size} into shape "
+                             f"{tuple(dims)}") from None
         r = _core.transpose(r, list(range(len(dims) - 1, -1, -1)))
         if copy:
             r = _core.copy(r)

@@ -128,8 +128,38 @@ def _fill(self, value):
 
 def _view(self, dtype=None, type=None):
     if dtype is not None and _dtypes.dtype(dtype) != self.dtype:
-        raise NotImplementedError("[mnn.numpy.ndarray.view] reinterpreting as another dtype is not supported yet")
+        return _reinterpret(self, _dtypes.dtype(dtype))
     return self[...]
+
+
+def _reinterpret(a, dt):
+    """a.view(other dtype): the same bytes read as `dt`. The engine has no aliasing bit-cast yet, so
+    this is a read-only copy (reads equal numpy's; a write raises instead of missing `a`)."""
+    old = a.dtype.itemsize
+    new = dt.itemsize
+    shape = list(a.shape)
+    if a.ndim == 0:
+        if old != new:
+            raise ValueError("[mnn.numpy.ndarray.view] Changing the dtype of a 0d array is only supported if the "
+                             "itemsize is unchanged")
+    elif old != new:
+        if not a._is_c_contiguous:
+            raise ValueError("[mnn.numpy.ndarray.view] To change to a dtype of a different size, the last axis "
+                             "must be contiguous")
+        if (shape[-1] * old) % new:
+            raise ValueError("[mnn.numpy.ndarray.view] When changing to a smaller dtype, its size must be a divisor "
+                             "of the size of original dtype" if new < old else
+                             "[mnn.numpy.ndarray.view] When changing to a larger dtype, its size must be a divisor of "
+                             "the total size in bytes of the last axis of the array.")
+        shape[-1] = shape[-1] * old // new
+    src = a if a._is_c_contiguous else _core.as_contiguous(a)
+    raw = bytearray(memoryview(src).cast("B")) if a.size else bytearray()
+    if not raw:
+        r = _core.empty(shape, dt._code)
+    else:
+        r = _core.reshape(_core.from_buffer(memoryview(raw), dt._code), shape)
+    r._set_writeable(False)
+    return r
 
 
 class _Flags:

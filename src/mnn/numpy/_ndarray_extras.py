@@ -39,6 +39,67 @@ def _hash(self):
     return hash(_core.item(self, 0))
 
 
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+
+
+def _array_namespace(self, *, api_version=None):
+    # numpy's rule: None or one of the versions the namespace implements
+    if api_version is not None and api_version not in _API_VERSIONS:
+        raise ValueError(f'[mnn.numpy.ndarray.__array_namespace__] Version "{api_version}" of the Array API '
+                         "Standard is not supported.")
+    import sys
+    return sys.modules["mnn.numpy"]
+
+
+def _setflags(self, write=None, align=None, uic=None):
+    # the flags object owns the rule (a read-only array cannot be made writeable again)
+    if write is not None:
+        self.flags.writeable = write
+
+
+def _byteswap(self, inplace=False):
+    """Each element's bytes reversed (values reinterpreted in the other byte order)."""
+    item = self.dtype.itemsize
+    if item == 1 or self.size == 0:
+        r = _core.copy(self)
+    else:
+        src = self if self._is_c_contiguous else _core.as_contiguous(self)
+        raw = memoryview(src).cast("B").tobytes()
+        if self.dtype.kind == "c":  # numpy swaps the real and imaginary parts separately
+            item //= 2
+        swapped = bytearray(len(raw))
+        for k in range(item):  # byte k of every element goes to position item-1-k
+            swapped[item - 1 - k::item] = raw[k::item]
+        r = _core.reshape(_core.from_buffer(memoryview(swapped), self.dtype._code), list(self.shape))
+    if inplace:
+        self[...] = r
+        return self
+    return r
+
+
+def _array_interface(self):
+    # numpy's array interface (version 3) for consumers that read it directly (Pillow's
+    # Image.fromarray, ...). `data` is a buffer object rather than a raw pointer, so the memory
+    # stays pinned while the consumer holds it; numpy itself prefers the buffer protocol.
+    # A strided array exports a C-ordered copy, described by explicit strides: consumers that
+    # take the object's own buffer when strides is None (Pillow) then use tobytes() instead.
+    contiguous = self._is_c_contiguous
+    src = self if contiguous else _core.as_contiguous(self)
+    strides = None if contiguous else tuple(src.strides)
+    return {"shape": tuple(self.shape), "typestr": self.dtype.str, "descr": [("", self.dtype.str)],
+            "data": memoryview(src), "strides": strides, "version": 3}
+
+
+def _set_shape(self, shape):
+    # numpy: only a reshape that is a view of the same memory may change an array's shape in place
+    from ._common import shape_tuple
+    new = _core.reshape(self, shape_tuple(shape))
+    if not new._same_storage(self):
+        raise AttributeError("[mnn.numpy.ndarray.shape] Incompatible shape for in-place modification. Use "
+                             "`.reshape()` to make a copy with the desired shape.")
+    self._rewindow(new)
+
+
 def _flat_get(self):
     from ._index_tricks import flatiter
     return flatiter(self)
@@ -51,11 +112,18 @@ def _flat_set(self, value):
 
 def install():
     for name, fn in (("__contains__", _contains), ("__divmod__", _divmod), ("__rdivmod__", _rdivmod),
-                     ("repeat", _repeat), ("trace", _trace)):
+                     ("repeat", _repeat), ("trace", _trace),
+                     ("setflags", _setflags), ("byteswap", _byteswap)):
         if name not in ndarray.__dict__:
             setattr(ndarray, name, fn)
+    ndarray.__array_namespace__ = _array_namespace
+    shape_prop = ndarray.__dict__["shape"]
+    if shape_prop.fset is None:
+        ndarray.shape = property(shape_prop.fget, _set_shape, doc="Tuple of array dimensions (settable, as numpy's).")
     if ndarray.__dict__.get("__hash__") is None:  # pybind11 sets None next to a custom __eq__
         ndarray.__hash__ = _hash
+    if "__array_interface__" not in ndarray.__dict__:
+        ndarray.__array_interface__ = property(_array_interface)
     if "flat" not in ndarray.__dict__:
         ndarray.flat = property(_flat_get, _flat_set)
 

@@ -1,7 +1,7 @@
 """Smaller numpy functions that scripts reach for and that fit no other family: log/geometric
-ranges, trapezoid, unwrap, window functions, isposinf/isneginf, fix, bitwise_count, rollaxis,
-copyto, require/asanyarray, fromiter, common_type, and a few module constants. Each follows
-numpy's own formula, so values agree to rounding."""
+ranges, trapezoid, unwrap, isposinf/isneginf, fix, bitwise_count, rollaxis, copyto,
+require/asanyarray/asarray_chkfinite, fromiter/fromstring, broadcast. Each follows numpy's own
+formula, so values agree to rounding."""
 import itertools
 import math
 import sys
@@ -18,12 +18,13 @@ def _mnp():
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """base ** linspace(start, stop); start, stop and base broadcast together (numpy 2's rule)."""
     mnp = _mnp()
+    start, stop, base = asarray(start), asarray(stop), asarray(base)
+    ndmax = len(mnp.broadcast_shapes(start.shape, stop.shape, base.shape))
+    start, stop, base = (mnp.array(x, ndmin=ndmax) for x in (start, stop, base))
     y = mnp.linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
-    base = asarray(base)
-    if base.ndim:  # an array of bases broadcasts against the range along `axis`
-        base = mnp.expand_dims(base, axis=axis)
-    r = mnp.power(base, y)
+    r = mnp.power(mnp.expand_dims(base, axis=axis), y)
     return r if dtype is None else r.astype(dtype)
 
 
@@ -56,6 +57,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     mnp = _mnp()
     y = asarray(y)
     nd = y.ndim
+    if not -nd <= axis < nd:
+        raise mnp.AxisError(f"[mnn.numpy.trapezoid] axis {axis} is out of bounds for array of dimension {nd}")
     if x is None:
         d = dx
     else:
@@ -102,53 +105,6 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     up = p.astype(dt, copy=True)
     up[sl] = p[sl] + correct.cumsum(axis)
     return up
-
-
-# ------------------------------------------------------------------ window functions
-
-
-def _window_n(M):
-    mnp = _mnp()
-    if M < 1:
-        return None, mnp.asarray([], dtype=_dtypes.result_type(M, 0.0))
-    if M == 1:
-        return None, mnp.ones(1, dtype=_dtypes.result_type(M, 0.0))
-    return mnp.arange(1 - M, M, 2), None
-
-
-def hanning(M):
-    n, done = _window_n(M)
-    return done if n is None else 0.5 + 0.5 * _mnp().cos(math.pi * n / (M - 1))
-
-
-def hamming(M):
-    n, done = _window_n(M)
-    return done if n is None else 0.54 + 0.46 * _mnp().cos(math.pi * n / (M - 1))
-
-
-def blackman(M):
-    mnp = _mnp()
-    n, done = _window_n(M)
-    if n is None:
-        return done
-    return 0.42 + 0.5 * mnp.cos(math.pi * n / (M - 1)) + 0.08 * mnp.cos(2.0 * math.pi * n / (M - 1))
-
-
-def bartlett(M):
-    mnp = _mnp()
-    n, done = _window_n(M)
-    if n is None:
-        return done
-    return mnp.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1))
-
-
-def kaiser(M, beta):
-    mnp = _mnp()
-    if M == 1:
-        return mnp.ones(1, dtype=_dtypes.result_type(M, 0.0))
-    n = mnp.arange(0, M)
-    alpha = (M - 1) / 2.0
-    return mnp.i0(beta * mnp.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / mnp.i0(mnp.asarray(float(beta)))
 
 
 # ------------------------------------------------------------------ elementwise extras
@@ -266,64 +222,12 @@ def isfortran(a):
     return bool(f.f_contiguous and not f.c_contiguous)
 
 
-def iterable(y):
-    try:
-        iter(y)
-    except TypeError:
-        return False
-    return True
-
-
 def fromiter(iter, dtype, count=-1, *, like=None):  # noqa: A002  (numpy's parameter name)
     items = list(itertools.islice(iter, count)) if count >= 0 else list(iter)
     if count >= 0 and len(items) < count:
         raise ValueError(f"[mnn.numpy.fromiter] iterator too short: Expected {count} but iterator had only "
                          f"{len(items)} items.")
     return _mnp().asarray(items, dtype=dtype)
-
-
-def common_type(*arrays):
-    """The inexact scalar type of the arrays: integers count as float64 (numpy.common_type)."""
-    is_complex, precision = False, 0
-    sizes = {2: _dtypes.float16, 4: _dtypes.float32, 8: _dtypes.float64}
-    csizes = {4: _dtypes.complex64, 8: _dtypes.complex128}
-    for a in arrays:
-        d = asarray(a).dtype
-        if d.kind == "c":
-            is_complex = True
-            p = d.itemsize // 2
-        elif d.kind == "f":
-            p = d.itemsize
-        elif d.kind in "iu":
-            p = 8
-        else:
-            raise TypeError("[mnn.numpy.common_type] can't get common type for non-numeric array")
-        precision = max(precision, p)
-    if is_complex:
-        return csizes[max(precision, 4)]
-    return sizes[precision] if precision else _dtypes.float16
-
-
-def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
-    mnp = _mnp()
-    opts = {k: v for k, v in (("linewidth", max_line_width), ("precision", precision),
-                              ("suppress", suppress_small)) if v is not None}
-    with mnp.printoptions(**opts):
-        return repr(asarray(arr))
-
-
-def array_str(a, max_line_width=None, precision=None, suppress_small=None):
-    mnp = _mnp()
-    opts = {k: v for k, v in (("linewidth", max_line_width), ("precision", precision),
-                              ("suppress", suppress_small)) if v is not None}
-    with mnp.printoptions(**opts):
-        return str(asarray(a))
-
-
-little_endian = sys.byteorder == "little"
-typecodes = {"Character": "c", "Integer": "bhilqnp", "UnsignedInteger": "BHILQNP", "Float": "efdg",
-             "Complex": "FDG", "AllInteger": "bBhHiIlLqQnNpP", "AllFloat": "efdgFDG", "Datetime": "Mm",
-             "All": "?bhilqnpBHILQNPefdgFDGSUVOMm"}
 
 
 def asarray_chkfinite(a, dtype=None, order=None):
@@ -333,30 +237,6 @@ def asarray_chkfinite(a, dtype=None, order=None):
     if r.dtype.kind in "fc" and not bool(mnp.isfinite(r).all()):
         raise ValueError("[mnn.numpy.asarray_chkfinite] array must not contain infs or NaNs")
     return r
-
-
-def min_scalar_type(a, /):
-    """The smallest dtype that holds the value (scalars, 0-d arrays); other arrays keep their dtype."""
-    if isinstance(a, ndarray) and a.ndim > 0:
-        return a.dtype
-    v = a.item() if isinstance(a, ndarray) else a
-    if isinstance(v, bool):
-        return _dtypes.dtype("bool")
-    if isinstance(v, int):
-        kinds = ("uint8", "uint16", "uint32", "uint64") if v >= 0 else ("int8", "int16", "int32", "int64")
-        for name in kinds:
-            info = _dtypes.iinfo(name)
-            if info.min <= v <= info.max:
-                return _dtypes.dtype(name)
-        raise OverflowError(f"[mnn.numpy.min_scalar_type] Python int {v} too large to convert")
-    if isinstance(v, float):
-        for name in ("float16", "float32", "float64"):
-            if math.isnan(v) or math.isinf(v) or abs(v) <= _dtypes.finfo(name).max:
-                return _dtypes.dtype(name)
-    if isinstance(v, complex):
-        big = max(abs(v.real), abs(v.imag))
-        return _dtypes.dtype("complex64" if big <= _dtypes.finfo("float32").max else "complex128")
-    return asarray(a).dtype
 
 
 class broadcast:
@@ -390,7 +270,41 @@ class broadcast:
         self.index = 0
 
 
-True_ = _dtypes.bool_(True)
-False_ = _dtypes.bool_(False)
-ScalarType = (int, float, complex, bool, bytes, str, memoryview) + tuple(
-    d.type for d in _dtypes._ALL)
+def fromstring(string, dtype=float, count=-1, *, sep="", like=None):
+    """Numbers in a text separated by `sep` (whitespace around separators ignored); numpy 2 has no
+    binary mode here (use frombuffer)."""
+    mnp = _mnp()
+    if sep == "":
+        raise ValueError("[mnn.numpy.fromstring] The binary mode of fromstring is removed, use frombuffer instead")
+    text = string.decode() if isinstance(string, (bytes, bytearray)) else string
+    dt = _dtypes.dtype(dtype)
+    parts = text.split() if sep.strip() == "" else [p.strip() for p in text.split(sep.strip())]
+    if parts and parts[-1] == "":
+        parts = parts[:-1]
+    values = []
+    for p in parts:
+        if count >= 0 and len(values) >= count:
+            break
+        try:
+            values.append(int(p) if dt.kind in "iu" and p.lstrip("+-").isdigit() else
+                          (float(p) if dt.kind != "c" else complex(p)))
+        except ValueError:
+            raise ValueError("[mnn.numpy.fromstring] string or file could not be read to its end due to unmatched "
+                             "data") from None
+    if count >= 0 and len(values) < count:
+        raise ValueError(f"[mnn.numpy.fromstring] string is smaller than requested size ({len(values)} < {count})")
+    return mnp.asarray(values, dtype=dt)
+
+
+def getbufsize():
+    return _BUFSIZE[0]
+
+
+def setbufsize(size):
+    """Accepted for compatibility (mnn's kernels choose their own tiles); returns the old value."""
+    old = _BUFSIZE[0]
+    _BUFSIZE[0] = int(size)
+    return old
+
+
+_BUFSIZE = [8192]

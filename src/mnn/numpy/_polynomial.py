@@ -192,6 +192,37 @@ def polyint(p, m=1, k=None):
     return poly1d(val) if truepoly else val
 
 
+def _eigvals(a, fn):
+    la = _mnp().linalg
+    if not hasattr(la, "eigvals"):
+        raise NotImplementedError(f"[mnn.numpy.{fn}] needs mnn.numpy.linalg.eigvals, which mnn lacks yet")
+    return la.eigvals(a)
+
+
+def roots(p):
+    """Roots of the polynomial with coefficients p (highest power first): eigenvalues of its
+    companion matrix, as numpy computes them; zero trailing coefficients give zero roots."""
+    mnp = _mnp()
+    p = mnp.atleast_1d(asarray(p))
+    if p.ndim != 1:
+        raise ValueError("[mnn.numpy.roots] Input must be a rank-1 array.")
+    nz = [i for i, v in enumerate(p.tolist()) if v != 0]
+    if not nz:
+        return mnp.asarray([])
+    trailing = p.shape[0] - nz[-1] - 1
+    p = p[nz[0]:nz[-1] + 1]
+    if p.dtype.kind not in "fc":
+        p = p.astype(mnp.float64)
+    n = p.shape[0]
+    if n > 1:
+        A = mnp.diag(mnp.ones((n - 2,), dtype=p.dtype), -1)
+        A[0, :] = -p[1:] / p[0]
+        r = _eigvals(A, "roots")
+    else:
+        r = mnp.asarray([])
+    return mnp.concatenate([r, mnp.zeros(trailing, dtype=r.dtype)])
+
+
 def poly(seq_of_zeros):
     """Coefficients of the monic polynomial with the given roots (1-d input)."""
     mnp = _mnp()
@@ -253,7 +284,7 @@ class poly1d:
 
     @property
     def roots(self):
-        raise NotImplementedError("[mnn.numpy.poly1d.roots] polynomial roots need eigvals, which mnn lacks yet")
+        return roots(self._coeffs)
 
     r = roots
 

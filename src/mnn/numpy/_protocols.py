@@ -114,7 +114,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         return fn(inputs[0], **kwargs)
     # every other method mnn's function carries (numpy.maximum.accumulate, numpy.add.at, ...outer)
     meth = getattr(getattr(mnp, name, None), method, None)
-    if meth is not None and method in ("reduce", "accumulate", "outer", "at"):
+    if meth is not None and method in ("reduce", "accumulate", "outer", "at", "reduceat"):
         return meth(*inputs, **kwargs)
     return NotImplemented
 

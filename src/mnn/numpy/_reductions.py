@@ -9,10 +9,34 @@ from ._common import asarray, axis_tuple, opt_dtype_code, write_out
 _SUM, _PROD, _MAX, _MIN, _ANY, _ALL = range(6)
 
 
+_IDENTITY = {_SUM: 0, _PROD: 1, _ALL: True, _ANY: False}
+_OP_NAME = {_SUM: "add", _PROD: "multiply", _MAX: "maximum", _MIN: "minimum", _ANY: "logical_or", _ALL: "logical_and"}
+
+
+def _masked_input(kind, fn, a, initial, where):
+    """numpy's where=: excluded elements take the operation's identity (max/min: `initial`)."""
+    fill = _IDENTITY.get(kind, initial)
+    if fill is None:
+        raise ValueError(f"[mnn.numpy.{fn}] reduction operation '{_OP_NAME[kind]}' does not have an identity, "
+                         "so to use a where mask one has to specify 'initial'")
+    w = asarray(where)
+    if w.dtype != _dtypes.bool_:
+        w = _core.ufunc(_core.OPCODES["not_equal"], w, 0)
+    return _core.ufunc(_core.OPCODES["where"], w, a, asarray(fill).astype(a.dtype))
+
+
+def _where_count(a, axis, keepdims, where):
+    """How many elements each mean/var output averages: all of them, or those `where` selects."""
+    if where is True:
+        return _count(a, axis)
+    w = _core.broadcast_to(asarray(where), list(a.shape))
+    return _core.reduce(_SUM, w, axis_tuple(axis, "mean"), bool(keepdims), opt_dtype_code("int64"), "mean")
+
+
 def _reduce(kind, fn, a, axis, dtype, out, keepdims, initial=None, where=True):
-    if where is not True:
-        raise NotImplementedError(f"[mnn.numpy.{fn}] where= is not supported yet")
     a = asarray(a)
+    if where is not True:
+        a = _masked_input(kind, fn, a, initial, where)
     axis = _zero_d_axis(a, axis)
     r = _core.reduce(kind, a, axis_tuple(axis, fn), bool(keepdims), opt_dtype_code(dtype), fn)
     if initial is not None:
@@ -107,7 +131,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = asarray(a)
     acc, res = _mean_dtype(a, dtype)
     s = _reduce(_SUM, "mean", a, axis, acc, None, keepdims, None, where)
-    r = s / _count(a, axis) if s.dtype.kind == "f" else (s / _count(a, axis)).astype(acc)
+    n = _where_count(a, axis, keepdims, where)
+    r = s / n if s.dtype.kind == "f" else (s / n).astype(acc)
     if r.dtype != res:
         r = r.astype(res)
     return write_out(r, out, "mean", "unsafe")
@@ -120,8 +145,9 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     a = asarray(a)
     acc, res = _var_dtype(a, dtype)
     x = a.astype(acc) if a.dtype != acc else a
-    n = _count(a, axis)
-    m = _reduce(_SUM, "var", x, axis, None, None, True, None, where) / n if mean is None else asarray(mean)
+    n = _where_count(a, axis, keepdims, where)
+    nk = n if where is True or keepdims else _where_count(a, axis, True, where)
+    m = _reduce(_SUM, "var", x, axis, None, None, True, None, where) / nk if mean is None else asarray(mean)
     d = x - m
     if d.dtype.kind == "c":  # numpy: |d|^2 = (d * conj(d)).real, and a real result
         re, im = _core.ufunc(_core.OPCODES["real"], d), _core.ufunc(_core.OPCODES["imag"], d)
@@ -130,7 +156,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     else:
         sq = d * d
     s = _reduce(_SUM, "var", sq, axis, None, None, keepdims, None, where)
-    r = s / builtins.max(n - ddof, 0)
+    r = s / (builtins.max(n - ddof, 0) if where is True else _core.ufunc(_core.OPCODES["maximum"], n - ddof, 0))
     if r.dtype != res:
         r = r.astype(res)
     return write_out(r, out, "var", "unsafe")

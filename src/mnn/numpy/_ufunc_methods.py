@@ -5,7 +5,6 @@ reduce/accumulate of add and multiply are sum/prod and cumsum/cumprod (same dtyp
 summation as numpy's). Other associative operators reduce as a balanced tree and accumulate as a
 log-step scan (a few graph nodes per doubling, exact since they are max/min/logical/bitwise);
 the rest fold left to right, which is numpy's order for subtract, divide, power, ..."""
-import builtins
 
 from .. import _core
 from . import _dtypes
@@ -74,8 +73,6 @@ def reduce(fn, name, array, axis=0, dtype=None, out=None, keepdims=False, initia
     """ufunc.reduce: apply the binary operator along `axis` (None: all axes; a tuple for reorderable ones)."""
     if fn.nin != 2:
         raise ValueError(f"[mnn.numpy.{name}.reduce] reduce only supported for binary functions")
-    if where is not True:
-        raise NotImplementedError(f"[mnn.numpy.{name}.reduce] where= is not supported yet")
     a = asarray(array)
     mnp = _mnp()
     if name in _SUM_LIKE or name in _NAMED_REDUCE and dtype is None:
@@ -85,8 +82,17 @@ def reduce(fn, name, array, axis=0, dtype=None, out=None, keepdims=False, initia
             kw["dtype"] = dtype
         if initial is not None and name != "logical_and" and name != "logical_or":
             kw["initial"] = initial
+        if where is not True:
+            kw["where"] = where
         r = red(a, axis=axis, **kw)
         return write_out(r, out, f"{name}.reduce", casting="unsafe")
+    if where is not True:
+        # excluded elements count as the identity (numpy needs one, or an initial, to allow where=)
+        ident = initial if initial is not None else IDENTITY.get(name)
+        if ident is None:
+            raise ValueError(f"[mnn.numpy.{name}.reduce] reduction operation '{name}' does not have an identity, "
+                             "so to use a where mask one has to specify 'initial'")
+        a = mnp.where(where, a, mnp.asarray(ident).astype(a.dtype if dtype is None else dtype))
     if dtype is not None:
         a = a.astype(dtype)
     if a.ndim == 0:
@@ -150,6 +156,36 @@ def accumulate(fn, name, array, axis=0, dtype=None, out=None):
     return write_out(r, out, f"{name}.accumulate", casting="unsafe")
 
 
+def reduceat(fn, name, array, indices, axis=0, dtype=None, out=None):
+    """ufunc.reduceat: reduce a[indices[i]:indices[i+1]] along `axis` for each i (the last runs to
+    the end); where indices[i] >= indices[i+1] the result is a[indices[i]] itself."""
+    if fn.nin != 2:
+        raise ValueError(f"[mnn.numpy.{name}.reduceat] reduceat only supported for binary functions")
+    mnp = _mnp()
+    a = asarray(array)
+    axis = _normalize_axis(axis, a.ndim, f"{name}.reduceat")
+    n = a.shape[axis]
+    idx = [int(i) for i in (asarray(indices).tolist() if not isinstance(indices, list) else indices)]
+    for i in idx:
+        if not 0 <= i < n:
+            raise IndexError(f"[mnn.numpy.{name}.reduceat] index {i} out-of-bounds in {name}.reduceat [0, {n})")
+    parts = []
+    for k, start in enumerate(idx):
+        stop = idx[k + 1] if k + 1 < len(idx) else n
+        if start < stop:
+            parts.append(reduce(fn, name, _take(a, axis, start, stop), axis=axis, dtype=dtype))
+        else:
+            parts.append(mnp.squeeze(_take(a, axis, start, start + 1), axis=axis))
+    # one result dtype for all: what reducing a one-element segment gives (sum upcasts small ints)
+    rdt = reduce(fn, name, _take(a, axis, 0, 1), axis=axis, dtype=dtype).dtype if n else a.dtype
+    if not parts:
+        shape = list(a.shape)
+        shape[axis] = 0
+        return write_out(mnp.empty(tuple(shape), dtype=rdt), out, f"{name}.reduceat", casting="unsafe")
+    r = mnp.stack([p.astype(rdt) for p in parts], axis=axis)
+    return write_out(r, out, f"{name}.reduceat", casting="unsafe")
+
+
 def outer(fn, name, A, B, /, **kwargs):
     """ufunc.outer: fn(a[..., None, ...], b) for every pair of elements of A and B."""
     if fn.nin != 2:
@@ -158,9 +194,20 @@ def outer(fn, name, A, B, /, **kwargs):
     return fn(_core.reshape(a, list(a.shape) + [1] * b.ndim), b, **kwargs)
 
 
+# ufunc.at on repeated indices: a padded (groups x longest run) table reduced along its rows when
+# that table is small; identity pads leave each row's left-to-right result unchanged (-0.0 for add
+# keeps a -0.0 total), and cumsum/cumprod are sequential, so sums come out in numpy's order.
+_AT_PAD = {"add": -0.0, "multiply": 1, "maximum": None, "minimum": None, "fmax": None, "fmin": None,
+           "logical_and": True, "logical_or": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
+_AT_ROW = {"add": "cumsum", "multiply": "cumprod", "maximum": "max", "minimum": "min", "fmax": "max", "fmin": "min",
+           "logical_and": "all", "logical_or": "any", "bitwise_and": None, "bitwise_or": None, "bitwise_xor": None}
+
+
 def at(fn, name, a, indices, b=None, /):
     """ufunc.at: unbuffered in place a[indices] = fn(a[indices], b); repeated indices apply repeatedly,
-    in order. Done in rounds: round k applies every index's k-th occurrence (no repeats per round)."""
+    in order. Without repeats: one gather and one scatter. With repeats: a per-index table (see
+    _AT_PAD) or, for other operators or very uneven runs, rounds that each apply every index's
+    k-th occurrence."""
     if not isinstance(a, _core.ndarray):
         raise TypeError(f"[mnn.numpy.{name}.at] first operand must be an mnn array")
     if (b is None) != (fn.nin == 1):
@@ -169,27 +216,59 @@ def at(fn, name, a, indices, b=None, /):
     mnp = _mnp()
     pos = mnp.arange(a.size).reshape(a.shape)[indices]
     flat_pos = _core.reshape(asarray(pos), [-1])
+    n = flat_pos.shape[0]
     if b is not None:
-        b = asarray(b)
-        b = _core.reshape(mnp.broadcast_to(b, pos.shape), [-1])
-    plist = flat_pos.tolist()
-    seen = {}
-    ranks = []
-    for p in plist:
-        k = seen.get(p, 0)
-        seen[p] = k + 1
-        ranks.append(k)
-    rounds = builtins.max(seen.values(), default=0)
-    for k in range(rounds):
-        sel = [i for i, r in enumerate(ranks) if r == k] if rounds > 1 else None
-        p = flat_pos if sel is None else flat_pos[mnp.asarray(sel, dtype=mnp.int64)]
-        idx = mnp.unravel_index(p, a.shape) if a.ndim else ()
+        b = _core.reshape(mnp.broadcast_to(asarray(b), pos.shape), [-1])
+    if n == 0:
+        return
+    # rank of each element among the earlier elements with the same position (stable sort, runs)
+    order = mnp.argsort(flat_pos, kind="stable")
+    sp = flat_pos[order]
+    ar = mnp.arange(n)
+    starts = mnp.concatenate([mnp.asarray([True]), sp[1:] != sp[:-1]])
+    run_start = mnp.maximum.accumulate(mnp.where(starts, ar, 0))
+    rank_sorted = ar - run_start
+    rounds = int(rank_sorted.max()) + 1
+
+    def apply(sel_pos, sel_b):
+        idx = mnp.unravel_index(sel_pos, a.shape) if a.ndim else ()
         cur = a[idx]
-        if b is None:
-            new = fn(cur)
-        else:
-            new = fn(cur, b if sel is None else b[mnp.asarray(sel, dtype=mnp.int64)])
+        new = fn(cur) if b is None else fn(cur, sel_b)
         if not _dtypes.can_cast(new.dtype, a.dtype, "same_kind"):
             raise _core.UFuncTypeError(f"[mnn.numpy.{name}.at] Cannot cast ufunc '{name}' output from "
                                        f"{new.dtype!r} to {a.dtype!r} with casting rule 'same_kind'")
         a[idx] = new
+
+    if rounds == 1:
+        apply(flat_pos, b)
+        return
+    groups = int(starts.sum())
+    if b is not None and name in _AT_PAD and groups * (rounds + 1) <= max(4 * n, 1 << 16):
+        gid = mnp.cumsum(starts) - 1
+        u = sp[starts]
+        first = a.ravel()[u] if a._is_c_contiguous else a[mnp.unravel_index(u, a.shape)]
+        vals = b[order]
+        rdt = fn(first[:1], vals[:1]).dtype
+        if not _dtypes.can_cast(rdt, a.dtype, "same_kind"):
+            raise _core.UFuncTypeError(f"[mnn.numpy.{name}.at] Cannot cast ufunc '{name}' output from "
+                                       f"{rdt!r} to {a.dtype!r} with casting rule 'same_kind'")
+        pad = _AT_PAD[name]
+        table = mnp.full((groups, rounds + 1), 0 if pad is None else pad, dtype=rdt)
+        table[:, 0] = first.astype(rdt)
+        if pad is None:  # max/min/fmax/fmin: the row's own first entry is a neutral pad
+            table[:, 1:] = mnp.broadcast_to(first.astype(rdt)[:, None], (groups, rounds))
+        table[gid, rank_sorted + 1] = vals.astype(rdt)
+        row = _AT_ROW[name]
+        if row is None:
+            res = reduce(fn, name, table, axis=1)
+        elif row in ("cumsum", "cumprod"):
+            res = getattr(mnp, row)(table, axis=1)[:, -1]
+        else:
+            res = getattr(mnp, row)(table, axis=1)
+        a[mnp.unravel_index(u, a.shape) if a.ndim else ()] = res.astype(a.dtype)
+        return
+    rank = mnp.empty(n, dtype=mnp.int64)
+    rank[order] = rank_sorted
+    for k in range(rounds):
+        sel = mnp.nonzero(rank == k)[0]
+        apply(flat_pos[sel], None if b is None else b[sel])

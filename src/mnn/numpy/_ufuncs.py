@@ -14,17 +14,20 @@ def _make(name, nin):
 
     if nin == 1:
         def ufunc(x, /, out=None, *, dtype=None, **kwargs):
+            where = kwargs.pop("where", True)
             _check_kwargs(name, kwargs)
             if dtype is not None:
                 x = asarray(x).astype(dtype)
-            return write_out(_core.ufunc(code, x), out, name)
+            r = _core.ufunc(code, x)
+            return write_out(r if where is True else _where_result(r, where, out), out, name)
     else:
         def ufunc(x1, x2, /, out=None, *, dtype=None, **kwargs):
+            where = kwargs.pop("where", True)
             _check_kwargs(name, kwargs)
             r = _core.ufunc(code, x1, x2)
             if dtype is not None and _dtypes.dtype(dtype) != r.dtype:
                 r = r.astype(dtype)
-            return write_out(r, out, name)
+            return write_out(r if where is True else _where_result(r, where, out), out, name)
     ufunc.__name__ = name
     ufunc.__qualname__ = name
     ufunc.__doc__ = f"numpy.{name}, evaluated lazily by the engine (fused with neighbouring elementwise work)."
@@ -46,6 +49,7 @@ def _add_methods(fn, name):
     fn.reduce = functools.partial(_ufunc_methods.reduce, fn, name)
     fn.accumulate = functools.partial(_ufunc_methods.accumulate, fn, name)
     fn.outer = functools.partial(_ufunc_methods.outer, fn, name)
+    fn.reduceat = functools.partial(_ufunc_methods.reduceat, fn, name)
 
 
 class _UfuncMeta(type):
@@ -60,6 +64,21 @@ class ufunc(metaclass=_UfuncMeta):
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("cannot create 'mnn.numpy.ufunc' instances")
+
+
+def _where_result(r, where, out):
+    """numpy's where=: the result where the mask holds, the old contents of `out` elsewhere (numpy
+    leaves those uninitialised when there is no out; mnn gives zeros). The excluded elements are
+    still computed (lazily, fused), and their values discarded."""
+    cond = asarray(where)
+    if cond.dtype != _dtypes.bool_:
+        cond = _core.ufunc(_OPCODES["not_equal"], cond, 0)
+    if isinstance(out, tuple):
+        out = out[0] if len(out) == 1 else None
+    if out is not None:
+        keep = out if isinstance(out, ndarray) else asarray(out)
+        return _core.ufunc(_OPCODES["where"], cond, r, keep)
+    return _core.ufunc(_OPCODES["where"], cond, r, _core.ufunc(_OPCODES["multiply"], r, 0).astype(r.dtype))
 
 
 def _check_kwargs(name, kwargs):

@@ -221,23 +221,35 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     return irfftn(a, s, axes, norm, out)
 
 
-def fftfreq(n, d=1.0, device=None):
-    from ._creation import arange
+def _freq_dtype(r, dtype, fn):
+    """The Array API's dtype= (2024.12): a real floating dtype for the frequencies."""
+    if dtype is None:
+        return r
+    dt = _dtypes.dtype(dtype)
+    if dt.kind != "f":
+        raise ValueError(f"[mnn.numpy.fft.{fn}] dtype must be a real floating-point data type, got {dt}")
+    return r.astype(dt)
+
+
+def fftfreq(n, d=1.0, device=None, *, dtype=None):
+    from ._creation import _check_device, arange
+    _check_device(device, "fft.fftfreq")
     n = int(n)
     if n < 1:
         raise ValueError(f"[mnn.numpy.fft.fftfreq] n should be a positive integer, got {n}")
     val = 1.0 / (n * d)
     N = (n - 1) // 2 + 1
     idx = _core.concatenate([arange(0, N), arange(-(n // 2), 0)], 0, None)
-    return idx * val
+    return _freq_dtype(idx * val, dtype, "fftfreq")
 
 
-def rfftfreq(n, d=1.0, device=None):
-    from ._creation import arange
+def rfftfreq(n, d=1.0, device=None, *, dtype=None):
+    from ._creation import _check_device, arange
+    _check_device(device, "fft.rfftfreq")
     n = int(n)
     if n < 1:
         raise ValueError(f"[mnn.numpy.fft.rfftfreq] n should be a positive integer, got {n}")
-    return arange(0, n // 2 + 1) * (1.0 / (n * d))
+    return _freq_dtype(arange(0, n // 2 + 1) * (1.0 / (n * d)), dtype, "rfftfreq")
 
 
 def _roll(x, shifts, axes):

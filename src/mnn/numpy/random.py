@@ -786,3 +786,57 @@ for _name in ("rand", "randn", "randint", "random_integers", "random_sample", "r
               "dirichlet"):
     globals()[_name] = _module_fn(_name)
 del _name
+
+
+# -- multivariate normal (appended: numpy's method='svd'|'cholesky'|'eigh' factorisations) -----------
+
+def _multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
+    """mean + z @ F with z standard normal and F.T @ F == cov (F from an SVD, Cholesky or eigh of cov)."""
+    fn = "multivariate_normal"
+    from . import linalg
+    from ._creation import asarray as _asarray
+    mean = _asarray(mean, dtype=_F64)
+    cov = _asarray(cov, dtype=_F64)
+    if mean.ndim != 1:
+        raise ValueError(f"[mnn.numpy.random.{fn}] mean must be 1 dimensional")
+    if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:
+        raise ValueError(f"[mnn.numpy.random.{fn}] cov must be 2 dimensional and square")
+    if mean.shape[0] != cov.shape[0]:
+        raise ValueError(f"[mnn.numpy.random.{fn}] mean and cov must have same length")
+    if method not in ("svd", "cholesky", "eigh"):
+        raise ValueError(f"[mnn.numpy.random.{fn}] method must be one of {{'eigh', 'svd', 'cholesky'}}")
+    if check_valid not in ("warn", "raise", "ignore"):
+        raise ValueError(f"[mnn.numpy.random.{fn}] check_valid must equal 'warn', 'raise', or 'ignore'")
+    shape = _size_tuple(size, fn)
+    shape = () if shape is None else shape
+    n = mean.shape[0]
+    z = self.standard_normal(shape + (n,))
+    from ._ufuncs import UFUNCS
+    sqrt, absolute = UFUNCS["sqrt"], UFUNCS["absolute"]
+    if method == "cholesky":
+        factor = _core.transpose(linalg.cholesky(cov), [1, 0])
+    else:
+        if method == "eigh":
+            s, u = linalg.eigh(cov)
+            vh = _core.transpose(u, [1, 0])
+        else:
+            _, s, vh = linalg.svd(cov)
+        if check_valid != "ignore":
+            from ._math_funcs import allclose
+            psd = allclose(_core.matmul(_core.transpose(vh, [1, 0]) * s, vh), cov, rtol=tol, atol=tol)
+            if method == "eigh":
+                psd = psd and builtins.bool((s >= -tol).all())
+            if not psd:
+                msg = f"[mnn.numpy.random.{fn}] covariance is not symmetric positive-semidefinite."
+                if check_valid == "raise":
+                    raise ValueError(msg)
+                import warnings
+                warnings.warn(msg, RuntimeWarning, stacklevel=2)
+        factor = _core.reshape(sqrt(absolute(s)), [n, 1]) * vh
+    return _core.matmul(z, factor) + mean
+
+
+Generator.multivariate_normal = _multivariate_normal
+RandomState.multivariate_normal = lambda self, *a, **k: self._gen.multivariate_normal(*a, **k)
+multivariate_normal = _module_fn("multivariate_normal")
+__all__.append("multivariate_normal")
