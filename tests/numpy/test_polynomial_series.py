@@ -75,14 +75,8 @@ def test_series_functions():
         mp.polyfit(mnp.asarray([1.0, 2]), mnp.asarray([1.0]), 1)
 
 
-def test_roots_glue(monkeypatch):
-    # roots need linalg.eigvals; until mnn has it they say so, and the companion-matrix glue is
-    # checked here with numpy's eigvals standing in
-    if not hasattr(mnp.linalg, "eigvals"):
-        with pytest.raises(NotImplementedError, match=r"^\[mnn.numpy.roots\]"):
-            mnp.roots([1, -3, 2])
-        monkeypatch.setattr(mnp.linalg, "eigvals", lambda a: mnp.asarray(numpy.linalg.eigvals(numpy.asarray(a))),
-                            raising=False)
+def test_roots_and_poly():
+    # roots: eigenvalues of the companion matrix (mnn.numpy.linalg.eigvals), as numpy computes them
     same(mnp.roots([1, -6, 11, -6, 0]), numpy.roots([1, -6, 11, -6, 0]))
     same(mnp.roots([0, 0, 2, -4]), numpy.roots([0, 0, 2, -4]))
     same(mnp.poly1d([1, -3, 2]).roots, numpy.poly1d([1, -3, 2]).roots)
@@ -91,3 +85,5 @@ def test_roots_glue(monkeypatch):
     x = numpy.linspace(0, 10, 9)
     y = (x - 2) * (x - 7)
     same(Q.fit(mnp.asarray(x), mnp.asarray(y), 2).roots(), P.fit(x, y, 2).roots())
+    for A in ([[1.0, 2], [3, 4]], [[0.0, -1], [1, 0]], [[2.0, 0, 0], [0, 3, 4], [0, 4, 9]]):
+        same(mnp.poly(mnp.asarray(A)), numpy.poly(numpy.asarray(A)))  # characteristic polynomial

@@ -193,10 +193,7 @@ def polyint(p, m=1, k=None):
 
 
 def _eigvals(a, fn):
-    la = _mnp().linalg
-    if not hasattr(la, "eigvals"):
-        raise NotImplementedError(f"[mnn.numpy.{fn}] needs mnn.numpy.linalg.eigvals, which mnn lacks yet")
-    return la.eigvals(a)
+    return _mnp().linalg.eigvals(a)
 
 
 def roots(p):
@@ -228,7 +225,7 @@ def poly(seq_of_zeros):
     mnp = _mnp()
     z = mnp.atleast_1d(asarray(seq_of_zeros))
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
-        raise NotImplementedError("[mnn.numpy.poly] the characteristic polynomial of a matrix needs eigvals")
+        z = _eigvals(z, "poly")  # the characteristic polynomial of a matrix
     if z.ndim != 1:
         raise ValueError("[mnn.numpy.poly] input must be 1d or non-empty square 2d array.")
     dt = _dtypes.result_type(z.dtype, _dtypes.float64) if z.dtype.kind != "c" else z.dtype
