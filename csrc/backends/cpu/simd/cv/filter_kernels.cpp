@@ -763,49 +763,6 @@ inline void blocks(int64_t n, F body) {
   }
 }
 
-// Column pass of the 3x3 median: lo, mid, hi of the three rows at source bytes [x0, x0 + W).
-template <class V>
-struct Median3 {
-  static constexpr int K = 3;
-  static void columns(const uint8_t* const* rows, int64_t x0, uint8_t* const* planes, int64_t to) {
-    constexpr int W = sizeof(V);
-    const V r0 = vload<V>(rows[0] + x0), r1 = vload<V>(rows[1] + x0), r2 = vload<V>(rows[2] + x0);
-    V a = vmin(r0, r1), b = vmax(r0, r1);
-    V lo = vmin(a, r2), t = vmax(a, r2);
-    V mid = vmin(b, t), hi = vmax(b, t);
-    std::memcpy(planes[0] + to, &lo, W);
-    std::memcpy(planes[1] + to, &mid, W);
-    std::memcpy(planes[2] + to, &hi, W);
-  }
-  // Two output rows at once (rows[0..3]): the two rows they share are ordered once.
-  static void columns2(const uint8_t* const* rows, int64_t x0, uint8_t* const* pa, uint8_t* const* pb, int64_t to) {
-    constexpr int W = sizeof(V);
-    const V r1 = vload<V>(rows[1] + x0), r2 = vload<V>(rows[2] + x0);
-    const V a = vmin(r1, r2), b = vmax(r1, r2);
-    auto put = [&](V x, uint8_t* const* p) {  // x joins the ordered pair (a, b)
-      const V lo = vmin(x, a), hi = vmax(x, b), mid = vmax(a, vmin(x, b));
-      std::memcpy(p[0] + to, &lo, W);
-      std::memcpy(p[1] + to, &mid, W);
-      std::memcpy(p[2] + to, &hi, W);
-    };
-    put(vload<V>(rows[0] + x0), pa);
-    put(vload<V>(rows[3] + x0), pb);
-  }
-  // The median of the nine is med3(max of the lows, med3 of the mids, min of the highs), the
-  // exact identity for windows whose columns are sorted: 12 min/max per block, plus the 6 of
-  // the column pass shared by three outputs, where a median-of-9 network needs 38.
-  static V merge(const uint8_t* pl, const uint8_t* pm, const uint8_t* ph, int64_t c) {
-    const V l[3] = {vload<V>(pl), vload<V>(pl + c), vload<V>(pl + 2 * c)};
-    const V m[3] = {vload<V>(pm), vload<V>(pm + c), vload<V>(pm + 2 * c)};
-    const V h[3] = {vload<V>(ph), vload<V>(ph + c), vload<V>(ph + 2 * c)};
-    V L = vmax(vmax(l[0], l[1]), l[2]);
-    V H = vmin(vmin(h[0], h[1]), h[2]);
-    V M = vmax(vmin(m[0], m[1]), vmin(vmax(m[0], m[1]), m[2]));
-    return vmax(vmin(L, M), vmin(vmax(L, M), H));
-  }
-  static V at(const uint8_t* const* planes, int64_t x0, int64_t c) { return merge(planes[0] + x0, planes[1] + x0, planes[2] + x0, c); }
-};
-
 // Column pass of the 5x5 median: the five rows sorted at every byte; the merge takes the five
 // sorted columns an output reads through a network pruned for sorted inputs (kMed25Cols).
 template <class V>
@@ -903,7 +860,10 @@ void median_row_u8(const uint8_t* const* rows, uint8_t* const* o, int64_t n, int
 }
 
 // The 3x3 median of the W bytes at x of three rows, from their shifted columns sorted in
-// registers (18 min/max) merged by Median3's identity (12 more).
+// registers (18 min/max); the median of the nine is then med3(max of the lows, med3 of the mids,
+// min of the highs), the exact identity for windows whose columns are sorted (12 more). A
+// median-of-9 network needs 38; sharing the column sorts between neighbours through stored
+// planes (as the 5x5 does) measured ~30% slower than recomputing them here.
 template <class V>
 __attribute__((always_inline)) inline V median3_block(const uint8_t* const* rows, int64_t x, int64_t c) {
   V lo[3], mid[3], hi[3];
@@ -949,20 +909,19 @@ void median3_direct_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, in
 // 8-bit 3x3 and 5x5 medians of output rows [y0, y1), straight from the source rows.
 template <class V>
 void median_rows_u8(const uint8_t* src, uint8_t* dst, const Geom& g, int64_t k, int64_t y0, int64_t y1) {
-  const int64_t n = g.w * g.c, c = g.c, r = k / 2, W = sizeof(V);
+  const int64_t n = g.w * g.c, c = g.c, r = k / 2;
   // per plane: 128 bytes before index 0, the chunk, then 2 rc + W + rounding after it
   const int64_t stride = kMedianChunk + 6 * 64;
   std::vector<uint8_t> buf(static_cast<size_t>(2 * k * stride + 64));
   uint8_t* planes = buf.data() + (64 - reinterpret_cast<uintptr_t>(buf.data()) % 64) % 64;
   const uint8_t* rows[6];
   uint8_t* out[2];
-  // 5x5: output rows in pairs, which share 4 of their 6 source rows (the 3x3 column pass is
-  // too cheap for the pairing to pay: its second set of planes costs more than it saves).
+  // 5x5: output rows in pairs, which share 4 of their 6 source rows (pairing 3x3 rows, which
+  // share 2 of 4, measured slower: twice the output streams for little saved).
   for (int64_t y = y0; y < y1; y += (k == 5 && y + 1 < y1) ? 2 : 1) {
     for (int64_t i = 0; i <= k; ++i) rows[i] = src + std::min(std::max<int64_t>(y - r + i, 0), g.h - 1) * n;
     out[0] = dst + y * n, out[1] = out[0] + n;
-    if (k == 3 && n >= W + 2 * c) median3_direct_row_u8<V>(rows, out[0], n, c);
-    else if (k == 3) median_row_u8<Median3<V>, V, 1>(rows, out, n, c, planes, stride);
+    if (k == 3) median3_direct_row_u8<V>(rows, out[0], n, c);
     else if (y + 1 < y1) median_row_u8<Median5<V>, V, 2>(rows, out, n, c, planes, stride);
     else median_row_u8<Median5<V>, V, 1>(rows, out, n, c, planes, stride);
   }
@@ -985,10 +944,11 @@ class MedianKernel final : public backend::Kernel {
       // medianBlur always replicates the edge pixels.
       auto make = [&](int64_t p, T* d) { pad_row<T, T>(src, g, bmap(p, g.h, 1), r, r, 1, T{}, d); };
       if constexpr (std::is_same_v<T, uint8_t>) {
-        // 3x3 stays on 32-byte vectors even with AVX-512: its merge is load-bound, and a 64-byte
-        // load at an odd offset always straddles two cache lines (measured ~20% slower on Zen 4).
+        // 3x3 stays on 32-byte vectors even with AVX-512: its 9 loads per block sit at odd
+        // offsets, where a 64-byte load always straddles two cache lines (no faster on Zen 4,
+        // slower on narrow images).
         if (k == 5 && n >= int64_t(sizeof(vmed_u8))) return median_rows_u8<vmed_u8>(src, dst, g, k, y0, y1);
-        if (k <= 5 && n >= 32) return median_rows_u8<v32u8>(src, dst, g, k, y0, y1);
+        if ((k == 5 && n >= 32) || (k == 3 && n >= 32 + 2 * c)) return median_rows_u8<v32u8>(src, dst, g, k, y0, y1);
       }
       if (k <= 5) {
         constexpr int B = 64;
