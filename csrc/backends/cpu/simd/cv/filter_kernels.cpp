@@ -869,7 +869,12 @@ __attribute__((always_inline)) inline V median3_block(const uint8_t* const* rows
   V lo[3], mid[3], hi[3];
   for (int j = 0; j < 3; ++j) {
     const int64_t at = x + (j - 1) * c;
-    const V r0 = vload<V>(rows[0] + at), r1 = vload<V>(rows[1] + at), r2 = vload<V>(rows[2] + at);
+    V r0 = vload<V>(rows[0] + at), r1 = vload<V>(rows[1] + at), r2 = vload<V>(rows[2] + at);
+#if defined(__AVX2__)
+    // Keeps each row in a register: GCC otherwise folds the load into both the min and the max
+    // that read it, and this loop is bound by loads.
+    asm("" : "+x"(r0), "+x"(r1), "+x"(r2));
+#endif
     const V a = vmin(r0, r1), b = vmax(r0, r1);
     const V t = vmax(a, r2);
     lo[j] = vmin(a, r2), mid[j] = vmin(b, t), hi[j] = vmax(b, t);
