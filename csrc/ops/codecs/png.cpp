@@ -43,19 +43,26 @@ size_t unfilter_sub_simd(uint8_t* row, size_t n) {
       __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i));
       x = _mm_add_epi8(x, _mm_slli_si128(x, kBpp));
       x = _mm_add_epi8(x, _mm_slli_si128(x, 2 * kBpp));
+      // The step's own sum (its last pixel, in every slot) does not depend on the carry, so
+      // the only chain from step to step is one add.
+      __m128i last;
+      if constexpr (kBpp == 4) {
+        last = _mm_shuffle_epi32(x, 0xFF);
+      } else {
+        last = _mm_and_si128(_mm_srli_si128(x, 9), low3);
+        last = _mm_or_si128(last, _mm_slli_si128(last, 3));
+        last = _mm_or_si128(last, _mm_slli_si128(last, 6));
+      }
       x = _mm_add_epi8(x, carry);
+      carry = _mm_add_epi8(carry, last);
       if constexpr (kBpp == 4) {
         _mm_storeu_si128(reinterpret_cast<__m128i*>(row + i), x);
-        carry = _mm_shuffle_epi32(x, 0xFF);
       } else {
         // exactly the 12 bytes: a 16-byte store would overlap the next step's load, which then
         // cannot be forwarded and waits for the store to retire
         _mm_storel_epi64(reinterpret_cast<__m128i*>(row + i), x);
         const int32_t hi = _mm_cvtsi128_si32(_mm_srli_si128(x, 8));
         std::memcpy(row + i + 8, &hi, 4);
-        __m128i p = _mm_and_si128(_mm_srli_si128(x, 9), low3);
-        p = _mm_or_si128(p, _mm_slli_si128(p, 3));
-        carry = _mm_or_si128(p, _mm_slli_si128(p, 6));  // bytes 12..15 stay zero
       }
     }
     return std::max<size_t>(i, kBpp);
