@@ -1,5 +1,5 @@
 """mnn.cv's per-ISA kernels (csrc/backends/cpu/simd/cv/) against their scalar builds: the SIMD
-paths (resize rows, area 2x2, warpAffine gathers, gray/HSV/channel permutation loops) must give the scalar
+paths (resize rows, area 2x2, warpAffine gathers, gray/HSV/channel permutation loops, medians) must give the scalar
 code's bytes exactly."""
 
 import pytest
@@ -25,6 +25,9 @@ for shape in [(97, 131, 3), (61, 83, 4), (45, 67)]:
     for interp in (cv.INTER_LINEAR, cv.INTER_NEAREST):
         for border in (cv.BORDER_CONSTANT, cv.BORDER_REFLECT_101):
             put(f"warp{shape}{interp}{border}", cv.warpAffine(a, M, (150, 120), flags=interp, borderMode=border))
+    for k in (3, 5):  # sorted-column medians (filter_kernels.cpp), wide and just-wide-enough rows
+        put(f"median{shape}{k}", cv.medianBlur(a, k))
+        put(f"median_narrow{shape}{k}", cv.medianBlur(a[:, :14], k))
     if len(shape) == 3:
         for code in (cv.COLOR_BGR2GRAY, cv.COLOR_BGR2RGB, cv.COLOR_BGR2HSV, cv.COLOR_RGB2HSV_FULL, cv.COLOR_BGR2HLS,
                      cv.COLOR_BGRA2GRAY if shape[2] == 4 else cv.COLOR_BGR2YCrCb):

@@ -758,7 +758,9 @@ class ColorKernel final : public backend::Kernel {
     int map[4] = {0, 1, 2, 3};
     if (op == kPerm)
       for (int c = 0; c < dcn; ++c) map[c] = int(p_[3 + c]);
-    const int64_t grain = 1 << 14;
+    // A channel permutation moves bytes at memory speed: small chunks would spend a visible
+    // share of it on per-chunk set-up (its shuffle masks) and dispatch.
+    const int64_t grain = op == kPerm ? int64_t(1) << 18 : int64_t(1) << 14;
     parallel_for(npix_, grain, [&](int64_t lo, int64_t hi) {
       const T* s = src + lo * scn;
       T* d = dst + lo * dcn;

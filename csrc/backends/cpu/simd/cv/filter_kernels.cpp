@@ -13,6 +13,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
@@ -726,7 +730,9 @@ typedef uint8_t vmed_u8 __attribute__((vector_size(64)));
 typedef v32u8 vmed_u8;
 #endif
 
-// always_inline: the scalar build would pass these vectors in memory otherwise.
+// always_inline: the scalar build would pass these vectors in memory otherwise (GCC still
+// notes that the ABI of such a function would differ: not an issue once inlined).
+#pragma GCC diagnostic ignored "-Wpsabi"
 template <class V>
 __attribute__((always_inline)) inline V vmin(V x, V y) { return x < y ? x : y; }
 template <class V>
@@ -761,35 +767,6 @@ inline void blocks(int64_t n, F body) {
   }
 }
 
-// Column pass of the 3x3 median: lo, mid, hi of the three rows at source bytes [x0, x0 + W).
-template <class V>
-struct Median3 {
-  static constexpr int K = 3;
-  static void columns(const uint8_t* const* rows, int64_t x0, uint8_t* const* planes, int64_t to) {
-    constexpr int W = sizeof(V);
-    const V r0 = vload<V>(rows[0] + x0), r1 = vload<V>(rows[1] + x0), r2 = vload<V>(rows[2] + x0);
-    V a = vmin(r0, r1), b = vmax(r0, r1);
-    V lo = vmin(a, r2), t = vmax(a, r2);
-    V mid = vmin(b, t), hi = vmax(b, t);
-    std::memcpy(planes[0] + to, &lo, W);
-    std::memcpy(planes[1] + to, &mid, W);
-    std::memcpy(planes[2] + to, &hi, W);
-  }
-  // The median of the nine is med3(max of the lows, med3 of the mids, min of the highs), the
-  // exact identity for windows whose columns are sorted: 12 min/max per block, plus the 6 of
-  // the column pass shared by three outputs, where a median-of-9 network needs 38.
-  static V merge(const uint8_t* pl, const uint8_t* pm, const uint8_t* ph, int64_t c) {
-    const V l[3] = {vload<V>(pl), vload<V>(pl + c), vload<V>(pl + 2 * c)};
-    const V m[3] = {vload<V>(pm), vload<V>(pm + c), vload<V>(pm + 2 * c)};
-    const V h[3] = {vload<V>(ph), vload<V>(ph + c), vload<V>(ph + 2 * c)};
-    V L = vmax(vmax(l[0], l[1]), l[2]);
-    V H = vmin(vmin(h[0], h[1]), h[2]);
-    V M = vmax(vmin(m[0], m[1]), vmin(vmax(m[0], m[1]), m[2]));
-    return vmax(vmin(L, M), vmin(vmax(L, M), H));
-  }
-  static V at(const uint8_t* const* planes, int64_t x0, int64_t c) { return merge(planes[0] + x0, planes[1] + x0, planes[2] + x0, c); }
-};
-
 // Column pass of the 5x5 median: the five rows sorted at every byte; the merge takes the five
 // sorted columns an output reads through a network pruned for sorted inputs (kMed25Cols).
 template <class V>
@@ -801,6 +778,35 @@ struct Median5 {
               vload<V>(rows[4] + x0)};
     run_net<Net<5>, kSort5>(v, std::make_index_sequence<kSort5.size>{});
     for (int r = 0; r < 5; ++r) std::memcpy(planes[r] + to, &v[r], W);
+  }
+  // Two output rows at once (rows[0..5]): the four rows they share are sorted once (5
+  // comparators) and each outer row is inserted (4 more), 13 comparators instead of 18.
+  static void columns2(const uint8_t* const* rows, int64_t x0, uint8_t* const* pa, uint8_t* const* pb, int64_t to) {
+    constexpr int W = sizeof(V);
+    V s0 = vload<V>(rows[1] + x0), s1 = vload<V>(rows[2] + x0), s2 = vload<V>(rows[3] + x0), s3 = vload<V>(rows[4] + x0);
+    auto cmp = [](V& x, V& y) {
+      const V lo = vmin(x, y);
+      y = vmax(x, y);
+      x = lo;
+    };
+    cmp(s0, s1), cmp(s2, s3), cmp(s0, s2), cmp(s1, s3), cmp(s1, s2);
+    auto put = [&](V x, uint8_t* const* p) {
+      V t = x;
+      const V o0 = vmin(s0, t);
+      t = vmax(s0, t);
+      const V o1 = vmin(s1, t);
+      t = vmax(s1, t);
+      const V o2 = vmin(s2, t);
+      t = vmax(s2, t);
+      const V o3 = vmin(s3, t), o4 = vmax(s3, t);
+      std::memcpy(p[0] + to, &o0, W);
+      std::memcpy(p[1] + to, &o1, W);
+      std::memcpy(p[2] + to, &o2, W);
+      std::memcpy(p[3] + to, &o3, W);
+      std::memcpy(p[4] + to, &o4, W);
+    };
+    put(vload<V>(rows[0] + x0), pa);
+    put(vload<V>(rows[5] + x0), pb);
   }
   static V at(const uint8_t* const* planes, int64_t x0, int64_t c) {
     V v[25];
@@ -815,48 +821,165 @@ struct Median5 {
 // source rows (whole-row planes of a 1920x3 image pushed those rows out of it).
 constexpr int64_t kMedianChunk = 1024;
 
-// One output row of the 8-bit K x K median (n >= W bytes), in chunks of kMedianChunk outputs.
+// R (1 or 2) output rows of the 8-bit K x K median (n >= W bytes), in chunks of kMedianChunk
+// outputs.
 // The column pass reads the source rows in place (rows[i]: source row y - K/2 + i, clamped:
 // medianBlur replicates edges) and writes every sorted column rank into its plane at the
 // chunk's padded positions (plane index 0 = padded position s0 = source s0 - K/2 pixels);
 // pixels past the row's ends are copies of its end pixels' sorted columns, since sorting a
 // column commutes with replicating it. No padded copy of the image is made.
-template <class M, class V>
-void median_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c, uint8_t* planes_base, int64_t stride) {
+template <class M, class V, int R>
+void median_row_u8(const uint8_t* const* rows, uint8_t* const* o, int64_t n, int64_t c, uint8_t* planes_base,
+                   int64_t stride) {
   constexpr int W = sizeof(V), K = M::K;
   const int64_t rc = (K / 2) * c;
-  uint8_t* pl[K];
-  for (int r = 0; r < K; ++r) pl[r] = planes_base + r * stride;
+  // Output row t's planes are pl[t * K .. t * K + K). Source byte x goes to plane index
+  // x - s0 + rc: with planes_base and stride multiples of 64, pl[r] + rc is too, so column
+  // blocks that start at a multiple of W load and store whole cache lines (a 64-byte access
+  // that straddles two lines costs two). 128 bytes before index 0 take the rounding down.
+  uint8_t* pl[R * K];
+  for (int r = 0; r < R * K; ++r) pl[r] = planes_base + r * stride + 128 - rc;
   for (int64_t s0 = 0; s0 < n; s0 += kMedianChunk) {
     if (n - s0 < W) s0 = n - W;
     const int64_t s1 = std::min(n, s0 + kMedianChunk);
-    // Source bytes [xa, xb) land at plane index x - s0 + rc.
-    int64_t xa = std::max<int64_t>(0, s0 - rc), xb = std::min(n, s1 + rc);
+    int64_t xa = std::max<int64_t>(0, s0 - rc) / W * W, xb = std::min(n, (s1 + rc + W - 1) / W * W);
     if (xb - xa < W) xa = xb - W;
-    blocks<W>(xb - xa, [&](int64_t x) { M::columns(rows, xa + x, pl, xa + x - s0 + rc); });
+    blocks<W>(xb - xa, [&](int64_t x) {
+      if constexpr (R == 1) M::columns(rows, xa + x, pl, xa + x - s0 + rc);
+      else M::columns2(rows, xa + x, pl, pl + K, xa + x - s0 + rc);
+    });
     if (s0 == 0)  // left of source byte 0 (no other chunk starts within rc bytes of it)
       for (int64_t i = 0; i < rc; ++i)
-        for (int r = 0; r < K; ++r) pl[r][i] = pl[r][rc + i % c];
+        for (int r = 0; r < R * K; ++r) pl[r][i] = pl[r][rc + i % c];
     for (int64_t x = n; x < s1 + rc; ++x)  // right of the last source byte
-      for (int r = 0; r < K; ++r) pl[r][x - s0 + rc] = pl[r][n - c + (x - n) % c - s0 + rc];
+      for (int r = 0; r < R * K; ++r) pl[r][x - s0 + rc] = pl[r][n - c + (x - n) % c - s0 + rc];
     blocks<W>(s1 - s0, [&](int64_t x) {
-      const V v = M::at(pl, x, c);
-      std::memcpy(o + s0 + x, &v, W);
+      for (int t = 0; t < R; ++t) {
+        const V v = M::at(pl + t * K, x, c);
+        std::memcpy(o[t] + s0 + x, &v, W);
+      }
     });
     if (s1 == n) break;
   }
 }
 
+// The 3x3 median of the W bytes at x of three rows, from their shifted columns sorted in
+// registers (18 min/max); the median of the nine is then med3(max of the lows, med3 of the mids,
+// min of the highs), the exact identity for windows whose columns are sorted (12 more). A
+// median-of-9 network needs 38; sharing the column sorts between neighbours through stored
+// planes (as the 5x5 does) measured ~30% slower than recomputing them here.
+template <class V>
+__attribute__((always_inline)) inline V median3_block(const uint8_t* const* rows, int64_t x, int64_t c) {
+  V lo[3], mid[3], hi[3];
+  for (int j = 0; j < 3; ++j) {
+    const int64_t at = x + (j - 1) * c;
+    V r0 = vload<V>(rows[0] + at), r1 = vload<V>(rows[1] + at), r2 = vload<V>(rows[2] + at);
+#if defined(__AVX2__)
+    // Keeps each row in a register: GCC otherwise folds the load into both the min and the max
+    // that read it, and this loop is bound by loads.
+    asm("" : "+x"(r0), "+x"(r1), "+x"(r2));
+#endif
+    const V a = vmin(r0, r1), b = vmax(r0, r1);
+    const V t = vmax(a, r2);
+    lo[j] = vmin(a, r2), mid[j] = vmin(b, t), hi[j] = vmax(b, t);
+  }
+  const V L = vmax(vmax(lo[0], lo[1]), lo[2]);
+  const V H = vmin(vmin(hi[0], hi[1]), hi[2]);
+  const V M = vmax(vmin(mid[0], mid[1]), vmin(vmax(mid[0], mid[1]), mid[2]));
+  return vmax(vmin(L, M), vmin(vmax(L, M), H));
+}
+
+// One row of the 8-bit 3x3 median straight from the source rows (n >= W + 2c): 9 loads and 30
+// min/max per block, nothing stored but the output. The first and last blocks read one pixel
+// past the row, so they run on short copies of the row ends with that pixel replicated.
+#if defined(__AVX2__)
+// The interior of a 3x3 median row with every column sorted once per 32 bytes: the sorted
+// columns at x - C and x + C are byte shifts of this block's and its neighbours' (permute2x128
+// + alignr, on the shuffle ports), so a block costs 3 loads instead of 9. Writes output bytes
+// [32, 32 + 32 nb); needs (nb + 2) * 32 <= n.
+template <int C>
+void median3_rolling_u8(const uint8_t* const* rows, uint8_t* o, int64_t nb) {
+  auto sort3 = [&](int64_t x, __m256i& lo, __m256i& mid, __m256i& hi) {
+    const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[0] + x));
+    const __m256i r1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[1] + x));
+    const __m256i r2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[2] + x));
+    const __m256i a = _mm256_min_epu8(r0, r1), b = _mm256_max_epu8(r0, r1), t = _mm256_max_epu8(a, r2);
+    lo = _mm256_min_epu8(a, r2), mid = _mm256_min_epu8(b, t), hi = _mm256_max_epu8(b, t);
+  };
+  auto left = [](__m256i prev, __m256i cur) {  // bytes x - C .. x + 32 - C
+    return _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prev, cur, 0x21), 16 - C);
+  };
+  auto right = [](__m256i cur, __m256i next) {  // bytes x + C .. x + 32 + C
+    return _mm256_alignr_epi8(_mm256_permute2x128_si256(cur, next, 0x21), cur, C);
+  };
+  auto med3 = [](__m256i a, __m256i b, __m256i c) {
+    return _mm256_max_epu8(_mm256_min_epu8(a, b), _mm256_min_epu8(_mm256_max_epu8(a, b), c));
+  };
+  __m256i pl, pm, ph, cl, cm, ch, nl, nm, nh;
+  sort3(0, pl, pm, ph);
+  sort3(32, cl, cm, ch);
+  for (int64_t k = 1; k <= nb; ++k) {
+    sort3((k + 1) * 32, nl, nm, nh);
+    const __m256i L = _mm256_max_epu8(_mm256_max_epu8(left(pl, cl), cl), right(cl, nl));
+    const __m256i H = _mm256_min_epu8(_mm256_min_epu8(left(ph, ch), ch), right(ch, nh));
+    const __m256i M = med3(left(pm, cm), cm, right(cm, nm));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + k * 32), med3(L, M, H));
+    pl = cl, pm = cm, ph = ch, cl = nl, cm = nm, ch = nh;
+  }
+}
+#endif
+
+template <class V>
+void median3_direct_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, int64_t c) {
+  constexpr int W = sizeof(V);
+  int64_t from = 0;  // the blocks below cover output bytes [from + c, n - c)
+#if defined(__AVX2__)
+  if (W == 32 && n >= 128 && (c == 1 || c == 3 || c == 4)) {
+    const int64_t nb = n / 32 - 2;
+    if (c == 1) median3_rolling_u8<1>(rows, o, nb);
+    else if (c == 3) median3_rolling_u8<3>(rows, o, nb);
+    else median3_rolling_u8<4>(rows, o, nb);
+    from = std::min(32 * (nb + 1) - c, n - c - W - c);  // what is left: [32 (nb + 1), n - c)
+  }
+#endif
+  blocks<W>(n - 2 * c - from, [&](int64_t xb) {
+    const V r = median3_block<V>(rows, from + xb + c, c);
+    std::memcpy(o + from + xb + c, &r, W);
+  });
+  uint8_t tmp[3][W + 8];
+  const uint8_t* t[3] = {tmp[0], tmp[1], tmp[2]};
+  for (int i = 0; i < 3; ++i) {  // [pixel 0, bytes 0 .. W + c)
+    std::memcpy(tmp[i], rows[i], c);
+    std::memcpy(tmp[i] + c, rows[i], W + c);
+  }
+  V r = median3_block<V>(t, c, c);
+  std::memcpy(o, &r, W);
+  for (int i = 0; i < 3; ++i) {  // [bytes n - W - c .. n, last pixel]
+    std::memcpy(tmp[i], rows[i] + n - W - c, W + c);
+    std::memcpy(tmp[i] + W + c, rows[i] + n - c, c);
+  }
+  r = median3_block<V>(t, c, c);
+  std::memcpy(o + n - W, &r, W);
+}
+
 // 8-bit 3x3 and 5x5 medians of output rows [y0, y1), straight from the source rows.
 template <class V>
 void median_rows_u8(const uint8_t* src, uint8_t* dst, const Geom& g, int64_t k, int64_t y0, int64_t y1) {
-  const int64_t n = g.w * g.c, c = g.c, r = k / 2, stride = kMedianChunk + 2 * r * c + 64;
-  std::vector<uint8_t> planes(static_cast<size_t>(k * stride));
-  const uint8_t* rows[5];
-  for (int64_t y = y0; y < y1; ++y) {
-    for (int64_t i = 0; i < k; ++i) rows[i] = src + std::min(std::max<int64_t>(y - r + i, 0), g.h - 1) * n;
-    if (k == 3) median_row_u8<Median3<V>, V>(rows, dst + y * n, n, c, planes.data(), stride);
-    else median_row_u8<Median5<V>, V>(rows, dst + y * n, n, c, planes.data(), stride);
+  const int64_t n = g.w * g.c, c = g.c, r = k / 2;
+  // per plane: 128 bytes before index 0, the chunk, then 2 rc + W + rounding after it
+  const int64_t stride = kMedianChunk + 6 * 64;
+  std::vector<uint8_t> buf(static_cast<size_t>(2 * k * stride + 64));
+  uint8_t* planes = buf.data() + (64 - reinterpret_cast<uintptr_t>(buf.data()) % 64) % 64;
+  const uint8_t* rows[6];
+  uint8_t* out[2];
+  // 5x5: output rows in pairs, which share 4 of their 6 source rows (pairing 3x3 rows, which
+  // share 2 of 4, measured slower: twice the output streams for little saved).
+  for (int64_t y = y0; y < y1; y += (k == 5 && y + 1 < y1) ? 2 : 1) {
+    for (int64_t i = 0; i <= k; ++i) rows[i] = src + std::min(std::max<int64_t>(y - r + i, 0), g.h - 1) * n;
+    out[0] = dst + y * n, out[1] = out[0] + n;
+    if (k == 3) median3_direct_row_u8<V>(rows, out[0], n, c);
+    else if (y + 1 < y1) median_row_u8<Median5<V>, V, 2>(rows, out, n, c, planes, stride);
+    else median_row_u8<Median5<V>, V, 1>(rows, out, n, c, planes, stride);
   }
 }
 
@@ -877,8 +1000,11 @@ class MedianKernel final : public backend::Kernel {
       // medianBlur always replicates the edge pixels.
       auto make = [&](int64_t p, T* d) { pad_row<T, T>(src, g, bmap(p, g.h, 1), r, r, 1, T{}, d); };
       if constexpr (std::is_same_v<T, uint8_t>) {
-        if (k <= 5 && n >= int64_t(sizeof(vmed_u8))) return median_rows_u8<vmed_u8>(src, dst, g, k, y0, y1);
-        if (k <= 5 && n >= 32) return median_rows_u8<v32u8>(src, dst, g, k, y0, y1);
+        // 3x3 stays on 32-byte vectors even with AVX-512: its 9 loads per block sit at odd
+        // offsets, where a 64-byte load always straddles two cache lines (no faster on Zen 4,
+        // slower on narrow images).
+        if (k == 5 && n >= int64_t(sizeof(vmed_u8))) return median_rows_u8<vmed_u8>(src, dst, g, k, y0, y1);
+        if ((k == 5 && n >= 32) || (k == 3 && n >= 32 + 2 * c)) return median_rows_u8<v32u8>(src, dst, g, k, y0, y1);
       }
       if (k <= 5) {
         constexpr int B = 64;

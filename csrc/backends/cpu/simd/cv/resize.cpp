@@ -172,6 +172,18 @@ class SeparableResize final : public backend::Kernel {
         safe = safe && ofs0_[x] + 4 <= row_bytes && ofs1_[x] + 4 <= row_bytes;
         if (safe) nsafe_ = x + 1;
       }
+      // Linear taps read two neighbouring pixels (the second one cn bytes on), or give the
+      // second a zero weight where the edge clamps them: one 8-byte load then holds both.
+      // npair_ (even) columns qualify for the two-pixels-per-vector loop.
+      npair_ = 0;
+      if (cn == 3 || cn == 4) {
+        bool ok = true;
+        for (int x = 0; x < g_.dw && ok; ++x) {
+          ok = ofs0_[x] + 8 <= row_bytes && (ofs1_[x] == ofs0_[x] + cn || tx_.iw[2 * x + 1] == 0);
+          if (ok) npair_ = x + 1;
+        }
+        npair_ &= ~1;
+      }
     }
   }
 
@@ -193,6 +205,11 @@ class SeparableResize final : public backend::Kernel {
   // Two source rows at once (3 or 4 channels, linear): twice the loads in flight when the rows
   // come from memory. The tails are left to hrow_u8.
   void hrow2_u8(const uint8_t* Sa, const uint8_t* Sb, int* Da, int* Db) const {
+    if (npair_ > 0) {
+      hrow_u8(Sa, Da);
+      hrow_u8(Sb, Db);
+      return;
+    }
     const int cn = g_.cn;
     const int* o0 = ofs0_.data();
     const int* o1 = ofs1_.data();
@@ -214,6 +231,30 @@ class SeparableResize final : public backend::Kernel {
   }
 #endif
 
+#if defined(__AVX2__)
+  // Columns [0, npair_) of one row, two output pixels per 256-bit madd: each pixel's two taps
+  // come from one 8-byte load, interleaved per channel by one byte shuffle. The 3-channel
+  // store writes two ints past the pair (the row slots are padded).
+  void hpair_u8(const uint8_t* S, int* D) const {
+    const int cn = g_.cn;
+    const __m128i shuf = cn == 3 ? _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1)
+                                 : _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    const __m256i pack3 = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
+    const int* o0 = ofs0_.data();
+    const int* wp = wpk_.data();
+    for (int x = 0; x < npair_; x += 2) {
+      int64_t q0, q1;
+      std::memcpy(&q0, S + o0[x], 8);
+      std::memcpy(&q1, S + o0[x + 1], 8);
+      const __m128i b = _mm_shuffle_epi8(_mm_set_epi64x(q1, q0), shuf);
+      const __m256i w = _mm256_setr_m128i(_mm_set1_epi32(wp[x]), _mm_set1_epi32(wp[x + 1]));
+      __m256i r = _mm256_madd_epi16(_mm256_cvtepu8_epi16(b), w);
+      if (cn == 3) r = _mm256_permutevar8x32_epi32(r, pack3);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + x * cn), r);
+    }
+  }
+#endif
+
   void hrow_u8(const uint8_t* S, int* D, int x_from = 0) const {
     const int cn = g_.cn, ks = tx_.ksize, dw = g_.dw;
     const int* idx = tx_.idx.data();
@@ -225,6 +266,10 @@ class SeparableResize final : public backend::Kernel {
         // Each pixel pair as interleaved 16-bit (p0c, p1c) lanes times (a0, a1): one madd gives
         // all channels. 4-byte loads read one byte past a 3-channel pixel, so the pixels at the
         // row's end are left to the scalar loop.
+        if (x == 0 && npair_ > 0) {
+          hpair_u8(S, D);
+          x = npair_;
+        }
         const int* o0 = ofs0_.data();
         const int* o1 = ofs1_.data();
         const int* wp = wpk_.data();
@@ -426,7 +471,7 @@ class SeparableResize final : public backend::Kernel {
   int interp_;
   Taps tx_, ty_;
   std::vector<int> ofs0_, ofs1_, wpk_;
-  int nsafe_ = 0;
+  int nsafe_ = 0, npair_ = 0;
 };
 
 // Nearest neighbour: a gather of whole pixels. NEAREST maps d -> floor(d * scale);
