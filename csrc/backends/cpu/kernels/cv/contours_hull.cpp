@@ -213,20 +213,29 @@ bool calipers(const std::vector<float>& hx, const std::vector<float>& hy, float 
   return true;
 }
 
-// Output: cx, cy, width, height, angle (degrees), ok (0 when the hull is degenerate).
-class MinAreaRectKernel final : public backend::Kernel {
+// The measures of a point set (an N x 2 int32 or float32 contour): run_typed<T>(points, out) of
+// the derived kernel, called with the points' element type.
+template <class Derived, class Out>
+class PointSetKernel : public backend::Kernel {
  public:
-  explicit MinAreaRectKernel(const backend::StepDesc& s) {
-    n_ = s.inputs[0].shape[0];
-    float_ = s.inputs[0].dtype == DType::Float32;
-  }
+  explicit PointSetKernel(const backend::StepDesc& s)
+      : n_(s.inputs[0].shape[0]), float_(s.inputs[0].dtype == DType::Float32) {}
   void run(char* const* in, char* out) override {
-    float* o = reinterpret_cast<float*>(out);
-    if (float_) run_typed(reinterpret_cast<const float*>(in[0]), o);
-    else run_typed(reinterpret_cast<const int32_t*>(in[0]), o);
+    auto* self = static_cast<Derived*>(this);
+    if (float_) self->run_typed(reinterpret_cast<const float*>(in[0]), reinterpret_cast<Out*>(out));
+    else self->run_typed(reinterpret_cast<const int32_t*>(in[0]), reinterpret_cast<Out*>(out));
   }
 
- private:
+ protected:
+  int64_t n_;
+  bool float_;
+};
+
+// Output: cx, cy, width, height, angle (degrees), ok (0 when the hull is degenerate).
+class MinAreaRectKernel final : public PointSetKernel<MinAreaRectKernel, float> {
+ public:
+  using PointSetKernel::PointSetKernel;
+
   template <class T>
   void run_typed(const T* pts, float* o) {
     std::vector<T> x(static_cast<size_t>(n_)), y(static_cast<size_t>(n_));
@@ -263,24 +272,14 @@ class MinAreaRectKernel final : public backend::Kernel {
     while (ang < -90) std::swap(w, h), ang = ang + 90.f;
     o[0] = cx, o[1] = cy, o[2] = w, o[3] = h, o[4] = ang, o[5] = ok;
   }
-  int64_t n_;
-  bool float_;
 };
 
 // Green's-theorem moments of a polygon (cv2's contourMoments, in double): m00, m10, m01, m20, m11,
 // m02, m30, m21, m12, m03 (zeros when the area is below FLT_EPSILON).
-class ContourMomentsKernel final : public backend::Kernel {
+class ContourMomentsKernel final : public PointSetKernel<ContourMomentsKernel, double> {
  public:
-  explicit ContourMomentsKernel(const backend::StepDesc& s) {
-    n_ = s.inputs[0].shape[0];
-    float_ = s.inputs[0].dtype == DType::Float32;
-  }
-  void run(char* const* in, char* out) override {
-    if (float_) run_typed(reinterpret_cast<const float*>(in[0]), reinterpret_cast<double*>(out));
-    else run_typed(reinterpret_cast<const int32_t*>(in[0]), reinterpret_cast<double*>(out));
-  }
+  using PointSetKernel::PointSetKernel;
 
- private:
   template <class T>
   void run_typed(const T* p, double* m) {
     std::fill(m, m + 10, 0.0);
@@ -313,26 +312,15 @@ class ContourMomentsKernel final : public backend::Kernel {
       m[8] = a12 * (s * 0.016666666666666667), m[9] = a03 * (s * 0.05);
     }
   }
-  int64_t n_;
-  bool float_;
 };
 
 // cv2's minEnclosingCircle in float: the incremental (Welzl-style) search, each circle padded by
 // 1e-4. Only hull points can lie on the circle, so the search runs over the hull's points in input
 // order: the same circle, without the quadratic blow-up on a contour's ordered points.
-class MinEnclosingCircleKernel final : public backend::Kernel {
+class MinEnclosingCircleKernel final : public PointSetKernel<MinEnclosingCircleKernel, float> {
  public:
-  explicit MinEnclosingCircleKernel(const backend::StepDesc& s) {
-    n_ = s.inputs[0].shape[0];
-    float_ = s.inputs[0].dtype == DType::Float32;
-  }
-  void run(char* const* in, char* out) override {
-    float* o = reinterpret_cast<float*>(out);
-    if (float_) run_typed(reinterpret_cast<const float*>(in[0]), o);
-    else run_typed(reinterpret_cast<const int32_t*>(in[0]), o);
-  }
+  using PointSetKernel::PointSetKernel;
 
- private:
   static constexpr float kEps = 1.0e-4f;
   static double norm(float dx, float dy) { return std::sqrt(static_cast<double>(dx) * dx + static_cast<double>(dy) * dy); }
 
@@ -405,8 +393,6 @@ class MinEnclosingCircleKernel final : public backend::Kernel {
     r += kEps;
   }
 
-  int64_t n_;
-  bool float_;
 };
 
 class ConvexHullKernel final : public backend::Kernel {
