@@ -98,7 +98,9 @@ def _trim(c):
     return c[k:]
 
 
-def polyadd(a1, a2):
+def _aligned(a1, a2):
+    """Both coefficient arrays, the shorter padded with leading zeros; and whether either was a
+    poly1d (the result is then a poly1d too)."""
     mnp = _mnp()
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
     a1, a2 = mnp.atleast_1d(_coeffs(a1)), mnp.atleast_1d(_coeffs(a2))
@@ -107,19 +109,17 @@ def polyadd(a1, a2):
         a1 = mnp.concatenate([mnp.zeros(diff, dtype=a1.dtype), a1])
     elif diff < 0:
         a2 = mnp.concatenate([mnp.zeros(-diff, dtype=a2.dtype), a2])
+    return a1, a2, truepoly
+
+
+def polyadd(a1, a2):
+    a1, a2, truepoly = _aligned(a1, a2)
     val = a1 + a2
     return poly1d(val) if truepoly else val
 
 
 def polysub(a1, a2):
-    mnp = _mnp()
-    truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
-    a1, a2 = mnp.atleast_1d(_coeffs(a1)), mnp.atleast_1d(_coeffs(a2))
-    diff = a2.shape[0] - a1.shape[0]
-    if diff > 0:
-        a1 = mnp.concatenate([mnp.zeros(diff, dtype=a1.dtype), a1])
-    elif diff < 0:
-        a2 = mnp.concatenate([mnp.zeros(-diff, dtype=a2.dtype), a2])
+    a1, a2, truepoly = _aligned(a1, a2)
     val = a1 - a2
     return poly1d(val) if truepoly else val
 
