@@ -2,6 +2,7 @@
 #include "engine/eval.h"
 
 #include <algorithm>
+#include <cfenv>
 #include <cstring>
 #include <list>
 #include <mutex>
@@ -196,6 +197,66 @@ void extract(const std::vector<NodePtr>& roots, Extracted& g) {
   }
 }
 
+FpErrorHook g_fp_hook = nullptr;
+std::vector<FpError> g_fp_errors;  // of the last run_plan; guarded by the engine lock
+constexpr int kFe = FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW;
+
+// Which op of a step raised a flag: the flags say only that something in the step did, so the
+// first op (in program order) that can raise that condition gets the blame, as numpy names the
+// ufunc. Ops that only compare (NaN operands of <, max, ... set 'invalid' in hardware; numpy
+// reports nothing for them) are never blamed, and a step with no candidate reports nothing.
+bool can_raise(Op op, FpErrorKind k) {
+  switch (op) {
+    case Op::Divide: case Op::Power: case Op::Remainder: case Op::FloorDivide: case Op::Fmod:
+    case Op::Reciprocal: case Op::Cast:
+      return true;
+    case Op::Log: case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Arctanh:
+      return k != kFpOverflow;
+    case Op::Sqrt: case Op::Arcsin: case Op::Arccos: case Op::Arccosh: case Op::Sin: case Op::Cos:
+    case Op::Tan:
+      return k == kFpInvalid;
+    case Op::Add: case Op::Subtract: case Op::Multiply:
+      return k != kFpDivide;
+    case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Square: case Op::Sinh: case Op::Cosh:
+      return k == kFpOverflow;
+    default:
+      return false;
+  }
+}
+
+// Promotion casts (int -> float, float32 -> float64) are exact; only narrowing float casts and
+// float -> int casts raise anything.
+bool can_raise_in_cast(const backend::FusedInstr& ins, FpErrorKind k) {
+  if (!is_float(ins.compute) || k == kFpDivide) return false;
+  return !is_float(ins.out) || itemsize(ins.out) < itemsize(ins.compute) || ins.out == DType::BFloat16;
+}
+
+const char* blame(const Step& step, FpErrorKind k) {
+  if (step.program) {  // a cast only when no arithmetic op could have raised it
+    bool cast = false;
+    for (const auto& ins : step.program->code) {
+      if (ins.op == Op::Cast) cast |= can_raise_in_cast(ins, k);
+      else if (can_raise(ins.op, k)) return op_name(ins.op);
+    }
+    return cast ? "cast" : nullptr;
+  }
+  if (step.op != Op::kNumElementwise && can_raise(step.op, k)) return step.op == Op::Cast ? "cast" : op_name(step.op);
+  return nullptr;
+}
+
+void note_fp_flags(const Step& step, int fe, int int_flags) {
+  int kinds = (fe & FE_DIVBYZERO ? kFpDivide : 0) | (fe & FE_OVERFLOW ? kFpOverflow : 0) |
+              (fe & FE_INVALID ? kFpInvalid : 0) | (int_flags & cpu::kErrDivideByZero ? kFpDivide : 0);
+  for (FpErrorKind k : {kFpDivide, kFpOverflow, kFpInvalid}) {
+    if (!(kinds & k)) continue;
+    const char* name = blame(step, k);
+    if (!name) continue;
+    bool seen = false;
+    for (const FpError& e : g_fp_errors) seen |= e.kind == k && std::strcmp(e.op, name) == 0;
+    if (!seen) g_fp_errors.push_back({k, name});
+  }
+}
+
 void run_plan(Plan& plan, const Extracted& g) {
   const int nl = plan.n_leaves;
   std::vector<std::shared_ptr<Buffer>> bufs(plan.stores.size());
@@ -219,6 +280,12 @@ void run_plan(Plan& plan, const Extracted& g) {
   auto ptr = [&](int v, int64_t byte_off) { return base[plan.store_of[v]] + byte_off; };
 
   cpu::error_flags().store(0);
+  g_fp_errors.clear();
+  const bool track_fp = g_fp_hook != nullptr;
+  if (track_fp) {
+    std::feclearexcept(kFe);
+    core::take_worker_fp_flags();
+  }
   uint64_t fused = 0;
   if (plan.work_bytes < 0) {
     plan.work_bytes = 0;
@@ -240,6 +307,16 @@ void run_plan(Plan& plan, const Extracted& g) {
       }
       step.kernel->run(ins.data(), ptr(step.output, step.output_byte_offset));
       fused += step.fused;
+      if (track_fp) {
+        // The calling thread's flags plus what the workers raised during this step.
+        int fe = std::fetestexcept(kFe) | core::take_worker_fp_flags();
+        int intf = cpu::error_flags().load(std::memory_order_relaxed) & cpu::kErrDivideByZero;
+        if (fe || intf) {
+          std::feclearexcept(kFe);
+          cpu::error_flags().fetch_and(~cpu::kErrDivideByZero);
+          note_fp_flags(step, fe, intf);
+        }
+      }
     }
   });
   const int flags = cpu::error_flags().load();
@@ -304,6 +381,11 @@ void eval(const std::vector<NodePtr>& roots) {
   }
   g_stats.cached_plans = cache().size();
   run_plan(*plan, g);
+  if (g_fp_errors.empty() || !g_fp_hook) return;
+  std::vector<FpError> errors;
+  errors.swap(g_fp_errors);
+  lock.unlock();
+  g_fp_hook(errors);
 }
 
 Stats& stats() { return g_stats; }
@@ -311,5 +393,6 @@ void reset_stats() { g_stats = Stats{}; g_stats.cached_plans = cache().size(); }
 void clear_plan_cache() { cache().clear(); }
 void set_plan_cache_capacity(size_t n) { cache().capacity_ = std::max<size_t>(n, 1); }
 void set_blocking_region(BlockingRegion hook) { g_blocking = hook; }
+void set_fp_error_hook(FpErrorHook hook) { g_fp_hook = hook; }
 
 }  // namespace mnn::engine

@@ -282,6 +282,7 @@ class Planner {
         step.output_byte_offset = 0;
         backend::StepDesc d;
         d.op = n->op;
+        step.op = n->op;
         d.params = &n->params;
         for (int u : step.inputs) d.inputs.push_back(desc_of(u));
         d.output = {n->dtype, n->shape, contiguous_strides(n->shape)};
