@@ -253,3 +253,27 @@ def test_creation_and_sort():
     a = ref([3.0, -1.0, onp.nan, 0.5, -onp.inf])
     assert_same(np.sort(mk(a)), onp.sort(a.astype(onp.float32)).astype(BF))
     assert_same(np.cumsum(mk(a[:2])), onp.cumsum(a[:2]))
+
+
+def test_numpy_export_without_ml_dtypes(monkeypatch):
+    # Without ml_dtypes numpy cannot hold bfloat16: np.asarray gives float32 (every bfloat16 value
+    # exactly) and asking numpy for the dtype itself says what is missing.
+    import sys
+    monkeypatch.setitem(sys.modules, "ml_dtypes", None)  # makes `import ml_dtypes` fail
+    x = np.array([1.5, -0.1, float("inf")], np.bfloat16)
+    f = onp.asarray(x)
+    assert f.dtype == onp.float32
+    onp.testing.assert_array_equal(f, ref([1.5, -0.1, onp.inf]).astype(onp.float32))
+    with pytest.raises(TypeError, match="ml_dtypes"):
+        np.dtype(np.bfloat16).__numpy_dtype__
+
+
+def test_dlpack_with_torch():
+    torch = pytest.importorskip("torch")
+    x = np.array([1.5, -2.25, 3e38, 0.1], np.bfloat16)
+    t = torch.from_dlpack(x)
+    assert t.dtype == torch.bfloat16
+    want = ref([1.5, -2.25, 3e38, 0.1])
+    onp.testing.assert_array_equal(t.view(torch.int16).numpy().view(onp.uint16), bits(want))
+    back = np.from_dlpack(torch.tensor([0.1, 7.0], dtype=torch.bfloat16))
+    assert_same(back, ref([0.1, 7.0]))
