@@ -159,7 +159,8 @@ for _code, _name, _kind, _size, _char, _sfmt, _names, _chars in _SPECS:
                    ('itemsize', _size), ('_code', _code), ('_sfmt', _sfmt),
                    ('str', _typestr), ('type', None)):
         object.__setattr__(_d, _k, _v)
-    object.__setattr__(_d, '_hash', hash((_kind, _d.str[0], 0, _size, _d.alignment, _code == 12)))
+    # numpy's own formula, so equal dtypes of the two libraries hash alike (bfloat16 has no numpy twin)
+    object.__setattr__(_d, '_hash', hash(('bfloat16',) if _code == 12 else (_kind, _d.str[0], 0, _size, _d.alignment)))
     _BY_CODE[_code] = _d
     for _s in ((_char,) if _code == 12 else (_char, _kind + _pystr(_size))) + _chars:
         _PREFIXABLE[_s] = _d

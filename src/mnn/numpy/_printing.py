@@ -22,8 +22,6 @@ import struct
 import sys
 import warnings
 
-from ._dtypes import _round_bfloat16
-
 __all__ = ["array_repr", "array_str", "scalar_repr", "scalar_str",
            "set_printoptions", "get_printoptions", "printoptions"]
 
@@ -136,6 +134,20 @@ _DECIMAL_PRECISION = {"float16": 3, "float32": 6, "float64": 15, "bfloat16": 2}
 _IMPLIED_DTYPES = ("int64", "float64", "bool", "complex128")  # omitted from repr
 _COMPLEX_PART = {"complex64": "float32", "complex128": "float64"}
 _INT_DTYPES = tuple(f"{u}int{b}" for u in ("", "u") for b in (8, 16, 32, 64))
+
+
+def _round_bfloat16(x):
+    # float32 first, then the top 16 bits rounded to nearest even (the engine's conversion); this
+    # module loads standalone (tests), so it does not import mnn.numpy._dtypes' copy
+    try:
+        f = struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+    if f != f:
+        return f
+    b = struct.unpack("<I", struct.pack("<f", f))[0]
+    b = ((b + 0x7fff + ((b >> 16) & 1)) >> 16) << 16
+    return struct.unpack("<f", struct.pack("<I", b & 0xffffffff))[0]
 
 
 def _to_dtype(x, dtype):
