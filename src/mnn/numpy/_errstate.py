@@ -103,7 +103,7 @@ def _report(kind, op):
         return
     msg = f"{_TEXT[kind]} encountered in {op}"
     if mode == "warn":
-        warnings.warn(msg, RuntimeWarning, stacklevel=2)
+        warnings.warn(msg, RuntimeWarning, stacklevel=3)  # past _report_all: the line that evaluated
     elif mode == "raise":
         raise FloatingPointError(msg)
     elif mode == "print":
