@@ -285,3 +285,14 @@ def test_dlpack_with_torch():
     onp.testing.assert_array_equal(t.view(torch.int16).numpy().view(onp.uint16), bits(want))
     back = np.from_dlpack(torch.tensor([0.1, 7.0], dtype=torch.bfloat16))
     assert_same(back, ref([0.1, 7.0]))
+
+
+@pytest.mark.parametrize("protocol", [2, 5])
+def test_tobytes_pickle_frombuffer(protocol):
+    import pickle
+    a = ref([[1.5, -0.1, onp.nan], [3e38, 2.0, 1e-40]])
+    x = mk(a)
+    assert x.tobytes() == a.tobytes() and x.T.tobytes() == a.T.tobytes() and x.tobytes("F") == a.tobytes("F")
+    assert_same(pickle.loads(pickle.dumps(x, protocol=protocol)), a)
+    assert_same(pickle.loads(pickle.dumps(x[:, ::2], protocol=protocol)), a[:, ::2])
+    assert_same(np.frombuffer(a.tobytes(), dtype=np.bfloat16), a.reshape(-1))
