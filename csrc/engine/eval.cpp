@@ -8,6 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "backends/cpu/fp_blame.h"
 #include "backends/cpu/kernels/error_flags.h"
 #include "core/error.h"
 #include "core/threadpool.h"
@@ -201,59 +202,53 @@ FpErrorHook g_fp_hook = nullptr;
 std::vector<FpError> g_fp_errors;  // of the last run_plan; guarded by the engine lock
 constexpr int kFe = FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW;
 
-// Which op of a step raised a flag: the flags say only that something in the step did, so the
-// first op (in program order) that can raise that condition gets the blame, as numpy names the
-// ufunc. Ops that only compare (NaN operands of <, max, ... set 'invalid' in hardware; numpy
-// reports nothing for them) are never blamed, and a step with no candidate reports nothing.
-bool can_raise(Op op, FpErrorKind k) {
-  switch (op) {
-    case Op::Divide: case Op::Power: case Op::Remainder: case Op::FloorDivide: case Op::Fmod:
-    case Op::Reciprocal: case Op::Cast:
-      return true;
-    case Op::Log: case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Arctanh:
-      return k != kFpOverflow;
-    case Op::Sqrt: case Op::Arcsin: case Op::Arccos: case Op::Arccosh: case Op::Sin: case Op::Cos:
-    case Op::Tan:
-      return k == kFpInvalid;
-    case Op::Add: case Op::Subtract: case Op::Multiply:
-      return k != kFpDivide;
-    case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Square: case Op::Sinh: case Op::Cosh:
-      return k == kFpOverflow;
-    default:
-      return false;
-  }
-}
+struct Blame {
+  const char* op = nullptr;
+  int pos = 0;  // position in the step's program: numpy reports in the order the ufuncs ran
+};
 
-// Promotion casts (int -> float, float32 -> float64) are exact; only narrowing float casts and
-// float -> int casts raise anything.
-bool can_raise_in_cast(const backend::FusedInstr& ins, FpErrorKind k) {
-  if (!is_float(ins.compute) || k == kFpDivide) return false;
-  return !is_float(ins.out) || itemsize(ins.out) < itemsize(ins.compute) || ins.out == DType::BFloat16;
-}
-
-const char* blame(const Step& step, FpErrorKind k) {
-  if (step.program) {  // a cast only when no arithmetic op could have raised it
-    bool cast = false;
+// Which op of a step raised condition c (0 divide, 1 overflow, 2 invalid). Fused programs and row
+// regions know exactly (the interpreter tests the flags after each instruction: fp_blame.h); a
+// flag left over there came from something numpy does not report (a NaN in a max reduction), so
+// it is dropped. An unfused step is its one op, if that op can raise the condition at all.
+Blame blame(const Step& step, int c, const cpu::FusedFpBlame& fb, bool int_divide) {
+  Blame b;
+  if (c == 0 && fb.op[c] < 0 && int_divide && step.program) {
+    // integer x // 0 sets the engine's flag, not an IEEE one: the program's first integer division
+    int pos = 0;
     for (const auto& ins : step.program->code) {
-      if (ins.op == Op::Cast) cast |= can_raise_in_cast(ins, k);
-      else if (can_raise(ins.op, k)) return op_name(ins.op);
+      ++pos;
+      if (ins.op == Op::FloorDivide || ins.op == Op::Remainder || ins.op == Op::Fmod || ins.op == Op::Divide ||
+          ins.op == Op::Reciprocal)
+        return {op_name(ins.op), pos};
     }
-    return cast ? "cast" : nullptr;
   }
-  if (step.op != Op::kNumElementwise && can_raise(step.op, k)) return step.op == Op::Cast ? "cast" : op_name(step.op);
-  return nullptr;
+  if (fb.op[c] >= 0) {
+    Op op = static_cast<Op>(fb.op[c]);
+    b.op = op == Op::Cast ? "cast" : op_name(op);
+    b.pos = fb.pos[c];
+  } else if (!step.program && !step.region && step.op != Op::kNumElementwise && cpu::op_can_raise(step.op, c)) {
+    b.op = step.op == Op::Cast ? "cast" : op_name(step.op);
+  }
+  return b;
 }
 
-void note_fp_flags(const Step& step, int fe, int int_flags) {
-  int kinds = (fe & FE_DIVBYZERO ? kFpDivide : 0) | (fe & FE_OVERFLOW ? kFpOverflow : 0) |
-              (fe & FE_INVALID ? kFpInvalid : 0) | (int_flags & cpu::kErrDivideByZero ? kFpDivide : 0);
-  for (FpErrorKind k : {kFpDivide, kFpOverflow, kFpInvalid}) {
-    if (!(kinds & k)) continue;
-    const char* name = blame(step, k);
-    if (!name) continue;
+void note_fp_flags(const Step& step, int fe, int int_flags, const cpu::FusedFpBlame& fb) {
+  const int kinds[3] = {(fe & FE_DIVBYZERO) || (int_flags & cpu::kErrDivideByZero), fe & FE_OVERFLOW, fe & FE_INVALID};
+  const FpErrorKind kind_of_c[3] = {kFpDivide, kFpOverflow, kFpInvalid};
+  struct Found { FpErrorKind kind; Blame b; };
+  std::vector<Found> found;
+  for (int c = 0; c < 3; ++c) {
+    if (!kinds[c]) continue;
+    Blame b = blame(step, c, fb, int_flags & cpu::kErrDivideByZero);
+    if (b.op) found.push_back({kind_of_c[c], b});
+  }
+  // program order first; one op's conditions in numpy's order (divide, over, invalid)
+  std::stable_sort(found.begin(), found.end(), [](const Found& x, const Found& y) { return x.b.pos < y.b.pos; });
+  for (const Found& f : found) {
     bool seen = false;
-    for (const FpError& e : g_fp_errors) seen |= e.kind == k && std::strcmp(e.op, name) == 0;
-    if (!seen) g_fp_errors.push_back({k, name});
+    for (const FpError& e : g_fp_errors) seen |= e.kind == f.kind && std::strcmp(e.op, f.b.op) == 0;
+    if (!seen) g_fp_errors.push_back({f.kind, f.b.op});
   }
 }
 
@@ -285,6 +280,7 @@ void run_plan(Plan& plan, const Extracted& g) {
   if (track_fp) {
     std::feclearexcept(kFe);
     core::take_worker_fp_flags();
+    cpu::take_fused_fp();
   }
   uint64_t fused = 0;
   if (plan.work_bytes < 0) {
@@ -309,12 +305,13 @@ void run_plan(Plan& plan, const Extracted& g) {
       fused += step.fused;
       if (track_fp) {
         // The calling thread's flags plus what the workers raised during this step.
-        int fe = std::fetestexcept(kFe) | core::take_worker_fp_flags();
+        cpu::FusedFpBlame fb = cpu::take_fused_fp();
+        int fe = std::fetestexcept(kFe) | core::take_worker_fp_flags() | fb.flags;
         int intf = cpu::error_flags().load(std::memory_order_relaxed) & cpu::kErrDivideByZero;
         if (fe || intf) {
           std::feclearexcept(kFe);
           cpu::error_flags().fetch_and(~cpu::kErrDivideByZero);
-          note_fp_flags(step, fe, intf);
+          note_fp_flags(step, fe, intf, fb);
         }
       }
     }

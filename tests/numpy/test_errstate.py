@@ -34,6 +34,9 @@ def _cases(m):
         ("arcsin", lambda: m.arcsin(f32([-3.0]))),
         ("cast overflow", lambda: f64([1e300, 1.0]).astype(m.float32)),
         ("clean", lambda: m.sqrt(f64([1.0, 4.0])) / f64([2.0, 2.0])),
+        ("row region 0/0", lambda: (lambda x: (x - x.mean(axis=1, keepdims=True)) / x.std(axis=1, keepdims=True))(
+            m.ones((3, 64), dtype=m.float32))),
+        ("fused chain", lambda: m.sqrt(f32([4.0, -1.0]) * 2.0 + 1.0) / f32([0.0, 1.0])),
         ("nan passes quietly", lambda: f64([m.nan, 1.0]) * 2.0 + 1.0),
         ("nan compare", lambda: f64([m.nan, 1.0]) < 1.0),
         ("nan max", lambda: m.maximum(f64([m.nan, 1.0]), 0.0)),
@@ -130,12 +133,15 @@ def test_per_category_modes():
             _run(np, "exp overflow f32")
 
 
-def test_integer_division_by_zero_warns():
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        r = (np.array([1, 2]) // np.array([0, 1])).tolist()
-    assert r == [0, 2]
-    assert [str(x.message) for x in w] == ["divide by zero encountered in floor_divide"]
+@pytest.mark.parametrize("op", ["floor_divide", "remainder", "fmod"])
+def test_integer_division_by_zero_warns(op):
+    def run(m):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = getattr(m, op)(m.array([1, 2, 7]), m.array([0, 1, 2])).tolist()
+        return r, [(x.category, str(x.message)) for x in w]
+
+    assert run(np) == run(onp)
 
 
 def test_results_kept_after_raise():

@@ -7,6 +7,10 @@
 #include <emmintrin.h>
 #endif
 
+#include <atomic>
+#include <cfenv>
+
+#include "backends/cpu/fp_blame.h"
 #include "backends/cpu/kernels/elementwise_table.h"
 #include "backends/cpu/strided.h"
 #include "core/error.h"
@@ -217,6 +221,10 @@ class FusedKernel final : public backend::Kernel {
                                ins.src[2] >= 0 ? ptr[ins.src[2]] : nullptr};
         ins.fn(n, srcs, dst);
       }
+      if (int fe = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_INVALID)) {
+        note_fused_fp(fe, ins.op, static_cast<int>(k));
+        std::feclearexcept(fe);
+      }
       ptr[ins.dst] = dst;
     }
     return ptr[result_];
@@ -386,6 +394,52 @@ std::unique_ptr<backend::Kernel> prepare_fused(const FusedProgram& program) {
   if (program.inputs.size() + program.code.size() > 64)
     throw NotImplementedError("[mnn.engine] fused program too large");
   return std::make_unique<FusedKernel>(program);
+}
+
+
+// ---- errstate attribution (fp_blame.h) ----
+namespace {
+std::atomic<int> g_fused_flags{0};
+std::atomic<int> g_fused_op[3] = {-1, -1, -1};
+std::atomic<int> g_fused_pos[3] = {0, 0, 0};
+}  // namespace
+
+bool op_can_raise(Op op, int cond) {
+  switch (op) {
+    case Op::Divide: case Op::FloorDivide: case Op::Reciprocal: case Op::Power: case Op::Cast:
+      return true;
+    case Op::Remainder: case Op::Fmod:
+    case Op::Log: case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Arctanh:
+      return cond != 1;
+    case Op::Sqrt: case Op::Arcsin: case Op::Arccos: case Op::Arccosh: case Op::Sin: case Op::Cos: case Op::Tan:
+      return cond == 2;
+    case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Sinh: case Op::Cosh:
+      return cond == 1;
+    case Op::Square: case Op::Multiply: case Op::Add: case Op::Subtract:
+      return cond != 0;
+    default:
+      return false;
+  }
+}
+
+void note_fused_fp(int fe, Op op, int pos) {
+  const int bits[3] = {FE_DIVBYZERO, FE_OVERFLOW, FE_INVALID};
+  for (int c = 0; c < 3; ++c) {
+    if (!(fe & bits[c]) || !op_can_raise(op, c)) continue;
+    g_fused_flags.fetch_or(bits[c], std::memory_order_relaxed);
+    int expect = -1;
+    if (g_fused_op[c].compare_exchange_strong(expect, static_cast<int>(op))) g_fused_pos[c].store(pos);
+  }
+}
+
+FusedFpBlame take_fused_fp() {
+  FusedFpBlame b;
+  b.flags = g_fused_flags.exchange(0);
+  for (int c = 0; c < 3; ++c) {
+    b.pos[c] = g_fused_pos[c].load();
+    b.op[c] = g_fused_op[c].exchange(-1);
+  }
+  return b;
 }
 
 }  // namespace mnn::cpu
