@@ -390,6 +390,9 @@ void reset_stats() { g_stats = Stats{}; g_stats.cached_plans = cache().size(); }
 void clear_plan_cache() { cache().clear(); }
 void set_plan_cache_capacity(size_t n) { cache().capacity_ = std::max<size_t>(n, 1); }
 void set_blocking_region(BlockingRegion hook) { g_blocking = hook; }
-void set_fp_error_hook(FpErrorHook hook) { g_fp_hook = hook; }
+void set_fp_error_hook(FpErrorHook hook) {
+  g_fp_hook = hook;
+  cpu::set_fused_fp_tracking(hook != nullptr);
+}
 
 }  // namespace mnn::engine

@@ -18,6 +18,9 @@ struct FusedFpBlame {
 };
 FusedFpBlame take_fused_fp();
 
+// Off (the default) until the engine has someone to report to: then the interpreter skips the test.
+void set_fused_fp_tracking(bool on);
+
 // Whether `op` can raise the condition (0 divide, 1 overflow, 2 invalid) at all.
 bool op_can_raise(core::Op op, int cond);
 

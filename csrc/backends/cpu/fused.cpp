@@ -41,6 +41,15 @@ inline void stream_copy(char* dst, const char* src, size_t n) {
   std::memcpy(dst, src, n);
 }
 
+// MXCSR exception flags: invalid (bit 0), divide by zero (bit 2), overflow (bit 3)
+constexpr unsigned kSseFlags = 0x1 | 0x4 | 0x8;
+inline int fe_of_csr(unsigned csr) {
+  return (csr & 0x1 ? FE_INVALID : 0) | (csr & 0x4 ? FE_DIVBYZERO : 0) | (csr & 0x8 ? FE_OVERFLOW : 0);
+}
+
+std::atomic<bool> g_fp_tracking{false};
+inline bool fp_tracking() { return g_fp_tracking.load(std::memory_order_relaxed); }
+
 struct Operand {
   size_t isz;
   std::vector<int64_t> strides;  // coalesced
@@ -221,9 +230,11 @@ class FusedKernel final : public backend::Kernel {
                                ins.src[2] >= 0 ? ptr[ins.src[2]] : nullptr};
         ins.fn(n, srcs, dst);
       }
-      if (int fe = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_INVALID)) {
-        note_fused_fp(fe, ins.op, static_cast<int>(k));
-        std::feclearexcept(fe);
+      // MXCSR holds the SSE/AVX status flags every kernel here raises; reading it is a few cycles,
+      // where fetestexcept (a call that also reads the x87 status word) cost 10% of a fused chain
+      if (unsigned csr = fp_tracking() ? _mm_getcsr() : 0u; csr & kSseFlags) {
+        note_fused_fp(fe_of_csr(csr), ins.op, static_cast<int>(k));
+        _mm_setcsr(csr & ~kSseFlags);
       }
       ptr[ins.dst] = dst;
     }
@@ -404,6 +415,8 @@ std::atomic<int> g_fused_op[3] = {-1, -1, -1};
 std::atomic<int> g_fused_pos[3] = {0, 0, 0};
 }  // namespace
 
+void set_fused_fp_tracking(bool on) { g_fp_tracking.store(on); }
+
 bool op_can_raise(Op op, int cond) {
   switch (op) {
     case Op::Divide: case Op::FloorDivide: case Op::Reciprocal: case Op::Power: case Op::Cast:
@@ -426,9 +439,12 @@ void note_fused_fp(int fe, Op op, int pos) {
   const int bits[3] = {FE_DIVBYZERO, FE_OVERFLOW, FE_INVALID};
   for (int c = 0; c < 3; ++c) {
     if (!(fe & bits[c]) || !op_can_raise(op, c)) continue;
-    g_fused_flags.fetch_or(bits[c], std::memory_order_relaxed);
+    // reads first: every tile of sqrt(negatives) lands here, and writes would bounce the line
+    if (!(g_fused_flags.load(std::memory_order_relaxed) & bits[c])) g_fused_flags.fetch_or(bits[c], std::memory_order_relaxed);
     int expect = -1;
-    if (g_fused_op[c].compare_exchange_strong(expect, static_cast<int>(op))) g_fused_pos[c].store(pos);
+    if (g_fused_op[c].load(std::memory_order_relaxed) == -1 &&
+        g_fused_op[c].compare_exchange_strong(expect, static_cast<int>(op)))
+      g_fused_pos[c].store(pos);
   }
 }
 
