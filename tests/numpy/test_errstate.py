@@ -150,3 +150,25 @@ def test_results_kept_after_raise():
         with pytest.raises(FloatingPointError):
             a.tolist()
     assert a.tolist() == [float("inf"), 0.0]  # evaluated once; the values are numpy's
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_large_arrays_on_the_pool(threads):
+    # big enough that the pool's workers run the kernels: their flags must reach the report too
+    import mnn
+    old = mnn.get_num_threads()
+    mnn.set_num_threads(threads)
+    try:
+        n = 1 << 20
+        x = np.ones(n, dtype=np.float32)
+        y = np.zeros(n, dtype=np.float32)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = np.sqrt(x - 2.0) + x / y  # one fused group: sqrt is invalid, divide by zero
+            np.sum(r).tolist()
+        assert [str(m.message) for m in w] == ["invalid value encountered in sqrt",
+                                               "divide by zero encountered in divide"]
+        with np.errstate(all="raise"), pytest.raises(FloatingPointError, match="overflow encountered in multiply"):
+            (x * 3e38 * 10.0).tolist()
+    finally:
+        mnn.set_num_threads(old)
