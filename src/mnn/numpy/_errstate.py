@@ -3,9 +3,10 @@
 The state is kept per thread (numpy keeps it per context) and errstate restores it on exit.
 
 The engine reads the IEEE status flags (divide by zero, overflow, invalid) that each kernel step
-raised, on every pool thread, and reports them with the name of the ufunc that can raise them
-(the first such op of a fused group); `_report` then warns, raises FloatingPointError, calls,
-prints or logs as numpy does.  Evaluation is lazy, so the report comes when the result is
+raised, on every pool thread, and reports them with the name of the ufunc that raised them (the
+fused interpreter tests the flags after each instruction, so a fused chain still names the right
+op; NaN compares, which set 'invalid' in hardware, are not reported, as in numpy); `_report`
+then warns, raises FloatingPointError, calls, prints or logs as numpy does.  Evaluation is lazy, so the report comes when the result is
 computed (printing, tolist, np.asarray, mnn.eval, ...) and follows the errstate in force *then*:
 compute inside the `with errstate(...)` block what must obey it.  Underflow is never reported
 ('ignore' is numpy's default for it too).
