@@ -229,6 +229,16 @@ Blame blame(const Step& step, int c, const cpu::FusedFpBlame& fb, bool int_divid
     b.pos = fb.pos[c];
   } else if (!step.program && !step.region && step.op != Op::kNumElementwise && cpu::op_can_raise(step.op, c)) {
     b.op = step.op == Op::Cast ? "cast" : op_name(step.op);
+  } else if (step.adds && c != 0) {
+    b.op = "reduce";  // numpy names the ufunc method: "overflow encountered in reduce"
+  } else if (step.region && c != 0) {
+    // not raised by an instruction: by the region's reductions. A sum/prod overflows or meets
+    // inf - inf ("... in reduce"); a max/min only compares, and NaN compares set 'invalid'
+    // without numpy reporting anything, so 'invalid' is trusted only without those.
+    bool adds = false, compares = false;
+    for (const auto& rs : step.region->steps)
+      if (rs.reduce) (rs.reduce_kind <= 1 ? adds : compares) = true;
+    if (adds && (c == 1 || !compares)) b.op = "reduce";
   }
   return b;
 }
@@ -306,7 +316,7 @@ void run_plan(Plan& plan, const Extracted& g) {
       if (track_fp) {
         // The calling thread's flags plus what the workers raised during this step.
         cpu::FusedFpBlame fb = cpu::take_fused_fp();
-        int fe = std::fetestexcept(kFe) | core::take_worker_fp_flags() | fb.flags;
+        int fe = std::fetestexcept(kFe) | core::take_worker_fp_flags() | fb.flags | fb.outside;
         int intf = cpu::error_flags().load(std::memory_order_relaxed) & cpu::kErrDivideByZero;
         if (fe || intf) {
           std::feclearexcept(kFe);

@@ -40,6 +40,15 @@ def _cases(m):
         ("nan passes quietly", lambda: f64([m.nan, 1.0]) * 2.0 + 1.0),
         ("nan compare", lambda: f64([m.nan, 1.0]) < 1.0),
         ("nan max", lambda: m.maximum(f64([m.nan, 1.0]), 0.0)),
+        ("sum overflow", lambda: m.sum(f32([3e38, 3e38, 1.0]))),
+        ("prod overflow", lambda: m.prod(f64([1e200, 1e200]))),
+        ("sum inf-inf", lambda: m.sum(f64([m.inf, -m.inf]))),
+        ("mean overflow", lambda: m.mean(f32([3e38, 3e38]))),
+        ("max reduce of nan", lambda: m.max(f64([1.0, m.nan, 2.0]))),
+        ("softmax rows with nan", lambda: (lambda x: (lambda e: e / e.sum(axis=1, keepdims=True))(
+            m.exp(x - x.max(axis=1, keepdims=True))))(m.reshape(f32([1.0, m.nan, 3.0, 4.0] * 64), (4, 64)))),
+        ("row sum overflow", lambda: (lambda x: x / x.sum(axis=1, keepdims=True))(m.full((3, 64), 3e37, dtype=m.float32))),
+        ("sum axis of nan", lambda: m.sum(m.reshape(f64([m.nan, 1.0, 2.0, 3.0]), (2, 2)), axis=0)),
     ]
 
 

@@ -13,6 +13,8 @@ void note_fused_fp(int fe, core::Op op, int pos);
 
 struct FusedFpBlame {
   int flags = 0;                 // FE_* bits kept since the last take
+  int outside = 0;               // FE_* bits found set on entry to a program (a row region's
+                                 // reduction raised them), kept apart so no instruction is blamed
   int op[3] = {-1, -1, -1};      // per condition (divide, overflow, invalid): the op, or -1
   int pos[3] = {0, 0, 0};
 };

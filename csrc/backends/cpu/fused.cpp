@@ -48,6 +48,8 @@ inline int fe_of_csr(unsigned csr) {
 }
 
 std::atomic<bool> g_fp_tracking{false};
+std::atomic<int> g_outside_flags{0};
+inline void note_outside_fp(int fe) { g_outside_flags.fetch_or(fe, std::memory_order_relaxed); }
 inline bool fp_tracking() { return g_fp_tracking.load(std::memory_order_relaxed); }
 
 struct Operand {
@@ -217,6 +219,12 @@ class FusedKernel final : public backend::Kernel {
   // Runs the program over n gathered elements; the last instruction writes straight to
   // direct_out when it is given (and not streamed). Returns where the result lies.
   const char* exec(int64_t n, const char** ptr, char* scr, char* direct_out) const {
+    if (fp_tracking()) {
+      if (unsigned csr = _mm_getcsr(); csr & kSseFlags) {
+        note_outside_fp(fe_of_csr(csr));
+        _mm_setcsr(csr & ~kSseFlags);
+      }
+    }
     for (size_t k = 0; k < code_.size(); ++k) {
       const Instr& ins = code_[k];
       bool last = k + 1 == code_.size() && ins.dst == result_;
@@ -451,6 +459,7 @@ void note_fused_fp(int fe, Op op, int pos) {
 FusedFpBlame take_fused_fp() {
   FusedFpBlame b;
   b.flags = g_fused_flags.exchange(0);
+  b.outside = g_outside_flags.exchange(0);
   for (int c = 0; c < 3; ++c) {
     b.pos[c] = g_fused_pos[c].load();
     b.op[c] = g_fused_op[c].exchange(-1);
