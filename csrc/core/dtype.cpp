@@ -71,7 +71,10 @@ DType promote(DType a, DType b) {
   if (ka == Kind::Bool) return b;
   if (kb == Kind::Bool) return a;
   size_t na = itemsize(a), nb = itemsize(b);
-  if (ka == kb) return na >= nb ? a : b;
+  if (ka == kb) {
+    if (na == nb) return ka == Kind::Float ? DType::Float32 : a;  // float16 with bfloat16
+    return na > nb ? a : b;
+  }
   if (ka == Kind::Complex || kb == Kind::Complex) {
     DType c = ka == Kind::Complex ? a : b, o = ka == Kind::Complex ? b : a;
     DType oc = complex_of(o);
@@ -80,6 +83,9 @@ DType promote(DType a, DType b) {
   if (ka == Kind::Float || kb == Kind::Float) {
     DType f = ka == Kind::Float ? a : b, i = ka == Kind::Float ? b : a;
     size_t need = std::max(itemsize(f), itemsize(float_for(i)));
+    // bfloat16 takes float16's place among the floats (ml_dtypes: int8 -> bfloat16, int16 ->
+    // float32); it cannot hold every float16 nor the reverse, so the two meet at float32.
+    if (f == DType::BFloat16 && need == 2) return DType::BFloat16;
     return float_of_size(need);
   }
   // signed with unsigned: a signed type twice as wide as the unsigned one, float64 past int64.

@@ -11,11 +11,11 @@ namespace mnn::core {
 // Codes are shared with mnn/numpy/_dtypes.py; append new types, never renumber.
 enum class DType : uint8_t {
   Bool = 0, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32, Float64,
-  // Reserved: BFloat16 = 12 (code 12 is a hole: dtype_from_code rejects it, tables leave it empty).
+  BFloat16 = 12,  // an extension type (ml_dtypes' bfloat16): 2-byte storage, float32 arithmetic
   Complex64 = 13, Complex128 = 14,
 };
 constexpr int kNumDTypes = 15;
-inline bool is_valid_code(int code) { return code >= 0 && code < kNumDTypes && code != 12; }
+inline bool is_valid_code(int code) { return code >= 0 && code < kNumDTypes; }
 
 enum class Kind : uint8_t { Bool, Signed, Unsigned, Float, Complex };
 
@@ -50,6 +50,32 @@ float half_bits_to_float(uint16_t h);
 inline half::half(float f) : bits(float_to_half_bits(f)) {}
 inline half::operator float() const { return half_bits_to_float(bits); }
 
+// bfloat16: the top half of a binary32. float -> bfloat16 rounds to nearest even (overflow goes
+// to inf, subnormals round like any other value) and keeps NaN a quiet NaN of the same sign.
+struct bfloat16 {
+  uint16_t bits = 0;
+  bfloat16() = default;
+  explicit bfloat16(float f);
+  operator float() const;
+};
+inline uint16_t float_to_bfloat16_bits(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
+  return static_cast<uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+inline float bfloat16_bits_to_float(uint16_t h) {
+  uint32_t x = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+inline bfloat16::bfloat16(float f) : bits(float_to_bfloat16_bits(f)) {}
+inline bfloat16::operator float() const { return bfloat16_bits_to_float(bits); }
+
+// The 16-bit floats: stored as bits, computed in float.
+template <class T> constexpr bool is_half_like_v = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
+
 // Maps a DType to its C++ storage type and back, so kernels are written once as templates.
 template <DType D> struct ctype_of;
 template <> struct ctype_of<DType::Bool> { using type = bool; };
@@ -64,6 +90,7 @@ template <> struct ctype_of<DType::UInt64> { using type = uint64_t; };
 template <> struct ctype_of<DType::Float16> { using type = half; };
 template <> struct ctype_of<DType::Float32> { using type = float; };
 template <> struct ctype_of<DType::Float64> { using type = double; };
+template <> struct ctype_of<DType::BFloat16> { using type = bfloat16; };
 template <> struct ctype_of<DType::Complex64> { using type = std::complex<float>; };
 template <> struct ctype_of<DType::Complex128> { using type = std::complex<double>; };
 
@@ -91,6 +118,7 @@ decltype(auto) dispatch_dtype(DType d, F&& f) {
     case DType::UInt64: return f(uint64_t{});
     case DType::Float16: return f(half{});
     case DType::Float32: return f(float{});
+    case DType::BFloat16: return f(bfloat16{});
     default: return f(double{});
   }
 }

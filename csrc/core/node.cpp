@@ -79,7 +79,7 @@ static NodePtr scalar_of(DType dtype, T v) {
   dispatch_dtype_all(dtype, [&](auto zero) {
     using C = decltype(zero);
     C c;
-    if constexpr (std::is_same_v<C, half>) c = half(static_cast<float>(v));
+    if constexpr (core::is_half_like_v<C>) c = C(static_cast<float>(v));
     else c = static_cast<C>(v);
     std::memcpy(n->buffer->data(), &c, sizeof(C));
   });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cfenv>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -13,6 +14,9 @@ namespace mnn::core {
 namespace {
 
 thread_local bool tl_in_pool = false;
+thread_local bool tl_is_worker = false;
+constexpr int kFpFlags = FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW;
+std::atomic<int> g_worker_fp{0};
 
 class Pool {
  public:
@@ -55,6 +59,8 @@ class Pool {
 
  private:
   void work() {
+    // A worker reports only what this job raised; the calling thread keeps its flags for the engine.
+    if (tl_is_worker) std::feclearexcept(kFpFlags);
     tl_in_pool = true;
     int64_t done = 0;
     for (int64_t i; (i = next_.fetch_add(1)) < nchunks_;) {
@@ -67,6 +73,10 @@ class Pool {
       ++done;
     }
     tl_in_pool = false;
+    if (tl_is_worker) {
+      int fe = std::fetestexcept(kFpFlags);
+      if (fe) g_worker_fp.fetch_or(fe, std::memory_order_relaxed);
+    }
     if (done) {
       std::lock_guard<std::mutex> lk(mu_);
       pending_ -= done;
@@ -75,6 +85,7 @@ class Pool {
   }
 
   void worker() {
+    tl_is_worker = true;
     uint64_t seen = 0;
     for (;;) {
       {
@@ -118,6 +129,7 @@ Pool& pool() {
 }  // namespace
 
 void set_num_threads(int n) { pool().resize(n); }
+int take_worker_fp_flags() { return g_worker_fp.exchange(0, std::memory_order_relaxed); }
 int get_num_threads() { return pool().size(); }
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {

@@ -2,11 +2,13 @@
 #include "engine/eval.h"
 
 #include <algorithm>
+#include <cfenv>
 #include <cstring>
 #include <list>
 #include <mutex>
 #include <unordered_map>
 
+#include "backends/cpu/fp_blame.h"
 #include "backends/cpu/kernels/error_flags.h"
 #include "core/error.h"
 #include "core/threadpool.h"
@@ -206,6 +208,70 @@ void extract(const std::vector<NodePtr>& roots, Extracted& g) {
   }
 }
 
+FpErrorHook g_fp_hook = nullptr;
+std::vector<FpError> g_fp_errors;  // of the last run_plan; guarded by the engine lock
+constexpr int kFe = FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW;
+
+struct Blame {
+  const char* op = nullptr;
+  int pos = 0;  // position in the step's program: numpy reports in the order the ufuncs ran
+};
+
+// Which op of a step raised condition c (0 divide, 1 overflow, 2 invalid). Fused programs and row
+// regions know exactly (the interpreter tests the flags after each instruction: fp_blame.h); a
+// flag left over there came from something numpy does not report (a NaN in a max reduction), so
+// it is dropped. An unfused step is its one op, if that op can raise the condition at all.
+Blame blame(const Step& step, int c, const cpu::FusedFpBlame& fb, bool int_divide) {
+  Blame b;
+  if (c == 0 && fb.op[c] < 0 && int_divide && step.program) {
+    // integer x // 0 sets the engine's flag, not an IEEE one: the program's first integer division
+    int pos = 0;
+    for (const auto& ins : step.program->code) {
+      ++pos;
+      if (ins.op == Op::FloorDivide || ins.op == Op::Remainder || ins.op == Op::Fmod || ins.op == Op::Divide ||
+          ins.op == Op::Reciprocal)
+        return {op_name(ins.op), pos};
+    }
+  }
+  if (fb.op[c] >= 0) {
+    Op op = static_cast<Op>(fb.op[c]);
+    b.op = op == Op::Cast ? "cast" : op_name(op);
+    b.pos = fb.pos[c];
+  } else if (!step.program && !step.region && step.op != Op::kNumElementwise && cpu::op_can_raise(step.op, c)) {
+    b.op = step.op == Op::Cast ? "cast" : op_name(step.op);
+  } else if (step.adds && c != 0) {
+    b.op = "reduce";  // numpy names the ufunc method: "overflow encountered in reduce"
+  } else if (step.region && c != 0) {
+    // not raised by an instruction: by the region's reductions. A sum/prod overflows or meets
+    // inf - inf ("... in reduce"); a max/min only compares, and NaN compares set 'invalid'
+    // without numpy reporting anything, so 'invalid' is trusted only without those.
+    bool adds = false, compares = false;
+    for (const auto& rs : step.region->steps)
+      if (rs.reduce) (rs.reduce_kind <= 1 ? adds : compares) = true;
+    if (adds && (c == 1 || !compares)) b.op = "reduce";
+  }
+  return b;
+}
+
+void note_fp_flags(const Step& step, int fe, int int_flags, const cpu::FusedFpBlame& fb) {
+  const int kinds[3] = {(fe & FE_DIVBYZERO) || (int_flags & cpu::kErrDivideByZero), fe & FE_OVERFLOW, fe & FE_INVALID};
+  const FpErrorKind kind_of_c[3] = {kFpDivide, kFpOverflow, kFpInvalid};
+  struct Found { FpErrorKind kind; Blame b; };
+  std::vector<Found> found;
+  for (int c = 0; c < 3; ++c) {
+    if (!kinds[c]) continue;
+    Blame b = blame(step, c, fb, int_flags & cpu::kErrDivideByZero);
+    if (b.op) found.push_back({kind_of_c[c], b});
+  }
+  // program order first; one op's conditions in numpy's order (divide, over, invalid)
+  std::stable_sort(found.begin(), found.end(), [](const Found& x, const Found& y) { return x.b.pos < y.b.pos; });
+  for (const Found& f : found) {
+    bool seen = false;
+    for (const FpError& e : g_fp_errors) seen |= e.kind == f.kind && std::strcmp(e.op, f.b.op) == 0;
+    if (!seen) g_fp_errors.push_back({f.kind, f.b.op});
+  }
+}
+
 void run_plan(Plan& plan, const Extracted& g) {
   const int nl = plan.n_leaves;
   std::vector<std::shared_ptr<Buffer>> bufs(plan.stores.size());
@@ -229,6 +295,13 @@ void run_plan(Plan& plan, const Extracted& g) {
   auto ptr = [&](int v, int64_t byte_off) { return base[plan.store_of[v]] + byte_off; };
 
   cpu::error_flags().store(0);
+  g_fp_errors.clear();
+  const bool track_fp = g_fp_hook != nullptr;
+  if (track_fp) {
+    std::feclearexcept(kFe);
+    core::take_worker_fp_flags();
+    cpu::take_fused_fp();
+  }
   uint64_t fused = 0;
   if (plan.work_bytes < 0) {
     plan.work_bytes = 0;
@@ -250,6 +323,17 @@ void run_plan(Plan& plan, const Extracted& g) {
       }
       step.kernel->run(ins.data(), ptr(step.output, step.output_byte_offset));
       fused += step.fused;
+      if (track_fp) {
+        // The calling thread's flags plus what the workers raised during this step.
+        cpu::FusedFpBlame fb = cpu::take_fused_fp();
+        int fe = std::fetestexcept(kFe) | core::take_worker_fp_flags() | fb.flags | fb.outside;
+        int intf = cpu::error_flags().load(std::memory_order_relaxed) & cpu::kErrDivideByZero;
+        if (fe || intf) {
+          std::feclearexcept(kFe);
+          cpu::error_flags().fetch_and(~cpu::kErrDivideByZero);
+          note_fp_flags(step, fe, intf, fb);
+        }
+      }
     }
   });
   const int flags = cpu::error_flags().load();
@@ -314,6 +398,11 @@ void eval(const std::vector<NodePtr>& roots) {
   }
   g_stats.cached_plans = cache().size();
   run_plan(*plan, g);
+  if (g_fp_errors.empty() || !g_fp_hook) return;
+  std::vector<FpError> errors;
+  errors.swap(g_fp_errors);
+  lock.unlock();
+  g_fp_hook(errors);
 }
 
 Stats& stats() { return g_stats; }
@@ -321,5 +410,9 @@ void reset_stats() { g_stats = Stats{}; g_stats.cached_plans = cache().size(); }
 void clear_plan_cache() { cache().clear(); }
 void set_plan_cache_capacity(size_t n) { cache().capacity_ = std::max<size_t>(n, 1); }
 void set_blocking_region(BlockingRegion hook) { g_blocking = hook; }
+void set_fp_error_hook(FpErrorHook hook) {
+  g_fp_hook = hook;
+  cpu::set_fused_fp_tracking(hook != nullptr);
+}
 
 }  // namespace mnn::engine

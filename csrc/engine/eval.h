@@ -41,4 +41,16 @@ void set_plan_cache_capacity(size_t n);
 using BlockingRegion = void (*)(const std::function<void()>& fn);
 void set_blocking_region(BlockingRegion hook);
 
+// Floating-point conditions an evaluation met (numpy's errstate categories), each with the ufunc
+// name numpy would give it. The hook (installed by the Python layer) turns them into warnings or
+// FloatingPointError per the current errstate; it runs after the engine lock is released, so it
+// may evaluate arrays itself. A hook that throws makes eval() throw (the results are kept).
+enum FpErrorKind : int { kFpDivide = 1, kFpOverflow = 2, kFpInvalid = 4 };
+struct FpError {
+  FpErrorKind kind;
+  const char* op;  // "divide", "sqrt", "cast", ...
+};
+using FpErrorHook = void (*)(const std::vector<FpError>& errors);
+void set_fp_error_hook(FpErrorHook hook);
+
 }  // namespace mnn::engine

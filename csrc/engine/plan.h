@@ -30,6 +30,8 @@ struct Step {
   int64_t copy_bytes = 0;
   bool fused = false;
   bool inplace = false;
+  core::Op op = core::Op::kNumElementwise;  // the op of an unfused step (names its FP errors)
+  bool adds = false;  // a sum/prod reduction: its overflow and inf - inf are numpy's 'reduce' errors
 };
 
 struct Plan {

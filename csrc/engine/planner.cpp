@@ -282,6 +282,9 @@ class Planner {
         step.output_byte_offset = 0;
         backend::StepDesc d;
         d.op = n->op;
+        step.op = n->op;
+        // Reduce params start with ops::ReduceKind: Sum = 0, Prod = 1 (max/min only compare)
+        step.adds = n->op == Op::Reduce && !n->params.ints.empty() && n->params.ints[0] <= 1;
         d.params = &n->params;
         for (int u : step.inputs) d.inputs.push_back(desc_of(u));
         d.output = {n->dtype, n->shape, contiguous_strides(n->shape)};

@@ -51,11 +51,15 @@ Array matmul(const Array& a, const Array& b, const char* fn) {
   Shape shape = broadcast_shapes(xb, yb, fn);
   shape.push_back(x.shape()[x.ndim() - 2]);
   shape.push_back(y.shape()[y.ndim() - 1]);
-  DType dt = promote(a.dtype(), b.dtype());
+  const DType out_dt = promote(a.dtype(), b.dtype());
+  // bfloat16 multiplies in float32 (the gemm kernels) and rounds the result once.
+  const DType dt = out_dt == DType::BFloat16 ? DType::Float32 : out_dt;
   NodePtr xn = x.node(), yn = y.node();
   if (xn->dtype != dt) xn = make_node(Op::Cast, dt, xn->shape, {xn}, {}, xn->dtype);
   if (yn->dtype != dt) yn = make_node(Op::Cast, dt, yn->shape, {yn}, {}, yn->dtype);
-  Array r = finish(make_node(Op::Matmul, dt, shape, {xn, yn}), {&x, &y});
+  NodePtr mm = make_node(Op::Matmul, dt, shape, {xn, yn});
+  if (dt != out_dt) mm = make_node(Op::Cast, out_dt, shape, {mm}, {}, dt);
+  Array r = finish(mm, {&x, &y});
   if (a.ndim() == 1 || b.ndim() == 1) {
     Shape s = shape;
     if (b.ndim() == 1) s.pop_back();

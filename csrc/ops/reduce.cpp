@@ -66,10 +66,17 @@ Array reduce(ReduceKind kind, const Array& a, std::vector<int64_t> axes, bool al
     throw ValueError(api_msg(fn, std::string("zero-size array to reduction operation ") + reduce_word(kind) +
                                      " which has no identity"));
   NodePtr in = a.node();
+  // bfloat16 has no reduce kernels: it reduces in float32 (sum accumulates there) and the result
+  // is rounded once at the end.
+  const DType work = out == DType::BFloat16 ? DType::Float32 : out;
+  if ((kind == ReduceKind::Any || kind == ReduceKind::All) && in->dtype == DType::BFloat16)
+    in = make_node(Op::Cast, DType::Float32, in->shape, {in}, {}, in->dtype);
   // The kernel reads inputs in the result dtype (numpy casts to `dtype=` first); any/all read raw.
-  if (kind != ReduceKind::Any && kind != ReduceKind::All && in->dtype != out)
-    in = make_node(Op::Cast, out, in->shape, {in}, {}, in->dtype);
-  Array r = finish(make_node(Op::Reduce, out, shape, {in}, p), {&a});
+  if (kind != ReduceKind::Any && kind != ReduceKind::All && in->dtype != work)
+    in = make_node(Op::Cast, work, in->shape, {in}, {}, in->dtype);
+  NodePtr red_node = make_node(Op::Reduce, work, shape, {in}, p);
+  if (work != out) red_node = make_node(Op::Cast, out, shape, {red_node}, {}, work);
+  Array r = finish(red_node, {&a});
   if (keepdims) r = reshape(r, kshape, fn);
   return r;
 }
@@ -94,7 +101,10 @@ Array argreduce(ArgKind kind, const Array& a, std::optional<int64_t> axis, bool 
     if (i != ax) shape.push_back(src.shape()[i]);
   Params p;
   p.ints = {static_cast<int64_t>(kind), ax};
-  Array r = finish(make_node(Op::ArgReduce, DType::Int64, shape, {src.node()}, p), {});
+  NodePtr in = src.node();
+  if (in->dtype == DType::BFloat16)  // exact widening: same order, same NaNs
+    in = make_node(Op::Cast, DType::Float32, in->shape, {in}, {}, in->dtype);
+  Array r = finish(make_node(Op::ArgReduce, DType::Int64, shape, {in}, p), {});
   if (keepdims) {
     Shape ks = axis ? a.shape() : Shape(a.ndim(), 1);
     if (axis) ks[ax] = 1;

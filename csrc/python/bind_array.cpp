@@ -119,6 +119,12 @@ int get_buffer(PyObject* self, Py_buffer* view, int flags) {
       return -1;
     }
     NodePtr n = a.node();
+    if (n->dtype == DType::BFloat16 && (flags & PyBUF_FORMAT)) {
+      // struct has no bfloat16 code; a guessed one would be misread as another type
+      PyErr_SetString(PyExc_BufferError, "[mnn.numpy] bfloat16 has no buffer format: use np.asarray(x) "
+                                         "(needs ml_dtypes) or x.astype('float32')");
+      return -1;
+    }
     engine::eval({n});
     auto* info = new ExportInfo();
     info->pin = n->buffer;

@@ -12,7 +12,28 @@ namespace mnn::py_bind {
 
 using namespace core;
 
+namespace {
+py::object* g_fp_callback = nullptr;  // leaked: must outlive interpreter teardown ordering
+
+void fp_error_hook(const std::vector<engine::FpError>& errors) {
+  py::gil_scoped_acquire gil;
+  if (!g_fp_callback || g_fp_callback->is_none()) return;
+  py::list l;
+  for (const auto& e : errors) {
+    const char* kind = e.kind == engine::kFpDivide ? "divide" : e.kind == engine::kFpOverflow ? "over" : "invalid";
+    l.append(py::make_tuple(kind, e.op));
+  }
+  (*g_fp_callback)(l);  // may raise FloatingPointError: propagates out of eval()
+}
+}  // namespace
+
 void bind_engine(py::module_& m) {
+  // errstate: the Python layer decides what each floating-point condition does (warn, raise, ...).
+  m.def("_set_fp_error_callback", [](py::object fn) {
+    if (!g_fp_callback) g_fp_callback = new py::object();
+    *g_fp_callback = std::move(fn);
+    engine::set_fp_error_hook(g_fp_callback->is_none() ? nullptr : &fp_error_hook);
+  });
   m.def("eval", [](py::args arrays) {
     std::vector<NodePtr> roots;
     for (auto a : arrays) roots.push_back(a.cast<const Array&>().node());

@@ -145,7 +145,7 @@ py::object scalar_to_py(const char* p, DType d) {
     if constexpr (std::is_same_v<T, bool>) return py::bool_(v);
     else if constexpr (is_complex_v<T>)
       return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(v.real(), v.imag()));
-    else if constexpr (std::is_same_v<T, half>) return py::float_(static_cast<double>(static_cast<float>(v)));
+    else if constexpr (core::is_half_like_v<T>) return py::float_(static_cast<double>(static_cast<float>(v)));
     else if constexpr (std::is_floating_point_v<T>) return py::float_(static_cast<double>(v));
     else return py::int_(v);
   });
@@ -183,7 +183,7 @@ struct DLManagedTensor {
   void* manager_ctx;
   void (*deleter)(DLManagedTensor*);
 };
-enum { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLComplex = 5, kDLBool = 6, kDLCPU = 1 };
+enum { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6, kDLCPU = 1 };
 
 struct DLContext {
   NodePtr node;  // keeps the buffer alive
@@ -193,6 +193,7 @@ struct DLContext {
 
 DLDataType to_dl(DType d) {
   uint8_t bits = static_cast<uint8_t>(itemsize(d) * 8);
+  if (d == DType::BFloat16) return {kDLBfloat, 16, 1};
   switch (kind_of(d)) {
     case Kind::Bool: return {kDLBool, 8, 1};
     case Kind::Signed: return {kDLInt, bits, 1};

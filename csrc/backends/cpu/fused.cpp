@@ -7,6 +7,10 @@
 #include <emmintrin.h>
 #endif
 
+#include <atomic>
+#include <cfenv>
+
+#include "backends/cpu/fp_blame.h"
 #include "backends/cpu/kernels/elementwise_table.h"
 #include "backends/cpu/strided.h"
 #include "core/error.h"
@@ -36,6 +40,17 @@ inline void stream_copy(char* dst, const char* src, size_t n) {
 #endif
   std::memcpy(dst, src, n);
 }
+
+// MXCSR exception flags: invalid (bit 0), divide by zero (bit 2), overflow (bit 3)
+constexpr unsigned kSseFlags = 0x1 | 0x4 | 0x8;
+inline int fe_of_csr(unsigned csr) {
+  return (csr & 0x1 ? FE_INVALID : 0) | (csr & 0x4 ? FE_DIVBYZERO : 0) | (csr & 0x8 ? FE_OVERFLOW : 0);
+}
+
+std::atomic<bool> g_fp_tracking{false};
+std::atomic<int> g_outside_flags{0};
+inline void note_outside_fp(int fe) { g_outside_flags.fetch_or(fe, std::memory_order_relaxed); }
+inline bool fp_tracking() { return g_fp_tracking.load(std::memory_order_relaxed); }
 
 struct Operand {
   size_t isz;
@@ -203,6 +218,12 @@ class FusedKernel final : public backend::Kernel {
   // Runs the program over n gathered elements; the last instruction writes straight to
   // direct_out when it is given (and not streamed). Returns where the result lies.
   const char* exec(int64_t n, const char** ptr, char* scr, char* direct_out) const {
+    if (fp_tracking()) {
+      if (unsigned csr = _mm_getcsr(); csr & kSseFlags) {
+        note_outside_fp(fe_of_csr(csr));
+        _mm_setcsr(csr & ~kSseFlags);
+      }
+    }
     for (size_t k = 0; k < code_.size(); ++k) {
       const Instr& ins = code_[k];
       bool last = k + 1 == code_.size() && ins.dst == result_;
@@ -215,6 +236,12 @@ class FusedKernel final : public backend::Kernel {
         const char* srcs[3] = {ptr[ins.src[0]], ins.src[1] >= 0 ? ptr[ins.src[1]] : nullptr,
                                ins.src[2] >= 0 ? ptr[ins.src[2]] : nullptr};
         ins.fn(n, srcs, dst);
+      }
+      // MXCSR holds the SSE/AVX status flags every kernel here raises; reading it is a few cycles,
+      // where fetestexcept (a call that also reads the x87 status word) cost 10% of a fused chain
+      if (unsigned csr = fp_tracking() ? _mm_getcsr() : 0u; csr & kSseFlags) {
+        note_fused_fp(fe_of_csr(csr), ins.op, static_cast<int>(k));
+        _mm_setcsr(csr & ~kSseFlags);
       }
       ptr[ins.dst] = dst;
     }
@@ -385,6 +412,58 @@ std::unique_ptr<backend::Kernel> prepare_fused(const FusedProgram& program) {
   if (program.inputs.size() + program.code.size() > 64)
     throw NotImplementedError("[mnn.engine] fused program too large");
   return std::make_unique<FusedKernel>(program);
+}
+
+
+// ---- errstate attribution (fp_blame.h) ----
+namespace {
+std::atomic<int> g_fused_flags{0};
+std::atomic<int> g_fused_op[3] = {-1, -1, -1};
+std::atomic<int> g_fused_pos[3] = {0, 0, 0};
+}  // namespace
+
+void set_fused_fp_tracking(bool on) { g_fp_tracking.store(on); }
+
+bool op_can_raise(Op op, int cond) {
+  switch (op) {
+    case Op::Divide: case Op::FloorDivide: case Op::Reciprocal: case Op::Power: case Op::Cast:
+      return true;
+    case Op::Remainder: case Op::Fmod:
+    case Op::Log: case Op::Log2: case Op::Log10: case Op::Log1p: case Op::Arctanh:
+      return cond != 1;
+    case Op::Sqrt: case Op::Arcsin: case Op::Arccos: case Op::Arccosh: case Op::Sin: case Op::Cos: case Op::Tan:
+      return cond == 2;
+    case Op::Exp: case Op::Exp2: case Op::Expm1: case Op::Sinh: case Op::Cosh:
+      return cond == 1;
+    case Op::Square: case Op::Multiply: case Op::Add: case Op::Subtract:
+      return cond != 0;
+    default:
+      return false;
+  }
+}
+
+void note_fused_fp(int fe, Op op, int pos) {
+  const int bits[3] = {FE_DIVBYZERO, FE_OVERFLOW, FE_INVALID};
+  for (int c = 0; c < 3; ++c) {
+    if (!(fe & bits[c]) || !op_can_raise(op, c)) continue;
+    // reads first: every tile of sqrt(negatives) lands here, and writes would bounce the line
+    if (!(g_fused_flags.load(std::memory_order_relaxed) & bits[c])) g_fused_flags.fetch_or(bits[c], std::memory_order_relaxed);
+    int expect = -1;
+    if (g_fused_op[c].load(std::memory_order_relaxed) == -1 &&
+        g_fused_op[c].compare_exchange_strong(expect, static_cast<int>(op)))
+      g_fused_pos[c].store(pos);
+  }
+}
+
+FusedFpBlame take_fused_fp() {
+  FusedFpBlame b;
+  b.flags = g_fused_flags.exchange(0);
+  b.outside = g_outside_flags.exchange(0);
+  for (int c = 0; c < 3; ++c) {
+    b.pos[c] = g_fused_pos[c].load();
+    b.op[c] = g_fused_op[c].exchange(-1);
+  }
+  return b;
 }
 
 }  // namespace mnn::cpu

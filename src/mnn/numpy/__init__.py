@@ -102,6 +102,8 @@ _core._set_hooks([_dtypes._BY_CODE.get(i) for i in range(15)], asarray, _dtypes.
 from . import _protocols  # noqa: E402,F401  (pickle, __array_ufunc__/__array_function__: after install())
 from ._protocols import may_share_memory, shares_memory  # noqa: E402
 from ._errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402
+from . import _errstate as _errstate_mod  # noqa: E402
+_core._set_fp_error_callback(_errstate_mod._report_all)  # engine FP flags -> numpy's errstate
 from ._array_api import __array_namespace_info__, astype  # noqa: E402  (Array API 2024.12)
 from ._ufuncs import ufunc  # noqa: E402  (isinstance(np.add, np.ufunc))
 from ._index_tricks import (c_, fill_diagonal, flatiter, index_exp, mask_indices, mgrid, ndenumerate,  # noqa: E402

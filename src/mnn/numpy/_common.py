@@ -63,3 +63,15 @@ def write_out(result, out, fn, casting="same_kind"):
                                    f"{out.dtype!r} with casting rule 'same_kind'")
     _core.assign(out, result)
     return out
+
+
+def bfloat16_bits(a):
+    """A C-contiguous uint16 array holding the bits of bfloat16 array `a` (same shape).
+
+    bfloat16 has no buffer format, so byte-level paths (tobytes, pickle) read these instead: the
+    float32 widening is exact, and its high halves are the stored values."""
+    import sys
+    f = _core.as_contiguous(a.astype(_dtypes.float32)).reshape(-1)
+    u16 = _core.from_buffer(memoryview(f).cast("B"), 6)  # uint16 halves of each float32
+    high = u16[1::2] if sys.byteorder == "little" else u16[0::2]
+    return _core.reshape(_core.copy(high), list(a.shape))

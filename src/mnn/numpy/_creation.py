@@ -91,6 +91,9 @@ def _from_python(obj, dtype):
 
 def _from_foreign(obj):
     """Zero-copy import of buffer/DLPack objects; None if obj offers neither."""
+    if getattr(getattr(obj, "dtype", None), "name", None) == "bfloat16" and \
+            type(obj).__module__.partition(".")[0] in ("numpy", "ml_dtypes"):
+        return _from_numpy_bfloat16(obj)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (bytes, bytearray, memoryview)) and \
             not type(obj).__module__.startswith("numpy"):
         return from_dlpack(obj)
@@ -103,6 +106,14 @@ def _from_foreign(obj):
     if hasattr(obj, "__array__") and not isinstance(obj, ndarray):
         return _core.from_buffer(obj.__array__())
     return None
+
+
+def _from_numpy_bfloat16(obj):
+    # ml_dtypes' bfloat16 has no buffer format: import its bytes and reinterpret them (same bits)
+    import numpy
+    a = numpy.ascontiguousarray(obj)
+    r = _core.from_buffer(memoryview(a.view(numpy.uint8).reshape(-1)), 12)
+    return _core.reshape(r, list(a.shape))
 
 
 def _convert(r, dtype, copy, foreign):

@@ -26,7 +26,8 @@ _NATIVE = '<' if sys.byteorder == 'little' else '>'
 
 # One row per dtype.  `code` is the engine's integer id (C++ side), `sfmt` the
 # struct format used to round Python floats to the type's precision.
-# Code 12 is reserved for bfloat16.
+# bfloat16 (code 12) is an extension type as in ml_dtypes: kind 'f' here (it is a float
+# for every rule of mnn), but spelled like ml_dtypes' dtype to the outside ('E', '<V2').
 #  code name       kind size char sfmt  extra names (no byte-order prefix)  extra chars
 _SPECS = (
     (0, 'bool', 'b', 1, '?', None, ('bool_',), ()),
@@ -43,6 +44,7 @@ _SPECS = (
     (9, 'float16', 'f', 2, 'e', 'e', ('half',), ()),
     (10, 'float32', 'f', 4, 'f', 'f', ('single',), ()),
     (11, 'float64', 'f', 8, 'd', 'd', ('double', 'float'), ()),
+    (12, 'bfloat16', 'f', 2, 'E', 'bf16', (), ()),
     (13, 'complex64', 'c', 8, 'F', None, ('csingle', 'singlecomplex'), ()),
     (14, 'complex128', 'c', 16, 'D', None, ('cdouble', 'complex', 'cfloat', 'complex_'), ()),
 )
@@ -104,6 +106,8 @@ class dtype:
         np = sys.modules.get('numpy')
         if np is None:
             raise AttributeError('__numpy_dtype__')
+        if self._code == 12:
+            return _numpy_bfloat16()
         return np.dtype(self.str)
 
     def __repr__(self):
@@ -149,14 +153,16 @@ _PREFIXABLE = {}  # spellings that may carry a byte-order prefix ('<f4', '=d')
 
 for _code, _name, _kind, _size, _char, _sfmt, _names, _chars in _SPECS:
     _d = object.__new__(dtype)
+    # bfloat16 has no typestr of its own; ml_dtypes reports '<V2' (2 opaque bytes)
+    _typestr = _NATIVE + 'V2' if _code == 12 else ('|' if _size == 1 else _NATIVE) + _kind + _pystr(_size)
     for _k, _v in (('name', _name), ('kind', _kind), ('char', _char),
                    ('itemsize', _size), ('_code', _code), ('_sfmt', _sfmt),
-                   ('str', ('|' if _size == 1 else _NATIVE) + _kind + _pystr(_size)),
-                   ('type', None)):
+                   ('str', _typestr), ('type', None)):
         object.__setattr__(_d, _k, _v)
-    object.__setattr__(_d, '_hash', hash((_kind, _d.str[0], 0, _size, _d.alignment)))
+    # numpy's own formula, so equal dtypes of the two libraries hash alike (bfloat16 has no numpy twin)
+    object.__setattr__(_d, '_hash', hash(('bfloat16',) if _code == 12 else (_kind, _d.str[0], 0, _size, _d.alignment)))
     _BY_CODE[_code] = _d
-    for _s in (_char, _kind + _pystr(_size)) + _chars:
+    for _s in ((_char,) if _code == 12 else (_char, _kind + _pystr(_size))) + _chars:
         _PREFIXABLE[_s] = _d
     for _s in (_name,) + _names:
         _STRINGS[_s] = _d
@@ -232,7 +238,7 @@ for _d in _ALL:
                         '_dtype': _d})
     object.__setattr__(_d, 'type', _cls)
 (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
- float16, float32, float64, complex64, complex128) = [d.type for d in _ALL]
+ float16, float32, float64, bfloat16, complex64, complex128) = [d.type for d in _ALL]
 
 # numpy 2 aliases (LP64).  `bool` deliberately shadows the builtin: numpy has it.
 bool = bool_  # noqa: A001
@@ -255,9 +261,32 @@ _SCALAR_BY_NAME.update(longlong=int64, ulonglong=uint64)
 _PYTYPES = {_pybool: bool_, _pyint: int64, _pyfloat: float64, _pycomplex: complex128}
 
 
+def _round_bfloat16(value):
+    # The engine's conversion: to float32 first (as ml_dtypes does), then keep the top 16 bits
+    # rounded to nearest even; NaN stays a (quiet) NaN.
+    f = _round_float(value, 'f')
+    if f != f:
+        return f
+    (x,) = struct.unpack('<I', struct.pack('<f', f))
+    x = ((x + 0x7fff + ((x >> 16) & 1)) >> 16) << 16
+    return struct.unpack('<f', struct.pack('<I', x & 0xffffffff))[0]
+
+
+def _numpy_bfloat16():
+    # numpy has no bfloat16: ml_dtypes' is the one numpy code understands.
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise TypeError("mnn.numpy.bfloat16 has no numpy equivalent without the ml_dtypes package "
+                        "(pip install ml_dtypes), or convert with .astype('float32')") from None
+    return sys.modules['numpy'].dtype(ml_dtypes.bfloat16)
+
+
 def _round_float(value, fmt):
     # struct rounds to nearest-even like a C cast; it raises instead of
     # returning inf on overflow, where numpy gives +-inf.
+    if fmt == 'bf16':
+        return _round_bfloat16(value)
     try:
         return struct.unpack(fmt, struct.pack(fmt, value))[0]
     except OverflowError:
@@ -307,6 +336,8 @@ def _convert(obj):
     if isinstance(obj, _pystr):
         return _from_string(obj)
     if isinstance(obj, type):
+        if obj.__name__ == 'bfloat16' and getattr(obj, '__module__', '').partition('.')[0] == 'ml_dtypes':
+            return _BY_CODE[12]
         if issubclass(obj, generic):
             if obj._dtype is None:
                 raise TypeError(f"Converting 'mnn.numpy.{obj.__name__}' to a dtype is not allowed")
@@ -325,6 +356,8 @@ def _convert(obj):
     tp = type(obj)
     if tp.__module__.partition('.')[0] == 'numpy' and isinstance(getattr(obj, 'str', None), _pystr) \
             and hasattr(obj, 'kind'):                      # a numpy dtype
+        if obj.name == 'bfloat16' and obj.itemsize == 2:  # ml_dtypes' bfloat16 dtype
+            return _BY_CODE[12]
         try:
             return _from_string(obj.str)
         except TypeError:
@@ -352,6 +385,12 @@ def _safe_rule(a, b):
     ka, kb, na, nb = a.kind, b.kind, a.itemsize, b.itemsize
     if ka == 'b':
         return True
+    if (a._code == 12) != (b._code == 12):
+        # bfloat16 (8 exponent bits, 8 mantissa bits) holds int8/uint8 but not float16; only
+        # float32 and wider hold it.
+        if b._code == 12:
+            return ka in 'iu' and na == 1
+        return (kb == 'f' and nb >= 4) or kb == 'c'
     if kb == 'c':  # complex: compare against its real component
         kb, nb = 'f', nb // 2
         if ka == 'c':
@@ -538,8 +577,8 @@ def _info_dtype(x):
         return _convert(type(x))
 
 
-# (mantissa bits, exponent bits) per float itemsize.
-_FLOAT_LAYOUT = {2: (10, 5), 4: (23, 8), 8: (52, 11)}
+# (mantissa bits, exponent bits) per float itemsize; bfloat16 by its name.
+_FLOAT_LAYOUT = {2: (10, 5), 4: (23, 8), 8: (52, 11), 'bfloat16': (7, 8)}
 
 
 class finfo:
@@ -560,7 +599,7 @@ class finfo:
         return self
 
     def _init(self, d):
-        nmant, nexp = _FLOAT_LAYOUT[d.itemsize]
+        nmant, nexp = _FLOAT_LAYOUT['bfloat16' if d._code == 12 else d.itemsize]
         self.dtype, self.bits = d, d.itemsize * 8
         self.nmant, self.nexp, self.iexp = nmant, nexp, nexp
         self.machep, self.negep = -nmant, -nmant - 1

@@ -1,13 +1,20 @@
 """numpy's floating-point error state: seterr, geterr, errstate, seterrcall, geterrcall.
 
 The state is kept per thread (numpy keeps it per context) and errstate restores it on exit.
-The engine reports integer division by zero and negative integer powers as numpy does whatever
-the state; floating-point conditions (1/0 -> inf, 0/0 -> nan) produce numpy's values but are not
-yet turned into RuntimeWarnings or FloatingPointErrors, so 'raise' and 'warn' are recorded and
-returned by geterr without changing results.
+
+The engine reads the IEEE status flags (divide by zero, overflow, invalid) that each kernel step
+raised, on every pool thread, and reports them with the name of the ufunc that raised them (the
+fused interpreter tests the flags after each instruction, so a fused chain still names the right
+op; NaN compares, which set 'invalid' in hardware, are not reported, as in numpy); `_report`
+then warns, raises FloatingPointError, calls, prints or logs as numpy does.  Evaluation is lazy, so the report comes when the result is
+computed (printing, tolist, np.asarray, mnn.eval, ...) and follows the errstate in force *then*:
+compute inside the `with errstate(...)` block what must obey it.  Underflow is never reported
+('ignore' is numpy's default for it too).
 """
 import contextlib
+import sys
 import threading
+import warnings
 
 _MODES = ("ignore", "warn", "raise", "call", "print", "log")
 _KEYS = ("divide", "over", "under", "invalid")
@@ -81,3 +88,44 @@ class errstate(contextlib.ContextDecorator):
         st = _state()
         st["err"], st["call"] = self._saved.pop()
         return False
+
+
+# numpy's wording per category, and the status bits it hands to a 'call' callback.
+_TEXT = {"divide": "divide by zero", "over": "overflow", "under": "underflow", "invalid": "invalid value"}
+_BITS = {"divide": 1, "over": 2, "under": 4, "invalid": 8}
+_pending_bits = {}  # op -> status bits of the current evaluation (a 'call' callback sees them all)
+
+
+def _report(kind, op):
+    """Called by the engine (mnn._core) for each floating-point condition an evaluation met."""
+    st = _state()
+    mode = st["err"][kind]
+    if mode == "ignore":
+        return
+    msg = f"{_TEXT[kind]} encountered in {op}"
+    if mode == "warn":
+        warnings.warn(msg, RuntimeWarning, stacklevel=3)  # past _report_all: the line that evaluated
+    elif mode == "raise":
+        raise FloatingPointError(msg)
+    elif mode == "print":
+        sys.stderr.write(f"Warning: {msg}\n")
+    elif mode == "call":
+        fn = st["call"]
+        if fn is None:
+            raise ValueError(f"[mnn.numpy.errstate] No callback set for floating-point error mode 'call' ({msg})")
+        fn(_TEXT[kind], _pending_bits.get(op, _BITS[kind]))
+    else:  # log
+        fn = st["call"]
+        if fn is None or not hasattr(fn, "write"):
+            raise ValueError(f"[mnn.numpy.errstate] No object with a write method set for floating-point error "
+                             f"mode 'log' ({msg})")
+        fn.write(f"Warning: {msg}\n")
+
+
+def _report_all(errors):
+    """errors: [(kind, op)] of one evaluation, in numpy's order (divide, over, invalid per op)."""
+    _pending_bits.clear()
+    for kind, op in errors:
+        _pending_bits[op] = _pending_bits.get(op, 0) | _BITS[kind]
+    for kind, op in errors:
+        _report(kind, op)

@@ -16,7 +16,7 @@ import zipfile
 
 from .. import _core
 from . import _dtypes
-from ._common import asarray, ndarray
+from ._common import asarray, bfloat16_bits, ndarray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "NpzFile", "savetxt", "loadtxt", "genfromtxt", "fromfile"]
 
@@ -682,6 +682,8 @@ def _tobytes(self, order="C"):
     if self.size == 0:
         return b""
     src = self.T if fortran else self
+    if src.dtype._code == 12:  # bfloat16: no buffer format, its bits instead
+        src = bfloat16_bits(src)
     if not src._is_c_contiguous:
         src = _core.as_contiguous(src)
     return memoryview(src).cast("B").tobytes()

@@ -726,6 +726,11 @@ def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
              _u("equal", xa, ya))
     if equal_nan:
         res = _u("logical_or", res, _u("logical_and", _u("isnan", xa), _u("isnan", ya)))
+    # numpy computes inf - inf here under errstate(invalid='ignore'); evaluation is lazy, so the
+    # result is computed now, inside that state, instead of warning wherever it is first read
+    from ._errstate import errstate
+    with errstate(all="ignore"):
+        _core.eval(res)
     return res
 
 

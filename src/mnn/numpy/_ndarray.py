@@ -111,8 +111,26 @@ def _iter(self):
     return (self[i] for i in range(self.shape[0]))
 
 
+def _bfloat16_to_numpy(self):
+    # numpy has no bfloat16. With ml_dtypes installed the result is its bfloat16 (same bits: the
+    # float32 widening is exact, so its top halves are the stored values); without it, float32
+    # (every bfloat16 value exactly), rather than an error, so np.asarray always works.
+    import numpy
+    f = numpy.asarray(memoryview(self.astype(_dtypes.float32))) if self.size else \
+        numpy.empty(self.shape, numpy.float32)
+    try:
+        bf = _dtypes._numpy_bfloat16()
+    except TypeError:
+        return f
+    top = numpy.right_shift(f.view(numpy.uint32).reshape(-1), 16).astype(numpy.uint16)
+    return top.view(bf).reshape(f.shape)
+
+
 def _array(self, dtype=None, copy=None):
     import numpy
+    if self.dtype._code == 12:
+        a = _bfloat16_to_numpy(self)
+        return a.astype(dtype) if dtype is not None and numpy.dtype(dtype) != a.dtype else a
     a = numpy.asarray(memoryview(self)) if self.size else numpy.empty(self.shape, dtype=self.dtype.name)
     if dtype is not None and numpy.dtype(dtype) != a.dtype:
         return a.astype(dtype)

@@ -127,18 +127,35 @@ def printoptions(*args, **kwargs):
 
 # struct codes (float, same-size uint), explicit mantissa bits, exponent bits
 _FLOAT_LAYOUT = {"float16": ("<e", "<H", 10, 5), "float32": ("<f", "<I", 23, 8),
-                 "float64": ("<d", "<Q", 52, 11)}
+                 "float64": ("<d", "<Q", 52, 11),
+                 "bfloat16": ("<f", "<I", 7, 8)}  # struct has no bfloat16: the top half of a float32
 # np.finfo(dtype).precision: drives the scientific cut-off for arrays.
-_DECIMAL_PRECISION = {"float16": 3, "float32": 6, "float64": 15}
+_DECIMAL_PRECISION = {"float16": 3, "float32": 6, "float64": 15, "bfloat16": 2}
 _IMPLIED_DTYPES = ("int64", "float64", "bool", "complex128")  # omitted from repr
 _COMPLEX_PART = {"complex64": "float32", "complex128": "float64"}
 _INT_DTYPES = tuple(f"{u}int{b}" for u in ("", "u") for b in (8, 16, 32, 64))
+
+
+def _round_bfloat16(x):
+    # float32 first, then the top 16 bits rounded to nearest even (the engine's conversion); this
+    # module loads standalone (tests), so it does not import mnn.numpy._dtypes' copy
+    try:
+        f = struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+    if f != f:
+        return f
+    b = struct.unpack("<I", struct.pack("<f", f))[0]
+    b = ((b + 0x7fff + ((b >> 16) & 1)) >> 16) << 16
+    return struct.unpack("<f", struct.pack("<I", b & 0xffffffff))[0]
 
 
 def _to_dtype(x, dtype):
     """Round a Python float to ``dtype`` (as NumPy arithmetic in it would)."""
     if dtype == "float64":
         return x
+    if dtype == "bfloat16":
+        return _round_bfloat16(x)
     code = _FLOAT_LAYOUT[dtype][0]
     try:
         return struct.unpack(code, struct.pack(code, x))[0]
@@ -153,6 +170,8 @@ def _decompose(x, dtype):
     """
     fcode, icode, mbits, ebits = _FLOAT_LAYOUT[dtype]
     bits = struct.unpack(icode, struct.pack(fcode, x))[0]
+    if dtype == "bfloat16":
+        bits >>= 16
     frac = bits & ((1 << mbits) - 1)
     bexp = (bits >> mbits) & ((1 << ebits) - 1)
     negative = bool(bits >> (mbits + ebits))
@@ -671,7 +690,7 @@ def _float_scalar(value, dtype, is_repr):
         prec = (17 if is_repr else 12) if dtype == "float64" else (8 if is_repr else 6)
         s = "%.*g" % (prec, value)
         return s + ".0" if s.lstrip("-").isdigit() else s
-    max_positional = {"float16": 1e3, "float32": 1e6}.get(dtype, 1e16)
+    max_positional = {"float16": 1e3, "bfloat16": 1e3, "float32": 1e6}.get(dtype, 1e16)
     if legacy <= 202:
         max_positional = 1e16
     a = abs(value)

@@ -11,7 +11,7 @@ import sys
 
 from .. import _core
 from . import _dtypes
-from ._common import ndarray
+from ._common import bfloat16_bits, ndarray
 
 # numpy ufunc method -> mnn function, for the reductions mnn has by another name
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
@@ -44,6 +44,8 @@ def _reduce_ex(self, protocol=2):
     if self.size == 0:
         return _rebuild, (b"", self.dtype.name, shape)
     src = self if self._is_c_contiguous else _core.as_contiguous(self)
+    if self.dtype._code == 12:  # bfloat16 has no buffer format: pickle its bits
+        src = bfloat16_bits(self)
     if protocol >= 5:  # out-of-band capable: the pickler may hand the buffer over without a copy
         return _rebuild, (pickle.PickleBuffer(src), self.dtype.name, shape)
     return _rebuild, (memoryview(src).cast("B").tobytes(), self.dtype.name, shape)

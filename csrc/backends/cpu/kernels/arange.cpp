@@ -18,14 +18,14 @@ class ArangeKernel final : public backend::Kernel {
       if (!p_.floats.empty()) {
         double s = p_.floats[0], d = p_.floats[1];
         for (int64_t i = b; i < e; ++i) {
-          if constexpr (std::is_same_v<T, half>) out[i] = half(static_cast<float>(s + i * d));
+          if constexpr (core::is_half_like_v<T>) out[i] = T(static_cast<float>(s + i * d));
           else out[i] = static_cast<T>(s + static_cast<double>(i) * d);
         }
       } else {
         int64_t s = p_.ints[0], d = p_.ints[1];
         for (int64_t i = b; i < e; ++i) {
           uint64_t v = static_cast<uint64_t>(s) + static_cast<uint64_t>(i) * static_cast<uint64_t>(d);
-          if constexpr (std::is_same_v<T, half>) out[i] = half(static_cast<float>(static_cast<int64_t>(v)));
+          if constexpr (core::is_half_like_v<T>) out[i] = T(static_cast<float>(static_cast<int64_t>(v)));
           else out[i] = static_cast<T>(static_cast<int64_t>(v));
         }
       }

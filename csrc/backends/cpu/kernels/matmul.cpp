@@ -196,7 +196,7 @@ void gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const T* A, i
 
 template <class T>
 class MatmulKernel final : public backend::Kernel {
-  using A = std::conditional_t<std::is_same_v<T, half>, float, T>;
+  using A = std::conditional_t<core::is_half_like_v<T>, float, T>;
 
  public:
   explicit MatmulKernel(const backend::StepDesc& s) {

@@ -27,7 +27,7 @@ using ops::ReduceKind;
 
 namespace {
 
-template <class T> using acc_t = std::conditional_t<std::is_same_v<T, half>, float, T>;
+template <class T> using acc_t = std::conditional_t<core::is_half_like_v<T>, float, T>;
 
 template <class A>
 struct SumOp {
@@ -142,7 +142,7 @@ constexpr DType dtype_of() {
   else if constexpr (std::is_same_v<T, uint16_t>) return DType::UInt16;
   else if constexpr (std::is_same_v<T, uint32_t>) return DType::UInt32;
   else if constexpr (std::is_same_v<T, uint64_t>) return DType::UInt64;
-  else if constexpr (std::is_same_v<T, half>) return DType::Float16;
+  else if constexpr (core::is_half_like_v<T>) return DType::Float16;
   else if constexpr (std::is_same_v<T, float>) return DType::Float32;
   else return DType::Float64;
 }
@@ -306,7 +306,7 @@ class ReduceKernel final : public backend::Kernel {
           const T* row = in + offset_of(r, g_.rdims, g_.rstr);
           for (int64_t j = b; j < e; ++j) {
             acc[j - b] = R::apply(acc[j - b], A(row[j]));
-            if constexpr (std::is_same_v<T, half>) acc[j - b] = A(T(acc[j - b]));  // numpy rounds per row
+            if constexpr (std::is_same_v<T, core::half>) acc[j - b] = A(T(acc[j - b]));  // numpy rounds per row
           }
         }
         for (int64_t j = b; j < e; ++j) out[j] = T(acc[j - b]);

@@ -28,7 +28,7 @@ class ScanKernel final : public backend::Kernel {
     nouter_ = numel(odims_);
   }
   void run(char* const* inputs, char* output) override {
-    using A = std::conditional_t<std::is_same_v<T, half>, float, T>;
+    using A = std::conditional_t<core::is_half_like_v<T>, float, T>;
     const T* in = reinterpret_cast<const T*>(inputs[0]);
     T* out = reinterpret_cast<T*>(output);
     if (n_ == 0) return;
@@ -50,7 +50,7 @@ class ScanKernel final : public backend::Kernel {
             acc = prod_ ? A(U(acc) * U(v)) : A(U(acc) + U(v));
           } else {
             acc = prod_ ? acc * v : acc + v;
-            if constexpr (std::is_same_v<T, half>) acc = A(T(acc));  // numpy rounds every partial result
+            if constexpr (core::is_half_like_v<T>) acc = A(T(acc));  // numpy rounds every partial result
           }
           out[oo + i * out_stride_] = T(acc);
         }

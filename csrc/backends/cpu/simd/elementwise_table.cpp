@@ -15,14 +15,18 @@ using core::Op;
 
 namespace {
 
-template <class T> using calc_t = std::conditional_t<std::is_same_v<T, half>, float, T>;
+template <class T> using calc_t = std::conditional_t<core::is_half_like_v<T>, float, T>;
 
 template <class F, class T>
 void loop1(int64_t n, const char* const* in, char* out) {
   using C = calc_t<T>;
   const T* a = reinterpret_cast<const T*>(in[0]);
   using R = decltype(F::template f<C>(C{}));
-  if constexpr (std::is_same_v<R, bool>) {
+  if constexpr (std::is_same_v<T, core::bfloat16> && std::is_same_v<F, ew::Signbit>) {
+    // the sign bit straight from storage (GCC 12's vectoriser also crashes on the float route)
+    bool* o = reinterpret_cast<bool*>(out);
+    for (int64_t i = 0; i < n; ++i) o[i] = (a[i].bits >> 15) != 0;
+  } else if constexpr (std::is_same_v<R, bool>) {
     bool* o = reinterpret_cast<bool*>(out);
     for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(C(a[i]));
   } else if constexpr (core::is_complex_v<C> && !core::is_complex_v<R>) {  // absolute: real result
@@ -78,6 +82,7 @@ void fill(EwFn* row, EwFn* row_scalar_b) {
   set_one<F, Arity, uint32_t>(row, row_scalar_b, DType::UInt32);
   set_one<F, Arity, uint64_t>(row, row_scalar_b, DType::UInt64);
   set_one<F, Arity, half>(row, row_scalar_b, DType::Float16);
+  set_one<F, Arity, core::bfloat16>(row, row_scalar_b, DType::BFloat16);
   set_one<F, Arity, float>(row, row_scalar_b, DType::Float32);
   set_one<F, Arity, double>(row, row_scalar_b, DType::Float64);
   set_one<F, Arity, std::complex<float>>(row, row_scalar_b, DType::Complex64);
@@ -105,9 +110,9 @@ inline D convert(S s) {
     return D(static_cast<T>(calc_t<S>(s)), T(0));
   } else if constexpr (std::is_same_v<D, bool>) {
     return calc_t<S>(s) != calc_t<S>(0);
-  } else if constexpr (std::is_same_v<D, half>) {
-    return half(static_cast<float>(s));
-  } else if constexpr (std::is_same_v<S, half>) {
+  } else if constexpr (core::is_half_like_v<D>) {
+    return D(static_cast<float>(s));
+  } else if constexpr (core::is_half_like_v<S>) {
     return static_cast<D>(static_cast<float>(s));
   } else {
     return static_cast<D>(s);

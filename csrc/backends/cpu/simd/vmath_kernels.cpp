@@ -6,6 +6,7 @@
 // every lane follows the same instructions, special values are patched with selects.
 // Accuracy against numpy's float32 results is measured by tests/engine/test_vmath.py (within 2 ulp).
 // Targets with FMA contract a*b+c (CMakeLists.txt), so they differ from the scalar build by <= 1 ulp.
+#include <xmmintrin.h>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -154,6 +155,37 @@ void map_f32(int64_t n, const char* const* in, char* out) {
   for (int64_t i = 0; i < n; ++i) o[i] = F(a[i]);
 }
 
+// exp and log build inf/-inf/NaN from bits and selects, so the hardware raises no IEEE flag for
+// them; numpy's do (errstate warnings), so the conditions are collected in the same pass (an OR
+// per lane) and raised once.
+// Sets MXCSR status bits (invalid 0x1, divide by zero 0x4, overflow 0x8) directly: the fused
+// interpreter reads MXCSR, and glibc's feraiseexcept raises some flags through the x87 unit.
+inline void raise_sse(unsigned bits) { _mm_setcsr(_mm_getcsr() | bits); }
+
+void map_exp_f32(int64_t n, const char* const* in, char* out) {
+  const float* a = reinterpret_cast<const float*>(in[0]);
+  float* o = reinterpret_cast<float*>(out);
+  int over = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    o[i] = exp_f32(a[i]);
+    over |= a[i] > 88.72283172607422f;  // the largest float whose exp is finite
+  }
+  if (over) raise_sse(0x8);
+}
+
+void map_log_f32(int64_t n, const char* const* in, char* out) {
+  const float* a = reinterpret_cast<const float*>(in[0]);
+  float* o = reinterpret_cast<float*>(out);
+  int zero = 0, negative = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    o[i] = log_f32(a[i]);
+    zero |= a[i] == 0.0f;
+    negative |= a[i] < 0.0f;
+  }
+  if (zero) raise_sse(0x4);
+  if (negative) raise_sse(0x1);
+}
+
 template <float (*F)(float), float (*Libm)(float)>
 void map_trig_f32(int64_t n, const char* const* in, char* out) {
   const float* a = reinterpret_cast<const float*>(in[0]);
@@ -170,8 +202,8 @@ float libm_cos(float x) { return std::cos(x); }
 
 void fill_vmath(KernelTable& t) {
   constexpr int f32 = static_cast<int>(core::DType::Float32);
-  t.ew[static_cast<int>(core::Op::Exp)][f32] = &map_f32<exp_f32>;
-  t.ew[static_cast<int>(core::Op::Log)][f32] = &map_f32<log_f32>;
+  t.ew[static_cast<int>(core::Op::Exp)][f32] = &map_exp_f32;
+  t.ew[static_cast<int>(core::Op::Log)][f32] = &map_log_f32;
   t.ew[static_cast<int>(core::Op::Tanh)][f32] = &map_f32<tanh_f32>;
   t.ew[static_cast<int>(core::Op::Sin)][f32] = &map_trig_f32<sin_f32, libm_sin>;
   t.ew[static_cast<int>(core::Op::Cos)][f32] = &map_trig_f32<cos_f32, libm_cos>;

@@ -72,7 +72,7 @@ class BorderKernel final : public backend::Kernel {
     value_.resize(px_);
     dispatch_dtype(s.output.dtype, [&](auto zero) {
       using T = decltype(zero);
-      if constexpr (!std::is_same_v<T, half> && !std::is_same_v<T, bool>) {
+      if constexpr (!core::is_half_like_v<T> && !std::is_same_v<T, bool>) {
         for (int c = 0; c < cn; ++c) {
           T v = saturate_from<T>(c < 4 ? p.floats[c] : 0.0);
           std::memcpy(&value_[c * isz], &v, isz);

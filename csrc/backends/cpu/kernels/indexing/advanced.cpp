@@ -15,7 +15,7 @@ namespace {
 
 template <class T>
 inline bool truthy(T v) {
-  if constexpr (std::is_same_v<T, half>) return static_cast<float>(v) != 0.0f;
+  if constexpr (core::is_half_like_v<T>) return static_cast<float>(v) != 0.0f;
   else return v != T{};
 }
 

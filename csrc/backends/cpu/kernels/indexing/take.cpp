@@ -113,7 +113,7 @@ class TakeKernel final : public backend::Kernel {
 
 template <class T>
 inline T add(T a, T b) {
-  if constexpr (std::is_same_v<T, half>) return half(static_cast<float>(a) + static_cast<float>(b));
+  if constexpr (core::is_half_like_v<T>) return T(static_cast<float>(a) + static_cast<float>(b));
   else if constexpr (std::is_same_v<T, bool>) return a || b;
   else return static_cast<T>(a + b);  // integers wrap, as numpy's add.at does
 }

@@ -36,10 +36,10 @@ struct SortKey<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, b
 
 // Floats: flip negatives entirely and set the sign bit of positives, after folding -0 into +0
 // and every NaN into the largest key.
-template <class U>
+template <class U, U kInf = (sizeof(U) == 2 ? U(0x7c00) : sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull))>
 inline U float_bits_key(U b) {
   constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-  constexpr U exp = sizeof(U) == 2 ? U(0x7c00) : sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+  constexpr U exp = kInf;  // the bits of +inf: anything above is a NaN
   U mag = b & ~sign;
   if (mag > exp) return ~U(0);
   if (mag == 0) b = 0;
@@ -70,6 +70,12 @@ template <>
 struct SortKey<half> {
   using U = uint16_t;
   static U key(half x) { return float_bits_key<uint16_t>(x.bits); }
+};
+
+template <>
+struct SortKey<core::bfloat16> {  // half's rule with bfloat16's 8-bit exponent
+  using U = uint16_t;
+  static U key(core::bfloat16 x) { return float_bits_key<uint16_t, 0x7f80>(x.bits); }
 };
 
 template <class T>
