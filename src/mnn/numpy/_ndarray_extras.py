@@ -83,6 +83,9 @@ def _array_interface(self):
     # stays pinned while the consumer holds it; numpy itself prefers the buffer protocol.
     # A strided array exports a C-ordered copy, described by explicit strides: consumers that
     # take the object's own buffer when strides is None (Pillow) then use tobytes() instead.
+    if self.dtype._code == 12:
+        # bfloat16 has no buffer format: without the interface numpy falls back to __array__
+        raise AttributeError("[mnn.numpy] bfloat16 arrays have no __array_interface__; use np.asarray(x)")
     contiguous = self._is_c_contiguous
     src = self if contiguous else _core.as_contiguous(self)
     strides = None if contiguous else tuple(src.strides)
