@@ -1,0 +1,288 @@
+// One-sided (Hestenes) Jacobi SVD: plane rotations applied to pairs of columns of A until every
+// pair is orthogonal; the column norms are then the singular values, the normalised columns U,
+// and the accumulated rotations V.
+//
+// Why this layout: the engine stores matrices row-major, so a column of A is strided and every
+// pair visit would touch m cache lines per column. Here A is held transposed (each column of A is
+// one contiguous row of W) and so is V, so a pair visit streams two contiguous rows through L1.
+// The two inner loops (the three dot products of a pair, and the rotation) have AVX-512 and
+// AVX2+FMA versions picked once from the CPU's features.
+#include "backends/cpu/kernels/linalg/jacobi_svd.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <cstdio>
+#include <cstdlib>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
+namespace mnn::cpu::linalg {
+
+namespace {
+
+constexpr double kEps = 2.220446049250313e-16;
+
+// out = (x.x, y.y, x.y) over n elements; (x, y) <- (c x - s y, s x + c y). Portable versions
+// with 4 independent partial sums; x86 builds add AVX-512 and AVX2+FMA versions (below), chosen
+// once from the CPU's features.
+void dot3_base(const double* __restrict__ x, const double* __restrict__ y, int64_t n, double* out) {
+  double a[4] = {}, b[4] = {}, g[4] = {};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int k = 0; k < 4; ++k) {
+      const double xv = x[i + k], yv = y[i + k];
+      a[k] += xv * xv;
+      b[k] += yv * yv;
+      g[k] += xv * yv;
+    }
+  double sa = (a[0] + a[1]) + (a[2] + a[3]), sb = (b[0] + b[1]) + (b[2] + b[3]), sg = (g[0] + g[1]) + (g[2] + g[3]);
+  for (; i < n; ++i) {
+    sa += x[i] * x[i];
+    sb += y[i] * y[i];
+    sg += x[i] * y[i];
+  }
+  out[0] = sa;
+  out[1] = sb;
+  out[2] = sg;
+}
+
+void rotate_base(double* __restrict__ x, double* __restrict__ y, int64_t n, double c, double s) {
+  for (int64_t i = 0; i < n; ++i) {
+    const double xv = x[i], yv = y[i];
+    x[i] = c * xv - s * yv;
+    y[i] = s * xv + c * yv;
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) void dot3_avx512(const double* __restrict__ x, const double* __restrict__ y,
+                                                     int64_t n, double* out) {
+  __m512d a0 = _mm512_setzero_pd(), b0 = a0, g0 = a0, a1 = a0, b1 = a0, g1 = a0;
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512d x0 = _mm512_loadu_pd(x + i), y0 = _mm512_loadu_pd(y + i);
+    __m512d x1 = _mm512_loadu_pd(x + i + 8), y1 = _mm512_loadu_pd(y + i + 8);
+    a0 = _mm512_fmadd_pd(x0, x0, a0);
+    b0 = _mm512_fmadd_pd(y0, y0, b0);
+    g0 = _mm512_fmadd_pd(x0, y0, g0);
+    a1 = _mm512_fmadd_pd(x1, x1, a1);
+    b1 = _mm512_fmadd_pd(y1, y1, b1);
+    g1 = _mm512_fmadd_pd(x1, y1, g1);
+  }
+  if (i + 8 <= n) {
+    __m512d x0 = _mm512_loadu_pd(x + i), y0 = _mm512_loadu_pd(y + i);
+    a0 = _mm512_fmadd_pd(x0, x0, a0);
+    b0 = _mm512_fmadd_pd(y0, y0, b0);
+    g0 = _mm512_fmadd_pd(x0, y0, g0);
+    i += 8;
+  }
+  if (i < n) {
+    const __mmask8 k = static_cast<__mmask8>((1u << (n - i)) - 1);
+    __m512d x0 = _mm512_maskz_loadu_pd(k, x + i), y0 = _mm512_maskz_loadu_pd(k, y + i);
+    a1 = _mm512_fmadd_pd(x0, x0, a1);
+    b1 = _mm512_fmadd_pd(y0, y0, b1);
+    g1 = _mm512_fmadd_pd(x0, y0, g1);
+  }
+  alignas(64) double t[3][8];
+  _mm512_store_pd(t[0], _mm512_add_pd(a0, a1));
+  _mm512_store_pd(t[1], _mm512_add_pd(b0, b1));
+  _mm512_store_pd(t[2], _mm512_add_pd(g0, g1));
+  for (int r = 0; r < 3; ++r) out[r] = ((t[r][0] + t[r][1]) + (t[r][2] + t[r][3])) + ((t[r][4] + t[r][5]) + (t[r][6] + t[r][7]));
+}
+
+__attribute__((target("avx512f"))) void rotate_avx512(double* __restrict__ x, double* __restrict__ y, int64_t n,
+                                                       double c, double s) {
+  const __m512d vc = _mm512_set1_pd(c), vs = _mm512_set1_pd(s);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m512d xv = _mm512_loadu_pd(x + i), yv = _mm512_loadu_pd(y + i);
+    _mm512_storeu_pd(x + i, _mm512_fmsub_pd(vc, xv, _mm512_mul_pd(vs, yv)));
+    _mm512_storeu_pd(y + i, _mm512_fmadd_pd(vs, xv, _mm512_mul_pd(vc, yv)));
+  }
+  if (i < n) {
+    const __mmask8 k = static_cast<__mmask8>((1u << (n - i)) - 1);
+    __m512d xv = _mm512_maskz_loadu_pd(k, x + i), yv = _mm512_maskz_loadu_pd(k, y + i);
+    _mm512_mask_storeu_pd(x + i, k, _mm512_fmsub_pd(vc, xv, _mm512_mul_pd(vs, yv)));
+    _mm512_mask_storeu_pd(y + i, k, _mm512_fmadd_pd(vs, xv, _mm512_mul_pd(vc, yv)));
+  }
+}
+
+__attribute__((target("avx2,fma"))) double hsum256(__m256d v) {
+  __m128d lo = _mm256_castpd256_pd128(v), hi = _mm256_extractf128_pd(v, 1);
+  lo = _mm_add_pd(lo, hi);
+  return _mm_cvtsd_f64(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)));
+}
+
+__attribute__((target("avx2,fma"))) void dot3_avx2(const double* __restrict__ x, const double* __restrict__ y,
+                                                   int64_t n, double* out) {
+  __m256d a0 = _mm256_setzero_pd(), b0 = a0, g0 = a0, a1 = a0, b1 = a0, g1 = a0;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256d x0 = _mm256_loadu_pd(x + i), y0 = _mm256_loadu_pd(y + i);
+    __m256d x1 = _mm256_loadu_pd(x + i + 4), y1 = _mm256_loadu_pd(y + i + 4);
+    a0 = _mm256_fmadd_pd(x0, x0, a0);
+    b0 = _mm256_fmadd_pd(y0, y0, b0);
+    g0 = _mm256_fmadd_pd(x0, y0, g0);
+    a1 = _mm256_fmadd_pd(x1, x1, a1);
+    b1 = _mm256_fmadd_pd(y1, y1, b1);
+    g1 = _mm256_fmadd_pd(x1, y1, g1);
+  }
+  double sa = hsum256(_mm256_add_pd(a0, a1)), sb = hsum256(_mm256_add_pd(b0, b1)), sg = hsum256(_mm256_add_pd(g0, g1));
+  for (; i < n; ++i) {
+    sa += x[i] * x[i];
+    sb += y[i] * y[i];
+    sg += x[i] * y[i];
+  }
+  out[0] = sa;
+  out[1] = sb;
+  out[2] = sg;
+}
+
+__attribute__((target("avx2,fma"))) void rotate_avx2(double* __restrict__ x, double* __restrict__ y, int64_t n,
+                                                     double c, double s) {
+  const __m256d vc = _mm256_set1_pd(c), vs = _mm256_set1_pd(s);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m256d xv = _mm256_loadu_pd(x + i), yv = _mm256_loadu_pd(y + i);
+    _mm256_storeu_pd(x + i, _mm256_fmsub_pd(vc, xv, _mm256_mul_pd(vs, yv)));
+    _mm256_storeu_pd(y + i, _mm256_fmadd_pd(vs, xv, _mm256_mul_pd(vc, yv)));
+  }
+  for (; i < n; ++i) {
+    const double xv = x[i], yv = y[i];
+    x[i] = c * xv - s * yv;
+    y[i] = s * xv + c * yv;
+  }
+}
+#endif
+
+struct Ops {
+  void (*dot3)(const double*, const double*, int64_t, double*);
+  void (*rotate)(double*, double*, int64_t, double, double);
+};
+
+const Ops& ops() {
+  static const Ops o = [] {
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return Ops{dot3_avx512, rotate_avx512};
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Ops{dot3_avx2, rotate_avx2};
+#endif
+    return Ops{dot3_base, rotate_base};
+  }();
+  return o;
+}
+
+// Extends the orthonormal columns of u (rows x cols, the first `have` valid) to a full orthonormal
+// basis, trying the standard basis vectors in turn (twice-orthogonalised Gram-Schmidt).
+void complete_basis(std::vector<double>& u, int64_t rows, int64_t cols, int64_t have) {
+  for (int64_t e = 0; have < cols && e < rows; ++e) {
+    std::vector<double> x(rows, 0.0);
+    x[e] = 1.0;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int64_t c = 0; c < have; ++c) {
+        double d = 0;
+        for (int64_t i = 0; i < rows; ++i) d += u[i * cols + c] * x[i];
+        for (int64_t i = 0; i < rows; ++i) x[i] -= d * u[i * cols + c];
+      }
+    double nrm = 0;
+    for (double t : x) nrm += t * t;
+    nrm = std::sqrt(nrm);
+    if (nrm < 1e-8) continue;
+    for (int64_t i = 0; i < rows; ++i) u[i * cols + have] = x[i] / nrm;
+    ++have;
+  }
+}
+
+}  // namespace
+
+bool jacobi_svd_tall(const std::vector<double>& a, int64_t m, int64_t n, std::vector<double>& u,
+                     std::vector<double>& s, std::vector<double>& v, bool want_vectors) {
+  // W row j = column j of A; Vt row j = column j of V.
+  std::vector<double> w(n * m), vt;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) w[j * m + i] = a[i * n + j];
+  if (want_vectors) {
+    vt.assign(n * n, 0.0);
+    for (int64_t i = 0; i < n; ++i) vt[i * n + i] = 1.0;
+  }
+  bool converged = n <= 1;
+  // A column whose norm is below eps * |A| is rounding noise: rotating it against another never
+  // meets the relative orthogonality test, so such pairs count as converged.
+  double frob2 = 0;
+  for (double x : a) frob2 += x * x;
+  const double noise2 = kEps * kEps * frob2;
+  // LAPACK dgesvj's threshold: a pair counts as orthogonal when |cos angle| <= sqrt(m) eps.
+  const double tol = kEps * std::sqrt(static_cast<double>(m));
+  double d3[3];
+  const Ops& k = ops();
+  // Pairs are visited block by block: all pairs between column blocks I <= J, with blocks small
+  // enough that both (their W and V rows) stay in L2 while their pairs are visited. Any such
+  // ordering of all pairs per sweep converges like the cyclic one.
+  const int64_t row_bytes = (m + (want_vectors ? n : 0)) * static_cast<int64_t>(sizeof(double));
+  const int64_t bs = std::max<int64_t>(4, std::min<int64_t>(n, (int64_t(192) << 10) / std::max<int64_t>(1, row_bytes)));
+  auto visit = [&](int64_t p, int64_t q, bool& rotated) {
+    double* wp = w.data() + p * m;
+    double* wq = w.data() + q * m;
+    k.dot3(wp, wq, m, d3);
+    const double alpha = d3[0], beta = d3[1], gamma = d3[2];
+    if (gamma == 0.0 || std::fabs(gamma) <= tol * std::sqrt(alpha * beta)) return;
+    if (alpha <= noise2 || beta <= noise2) return;
+    rotated = true;
+    const double zeta = (beta - alpha) / (2 * gamma);
+    const double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
+    const double c = 1 / std::sqrt(1 + t * t), sn = c * t;
+    k.rotate(wp, wq, m, c, sn);
+    if (want_vectors) k.rotate(vt.data() + p * n, vt.data() + q * n, n, c, sn);
+  };
+  int sweeps = 0;
+  for (int sweep = 0; sweep < 80 && !converged; ++sweep) {
+    ++sweeps;
+    bool rotated = false;
+    for (int64_t i0 = 0; i0 < n; i0 += bs) {
+      const int64_t i1 = std::min(n, i0 + bs);
+      for (int64_t p = i0; p < i1; ++p)
+        for (int64_t q = p + 1; q < i1; ++q) visit(p, q, rotated);
+      for (int64_t j0 = i1; j0 < n; j0 += bs) {
+        const int64_t j1 = std::min(n, j0 + bs);
+        for (int64_t p = i0; p < i1; ++p)
+          for (int64_t q = j0; q < j1; ++q) visit(p, q, rotated);
+      }
+    }
+    converged = !rotated;
+  }
+  if (std::getenv("MNN_JACOBI_DEBUG")) std::fprintf(stderr, "jacobi sweeps %d bs %lld\n", sweeps, (long long)bs);
+  std::vector<double> norms(n);
+  for (int64_t j = 0; j < n; ++j) {
+    double t = 0;
+    const double* wj = w.data() + j * m;
+    for (int64_t i = 0; i < m; ++i) t += wj[i] * wj[i];
+    norms[j] = std::sqrt(t);
+  }
+  std::vector<int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return norms[x] > norms[y]; });
+  s.resize(n);
+  for (int64_t j = 0; j < n; ++j) s[j] = norms[order[j]];
+  if (!want_vectors) return converged;
+  u.assign(m * m, 0.0);
+  v.assign(n * n, 0.0);
+  int64_t have = 0;
+  const double tiny = s.empty() ? 0.0 : s[0] * kEps * std::max(m, n);
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t c = order[j];
+    const double* vc = vt.data() + c * n;
+    for (int64_t i = 0; i < n; ++i) v[i * n + j] = vc[i];
+    if (s[j] > tiny && have == j) {
+      const double* wc = w.data() + c * m;
+      for (int64_t i = 0; i < m; ++i) u[i * m + j] = wc[i] / s[j];
+      ++have;
+    }
+  }
+  complete_basis(u, m, m, have);
+  return converged;
+}
+
+}  // namespace mnn::cpu::linalg
