@@ -12,8 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <cstdio>
-#include <cstdlib>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -57,7 +55,31 @@ void rotate_base(double* __restrict__ x, double* __restrict__ y, int64_t n, doub
   }
 }
 
+// y += a x
+void axpy_base(double* __restrict__ y, const double* __restrict__ x, int64_t n, double a) {
+  for (int64_t i = 0; i < n; ++i) y[i] += a * x[i];
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) void axpy_avx512(double* __restrict__ y, const double* __restrict__ x, int64_t n,
+                                                     double a) {
+  const __m512d va = _mm512_set1_pd(a);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm512_storeu_pd(y + i, _mm512_fmadd_pd(va, _mm512_loadu_pd(x + i), _mm512_loadu_pd(y + i)));
+  if (i < n) {
+    const __mmask8 k = static_cast<__mmask8>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_pd(y + i, k, _mm512_fmadd_pd(va, _mm512_maskz_loadu_pd(k, x + i), _mm512_maskz_loadu_pd(k, y + i)));
+  }
+}
+
+__attribute__((target("avx2,fma"))) void axpy_avx2(double* __restrict__ y, const double* __restrict__ x, int64_t n,
+                                                   double a) {
+  const __m256d va = _mm256_set1_pd(a);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(y + i, _mm256_fmadd_pd(va, _mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i)));
+  for (; i < n; ++i) y[i] += a * x[i];
+}
+
 __attribute__((target("avx512f"))) void dot3_avx512(const double* __restrict__ x, const double* __restrict__ y,
                                                      int64_t n, double* out) {
   __m512d a0 = _mm512_setzero_pd(), b0 = a0, g0 = a0, a1 = a0, b1 = a0, g1 = a0;
@@ -161,16 +183,17 @@ __attribute__((target("avx2,fma"))) void rotate_avx2(double* __restrict__ x, dou
 struct Ops {
   void (*dot3)(const double*, const double*, int64_t, double*);
   void (*rotate)(double*, double*, int64_t, double, double);
+  void (*axpy)(double*, const double*, int64_t, double);
 };
 
 const Ops& ops() {
   static const Ops o = [] {
 #if defined(__x86_64__) && defined(__GNUC__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return Ops{dot3_avx512, rotate_avx512};
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Ops{dot3_avx2, rotate_avx2};
+    if (__builtin_cpu_supports("avx512f")) return Ops{dot3_avx512, rotate_avx512, axpy_avx512};
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Ops{dot3_avx2, rotate_avx2, axpy_avx2};
 #endif
-    return Ops{dot3_base, rotate_base};
+    return Ops{dot3_base, rotate_base, axpy_base};
   }();
   return o;
 }
@@ -198,35 +221,27 @@ void complete_basis(std::vector<double>& u, int64_t rows, int64_t cols, int64_t 
 
 }  // namespace
 
-bool jacobi_svd_tall(const std::vector<double>& a, int64_t m, int64_t n, std::vector<double>& u,
-                     std::vector<double>& s, std::vector<double>& v, bool want_vectors) {
-  // W row j = column j of A; Vt row j = column j of V.
-  std::vector<double> w(n * m), vt;
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) w[j * m + i] = a[i * n + j];
-  if (want_vectors) {
-    vt.assign(n * n, 0.0);
-    for (int64_t i = 0; i < n; ++i) vt[i * n + i] = 1.0;
-  }
-  bool converged = n <= 1;
-  // A column whose norm is below eps * |A| is rounding noise: rotating it against another never
-  // meets the relative orthogonality test, so such pairs count as converged.
-  double frob2 = 0;
-  for (double x : a) frob2 += x * x;
-  const double noise2 = kEps * kEps * frob2;
-  // LAPACK dgesvj's threshold: a pair counts as orthogonal when |cos angle| <= sqrt(m) eps.
-  const double tol = kEps * std::sqrt(static_cast<double>(m));
-  double d3[3];
+namespace {
+
+// Jacobi sweeps over the n rows of w (each of length len; row j is column j of the matrix being
+// orthogonalised), accumulating the rotations into the rows of vt (n x n) when vt is given.
+// noise2: squared norm below which a column is rounding noise (pairs with it count as
+// converged, since rotating them never meets the relative test). Returns true on convergence.
+bool run_sweeps(double* w, int64_t len, int64_t n, double* vt, double noise2) {
+  if (n <= 1) return true;
+  // LAPACK dgesvj's threshold: a pair counts as orthogonal when |cos angle| <= sqrt(len) eps.
+  const double tol = kEps * std::sqrt(static_cast<double>(len));
   const Ops& k = ops();
   // Pairs are visited block by block: all pairs between column blocks I <= J, with blocks small
   // enough that both (their W and V rows) stay in L2 while their pairs are visited. Any such
   // ordering of all pairs per sweep converges like the cyclic one.
-  const int64_t row_bytes = (m + (want_vectors ? n : 0)) * static_cast<int64_t>(sizeof(double));
+  const int64_t row_bytes = (len + (vt ? n : 0)) * static_cast<int64_t>(sizeof(double));
   const int64_t bs = std::max<int64_t>(4, std::min<int64_t>(n, (int64_t(192) << 10) / std::max<int64_t>(1, row_bytes)));
+  double d3[3];
   auto visit = [&](int64_t p, int64_t q, bool& rotated) {
-    double* wp = w.data() + p * m;
-    double* wq = w.data() + q * m;
-    k.dot3(wp, wq, m, d3);
+    double* wp = w + p * len;
+    double* wq = w + q * len;
+    k.dot3(wp, wq, len, d3);
     const double alpha = d3[0], beta = d3[1], gamma = d3[2];
     if (gamma == 0.0 || std::fabs(gamma) <= tol * std::sqrt(alpha * beta)) return;
     if (alpha <= noise2 || beta <= noise2) return;
@@ -234,12 +249,10 @@ bool jacobi_svd_tall(const std::vector<double>& a, int64_t m, int64_t n, std::ve
     const double zeta = (beta - alpha) / (2 * gamma);
     const double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
     const double c = 1 / std::sqrt(1 + t * t), sn = c * t;
-    k.rotate(wp, wq, m, c, sn);
-    if (want_vectors) k.rotate(vt.data() + p * n, vt.data() + q * n, n, c, sn);
+    k.rotate(wp, wq, len, c, sn);
+    if (vt) k.rotate(vt + p * n, vt + q * n, n, c, sn);
   };
-  int sweeps = 0;
-  for (int sweep = 0; sweep < 80 && !converged; ++sweep) {
-    ++sweeps;
+  for (int sweep = 0; sweep < 80; ++sweep) {
     bool rotated = false;
     for (int64_t i0 = 0; i0 < n; i0 += bs) {
       const int64_t i1 = std::min(n, i0 + bs);
@@ -251,38 +264,164 @@ bool jacobi_svd_tall(const std::vector<double>& a, int64_t m, int64_t n, std::ve
           for (int64_t q = j0; q < j1; ++q) visit(p, q, rotated);
       }
     }
-    converged = !rotated;
+    if (!rotated) return true;
   }
-  if (std::getenv("MNN_JACOBI_DEBUG")) std::fprintf(stderr, "jacobi sweeps %d bs %lld\n", sweeps, (long long)bs);
+  return false;
+}
+
+// The rows of w (n of length len) sorted by decreasing norm: the singular values, and the order.
+void norms_order(const double* w, int64_t len, int64_t n, std::vector<double>& s, std::vector<int64_t>& order) {
   std::vector<double> norms(n);
   for (int64_t j = 0; j < n; ++j) {
     double t = 0;
-    const double* wj = w.data() + j * m;
-    for (int64_t i = 0; i < m; ++i) t += wj[i] * wj[i];
+    const double* wj = w + j * len;
+    for (int64_t i = 0; i < len; ++i) t += wj[i] * wj[i];
     norms[j] = std::sqrt(t);
   }
-  std::vector<int64_t> order(n);
+  order.resize(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return norms[x] > norms[y]; });
   s.resize(n);
   for (int64_t j = 0; j < n; ++j) s[j] = norms[order[j]];
-  if (!want_vectors) return converged;
-  u.assign(m * m, 0.0);
-  v.assign(n * n, 0.0);
+}
+
+// out (len x len, row-major) gets columns w[order[j]] / s[j] while s[j] is not negligible, then
+// completes an orthonormal basis.
+void normalised_columns(const double* w, int64_t len, int64_t n, const std::vector<double>& s,
+                        const std::vector<int64_t>& order, double tiny, std::vector<double>& out) {
+  out.assign(len * len, 0.0);
   int64_t have = 0;
-  const double tiny = s.empty() ? 0.0 : s[0] * kEps * std::max(m, n);
+  for (int64_t j = 0; j < n && s[j] > tiny && have == j; ++j, ++have) {
+    const double* wc = w + order[j] * len;
+    for (int64_t i = 0; i < len; ++i) out[i * len + j] = wc[i] / s[j];
+  }
+  complete_basis(out, len, len, have);
+}
+
+// Plain one-sided Jacobi on A itself (small matrices).
+bool plain(const std::vector<double>& a, int64_t m, int64_t n, std::vector<double>& u, std::vector<double>& s,
+           std::vector<double>& v, bool want_vectors, double noise2) {
+  std::vector<double> w(n * m), vt;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) w[j * m + i] = a[i * n + j];
+  if (want_vectors) {
+    vt.assign(n * n, 0.0);
+    for (int64_t i = 0; i < n; ++i) vt[i * n + i] = 1.0;
+  }
+  const bool converged = run_sweeps(w.data(), m, n, want_vectors ? vt.data() : nullptr, noise2);
+  std::vector<int64_t> order;
+  norms_order(w.data(), m, n, s, order);
+  if (!want_vectors) return converged;
+  v.assign(n * n, 0.0);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) v[i * n + j] = vt[order[j] * n + i];
+  normalised_columns(w.data(), m, n, s, order, s.empty() ? 0.0 : s[0] * kEps * std::max(m, n), u);
+  return converged;
+}
+
+// Preconditioned Jacobi (Drmac and Veselic): A P = Q R by Householder QR with column pivoting,
+// then Jacobi on X = R^T, whose columns are already nearly orthogonal and sorted by norm, so it
+// converges in a few sweeps instead of a dozen. With X V_x = U_x S:
+// A = (Q V_x) S (P U_x)^T, i.e. U = Q [V_x 0; 0 I] and V = P U_x.
+bool preconditioned(const std::vector<double>& a, int64_t m, int64_t n, std::vector<double>& u,
+                    std::vector<double>& s, std::vector<double>& v, bool want_vectors, double noise2) {
+  const Ops& k = ops();
+  std::vector<double> w(n * m);  // row j: column j of A, then of the partially reduced matrix
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) w[j * m + i] = a[i * n + j];
+  std::vector<int64_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::vector<double> rest(n);  // squared norm of rows k.. of each remaining column
+  double d3[3];
   for (int64_t j = 0; j < n; ++j) {
-    const int64_t c = order[j];
-    const double* vc = vt.data() + c * n;
-    for (int64_t i = 0; i < n; ++i) v[i * n + j] = vc[i];
-    if (s[j] > tiny && have == j) {
-      const double* wc = w.data() + c * m;
-      for (int64_t i = 0; i < m; ++i) u[i * m + j] = wc[i] / s[j];
-      ++have;
+    k.dot3(w.data() + j * m, w.data() + j * m, m, d3);
+    rest[j] = d3[0];
+  }
+  std::vector<double> hv(n * m, 0.0), tau(n, 0.0);  // reflector k: hv[k*m + k..m), v[k] = 1
+  for (int64_t c = 0; c < n; ++c) {
+    int64_t p = c;
+    for (int64_t j = c + 1; j < n; ++j)
+      if (rest[j] > rest[p]) p = j;
+    if (p != c) {
+      std::swap_ranges(w.begin() + c * m, w.begin() + (c + 1) * m, w.begin() + p * m);
+      std::swap(perm[c], perm[p]);
+      std::swap(rest[c], rest[p]);
+    }
+    double* x = w.data() + c * m;
+    const int64_t len = m - c;
+    double xn2 = 0;
+    for (int64_t i = c + 1; i < m; ++i) xn2 += x[i] * x[i];
+    double* hvc = hv.data() + c * m + c;
+    if (xn2 == 0.0) {  // nothing below the diagonal: H = I
+      tau[c] = 0.0;
+      for (int64_t j = c + 1; j < n; ++j) rest[j] = std::max(0.0, rest[j] - w[j * m + c] * w[j * m + c]);
+      continue;
+    }
+    const double alpha = x[c];
+    const double beta = -std::copysign(std::sqrt(alpha * alpha + xn2), alpha);
+    tau[c] = (beta - alpha) / beta;
+    const double scale = 1.0 / (alpha - beta);
+    hvc[0] = 1.0;
+    for (int64_t i = 1; i < len; ++i) hvc[i] = x[c + i] * scale;
+    x[c] = beta;
+    for (int64_t i = c + 1; i < m; ++i) x[i] = 0.0;
+    for (int64_t j = c + 1; j < n; ++j) {
+      double* y = w.data() + j * m + c;
+      k.dot3(hvc, y, len, d3);
+      k.axpy(y, hvc, len, -tau[c] * d3[2]);
+      rest[j] = std::max(0.0, d3[1] - y[0] * y[0]);
     }
   }
-  complete_basis(u, m, m, have);
+  // X = R^T: column i of X (row i of xw) is row i of R, i.e. element j of it is w[j][i], j >= i.
+  std::vector<double> xw(n * n, 0.0), vt;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i; j < n; ++j) xw[i * n + j] = w[j * m + i];
+  if (want_vectors) {
+    vt.assign(n * n, 0.0);
+    for (int64_t i = 0; i < n; ++i) vt[i * n + i] = 1.0;
+  }
+  const bool converged = run_sweeps(xw.data(), n, n, want_vectors ? vt.data() : nullptr, noise2);
+  std::vector<int64_t> order;
+  norms_order(xw.data(), n, n, s, order);
+  if (!want_vectors) return converged;
+  // V = P U_x
+  std::vector<double> ux;
+  normalised_columns(xw.data(), n, n, s, order, s.empty() ? 0.0 : s[0] * kEps * std::max(m, n), ux);
+  v.assign(n * n, 0.0);
+  for (int64_t i = 0; i < n; ++i) std::copy(ux.begin() + i * n, ux.begin() + (i + 1) * n, v.begin() + perm[i] * n);
+  // U = H_0 ... H_{n-1} [V_x 0; 0 I], built column by column (row j of mt is column j of U).
+  std::vector<double> mt(m * m, 0.0);
+  for (int64_t j = 0; j < m; ++j) {
+    double* col = mt.data() + j * m;
+    if (j < n) std::copy(vt.begin() + order[j] * n, vt.begin() + (order[j] + 1) * n, col);
+    else col[j] = 1.0;
+  }
+  for (int64_t c = n - 1; c >= 0; --c) {
+    if (tau[c] == 0.0) continue;
+    const double* hvc = hv.data() + c * m + c;
+    // columns j >= n with j < c are still e_j, zero in rows c.., so H_c leaves them alone
+    for (int64_t j = 0; j < m; ++j) {
+      if (j >= n && j < c) continue;
+      double* y = mt.data() + j * m + c;
+      k.dot3(hvc, y, m - c, d3);
+      k.axpy(y, hvc, m - c, -tau[c] * d3[2]);
+    }
+  }
+  u.assign(m * m, 0.0);
+  for (int64_t j = 0; j < m; ++j)
+    for (int64_t i = 0; i < m; ++i) u[i * m + j] = mt[j * m + i];
   return converged;
+}
+
+}  // namespace
+
+bool jacobi_svd_tall(const std::vector<double>& a, int64_t m, int64_t n, std::vector<double>& u,
+                     std::vector<double>& s, std::vector<double>& v, bool want_vectors) {
+  double frob2 = 0;
+  for (double x : a) frob2 += x * x;
+  const double noise2 = kEps * kEps * frob2;
+  if (n < 16) return plain(a, m, n, u, s, v, want_vectors, noise2);
+  return preconditioned(a, m, n, u, s, v, want_vectors, noise2);
 }
 
 }  // namespace mnn::cpu::linalg
