@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/kernels/gemm.h"
 #include "backends/cpu/simd/kernel_table.h"
 #include "core/threadpool.h"
 
@@ -299,6 +300,11 @@ class MatmulKernel final : public backend::Kernel {
 };
 
 }  // namespace
+
+void gemm_f64(int64_t M, int64_t N, int64_t K, const double* A, int64_t am, int64_t ak, const double* B, int64_t bk,
+              int64_t bn, double* C) {
+  gemm(gemm_table<double>(), M, N, K, A, am, ak, B, bk, bn, C);
+}
 
 std::unique_ptr<backend::Kernel> prepare_matmul(const backend::StepDesc& step) {
   // complex takes the generic row-accumulating loop (correct, not BLAS-fast)

@@ -11,6 +11,7 @@
 
 #include "backends/cpu/kernels/error_flags.h"
 #include "backends/cpu/kernels/linalg/jacobi_svd.h"
+#include "backends/cpu/kernels/linalg/lu_blocked.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
@@ -27,6 +28,7 @@ constexpr double kEps = 2.220446049250313e-16;
 // ---- LU with partial pivoting: a = P L U, in place. Returns false when a pivot is exactly 0.
 bool lu(Mat& a, int64_t n, std::vector<int64_t>& piv, int& sign) {
   piv.resize(n);
+  if (n >= 128) return linalg::lu_blocked(a.data(), n, piv.data(), sign);  // GEMM-based (lu_blocked.cpp)
   sign = 1;
   bool ok = true;
   for (int64_t k = 0; k < n; ++k) {
