@@ -11,4 +11,7 @@ namespace mnn::cpu::linalg {
 bool jacobi_svd_tall(const std::vector<double>& a, int64_t m, int64_t n, std::vector<double>& u,
                      std::vector<double>& s, std::vector<double>& v, bool want_vectors);
 
+// y[i] += a x[i], i < n, with the best vector width this CPU has (AVX-512 / AVX2+FMA / baseline).
+void axpy(double* y, const double* x, int64_t n, double a);
+
 }  // namespace mnn::cpu::linalg

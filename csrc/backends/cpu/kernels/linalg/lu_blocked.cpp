@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/gemm.h"
+#include "backends/cpu/kernels/linalg/jacobi_svd.h"  // axpy
 
 namespace mnn::cpu::linalg {
 
@@ -49,7 +50,7 @@ bool lu_blocked(double* a, int64_t n, int64_t* piv, int& sign) {
         double* ri = a + i * n;
         const double f = ri[k] /= d;
         if (f == 0.0) continue;
-        for (int64_t j = k + 1; j < k1; ++j) ri[j] -= f * rk[j];
+        axpy(ri + k + 1, rk + k + 1, k1 - k - 1, -f);
       }
     }
     if (k1 == n) break;
@@ -60,7 +61,7 @@ bool lu_blocked(double* a, int64_t n, int64_t* piv, int& sign) {
         const double f = ri[j];
         if (f == 0.0) continue;
         const double* rj = a + j * n;
-        for (int64_t c = k1; c < n; ++c) ri[c] -= f * rj[c];
+        axpy(ri + k1, rj + k1, n - k1, -f);
       }
     }
     // A22 -= L21 U12
@@ -70,7 +71,7 @@ bool lu_blocked(double* a, int64_t n, int64_t* piv, int& sign) {
     for (int64_t i = 0; i < r; ++i) {
       double* ri = a + (k1 + i) * n + k1;
       const double* ti = tmp.data() + i * r;
-      for (int64_t c = 0; c < r; ++c) ri[c] -= ti[c];
+      axpy(ri, ti, r, -1.0);
     }
   }
   return ok;
