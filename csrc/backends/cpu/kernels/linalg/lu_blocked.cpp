@@ -20,38 +20,51 @@ constexpr int64_t kNb = 64;
 bool lu_blocked(double* a, int64_t n, int64_t* piv, int& sign) {
   sign = 1;
   bool ok = true;
-  std::vector<double> tmp;
+  std::vector<double> tmp, panel;
   for (int64_t k0 = 0; k0 < n; k0 += kNb) {
     const int64_t k1 = std::min(n, k0 + kNb);
-    // Panel: columns k0..k1 of rows k0..n, unblocked; row swaps move whole rows, so the columns
-    // left of the panel (L) and right of it follow.
-    for (int64_t k = k0; k < k1; ++k) {
-      int64_t p = k;
-      double best = std::fabs(a[k * n + k]);
-      for (int64_t i = k + 1; i < n; ++i) {
-        const double v = std::fabs(a[i * n + k]);
+    // Panel: columns k0..k1 of rows k0..n, factored unblocked in a column-major copy (pivot
+    // searches and column updates then run along contiguous memory); its row swaps are applied
+    // to the columns left and right of the panel afterwards, in order.
+    const int64_t h = n - k0, wdt = k1 - k0;
+    panel.resize(h * wdt);
+    for (int64_t i = 0; i < h; ++i)
+      for (int64_t j = 0; j < wdt; ++j) panel[j * h + i] = a[(k0 + i) * n + k0 + j];
+    for (int64_t kk = 0; kk < wdt; ++kk) {
+      double* col = panel.data() + kk * h;
+      int64_t p = kk;
+      double best = std::fabs(col[kk]);
+      for (int64_t i = kk + 1; i < h; ++i) {
+        const double v = std::fabs(col[i]);
         if (v > best) {
           best = v;
           p = i;
         }
       }
-      piv[k] = p;
-      if (p != k) {
-        std::swap_ranges(a + k * n, a + (k + 1) * n, a + p * n);
+      piv[k0 + kk] = k0 + p;
+      if (p != kk) {
+        for (int64_t j = 0; j < wdt; ++j) std::swap(panel[j * h + kk], panel[j * h + p]);
         sign = -sign;
       }
-      const double d = a[k * n + k];
+      const double d = col[kk];
       if (d == 0.0) {
         ok = false;
         continue;
       }
-      const double* rk = a + k * n;
-      for (int64_t i = k + 1; i < n; ++i) {
-        double* ri = a + i * n;
-        const double f = ri[k] /= d;
-        if (f == 0.0) continue;
-        axpy(ri + k + 1, rk + k + 1, k1 - k - 1, -f);
+      for (int64_t i = kk + 1; i < h; ++i) col[i] /= d;
+      for (int64_t j = kk + 1; j < wdt; ++j) {
+        double* cj = panel.data() + j * h;
+        const double f = cj[kk];
+        if (f != 0.0) axpy(cj + kk + 1, col + kk + 1, h - kk - 1, -f);
       }
+    }
+    for (int64_t i = 0; i < h; ++i)
+      for (int64_t j = 0; j < wdt; ++j) a[(k0 + i) * n + k0 + j] = panel[j * h + i];
+    for (int64_t k = k0; k < k1; ++k) {
+      const int64_t p = piv[k];
+      if (p == k) continue;
+      std::swap_ranges(a + k * n, a + k * n + k0, a + p * n);
+      std::swap_ranges(a + k * n + k1, a + (k + 1) * n, a + p * n + k1);
     }
     if (k1 == n) break;
     // U12 = L11^-1 A12 (rows k0..k1, columns k1..n), unit lower triangular forward substitution.
