@@ -55,12 +55,60 @@ void rotate_base(double* __restrict__ x, double* __restrict__ y, int64_t n, doub
   }
 }
 
+// x . y
+double dot_base(const double* __restrict__ x, const double* __restrict__ y, int64_t n) {
+  double g[4] = {};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int k = 0; k < 4; ++k) g[k] += x[i + k] * y[i + k];
+  double sg = (g[0] + g[1]) + (g[2] + g[3]);
+  for (; i < n; ++i) sg += x[i] * y[i];
+  return sg;
+}
+
 // y += a x
 void axpy_base(double* __restrict__ y, const double* __restrict__ x, int64_t n, double a) {
   for (int64_t i = 0; i < n; ++i) y[i] += a * x[i];
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) double dot_avx512(const double* __restrict__ x, const double* __restrict__ y,
+                                                      int64_t n) {
+  __m512d g0 = _mm512_setzero_pd(), g1 = g0, g2 = g0, g3 = g0;
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    g0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i), _mm512_loadu_pd(y + i), g0);
+    g1 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 8), _mm512_loadu_pd(y + i + 8), g1);
+    g2 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 16), _mm512_loadu_pd(y + i + 16), g2);
+    g3 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 24), _mm512_loadu_pd(y + i + 24), g3);
+  }
+  for (; i + 8 <= n; i += 8) g0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i), _mm512_loadu_pd(y + i), g0);
+  if (i < n) {
+    const __mmask8 k = static_cast<__mmask8>((1u << (n - i)) - 1);
+    g1 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(k, x + i), _mm512_maskz_loadu_pd(k, y + i), g1);
+  }
+  alignas(64) double t[8];
+  _mm512_store_pd(t, _mm512_add_pd(_mm512_add_pd(g0, g1), _mm512_add_pd(g2, g3)));
+  return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+
+__attribute__((target("avx2,fma"))) double hsum256(__m256d v);
+
+__attribute__((target("avx2,fma"))) double dot_avx2(const double* __restrict__ x, const double* __restrict__ y,
+                                                    int64_t n) {
+  __m256d g0 = _mm256_setzero_pd(), g1 = g0, g2 = g0, g3 = g0;
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    g0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i), g0);
+    g1 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 4), _mm256_loadu_pd(y + i + 4), g1);
+    g2 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 8), _mm256_loadu_pd(y + i + 8), g2);
+    g3 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 12), _mm256_loadu_pd(y + i + 12), g3);
+  }
+  double sg = hsum256(_mm256_add_pd(_mm256_add_pd(g0, g1), _mm256_add_pd(g2, g3)));
+  for (; i < n; ++i) sg += x[i] * y[i];
+  return sg;
+}
+
 __attribute__((target("avx512f"))) void axpy_avx512(double* __restrict__ y, const double* __restrict__ x, int64_t n,
                                                      double a) {
   const __m512d va = _mm512_set1_pd(a);
@@ -184,16 +232,17 @@ struct Ops {
   void (*dot3)(const double*, const double*, int64_t, double*);
   void (*rotate)(double*, double*, int64_t, double, double);
   void (*axpy)(double*, const double*, int64_t, double);
+  double (*dot)(const double*, const double*, int64_t);
 };
 
 const Ops& ops() {
   static const Ops o = [] {
 #if defined(__x86_64__) && defined(__GNUC__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return Ops{dot3_avx512, rotate_avx512, axpy_avx512};
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Ops{dot3_avx2, rotate_avx2, axpy_avx2};
+    if (__builtin_cpu_supports("avx512f")) return Ops{dot3_avx512, rotate_avx512, axpy_avx512, dot_avx512};
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Ops{dot3_avx2, rotate_avx2, axpy_avx2, dot_avx2};
 #endif
-    return Ops{dot3_base, rotate_base, axpy_base};
+    return Ops{dot3_base, rotate_base, axpy_base, dot_base};
   }();
   return o;
 }
@@ -237,23 +286,31 @@ bool run_sweeps(double* w, int64_t len, int64_t n, double* vt, double noise2) {
   // ordering of all pairs per sweep converges like the cyclic one.
   const int64_t row_bytes = (len + (vt ? n : 0)) * static_cast<int64_t>(sizeof(double));
   const int64_t bs = std::max<int64_t>(4, std::min<int64_t>(n, (int64_t(192) << 10) / std::max<int64_t>(1, row_bytes)));
-  double d3[3];
+  // Squared column norms are tracked through the rotations (|p|^2 -= t g, |q|^2 += t g, as
+  // LAPACK's dgesvj does), so a pair visit needs one dot product, not three; they are recomputed
+  // exactly at every sweep and whenever an update lost half of a norm (cancellation).
+  std::vector<double> nrm(n);
+  auto exact = [&](int64_t j) { return k.dot(w + j * len, w + j * len, len); };
   auto visit = [&](int64_t p, int64_t q, bool& rotated) {
     double* wp = w + p * len;
     double* wq = w + q * len;
-    k.dot3(wp, wq, len, d3);
-    const double alpha = d3[0], beta = d3[1], gamma = d3[2];
-    if (gamma == 0.0 || std::fabs(gamma) <= tol * std::sqrt(alpha * beta)) return;
+    const double alpha = nrm[p], beta = nrm[q];
     if (alpha <= noise2 || beta <= noise2) return;
+    const double gamma = k.dot(wp, wq, len);
+    if (gamma == 0.0 || std::fabs(gamma) <= tol * std::sqrt(alpha * beta)) return;
     rotated = true;
     const double zeta = (beta - alpha) / (2 * gamma);
     const double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
     const double c = 1 / std::sqrt(1 + t * t), sn = c * t;
     k.rotate(wp, wq, len, c, sn);
     if (vt) k.rotate(vt + p * n, vt + q * n, n, c, sn);
+    const double np = alpha - t * gamma, nq = beta + t * gamma;
+    nrm[p] = np < 0.5 * alpha ? exact(p) : np;
+    nrm[q] = nq < 0.5 * beta ? exact(q) : nq;
   };
   for (int sweep = 0; sweep < 80; ++sweep) {
     bool rotated = false;
+    for (int64_t j = 0; j < n; ++j) nrm[j] = exact(j);
     for (int64_t i0 = 0; i0 < n; i0 += bs) {
       const int64_t i1 = std::min(n, i0 + bs);
       for (int64_t p = i0; p < i1; ++p)
