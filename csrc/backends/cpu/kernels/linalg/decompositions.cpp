@@ -58,6 +58,12 @@ bool lu(Mat& a, int64_t n, std::vector<int64_t>& piv, int& sign) {
 void lu_solve(const Mat& a, int64_t n, const std::vector<int64_t>& piv, Mat& b, int64_t k) {
   for (int64_t i = 0; i < n; ++i)
     if (piv[i] != i) std::swap_ranges(b.begin() + i * k, b.begin() + (i + 1) * k, b.begin() + piv[i] * k);
+  if (k == 1) {  // one right-hand side: each row is one dot product with the solved part
+    for (int64_t i = 1; i < n; ++i) b[i] -= linalg::dot(a.data() + i * n, b.data(), i);
+    for (int64_t i = n - 1; i >= 0; --i)
+      b[i] = (b[i] - linalg::dot(a.data() + i * n + i + 1, b.data() + i + 1, n - i - 1)) / a[i * n + i];
+    return;
+  }
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < i; ++j) {
       double f = a[i * n + j];

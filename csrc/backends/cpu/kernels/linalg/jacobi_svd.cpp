@@ -474,6 +474,8 @@ bool preconditioned(const std::vector<double>& a, int64_t m, int64_t n, std::vec
 
 void axpy(double* y, const double* x, int64_t n, double a) { ops().axpy(y, x, n, a); }
 
+double dot(const double* x, const double* y, int64_t n) { return ops().dot(x, y, n); }
+
 bool jacobi_svd_tall(const std::vector<double>& a, int64_t m, int64_t n, std::vector<double>& u,
                      std::vector<double>& s, std::vector<double>& v, bool want_vectors) {
   double frob2 = 0;

@@ -13,5 +13,7 @@ bool jacobi_svd_tall(const std::vector<double>& a, int64_t m, int64_t n, std::ve
 
 // y[i] += a x[i], i < n, with the best vector width this CPU has (AVX-512 / AVX2+FMA / baseline).
 void axpy(double* y, const double* x, int64_t n, double a);
+// x . y over n elements, same dispatch.
+double dot(const double* x, const double* y, int64_t n);
 
 }  // namespace mnn::cpu::linalg
