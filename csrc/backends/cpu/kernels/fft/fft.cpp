@@ -115,8 +115,17 @@ class FftKernel final : public backend::Kernel {
     forward_ = kind == C2C ? s.params->ints[1] != 0 : kind == R2C;
     n_ = kind == C2R ? nout_ : nin_;
     scale_ = static_cast<T>(s.params->floats.empty() ? 1.0 : s.params->floats[0]);
-    if (kind == C2C) plan_ = plan_for<FftPlan<T>>(n_);
-    else rplan_ = plan_for<RealPlan<T>>(n_);
+    if (kind == C2C) {
+      plan_ = plan_for<FftPlan<T>>(n_);
+      // further axes (fft2/fftn in one step): transformed in place in the output, so the n-d
+      // transform needs no intermediate array and its working set is one array smaller
+      for (size_t i = 2; i < s.params->ints.size(); ++i) {
+        const int ax = static_cast<int>(s.params->ints[i]);
+        more_.push_back({Lines(s.output.shape, ax), s.output.shape[ax], plan_for<FftPlan<T>>(s.output.shape[ax])});
+      }
+    } else {
+      rplan_ = plan_for<RealPlan<T>>(n_);
+    }
   }
 
   void run(char* const* inputs, char* output) override {
@@ -135,6 +144,13 @@ class FftKernel final : public backend::Kernel {
                   P.run(src, dst, scratch_of<C, 3>(static_cast<size_t>(P.work_size())), fwd);
                   rescale(dst, n);
                 });
+      C* o = reinterpret_cast<C*>(output);
+      for (const Extra& e : more_) {
+        const FftPlan<T>& Q = *e.plan;
+        for_lines(o, e.n, o, e.n, e.lines, [&](const C* src, C* dst) {
+          Q.run(src, dst, scratch_of<C, 3>(static_cast<size_t>(Q.work_size())), fwd);
+        });
+      }
     } else if (kind_ == R2C) {
       const RealPlan<T>& R = *rplan_;
       for_lines(reinterpret_cast<const T*>(inputs[0]), nin_, reinterpret_cast<C*>(output), nout_, lines_,
@@ -161,6 +177,12 @@ class FftKernel final : public backend::Kernel {
   T scale_;
   std::shared_ptr<const FftPlan<T>> plan_;
   std::shared_ptr<const RealPlan<T>> rplan_;
+  struct Extra {
+    Lines lines;
+    int64_t n;
+    std::shared_ptr<const FftPlan<T>> plan;
+  };
+  std::vector<Extra> more_;  // C2C: axes transformed after the first (unscaled)
 };
 
 template <int K>
