@@ -301,7 +301,7 @@ class FftPlan {
           V a0 = in[i], a1 = in[ido + i], a2 = in[2 * ido + i];
           V t1 = a1 + a2, d = a1 - a2;
           V base = a0 + c * t1;
-          V id(-s * d.imag(), s * d.real());  // i s d
+          V id = crot<false>(d) * s;  // i s d (crot<false>: times +i)
           V y1 = base + id, y2 = base - id;
           out[i] = a0 + t1;
           out[os + i] = i ? mul(y1, twid(1, i)) : y1;
@@ -318,7 +318,7 @@ class FftPlan {
           V t1 = a1 + a4, t2 = a2 + a3, d1 = a1 - a4, d2 = a2 - a3;
           V b1 = a0 + c1 * t1 + c2 * t2, b2 = a0 + c2 * t1 + c1 * t2;
           V e1 = s1 * d1 + s2 * d2, e2 = s2 * d1 - s1 * d2;
-          V ie1(-e1.imag(), e1.real()), ie2(-e2.imag(), e2.real());
+          V ie1 = crot<false>(e1), ie2 = crot<false>(e2);  // i e1, i e2
           out[i] = a0 + t1 + t2;
           if (i) {
             out[os + i] = mul(b1 + ie1, twid(1, i));
