@@ -2,8 +2,9 @@
 // Each matrix of a stack is copied into double precision, factored there and written back in the
 // array's dtype; the stack is split over the thread pool. The algorithms are the textbook ones,
 // chosen for robustness on the small and medium matrices preprocessing and model code uses:
-// LU with partial pivoting (solve, inv, det), Cholesky, Householder QR with LAPACK's sign
-// convention (so Q and R match numpy's), cyclic Jacobi for eigh, one-sided Jacobi for the SVD.
+// LU with partial pivoting (solve, inv, det; blocked over the GEMM from 128 on: lu_blocked.cpp),
+// Cholesky, Householder QR with LAPACK's sign convention (so Q and R match numpy's), cyclic Jacobi
+// for eigh, one-sided Jacobi for the SVD (jacobi_svd.cpp).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
