@@ -77,15 +77,12 @@ bool lu_blocked(double* a, int64_t n, int64_t* piv, int& sign) {
         axpy(ri + k1, rj + k1, n - k1, -f);
       }
     }
-    // A22 -= L21 U12
+    // A22 -= L21 U12: the GEMM accumulates (-L21) U12 straight into A22.
     const int64_t r = n - k1, kb = k1 - k0;
-    tmp.resize(r * r);
-    gemm_f64(r, r, kb, a + k1 * n + k0, n, 1, a + k0 * n + k1, n, 1, tmp.data());
-    for (int64_t i = 0; i < r; ++i) {
-      double* ri = a + (k1 + i) * n + k1;
-      const double* ti = tmp.data() + i * r;
-      axpy(ri, ti, r, -1.0);
-    }
+    tmp.resize(r * kb);
+    for (int64_t i = 0; i < r; ++i)
+      for (int64_t j = 0; j < kb; ++j) tmp[i * kb + j] = -a[(k1 + i) * n + k0 + j];
+    gemm_f64_acc(r, r, kb, tmp.data(), kb, 1, a + k0 * n + k1, n, 1, a + k1 * n + k1, n);
   }
   return ok;
 }
