@@ -602,6 +602,54 @@ def w_linalg():
     return cases
 
 
+def w_linalg512():
+    """Dense 512x512 solves and SVDs (numpy: LAPACK dgesv / dgesdd; torch: linalg.solve / svd)."""
+    n = 128 if ARGS.quick else 512
+    cases = []
+    for dt in ("float64", "float32"):
+        a = DATA.normal(f"la512_a{n}", (n, n))
+        b = DATA.normal(f"la512_b{n}", (n, 1))
+
+        def arrays(lib, d, dt=dt):
+            if lib == "mnn":
+                x = d["mnn"].astype(getattr(mnp, dt))
+                mnn.eval(x)
+                return x
+            if lib == "numpy":
+                return d["numpy"].astype(dt)
+            return torch.from_numpy(d["numpy"].astype(dt))
+
+        def mk_solve(lib, dt=dt):
+            x, y = arrays(lib, a, dt), arrays(lib, b, dt)
+            if lib == "mnn":
+                def f():
+                    r = mnp.linalg.solve(x, y)
+                    mnn.eval(r)
+                    return r
+                return f
+            if lib == "numpy":
+                return lambda: np.linalg.solve(x, y)
+            return lambda: torch.linalg.solve(x, y)
+
+        def mk_svd(lib, dt=dt):
+            x = arrays(lib, a, dt)
+            if lib == "mnn":
+                def f():
+                    u, s, vh = mnp.linalg.svd(x)
+                    mnn.eval(u, s, vh)
+                    return s
+                return f
+            if lib == "numpy":
+                return lambda: np.linalg.svd(x)[1]
+            return lambda: torch.linalg.svd(x)[1]
+
+        short = "f64" if dt == "float64" else "f32"
+        if dt == "float64":
+            cases.append((f"linalg.solve {n}x{n} @ {n}x1 {short}", mk_solve, 1, None))
+        cases.append((f"linalg.svd {n}x{n} {short} (U, S, Vh)", mk_svd, 1, None))
+    return cases
+
+
 # Groups whose peer is cv2 (the cv2 column and cv2/mnn ratio); the others run numpy and torch.
 CV2_GROUPS = ("cv", "cvfilters", "codecs")
 
@@ -610,6 +658,7 @@ WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpo
              ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft),
              ("sort", w_sort), ("unique", w_unique), ("cv", w_cv), ("cvfilters", w_cv_filters),
              ("codecs", w_codecs), ("linalg", w_linalg)]
+WORKLOADS.append(("linalg512", w_linalg512))
 
 
 def _count(n):

@@ -1,7 +1,8 @@
 // Shape rules of the FFT primitives; mnn/numpy/fft.py composes numpy's fft API from them
 // (padding/truncation to n, axes loops, norm scaling factors are its job).
 //
-//   fft_c2c(x; axis, forward; scale):  complex -> complex, same shape
+//   fft_c2c(x; axis, forward[, axis2, ...]; scale):  complex -> complex, same shape; further axes
+//                                      are transformed after the first, in order, in place
 //   fft_r2c(x; axis; scale):           float32/float64 -> complex64/complex128, axis length n -> n//2+1
 //   fft_c2r(x; axis, n; scale):        complex -> real, axis length n//2+1 -> n (Hermitian input)
 // Every output is multiplied by `scale` (the norm= factor).
@@ -23,8 +24,10 @@ int fft_axis(const NodePtr& a, int64_t axis) {
 prims::PrimMeta infer_c2c(const std::vector<NodePtr>& in, const Params& p) {
   const NodePtr& a = in.at(0);
   if (!is_complex(a->dtype)) throw TypeError("[mnn.numpy.fft] fft_c2c expects complex input");
-  int ax = fft_axis(a, p.ints.at(0));
-  if (a->shape[ax] < 1) throw ValueError("[mnn.numpy.fft] Invalid number of FFT data points (0) specified.");
+  for (size_t i = 0; i < p.ints.size(); i += (i == 0 ? 2 : 1)) {
+    int ax = fft_axis(a, p.ints.at(i));
+    if (a->shape[ax] < 1) throw ValueError("[mnn.numpy.fft] Invalid number of FFT data points (0) specified.");
+  }
   return {a->dtype, a->shape};
 }
 

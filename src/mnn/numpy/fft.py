@@ -169,6 +169,15 @@ def _raw_nd(a, s, axes, function, norm, out, fn):
     a = asarray(a)
     _check_norm(norm)
     s, axes = _cook_nd_args(a, s, axes, fn=fn)
+    if function in (fft, ifft) and len(axes) > 1 and all(a.shape[ax] == n for ax, n in zip(axes, s)):
+        # No padding or truncation: one primitive transforms every axis (last first, as the
+        # loop below), the later ones in place; the norm factor applies once, so only when
+        # every axis but the first has factor 1 (always, except norm="ortho"/"forward").
+        fwd = function is fft
+        scales = [_scale(norm, n, fwd, a.dtype) for n in s]
+        if all(v == 1.0 for v in scales[:-1]) and min(s) >= 1:
+            ints = [axes[-1], 1 if fwd else 0] + [axes[ii] for ii in reversed(range(len(axes) - 1))]
+            return write_out(_core.prim("fft_c2c", [_as_complex(a)], ints, [scales[-1]]), out, fn)
     for ii in reversed(range(len(axes))):
         a = function(a, n=s[ii], axis=axes[ii], norm=norm)
     return write_out(a, out, fn)

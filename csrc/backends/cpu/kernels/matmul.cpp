@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/kernels/gemm.h"
 #include "backends/cpu/simd/kernel_table.h"
 #include "core/threadpool.h"
 
@@ -86,10 +87,12 @@ void pack_b(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn,
   }
 }
 
-// C (M x N, contiguous) = A B with A, B of any strides.
+// C (M x N, contiguous) = A B with A, B of any strides. With ldc > 0, C has row stride ldc; with
+// accumulate, C += A B (for blocked factorizations' trailing updates).
 template <class T>
 void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const T* A, int64_t am, int64_t ak,
-                 const T* B, int64_t bk, int64_t bn, T* C) {
+                 const T* B, int64_t bk, int64_t bn, T* C, int64_t ldc = 0, bool accumulate = false) {
+  if (ldc <= 0) ldc = N;
   const int MR = g.mr, NR = g.nr;
   const int64_t MC = g.mc, KC = g.kc, NC = g.nc;
   const int64_t kcmax = std::min(KC, K), ncmax = std::min(NC, round_up(N, NR));
@@ -117,7 +120,7 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
       // otherwise several tasks share a block, so all of A is packed first.
       const bool pack_in_task = njg == 1;
       if (!pack_in_task) parallel_for(mpan, pack_grain, pack_a_panels);
-      const bool acc = pc > 0;
+      const bool acc = accumulate || pc > 0;
       parallel_for(nib * njg, 1, [&](int64_t t0, int64_t t1) {
         for (int64_t t = t0; t < t1; ++t) {
           const int64_t i0 = (t / njg) * MC, i1 = std::min(M, i0 + MC);
@@ -128,7 +131,7 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
             const int n = static_cast<int>(std::min<int64_t>(NR, nc - p * NR));
             T* cp = C + jc + p * NR;
             for (int64_t ir = i0; ir < i1; ir += MR)
-              g.ukr(kc, pa + (ir / MR) * kc * MR, bp, cp + ir * N, N, static_cast<int>(std::min<int64_t>(MR, M - ir)), n,
+              g.ukr(kc, pa + (ir / MR) * kc * MR, bp, cp + ir * ldc, ldc, static_cast<int>(std::min<int64_t>(MR, M - ir)), n,
                     acc);
           }
         }
@@ -299,6 +302,17 @@ class MatmulKernel final : public backend::Kernel {
 };
 
 }  // namespace
+
+void gemm_f64(int64_t M, int64_t N, int64_t K, const double* A, int64_t am, int64_t ak, const double* B, int64_t bk,
+              int64_t bn, double* C) {
+  gemm(gemm_table<double>(), M, N, K, A, am, ak, B, bk, bn, C);
+}
+
+void gemm_f64_acc(int64_t M, int64_t N, int64_t K, const double* A, int64_t am, int64_t ak, const double* B,
+                  int64_t bk, int64_t bn, double* C, int64_t ldc) {
+  if (M <= 0 || N <= 0 || K <= 0) return;
+  packed_gemm(gemm_table<double>(), M, N, K, A, am, ak, B, bk, bn, C, ldc, true);
+}
 
 std::unique_ptr<backend::Kernel> prepare_matmul(const backend::StepDesc& step) {
   // complex takes the generic row-accumulating loop (correct, not BLAS-fast)

@@ -7,6 +7,7 @@
 // (length, precision) and shared. Batches of lines along a non-last axis are gathered a few
 // columns at a time so every cache line read is used whole.
 #include <cmath>
+#include <type_traits>
 #include <complex>
 #include <cstring>
 #include <map>
@@ -66,10 +67,17 @@ struct Lines {
 };
 
 // Runs fn(src_line, dst_line) over every line; lines along a non-last axis are gathered in blocks
-// of kBlock columns into contiguous scratch and scattered back.
+// of kBlock columns into contiguous scratch and scattered back. Gather and scatter walk one column
+// at a time (the other columns of the same rows are then cache hits for the next column; not for
+// pitches that are multiples of 1 KiB, whose rows collide in the cache), and a
+// transform with equal input and output types and lengths runs in place in the gather buffer,
+// halving the scratch that has to stay in cache. (Measured on 1000x1000 complex128 along axis 0:
+// row-at-a-time copies in blocks of 16 with a separate output buffer took ~20% longer.)
 template <class Sin, class Sout, class Fn>
 void for_lines(const Sin* in, int64_t nin, Sout* out, int64_t nout, const Lines& L, Fn&& fn) {
-  constexpr int64_t kBlock = 16;
+  // kBlock columns of complex128 span 512 bytes: whole cache lines per row visit, and the
+  // gathered block (kBlock lines of up to a few thousand elements) still sits in L2.
+  constexpr int64_t kBlock = 32;
   if (L.inner == 1) {
     int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, nin));
     parallel_for(L.outer, grain, [&](int64_t b, int64_t e) {
@@ -78,18 +86,33 @@ void for_lines(const Sin* in, int64_t nin, Sout* out, int64_t nout, const Lines&
     return;
   }
   const int64_t nblk = (L.inner + kBlock - 1) / kBlock;
+  // Column at a time unless the row pitch is a multiple of 1 KiB: then the rows of one column
+  // share a few cache sets and evict each other before the next column reuses them, so those
+  // copies go row at a time.
+  const bool col_major_in = (L.inner * static_cast<int64_t>(sizeof(Sin))) % 1024 != 0;
+  const bool col_major_out = (L.inner * static_cast<int64_t>(sizeof(Sout))) % 1024 != 0;
   parallel_for(L.outer * nblk, 1, [&](int64_t b, int64_t e) {
     Sin* gi = scratch_of<Sin, 1>(static_cast<size_t>(kBlock * nin));
-    Sout* go = scratch_of<Sout, 2>(static_cast<size_t>(kBlock * nout));
+    Sout* go;
+    if constexpr (std::is_same_v<Sin, Sout>) go = nin == nout ? gi : scratch_of<Sout, 2>(static_cast<size_t>(kBlock * nout));
+    else go = scratch_of<Sout, 2>(static_cast<size_t>(kBlock * nout));
     for (int64_t u = b; u < e; ++u) {
       int64_t o = u / nblk, c0 = (u % nblk) * kBlock, w = std::min(kBlock, L.inner - c0);
       const Sin* ib = in + o * nin * L.inner + c0;
-      for (int64_t j = 0; j < nin; ++j)
-        for (int64_t c = 0; c < w; ++c) gi[c * nin + j] = ib[j * L.inner + c];
+      if (col_major_in)
+        for (int64_t c = 0; c < w; ++c)
+          for (int64_t j = 0; j < nin; ++j) gi[c * nin + j] = ib[j * L.inner + c];
+      else
+        for (int64_t j = 0; j < nin; ++j)
+          for (int64_t c = 0; c < w; ++c) gi[c * nin + j] = ib[j * L.inner + c];
       for (int64_t c = 0; c < w; ++c) fn(gi + c * nin, go + c * nout);
       Sout* ob = out + o * nout * L.inner + c0;
-      for (int64_t j = 0; j < nout; ++j)
-        for (int64_t c = 0; c < w; ++c) ob[j * L.inner + c] = go[c * nout + j];
+      if (col_major_out)
+        for (int64_t c = 0; c < w; ++c)
+          for (int64_t j = 0; j < nout; ++j) ob[j * L.inner + c] = go[c * nout + j];
+      else
+        for (int64_t j = 0; j < nout; ++j)
+          for (int64_t c = 0; c < w; ++c) ob[j * L.inner + c] = go[c * nout + j];
     }
   });
 }
@@ -106,8 +129,17 @@ class FftKernel final : public backend::Kernel {
     forward_ = kind == C2C ? s.params->ints[1] != 0 : kind == R2C;
     n_ = kind == C2R ? nout_ : nin_;
     scale_ = static_cast<T>(s.params->floats.empty() ? 1.0 : s.params->floats[0]);
-    if (kind == C2C) plan_ = plan_for<FftPlan<T>>(n_);
-    else rplan_ = plan_for<RealPlan<T>>(n_);
+    if (kind == C2C) {
+      plan_ = plan_for<FftPlan<T>>(n_);
+      // further axes (fft2/fftn in one step): transformed in place in the output, so the n-d
+      // transform needs no intermediate array and its working set is one array smaller
+      for (size_t i = 2; i < s.params->ints.size(); ++i) {
+        const int ax = static_cast<int>(s.params->ints[i]);
+        more_.push_back({Lines(s.output.shape, ax), s.output.shape[ax], plan_for<FftPlan<T>>(s.output.shape[ax])});
+      }
+    } else {
+      rplan_ = plan_for<RealPlan<T>>(n_);
+    }
   }
 
   void run(char* const* inputs, char* output) override {
@@ -126,6 +158,13 @@ class FftKernel final : public backend::Kernel {
                   P.run(src, dst, scratch_of<C, 3>(static_cast<size_t>(P.work_size())), fwd);
                   rescale(dst, n);
                 });
+      C* o = reinterpret_cast<C*>(output);
+      for (const Extra& e : more_) {
+        const FftPlan<T>& Q = *e.plan;
+        for_lines(o, e.n, o, e.n, e.lines, [&](const C* src, C* dst) {
+          Q.run(src, dst, scratch_of<C, 3>(static_cast<size_t>(Q.work_size())), fwd);
+        });
+      }
     } else if (kind_ == R2C) {
       const RealPlan<T>& R = *rplan_;
       for_lines(reinterpret_cast<const T*>(inputs[0]), nin_, reinterpret_cast<C*>(output), nout_, lines_,
@@ -152,6 +191,12 @@ class FftKernel final : public backend::Kernel {
   T scale_;
   std::shared_ptr<const FftPlan<T>> plan_;
   std::shared_ptr<const RealPlan<T>> rplan_;
+  struct Extra {
+    Lines lines;
+    int64_t n;
+    std::shared_ptr<const FftPlan<T>> plan;
+  };
+  std::vector<Extra> more_;  // C2C: axes transformed after the first (unscaled)
 };
 
 template <int K>

@@ -2,14 +2,17 @@
 // Each matrix of a stack is copied into double precision, factored there and written back in the
 // array's dtype; the stack is split over the thread pool. The algorithms are the textbook ones,
 // chosen for robustness on the small and medium matrices preprocessing and model code uses:
-// LU with partial pivoting (solve, inv, det), Cholesky, Householder QR with LAPACK's sign
-// convention (so Q and R match numpy's), cyclic Jacobi for eigh, one-sided Jacobi for the SVD.
+// LU with partial pivoting (solve, inv, det; blocked over the GEMM from 128 on: lu_blocked.cpp),
+// Cholesky, Householder QR with LAPACK's sign convention (so Q and R match numpy's), cyclic Jacobi
+// for eigh, one-sided Jacobi for the SVD (jacobi_svd.cpp).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
 #include "backends/cpu/kernels/error_flags.h"
+#include "backends/cpu/kernels/linalg/jacobi_svd.h"
+#include "backends/cpu/kernels/linalg/lu_blocked.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
@@ -26,6 +29,7 @@ constexpr double kEps = 2.220446049250313e-16;
 // ---- LU with partial pivoting: a = P L U, in place. Returns false when a pivot is exactly 0.
 bool lu(Mat& a, int64_t n, std::vector<int64_t>& piv, int& sign) {
   piv.resize(n);
+  if (n >= 128) return linalg::lu_blocked(a.data(), n, piv.data(), sign);  // GEMM-based (lu_blocked.cpp)
   sign = 1;
   bool ok = true;
   for (int64_t k = 0; k < n; ++k) {
@@ -55,6 +59,12 @@ bool lu(Mat& a, int64_t n, std::vector<int64_t>& piv, int& sign) {
 void lu_solve(const Mat& a, int64_t n, const std::vector<int64_t>& piv, Mat& b, int64_t k) {
   for (int64_t i = 0; i < n; ++i)
     if (piv[i] != i) std::swap_ranges(b.begin() + i * k, b.begin() + (i + 1) * k, b.begin() + piv[i] * k);
+  if (k == 1) {  // one right-hand side: each row is one dot product with the solved part
+    for (int64_t i = 1; i < n; ++i) b[i] -= linalg::dot(a.data() + i * n, b.data(), i);
+    for (int64_t i = n - 1; i >= 0; --i)
+      b[i] = (b[i] - linalg::dot(a.data() + i * n + i + 1, b.data() + i + 1, n - i - 1)) / a[i * n + i];
+    return;
+  }
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < i; ++j) {
       double f = a[i * n + j];
@@ -173,102 +183,13 @@ bool eigh(Mat a, int64_t n, std::vector<double>& w, Mat& v) {
   return converged;
 }
 
-// Extends the orthonormal columns of u (rows x cols, `have` of them valid, in order) to a full
-// orthonormal basis of `cols` columns, trying the standard basis vectors in turn.
-void complete_basis(Mat& u, int64_t rows, int64_t cols, int64_t have) {
-  for (int64_t e = 0; have < cols && e < rows; ++e) {
-    std::vector<double> x(rows, 0.0);
-    x[e] = 1.0;
-    for (int pass = 0; pass < 2; ++pass)
-      for (int64_t c = 0; c < have; ++c) {
-        double d = 0;
-        for (int64_t i = 0; i < rows; ++i) d += u[i * cols + c] * x[i];
-        for (int64_t i = 0; i < rows; ++i) x[i] -= d * u[i * cols + c];
-      }
-    double nrm = 0;
-    for (double t : x) nrm += t * t;
-    nrm = std::sqrt(nrm);
-    if (nrm < 1e-8) continue;
-    for (int64_t i = 0; i < rows; ++i) u[i * cols + have] = x[i] / nrm;
-    ++have;
-  }
-}
-
-// ---- one-sided Jacobi SVD of a tall matrix (m >= n): a = U diag(s) V^T, U m x m, V n x n.
-bool svd_tall(Mat a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& v, bool want_vectors) {
-  v.assign(n * n, 0.0);
-  for (int64_t i = 0; i < n; ++i) v[i * n + i] = 1.0;
-  bool converged = n <= 1;
-  // a column whose norm is below eps * |A| is rounding noise: rotating it against another never
-  // meets the relative orthogonality test below, so such pairs count as converged
-  double frob2 = 0;
-  for (double x : a) frob2 += x * x;
-  const double noise2 = kEps * kEps * frob2;
-  for (int sweep = 0; sweep < 80 && !converged; ++sweep) {
-    bool rotated = false;
-    for (int64_t p = 0; p < n; ++p)
-      for (int64_t q = p + 1; q < n; ++q) {
-        double alpha = 0, beta = 0, gamma = 0;
-        for (int64_t i = 0; i < m; ++i) {
-          double x = a[i * n + p], y = a[i * n + q];
-          alpha += x * x;
-          beta += y * y;
-          gamma += x * y;
-        }
-        if (gamma == 0.0 || std::fabs(gamma) <= kEps * std::sqrt(alpha * beta)) continue;
-        if (alpha <= noise2 || beta <= noise2) continue;
-        rotated = true;
-        double zeta = (beta - alpha) / (2 * gamma);
-        double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
-        double c = 1 / std::sqrt(1 + t * t), sn = c * t;
-        for (int64_t i = 0; i < m; ++i) {
-          double x = a[i * n + p], y = a[i * n + q];
-          a[i * n + p] = c * x - sn * y;
-          a[i * n + q] = sn * x + c * y;
-        }
-        if (want_vectors)
-          for (int64_t i = 0; i < n; ++i) {
-            double x = v[i * n + p], y = v[i * n + q];
-            v[i * n + p] = c * x - sn * y;
-            v[i * n + q] = sn * x + c * y;
-          }
-      }
-    converged = !rotated;
-  }
-  std::vector<double> norms(n);
-  for (int64_t j = 0; j < n; ++j) {
-    double t = 0;
-    for (int64_t i = 0; i < m; ++i) t += a[i * n + j] * a[i * n + j];
-    norms[j] = std::sqrt(t);
-  }
-  std::vector<int64_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return norms[x] > norms[y]; });
-  s.resize(n);
-  for (int64_t j = 0; j < n; ++j) s[j] = norms[order[j]];
-  if (!want_vectors) return converged;
-  u.assign(m * m, 0.0);
-  Mat vs(n * n);
-  int64_t have = 0;
-  const double tiny = s.empty() ? 0.0 : s[0] * kEps * std::max(m, n);
-  for (int64_t j = 0; j < n; ++j) {
-    int64_t c = order[j];
-    for (int64_t i = 0; i < n; ++i) vs[i * n + j] = v[i * n + c];
-    if (s[j] > tiny && have == j) {
-      for (int64_t i = 0; i < m; ++i) u[i * m + j] = a[i * n + c] / s[j];
-      ++have;
-    }
-  }
-  complete_basis(u, m, m, have);
-  v = std::move(vs);
-  return converged;
-}
+// ---- the one-sided Jacobi SVD of a tall matrix: linalg/jacobi_svd.cpp.
 
 // General SVD: a (m x n) = U S Vh; U m x m, Vh n x n.
 bool svd(const Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& vh, bool want_vectors) {
   Mat v;
   if (m >= n) {
-    bool ok = svd_tall(a, m, n, u, s, v, want_vectors);
+    bool ok = linalg::jacobi_svd_tall(a, m, n, u, s, v, want_vectors);
     if (want_vectors) {
       vh.assign(n * n, 0.0);
       for (int64_t i = 0; i < n; ++i)
@@ -280,7 +201,7 @@ bool svd(const Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) at[j * m + i] = a[i * n + j];
   Mat u2, v2;
-  bool ok = svd_tall(at, n, m, u2, s, v2, want_vectors);
+  bool ok = linalg::jacobi_svd_tall(at, n, m, u2, s, v2, want_vectors);
   if (want_vectors) {
     u = v2;  // m x m
     vh.assign(n * n, 0.0);
