@@ -370,6 +370,8 @@ void hsv_run(const T* s, T* d, int64_t n, int scn, int bidx, int hrange, bool hl
         // cv2's integer HSV, eight pixels per step (the same arithmetic as the scalar loop).
         const __m256i ff = _mm256_set1_epi32(0xff), vround = _mm256_set1_epi32(round), vhr = _mm256_set1_epi32(hrange);
         const __m256i zero = _mm256_setzero_si256();
+        const __m256 snum = _mm256_set1_ps(float(255 << shift)), six = _mm256_set1_ps(6.f);
+        const __m256 hnum = _mm256_set1_ps(float(hrange << shift));
         const int sb = 8 * bidx, sr = 8 * (bidx ^ 2);
         int64_t i = 0;
         for (; i + px_headroom(scn) <= n; i += 8) {
@@ -381,8 +383,11 @@ void hsv_run(const T* s, T* d, int64_t n, int scn, int bidx, int hrange, bool hl
           __m256i vmin = _mm256_min_epi32(_mm256_min_epi32(b, g), r);
           __m256i diff = _mm256_sub_epi32(v, vmin);
           __m256i vr = _mm256_cmpeq_epi32(v, r), vg = _mm256_cmpeq_epi32(v, g);
-          __m256i sdiv = _mm256_i32gather_epi32(t.sdiv, v, 4);
-          __m256i hd = _mm256_i32gather_epi32(hdiv, diff, 4);
+          // The tables' entries without gathers: a float32 quotient rounded to nearest even
+          // equals each lrint'ed double entry for every index 1..255 (checked exhaustively).
+          // Index 0 gives an undefined value, but it only ever multiplies a zero (diff, h).
+          __m256i sdiv = _mm256_cvtps_epi32(_mm256_div_ps(snum, _mm256_cvtepi32_ps(v)));
+          __m256i hd = _mm256_cvtps_epi32(_mm256_div_ps(hnum, _mm256_mul_ps(six, _mm256_cvtepi32_ps(diff))));
           __m256i sv = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff, sdiv), vround), shift);
           __m256i h_gb = _mm256_sub_epi32(g, b);
           __m256i h_br = _mm256_add_epi32(_mm256_sub_epi32(b, r), _mm256_slli_epi32(diff, 1));
