@@ -159,3 +159,16 @@ def test_constants_match_cv2():
     for name in dir(cv2):
         if name.startswith("COLOR_"):
             assert getattr(cv, name) == getattr(cv2, name), name
+
+
+def test_bgr2hsv_uint8_every_value_and_difference():
+    # all (b, g) pairs against r = 0, 128, 255 in every channel order: every max value and every
+    # max - min difference (the indices of cv2's division tables, computed as float quotients
+    # in the SIMD loops) with each channel as the maximum
+    ij = numpy.indices((256, 256)).reshape(2, -1).T.astype(numpy.uint8)
+    for r in (0, 128, 255):
+        px = numpy.concatenate([ij, numpy.full((ij.shape[0], 1), r, numpy.uint8)], 1)
+        for order in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+            a = numpy.ascontiguousarray(px[:, order].reshape(256, 256, 3))
+            for code in (cv.COLOR_BGR2HSV, cv.COLOR_RGB2HSV, cv.COLOR_BGR2HSV_FULL, cv.COLOR_RGB2HSV_FULL):
+                numpy.testing.assert_array_equal(numpy.asarray(cv.cvtColor(a, code)), cv2.cvtColor(a, code))

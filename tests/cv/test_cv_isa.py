@@ -25,6 +25,9 @@ for shape in [(97, 131, 3), (61, 83, 4), (45, 67)]:
     for interp in (cv.INTER_LINEAR, cv.INTER_NEAREST):
         for border in (cv.BORDER_CONSTANT, cv.BORDER_REFLECT_101):
             put(f"warp{shape}{interp}{border}", cv.warpAffine(a, M, (150, 120), flags=interp, borderMode=border))
+    for ks in ((5, 5), (3, 3), (1, 5)):  # GaussianBlur's 16-bit path, every border
+        for border in (cv.BORDER_CONSTANT, cv.BORDER_WRAP, cv.BORDER_REFLECT_101):
+            put(f"gauss{shape}{ks}{border}", cv.GaussianBlur(a, ks, 0, borderType=border))
     for k in (3, 5):  # sorted-column medians (filter_kernels.cpp), wide and just-wide-enough rows
         put(f"median{shape}{k}", cv.medianBlur(a, k))
         put(f"median_narrow{shape}{k}", cv.medianBlur(a[:, :14], k))
@@ -32,6 +35,12 @@ for shape in [(97, 131, 3), (61, 83, 4), (45, 67)]:
         for code in (cv.COLOR_BGR2GRAY, cv.COLOR_BGR2RGB, cv.COLOR_BGR2HSV, cv.COLOR_RGB2HSV_FULL, cv.COLOR_BGR2HLS,
                      cv.COLOR_BGRA2GRAY if shape[2] == 4 else cv.COLOR_BGR2YCrCb):
             put(f"color{shape}{code}", cv.cvtColor(a, code))
+        # every (b, g) pair with r = 0 / 255: every sdiv/hdiv index of the HSV loops
+        ij = numpy.indices((256, 256)).reshape(2, -1).T.astype(numpy.uint8)
+        for r in (0, 255):
+            px = numpy.concatenate([ij, numpy.full((ij.shape[0], shape[2] - 2), r, numpy.uint8)], 1)
+            for code in (cv.COLOR_BGR2HSV, cv.COLOR_RGB2HSV_FULL):
+                put(f"hsv_all{shape}{r}{code}", cv.cvtColor(px.reshape(256, 256, shape[2]), code))
         # every channel permutation shape: 3->3, 3->4, 4->3, 4->4 (perm_u8.h)
         perms = ((cv.COLOR_BGR2BGRA, cv.COLOR_BGR2RGBA) if shape[2] == 3 else
                  (cv.COLOR_BGRA2BGR, cv.COLOR_BGRA2RGB, cv.COLOR_BGRA2RGBA))

@@ -46,6 +46,17 @@ def test_gaussian_uint8_is_exact(ksize, sigma, cn):
 
 
 @pytest.mark.parametrize("border", BORDERS)
+def test_gaussian_uint8_16bit_path_edges(border):
+    # sigma-0 3- and 5-tap kernels take the 16-bit path (filter_kernels.cpp, Gauss16Kernel): images
+    # smaller than the kernel, mixed sizes, saturated input (the path's largest partial sums)
+    for shape in [(1, 1), (2, 3), (4, 1, 3), (5, 7, 3), (6, 2, 4), (13, 17, 2)]:
+        a = RNG.integers(0, 256, shape).astype(numpy.uint8)
+        for img in (a, numpy.full_like(a, 255)):
+            for ksize in [(3, 3), (5, 5), (1, 5), (5, 1), (3, 5), (5, 3), (1, 3)]:
+                same(cv.GaussianBlur(img, ksize, 0, borderType=border), cv2.GaussianBlur(img, ksize, 0, borderType=border))
+
+
+@pytest.mark.parametrize("border", BORDERS)
 def test_gaussian_borders_and_photos(border):
     for p in PHOTOS:
         same(cv.GaussianBlur(p, (5, 5), 0, borderType=border), cv2.GaussianBlur(p, (5, 5), 0, borderType=border))

@@ -89,6 +89,30 @@ inline void store8_c3(uint8_t* d, __m256i px) {
 }
 #endif
 
+
+#if defined(__AVX512BW__)
+// Sixteen 3- or 4-channel uint8 pixels as sixteen int32 lanes (as load8_px); the 3-channel load
+// reads 4 bytes past the sixteenth pixel: callers keep 18 pixels of headroom.
+inline __m512i load16_px(const uint8_t* p, int scn) {
+  if (scn == 4) return _mm512_loadu_si512(p);
+  auto ld = [p](int o) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + o)); };
+  __m512i v = _mm512_castsi128_si512(ld(0));
+  v = _mm512_inserti32x4(v, ld(12), 1);
+  v = _mm512_inserti32x4(v, ld(24), 2);
+  v = _mm512_inserti32x4(v, ld(36), 3);
+  return _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1)));
+}
+inline int px_headroom16(int scn) { return scn == 4 ? 16 : 18; }
+
+// Sixteen int32 lanes holding (c0 | c1 << 8 | c2 << 16) -> 48 interleaved bytes.
+inline void store16_c3(uint8_t* d, __m512i px) {
+  __m512i q = _mm512_shuffle_epi8(px, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1)));
+  q = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0), q);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), _mm512_castsi512_si256(q));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 32), _mm512_extracti32x4_epi32(q, 2));
+}
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // per-pixel conversions over a run of n pixels
 
@@ -365,11 +389,49 @@ void hsv_run(const T* s, T* d, int64_t n, int scn, int bidx, int hrange, bool hl
       const HsvTables& t = hsv_tables();
       const int* hdiv = hrange == 180 ? t.hdiv180 : t.hdiv256;
       const int shift = 12, round = 1 << (shift - 1);
+#if defined(__AVX512BW__)
+      {
+        // The AVX2 loop below at sixteen pixels per step (masks instead of and/andnot selects).
+        const __m512i ff = _mm512_set1_epi32(0xff), vround = _mm512_set1_epi32(round), vhr = _mm512_set1_epi32(hrange);
+        const __m512i zero = _mm512_setzero_si512();
+        const __m512 snum = _mm512_set1_ps(float(255 << shift)), six = _mm512_set1_ps(6.f);
+        const __m512 hnum = _mm512_set1_ps(float(hrange << shift));
+        const __m128i sb = _mm_cvtsi32_si128(8 * bidx), sr = _mm_cvtsi32_si128(8 * (bidx ^ 2));
+        int64_t i = 0;
+        for (; i + px_headroom16(scn) <= n; i += 16) {
+          __m512i px = load16_px(s + i * scn, scn);
+          __m512i b = _mm512_and_si512(_mm512_srl_epi32(px, sb), ff);
+          __m512i g = _mm512_and_si512(_mm512_srli_epi32(px, 8), ff);
+          __m512i r = _mm512_and_si512(_mm512_srl_epi32(px, sr), ff);
+          __m512i v = _mm512_max_epi32(_mm512_max_epi32(b, g), r);
+          __m512i diff = _mm512_sub_epi32(v, _mm512_min_epi32(_mm512_min_epi32(b, g), r));
+          __mmask16 vr = _mm512_cmpeq_epi32_mask(v, r), vg = _mm512_cmpeq_epi32_mask(v, g);
+          __m512i sdiv = _mm512_cvt_roundps_epi32(_mm512_div_ps(snum, _mm512_cvtepi32_ps(v)),
+                                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+          __m512i hd = _mm512_cvt_roundps_epi32(_mm512_div_ps(hnum, _mm512_mul_ps(six, _mm512_cvtepi32_ps(diff))),
+                                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+          __m512i sv = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(diff, sdiv), vround), shift);
+          __m512i h_gb = _mm512_sub_epi32(g, b);
+          __m512i h_br = _mm512_add_epi32(_mm512_sub_epi32(b, r), _mm512_slli_epi32(diff, 1));
+          __m512i h_rg = _mm512_add_epi32(_mm512_sub_epi32(r, g), _mm512_slli_epi32(diff, 2));
+          __m512i h = _mm512_mask_blend_epi32(vr, _mm512_mask_blend_epi32(vg, h_rg, h_br), h_gb);
+          h = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(h, hd), vround), shift);
+          h = _mm512_mask_add_epi32(h, _mm512_cmplt_epi32_mask(h, zero), h, vhr);
+          h = _mm512_min_epi32(_mm512_max_epi32(h, zero), ff);
+          store16_c3(d + i * 3, _mm512_or_si512(_mm512_or_si512(h, _mm512_slli_epi32(sv, 8)), _mm512_slli_epi32(v, 16)));
+        }
+        s += i * scn;
+        d += i * 3;
+        n -= i;
+      }
+#endif
 #if defined(__AVX2__)
       {
         // cv2's integer HSV, eight pixels per step (the same arithmetic as the scalar loop).
         const __m256i ff = _mm256_set1_epi32(0xff), vround = _mm256_set1_epi32(round), vhr = _mm256_set1_epi32(hrange);
         const __m256i zero = _mm256_setzero_si256();
+        const __m256 snum = _mm256_set1_ps(float(255 << shift)), six = _mm256_set1_ps(6.f);
+        const __m256 hnum = _mm256_set1_ps(float(hrange << shift));
         const int sb = 8 * bidx, sr = 8 * (bidx ^ 2);
         int64_t i = 0;
         for (; i + px_headroom(scn) <= n; i += 8) {
@@ -381,8 +443,11 @@ void hsv_run(const T* s, T* d, int64_t n, int scn, int bidx, int hrange, bool hl
           __m256i vmin = _mm256_min_epi32(_mm256_min_epi32(b, g), r);
           __m256i diff = _mm256_sub_epi32(v, vmin);
           __m256i vr = _mm256_cmpeq_epi32(v, r), vg = _mm256_cmpeq_epi32(v, g);
-          __m256i sdiv = _mm256_i32gather_epi32(t.sdiv, v, 4);
-          __m256i hd = _mm256_i32gather_epi32(hdiv, diff, 4);
+          // The tables' entries without gathers: a float32 quotient rounded to nearest even
+          // equals each lrint'ed double entry for every index 1..255 (checked exhaustively).
+          // Index 0 gives an undefined value, but it only ever multiplies a zero (diff, h).
+          __m256i sdiv = _mm256_cvtps_epi32(_mm256_div_ps(snum, _mm256_cvtepi32_ps(v)));
+          __m256i hd = _mm256_cvtps_epi32(_mm256_div_ps(hnum, _mm256_mul_ps(six, _mm256_cvtepi32_ps(diff))));
           __m256i sv = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff, sdiv), vround), shift);
           __m256i h_gb = _mm256_sub_epi32(g, b);
           __m256i h_br = _mm256_add_epi32(_mm256_sub_epi32(b, r), _mm256_slli_epi32(diff, 1));

@@ -399,12 +399,149 @@ class FixedGaussKernel final : public backend::Kernel {
   Geom g_;
 };
 
+// A cheaper exact form of the same arithmetic for the sigma-0 3x3 and 5x5 kernels. When every tap
+// of kx is a multiple of gx and every tap of ky of gy (powers of two) with gx*gy >= 256, the Q16
+// column sum is gx*gy*V with V = sum ky/gy * sum kx/gx * p <= 255 * 65536 / (gx*gy) <= 65280, so
+// V fits 16-bit lanes and cv2's (acc + 32768) >> 16 is (V + 2^(15-s)) >> (16-s), s = log2(gx*gy).
+// The sum is then exact in any order: the vertical taps run first on the uint8 rows (no padded
+// copy of the source, no ring), then the horizontal taps on the border-extended 16-bit row —
+// twice the lanes per vector of the 32-bit column pass.
+class Gauss16Kernel final : public backend::Kernel {
+ public:
+  // The shift s when the kernel pair qualifies (symmetric, odd, <= 5 taps), else -1.
+  static int shift_for(const std::vector<double>& f, int64_t nx, int64_t ny) {
+    auto low_pow2 = [](const double* k, int64_t n, int& lg) {
+      uint32_t o = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (k[i] < 0 || k[i] > 256 || k[i] != std::floor(k[i]) || k[i] != k[n - 1 - i]) return false;
+        o |= static_cast<uint32_t>(k[i]);
+      }
+      if (o == 0) return false;
+      lg = 0;
+      while (!((o >> lg) & 1u)) ++lg;
+      return true;
+    };
+    if (nx > 5 || ny > 5 || nx % 2 == 0 || ny % 2 == 0) return -1;
+    int lx = 0, ly = 0;
+    if (!low_pow2(f.data(), nx, lx) || !low_pow2(f.data() + nx, ny, ly)) return -1;
+    double sx = 0, sy = 0;
+    for (int64_t i = 0; i < nx; ++i) sx += f[i];
+    for (int64_t i = 0; i < ny; ++i) sy += f[nx + i];
+    const int sh = lx + ly;
+    if (sh < 8 || sh > 15) return -1;
+    // the bound on V (and on V plus the rounding term) that keeps every partial sum in 16 bits
+    if (255.0 * (sx / (1 << lx)) * (sy / (1 << ly)) + (1 << (15 - sh)) > 65535.0) return -1;
+    return sh;
+  }
+  Gauss16Kernel(const backend::StepDesc& s, int sh) {
+    const auto& i = s.params->ints;
+    const auto& f = s.params->floats;
+    nx_ = i[0], ny_ = i[1];
+    border_ = static_cast<int>(i[4]);
+    uint32_t ox = 0, oy = 0;
+    for (int64_t k = 0; k < nx_; ++k) ox |= static_cast<uint32_t>(f[k]);
+    for (int64_t k = 0; k < ny_; ++k) oy |= static_cast<uint32_t>(f[nx_ + k]);
+    const uint32_t gx = ox & (~ox + 1), gy = oy & (~oy + 1);
+    for (int64_t k = 0; k < nx_; ++k) kx_[k] = static_cast<uint16_t>(static_cast<uint32_t>(f[k]) / gx);
+    for (int64_t k = 0; k < ny_; ++k) ky_[k] = static_cast<uint16_t>(static_cast<uint32_t>(f[nx_ + k]) / gy);
+    rsh_ = 16 - sh;
+    rnd_ = static_cast<uint16_t>(1u << (rsh_ - 1));
+    g_ = geom_of(s.inputs[0].shape);
+  }
+  void run(char* const* in, char* out) override {
+    const uint8_t* src = reinterpret_cast<const uint8_t*>(in[0]);
+    uint8_t* dst = reinterpret_cast<uint8_t*>(out);
+    const Geom g = g_;
+    const int64_t n = g.w * g.c, c = g.c, mx = nx_ / 2, my = ny_ / 2;
+    parallel_for(g.h, row_grain(g), [&](int64_t y0, int64_t y1) {
+      std::vector<uint16_t> vrow(static_cast<size_t>((g.w + 2 * mx) * c));
+      std::vector<uint8_t> zero(static_cast<size_t>(n), 0);
+      const uint8_t* rows[5];
+      for (int64_t y = y0; y < y1; ++y) {
+        for (int64_t j = 0; j < ny_; ++j) {
+          const int64_t r = bmap(y - my + j, g.h, border_);
+          rows[j] = r < 0 ? zero.data() : src + r * n;
+        }
+        uint16_t* v = vrow.data() + mx * c;
+        switch (ny_) {
+          case 1: vert<1>(v, rows, n); break;
+          case 3: vert<3>(v, rows, n); break;
+          default: vert<5>(v, rows, n); break;
+        }
+        // border columns of the vertical sums (the sums of the border-extended rows)
+        for (int64_t x = -mx; x < g.w + mx; ++x) {
+          if (x == 0) x = g.w;
+          if (x >= g.w + mx) break;
+          const int64_t sx = bmap(x, g.w, border_);
+          for (int64_t k = 0; k < c; ++k) v[x * c + k] = sx < 0 ? 0 : v[sx * c + k];
+        }
+        uint8_t* o = dst + y * n;
+        switch (nx_) {
+          case 1: horz<1>(o, vrow.data(), n, c); break;
+          case 3: horz<3>(o, vrow.data(), n, c); break;
+          default: horz<5>(o, vrow.data(), n, c); break;
+        }
+      }
+    });
+  }
+
+ private:
+  template <int N>
+  void vert(uint16_t* __restrict v, const uint8_t* const* rows, int64_t n) const {
+    const uint8_t* __restrict r0 = rows[0];
+    const uint8_t* __restrict r1 = rows[N > 1 ? 1 : 0];
+    const uint8_t* __restrict r2 = rows[N > 2 ? 2 : 0];
+    const uint8_t* __restrict r3 = rows[N > 3 ? 3 : 0];
+    const uint8_t* __restrict r4 = rows[N > 4 ? 4 : 0];
+    const uint16_t k0 = ky_[0], k1 = ky_[N > 1 ? 1 : 0], k2 = ky_[N > 2 ? 2 : 0];
+    if constexpr (N == 1) {
+      for (int64_t x = 0; x < n; ++x) v[x] = static_cast<uint16_t>(k0 * r0[x]);
+    } else if constexpr (N == 3) {
+      for (int64_t x = 0; x < n; ++x) v[x] = static_cast<uint16_t>(k0 * (r0[x] + r2[x]) + k1 * r1[x]);
+    } else {
+      for (int64_t x = 0; x < n; ++x)
+        v[x] = static_cast<uint16_t>(k0 * static_cast<uint16_t>(r0[x] + r4[x]) + k1 * static_cast<uint16_t>(r1[x] + r3[x]) +
+                                     k2 * r2[x]);
+    }
+  }
+  template <int N>
+  void horz(uint8_t* __restrict o, const uint16_t* __restrict v, int64_t n, int64_t c) const {
+    const uint16_t k0 = kx_[0], k1 = kx_[N > 1 ? 1 : 0], k2 = kx_[N > 2 ? 2 : 0], rnd = rnd_;
+    const int rsh = rsh_;
+    const uint16_t* __restrict a = v;
+    const uint16_t* __restrict b = v + c;
+    const uint16_t* __restrict m = v + 2 * c;
+    const uint16_t* __restrict d = v + 3 * c;
+    const uint16_t* __restrict e = v + 4 * c;
+    if constexpr (N == 1) {
+      for (int64_t x = 0; x < n; ++x) o[x] = static_cast<uint8_t>(static_cast<uint16_t>(k0 * a[x] + rnd) >> rsh);
+    } else if constexpr (N == 3) {
+      for (int64_t x = 0; x < n; ++x)
+        o[x] = static_cast<uint8_t>(static_cast<uint16_t>(k0 * static_cast<uint16_t>(a[x] + m[x]) + k1 * b[x] + rnd) >> rsh);
+    } else {
+      for (int64_t x = 0; x < n; ++x)
+        o[x] = static_cast<uint8_t>(static_cast<uint16_t>(k0 * static_cast<uint16_t>(a[x] + e[x]) +
+                                                          k1 * static_cast<uint16_t>(b[x] + d[x]) + k2 * m[x] + rnd) >> rsh);
+    }
+  }
+
+  int64_t nx_, ny_;
+  int border_;
+  uint16_t kx_[5] = {}, ky_[5] = {};
+  int rsh_;
+  uint16_t rnd_;
+  Geom g_;
+};
+
 std::unique_ptr<backend::Kernel> prepare_sep(const backend::StepDesc& s) {
   if (s.params->ints[7]) {
     const auto& i = s.params->ints;
     // The fixed path folds symmetric pairs around the centre: it needs odd, centred kernels.
-    if (i[0] % 2 == 1 && i[1] % 2 == 1 && i[2] == i[0] / 2 && i[3] == i[1] / 2)
+    if (i[0] % 2 == 1 && i[1] % 2 == 1 && i[2] == i[0] / 2 && i[3] == i[1] / 2) {
+      const int sh = Gauss16Kernel::shift_for(s.params->floats, i[0], i[1]);
+      if (sh >= 0) return std::make_unique<Gauss16Kernel>(s, sh);
       return std::make_unique<FixedGaussKernel>(s);
+    }
   }
   return std::make_unique<SepFilterKernel>(s);
 }
