@@ -9,8 +9,9 @@ are unique only up to sign: ours may differ from LAPACK's by a sign per vector.
 
 eig/eigvals (csrc/ops/linalg/eig.cpp) follow numpy's result type: complex input gives complex
 results; real input gives real results when every eigenvalue of the whole stack is real, complex
-ones otherwise. Eigenvalues come in Schur-form order, which may differ from LAPACK's; eigenvectors
-have unit norm and their largest component real (a phase per vector may differ from LAPACK's).
+ones otherwise. Eigenvalues come in Schur-form order, the same shift strategy as LAPACK's below
+n = 75, so usually numpy's order; eigenvectors have unit norm, complex ones with their largest
+component real and positive (a phase or sign per vector may differ from LAPACK's).
 Gradients (mnn/autograd/linalg_vjps.py) exist for every factorization with real results; eig
 refuses them for complex spectra, since the autograd tape carries real arrays only.
 """
@@ -215,8 +216,9 @@ def _differentiable(a, fn, complex_result, real_prim):
 
 
 def eig(a):
-    """Eigenvalues and right eigenvectors (columns, unit norm, largest component real) of a stack
-    of square matrices; real results where numpy gives them (see _real_if_all_real)."""
+    """Eigenvalues and right eigenvectors (columns of unit norm; complex ones with their largest
+    component real) of a stack of square matrices; real results where numpy gives them (see
+    _real_if_all_real)."""
     a = _eig_input(a, "eig")
     if a.size == 0:
         from ._creation import zeros

@@ -9,9 +9,10 @@
 //                      pair exactly conjugate, which numpy's real-or-complex result type relies on;
 //        complex input single-shift QR (Wilkinson shift) with Givens rotations, triangular T;
 //   3. eigenvectors by back-substitution on T (x solves (T - w I) x = 0), mapped back by Z and
-//      scaled to unit norm with the largest component real, as LAPACK's geev does.
-// The eigenvalues come in the order they appear on T's diagonal (LAPACK's order too, though
-// different shifts may order them differently); a conjugate pair comes positive imaginary first.
+//      scaled to unit norm, complex ones with their largest component real, as LAPACK's geev does.
+// The eigenvalues come in the order they appear on T's diagonal. The shift strategy, deflation
+// tests and sweep starts follow LAPACK's small-matrix QR (dlahqr/zlahqr, which numpy runs below
+// n = 75), so the order is usually numpy's; a conjugate pair comes positive imaginary first.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -495,9 +496,16 @@ std::vector<X> back_substitute(const std::vector<S>& t, int64_t n, int64_t k, in
   return x;
 }
 
-// v scaled to unit norm with its largest component real and positive (LAPACK's geev makes it
-// real; the sign is free). A zero or non-finite v is left alone.
-void normalize(cd* v, int64_t n) {
+// v scaled to unit norm, then
+//   kRotatePositive  (complex vectors) its largest component rotated to real and positive, as
+//                    zgeev does (dgeev makes it real too, with a sign that depends on its Schur
+//                    basis: numpy's complex vectors of real matrices may differ from ours by -1);
+//   kNoRotation      (real vectors) left with the sign back-substitution gave, as dgeev does
+//                    (so they usually match numpy's, sign included).
+// A zero or non-finite v is left alone.
+enum Rotation { kRotatePositive, kNoRotation };
+
+void normalize(cd* v, int64_t n, Rotation rotate) {
   double nrm = 0, top = -1;
   int64_t at = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -507,6 +515,10 @@ void normalize(cd* v, int64_t n) {
   }
   nrm = std::sqrt(nrm);
   if (nrm == 0 || !std::isfinite(nrm)) return;
+  if (rotate == kNoRotation) {
+    for (int64_t i = 0; i < n; ++i) v[i] /= nrm;
+    return;
+  }
   cd unit = std::conj(v[at]) / (std::abs(v[at]) * nrm);
   for (int64_t i = 0; i < n; ++i) v[i] *= unit;
   v[at] = cd(v[at].real(), 0.0);
@@ -559,7 +571,7 @@ void eigenvectors(const std::vector<S>& t, const std::vector<S>& zh, const std::
     if constexpr (std::is_same_v<S, double>) {
       if (pair[k]) {
         for (int64_t i = 0; i < n; ++i) col[i] = scale[i] * cd(v[i * n + k], v[i * n + k + 1]);
-        normalize(col.data(), n);
+        normalize(col.data(), n, kRotatePositive);
         for (int64_t i = 0; i < n; ++i) {
           vecs[i * n + k] = col[i];
           vecs[i * n + k + 1] = std::conj(col[i]);  // the conjugate eigenvalue's vector
@@ -569,7 +581,7 @@ void eigenvectors(const std::vector<S>& t, const std::vector<S>& zh, const std::
       }
     }
     for (int64_t i = 0; i < n; ++i) col[i] = scale[i] * cd(v[i * n + k]);
-    normalize(col.data(), n);
+    normalize(col.data(), n, std::is_same_v<S, double> ? kNoRotation : kRotatePositive);
     for (int64_t i = 0; i < n; ++i) vecs[i * n + k] = col[i];
   }
 }
