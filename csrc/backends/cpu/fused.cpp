@@ -24,6 +24,7 @@ using backend::FusedProgram;
 namespace {
 
 constexpr int64_t kTile = 1024;
+constexpr int64_t kPrefetchBytes = 2 << 20;  // contiguous input bytes from which tiles prefetch ahead
 constexpr int64_t kParallelGrain = 32768;  // elements below which splitting costs more than it saves
 
 // Copies n bytes from cache-resident scratch to 16-byte-aligned memory, bypassing the caches.
@@ -130,6 +131,9 @@ class FusedKernel final : public backend::Kernel {
     }
     streaming_ = out_.mode == Operand::Direct && total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes;
     if (copy_src_ < 0) plan_blocks();
+    int64_t direct_bytes = 0;  // prefetching pays only for inputs that come from beyond the caches
+    for (auto& in : in_) direct_bytes += in.mode == Operand::Direct ? total_ * static_cast<int64_t>(in.isz) : 0;
+    prefetch_ = copy_src_ < 0 && !blocked_ && !code_.empty() && direct_bytes >= kPrefetchBytes;
   }
 
   void run(char* const* inputs, char* output) override {
@@ -217,7 +221,14 @@ class FusedKernel final : public backend::Kernel {
 
   // Runs the program over n gathered elements; the last instruction writes straight to
   // direct_out when it is given (and not streamed). Returns where the result lies.
-  const char* exec(int64_t n, const char** ptr, char* scr, char* direct_out) const {
+  // pf: where the next tile's contiguous inputs start (nullptr: no prefetching), pf_n its elements.
+  // A tile program computes for a while between touching its input streams, and the hardware
+  // prefetcher does not run far enough ahead to cover that: so the next tile's input lines are
+  // requested, a share after each instruction, and their reads overlap this tile's arithmetic
+  // (the 16M-element chain a*b + c*2 - sqrt(abs(a)) went from 22-23 to 17-19 ms on one Zen 4
+  // core). Spread out, not in one burst at the tile's start, which measured no faster.
+  const char* exec(int64_t n, const char** ptr, char* scr, char* direct_out, const char* const* pf = nullptr,
+                   int64_t pf_n = 0) const {
     if (fp_tracking()) {
       if (unsigned csr = _mm_getcsr(); csr & kSseFlags) {
         note_outside_fp(fe_of_csr(csr));
@@ -236,6 +247,15 @@ class FusedKernel final : public backend::Kernel {
         const char* srcs[3] = {ptr[ins.src[0]], ins.src[1] >= 0 ? ptr[ins.src[1]] : nullptr,
                                ins.src[2] >= 0 ? ptr[ins.src[2]] : nullptr};
         ins.fn(n, srcs, dst);
+      }
+      if (pf) {
+        const int64_t K = static_cast<int64_t>(code_.size());
+        for (size_t i = 0; i < in_.size(); ++i) {
+          if (!pf[i]) continue;
+          const int64_t lines = (pf_n * static_cast<int64_t>(in_[i].isz) + 63) / 64;
+          const int64_t l0 = lines * static_cast<int64_t>(k) / K, l1 = lines * static_cast<int64_t>(k + 1) / K;
+          for (int64_t l = l0; l < l1; ++l) __builtin_prefetch(pf[i] + l * 64, 0, 3);
+        }
       }
       // MXCSR holds the SSE/AVX status flags every kernel here raises; reading it is a few cycles,
       // where fetestexcept (a call that also reads the x87 status word) cost 10% of a fused chain
@@ -291,7 +311,15 @@ class FusedKernel final : public backend::Kernel {
         }
       }
       char* direct_out = out_.mode == Operand::Direct ? output + start * static_cast<int64_t>(out_.isz) : nullptr;
-      const char* res = exec(n, ptr, scr, direct_out);
+      const char* pfp[64];
+      bool use_pf = false;
+      if (prefetch_ && t + 1 < t1) {
+        for (int i = 0; i < nin; ++i) {
+          pfp[i] = in_[i].mode == Operand::Direct ? inputs[i] + (start + kTile) * static_cast<int64_t>(in_[i].isz) : nullptr;
+          use_pf |= pfp[i] != nullptr;
+        }
+      }
+      const char* res = exec(n, ptr, scr, direct_out, use_pf ? pfp : nullptr, std::min(kTile, total_ - start - kTile));
       if (direct_out) {
         if (streaming_) stream_copy(direct_out, res, n * out_.isz);
         else if (res != direct_out) std::memcpy(direct_out, res, n * out_.isz);
@@ -393,6 +421,7 @@ class FusedKernel final : public backend::Kernel {
   int result_ = 0;
   std::vector<char> needs_fill_;  // per input: a broadcast value some instruction reads as a tile
   bool streaming_ = false;
+  bool prefetch_ = false;
   int copy_src_ = -1;
   StridedCopy copy_;
   bool blocked_ = false;
