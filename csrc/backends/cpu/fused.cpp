@@ -11,6 +11,7 @@
 #include <cfenv>
 
 #include "backends/cpu/fp_blame.h"
+#include "backends/cpu/fp_status.h"
 #include "backends/cpu/kernels/elementwise_table.h"
 #include "backends/cpu/strided.h"
 #include "core/error.h"
@@ -42,11 +43,6 @@ inline void stream_copy(char* dst, const char* src, size_t n) {
   std::memcpy(dst, src, n);
 }
 
-// MXCSR exception flags: invalid (bit 0), divide by zero (bit 2), overflow (bit 3)
-constexpr unsigned kSseFlags = 0x1 | 0x4 | 0x8;
-inline int fe_of_csr(unsigned csr) {
-  return (csr & 0x1 ? FE_INVALID : 0) | (csr & 0x4 ? FE_DIVBYZERO : 0) | (csr & 0x8 ? FE_OVERFLOW : 0);
-}
 
 std::atomic<bool> g_fp_tracking{false};
 std::atomic<int> g_outside_flags{0};
@@ -229,12 +225,8 @@ class FusedKernel final : public backend::Kernel {
   // core). Spread out, not in one burst at the tile's start, which measured no faster.
   const char* exec(int64_t n, const char** ptr, char* scr, char* direct_out, const char* const* pf = nullptr,
                    int64_t pf_n = 0) const {
-    if (fp_tracking()) {
-      if (unsigned csr = _mm_getcsr(); csr & kSseFlags) {
-        note_outside_fp(fe_of_csr(csr));
-        _mm_setcsr(csr & ~kSseFlags);
-      }
-    }
+    if (fp_tracking())
+      if (int fe = fp_status_take()) note_outside_fp(fe);
     for (size_t k = 0; k < code_.size(); ++k) {
       const Instr& ins = code_[k];
       bool last = k + 1 == code_.size() && ins.dst == result_;
@@ -257,12 +249,9 @@ class FusedKernel final : public backend::Kernel {
           for (int64_t l = l0; l < l1; ++l) __builtin_prefetch(pf[i] + l * 64, 0, 3);
         }
       }
-      // MXCSR holds the SSE/AVX status flags every kernel here raises; reading it is a few cycles,
-      // where fetestexcept (a call that also reads the x87 status word) cost 10% of a fused chain
-      if (unsigned csr = fp_tracking() ? _mm_getcsr() : 0u; csr & kSseFlags) {
-        note_fused_fp(fe_of_csr(csr), ins.op, static_cast<int>(k));
-        _mm_setcsr(csr & ~kSseFlags);
-      }
+      // after each instruction, so the warning names the ufunc that raised it (fp_status.h)
+      if (fp_tracking())
+        if (int fe = fp_status_take()) note_fused_fp(fe, ins.op, static_cast<int>(k));
       ptr[ins.dst] = dst;
     }
     return ptr[result_];

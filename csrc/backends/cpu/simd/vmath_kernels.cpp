@@ -6,12 +6,12 @@
 // every lane follows the same instructions, special values are patched with selects.
 // Accuracy against numpy's float32 results is measured by tests/engine/test_vmath.py (within 2 ulp).
 // Targets with FMA contract a*b+c (CMakeLists.txt), so they differ from the scalar build by <= 1 ulp.
-#include <xmmintrin.h>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 
+#include "backends/cpu/fp_status.h"
 #include "backends/cpu/simd/kernel_table.h"
 
 namespace mnn::cpu::MNN_ISA_NS {
@@ -158,9 +158,6 @@ void map_f32(int64_t n, const char* const* in, char* out) {
 // exp and log build inf/-inf/NaN from bits and selects, so the hardware raises no IEEE flag for
 // them; numpy's do (errstate warnings), so the conditions are collected in the same pass (an OR
 // per lane) and raised once.
-// Sets MXCSR status bits (invalid 0x1, divide by zero 0x4, overflow 0x8) directly: the fused
-// interpreter reads MXCSR, and glibc's feraiseexcept raises some flags through the x87 unit.
-inline void raise_sse(unsigned bits) { _mm_setcsr(_mm_getcsr() | bits); }
 
 void map_exp_f32(int64_t n, const char* const* in, char* out) {
   const float* a = reinterpret_cast<const float*>(in[0]);
@@ -170,7 +167,7 @@ void map_exp_f32(int64_t n, const char* const* in, char* out) {
     o[i] = exp_f32(a[i]);
     over |= a[i] > 88.72283172607422f;  // the largest float whose exp is finite
   }
-  if (over) raise_sse(0x8);
+  if (over) fp_status_raise(FE_OVERFLOW);
 }
 
 void map_log_f32(int64_t n, const char* const* in, char* out) {
@@ -182,8 +179,8 @@ void map_log_f32(int64_t n, const char* const* in, char* out) {
     zero |= a[i] == 0.0f;
     negative |= a[i] < 0.0f;
   }
-  if (zero) raise_sse(0x4);
-  if (negative) raise_sse(0x1);
+  if (zero) fp_status_raise(FE_DIVBYZERO);
+  if (negative) fp_status_raise(FE_INVALID);
 }
 
 template <float (*F)(float), float (*Libm)(float)>
