@@ -1,5 +1,6 @@
 """`python -m mnn`'s cv section (mnn.__main__.cv_pipeline): it writes a PNG that decodes, and runs with
 numpy, cv2 and scikit-image unimportable (the demo must work in a bare venv)."""
+import glob
 import os
 import subprocess
 import sys
@@ -8,12 +9,14 @@ import cv2
 import numpy
 
 SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
+# the same rule as tests/conftest.py: a developer build in src/ when there is one, else the installed package
+PATHS = [SRC] if glob.glob(os.path.join(SRC, "mnn", "_core*.so")) else []
 
 RUN = """
 import sys
 for name in {blocked!r}:
     sys.modules[name] = None  # importing it now raises ImportError
-sys.path.insert(0, {src!r})
+sys.path[:0] = {paths!r}
 from mnn.__main__ import cv_pipeline
 cv_pipeline({out!r})
 assert "numpy" not in sys.modules or sys.modules["numpy"] is None
@@ -22,7 +25,7 @@ assert "numpy" not in sys.modules or sys.modules["numpy"] is None
 
 def run_demo(tmp_path, blocked):
     out = str(tmp_path / "demo.png")
-    code = RUN.format(blocked=blocked, src=SRC, out=out)
+    code = RUN.format(blocked=blocked, paths=PATHS, out=out)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert os.path.abspath(out) in r.stdout
