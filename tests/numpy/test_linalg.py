@@ -412,3 +412,39 @@ def test_eig_order_usually_matches_lapack(n, kind):
         w = numpy.asarray(LA.eigvals(np.asarray(a)))
         same += bool(numpy.allclose(w, numpy.linalg.eigvals(a), atol=1e-8))
     assert same >= 8, same
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
+def test_tensorsolve_matches_numpy(dtype):
+    rng = numpy.random.default_rng(7)
+    a = (rng.standard_normal((6, 4, 2, 3, 4)) * 3).astype(dtype)
+    b = (rng.standard_normal((6, 4)) * 3).astype(dtype)
+    if dtype == "int64":
+        a = a + numpy.eye(24).reshape(6, 4, 2, 3, 4).astype(dtype) * 50
+    want = numpy.linalg.tensorsolve(a, b)
+    got = np.linalg.tensorsolve(np.asarray(a), np.asarray(b))
+    assert got.shape == want.shape and str(got.dtype) == str(want.dtype)
+    numpy.testing.assert_allclose(numpy.asarray(got), want, rtol=1e-3 if dtype == "float32" else 1e-9, atol=1e-4)
+    # axes move named axes of a to the end
+    a2 = numpy.moveaxis(a.astype("float64"), 4, 0)
+    numpy.testing.assert_allclose(numpy.asarray(np.linalg.tensorsolve(np.asarray(a2), np.asarray(b.astype("float64")), axes=(0,))),
+                                  numpy.linalg.tensorsolve(a2, b.astype("float64"), axes=(0,)), rtol=1e-9, atol=1e-9)
+
+
+def test_tensorsolve_and_tensorinv_errors():
+    with pytest.raises(np.linalg.LinAlgError, match="tensorsolve"):
+        np.linalg.tensorsolve(np.ones((2, 3, 4)), np.ones((2,)))
+    with pytest.raises(ValueError, match="tensorinv"):
+        np.linalg.tensorinv(np.ones((4, 4)), ind=0)
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.tensorinv(np.zeros((4, 2, 2)), ind=1)
+
+
+@pytest.mark.parametrize("shape,ind", [((4, 6, 8, 3), 2), ((24, 8, 3), 1), ((2, 3, 6), 2)])
+def test_tensorinv_matches_numpy(shape, ind):
+    rng = numpy.random.default_rng(3)
+    a = rng.standard_normal(shape)
+    want = numpy.linalg.tensorinv(a, ind=ind)
+    got = np.linalg.tensorinv(np.asarray(a), ind=ind)
+    assert got.shape == want.shape
+    numpy.testing.assert_allclose(numpy.asarray(got), want, rtol=1e-8, atol=1e-10)

@@ -517,3 +517,29 @@ def cross(x1, x2, /, *, axis=-1):
 def tensordot(x1, x2, /, *, axes=2):
     from . import tensordot as _tensordot
     return _tensordot(x1, x2, axes=axes)
+
+
+def tensorsolve(a, b, axes=None):
+    """Solves tensordot(a, x, axes=b.ndim) = b for x, as numpy.linalg.tensorsolve."""
+    a, b = asarray(a), asarray(b)
+    if axes is not None:
+        # the named axes of a move to the end, in the order given
+        order = [k for k in range(a.ndim) if k not in [ax % a.ndim for ax in axes]]
+        order += [ax % a.ndim for ax in axes]
+        a = a.transpose(order)
+    x_shape = a.shape[b.ndim:]
+    n = math.prod(x_shape)
+    if a.size != n * n:
+        raise LinAlgError("[mnn.numpy.linalg.tensorsolve] Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    return solve(a.reshape(n, n), b.reshape(-1)).reshape(x_shape)
+
+
+def tensorinv(a, ind=2):
+    """The inverse of a under tensordot(., ., ind), as numpy.linalg.tensorinv."""
+    a = asarray(a)
+    if ind <= 0:
+        raise ValueError("[mnn.numpy.linalg.tensorinv] Invalid ind argument.")
+    inv_shape = a.shape[ind:] + a.shape[:ind]
+    n = math.prod(a.shape[ind:])
+    return inv(a.reshape(n, -1)).reshape(inv_shape)
