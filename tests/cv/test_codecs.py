@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import mnn.cv as mcv
-from tests.cv.pngmaker import make_png
+from pngmaker import make_png
 
 skdata = pytest.importorskip("skimage.data")
 
@@ -179,7 +179,7 @@ def test_jpeg_exif_orientation(orientation):
 
 @pytest.mark.parametrize("orientation", [1, 3, 6, 8])
 def test_png_exif_orientation(orientation):
-    from tests.cv.pngmaker import _chunk
+    from pngmaker import _chunk
     tiff = b"II\x2a\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0)
     tiff += struct.pack("<I", 0)
     png = make_png(RNG.integers(0, 256, (24, 40, 3)), 2, 8)

@@ -198,8 +198,8 @@ def _gauss_values(n, sigma):
 
 def getGaussianKernel(ksize, sigma, ktype=CV_64F):
     n = int(ksize)
-    if n <= 0:
-        raise fail("getGaussianKernel", "ksize must be positive")
+    if not 0 < n < 2**31:
+        raise fail("getGaussianKernel", "ksize must be positive and fit a C int")
     if ktype not in (CV_32F, CV_64F):
         raise fail("getGaussianKernel", "ktype must be CV_32F or CV_64F")
     vals = _gauss_values(n, float(sigma))
