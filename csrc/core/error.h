@@ -19,6 +19,9 @@ struct LinAlgError : std::runtime_error { using std::runtime_error::runtime_erro
 // numpy's UFuncTypeError (a TypeError) for disallowed casts in ufunc outputs.
 struct CastingError : std::runtime_error { using std::runtime_error::runtime_error; };
 
+// MemoryError: an array no allocation on this machine could hold (numpy raises it where asked).
+struct MemoryError : std::runtime_error { using std::runtime_error::runtime_error; };
+
 // "[mnn.numpy.<fn>] msg" — the one place the prefix is spelled.
 inline std::string api_msg(const char* fn, const std::string& msg) {
   return std::string("[mnn.numpy.") + fn + "] " + msg;

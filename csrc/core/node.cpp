@@ -1,6 +1,14 @@
 #include "core/node.h"
 
+#include <cstdio>
 #include <cstring>
+#include <limits>
+#include <string>
+
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/sysinfo.h>
+#endif
 
 #include "core/error.h"
 
@@ -32,7 +40,51 @@ uint64_t Params::hash() const {
   return h;
 }
 
+namespace {
+
+// Bytes a single allocation may ask for before it must fail: Linux's default overcommit refuses one
+// larger than RAM plus swap, which is where numpy's malloc gives up.
+int64_t allocation_limit() {
+  static const int64_t limit = [] {
+#if defined(__linux__)
+    struct sysinfo si;
+    if (sysinfo(&si) == 0) return static_cast<int64_t>((si.totalram + si.totalswap) * uint64_t(si.mem_unit));
+#endif
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page : std::numeric_limits<int64_t>::max();
+  }();
+  return limit;
+}
+
+std::string human_bytes(double b) {  // numpy's style: "7.28 TiB"
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (b >= 1024 && u < 6) b /= 1024, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), u == 0 ? "%.0f %s" : "%.3g %s", b, units[u]);
+  return buf;
+}
+
+}  // namespace
+
+void check_allocatable(const char* fn, DType dtype, const Shape& shape) {
+  int64_t n = 1, bytes = 0;
+  bool overflow = false;
+  for (auto d : shape) {
+    if (d == 0) return;
+    overflow |= __builtin_mul_overflow(n, d, &n);
+  }
+  if (overflow || __builtin_mul_overflow(n, static_cast<int64_t>(itemsize(dtype)), &bytes))
+    throw ValueError(api_msg(fn, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                                 "possible size."));
+  if (bytes > allocation_limit())
+    throw MemoryError(api_msg(fn, "Unable to allocate " + human_bytes(static_cast<double>(bytes)) +
+                                      " for an array with shape " + shape_str(shape) + " and data type " +
+                                      dtype_name(dtype)));
+}
+
 NodePtr make_node(Op op, DType dtype, Shape shape, std::vector<NodePtr> inputs, Params params, DType compute) {
+  check_allocatable(op_name(op), dtype, shape);
   auto n = std::make_shared<Node>();
   n->op = op;
   n->dtype = dtype;
@@ -68,6 +120,7 @@ NodePtr make_leaf(std::shared_ptr<Buffer> buf, DType dtype, Shape shape, Strides
 }
 
 NodePtr make_empty(DType dtype, const Shape& shape, Device dev) {
+  check_allocatable("empty", dtype, shape);
   int64_t n = numel(shape);
   return make_leaf(Buffer::allocate(static_cast<size_t>(n) * itemsize(dtype), dev), dtype, shape,
                    contiguous_strides(shape), 0, n);

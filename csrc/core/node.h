@@ -80,6 +80,10 @@ NodePtr make_leaf(std::shared_ptr<Buffer> buf, DType dtype, Shape shape, Strides
                   int64_t buffer_elems);
 // A fresh, uninitialised, contiguous realised node (creation ops write into it directly).
 NodePtr make_empty(DType dtype, const Shape& shape, Device dev = {});
+// Throws what numpy raises for an array of this shape before any memory is asked for: ValueError
+// when its byte size overflows int64, MemoryError when it exceeds RAM + swap. Nodes that allocate
+// check at record time, so a lazy op fails on the line that asked for it.
+void check_allocatable(const char* fn, DType dtype, const Shape& shape);
 // A 0-d realised node holding one value.
 NodePtr make_scalar(DType dtype, double value);
 NodePtr make_scalar_int(DType dtype, int64_t value);

@@ -225,6 +225,8 @@ void set_python_error(std::exception_ptr p) {
     PyErr_SetString(PyExc_OverflowError, e.what());
   } catch (const NotImplementedError& e) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const MemoryError& e) {
+    PyErr_SetString(PyExc_MemoryError, e.what());
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
   } catch (const std::exception& e) {

@@ -330,3 +330,22 @@ def test_frombuffer_errors():
         with pytest.raises(ValueError):
             mnp.frombuffer(bytes(7), **kw)
     assert_same(mnp.frombuffer(bytes(8), dtype="float64"), numpy.frombuffer(bytes(8), dtype="float64"))
+
+
+@pytest.mark.parametrize("make", [lambda m: m.ones(10**12), lambda m: m.arange(10**12), lambda m: m.empty((10**6, 10**7)),
+                                  lambda m: m.repeat(m.ones(3), 10**12), lambda m: m.linspace(0, 1, 10**12)])
+def test_an_array_no_memory_could_hold_fails_where_it_is_asked_for(make):
+    # numpy raises MemoryError on the line; a lazy node must not wait until it is evaluated
+    with pytest.raises(MemoryError, match=r"^\[mnn\.numpy\.\w+\] Unable to allocate [\d.]+ [TPG]iB for an array with shape"):
+        make(mnp)
+    with pytest.raises(MemoryError):
+        make(numpy)
+
+
+def test_an_array_whose_byte_size_overflows_is_refused():
+    with pytest.raises(ValueError, match="array is too big"):
+        mnp.eye(10**12)
+    with pytest.raises(ValueError, match="array is too big"):
+        numpy.eye(10**12)
+    # views need no memory of their own: numpy allows them, and so do we
+    assert mnp.broadcast_to(mnp.ones(1), (10**12,)).shape == numpy.broadcast_to(numpy.ones(1), (10**12,)).shape
