@@ -14,6 +14,10 @@
 #include <cmath>
 #include <vector>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #include "backends/cpu/kernels/gemm.h"
 #include "backends/cpu/kernels/linalg/jacobi_svd.h"  // axpy, dot
 
@@ -22,8 +26,8 @@ namespace mnn::cpu::linalg {
 namespace {
 
 // LAPACK's dlarfg on (alpha, x[0..len) with stride): returns tau, leaves beta in alpha and the
-// reflector's tail (v[1..]) in x. tau = 0 (H = I) when x is already zero.
-double householder(double& alpha, double* x, int64_t len, int64_t stride) {
+// reflector's tail (v[1..]) in x, x times mult. tau = 0 (H = I) when x is already zero.
+double householder(double& alpha, double* x, int64_t len, int64_t stride, double& mult) {
   double xn2 = 0;
   for (int64_t i = 0; i < len; ++i) xn2 += x[i * stride] * x[i * stride];
   double sc = 1.0;  // unit of alpha, xn2 and beta below
@@ -32,7 +36,9 @@ double householder(double& alpha, double* x, int64_t len, int64_t stride) {
     // exactly would make H non-orthogonal, so redo the sums in units of the largest entry
     double xmax = std::fabs(alpha);
     for (int64_t i = 0; i < len; ++i) xmax = std::max(xmax, std::fabs(x[i * stride]));
-    if (xmax == 0.0) return 0.0;
+    // the caller scales a to max 1: entries this small are far below its rounding, and beyond
+    // them 1 / (alpha - beta) could overflow
+    if (xmax < 1e-290) return 0.0;
     sc = xmax;
     xn2 = 0;
     for (int64_t i = 0; i < len; ++i) xn2 += (x[i * stride] / sc) * (x[i * stride] / sc);
@@ -42,8 +48,149 @@ double householder(double& alpha, double* x, int64_t len, int64_t stride) {
   const double beta = -std::copysign(std::sqrt(a * a + xn2), a);
   const double tau = (beta - a) / beta, scale = 1.0 / ((a - beta) * sc);
   for (int64_t i = 0; i < len; ++i) x[i * stride] *= scale;
+  mult = scale;
   alpha = beta * sc;
   return tau;
+}
+
+// The row kernels of the reduction's single pass:
+//   axpy_dot: r += c w (c may be 0), then returns r . v;
+//   axpy_acc: r -= t v, then (when acc) acc[j-1] += r[0] r[j] for j >= 1.
+void axpy_dot_base(double* r, const double* w, double c, const double* v, int64_t n, double& out) {
+  if (c != 0.0) axpy(r, w, n, c);
+  out = dot(r, v, n);
+}
+double axpy_dot_base_r(double* r, const double* w, double c, const double* v, int64_t n) {
+  double o;
+  axpy_dot_base(r, w, c, v, n, o);
+  return o;
+}
+void axpy_acc_base(double* __restrict__ r, const double* __restrict__ v, double t, int64_t n, double* __restrict__ acc) {
+  if (t != 0.0) axpy(r, v, n, -t);
+  if (acc && n > 1) axpy(acc, r + 1, n - 1, r[0]);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) double axpy_dot_avx512(double* __restrict__ r, const double* __restrict__ w,
+                                                           double c, const double* __restrict__ v, int64_t n) {
+  const __m512d vc = _mm512_set1_pd(c);
+  __m512d s0 = _mm512_setzero_pd(), s1 = s0;
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512d x0 = _mm512_fmadd_pd(vc, _mm512_loadu_pd(w + i), _mm512_loadu_pd(r + i));
+    __m512d x1 = _mm512_fmadd_pd(vc, _mm512_loadu_pd(w + i + 8), _mm512_loadu_pd(r + i + 8));
+    _mm512_storeu_pd(r + i, x0);
+    _mm512_storeu_pd(r + i + 8, x1);
+    s0 = _mm512_fmadd_pd(x0, _mm512_loadu_pd(v + i), s0);
+    s1 = _mm512_fmadd_pd(x1, _mm512_loadu_pd(v + i + 8), s1);
+  }
+  for (; i < n; i += 8) {
+    const __mmask8 k = n - i >= 8 ? __mmask8(0xff) : static_cast<__mmask8>((1u << (n - i)) - 1);
+    __m512d x0 = _mm512_fmadd_pd(vc, _mm512_maskz_loadu_pd(k, w + i), _mm512_maskz_loadu_pd(k, r + i));
+    _mm512_mask_storeu_pd(r + i, k, x0);
+    s0 = _mm512_fmadd_pd(x0, _mm512_maskz_loadu_pd(k, v + i), s0);
+  }
+  alignas(64) double t[8];
+  _mm512_store_pd(t, _mm512_add_pd(s0, s1));
+  return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+
+__attribute__((target("avx512f"))) void axpy_acc_avx512(double* __restrict__ r, const double* __restrict__ v, double t,
+                                                         int64_t n, double* __restrict__ acc) {
+  const double r0 = r[0] - t * v[0];
+  r[0] = r0;
+  const __m512d vt = _mm512_set1_pd(-t), vr = _mm512_set1_pd(r0);
+  r += 1;
+  v += 1;
+  n -= 1;
+  int64_t i = 0;
+  if (acc) {
+    for (; i + 8 <= n; i += 8) {
+      __m512d x = _mm512_fmadd_pd(vt, _mm512_loadu_pd(v + i), _mm512_loadu_pd(r + i));
+      _mm512_storeu_pd(r + i, x);
+      _mm512_storeu_pd(acc + i, _mm512_fmadd_pd(vr, x, _mm512_loadu_pd(acc + i)));
+    }
+    if (i < n) {
+      const __mmask8 k = static_cast<__mmask8>((1u << (n - i)) - 1);
+      __m512d x = _mm512_fmadd_pd(vt, _mm512_maskz_loadu_pd(k, v + i), _mm512_maskz_loadu_pd(k, r + i));
+      _mm512_mask_storeu_pd(r + i, k, x);
+      _mm512_mask_storeu_pd(acc + i, k, _mm512_fmadd_pd(vr, x, _mm512_maskz_loadu_pd(k, acc + i)));
+    }
+  } else if (t != 0.0) {
+    for (; i + 8 <= n; i += 8)
+      _mm512_storeu_pd(r + i, _mm512_fmadd_pd(vt, _mm512_loadu_pd(v + i), _mm512_loadu_pd(r + i)));
+    if (i < n) {
+      const __mmask8 k = static_cast<__mmask8>((1u << (n - i)) - 1);
+      _mm512_mask_storeu_pd(r + i, k, _mm512_fmadd_pd(vt, _mm512_maskz_loadu_pd(k, v + i), _mm512_maskz_loadu_pd(k, r + i)));
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) double axpy_dot_avx2(double* __restrict__ r, const double* __restrict__ w,
+                                                         double c, const double* __restrict__ v, int64_t n) {
+  const __m256d vc = _mm256_set1_pd(c);
+  __m256d s0 = _mm256_setzero_pd(), s1 = s0;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256d x0 = _mm256_fmadd_pd(vc, _mm256_loadu_pd(w + i), _mm256_loadu_pd(r + i));
+    __m256d x1 = _mm256_fmadd_pd(vc, _mm256_loadu_pd(w + i + 4), _mm256_loadu_pd(r + i + 4));
+    _mm256_storeu_pd(r + i, x0);
+    _mm256_storeu_pd(r + i + 4, x1);
+    s0 = _mm256_fmadd_pd(x0, _mm256_loadu_pd(v + i), s0);
+    s1 = _mm256_fmadd_pd(x1, _mm256_loadu_pd(v + i + 4), s1);
+  }
+  alignas(32) double t[4];
+  _mm256_store_pd(t, _mm256_add_pd(s0, s1));
+  double sum = (t[0] + t[1]) + (t[2] + t[3]);
+  for (; i < n; ++i) {
+    r[i] += c * w[i];
+    sum += r[i] * v[i];
+  }
+  return sum;
+}
+
+__attribute__((target("avx2,fma"))) void axpy_acc_avx2(double* __restrict__ r, const double* __restrict__ v, double t,
+                                                       int64_t n, double* __restrict__ acc) {
+  const double r0 = r[0] - t * v[0];
+  r[0] = r0;
+  const __m256d vt = _mm256_set1_pd(-t), vr = _mm256_set1_pd(r0);
+  r += 1;
+  v += 1;
+  n -= 1;
+  int64_t i = 0;
+  if (acc) {
+    for (; i + 4 <= n; i += 4) {
+      __m256d x = _mm256_fmadd_pd(vt, _mm256_loadu_pd(v + i), _mm256_loadu_pd(r + i));
+      _mm256_storeu_pd(r + i, x);
+      _mm256_storeu_pd(acc + i, _mm256_fmadd_pd(vr, x, _mm256_loadu_pd(acc + i)));
+    }
+    for (; i < n; ++i) {
+      r[i] -= t * v[i];
+      acc[i] += r0 * r[i];
+    }
+  } else if (t != 0.0) {
+    for (; i + 4 <= n; i += 4)
+      _mm256_storeu_pd(r + i, _mm256_fmadd_pd(vt, _mm256_loadu_pd(v + i), _mm256_loadu_pd(r + i)));
+    for (; i < n; ++i) r[i] -= t * v[i];
+  }
+}
+#endif
+
+struct RowOps {
+  double (*axpy_dot)(double*, const double*, double, const double*, int64_t);
+  void (*axpy_acc)(double*, const double*, double, int64_t, double*);
+};
+
+const RowOps& row_ops() {
+  static const RowOps o = [] {
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return RowOps{axpy_dot_avx512, axpy_acc_avx512};
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return RowOps{axpy_dot_avx2, axpy_acc_avx2};
+#endif
+    return RowOps{axpy_dot_base_r, axpy_acc_base};
+  }();
+  return o;
 }
 
 constexpr int64_t kBlock = 32;  // reflectors per compact-WY block
@@ -84,35 +231,39 @@ void apply_block(const double* base, int64_t si, int64_t sc, const double* tau, 
 }  // namespace
 
 void bidiagonalize(double* a, int64_t m, int64_t n, double* d, double* e, double* tau_q, double* tau_p) {
-  std::vector<double> w(n), v(n);
+  const RowOps& ops = row_ops();
+  std::vector<double> w(n), v(n), acc(n, 0.0);
+  double mult = 0;
   for (int64_t k = 0; k < n; ++k) {
     double* colk = a + k * n + k;  // column k from row k, stride n
-    const double tl = householder(colk[0], colk + n, m - k - 1, n);
+    const double tl = householder(colk[0], colk + n, m - k - 1, n, mult);
     d[k] = colk[0];
     tau_q[k] = tl;
     if (k == n - 1) break;
     const int64_t wl = n - k - 1;
     double* rk = a + k * n + k + 1;
-    std::fill(w.begin(), w.begin() + wl, 0.0);
     if (tl != 0.0) {
-      // pass 1: w = tau A[k:, k+1:]^T u
-      axpy(w.data(), rk, wl, 1.0);
-      for (int64_t i = k + 1; i < m; ++i) axpy(w.data(), a + i * n + k + 1, wl, colk[(i - k) * n]);
-      for (int64_t j = 0; j < wl; ++j) w[j] *= tl;
+      // w = tau A[k:, k+1:]^T u, u = (1, mult x): the previous step's pass accumulated x^T A
+      if (k == 0) {
+        std::fill(acc.begin(), acc.begin() + wl, 0.0);
+        for (int64_t i = k + 1; i < m; ++i) axpy(acc.data(), a + i * n + k + 1, wl, a[i * n + k] / mult);
+      }
+      for (int64_t j = 0; j < wl; ++j) w[j] = tl * (rk[j] + mult * acc[j]);
       axpy(rk, w.data(), wl, -1.0);
     }
     // the right reflector from the updated row k
-    const double tr = householder(rk[0], rk + 1, wl - 1, 1);
+    const double tr = householder(rk[0], rk + 1, wl - 1, 1, mult);
     e[k] = rk[0];
     tau_p[k] = tr;
     v[0] = 1.0;
     std::copy(rk + 1, rk + wl, v.begin() + 1);
-    if (tl == 0.0 && tr == 0.0) continue;
-    // pass 2: left update, then right update, row by row
+    // One pass over the rows below: left update, right update, and x^T A for the next step's
+    // left reflector (x: the next column below its first row, A: the rest of each row).
+    std::fill(acc.begin(), acc.begin() + wl - 1, 0.0);
     for (int64_t i = k + 1; i < m; ++i) {
       double* ri = a + i * n + k + 1;
-      if (tl != 0.0) axpy(ri, w.data(), wl, -colk[(i - k) * n]);
-      if (tr != 0.0) axpy(ri, v.data(), wl, -tr * dot(ri, v.data(), wl));
+      const double y = ops.axpy_dot(ri, w.data(), tl != 0.0 ? -colk[(i - k) * n] : 0.0, v.data(), wl);
+      ops.axpy_acc(ri, v.data(), tr * y, wl, i > k + 1 ? acc.data() : nullptr);
     }
   }
 }

@@ -23,6 +23,10 @@
 #include "backends/cpu/kernels/gemm.h"
 #include "backends/cpu/kernels/linalg/jacobi_svd.h"
 
+#include <ctime>
+#include <cstdio>
+static double cpums2(){timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID,&t); return t.tv_sec*1e3+t.tv_nsec*1e-6;}
+double g_leaf=0,g_sec=0,g_zh=0,g_vec=0,g_gemm=0;
 namespace mnn::cpu::linalg {
 
 namespace {
@@ -133,7 +137,7 @@ void secular_root(int64_t nk, const double* ds, const double* z2, double zsq, in
 // W ((n+sqre) x (n+sqre); column n is the null vector when sqre).
 bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double* u, int64_t ldu, double* w,
         int64_t ldw) {
-  if (n <= kLeaf) return leaf(n, sqre, d, e, s, u, ldu, w, ldw);
+  if (n <= kLeaf) { double t0=cpums2(); bool r= leaf(n, sqre, d, e, s, u, ldu, w, ldw); g_leaf+=cpums2()-t0; return r;}
   const int64_t k = n / 2, n2 = n - k - 1, n2c = n2 + sqre, nc = n + sqre;
   std::vector<double> s1(k), s2(n2);
   double* w1 = w;                            // (k+1) x (k+1), null column k
@@ -223,6 +227,7 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     z2[i] = zs[i] * zs[i];
     zsq += z2[i];
   }
+  double t0=cpums2();
   for (int64_t i = 0; i < nk; ++i) secular_root(nk, ds.data(), z2.data(), zsq, i, orig[i], tau[i], del);
   // ds_j^2 - sigma_i^2, accurate through the root's offset from its pole
   auto diff = [&](int64_t j, int64_t i) {
@@ -230,6 +235,7 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     double v = (ds[j] - dk) * (ds[j] + dk) - tau[i];
     return v != 0.0 ? v : (j > i ? 1e-300 : -1e-300);
   };
+  double t1=cpums2(); g_sec+=t1-t0;
   // Gu-Eisenstat: the z for which the computed roots are exact
   for (int64_t j = 0; j < nk; ++j) {
     double prod = -diff(j, nk - 1);
@@ -238,6 +244,7 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     zh[j] = std::copysign(std::sqrt(std::fabs(prod)), zs[j]);
   }
 
+  double t2=cpums2(); g_zh+=t2-t1;
   // Output order: all n singular values ascending (roots and deflated ones interleaved).
   struct Out {
     double v;
@@ -293,6 +300,7 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     if (r->both && u) rot_rows(eu);
   }
 
+  double t3=cpums2(); g_vec+=t3-t2;
   // U <- [U1 0 0; 0 1 0; 0 0 U2] (rows of B: B1's, row k, B2's) times E_u.
   if (u) {
     std::vector<double> un(n * n);
@@ -319,6 +327,7 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     std::copy(wn.begin() + i * n, wn.begin() + (i + 1) * n, w + i * ldw);
     if (sqre) w[i * ldw + n] = nullc[i];
   }
+  g_gemm+=cpums2()-t3;
   return ok;
 }
 
@@ -347,7 +356,9 @@ bool bidiag_svd_dc(int64_t n, const double* d, const double* e, double* s, doubl
   std::vector<double> ds(n), es(n, 0.0);
   for (int64_t i = 0; i < n; ++i) ds[i] = d[i] / scale;
   for (int64_t i = 0; i + 1 < n; ++i) es[i] = e[i] / scale;
+  g_leaf=g_sec=g_zh=g_vec=g_gemm=0;
   const bool ok = dc(n, 0, ds.data(), es.data(), s, u, ldu, v, ldv);
+  if (std::getenv("SVDPROF")) std::fprintf(stderr, "leaf %.1f sec %.1f zh %.1f vec %.1f gemm %.1f\n", g_leaf,g_sec,g_zh,g_vec,g_gemm);
   for (int64_t i = 0; i < n; ++i) s[i] *= scale;
   return ok;
 }
