@@ -133,17 +133,23 @@ void secular_root(int64_t nk, const double* ds, const double* z2, double zsq, in
   tau = t;
 }
 
+// Scratch for the merges, sized once for the whole problem: the recursion is sequential and a
+// merge uses it only after its children are done (fresh n^2 buffers per merge cost page faults).
+struct Work {
+  std::vector<double> eu, ew, out, g;
+};
+
 // SVD of the n x (n + sqre) bidiagonal (d, e): s ascending, U (n x n, skipped when u is null) and
 // W ((n+sqre) x (n+sqre); column n is the null vector when sqre).
 bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double* u, int64_t ldu, double* w,
-        int64_t ldw) {
+        int64_t ldw, Work& wk) {
   if (n <= kLeaf) { double t0=cpums2(); bool r= leaf(n, sqre, d, e, s, u, ldu, w, ldw); g_leaf+=cpums2()-t0; return r;}
   const int64_t k = n / 2, n2 = n - k - 1, n2c = n2 + sqre, nc = n + sqre;
   std::vector<double> s1(k), s2(n2);
   double* w1 = w;                            // (k+1) x (k+1), null column k
   double* w2 = w + (k + 1) * ldw + (k + 1);  // n2c x n2c, null column n2 when sqre
-  bool ok = dc(k, 1, d, e, s1.data(), u, ldu, w1, ldw);
-  ok = dc(n2, sqre, d + k + 1, e + k + 1, s2.data(), u ? u + (k + 1) * ldu + (k + 1) : nullptr, ldu, w2, ldw) && ok;
+  bool ok = dc(k, 1, d, e, s1.data(), u, ldu, w1, ldw, wk);
+  ok = dc(n2, sqre, d + k + 1, e + k + 1, s2.data(), u ? u + (k + 1) * ldu + (k + 1) : nullptr, ldu, w2, ldw, wk) && ok;
   const double alpha = d[k], beta = e[k];
 
   // merged coordinates: 0 = row k of B / the combined null direction, 1..k = B1's, k+1..n-1 = B2's
@@ -259,7 +265,11 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
   std::stable_sort(outs.begin(), outs.end(), [](const Out& x, const Out& y) { return x.v < y.v; });
 
   // E_u, E_w (n x n): rows in merged coordinates, columns the output order.
-  std::vector<double> eu(u ? n * n : 0, 0.0), ew(n * n, 0.0), col(nk);
+  double* eu = wk.eu.data();
+  double* ew = wk.ew.data();
+  if (u) std::fill(eu, eu + n * n, 0.0);
+  std::fill(ew, ew + n * n, 0.0);
+  std::vector<double> col(nk), colu(nk);
   for (int64_t c = 0; c < n; ++c) {
     s[c] = outs[c].v * scale;
     const int64_t idx = outs[c].idx;
@@ -269,27 +279,27 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
       ew[defl[t] * n + c] = 1.0;
       continue;
     }
-    double nrm = 0;
+    // zh_j / (ds_j^2 - sigma^2) is the right vector; ds_j times it (and -1 first) the left one
+    const double dk = ds[orig[idx]], ti = tau[idx];
+    double nrm = 0, nrmu = 1.0;
     for (int64_t j = 0; j < nk; ++j) {
-      col[j] = zh[j] / diff(j, idx);
-      nrm += col[j] * col[j];
+      const double x = zh[j] / ((ds[j] - dk) * (ds[j] + dk) - ti);
+      col[j] = x;
+      nrm += x * x;
+      colu[j] = ds[j] * x;
+      nrmu += colu[j] * colu[j];
     }
     nrm = 1.0 / std::sqrt(nrm);
     for (int64_t j = 0; j < nk; ++j) ew[kept[j] * n + c] = col[j] * nrm;
     if (!u) continue;
-    col[0] = -1.0;
-    nrm = 1.0;
-    for (int64_t j = 1; j < nk; ++j) {
-      col[j] = ds[j] * zh[j] / diff(j, idx);
-      nrm += col[j] * col[j];
-    }
-    nrm = 1.0 / std::sqrt(nrm);
-    for (int64_t j = 0; j < nk; ++j) eu[kept[j] * n + c] = col[j] * nrm;
+    nrmu = 1.0 / std::sqrt(nrmu);  // ds[0] = 0: colu[0] adds nothing and becomes the -1 counted in nrmu
+    colu[0] = -1.0;
+    for (int64_t j = 0; j < nk; ++j) eu[kept[j] * n + c] = colu[j] * nrmu;
   }
   for (auto r = rots.rbegin(); r != rots.rend(); ++r) {
-    auto rot_rows = [&](std::vector<double>& m) {
-      double* xp = m.data() + r->p * n;
-      double* xj = m.data() + r->j * n;
+    auto rot_rows = [&](double* m) {
+      double* xp = m + r->p * n;
+      double* xj = m + r->j * n;
       for (int64_t c = 0; c < n; ++c) {
         const double a = xp[c], b = xj[c];
         xp[c] = r->c * a - r->s * b;
@@ -303,28 +313,30 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
   double t3=cpums2(); g_vec+=t3-t2;
   // U <- [U1 0 0; 0 1 0; 0 0 U2] (rows of B: B1's, row k, B2's) times E_u.
   if (u) {
-    std::vector<double> un(n * n);
-    gemm_f64(k, n, k, u, ldu, 1, eu.data() + n, n, 1, un.data());
-    std::copy(eu.begin(), eu.begin() + n, un.begin() + k * n);
-    gemm_f64(n2, n, n2, u + (k + 1) * ldu + (k + 1), ldu, 1, eu.data() + (k + 1) * n, n, 1, un.data() + (k + 1) * n);
-    for (int64_t i = 0; i < n; ++i) std::copy(un.begin() + i * n, un.begin() + (i + 1) * n, u + i * ldu);
+    double* un = wk.out.data();
+    gemm_f64(k, n, k, u, ldu, 1, eu + n, n, 1, un);
+    std::copy(eu, eu + n, un + k * n);
+    gemm_f64(n2, n, n2, u + (k + 1) * ldu + (k + 1), ldu, 1, eu + (k + 1) * n, n, 1, un + (k + 1) * n);
+    for (int64_t i = 0; i < n; ++i) std::copy(un + i * n, un + (i + 1) * n, u + i * ldu);
   }
   // W <- blockdiag(W1, W2) times the null rotation times E_w. W1's null column pairs with merged
   // row 0 (weight cn), W2's (when sqre) too (weight sn); the new null column is -sn null1 + cn null2.
-  std::vector<double> g(std::max(k + 1, n2c) * n), wn(nc * n), nullc(nc, 0.0);
-  std::copy(ew.begin() + n, ew.begin() + (k + 1) * n, g.begin());
+  double* g = wk.g.data();
+  double* wn = wk.out.data();
+  std::vector<double> nullc(nc, 0.0);
+  std::copy(ew + n, ew + (k + 1) * n, g);
   for (int64_t c = 0; c < n; ++c) g[k * n + c] = cn * ew[c];
-  gemm_f64(k + 1, n, k + 1, w1, ldw, 1, g.data(), n, 1, wn.data());
-  std::copy(ew.begin() + (k + 1) * n, ew.end(), g.begin());
+  gemm_f64(k + 1, n, k + 1, w1, ldw, 1, g, n, 1, wn);
+  std::copy(ew + (k + 1) * n, ew + n * n, g);
   if (sqre)
     for (int64_t c = 0; c < n; ++c) g[n2 * n + c] = sn * ew[c];
-  gemm_f64(n2c, n, n2c, w2, ldw, 1, g.data(), n, 1, wn.data() + (k + 1) * n);
+  gemm_f64(n2c, n, n2c, w2, ldw, 1, g, n, 1, wn + (k + 1) * n);
   if (sqre) {
     for (int64_t i = 0; i <= k; ++i) nullc[i] = -sn * w1[i * ldw + k];
     for (int64_t i = 0; i < n2c; ++i) nullc[k + 1 + i] = cn * w2[i * ldw + n2];
   }
   for (int64_t i = 0; i < nc; ++i) {
-    std::copy(wn.begin() + i * n, wn.begin() + (i + 1) * n, w + i * ldw);
+    std::copy(wn + i * n, wn + (i + 1) * n, w + i * ldw);
     if (sqre) w[i * ldw + n] = nullc[i];
   }
   g_gemm+=cpums2()-t3;
@@ -357,7 +369,14 @@ bool bidiag_svd_dc(int64_t n, const double* d, const double* e, double* s, doubl
   for (int64_t i = 0; i < n; ++i) ds[i] = d[i] / scale;
   for (int64_t i = 0; i + 1 < n; ++i) es[i] = e[i] / scale;
   g_leaf=g_sec=g_zh=g_vec=g_gemm=0;
-  const bool ok = dc(n, 0, ds.data(), es.data(), s, u, ldu, v, ldv);
+  Work wk;
+  if (n > kLeaf) {
+    if (u) wk.eu.resize(n * n);
+    wk.ew.resize(n * n);
+    wk.out.resize((n + 1) * n);
+    wk.g.resize((n + 1) * n);
+  }
+  const bool ok = dc(n, 0, ds.data(), es.data(), s, u, ldu, v, ldv, wk);
   if (std::getenv("SVDPROF")) std::fprintf(stderr, "leaf %.1f sec %.1f zh %.1f vec %.1f gemm %.1f\n", g_leaf,g_sec,g_zh,g_vec,g_gemm);
   for (int64_t i = 0; i < n; ++i) s[i] *= scale;
   return ok;
