@@ -193,7 +193,7 @@ const RowOps& row_ops() {
   return o;
 }
 
-constexpr int64_t kBlock = 32;  // reflectors per compact-WY block
+constexpr int64_t kBlock = 64;  // reflectors per compact-WY block
 
 // x (rows x cols, ldx) <- (H_0 ... H_{b-1}) x for b reflectors of length `rows`: reflector c is
 // 1 at position c, 0 before, and elem(c, i) = base[i * si + c * sc] for i > c.

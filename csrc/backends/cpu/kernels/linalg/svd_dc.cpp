@@ -27,10 +27,16 @@ bool svd_tall_dc(std::vector<double>& a, int64_t m, int64_t n, std::vector<doubl
   };
   double amax = 0;
   for (double x : a) amax = std::max(amax, std::fabs(x));
-  if (!std::isfinite(amax)) return false;  // NaN compares false above; the sum catches it
-  double nan_check = 0;
+  double nan_check = 0;  // NaN compares false in the max above; the sum catches it
   for (double x : a) nan_check += x;
-  if (std::isnan(nan_check)) return false;
+  if (!std::isfinite(amax) || std::isnan(nan_check)) {  // outputs sized and NaN: the caller flags the error
+    s.assign(n, NAN);
+    if (want_vectors) {
+      u.assign(m * m, NAN);
+      v.assign(n * n, NAN);
+    }
+    return false;
+  }
   if (n == 0 || amax == 0.0) {
     identities();
     return true;
