@@ -1,5 +1,5 @@
 """mnn.numpy.linalg.svd / svdvals on the matrices that stress a dense SVD (bidiagonalisation +
-divide and conquer; small blocks by Jacobi): square, tall, wide, rank-deficient, zero, ill-conditioned,
+divide and conquer from 20 columns, Jacobi below and at its leaves): square, tall, wide, rank-deficient, zero, ill-conditioned,
 graded, clustered and repeated singular values, batched, empty, non-contiguous, float32 and float64.
 Singular vectors are not unique, so they are checked through U diag(S) Vh = A and orthogonality;
 S is compared with numpy's, relative to the largest singular value."""
@@ -76,7 +76,7 @@ def check(a, dtype, full_matrices=True):
 
 KINDS = ["normal", "rank_deficient", "zero", "ill_conditioned", "graded", "clustered", "ones", "identity",
          "tiny_values"]
-# square / tall / wide, below and above the divide-and-conquer leaf size (24) and its block size (64)
+# square / tall / wide: Jacobi (< 20 columns), divide and conquer (leaf size 24, reflector blocks of 64)
 SHAPES = [(7, 7), (60, 60), (97, 41), (41, 97), (130, 130)]
 
 
@@ -95,7 +95,7 @@ def test_svd_batched(shape, full_matrices):
     check(a, "float32", full_matrices)
 
 
-@pytest.mark.parametrize("shape", [(1, 1), (1, 5), (5, 1), (2, 2), (1, 30), (30, 1), (25, 25), (26, 25), (300, 3)])
+@pytest.mark.parametrize("shape", [(1, 1), (1, 5), (5, 1), (2, 2), (1, 30), (30, 1), (19, 19), (22, 22), (25, 25), (26, 25), (300, 3)])
 def test_svd_small_and_thin(shape):
     check(numpy.random.default_rng(1).standard_normal(shape), "float64")
     check(numpy.random.default_rng(1).standard_normal(shape), "float64", full_matrices=False)
