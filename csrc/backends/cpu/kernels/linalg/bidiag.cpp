@@ -1,13 +1,15 @@
 // Householder bidiagonalisation (Golub-Kahan) and the blocked application of its reflectors.
 //
 // The reduction alternates a left reflector (zeroing a column below the diagonal) and a right one
-// (zeroing a row right of the superdiagonal). The engine stores matrices row-major, so each step
-// is two passes over the rows of the trailing matrix, each row a contiguous L1-resident vector:
-// pass 1 accumulates w = A^T u (row axpys); pass 2 applies the left update to a row, and since row
-// k is updated first, the right reflector is known by then, so the same pass applies the right
-// update (one dot product and one axpy per row). This is LAPACK's unblocked dgebd2 restructured
-// for row-major storage, at memory speed; the products with Q and P (which cost as much again)
-// are blocked into GEMMs, below.
+// (zeroing a row right of the superdiagonal). The engine stores matrices row-major, so a step is
+// one pass over the rows of the trailing matrix, each row a contiguous L1-resident vector: the
+// pass applies the left update to a row, then the right one (row k is updated first, so the right
+// reflector is known by then: one dot product and one axpy per row), and it also accumulates
+// x^T A for the next step, x being the next column below its first row, so the next left
+// reflector's A^T u needs no pass of its own (u is x scaled, plus a unit first entry). Unblocked
+// LAPACK dgebd2 reads the trailing matrix three times a step; this reads and writes it once,
+// which is what bounds the reduction (it is memory-bound beyond L2). The products with Q and P,
+// which cost as much again in flops, are blocked into GEMMs (compact WY), below.
 #include "backends/cpu/kernels/linalg/bidiag.h"
 
 #include <algorithm>

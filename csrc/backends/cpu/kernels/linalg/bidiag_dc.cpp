@@ -23,10 +23,6 @@
 #include "backends/cpu/kernels/gemm.h"
 #include "backends/cpu/kernels/linalg/jacobi_svd.h"
 
-#include <ctime>
-#include <cstdio>
-static double cpums2(){timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID,&t); return t.tv_sec*1e3+t.tv_nsec*1e-6;}
-double g_leaf=0,g_sec=0,g_zh=0,g_vec=0,g_gemm=0;
 namespace mnn::cpu::linalg {
 
 namespace {
@@ -143,7 +139,7 @@ struct Work {
 // W ((n+sqre) x (n+sqre); column n is the null vector when sqre).
 bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double* u, int64_t ldu, double* w,
         int64_t ldw, Work& wk) {
-  if (n <= kLeaf) { double t0=cpums2(); bool r= leaf(n, sqre, d, e, s, u, ldu, w, ldw); g_leaf+=cpums2()-t0; return r;}
+  if (n <= kLeaf) return leaf(n, sqre, d, e, s, u, ldu, w, ldw);
   const int64_t k = n / 2, n2 = n - k - 1, n2c = n2 + sqre, nc = n + sqre;
   std::vector<double> s1(k), s2(n2);
   double* w1 = w;                            // (k+1) x (k+1), null column k
@@ -233,7 +229,6 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     z2[i] = zs[i] * zs[i];
     zsq += z2[i];
   }
-  double t0=cpums2();
   for (int64_t i = 0; i < nk; ++i) secular_root(nk, ds.data(), z2.data(), zsq, i, orig[i], tau[i], del);
   // ds_j^2 - sigma_i^2, accurate through the root's offset from its pole
   auto diff = [&](int64_t j, int64_t i) {
@@ -241,7 +236,6 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     double v = (ds[j] - dk) * (ds[j] + dk) - tau[i];
     return v != 0.0 ? v : (j > i ? 1e-300 : -1e-300);
   };
-  double t1=cpums2(); g_sec+=t1-t0;
   // Gu-Eisenstat: the z for which the computed roots are exact
   for (int64_t j = 0; j < nk; ++j) {
     double prod = -diff(j, nk - 1);
@@ -250,7 +244,6 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     zh[j] = std::copysign(std::sqrt(std::fabs(prod)), zs[j]);
   }
 
-  double t2=cpums2(); g_zh+=t2-t1;
   // Output order: all n singular values ascending (roots and deflated ones interleaved).
   struct Out {
     double v;
@@ -264,19 +257,23 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
   for (size_t t = 0; t < defl.size(); ++t) outs[nk + t] = {defl_val[t], nk + static_cast<int64_t>(t)};
   std::stable_sort(outs.begin(), outs.end(), [](const Out& x, const Out& y) { return x.v < y.v; });
 
-  // E_u, E_w (n x n): rows in merged coordinates, columns the output order.
-  double* eu = wk.eu.data();
-  double* ew = wk.ew.data();
-  if (u) std::fill(eu, eu + n * n, 0.0);
-  std::fill(ew, ew + n * n, 0.0);
+  // E_u, E_w (n x n): rows in merged coordinates, columns the output order; stored transposed
+  // (et[c * n + r] = E[r][c]) so that each vector is written contiguously; the GEMMs read E
+  // through strides.
+  double* eut = wk.eu.data();
+  double* ewt = wk.ew.data();
+  if (u) std::fill(eut, eut + n * n, 0.0);
+  std::fill(ewt, ewt + n * n, 0.0);
   std::vector<double> col(nk), colu(nk);
   for (int64_t c = 0; c < n; ++c) {
     s[c] = outs[c].v * scale;
     const int64_t idx = outs[c].idx;
+    double* ec = ewt + c * n;
+    double* ecu = u ? eut + c * n : nullptr;
     if (idx >= nk) {
       const int64_t t = idx - nk;
-      if (u) eu[defl[t] * n + c] = defl_sign[t];
-      ew[defl[t] * n + c] = 1.0;
+      if (u) ecu[defl[t]] = defl_sign[t];
+      ec[defl[t]] = 1.0;
       continue;
     }
     // zh_j / (ds_j^2 - sigma^2) is the right vector; ds_j times it (and -1 first) the left one
@@ -290,48 +287,50 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
       nrmu += colu[j] * colu[j];
     }
     nrm = 1.0 / std::sqrt(nrm);
-    for (int64_t j = 0; j < nk; ++j) ew[kept[j] * n + c] = col[j] * nrm;
+    for (int64_t j = 0; j < nk; ++j) ec[kept[j]] = col[j] * nrm;
     if (!u) continue;
     nrmu = 1.0 / std::sqrt(nrmu);  // ds[0] = 0: colu[0] adds nothing and becomes the -1 counted in nrmu
     colu[0] = -1.0;
-    for (int64_t j = 0; j < nk; ++j) eu[kept[j] * n + c] = colu[j] * nrmu;
+    for (int64_t j = 0; j < nk; ++j) ecu[kept[j]] = colu[j] * nrmu;
   }
   for (auto r = rots.rbegin(); r != rots.rend(); ++r) {
-    auto rot_rows = [&](double* m) {
-      double* xp = m + r->p * n;
-      double* xj = m + r->j * n;
+    auto rot_rows = [&](double* et) {  // rows p and j of E
       for (int64_t c = 0; c < n; ++c) {
-        const double a = xp[c], b = xj[c];
-        xp[c] = r->c * a - r->s * b;
-        xj[c] = r->s * a + r->c * b;
+        double* ec = et + c * n;
+        const double a = ec[r->p], b = ec[r->j];
+        ec[r->p] = r->c * a - r->s * b;
+        ec[r->j] = r->s * a + r->c * b;
       }
     };
-    rot_rows(ew);
-    if (r->both && u) rot_rows(eu);
+    rot_rows(ewt);
+    if (r->both && u) rot_rows(eut);
   }
 
-  double t3=cpums2(); g_vec+=t3-t2;
   // U <- [U1 0 0; 0 1 0; 0 0 U2] (rows of B: B1's, row k, B2's) times E_u.
   if (u) {
     double* un = wk.out.data();
-    gemm_f64(k, n, k, u, ldu, 1, eu + n, n, 1, un);
-    std::copy(eu, eu + n, un + k * n);
-    gemm_f64(n2, n, n2, u + (k + 1) * ldu + (k + 1), ldu, 1, eu + (k + 1) * n, n, 1, un + (k + 1) * n);
+    gemm_f64(k, n, k, u, ldu, 1, eut + 1, 1, n, un);
+    for (int64_t c = 0; c < n; ++c) un[k * n + c] = eut[c * n];
+    gemm_f64(n2, n, n2, u + (k + 1) * ldu + (k + 1), ldu, 1, eut + (k + 1), 1, n, un + (k + 1) * n);
     for (int64_t i = 0; i < n; ++i) std::copy(un + i * n, un + (i + 1) * n, u + i * ldu);
   }
   // W <- blockdiag(W1, W2) times the null rotation times E_w. W1's null column pairs with merged
   // row 0 (weight cn), W2's (when sqre) too (weight sn); the new null column is -sn null1 + cn null2.
-  double* g = wk.g.data();
+  double* w1p = wk.g.data();  // W1 with its null column first (scaled by cn): rows 0..k of E in order
   double* wn = wk.out.data();
-  std::vector<double> nullc(nc, 0.0);
-  std::copy(ew + n, ew + (k + 1) * n, g);
-  for (int64_t c = 0; c < n; ++c) g[k * n + c] = cn * ew[c];
-  gemm_f64(k + 1, n, k + 1, w1, ldw, 1, g, n, 1, wn);
-  std::copy(ew + (k + 1) * n, ew + n * n, g);
-  if (sqre)
-    for (int64_t c = 0; c < n; ++c) g[n2 * n + c] = sn * ew[c];
-  gemm_f64(n2c, n, n2c, w2, ldw, 1, g, n, 1, wn + (k + 1) * n);
+  std::vector<double> nullc(nc, 0.0), e0(n);
+  for (int64_t i = 0; i <= k; ++i) {
+    w1p[i * (k + 1)] = cn * w1[i * ldw + k];
+    std::copy(w1 + i * ldw, w1 + i * ldw + k, w1p + i * (k + 1) + 1);
+  }
+  gemm_f64(k + 1, n, k + 1, w1p, k + 1, 1, ewt, 1, n, wn);
+  gemm_f64(n2c, n, n2, w2, ldw, 1, ewt + (k + 1), 1, n, wn + (k + 1) * n);
   if (sqre) {
+    for (int64_t c = 0; c < n; ++c) e0[c] = ewt[c * n];
+    for (int64_t i = 0; i < n2c; ++i) {  // W2's null column meets merged row 0 with weight sn
+      const double f = sn * w2[i * ldw + n2];
+      if (f != 0.0) axpy(wn + (k + 1 + i) * n, e0.data(), n, f);
+    }
     for (int64_t i = 0; i <= k; ++i) nullc[i] = -sn * w1[i * ldw + k];
     for (int64_t i = 0; i < n2c; ++i) nullc[k + 1 + i] = cn * w2[i * ldw + n2];
   }
@@ -339,7 +338,6 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     std::copy(wn + i * n, wn + (i + 1) * n, w + i * ldw);
     if (sqre) w[i * ldw + n] = nullc[i];
   }
-  g_gemm+=cpums2()-t3;
   return ok;
 }
 
@@ -368,7 +366,6 @@ bool bidiag_svd_dc(int64_t n, const double* d, const double* e, double* s, doubl
   std::vector<double> ds(n), es(n, 0.0);
   for (int64_t i = 0; i < n; ++i) ds[i] = d[i] / scale;
   for (int64_t i = 0; i + 1 < n; ++i) es[i] = e[i] / scale;
-  g_leaf=g_sec=g_zh=g_vec=g_gemm=0;
   Work wk;
   if (n > kLeaf) {
     if (u) wk.eu.resize(n * n);
@@ -377,7 +374,6 @@ bool bidiag_svd_dc(int64_t n, const double* d, const double* e, double* s, doubl
     wk.g.resize((n + 1) * n);
   }
   const bool ok = dc(n, 0, ds.data(), es.data(), s, u, ldu, v, ldv, wk);
-  if (std::getenv("SVDPROF")) std::fprintf(stderr, "leaf %.1f sec %.1f zh %.1f vec %.1f gemm %.1f\n", g_leaf,g_sec,g_zh,g_vec,g_gemm);
   for (int64_t i = 0; i < n; ++i) s[i] *= scale;
   return ok;
 }

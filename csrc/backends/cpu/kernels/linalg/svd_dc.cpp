@@ -5,10 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
-#include <cstdio>
-#include <cstdlib>
-static double cpums(){timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID,&t); return t.tv_sec*1e3+t.tv_nsec*1e-6;}
 
 #include "backends/cpu/kernels/linalg/bidiag.h"
 #include "backends/cpu/kernels/linalg/bidiag_dc.h"
@@ -44,12 +40,9 @@ bool svd_tall_dc(std::vector<double>& a, int64_t m, int64_t n, std::vector<doubl
   // scaled to max 1, so the reflectors' norms neither overflow nor underflow
   for (double& x : a) x /= amax;
   std::vector<double> d(n), e(std::max<int64_t>(n, 1)), tq(n), tp(std::max<int64_t>(n, 1));
-  double T0 = cpums();
   bidiagonalize(a.data(), m, n, d.data(), e.data(), tq.data(), tp.data());
-  double T1 = cpums();
   std::vector<double> sa(n), ub(want_vectors ? n * n : 0), vb(n * n);
   const bool ok = bidiag_svd_dc(n, d.data(), e.data(), sa.data(), want_vectors ? ub.data() : nullptr, n, vb.data(), n);
-  double T2 = cpums();
   for (int64_t j = 0; j < n; ++j) s[j] = sa[n - 1 - j] * amax;  // ascending -> descending
   if (!want_vectors) return ok;
   u.assign(m * m, 0.0);
@@ -61,10 +54,7 @@ bool svd_tall_dc(std::vector<double>& a, int64_t m, int64_t n, std::vector<doubl
     }
   for (int64_t i = n; i < m; ++i) u[i * m + i] = 1.0;
   apply_q(a.data(), m, n, tq.data(), u.data(), m, m);
-  double T3 = cpums();
   apply_p(a.data(), n, tp.data(), v.data(), n, n);
-  double T4 = cpums();
-  if (std::getenv("SVDPROF")) std::fprintf(stderr, "brd %.1f dc %.1f q %.1f p %.1f\n", T1-T0, T2-T1, T3-T2, T4-T3);
   return ok;
 }
 
