@@ -55,7 +55,8 @@ double householder(double& alpha, double* x, int64_t len, int64_t stride, double
   return tau;
 }
 
-// The row kernels of the reduction's single pass:
+// The row kernels of the reduction's single pass (an AVX2+FMA version and a portable one; the
+// pass is bound by memory traffic, so wider vectors would not pay):
 //   axpy_dot: r += c w (c may be 0), then returns r . v;
 //   axpy_acc: r -= t v, then (when acc) acc[j-1] += r[0] r[j] for j >= 1.
 void axpy_dot_base(double* r, const double* w, double c, const double* v, int64_t n, double& out) {
@@ -73,61 +74,6 @@ void axpy_acc_base(double* __restrict__ r, const double* __restrict__ v, double 
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx512f"))) double axpy_dot_avx512(double* __restrict__ r, const double* __restrict__ w,
-                                                           double c, const double* __restrict__ v, int64_t n) {
-  const __m512d vc = _mm512_set1_pd(c);
-  __m512d s0 = _mm512_setzero_pd(), s1 = s0;
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m512d x0 = _mm512_fmadd_pd(vc, _mm512_loadu_pd(w + i), _mm512_loadu_pd(r + i));
-    __m512d x1 = _mm512_fmadd_pd(vc, _mm512_loadu_pd(w + i + 8), _mm512_loadu_pd(r + i + 8));
-    _mm512_storeu_pd(r + i, x0);
-    _mm512_storeu_pd(r + i + 8, x1);
-    s0 = _mm512_fmadd_pd(x0, _mm512_loadu_pd(v + i), s0);
-    s1 = _mm512_fmadd_pd(x1, _mm512_loadu_pd(v + i + 8), s1);
-  }
-  for (; i < n; i += 8) {
-    const __mmask8 k = n - i >= 8 ? __mmask8(0xff) : static_cast<__mmask8>((1u << (n - i)) - 1);
-    __m512d x0 = _mm512_fmadd_pd(vc, _mm512_maskz_loadu_pd(k, w + i), _mm512_maskz_loadu_pd(k, r + i));
-    _mm512_mask_storeu_pd(r + i, k, x0);
-    s0 = _mm512_fmadd_pd(x0, _mm512_maskz_loadu_pd(k, v + i), s0);
-  }
-  alignas(64) double t[8];
-  _mm512_store_pd(t, _mm512_add_pd(s0, s1));
-  return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
-}
-
-__attribute__((target("avx512f"))) void axpy_acc_avx512(double* __restrict__ r, const double* __restrict__ v, double t,
-                                                         int64_t n, double* __restrict__ acc) {
-  const double r0 = r[0] - t * v[0];
-  r[0] = r0;
-  const __m512d vt = _mm512_set1_pd(-t), vr = _mm512_set1_pd(r0);
-  r += 1;
-  v += 1;
-  n -= 1;
-  int64_t i = 0;
-  if (acc) {
-    for (; i + 8 <= n; i += 8) {
-      __m512d x = _mm512_fmadd_pd(vt, _mm512_loadu_pd(v + i), _mm512_loadu_pd(r + i));
-      _mm512_storeu_pd(r + i, x);
-      _mm512_storeu_pd(acc + i, _mm512_fmadd_pd(vr, x, _mm512_loadu_pd(acc + i)));
-    }
-    if (i < n) {
-      const __mmask8 k = static_cast<__mmask8>((1u << (n - i)) - 1);
-      __m512d x = _mm512_fmadd_pd(vt, _mm512_maskz_loadu_pd(k, v + i), _mm512_maskz_loadu_pd(k, r + i));
-      _mm512_mask_storeu_pd(r + i, k, x);
-      _mm512_mask_storeu_pd(acc + i, k, _mm512_fmadd_pd(vr, x, _mm512_maskz_loadu_pd(k, acc + i)));
-    }
-  } else if (t != 0.0) {
-    for (; i + 8 <= n; i += 8)
-      _mm512_storeu_pd(r + i, _mm512_fmadd_pd(vt, _mm512_loadu_pd(v + i), _mm512_loadu_pd(r + i)));
-    if (i < n) {
-      const __mmask8 k = static_cast<__mmask8>((1u << (n - i)) - 1);
-      _mm512_mask_storeu_pd(r + i, k, _mm512_fmadd_pd(vt, _mm512_maskz_loadu_pd(k, v + i), _mm512_maskz_loadu_pd(k, r + i)));
-    }
-  }
-}
-
 __attribute__((target("avx2,fma"))) double axpy_dot_avx2(double* __restrict__ r, const double* __restrict__ w,
                                                          double c, const double* __restrict__ v, int64_t n) {
   const __m256d vc = _mm256_set1_pd(c);
@@ -187,7 +133,6 @@ const RowOps& row_ops() {
   static const RowOps o = [] {
 #if defined(__x86_64__) && defined(__GNUC__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return RowOps{axpy_dot_avx512, axpy_acc_avx512};
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return RowOps{axpy_dot_avx2, axpy_acc_avx2};
 #endif
     return RowOps{axpy_dot_base_r, axpy_acc_base};
