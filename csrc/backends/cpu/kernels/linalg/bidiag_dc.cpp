@@ -135,32 +135,28 @@ struct Work {
   std::vector<double> eu, ew, out, g;
 };
 
-// SVD of the n x (n + sqre) bidiagonal (d, e): s ascending, U (n x n, skipped when u is null) and
-// W ((n+sqre) x (n+sqre); column n is the null vector when sqre).
-bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double* u, int64_t ldu, double* w,
-        int64_t ldw, Work& wk) {
-  if (n <= kLeaf) return leaf(n, sqre, d, e, s, u, ldu, w, ldw);
-  const int64_t k = n / 2, n2 = n - k - 1, n2c = n2 + sqre, nc = n + sqre;
-  std::vector<double> s1(k), s2(n2);
-  double* w1 = w;                            // (k+1) x (k+1), null column k
-  double* w2 = w + (k + 1) * ldw + (k + 1);  // n2c x n2c, null column n2 when sqre
-  bool ok = dc(k, 1, d, e, s1.data(), u, ldu, w1, ldw, wk);
-  ok = dc(n2, sqre, d + k + 1, e + k + 1, s2.data(), u ? u + (k + 1) * ldu + (k + 1) : nullptr, ldu, w2, ldw, wk) && ok;
-  const double alpha = d[k], beta = e[k];
-
+// The merge of a divide-and-conquer node: from the children's singular values s1 (k), s2 (n-k-1),
+// row k of B (alpha at column k, beta at k+1), row k of W1 (l1, k+1 entries with the null one)
+// and row 0 of W2 (f2, n-k-1+sqre entries): the node's singular values s (ascending), E_u and E_w
+// transposed (et[c * n + r]: rows in merged coordinates, columns the output order; E_u skipped
+// when eut is null) and the rotation (cn, sn) that combines the two null directions.
+void merge(int64_t n, int64_t k, int sqre, double alpha, double beta, const double* s1, const double* s2,
+           const double* l1, const double* f2, double* s, double* eut, double* ewt, double& cn, double& sn) {
+  const int64_t n2 = n - k - 1;
   // merged coordinates: 0 = row k of B / the combined null direction, 1..k = B1's, k+1..n-1 = B2's
   std::vector<double> dm(n), z(n);
   dm[0] = 0.0;
   for (int64_t j = 0; j < k; ++j) {
     dm[1 + j] = s1[j];
-    z[1 + j] = alpha * w1[k * ldw + j];
+    z[1 + j] = alpha * l1[j];
   }
   for (int64_t j = 0; j < n2; ++j) {
     dm[k + 1 + j] = s2[j];
-    z[k + 1 + j] = beta * w2[j];
+    z[k + 1 + j] = beta * f2[j];
   }
-  const double za = alpha * w1[k * ldw + k], zb = sqre ? beta * w2[n2] : 0.0;
-  double cn = 1.0, sn = 0.0;
+  const double za = alpha * l1[k], zb = sqre ? beta * f2[n2] : 0.0;
+  cn = 1.0;
+  sn = 0.0;
   z[0] = za;
   if (sqre) {  // the two null directions: one meets row k with sqrt(za^2 + zb^2), the other not at all
     const double r = std::hypot(za, zb);
@@ -260,19 +256,17 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
   // E_u, E_w (n x n): rows in merged coordinates, columns the output order; stored transposed
   // (et[c * n + r] = E[r][c]) so that each vector is written contiguously; the GEMMs read E
   // through strides.
-  double* eut = wk.eu.data();
-  double* ewt = wk.ew.data();
-  if (u) std::fill(eut, eut + n * n, 0.0);
+  if (eut) std::fill(eut, eut + n * n, 0.0);
   std::fill(ewt, ewt + n * n, 0.0);
   std::vector<double> col(nk), colu(nk);
   for (int64_t c = 0; c < n; ++c) {
     s[c] = outs[c].v * scale;
     const int64_t idx = outs[c].idx;
     double* ec = ewt + c * n;
-    double* ecu = u ? eut + c * n : nullptr;
+    double* ecu = eut ? eut + c * n : nullptr;
     if (idx >= nk) {
       const int64_t t = idx - nk;
-      if (u) ecu[defl[t]] = defl_sign[t];
+      if (ecu) ecu[defl[t]] = defl_sign[t];
       ec[defl[t]] = 1.0;
       continue;
     }
@@ -288,7 +282,7 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
     }
     nrm = 1.0 / std::sqrt(nrm);
     for (int64_t j = 0; j < nk; ++j) ec[kept[j]] = col[j] * nrm;
-    if (!u) continue;
+    if (!ecu) continue;
     nrmu = 1.0 / std::sqrt(nrmu);  // ds[0] = 0: colu[0] adds nothing and becomes the -1 counted in nrmu
     colu[0] = -1.0;
     for (int64_t j = 0; j < nk; ++j) ecu[kept[j]] = colu[j] * nrmu;
@@ -303,8 +297,26 @@ bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double
       }
     };
     rot_rows(ewt);
-    if (r->both && u) rot_rows(eut);
+    if (r->both && eut) rot_rows(eut);
   }
+
+}
+
+// SVD of the n x (n + sqre) bidiagonal (d, e): s ascending, U (n x n, skipped when u is null) and
+// W ((n+sqre) x (n+sqre); column n is the null vector when sqre).
+bool dc(int64_t n, int sqre, const double* d, const double* e, double* s, double* u, int64_t ldu, double* w,
+        int64_t ldw, Work& wk) {
+  if (n <= kLeaf) return leaf(n, sqre, d, e, s, u, ldu, w, ldw);
+  const int64_t k = n / 2, n2 = n - k - 1, n2c = n2 + sqre, nc = n + sqre;
+  std::vector<double> s1(k), s2(n2);
+  double* w1 = w;                            // (k+1) x (k+1), null column k
+  double* w2 = w + (k + 1) * ldw + (k + 1);  // n2c x n2c, null column n2 when sqre
+  bool ok = dc(k, 1, d, e, s1.data(), u, ldu, w1, ldw, wk);
+  ok = dc(n2, sqre, d + k + 1, e + k + 1, s2.data(), u ? u + (k + 1) * ldu + (k + 1) : nullptr, ldu, w2, ldw, wk) && ok;
+  double cn, sn;
+  double* eut = u ? wk.eu.data() : nullptr;
+  double* ewt = wk.ew.data();
+  merge(n, k, sqre, d[k], e[k], s1.data(), s2.data(), w1 + k * ldw, w2, s, eut, ewt, cn, sn);
 
   // U <- [U1 0 0; 0 1 0; 0 0 U2] (rows of B: B1's, row k, B2's) times E_u.
   if (u) {
