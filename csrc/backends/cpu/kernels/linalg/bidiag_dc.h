@@ -5,8 +5,9 @@
 namespace mnn::cpu::linalg {
 
 // B (n x n upper bidiagonal: diagonal d, superdiagonal e (n-1)) = U diag(s) V^T, s ascending,
-// U and V n x n row-major with row strides ldu, ldv. With u null, U is not formed (V is always:
-// the merges need it). Returns false on non-finite input.
+// U and V n x n row-major with row strides ldu, ldv. With u null, only s is computed (v may be
+// null too; the merges then pass up two rows of each V instead of V). Returns false on
+// non-finite input.
 bool bidiag_svd_dc(int64_t n, const double* d, const double* e, double* s, double* u, int64_t ldu, double* v,
                    int64_t ldv);
 

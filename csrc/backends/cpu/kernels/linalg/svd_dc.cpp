@@ -41,8 +41,9 @@ bool svd_tall_dc(std::vector<double>& a, int64_t m, int64_t n, std::vector<doubl
   for (double& x : a) x /= amax;
   std::vector<double> d(n), e(std::max<int64_t>(n, 1)), tq(n), tp(std::max<int64_t>(n, 1));
   bidiagonalize(a.data(), m, n, d.data(), e.data(), tq.data(), tp.data());
-  std::vector<double> sa(n), ub(want_vectors ? n * n : 0), vb(n * n);
-  const bool ok = bidiag_svd_dc(n, d.data(), e.data(), sa.data(), want_vectors ? ub.data() : nullptr, n, vb.data(), n);
+  std::vector<double> sa(n), ub(want_vectors ? n * n : 0), vb(want_vectors ? n * n : 0);
+  const bool ok = bidiag_svd_dc(n, d.data(), e.data(), sa.data(), want_vectors ? ub.data() : nullptr, n,
+                                want_vectors ? vb.data() : nullptr, n);
   for (int64_t j = 0; j < n; ++j) s[j] = sa[n - 1 - j] * amax;  // ascending -> descending
   if (!want_vectors) return ok;
   u.assign(m * m, 0.0);
