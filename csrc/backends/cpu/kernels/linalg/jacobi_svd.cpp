@@ -9,7 +9,8 @@
 // once from the CPU's features. Matrices of 16 or more columns are first reduced by QR with column
 // pivoting and the sweeps run on R^T (preconditioned(), below), which needs fewer sweeps.
 // Cost: ~11 sweeps of n^2/2 pair visits for a random 512x512 matrix, about 6x LAPACK's gesdd
-// (bidiagonalisation + divide and conquer) on one thread; that algorithm is the next step.
+// (bidiagonalisation + divide and conquer) on one thread, which svd_dc.cpp now follows; Jacobi
+// remains for matrices under 20 columns (faster there) and the divide and conquer's leaves.
 #include "backends/cpu/kernels/linalg/jacobi_svd.h"
 
 #include <algorithm>
@@ -300,7 +301,7 @@ bool run_sweeps(double* w, int64_t len, int64_t n, double* vt, double noise2) {
     const double alpha = nrm[p], beta = nrm[q];
     if (alpha <= noise2 || beta <= noise2) return;
     const double gamma = k.dot(wp, wq, len);
-    if (gamma == 0.0 || std::fabs(gamma) <= tol * std::sqrt(alpha * beta)) return;
+    if (gamma == 0.0 || std::fabs(gamma) <= tol * std::sqrt(alpha) * std::sqrt(beta)) return;
     rotated = true;
     const double zeta = (beta - alpha) / (2 * gamma);
     const double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
@@ -351,9 +352,24 @@ void normalised_columns(const double* w, int64_t len, int64_t n, const std::vect
                         const std::vector<int64_t>& order, double tiny, std::vector<double>& out) {
   out.assign(len * len, 0.0);
   int64_t have = 0;
+  std::vector<double> x(len);
   for (int64_t j = 0; j < n && s[j] > tiny && have == j; ++j, ++have) {
     const double* wc = w + order[j] * len;
-    for (int64_t i = 0; i < len; ++i) out[i * len + j] = wc[i] / s[j];
+    for (int64_t i = 0; i < len; ++i) x[i] = wc[i] / s[j];
+    // w carries rounding of order eps |A|, so w / s drifts from orthogonal as s gets small;
+    // reorthogonalising (twice) against the larger ones moves the product by O(eps |A|) only
+    for (int pass = 0; pass < 2 && j > 0; ++pass) {
+      for (int64_t c = 0; c < j; ++c) {
+        double dt = 0;
+        for (int64_t i = 0; i < len; ++i) dt += out[i * len + c] * x[i];
+        for (int64_t i = 0; i < len; ++i) x[i] -= dt * out[i * len + c];
+      }
+      double nrm = 0;
+      for (double t : x) nrm += t * t;
+      nrm = 1.0 / std::sqrt(nrm);
+      for (double& t : x) t *= nrm;
+    }
+    for (int64_t i = 0; i < len; ++i) out[i * len + j] = x[i];
   }
   complete_basis(out, len, len, have);
 }
@@ -417,13 +433,20 @@ bool preconditioned(const std::vector<double>& a, int64_t m, int64_t n, std::vec
       for (int64_t j = c + 1; j < n; ++j) rest[j] = std::max(0.0, rest[j] - w[j * m + c] * w[j * m + c]);
       continue;
     }
-    const double alpha = x[c];
+    double alpha = x[c], unit = 1.0;
+    if (xn2 < 1e-200) {  // the squares may have underflowed: redo them in units of the largest entry
+      unit = std::fabs(alpha);
+      for (int64_t i = c + 1; i < m; ++i) unit = std::max(unit, std::fabs(x[i]));
+      xn2 = 0;
+      for (int64_t i = c + 1; i < m; ++i) xn2 += (x[i] / unit) * (x[i] / unit);
+      alpha /= unit;
+    }
     const double beta = -std::copysign(std::sqrt(alpha * alpha + xn2), alpha);
     tau[c] = (beta - alpha) / beta;
-    const double scale = 1.0 / (alpha - beta);
+    const double scale = 1.0 / ((alpha - beta) * unit);
     hvc[0] = 1.0;
     for (int64_t i = 1; i < len; ++i) hvc[i] = x[c + i] * scale;
-    x[c] = beta;
+    x[c] = beta * unit;
     for (int64_t i = c + 1; i < m; ++i) x[i] = 0.0;
     for (int64_t j = c + 1; j < n; ++j) {
       double* y = w.data() + j * m + c;

@@ -1,4 +1,5 @@
-// One-sided (Hestenes) Jacobi SVD of a tall matrix, laid out for speed (jacobi_svd.cpp).
+// One-sided (Hestenes) Jacobi SVD of a tall matrix, laid out for speed (jacobi_svd.cpp): the SVD of
+// small matrices and of the divide and conquer's leaves (bidiag_dc.cpp).
 #pragma once
 #include <cstdint>
 #include <vector>
