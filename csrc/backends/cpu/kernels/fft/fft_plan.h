@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
+
+#include "backends/cpu/simd/kernel_table.h"
 
 // GCC's loop vectoriser turns the strided butterfly loops into shuffles that run slower than
 // the scalar code (measured: ~15-25% on lengths 1000/1024), so it is off for the plan code.
@@ -84,6 +87,7 @@ class FftPlan {
   using C = std::complex<T>;
 
   explicit FftPlan(int64_t n) : n_(n) {
+    if constexpr (std::is_same_v<T, double>) pass_fn_ = kernels().fft_pass_c128;
     std::vector<int64_t> f = factorize(n);
     for (auto p : f)
       if (p > kMaxDirectRadix) blue_ = true;
@@ -91,13 +95,19 @@ class FftPlan {
       init_bluestein();
       return;
     }
+    if (n >= four_step_min() && init_four_step()) return;
     int64_t l1 = 1;
     for (auto p : f) {
       Pass ps{static_cast<int>(p), l1, n / (l1 * p), tw_.size(), roots_.size()};
       // i-major: the ip-1 twiddles of one i are adjacent, one stream instead of ip-1 streams
-      // a power-of-two apart (which would fight the inputs and outputs for the same cache sets)
+      // a power-of-two apart (which would fight the inputs and outputs for the same cache sets);
+      // i in pairs (i even, i+1) interleaved per j, so a SIMD pass over two i loads each pair
+      // with one load (simd/fft_kernels.cpp). An odd ido is padded with a unit twiddle.
+      const int64_t ido2 = (ps.ido + 1) & ~int64_t(1);
+      tw_.resize(tw_.size() + ido2 * (p - 1), C(1, 0));
       for (int64_t i = 0; i < ps.ido; ++i)
-        for (int64_t j = 1; j < p; ++j) tw_.push_back(unit<T>((j * i * l1) % n, n));
+        for (int64_t j = 1; j < p; ++j)
+          tw_[ps.tw + (i & ~int64_t(1)) * (p - 1) + 2 * (j - 1) + (i & 1)] = unit<T>((j * i * l1) % n, n);
       if (p > 5)
         for (int64_t k = 0; k < p; ++k) roots_.push_back(unit<T>(k, p));
       passes_.push_back(ps);
@@ -107,7 +117,11 @@ class FftPlan {
 
   int64_t size() const { return n_; }
   // Elements of scratch run() needs.
-  int64_t work_size() const { return blue_ ? 2 * m_ + sub_->work_size() : n_; }
+  int64_t work_size() const {
+    if (blue_) return 2 * m_ + sub_->work_size();
+    if (four_) return n_ + fs_.scratch + std::max(fs_.p1->work_size(), fs_.p2->work_size());
+    return n_;
+  }
 
   // Transforms data[0..n) in place (unnormalised); work has work_size() elements.
   void run(C* data, C* work, bool forward) const { run(data, data, work, forward); }
@@ -125,6 +139,7 @@ class FftPlan {
       for (int64_t i = 0; i < n_; ++i) out[i] = std::conj(out[i]);
       return;
     }
+    if (four_) return four_step(in, out, work, forward);
     // With p passes alternating between two buffers, the last lands in the first written one
     // when p is odd: so write out first for odd p, work first for even p. In place, an odd count
     // has to read its input from a copy in work.
@@ -183,6 +198,82 @@ class FftPlan {
     return best;
   }
 
+  // Long transforms: the four-step (Bailey) split n = n1 * n2. Viewed as an n1 x n2 row-major
+  // matrix, transform the columns (n1 points each) a block of columns at a time, multiply by
+  // w_n^(k1 j2), transform the rows (n2 points) and write them transposed. Every stage works on
+  // blocks that sit in L2, so the whole transform reads and writes the array twice instead of
+  // once per radix pass (7 passes for 2^20, each streaming 32 MiB through L3/DRAM).
+  static int64_t four_step_min() { return int64_t(1) << 17; }
+
+  bool init_four_step() {
+    int64_t n1 = 1;
+    for (int64_t d = static_cast<int64_t>(std::sqrt(static_cast<double>(n_))); d >= 1; --d)
+      if (n_ % d == 0) { n1 = d; break; }
+    if (n1 < 16) return false;
+    fs_.n1 = n1;
+    fs_.n2 = n_ / n1;
+    fs_.p1 = std::make_unique<FftPlan<T>>(fs_.n1);
+    fs_.p2 = std::make_unique<FftPlan<T>>(fs_.n2);
+    // blocks of ~256 KiB; the +2 padding keeps the lines of a block off a power-of-two pitch
+    auto blk = [](int64_t len) {
+      return std::max<int64_t>(4, std::min<int64_t>(16, (256 << 10) / (static_cast<int64_t>(sizeof(C)) * len)));
+    };
+    fs_.b1 = blk(fs_.n1);
+    fs_.b2 = blk(fs_.n2);
+    fs_.scratch = std::max(fs_.b1 * (fs_.n1 + 2), fs_.b2 * (fs_.n2 + 2));
+    // w_n^k = hi[k >> sh] * lo[k & (L-1)], L a power of two near sqrt(n): two small tables
+    fs_.sh = 0;
+    while ((int64_t(1) << (2 * fs_.sh)) < n_) ++fs_.sh;
+    const int64_t L = int64_t(1) << fs_.sh;
+    for (int64_t k = 0; k < L; ++k) fs_.lo.push_back(unit<T>(k, n_));
+    for (int64_t h = 0; h * L < n_; ++h) fs_.hi.push_back(unit<T>(h * L, n_));
+    four_ = true;
+    return true;
+  }
+
+  static C mulc(C a, C b) {  // without the library's inf/nan recovery (a call per product)
+    return C(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+  }
+
+  void four_step(const C* in, C* out, C* work, bool forward) const {
+    const int64_t n1 = fs_.n1, n2 = fs_.n2, n = n_;
+    C* blk = work + n;
+    C* sw = blk + fs_.scratch;
+    const C* lo = fs_.lo.data();
+    const C* hi = fs_.hi.data();
+    const int sh = fs_.sh;
+    const int64_t mask = (int64_t(1) << sh) - 1;
+    // columns: in -> work, twiddled
+    const int64_t ld1 = n1 + 2, b1 = fs_.b1;
+    for (int64_t c0 = 0; c0 < n2; c0 += b1) {
+      const int64_t w = std::min(b1, n2 - c0);
+      for (int64_t j = 0; j < n1; ++j)
+        for (int64_t c = 0; c < w; ++c) blk[c * ld1 + j] = in[j * n2 + c0 + c];
+      for (int64_t c = 0; c < w; ++c) {
+        C* g = blk + c * ld1;
+        fs_.p1->run(g, g, sw, forward);
+        const int64_t j2 = c0 + c;
+        int64_t k = 0;  // k1 * j2 mod n
+        for (int64_t k1 = 1; k1 < n1; ++k1) {
+          k += j2;
+          if (k >= n) k -= n;
+          C t = mulc(hi[k >> sh], lo[k & mask]);
+          g[k1] = mulc(g[k1], forward ? t : std::conj(t));
+        }
+      }
+      for (int64_t j = 0; j < n1; ++j)
+        for (int64_t c = 0; c < w; ++c) work[j * n2 + c0 + c] = blk[c * ld1 + j];
+    }
+    // rows: work -> blk -> out transposed (out[k1 + n1 k2] = row k1, element k2)
+    const int64_t ld2 = n2 + 2, b2 = fs_.b2;
+    for (int64_t r0 = 0; r0 < n1; r0 += b2) {
+      const int64_t h = std::min(b2, n1 - r0);
+      for (int64_t r = 0; r < h; ++r) fs_.p2->run(work + (r0 + r) * n2, blk + r * ld2, sw, forward);
+      for (int64_t k2 = 0; k2 < n2; ++k2)
+        for (int64_t r = 0; r < h; ++r) out[r0 + r + n1 * k2] = blk[r * ld2 + k2];
+    }
+  }
+
   void init_bluestein() {
     m_ = good_size(2 * n_ - 1);
     sub_ = std::make_unique<FftPlan<T>>(m_);
@@ -226,8 +317,12 @@ class FftPlan {
     const int ip = ps.ip;
     const int64_t l1 = ps.l1, ido = ps.ido;
     const V* __restrict__ tw = reinterpret_cast<const V*>(tw_.data()) + ps.tw;
+    if constexpr (std::is_same_v<T, double>)
+      if (pass_fn_ && pass_fn_(ip, ps.l1, ps.ido, reinterpret_cast<const double*>(tw_.data() + ps.tw),
+                               reinterpret_cast<const double*>(ccc), reinterpret_cast<double*>(cch), Fwd))
+        return;
     auto twid = [&](int64_t j, int64_t i) {
-      V t = tw[i * (ip - 1) + (j - 1)];
+      V t = tw[(i & ~int64_t(1)) * (ip - 1) + 2 * (j - 1) + (i & 1)];
       return Fwd ? t : cconj(t);
     };
     auto mul = [](V a, V b) { return cmul(a, b); };
@@ -359,6 +454,14 @@ class FftPlan {
   int64_t m_ = 0;
   std::unique_ptr<FftPlan<T>> sub_;
   std::vector<C> chirp_, bfft_;
+  bool four_ = false;
+  struct FourStep {
+    int64_t n1 = 0, n2 = 0, b1 = 0, b2 = 0, scratch = 0;
+    int sh = 0;
+    std::unique_ptr<FftPlan<T>> p1, p2;
+    std::vector<C> lo, hi;
+  } fs_;
+  FftPassFn pass_fn_ = nullptr;
 };
 
 // Real transforms of even length n = 2h through one complex transform of length h: the even
