@@ -166,6 +166,42 @@ void pass_r(int64_t l1, int64_t ido, const double* tw, const double* cc, double*
   else pass_i<R, Fwd>(l1, ido, tw, cc, ch);
 }
 
+// Two transforms at once, interleaved: element e of transform 0 and of transform 1 are the two
+// halves of one register (data [n][2] complex). Each twiddle is loaded once for both.
+template <int R, bool Fwd>
+void pass_x2(int64_t l1, int64_t ido, const double* tw, const double* cc, double* ch) {
+  const int64_t os = 4 * l1 * ido;
+  for (int64_t k = 0; k < l1; ++k) {
+    const double* in = cc + 4 * k * R * ido;
+    double* out = ch + 4 * k * ido;
+    V a[R], y[R];
+    for (int m = 0; m < R; ++m) a[m] = _mm256_loadu_pd(in + 4 * m * ido);
+    Bfly<R, Fwd>::run(a, y);
+    for (int j = 0; j < R; ++j) _mm256_storeu_pd(out + j * os, y[j]);
+    for (int64_t i = 1; i < ido; ++i) {
+      for (int m = 0; m < R; ++m) a[m] = _mm256_loadu_pd(in + 4 * (m * ido + i));
+      Bfly<R, Fwd>::run(a, y);
+      const double* t = tw + 2 * ((i & ~int64_t(1)) * (R - 1) + (i & 1));
+      _mm256_storeu_pd(out + 4 * i, y[0]);
+      for (int j = 1; j < R; ++j) {
+        const V w = twv<Fwd>(_mm256_broadcast_pd(reinterpret_cast<const __m128d*>(t + 4 * (j - 1))));
+        _mm256_storeu_pd(out + j * os + 4 * i, cmul(y[j], w));
+      }
+    }
+  }
+}
+
+bool fft_pass_c128x2(int ip, int64_t l1, int64_t ido, const double* tw, const double* in, double* out, bool fwd) {
+  switch (ip) {
+    case 2: fwd ? pass_x2<2, true>(l1, ido, tw, in, out) : pass_x2<2, false>(l1, ido, tw, in, out); return true;
+    case 3: fwd ? pass_x2<3, true>(l1, ido, tw, in, out) : pass_x2<3, false>(l1, ido, tw, in, out); return true;
+    case 4: fwd ? pass_x2<4, true>(l1, ido, tw, in, out) : pass_x2<4, false>(l1, ido, tw, in, out); return true;
+    case 5: fwd ? pass_x2<5, true>(l1, ido, tw, in, out) : pass_x2<5, false>(l1, ido, tw, in, out); return true;
+    case 8: fwd ? pass_x2<8, true>(l1, ido, tw, in, out) : pass_x2<8, false>(l1, ido, tw, in, out); return true;
+    default: return false;
+  }
+}
+
 bool fft_pass_c128(int ip, int64_t l1, int64_t ido, const double* tw, const double* in, double* out, bool fwd) {
   switch (ip) {
     case 2: fwd ? pass_r<2, true>(l1, ido, tw, in, out) : pass_r<2, false>(l1, ido, tw, in, out); return true;
@@ -179,7 +215,10 @@ bool fft_pass_c128(int ip, int64_t l1, int64_t ido, const double* tw, const doub
 
 }  // namespace
 
-void fill_fft(KernelTable& t) { t.fft_pass_c128 = &fft_pass_c128; }
+void fill_fft(KernelTable& t) {
+  t.fft_pass_c128 = &fft_pass_c128;
+  t.fft_pass_c128x2 = &fft_pass_c128x2;
+}
 #else
 void fill_fft(KernelTable&) {}
 #endif

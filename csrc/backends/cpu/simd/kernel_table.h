@@ -74,6 +74,8 @@ struct KernelTable {
   GemmKernel<float> sgemm;
   GemmKernel<double> dgemm;
   FftPassFn fft_pass_c128 = nullptr;  // simd/fft_kernels.cpp; null: the plan's generic passes
+  // The same pass over two interleaved transforms (data [n][2] complex128); null: no pair path.
+  FftPassFn fft_pass_c128x2 = nullptr;
 };
 
 enum class Isa : int { Scalar = 0, AVX2 = 1, AVX512 = 2 };

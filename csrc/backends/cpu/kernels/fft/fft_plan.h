@@ -87,7 +87,10 @@ class FftPlan {
   using C = std::complex<T>;
 
   explicit FftPlan(int64_t n) : n_(n) {
-    if constexpr (std::is_same_v<T, double>) pass_fn_ = kernels().fft_pass_c128;
+    if constexpr (std::is_same_v<T, double>) {
+      pass_fn_ = kernels().fft_pass_c128;
+      pair_fn_ = kernels().fft_pass_c128x2;
+    }
     std::vector<int64_t> f = factorize(n);
     for (auto p : f)
       if (p > kMaxDirectRadix) blue_ = true;
@@ -95,7 +98,6 @@ class FftPlan {
       init_bluestein();
       return;
     }
-    if (n >= four_step_min() && init_four_step()) return;
     int64_t l1 = 1;
     for (auto p : f) {
       Pass ps{static_cast<int>(p), l1, n / (l1 * p), tw_.size(), roots_.size()};
@@ -103,23 +105,25 @@ class FftPlan {
       // a power-of-two apart (which would fight the inputs and outputs for the same cache sets);
       // i in pairs (i even, i+1) interleaved per j, so a SIMD pass over two i loads each pair
       // with one load (simd/fft_kernels.cpp). An odd ido is padded with a unit twiddle.
-      const int64_t ido2 = (ps.ido + 1) & ~int64_t(1);
+      // (complex128 only: single precision runs the generic passes and keeps the plain layout).
+      const int64_t ido2 = kPairTw ? (ps.ido + 1) & ~int64_t(1) : ps.ido;
       tw_.resize(tw_.size() + ido2 * (p - 1), C(1, 0));
       for (int64_t i = 0; i < ps.ido; ++i)
-        for (int64_t j = 1; j < p; ++j)
-          tw_[ps.tw + (i & ~int64_t(1)) * (p - 1) + 2 * (j - 1) + (i & 1)] = unit<T>((j * i * l1) % n, n);
+        for (int64_t j = 1; j < p; ++j) tw_[ps.tw + tw_index(static_cast<int>(p), j, i)] = unit<T>((j * i * l1) % n, n);
       if (p > 5)
         for (int64_t k = 0; k < p; ++k) roots_.push_back(unit<T>(k, p));
       passes_.push_back(ps);
       l1 *= p;
     }
+    pair_ok_ = pair_fn_ != nullptr && n > 1;
+    for (const Pass& ps : passes_)
+      if (ps.ip != 2 && ps.ip != 3 && ps.ip != 4 && ps.ip != 5 && ps.ip != 8) pair_ok_ = false;
   }
 
   int64_t size() const { return n_; }
   // Elements of scratch run() needs.
   int64_t work_size() const {
     if (blue_) return 2 * m_ + sub_->work_size();
-    if (four_) return n_ + fs_.scratch + std::max(fs_.p1->work_size(), fs_.p2->work_size());
     return n_;
   }
 
@@ -139,7 +143,6 @@ class FftPlan {
       for (int64_t i = 0; i < n_; ++i) out[i] = std::conj(out[i]);
       return;
     }
-    if (four_) return four_step(in, out, work, forward);
     // With p passes alternating between two buffers, the last lands in the first written one
     // when p is odd: so write out first for odd p, work first for even p. In place, an odd count
     // has to read its input from a copy in work.
@@ -159,6 +162,28 @@ class FftPlan {
     if (src != out) std::memcpy(static_cast<void*>(out), src, sizeof(C) * n_);
   }
 
+  // Two transforms at once on interleaved data ([n][2] complex: element e of transform 0, then
+  // of transform 1), for the columns of a row-major array, where two adjacent columns are
+  // adjacent in memory; work has 2n elements. Only when pair_ok().
+  bool pair_ok() const { return pair_ok_; }
+  void run_pair(const C* in, C* out, C* work, bool forward) const {
+    const size_t np = passes_.size();
+    const C* src = in;
+    C* dst = (np % 2 == 1) ? out : work;
+    if (in == dst) {
+      std::memcpy(static_cast<void*>(work), in, sizeof(C) * 2 * n_);
+      src = work;
+    }
+    for (size_t q = 0; q < np; ++q) {
+      const Pass& ps = passes_[q];
+      pair_fn_(ps.ip, ps.l1, ps.ido, reinterpret_cast<const double*>(tw_.data() + ps.tw),
+               reinterpret_cast<const double*>(src), reinterpret_cast<double*>(dst), forward);
+      src = dst;
+      dst = (dst == out) ? work : out;
+    }
+    if (src != out) std::memcpy(static_cast<void*>(out), src, sizeof(C) * 2 * n_);
+  }
+
   // exp(-2 pi i k / n), from the angle reduced to [0, 2pi): accurate to an ulp or two.
   template <class U>
   static std::complex<U> unit(int64_t k, int64_t n) {
@@ -175,14 +200,24 @@ class FftPlan {
     size_t tw, roots;
   };
 
+  static constexpr bool kPairTw = std::is_same_v<T, double>;
+  // Where twiddle (j, i) of a pass of radix ip sits in the pass's table.
+  static int64_t tw_index(int ip, int64_t j, int64_t i) {
+    return kPairTw ? (i & ~int64_t(1)) * (ip - 1) + 2 * (j - 1) + (i & 1) : i * (ip - 1) + (j - 1);
+  }
+
+  // Odd factors first, powers of two last: every pass but the last then has an even ido, so the
+  // SIMD passes over pairs of i have no half-empty tail (1000 = 5 5 5 8: ido 200, 40, 8, 1).
   static std::vector<int64_t> factorize(int64_t n) {
+    std::vector<int64_t> two;
+    while (n % 8 == 0) { two.push_back(8); n /= 8; }
+    while (n % 4 == 0) { two.push_back(4); n /= 4; }
+    while (n % 2 == 0) { two.push_back(2); n /= 2; }
     std::vector<int64_t> f;
-    while (n % 8 == 0) { f.push_back(8); n /= 8; }
-    while (n % 4 == 0) { f.push_back(4); n /= 4; }
-    while (n % 2 == 0) { f.push_back(2); n /= 2; }
     for (int64_t p = 3; p * p <= n; p += 2)
       while (n % p == 0) { f.push_back(p); n /= p; }
     if (n > 1) f.push_back(n);
+    f.insert(f.end(), two.begin(), two.end());
     return f;
   }
 
@@ -196,82 +231,6 @@ class FftPlan {
         if (v < best) best = v;
       }
     return best;
-  }
-
-  // Long transforms: the four-step (Bailey) split n = n1 * n2. Viewed as an n1 x n2 row-major
-  // matrix, transform the columns (n1 points each) a block of columns at a time, multiply by
-  // w_n^(k1 j2), transform the rows (n2 points) and write them transposed. Every stage works on
-  // blocks that sit in L2, so the whole transform reads and writes the array twice instead of
-  // once per radix pass (7 passes for 2^20, each streaming 32 MiB through L3/DRAM).
-  static int64_t four_step_min() { return int64_t(1) << 17; }
-
-  bool init_four_step() {
-    int64_t n1 = 1;
-    for (int64_t d = static_cast<int64_t>(std::sqrt(static_cast<double>(n_))); d >= 1; --d)
-      if (n_ % d == 0) { n1 = d; break; }
-    if (n1 < 16) return false;
-    fs_.n1 = n1;
-    fs_.n2 = n_ / n1;
-    fs_.p1 = std::make_unique<FftPlan<T>>(fs_.n1);
-    fs_.p2 = std::make_unique<FftPlan<T>>(fs_.n2);
-    // blocks of ~256 KiB; the +2 padding keeps the lines of a block off a power-of-two pitch
-    auto blk = [](int64_t len) {
-      return std::max<int64_t>(4, std::min<int64_t>(16, (256 << 10) / (static_cast<int64_t>(sizeof(C)) * len)));
-    };
-    fs_.b1 = blk(fs_.n1);
-    fs_.b2 = blk(fs_.n2);
-    fs_.scratch = std::max(fs_.b1 * (fs_.n1 + 2), fs_.b2 * (fs_.n2 + 2));
-    // w_n^k = hi[k >> sh] * lo[k & (L-1)], L a power of two near sqrt(n): two small tables
-    fs_.sh = 0;
-    while ((int64_t(1) << (2 * fs_.sh)) < n_) ++fs_.sh;
-    const int64_t L = int64_t(1) << fs_.sh;
-    for (int64_t k = 0; k < L; ++k) fs_.lo.push_back(unit<T>(k, n_));
-    for (int64_t h = 0; h * L < n_; ++h) fs_.hi.push_back(unit<T>(h * L, n_));
-    four_ = true;
-    return true;
-  }
-
-  static C mulc(C a, C b) {  // without the library's inf/nan recovery (a call per product)
-    return C(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
-  }
-
-  void four_step(const C* in, C* out, C* work, bool forward) const {
-    const int64_t n1 = fs_.n1, n2 = fs_.n2, n = n_;
-    C* blk = work + n;
-    C* sw = blk + fs_.scratch;
-    const C* lo = fs_.lo.data();
-    const C* hi = fs_.hi.data();
-    const int sh = fs_.sh;
-    const int64_t mask = (int64_t(1) << sh) - 1;
-    // columns: in -> work, twiddled
-    const int64_t ld1 = n1 + 2, b1 = fs_.b1;
-    for (int64_t c0 = 0; c0 < n2; c0 += b1) {
-      const int64_t w = std::min(b1, n2 - c0);
-      for (int64_t j = 0; j < n1; ++j)
-        for (int64_t c = 0; c < w; ++c) blk[c * ld1 + j] = in[j * n2 + c0 + c];
-      for (int64_t c = 0; c < w; ++c) {
-        C* g = blk + c * ld1;
-        fs_.p1->run(g, g, sw, forward);
-        const int64_t j2 = c0 + c;
-        int64_t k = 0;  // k1 * j2 mod n
-        for (int64_t k1 = 1; k1 < n1; ++k1) {
-          k += j2;
-          if (k >= n) k -= n;
-          C t = mulc(hi[k >> sh], lo[k & mask]);
-          g[k1] = mulc(g[k1], forward ? t : std::conj(t));
-        }
-      }
-      for (int64_t j = 0; j < n1; ++j)
-        for (int64_t c = 0; c < w; ++c) work[j * n2 + c0 + c] = blk[c * ld1 + j];
-    }
-    // rows: work -> blk -> out transposed (out[k1 + n1 k2] = row k1, element k2)
-    const int64_t ld2 = n2 + 2, b2 = fs_.b2;
-    for (int64_t r0 = 0; r0 < n1; r0 += b2) {
-      const int64_t h = std::min(b2, n1 - r0);
-      for (int64_t r = 0; r < h; ++r) fs_.p2->run(work + (r0 + r) * n2, blk + r * ld2, sw, forward);
-      for (int64_t k2 = 0; k2 < n2; ++k2)
-        for (int64_t r = 0; r < h; ++r) out[r0 + r + n1 * k2] = blk[r * ld2 + k2];
-    }
   }
 
   void init_bluestein() {
@@ -322,7 +281,7 @@ class FftPlan {
                                reinterpret_cast<const double*>(ccc), reinterpret_cast<double*>(cch), Fwd))
         return;
     auto twid = [&](int64_t j, int64_t i) {
-      V t = tw[(i & ~int64_t(1)) * (ip - 1) + 2 * (j - 1) + (i & 1)];
+      V t = tw[tw_index(ip, j, i)];
       return Fwd ? t : cconj(t);
     };
     auto mul = [](V a, V b) { return cmul(a, b); };
@@ -454,14 +413,8 @@ class FftPlan {
   int64_t m_ = 0;
   std::unique_ptr<FftPlan<T>> sub_;
   std::vector<C> chirp_, bfft_;
-  bool four_ = false;
-  struct FourStep {
-    int64_t n1 = 0, n2 = 0, b1 = 0, b2 = 0, scratch = 0;
-    int sh = 0;
-    std::unique_ptr<FftPlan<T>> p1, p2;
-    std::vector<C> lo, hi;
-  } fs_;
-  FftPassFn pass_fn_ = nullptr;
+  FftPassFn pass_fn_ = nullptr, pair_fn_ = nullptr;
+  bool pair_ok_ = false;
 };
 
 // Real transforms of even length n = 2h through one complex transform of length h: the even
