@@ -1,11 +1,13 @@
 // CPU kernels of the FFT primitives (shape rules: ops/fft/fft.cpp).
 //
 // One 1-D complex transform of any length n: the FFTPACK-style mixed-radix decomposition with
-// self-sorting (Stockham) passes, radices 4, 2, 3, 5 written out and any other odd factor done
-// directly; a length with a prime factor above kMaxDirectRadix goes through Bluestein's chirp-z
-// (a cyclic convolution of smooth length m >= 2n-1). Plans (factors, twiddles) are built once per
+// self-sorting (Stockham) passes, radices 8, 4, 2, 3, 5 written out (complex128: AVX2/FMA passes
+// from simd/fft_kernels.cpp where the CPU has them) and any other odd factor done directly; a
+// length with a prime factor above kMaxDirectRadix goes through Bluestein's chirp-z (a cyclic
+// convolution of smooth length m >= 2n-1). Plans (factors, twiddles) are built once per
 // (length, precision) and shared. Batches of lines along a non-last axis are gathered a few
-// columns at a time so every cache line read is used whole.
+// columns at a time so every cache line read is used whole; complex128 columns go two at a time
+// through the SIMD pair passes (for_column_pairs).
 #include <cmath>
 #include <type_traits>
 #include <complex>

@@ -1,6 +1,7 @@
 // One 1-D complex FFT plan of any length (used by kernels/fft/fft.cpp): FFTPACK-style mixed-radix
-// self-sorting passes, radices 4, 2, 3, 5 written out, other odd factors directly, Bluestein's
-// chirp-z for prime factors above kMaxDirectRadix.
+// self-sorting passes, radices 8, 4, 2, 3, 5 written out, other odd factors directly, Bluestein's
+// chirp-z for prime factors above kMaxDirectRadix. Complex128 passes of radix 2/3/4/5/8 go to the
+// per-ISA SIMD kernels (KernelTable::fft_pass_c128) when the CPU has them.
 #pragma once
 #include <algorithm>
 #include <cmath>
