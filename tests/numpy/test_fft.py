@@ -4,6 +4,9 @@ modes, non-contiguous input, and numpy's errors."""
 import numpy
 import pytest
 
+from helpers import run_under_isa
+
+import mnn
 import mnn.numpy as mnp
 import mnn.numpy.fft as mfft
 
@@ -169,3 +172,87 @@ def test_empty_batch():
     x = numpy.zeros((0, 8), dtype="complex128")
     _check(mfft.fft(mnp.asarray(x)), numpy.fft.fft(x), 1e-12)
     _check(mfft.rfft(mnp.asarray(x.real)), numpy.fft.rfft(x.real), 1e-12)
+
+
+# Lengths the kernels specialise: powers of two (radix-8/4 passes), 1000 = 5^3 8, 3^3 5^3 (odd
+# radices only: SIMD passes with odd ido, masked tails), long ones (2^17...), a radix-7 factor
+# (generic pass between SIMD passes), and a large prime (Bluestein over a long smooth length).
+SPECIAL = [1024, 1000, 3 ** 3 * 5 ** 3, 2 ** 17, 2 ** 18 + 2 ** 17, 2 ** 17 * 5, 7 * 2 ** 15, 100003]
+
+
+@pytest.mark.parametrize("n", SPECIAL)
+@pytest.mark.parametrize("dt", ["complex128", "complex64"])
+def test_specialised_lengths(n, dt):
+    x = _data((n,), dt, n % 1000)
+    _check(mfft.fft(mnp.asarray(x)), numpy.fft.fft(x), _tol(dt))
+    _check(mfft.ifft(mnp.asarray(x), norm="ortho"), numpy.fft.ifft(x, norm="ortho"), _tol(dt))
+
+
+@pytest.mark.parametrize("shape,axis", [((1000, 7), 0), ((64, 1000), 0), ((1000, 1000), 0), ((5, 6, 9), 1),
+                                        ((125, 3), 0), ((1024, 5), 0), ((7, 2), 0), ((97, 4), 0)])
+@pytest.mark.parametrize("dt", ["complex128", "complex64"])
+def test_columns(shape, axis, dt):
+    # lines along a non-last axis go two columns at a time (odd column counts pair the last with itself)
+    x = _data(shape, dt, 3)
+    _check(mfft.fft(mnp.asarray(x), axis=axis), numpy.fft.fft(x, axis=axis), _tol(dt))
+    _check(mfft.ifft(mnp.asarray(x), axis=axis, norm="forward"), numpy.fft.ifft(x, axis=axis, norm="forward"),
+           _tol(dt))
+
+
+@pytest.mark.parametrize("shape", [(1000, 1000), (1024, 512), (3, 1000), (375, 6), (2, 3, 40)])
+def test_fft2_fftn_shapes(shape):
+    x = _data(shape, "complex128", 4)
+    for norm in (None, "ortho"):
+        _check(mfft.fft2(mnp.asarray(x), norm=norm), numpy.fft.fft2(x, norm=norm), 1e-12)
+        _check(mfft.ifftn(mnp.asarray(x), norm=norm), numpy.fft.ifftn(x, norm=norm), 1e-12)
+    xt = x.T  # non-contiguous input
+    _check(mfft.fft2(mnp.asarray(xt)), numpy.fft.fft2(xt), 1e-12)
+    r = x.real.copy()
+    _check(mfft.rfftn(mnp.asarray(r)), numpy.fft.rfftn(r), 1e-12)
+
+
+def test_long_real():
+    for n in (2 ** 18, 2 ** 18 + 2):
+        x = _data((n,), "float64", 9)
+        y = numpy.fft.rfft(x)
+        _check(mfft.rfft(mnp.asarray(x)), y, 1e-12)
+        _check(mfft.irfft(mnp.asarray(y), n), numpy.fft.irfft(y, n), 1e-12)
+        _check(mfft.hfft(mnp.asarray(y[:1000])), numpy.fft.hfft(y[:1000]), 1e-12)
+
+
+def test_zero_length_errors():
+    for name in ("fft", "ifft", "rfft", "hfft", "ihfft"):
+        with pytest.raises(ValueError):
+            getattr(numpy.fft, name)(numpy.zeros(0))  # numpy's behaviour, which mnn follows
+        with pytest.raises(ValueError):
+            getattr(mfft, name)(mnp.zeros(0))
+    with pytest.raises(ValueError):
+        mfft.fft2(mnp.zeros((0, 4)))
+    with pytest.raises(ValueError):
+        numpy.fft.fft2(numpy.zeros((0, 4)))
+
+
+ISA_PROGRAM = r"""
+import json, sys
+import numpy
+import mnn.numpy as mnp
+rng = numpy.random.default_rng(11)
+out = {}
+for shape, axis in [((1000,), 0), ((1024,), 0), ((3375,), 0), ((2 ** 17,), 0), ((40, 7), 0), ((6, 1000), 0), ((250, 8), 0)]:
+    x = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+    for f in ("fft", "ifft"):
+        y = numpy.asarray(getattr(mnp.fft, f)(mnp.asarray(x), axis=axis))
+        out[f"{f}{shape}"] = [y.real.ravel().tolist(), y.imag.ravel().tolist()]
+json.dump(out, sys.stdout)
+"""
+
+
+@pytest.mark.parametrize("isa", [i for i in mnn._core.available_isas() if i != "scalar"])
+def test_simd_passes_match_generic(isa):
+    # the SIMD complex128 passes (pairs of i, pairs of k, pairs of columns) against the generic ones
+    ref, got = run_under_isa(ISA_PROGRAM, "scalar"), run_under_isa(ISA_PROGRAM, isa)
+    assert ref.keys() == got.keys()
+    for k in ref:
+        a = numpy.array(ref[k][0]) + 1j * numpy.array(ref[k][1])
+        b = numpy.array(got[k][0]) + 1j * numpy.array(got[k][1])
+        assert numpy.abs(a - b).max() <= 1e-12 * numpy.abs(a).max(), k

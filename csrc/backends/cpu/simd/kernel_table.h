@@ -50,6 +50,11 @@ using ArgRunFn = int64_t (*)(const char* p, int64_t n);
 using ArgRowsFn = void (*)(const char* base, int64_t stride, int64_t nrows, int64_t r0, int64_t n, char* best,
                            int64_t* idx);
 
+// One Stockham pass of a complex128 FFT (kernels/fft/fft_plan.h: cc [l1][ip][ido] -> ch
+// [ip][l1][ido], twiddles in the plan's pair layout); false for a radix it has no kernel for.
+using FftPassFn = bool (*)(int ip, int64_t l1, int64_t ido, const double* tw, const double* in, double* out,
+                           bool forward);
+
 struct KernelTable {
   EwFn ew[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   // Binary ops whose second operand is one value broadcast over the n elements (x - m, e / s,
@@ -68,6 +73,9 @@ struct KernelTable {
   TransposeFn transpose[4] = {};
   GemmKernel<float> sgemm;
   GemmKernel<double> dgemm;
+  FftPassFn fft_pass_c128 = nullptr;  // simd/fft_kernels.cpp; null: the plan's generic passes
+  // The same pass over two interleaved transforms (data [n][2] complex128); null: no pair path.
+  FftPassFn fft_pass_c128x2 = nullptr;
 };
 
 enum class Isa : int { Scalar = 0, AVX2 = 1, AVX512 = 2 };
@@ -82,16 +90,19 @@ namespace scalar { void fill_elementwise(KernelTable& t); }
 namespace scalar { void fill_reduce(KernelTable& t); }
 namespace scalar { void fill_transpose(KernelTable& t); }
 namespace scalar { void fill_gemm(KernelTable& t); }
+namespace scalar { void fill_fft(KernelTable& t); }
 namespace scalar { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 namespace avx2 { void fill_elementwise(KernelTable& t); }
 namespace avx2 { void fill_reduce(KernelTable& t); }
 namespace avx2 { void fill_transpose(KernelTable& t); }
 namespace avx2 { void fill_gemm(KernelTable& t); }
+namespace avx2 { void fill_fft(KernelTable& t); }
 namespace avx2 { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 namespace avx512 { void fill_elementwise(KernelTable& t); }
 namespace avx512 { void fill_reduce(KernelTable& t); }
 namespace avx512 { void fill_transpose(KernelTable& t); }
 namespace avx512 { void fill_gemm(KernelTable& t); }
+namespace avx512 { void fill_fft(KernelTable& t); }
 namespace avx512 { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 
 }  // namespace mnn::cpu

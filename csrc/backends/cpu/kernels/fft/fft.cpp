@@ -1,11 +1,13 @@
 // CPU kernels of the FFT primitives (shape rules: ops/fft/fft.cpp).
 //
 // One 1-D complex transform of any length n: the FFTPACK-style mixed-radix decomposition with
-// self-sorting (Stockham) passes, radices 4, 2, 3, 5 written out and any other odd factor done
-// directly; a length with a prime factor above kMaxDirectRadix goes through Bluestein's chirp-z
-// (a cyclic convolution of smooth length m >= 2n-1). Plans (factors, twiddles) are built once per
+// self-sorting (Stockham) passes, radices 8, 4, 2, 3, 5 written out (complex128: AVX2/FMA passes
+// from simd/fft_kernels.cpp where the CPU has them) and any other odd factor done directly; a
+// length with a prime factor above kMaxDirectRadix goes through Bluestein's chirp-z (a cyclic
+// convolution of smooth length m >= 2n-1). Plans (factors, twiddles) are built once per
 // (length, precision) and shared. Batches of lines along a non-last axis are gathered a few
-// columns at a time so every cache line read is used whole.
+// columns at a time so every cache line read is used whole; complex128 columns go two at a time
+// through the SIMD pair passes (for_column_pairs).
 #include <cmath>
 #include <type_traits>
 #include <complex>
@@ -117,6 +119,46 @@ void for_lines(const Sin* in, int64_t nin, Sout* out, int64_t nout, const Lines&
   });
 }
 
+// Complex128 lines along a non-last axis, two columns at a time through the plan's pair passes
+// (FftPlan::run_pair): two adjacent columns are 32 contiguous bytes of each row, so the gather
+// is a plain copy instead of a transpose, and each SIMD register holds one element of both
+// columns (twiddles loaded once for both). Blocks of kPairs pairs share one walk down the rows,
+// so each row visit (a TLB miss for long pitches) moves 128 bytes. An odd last column is paired
+// with itself. Measured on 1000x1000 along axis 0: ~1.5x faster than one-line-at-a-time gathers.
+template <class C>
+void for_column_pairs(const C* in, C* out, int64_t n, const Lines& L, const FftPlan<double>& P, bool fwd,
+                      double scale) {
+  constexpr int64_t kPairs = 4;
+  const int64_t nb = (L.inner + 2 * kPairs - 1) / (2 * kPairs);
+  parallel_for(L.outer * nb, std::max<int64_t>(1, 2048 / n), [&](int64_t b, int64_t e) {
+    C* g = scratch_of<C, 4>(static_cast<size_t>(2 * n * kPairs));
+    C* w = scratch_of<C, 5>(static_cast<size_t>(2 * n));
+    for (int64_t u = b; u < e; ++u) {
+      const int64_t o = u / nb, c0 = (u % nb) * 2 * kPairs;
+      const int64_t wc = std::min(2 * kPairs, L.inner - c0), np = (wc + 1) / 2;
+      const C* ib = in + o * n * L.inner + c0;
+      C* ob = out + o * n * L.inner + c0;
+      for (int64_t j = 0; j < n; ++j) {
+        const C* r = ib + j * L.inner;
+        for (int64_t q = 0; q < np; ++q) {
+          g[q * 2 * n + 2 * j] = r[2 * q];
+          g[q * 2 * n + 2 * j + 1] = r[std::min(2 * q + 1, wc - 1)];
+        }
+      }
+      for (int64_t q = 0; q < np; ++q) {
+        C* gq = g + q * 2 * n;
+        P.run_pair(gq, gq, w, fwd);
+        if (scale != 1.0)
+          for (int64_t j = 0; j < 2 * n; ++j) gq[j] *= scale;
+      }
+      for (int64_t j = 0; j < n; ++j) {
+        C* r = ob + j * L.inner;
+        for (int64_t c = 0; c < wc; ++c) r[c] = g[(c >> 1) * 2 * n + 2 * j + (c & 1)];
+      }
+    }
+  });
+}
+
 template <class T>
 class FftKernel final : public backend::Kernel {
  public:
@@ -153,7 +195,15 @@ class FftKernel final : public backend::Kernel {
     };
     if (kind_ == C2C) {
       const FftPlan<T>& P = *plan_;
-      for_lines(reinterpret_cast<const C*>(inputs[0]), nin_, reinterpret_cast<C*>(output), nout_, lines_,
+      bool pairs = false;
+      if constexpr (std::is_same_v<T, double>) {
+        pairs = lines_.inner > 1 && P.pair_ok();
+        if (pairs)
+          for_column_pairs(reinterpret_cast<const C*>(inputs[0]), reinterpret_cast<C*>(output), n, lines_, P, fwd,
+                           scale);
+      }
+      if (!pairs)
+        for_lines(reinterpret_cast<const C*>(inputs[0]), nin_, reinterpret_cast<C*>(output), nout_, lines_,
                 [&](const C* src, C* dst) {
                   P.run(src, dst, scratch_of<C, 3>(static_cast<size_t>(P.work_size())), fwd);
                   rescale(dst, n);
@@ -161,6 +211,12 @@ class FftKernel final : public backend::Kernel {
       C* o = reinterpret_cast<C*>(output);
       for (const Extra& e : more_) {
         const FftPlan<T>& Q = *e.plan;
+        if constexpr (std::is_same_v<T, double>) {
+          if (e.lines.inner > 1 && Q.pair_ok()) {
+            for_column_pairs(o, o, e.n, e.lines, Q, fwd, 1.0);
+            continue;
+          }
+        }
         for_lines(o, e.n, o, e.n, e.lines, [&](const C* src, C* dst) {
           Q.run(src, dst, scratch_of<C, 3>(static_cast<size_t>(Q.work_size())), fwd);
         });

@@ -1,6 +1,7 @@
 // One 1-D complex FFT plan of any length (used by kernels/fft/fft.cpp): FFTPACK-style mixed-radix
-// self-sorting passes, radices 4, 2, 3, 5 written out, other odd factors directly, Bluestein's
-// chirp-z for prime factors above kMaxDirectRadix.
+// self-sorting passes, radices 8, 4, 2, 3, 5 written out, other odd factors directly, Bluestein's
+// chirp-z for prime factors above kMaxDirectRadix. Complex128 passes of radix 2/3/4/5/8 go to the
+// per-ISA SIMD kernels (KernelTable::fft_pass_c128) when the CPU has them.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -8,7 +9,10 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
+
+#include "backends/cpu/simd/kernel_table.h"
 
 // GCC's loop vectoriser turns the strided butterfly loops into shuffles that run slower than
 // the scalar code (measured: ~15-25% on lengths 1000/1024), so it is off for the plan code.
@@ -84,6 +88,10 @@ class FftPlan {
   using C = std::complex<T>;
 
   explicit FftPlan(int64_t n) : n_(n) {
+    if constexpr (std::is_same_v<T, double>) {
+      pass_fn_ = kernels().fft_pass_c128;
+      pair_fn_ = kernels().fft_pass_c128x2;
+    }
     std::vector<int64_t> f = factorize(n);
     for (auto p : f)
       if (p > kMaxDirectRadix) blue_ = true;
@@ -95,19 +103,30 @@ class FftPlan {
     for (auto p : f) {
       Pass ps{static_cast<int>(p), l1, n / (l1 * p), tw_.size(), roots_.size()};
       // i-major: the ip-1 twiddles of one i are adjacent, one stream instead of ip-1 streams
-      // a power-of-two apart (which would fight the inputs and outputs for the same cache sets)
+      // a power-of-two apart (which would fight the inputs and outputs for the same cache sets);
+      // i in pairs (i even, i+1) interleaved per j, so a SIMD pass over two i loads each pair
+      // with one load (simd/fft_kernels.cpp). An odd ido is padded with a unit twiddle.
+      // (complex128 only: single precision runs the generic passes and keeps the plain layout).
+      const int64_t ido2 = kPairTw ? (ps.ido + 1) & ~int64_t(1) : ps.ido;
+      tw_.resize(tw_.size() + ido2 * (p - 1), C(1, 0));
       for (int64_t i = 0; i < ps.ido; ++i)
-        for (int64_t j = 1; j < p; ++j) tw_.push_back(unit<T>((j * i * l1) % n, n));
+        for (int64_t j = 1; j < p; ++j) tw_[ps.tw + tw_index(static_cast<int>(p), j, i)] = unit<T>((j * i * l1) % n, n);
       if (p > 5)
         for (int64_t k = 0; k < p; ++k) roots_.push_back(unit<T>(k, p));
       passes_.push_back(ps);
       l1 *= p;
     }
+    pair_ok_ = pair_fn_ != nullptr && n > 1;
+    for (const Pass& ps : passes_)
+      if (ps.ip != 2 && ps.ip != 3 && ps.ip != 4 && ps.ip != 5 && ps.ip != 8) pair_ok_ = false;
   }
 
   int64_t size() const { return n_; }
   // Elements of scratch run() needs.
-  int64_t work_size() const { return blue_ ? 2 * m_ + sub_->work_size() : n_; }
+  int64_t work_size() const {
+    if (blue_) return 2 * m_ + sub_->work_size();
+    return n_;
+  }
 
   // Transforms data[0..n) in place (unnormalised); work has work_size() elements.
   void run(C* data, C* work, bool forward) const { run(data, data, work, forward); }
@@ -144,6 +163,28 @@ class FftPlan {
     if (src != out) std::memcpy(static_cast<void*>(out), src, sizeof(C) * n_);
   }
 
+  // Two transforms at once on interleaved data ([n][2] complex: element e of transform 0, then
+  // of transform 1), for the columns of a row-major array, where two adjacent columns are
+  // adjacent in memory; work has 2n elements. Only when pair_ok().
+  bool pair_ok() const { return pair_ok_; }
+  void run_pair(const C* in, C* out, C* work, bool forward) const {
+    const size_t np = passes_.size();
+    const C* src = in;
+    C* dst = (np % 2 == 1) ? out : work;
+    if (in == dst) {
+      std::memcpy(static_cast<void*>(work), in, sizeof(C) * 2 * n_);
+      src = work;
+    }
+    for (size_t q = 0; q < np; ++q) {
+      const Pass& ps = passes_[q];
+      pair_fn_(ps.ip, ps.l1, ps.ido, reinterpret_cast<const double*>(tw_.data() + ps.tw),
+               reinterpret_cast<const double*>(src), reinterpret_cast<double*>(dst), forward);
+      src = dst;
+      dst = (dst == out) ? work : out;
+    }
+    if (src != out) std::memcpy(static_cast<void*>(out), src, sizeof(C) * 2 * n_);
+  }
+
   // exp(-2 pi i k / n), from the angle reduced to [0, 2pi): accurate to an ulp or two.
   template <class U>
   static std::complex<U> unit(int64_t k, int64_t n) {
@@ -160,14 +201,24 @@ class FftPlan {
     size_t tw, roots;
   };
 
+  static constexpr bool kPairTw = std::is_same_v<T, double>;
+  // Where twiddle (j, i) of a pass of radix ip sits in the pass's table.
+  static int64_t tw_index(int ip, int64_t j, int64_t i) {
+    return kPairTw ? (i & ~int64_t(1)) * (ip - 1) + 2 * (j - 1) + (i & 1) : i * (ip - 1) + (j - 1);
+  }
+
+  // Odd factors first, powers of two last: every pass but the last then has an even ido, so the
+  // SIMD passes over pairs of i have no half-empty tail (1000 = 5 5 5 8: ido 200, 40, 8, 1).
   static std::vector<int64_t> factorize(int64_t n) {
+    std::vector<int64_t> two;
+    while (n % 8 == 0) { two.push_back(8); n /= 8; }
+    while (n % 4 == 0) { two.push_back(4); n /= 4; }
+    while (n % 2 == 0) { two.push_back(2); n /= 2; }
     std::vector<int64_t> f;
-    while (n % 8 == 0) { f.push_back(8); n /= 8; }
-    while (n % 4 == 0) { f.push_back(4); n /= 4; }
-    while (n % 2 == 0) { f.push_back(2); n /= 2; }
     for (int64_t p = 3; p * p <= n; p += 2)
       while (n % p == 0) { f.push_back(p); n /= p; }
     if (n > 1) f.push_back(n);
+    f.insert(f.end(), two.begin(), two.end());
     return f;
   }
 
@@ -226,8 +277,12 @@ class FftPlan {
     const int ip = ps.ip;
     const int64_t l1 = ps.l1, ido = ps.ido;
     const V* __restrict__ tw = reinterpret_cast<const V*>(tw_.data()) + ps.tw;
+    if constexpr (std::is_same_v<T, double>)
+      if (pass_fn_ && pass_fn_(ip, ps.l1, ps.ido, reinterpret_cast<const double*>(tw_.data() + ps.tw),
+                               reinterpret_cast<const double*>(ccc), reinterpret_cast<double*>(cch), Fwd))
+        return;
     auto twid = [&](int64_t j, int64_t i) {
-      V t = tw[i * (ip - 1) + (j - 1)];
+      V t = tw[tw_index(ip, j, i)];
       return Fwd ? t : cconj(t);
     };
     auto mul = [](V a, V b) { return cmul(a, b); };
@@ -359,6 +414,8 @@ class FftPlan {
   int64_t m_ = 0;
   std::unique_ptr<FftPlan<T>> sub_;
   std::vector<C> chirp_, bfft_;
+  FftPassFn pass_fn_ = nullptr, pair_fn_ = nullptr;
+  bool pair_ok_ = false;
 };
 
 // Real transforms of even length n = 2h through one complex transform of length h: the even
