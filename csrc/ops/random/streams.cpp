@@ -72,10 +72,20 @@ Zig build_zig(double r, double v, Dens dens, Inv inv, double bits_d, double bits
 
 // Base-layer edges r: the standard values for 256 layers (Marsaglia & Tsang); v is the area of
 // one layer, r f(r) + the tail's mass, as numpy's tables imply it in double precision.
-constexpr double kNorR = 3.6541528853610088, kNorV = 0.004928673233974654;
-constexpr double kExpR = 7.69711747013104972, kExpV = 0.0039496598225815571993;
-constexpr UlpFix kNormalFix[] = {{254, 1}, {176, 1}, {37, -2}, {0, -1}};
-constexpr UlpFix kExpFix[] = {{-1, 0}};
+constexpr double kNorR = 3.6541528853610088, kNorV = 0.004928673233974652;
+constexpr double kExpR = 7.69711747013104972, kExpV = 0.003949659822581558;
+constexpr UlpFix kNormalFix[] = {{37, -2}};
+// The exponential's layers deviate from a double-precision recurrence by up to a few ulps at 87 of
+// 256 layers (numpy's generator evidently evaluated it differently); offsets measured from numpy's draws.
+constexpr UlpFix kExpFix[] = {
+    {1, 2}, {2, -5}, {3, -2}, {4, -1}, {7, -2}, {8, 2}, {9, 1}, {11, -1}, {13, 1}, {17, 2}, {18, -2}, {19, 2},
+    {21, 3}, {22, 1}, {23, -2}, {24, -1}, {29, 1}, {30, -1}, {31, -1}, {32, -1}, {33, 1}, {38, 1}, {39, 1}, {40,
+    1}, {42, 1}, {43, -1}, {53, -1}, {54, 1}, {56, -1}, {57, 1}, {64, 1}, {71, 1}, {74, 1}, {76, 1}, {78, 1}, {81,
+    1}, {83, -1}, {84, 1}, {85, -1}, {86, 1}, {87, -1}, {89, 1}, {91, -1}, {95, 1}, {97, 1}, {99, -1}, {100, 1},
+    {102, 1}, {103, -1}, {104, 1}, {114, -1}, {123, 1}, {125, -1}, {132, 1}, {138, -1}, {139, 1}, {143, 1}, {144,
+    -1}, {147, -1}, {149, -1}, {152, 1}, {153, -1}, {157, 1}, {163, -1}, {165, 1}, {168, -1}, {173, -1}, {174, 1},
+    {175, -1}, {177, 1}, {181, -1}, {182, 1}, {189, -1}, {193, -1}, {195, 1}, {197, 1}, {206, -1}, {208, 1}, {209,
+    -1}, {210, 1}, {215, -1}, {216, 1}, {218, 1}, {223, 1}, {232, -1}, {248, 1}, {0, -3}};
 
 const Zig& normal_zig() {
   static const Zig z = build_zig(

@@ -716,7 +716,7 @@ def _choice(owner, a, size, replace, p, axis, shuffle, legacy):
                 for k, v in enumerate(new):
                     first.setdefault(v, k)
                 found.extend(new[k] for k in sorted(first.values()))
-            idx = _core.reshape(asarray(found[:count], dtype=_I64), list(oshape))
+            idx = _core.reshape(_core.astype(asarray(found[:count]), _I64._code), list(oshape))
         elif legacy:
             idx = _core.reshape(_core.as_contiguous(_shuffled(st, n)[:count]), list(oshape))
         else:
