@@ -5,10 +5,12 @@
 // in double precision at start-up: from the base layer's edge r and the common layer area v,
 // x[255] = r, x[i] = f^-1(v / x[i+1] + f(x[i+1])), x[0] = v / f(r); w[i] = x[i] / 2^bits,
 // k[i] = floor(x[i-1] / x[i] * 2^bits), f[i] = f(x[i]). numpy's own tables were produced by
-// some other evaluation of the same recurrence: checked against numpy's draws (over 10^6 of each
-// kind, tests/numpy/test_random_numpy_streams.py), they agree with ours except at a few layers
-// where numpy's x[i] is one or two ulps away; kNormalFix / kExpFix carry those offsets (applied
-// inside the recurrence, since each layer is computed from the one above it).
+// some other evaluation of the same recurrence: checked against numpy's draws (10^6 of each kind,
+// tests/numpy/test_random_numpy_streams.py), they agree with ours except at some layers where
+// numpy's x[i] is a few ulps away (1 layer of the normal, 87 of the exponential); kNormalFix /
+// kExpFix carry those offsets, measured from numpy's draws (applied inside the recurrence, since
+// each layer is computed from the one above it). The float32 tables are the float64 ones rounded
+// (one exponential layer a float ulp up) with the acceptance bounds k rounded, not truncated.
 #include "ops/random/streams.h"
 
 #include <cmath>
@@ -40,7 +42,8 @@ double step_ulps(double x, int ulps) {
 }
 
 template <class Dens, class Inv>
-Zig build_zig(double r, double v, Dens dens, Inv inv, double bits_d, double bits_f, const UlpFix* fix, int nfix) {
+Zig build_zig(double r, double v, Dens dens, Inv inv, double bits_d, double bits_f, const UlpFix* fix, int nfix,
+              const UlpFix* ffix = nullptr, int nffix = 0) {
   double x[256];
   x[255] = r;
   for (int i = 254; i >= 1; --i) {
@@ -54,12 +57,12 @@ Zig build_zig(double r, double v, Dens dens, Inv inv, double bits_d, double bits
   Zig z;
   const double md = std::ldexp(1.0, static_cast<int>(bits_d)), mf = std::ldexp(1.0, static_cast<int>(bits_f));
   z.k[0] = static_cast<uint64_t>((r / x[0]) * md);
-  z.kf[0] = static_cast<uint32_t>((r / x[0]) * mf);
+  z.kf[0] = static_cast<uint32_t>(std::llround((r / x[0]) * mf));
   z.k[1] = 0;
   z.kf[1] = 0;
   for (int i = 2; i < 256; ++i) {
     z.k[i] = static_cast<uint64_t>((x[i - 1] / x[i]) * md);
-    z.kf[i] = static_cast<uint32_t>((x[i - 1] / x[i]) * mf);
+    z.kf[i] = static_cast<uint32_t>(std::llround((x[i - 1] / x[i]) * mf));  // float32 bounds: rounded
   }
   for (int i = 0; i < 256; ++i) {
     z.w[i] = x[i] / md;
@@ -67,6 +70,9 @@ Zig build_zig(double r, double v, Dens dens, Inv inv, double bits_d, double bits
     z.f[i] = i == 0 ? 1.0 : dens(x[i]);
     z.ff[i] = static_cast<float>(z.f[i]);
   }
+  for (int j = 0; j < nffix; ++j)
+    for (int u = 0; u < (ffix[j].ulps < 0 ? -ffix[j].ulps : ffix[j].ulps); ++u)
+      z.wf[ffix[j].layer] = std::nextafter(z.wf[ffix[j].layer], ffix[j].ulps > 0 ? HUGE_VALF : -HUGE_VALF);
   return z;
 }
 
@@ -87,6 +93,9 @@ constexpr UlpFix kExpFix[] = {
     {175, -1}, {177, 1}, {181, -1}, {182, 1}, {189, -1}, {193, -1}, {195, 1}, {197, 1}, {206, -1}, {208, 1}, {209,
     -1}, {210, 1}, {215, -1}, {216, 1}, {218, 1}, {223, 1}, {232, -1}, {248, 1}, {0, -3}};
 
+// float32 layer widths are the float64 ones rounded, but for one layer of the exponential.
+constexpr UlpFix kExpFloatFix[] = {{226, 1}};
+
 const Zig& normal_zig() {
   static const Zig z = build_zig(
       kNorR, kNorV, [](double x) { return std::exp(-0.5 * x * x); },
@@ -98,7 +107,7 @@ const Zig& normal_zig() {
 const Zig& exp_zig() {
   static const Zig z = build_zig(
       kExpR, kExpV, [](double x) { return std::exp(-x); }, [](double y) { return -std::log(y); }, 53, 23, kExpFix,
-      static_cast<int>(sizeof(kExpFix) / sizeof(kExpFix[0])));
+      static_cast<int>(sizeof(kExpFix) / sizeof(kExpFix[0])), kExpFloatFix, 1);
   return z;
 }
 
