@@ -1,11 +1,33 @@
-"""mnn.numpy.random: numpy's Generator and legacy RandomState APIs on a counter-based generator.
+"""mnn.numpy.random: numpy's Generator and legacy RandomState on numpy's own bit generators.
 
-Every draw is one native "random" primitive (csrc/ops/random/random.cpp) whose inputs are a
-per-call key and the distribution's parameters, so sampling is lazy like any other op and a loop
-that draws the same shapes reuses its cached plan. The key of a call is a hash of the seed and a
-call counter the generator advances; element i of a draw depends only on (key, i), so seeded
-results are reproducible across runs and thread counts. The streams are not numpy's (numpy's
-PCG64/MT19937 bits are not reproduced); the distributions, shapes, dtypes and errors are.
+Seeded streams are numpy's, bit for bit, for:
+  - seeding: SeedSequence (entropy pool, generate_state, spawn), PCG64 and MT19937 states in numpy's
+    formats (bit_generator.state dicts; RandomState.get_state/set_state tuples with the cached
+    Gaussian); RandomState/np.random.seed with an int in [0, 2**32) (init_genrand) or a 1-d int
+    sequence (init_by_array); default_rng(seed) = Generator(PCG64(SeedSequence(seed))).
+  - Generator (PCG64 or MT19937): random (float64, float32), standard_normal / normal (256-level
+    ziggurat, float64 and float32), standard_exponential / exponential (ziggurat, both widths),
+    uniform, integers (Lemire, every integer dtype and bool, endpoint, scalar or array bounds),
+    choice (with/without replacement, with p, Floyd and tail-shuffle paths, axis), permutation,
+    shuffle, bytes.
+  - RandomState / module functions: random_sample (rand, random, ranf, sample), randn /
+    standard_normal / normal (polar Box-Muller with its cached value), uniform, standard_exponential /
+    exponential, randint (masked rejection, every dtype), random_integers, choice, shuffle,
+    permutation, bytes.
+Elementwise affine steps (loc + scale * z, low + range * u) use mnn's arithmetic, which rounds as
+numpy's does (no FMA), so they match too. Array-bounded integers of 8/16-bit dtypes and
+standard_exponential(method="inv") only match in distribution.
+
+Every other law (gamma, beta, binomial, poisson, geometric, chisquare, standard_t, f, weibull, ...,
+and hypergeometric, logseries, zipf, vonmises, noncentral_chisquare, noncentral_f from
+_random_extra.py) matches numpy in distribution only: each call takes one 64-bit word from the same
+bit generator as the key of a counter-based Philox stream (the "random" primitive,
+csrc/ops/random/random.cpp), so results are reproducible from the seed and the saved state, and
+independent of the thread count, but they are not numpy's numbers.
+
+The exact draws are eager native fills (csrc/ops/random/streams.cpp) returning mnn arrays; a seeded
+stream is sequential, except that PCG64's float64 fills jump ahead (LCG advance in O(log n)) so
+large ones are split over threads with the same result for any thread count.
 """
 import builtins
 import math
@@ -958,3 +980,13 @@ Generator.multivariate_normal = _multivariate_normal
 RandomState.multivariate_normal = lambda self, *a, **k: self._gen.multivariate_normal(*a, **k)
 multivariate_normal = _module_fn("multivariate_normal")
 __all__.append("multivariate_normal")
+
+
+# -- the rarer laws (distribution-exact only; _random_extra.py) ---------------------------------------
+from . import _random_extra  # noqa: E402
+
+_random_extra.install(Generator, RandomState)
+for _name in _random_extra.NAMES:
+    globals()[_name] = _module_fn(_name)
+    __all__.append(_name)
+del _name
