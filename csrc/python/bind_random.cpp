@@ -46,6 +46,11 @@ void bind_fills(py::class_<G>& c) {
       return filled(s, DType::Float32, [&](char* p, int64_t n) { rng::fill_exp_zig_f(g, reinterpret_cast<float*>(p), n); });
     return filled(s, DType::Float64, [&](char* p, int64_t n) { rng::fill_exp_zig(g, reinterpret_cast<double*>(p), n); });
   });
+  c.def("exp_inv", [](G& g, const Shape& s, bool f32) {
+    if (f32)
+      return filled(s, DType::Float32, [&](char* p, int64_t n) { rng::fill_exp_inv_f(g, reinterpret_cast<float*>(p), n); });
+    return filled(s, DType::Float64, [&](char* p, int64_t n) { rng::fill_exp_inv(g, reinterpret_cast<double*>(p), n); });
+  });
   c.def("legacy_exp", [](G& g, const Shape& s) {
     return filled(s, DType::Float64, [&](char* p, int64_t n) { rng::fill_legacy_exp(g, reinterpret_cast<double*>(p), n); });
   });

@@ -76,6 +76,7 @@ def test_generator_state_round_trip_and_numpy_interop():
     pg.advance(12345)
     pn.advance(12345)
     assert pg.state == pn.state
+    assert pg.jumped(3).state == pn.jumped(3).state
 
 
 # ------------------------------------------------------------------ Generator streams
@@ -90,6 +91,9 @@ def test_generator_float_streams(seed, size):
     same(g.standard_normal(size, dtype="float32"), h.standard_normal(size, dtype=numpy.float32))
     same(g.standard_exponential(size), h.standard_exponential(size))
     same(g.standard_exponential(size, dtype="float32"), h.standard_exponential(size, dtype=numpy.float32))
+    same(g.standard_exponential(size, method="inv"), h.standard_exponential(size, method="inv"))
+    same(g.standard_exponential(size, dtype="float32", method="inv"),
+         h.standard_exponential(size, dtype=numpy.float32, method="inv"))
     same(g.normal(1.5, 3.0, size), h.normal(1.5, 3.0, size))
     same(g.exponential(2.5, size), h.exponential(2.5, size))
     same(g.uniform(-2, 5, size), h.uniform(-2, 5, size))

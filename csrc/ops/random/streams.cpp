@@ -377,6 +377,17 @@ void fill_legacy_gauss(MT19937& g, double* out, int64_t n) {
 }
 
 template <class G>
+void fill_exp_inv(G& g, double* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = -std::log1p(-g.next_double());
+}
+
+template <class G>
+void fill_exp_inv_f(G& g, float* out, int64_t n) {
+  // numpy evaluates this one in double precision and rounds the result
+  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(-std::log1p(-static_cast<double>(next_float(g))));
+}
+
+template <class G>
 void fill_legacy_exp(G& g, double* out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = -std::log(1.0 - g.next_double());
 }
@@ -461,6 +472,8 @@ void choice_noreplace(G& g, int64_t pop, int64_t size, bool shuffle, int64_t* ou
   template void fill_exp_zig<G>(G&, double*, int64_t);                                                 \
   template void fill_exp_zig_f<G>(G&, float*, int64_t);                                                \
   template void fill_legacy_exp<G>(G&, double*, int64_t);                                              \
+  template void fill_exp_inv<G>(G&, double*, int64_t);                                                 \
+  template void fill_exp_inv_f<G>(G&, float*, int64_t);                                                \
   template void fill_bounded<G>(G&, uint64_t, uint64_t, int, bool, void*, int64_t);                    \
   template void fill_bounded_array<G>(G&, const uint64_t*, const uint64_t*, bool, uint64_t*, int64_t); \
   template void shuffle_indices<G>(G&, int64_t*, int64_t, int64_t, bool);                              \

@@ -17,6 +17,9 @@ template <class G> void fill_normal_zig(G& g, double* out, int64_t n);
 template <class G> void fill_normal_zig_f(G& g, float* out, int64_t n);
 template <class G> void fill_exp_zig(G& g, double* out, int64_t n);
 template <class G> void fill_exp_zig_f(G& g, float* out, int64_t n);
+// Generator.standard_exponential(method="inv"): -log1p(-U).
+template <class G> void fill_exp_inv(G& g, double* out, int64_t n);
+template <class G> void fill_exp_inv_f(G& g, float* out, int64_t n);
 // RandomState: polar Box-Muller with the spare value kept in g (legacy_gauss); -log(1 - U).
 void fill_legacy_gauss(MT19937& g, double* out, int64_t n);
 template <class G> void fill_legacy_exp(G& g, double* out, int64_t n);

@@ -211,8 +211,13 @@ class PCG64(BitGenerator):
         return self
 
     def jumped(self, jumps=1):
-        # numpy's jump: advance by phi * 2**128 - 1 ... not modelled; advance by a fixed large odd stride
-        raise NotImplementedError("[mnn.numpy.random.PCG64.jumped] is not implemented")
+        """A copy advanced by jumps * (the golden ratio's fraction of 2**128): numpy's jump."""
+        child = PCG64.__new__(PCG64)
+        child._seed_seq = self._seed_seq
+        child._st = _core.PCG64State()
+        child.state = self.state
+        child.advance(0x9E3779B97F4A7C15F39CC0605CEDC835 * operator.index(jumps))
+        return child
 
 
 class MT19937(BitGenerator):

@@ -6,7 +6,8 @@ Seeded streams are numpy's, bit for bit, for:
     Gaussian); RandomState/np.random.seed with an int in [0, 2**32) (init_genrand) or a 1-d int
     sequence (init_by_array); default_rng(seed) = Generator(PCG64(SeedSequence(seed))).
   - Generator (PCG64 or MT19937): random (float64, float32), standard_normal / normal (256-level
-    ziggurat, float64 and float32), standard_exponential / exponential (ziggurat, both widths),
+    ziggurat, float64 and float32), standard_exponential (ziggurat or method="inv", both widths) /
+    exponential,
     uniform, integers (Lemire, every integer dtype and bool, endpoint, scalar or array bounds),
     choice (with/without replacement, with p, Floyd and tail-shuffle paths, axis), permutation,
     shuffle, bytes.
@@ -15,8 +16,8 @@ Seeded streams are numpy's, bit for bit, for:
     exponential, randint (masked rejection, every dtype), random_integers, choice, shuffle,
     permutation, bytes.
 Elementwise affine steps (loc + scale * z, low + range * u) use mnn's arithmetic, which rounds as
-numpy's does (no FMA), so they match too. Array-bounded integers of 8/16-bit dtypes and
-standard_exponential(method="inv") only match in distribution.
+numpy's does (no FMA), so they match too. Array-bounded integers of 8/16-bit dtypes only match in
+distribution.
 
 Every other law (gamma, beta, binomial, poisson, geometric, chisquare, standard_t, f, weibull, ...,
 and hypergeometric, logseries, zipf, vonmises, noncentral_chisquare, noncentral_f from
@@ -196,7 +197,7 @@ class Generator:
 
     def _std(self, dist, shape, f32=False):
         """numpy-exact standard draws of `shape` (eager native fills)."""
-        method = {_UNIFORM: "random", _NORMAL: "normal_zig", _EXPONENTIAL: "exp_zig"}[dist]
+        method = {_UNIFORM: "random", _NORMAL: "normal_zig", _EXPONENTIAL: "exp_zig", "inv": "exp_inv"}[dist]
         return getattr(self._st, method)(list(shape), f32)
 
     def _draw(self, dist, dt, shape, params=()):
@@ -236,7 +237,7 @@ class Generator:
     def standard_exponential(self, size=None, dtype="float64", method="zig", out=None):
         if method not in ("zig", "inv"):
             raise ValueError(f"[mnn.numpy.random.standard_exponential] Unknown method {method!r}")
-        return self._simple(_EXPONENTIAL, size, dtype, out, "standard_exponential")
+        return self._simple(_EXPONENTIAL if method == "zig" else "inv", size, dtype, out, "standard_exponential")
 
     def _affine(self, dist, loc, scale, size, fn, scale_name="scale"):
         """loc + scale * X for a standard variate X, with numpy's validation and broadcasting."""
