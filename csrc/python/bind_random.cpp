@@ -65,8 +65,10 @@ void bind_fills(py::class_<G>& c) {
     int64_t n = core::numel(s);
     if (static_cast<int64_t>(off.size()) != n || static_cast<int64_t>(range.size()) != n)
       throw core::ValueError("[mnn.numpy.random] bounds do not match the output size");
-    return filled(s, static_cast<DType>(code), [&](char* p, int64_t m) {
-      rng::fill_bounded_array(g, off.data(), range.data(), masked, reinterpret_cast<uint64_t*>(p), m);
+    DType dt = static_cast<DType>(code);
+    int bytes = dt == DType::Bool ? 0 : static_cast<int>(core::itemsize(dt));
+    return filled(s, dt, [&](char* p, int64_t m) {
+      rng::fill_bounded_array(g, off.data(), range.data(), bytes, masked, p, m);
     });
   });
   c.def("shuffled_indices", [](G& g, int64_t n, bool masked) {

@@ -144,6 +144,16 @@ def test_generator_integers_scalar_and_array_bounds():
     highs = numpy.array([[3, 10, 2**35], [1, 7, 100]])
     same(g.integers(0, mnp.asarray(highs)), h.integers(0, highs))
     same(g.integers(mnp.asarray([1, 2, 3]), 50, size=(2, 3)), h.integers([1, 2, 3], 50, size=(2, 3)))
+    for dtype in ("int32", "int16", "uint8", "int8", "bool"):
+        top = 2 if dtype == "bool" else 100
+        lows = numpy.array([0, 1, 0, 1, 0]) if dtype == "bool" else numpy.array([0, 5, -3 if dtype[0] == "i" else 3, 99])
+        same(g.integers(mnp.asarray(lows), top, dtype=dtype), h.integers(lows, top, dtype=dtype))
+        same(g.integers(0, mnp.asarray(numpy.abs(lows) + 1), size=(3, lows.size), dtype=dtype),
+             h.integers(0, numpy.abs(lows) + 1, size=(3, lows.size), dtype=dtype))
+    rs, rn = mnp.random.RandomState(4), numpy.random.RandomState(4)
+    for dtype in ("int64", "int32", "int16", "uint8"):
+        same(rs.randint(0, mnp.asarray([3, 50, 2, 90]), dtype=dtype), rn.randint(0, [3, 50, 2, 90], dtype=dtype))
+    assert g.bit_generator.state == h.bit_generator.state
 
 
 def test_generator_choice_permutation_shuffle():

@@ -421,8 +421,27 @@ void fill_bounded(G& g, uint64_t off, uint64_t rng, int bytes, bool masked, void
 }
 
 template <class G>
-void fill_bounded_array(G& g, const uint64_t* off, const uint64_t* rng, bool masked, uint64_t* out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = off[i] + bounded_any(g, rng[i], masked);
+void fill_bounded_array(G& g, const uint64_t* off, const uint64_t* rng, int bytes, bool masked, void* out,
+                        int64_t n) {
+  // numpy's broadcast path: per-element ranges, one small-word buffer shared along the fill
+  Buffered b;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t r = rng[i];
+    if (bytes == 8) {
+      static_cast<uint64_t*>(out)[i] = off[i] + bounded_any(g, r, masked);
+    } else if (bytes == 4) {
+      static_cast<uint32_t*>(out)[i] =
+          static_cast<uint32_t>(off[i]) + (r == 0 ? 0u : bounded32(g, static_cast<uint32_t>(r), masked));
+    } else if (bytes == 2) {
+      static_cast<uint16_t*>(out)[i] = static_cast<uint16_t>(
+          off[i] + (r == 0 ? 0u : bounded_small(g, b, static_cast<uint32_t>(r), 16, masked)));
+    } else if (bytes == 1) {
+      static_cast<uint8_t*>(out)[i] = static_cast<uint8_t>(
+          off[i] + (r == 0 ? 0u : bounded_small(g, b, static_cast<uint32_t>(r), 8, masked)));
+    } else {
+      static_cast<uint8_t*>(out)[i] = r == 0 ? static_cast<uint8_t>(off[i]) : static_cast<uint8_t>(b.take(g, 1) & 1u);
+    }
+  }
 }
 
 template <class G>
@@ -475,7 +494,7 @@ void choice_noreplace(G& g, int64_t pop, int64_t size, bool shuffle, int64_t* ou
   template void fill_exp_inv<G>(G&, double*, int64_t);                                                 \
   template void fill_exp_inv_f<G>(G&, float*, int64_t);                                                \
   template void fill_bounded<G>(G&, uint64_t, uint64_t, int, bool, void*, int64_t);                    \
-  template void fill_bounded_array<G>(G&, const uint64_t*, const uint64_t*, bool, uint64_t*, int64_t); \
+  template void fill_bounded_array<G>(G&, const uint64_t*, const uint64_t*, int, bool, void*, int64_t);  \
   template void shuffle_indices<G>(G&, int64_t*, int64_t, int64_t, bool);                              \
   template void choice_noreplace<G>(G&, int64_t, int64_t, bool, int64_t*);
 

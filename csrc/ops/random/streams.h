@@ -26,9 +26,9 @@ template <class G> void fill_legacy_exp(G& g, double* out, int64_t n);
 // Bounded integers off + [0, rng] written as `bytes`-wide words (1: bool or 8-bit, 2, 4, 8), by
 // masked rejection (RandomState) or Lemire's multiply-shift (Generator). Bool: bytes 0.
 template <class G> void fill_bounded(G& g, uint64_t off, uint64_t rng, int bytes, bool masked, void* out, int64_t n);
-// Per-element bounds (broadcast low/high), 64-bit outputs.
-template <class G> void fill_bounded_array(G& g, const uint64_t* off, const uint64_t* rng, bool masked, uint64_t* out,
-                                           int64_t n);
+// Per-element bounds (broadcast low/high), word widths as fill_bounded.
+template <class G> void fill_bounded_array(G& g, const uint64_t* off, const uint64_t* rng, int bytes, bool masked,
+                                           void* out, int64_t n);
 // Fisher-Yates (i from n-1 down to 1, j uniform in [0, i]) applied to 0..n-1: the permutation a
 // shuffle of n rows applies. masked: numpy's random_interval (used by both shuffles); else Lemire.
 template <class G> void shuffle_indices(G& g, int64_t* idx, int64_t n, int64_t first, bool masked);

@@ -16,8 +16,7 @@ Seeded streams are numpy's, bit for bit, for:
     exponential, randint (masked rejection, every dtype), random_integers, choice, shuffle,
     permutation, bytes.
 Elementwise affine steps (loc + scale * z, low + range * u) use mnn's arithmetic, which rounds as
-numpy's does (no FMA), so they match too. Array-bounded integers of 8/16-bit dtypes only match in
-distribution.
+numpy's does (no FMA), so they match too.
 
 Every other law (gamma, beta, binomial, poisson, geometric, chisquare, standard_t, f, weibull, ...,
 and hypergeometric, logseries, zipf, vonmises, noncentral_chisquare, noncentral_f from
@@ -614,10 +613,8 @@ def _bounded_integers(st, low, high, size, dtype, endpoint, masked, fn):
     los = _core.broadcast_to(lo_a, list(oshape)).tolist() if oshape else [lo_a.tolist()]
     tops = _core.broadcast_to(top, list(oshape)).tolist() if oshape else [top.tolist()]
     los, tops = _flat(los), _flat(tops)
-    wide = _U64 if dt == _U64 else _I64
-    r = st.bounded_array([v & _M64 for v in los], [(t - v) & _M64 for v, t in zip(los, tops)], list(oshape),
-                         wide._code, masked)
-    return r if r.dtype == dt else _core.astype(r, dt._code)
+    return st.bounded_array([v & _M64 for v in los], [(t - v) & _M64 for v, t in zip(los, tops)], list(oshape),
+                            dt._code, masked)
 
 
 def _flat(x):
