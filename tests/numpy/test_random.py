@@ -158,7 +158,7 @@ def test_draws_are_mnn_arrays_that_compose_lazily():
     assert isinstance(x, mnp.ndarray) and x.shape == (3, 4) and x.dtype == mnp.float64
     y = x * 2 + 1
     assert not y._is_evaluated()
-    np.testing.assert_array_equal(a(y), np.random.default_rng(0).random((3, 4)) * 2 + 1)
+    numpy.testing.assert_array_equal(a(y), numpy.random.default_rng(0).random((3, 4)) * 2 + 1)
 
 
 # ------------------------------------------------------------------ continuous laws

@@ -32,7 +32,6 @@ large ones are split over threads with the same result for any thread count.
 import builtins
 import math
 import operator
-import os
 
 from .. import _core
 from . import _bitgen, _dtypes
@@ -56,40 +55,6 @@ _F64 = _dtypes.dtype("float64")
 _F32 = _dtypes.dtype("float32")
 _I64 = _dtypes.dtype("int64")
 _U64 = _dtypes.dtype("uint64")
-
-
-def _splitmix64(x):
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return x ^ (x >> 31)
-
-
-def _key_from_seed(seed, fn):
-    """A 64-bit key from numpy's seed forms: None (OS entropy), a non-negative int or a sequence of them."""
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, (float, complex)) or (isinstance(seed, ndarray) and seed.dtype.kind == "f"):
-        raise TypeError(f"[mnn.numpy.random.{fn}] SeedSequence expects int or sequence of ints for entropy not "
-                        f"{seed!r}")
-    if isinstance(seed, ndarray):
-        seed = seed.tolist()
-    words = list(seed) if isinstance(seed, (list, tuple)) else [seed]
-    key = 0x6A09E667F3BCC908
-    for w in words:
-        try:
-            w = operator.index(w)
-        except TypeError:
-            raise TypeError(f"[mnn.numpy.random.{fn}] SeedSequence expects int or sequence of ints for entropy not "
-                            f"{w!r}") from None
-        if w < 0:
-            raise ValueError(f"[mnn.numpy.random.{fn}] expected non-negative integer")
-        while True:  # fold every 64-bit limb, so large seeds differ from their low bits
-            key = _splitmix64(key ^ (w & _M64))
-            w >>= 64
-            if not w:
-                break
-    return key
 
 
 def _size_tuple(size, fn):
