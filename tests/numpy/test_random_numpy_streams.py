@@ -301,3 +301,6 @@ def test_legacy_seed_errors_match_numpy():
         mnp.random.seed([])
     mnp.random.seed(None)  # OS entropy: just has to work
     assert 0 <= mnp.random.rand() < 1
+    mnp.random.seed(1234)  # and re-seeding afterwards still drives the module functions
+    numpy.random.seed(1234)
+    same(mnp.random.rand(3), numpy.random.rand(3))

@@ -182,7 +182,8 @@ class PCG64(BitGenerator):
     """numpy.random.PCG64: 128-bit LCG with XSL-RR output, seeded by SeedSequence.generate_state(4, uint64)."""
 
     def _seed_from(self, ss):
-        self._st = _core.PCG64State()
+        if getattr(self, "_st", None) is None:  # reseeding keeps the state object its users hold
+            self._st = _core.PCG64State()
         s_hi, s_lo, i_hi, i_lo = ss._words64(4)
         self._st.seed(s_hi, s_lo, i_hi, i_lo)
 
@@ -224,7 +225,8 @@ class MT19937(BitGenerator):
     """numpy.random.MT19937: seeded from SeedSequence words (key[0] forced non-zero), or legacy seeding."""
 
     def _seed_from(self, ss):
-        self._st = _core.MT19937State()
+        if getattr(self, "_st", None) is None:  # reseeding keeps the state object its users hold
+            self._st = _core.MT19937State()
         words = ss._words(624)
         words[0] = 0x80000000
         self._st.set_key(words, 623)  # numpy leaves pos at 623: the first draw reads key[623] as is
@@ -236,6 +238,7 @@ class MT19937(BitGenerator):
         if seed is None:
             self._seed_seq = SeedSequence()
             self._seed_from(self._seed_seq)
+            self._st.has_gauss, self._st.gauss = 0, 0.0
             return
         if isinstance(seed, ndarray) and seed.ndim == 0:
             seed = seed.tolist()
