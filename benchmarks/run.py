@@ -653,12 +653,39 @@ def w_linalg512():
 # Groups whose peer is cv2 (the cv2 column and cv2/mnn ratio); the others run numpy and torch.
 CV2_GROUPS = ("cv", "cvfilters", "codecs")
 
+def w_random():
+    """Seeded draws (numpy's streams in both libraries): uniform, ziggurat normal, bounded integers, legacy randn."""
+    n = sizes()["chain"] >> 2
+    draws = [("random", lambda m, g: g.random(n)),
+             ("standard_normal", lambda m, g: g.standard_normal(n)),
+             ("integers(0, 1000)", lambda m, g: g.integers(0, 1000, n)),
+             ("legacy randn", lambda m, g: m.random.RandomState(1).randn(n))]
+    cases = []
+    for label, draw in draws:
+        def mk(lib, draw=draw):
+            if lib == "mnn":
+                g = mnp.random.default_rng(SEED)
+
+                def f():
+                    r = draw(mnp, g)
+                    mnn.eval(r)
+                    return r
+                return f
+            if lib == "numpy" and np is not None:
+                g = np.random.default_rng(SEED)
+                return lambda: draw(np, g)
+            return None
+        cases.append((f"{label} {_count(n)}", mk, 1, None))
+    return cases
+
+
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
              ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft),
              ("sort", w_sort), ("unique", w_unique), ("cv", w_cv), ("cvfilters", w_cv_filters),
              ("codecs", w_codecs), ("linalg", w_linalg)]
 WORKLOADS.append(("linalg512", w_linalg512))
+WORKLOADS.append(("random", w_random))
 
 
 def _count(n):

@@ -11,6 +11,7 @@ void bind_ops(py::module_& m);     // bind_ops.cpp: op functions for mnn.numpy
 void bind_interop(py::module_& m); // bind_interop.cpp: buffers in, tolist/item out, DLPack
 void bind_engine(py::module_& m);  // bind_engine.cpp: eval, stats, threads, autograd tape
 void bind_codecs(py::module_& m);  // bind_codecs.cpp: image codecs for mnn.cv
+void bind_random(py::module_& m);  // bind_random.cpp: numpy-exact bit generators and fills
 void install_fast_slots(py::handle ndarray_type);
 }  // namespace mnn::py_bind
 

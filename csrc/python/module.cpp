@@ -34,4 +34,5 @@ PYBIND11_MODULE(_core, m) {
   py_bind::bind_interop(m);
   py_bind::bind_engine(m);
   py_bind::bind_codecs(m);
+  py_bind::bind_random(m);
 }

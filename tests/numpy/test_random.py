@@ -152,10 +152,13 @@ def test_plan_reused_across_calls():
     assert len(set(vals)) == 5
 
 
-def test_draws_are_lazy():
+def test_draws_are_mnn_arrays_that_compose_lazily():
+    # numpy-exact streams are filled eagerly (a seeded stream is sequential); arithmetic on them stays lazy
     x = mnp.random.default_rng(0).random((3, 4))
-    assert not x._is_evaluated()
-    assert x.shape == (3, 4) and x.dtype == mnp.float64
+    assert isinstance(x, mnp.ndarray) and x.shape == (3, 4) and x.dtype == mnp.float64
+    y = x * 2 + 1
+    assert not y._is_evaluated()
+    numpy.testing.assert_array_equal(a(y), numpy.random.default_rng(0).random((3, 4)) * 2 + 1)
 
 
 # ------------------------------------------------------------------ continuous laws

@@ -1,27 +1,50 @@
-"""mnn.numpy.random: numpy's Generator and legacy RandomState APIs on a counter-based generator.
+"""mnn.numpy.random: numpy's Generator and legacy RandomState on numpy's own bit generators.
 
-Every draw is one native "random" primitive (csrc/ops/random/random.cpp) whose inputs are a
-per-call key and the distribution's parameters, so sampling is lazy like any other op and a loop
-that draws the same shapes reuses its cached plan. The key of a call is a hash of the seed and a
-call counter the generator advances; element i of a draw depends only on (key, i), so seeded
-results are reproducible across runs and thread counts. The streams are not numpy's (numpy's
-PCG64/MT19937 bits are not reproduced); the distributions, shapes, dtypes and errors are.
+Seeded streams are numpy's, bit for bit, for:
+  - seeding: SeedSequence (entropy pool, generate_state, spawn), PCG64 and MT19937 states in numpy's
+    formats (bit_generator.state dicts; RandomState.get_state/set_state tuples with the cached
+    Gaussian); RandomState/np.random.seed with an int in [0, 2**32) (init_genrand) or a 1-d int
+    sequence (init_by_array); default_rng(seed) = Generator(PCG64(SeedSequence(seed))).
+  - Generator (PCG64 or MT19937): random (float64, float32), standard_normal / normal (256-level
+    ziggurat, float64 and float32), standard_exponential (ziggurat or method="inv", both widths) /
+    exponential,
+    uniform, integers (Lemire, every integer dtype and bool, endpoint, scalar or array bounds),
+    choice (with/without replacement, with p, Floyd and tail-shuffle paths, axis), permutation,
+    shuffle, bytes.
+  - RandomState / module functions: random_sample (rand, random, ranf, sample), randn /
+    standard_normal / normal (polar Box-Muller with its cached value), uniform, standard_exponential /
+    exponential, randint (masked rejection, every dtype), random_integers, choice, shuffle,
+    permutation, bytes.
+Elementwise affine steps (loc + scale * z, low + range * u) use mnn's arithmetic, which rounds as
+numpy's does (no FMA), so they match too.
+
+Every other law (gamma, beta, binomial, poisson, geometric, chisquare, standard_t, f, weibull, ...,
+and hypergeometric, logseries, zipf, vonmises, noncentral_chisquare, noncentral_f from
+_random_extra.py) matches numpy in distribution only: each call takes one 64-bit word from the same
+bit generator as the key of a counter-based Philox stream (the "random" primitive,
+csrc/ops/random/random.cpp), so results are reproducible from the seed and the saved state, and
+independent of the thread count, but they are not numpy's numbers.
+
+The exact draws are eager native fills (csrc/ops/random/streams.cpp) returning mnn arrays; a seeded
+stream is sequential, except that PCG64's float64 fills jump ahead (LCG advance in O(log n)) so
+large ones are split over threads with the same result for any thread count.
 """
 import builtins
 import math
 import operator
-import os
 
 from .. import _core
-from . import _dtypes
+from . import _bitgen, _dtypes
 from ._common import asarray, ndarray
 
-__all__ = ["Generator", "RandomState", "default_rng", "seed", "get_state", "set_state", "rand", "randn", "randint",
+__all__ = ["Generator", "RandomState", "BitGenerator", "PCG64", "MT19937", "SeedSequence", "default_rng", "seed", "get_state", "set_state", "rand", "randn", "randint",
            "random_integers", "random_sample", "random", "ranf", "sample", "choice", "shuffle", "permutation",
            "normal", "uniform", "standard_normal", "standard_exponential", "standard_gamma", "exponential", "poisson",
            "binomial", "beta", "gamma", "geometric", "lognormal", "laplace", "logistic", "multinomial", "chisquare",
            "bytes", "standard_cauchy", "standard_t", "f", "weibull", "pareto", "power", "rayleigh", "gumbel",
            "triangular", "wald", "negative_binomial", "dirichlet"]
+
+BitGenerator, PCG64, MT19937, SeedSequence = _bitgen.BitGenerator, _bitgen.PCG64, _bitgen.MT19937, _bitgen.SeedSequence
 
 # Distribution codes of the primitive (keep in sync with csrc/ops/random/random.cpp).
 _UNIFORM, _NORMAL, _EXPONENTIAL, _GAMMA, _POISSON, _BINOMIAL, _INTEGERS, _GEOMETRIC = range(8)
@@ -32,40 +55,6 @@ _F64 = _dtypes.dtype("float64")
 _F32 = _dtypes.dtype("float32")
 _I64 = _dtypes.dtype("int64")
 _U64 = _dtypes.dtype("uint64")
-
-
-def _splitmix64(x):
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return x ^ (x >> 31)
-
-
-def _key_from_seed(seed, fn):
-    """A 64-bit key from numpy's seed forms: None (OS entropy), a non-negative int or a sequence of them."""
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, (float, complex)) or (isinstance(seed, ndarray) and seed.dtype.kind == "f"):
-        raise TypeError(f"[mnn.numpy.random.{fn}] SeedSequence expects int or sequence of ints for entropy not "
-                        f"{seed!r}")
-    if isinstance(seed, ndarray):
-        seed = seed.tolist()
-    words = list(seed) if isinstance(seed, (list, tuple)) else [seed]
-    key = 0x6A09E667F3BCC908
-    for w in words:
-        try:
-            w = operator.index(w)
-        except TypeError:
-            raise TypeError(f"[mnn.numpy.random.{fn}] SeedSequence expects int or sequence of ints for entropy not "
-                            f"{w!r}") from None
-        if w < 0:
-            raise ValueError(f"[mnn.numpy.random.{fn}] expected non-negative integer")
-        while True:  # fold every 64-bit limb, so large seeds differ from their low bits
-            key = _splitmix64(key ^ (w & _M64))
-            w >>= 64
-            if not w:
-                break
-    return key
 
 
 def _size_tuple(size, fn):
@@ -147,25 +136,33 @@ def _expand(p, shape):
 
 
 class Generator:
-    """numpy.random.Generator's interface over a Philox-4x32-10 counter-based stream."""
+    """numpy.random.Generator over a numpy bit generator (PCG64 by default, or MT19937)."""
 
     def __init__(self, bit_generator=None):
-        if isinstance(bit_generator, Generator):  # shares the other generator's stream from its start
-            bit_generator = _Key(bit_generator._key)
-        if isinstance(bit_generator, _Key):
-            self._key = bit_generator.value
-        else:
-            self._key = _key_from_seed(bit_generator, "Generator")
-        self._counter = 0
+        if isinstance(bit_generator, Generator):
+            bit_generator = bit_generator._bit_generator
+        if not isinstance(bit_generator, _bitgen.BitGenerator):  # mnn extension: a seed makes a PCG64
+            bit_generator = _bitgen.PCG64(bit_generator)
+        self._bit_generator = bit_generator
+        self._st = bit_generator._st
+
+    @property
+    def bit_generator(self):
+        return self._bit_generator
 
     def __repr__(self):
-        return "Generator(Philox)"
+        return f"Generator({type(self._bit_generator).__name__})"
 
     # -- the one way bits are drawn ------------------------------------------------------------
     def _next_key(self):
-        k = _splitmix64(self._key ^ _splitmix64(self._counter))
-        self._counter += 1
-        return _core.scalar(k, _U64._code)
+        """The distributions without a numpy-exact port key a Philox stream off one 64-bit word of
+        the bit generator: reproducible from the seed and the state, not numpy's numbers."""
+        return _core.scalar(self._st.next64(), _U64._code)
+
+    def _std(self, dist, shape, f32=False):
+        """numpy-exact standard draws of `shape` (eager native fills)."""
+        method = {_UNIFORM: "random", _NORMAL: "normal_zig", _EXPONENTIAL: "exp_zig", "inv": "exp_inv"}[dist]
+        return getattr(self._st, method)(list(shape), f32)
 
     def _draw(self, dist, dt, shape, params=()):
         return _core.prim("random", [self._next_key(), *params], [dist, dt._code, *shape], [])
@@ -189,7 +186,7 @@ class Generator:
         if out is not None and size is None:
             size = tuple(out.shape)
         shape = _size_tuple(size, fn)
-        r = self._draw(dist, dt, shape if shape is not None else ())
+        r = self._std(dist, shape if shape is not None else (), dt == _F32)
         if out is not None:
             return self._into(r, out, fn)
         return _core.item(r, 0) if shape is None else r
@@ -204,14 +201,14 @@ class Generator:
     def standard_exponential(self, size=None, dtype="float64", method="zig", out=None):
         if method not in ("zig", "inv"):
             raise ValueError(f"[mnn.numpy.random.standard_exponential] Unknown method {method!r}")
-        return self._simple(_EXPONENTIAL, size, dtype, out, "standard_exponential")
+        return self._simple(_EXPONENTIAL if method == "zig" else "inv", size, dtype, out, "standard_exponential")
 
     def _affine(self, dist, loc, scale, size, fn, scale_name="scale"):
         """loc + scale * X for a standard variate X, with numpy's validation and broadcasting."""
         loc_a, scale_a = _param(loc, _F64, fn, "loc"), _param(scale, _F64, fn, scale_name)
         _check(scale_a < 0, fn, f"{scale_name} < 0")
         shape, scalar = _out_shape(_size_tuple(size, fn), [loc_a, scale_a], fn)
-        r = self._draw(dist, _F64, shape) * scale_a + loc_a
+        r = self._std(dist, shape) * scale_a + loc_a
         return _core.item(r, 0) if scalar and shape == () else r
 
     def normal(self, loc=0.0, scale=1.0, size=None):
@@ -252,7 +249,7 @@ class Generator:
         if _any(~_u("isfinite")(rng)):
             raise OverflowError("[mnn.numpy.random.uniform] high - low range exceeds valid bounds")
         shape, scalar = _out_shape(_size_tuple(size, fn), [low_a, high_a], fn)
-        r = self._draw(_UNIFORM, _F64, shape) * rng + low_a
+        r = self._std(_UNIFORM, shape) * rng + low_a
         return _core.item(r, 0) if scalar and shape == () else r
 
     def standard_gamma(self, shape, size=None, dtype="float64", out=None):
@@ -442,41 +439,7 @@ class Generator:
         return _core.item(r, 0) if scalar and oshape == () else r
 
     def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
-        fn = "integers"
-        dt = _dtypes.dtype(dtype)
-        if dt.kind not in "iub":
-            raise TypeError(f"[mnn.numpy.random.{fn}] Unsupported dtype {dt!r} for integers")
-        if high is None:
-            low, high = 0, low
-        lo_info = (0, 1) if dt.kind == "b" else (_dtypes.iinfo(dt).min, _dtypes.iinfo(dt).max)
-        shape = _size_tuple(size, fn)
-        if _is_scalar(low) and _is_scalar(high) and not isinstance(low, ndarray) and not isinstance(high, ndarray):
-            lo, hi = operator.index(low) if not isinstance(low, float) else int(low), \
-                operator.index(high) if not isinstance(high, float) else int(high)
-            top = hi if endpoint else hi - 1
-            if lo < lo_info[0]:
-                raise ValueError(f"[mnn.numpy.random.{fn}] low is out of bounds for {dt.name}")
-            if top > lo_info[1]:
-                raise ValueError(f"[mnn.numpy.random.{fn}] high is out of bounds for {dt.name}")
-            if top < lo:
-                raise ValueError(f"[mnn.numpy.random.{fn}] low {'>' if endpoint else '>='} high")
-            wide = _U64 if lo_info[1] > (1 << 63) - 1 else _I64
-            lo_p = _core.scalar(lo - (1 << 64) if lo >= 1 << 63 else lo, _I64._code)
-            rng = top - lo
-            rng_p = _core.scalar(rng - (1 << 64) if rng >= 1 << 63 else rng, _I64._code)
-            oshape = shape if shape is not None else ()
-            r = self._draw(_INTEGERS, wide, oshape, [_core.reshape(lo_p, [1]), _core.reshape(rng_p, [1])])
-            r = r if r.dtype == dt else _core.astype(r, dt._code)
-            return r  # size=None gives a 0-d array: mnn's form of numpy's np.int64 scalar
-        lo_a, hi_a = _param(low, _I64, fn, "low"), _param(high, _I64, fn, "high")
-        top = hi_a if endpoint else hi_a - 1
-        _check(lo_a < lo_info[0], fn, f"low is out of bounds for {dt.name}")
-        _check(top > lo_info[1], fn, f"high is out of bounds for {dt.name}")
-        _check(top < lo_a, fn, "low > high" if endpoint else "low >= high")
-        oshape, scalar = _out_shape(shape, [lo_a, hi_a], fn)
-        r = self._draw(_INTEGERS, _I64, oshape, [_expand(lo_a, oshape), _expand(top - lo_a, oshape)])
-        r = r if r.dtype == dt else _core.astype(r, dt._code)
-        return r
+        return _bounded_integers(self._st, low, high, size, dtype, endpoint, False, "integers")
 
     def multinomial(self, n, pvals, size=None):
         fn = "multinomial"
@@ -508,31 +471,10 @@ class Generator:
 
     # -- sampling and permutations -------------------------------------------------------------
     def permutation(self, x, axis=0):
-        if isinstance(x, (int,)) or (isinstance(x, ndarray) and x.ndim == 0 and x.dtype.kind in "iu"):
-            n = operator.index(x)
-            if n < 0:
-                raise ValueError("[mnn.numpy.random.permutation] negative dimensions are not allowed")
-            return self._draw(_PERMUTATION, _I64, (n,))
-        a = asarray(x)
-        if a.ndim == 0:
-            raise IndexError("[mnn.numpy.random.permutation] x must be an integer or at least 1-dimensional")
-        ax = _axis(axis, a.ndim, "permutation")
-        idx = self._draw(_PERMUTATION, _I64, (a.shape[ax],))
-        return _core.prim("take", [a, idx], [ax], [])
+        return _permutation(self._st, x, axis, "permutation")
 
     def shuffle(self, x, axis=0):
-        if not isinstance(x, ndarray):
-            if isinstance(x, list):
-                perm = self._draw(_PERMUTATION, _I64, (len(x),)).tolist()
-                x[:] = [x[i] for i in perm]
-                return None
-            raise TypeError("[mnn.numpy.random.shuffle] x must be an ndarray or a mutable sequence")
-        if x.ndim == 0:
-            raise TypeError("[mnn.numpy.random.shuffle] object of type 0-d ndarray has no len()")
-        ax = _axis(axis, x.ndim, "shuffle")
-        idx = self._draw(_PERMUTATION, _I64, (x.shape[ax],))
-        _core.assign(x, _core.copy(_core.prim("take", [x, idx], [ax], [])))
-        return None
+        _shuffle(self._st, x, axis, "shuffle")
 
     def permuted(self, x, axis=None, out=None):
         a = asarray(x)
@@ -558,80 +500,13 @@ class Generator:
         return r
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
-        fn = "choice"
-        pop_is_int = isinstance(a, int) or (isinstance(a, ndarray) and a.ndim == 0 and a.dtype.kind in "iu")
-        if pop_is_int:
-            n = operator.index(a)
-            arr = None
-        else:
-            arr = asarray(a)
-            if arr.ndim == 0:
-                raise ValueError(f"[mnn.numpy.random.{fn}] a must be a sequence or an integer, not a 0-d array")
-            ax = _axis(axis, arr.ndim, fn)
-            n = arr.shape[ax]
-        shape = _size_tuple(size, fn)
-        count = 1 if shape is None else _prod(shape)
-        if n <= 0 and count:
-            raise ValueError(f"[mnn.numpy.random.{fn}] a cannot be empty unless no samples are taken" if not pop_is_int
-                             else f"[mnn.numpy.random.{fn}] a must be a positive integer unless no samples are taken")
-        if p is not None:
-            pa = _param(p, _F64, fn, "p")
-            if pa.ndim != 1:
-                raise ValueError(f"[mnn.numpy.random.{fn}] p must be 1-dimensional")
-            if pa.shape[0] != n:
-                raise ValueError(f"[mnn.numpy.random.{fn}] a and p must have same size")
-            pl = pa.tolist()
-            if any(x != x for x in pl):
-                raise ValueError(f"[mnn.numpy.random.{fn}] probabilities contain NaN")
-            if any(x < 0 for x in pl):
-                raise ValueError(f"[mnn.numpy.random.{fn}] probabilities are not non-negative")
-            if abs(math.fsum(pl) - 1.0) > 1.4901161193847656e-08:  # numpy's sqrt(float64 eps)
-                raise ValueError(f"[mnn.numpy.random.{fn}] probabilities do not sum to 1")
-        oshape = shape if shape is not None else ()
-        if not replace and count > n:
-            raise ValueError(f"[mnn.numpy.random.{fn}] Cannot take a larger sample than population when replace is "
-                             f"False")
-        if count == 0:
-            idx = self._draw(_PERMUTATION, _I64, (0,))
-        elif replace:
-            if p is None:
-                lo = _core.reshape(_core.scalar(0, _I64._code), [1])
-                rng = _core.reshape(_core.scalar(n - 1, _I64._code), [1])
-                idx = self._draw(_INTEGERS, _I64, (count,), [lo, rng])
-            else:
-                from ._reductions import cumsum
-                cdf = cumsum(pa)
-                idx = self._draw(_CHOICE_CDF, _I64, (count,), [cdf])
-        elif p is None:  # a prefix of a permutation; shuffle=False allows any order, so it changes nothing
-            idx = self._draw(_PERMUTATION, _I64, (n,))[:count]
-        else:
-            if sum(1 for x in pl if x > 0) < count:
-                raise ValueError(f"[mnn.numpy.random.{fn}] Fewer non-zero entries in p than size")
-            idx = self._draw(_CHOICE_NOREPLACE, _I64, (count,), [pa])
-        if arr is None:
-            r = _core.reshape(idx, list(oshape))
-            return _core.item(r, 0) if shape is None else r
-        taken = _core.prim("take", [arr, _core.reshape(idx, list(oshape))], [ax], [])
-        return taken
+        return _choice(self, a, size, replace, p, axis, shuffle, False)
 
     def bytes(self, length):
-        n = operator.index(length)
-        words = self.integers(0, 256, size=n, dtype="uint8")
-        return builtins.bytes(memoryview(words)) if n else b""
+        return _bytes(self._st, length, False)
 
     def spawn(self, n_children):
-        # Children key off a counter range with the top bit set, which draws never reach.
-        kids = [Generator(_Key(_splitmix64(self._key ^ _splitmix64((1 << 63) | (self._counter + i)))))
-                for i in range(n_children)]
-        self._counter += n_children
-        return kids
-
-
-class _Key:
-    """A raw 64-bit key (children of spawn, RandomState.set_state) rather than a seed to hash."""
-
-    def __init__(self, value):
-        self.value = value
+        return [Generator(bg) for bg in self._bit_generator.spawn(n_children)]
 
 
 def _prod(shape):
@@ -662,95 +537,323 @@ def _math_exp(r):
 
 
 def default_rng(seed=None):
-    """A Generator seeded from seed (None: fresh OS entropy); a Generator passes through unchanged."""
+    """numpy.random.default_rng: a Generator on PCG64(SeedSequence(seed)); a Generator passes through,
+    a bit generator is wrapped."""
     if isinstance(seed, Generator):
         return seed
-    return Generator(seed)
+    if isinstance(seed, _bitgen.BitGenerator):
+        return Generator(seed)
+    return Generator(_bitgen.PCG64(seed))
+
+
+# -- numpy-exact helpers shared by Generator (Lemire bounded integers) and RandomState (masked) --------
+
+def _bounded_integers(st, low, high, size, dtype, endpoint, masked, fn):
+    """numpy's bounded integers: off + [0, rng] per element, rng = high(-1) - low, word widths by dtype."""
+    dt = _dtypes.dtype(dtype)
+    if dt.kind not in "iub":
+        raise TypeError(f"[mnn.numpy.random.{fn}] Unsupported dtype {dt!r} for {fn}")
+    if high is None:
+        low, high = 0, low
+    lo_info = (0, 1) if dt.kind == "b" else (_dtypes.iinfo(dt).min, _dtypes.iinfo(dt).max)
+    shape = _size_tuple(size, fn)
+    if not isinstance(low, ndarray) and not isinstance(high, ndarray) and _is_scalar(low) and _is_scalar(high):
+        lo = int(low) if isinstance(low, float) else operator.index(low)
+        hi = int(high) if isinstance(high, float) else operator.index(high)
+        top = hi if endpoint else hi - 1
+        if lo < lo_info[0]:
+            raise ValueError(f"[mnn.numpy.random.{fn}] low is out of bounds for {dt.name}")
+        if top > lo_info[1]:
+            raise ValueError(f"[mnn.numpy.random.{fn}] high is out of bounds for {dt.name}")
+        if top < lo:
+            raise ValueError(f"[mnn.numpy.random.{fn}] low {'>' if endpoint else '>='} high")
+        oshape = shape if shape is not None else ()
+        return st.bounded(lo & _M64, (top - lo) & _M64, list(oshape), dt._code, masked)
+    lo_a, hi_a = _param(low, _I64, fn, "low"), _param(high, _I64, fn, "high")
+    top = hi_a if endpoint else hi_a - 1
+    _check(lo_a < lo_info[0], fn, f"low is out of bounds for {dt.name}")
+    _check(top > lo_info[1], fn, f"high is out of bounds for {dt.name}")
+    _check(top < lo_a, fn, "low > high" if endpoint else "low >= high")
+    oshape, _ = _out_shape(shape, [lo_a, hi_a], fn)
+    los = _core.broadcast_to(lo_a, list(oshape)).tolist() if oshape else [lo_a.tolist()]
+    tops = _core.broadcast_to(top, list(oshape)).tolist() if oshape else [top.tolist()]
+    los, tops = _flat(los), _flat(tops)
+    return st.bounded_array([v & _M64 for v in los], [(t - v) & _M64 for v, t in zip(los, tops)], list(oshape),
+                            dt._code, masked)
+
+
+def _flat(x):
+    if not isinstance(x, list):
+        return [x]
+    out = []
+    for v in x:
+        out.extend(_flat(v))
+    return out
+
+
+def _shuffled(st, n):
+    """The order numpy's Fisher-Yates shuffle (random_interval) leaves 0..n-1 in."""
+    return st.shuffled_indices(n, True)
+
+
+def _permutation(st, x, axis, fn):
+    if isinstance(x, int) or (isinstance(x, ndarray) and x.ndim == 0 and x.dtype.kind in "iu"):
+        n = operator.index(x)
+        if n < 0:
+            raise ValueError(f"[mnn.numpy.random.{fn}] negative dimensions are not allowed")
+        return _shuffled(st, n)
+    a = asarray(x)
+    if a.ndim == 0:
+        raise IndexError(f"[mnn.numpy.random.{fn}] x must be an integer or at least 1-dimensional")
+    ax = _axis(axis, a.ndim, fn)
+    return _core.prim("take", [a, _shuffled(st, a.shape[ax])], [ax], [])
+
+
+def _shuffle(st, x, axis, fn):
+    if not isinstance(x, ndarray):
+        if isinstance(x, list):
+            perm = _shuffled(st, len(x)).tolist()
+            x[:] = [x[i] for i in perm]
+            return
+        raise TypeError(f"[mnn.numpy.random.{fn}] x must be an ndarray or a mutable sequence")
+    if x.ndim == 0:
+        raise TypeError(f"[mnn.numpy.random.{fn}] object of type 0-d ndarray has no len()")
+    ax = _axis(axis, x.ndim, fn)
+    idx = _shuffled(st, x.shape[ax])
+    _core.assign(x, _core.copy(_core.prim("take", [x, idx], [ax], [])))
+
+
+def _cdf(pl):
+    """numpy's p.cumsum() / cdf[-1]: a sequential float64 running sum, normalised by its last value."""
+    acc, out = 0.0, []
+    for v in pl:
+        acc += v
+        out.append(acc)
+    last = out[-1]
+    return [c / last for c in out]
+
+
+def _choice(owner, a, size, replace, p, axis, shuffle, legacy):
+    """numpy's choice: Generator (legacy=False: Lemire integers, Floyd sampling) or RandomState (masked
+    integers, a permutation prefix); weighted draws search the normalised cdf with uniforms."""
+    fn = "choice"
+    st = owner._st
+    pop_is_int = isinstance(a, int) or (isinstance(a, ndarray) and a.ndim == 0 and a.dtype.kind in "iu")
+    if pop_is_int:
+        n = operator.index(a)
+        arr = None
+        if legacy and n <= 0 and not (size is not None and _prod(_size_tuple(size, fn)) == 0):
+            raise ValueError(f"[mnn.numpy.random.{fn}] a must be greater than 0 unless no samples are taken")
+        if n < 0:
+            raise ValueError(f"[mnn.numpy.random.{fn}] a must be a positive integer unless no samples are taken")
+    else:
+        arr = asarray(a)
+        if arr.ndim == 0:
+            raise ValueError(f"[mnn.numpy.random.{fn}] a must be a sequence or an integer, not a 0-d array")
+        ax = _axis(axis, arr.ndim, fn) if not legacy else 0
+        if legacy and arr.ndim != 1:
+            raise ValueError(f"[mnn.numpy.random.{fn}] a must be 1-dimensional")
+        n = arr.shape[ax]
+    shape = _size_tuple(size, fn)
+    count = 1 if shape is None else _prod(shape)
+    if n <= 0 and count:
+        raise ValueError(f"[mnn.numpy.random.{fn}] a cannot be empty unless no samples are taken" if not pop_is_int
+                         else f"[mnn.numpy.random.{fn}] a must be a positive integer unless no samples are taken")
+    pl = None
+    if p is not None:
+        pa = _param(p, _F64, fn, "p")
+        if pa.ndim != 1:
+            raise ValueError(f"[mnn.numpy.random.{fn}] p must be 1-dimensional")
+        if pa.shape[0] != n:
+            raise ValueError(f"[mnn.numpy.random.{fn}] a and p must have same size")
+        pl = pa.tolist()
+        if any(x != x for x in pl):
+            raise ValueError(f"[mnn.numpy.random.{fn}] probabilities contain NaN")
+        if any(x < 0 for x in pl):
+            raise ValueError(f"[mnn.numpy.random.{fn}] probabilities are not non-negative")
+        if abs(math.fsum(pl) - 1.0) > 1.4901161193847656e-08:  # numpy's sqrt(float64 eps)
+            raise ValueError(f"[mnn.numpy.random.{fn}] probabilities do not sum to 1")
+    oshape = shape if shape is not None else ()
+    if replace:
+        if pl is not None:
+            from ._sorting import searchsorted
+            u = st.random(list(oshape), False)
+            idx = _core.astype(searchsorted(asarray(_cdf(pl)), u, side="right"), _I64._code)
+        else:
+            idx = st.bounded(0, n - 1, list(oshape), _I64._code, legacy) if count else \
+                _core.reshape(_core.arange_int(0, 0, 1, _I64._code), list(oshape))
+    else:
+        if count > n:
+            raise ValueError(f"[mnn.numpy.random.{fn}] Cannot take a larger sample than population when replace is "
+                             f"False")
+        if pl is not None:
+            if sum(1 for x in pl if x > 0) < count:
+                raise ValueError(f"[mnn.numpy.random.{fn}] Fewer non-zero entries in p than size")
+            import bisect
+            found, pw = [], list(pl)
+            while len(found) < count:
+                x = st.random([count - len(found)], False).tolist()
+                for f_ in found:
+                    pw[f_] = 0.0
+                cdf = _cdf(pw)
+                new = [bisect.bisect_right(cdf, v) for v in x]
+                first = {}
+                for k, v in enumerate(new):
+                    first.setdefault(v, k)
+                found.extend(new[k] for k in sorted(first.values()))
+            idx = _core.reshape(_core.astype(asarray(found[:count]), _I64._code), list(oshape))
+        elif legacy:
+            idx = _core.reshape(_core.as_contiguous(_shuffled(st, n)[:count]), list(oshape))
+        else:
+            idx = _core.reshape(st.choice_noreplace(n, count, shuffle), list(oshape))
+    if arr is None:
+        return _core.item(idx, 0) if shape is None else idx
+    return _core.prim("take", [arr, idx], [ax], [])
+
+
+def _bytes(st, length, masked):
+    """numpy's bytes(): uint32 draws over [0, 2**32) in little-endian order, cut to length."""
+    import struct
+    n = operator.index(length)
+    words = st.bounded(0, _M32, [-(-n // 4)], _dtypes.dtype("uint32")._code, masked).tolist()
+    return struct.pack(f"<{len(words)}I", *words)[:n]
+
+
+_M32 = 0xFFFFFFFF
 
 
 class RandomState:
-    """numpy's legacy RandomState interface (same API; the streams are this module's Philox ones)."""
+    """numpy's legacy RandomState on MT19937, seeded and drawn exactly as numpy does (see the module
+    docstring for which methods reproduce numpy's numbers)."""
 
     def __init__(self, seed=None):
-        self._gen = Generator(0)
-        self.seed(seed)
+        if isinstance(seed, _bitgen.BitGenerator):
+            bg = seed
+        else:
+            bg = _bitgen.MT19937.__new__(_bitgen.MT19937)
+            bg._st = _core.MT19937State()
+            bg._seed_seq = None
+            bg._legacy_seeding(seed)
+        self._bit_generator = bg
+        self._st = bg._st
+        self._gen = Generator(bg)  # the distributions without a legacy port draw through it
 
     def __repr__(self):
-        return "RandomState(Philox)"
+        return f"RandomState({type(self._bit_generator).__name__})"
 
     def seed(self, seed=None):
-        if seed is not None:
-            if isinstance(seed, float):
-                raise TypeError("[mnn.numpy.random.seed] Cannot cast scalar from dtype('float64') to dtype('int64') "
-                                "according to the rule 'safe'")
-            words = list(seed) if isinstance(seed, (list, tuple)) else [seed]
-            for w in words:
-                w = operator.index(w)
-                if not 0 <= w <= 0xFFFFFFFF:
-                    raise ValueError("[mnn.numpy.random.seed] Seed must be between 0 and 2**32 - 1")
-        self._gen = Generator(seed)
+        if not isinstance(self._bit_generator, _bitgen.MT19937):
+            raise TypeError("[mnn.numpy.random.seed] can only re-seed a MT19937 BitGenerator")
+        self._bit_generator._legacy_seeding(seed)
 
     def get_state(self, legacy=True):
-        return ("Philox", self._gen._key, self._gen._counter)
+        st = self._bit_generator.state
+        if not isinstance(self._bit_generator, _bitgen.MT19937):
+            return st
+        has_gauss, gauss = self._st.has_gauss, self._st.gauss
+        if legacy:
+            return ("MT19937", st["state"]["key"], st["state"]["pos"], has_gauss, gauss)
+        st["has_gauss"], st["gauss"] = has_gauss, gauss
+        return st
 
     def set_state(self, state):
-        name, key, counter = state
-        if name != "Philox":
-            raise ValueError("[mnn.numpy.random.set_state] state must come from mnn's get_state")
-        self._gen = Generator(_Key(key))
-        self._gen._counter = counter
+        if isinstance(state, dict):
+            if "bit_generator" not in state or "state" not in state:
+                raise ValueError("[mnn.numpy.random.set_state] state dictionary is not valid.")
+            self._bit_generator.state = state
+            has_gauss, gauss = state.get("has_gauss", 0), state.get("gauss", 0.0)
+        else:
+            if not isinstance(state, (tuple, list)) or len(state) < 3 or state[0] != "MT19937":
+                raise ValueError("[mnn.numpy.random.set_state] state must be a dict or a tuple "
+                                 "('MT19937', key, pos[, has_gauss, cached_gaussian])")
+            self._bit_generator.state = state
+            has_gauss, gauss = (state[3], state[4]) if len(state) >= 5 else (0, 0.0)
+        if isinstance(self._bit_generator, _bitgen.MT19937):
+            self._st.has_gauss, self._st.gauss = int(has_gauss), float(gauss)
+
+    # -- numpy-exact legacy streams -------------------------------------------------------------
+    def _one_or_many(self, draw, size, fn):
+        shape = _size_tuple(size, fn)
+        r = draw(list(shape) if shape is not None else [])
+        return _core.item(r, 0) if shape is None else r
 
     def random_sample(self, size=None):
-        return self._gen.random(size)
+        return self._one_or_many(lambda s: self._st.random(s, False), size, "random_sample")
 
     random = ranf = sample = random_sample
 
     def rand(self, *args):
-        return self._gen.random(args if args else None)
+        return self.random_sample(args if args else None)
+
+    def standard_normal(self, size=None):
+        return self._one_or_many(self._st.legacy_gauss, size, "standard_normal")
 
     def randn(self, *args):
-        return self._gen.standard_normal(args if args else None)
+        return self.standard_normal(args if args else None)
+
+    def standard_exponential(self, size=None):
+        return self._one_or_many(self._st.legacy_exp, size, "standard_exponential")
+
+    def _cont(self, draw, a, b, size, fn, names, bad):
+        """numpy's legacy cont(): validate, broadcast, then f(a, b, X) with one draw per element."""
+        a_, b_ = _param(a, _F64, fn, names[0]), _param(b, _F64, fn, names[1])
+        bad(a_, b_)
+        shape, scalar = _out_shape(_size_tuple(size, fn), [a_, b_], fn)
+        return draw(list(shape)), a_, b_, scalar and shape == ()
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        z, loc_a, sc, scalar = self._cont(self._st.legacy_gauss, loc, scale, size, "normal", ("loc", "scale"),
+                                          lambda a, b: _check(b < 0, "normal", "scale < 0"))
+        r = z * sc + loc_a
+        return _core.item(r, 0) if scalar else r
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        def bad(lo, hi):
+            if _any(~_u("isfinite")(hi - lo)):
+                raise OverflowError("[mnn.numpy.random.uniform] Range exceeds valid bounds")
+        u, lo, hi, scalar = self._cont(lambda s: self._st.random(s, False), low, high, size, "uniform",
+                                       ("low", "high"), bad)
+        r = u * (hi - lo) + lo
+        return _core.item(r, 0) if scalar else r
+
+    def exponential(self, scale=1.0, size=None):
+        e, sc, _, scalar = self._cont(self._st.legacy_exp, scale, 0.0, size, "exponential", ("scale", "scale"),
+                                      lambda a, b: _check(a < 0, "exponential", "scale < 0"))
+        r = e * sc
+        return _core.item(r, 0) if scalar else r
 
     def randint(self, low, high=None, size=None, dtype=int):
-        r = self._gen.integers(low, high, size, dtype=_I64 if dtype is int else dtype)
-        if size is None and dtype is int:
-            return int(_core.item(r, 0)) if isinstance(r, ndarray) else int(r)
+        r = _bounded_integers(self._st, low, high, size, _I64 if dtype is int else dtype, False, True, "randint")
+        if size is None and r.ndim == 0:
+            return _core.item(r, 0)
         return r
 
     def random_integers(self, low, high=None, size=None):
         if high is None:
             low, high = 1, low
-        r = self._gen.integers(low, high, size, endpoint=True)
-        return int(_core.item(r, 0)) if size is None else r
+        r = _bounded_integers(self._st, low, high, size, _I64, True, True, "random_integers")
+        return _core.item(r, 0) if size is None and r.ndim == 0 else r
+
+    def tomaxint(self, size=None):
+        return self.randint(0, (1 << 63) - 1, size)
 
     def choice(self, a, size=None, replace=True, p=None):
-        r = self._gen.choice(a, size, replace, p)
-        return r
+        return _choice(self, a, size, replace, p, 0, True, True)
 
     def shuffle(self, x):
-        return self._gen.shuffle(x)
+        _shuffle(self._st, x, 0, "shuffle")
 
     def permutation(self, x):
-        return self._gen.permutation(x)
+        return _permutation(self._st, x, 0, "permutation")
 
-    def standard_normal(self, size=None):
-        return self._gen.standard_normal(size)
-
-    def standard_exponential(self, size=None):
-        return self._gen.standard_exponential(size)
+    def bytes(self, length):
+        return _bytes(self._st, length, True)
 
     def standard_gamma(self, shape, size=None):
         return self._gen.standard_gamma(shape, size)
 
-    def tomaxint(self, size=None):
-        return self._gen.integers(0, (1 << 63) - 1, size)
 
-    def bytes(self, length):
-        return self._gen.bytes(length)
-
-
-for _name in ("normal", "uniform", "exponential", "poisson", "binomial", "beta", "gamma", "geometric", "lognormal",
-              "laplace", "logistic", "multinomial", "chisquare", "standard_cauchy", "standard_t", "f", "weibull",
+for _name in ("poisson", "binomial", "beta", "gamma", "geometric", "lognormal", "laplace", "logistic", "multinomial", "chisquare", "standard_cauchy", "standard_t", "f", "weibull",
               "pareto", "power", "rayleigh", "gumbel", "triangular", "wald", "negative_binomial", "dirichlet"):
     setattr(RandomState, _name, (lambda name: lambda self, *a, **k: getattr(self._gen, name)(*a, **k))(_name))
 
@@ -840,3 +943,13 @@ Generator.multivariate_normal = _multivariate_normal
 RandomState.multivariate_normal = lambda self, *a, **k: self._gen.multivariate_normal(*a, **k)
 multivariate_normal = _module_fn("multivariate_normal")
 __all__.append("multivariate_normal")
+
+
+# -- the rarer laws (distribution-exact only; _random_extra.py) ---------------------------------------
+from . import _random_extra  # noqa: E402
+
+_random_extra.install(Generator, RandomState)
+for _name in _random_extra.NAMES:
+    globals()[_name] = _module_fn(_name)
+    __all__.append(_name)
+del _name
