@@ -22,13 +22,15 @@ simd_tables=(elementwise_table vmath_kernels reduce_kernels transpose_kernels ge
 
 if [ "${1:-}" != "--no-syntax" ]; then
   echo "== aarch64 -fsyntax-only: engine, then simd/ as the scalar and neon targets"
-  engine=$(ls csrc/core/*.cpp csrc/ops/*.cpp csrc/ops/*/*.cpp csrc/prims/*.cpp csrc/autograd/*.cpp csrc/engine/*.cpp \
-              csrc/backends/*.cpp csrc/backends/cpu/*.cpp csrc/backends/cpu/kernels/*.cpp csrc/backends/cpu/kernels/*/*.cpp)
-  simd=$(ls csrc/backends/cpu/simd/*.cpp csrc/backends/cpu/simd/*/*.cpp)
-  printf '%s\n' $engine | xargs -P "$JOBS" -n 4 "$CXX" "${common[@]}" -fsyntax-only -DMNN_HAVE_NEON
-  printf '%s\n' $simd | xargs -P "$JOBS" -n 4 "$CXX" "${common[@]}" -fsyntax-only -DMNN_ISA_NS=scalar -DMNN_ISA_LEVEL=0
-  printf '%s\n' $simd | xargs -P "$JOBS" -n 4 "$CXX" "${common[@]}" -fsyntax-only -DMNN_ISA_NS=neon -DMNN_ISA_LEVEL=1
-  echo "   $(printf '%s\n' $engine | wc -l) engine + 2 x $(printf '%s\n' $simd | wc -l) simd sources: ok"
+  shopt -s nullglob  # the CMake globs (MNN_ENGINE_SOURCES, MNN_SIMD_SOURCES); some match nothing
+  engine=(csrc/core/*.cpp csrc/ops/*.cpp csrc/ops/*/*.cpp csrc/prims/*.cpp csrc/autograd/*.cpp csrc/engine/*.cpp
+          csrc/backends/*.cpp csrc/backends/cpu/*.cpp csrc/backends/cpu/kernels/*.cpp csrc/backends/cpu/kernels/*/*.cpp)
+  simd=(csrc/backends/cpu/simd/*.cpp csrc/backends/cpu/simd/*/*.cpp)
+  shopt -u nullglob
+  printf '%s\n' "${engine[@]}" | xargs -P "$JOBS" -n 4 "$CXX" "${common[@]}" -fsyntax-only -DMNN_HAVE_NEON
+  printf '%s\n' "${simd[@]}" | xargs -P "$JOBS" -n 4 "$CXX" "${common[@]}" -fsyntax-only -DMNN_ISA_NS=scalar -DMNN_ISA_LEVEL=0
+  printf '%s\n' "${simd[@]}" | xargs -P "$JOBS" -n 4 "$CXX" "${common[@]}" -fsyntax-only -DMNN_ISA_NS=neon -DMNN_ISA_LEVEL=1
+  echo "   ${#engine[@]} engine + 2 x ${#simd[@]} simd sources: ok"
 fi
 
 echo "== building tools/isa_check for aarch64"

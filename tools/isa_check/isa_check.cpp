@@ -207,7 +207,7 @@ void check_elementwise(const KernelTable& s, const KernelTable& v) {
           }
         }
       }
-  std::printf("elementwise: %d table entries (vmath excluded) byte-identical to scalar on n = 0..67\n", entries);
+  std::printf("elementwise: %d table entries (vmath aside), byte-exact vs scalar, n = 0..67\n", entries);
 }
 
 void check_casts(const KernelTable& s, const KernelTable& v) {
@@ -268,7 +268,7 @@ void check_casts(const KernelTable& s, const KernelTable& v) {
       ++checks;
       if (std::memcmp(os.data(), ov.data(), n * isz + 64)) fail("where itemsize " + std::to_string(isz));
     }
-  std::printf("casts: %d pairs byte-identical on n = 0..67; float16 <-> float32 exhaustive (%zu floats); where ok\n",
+  std::printf("casts: %d pairs byte-exact vs scalar, n = 0..67; float16 <-> float32 on all halves and %zu floats; where\n",
               entries, x.size());
 }
 
@@ -374,7 +374,7 @@ void check_reduce(const KernelTable& s, const KernelTable& v) {
         }
     }
   }
-  std::printf("reductions: %d table entries identical to scalar (float sums bit-exact, pairwise), n up to 131080\n",
+  std::printf("reductions: %d table entries bit-exact vs scalar (float sums in numpy's pairwise order), n up to 131080\n",
               entries);
 }
 
@@ -403,7 +403,7 @@ void check_transpose(const KernelTable& s, const KernelTable& v) {
     for (int64_t c = 2; c <= 4; ++c)  // the narrow (pixel <-> plane) paths
       for (int64_t n : {16, 17, 67}) run(n, c, c, n + 1, 1), run(c, n, n + 2, c, 3);
   }
-  std::printf("transposes: 1/2/4/8-byte blocks up to 67x67, strided and misaligned, identical to scalar and reference\n");
+  std::printf("transposes: 1/2/4/8-byte blocks up to 67x67, strided and misaligned, exact vs scalar and a reference\n");
 }
 
 // ---- GEMM ---------------------------------------------------------------------------------------
@@ -467,8 +467,8 @@ void check_gemm(const cpu::GemmKernel<T>& g, const cpu::GemmKernel<T>& gs, bool 
       ++checks;
       if (!ok) fail(std::string(what) + " gemv/small m=" + std::to_string(m) + " k=" + std::to_string(kk));
     }
-  std::printf("%s: %dx%d tile bit-exact vs a k-ordered %s reference (m, n tails, kc 0..256, accumulate); "
-              "gemv/small identical to scalar\n", what, mr, nr, fused ? "FMA" : "mul+add");
+  std::printf("%s: %dx%d tile vs a k-ordered %s reference, bit-exact (m, n tails, kc 0..256, accumulate); "
+              "gemv/small exact vs scalar\n", what, mr, nr, fused ? "FMA" : "mul+add");
 }
 
 // ---- vmath --------------------------------------------------------------------------------------
@@ -564,7 +564,9 @@ int main() {
     sec.fn(s, v);
     if (failures > before) {
       ++bad_sections;
-      std::printf("FAIL %s: %d mismatches\n", sec.name, failures - before);
+      std::printf("  -> FAIL %s: %d mismatches\n", sec.name, failures - before);
+    } else {
+      std::printf("  -> ok\n");
     }
   }
   std::printf("%s: %ld checks, %d mismatches\n", failures ? "FAILED" : "PASSED", checks, failures);
