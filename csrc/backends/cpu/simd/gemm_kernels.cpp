@@ -167,42 +167,52 @@ void kloop(int64_t kc, const T* a, const T* b, T (*tile)[kNR<T>]) {
 #undef MNN_GEMM_ROW
 #elif defined(MNN_NEON)
 // float 8x12: rows 0-3 and 4-7 of A are two q registers, each row's broadcast is a lane of
-// them (FMLA by element); B is three q registers. 24 + 5 of the 32 registers.
+// them (FMLA by element); B is three q registers. 24 + 5 of the 32 registers. The accumulators
+// are named variables: GCC keeps an array of them on the stack across iterations.
 void kloop(int64_t kc, const float* __restrict a, const float* __restrict b, float (*tile)[12]) {
-  float32x4_t c[8][3];
-  for (int i = 0; i < 8; ++i) c[i][0] = c[i][1] = c[i][2] = vdupq_n_f32(0.0f);
+#define MNN_NEON_DECL(I) float32x4_t c##I##0 = vdupq_n_f32(0.0f), c##I##1 = c##I##0, c##I##2 = c##I##0;
+  MNN_NEON_DECL(0) MNN_NEON_DECL(1) MNN_NEON_DECL(2) MNN_NEON_DECL(3)
+  MNN_NEON_DECL(4) MNN_NEON_DECL(5) MNN_NEON_DECL(6) MNN_NEON_DECL(7)
+#undef MNN_NEON_DECL
   for (int64_t k = 0; k < kc; ++k, a += 8, b += 12) {
     const float32x4_t b0 = vld1q_f32(b), b1 = vld1q_f32(b + 4), b2 = vld1q_f32(b + 8);
     const float32x4_t a0 = vld1q_f32(a), a1 = vld1q_f32(a + 4);
-#define MNN_NEON_ROW(I, A, L)                   \
-  c[I][0] = vfmaq_laneq_f32(c[I][0], b0, A, L); \
-  c[I][1] = vfmaq_laneq_f32(c[I][1], b1, A, L); \
-  c[I][2] = vfmaq_laneq_f32(c[I][2], b2, A, L);
+#define MNN_NEON_ROW(I, A, L)                 \
+  c##I##0 = vfmaq_laneq_f32(c##I##0, b0, A, L); \
+  c##I##1 = vfmaq_laneq_f32(c##I##1, b1, A, L); \
+  c##I##2 = vfmaq_laneq_f32(c##I##2, b2, A, L);
     MNN_NEON_ROW(0, a0, 0) MNN_NEON_ROW(1, a0, 1) MNN_NEON_ROW(2, a0, 2) MNN_NEON_ROW(3, a0, 3)
     MNN_NEON_ROW(4, a1, 0) MNN_NEON_ROW(5, a1, 1) MNN_NEON_ROW(6, a1, 2) MNN_NEON_ROW(7, a1, 3)
 #undef MNN_NEON_ROW
   }
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 3; ++j) vst1q_f32(tile[i] + 4 * j, c[i][j]);
+#define MNN_NEON_STORE(I) \
+  vst1q_f32(tile[I], c##I##0), vst1q_f32(tile[I] + 4, c##I##1), vst1q_f32(tile[I] + 8, c##I##2);
+  MNN_NEON_STORE(0) MNN_NEON_STORE(1) MNN_NEON_STORE(2) MNN_NEON_STORE(3)
+  MNN_NEON_STORE(4) MNN_NEON_STORE(5) MNN_NEON_STORE(6) MNN_NEON_STORE(7)
+#undef MNN_NEON_STORE
 }
 
 // double 4x8: two q registers of A (rows 0-1, 2-3), four of B, 16 accumulators.
 void kloop(int64_t kc, const double* __restrict a, const double* __restrict b, double (*tile)[8]) {
-  float64x2_t c[4][4];
-  for (int i = 0; i < 4; ++i) c[i][0] = c[i][1] = c[i][2] = c[i][3] = vdupq_n_f64(0.0);
+#define MNN_NEON_DECL(I) float64x2_t c##I##0 = vdupq_n_f64(0.0), c##I##1 = c##I##0, c##I##2 = c##I##0, c##I##3 = c##I##0;
+  MNN_NEON_DECL(0) MNN_NEON_DECL(1) MNN_NEON_DECL(2) MNN_NEON_DECL(3)
+#undef MNN_NEON_DECL
   for (int64_t k = 0; k < kc; ++k, a += 4, b += 8) {
     const float64x2_t b0 = vld1q_f64(b), b1 = vld1q_f64(b + 2), b2 = vld1q_f64(b + 4), b3 = vld1q_f64(b + 6);
     const float64x2_t a0 = vld1q_f64(a), a1 = vld1q_f64(a + 2);
 #define MNN_NEON_ROW(I, A, L)                   \
-  c[I][0] = vfmaq_laneq_f64(c[I][0], b0, A, L); \
-  c[I][1] = vfmaq_laneq_f64(c[I][1], b1, A, L); \
-  c[I][2] = vfmaq_laneq_f64(c[I][2], b2, A, L); \
-  c[I][3] = vfmaq_laneq_f64(c[I][3], b3, A, L);
+  c##I##0 = vfmaq_laneq_f64(c##I##0, b0, A, L); \
+  c##I##1 = vfmaq_laneq_f64(c##I##1, b1, A, L); \
+  c##I##2 = vfmaq_laneq_f64(c##I##2, b2, A, L); \
+  c##I##3 = vfmaq_laneq_f64(c##I##3, b3, A, L);
     MNN_NEON_ROW(0, a0, 0) MNN_NEON_ROW(1, a0, 1) MNN_NEON_ROW(2, a1, 0) MNN_NEON_ROW(3, a1, 1)
 #undef MNN_NEON_ROW
   }
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) vst1q_f64(tile[i] + 2 * j, c[i][j]);
+#define MNN_NEON_STORE(I)                                                                          \
+  vst1q_f64(tile[I], c##I##0), vst1q_f64(tile[I] + 2, c##I##1), vst1q_f64(tile[I] + 4, c##I##2), \
+      vst1q_f64(tile[I] + 6, c##I##3);
+  MNN_NEON_STORE(0) MNN_NEON_STORE(1) MNN_NEON_STORE(2) MNN_NEON_STORE(3)
+#undef MNN_NEON_STORE
 }
 #else
 template <class T>
