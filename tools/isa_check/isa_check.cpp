@@ -68,7 +68,10 @@ const int op_arity[] = {
 struct Buf {
   std::vector<unsigned char> raw;
   explicit Buf(size_t bytes, unsigned char fill = 0xcd) : raw(bytes + 128, fill) {}
-  Buf(const Buf& o) : raw(o.raw.size()) { std::memcpy(data(), o.data(), raw.size() - 64); }  // keeps offsets
+  Buf(const Buf& o) : raw(o.raw.size()) {  // copies from the aligned start: views keep their offsets
+    const size_t len = raw.size() >= 64 ? raw.size() - 64 : 0;
+    std::memcpy(data(), o.data(), len);
+  }
   Buf& operator=(const Buf&) = delete;
   unsigned char* data(size_t off = 0) { return const_cast<unsigned char*>(static_cast<const Buf*>(this)->data(off)); }
   const unsigned char* data(size_t off = 0) const {
