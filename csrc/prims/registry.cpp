@@ -78,7 +78,7 @@ const CpuPrepareFn* find_cpu_kernel(const std::string& name, int max_isa_level) 
 }
 
 const CpuPrepareFn* find_cpu_kernel(const std::string& name) {
-  return find_cpu_kernel(name, static_cast<int>(cpu::active_isa()));
+  return find_cpu_kernel(name, cpu::isa_level(cpu::active_isa()));
 }
 
 }  // namespace mnn::prims

@@ -53,8 +53,8 @@ core::Params user_params(const core::Params& node_params);
 
 // Backend side: a CPU kernel for a registered primitive. The StepDesc's params are the user
 // params (no id); inputs keep their recorded strides (contiguous when contiguous_inputs).
-// A kernel may be registered once per ISA level (0 scalar, 1 avx2, 2 avx512: the order of
-// cpu::Isa): files under csrc/backends/cpu/simd/ are compiled once per ISA target, and
+// A kernel may be registered once per ISA level (0 scalar, 1 avx2 or neon, 2 avx512:
+// cpu::isa_level): files under csrc/backends/cpu/simd/ are compiled once per ISA target, and
 // MNN_REGISTER_CPU_KERNEL there registers each build at its own level. Lookup takes the highest
 // level not above the active ISA (MNN_ISA caps it), so a scalar registration is the fallback.
 using CpuPrepareFn = std::function<std::unique_ptr<backend::Kernel>(const backend::StepDesc&)>;

@@ -64,7 +64,7 @@ void bind_engine(py::module_& m) {
   m.def("isa", []() { return cpu::isa_name(cpu::active_isa()); });
   m.def("available_isas", []() {
     py::list out;
-    for (auto isa : {cpu::Isa::Scalar, cpu::Isa::AVX2, cpu::Isa::AVX512})
+    for (auto isa : {cpu::Isa::Scalar, cpu::Isa::AVX2, cpu::Isa::AVX512, cpu::Isa::Neon})
       if (cpu::kernels_for(isa)) out.append(cpu::isa_name(isa));
     return out;
   });

@@ -29,7 +29,7 @@ def release_memory():
 
 
 def info():
-    """What this build runs on: the kernel ISA in use (MNN_ISA=scalar|avx2|avx512 caps it at start-up),
+    """What this build runs on: the kernel ISA in use (MNN_ISA=scalar|avx2|avx512 on x86, scalar|neon on aarch64, caps it at start-up),
     the ISAs this CPU and build support, threads."""
     return {"backend": "cpu", "isa": _core.isa(), "available_isas": list(_core.available_isas()),
             "threads": _core.get_num_threads(), "machine": platform.machine(),

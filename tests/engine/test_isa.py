@@ -51,3 +51,29 @@ def test_info_reports_the_isa():
     info = mnn.engine.info()
     assert info["isa"] in info["available_isas"]
     assert "scalar" in info["available_isas"]
+
+
+def test_isa_names_belong_to_the_architecture():
+    import platform
+
+    info = mnn.engine.info()
+    machine = platform.machine().lower()
+    if machine in ("x86_64", "amd64"):
+        assert set(info["available_isas"]) <= {"scalar", "avx2", "avx512"}
+    elif machine in ("aarch64", "arm64"):
+        # Advanced SIMD is part of ARMv8-A: every aarch64 build and CPU has the neon target
+        assert info["available_isas"] == ["scalar", "neon"]
+        assert info["isa"] == "neon"
+
+
+# MNN_ISA caps by tier: the other architecture's name for a tier means this one's (neon on x86
+# is avx2's tier, avx2 on aarch64 is neon's), so a script written for one machine runs on the other.
+_ISA_PROGRAM = "import json, sys, mnn; json.dump(mnn.engine.info()['isa'], sys.stdout)"
+
+
+@pytest.mark.parametrize("cap", ["scalar", "avx2", "neon"])
+def test_mnn_isa_caps_by_tier(cap):
+    avail = mnn._core.available_isas()
+    got = run_under_isa(_ISA_PROGRAM, cap)
+    tier1 = [i for i in avail if i in ("avx2", "neon")]
+    assert got == ("scalar" if cap == "scalar" or not tier1 else tier1[0])

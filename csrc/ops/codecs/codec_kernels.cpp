@@ -16,7 +16,7 @@ int register_codec_kernels(int isa_level, const CodecKernels* kernels) {
 }
 
 const CodecKernels& codec_kernels() {
-  for (int level = static_cast<int>(cpu::active_isa()); level >= 0; --level)
+  for (int level = cpu::isa_level(cpu::active_isa()); level >= 0; --level)
     if (g_by_level[level]) return *g_by_level[level];
   throw CodecError("no codec kernels registered");
 }

@@ -1,4 +1,5 @@
-// Start-up choice of the kernel table: cpuid (through the compiler's builtins) and MNN_ISA.
+// Start-up choice of the kernel table: cpuid (through the compiler's builtins) on x86, the
+// kernel's hardware capabilities (getauxval) on aarch64, and MNN_ISA.
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -7,6 +8,10 @@
 #include "backends/cpu/kernels/elementwise_table.h"
 #include "backends/cpu/kernels/error_flags.h"
 #include "backends/cpu/simd/kernel_table.h"
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 namespace mnn::cpu {
 
@@ -19,6 +24,7 @@ const char* isa_name(Isa isa) {
   switch (isa) {
     case Isa::AVX2: return "avx2";
     case Isa::AVX512: return "avx512";
+    case Isa::Neon: return "neon";
     default: return "scalar";
   }
 }
@@ -34,6 +40,17 @@ bool cpu_supports(Isa isa) {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
 #endif
+#if defined(__aarch64__)
+  // Advanced SIMD is part of ARMv8-A; the kernel still reports it (a CPU without it could not
+  // run the baseline build either).
+  if (isa == Isa::Neon) {
+#if defined(__linux__) && defined(HWCAP_ASIMD)
+    return (getauxval(AT_HWCAP) & HWCAP_ASIMD) != 0;
+#else
+    return true;
+#endif
+  }
+#endif
   return isa == Isa::Scalar;
 }
 
@@ -45,17 +62,23 @@ bool compiled_in(Isa isa) {
 #ifdef MNN_HAVE_AVX512
     case Isa::AVX512: return true;
 #endif
+#ifdef MNN_HAVE_NEON
+    case Isa::Neon: return true;
+#endif
     case Isa::Scalar: return true;
     default: return false;
   }
 }
 
-Isa cap_from_env() {
+// The highest level allowed (ISAs compare by isa_level): a name of the other architecture caps
+// at its tier (neon on x86 means avx2, avx2 on aarch64 means neon); an unknown name caps nothing.
+int cap_from_env() {
   const char* e = std::getenv("MNN_ISA");
-  if (!e || !*e) return Isa::AVX512;
-  if (!std::strcmp(e, "scalar")) return Isa::Scalar;
-  if (!std::strcmp(e, "avx2")) return Isa::AVX2;
-  return Isa::AVX512;
+  if (!e || !*e) return isa_level(Isa::AVX512);
+  if (!std::strcmp(e, "scalar")) return isa_level(Isa::Scalar);
+  if (!std::strcmp(e, "avx2")) return isa_level(Isa::AVX2);
+  if (!std::strcmp(e, "neon")) return isa_level(Isa::Neon);
+  return isa_level(Isa::AVX512);
 }
 
 std::unique_ptr<KernelTable> build(Isa isa) {
@@ -67,21 +90,25 @@ std::unique_ptr<KernelTable> build(Isa isa) {
 #ifdef MNN_HAVE_AVX512
     case Isa::AVX512: avx512::fill_elementwise(*t); avx512::fill_reduce(*t); avx512::fill_transpose(*t); avx512::fill_gemm(*t); avx512::fill_vmath(*t); avx512::fill_fft(*t); break;
 #endif
+#ifdef MNN_HAVE_NEON
+    case Isa::Neon: neon::fill_elementwise(*t); neon::fill_reduce(*t); neon::fill_transpose(*t); neon::fill_gemm(*t); neon::fill_vmath(*t); neon::fill_fft(*t); break;
+#endif
     default: scalar::fill_elementwise(*t); scalar::fill_reduce(*t); scalar::fill_transpose(*t); scalar::fill_gemm(*t); scalar::fill_vmath(*t); scalar::fill_fft(*t); break;
   }
   return t;
 }
 
 struct Tables {
-  std::unique_ptr<KernelTable> by_isa[3];
+  std::unique_ptr<KernelTable> by_isa[kNumIsas];
   Isa active = Isa::Scalar;
   Tables() {
-    Isa cap = cap_from_env();
-    for (int i = 0; i < 3; ++i) {
+    const int cap = cap_from_env();
+    for (int i = 0; i < kNumIsas; ++i) {
       Isa isa = static_cast<Isa>(i);
       if (compiled_in(isa) && cpu_supports(isa)) {
         by_isa[i] = build(isa);
-        if (static_cast<int>(isa) <= static_cast<int>(cap)) active = isa;
+        // one family is compiled in, so its levels rise with i
+        if (isa_level(isa) <= cap) active = isa;
       }
     }
   }

@@ -3,9 +3,13 @@
 // loops: the register-blocked MR x NR microkernel over packed panels, the matrix-vector kernels
 // and the small-matrix kernel. One template serves every ISA: the register type is a GCC vector
 // of the target's width (16 bytes for the baseline build, 32 for AVX2, 64 for AVX-512), so the
-// AVX-512 kernel is the AVX2 one with wider registers, same MR and the same loop.
+// AVX-512 kernel is the AVX2 one with wider registers, same MR and the same loop. The aarch64
+// neon target has its own tiles (8x12 float, 4x8 double) written with arm_neon.h: 32 vector
+// registers hold twice the accumulators, and the by-lane FMA reads A without broadcasts.
 // Everything has internal linkage except fill_gemm().
 #include <cstring>
+
+#include "backends/cpu/simd/neon.h"
 
 #if defined(__AVX2__) || defined(__AVX512F__)
 #include <immintrin.h>
@@ -42,6 +46,9 @@ struct Vec {
 #elif defined(__AVX2__)
     if constexpr (sizeof(T) == 4) return (reg)_mm256_set1_ps(x);
     else return (reg)_mm256_set1_pd(x);
+#elif defined(MNN_NEON)
+    if constexpr (sizeof(T) == 4) return (reg)vdupq_n_f32(x);
+    else return (reg)vdupq_n_f64(x);
 #else
     reg r;
     for (int i = 0; i < W; ++i) r[i] = x;
@@ -58,25 +65,37 @@ struct Vec {
 #elif defined(__FMA__)
     if constexpr (sizeof(T) == 4) return (reg)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)acc);
     else return (reg)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)acc);
+#elif defined(MNN_NEON)
+    if constexpr (sizeof(T) == 4) return (reg)vfmaq_f32((float32x4_t)acc, (float32x4_t)a, (float32x4_t)b);
+    else return (reg)vfmaq_f64((float64x2_t)acc, (float64x2_t)a, (float64x2_t)b);
 #else
     return acc + a * b;
 #endif
   }
 };
 
-constexpr int kMR = 6;  // rows of the register tile; NR = 2 vectors (12 accumulators + 3 temporaries)
+// The register tile: MR rows x NR columns.
+#if defined(MNN_NEON)
+template <class T> constexpr int kMR = sizeof(T) == 4 ? 8 : 4;  // 24 / 16 accumulators of 32 registers
+template <class T> constexpr int kNR = sizeof(T) == 4 ? 12 : 8;
+#else
+template <class T> constexpr int kMR = 6;  // NR = 2 vectors (12 accumulators + 3 temporaries)
+template <class T> constexpr int kNR = 2 * Vec<T>::W;
+#endif
 
 // tile = A~ B~ over kc steps, where a is an MR-row panel (a[k*MR + i]) and b an NR-column panel
 // (b[k*NR + j]), both zero-padded to the full tile. Portable version: GCC vectors of the target
 // width (used for the baseline and AVX-512 targets).
 template <class T>
-void kloop_vec(int64_t kc, const T* __restrict a, const T* __restrict b, T (*tile)[2 * Vec<T>::W]) {
+[[maybe_unused]] void kloop_vec(int64_t kc, const T* __restrict a, const T* __restrict b, T (*tile)[kNR<T>]) {
   using V = Vec<T>;
   using reg = typename V::reg;
   constexpr int W = V::W, NR = 2 * W;
+  constexpr int MR = 6;
+  static_assert(kNR<T> == NR && kMR<T> == MR, "the generic tile is 6 x 2 vectors");
   reg c00 = V::zero(), c01 = V::zero(), c10 = V::zero(), c11 = V::zero(), c20 = V::zero(), c21 = V::zero();
   reg c30 = V::zero(), c31 = V::zero(), c40 = V::zero(), c41 = V::zero(), c50 = V::zero(), c51 = V::zero();
-  for (int64_t k = 0; k < kc; ++k, a += kMR, b += NR) {
+  for (int64_t k = 0; k < kc; ++k, a += MR, b += NR) {
     reg b0 = V::load(b), b1 = V::load(b + W), av;
     av = V::bcast(a[0]); c00 = V::fma(av, b0, c00); c01 = V::fma(av, b1, c01);
     av = V::bcast(a[1]); c10 = V::fma(av, b0, c10); c11 = V::fma(av, b1, c11);
@@ -85,8 +104,8 @@ void kloop_vec(int64_t kc, const T* __restrict a, const T* __restrict b, T (*til
     av = V::bcast(a[4]); c40 = V::fma(av, b0, c40); c41 = V::fma(av, b1, c41);
     av = V::bcast(a[5]); c50 = V::fma(av, b0, c50); c51 = V::fma(av, b1, c51);
   }
-  const reg rows[kMR][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
-  for (int i = 0; i < kMR; ++i) {
+  const reg rows[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
+  for (int i = 0; i < MR; ++i) {
     V::store(tile[i], rows[i][0]);
     V::store(tile[i] + W, rows[i][1]);
   }
@@ -137,7 +156,7 @@ void kloop_vec(int64_t kc, const T* __restrict a, const T* __restrict b, T (*til
     "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc"
 
 template <class T>
-void kloop(int64_t kc, const T* a, const T* b, T (*tile)[2 * Vec<T>::W]) {
+void kloop(int64_t kc, const T* a, const T* b, T (*tile)[kNR<T>]) {
   static_assert(2 * Vec<T>::W * sizeof(T) == 64, "the assembly assumes 64-byte B rows");
   int64_t k4 = kc / 4, k1 = kc % 4;
   if constexpr (sizeof(T) == 4) asm volatile(MNN_GEMM_KLOOP("s", "4"));
@@ -146,9 +165,58 @@ void kloop(int64_t kc, const T* a, const T* b, T (*tile)[2 * Vec<T>::W]) {
 #undef MNN_GEMM_KLOOP
 #undef MNN_GEMM_STEP
 #undef MNN_GEMM_ROW
+#elif defined(MNN_NEON)
+// float 8x12: rows 0-3 and 4-7 of A are two q registers, each row's broadcast is a lane of
+// them (FMLA by element); B is three q registers. 24 + 5 of the 32 registers. The accumulators
+// are named variables: GCC keeps an array of them on the stack across iterations.
+void kloop(int64_t kc, const float* __restrict a, const float* __restrict b, float (*tile)[12]) {
+#define MNN_NEON_DECL(I) float32x4_t c##I##0 = vdupq_n_f32(0.0f), c##I##1 = c##I##0, c##I##2 = c##I##0;
+  MNN_NEON_DECL(0) MNN_NEON_DECL(1) MNN_NEON_DECL(2) MNN_NEON_DECL(3)
+  MNN_NEON_DECL(4) MNN_NEON_DECL(5) MNN_NEON_DECL(6) MNN_NEON_DECL(7)
+#undef MNN_NEON_DECL
+  for (int64_t k = 0; k < kc; ++k, a += 8, b += 12) {
+    const float32x4_t b0 = vld1q_f32(b), b1 = vld1q_f32(b + 4), b2 = vld1q_f32(b + 8);
+    const float32x4_t a0 = vld1q_f32(a), a1 = vld1q_f32(a + 4);
+#define MNN_NEON_ROW(I, A, L)                 \
+  c##I##0 = vfmaq_laneq_f32(c##I##0, b0, A, L); \
+  c##I##1 = vfmaq_laneq_f32(c##I##1, b1, A, L); \
+  c##I##2 = vfmaq_laneq_f32(c##I##2, b2, A, L);
+    MNN_NEON_ROW(0, a0, 0) MNN_NEON_ROW(1, a0, 1) MNN_NEON_ROW(2, a0, 2) MNN_NEON_ROW(3, a0, 3)
+    MNN_NEON_ROW(4, a1, 0) MNN_NEON_ROW(5, a1, 1) MNN_NEON_ROW(6, a1, 2) MNN_NEON_ROW(7, a1, 3)
+#undef MNN_NEON_ROW
+  }
+#define MNN_NEON_STORE(I) \
+  vst1q_f32(tile[I], c##I##0), vst1q_f32(tile[I] + 4, c##I##1), vst1q_f32(tile[I] + 8, c##I##2);
+  MNN_NEON_STORE(0) MNN_NEON_STORE(1) MNN_NEON_STORE(2) MNN_NEON_STORE(3)
+  MNN_NEON_STORE(4) MNN_NEON_STORE(5) MNN_NEON_STORE(6) MNN_NEON_STORE(7)
+#undef MNN_NEON_STORE
+}
+
+// double 4x8: two q registers of A (rows 0-1, 2-3), four of B, 16 accumulators.
+void kloop(int64_t kc, const double* __restrict a, const double* __restrict b, double (*tile)[8]) {
+#define MNN_NEON_DECL(I) float64x2_t c##I##0 = vdupq_n_f64(0.0), c##I##1 = c##I##0, c##I##2 = c##I##0, c##I##3 = c##I##0;
+  MNN_NEON_DECL(0) MNN_NEON_DECL(1) MNN_NEON_DECL(2) MNN_NEON_DECL(3)
+#undef MNN_NEON_DECL
+  for (int64_t k = 0; k < kc; ++k, a += 4, b += 8) {
+    const float64x2_t b0 = vld1q_f64(b), b1 = vld1q_f64(b + 2), b2 = vld1q_f64(b + 4), b3 = vld1q_f64(b + 6);
+    const float64x2_t a0 = vld1q_f64(a), a1 = vld1q_f64(a + 2);
+#define MNN_NEON_ROW(I, A, L)                   \
+  c##I##0 = vfmaq_laneq_f64(c##I##0, b0, A, L); \
+  c##I##1 = vfmaq_laneq_f64(c##I##1, b1, A, L); \
+  c##I##2 = vfmaq_laneq_f64(c##I##2, b2, A, L); \
+  c##I##3 = vfmaq_laneq_f64(c##I##3, b3, A, L);
+    MNN_NEON_ROW(0, a0, 0) MNN_NEON_ROW(1, a0, 1) MNN_NEON_ROW(2, a1, 0) MNN_NEON_ROW(3, a1, 1)
+#undef MNN_NEON_ROW
+  }
+#define MNN_NEON_STORE(I)                                                                          \
+  vst1q_f64(tile[I], c##I##0), vst1q_f64(tile[I] + 2, c##I##1), vst1q_f64(tile[I] + 4, c##I##2), \
+      vst1q_f64(tile[I] + 6, c##I##3);
+  MNN_NEON_STORE(0) MNN_NEON_STORE(1) MNN_NEON_STORE(2) MNN_NEON_STORE(3)
+#undef MNN_NEON_STORE
+}
 #else
 template <class T>
-void kloop(int64_t kc, const T* a, const T* b, T (*tile)[2 * Vec<T>::W]) {
+void kloop(int64_t kc, const T* a, const T* b, T (*tile)[kNR<T>]) {
   kloop_vec(kc, a, b, tile);
 }
 #endif
@@ -158,19 +226,17 @@ template <class T>
 void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict c, int64_t ldc, int m, int n,
          bool accumulate) {
   using V = Vec<T>;
-  constexpr int W = V::W, NR = 2 * W;
+  constexpr int W = V::W, MR = kMR<T>, NR = kNR<T>;
+  static_assert(NR % W == 0);
   for (int i = 0; i < m; ++i) __builtin_prefetch(c + i * ldc, 1), __builtin_prefetch(c + i * ldc + NR - 1, 1);
-  alignas(64) T tile[kMR][NR];
+  alignas(64) T tile[MR][NR];
   kloop(kc, a, b, tile);
-  if (m == kMR && n == NR) {
-    for (int i = 0; i < kMR; ++i) {
+  if (m == MR && n == NR) {
+    for (int i = 0; i < MR; ++i) {
       T* ci = c + i * ldc;
-      if (accumulate) {
-        V::store(ci, V::load(ci) + V::load(tile[i]));
-        V::store(ci + W, V::load(ci + W) + V::load(tile[i] + W));
-      } else {
-        V::store(ci, V::load(tile[i]));
-        V::store(ci + W, V::load(tile[i] + W));
+      for (int j = 0; j < NR; j += W) {
+        if (accumulate) V::store(ci + j, V::load(ci + j) + V::load(tile[i] + j));
+        else V::store(ci + j, V::load(tile[i] + j));
       }
     }
     return;
@@ -273,12 +339,12 @@ void fill_one(GemmKernel<T>& g) {
   g.gemv_rows = &gemv_rows<T>;
   g.gemv_cols = &gemv_cols<T>;
   g.small = &small<T>;
-  g.mr = kMR;
-  g.nr = 2 * Vec<T>::W;
+  g.mr = kMR<T>;
+  g.nr = kNR<T>;
   // A block (MC x KC) in half of L2, B micro-panel (KC x NR) in half of L1, B block (KC x NC)
   // in L3; MC is a multiple of MR, NC of NR.
   g.kc = 256;
-  g.mc = (sizeof(T) == 4 ? 144 : 72) / kMR * kMR;
+  g.mc = (sizeof(T) == 4 ? 144 : 72) / kMR<T> * kMR<T>;
   g.nc = 4080 / g.nr * g.nr;
 }
 

@@ -78,10 +78,16 @@ struct KernelTable {
   FftPassFn fft_pass_c128x2 = nullptr;
 };
 
-enum class Isa : int { Scalar = 0, AVX2 = 1, AVX512 = 2 };
+// Neon is the aarch64 target; x86 and aarch64 builds never hold both families.
+enum class Isa : int { Scalar = 0, AVX2 = 1, AVX512 = 2, Neon = 3 };
+constexpr int kNumIsas = 4;
 const char* isa_name(Isa isa);
+// The level a target registers its per-ISA kernels at (MNN_ISA_LEVEL, prims/registry.h): 0 the
+// baseline, 1 the first SIMD tier of the architecture (avx2, neon), 2 avx512.
+constexpr int isa_level(Isa isa) { return isa == Isa::Neon ? 1 : static_cast<int>(isa); }
 // The ISA whose kernels run: the best compiled-in target the CPU supports, capped by the
-// environment variable MNN_ISA=scalar|avx2|avx512 (read once, at first use).
+// environment variable MNN_ISA=scalar|avx2|avx512 on x86, scalar|neon on aarch64 (read once,
+// at first use).
 Isa active_isa();
 const KernelTable& kernels();
 const KernelTable* kernels_for(Isa isa);  // nullptr when not compiled in or not supported (tests)
@@ -104,5 +110,10 @@ namespace avx512 { void fill_transpose(KernelTable& t); }
 namespace avx512 { void fill_gemm(KernelTable& t); }
 namespace avx512 { void fill_fft(KernelTable& t); }
 namespace avx512 { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
+namespace neon { void fill_elementwise(KernelTable& t); }
+namespace neon { void fill_reduce(KernelTable& t); }
+namespace neon { void fill_transpose(KernelTable& t); }
+namespace neon { void fill_gemm(KernelTable& t); }
+namespace neon { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 
 }  // namespace mnn::cpu

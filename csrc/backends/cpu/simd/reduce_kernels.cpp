@@ -19,6 +19,7 @@
 #endif
 
 #include "backends/cpu/simd/kernel_table.h"
+#include "backends/cpu/simd/neon.h"
 
 // Wide vector types only ever pass between inlined internal functions of one target.
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -62,6 +63,12 @@ inline vec<calc_t<T>, N> load(const T* p) {
       __m256 f = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k)));
       std::memcpy(reinterpret_cast<float*>(&v) + k, &f, 32);
     }
+#elif defined(MNN_NEON)
+    static_assert(N % 4 == 0);
+    for (int k = 0; k < N; k += 4) {  // FCVTL: exact, like the scalar widening
+      float32x4_t f = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(reinterpret_cast<const uint16_t*>(p + k))));
+      std::memcpy(reinterpret_cast<float*>(&v) + k, &f, 16);
+    }
 #else
     for (int k = 0; k < N; ++k) v[k] = static_cast<float>(p[k]);
 #endif
@@ -79,6 +86,12 @@ inline void store(T* p, vec<calc_t<T>, N> v) {
       __m256 f;
       std::memcpy(&f, reinterpret_cast<float*>(&v) + k, 32);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(p + k), _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
+    }
+#elif defined(MNN_NEON)
+    for (int k = 0; k < N; k += 4) {  // FCVTN: nearest-even, as half(float) (NaN payloads aside, as F16C)
+      float32x4_t f;
+      std::memcpy(&f, reinterpret_cast<const float*>(&v) + k, 16);
+      vst1_u16(reinterpret_cast<uint16_t*>(p + k), vreinterpret_u16_f16(vcvt_f16_f32(f)));
     }
 #else
     for (int k = 0; k < N; ++k) p[k] = half(v[k]);

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "backends/cpu/simd/kernel_table.h"
+#include "backends/cpu/simd/neon.h"
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -118,6 +119,92 @@ inline void micro16x16_u8(const uint8_t* s, int64_t sp, uint8_t* d, int64_t dp) 
 }
 #endif
 
+#if defined(MNN_NEON)
+// The same micro-tiles with arm_neon.h: ZIP1/ZIP2 (and TRN1/TRN2) are the unpacklo/unpackhi of
+// the x86 versions. 4-byte tiles are 4x4 (one q register a row), 8-byte tiles 2x2.
+inline void micro4x4_u32(const uint32_t* s, int64_t sp, uint32_t* d, int64_t dp) {
+  uint32x4_t r0 = vld1q_u32(s), r1 = vld1q_u32(s + sp), r2 = vld1q_u32(s + 2 * sp), r3 = vld1q_u32(s + 3 * sp);
+  // t0 = r0[0] r1[0] r0[2] r1[2], t1 = r0[1] r1[1] r0[3] r1[3]; the same for rows 2, 3
+  uint32x4_t t0 = vtrn1q_u32(r0, r1), t1 = vtrn2q_u32(r0, r1);
+  uint32x4_t t2 = vtrn1q_u32(r2, r3), t3 = vtrn2q_u32(r2, r3);
+  // 64-bit halves: column 0 = t0.lo t2.lo, column 2 = t0.hi t2.hi
+  uint64x2_t u0 = vreinterpretq_u64_u32(t0), u1 = vreinterpretq_u64_u32(t1);
+  uint64x2_t u2 = vreinterpretq_u64_u32(t2), u3 = vreinterpretq_u64_u32(t3);
+  vst1q_u32(d, vreinterpretq_u32_u64(vzip1q_u64(u0, u2)));
+  vst1q_u32(d + dp, vreinterpretq_u32_u64(vzip1q_u64(u1, u3)));
+  vst1q_u32(d + 2 * dp, vreinterpretq_u32_u64(vzip2q_u64(u0, u2)));
+  vst1q_u32(d + 3 * dp, vreinterpretq_u32_u64(vzip2q_u64(u1, u3)));
+}
+
+inline void micro2x2_u64(const uint64_t* s, int64_t sp, uint64_t* d, int64_t dp) {
+  uint64x2_t r0 = vld1q_u64(s), r1 = vld1q_u64(s + sp);
+  vst1q_u64(d, vzip1q_u64(r0, r1));
+  vst1q_u64(d + dp, vzip2q_u64(r0, r1));
+}
+
+// 8x8 of 2 bytes and 16x16 of bytes: rounds of interleaving rows k and k+M/2 (as the x86
+// 16x16 byte tile); after log2(M) rounds register k holds column k.
+inline void micro8x8_u16(const uint16_t* s, int64_t sp, uint16_t* d, int64_t dp) {
+  uint16x8_t a[8], b[8];
+  for (int k = 0; k < 8; ++k) a[k] = vld1q_u16(s + k * sp);
+  for (int round = 0; round < 3; ++round) {
+    for (int k = 0; k < 4; ++k) {
+      b[2 * k] = vzip1q_u16(a[k], a[k + 4]);
+      b[2 * k + 1] = vzip2q_u16(a[k], a[k + 4]);
+    }
+    for (int k = 0; k < 8; ++k) a[k] = b[k];
+  }
+  for (int k = 0; k < 8; ++k) vst1q_u16(d + k * dp, a[k]);
+}
+
+inline void micro16x16_u8(const uint8_t* s, int64_t sp, uint8_t* d, int64_t dp) {
+  uint8x16_t a[16], b[16];
+  for (int k = 0; k < 16; ++k) a[k] = vld1q_u8(s + k * sp);
+  for (int round = 0; round < 4; ++round) {
+    for (int k = 0; k < 8; ++k) {
+      b[2 * k] = vzip1q_u8(a[k], a[k + 8]);
+      b[2 * k + 1] = vzip2q_u8(a[k], a[k + 8]);
+    }
+    for (int k = 0; k < 16; ++k) a[k] = b[k];
+  }
+  for (int k = 0; k < 16; ++k) vst1q_u8(d + k * dp, a[k]);
+}
+
+// float32 <-> float16 with FCVTN / FCVTL (base ARMv8-A Advanced SIMD; no FP16 arithmetic
+// needed). They round like core::float_to_half_bits (nearest-even, overflow to inf, subnormals
+// kept: Linux runs with FPCR.FZ16 clear), but NaN payloads may differ, so any group of four
+// holding a NaN is redone by the scalar conversion: bit-identical to it.
+void cast_f32_f16(int64_t n, const char* in, char* out) {
+  const float* s = reinterpret_cast<const float*>(in);
+  uint16_t* d = reinterpret_cast<uint16_t*>(out);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    float32x4_t v = vld1q_f32(s + i);
+    if (vminvq_u32(vceqq_f32(v, v)) == 0) {
+      for (int k = 0; k < 4; ++k) d[i + k] = core::float_to_half_bits(s[i + k]);
+      continue;
+    }
+    vst1_u16(d + i, vreinterpret_u16_f16(vcvt_f16_f32(v)));
+  }
+  for (; i < n; ++i) d[i] = core::float_to_half_bits(s[i]);
+}
+
+void cast_f16_f32(int64_t n, const char* in, char* out) {
+  const uint16_t* s = reinterpret_cast<const uint16_t*>(in);
+  float* d = reinterpret_cast<float*>(out);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    float32x4_t v = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(s + i)));
+    if (vminvq_u32(vceqq_f32(v, v)) == 0) {
+      for (int k = 0; k < 4; ++k) d[i + k] = core::half_bits_to_float(s[i + k]);
+      continue;
+    }
+    vst1q_f32(d + i, v);
+  }
+  for (; i < n; ++i) d[i] = core::half_bits_to_float(s[i]);
+}
+#endif
+
 // Few columns packed densely (HWC pixels -> CHW planes) or few rows written densely (planes ->
 // pixels): fixed-width group loads / stores the compiler turns into shuffles.
 template <class T, int C>
@@ -169,6 +256,18 @@ void transpose_t(const char* src, int64_t sp, char* dst, int64_t dp, int64_t row
   } else {
     return transpose_tiled<uint8_t, 16>(s, sp, d, dp, rows, cols, micro16x16_u8);
   }
+#elif defined(MNN_NEON)
+  if constexpr (sizeof(T) == 4) {
+    return transpose_tiled<uint32_t, 4>(reinterpret_cast<const uint32_t*>(s), sp, reinterpret_cast<uint32_t*>(d), dp,
+                                        rows, cols, micro4x4_u32);
+  } else if constexpr (sizeof(T) == 8) {
+    return transpose_tiled<uint64_t, 2>(reinterpret_cast<const uint64_t*>(s), sp, reinterpret_cast<uint64_t*>(d), dp,
+                                        rows, cols, micro2x2_u64);
+  } else if constexpr (sizeof(T) == 2) {
+    return transpose_tiled<uint16_t, 8>(s, sp, d, dp, rows, cols, micro8x8_u16);
+  } else {
+    return transpose_tiled<uint8_t, 16>(s, sp, d, dp, rows, cols, micro16x16_u8);
+  }
 #endif
   transpose_scalar(s, sp, d, dp, rows, cols);
 }
@@ -211,7 +310,7 @@ void cast_f16_f32(int64_t n, const char* in, char* out) {
 }  // namespace
 
 void fill_transpose(KernelTable& t) {
-#if defined(__F16C__) && defined(__AVX2__)
+#if (defined(__F16C__) && defined(__AVX2__)) || defined(MNN_NEON)
   t.cast[static_cast<int>(core::DType::Float32)][static_cast<int>(core::DType::Float16)] = &cast_f32_f16;
   t.cast[static_cast<int>(core::DType::Float16)][static_cast<int>(core::DType::Float32)] = &cast_f16_f32;
 #endif

@@ -13,6 +13,7 @@
 
 #include "backends/cpu/fp_status.h"
 #include "backends/cpu/simd/kernel_table.h"
+#include "backends/cpu/simd/neon.h"
 
 namespace mnn::cpu::MNN_ISA_NS {
 
@@ -159,7 +160,7 @@ void map_f32(int64_t n, const char* const* in, char* out) {
 // them; numpy's do (errstate warnings), so the conditions are collected in the same pass (an OR
 // per lane) and raised once.
 
-void map_exp_f32(int64_t n, const char* const* in, char* out) {
+[[maybe_unused]] void map_exp_f32(int64_t n, const char* const* in, char* out) {
   const float* a = reinterpret_cast<const float*>(in[0]);
   float* o = reinterpret_cast<float*>(out);
   int over = 0;
@@ -170,7 +171,7 @@ void map_exp_f32(int64_t n, const char* const* in, char* out) {
   if (over) fp_status_raise(FE_OVERFLOW);
 }
 
-void map_log_f32(int64_t n, const char* const* in, char* out) {
+[[maybe_unused]] void map_log_f32(int64_t n, const char* const* in, char* out) {
   const float* a = reinterpret_cast<const float*>(in[0]);
   float* o = reinterpret_cast<float*>(out);
   int zero = 0, negative = 0;
@@ -192,6 +193,129 @@ void map_trig_f32(int64_t n, const char* const* in, char* out) {
     if (!(std::fabs(a[i]) <= kTrigLimit)) o[i] = Libm(a[i]);  // huge, inf, NaN: rare
 }
 
+#if defined(MNN_NEON)
+// ---- arm_neon.h versions of exp, log and tanh: the same formulations as the per-element code
+// above, four lanes per instruction, FMA where the element code lets the compiler contract.
+// Tails run through a padded 4-lane buffer, so an element's result never depends on where it
+// sits. sin/cos keep the element code (their reduction is in double), which GCC vectorises.
+namespace nv {
+
+inline float32x4_t dup(float v) { return vdupq_n_f32(v); }
+inline float32x4_t sel(uint32x4_t m, float32x4_t a, float32x4_t b) { return vbslq_f32(m, a, b); }
+
+inline float32x4_t exp4(float32x4_t x) {
+  // vminq/vmaxq return NaN when either operand is NaN: NaN passes, like the element code
+  float32x4_t xc = vmaxq_f32(vminq_f32(x, dup(88.7300033569336f)), dup(-105.0f));
+  const float32x4_t shifter = dup(12582912.0f);
+  float32x4_t n = vsubq_f32(vfmaq_f32(shifter, xc, dup(1.44269504088896341f)), shifter);
+  float32x4_t r = vfmsq_f32(xc, n, dup(0.693359375f));
+  r = vfmsq_f32(r, n, dup(-2.12194440e-4f));
+  float32x4_t r2 = vmulq_f32(r, r);
+  float32x4_t q01 = vfmaq_f32(dup(1.3981999507e-3f), dup(1.9875691500e-4f), r);
+  float32x4_t q23 = vfmaq_f32(dup(4.1665795894e-2f), dup(8.3334519073e-3f), r);
+  float32x4_t q45 = vfmaq_f32(dup(5.0000001201e-1f), dup(1.6666665459e-1f), r);
+  float32x4_t p = vfmaq_f32(q45, vfmaq_f32(q23, q01, r2), r2);
+  float32x4_t y = vaddq_f32(vfmaq_f32(r, p, r2), dup(1.0f));
+  int32x4_t ni = vcvtq_s32_f32(n);  // n is integral (NaN lanes give 0: y is NaN already)
+  int32x4_t n1 = vshrq_n_s32(ni, 1), n2 = vsubq_s32(ni, n1);
+  float32x4_t s1 = vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(n1, vdupq_n_s32(127)), 23));
+  float32x4_t s2 = vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(n2, vdupq_n_s32(127)), 23));
+  return vmulq_f32(vmulq_f32(y, s1), s2);
+}
+
+inline float32x4_t log4(float32x4_t x) {
+  uint32x4_t subnormal = vcltq_f32(x, dup(1.17549435e-38f));
+  float32x4_t xs = sel(subnormal, vmulq_f32(x, dup(8388608.0f)), x);
+  uint32x4_t b = vreinterpretq_u32_f32(xs);
+  int32x4_t e = vsubq_s32(vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(b, 23), vdupq_n_u32(0xff))), vdupq_n_s32(126));
+  e = vsubq_s32(e, vreinterpretq_s32_u32(vandq_u32(subnormal, vdupq_n_u32(23))));
+  float32x4_t m = vreinterpretq_f32_u32(vorrq_u32(vandq_u32(b, vdupq_n_u32(0x007fffff)), vdupq_n_u32(0x3f000000)));
+  uint32x4_t low = vcltq_f32(m, dup(0.707106781186547524f));
+  e = vaddq_s32(e, vreinterpretq_s32_u32(low));  // low lanes are all ones: e - 1
+  float32x4_t fe = vcvtq_f32_s32(e);
+  m = sel(low, vsubq_f32(vaddq_f32(m, m), dup(1.0f)), vsubq_f32(m, dup(1.0f)));
+  float32x4_t z = vmulq_f32(m, m);
+  float32x4_t p = dup(7.0376836292e-2f);
+  p = vfmaq_f32(dup(-1.1514610310e-1f), p, m);
+  p = vfmaq_f32(dup(1.1676998740e-1f), p, m);
+  p = vfmaq_f32(dup(-1.2420140846e-1f), p, m);
+  p = vfmaq_f32(dup(1.4249322787e-1f), p, m);
+  p = vfmaq_f32(dup(-1.6668057665e-1f), p, m);
+  p = vfmaq_f32(dup(2.0000714765e-1f), p, m);
+  p = vfmaq_f32(dup(-2.4999993993e-1f), p, m);
+  p = vfmaq_f32(dup(3.3333331174e-1f), p, m);
+  float32x4_t y = vmulq_f32(vmulq_f32(p, m), z);
+  y = vfmaq_f32(y, fe, dup(-2.12194440e-4f));
+  y = vfmsq_f32(y, dup(0.5f), z);
+  float32x4_t r = vaddq_f32(m, y);
+  r = vfmaq_f32(r, fe, dup(0.693359375f));
+  r = sel(vceqq_f32(x, dup(kInf)), dup(kInf), r);
+  r = sel(vceqq_f32(x, dup(0.0f)), dup(-kInf), r);
+  r = sel(vcltq_f32(x, dup(0.0f)), dup(kNaN), r);
+  r = sel(vceqq_f32(x, x), r, x);
+  return r;
+}
+
+inline float32x4_t tanh4(float32x4_t x) {
+  float32x4_t ax = vabsq_f32(x);
+  float32x4_t z = vmulq_f32(x, x);
+  float32x4_t p = dup(-5.70498872745e-3f);
+  p = vfmaq_f32(dup(2.06390887954e-2f), p, z);
+  p = vfmaq_f32(dup(-5.37397155531e-2f), p, z);
+  p = vfmaq_f32(dup(1.33314422036e-1f), p, z);
+  p = vfmaq_f32(dup(-3.33332819422e-1f), p, z);
+  float32x4_t small = vfmaq_f32(ax, vmulq_f32(p, z), ax);
+  float32x4_t e = exp4(vaddq_f32(ax, ax));
+  float32x4_t big = vsubq_f32(dup(1.0f), vdivq_f32(dup(2.0f), vaddq_f32(e, dup(1.0f))));
+  float32x4_t v = sel(vcltq_f32(ax, dup(0.625f)), small, big);  // NaN: big, which keeps it
+  const uint32x4_t sign = vdupq_n_u32(0x80000000u);
+  return vreinterpretq_f32_u32(veorq_u32(vreinterpretq_u32_f32(v), vandq_u32(vreinterpretq_u32_f32(x), sign)));
+}
+
+// out[i] = F(a[i]); Flag(a, flags) ORs per-lane conditions into flags (all-ones lanes).
+template <float32x4_t (*F)(float32x4_t), class Flag>
+inline void map4(int64_t n, const float* a, float* o, Flag flag) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    float32x4_t v = vld1q_f32(a + i);
+    vst1q_f32(o + i, F(v));
+    flag(v);
+  }
+  if (i < n) {
+    float buf[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    std::memcpy(buf, a + i, (n - i) * sizeof(float));
+    float32x4_t v = vld1q_f32(buf);
+    vst1q_f32(buf, F(v));
+    std::memcpy(o + i, buf, (n - i) * sizeof(float));
+    // padded lanes are 0: flag only the real ones
+    for (int64_t k = 0; k < n - i; ++k) flag(vdupq_n_f32(a[i + k]));
+  }
+}
+
+void map_exp(int64_t n, const char* const* in, char* out) {
+  uint32x4_t over = vdupq_n_u32(0);
+  map4<exp4>(n, reinterpret_cast<const float*>(in[0]), reinterpret_cast<float*>(out),
+             [&](float32x4_t v) { over = vorrq_u32(over, vcgtq_f32(v, dup(88.72283172607422f))); });
+  if (vmaxvq_u32(over)) fp_status_raise(FE_OVERFLOW);
+}
+
+void map_log(int64_t n, const char* const* in, char* out) {
+  uint32x4_t zero = vdupq_n_u32(0), negative = vdupq_n_u32(0);
+  map4<log4>(n, reinterpret_cast<const float*>(in[0]), reinterpret_cast<float*>(out), [&](float32x4_t v) {
+    zero = vorrq_u32(zero, vceqq_f32(v, dup(0.0f)));
+    negative = vorrq_u32(negative, vcltq_f32(v, dup(0.0f)));
+  });
+  if (vmaxvq_u32(zero)) fp_status_raise(FE_DIVBYZERO);
+  if (vmaxvq_u32(negative)) fp_status_raise(FE_INVALID);
+}
+
+void map_tanh(int64_t n, const char* const* in, char* out) {
+  map4<tanh4>(n, reinterpret_cast<const float*>(in[0]), reinterpret_cast<float*>(out), [](float32x4_t) {});
+}
+
+}  // namespace nv
+#endif
+
 float libm_sin(float x) { return std::sin(x); }
 float libm_cos(float x) { return std::cos(x); }
 
@@ -199,9 +323,15 @@ float libm_cos(float x) { return std::cos(x); }
 
 void fill_vmath(KernelTable& t) {
   constexpr int f32 = static_cast<int>(core::DType::Float32);
+#if defined(MNN_NEON)
+  t.ew[static_cast<int>(core::Op::Exp)][f32] = &nv::map_exp;
+  t.ew[static_cast<int>(core::Op::Log)][f32] = &nv::map_log;
+  t.ew[static_cast<int>(core::Op::Tanh)][f32] = &nv::map_tanh;
+#else
   t.ew[static_cast<int>(core::Op::Exp)][f32] = &map_exp_f32;
   t.ew[static_cast<int>(core::Op::Log)][f32] = &map_log_f32;
   t.ew[static_cast<int>(core::Op::Tanh)][f32] = &map_f32<tanh_f32>;
+#endif
   t.ew[static_cast<int>(core::Op::Sin)][f32] = &map_trig_f32<sin_f32, libm_sin>;
   t.ew[static_cast<int>(core::Op::Cos)][f32] = &map_trig_f32<cos_f32, libm_cos>;
 }
