@@ -7,7 +7,20 @@ import numpy as np
 import pytest
 
 import mnn.cv as mcv
-from tests.cv.pngmaker import make_png
+
+
+def _load_pngmaker():
+    """tests/cv/pngmaker.py by its path: a top-level 'tests' package that some distributions
+    install into site-packages (Hershey-Fonts, the text extra, does) hides this repo's 'tests'."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("_mnn_tests_pngmaker", os.path.join(os.path.dirname(__file__), "pngmaker.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_pngmaker = _load_pngmaker()
+make_png = _pngmaker.make_png
 
 skdata = pytest.importorskip("skimage.data")
 
@@ -179,7 +192,7 @@ def test_jpeg_exif_orientation(orientation):
 
 @pytest.mark.parametrize("orientation", [1, 3, 6, 8])
 def test_png_exif_orientation(orientation):
-    from tests.cv.pngmaker import _chunk
+    _chunk = _pngmaker._chunk
     tiff = b"II\x2a\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0)
     tiff += struct.pack("<I", 0)
     png = make_png(RNG.integers(0, 256, (24, 40, 3)), 2, 8)
