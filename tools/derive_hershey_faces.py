@@ -89,8 +89,9 @@ def golden():
         rec = dict(c, sha=digest(img), size=cv2.getTextSize(c["text"], c["face"], c["scale"], c["thickness"]),
                    ink=float(np.abs(img.astype(np.float64) - bg).sum()))
         out.append(rec)
-    json.dump({"opencv": cv2.__version__, "cases": out}, sys.stdout, indent=0)
-    sys.stdout.write("\n")
+    sys.stdout.write('{"opencv": %s, "cases": [\n' % json.dumps(cv2.__version__))
+    sys.stdout.write(",\n".join(json.dumps(r) for r in out))  # one call a line
+    sys.stdout.write("\n]}\n")
 
 
 if __name__ == "__main__":
