@@ -172,3 +172,24 @@ def test_bgr2hsv_uint8_every_value_and_difference():
             a = numpy.ascontiguousarray(px[:, order].reshape(256, 256, 3))
             for code in (cv.COLOR_BGR2HSV, cv.COLOR_RGB2HSV, cv.COLOR_BGR2HSV_FULL, cv.COLOR_RGB2HSV_FULL):
                 numpy.testing.assert_array_equal(numpy.asarray(cv.cvtColor(a, code)), cv2.cvtColor(a, code))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_bgr2rgb_every_width_and_offset(threads):
+    """The u8 BGR<->RGB kernel blends three overlapping loads from a 32-byte-aligned output
+    position: every width (head, vector body, tail), views starting mid-row, and thread splits."""
+    import mnn
+    rng = numpy.random.default_rng(5)
+    old = mnn.get_num_threads()
+    mnn.set_num_threads(threads)
+    try:
+        for w in list(range(1, 70)) + [127, 333, 1920]:
+            for h in (1, 3, 17):
+                a = rng.integers(0, 256, (h, w, 3), dtype=numpy.uint8)
+                for src in (a, a[:, 1:], a[1:]):
+                    if src.size:
+                        for code in (cv.COLOR_BGR2RGB, cv.COLOR_RGB2BGR):
+                            got = numpy.asarray(cv.cvtColor(src, code))
+                            numpy.testing.assert_array_equal(got, cv2.cvtColor(numpy.ascontiguousarray(src), code))
+    finally:
+        mnn.set_num_threads(old)

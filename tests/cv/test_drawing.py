@@ -312,10 +312,6 @@ def test_errors():
         cv.line(img, (0, 0), (5, 5), (1, 2, 3, 4, 5))
     with pytest.raises(cv.error, match=r"\[mnn.cv.drawContours\].*contourIdx"):
         cv.drawContours(img, contour_scene()[0], 99, (1, 2, 3))
-    with pytest.raises(NotImplementedError, match=r"\[mnn.cv.putText\]"):
-        cv.putText(img, "hi", (5, 20), cv.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255))
-    with pytest.raises(NotImplementedError, match=r"\[mnn.cv.getTextSize\]"):
-        cv.getTextSize("hi", cv.FONT_HERSHEY_SIMPLEX, 1.0, 1)
     ro = canvas(3)
     ro.flags.writeable = False
     with pytest.raises(cv.error, match=r"\[mnn.cv.line\].*read-only"):

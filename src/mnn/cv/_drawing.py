@@ -16,8 +16,9 @@ those edges (cv2 5 places them by a rule not reproduced here; <= 3% / 10% of the
 LINE_AA uses our own coverage filter (cv2's lookup tables are not reproduced): the same pixels
 are touched, with intensities close to cv2's but not equal.
 
-putText and getTextSize need the Hershey glyph tables; mnn ships no copy of them, so both raise
-NotImplementedError.
+putText and getTextSize draw and measure Hershey stroke text as OpenCV 4 does (OpenCV 5 renders
+TrueType fonts instead); the glyphs come from the optional Hershey-Fonts package (pip install
+mnn[text]), read at first use by mnn/cv/_hershey.py, which states where the result differs.
 """
 import math
 import struct
@@ -668,14 +669,93 @@ def clipLine(imgRect, pt1, pt2):
 
 # ---- text -----------------------------------------------------------------------------------
 
-_NO_GLYPHS = ("mnn ships no Hershey glyph tables (cv2's are not ours to copy), so text cannot be drawn "
-              "or measured; draw labels with another library or skip them")
+def _face(font_face, fn):
+    """cv2's font selection: the low 4 bits pick the face, FONT_ITALIC switches PLAIN, COMPLEX,
+    TRIPLEX and COMPLEX_SMALL to their italic sets (the other faces have none and ignore it)."""
+    f = _int(font_face, fn, "fontFace")
+    base = f & 15
+    if base > FONT_HERSHEY_SCRIPT_COMPLEX:
+        raise fail(fn, f"Unknown font type {f}")
+    if f & FONT_ITALIC and base in (FONT_HERSHEY_PLAIN, FONT_HERSHEY_COMPLEX, FONT_HERSHEY_TRIPLEX,
+                                    FONT_HERSHEY_COMPLEX_SMALL):
+        return base | FONT_ITALIC
+    return base
+
+
+def _text(text, fn):
+    if not isinstance(text, str):
+        raise TypeError(f"[mnn.cv.{fn}] Can't convert object of type {type(text).__name__} to 'str' for 'text'")
+    return text.split("\0", 1)[0]  # cv2 passes the text on as a C string
+
+
+def _scale(v, fn):
+    try:
+        if isinstance(v, bool) or not hasattr(v, "__float__"):
+            raise TypeError
+        return float(v)
+    except (TypeError, ValueError):
+        raise fail(fn, f"Can't parse 'fontScale': expected a number, got {type(v).__name__}") from None
 
 
 def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LINE_8, bottomLeftOrigin=False):
-    raise NotImplementedError(f"[mnn.cv.putText] {_NO_GLYPHS}")
+    """Draws `text` with a Hershey stroke font the way OpenCV 4 does (OpenCV 5's putText draws
+    TrueType fonts instead, which mnn does not reproduce). Needs the optional Hershey-Fonts package
+    (pip install mnn[text]). Pixel-identical to OpenCV 4.10 for LINE_8 / LINE_4 at any scale and
+    thickness, except: LINE_AA intensities (our own anti-aliasing filter); FONT_HERSHEY_PLAIN and
+    FONT_HERSHEY_COMPLEX_SMALL (drawn with stand-in glyphs, see mnn/cv/_hershey.py); a few
+    punctuation marks per face whose OpenCV glyph is not in the package (listed there)."""
+    fn = "putText"
+    a = _canvas(img, fn)
+    text = _text(text, fn)
+    (ox, oy) = _point(org, fn, "org")
+    col = _color(color, fn)
+    t = _int(thickness, fn, "thickness")
+    lt = _line_type(lineType, a, fn)
+    scale = _scale(fontScale, fn)
+    if not text:
+        return img
+    face = _face(fontFace, fn)
+    if not 0 <= t <= _MAX_THICKNESS:
+        raise fail(fn, f"thickness must be in [0, {_MAX_THICKNESS}], got {t}")
+    from . import _hershey
+    _, base, glyphs = _hershey.face_table(face, fn)
+    hscale = round(scale * (1 << _XY_SHIFT))  # cv2: cvRound(fontScale * XY_ONE), ties to even
+    vscale = -hscale if bottomLeftOrigin else hscale
+    # thin strokes with sub-pixel end points: OpenCV 4 walks them with its fixed-point line
+    # (our line type 0 / 1 route); thick ones are the same polygons whatever the alias
+    if t <= 1 and lt in (LINE_8, 0):
+        lt = 0
+    elif t <= 1 and lt in (LINE_4, 1):
+        lt = 1
+    view_x = ox << _XY_SHIFT
+    view_y = (oy << _XY_SHIFT) - base * vscale
+    ints = []
+    for code in _hershey.codes(text, _int(fontFace, fn, "fontFace")):
+        left, right, strokes = glyphs[code]
+        view_x -= round(left * hscale)
+        for s in strokes:
+            ints += [_POLYLINE, 0, t, lt, _XY_SHIFT, len(s)]
+            for x, y in s:
+                ints += (round(x * hscale) + view_x, round(y * vscale) + view_y)
+        view_x += round(right * hscale)
+    return _draw(img, a, ints, col)
 
 
 def getTextSize(text, fontFace, fontScale, thickness):
-    raise NotImplementedError(f"[mnn.cv.getTextSize] {_NO_GLYPHS}")
-
+    """((width, height), baseline) of `text` as OpenCV 4 measures it: the sum of the glyph advances
+    times fontScale plus thickness, the face's cell height times fontScale plus half the
+    thickness, and the baseline's depth. Needs the optional Hershey-Fonts package."""
+    fn = "getTextSize"
+    text = _text(text, fn)
+    face = _face(fontFace, fn)
+    scale = _scale(fontScale, fn)
+    t = _int(thickness, fn, "thickness")
+    from . import _hershey
+    cap, base, glyphs = _hershey.face_table(face, fn)
+    width = 0.0
+    for code in _hershey.codes(text, _int(fontFace, fn, "fontFace")):
+        left, right, _ = glyphs[code]
+        width += (right - left) * scale
+    half = abs(t + 1) // 2 * (1 if t + 1 >= 0 else -1)  # C's truncating (thickness + 1) / 2
+    height = round((cap + base) * scale + half)
+    return (round(width + t), height), round(base * scale + t * 0.5)

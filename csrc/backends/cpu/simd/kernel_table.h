@@ -114,6 +114,7 @@ namespace neon { void fill_elementwise(KernelTable& t); }
 namespace neon { void fill_reduce(KernelTable& t); }
 namespace neon { void fill_transpose(KernelTable& t); }
 namespace neon { void fill_gemm(KernelTable& t); }
+namespace neon { void fill_fft(KernelTable& t); }
 namespace neon { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 
 }  // namespace mnn::cpu

@@ -3,6 +3,9 @@
 // triangle upsampling), laid out as loops over 8 independent lanes so the compiler vectorises them:
 // the scalar build and the AVX2/AVX-512 builds give bit-identical results.
 #include <cstring>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "ops/codecs/codec_kernels.h"
 #include "prims/registry.h"  // MNN_ISA_LEVEL
@@ -85,7 +88,56 @@ void idct8x8(const int16_t* in, const uint16_t* q, uint8_t* out, int stride) {
 }
 
 void ycc_to_bgr(const uint8_t* yp, const uint8_t* cbp, const uint8_t* crp, uint8_t* o, int n) {
-  for (int i = 0; i < n; ++i) {
+  int i = 0;
+#if defined(__AVX2__)
+  // 16 pixels a step: the same 32-bit fixed point, then saturating packs (int16, then 0..255) and
+  // three byte shuffles per 16 output bytes to interleave B, G, R. The compiler left the scalar
+  // loop unvectorised (the interleaved stores), where it took ~14% of a 1080p 4:2:0 decode.
+  struct Masks {
+    alignas(16) int8_t m[3][3][16];  // [output block][channel][byte]
+    Masks() {
+      for (int k = 0; k < 3; ++k)
+        for (int t = 0; t < 16; ++t) {
+          const int j = 16 * k + t;
+          for (int c = 0; c < 3; ++c) m[k][c][t] = j % 3 == c ? static_cast<int8_t>(j / 3) : -128;
+        }
+    }
+  };
+  static const Masks masks;
+  const __m256i c128 = _mm256_set1_epi32(128), half = _mm256_set1_epi32(32768);
+  const __m256i kr = _mm256_set1_epi32(91881), kgb = _mm256_set1_epi32(-22554), kgr = _mm256_set1_epi32(-46802),
+                kb = _mm256_set1_epi32(116130);
+  for (; i + 16 <= n; i += 16) {
+    __m256i r2[2], g2[2], b2[2];
+    for (int h = 0; h < 2; ++h) {
+      const __m256i y = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(yp + i + 8 * h)));
+      const __m256i cb = _mm256_sub_epi32(
+          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(cbp + i + 8 * h))), c128);
+      const __m256i cr = _mm256_sub_epi32(
+          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(crp + i + 8 * h))), c128);
+      r2[h] = _mm256_add_epi32(y, _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(cr, kr), half), 16));
+      g2[h] = _mm256_add_epi32(
+          y, _mm256_srai_epi32(
+                 _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(cb, kgb), _mm256_mullo_epi32(cr, kgr)), half), 16));
+      b2[h] = _mm256_add_epi32(y, _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(cb, kb), half), 16));
+    }
+    // packs_epi32 interleaves the halves by lane; 0xD8 puts the 16 values back in order
+    const __m256i R = _mm256_permute4x64_epi64(_mm256_packs_epi32(r2[0], r2[1]), 0xD8);
+    const __m256i G = _mm256_permute4x64_epi64(_mm256_packs_epi32(g2[0], g2[1]), 0xD8);
+    const __m256i B = _mm256_permute4x64_epi64(_mm256_packs_epi32(b2[0], b2[1]), 0xD8);
+    const __m256i bg = _mm256_permute4x64_epi64(_mm256_packus_epi16(B, G), 0xD8);  // [B0..15 | G0..15]
+    const __m256i rr = _mm256_permute4x64_epi64(_mm256_packus_epi16(R, R), 0xD8);
+    const __m128i b = _mm256_castsi256_si128(bg), g = _mm256_extracti128_si256(bg, 1), r = _mm256_castsi256_si128(rr);
+    for (int k = 0; k < 3; ++k) {
+      const __m128i v = _mm_or_si128(
+          _mm_or_si128(_mm_shuffle_epi8(b, _mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[k][0]))),
+                       _mm_shuffle_epi8(g, _mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[k][1])))),
+          _mm_shuffle_epi8(r, _mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[k][2]))));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + 3 * i + 16 * k), v);
+    }
+  }
+#endif
+  for (; i < n; ++i) {
     int32_t y = yp[i], cb = cbp[i] - 128, cr = crp[i] - 128;
     int32_t r = y + ((91881 * cr + 32768) >> 16);
     int32_t g = y + ((-22554 * cb - 46802 * cr + 32768) >> 16);

@@ -65,6 +65,42 @@ __attribute__((target("avx512vbmi"))) inline int64_t perm3_u8_vbmi(const uint8_t
 }
 #endif
 
+// BGR <-> RGB (3 -> 3 with map {2, 1, 0}), all n pixels. Output byte j is input byte j + 2, j or
+// j - 2 (by j % 3), so three overlapping loads and two byte blends make 32 output bytes, with no
+// shuffle at all; the vector loop starts where d is 32-byte aligned, so no store splits a cache
+// line. On Zen 3 (AVX2) this runs at memcpy speed, ~1.6x the shuffle loop below (1920x1080:
+// 0.25 ms against 0.42 ms, interleaved runs). Loads stay inside the n pixels: the loop starts at
+// byte >= 2 and stops 2 bytes before the end; head and tail bytes go one by one.
+inline void swap_rb3_u8(const uint8_t* s, uint8_t* d, int64_t n) {
+  const int64_t nb = n * 3;
+  int64_t j0 = static_cast<int64_t>((32 - (reinterpret_cast<uintptr_t>(d) & 31)) & 31);
+  if (j0 < 2) j0 += 32;
+  if (j0 > nb) j0 = nb;
+  alignas(32) int8_t from_lo[96], from_hi[96];  // take byte j - 2 / byte j + 2
+  for (int j = 0; j < 96; ++j) {
+    const int c = static_cast<int>((j0 + j) % 3);
+    from_lo[j] = c == 2 ? -1 : 0;
+    from_hi[j] = c == 0 ? -1 : 0;
+  }
+  __m256i lo_m[3], hi_m[3];
+  for (int k = 0; k < 3; ++k) {
+    lo_m[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(from_lo + 32 * k));
+    hi_m[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(from_hi + 32 * k));
+  }
+  int64_t j = j0;
+  for (; j + 96 + 2 <= nb; j += 96) {
+    for (int k = 0; k < 3; ++k) {
+      const uint8_t* q = s + j + 32 * k;
+      __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+      v = _mm256_blendv_epi8(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q - 2)), lo_m[k]);
+      v = _mm256_blendv_epi8(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 2)), hi_m[k]);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(d + j + 32 * k), v);
+    }
+  }
+  for (int64_t b = 0; b < j0; ++b) d[b] = s[b + 2 - 2 * (b % 3)];
+  for (int64_t b = j; b < nb; ++b) d[b] = s[b + 2 - 2 * (b % 3)];
+}
+
 // Returns how many of the n pixels were done; the caller finishes the rest.
 inline int64_t perm_u8_simd(const uint8_t* s, uint8_t* d, int64_t n, int scn, int dcn, const int* map) {
   if ((scn != 3 && scn != 4) || (dcn != 3 && dcn != 4)) return 0;
@@ -75,6 +111,10 @@ inline int64_t perm_u8_simd(const uint8_t* s, uint8_t* d, int64_t n, int scn, in
   static const bool vbmi = __builtin_cpu_supports("avx512vbmi");
   if (vbmi && scn == 3 && dcn == 3) i = perm3_u8_vbmi(s, d, n, map);
 #endif
+  if (i == 0 && scn == 3 && dcn == 3 && map[0] == 2 && map[1] == 1 && map[2] == 0) {
+    swap_rb3_u8(s, d, n);
+    return n;
+  }
   const __m256i vs = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(shuf)));
   const __m256i va = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(alpha)));
   const __m256i spread = _mm256_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0);
