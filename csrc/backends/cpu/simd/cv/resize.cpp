@@ -620,36 +620,21 @@ class AreaFastResize final : public backend::Kernel {
         int x = 0;
         if (full_rows) {
           const T* S = src + size_t(sy0) * sstep;
-          if constexpr (std::is_same_v<T, uint8_t>) {
-            bool continue_row = false;
-            (void)continue_row;
-            if (fx == 2 && fy == 2) {
-              const uint8_t* S1 = S + sstep;
-              const int n = full_w * cn;
+          // cv2 rounds a whole 2x2 integer block as (sum + 2) >> 2 (ties up) only for 1, 3 and 4
+          // channels; 2 or more than 4 channels take its generic block loop, round(sum * 0.25)
+          // with ties to even, which the loop below does.
+          if constexpr (std::is_integral_v<T>) {
+            if (fx == 2 && fy == 2 && (cn == 1 || cn == 3 || cn == 4)) {
+              const T* S1 = S + sstep;
 #if defined(__AVX2__)
-              x = area2x2_u8_simd(S, S1, D, n, cn) / cn;
-              if (x * cn < n) {
-                for (int xx = x; xx < full_w; ++xx)
-                  for (int c = 0; c < cn; ++c) {
-                    int o = 2 * xx * cn + c;
-                    D[xx * cn + c] = static_cast<uint8_t>((S[o] + S[o + cn] + S1[o] + S1[o + cn] + 2) >> 2);
-                  }
-              }
-              x = full_w;
-              continue_row = true;
+              if constexpr (std::is_same_v<T, uint8_t>) x = area2x2_u8_simd(S, S1, D, full_w * cn, cn) / cn;
 #endif
-              if (!continue_row) {
-              if (cn == 1) {
-                for (int i = 0; i < n; ++i) D[i] = static_cast<uint8_t>((S[2 * i] + S[2 * i + 1] + S1[2 * i] + S1[2 * i + 1] + 2) >> 2);
-              } else {
-                for (int xx = 0; xx < full_w; ++xx)
-                  for (int c = 0; c < cn; ++c) {
-                    int o = 2 * xx * cn + c;
-                    D[xx * cn + c] = static_cast<uint8_t>((S[o] + S[o + cn] + S1[o] + S1[o + cn] + 2) >> 2);
-                  }
-              }
-              x = full_w;
-              }
+              for (; x < full_w; ++x)
+                for (int c = 0; c < cn; ++c) {
+                  int o = 2 * x * cn + c;
+                  // >> of a negative int16 sum floors, as cv2's does
+                  D[x * cn + c] = static_cast<T>((int(S[o]) + int(S[o + cn]) + int(S1[o]) + int(S1[o + cn]) + 2) >> 2);
+                }
             }
           }
           for (; x < full_w; ++x)
