@@ -752,8 +752,9 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
   bool area_fast = std::abs(sx - ix) < std::numeric_limits<double>::epsilon() &&
                    std::abs(sy - iy) < std::numeric_limits<double>::epsilon();
   if (interp == kLinearExact) interp = kLinear;  // (the Python layer routes LINEAR_EXACT elsewhere)
-  // cv2: a linear 2x downscale on both axes is the area average.
-  if (interp == kLinear && area_fast && ix == 2 && iy == 2) interp = kArea;
+  // cv2: a linear 2x downscale on both axes of a uint8 image is the area average (other depths
+  // stay linear: their float weights 0.5 give round(sum / 4) ties to even, not the area rounding).
+  if (interp == kLinear && area_fast && ix == 2 && iy == 2 && s.output.dtype == DType::UInt8) interp = kArea;
   return dispatch_dtype(s.output.dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t> ||
