@@ -72,6 +72,14 @@ void lanczos4_coeffs(float x, float* c) {
     c[3] = 1;
     return;
   }
+  // (d + 0.5) * scale - 0.5 can land a hair below an integer, which floors one pixel too low
+  // and leaves a fraction of exactly 1: the formula's 0/0 at the fourth tap would make NaN
+  // weights. That position is the next pixel itself (cv2 gives it there).
+  if (x >= 1.f) {
+    for (int i = 0; i < 8; ++i) c[i] = 0;
+    c[4] = 1;
+    return;
+  }
   const double pi = 3.141592653589793238462643383279502884;
   float sum = 0;
   double y0 = -(x + 3) * pi * 0.25, s0 = std::sin(y0), c0 = std::cos(y0);
