@@ -541,8 +541,9 @@ class NearestResize final : public backend::Kernel {
 // 2x2 block means of uint8 pixels with cn channels: each 16 source bytes of the two rows give
 // the rounded mean of pixel pairs at every byte, and a byte shuffle keeps the bytes that start a
 // pair (those with (i mod 2cn) < cn). Stores are 16 wide; the bytes past the kept ones are
-// rewritten by the next store. Returns how many outputs were written.
-int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int cn) {
+// rewritten by the next store. Returns how many outputs were written. ties_even rounds a sum
+// of 4k + 2 to the even neighbour (cv2's rule for 2 channels) instead of up.
+int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int cn, bool ties_even) {
   const int period = 2 * cn;
   __m128i masks[8];
   for (int ph = 0; ph < period; ++ph) {
@@ -553,7 +554,12 @@ int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int
     for (int j = k; j < 16; ++j) m[j] = -1;
     masks[ph] = _mm_load_si128(reinterpret_cast<const __m128i*>(m));
   }
-  const __m256i two = _mm256_set1_epi16(2);
+  const __m256i two = _mm256_set1_epi16(2), one = _mm256_set1_epi16(1);
+  // (s + 2) >> 2, or (s + 1 + ((s >> 2) & 1)) >> 2 for ties to even
+  auto round4 = [&](__m256i v) {
+    __m256i bias = ties_even ? _mm256_add_epi16(_mm256_and_si256(_mm256_srli_epi16(v, 2), one), one) : two;
+    return _mm256_srli_epi16(_mm256_add_epi16(v, bias), 2);
+  };
   int i = 0;
   auto out_at = [&](int b) { return (b / period) * cn + std::min(b % period, cn); };
   // 32 source bytes a step, widened in-lane (unpack with zero) so that no step crosses the two
@@ -573,8 +579,8 @@ int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int
                                     _mm256_add_epi16(_mm256_unpacklo_epi8(c, zero), _mm256_unpacklo_epi8(d, zero)));
       __m256i hi = _mm256_add_epi16(_mm256_add_epi16(_mm256_unpackhi_epi8(a, zero), _mm256_unpackhi_epi8(b, zero)),
                                     _mm256_add_epi16(_mm256_unpackhi_epi8(c, zero), _mm256_unpackhi_epi8(d, zero)));
-      lo = _mm256_srli_epi16(_mm256_add_epi16(lo, two), 2);
-      hi = _mm256_srli_epi16(_mm256_add_epi16(hi, two), 2);
+      lo = round4(lo);
+      hi = round4(hi);
       const __m256i p = _mm256_packus_epi16(lo, hi);  // bytes back in order within each lane
       const __m128i p0 = _mm_shuffle_epi8(_mm256_castsi256_si128(p), masks[i % period]);
       const __m128i p1 = _mm_shuffle_epi8(_mm256_extracti128_si256(p, 1), masks[(i + 16) % period]);
@@ -590,7 +596,7 @@ int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int
     __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S1 + i)));
     __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S0 + i + cn)));
     __m256i d = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S1 + i + cn)));
-    __m256i s = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(_mm256_add_epi16(c, d), two)), 2);
+    __m256i s = round4(_mm256_add_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(c, d)));
     __m128i p = _mm_packus_epi16(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
     int ph = i % period;
     _mm_storeu_si128(reinterpret_cast<__m128i*>(D + out), _mm_shuffle_epi8(p, masks[ph]));
@@ -630,18 +636,20 @@ class AreaFastResize final : public backend::Kernel {
           const T* S = src + size_t(sy0) * sstep;
           // cv2 rounds a whole 2x2 integer block as (sum + 2) >> 2 (ties up) only for 1, 3 and 4
           // channels; 2 or more than 4 channels take its generic block loop, round(sum * 0.25)
-          // with ties to even, which the loop below does.
+          // with ties to even: (sum + 1 + ((sum >> 2) & 1)) >> 2 in integers.
           if constexpr (std::is_integral_v<T>) {
-            if (fx == 2 && fy == 2 && (cn == 1 || cn == 3 || cn == 4)) {
+            if (fx == 2 && fy == 2 && cn <= 4) {
               const T* S1 = S + sstep;
+              const bool even = cn == 2;
 #if defined(__AVX2__)
-              if constexpr (std::is_same_v<T, uint8_t>) x = area2x2_u8_simd(S, S1, D, full_w * cn, cn) / cn;
+              if constexpr (std::is_same_v<T, uint8_t>) x = area2x2_u8_simd(S, S1, D, full_w * cn, cn, even) / cn;
 #endif
               for (; x < full_w; ++x)
                 for (int c = 0; c < cn; ++c) {
                   int o = 2 * x * cn + c;
                   // >> of a negative int16 sum floors, as cv2's does
-                  D[x * cn + c] = static_cast<T>((int(S[o]) + int(S[o + cn]) + int(S1[o]) + int(S1[o + cn]) + 2) >> 2);
+                  int sum = int(S[o]) + int(S[o + cn]) + int(S1[o]) + int(S1[o + cn]);
+                  D[x * cn + c] = static_cast<T>((sum + (even ? 1 + ((sum >> 2) & 1) : 2)) >> 2);
                 }
             }
           }
