@@ -1,7 +1,7 @@
 """mnn.cv geometry against cv2: resize, warps, remap, flips/rotations, borders, pyramids,
 getRectSubPix and the matrix helpers, on odd-sized random images and a real photo.
 
-uint8 resize (NEAREST, NEAREST_EXACT, LINEAR, AREA, LANCZOS4), remap, warps with NEAREST/LINEAR/
+uint8 resize (NEAREST, NEAREST_EXACT, LINEAR, AREA, LANCZOS4; AREA and NEAREST on all depths), remap, warps with NEAREST/LINEAR/
 CUBIC, borders and pyramids equal cv2 exactly; other depths and cubic resize are within 1
 (integers) or 1e-5 relative (floats)."""
 import math
@@ -20,11 +20,11 @@ DTYPES = ["uint8", "uint16", "int16", "float32", "float64"]
 SHAPES = [(97, 131, 3), (13, 7), (31, 33, 4), (20, 25, 2)]
 
 
-def image(shape, dtype):
+def image(shape, dtype, rng=RNG):
     if dtype.startswith("float"):
-        return (RNG.random(shape) * 255).astype(dtype)
+        return (rng.random(shape) * 255).astype(dtype)
     info = numpy.iinfo(dtype)
-    return RNG.integers(info.min, info.max, shape, endpoint=True).astype(dtype)
+    return rng.integers(info.min, info.max, shape, endpoint=True).astype(dtype)
 
 
 def check(got, want, tol=0.0, rel=None):
@@ -84,6 +84,99 @@ def test_resize_of_mnn_views_and_errors():
         cv.resize(a, (4, 4), interpolation=99)
     with pytest.raises(cv2.error):
         cv2.resize(a, (0, 0))
+
+
+def _exact_resize(dtype, interp):
+    """Where mnn reproduces cv2.resize bit for bit. The rest is within 1: cv2 hands uint8 CUBIC
+    and 16-bit LINEAR/CUBIC/LANCZOS4 with 1, 3 or 4 channels to IPP, whose rounding is its own,
+    and its float passes for 16-bit images sum in another order."""
+    if interp in (cv.INTER_NEAREST, cv.INTER_NEAREST_EXACT, cv.INTER_AREA):
+        return True
+    return dtype == "uint8" and interp != cv.INTER_CUBIC
+
+
+@pytest.mark.parametrize("cn", [1, 2, 3, 4])
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "float32"])
+@pytest.mark.parametrize("interp", [cv.INTER_LINEAR, cv.INTER_AREA])
+def test_resize_downscales_by_channel_count(cn, dtype, interp):
+    # Issue 5: an exact 2x downscale of 2-channel uint8 (AREA, and LINEAR which cv2 routes to
+    # AREA) was off by 1 where a 2x2 sum is 2 mod 4: cv2 rounds those ties to even for 2 channels
+    # but up for 1, 3 and 4.
+    rng = numpy.random.default_rng(cn * 10 + len(dtype))
+    for h, w in [(40, 66), (38, 130), (41, 67), (13, 9), (2, 2), (3, 5)]:
+        a = image((h, w, cn) if cn > 1 else (h, w), dtype, rng)
+        sizes = [(w // f, h // f) for f in (2, 3, 4)] + [(w * 3 // 5, h * 3 // 5), (w * 5 // 7, h * 2 // 3)]
+        for dsize in sizes:
+            if 0 in dsize:
+                continue
+            want = cv2.resize(a, dsize, interpolation=interp)
+            got = cv.resize(a, dsize, interpolation=interp)
+            check(got, want, tol=0 if _exact_resize(dtype, interp) else 1)
+
+
+@pytest.mark.parametrize("cn", [1, 2, 3, 4, None])
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "int16"])
+def test_resize_2x2_rounding_ties(cn, dtype):
+    # Every 2x2 block sums to 2 mod 4, so each output is a rounding tie (and int16 blocks are
+    # negative): the two rules of cv2 (ties up for 1/3/4 channels, ties to even otherwise) differ
+    # on every other pixel.
+    shape = (24, 34) if cn is None else (24, 34, cn)
+    base = numpy.random.default_rng(7).integers(0, 50, (12, 17) + shape[2:]) * 4 + (-1000 if dtype == "int16" else 0)
+    a = numpy.repeat(numpy.repeat(base, 2, 0), 2, 1)
+    a[0::2, 0::2] += 2  # one pixel of each block two higher: sum = 4k + 2
+    a = a.astype(dtype)
+    for interp in (cv.INTER_AREA, cv.INTER_LINEAR):
+        want = cv2.resize(a, (17, 12), interpolation=interp)
+        check(cv.resize(a, (17, 12), interpolation=interp), want)
+
+
+def test_resize_of_one_channel_3d_returns_2d_like_cv2():
+    a = image((10, 14, 1), "uint8", numpy.random.default_rng(8))
+    for dsize in [(7, 5), (14, 10), (30, 3)]:
+        want = cv2.resize(a, dsize)
+        assert want.ndim == 2
+        check(cv.resize(a, dsize), want)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "float32"])
+def test_resize_lanczos4_at_a_whole_fraction(dtype):
+    # (d + 0.5) / 49 - 0.5 lands a hair below 0 at d = 24: the fraction rounds to exactly 1, where
+    # the Lanczos formula divides 0 by 0 (mnn gave 0 or NaN there).
+    a = image((8, 3), dtype, numpy.random.default_rng(9))
+    for src in (a, numpy.ascontiguousarray(a.T)):
+        h, w = src.shape
+        dsize = (w, h * 49) if h == 8 else (w * 49, h)
+        want = cv2.resize(src, dsize, interpolation=cv.INTER_LANCZOS4)
+        check(cv.resize(src, dsize, interpolation=cv.INTER_LANCZOS4), want)
+
+
+def test_resize_random_sweep():
+    # All interpolations x 1-4 channels x four depths, random sizes including 1xN and Nx1, up and
+    # down, integer and non-integer factors.
+    rng = numpy.random.default_rng(11)
+    interps = [cv.INTER_NEAREST, cv.INTER_LINEAR, cv.INTER_CUBIC, cv.INTER_AREA, cv.INTER_LANCZOS4,
+               cv.INTER_NEAREST_EXACT]
+
+    def side():
+        return int(rng.choice([1, int(rng.integers(1, 5)), int(rng.integers(1, 60))]))
+
+    for _ in range(400):
+        dtype = str(rng.choice(["uint8", "uint16", "int16", "float32"]))
+        cn = int(rng.integers(1, 5))
+        interp = interps[rng.integers(len(interps))]
+        h, w = side(), side()
+        mode = rng.integers(3)
+        if mode == 0:
+            dh, dw = side(), side()
+        elif mode == 1:
+            f = int(rng.integers(2, 5))
+            h, w, dh, dw = h * f, w * f, h, w
+        else:
+            dh, dw = max(1, int(h * rng.uniform(0.2, 3))), max(1, int(w * rng.uniform(0.2, 3)))
+        a = image((h, w, cn) if cn > 1 else (h, w), dtype, rng)
+        want = cv2.resize(a, (dw, dh), interpolation=interp)
+        got = cv.resize(a, (dw, dh), interpolation=interp)
+        check(got, want, tol=0 if _exact_resize(dtype, interp) else 1, rel=1e-5)
 
 
 # ---- warps and remap ---------------------------------------------------------------------------

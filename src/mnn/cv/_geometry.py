@@ -7,8 +7,10 @@ are views that the engine copies. The matrix helpers are a few floating-point op
 Python lists; they return mnn arrays of float64 like cv2 returns numpy arrays.
 
 Agreement with cv2 5.0 (tests/cv/test_geometry.py):
-- resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact; CUBIC and other depths
-  within 1 (floats ~1e-5 relative). INTER_LINEAR_EXACT is not implemented (raises).
+- resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact, and NEAREST(_EXACT) and
+  AREA on every depth; CUBIC and the other 16-bit interpolations within 1 (cv2 hands those with
+  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative. HxWx1 comes back
+  HxW as from cv2. 1 to 4 channels (cv2 takes more). INTER_LINEAR_EXACT is not implemented (raises).
 - warpAffine / warpPerspective / remap: NEAREST, LINEAR, CUBIC exact but for rare 1-level
   differences; LANCZOS4 within a few levels; CUBIC with reflecting/wrapping borders sampled more
   than an image width outside differs. Fixed-point maps (convertMaps) are exact.
@@ -113,8 +115,10 @@ def _cv_round(x):
 def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
     fn = "resize"
     img = as_image(src, fn)
-    _check_channels(img, fn, 512)
+    _check_channels(img, fn, 4)
     _check_depth(img, fn)
+    if img.ndim == 3 and img.shape[2] == 1:
+        img = img.reshape(img.shape[:2])  # cv2 reads HxWx1 as one channel and returns HxW
     sh, sw = img.shape[0], img.shape[1]
     if sh == 0 or sw == 0:
         raise fail(fn, "!ssize.empty()")

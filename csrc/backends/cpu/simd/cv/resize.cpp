@@ -72,6 +72,14 @@ void lanczos4_coeffs(float x, float* c) {
     c[3] = 1;
     return;
   }
+  // (d + 0.5) * scale - 0.5 can land a hair below an integer, which floors one pixel too low
+  // and leaves a fraction of exactly 1: the formula's 0/0 at the fourth tap would make NaN
+  // weights. That position is the next pixel itself (cv2 gives it there).
+  if (x >= 1.f) {
+    for (int i = 0; i < 8; ++i) c[i] = 0;
+    c[4] = 1;
+    return;
+  }
   const double pi = 3.141592653589793238462643383279502884;
   float sum = 0;
   double y0 = -(x + 3) * pi * 0.25, s0 = std::sin(y0), c0 = std::cos(y0);
@@ -533,8 +541,9 @@ class NearestResize final : public backend::Kernel {
 // 2x2 block means of uint8 pixels with cn channels: each 16 source bytes of the two rows give
 // the rounded mean of pixel pairs at every byte, and a byte shuffle keeps the bytes that start a
 // pair (those with (i mod 2cn) < cn). Stores are 16 wide; the bytes past the kept ones are
-// rewritten by the next store. Returns how many outputs were written.
-int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int cn) {
+// rewritten by the next store. Returns how many outputs were written. ties_even rounds a sum
+// of 4k + 2 to the even neighbour (cv2's rule for 2 channels) instead of up.
+int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int cn, bool ties_even) {
   const int period = 2 * cn;
   __m128i masks[8];
   for (int ph = 0; ph < period; ++ph) {
@@ -545,7 +554,12 @@ int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int
     for (int j = k; j < 16; ++j) m[j] = -1;
     masks[ph] = _mm_load_si128(reinterpret_cast<const __m128i*>(m));
   }
-  const __m256i two = _mm256_set1_epi16(2);
+  const __m256i two = _mm256_set1_epi16(2), one = _mm256_set1_epi16(1);
+  // (s + 2) >> 2, or (s + 1 + ((s >> 2) & 1)) >> 2 for ties to even
+  auto round4 = [&](__m256i v) {
+    __m256i bias = ties_even ? _mm256_add_epi16(_mm256_and_si256(_mm256_srli_epi16(v, 2), one), one) : two;
+    return _mm256_srli_epi16(_mm256_add_epi16(v, bias), 2);
+  };
   int i = 0;
   auto out_at = [&](int b) { return (b / period) * cn + std::min(b % period, cn); };
   // 32 source bytes a step, widened in-lane (unpack with zero) so that no step crosses the two
@@ -565,8 +579,8 @@ int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int
                                     _mm256_add_epi16(_mm256_unpacklo_epi8(c, zero), _mm256_unpacklo_epi8(d, zero)));
       __m256i hi = _mm256_add_epi16(_mm256_add_epi16(_mm256_unpackhi_epi8(a, zero), _mm256_unpackhi_epi8(b, zero)),
                                     _mm256_add_epi16(_mm256_unpackhi_epi8(c, zero), _mm256_unpackhi_epi8(d, zero)));
-      lo = _mm256_srli_epi16(_mm256_add_epi16(lo, two), 2);
-      hi = _mm256_srli_epi16(_mm256_add_epi16(hi, two), 2);
+      lo = round4(lo);
+      hi = round4(hi);
       const __m256i p = _mm256_packus_epi16(lo, hi);  // bytes back in order within each lane
       const __m128i p0 = _mm_shuffle_epi8(_mm256_castsi256_si128(p), masks[i % period]);
       const __m128i p1 = _mm_shuffle_epi8(_mm256_extracti128_si256(p, 1), masks[(i + 16) % period]);
@@ -582,7 +596,7 @@ int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int
     __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S1 + i)));
     __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S0 + i + cn)));
     __m256i d = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S1 + i + cn)));
-    __m256i s = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(_mm256_add_epi16(c, d), two)), 2);
+    __m256i s = round4(_mm256_add_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(c, d)));
     __m128i p = _mm_packus_epi16(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
     int ph = i % period;
     _mm_storeu_si128(reinterpret_cast<__m128i*>(D + out), _mm_shuffle_epi8(p, masks[ph]));
@@ -620,36 +634,23 @@ class AreaFastResize final : public backend::Kernel {
         int x = 0;
         if (full_rows) {
           const T* S = src + size_t(sy0) * sstep;
-          if constexpr (std::is_same_v<T, uint8_t>) {
-            bool continue_row = false;
-            (void)continue_row;
-            if (fx == 2 && fy == 2) {
-              const uint8_t* S1 = S + sstep;
-              const int n = full_w * cn;
+          // cv2 rounds a whole 2x2 integer block as (sum + 2) >> 2 (ties up) only for 1, 3 and 4
+          // channels; 2 or more than 4 channels take its generic block loop, round(sum * 0.25)
+          // with ties to even: (sum + 1 + ((sum >> 2) & 1)) >> 2 in integers.
+          if constexpr (std::is_integral_v<T>) {
+            if (fx == 2 && fy == 2 && cn <= 4) {
+              const T* S1 = S + sstep;
+              const bool even = cn == 2;
 #if defined(__AVX2__)
-              x = area2x2_u8_simd(S, S1, D, n, cn) / cn;
-              if (x * cn < n) {
-                for (int xx = x; xx < full_w; ++xx)
-                  for (int c = 0; c < cn; ++c) {
-                    int o = 2 * xx * cn + c;
-                    D[xx * cn + c] = static_cast<uint8_t>((S[o] + S[o + cn] + S1[o] + S1[o + cn] + 2) >> 2);
-                  }
-              }
-              x = full_w;
-              continue_row = true;
+              if constexpr (std::is_same_v<T, uint8_t>) x = area2x2_u8_simd(S, S1, D, full_w * cn, cn, even) / cn;
 #endif
-              if (!continue_row) {
-              if (cn == 1) {
-                for (int i = 0; i < n; ++i) D[i] = static_cast<uint8_t>((S[2 * i] + S[2 * i + 1] + S1[2 * i] + S1[2 * i + 1] + 2) >> 2);
-              } else {
-                for (int xx = 0; xx < full_w; ++xx)
-                  for (int c = 0; c < cn; ++c) {
-                    int o = 2 * xx * cn + c;
-                    D[xx * cn + c] = static_cast<uint8_t>((S[o] + S[o + cn] + S1[o] + S1[o + cn] + 2) >> 2);
-                  }
-              }
-              x = full_w;
-              }
+              for (; x < full_w; ++x)
+                for (int c = 0; c < cn; ++c) {
+                  int o = 2 * x * cn + c;
+                  // >> of a negative int16 sum floors, as cv2's does
+                  int sum = int(S[o]) + int(S[o + cn]) + int(S1[o]) + int(S1[o + cn]);
+                  D[x * cn + c] = static_cast<T>((sum + (even ? 1 + ((sum >> 2) & 1) : 2)) >> 2);
+                }
             }
           }
           for (; x < full_w; ++x)
@@ -767,8 +768,9 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
   bool area_fast = std::abs(sx - ix) < std::numeric_limits<double>::epsilon() &&
                    std::abs(sy - iy) < std::numeric_limits<double>::epsilon();
   if (interp == kLinearExact) interp = kLinear;  // (the Python layer routes LINEAR_EXACT elsewhere)
-  // cv2: a linear 2x downscale on both axes is the area average.
-  if (interp == kLinear && area_fast && ix == 2 && iy == 2) interp = kArea;
+  // cv2: a linear 2x downscale on both axes of a uint8 image is the area average (other depths
+  // stay linear: their float weights 0.5 give round(sum / 4) ties to even, not the area rounding).
+  if (interp == kLinear && area_fast && ix == 2 && iy == 2 && s.output.dtype == DType::UInt8) interp = kArea;
   return dispatch_dtype(s.output.dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t> ||
