@@ -168,3 +168,44 @@ def test_polar_and_math(dtype):
 def test_pow_saturates(dtype):
     a = image(dtype, 3)
     same(cv.pow(a, 2), cv2.pow(a, 2))
+
+
+@pytest.mark.parametrize("name", ["min", "max"])
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32"])
+def test_min_max_match_cv2(name, dtype):
+    rng = numpy.random.default_rng(5)
+    a = (rng.random((13, 17, 3)) * 300 - 20).astype(dtype)
+    b = (rng.random((13, 17, 3)) * 300 - 20).astype(dtype)
+    same(getattr(cv, name)(a, b), getattr(cv2, name)(a, b))
+    same(getattr(cv, name)(a[..., 0], 100), getattr(cv2, name)(a[..., 0], 100))
+
+
+SINGLE_CHANNEL_CALLS = {
+    "blur": lambda c, x: c.blur(x, (3, 3)),
+    "GaussianBlur": lambda c, x: c.GaussianBlur(x, (5, 5), 0),
+    "medianBlur": lambda c, x: c.medianBlur(x, 3),
+    "erode": lambda c, x: c.erode(x, numpy.ones((3, 3), numpy.uint8)),
+    "threshold": lambda c, x: c.threshold(x, 100, 255, 0)[1],
+    "equalizeHist": lambda c, x: c.equalizeHist(x),
+    "add": lambda c, x: c.add(x, x),
+    "LUT": lambda c, x: c.LUT(x, numpy.arange(256, dtype=numpy.uint8)[::-1].copy()),
+    "bitwise_not": lambda c, x: c.bitwise_not(x),
+    "pyrDown": lambda c, x: c.pyrDown(x),
+    "hconcat": lambda c, x: c.hconcat([x, x]),
+    "Sobel": lambda c, x: c.Sobel(x, -1, 1, 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SINGLE_CHANNEL_CALLS))
+def test_a_single_channel_image_comes_back_2d_as_in_cv2(name):
+    x = numpy.random.default_rng(6).integers(0, 255, (20, 24, 1), dtype=numpy.uint8)
+    want = SINGLE_CHANNEL_CALLS[name](cv2, x)
+    got = SINGLE_CHANNEL_CALLS[name](cv, x)
+    assert want.ndim == 2 and got.shape == want.shape
+    same(got, want)
+
+
+def test_drawing_returns_the_image_it_drew_on():
+    img = numpy.zeros((10, 12, 1), numpy.uint8)
+    out = cv.line(img, (0, 0), (9, 9), 255)
+    assert out is img and out.shape == (10, 12, 1)

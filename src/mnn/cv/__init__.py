@@ -17,8 +17,8 @@ from ._structure import *  # noqa: F401,F403
 from ._drawing import *  # noqa: F401,F403
 from . import _dnn as dnn  # noqa: F401  (mnn.cv.dnn.blobFromImage, NMSBoxes, Preprocess, ...)
 
-from . import _api_names  # noqa: E402
+from . import _public  # noqa: E402
 
-_api_names.name_errors(globals(), "mnn.cv")
-_api_names.name_errors(vars(dnn), "mnn.cv.dnn", defined_in="mnn.cv._dnn")
-del _api_names
+_public.wrap_public(globals(), "mnn.cv")
+_public.wrap_public(vars(dnn), "mnn.cv.dnn", defined_in="mnn.cv._dnn")
+del _public

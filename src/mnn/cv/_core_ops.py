@@ -6,6 +6,7 @@ engine); integer results are computed exactly in float64 and rounded as cv2's sa
 does (half to even, clipped to the type's range). A Python number as an operand applies to every
 channel (cv2 5 semantics); a tuple is a cv2 Scalar, one value per channel.
 """
+import builtins
 import math
 
 from .. import numpy as _np
@@ -16,7 +17,7 @@ __all__ = [
     "split", "merge", "add", "subtract", "multiply", "divide", "absdiff", "addWeighted",
     "convertScaleAbs", "normalize", "norm", "minMaxLoc", "mean", "meanStdDev", "countNonZero",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "magnitude", "phase", "cartToPolar",
-    "polarToCart", "sqrt", "exp", "log", "pow", "hconcat", "vconcat",
+    "polarToCart", "sqrt", "exp", "log", "pow", "hconcat", "vconcat", "min", "max",
 ]
 
 NORM_INF, NORM_L1, NORM_L2, NORM_L2SQR, NORM_MINMAX = 1, 2, 4, 5, 32
@@ -169,6 +170,18 @@ def absdiff(src1, src2, dst=None):
     return _finish(_saturate(_np.abs(x - y), out), dst)
 
 
+def min(src1, src2, dst=None):  # noqa: A001  (cv2's name)
+    """cv2.min: the per-element minimum; a scalar operand is saturated to the image's depth."""
+    x, y, out, _ = _operands("min", src1, src2, -1, True)
+    return _finish(_saturate(_np.minimum(x, y), out), dst)
+
+
+def max(src1, src2, dst=None):  # noqa: A001  (cv2's name)
+    """cv2.max: the per-element maximum; a scalar operand is saturated to the image's depth."""
+    x, y, out, _ = _operands("max", src1, src2, -1, True)
+    return _finish(_saturate(_np.maximum(x, y), out), dst)
+
+
 def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
     x, y, out, a = _operands("addWeighted", src1, src2, dtype)
     if _small_int(a, out):
@@ -243,7 +256,7 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
     x = a.astype("float64")
     keep = _mask_bool(mask, a, fn)
     if norm_type == NORM_MINMAX:
-        dmin, dmax = min(alpha, beta), max(alpha, beta)
+        dmin, dmax = builtins.min(alpha, beta), builtins.max(alpha, beta)
         if keep is not None:
             k = keep if x.ndim == 2 else _np.reshape(keep, tuple(keep.shape) + (1,))
             smin = float(_np.min(_np.where(k, x, _np.asarray(math.inf))))
@@ -323,7 +336,7 @@ def meanStdDev(src, mean=None, stddev=None, mask=None):
     keep = _mask_bool(mask, a, fn)
     if keep is not None:
         k = _np.reshape(keep, tuple(keep.shape) + (1,))
-        n = max(int(_np.sum(keep)), 1)
+        n = builtins.max(int(_np.sum(keep)), 1)
         m = _np.sum(_np.where(k, x, _np.asarray(0.0)), axis=(0, 1)) / n
         v = _np.sum(_np.where(k, (x - m) ** 2, _np.asarray(0.0)), axis=(0, 1)) / n
     else:
