@@ -146,7 +146,7 @@ constexpr int64_t kBlock = 64;  // reflectors per compact-WY block
 // 1 at position c, 0 before, and elem(c, i) = base[i * si + c * sc] for i > c.
 void apply_block(const double* base, int64_t si, int64_t sc, const double* tau, int64_t b, int64_t rows, double* x,
                  int64_t cols, int64_t ldx, std::vector<double>& yt, std::vector<double>& t, std::vector<double>& w,
-                 std::vector<double>& w2) {
+                 std::vector<double>& w2, bool transpose = false) {
   // Y^T (b x rows), explicit unit diagonal and zeros
   yt.assign(b * rows, 0.0);
   for (int64_t c = 0; c < b; ++c) {
@@ -170,7 +170,10 @@ void apply_block(const double* base, int64_t si, int64_t sc, const double* tau, 
   w.resize(b * cols);
   w2.resize(b * cols);
   gemm_f64(b, cols, rows, yt.data(), rows, 1, x, ldx, 1, w.data());           // W = Y^T X
-  gemm_f64(b, cols, b, t.data(), b, 1, w.data(), cols, 1, w2.data());         // W2 = T W
+  if (transpose)  // (H_0 ... H_{b-1})^T = I - Y T^T Y^T
+    gemm_f64(b, cols, b, t.data(), 1, b, w.data(), cols, 1, w2.data());       // W2 = T^T W
+  else
+    gemm_f64(b, cols, b, t.data(), b, 1, w.data(), cols, 1, w2.data());       // W2 = T W
   for (double& v : w2) v = -v;
   gemm_f64_acc(rows, cols, b, yt.data(), 1, rows, w2.data(), cols, 1, x, ldx);  // X -= Y W2
 }
@@ -232,6 +235,33 @@ void apply_p(const double* a, int64_t n, const double* tau_p, double* x, int64_t
   for (int64_t j0 = (nref - 1) / kBlock * kBlock; j0 >= 0; j0 -= kBlock) {
     const int64_t b = std::min(kBlock, nref - j0);
     apply_block(a + j0 * n + j0 + 1, 1, n, tau_p + j0, b, n - 1 - j0, x + (j0 + 1) * ldx, cols, ldx, yt, t, w, w2);
+  }
+}
+
+void qr_householder(double* a, int64_t m, int64_t n, double* tau) {
+  std::vector<double> yt, t, w, w2, acc;
+  double mult = 0;
+  const int64_t nref = std::min(n, m - 1);
+  std::fill(tau, tau + n, 0.0);
+  for (int64_t j0 = 0; j0 < nref; j0 += kBlock) {
+    const int64_t b = std::min(kBlock, nref - j0), pend = std::min(n, j0 + b);
+    // the panel (columns j0..j0+b-1), one reflector at a time: it is narrow, each row a short
+    // contiguous run, so two passes over its rows per column stay in cache
+    for (int64_t k = j0; k < j0 + b; ++k) {
+      double* colk = a + k * n + k;
+      const double tk = householder(colk[0], colk + n, m - k - 1, n, mult);
+      tau[k] = tk;
+      const int64_t wl = pend - k - 1;
+      if (tk == 0.0 || wl <= 0) continue;
+      // acc = u^T A[k:, k+1:pend], u = (1, colk[n], colk[2n], ...)
+      acc.assign(colk + 1, colk + 1 + wl);
+      for (int64_t i = k + 1; i < m; ++i) axpy(acc.data(), a + i * n + k + 1, wl, a[i * n + k]);
+      axpy(colk + 1, acc.data(), wl, -tk);
+      for (int64_t i = k + 1; i < m; ++i) axpy(a + i * n + k + 1, acc.data(), wl, -tk * a[i * n + k]);
+    }
+    // the trailing columns get the block's Q^T = (H_j0 ... H_{j0+b-1})^T as GEMMs (compact WY)
+    if (pend < n)
+      apply_block(a + j0 * n + j0, n, 1, tau + j0, b, m - j0, a + j0 * n + pend, n - pend, n, yt, t, w, w2, true);
   }
 }
 
