@@ -238,13 +238,17 @@ void apply_p(const double* a, int64_t n, const double* tau_p, double* x, int64_t
   }
 }
 
+// QR panel width: the panel is factored with matrix-vector work, the rest of the matrix by GEMMs,
+// so narrower than the back-transformation's blocks
+constexpr int64_t kQrPanel = 32;
+
 void qr_householder(double* a, int64_t m, int64_t n, double* tau) {
   std::vector<double> yt, t, w, w2, acc;
   double mult = 0;
   const int64_t nref = std::min(n, m - 1);
   std::fill(tau, tau + n, 0.0);
-  for (int64_t j0 = 0; j0 < nref; j0 += kBlock) {
-    const int64_t b = std::min(kBlock, nref - j0), pend = std::min(n, j0 + b);
+  for (int64_t j0 = 0; j0 < nref; j0 += kQrPanel) {
+    const int64_t b = std::min(kQrPanel, nref - j0), pend = std::min(n, j0 + b);
     // the panel (columns j0..j0+b-1), one reflector at a time: it is narrow, each row a short
     // contiguous run, so two passes over its rows per column stay in cache
     for (int64_t k = j0; k < j0 + b; ++k) {
