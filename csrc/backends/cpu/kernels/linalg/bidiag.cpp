@@ -243,26 +243,34 @@ void apply_p(const double* a, int64_t n, const double* tau_p, double* x, int64_t
 constexpr int64_t kQrPanel = 32;
 
 void qr_householder(double* a, int64_t m, int64_t n, double* tau) {
-  std::vector<double> yt, t, w, w2, acc;
+  std::vector<double> yt, t, w, w2, panel;
   double mult = 0;
   const int64_t nref = std::min(n, m - 1);
   std::fill(tau, tau + n, 0.0);
   for (int64_t j0 = 0; j0 < nref; j0 += kQrPanel) {
-    const int64_t b = std::min(kQrPanel, nref - j0), pend = std::min(n, j0 + b);
-    // the panel (columns j0..j0+b-1), one reflector at a time: it is narrow, each row a short
-    // contiguous run, so two passes over its rows per column stay in cache
-    for (int64_t k = j0; k < j0 + b; ++k) {
-      double* colk = a + k * n + k;
-      const double tk = householder(colk[0], colk + n, m - k - 1, n, mult);
-      tau[k] = tk;
-      const int64_t wl = pend - k - 1;
-      if (tk == 0.0 || wl <= 0) continue;
-      // acc = u^T A[k:, k+1:pend], u = (1, colk[n], colk[2n], ...)
-      acc.assign(colk + 1, colk + 1 + wl);
-      for (int64_t i = k + 1; i < m; ++i) axpy(acc.data(), a + i * n + k + 1, wl, a[i * n + k]);
-      axpy(colk + 1, acc.data(), wl, -tk);
-      for (int64_t i = k + 1; i < m; ++i) axpy(a + i * n + k + 1, acc.data(), wl, -tk * a[i * n + k]);
+    const int64_t b = std::min(kQrPanel, nref - j0), pend = j0 + b;
+    // the panel (columns j0..j0+b-1, rows j0..m-1), one reflector at a time, on a column-major
+    // copy: each column contiguous, so the reflector's dot products and updates run over long
+    // vectors instead of one short row at a time
+    const int64_t rows = m - j0;
+    panel.resize(b * rows);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t c = 0; c < b; ++c) panel[c * rows + i] = a[(j0 + i) * n + j0 + c];
+    for (int64_t c = 0; c < b; ++c) {
+      double* col = panel.data() + c * rows;
+      const int64_t len = rows - c - 1;
+      const double tk = householder(col[c], col + c + 1, len, 1, mult);
+      tau[j0 + c] = tk;
+      if (tk == 0.0) continue;
+      for (int64_t c2 = c + 1; c2 < b; ++c2) {  // H = I - tau u u^T, u = (1, col[c+1..])
+        double* x = panel.data() + c2 * rows;
+        const double wv = tk * (x[c] + dot(col + c + 1, x + c + 1, len));
+        x[c] -= wv;
+        axpy(x + c + 1, col + c + 1, len, -wv);
+      }
     }
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t c = 0; c < b; ++c) a[(j0 + i) * n + j0 + c] = panel[c * rows + i];
     // the trailing columns get the block's Q^T = (H_j0 ... H_{j0+b-1})^T as GEMMs (compact WY)
     if (pend < n)
       apply_block(a + j0 * n + j0, n, 1, tau + j0, b, m - j0, a + j0 * n + pend, n - pend, n, yt, t, w, w2, true);
