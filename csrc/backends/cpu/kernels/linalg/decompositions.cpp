@@ -88,6 +88,25 @@ void lu_solve(const Mat& a, int64_t n, const std::vector<int64_t>& piv, Mat& b, 
 // LAPACK's dgeqrf convention.
 void qr(Mat a, int64_t m, int64_t n, Mat& q, Mat& r) {
   int64_t k = std::min(m, n);
+  if (m >= n && n > 0) {  // blocked Householder QR (linalg/bidiag.cpp), Q from its compact-WY blocks
+    double amax = 0, sum = 0;
+    for (double x : a) {
+      amax = std::max(amax, std::fabs(x));
+      sum += x;
+    }
+    if (std::isfinite(amax) && !std::isnan(sum) && amax > 0) {
+      for (double& x : a) x /= amax;  // its reflectors assume a largest entry of about 1
+      std::vector<double> tau(n);
+      linalg::qr_householder(a.data(), m, n, tau.data());
+      r.assign(m * n, 0.0);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = i; j < n; ++j) r[i * n + j] = a[i * n + j] * amax;
+      q.assign(m * m, 0.0);
+      for (int64_t i = 0; i < m; ++i) q[i * m + i] = 1.0;
+      linalg::apply_q(a.data(), m, n, tau.data(), q.data(), m, m);
+      return;
+    }
+  }
   std::vector<Mat> vs;
   std::vector<double> taus;
   for (int64_t j = 0; j < k; ++j) {
