@@ -136,9 +136,9 @@ def test_svd_non_finite_raises(bad):
 
 # full_matrices=False runs the reduced primitive (linalg_svd_thin): U m x k only, and for m >= 1.6 n
 # (n >= 1.6 m for wide) a Householder QR first, the SVD proper on the n x n R (Jacobi below 20
-# columns, divide and conquer from 20), reflector blocks of 64 in both the QR and U = Q [U_R; 0].
+# columns, divide and conquer from 20); below 1.6 the direct path forms only U's first k columns.
 THIN_SHAPES = [(1000, 200), (200, 1000), (300, 3), (3, 300), (64, 20), (33, 20), (31, 20), (150, 70), (70, 150),
-               (2, 1), (40, 40)]
+               (2, 1), (40, 40), (3, 2), (12, 10), (10, 12), (1, 1)]
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
