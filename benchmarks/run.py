@@ -603,7 +603,8 @@ def w_linalg():
 
 
 def w_linalg512():
-    """Dense 512x512 solves and SVDs (numpy: LAPACK dgesv / dgesdd; torch: linalg.solve / svd)."""
+    """Dense 512x512 solves and SVDs, thin SVDs of 1000x200 / 200x1000 (numpy: LAPACK dgesv / dgesdd;
+    torch: linalg.solve / svd)."""
     n = 128 if ARGS.quick else 512
     cases = []
     for dt in ("float64", "float32"):
@@ -647,6 +648,23 @@ def w_linalg512():
         if dt == "float64":
             cases.append((f"linalg.solve {n}x{n} @ {n}x1 {short}", mk_solve, 1, None))
         cases.append((f"linalg.svd {n}x{n} {short} (U, S, Vh)", mk_svd, 1, None))
+    # thin SVD of a tall and a wide matrix (the PCA case): full_matrices=False, U m x k, Vh k x n
+    m, k = (250, 50) if ARGS.quick else (1000, 200)
+    for shape in ((m, k), (k, m)):
+        t = DATA.normal(f"la512_thin{shape[0]}x{shape[1]}", shape)
+
+        def mk_thin(lib, t=t):
+            x = arrays(lib, t, "float64")
+            if lib == "mnn":
+                def f():
+                    u, s, vh = mnp.linalg.svd(x, full_matrices=False)
+                    mnn.eval(u, s, vh)
+                    return s
+                return f
+            if lib == "numpy":
+                return lambda: np.linalg.svd(x, full_matrices=False)[1]
+            return lambda: torch.linalg.svd(x, full_matrices=False)[1]
+        cases.append((f"linalg.svd {shape[0]}x{shape[1]} f64 thin", mk_thin, 1, None))
     return cases
 
 

@@ -122,7 +122,7 @@ def test_qr_complete_tall_q_extra_columns_refused():
         mnn.grad(lambda x: mnp.sum(LA.qr(x, mode="complete").Q * W((4, 4))))(x)
 
 
-@pytest.mark.parametrize("shape", [(3, 3), (5, 3), (3, 5), (2, 4, 3), (1, 1), (4, 1)])
+@pytest.mark.parametrize("shape", [(3, 3), (5, 3), (3, 5), (2, 4, 3), (1, 1), (4, 1), (9, 3), (3, 9), (2, 7, 4)])
 def test_svd_values_and_vectors(shape):
     a = _rand(shape, 14)
     k = min(shape[-2:])

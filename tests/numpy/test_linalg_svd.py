@@ -132,3 +132,47 @@ def test_svd_non_finite_raises(bad):
         LA.svd(np.asarray(a))
     with pytest.raises(LA.LinAlgError):
         LA.svdvals(np.asarray(a))
+
+
+# full_matrices=False runs the reduced primitive (linalg_svd_thin): U m x k only, and for m >= 1.6 n
+# (n >= 1.6 m for wide) a Householder QR first, the SVD proper on the n x n R (Jacobi below 20
+# columns, divide and conquer from 20); below 1.6 the direct path forms only U's first k columns.
+THIN_SHAPES = [(1000, 200), (200, 1000), (300, 3), (3, 300), (64, 20), (33, 20), (31, 20), (150, 70), (70, 150),
+               (2, 1), (40, 40), (3, 2), (12, 10), (10, 12), (1, 1)]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("shape", THIN_SHAPES)
+def test_svd_thin(shape, dtype):
+    check(numpy.random.default_rng(6).standard_normal(shape), dtype, full_matrices=False)
+
+
+@pytest.mark.parametrize("shape", [(400, 60), (60, 400), (90, 10)])
+@pytest.mark.parametrize("kind", KINDS)
+def test_svd_thin_matrix_kinds(kind, shape):
+    # rank-deficient, graded (QR reflectors of tiny columns), zero (the QR path's early exit) ...
+    check(matrix(kind, *shape), "float64", full_matrices=False)
+
+
+@pytest.mark.parametrize("shape", [(3, 200, 40), (2, 2, 50, 8), (3, 40, 200)])
+def test_svd_thin_batched(shape):
+    a = numpy.random.default_rng(7).standard_normal(shape)
+    check(a, "float64", full_matrices=False)
+    check(a, "float32", full_matrices=False)
+
+
+def test_svd_thin_rank_deficient_tall():
+    a = numpy.random.default_rng(8).standard_normal((500, 5)) @ numpy.random.default_rng(9).standard_normal((5, 80))
+    check(a, "float64", full_matrices=False)
+    s = numpy.asarray(LA.svd(np.asarray(a), full_matrices=False)[1])
+    assert numpy.all(s[5:] < 1e-12 * s[0])
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_svd_thin_non_finite_raises(bad):
+    a = numpy.random.default_rng(4).standard_normal((200, 30))
+    a[3, 4] = bad
+    with pytest.raises(LA.LinAlgError):
+        LA.svd(np.asarray(a), full_matrices=False)
+    with pytest.raises(LA.LinAlgError):
+        LA.svd(np.asarray(a.T), full_matrices=False)

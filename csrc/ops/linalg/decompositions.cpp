@@ -12,6 +12,7 @@
 //   linalg_eigh     a [..., n, n] -> [..., n, n + 1]     eigenvalues ascending in column 0, their
 //                                                        eigenvectors in the columns after
 //   linalg_svd      a [..., m, n] -> [..., m*m + k + n*n] U (m x m), S (k), Vh (n x n), flattened
+//   linalg_svd_thin a [..., m, n] -> [..., m*k + k + k*n] the reduced SVD: U (m x k), S, Vh (k x n)
 //   linalg_svdvals  a [..., m, n] -> [..., k]
 // Singular or indefinite input is reported by the kernel through the engine's error flags and
 // raised as LinAlgError when the result is evaluated (linalg.py evaluates at once, like numpy).
@@ -92,6 +93,12 @@ prims::PrimMeta infer_svd(const std::vector<NodePtr>& in, const Params&) {
   return {in[0]->dtype, with(batch_of(in[0]), {m * m + std::min(m, n) + n * n})};
 }
 
+prims::PrimMeta infer_svd_thin(const std::vector<NodePtr>& in, const Params&) {
+  check_stack(in.at(0), "svd", false);
+  int64_t m = in[0]->shape[in[0]->ndim() - 2], n = in[0]->shape[in[0]->ndim() - 1], k = std::min(m, n);
+  return {in[0]->dtype, with(batch_of(in[0]), {m * k + k + k * n})};
+}
+
 prims::PrimMeta infer_svdvals(const std::vector<NodePtr>& in, const Params&) {
   check_stack(in.at(0), "svdvals", false);
   int64_t m = in[0]->shape[in[0]->ndim() - 2], n = in[0]->shape[in[0]->ndim() - 1];
@@ -108,5 +115,6 @@ MNN_REGISTER_PRIMITIVE(linalg_qr, {"linalg_qr", &infer_qr});
 MNN_REGISTER_PRIMITIVE(linalg_eigh, {"linalg_eigh", &infer_eigh});
 MNN_REGISTER_PRIMITIVE(linalg_svd, {"linalg_svd", &infer_svd});
 MNN_REGISTER_PRIMITIVE(linalg_svdvals, {"linalg_svdvals", &infer_svdvals});
+MNN_REGISTER_PRIMITIVE(linalg_svd_thin, {"linalg_svd_thin", &infer_svd_thin});
 
 }  // namespace mnn::ops

@@ -228,6 +228,23 @@ def _svd(node, xs, g):
     return [_svd_backward(u, out[..., m * m:m * m + k], v, gu, gs, gv, m, n)]
 
 
+def _svd_thin(node, xs, g):
+    # packed [U (m x k) | S (k) | Vh (k x n)] flattened (full_matrices=False)
+    a, = xs
+    m, n = a.shape[-2], a.shape[-1]
+    k = min(m, n)
+    out = node.output
+    batch = list(a.shape[:-2])
+    u = np.reshape(out[..., :m * k], batch + [m, k])
+    v = _t(np.reshape(out[..., m * k + k:], batch + [k, n]))
+    gu = np.reshape(g[..., :m * k], batch + [m, k])
+    gv = _t(np.reshape(g[..., m * k + k:], batch + [k, n]))
+    gs = g[..., m * k:m * k + k]
+    gu = gu if _any_nonzero(gu) else None
+    gv = gv if _any_nonzero(gv) else None
+    return [_svd_backward(u, out[..., m * k:m * k + k], v, gu, gs, gv, m, n)]
+
+
 def _svdvals(node, xs, g):
     a, = xs
     u, _, v = _svd_parts(a)
@@ -272,5 +289,6 @@ LINALG_VJP = {
     "linalg_eigh": _eigh,
     "linalg_qr": _qr,
     "linalg_svd": _svd,
+    "linalg_svd_thin": _svd_thin,
     "linalg_svdvals": _svdvals,
 }

@@ -256,12 +256,12 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         u = _core.broadcast_to(eye(m, uc, dtype=a.dtype), batch + [m, uc]).copy()
         vh = _core.broadcast_to(eye(vr, n, dtype=a.dtype), batch + [vr, n]).copy()
         return SVDResult(u, zeros(batch + [k], dtype=a.dtype), vh)
-    p = _now(_core.prim("linalg_svd", [a]))
-    u = _core.reshape(p[..., :m * m].copy(), batch + [m, m])
-    s = p[..., m * m:m * m + k].copy()
-    vh = _core.reshape(p[..., m * m + k:].copy(), batch + [n, n])
-    if not full_matrices:
-        u, vh = u[..., :, :k].copy(), vh[..., :k, :].copy()
+    # the thin primitive forms only the k columns of U (and k rows of Vh) it returns
+    uc, vr = (m, n) if full_matrices else (k, k)
+    p = _now(_core.prim("linalg_svd" if full_matrices else "linalg_svd_thin", [a]))
+    u = _core.reshape(p[..., :m * uc].copy(), batch + [m, uc])
+    s = p[..., m * uc:m * uc + k].copy()
+    vh = _core.reshape(p[..., m * uc + k:].copy(), batch + [vr, n])
     return SVDResult(u, s, vh)
 
 

@@ -146,7 +146,7 @@ constexpr int64_t kBlock = 64;  // reflectors per compact-WY block
 // 1 at position c, 0 before, and elem(c, i) = base[i * si + c * sc] for i > c.
 void apply_block(const double* base, int64_t si, int64_t sc, const double* tau, int64_t b, int64_t rows, double* x,
                  int64_t cols, int64_t ldx, std::vector<double>& yt, std::vector<double>& t, std::vector<double>& w,
-                 std::vector<double>& w2) {
+                 std::vector<double>& w2, bool transpose = false) {
   // Y^T (b x rows), explicit unit diagonal and zeros
   yt.assign(b * rows, 0.0);
   for (int64_t c = 0; c < b; ++c) {
@@ -170,7 +170,10 @@ void apply_block(const double* base, int64_t si, int64_t sc, const double* tau, 
   w.resize(b * cols);
   w2.resize(b * cols);
   gemm_f64(b, cols, rows, yt.data(), rows, 1, x, ldx, 1, w.data());           // W = Y^T X
-  gemm_f64(b, cols, b, t.data(), b, 1, w.data(), cols, 1, w2.data());         // W2 = T W
+  if (transpose)  // (H_0 ... H_{b-1})^T = I - Y T^T Y^T
+    gemm_f64(b, cols, b, t.data(), 1, b, w.data(), cols, 1, w2.data());       // W2 = T^T W
+  else
+    gemm_f64(b, cols, b, t.data(), b, 1, w.data(), cols, 1, w2.data());       // W2 = T W
   for (double& v : w2) v = -v;
   gemm_f64_acc(rows, cols, b, yt.data(), 1, rows, w2.data(), cols, 1, x, ldx);  // X -= Y W2
 }
@@ -232,6 +235,45 @@ void apply_p(const double* a, int64_t n, const double* tau_p, double* x, int64_t
   for (int64_t j0 = (nref - 1) / kBlock * kBlock; j0 >= 0; j0 -= kBlock) {
     const int64_t b = std::min(kBlock, nref - j0);
     apply_block(a + j0 * n + j0 + 1, 1, n, tau_p + j0, b, n - 1 - j0, x + (j0 + 1) * ldx, cols, ldx, yt, t, w, w2);
+  }
+}
+
+// QR panel width: the panel is factored with matrix-vector work, the rest of the matrix by GEMMs,
+// so narrower than the back-transformation's blocks
+constexpr int64_t kQrPanel = 32;
+
+void qr_householder(double* a, int64_t m, int64_t n, double* tau) {
+  std::vector<double> yt, t, w, w2, panel;
+  double mult = 0;
+  const int64_t nref = std::min(n, m - 1);
+  std::fill(tau, tau + n, 0.0);
+  for (int64_t j0 = 0; j0 < nref; j0 += kQrPanel) {
+    const int64_t b = std::min(kQrPanel, nref - j0), pend = j0 + b;
+    // the panel (columns j0..j0+b-1, rows j0..m-1), one reflector at a time, on a column-major
+    // copy: each column contiguous, so the reflector's dot products and updates run over long
+    // vectors instead of one short row at a time
+    const int64_t rows = m - j0;
+    panel.resize(b * rows);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t c = 0; c < b; ++c) panel[c * rows + i] = a[(j0 + i) * n + j0 + c];
+    for (int64_t c = 0; c < b; ++c) {
+      double* col = panel.data() + c * rows;
+      const int64_t len = rows - c - 1;
+      const double tk = householder(col[c], col + c + 1, len, 1, mult);
+      tau[j0 + c] = tk;
+      if (tk == 0.0) continue;
+      for (int64_t c2 = c + 1; c2 < b; ++c2) {  // H = I - tau u u^T, u = (1, col[c+1..])
+        double* x = panel.data() + c2 * rows;
+        const double wv = tk * (x[c] + dot(col + c + 1, x + c + 1, len));
+        x[c] -= wv;
+        axpy(x + c + 1, col + c + 1, len, -wv);
+      }
+    }
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t c = 0; c < b; ++c) a[(j0 + i) * n + j0 + c] = panel[c * rows + i];
+    // the trailing columns get the block's Q^T = (H_j0 ... H_{j0+b-1})^T as GEMMs (compact WY)
+    if (pend < n)
+      apply_block(a + j0 * n + j0, n, 1, tau + j0, b, m - j0, a + j0 * n + pend, n - pend, n, yt, t, w, w2, true);
   }
 }
 

@@ -18,4 +18,10 @@ void apply_q(const double* a, int64_t m, int64_t n, const double* tau_q, double*
 // x (n x cols, row stride ldx) <- P x, P = G_0 ... G_{n-2} (G_k acts on rows k+1..n-1).
 void apply_p(const double* a, int64_t n, const double* tau_p, double* x, int64_t cols, int64_t ldx);
 
+// Householder QR of a (m x n, row-major, m >= n; scaled to a largest entry of about 1, as above):
+// R is left in the upper triangle, the reflectors below it in apply_q's layout (reflector k is
+// (1, a[k+1.., k]) with tau[k]), so apply_q(a, m, n, tau, ...) multiplies by Q. Blocked: each
+// panel of reflectors updates the columns right of it by GEMMs (compact WY).
+void qr_householder(double* a, int64_t m, int64_t n, double* tau);
+
 }  // namespace mnn::cpu::linalg

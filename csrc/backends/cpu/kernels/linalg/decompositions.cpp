@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/error_flags.h"
+#include "backends/cpu/kernels/linalg/bidiag.h"
 #include "backends/cpu/kernels/linalg/jacobi_svd.h"
 #include "backends/cpu/kernels/linalg/lu_blocked.h"
 #include "backends/cpu/kernels/linalg/svd_dc.h"
@@ -87,6 +88,25 @@ void lu_solve(const Mat& a, int64_t n, const std::vector<int64_t>& piv, Mat& b, 
 // LAPACK's dgeqrf convention.
 void qr(Mat a, int64_t m, int64_t n, Mat& q, Mat& r) {
   int64_t k = std::min(m, n);
+  if (m >= n && n > 0) {  // blocked Householder QR (linalg/bidiag.cpp), Q from its compact-WY blocks
+    double amax = 0, sum = 0;
+    for (double x : a) {
+      amax = std::max(amax, std::fabs(x));
+      sum += x;
+    }
+    if (std::isfinite(amax) && !std::isnan(sum) && amax > 0) {
+      for (double& x : a) x /= amax;  // its reflectors assume a largest entry of about 1
+      std::vector<double> tau(n);
+      linalg::qr_householder(a.data(), m, n, tau.data());
+      r.assign(m * n, 0.0);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = i; j < n; ++j) r[i * n + j] = a[i * n + j] * amax;
+      q.assign(m * m, 0.0);
+      for (int64_t i = 0; i < m; ++i) q[i * m + i] = 1.0;
+      linalg::apply_q(a.data(), m, n, tau.data(), q.data(), m, m);
+      return;
+    }
+  }
   std::vector<Mat> vs;
   std::vector<double> taus;
   for (int64_t j = 0; j < k; ++j) {
@@ -190,16 +210,51 @@ bool eigh(Mat a, int64_t n, std::vector<double>& w, Mat& v) {
 // even at 20x20; the divide and conquer is 2x faster at 40x40, 4x at 100x100, ~6x at 512x512).
 constexpr int64_t kJacobiCols = 20;
 
-bool svd_tall(Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& v, bool want_vectors) {
-  if (n < kJacobiCols) return linalg::jacobi_svd_tall(a, m, n, u, s, v, want_vectors);
-  return linalg::svd_tall_dc(a, m, n, u, s, v, want_vectors);
+bool svd_tall_direct(Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& v, bool want_vectors,
+                     bool thin) {
+  if (n >= kJacobiCols) return linalg::svd_tall_dc(a, m, n, u, s, v, want_vectors, thin);
+  bool ok = linalg::jacobi_svd_tall(a, m, n, u, s, v, want_vectors);
+  if (thin && want_vectors && m > n) {  // Jacobi builds the m x m U: keep its first n columns
+    Mat ut(m * n);
+    for (int64_t i = 0; i < m; ++i) std::copy(u.begin() + i * m, u.begin() + i * m + n, ut.begin() + i * n);
+    u = std::move(ut);
+  }
+  return ok;
 }
 
-// General SVD: a (m x n) = U S Vh; U m x m, Vh n x n.
-bool svd(Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& vh, bool want_vectors) {
+// A much taller than wide matrix (m >= 1.6 n, LAPACK dgesdd's crossover) is QR-factored first:
+// A = Q R, R = U_R S V^T, so the SVD proper runs on the n x n R and the thin U = Q [U_R; 0] costs
+// one blocked reflector product. The QR (2 m n^2 flops, GEMM-blocked) is cheaper than
+// bidiagonalising the m x n matrix (4 m n^2, half of it matrix-vector), and the back-transformation
+// touches m x n instead of m x m.
+bool svd_tall(Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& v, bool want_vectors, bool thin) {
+  if (!(thin && n > 0 && m * 5 >= n * 8)) return svd_tall_direct(a, m, n, u, s, v, want_vectors, thin);
+  double amax = 0, sum = 0;  // NaN compares false in the max; the sum catches it
+  for (double x : a) {
+    amax = std::max(amax, std::fabs(x));
+    sum += x;
+  }
+  // non-finite or zero input: the direct path's handling (NaN outputs, identities)
+  if (!std::isfinite(amax) || std::isnan(sum) || amax == 0.0) return svd_tall_direct(a, m, n, u, s, v, want_vectors, thin);
+  for (double& x : a) x /= amax;  // the reflectors assume a largest entry of about 1 (bidiag.h)
+  std::vector<double> tau(n);
+  linalg::qr_householder(a.data(), m, n, tau.data());
+  Mat r(n * n, 0.0), ur;
+  for (int64_t i = 0; i < n; ++i) std::copy(a.begin() + i * n + i, a.begin() + (i + 1) * n, r.begin() + i * n + i);
+  bool ok = svd_tall_direct(r, n, n, ur, s, v, want_vectors, true);
+  for (double& x : s) x *= amax;
+  if (!want_vectors) return ok;
+  u.assign(m * n, 0.0);
+  std::copy(ur.begin(), ur.end(), u.begin());  // [U_R; 0]
+  linalg::apply_q(a.data(), m, n, tau.data(), u.data(), n, n);
+  return ok;
+}
+
+// General SVD: a (m x n) = U S Vh; U m x m and Vh n x n, or (thin) U m x k and Vh k x n, k = min(m, n).
+bool svd(Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& vh, bool want_vectors, bool thin) {
   Mat v;
   if (m >= n) {
-    bool ok = svd_tall(a, m, n, u, s, v, want_vectors);
+    bool ok = svd_tall(a, m, n, u, s, v, want_vectors, thin);
     if (want_vectors) {
       vh.assign(n * n, 0.0);
       for (int64_t i = 0; i < n; ++i)
@@ -211,12 +266,13 @@ bool svd(Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& vh, 
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) at[j * m + i] = a[i * n + j];
   Mat u2, v2;
-  bool ok = svd_tall(at, n, m, u2, s, v2, want_vectors);
+  bool ok = svd_tall(at, n, m, u2, s, v2, want_vectors, thin);
   if (want_vectors) {
     u = v2;  // m x m
-    vh.assign(n * n, 0.0);
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) vh[i * n + j] = u2[j * n + i];
+    const int64_t uc = thin ? m : n;  // columns of U' (n x uc): Vh is uc x n
+    vh.assign(uc * n, 0.0);
+    for (int64_t i = 0; i < uc; ++i)
+      for (int64_t j = 0; j < n; ++j) vh[i * n + j] = u2[j * uc + i];
   }
   return ok;
 }
@@ -225,7 +281,7 @@ bool svd(Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& vh, 
 template <class T>
 class LinalgKernel final : public backend::Kernel {
  public:
-  enum Kind { Solve, Inv, Slogdet, Cholesky, Qr, Eigh, Svd, Svdvals };
+  enum Kind { Solve, Inv, Slogdet, Cholesky, Qr, Eigh, Svd, Svdvals, SvdThin };
   LinalgKernel(Kind kind, const backend::StepDesc& s) : kind_(kind) {
     const Shape& a = s.inputs[0].shape;
     m_ = a[a.size() - 2];
@@ -325,18 +381,19 @@ class LinalgKernel final : public backend::Kernel {
         return;
       }
       case Svd:
+      case SvdThin:
       case Svdvals: {
         Mat u, vh;
         std::vector<double> s;
-        bool vectors = kind_ == Svd;
-        if (!svd(a, m, n, u, s, vh, vectors)) flag_error(kErrNoConvergence);
+        bool vectors = kind_ != Svdvals;
+        if (!svd(a, m, n, u, s, vh, vectors, kind_ == SvdThin)) flag_error(kErrNoConvergence);
         if (!vectors) {
           std::copy(s.begin(), s.end(), out);
           return;
         }
-        std::copy(u.begin(), u.end(), out);
-        std::copy(s.begin(), s.end(), out + m * m);
-        std::copy(vh.begin(), vh.end(), out + m * m + std::min(m, n));
+        for (size_t i = 0; i < u.size(); ++i) out[i] = T(u[i]);  // m x m, or m x k (thin)
+        for (size_t i = 0; i < s.size(); ++i) out[u.size() + i] = T(s[i]);
+        for (size_t i = 0; i < vh.size(); ++i) out[u.size() + s.size() + i] = T(vh[i]);
         return;
       }
     }
@@ -364,5 +421,6 @@ MNN_REGISTER_CPU_KERNEL(linalg_qr, "linalg_qr", &prepare<4>);
 MNN_REGISTER_CPU_KERNEL(linalg_eigh, "linalg_eigh", &prepare<5>);
 MNN_REGISTER_CPU_KERNEL(linalg_svd, "linalg_svd", &prepare<6>);
 MNN_REGISTER_CPU_KERNEL(linalg_svdvals, "linalg_svdvals", &prepare<7>);
+MNN_REGISTER_CPU_KERNEL(linalg_svd_thin, "linalg_svd_thin", &prepare<8>);
 
 }  // namespace mnn::cpu

@@ -12,13 +12,14 @@
 namespace mnn::cpu::linalg {
 
 bool svd_tall_dc(std::vector<double>& a, int64_t m, int64_t n, std::vector<double>& u, std::vector<double>& s,
-                 std::vector<double>& v, bool want_vectors) {
+                 std::vector<double>& v, bool want_vectors, bool thin) {
+  const int64_t uc = thin ? n : m;  // columns of U
   s.assign(n, 0.0);
   auto identities = [&] {
     if (!want_vectors) return;
-    u.assign(m * m, 0.0);
+    u.assign(m * uc, 0.0);
     v.assign(n * n, 0.0);
-    for (int64_t i = 0; i < m; ++i) u[i * m + i] = 1.0;
+    for (int64_t i = 0; i < uc; ++i) u[i * uc + i] = 1.0;
     for (int64_t i = 0; i < n; ++i) v[i * n + i] = 1.0;
   };
   double amax = 0;
@@ -28,7 +29,7 @@ bool svd_tall_dc(std::vector<double>& a, int64_t m, int64_t n, std::vector<doubl
   if (!std::isfinite(amax) || std::isnan(nan_check)) {  // outputs sized and NaN: the caller flags the error
     s.assign(n, NAN);
     if (want_vectors) {
-      u.assign(m * m, NAN);
+      u.assign(m * uc, NAN);
       v.assign(n * n, NAN);
     }
     return false;
@@ -46,15 +47,15 @@ bool svd_tall_dc(std::vector<double>& a, int64_t m, int64_t n, std::vector<doubl
                                 want_vectors ? vb.data() : nullptr, n);
   for (int64_t j = 0; j < n; ++j) s[j] = sa[n - 1 - j] * amax;  // ascending -> descending
   if (!want_vectors) return ok;
-  u.assign(m * m, 0.0);
+  u.assign(m * uc, 0.0);
   v.assign(n * n, 0.0);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      u[i * m + j] = ub[i * n + (n - 1 - j)];
+      u[i * uc + j] = ub[i * n + (n - 1 - j)];
       v[i * n + j] = vb[i * n + (n - 1 - j)];
     }
-  for (int64_t i = n; i < m; ++i) u[i * m + i] = 1.0;
-  apply_q(a.data(), m, n, tq.data(), u.data(), m, m);
+  for (int64_t i = n; i < uc; ++i) u[i * uc + i] = 1.0;
+  apply_q(a.data(), m, n, tq.data(), u.data(), uc, uc);
   apply_p(a.data(), n, tp.data(), v.data(), n, n);
   return ok;
 }

@@ -6,8 +6,9 @@
 namespace mnn::cpu::linalg {
 
 // a (m x n, row-major, m >= n; overwritten) = U diag(s) V^T with U m x m and V n x n row-major,
-// s descending. Returns false on non-finite input.
+// s descending. thin: U is m x n, the first n columns only (the reflectors are applied to the
+// m x n identity slice, not m x m). Returns false on non-finite input.
 bool svd_tall_dc(std::vector<double>& a, int64_t m, int64_t n, std::vector<double>& u, std::vector<double>& s,
-                 std::vector<double>& v, bool want_vectors);
+                 std::vector<double>& v, bool want_vectors, bool thin = false);
 
 }  // namespace mnn::cpu::linalg
