@@ -73,8 +73,9 @@ def test_cholesky(dtype, shape):
 
 
 @pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
-@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 6, 4)])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 6, 4), (300, 70), (3, 41, 40), (64, 1)])
 def test_qr_matches_numpy_signs_included(mode, shape):
+    # tall reduced/r go through the thin primitive (only Q's first n columns are formed)
     a = rand(shape, "float64", 4)
     got, want = LA.qr(np.asarray(a), mode=mode), numpy.linalg.qr(a, mode=mode)
     if mode == "r":
@@ -82,6 +83,25 @@ def test_qr_matches_numpy_signs_included(mode, shape):
     else:
         close(got.Q, want.Q)
         close(got.R, want.R)
+
+
+@pytest.mark.parametrize("bad", [numpy.nan, numpy.inf])
+def test_thin_qr_of_non_finite_input_matches_numpy_shapes(bad):
+    a = rand((9, 4), "float64", 4)
+    a[3, 2] = bad
+    got, want = LA.qr(np.asarray(a)), numpy.linalg.qr(a)
+    assert got.Q.shape == want.Q.shape and got.R.shape == want.R.shape
+    assert numpy.isnan(numpy.asarray(got.R)).any() == numpy.isnan(want.R).any()
+
+
+def test_thin_qr_float32_is_float32_and_orthonormal():
+    a = rand((200, 30), "float32", 4)
+    q, r = LA.qr(np.asarray(a))
+    q, r = numpy.asarray(q), numpy.asarray(r)
+    assert q.dtype == numpy.float32 and r.dtype == numpy.float32 and q.shape == (200, 30)
+    numpy.testing.assert_allclose(q.T @ q, numpy.eye(30), atol=1e-5)
+    numpy.testing.assert_allclose(q @ r, a, atol=1e-4)
+    numpy.testing.assert_allclose(numpy.triu(r), r)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -9,6 +9,9 @@
 //   linalg_cholesky a [..., n, n] -> [..., n, n]         lower triangle
 //   linalg_qr       a [..., m, n] -> [..., m, m + n]     complete Q (m x m) in the first m columns,
 //                                                        R (m x n) in the last n
+//   linalg_qr_thin  a [..., m, n] -> [..., m, k + n]     reduced Q (m x k, k = min(m, n)) in the first k
+//                                                        columns, R (k x n) in the first k rows after
+//                                                        them (the rows below are zero)
 //   linalg_eigh     a [..., n, n] -> [..., n, n + 1]     eigenvalues ascending in column 0, their
 //                                                        eigenvectors in the columns after
 //   linalg_svd      a [..., m, n] -> [..., m*m + k + n*n] U (m x m), S (k), Vh (n x n), flattened
@@ -81,6 +84,12 @@ prims::PrimMeta infer_qr(const std::vector<NodePtr>& in, const Params&) {
   return {in[0]->dtype, with(batch_of(in[0]), {m, m + n})};
 }
 
+prims::PrimMeta infer_qr_thin(const std::vector<NodePtr>& in, const Params&) {
+  check_stack(in.at(0), "qr", false);
+  int64_t m = in[0]->shape[in[0]->ndim() - 2], n = in[0]->shape[in[0]->ndim() - 1];
+  return {in[0]->dtype, with(batch_of(in[0]), {m, std::min(m, n) + n})};
+}
+
 prims::PrimMeta infer_eigh(const std::vector<NodePtr>& in, const Params&) {
   check_stack(in.at(0), "eigh", true);
   int64_t n = in[0]->shape.back();
@@ -112,6 +121,7 @@ MNN_REGISTER_PRIMITIVE(linalg_inv, {"linalg_inv", &infer_inv});
 MNN_REGISTER_PRIMITIVE(linalg_slogdet, {"linalg_slogdet", &infer_slogdet});
 MNN_REGISTER_PRIMITIVE(linalg_cholesky, {"linalg_cholesky", &infer_cholesky});
 MNN_REGISTER_PRIMITIVE(linalg_qr, {"linalg_qr", &infer_qr});
+MNN_REGISTER_PRIMITIVE(linalg_qr_thin, {"linalg_qr_thin", &infer_qr_thin});
 MNN_REGISTER_PRIMITIVE(linalg_eigh, {"linalg_eigh", &infer_eigh});
 MNN_REGISTER_PRIMITIVE(linalg_svd, {"linalg_svd", &infer_svd});
 MNN_REGISTER_PRIMITIVE(linalg_svdvals, {"linalg_svdvals", &infer_svdvals});

@@ -145,6 +145,11 @@ def qr(a, mode="reduced"):
         q = _core.broadcast_to(eye(m, qcols, dtype=a.dtype), batch + [m, qcols]).copy()
         r = zeros(batch + [rrows, n], dtype=a.dtype)
         return r if mode == "r" else QRResult(q, r)
+    if mode != "complete" and m > n and not _wants_grad(a):
+        # the thin primitive forms only Q's first n columns; gradients go through the complete one
+        p = _now(_core.prim("linalg_qr_thin", [a]))
+        r = p[..., :k, k:].copy()
+        return r if mode == "r" else QRResult(p[..., :, :k].copy(), r)
     p = _now(_core.prim("linalg_qr", [a]))
     if mode == "complete":
         return QRResult(p[..., :, :m].copy(), p[..., :, m:].copy())

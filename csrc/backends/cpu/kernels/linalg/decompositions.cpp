@@ -86,7 +86,10 @@ void lu_solve(const Mat& a, int64_t n, const std::vector<int64_t>& piv, Mat& b, 
 
 // ---- Householder QR: returns Q (m x m) and R (m x n) with R's diagonal = -sign(x0) * |x|,
 // LAPACK's dgeqrf convention.
-void qr(Mat a, int64_t m, int64_t n, Mat& q, Mat& r) {
+// q_cols: how many leading columns of Q to form (m: complete; min(m, n): reduced, where the
+// reflectors are applied to the m x k slice of the identity only). The fallback path below always
+// forms all m columns. Returns the number of columns q holds (row stride).
+int64_t qr(Mat a, int64_t m, int64_t n, Mat& q, Mat& r, int64_t q_cols) {
   int64_t k = std::min(m, n);
   if (m >= n && n > 0) {  // blocked Householder QR (linalg/bidiag.cpp), Q from its compact-WY blocks
     double amax = 0, sum = 0;
@@ -101,10 +104,10 @@ void qr(Mat a, int64_t m, int64_t n, Mat& q, Mat& r) {
       r.assign(m * n, 0.0);
       for (int64_t i = 0; i < n; ++i)
         for (int64_t j = i; j < n; ++j) r[i * n + j] = a[i * n + j] * amax;
-      q.assign(m * m, 0.0);
-      for (int64_t i = 0; i < m; ++i) q[i * m + i] = 1.0;
-      linalg::apply_q(a.data(), m, n, tau.data(), q.data(), m, m);
-      return;
+      q.assign(m * q_cols, 0.0);
+      for (int64_t i = 0; i < q_cols; ++i) q[i * q_cols + i] = 1.0;
+      linalg::apply_q(a.data(), m, n, tau.data(), q.data(), q_cols, q_cols);
+      return q_cols;
     }
   }
   std::vector<Mat> vs;
@@ -149,6 +152,7 @@ void qr(Mat a, int64_t m, int64_t n, Mat& q, Mat& r) {
       for (int64_t i = j; i < m; ++i) q[i * m + c] -= s * v[i - j];
     }
   }
+  return m;
 }
 
 // ---- cyclic Jacobi on a symmetric matrix (only its lower triangle is read, as numpy's UPLO='L').
@@ -281,7 +285,7 @@ bool svd(Mat& a, int64_t m, int64_t n, Mat& u, std::vector<double>& s, Mat& vh, 
 template <class T>
 class LinalgKernel final : public backend::Kernel {
  public:
-  enum Kind { Solve, Inv, Slogdet, Cholesky, Qr, Eigh, Svd, Svdvals, SvdThin };
+  enum Kind { Solve, Inv, Slogdet, Cholesky, Qr, Eigh, Svd, Svdvals, SvdThin, QrThin };
   LinalgKernel(Kind kind, const backend::StepDesc& s) : kind_(kind) {
     const Shape& a = s.inputs[0].shape;
     m_ = a[a.size() - 2];
@@ -362,11 +366,21 @@ class LinalgKernel final : public backend::Kernel {
       }
       case Qr: {
         Mat q, r;
-        qr(a, m, n, q, r);
+        qr(a, m, n, q, r, m);
         const int64_t w = m + n;  // row width of the packed output: Q (m cols) then R (n cols)
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < m; ++j) out[i * w + j] = T(q[i * m + j]);
           for (int64_t j = 0; j < n; ++j) out[i * w + m + j] = T(r[i * n + j]);
+        }
+        return;
+      }
+      case QrThin: {
+        Mat q, r;
+        const int64_t k = std::min(m, n), qs = qr(a, m, n, q, r, k);
+        const int64_t w = k + n;  // Q (m x k) in the first k columns, R's first k rows after them
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < k; ++j) out[i * w + j] = T(q[i * qs + j]);
+          for (int64_t j = 0; j < n; ++j) out[i * w + k + j] = T(i < k ? r[i * n + j] : 0.0);
         }
         return;
       }
@@ -422,5 +436,6 @@ MNN_REGISTER_CPU_KERNEL(linalg_eigh, "linalg_eigh", &prepare<5>);
 MNN_REGISTER_CPU_KERNEL(linalg_svd, "linalg_svd", &prepare<6>);
 MNN_REGISTER_CPU_KERNEL(linalg_svdvals, "linalg_svdvals", &prepare<7>);
 MNN_REGISTER_CPU_KERNEL(linalg_svd_thin, "linalg_svd_thin", &prepare<8>);
+MNN_REGISTER_CPU_KERNEL(linalg_qr_thin, "linalg_qr_thin", &prepare<9>);
 
 }  // namespace mnn::cpu
