@@ -72,7 +72,7 @@ def solve(a, b):
     a = _stack(a, "solve")
     b = _float(b, "solve")
     dt = _dtypes.result_type(a.dtype, b.dtype)
-    a, b = a.astype(dt), b.astype(dt)
+    a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
     vector = b.ndim == 1  # numpy 2: b is a stack of vectors only when it is 1-d
     if vector:
         b = _core.reshape(b, list(b.shape) + [1])
@@ -80,8 +80,10 @@ def solve(a, b):
         raise ValueError(f"[mnn.numpy.linalg.solve] solve: Input operand 1 has a mismatch in its core dimension 0 "
                          f"(size {b.shape[-2]} is different from {a.shape[-1]})")
     batch = _broadcast_batch(a.shape[:-2], b.shape[:-2])
-    a = _core.broadcast_to(a, list(batch) + list(a.shape[-2:]))
-    b = _core.broadcast_to(b, list(batch) + list(b.shape[-2:]))
+    if a.shape[:-2] != batch:
+        a = _core.broadcast_to(a, list(batch) + list(a.shape[-2:]))
+    if b.shape[:-2] != batch:
+        b = _core.broadcast_to(b, list(batch) + list(b.shape[-2:]))
     if a.shape[-1] == 0 or b.shape[-1] == 0 or math.prod(batch) == 0:
         x = _empty_like_stack(b)
     else:

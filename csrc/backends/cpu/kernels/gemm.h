@@ -12,4 +12,8 @@ void gemm_f64(int64_t M, int64_t N, int64_t K, const double* A, int64_t am, int6
 void gemm_f64_acc(int64_t M, int64_t N, int64_t K, const double* A, int64_t am, int64_t ak, const double* B,
                   int64_t bk, int64_t bn, double* C, int64_t ldc);
 
+// C (M x N, row stride ldc) -= A B, strides as above.
+void gemm_f64_sub(int64_t M, int64_t N, int64_t K, const double* A, int64_t am, int64_t ak, const double* B,
+                  int64_t bk, int64_t bn, double* C, int64_t ldc);
+
 }  // namespace mnn::cpu

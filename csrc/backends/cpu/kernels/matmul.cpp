@@ -47,13 +47,15 @@ T* scratch(int slot, size_t n) {
 
 inline int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-// One MR-row panel of A (rows [0, m) of src, the rest zero), k-major: dst[k*MR + i].
+// One MR-row panel of A (rows [0, m) of src, the rest zero), k-major: dst[k*MR + i]; with negate,
+// -A (C -= A B for the factorizations' trailing updates, at no extra pass).
 template <class T>
-void pack_a(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk, int MR) {
+void pack_a(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk, int MR, bool negate) {
+  const T s1 = negate ? T(-1) : T(1);
   if (sk == 1) {
     for (int64_t i = 0; i < m; ++i) {
       const T* s = src + i * sm;
-      for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = s[k];
+      for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = s1 * s[k];
     }
     for (int64_t i = m; i < MR; ++i)
       for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = T(0);
@@ -62,7 +64,7 @@ void pack_a(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk,
       const T* s = src + k * sk;
       T* d = dst + k * MR;
       int64_t i = 0;
-      for (; i < m; ++i) d[i] = s[i * sm];
+      for (; i < m; ++i) d[i] = s1 * s[i * sm];
       for (; i < MR; ++i) d[i] = T(0);
     }
   }
@@ -88,10 +90,11 @@ void pack_b(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn,
 }
 
 // C (M x N, contiguous) = A B with A, B of any strides. With ldc > 0, C has row stride ldc; with
-// accumulate, C += A B (for blocked factorizations' trailing updates).
+// accumulate, C += A B (for blocked factorizations' trailing updates); negate_a makes it C -= A B.
 template <class T>
 void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const T* A, int64_t am, int64_t ak,
-                 const T* B, int64_t bk, int64_t bn, T* C, int64_t ldc = 0, bool accumulate = false) {
+                 const T* B, int64_t bk, int64_t bn, T* C, int64_t ldc = 0, bool accumulate = false,
+                 bool negate_a = false) {
   if (ldc <= 0) ldc = N;
   const int MR = g.mr, NR = g.nr;
   const int64_t MC = g.mc, KC = g.kc, NC = g.nc;
@@ -114,7 +117,8 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
       });
       auto pack_a_panels = [&](int64_t q0, int64_t q1) {
         for (int64_t q = q0; q < q1; ++q)
-          pack_a(pa + q * kc * MR, A + q * MR * am + pc * ak, std::min<int64_t>(MR, M - q * MR), kc, am, ak, MR);
+          pack_a(pa + q * kc * MR, A + q * MR * am + pc * ak, std::min<int64_t>(MR, M - q * MR), kc, am, ak, MR,
+                 negate_a);
       };
       // With one tile per MC block, its task packs that block just before using it (hot in L2);
       // otherwise several tasks share a block, so all of A is packed first.
@@ -312,6 +316,12 @@ void gemm_f64_acc(int64_t M, int64_t N, int64_t K, const double* A, int64_t am, 
                   int64_t bk, int64_t bn, double* C, int64_t ldc) {
   if (M <= 0 || N <= 0 || K <= 0) return;
   packed_gemm(gemm_table<double>(), M, N, K, A, am, ak, B, bk, bn, C, ldc, true);
+}
+
+void gemm_f64_sub(int64_t M, int64_t N, int64_t K, const double* A, int64_t am, int64_t ak, const double* B,
+                  int64_t bk, int64_t bn, double* C, int64_t ldc) {
+  if (M <= 0 || N <= 0 || K <= 0) return;
+  packed_gemm(gemm_table<double>(), M, N, K, A, am, ak, B, bk, bn, C, ldc, true, true);
 }
 
 std::unique_ptr<backend::Kernel> prepare_matmul(const backend::StepDesc& step) {

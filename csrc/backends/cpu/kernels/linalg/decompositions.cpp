@@ -2,7 +2,7 @@
 // Each matrix of a stack is copied into double precision, factored there and written back in the
 // array's dtype; the stack is split over the thread pool. The algorithms are the textbook ones,
 // chosen for robustness on the small and medium matrices preprocessing and model code uses:
-// LU with partial pivoting (solve, inv, det; blocked over the GEMM from 128 on: lu_blocked.cpp),
+// LU with partial pivoting (solve, inv, det; recursive over the GEMM from 72 on, where it measured faster: lu_blocked.cpp),
 // Cholesky, Householder QR with LAPACK's sign convention (so Q and R match numpy's), cyclic Jacobi
 // for eigh, and for the SVD bidiagonalisation + divide and conquer (svd_dc.cpp).
 #include <algorithm>
@@ -31,7 +31,7 @@ constexpr double kEps = 2.220446049250313e-16;
 // ---- LU with partial pivoting: a = P L U, in place. Returns false when a pivot is exactly 0.
 bool lu(Mat& a, int64_t n, std::vector<int64_t>& piv, int& sign) {
   piv.resize(n);
-  if (n >= 128) return linalg::lu_blocked(a.data(), n, piv.data(), sign);  // GEMM-based (lu_blocked.cpp)
+  if (n >= 72) return linalg::lu_blocked(a.data(), n, piv.data(), sign);  // GEMM-based (lu_blocked.cpp)
   sign = 1;
   bool ok = true;
   for (int64_t k = 0; k < n; ++k) {
@@ -65,6 +65,11 @@ void lu_solve(const Mat& a, int64_t n, const std::vector<int64_t>& piv, Mat& b, 
     for (int64_t i = 1; i < n; ++i) b[i] -= linalg::dot(a.data() + i * n, b.data(), i);
     for (int64_t i = n - 1; i >= 0; --i)
       b[i] = (b[i] - linalg::dot(a.data() + i * n + i + 1, b.data() + i + 1, n - i - 1)) / a[i * n + i];
+    return;
+  }
+  if (n >= 64) {  // many right-hand sides (inv): recursive triangular solves, GEMM-based
+    linalg::trsm_unit_lower(a.data(), n, n, b.data(), k, k);
+    linalg::trsm_upper(a.data(), n, n, b.data(), k, k);
     return;
   }
   for (int64_t i = 0; i < n; ++i)

@@ -1,7 +1,11 @@
-// Right-looking blocked LU with partial pivoting. Unblocked elimination updates the whole
-// trailing matrix once per column (n^3/3 multiply-adds at memory speed); here a panel of kNb
-// columns is factored on its own, the matching block row of U is solved from it, and the trailing
-// matrix takes one GEMM update per panel, so almost all the work runs in the engine's GEMM.
+// Recursive LU with partial pivoting (Toledo's column-halving form of LAPACK's getrf) and the
+// triangular solves that go with it, on row-major storage.
+//
+// Why recursive: a right-looking blocked LU still factors each panel column by column, and a
+// 512-row, 64-column panel is 256 KiB, so those rank-1 updates run at L2 speed; on a 512x512 solve
+// they took as long as all the GEMM updates together. Halving the columns instead puts every
+// update, the panel's included, into the engine's GEMM; only panels of kBase columns are
+// eliminated one column at a time.
 #include "backends/cpu/kernels/linalg/lu_blocked.h"
 
 #include <algorithm>
@@ -14,77 +18,127 @@
 namespace mnn::cpu::linalg {
 
 namespace {
-constexpr int64_t kNb = 64;
+
+// Panels this narrow are eliminated column by column: a row's part of the panel is 1-2 cache
+// lines, and a GEMM call on them costs more in packing than it saves.
+constexpr int64_t kBase = 16;
+// Triangles this small are solved by substitution (axpy per row).
+constexpr int64_t kTrsmBase = 32;
+
+// C (m x n, row stride ldc) -= A (m x k, row stride lda) B (k x n, row stride ldb).
+void gemm_sub(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b, int64_t ldb,
+              double* c, int64_t ldc) {
+  gemm_f64_sub(m, n, k, a, lda, 1, b, ldb, 1, c, ldc);
+}
+
+// Column-by-column elimination of an m x n panel (n <= kBase); piv is relative to the panel's
+// first row; row swaps move the panel's columns only. The panel is worked on in a column-major
+// copy: the pivot search, the scaling and every update then run along contiguous memory
+// (in place, each step would walk m rows a cache line apart).
+bool panel_lu(double* a, int64_t lda, int64_t m, int64_t n, int64_t* piv, int& sign, std::vector<double>& cm) {
+  cm.resize(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t c = 0; c < n; ++c) cm[c * m + i] = a[i * lda + c];
+  bool ok = true;
+  for (int64_t j = 0; j < n && j < m; ++j) {
+    double* col = cm.data() + j * m;
+    int64_t p = j;
+    double best = std::fabs(col[j]);
+    for (int64_t i = j + 1; i < m; ++i) {
+      const double v = std::fabs(col[i]);
+      if (v > best) {  // the first largest, as LAPACK's idamax
+        best = v;
+        p = i;
+      }
+    }
+    piv[j] = p;
+    if (p != j) {
+      for (int64_t c = 0; c < n; ++c) std::swap(cm[c * m + j], cm[c * m + p]);
+      sign = -sign;
+    }
+    const double d = col[j];
+    if (d == 0.0) {  // singular: getrf records it and goes on
+      ok = false;
+      continue;
+    }
+    for (int64_t i = j + 1; i < m; ++i) col[i] /= d;
+    for (int64_t c = j + 1; c < n; ++c) {
+      double* cc = cm.data() + c * m;
+      const double f = cc[j];
+      if (f != 0.0) axpy(cc + j + 1, col + j + 1, m - j - 1, -f);
+    }
+  }
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t c = 0; c < n; ++c) a[i * lda + c] = cm[c * m + i];
+  return ok;
+}
+
+// Applies the row swaps piv[0..count) (relative to row 0 of a) to columns [c0, c1).
+void swap_rows(double* a, int64_t lda, const int64_t* piv, int64_t count, int64_t c0, int64_t c1) {
+  if (c1 <= c0) return;
+  for (int64_t j = 0; j < count; ++j)
+    if (piv[j] != j) std::swap_ranges(a + j * lda + c0, a + j * lda + c1, a + piv[j] * lda + c0);
+}
+
+bool rec_lu(double* a, int64_t lda, int64_t m, int64_t n, int64_t* piv, int& sign, std::vector<double>& scratch) {
+  if (n <= kBase) return panel_lu(a, lda, m, n, piv, sign, scratch);
+  // split at a multiple of 8 so the GEMM's blocks stay aligned with its microkernel
+  const int64_t n1 = std::max<int64_t>(8, (n / 2) / 8 * 8), n2 = n - n1;
+  bool ok = rec_lu(a, lda, m, n1, piv, sign, scratch);
+  swap_rows(a, lda, piv, n1, n1, n);
+  // A12 = L11^-1 A12, then A22 -= A21 A12 and factor what is left
+  trsm_unit_lower(a, lda, n1, a + n1, lda, n2);
+  if (m <= n1) return ok;
+  gemm_sub(m - n1, n2, n1, a + n1 * lda, lda, a + n1, lda, a + n1 * lda + n1, lda);
+  ok = rec_lu(a + n1 * lda + n1, lda, m - n1, n2, piv + n1, sign, scratch) && ok;
+  const int64_t k2 = std::min(n2, m - n1);
+  swap_rows(a + n1 * lda, lda, piv + n1, k2, 0, n1);
+  for (int64_t j = 0; j < k2; ++j) piv[n1 + j] += n1;
+  return ok;
+}
+
+}  // namespace
+
+void trsm_unit_lower(const double* l, int64_t ldl, int64_t n, double* b, int64_t ldb, int64_t k) {
+  if (n <= 0 || k <= 0) return;
+  if (n <= kTrsmBase) {
+    for (int64_t i = 1; i < n; ++i)
+      for (int64_t j = 0; j < i; ++j) {
+        const double f = l[i * ldl + j];
+        if (f != 0.0) axpy(b + i * ldb, b + j * ldb, k, -f);
+      }
+    return;
+  }
+  const int64_t h = n / 2;
+  trsm_unit_lower(l, ldl, h, b, ldb, k);
+  gemm_sub(n - h, k, h, l + h * ldl, ldl, b, ldb, b + h * ldb, ldb);
+  trsm_unit_lower(l + h * ldl + h, ldl, n - h, b + h * ldb, ldb, k);
+}
+
+void trsm_upper(const double* u, int64_t ldu, int64_t n, double* b, int64_t ldb, int64_t k) {
+  if (n <= 0 || k <= 0) return;
+  if (n <= kTrsmBase) {
+    for (int64_t i = n - 1; i >= 0; --i) {
+      double* bi = b + i * ldb;
+      for (int64_t j = i + 1; j < n; ++j) {
+        const double f = u[i * ldu + j];
+        if (f != 0.0) axpy(bi, b + j * ldb, k, -f);
+      }
+      const double d = u[i * ldu + i];
+      for (int64_t c = 0; c < k; ++c) bi[c] /= d;
+    }
+    return;
+  }
+  const int64_t h = n / 2;
+  trsm_upper(u + h * ldu + h, ldu, n - h, b + h * ldb, ldb, k);
+  gemm_sub(h, k, n - h, u + h, ldu, b + h * ldb, ldb, b, ldb);
+  trsm_upper(u, ldu, h, b, ldb, k);
 }
 
 bool lu_blocked(double* a, int64_t n, int64_t* piv, int& sign) {
   sign = 1;
-  bool ok = true;
-  std::vector<double> tmp, panel;
-  for (int64_t k0 = 0; k0 < n; k0 += kNb) {
-    const int64_t k1 = std::min(n, k0 + kNb);
-    // Panel: columns k0..k1 of rows k0..n, factored unblocked in a column-major copy (pivot
-    // searches and column updates then run along contiguous memory); its row swaps are applied
-    // to the columns left and right of the panel afterwards, in order.
-    const int64_t h = n - k0, wdt = k1 - k0;
-    panel.resize(h * wdt);
-    for (int64_t i = 0; i < h; ++i)
-      for (int64_t j = 0; j < wdt; ++j) panel[j * h + i] = a[(k0 + i) * n + k0 + j];
-    for (int64_t kk = 0; kk < wdt; ++kk) {
-      double* col = panel.data() + kk * h;
-      int64_t p = kk;
-      double best = std::fabs(col[kk]);
-      for (int64_t i = kk + 1; i < h; ++i) {
-        const double v = std::fabs(col[i]);
-        if (v > best) {
-          best = v;
-          p = i;
-        }
-      }
-      piv[k0 + kk] = k0 + p;
-      if (p != kk) {
-        for (int64_t j = 0; j < wdt; ++j) std::swap(panel[j * h + kk], panel[j * h + p]);
-        sign = -sign;
-      }
-      const double d = col[kk];
-      if (d == 0.0) {
-        ok = false;
-        continue;
-      }
-      for (int64_t i = kk + 1; i < h; ++i) col[i] /= d;
-      for (int64_t j = kk + 1; j < wdt; ++j) {
-        double* cj = panel.data() + j * h;
-        const double f = cj[kk];
-        if (f != 0.0) axpy(cj + kk + 1, col + kk + 1, h - kk - 1, -f);
-      }
-    }
-    for (int64_t i = 0; i < h; ++i)
-      for (int64_t j = 0; j < wdt; ++j) a[(k0 + i) * n + k0 + j] = panel[j * h + i];
-    for (int64_t k = k0; k < k1; ++k) {
-      const int64_t p = piv[k];
-      if (p == k) continue;
-      std::swap_ranges(a + k * n, a + k * n + k0, a + p * n);
-      std::swap_ranges(a + k * n + k1, a + (k + 1) * n, a + p * n + k1);
-    }
-    if (k1 == n) break;
-    // U12 = L11^-1 A12 (rows k0..k1, columns k1..n), unit lower triangular forward substitution.
-    for (int64_t i = k0 + 1; i < k1; ++i) {
-      double* ri = a + i * n;
-      for (int64_t j = k0; j < i; ++j) {
-        const double f = ri[j];
-        if (f == 0.0) continue;
-        const double* rj = a + j * n;
-        axpy(ri + k1, rj + k1, n - k1, -f);
-      }
-    }
-    // A22 -= L21 U12: the GEMM accumulates (-L21) U12 straight into A22.
-    const int64_t r = n - k1, kb = k1 - k0;
-    tmp.resize(r * kb);
-    for (int64_t i = 0; i < r; ++i)
-      for (int64_t j = 0; j < kb; ++j) tmp[i * kb + j] = -a[(k1 + i) * n + k0 + j];
-    gemm_f64_acc(r, r, kb, tmp.data(), kb, 1, a + k0 * n + k1, n, 1, a + k1 * n + k1, n);
-  }
-  return ok;
+  std::vector<double> scratch;
+  return rec_lu(a, n, n, n, piv, sign, scratch);
 }
 
 }  // namespace mnn::cpu::linalg
