@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/array.h"
 #include "core/node.h"
 
 namespace mnn::ops::contours {
@@ -20,6 +21,12 @@ using Packed = std::vector<int32_t>;
 // LIST 1, CCOMP 2, TREE 3; method: CHAIN_APPROX_NONE 1, SIMPLE 2, TC89_L1 3, TC89_KCOS 4.
 // (ox, oy) is added to every point.
 Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy);
+
+// The Python outputs of a packed result (evaluated here if pending): the hierarchy, (1, n, 4), then
+// every contour, (count, 1, 2), each in a fresh buffer of its own. One call for all of them: a photo
+// has thousands of contours, and per-contour slicing from Python cost more than the tracing.
+// Returns no arrays when n is 0.
+std::vector<core::Array> unpack_contours(const core::Array& packed);
 
 // Replaces the border whose every point (x, y pairs) starts at pts[first] by its Teh-Chin
 // dominant points (method 3: TC89_L1, 4: TC89_KCOS), as cv2 (contours_tc89.cpp).

@@ -13,7 +13,6 @@ RETR_CCOMP (NotImplementedError).
 import math
 import struct
 from array import array
-from itertools import accumulate
 
 from .. import _core
 from .. import numpy as _np
@@ -95,20 +94,9 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
         raise fail(fn, f"unknown approximation method {method}")
     ox, oy = (0, 0) if offset is None else (int(offset[0]), int(offset[1]))
     packed = _core.prim("cv_find_contours", [img], [mode, method, ox, oy], [])
-    raw = memoryview(packed).cast("B")  # evaluates the primitive
-    head = raw.cast("i")
-    n = head[0]  # head[1] is the total point count
-    if n == 0:
-        return (), None
-    ends = list(accumulate(head[2 + 4 * n: 2 + 5 * n]))
-    starts = [0] + ends[:-1]
-    # Each output is an mnn array over its own slice of the result buffer (from_buffer: realised at
-    # once, no engine node per contour: slicing views of one array and evaluating them together
-    # grows superlinearly with the count, and a noisy 1080p image has ~10^5 contours).
-    hier = _core.from_buffer(raw[8: 8 + 16 * n].cast("i", (1, n, 4)))
-    base = 4 * (2 + 5 * n)
-    return tuple(_core.from_buffer(raw[base + 8 * a: base + 8 * b].cast("i", (b - a, 1, 2)))
-                 for a, b in zip(starts, ends)), hier
+    # Every contour becomes its own array in one native call: a photo has thousands of them, and
+    # slicing them out here (one buffer view and one array per contour) cost more than the tracing.
+    return _core.cv_unpack_contours(packed)
 
 
 # ---------------------------------------------------------------------------------------------
