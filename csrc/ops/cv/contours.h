@@ -17,6 +17,19 @@ namespace mnn::ops::contours {
 // first), so Python only slices it.
 using Packed = std::vector<int32_t>;
 
+// One traced border: its parent (index into the border list, -1 for the frame) and its points'
+// range (pairs) in a shared buffer.
+struct Border {
+  int32_t parent;
+  bool hole;
+  int64_t first, count;
+};
+
+// The packed result of borders listed in the order they were met, each the newest child of its
+// parent (so siblings come newest first, as from cv2's tree), walked depth first; points holds
+// `total` (x, y) pairs.
+Packed pack_borders(const std::vector<Border>& borders, const int32_t* points, int64_t total);
+
 // img: h x w bytes with row stride `stride`, non-zero = object. mode: cv2's RETR_EXTERNAL 0,
 // LIST 1, CCOMP 2, TREE 3; method: CHAIN_APPROX_NONE 1, SIMPLE 2, TC89_L1 3, TC89_KCOS 4.
 // (ox, oy) is added to every point.
