@@ -299,20 +299,25 @@ void stash_contours(const core::NodePtr& input, int mode, int method, int ox, in
   g_handoff = Handoff{input, mode, method, ox, oy, std::move(result)};
 }
 
-std::shared_ptr<const Packed> take_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox,
+std::shared_ptr<const Packed> take_contours(const void* img, int64_t h, int64_t w, int mode, int method, int ox,
                                             int oy) {
   {
     std::lock_guard<std::mutex> lock(g_handoff_mutex);
     Handoff& e = g_handoff;
     if (e.result && e.mode == mode && e.method == method && e.ox == ox && e.oy == oy &&
-        reinterpret_cast<const uint8_t*>(e.input->data_ptr()) == img && e.input->shape[0] == h &&
+        static_cast<const void*>(e.input->data_ptr()) == img && e.input->shape[0] == h &&
         e.input->shape[1] == w) {
       std::shared_ptr<const Packed> r = std::move(e.result);
       e = Handoff{};
       return r;
     }
   }
-  return std::make_shared<const Packed>(find_contours(img, h, w, w, mode, method, ox, oy));
+  return std::make_shared<const Packed>(trace_image(img, h, w, mode, method, ox, oy));
+}
+
+Packed trace_image(const void* img, int64_t h, int64_t w, int mode, int method, int ox, int oy) {
+  if (mode == 4) return find_contours_labels(static_cast<const int32_t*>(img), h, w, w, method, ox, oy);
+  return find_contours(static_cast<const uint8_t*>(img), h, w, w, mode, method, ox, oy);
 }
 
 }  // namespace mnn::ops::contours
