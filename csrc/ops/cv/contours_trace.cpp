@@ -29,14 +29,6 @@ namespace {
 constexpr int kDx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 constexpr int kDy[8] = {0, -1, -1, -1, 0, 1, 1, 1};
 
-// Bits 0..2: whether p[0], p[1], p[2] are non-zero (one 4-byte load; the buffer has slack after it).
-inline unsigned nonzero3(const int8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  v = ((((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v) >> 7) & 0x00010101u;  // bit 0 of each byte: byte != 0
-  return ((v * 0x4081u) >> 14) & 7u;                                   // gather bits 0, 8, 16
-}
-
 class Tracer {
  public:
   Tracer(int64_t w, int method, int ox, int oy) : W_(w + 2), ox_(ox - 1), oy_(oy - 1) {
@@ -47,11 +39,8 @@ class Tracer {
   // Follows the border that starts at pixel i0 (flat index in the framed image), marking it (and
   // writing `label` to the label plane when kLabels); appends its points (cv2's starting point and
   // direction; with kSimple only the points where the direction changes) to pts_.
-  //
-  // Each step takes the 8-neighbourhood's non-zero pattern at once (marks never change whether a
-  // pixel is zero) and finds the next border pixel with one rotate and count-trailing-zeros,
-  // where cv2 probes neighbours one by one: the probe loop's exit is a branch the CPU mispredicts
-  // about once a step.
+  // (Finding the next pixel from the 8-neighbourhood's non-zero mask with a rotate and ctz was
+  // tried: no mispredicted probe loop, but a longer dependency chain per step, and slower.)
   template <bool kLabels, bool kSimple>
   void follow(int8_t* f, int32_t* labels, int64_t i0, bool hole, int32_t label) {
     int64_t x = i0 % W_, y = i0 / W_;
@@ -76,13 +65,12 @@ class Tracer {
     for (;;) {
       if (n + 2 > cap_) n_ = n, reserve(2);
       s_end = s;
-      // Freeman-ordered non-zero neighbours, then the first one counter-clockwise after s.
-      const unsigned up = nonzero3(f + i3 - W_ - 1), mid = nonzero3(f + i3 - 1), down = nonzero3(f + i3 + W_ - 1);
-      const unsigned m = (mid >> 2) | ((up & 4) >> 1) | ((up & 2) << 1) | ((up & 1) << 3) | ((mid & 1) << 4) | (down << 5);
-      const unsigned k = static_cast<unsigned>(s + 1) & 7;
-      const unsigned rot = ((m >> k) | (m << (8 - k))) & 0xffu;  // never 0: the pixel we came from is set
-      s = static_cast<int>((k + static_cast<unsigned>(__builtin_ctz(rot))) & 7);
-      const int64_t i4 = i3 + delta_[s];
+      // Counter-clockwise search for the next border pixel, starting after the one we came from.
+      int64_t i4;
+      do {
+        i4 = i3 + delta_[++s];
+      } while (f[i4] == 0);
+      s &= 7;
       if (static_cast<unsigned>(s - 1) < static_cast<unsigned>(s_end)) {  // right neighbour is 0
         f[i3] = -2;
         if (kLabels) labels[i3] = label;
@@ -203,12 +191,11 @@ void scan(int8_t* f, int32_t* labels, int64_t W, int64_t H, int mode, int method
 
 Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy) {
   const int64_t W = w + 2, H = h + 2;
-  // The thresholded image inside a zero frame; only the frame needs clearing. The slack after it
-  // lets the tracer read its neighbourhoods four bytes at a time.
-  std::unique_ptr<int8_t[]> buf(new int8_t[static_cast<size_t>(W * H + 16)]);
+  // The thresholded image inside a zero frame; only the frame needs clearing.
+  std::unique_ptr<int8_t[]> buf(new int8_t[static_cast<size_t>(W * H)]);
   int8_t* f = buf.get();
   std::memset(f, 0, static_cast<size_t>(W));
-  std::memset(f + (H - 1) * W, 0, static_cast<size_t>(W + 16));
+  std::memset(f + (H - 1) * W, 0, static_cast<size_t>(W));
   for (int64_t y = 0; y < h; ++y) {
     const uint8_t* src = img + y * stride;
     int8_t* dst = f + (y + 1) * W;
