@@ -5,6 +5,7 @@
     python benchmarks/run.py --threads 2     # every library limited to 2 threads
     python benchmarks/run.py --quick         # small sizes: a smoke test for CI
     python benchmarks/run.py --only sum      # workloads whose name contains "sum" (comma-separated)
+    python benchmarks/run.py --only findContours   # a term naming no workload key selects cases by name
     python benchmarks/run.py --markdown      # also print a markdown table (for BENCHMARKS.md)
 
 Each case is warmed up, then timed `--repeats` times (fewer when one case would run past
@@ -800,6 +801,8 @@ def main():
     if cv2 is not None:
         cv2.setNumThreads(ARGS.threads)
     only = [s.strip().lower() for s in ARGS.only.split(",")] if ARGS.only else None
+    # a term that names no workload key selects the cases whose name contains it (e.g. findContours)
+    by_name = [o for o in only if not any(o in key for key, _ in WORKLOADS)] if only else []
 
     libs = ["mnn"] + (["numpy"] if np is not None else []) + (["torch"] if torch is not None else []) + \
         (["cv2"] if cv2 is not None else [])
@@ -825,9 +828,12 @@ def main():
     print("-" * len(header))
     mnn_softmax_time = None
     for key, make in WORKLOADS:
-        if only and not any(o in key for o in only):
+        key_selected = not only or any(o in key for o in only)
+        if not key_selected and not by_name:
             continue
         for name, mk, inner, extra_fn in make():
+            if not key_selected and not any(o in name.lower() for o in by_name):
+                continue
             times, reps, extra, results = {}, {}, {}, {}
             # cv2 runs only the cv2 groups' workloads (the others build no cv2 case)
             for lib in (libs if key in CV2_GROUPS else [x for x in libs if x != "cv2"]):

@@ -1,6 +1,7 @@
 #include <pybind11/stl.h>
 
 #include "core/error.h"
+#include "ops/cv/contours.h"
 #include "ops/ops.h"
 #include "python/bindings.h"
 #include "python/convert.h"
@@ -97,6 +98,14 @@ void bind_ops(py::module_& m) {
     return ops::prim(name, xs, p);
   }, py::arg("name"), py::arg("inputs"), py::arg("ints") = std::vector<int64_t>{},
      py::arg("floats") = std::vector<double>{});
+  // findContours' (contours, hierarchy) from its packed primitive result, in one call.
+  m.def("cv_unpack_contours", [](const Array& packed) -> py::tuple {
+    std::vector<Array> parts = ops::contours::unpack_contours(packed);
+    if (parts.empty()) return py::make_tuple(py::tuple(), py::none());
+    py::tuple cs(parts.size() - 1);
+    for (size_t i = 1; i < parts.size(); ++i) cs[i - 1] = py::cast(std::move(parts[i]));
+    return py::make_tuple(std::move(cs), py::cast(std::move(parts[0])));  // (contours, hierarchy)
+  });
   m.def("empty", [](const Shape& s, int code) { return ops::empty(s, dtype_from_code(code)); });
   m.def("full", [](const Shape& s, const Array& fill, int code) { return ops::full(s, fill, dtype_from_code(code)); });
   m.def("arange", [](double start, double stop, double step, int code) {

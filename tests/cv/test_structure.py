@@ -124,10 +124,14 @@ def test_find_contours_bad_input():
         mcv.findContours(np.zeros((5, 5), np.int32), cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     with pytest.raises(mcv.error, match=r"^\[mnn.cv.findContours\]"):
         mcv.findContours(None, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    with pytest.raises(NotImplementedError, match=r"^\[mnn.cv.findContours\]"):
-        mcv.findContours(np.zeros((5, 5), np.int32), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    with pytest.raises(NotImplementedError, match=r"^\[mnn.cv.findContours\]"):
-        mcv.findContours(np.zeros((5, 5), np.uint8), cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE)
+    # RETR_FLOODFILL takes int32 only; int32 goes with FLOODFILL or CCOMP only (cv2 raises alike)
+    for img, mode in [(np.zeros((5, 5), np.uint8), cv2.RETR_FLOODFILL), (np.zeros((5, 5), np.float32), cv2.RETR_FLOODFILL),
+                      (np.zeros((5, 5), np.int16), cv2.RETR_FLOODFILL), (np.zeros((5, 5, 2), np.int32), cv2.RETR_FLOODFILL),
+                      (np.zeros((5, 5), np.int32), cv2.RETR_TREE), (np.zeros((5, 5), np.int32), cv2.RETR_EXTERNAL)]:
+        with pytest.raises(cv2.error):
+            cv2.findContours(img, mode, cv2.CHAIN_APPROX_SIMPLE)
+        with pytest.raises(mcv.error, match=r"^\[mnn.cv.findContours\]"):
+            mcv.findContours(img, mode, cv2.CHAIN_APPROX_SIMPLE)
     assert issubclass(mcv.error, Exception)
     for name in ("RETR_EXTERNAL", "RETR_LIST", "RETR_CCOMP", "RETR_TREE", "CHAIN_APPROX_NONE",
                  "CHAIN_APPROX_SIMPLE", "CHAIN_APPROX_TC89_L1", "CHAIN_APPROX_TC89_KCOS", "CC_STAT_AREA"):
@@ -360,3 +364,85 @@ def test_find_contours_many_contours():
     for c, b in zip(cs[1:4], before[0]):
         np.testing.assert_array_equal(np.asarray(c), b)
     np.testing.assert_array_equal(np.asarray(h), before[1])
+
+
+# RETR_FLOODFILL: int32 label images, every region of equal labels (zero included) traced as cv2 5 does.
+ALL_METHODS = [cv2.CHAIN_APPROX_NONE, cv2.CHAIN_APPROX_SIMPLE, cv2.CHAIN_APPROX_TC89_L1, cv2.CHAIN_APPROX_TC89_KCOS]
+
+
+def random_labels(seed):
+    """Small label images: pixel noise or blocks, few or many labels, touching the border."""
+    rng = np.random.default_rng(500 + seed)
+    h, w = (int(v) for v in rng.integers(1, 40, 2))
+    k = int(rng.integers(1, 7))
+    if seed % 2:
+        return rng.integers(0, k, (h, w)).astype(np.int32)
+    b = int(rng.integers(2, 5))
+    blocks = rng.integers(0, k, (h // b + 1, w // b + 1))
+    return np.kron(blocks, np.ones((b, b), np.int64))[:h, :w].astype(np.int32)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_find_contours_floodfill_random_labels(seed):
+    img = random_labels(seed)
+    for method in ALL_METHODS:
+        assert_same_contours(mcv.findContours(img, cv2.RETR_FLOODFILL, method),
+                             cv2.findContours(img, cv2.RETR_FLOODFILL, method))
+
+
+@pytest.mark.parametrize("name", ["camera", "coins", "horse"])
+def test_find_contours_floodfill_photos(name):
+    skdata = pytest.importorskip("skimage.data")
+    im = getattr(skdata, name)()
+    im = im.astype(np.uint8) * 255 if im.dtype == np.bool_ else im
+    levels = (im // 64).astype(np.int32)  # nested regions: holes whose parents cv2 finds by re-tracing
+    _, comps = cv2.connectedComponents(((im > 128) * 255).astype(np.uint8))
+    for img, method in [(levels, cv2.CHAIN_APPROX_SIMPLE), (levels, cv2.CHAIN_APPROX_TC89_KCOS),
+                        (comps, cv2.CHAIN_APPROX_NONE)]:
+        want = cv2.findContours(img, cv2.RETR_FLOODFILL, method)
+        assert (want[1][0, :, 3] >= 0).any() or img is comps
+        assert_same_contours(mcv.findContours(mnp.array(img), cv2.RETR_FLOODFILL, method), want)
+    # cv2 5 runs RETR_CCOMP on an int32 image as RETR_FLOODFILL
+    assert_same_contours(mcv.findContours(levels, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE),
+                         cv2.findContours(levels, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE))
+
+
+def test_find_contours_floodfill_label_values():
+    rng = np.random.default_rng(7)
+    cases = [
+        rng.integers(-3, 3, (40, 50)).astype(np.int32),  # negative labels carry cv2's flag bits
+        (rng.integers(0, 3, (30, 40)) * 0x40000000 + rng.integers(0, 3, (30, 40))).astype(np.uint32).view(np.int32),
+        rng.integers(0, 300, (60, 70)).astype(np.int32),  # labels share their low 7 bits (cv2's table key)
+        np.kron(rng.integers(0, 3, (20, 20)) * 128 + 5, np.ones((3, 3), np.int64)).astype(np.int32),
+        np.kron(rng.integers(0, 300, (25, 25)), np.ones((4, 4), np.int64)).astype(np.int32),
+    ]
+    for img in cases:
+        for method in (cv2.CHAIN_APPROX_NONE, cv2.CHAIN_APPROX_SIMPLE):
+            assert_same_contours(mcv.findContours(img, cv2.RETR_FLOODFILL, method),
+                                 cv2.findContours(img, cv2.RETR_FLOODFILL, method))
+
+
+def test_find_contours_floodfill_shapes_offset_views():
+    a = np.zeros((8, 10), np.int32)
+    a[2:5, 2:6] = 1
+    a[3, 3] = 0
+    a[5:7, 6:9] = 2
+    a[0:2, 7:9] = 3  # touches the top edge: the frame's zero region is traced there
+    for img in [a, a[:, :, None], np.zeros((6, 7), np.int32), np.ones((6, 7), np.int32), np.zeros((0, 5), np.int32),
+                np.zeros((5, 0), np.int32), np.ones((1, 1), np.int32), np.arange(7, dtype=np.int32).reshape(1, 7),
+                np.arange(7, dtype=np.int32).reshape(7, 1)]:
+        assert_same_contours(mcv.findContours(img, cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_NONE),
+                             cv2.findContours(img, cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_NONE))
+    assert_same_contours(mcv.findContours(a, cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE, offset=(5, -3)),
+                         cv2.findContours(a, cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE, offset=(5, -3)))
+    big = np.kron(random_labels(3), np.ones((2, 2), np.int64)).astype(np.int32)
+    view = big[1::2, ::3]  # non-contiguous
+    assert_same_contours(mcv.findContours(view, cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE),
+                         cv2.findContours(np.ascontiguousarray(view), cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE))
+    pending = mnp.array(big) * 2 + 1  # a lazy input is evaluated first
+    assert_same_contours(mcv.findContours(pending, cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE),
+                         cv2.findContours(big * 2 + 1, cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE))
+    # the input is left alone (cv2 traces a copy)
+    before = a.copy()
+    mcv.findContours(a, cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE)
+    np.testing.assert_array_equal(a, before)

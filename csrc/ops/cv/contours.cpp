@@ -1,6 +1,7 @@
 // Shape rules of the mnn.cv structural-analysis primitives (mnn/cv/_structure.py):
 //
-//   cv_find_contours(img; mode, method, ox, oy)  uint8 HxW -> int32 packed result (ops/cv/contours.h);
+//   cv_find_contours(img; mode, method, ox, oy)  uint8 HxW (int32 for mode 4, RETR_FLOODFILL) -> int32
+//       packed result (ops/cv/contours.h);
 //       method 1 NONE, 2 SIMPLE, 3 TC89_L1, 4 TC89_KCOS.
 //       data_dependent: the rule traces the borders to learn the size (the kernel reuses that trace).
 //   cv_convex_hull(points; clockwise)           (N, 2) int32/float32 -> int32 N + 1: the hull's
@@ -35,15 +36,20 @@ void check_binary_source(const NodePtr& a, const char* fn) {
 
 prims::PrimMeta infer_find_contours(const std::vector<NodePtr>& in, const Params& p) {
   const NodePtr& a = in.at(0);
-  check_binary_source(a, "findContours");
   const auto& i = p.ints;
-  if (i.size() != 4 || i[0] < 0 || i[0] > 3 || i[1] < 1 || i[1] > 4)
+  if (i.size() != 4 || i[0] < 0 || i[0] > 4 || i[1] < 1 || i[1] > 4)
     throw ValueError(cvname("findContours") + "bad parameters");
-  const uint8_t* img = reinterpret_cast<const uint8_t*>(a->data_ptr());
   const int mode = static_cast<int>(i[0]), method = static_cast<int>(i[1]);
+  if (mode == 4) {  // RETR_FLOODFILL: int32 labels
+    if (a->ndim() != 2) throw ValueError(cvname("findContours") + "expected a single-channel 2-d image");
+    if (a->dtype != DType::Int32)
+      throw TypeError(cvname("findContours") + "RETR_FLOODFILL expects an int32 image, got " + dtype_name(a->dtype));
+  } else {
+    check_binary_source(a, "findContours");
+  }
   const int ox = static_cast<int>(i[2]), oy = static_cast<int>(i[3]);
   auto r = std::make_shared<const contours::Packed>(
-      contours::find_contours(img, a->shape[0], a->shape[1], a->shape[1], mode, method, ox, oy));
+      contours::trace_image(a->data_ptr(), a->shape[0], a->shape[1], mode, method, ox, oy));
   const int64_t n = static_cast<int64_t>(r->size());
   contours::stash_contours(a, mode, method, ox, oy, std::move(r));
   return {DType::Int32, Shape{n}};

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/array.h"
 #include "core/node.h"
 
 namespace mnn::ops::contours {
@@ -16,10 +17,35 @@ namespace mnn::ops::contours {
 // first), so Python only slices it.
 using Packed = std::vector<int32_t>;
 
+// One traced border: its parent (index into the border list, -1 for the frame) and its points'
+// range (pairs) in a shared buffer.
+struct Border {
+  int32_t parent;
+  bool hole;
+  int64_t first, count;
+};
+
+// The packed result of borders listed in the order they were met, each the newest child of its
+// parent (so siblings come newest first, as from cv2's tree), walked depth first; points holds
+// `total` (x, y) pairs.
+Packed pack_borders(const std::vector<Border>& borders, const int32_t* points, int64_t total);
+
 // img: h x w bytes with row stride `stride`, non-zero = object. mode: cv2's RETR_EXTERNAL 0,
-// LIST 1, CCOMP 2, TREE 3; method: CHAIN_APPROX_NONE 1, SIMPLE 2, TC89_L1 3, TC89_KCOS 4.
+// LIST 1, CCOMP 2, TREE 3 (FLOODFILL 4 takes int32 labels: find_contours_labels); method: CHAIN_APPROX_NONE 1, SIMPLE 2, TC89_L1 3, TC89_KCOS 4.
 // (ox, oy) is added to every point.
 Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy);
+
+// The Python outputs of a packed result (evaluated here if pending): the hierarchy, (1, n, 4), then
+// every contour, (count, 1, 2), each in a fresh buffer of its own. One call for all of them: a photo
+// has thousands of contours, and per-contour slicing from Python cost more than the tracing.
+// Returns no arrays when n is 0.
+std::vector<core::Array> unpack_contours(const core::Array& packed);
+
+// img: an int32 label image (RETR_FLOODFILL, cv2 5's mode for CV_32SC1; ops/cv/contours_labels.cpp).
+Packed find_contours_labels(const int32_t* img, int64_t h, int64_t w, int64_t stride, int method, int ox, int oy);
+
+// Either of the above by mode (4: labels), on a contiguous image.
+Packed trace_image(const void* img, int64_t h, int64_t w, int mode, int method, int ox, int oy);
 
 // Replaces the border whose every point (x, y pairs) starts at pts[first] by its Teh-Chin
 // dominant points (method 3: TC89_L1, 4: TC89_KCOS), as cv2 (contours_tc89.cpp).
@@ -32,7 +58,7 @@ void approximate_tc89(std::vector<int32_t>& pts, size_t first, int method);
 // replayed on new data) it traces itself.
 void stash_contours(const core::NodePtr& input, int mode, int method, int ox, int oy,
                     std::shared_ptr<const Packed> result);
-std::shared_ptr<const Packed> take_contours(const uint8_t* img, int64_t h, int64_t w, int mode, int method, int ox,
+std::shared_ptr<const Packed> take_contours(const void* img, int64_t h, int64_t w, int mode, int method, int ox,
                                             int oy);
 
 }  // namespace mnn::ops::contours

@@ -7,13 +7,13 @@ hundred points and run here in Python, following cv2's arithmetic (float32 where
 float, the same tie-breaking and starting points) so results match cv2's. The reference is cv2
 5.0, whose conventions differ from 4.x in places: minAreaRect's angle lies in [-90, 0),
 fitEllipse uses the direct fit for exactly 5 points, minEnclosingCircle of 3 points is the
-smallest circle (not the circumcircle). Not done: RETR_FLOODFILL and int32 label images for
-RETR_CCOMP (NotImplementedError).
+smallest circle (not the circumcircle). findContours takes int32 label images with
+RETR_FLOODFILL (and RETR_CCOMP, which cv2 5 runs as FLOODFILL on them): every region of equal
+labels, zero included, gets its borders traced.
 """
 import math
 import struct
 from array import array
-from itertools import accumulate
 
 from .. import _core
 from .. import numpy as _np
@@ -61,15 +61,20 @@ def _point_array(pts, is_float):
     return _new_array(flat, is_float, (len(pts), 1, 2))
 
 
-def _image8(image, fn, depths=("uint8",)):
-    """A single-channel 8-bit image as a contiguous mnn array (findContours takes CV_8UC1 only,
-    the connected-component functions CV_8UC1 or CV_8SC1)."""
+def _single_channel(image, fn):
     img = as_image(image, fn, "image")
     if img.ndim == 3 and img.shape[2] == 1:
         img = img.reshape(img.shape[:2])
     if img.ndim != 2:
         raise fail(fn, f"expected a single-channel 2-d image, got shape {tuple(img.shape)} "
                        "(cv2: supports only CV_8UC1 images)")
+    return img
+
+
+def _image8(image, fn, depths=("uint8",)):
+    """A single-channel 8-bit image as a contiguous mnn array (findContours takes CV_8UC1 only,
+    the connected-component functions CV_8UC1 or CV_8SC1)."""
+    img = _single_channel(image, fn)
     if str(img.dtype) not in depths:
         raise fail(fn, f"unsupported image depth {img.dtype}; expected {' or '.join(depths)} "
                        "(cv2: only CV_8UC1 images)")
@@ -84,31 +89,25 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
     hierarchy [next, previous, first child, parent]; hierarchy is None when nothing is found."""
     fn = "findContours"
     mode, method = int(mode), int(method)
-    if mode == RETR_FLOODFILL:
-        raise NotImplementedError(f"[mnn.cv.{fn}] RETR_FLOODFILL is not supported")
-    if mode == RETR_CCOMP and str(getattr(image, "dtype", "")) == "int32":
-        raise NotImplementedError(f"[mnn.cv.{fn}] int32 label images (RETR_CCOMP) are not supported")
-    img = _image8(image, fn)
-    if mode not in (RETR_EXTERNAL, RETR_LIST, RETR_CCOMP, RETR_TREE):
+    if mode not in (RETR_EXTERNAL, RETR_LIST, RETR_CCOMP, RETR_TREE, RETR_FLOODFILL):
         raise fail(fn, f"unknown retrieval mode {mode}")
     if method not in (CHAIN_APPROX_NONE, CHAIN_APPROX_SIMPLE, CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS):
         raise fail(fn, f"unknown approximation method {method}")
+    img = _single_channel(image, fn)
+    if mode == RETR_FLOODFILL or (mode == RETR_CCOMP and str(img.dtype) == "int32"):
+        # cv2 5 traces int32 label images region by region (RETR_CCOMP on int32 runs as FLOODFILL)
+        if str(img.dtype) != "int32":
+            raise fail(fn, f"RETR_FLOODFILL mode supports only CV_32SC1 (int32) images, got {img.dtype}")
+        mode = RETR_FLOODFILL
+    elif str(img.dtype) != "uint8":
+        raise fail(fn, f"unsupported image depth {img.dtype}; expected uint8 (cv2: modes other than "
+                       "RETR_FLOODFILL and RETR_CCOMP support only CV_8UC1 images)")
+    img = _np.ascontiguousarray(img)
     ox, oy = (0, 0) if offset is None else (int(offset[0]), int(offset[1]))
     packed = _core.prim("cv_find_contours", [img], [mode, method, ox, oy], [])
-    raw = memoryview(packed).cast("B")  # evaluates the primitive
-    head = raw.cast("i")
-    n = head[0]  # head[1] is the total point count
-    if n == 0:
-        return (), None
-    ends = list(accumulate(head[2 + 4 * n: 2 + 5 * n]))
-    starts = [0] + ends[:-1]
-    # Each output is an mnn array over its own slice of the result buffer (from_buffer: realised at
-    # once, no engine node per contour: slicing views of one array and evaluating them together
-    # grows superlinearly with the count, and a noisy 1080p image has ~10^5 contours).
-    hier = _core.from_buffer(raw[8: 8 + 16 * n].cast("i", (1, n, 4)))
-    base = 4 * (2 + 5 * n)
-    return tuple(_core.from_buffer(raw[base + 8 * a: base + 8 * b].cast("i", (b - a, 1, 2)))
-                 for a, b in zip(starts, ends)), hier
+    # Every contour becomes its own array in one native call: a photo has thousands of them, and
+    # slicing them out here (one buffer view and one array per contour) cost more than the tracing.
+    return _core.cv_unpack_contours(packed)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ class FindContoursKernel final : public backend::Kernel {
     n_ = s.output.shape[0];
   }
   void run(char* const* in, char* out) override {
-    auto r = ops::contours::take_contours(reinterpret_cast<const uint8_t*>(in[0]), h_, w_, mode_, method_, ox_, oy_);
+    auto r = ops::contours::take_contours(in[0], h_, w_, mode_, method_, ox_, oy_);
     const int64_t m = std::min<int64_t>(n_, static_cast<int64_t>(r->size()));
     std::memcpy(out, r->data(), sizeof(int32_t) * static_cast<size_t>(m));
     if (m < n_) std::memset(out + sizeof(int32_t) * m, 0, sizeof(int32_t) * static_cast<size_t>(n_ - m));
