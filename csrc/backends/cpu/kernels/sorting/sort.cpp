@@ -311,6 +311,12 @@ class SortKernel final : public backend::Kernel {
         const T* src = a + oi * r.n * r.inner + ii;
         T* dst = o + oi * r.n * r.inner + ii;
         if (r.inner == 1) {
+          if constexpr (std::is_same_v<T, float>) {
+            if (sorting::vector_sort_available()) {
+              sorting::vector_sort_copy(src, dst, r.n, row_threads);
+              continue;
+            }
+          }
           if (dst != src) std::memcpy(dst, src, r.n * sizeof(T));
           sort_row(dst, r.n, tmp, row_threads);
         } else {

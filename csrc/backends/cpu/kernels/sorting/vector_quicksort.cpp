@@ -54,29 +54,45 @@ void sort_split(typename D::T* a, int64_t n, int threads) {
   });
 }
 
-// Counts of NaNs, zeros and negative zeros in a[0..n).
+// Counts of NaNs, zeros and negative zeros.
 struct FloatCensus {
   int64_t nan = 0, zero = 0, neg_zero = 0;
 };
 
-__attribute__((target("avx2,popcnt"))) FloatCensus census(const float* a, int64_t n) {
+// Copies src[0..n) to dst without its NaNs (dst may be src) and counts what the float fix-ups
+// need, in one pass: the copy moves each vector's non-NaN lanes to its front with the
+// partition's permutation table.
+__attribute__((target("avx2,popcnt"))) FloatCensus census_copy(const float* src, float* dst, int64_t n) {
   FloatCensus c;
   const __m256 zero = _mm256_setzero_ps();
-  int64_t i = 0;
+  int64_t i = 0, m = 0;
   for (; i + 8 <= n; i += 8) {
-    const __m256 v = _mm256_loadu_ps(a + i);
+    const __m256 v = _mm256_loadu_ps(src + i);
     const unsigned un = _mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
     const unsigned z = _mm256_movemask_ps(_mm256_cmp_ps(v, zero, _CMP_EQ_OQ));
-    if (un | z) {
+    if (__builtin_expect(un == 0, 1)) {
+      _mm256_storeu_ps(dst + m, v);
+      m += 8;
+    } else {
+      const unsigned keep = ~un & 0xFF;
+      _mm256_storeu_ps(dst + m, _mm256_permutevar8x32_ps(v, vq::perm_of(static_cast<int>(keep))));
+      m += _mm_popcnt_u32(keep);
       c.nan += _mm_popcnt_u32(un);
+    }
+    if (z) {
       c.zero += _mm_popcnt_u32(z);
       c.neg_zero += _mm_popcnt_u32(z & static_cast<unsigned>(_mm256_movemask_ps(v)));
     }
   }
   for (; i < n; ++i) {
-    c.nan += std::isnan(a[i]);
-    c.zero += a[i] == 0.0f;
-    c.neg_zero += a[i] == 0.0f && std::signbit(a[i]);
+    const float x = src[i];
+    if (std::isnan(x)) {
+      ++c.nan;
+      continue;
+    }
+    c.zero += x == 0.0f;
+    c.neg_zero += x == 0.0f && std::signbit(x);
+    dst[m++] = x;
   }
   return c;
 }
@@ -93,34 +109,40 @@ bool vector_sort_available() {
   return ok;
 }
 
-// The quicksort needs a total order, so NaNs move out first (in input order, payloads kept) and
-// return at the end; zeros of both signs sort as equals, so their input order of signs is
+// The quicksort needs a total order, so NaNs move out first and return at the end (in input
+// order, payloads kept); zeros of both signs sort as equals, so their input order of signs is
 // recorded and written over the sorted run of zeros.
-void vector_sort(float* a, int64_t n, int threads) {
-  const FloatCensus c = census(a, n);
+void vector_sort_copy(const float* src, float* dst, int64_t n, int threads) {
   std::vector<float> nans;
-  int64_t m = n;
-  if (c.nan) {
-    nans.reserve(c.nan);
-    m = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (std::isnan(a[i])) nans.push_back(a[i]);
-      else a[m++] = a[i];
-    }
+  if (src == dst) {  // in place: the NaNs must be saved before the compaction overwrites them
+    for (int64_t i = 0; i < n; ++i)
+      if (std::isnan(src[i])) nans.push_back(src[i]);
   }
+  const FloatCensus c = census_copy(src, dst, n);
+  const int64_t m = n - c.nan;
   std::vector<uint8_t> negative;
   if (c.neg_zero && c.neg_zero < c.zero) {
     negative.reserve(c.zero);
     for (int64_t i = 0; i < m; ++i)
-      if (a[i] == 0.0f) negative.push_back(std::signbit(a[i]));
+      if (dst[i] == 0.0f) negative.push_back(std::signbit(dst[i]));
   }
-  sort_split<vq::Lanes<vq::F32>>(a, m, threads);
+  sort_split<vq::Lanes<vq::F32>>(dst, m, threads);
   if (!negative.empty()) {
-    float* z = std::lower_bound(a, a + m, 0.0f);
+    float* z = std::lower_bound(dst, dst + m, 0.0f);
     for (size_t k = 0; k < negative.size(); ++k) z[k] = negative[k] ? -0.0f : 0.0f;
   }
-  if (!nans.empty()) std::memcpy(a + m, nans.data(), nans.size() * sizeof(float));
+  if (c.nan) {
+    if (src == dst) {
+      std::memcpy(dst + m, nans.data(), nans.size() * sizeof(float));
+    } else {
+      float* out = dst + m;
+      for (int64_t i = 0; i < n; ++i)
+        if (std::isnan(src[i])) *out++ = src[i];
+    }
+  }
 }
+
+void vector_sort(float* a, int64_t n, int threads) { vector_sort_copy(a, a, n, threads); }
 
 void vector_sort(int32_t* a, int64_t n, int threads) { sort_split<vq::Lanes<vq::I32<true>>>(a, n, threads); }
 void vector_sort(uint32_t* a, int64_t n, int threads) { sort_split<vq::Lanes<vq::I32<false>>>(a, n, threads); }
@@ -129,6 +151,7 @@ void vector_sort(uint32_t* a, int64_t n, int threads) { sort_split<vq::Lanes<vq:
 
 bool vector_sort_available() { return false; }
 void vector_sort(float*, int64_t, int) { std::abort(); }
+void vector_sort_copy(const float*, float*, int64_t, int) { std::abort(); }
 void vector_sort(int32_t*, int64_t, int) { std::abort(); }
 void vector_sort(uint32_t*, int64_t, int) { std::abort(); }
 

@@ -15,6 +15,8 @@ bool vector_sort_available();
 // Ascending in numpy's order (NaNs last, -0.0 equal to +0.0). threads > 1 splits a long row
 // into ranges sorted on the thread pool.
 void vector_sort(float* a, int64_t n, int threads);
+// The same for src[0..n) written to dst (which may be src): the copy is part of the first pass.
+void vector_sort_copy(const float* src, float* dst, int64_t n, int threads);
 void vector_sort(int32_t* a, int64_t n, int threads);
 void vector_sort(uint32_t* a, int64_t n, int threads);
 
