@@ -32,7 +32,7 @@ void sort_split(typename D::T* a, int64_t n, int threads) {
     return;
   }
   std::vector<std::pair<int64_t, int64_t>> parts{{0, n}};  // [begin, end) still to sort
-  for (int guard = 0; guard < 4 * threads && static_cast<int>(parts.size()) < threads; ++guard) {
+  for (int guard = 0; guard < 4 * threads && !parts.empty() && static_cast<int>(parts.size()) < threads; ++guard) {
     size_t big = 0;
     for (size_t i = 1; i < parts.size(); ++i)
       if (parts[i].second - parts[i].first > parts[big].second - parts[big].first) big = i;
