@@ -68,6 +68,16 @@ def test_every_short_length(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_fused_copy_pass_every_tail(dtype):
+    """Rows from 4096 on take the copy fused with the first partition: every length mod 16, with
+    NaN lanes (handled one by one) dense enough to leave the write gap at any size."""
+    rng = numpy.random.default_rng(11)
+    for n in range(4096, 4096 + 33):
+        check(random_values(n, dtype, rng))
+        check(with_specials(random_values(n, dtype, rng), rng, frac=0.4))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n", [1000, 4099, 70_001, 300_007])
 def test_long_rows(dtype, n):
     rng = numpy.random.default_rng(n)

@@ -311,7 +311,7 @@ class SortKernel final : public backend::Kernel {
         const T* src = a + oi * r.n * r.inner + ii;
         T* dst = o + oi * r.n * r.inner + ii;
         if (r.inner == 1) {
-          if constexpr (std::is_same_v<T, float>) {
+          if constexpr (std::is_same_v<T, float> || std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>) {
             if (sorting::vector_sort_available()) {
               sorting::vector_sort_copy(src, dst, r.n, row_threads);
               continue;

@@ -17,6 +17,8 @@ bool vector_sort_available();
 void vector_sort(float* a, int64_t n, int threads);
 // The same for src[0..n) written to dst (which may be src): the copy is part of the first pass.
 void vector_sort_copy(const float* src, float* dst, int64_t n, int threads);
+void vector_sort_copy(const int32_t* src, int32_t* dst, int64_t n, int threads);
+void vector_sort_copy(const uint32_t* src, uint32_t* dst, int64_t n, int threads);
 void vector_sort(int32_t* a, int64_t n, int threads);
 void vector_sort(uint32_t* a, int64_t n, int threads);
 
