@@ -1,6 +1,8 @@
 // CPU kernels for sort and argsort along any axis (ops/sorting/sorting.cpp).
 //
-// Both are stable and follow numpy's order (sort_keys.h). Long rows use an LSD radix sort over
+// Both are stable and follow numpy's order (sort_keys.h). Value sorts of 32-bit types take the
+// AVX2 quicksort where the CPU has it (vector_quicksort.h: its result equals a stable sort's).
+// Otherwise long rows use an LSD radix sort over
 // the order-preserving key bytes: one histogram pass for all digits, then one scatter pass per
 // digit, skipping digits where every element falls in one bucket (small-range integers, floats
 // of one sign and exponent band). Short rows use a comparison sort on the same keys, where the
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/sorting/sort_keys.h"
+#include "backends/cpu/kernels/sorting/vector_quicksort.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
@@ -222,8 +225,14 @@ struct SortScratch {
 // Values move as themselves (no encode/decode passes, one scratch row); their keys are
 // recomputed per pass, which costs a few ALU operations against a memory-bound scatter.
 template <class T>
-void sort_row(T* a, int64_t n, SortScratch<T>& s) {
+void sort_row(T* a, int64_t n, SortScratch<T>& s, int threads) {
   using U = typename SortKey<T>::U;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>) {
+    if (sorting::vector_sort_available()) {
+      sorting::vector_sort(a, n, threads);
+      return;
+    }
+  }
   if (n < kRadixMin) {
     std::stable_sort(a, a + n, [](T x, T y) { return key_of(x) < key_of(y); });
     return;
@@ -292,6 +301,8 @@ class SortKernel final : public backend::Kernel {
     T* o = reinterpret_cast<T*>(out);
     const Rows r = r_;
     if (r.n == 0 || r.outer * r.inner == 0) return;
+    // one row may use every thread itself; many rows are spread over the threads instead
+    const int row_threads = r.outer * r.inner == 1 ? get_num_threads() : 1;
     parallel_for(r.outer * r.inner, std::max<int64_t>(1, 65536 / r.n), [&](int64_t lo, int64_t hi) {
       SortScratch<T> tmp;
       sorting::Scratch<T>& row = tmp.row;
@@ -300,12 +311,18 @@ class SortKernel final : public backend::Kernel {
         const T* src = a + oi * r.n * r.inner + ii;
         T* dst = o + oi * r.n * r.inner + ii;
         if (r.inner == 1) {
+          if constexpr (std::is_same_v<T, float> || std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>) {
+            if (sorting::vector_sort_available()) {
+              sorting::vector_sort_copy(src, dst, r.n, row_threads);
+              continue;
+            }
+          }
           if (dst != src) std::memcpy(dst, src, r.n * sizeof(T));
-          sort_row(dst, r.n, tmp);
+          sort_row(dst, r.n, tmp, row_threads);
         } else {
           row.resize(r.n);
           for (int64_t j = 0; j < r.n; ++j) row[j] = src[j * r.inner];
-          sort_row(row.data(), r.n, tmp);
+          sort_row(row.data(), r.n, tmp, row_threads);
           for (int64_t j = 0; j < r.n; ++j) dst[j * r.inner] = row[j];
         }
       }
