@@ -24,21 +24,25 @@ const int kNatural[64 + 16] = {
 
 [[noreturn]] void corrupt(const char* what) { throw CodecError(std::string("corrupt JPEG data: ") + what); }
 
-constexpr int kLookBits = 9;
+// Huffman lookahead: the next kLookBits bits index a table that resolves every code of up to that
+// length (all but the rarest symbols; longer codes take the canonical maxcode walk).
+constexpr int kLookBits = 10;
+
+// A decoded symbol packed for the entropy loop: code length + the symbol's extra-bit count (what one
+// symbol consumes in a baseline scan) | code length << 8 | symbol << 16. Zero: not resolved by the table.
+inline uint32_t sym_entry(int len, int sym) {
+  return static_cast<uint32_t>(len + (sym & 15)) | static_cast<uint32_t>(len) << 8 | static_cast<uint32_t>(sym) << 16;
+}
 
 struct HuffTable {
   bool defined = false;
-  uint8_t look_len[1 << kLookBits];  // 0: code longer than kLookBits
-  uint8_t look_sym[1 << kLookBits];
+  uint32_t look[1 << kLookBits];  // sym_entry of the code the next kLookBits bits start with, 0: longer
   int32_t maxcode[18];
   int32_t valoffset[18];
   uint8_t vals[256];
-  // AC tables: a code and its extra bits together within kLookBits resolve in one lookup:
-  // value << 8 | run << 4 | total bits (0: not resolvable this way).
-  int32_t fast_ac[1 << kLookBits];
 
   void build(const uint8_t* counts, const uint8_t* symbols, int nsym) {
-    std::memset(look_len, 0, sizeof look_len);
+    std::memset(look, 0, sizeof look);
     std::memcpy(vals, symbols, nsym);
     int code = 0, k = 0;
     for (int len = 1; len <= 16; ++len) {
@@ -47,11 +51,9 @@ struct HuffTable {
         for (int i = 0; i < counts[len - 1]; ++i, ++k, ++code) {
           if (code >= (1 << len)) corrupt("bad Huffman table");  // more codes than this length holds
           if (len <= kLookBits) {
-            int shift = kLookBits - len;
-            for (int j = 0; j < (1 << shift); ++j) {
-              look_len[(code << shift) | j] = static_cast<uint8_t>(len);
-              look_sym[(code << shift) | j] = symbols[k];
-            }
+            const int shift = kLookBits - len;
+            const uint32_t e = sym_entry(len, symbols[k]);
+            for (int j = 0; j < (1 << shift); ++j) look[(code << shift) | j] = e;
           }
         }
         maxcode[len] = code - 1;
@@ -63,16 +65,16 @@ struct HuffTable {
     }
     maxcode[17] = 0x7fffffff;
     defined = true;
-    for (int i = 0; i < (1 << kLookBits); ++i) {
-      fast_ac[i] = 0;
-      int len = look_len[i];
-      if (!len) continue;
-      int r = look_sym[i] >> 4, s = look_sym[i] & 15;
-      if (s == 0 || len + s > kLookBits) continue;
-      int v = (i >> (kLookBits - len - s)) & ((1 << s) - 1);
-      if (v < (1 << (s - 1))) v -= (1 << s) - 1;
-      fast_ac[i] = v * 256 + (r << 4) + len + s;
+  }
+
+  // Codes longer than kLookBits: the canonical walk of T.81 F.2.2.3 on the top 16 bits of the buffer.
+  uint32_t slow_entry(uint64_t buf) const {
+    const uint32_t code16 = static_cast<uint32_t>(buf >> 48);
+    for (int len = kLookBits + 1; len <= 16; ++len) {
+      const int32_t code = static_cast<int32_t>(code16 >> (16 - len));
+      if (code <= maxcode[len]) return sym_entry(len, vals[(valoffset[len] + code) & 0xFF]);
     }
+    return sym_entry(16, 0);  // invalid code: libjpeg warns and substitutes symbol 0
   }
 };
 
@@ -81,27 +83,30 @@ struct HuffTable {
 struct BitReader {
   const uint8_t* p;
   const uint8_t* end;
-  uint64_t buf = 0;
+  uint64_t buf = 0;  // the next nbits bits MSB-first; below them zeros or the bits that follow
   int nbits = 0;
   bool at_marker = false;
+  const uint8_t* ff = nullptr;  // no 0xFF byte in [p, ff): while 8 bytes fit there, every byte is data
+
+  BitReader(const uint8_t* begin, const uint8_t* stop) : p(begin), end(stop), ff(begin) {}
+
+  // Branch-free refill to 56..63 bits from 8 bytes that hold no 0xFF (no stuffing, no marker). The
+  // whole word goes in; only the whole bytes that fit are counted, the rest of the word are the bits
+  // that follow (a later refill ORs the same bits there again).
+  static inline void refill_word(const uint8_t*& p, uint64_t& buf, int& nbits) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    buf |= __builtin_bswap64(w) >> nbits;
+    p += (63 - nbits) >> 3;
+    nbits |= 56;
+  }
 
   void fill() {
-    // Whole-word path: when the next 8 bytes hold no 0xFF (no stuffing, no marker) every byte is
-    // data, so the bytes that fit go in with one load. Same bits as the loop below.
-    if (!at_marker && end - p >= 8 && nbits <= 56) {
-      uint64_t w;
-      std::memcpy(&w, p, 8);
-      const uint64_t x = ~w;  // a 0xFF byte of w is a zero byte of x
-      if (!((x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL)) {
-        const int k = (64 - nbits) >> 3;  // 1..8 bytes
-        w = __builtin_bswap64(w);
-        buf |= (w >> (64 - 8 * k)) << (64 - nbits - 8 * k);
-        p += k;
-        nbits += 8 * k;
-        return;
-      }
+    if (ff - p >= 8) {
+      refill_word(p, buf, nbits);
+      return;
     }
-    while (nbits <= 56) {
+    while (nbits <= 55) {
       uint64_t byte = 0;
       if (!at_marker && p < end) {
         byte = *p;
@@ -122,6 +127,12 @@ struct BitReader {
       buf |= byte << (56 - nbits);
       nbits += 8;
     }
+    if (at_marker) {
+      ff = p;
+    } else if (ff < p) {  // passed the last 0xFF seen: find the next
+      const void* f = std::memchr(p, 0xFF, static_cast<size_t>(end - p));
+      ff = f ? static_cast<const uint8_t*>(f) : end;
+    }
   }
   inline uint32_t peek(int n) { return static_cast<uint32_t>(buf >> (64 - n)); }
   inline void skip(int n) { buf <<= n; nbits -= n; }
@@ -133,24 +144,20 @@ struct BitReader {
     return v;
   }
   inline int get_bit() { return get_bits(1); }
+  // The entry of the next symbol; needs nbits >= 16 (ensure() first).
+  inline uint32_t entry(const HuffTable& h) const {
+    const uint32_t e = h.look[buf >> (64 - kLookBits)];
+    return __builtin_expect(e != 0, 1) ? e : h.slow_entry(buf);
+  }
+  // At least 32 valid bits: one whole baseline symbol (code <= 16 bits, extra bits <= 15).
+  inline void ensure() {
+    if (nbits < 32) fill();
+  }
   inline int decode(const HuffTable& h) {
-    if (nbits < 16) fill();
-    uint32_t look = peek(kLookBits);
-    int len = h.look_len[look];
-    if (len) {
-      skip(len);
-      return h.look_sym[look];
-    }
-    uint32_t code16 = peek(16);
-    for (len = kLookBits + 1; len <= 16; ++len) {
-      int32_t code = static_cast<int32_t>(code16 >> (16 - len));
-      if (code <= h.maxcode[len]) {
-        skip(len);
-        return h.vals[(h.valoffset[len] + code) & 0xFF];
-      }
-    }
-    skip(16);  // invalid code: libjpeg warns and substitutes zero
-    return 0;
+    ensure();
+    const uint32_t e = entry(h);
+    skip(static_cast<int>(e >> 8) & 31);
+    return static_cast<int>(e >> 16);
   }
   // After a restart interval: drop the buffered bits and step over an RSTn marker if present.
   void restart() {
@@ -331,36 +338,64 @@ struct Decoder {
   }
 
   // ---- entropy-coded segments ----
+  // One baseline block. Each symbol costs one table lookup: the entry gives the code length and the
+  // extra-bit count together, so the coefficient comes out with shifts and masks, without a branch on
+  // whether the value fits the lookahead. The bit buffer lives in registers for the whole block.
   void decode_block_baseline(BitReader& br, Component& c, int16_t* blk) {
     const HuffTable& hd = dc[c.td];
     const HuffTable& ha = ac[c.ta];
-    int s = br.decode(hd);
-    if (s > 15) corrupt("bad DC difference");
-    int diff = s ? extend(br.get_bits(s), s) : 0;
-    c.pred += diff;
+    uint64_t buf = br.buf;
+    int nbits = br.nbits;
+    const uint8_t* p = br.p;
+    const uint8_t* ff = br.ff;
+    auto next = [&](const HuffTable& h) {  // the next symbol's entry, with >= 32 bits buffered
+      // An unconditional refill per symbol: a refill only every few symbols would be a data-dependent
+      // branch that mispredicts often. The checked byte-wise path runs only near a 0xFF byte.
+      if (__builtin_expect(ff - p >= 8, 1)) {
+        BitReader::refill_word(p, buf, nbits);
+      } else if (nbits < 32) {
+        br.buf = buf;
+        br.nbits = nbits;
+        br.p = p;
+        br.fill();
+        buf = br.buf;
+        nbits = br.nbits;
+        p = br.p;
+        ff = br.ff;
+      }
+      const uint32_t e = h.look[buf >> (64 - kLookBits)];
+      return __builtin_expect(e != 0, 1) ? e : h.slow_entry(buf);
+    };
+    // Consumes entry e's code and extra bits; returns the value they code (T.81 F.2.2.1 EXTEND,
+    // 0 for no extra bits): a leading 0 bit means negative, v - (2^s - 1).
+    auto take = [&](uint32_t e) {
+      const uint64_t b = buf << ((e >> 8) & 31);
+      const int s = static_cast<int>(e >> 16) & 15;
+      buf <<= e & 255;
+      nbits -= static_cast<int>(e & 255);
+      const int64_t t = static_cast<int64_t>((b >> (63 - s)) >> 1);
+      return static_cast<int>(t - (((int64_t(1) << s) - 1) & ~(static_cast<int64_t>(b) >> 63)));
+    };
+    uint32_t e = next(hd);
+    if ((e >> 16) > 15) corrupt("bad DC difference");
+    c.pred += take(e);
     blk[0] = static_cast<int16_t>(c.pred);
     for (int k = 1; k < 64;) {
-      if (br.nbits < 16) br.fill();
-      const int32_t fast = ha.fast_ac[br.peek(kLookBits)];
-      if (fast) {
-        br.skip(fast & 15);
-        k += (fast >> 4) & 15;
-        blk[kNatural[k]] = static_cast<int16_t>(fast >> 8);
-        ++k;
+      e = next(ha);
+      const int rs = static_cast<int>(e >> 16);
+      const int v = take(e);
+      if ((rs & 15) == 0) {
+        if (rs != 0xF0) break;  // EOB
+        k += 16;                // ZRL: sixteen zeros
         continue;
       }
-      int rs = br.decode(ha);
-      int r = rs >> 4, sz = rs & 15;
-      if (sz) {
-        k += r;
-        int v = extend(br.get_bits(sz), sz);
-        blk[kNatural[k]] = static_cast<int16_t>(v);
-        ++k;
-      } else {
-        if (r != 15) break;
-        k += 16;
-      }
+      k += rs >> 4;
+      blk[kNatural[k]] = static_cast<int16_t>(v);
+      ++k;
     }
+    br.buf = buf;
+    br.nbits = nbits;
+    br.p = p;
   }
 
   void decode_dc_first(BitReader& br, Component& c, int16_t* blk, int al) {
