@@ -658,7 +658,7 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
     uint8_t* plane = planes[ci].get();
     for (int64_t by = r0; by < std::min<int64_t>(r1, nby); ++by) {
       const int16_t* row = c.coefs.data() + (local ? by - r0 : by) * c.bw * 64;
-      for (int bx = 0; bx < nbx; ++bx) K.idct8x8(row + bx * 64, q, plane + by * 8 * stride + bx * 8, stride);
+      K.idct_blocks(row, nbx, q, plane + by * 8 * stride, stride);
     }
   };
   // pos is at the first SOS: row mode when it is a baseline scan over every component.
