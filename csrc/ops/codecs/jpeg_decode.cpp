@@ -589,26 +589,24 @@ struct Decoder {
   }
 };
 
-// One output row of a component at full resolution (width W), from its IDCT plane.
+// One output row of a component at full resolution (width W), from its IDCT plane: the plane's own row
+// when the component is not subsampled, else out, filled.
 // fancy 2x1 / 2x2 / 1x2 follow libjpeg-turbo's triangle filters, edges replicated; other ratios replicate.
-void upsample_row(const CodecKernels& K, const Component& c, const uint8_t* plane, int stride, int hmax, int vmax,
-                  int y, int W, uint8_t* out) {
+const uint8_t* upsample_row(const CodecKernels& K, const Component& c, const uint8_t* plane, int stride, int hmax,
+                            int vmax, int y, int W, uint8_t* out) {
   int hr = hmax / c.h, vr = vmax / c.v;
-  if (hr == 1 && vr == 1) {
-    std::memcpy(out, plane + static_cast<int64_t>(y) * stride, W);
-    return;
-  }
+  if (hr == 1 && vr == 1) return plane + static_cast<int64_t>(y) * stride;
   const int dw = c.dw;
   // out holds at least 2*dw + 16 bytes, so the 2x kernels may write past W.
   if (hr == 2 && vr == 2 && dw > 2) {
     int iy = y >> 1;
     int ny = (y & 1) ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
     K.fancy_h2v2(plane + static_cast<int64_t>(iy) * stride, plane + static_cast<int64_t>(ny) * stride, dw, out);
-    return;
+    return out;
   }
   if (hr == 2 && vr == 1 && dw > 2) {
     K.fancy_h2v1(plane + static_cast<int64_t>(y) * stride, dw, out);
-    return;
+    return out;
   }
   if (hr == 1 && vr == 2) {
     int iy = y >> 1;
@@ -618,10 +616,11 @@ void upsample_row(const CodecKernels& K, const Component& c, const uint8_t* plan
     const uint8_t* r1 = plane + static_cast<int64_t>(ny) * stride;
     int bias = below ? 2 : 1;
     for (int x = 0; x < W; ++x) out[x] = static_cast<uint8_t>((r0[x] * 3 + r1[x] + bias) >> 2);
-    return;
+    return out;
   }
   const uint8_t* r0 = plane + static_cast<int64_t>(y / vr) * stride;
   for (int x = 0; x < W; ++x) out[x] = r0[x / hr];
+  return out;
 }
 
 }  // namespace
@@ -698,17 +697,17 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
         continue;
       }
       if (out_channels == 1 && !rgb) {
-        upsample_row(K, d.comps[0], planes[0].get(), d.comps[0].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
-                     rows.data());
-        std::memcpy(o, rows.data(), W);
+        std::memcpy(o,
+                    upsample_row(K, d.comps[0], planes[0].get(), d.comps[0].bw * 8, d.hmax, d.vmax,
+                                 static_cast<int>(y), W, rows.data()),
+                    W);
         continue;
       }
-      uint8_t* c0 = rows.data();
-      uint8_t* c1 = c0 + rw;
-      uint8_t* c2 = c1 + rw;
+      const uint8_t* cp[3];
       for (int ci = 0; ci < 3; ++ci)
-        upsample_row(K, d.comps[ci], planes[ci].get(), d.comps[ci].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
-                     rows.data() + ci * rw);
+        cp[ci] = upsample_row(K, d.comps[ci], planes[ci].get(), d.comps[ci].bw * 8, d.hmax, d.vmax,
+                              static_cast<int>(y), W, rows.data() + ci * rw);
+      const uint8_t *c0 = cp[0], *c1 = cp[1], *c2 = cp[2];
       if (rgb) {
         if (out_channels == 1) {
           // libjpeg's RGB->gray: the same weights as its encoder's Y.
