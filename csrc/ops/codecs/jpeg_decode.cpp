@@ -25,18 +25,30 @@ const int kNatural[64 + 16] = {
 [[noreturn]] void corrupt(const char* what) { throw CodecError(std::string("corrupt JPEG data: ") + what); }
 
 // Huffman lookahead: the next kLookBits bits index a table that resolves every code of up to that
-// length (all but the rarest symbols; longer codes take the canonical maxcode walk).
-constexpr int kLookBits = 10;
+// length (all but the rarest symbols; longer codes take the canonical maxcode walk). 9 bits keeps the
+// four tables of a colour image (16 KB) in L1.
+constexpr int kLookBits = 9;
 
-// A decoded symbol packed for the entropy loop: code length + the symbol's extra-bit count (what one
-// symbol consumes in a baseline scan) | code length << 8 | symbol << 16. Zero: not resolved by the table.
-inline uint32_t sym_entry(int len, int sym) {
-  return static_cast<uint32_t>(len + (sym & 15)) | static_cast<uint32_t>(len) << 8 | static_cast<uint32_t>(sym) << 16;
+// A decoded symbol packed for the entropy loop, with everything one baseline symbol needs precomputed
+// (s = the symbol's low nibble, its extra-bit count):
+//   bits 0-5   code length + s: what the symbol consumes in a baseline scan
+//   bits 8-13  code length
+//   bits 16-21 (64 - s) & 63: the shift that brings the s extra bits down
+//   bits 24-31 the symbol (AC: run << 4 | s)
+//   bits 32-63 1 - 2^s as int32: EXTEND's correction for a leading 0 bit
+// Zero: not resolved by the table (no valid entry is zero: the code length is >= 1).
+inline uint64_t sym_entry(int len, int sym) {
+  const int s = sym & 15;
+  return static_cast<uint64_t>(len + s) | static_cast<uint64_t>(len) << 8 |
+         static_cast<uint64_t>((64 - s) & 63) << 16 | static_cast<uint64_t>(sym) << 24 |
+         static_cast<uint64_t>(static_cast<uint32_t>(1 - (1 << s))) << 32;
 }
+inline int entry_len(uint64_t e) { return static_cast<int>(e >> 8) & 63; }
+inline int entry_sym(uint64_t e) { return static_cast<int>(e >> 24) & 255; }
 
 struct HuffTable {
   bool defined = false;
-  uint32_t look[1 << kLookBits];  // sym_entry of the code the next kLookBits bits start with, 0: longer
+  uint64_t look[1 << kLookBits];  // sym_entry of the code the next kLookBits bits start with, 0: longer
   int32_t maxcode[18];
   int32_t valoffset[18];
   uint8_t vals[256];
@@ -52,7 +64,7 @@ struct HuffTable {
           if (code >= (1 << len)) corrupt("bad Huffman table");  // more codes than this length holds
           if (len <= kLookBits) {
             const int shift = kLookBits - len;
-            const uint32_t e = sym_entry(len, symbols[k]);
+            const uint64_t e = sym_entry(len, symbols[k]);
             for (int j = 0; j < (1 << shift); ++j) look[(code << shift) | j] = e;
           }
         }
@@ -68,7 +80,7 @@ struct HuffTable {
   }
 
   // Codes longer than kLookBits: the canonical walk of T.81 F.2.2.3 on the top 16 bits of the buffer.
-  uint32_t slow_entry(uint64_t buf) const {
+  uint64_t slow_entry(uint64_t buf) const {
     const uint32_t code16 = static_cast<uint32_t>(buf >> 48);
     for (int len = kLookBits + 1; len <= 16; ++len) {
       const int32_t code = static_cast<int32_t>(code16 >> (16 - len));
@@ -145,8 +157,8 @@ struct BitReader {
   }
   inline int get_bit() { return get_bits(1); }
   // The entry of the next symbol; needs nbits >= 16 (ensure() first).
-  inline uint32_t entry(const HuffTable& h) const {
-    const uint32_t e = h.look[buf >> (64 - kLookBits)];
+  inline uint64_t entry(const HuffTable& h) const {
+    const uint64_t e = h.look[buf >> (64 - kLookBits)];
     return __builtin_expect(e != 0, 1) ? e : h.slow_entry(buf);
   }
   // At least 32 valid bits: one whole baseline symbol (code <= 16 bits, extra bits <= 15).
@@ -155,9 +167,9 @@ struct BitReader {
   }
   inline int decode(const HuffTable& h) {
     ensure();
-    const uint32_t e = entry(h);
-    skip(static_cast<int>(e >> 8) & 31);
-    return static_cast<int>(e >> 16);
+    const uint64_t e = entry(h);
+    skip(entry_len(e));
+    return entry_sym(e);
   }
   // After a restart interval: drop the buffered bits and step over an RSTn marker if present.
   void restart() {
@@ -338,22 +350,22 @@ struct Decoder {
   }
 
   // ---- entropy-coded segments ----
-  // One baseline block. Each symbol costs one table lookup: the entry gives the code length and the
-  // extra-bit count together, so the coefficient comes out with shifts and masks, without a branch on
-  // whether the value fits the lookahead. The bit buffer lives in registers for the whole block.
+  // One baseline block. Each symbol costs one table lookup: the entry gives the code length, the
+  // extra-bit count and EXTEND's constants together, so the coefficient comes out with shifts and
+  // masks, without a branch on whether the value fits the lookahead. The bit buffer lives in registers
+  // for the whole block and is refilled once per two symbols, without a data-dependent branch.
   void decode_block_baseline(BitReader& br, Component& c, int16_t* blk) {
-    const HuffTable& hd = dc[c.td];
-    const HuffTable& ha = ac[c.ta];
+    const uint64_t* dlook = dc[c.td].look;
+    const uint64_t* alook = ac[c.ta].look;
     uint64_t buf = br.buf;
     int nbits = br.nbits;
     const uint8_t* p = br.p;
     const uint8_t* ff = br.ff;
-    auto next = [&](const HuffTable& h) {  // the next symbol's entry, with >= 32 bits buffered
-      // An unconditional refill per symbol: a refill only every few symbols would be a data-dependent
-      // branch that mispredicts often. The checked byte-wise path runs only near a 0xFF byte.
+    // To 56..63 bits; the checked byte-wise path runs only near a 0xFF byte (then to >= 56 as well).
+    auto refill = [&] {
       if (__builtin_expect(ff - p >= 8, 1)) {
         BitReader::refill_word(p, buf, nbits);
-      } else if (nbits < 32) {
+      } else if (nbits < 56) {
         br.buf = buf;
         br.nbits = nbits;
         br.p = p;
@@ -363,35 +375,48 @@ struct Decoder {
         p = br.p;
         ff = br.ff;
       }
-      const uint32_t e = h.look[buf >> (64 - kLookBits)];
+    };
+    // The next symbol's entry; needs 16 bits buffered.
+    auto next = [&](const uint64_t* look, const HuffTable& h) {
+      const uint64_t e = look[buf >> (64 - kLookBits)];
       return __builtin_expect(e != 0, 1) ? e : h.slow_entry(buf);
     };
-    // Consumes entry e's code and extra bits; returns the value they code (T.81 F.2.2.1 EXTEND,
-    // 0 for no extra bits): a leading 0 bit means negative, v - (2^s - 1).
-    auto take = [&](uint32_t e) {
-      const uint64_t b = buf << ((e >> 8) & 31);
-      const int s = static_cast<int>(e >> 16) & 15;
-      buf <<= e & 255;
-      nbits -= static_cast<int>(e & 255);
+    refill();
+    uint64_t e = next(dlook, dc[c.td]);
+    {
+      const int s = entry_sym(e);
+      if (s > 15) corrupt("bad DC difference");
+      const uint64_t b = buf << entry_len(e);
+      buf <<= e & 63;
+      nbits -= static_cast<int>(e & 63);
+      // EXTEND (T.81 F.2.2.1) with 0 for s = 0: a leading 0 bit means negative, v - (2^s - 1).
       const int64_t t = static_cast<int64_t>((b >> (63 - s)) >> 1);
-      return static_cast<int>(t - (((int64_t(1) << s) - 1) & ~(static_cast<int64_t>(b) >> 63)));
-    };
-    uint32_t e = next(hd);
-    if ((e >> 16) > 15) corrupt("bad DC difference");
-    c.pred += take(e);
+      c.pred += static_cast<int>(t + (static_cast<int64_t>(e) >> 32 & ~(static_cast<int64_t>(b) >> 63)));
+    }
     blk[0] = static_cast<int16_t>(c.pred);
-    for (int k = 1; k < 64;) {
-      e = next(ha);
-      const int rs = static_cast<int>(e >> 16);
-      const int v = take(e);
-      if ((rs & 15) == 0) {
-        if (rs != 0xF0) break;  // EOB
-        k += 16;                // ZRL: sixteen zeros
-        continue;
+    // One AC symbol: false at the end of the block. A symbol takes <= 9 + 15 bits when the table
+    // resolves it, so two fit in the 56 bits a refill leaves; longer codes refill again.
+    const HuffTable& ha = ac[c.ta];
+    int k = 1;
+    auto ac_symbol = [&]() {
+      if (__builtin_expect(nbits < 32, 0)) refill();
+      const uint64_t e = next(alook, ha);
+      const uint64_t b = buf << entry_len(e);
+      buf <<= e & 63;
+      nbits -= static_cast<int>(e & 63);
+      if (__builtin_expect((e & 0x0F000000) == 0, 0)) {  // s = 0: EOB, or ZRL (sixteen zeros)
+        if (entry_sym(e) != 0xF0) return false;
+        k += 16;
+        return k < 64;
       }
-      k += rs >> 4;
-      blk[kNatural[k]] = static_cast<int16_t>(v);
-      ++k;
+      const int64_t t = static_cast<int64_t>(b >> ((e >> 16) & 63));
+      k += static_cast<int>(e >> 28) & 15;
+      blk[kNatural[k]] = static_cast<int16_t>(t + (static_cast<int64_t>(e) >> 32 & ~(static_cast<int64_t>(b) >> 63)));
+      return ++k < 64;
+    };
+    for (;;) {
+      refill();
+      if (!ac_symbol() || !ac_symbol()) break;
     }
     br.buf = buf;
     br.nbits = nbits;
