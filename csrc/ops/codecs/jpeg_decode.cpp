@@ -685,33 +685,10 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
       K.idct_blocks(row, nbx, q, plane + by * 8 * stride, stride);
     }
   };
-  // pos is at the first SOS: row mode when it is a baseline scan over every component.
-  const bool row_mode = !d.hdr.progressive && d.pos + 2 < size && d.data[d.pos + 2] == nc;
-  if (row_mode) {
-    d.row_mode = true;
-    d.row_done = [&](int mcu_row) {
-      for (int ci = 0; ci < nc; ++ci) {
-        if (!planes[ci]) continue;
-        Component& c = d.comps[ci];
-        idct_rows(ci, static_cast<int64_t>(mcu_row) * c.v, static_cast<int64_t>(mcu_row + 1) * c.v, true);
-      }
-      for (auto& c : d.comps) std::fill(c.coefs.begin(), c.coefs.end(), 0);
-    };
-  }
-  d.decode_coefficients();
-  if (!row_mode) {
-    for (int ci = 0; ci < nc; ++ci) {
-      if (!planes[ci]) continue;
-      const int nby = (d.comps[ci].dh + 7) / 8;
-      core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) { idct_rows(ci, b0, b1, false); });
-    }
-  }
-  for (auto& c : d.comps) std::vector<int16_t>().swap(c.coefs);
-
+  // Output rows [y0, y1) from the planes: upsampling and colour conversion. scratch holds 3 * rw bytes.
   const bool rgb = d.is_rgb();
-  core::parallel_for(H, 16, [&](int64_t y0, int64_t y1) {
-    const size_t rw = static_cast<size_t>(W) + 32;  // >= 2*dw + 16 for every component
-    std::vector<uint8_t> rows(3 * rw);
+  const size_t rw = static_cast<size_t>(W) + 32;  // >= 2*dw + 16 for every component
+  auto emit_rows = [&](int64_t y0, int64_t y1, uint8_t* scratch) {
     for (int64_t y = y0; y < y1; ++y) {
       uint8_t* o = out + y * W * out_channels;
       if (nc == 1) {
@@ -724,14 +701,14 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
       if (out_channels == 1 && !rgb) {
         std::memcpy(o,
                     upsample_row(K, d.comps[0], planes[0].get(), d.comps[0].bw * 8, d.hmax, d.vmax,
-                                 static_cast<int>(y), W, rows.data()),
+                                 static_cast<int>(y), W, scratch),
                     W);
         continue;
       }
       const uint8_t* cp[3];
       for (int ci = 0; ci < 3; ++ci)
         cp[ci] = upsample_row(K, d.comps[ci], planes[ci].get(), d.comps[ci].bw * 8, d.hmax, d.vmax,
-                              static_cast<int>(y), W, rows.data() + ci * rw);
+                              static_cast<int>(y), W, scratch + ci * rw);
       const uint8_t *c0 = cp[0], *c1 = cp[1], *c2 = cp[2];
       if (rgb) {
         if (out_channels == 1) {
@@ -749,7 +726,49 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
       }
       K.ycc_to_bgr(c0, c1, c2, o, W);
     }
-  });
+  };
+  // pos is at the first SOS: row mode when it is a baseline scan over every component.
+  const bool row_mode = !d.hdr.progressive && d.pos + 2 < size && d.data[d.pos + 2] == nc;
+  // Single-threaded row mode also emits the output rows an MCU row completes right away, while its
+  // planes' rows are still in cache. Vertical fancy upsampling reads one plane row ahead, so rows lag
+  // by vmax until the last MCU row. With workers, the rows are converted in parallel at the end.
+  const bool fused = row_mode && core::get_num_threads() <= 1;
+  std::vector<uint8_t> scratch(fused ? 3 * rw : 0);
+  int64_t emitted = 0;
+  if (row_mode) {
+    d.row_mode = true;
+    d.row_done = [&](int mcu_row) {
+      for (int ci = 0; ci < nc; ++ci) {
+        if (!planes[ci]) continue;
+        Component& c = d.comps[ci];
+        idct_rows(ci, static_cast<int64_t>(mcu_row) * c.v, static_cast<int64_t>(mcu_row + 1) * c.v, true);
+      }
+      for (auto& c : d.comps) std::fill(c.coefs.begin(), c.coefs.end(), 0);
+      if (fused) {
+        const int64_t ready = mcu_row + 1 >= d.mcuy
+                                  ? H
+                                  : std::min<int64_t>(H, static_cast<int64_t>(mcu_row + 1) * 8 * d.vmax -
+                                                             (d.vmax > 1 ? d.vmax : 0));
+        if (ready > emitted) emit_rows(emitted, ready, scratch.data());
+        emitted = std::max(emitted, ready);
+      }
+    };
+  }
+  d.decode_coefficients();
+  if (!row_mode) {
+    for (int ci = 0; ci < nc; ++ci) {
+      if (!planes[ci]) continue;
+      const int nby = (d.comps[ci].dh + 7) / 8;
+      core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) { idct_rows(ci, b0, b1, false); });
+    }
+  }
+  for (auto& c : d.comps) std::vector<int16_t>().swap(c.coefs);
+  if (emitted < H) {
+    core::parallel_for(H - emitted, 16, [&](int64_t y0, int64_t y1) {
+      std::vector<uint8_t> rows(3 * rw);
+      emit_rows(emitted + y0, emitted + y1, rows.data());
+    });
+  }
 }
 
 }  // namespace mnn::codecs
