@@ -531,8 +531,9 @@ struct Decoder {
     eobrun = 0;
 
     BitReader br{data + pos, data + size};
-    auto block = [&](Component& c, int bx, int by) {
-      if (row_mode) by %= c.v;
+    // by_local: the block row within its MCU row, where row mode keeps the coefficients.
+    auto block = [&](Component& c, int bx, int by, int by_local) {
+      if (row_mode) by = by_local;
       int16_t* blk = c.coefs.data() + (static_cast<int64_t>(by) * c.bw + bx) * 64;
       if (!hdr.progressive) decode_block_baseline(br, c, blk);
       else if (ss == 0) {
@@ -562,7 +563,7 @@ struct Decoder {
       for (int by = 0; by < nby; ++by) {
         for (int bx = 0; bx < nbx; ++bx) {
           restart_check(todo);
-          block(c, bx, by);
+          block(c, bx, by, 0);
         }
         if (row_mode) row_done(by);
       }
@@ -572,7 +573,7 @@ struct Decoder {
           restart_check(todo);
           for (Component* c : sc)
             for (int y = 0; y < c->v; ++y)
-              for (int x = 0; x < c->h; ++x) block(*c, mx * c->h + x, my * c->v + y);
+              for (int x = 0; x < c->h; ++x) block(*c, mx * c->h + x, my * c->v + y, y);
         }
         if (row_mode) row_done(my);
       }
@@ -614,36 +615,43 @@ struct Decoder {
   }
 };
 
+// A component's IDCT output: every row of the image, or (ring > 0) a ring of the last `ring` rows.
+struct Plane {
+  std::unique_ptr<uint8_t[]> data;
+  int stride = 0, ring = 0;
+  uint8_t* row(int64_t r) const { return data.get() + (ring ? r % ring : r) * stride; }
+};
+
 // One output row of a component at full resolution (width W), from its IDCT plane: the plane's own row
 // when the component is not subsampled, else out, filled.
 // fancy 2x1 / 2x2 / 1x2 follow libjpeg-turbo's triangle filters, edges replicated; other ratios replicate.
-const uint8_t* upsample_row(const CodecKernels& K, const Component& c, const uint8_t* plane, int stride, int hmax,
-                            int vmax, int y, int W, uint8_t* out) {
+const uint8_t* upsample_row(const CodecKernels& K, const Component& c, const Plane& pl, int hmax, int vmax, int y,
+                            int W, uint8_t* out) {
   int hr = hmax / c.h, vr = vmax / c.v;
-  if (hr == 1 && vr == 1) return plane + static_cast<int64_t>(y) * stride;
+  if (hr == 1 && vr == 1) return pl.row(y);
   const int dw = c.dw;
   // out holds at least 2*dw + 16 bytes, so the 2x kernels may write past W.
   if (hr == 2 && vr == 2 && dw > 2) {
     int iy = y >> 1;
     int ny = (y & 1) ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
-    K.fancy_h2v2(plane + static_cast<int64_t>(iy) * stride, plane + static_cast<int64_t>(ny) * stride, dw, out);
+    K.fancy_h2v2(pl.row(iy), pl.row(ny), dw, out);
     return out;
   }
   if (hr == 2 && vr == 1 && dw > 2) {
-    K.fancy_h2v1(plane + static_cast<int64_t>(y) * stride, dw, out);
+    K.fancy_h2v1(pl.row(y), dw, out);
     return out;
   }
   if (hr == 1 && vr == 2) {
     int iy = y >> 1;
     bool below = y & 1;
     int ny = below ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
-    const uint8_t* r0 = plane + static_cast<int64_t>(iy) * stride;
-    const uint8_t* r1 = plane + static_cast<int64_t>(ny) * stride;
+    const uint8_t* r0 = pl.row(iy);
+    const uint8_t* r1 = pl.row(ny);
     int bias = below ? 2 : 1;
     for (int x = 0; x < W; ++x) out[x] = static_cast<uint8_t>((r0[x] * 3 + r1[x] + bias) >> 2);
     return out;
   }
-  const uint8_t* r0 = plane + static_cast<int64_t>(y / vr) * stride;
+  const uint8_t* r0 = pl.row(y / vr);
   for (int x = 0; x < W; ++x) out[x] = r0[x / hr];
   return out;
 }
@@ -664,14 +672,7 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
   const int nc = static_cast<int>(d.comps.size());
   const CodecKernels& K = codec_kernels();
 
-  // One plane per needed component, padded to whole MCUs. Every byte that is read is written by the
-  // IDCT first, so no zero fill. The grayscale output of a YCbCr image needs only the luma plane.
-  std::vector<std::unique_ptr<uint8_t[]>> planes(nc);
-  for (int ci = 0; ci < nc; ++ci) {
-    if (out_channels == 1 && ci > 0 && !d.is_rgb()) break;
-    const Component& c = d.comps[ci];
-    planes[ci].reset(new uint8_t[static_cast<size_t>(c.bw) * 8 * c.bh * 8]);
-  }
+  std::vector<Plane> planes(nc);
   // IDCT of block rows [r0, r1) of component ci; `local` addresses a one-MCU-row coefficient buffer.
   auto idct_rows = [&](int ci, int64_t r0, int64_t r1, bool local) {
     Component& c = d.comps[ci];
@@ -679,10 +680,10 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
     const int stride = c.bw * 8;
     const int nby = (c.dh + 7) / 8, nbx = (c.dw + 7) / 8;
     const uint16_t* q = d.qt[c.tq];
-    uint8_t* plane = planes[ci].get();
+    const Plane& pl = planes[ci];
     for (int64_t by = r0; by < std::min<int64_t>(r1, nby); ++by) {
       const int16_t* row = c.coefs.data() + (local ? by - r0 : by) * c.bw * 64;
-      K.idct_blocks(row, nbx, q, plane + by * 8 * stride, stride);
+      K.idct_blocks(row, nbx, q, pl.row(by * 8), stride);
     }
   };
   // Output rows [y0, y1) from the planes: upsampling and colour conversion. scratch holds 3 * rw bytes.
@@ -692,7 +693,7 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
     for (int64_t y = y0; y < y1; ++y) {
       uint8_t* o = out + y * W * out_channels;
       if (nc == 1) {
-        const uint8_t* src = planes[0].get() + y * d.comps[0].bw * 8;
+        const uint8_t* src = planes[0].row(y);
         if (out_channels == 1) std::memcpy(o, src, W);
         else
           for (int x = 0; x < W; ++x) o[3 * x] = o[3 * x + 1] = o[3 * x + 2] = src[x];
@@ -700,15 +701,13 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
       }
       if (out_channels == 1 && !rgb) {
         std::memcpy(o,
-                    upsample_row(K, d.comps[0], planes[0].get(), d.comps[0].bw * 8, d.hmax, d.vmax,
-                                 static_cast<int>(y), W, scratch),
+                    upsample_row(K, d.comps[0], planes[0], d.hmax, d.vmax, static_cast<int>(y), W, scratch),
                     W);
         continue;
       }
       const uint8_t* cp[3];
       for (int ci = 0; ci < 3; ++ci)
-        cp[ci] = upsample_row(K, d.comps[ci], planes[ci].get(), d.comps[ci].bw * 8, d.hmax, d.vmax,
-                              static_cast<int>(y), W, scratch + ci * rw);
+        cp[ci] = upsample_row(K, d.comps[ci], planes[ci], d.hmax, d.vmax, static_cast<int>(y), W, scratch + ci * rw);
       const uint8_t *c0 = cp[0], *c1 = cp[1], *c2 = cp[2];
       if (rgb) {
         if (out_channels == 1) {
@@ -733,13 +732,25 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
   // planes' rows are still in cache. Vertical fancy upsampling reads one plane row ahead, so rows lag
   // by vmax until the last MCU row. With workers, the rows are converted in parallel at the end.
   const bool fused = row_mode && core::get_num_threads() <= 1;
+  // One plane per needed component, padded to whole MCUs. Every byte that is read is written by the
+  // IDCT first, so no zero fill. The grayscale output of a YCbCr image needs only the luma plane.
+  // Fused, a ring of three MCU rows is enough (rows emitted after MCU row m read MCU rows m-1 and m)
+  // and stays in cache, where full planes would be megabytes of freshly faulted memory.
+  for (int ci = 0; ci < nc; ++ci) {
+    if (out_channels == 1 && ci > 0 && !d.is_rgb()) break;
+    const Component& c = d.comps[ci];
+    Plane& pl = planes[ci];
+    pl.stride = c.bw * 8;
+    pl.ring = fused ? 3 * 8 * c.v : 0;
+    pl.data.reset(new uint8_t[static_cast<size_t>(pl.stride) * (fused ? pl.ring : c.bh * 8)]);
+  }
   std::vector<uint8_t> scratch(fused ? 3 * rw : 0);
   int64_t emitted = 0;
   if (row_mode) {
     d.row_mode = true;
     d.row_done = [&](int mcu_row) {
       for (int ci = 0; ci < nc; ++ci) {
-        if (!planes[ci]) continue;
+        if (!planes[ci].data) continue;
         Component& c = d.comps[ci];
         idct_rows(ci, static_cast<int64_t>(mcu_row) * c.v, static_cast<int64_t>(mcu_row + 1) * c.v, true);
       }
@@ -757,13 +768,14 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
   d.decode_coefficients();
   if (!row_mode) {
     for (int ci = 0; ci < nc; ++ci) {
-      if (!planes[ci]) continue;
+      if (!planes[ci].data) continue;
       const int nby = (d.comps[ci].dh + 7) / 8;
       core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) { idct_rows(ci, b0, b1, false); });
     }
   }
   for (auto& c : d.comps) std::vector<int16_t>().swap(c.coefs);
   if (emitted < H) {
+    if (fused) corrupt("missing MCU rows");  // cannot happen: every MCU row of the scan reports
     core::parallel_for(H - emitted, 16, [&](int64_t y0, int64_t y1) {
       std::vector<uint8_t> rows(3 * rw);
       emit_rows(emitted + y0, emitted + y1, rows.data());
