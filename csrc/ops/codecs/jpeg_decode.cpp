@@ -2,7 +2,9 @@
 // The arithmetic follows libjpeg-turbo's defaults (what cv2 decodes with) so that pixels agree with
 // cv2: the accurate integer IDCT ("ISLOW", 13-bit constants, two passes), the triangle-filter chroma
 // upsampling for 2x1/2x2/1x2 ratios and the 16-bit fixed-point YCbCr->RGB tables.
-// Entropy decoding is serial; the IDCT and the upsampling/colour pass run on the shared thread pool.
+// Entropy decoding is serial. A baseline file is decoded one MCU row of coefficients at a time, IDCT
+// right after; with one thread the upsampling/colour pass follows each MCU row too (a small ring of plane
+// rows, all cache-resident), with workers it runs on the thread pool over whole planes at the end.
 #include <algorithm>
 #include <cstring>
 #include <functional>

@@ -1,7 +1,8 @@
 // JPEG's per-pixel kernels for one ISA (compiled once per ISA target; registry in ops/codecs/codec_kernels.h).
 // Integer arithmetic identical to libjpeg-turbo's (ISLOW DCTs, 16-bit fixed-point colour conversion,
-// triangle upsampling), laid out as loops over 8 independent lanes so the compiler vectorises them:
-// the scalar build and the AVX2/AVX-512 builds give bit-identical results.
+// triangle upsampling), laid out as loops over 8 independent lanes so the compiler vectorises them,
+// plus hand-written AVX2 for the IDCT and YCbCr->BGR (16-bit lanes, exact by construction): the scalar
+// build and the AVX2/AVX-512 builds give bit-identical results.
 #include <cstring>
 #if defined(__AVX2__)
 #include <immintrin.h>
