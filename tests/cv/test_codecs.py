@@ -158,6 +158,28 @@ def test_jpeg_odd_sizes_exact(w, h):
         same(mcv.imdecode(buf, cv2.IMREAD_COLOR), cv2.imdecode(buf, cv2.IMREAD_COLOR))
 
 
+@pytest.mark.parametrize("kind", ["420", "422", "444", "440", "411", "restart", "q100", "progressive"])
+@pytest.mark.parametrize("shape", [(1, 1, 3), (9, 17, 3), (131, 97, 3), (250, 33, 3), (200, 301, 3), (67, 45)])
+def test_jpeg_decode_one_thread_matches_workers(kind, shape):
+    # One thread converts each MCU row's pixels right after its IDCT out of a small ring of plane rows;
+    # with workers, whole planes are converted at the end. Both must give the same pixels.
+    import mnn
+    img = cv2.GaussianBlur(RNG.integers(0, 256, shape, dtype=np.uint8), (5, 5), 1.5)
+    ok, buf = cv2.imencode(".jpg", img, JPEG_PARAMS[kind])
+    before = mnn.get_num_threads()
+    try:
+        for flags in (cv2.IMREAD_COLOR, cv2.IMREAD_GRAYSCALE, cv2.IMREAD_UNCHANGED):
+            mnn.set_num_threads(1)
+            one = as_np(mcv.imdecode(buf, flags))
+            mnn.set_num_threads(2)
+            two = as_np(mcv.imdecode(buf, flags))
+            ref = cv2.imdecode(buf, flags)
+            same(one, two)
+            assert one.shape == ref.shape and psnr(one, ref) >= 45
+    finally:
+        mnn.set_num_threads(before)
+
+
 def _with_exif(jpeg, orientation, big_endian=False):
     e = ">" if big_endian else "<"
     tiff = (b"MM\x00\x2a" if big_endian else b"II\x2a\x00") + struct.pack(e + "I", 8)
@@ -458,6 +480,19 @@ for params in ([], [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_
 for q in (20, 95):
     h.update(np.asarray(mcv.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])[1]).tobytes())
     h.update(np.asarray(mcv.imencode(".jpg", img[:, :, 0].copy(), [cv2.IMWRITE_JPEG_QUALITY, q])[1]).tobytes())
+# Quantizers patched up (every DQT entry 255, then 20) on a quality-100 file: dequantized coefficients
+# past int16, and pass-1 sums past int16, which the 16-bit SIMD IDCT hands to the 32-bit path.
+q100 = bytes(cv2.imencode(".jpg", rng.integers(0, 256, (40, 56, 3), dtype=np.uint8),
+                          [cv2.IMWRITE_JPEG_QUALITY, 100])[1])
+for qv in (255, 20):
+    buf = bytearray(q100)
+    i = buf.find(b"\xff\xdb")
+    while i >= 0:
+        end = i + 2 + (buf[i + 2] << 8 | buf[i + 3])
+        for j in range(i + 4, end, 65):
+            buf[j + 1:j + 65] = bytes([qv]) * 64
+        i = buf.find(b"\xff\xdb", end)
+    h.update(np.asarray(mcv.imdecode(np.frombuffer(bytes(buf), np.uint8), cv2.IMREAD_COLOR)).tobytes())
 print(_core.isa(), h.hexdigest())
 """
 

@@ -8,8 +8,9 @@
 namespace mnn::codecs {
 
 struct CodecKernels {
-  // libjpeg's accurate integer IDCT of one block of quantized coefficients (natural order).
-  void (*idct8x8)(const int16_t* coefs, const uint16_t* quant, uint8_t* out, int stride);
+  // libjpeg's accurate integer IDCT of nblocks consecutive blocks of quantized coefficients (64 each,
+  // natural order) into side-by-side 8x8 pixel blocks (out + 8 * b).
+  void (*idct_blocks)(const int16_t* coefs, int nblocks, const uint16_t* quant, uint8_t* out, int stride);
   // libjpeg's fixed-point YCbCr -> BGR of n pixels.
   void (*ycc_to_bgr)(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint8_t* bgr, int n);
   // libjpeg-turbo's fancy 2x upsampling of one row: h2v2 (near row, far row) and h2v1; in has dw >= 3

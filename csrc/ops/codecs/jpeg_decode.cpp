@@ -2,7 +2,9 @@
 // The arithmetic follows libjpeg-turbo's defaults (what cv2 decodes with) so that pixels agree with
 // cv2: the accurate integer IDCT ("ISLOW", 13-bit constants, two passes), the triangle-filter chroma
 // upsampling for 2x1/2x2/1x2 ratios and the 16-bit fixed-point YCbCr->RGB tables.
-// Entropy decoding is serial; the IDCT and the upsampling/colour pass run on the shared thread pool.
+// Entropy decoding is serial. A baseline file is decoded one MCU row of coefficients at a time, IDCT
+// right after; with one thread the upsampling/colour pass follows each MCU row too (a small ring of plane
+// rows, all cache-resident), with workers it runs on the thread pool over whole planes at the end.
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -24,21 +26,37 @@ const int kNatural[64 + 16] = {
 
 [[noreturn]] void corrupt(const char* what) { throw CodecError(std::string("corrupt JPEG data: ") + what); }
 
+// Huffman lookahead: the next kLookBits bits index a table that resolves every code of up to that
+// length (all but the rarest symbols; longer codes take the canonical maxcode walk). 9 bits keeps the
+// four tables of a colour image (16 KB) in L1.
 constexpr int kLookBits = 9;
+
+// A decoded symbol packed for the entropy loop, with everything one baseline symbol needs precomputed
+// (s = the symbol's low nibble, its extra-bit count):
+//   bits 0-5   code length + s: what the symbol consumes in a baseline scan
+//   bits 8-13  code length
+//   bits 16-21 (64 - s) & 63: the shift that brings the s extra bits down
+//   bits 24-31 the symbol (AC: run << 4 | s)
+//   bits 32-63 1 - 2^s as int32: EXTEND's correction for a leading 0 bit
+// Zero: not resolved by the table (no valid entry is zero: the code length is >= 1).
+inline uint64_t sym_entry(int len, int sym) {
+  const int s = sym & 15;
+  return static_cast<uint64_t>(len + s) | static_cast<uint64_t>(len) << 8 |
+         static_cast<uint64_t>((64 - s) & 63) << 16 | static_cast<uint64_t>(sym) << 24 |
+         static_cast<uint64_t>(static_cast<uint32_t>(1 - (1 << s))) << 32;
+}
+inline int entry_len(uint64_t e) { return static_cast<int>(e >> 8) & 63; }
+inline int entry_sym(uint64_t e) { return static_cast<int>(e >> 24) & 255; }
 
 struct HuffTable {
   bool defined = false;
-  uint8_t look_len[1 << kLookBits];  // 0: code longer than kLookBits
-  uint8_t look_sym[1 << kLookBits];
+  uint64_t look[1 << kLookBits];  // sym_entry of the code the next kLookBits bits start with, 0: longer
   int32_t maxcode[18];
   int32_t valoffset[18];
   uint8_t vals[256];
-  // AC tables: a code and its extra bits together within kLookBits resolve in one lookup:
-  // value << 8 | run << 4 | total bits (0: not resolvable this way).
-  int32_t fast_ac[1 << kLookBits];
 
   void build(const uint8_t* counts, const uint8_t* symbols, int nsym) {
-    std::memset(look_len, 0, sizeof look_len);
+    std::memset(look, 0, sizeof look);
     std::memcpy(vals, symbols, nsym);
     int code = 0, k = 0;
     for (int len = 1; len <= 16; ++len) {
@@ -47,11 +65,9 @@ struct HuffTable {
         for (int i = 0; i < counts[len - 1]; ++i, ++k, ++code) {
           if (code >= (1 << len)) corrupt("bad Huffman table");  // more codes than this length holds
           if (len <= kLookBits) {
-            int shift = kLookBits - len;
-            for (int j = 0; j < (1 << shift); ++j) {
-              look_len[(code << shift) | j] = static_cast<uint8_t>(len);
-              look_sym[(code << shift) | j] = symbols[k];
-            }
+            const int shift = kLookBits - len;
+            const uint64_t e = sym_entry(len, symbols[k]);
+            for (int j = 0; j < (1 << shift); ++j) look[(code << shift) | j] = e;
           }
         }
         maxcode[len] = code - 1;
@@ -63,16 +79,16 @@ struct HuffTable {
     }
     maxcode[17] = 0x7fffffff;
     defined = true;
-    for (int i = 0; i < (1 << kLookBits); ++i) {
-      fast_ac[i] = 0;
-      int len = look_len[i];
-      if (!len) continue;
-      int r = look_sym[i] >> 4, s = look_sym[i] & 15;
-      if (s == 0 || len + s > kLookBits) continue;
-      int v = (i >> (kLookBits - len - s)) & ((1 << s) - 1);
-      if (v < (1 << (s - 1))) v -= (1 << s) - 1;
-      fast_ac[i] = v * 256 + (r << 4) + len + s;
+  }
+
+  // Codes longer than kLookBits: the canonical walk of T.81 F.2.2.3 on the top 16 bits of the buffer.
+  uint64_t slow_entry(uint64_t buf) const {
+    const uint32_t code16 = static_cast<uint32_t>(buf >> 48);
+    for (int len = kLookBits + 1; len <= 16; ++len) {
+      const int32_t code = static_cast<int32_t>(code16 >> (16 - len));
+      if (code <= maxcode[len]) return sym_entry(len, vals[(valoffset[len] + code) & 0xFF]);
     }
+    return sym_entry(16, 0);  // invalid code: libjpeg warns and substitutes symbol 0
   }
 };
 
@@ -81,27 +97,30 @@ struct HuffTable {
 struct BitReader {
   const uint8_t* p;
   const uint8_t* end;
-  uint64_t buf = 0;
+  uint64_t buf = 0;  // the next nbits bits MSB-first; below them zeros or the bits that follow
   int nbits = 0;
   bool at_marker = false;
+  const uint8_t* ff = nullptr;  // no 0xFF byte in [p, ff): while 8 bytes fit there, every byte is data
+
+  BitReader(const uint8_t* begin, const uint8_t* stop) : p(begin), end(stop), ff(begin) {}
+
+  // Branch-free refill to 56..63 bits from 8 bytes that hold no 0xFF (no stuffing, no marker). The
+  // whole word goes in; only the whole bytes that fit are counted, the rest of the word are the bits
+  // that follow (a later refill ORs the same bits there again).
+  static inline void refill_word(const uint8_t*& p, uint64_t& buf, int& nbits) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    buf |= __builtin_bswap64(w) >> nbits;
+    p += (63 - nbits) >> 3;
+    nbits |= 56;
+  }
 
   void fill() {
-    // Whole-word path: when the next 8 bytes hold no 0xFF (no stuffing, no marker) every byte is
-    // data, so the bytes that fit go in with one load. Same bits as the loop below.
-    if (!at_marker && end - p >= 8 && nbits <= 56) {
-      uint64_t w;
-      std::memcpy(&w, p, 8);
-      const uint64_t x = ~w;  // a 0xFF byte of w is a zero byte of x
-      if (!((x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL)) {
-        const int k = (64 - nbits) >> 3;  // 1..8 bytes
-        w = __builtin_bswap64(w);
-        buf |= (w >> (64 - 8 * k)) << (64 - nbits - 8 * k);
-        p += k;
-        nbits += 8 * k;
-        return;
-      }
+    if (ff - p >= 8) {
+      refill_word(p, buf, nbits);
+      return;
     }
-    while (nbits <= 56) {
+    while (nbits <= 55) {
       uint64_t byte = 0;
       if (!at_marker && p < end) {
         byte = *p;
@@ -122,6 +141,12 @@ struct BitReader {
       buf |= byte << (56 - nbits);
       nbits += 8;
     }
+    if (at_marker) {
+      ff = p;
+    } else if (ff < p) {  // passed the last 0xFF seen: find the next
+      const void* f = std::memchr(p, 0xFF, static_cast<size_t>(end - p));
+      ff = f ? static_cast<const uint8_t*>(f) : end;
+    }
   }
   inline uint32_t peek(int n) { return static_cast<uint32_t>(buf >> (64 - n)); }
   inline void skip(int n) { buf <<= n; nbits -= n; }
@@ -133,24 +158,20 @@ struct BitReader {
     return v;
   }
   inline int get_bit() { return get_bits(1); }
+  // The entry of the next symbol; needs nbits >= 16 (ensure() first).
+  inline uint64_t entry(const HuffTable& h) const {
+    const uint64_t e = h.look[buf >> (64 - kLookBits)];
+    return __builtin_expect(e != 0, 1) ? e : h.slow_entry(buf);
+  }
+  // At least 32 valid bits: one whole baseline symbol (code <= 16 bits, extra bits <= 15).
+  inline void ensure() {
+    if (nbits < 32) fill();
+  }
   inline int decode(const HuffTable& h) {
-    if (nbits < 16) fill();
-    uint32_t look = peek(kLookBits);
-    int len = h.look_len[look];
-    if (len) {
-      skip(len);
-      return h.look_sym[look];
-    }
-    uint32_t code16 = peek(16);
-    for (len = kLookBits + 1; len <= 16; ++len) {
-      int32_t code = static_cast<int32_t>(code16 >> (16 - len));
-      if (code <= h.maxcode[len]) {
-        skip(len);
-        return h.vals[(h.valoffset[len] + code) & 0xFF];
-      }
-    }
-    skip(16);  // invalid code: libjpeg warns and substitutes zero
-    return 0;
+    ensure();
+    const uint64_t e = entry(h);
+    skip(entry_len(e));
+    return entry_sym(e);
   }
   // After a restart interval: drop the buffered bits and step over an RSTn marker if present.
   void restart() {
@@ -331,36 +352,77 @@ struct Decoder {
   }
 
   // ---- entropy-coded segments ----
+  // One baseline block. Each symbol costs one table lookup: the entry gives the code length, the
+  // extra-bit count and EXTEND's constants together, so the coefficient comes out with shifts and
+  // masks, without a branch on whether the value fits the lookahead. The bit buffer lives in registers
+  // for the whole block and is refilled once per two symbols, without a data-dependent branch.
   void decode_block_baseline(BitReader& br, Component& c, int16_t* blk) {
-    const HuffTable& hd = dc[c.td];
-    const HuffTable& ha = ac[c.ta];
-    int s = br.decode(hd);
-    if (s > 15) corrupt("bad DC difference");
-    int diff = s ? extend(br.get_bits(s), s) : 0;
-    c.pred += diff;
-    blk[0] = static_cast<int16_t>(c.pred);
-    for (int k = 1; k < 64;) {
-      if (br.nbits < 16) br.fill();
-      const int32_t fast = ha.fast_ac[br.peek(kLookBits)];
-      if (fast) {
-        br.skip(fast & 15);
-        k += (fast >> 4) & 15;
-        blk[kNatural[k]] = static_cast<int16_t>(fast >> 8);
-        ++k;
-        continue;
+    const uint64_t* dlook = dc[c.td].look;
+    const uint64_t* alook = ac[c.ta].look;
+    uint64_t buf = br.buf;
+    int nbits = br.nbits;
+    const uint8_t* p = br.p;
+    const uint8_t* ff = br.ff;
+    // To 56..63 bits; the checked byte-wise path runs only near a 0xFF byte (then to >= 56 as well).
+    auto refill = [&] {
+      if (__builtin_expect(ff - p >= 8, 1)) {
+        BitReader::refill_word(p, buf, nbits);
+      } else if (nbits < 56) {
+        br.buf = buf;
+        br.nbits = nbits;
+        br.p = p;
+        br.fill();
+        buf = br.buf;
+        nbits = br.nbits;
+        p = br.p;
+        ff = br.ff;
       }
-      int rs = br.decode(ha);
-      int r = rs >> 4, sz = rs & 15;
-      if (sz) {
-        k += r;
-        int v = extend(br.get_bits(sz), sz);
-        blk[kNatural[k]] = static_cast<int16_t>(v);
-        ++k;
-      } else {
-        if (r != 15) break;
-        k += 16;
-      }
+    };
+    // The next symbol's entry; needs 16 bits buffered.
+    auto next = [&](const uint64_t* look, const HuffTable& h) {
+      const uint64_t e = look[buf >> (64 - kLookBits)];
+      return __builtin_expect(e != 0, 1) ? e : h.slow_entry(buf);
+    };
+    refill();
+    uint64_t e = next(dlook, dc[c.td]);
+    {
+      const int s = entry_sym(e);
+      if (s > 15) corrupt("bad DC difference");
+      const uint64_t b = buf << entry_len(e);
+      buf <<= e & 63;
+      nbits -= static_cast<int>(e & 63);
+      // EXTEND (T.81 F.2.2.1) with 0 for s = 0: a leading 0 bit means negative, v - (2^s - 1).
+      const int64_t t = static_cast<int64_t>((b >> (63 - s)) >> 1);
+      c.pred += static_cast<int>(t + (static_cast<int64_t>(e) >> 32 & ~(static_cast<int64_t>(b) >> 63)));
     }
+    blk[0] = static_cast<int16_t>(c.pred);
+    // One AC symbol: false at the end of the block. A symbol takes <= 9 + 15 bits when the table
+    // resolves it, so two fit in the 56 bits a refill leaves; longer codes refill again.
+    const HuffTable& ha = ac[c.ta];
+    int k = 1;
+    auto ac_symbol = [&]() {
+      if (__builtin_expect(nbits < 32, 0)) refill();
+      const uint64_t e = next(alook, ha);
+      const uint64_t b = buf << entry_len(e);
+      buf <<= e & 63;
+      nbits -= static_cast<int>(e & 63);
+      if (__builtin_expect((e & 0x0F000000) == 0, 0)) {  // s = 0: EOB, or ZRL (sixteen zeros)
+        if (entry_sym(e) != 0xF0) return false;
+        k += 16;
+        return k < 64;
+      }
+      const int64_t t = static_cast<int64_t>(b >> ((e >> 16) & 63));
+      k += static_cast<int>(e >> 28) & 15;
+      blk[kNatural[k]] = static_cast<int16_t>(t + (static_cast<int64_t>(e) >> 32 & ~(static_cast<int64_t>(b) >> 63)));
+      return ++k < 64;
+    };
+    for (;;) {
+      refill();
+      if (!ac_symbol() || !ac_symbol()) break;
+    }
+    br.buf = buf;
+    br.nbits = nbits;
+    br.p = p;
   }
 
   void decode_dc_first(BitReader& br, Component& c, int16_t* blk, int al) {
@@ -471,8 +533,9 @@ struct Decoder {
     eobrun = 0;
 
     BitReader br{data + pos, data + size};
-    auto block = [&](Component& c, int bx, int by) {
-      if (row_mode) by %= c.v;
+    // by_local: the block row within its MCU row, where row mode keeps the coefficients.
+    auto block = [&](Component& c, int bx, int by, int by_local) {
+      if (row_mode) by = by_local;
       int16_t* blk = c.coefs.data() + (static_cast<int64_t>(by) * c.bw + bx) * 64;
       if (!hdr.progressive) decode_block_baseline(br, c, blk);
       else if (ss == 0) {
@@ -502,7 +565,7 @@ struct Decoder {
       for (int by = 0; by < nby; ++by) {
         for (int bx = 0; bx < nbx; ++bx) {
           restart_check(todo);
-          block(c, bx, by);
+          block(c, bx, by, 0);
         }
         if (row_mode) row_done(by);
       }
@@ -512,7 +575,7 @@ struct Decoder {
           restart_check(todo);
           for (Component* c : sc)
             for (int y = 0; y < c->v; ++y)
-              for (int x = 0; x < c->h; ++x) block(*c, mx * c->h + x, my * c->v + y);
+              for (int x = 0; x < c->h; ++x) block(*c, mx * c->h + x, my * c->v + y, y);
         }
         if (row_mode) row_done(my);
       }
@@ -554,39 +617,45 @@ struct Decoder {
   }
 };
 
-// One output row of a component at full resolution (width W), from its IDCT plane.
+// A component's IDCT output: every row of the image, or (ring > 0) a ring of the last `ring` rows.
+struct Plane {
+  std::unique_ptr<uint8_t[]> data;
+  int stride = 0, ring = 0;
+  uint8_t* row(int64_t r) const { return data.get() + (ring ? r % ring : r) * stride; }
+};
+
+// One output row of a component at full resolution (width W), from its IDCT plane: the plane's own row
+// when the component is not subsampled, else out, filled.
 // fancy 2x1 / 2x2 / 1x2 follow libjpeg-turbo's triangle filters, edges replicated; other ratios replicate.
-void upsample_row(const CodecKernels& K, const Component& c, const uint8_t* plane, int stride, int hmax, int vmax,
-                  int y, int W, uint8_t* out) {
+const uint8_t* upsample_row(const CodecKernels& K, const Component& c, const Plane& pl, int hmax, int vmax, int y,
+                            int W, uint8_t* out) {
   int hr = hmax / c.h, vr = vmax / c.v;
-  if (hr == 1 && vr == 1) {
-    std::memcpy(out, plane + static_cast<int64_t>(y) * stride, W);
-    return;
-  }
+  if (hr == 1 && vr == 1) return pl.row(y);
   const int dw = c.dw;
   // out holds at least 2*dw + 16 bytes, so the 2x kernels may write past W.
   if (hr == 2 && vr == 2 && dw > 2) {
     int iy = y >> 1;
     int ny = (y & 1) ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
-    K.fancy_h2v2(plane + static_cast<int64_t>(iy) * stride, plane + static_cast<int64_t>(ny) * stride, dw, out);
-    return;
+    K.fancy_h2v2(pl.row(iy), pl.row(ny), dw, out);
+    return out;
   }
   if (hr == 2 && vr == 1 && dw > 2) {
-    K.fancy_h2v1(plane + static_cast<int64_t>(y) * stride, dw, out);
-    return;
+    K.fancy_h2v1(pl.row(y), dw, out);
+    return out;
   }
   if (hr == 1 && vr == 2) {
     int iy = y >> 1;
     bool below = y & 1;
     int ny = below ? std::min(iy + 1, c.dh - 1) : std::max(iy - 1, 0);
-    const uint8_t* r0 = plane + static_cast<int64_t>(iy) * stride;
-    const uint8_t* r1 = plane + static_cast<int64_t>(ny) * stride;
+    const uint8_t* r0 = pl.row(iy);
+    const uint8_t* r1 = pl.row(ny);
     int bias = below ? 2 : 1;
     for (int x = 0; x < W; ++x) out[x] = static_cast<uint8_t>((r0[x] * 3 + r1[x] + bias) >> 2);
-    return;
+    return out;
   }
-  const uint8_t* r0 = plane + static_cast<int64_t>(y / vr) * stride;
+  const uint8_t* r0 = pl.row(y / vr);
   for (int x = 0; x < W; ++x) out[x] = r0[x / hr];
+  return out;
 }
 
 }  // namespace
@@ -605,14 +674,7 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
   const int nc = static_cast<int>(d.comps.size());
   const CodecKernels& K = codec_kernels();
 
-  // One plane per needed component, padded to whole MCUs. Every byte that is read is written by the
-  // IDCT first, so no zero fill. The grayscale output of a YCbCr image needs only the luma plane.
-  std::vector<std::unique_ptr<uint8_t[]>> planes(nc);
-  for (int ci = 0; ci < nc; ++ci) {
-    if (out_channels == 1 && ci > 0 && !d.is_rgb()) break;
-    const Component& c = d.comps[ci];
-    planes[ci].reset(new uint8_t[static_cast<size_t>(c.bw) * 8 * c.bh * 8]);
-  }
+  std::vector<Plane> planes(nc);
   // IDCT of block rows [r0, r1) of component ci; `local` addresses a one-MCU-row coefficient buffer.
   auto idct_rows = [&](int ci, int64_t r0, int64_t r1, bool local) {
     Component& c = d.comps[ci];
@@ -620,60 +682,35 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
     const int stride = c.bw * 8;
     const int nby = (c.dh + 7) / 8, nbx = (c.dw + 7) / 8;
     const uint16_t* q = d.qt[c.tq];
-    uint8_t* plane = planes[ci].get();
+    const Plane& pl = planes[ci];
     for (int64_t by = r0; by < std::min<int64_t>(r1, nby); ++by) {
       const int16_t* row = c.coefs.data() + (local ? by - r0 : by) * c.bw * 64;
-      for (int bx = 0; bx < nbx; ++bx) K.idct8x8(row + bx * 64, q, plane + by * 8 * stride + bx * 8, stride);
+      K.idct_blocks(row, nbx, q, pl.row(by * 8), stride);
     }
   };
-  // pos is at the first SOS: row mode when it is a baseline scan over every component.
-  const bool row_mode = !d.hdr.progressive && d.pos + 2 < size && d.data[d.pos + 2] == nc;
-  if (row_mode) {
-    d.row_mode = true;
-    d.row_done = [&](int mcu_row) {
-      for (int ci = 0; ci < nc; ++ci) {
-        if (!planes[ci]) continue;
-        Component& c = d.comps[ci];
-        idct_rows(ci, static_cast<int64_t>(mcu_row) * c.v, static_cast<int64_t>(mcu_row + 1) * c.v, true);
-      }
-      for (auto& c : d.comps) std::fill(c.coefs.begin(), c.coefs.end(), 0);
-    };
-  }
-  d.decode_coefficients();
-  if (!row_mode) {
-    for (int ci = 0; ci < nc; ++ci) {
-      if (!planes[ci]) continue;
-      const int nby = (d.comps[ci].dh + 7) / 8;
-      core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) { idct_rows(ci, b0, b1, false); });
-    }
-  }
-  for (auto& c : d.comps) std::vector<int16_t>().swap(c.coefs);
-
+  // Output rows [y0, y1) from the planes: upsampling and colour conversion. scratch holds 3 * rw bytes.
   const bool rgb = d.is_rgb();
-  core::parallel_for(H, 16, [&](int64_t y0, int64_t y1) {
-    const size_t rw = static_cast<size_t>(W) + 32;  // >= 2*dw + 16 for every component
-    std::vector<uint8_t> rows(3 * rw);
+  const size_t rw = static_cast<size_t>(W) + 32;  // >= 2*dw + 16 for every component
+  auto emit_rows = [&](int64_t y0, int64_t y1, uint8_t* scratch) {
     for (int64_t y = y0; y < y1; ++y) {
       uint8_t* o = out + y * W * out_channels;
       if (nc == 1) {
-        const uint8_t* src = planes[0].get() + y * d.comps[0].bw * 8;
+        const uint8_t* src = planes[0].row(y);
         if (out_channels == 1) std::memcpy(o, src, W);
         else
           for (int x = 0; x < W; ++x) o[3 * x] = o[3 * x + 1] = o[3 * x + 2] = src[x];
         continue;
       }
       if (out_channels == 1 && !rgb) {
-        upsample_row(K, d.comps[0], planes[0].get(), d.comps[0].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
-                     rows.data());
-        std::memcpy(o, rows.data(), W);
+        std::memcpy(o,
+                    upsample_row(K, d.comps[0], planes[0], d.hmax, d.vmax, static_cast<int>(y), W, scratch),
+                    W);
         continue;
       }
-      uint8_t* c0 = rows.data();
-      uint8_t* c1 = c0 + rw;
-      uint8_t* c2 = c1 + rw;
+      const uint8_t* cp[3];
       for (int ci = 0; ci < 3; ++ci)
-        upsample_row(K, d.comps[ci], planes[ci].get(), d.comps[ci].bw * 8, d.hmax, d.vmax, static_cast<int>(y), W,
-                     rows.data() + ci * rw);
+        cp[ci] = upsample_row(K, d.comps[ci], planes[ci], d.hmax, d.vmax, static_cast<int>(y), W, scratch + ci * rw);
+      const uint8_t *c0 = cp[0], *c1 = cp[1], *c2 = cp[2];
       if (rgb) {
         if (out_channels == 1) {
           // libjpeg's RGB->gray: the same weights as its encoder's Y.
@@ -690,7 +727,62 @@ void jpeg_decode(const uint8_t* data, size_t size, uint8_t* out, int out_channel
       }
       K.ycc_to_bgr(c0, c1, c2, o, W);
     }
-  });
+  };
+  // pos is at the first SOS: row mode when it is a baseline scan over every component.
+  const bool row_mode = !d.hdr.progressive && d.pos + 2 < size && d.data[d.pos + 2] == nc;
+  // Single-threaded row mode also emits the output rows an MCU row completes right away, while its
+  // planes' rows are still in cache. Vertical fancy upsampling reads one plane row ahead, so rows lag
+  // by vmax until the last MCU row. With workers, the rows are converted in parallel at the end.
+  const bool fused = row_mode && core::get_num_threads() <= 1;
+  // One plane per needed component, padded to whole MCUs. Every byte that is read is written by the
+  // IDCT first, so no zero fill. The grayscale output of a YCbCr image needs only the luma plane.
+  // Fused, a ring of three MCU rows is enough (rows emitted after MCU row m read MCU rows m-1 and m)
+  // and stays in cache, where full planes would be megabytes of freshly faulted memory.
+  for (int ci = 0; ci < nc; ++ci) {
+    if (out_channels == 1 && ci > 0 && !d.is_rgb()) break;
+    const Component& c = d.comps[ci];
+    Plane& pl = planes[ci];
+    pl.stride = c.bw * 8;
+    pl.ring = fused ? 3 * 8 * c.v : 0;
+    pl.data.reset(new uint8_t[static_cast<size_t>(pl.stride) * (fused ? pl.ring : c.bh * 8)]);
+  }
+  std::vector<uint8_t> scratch(fused ? 3 * rw : 0);
+  int64_t emitted = 0;
+  if (row_mode) {
+    d.row_mode = true;
+    d.row_done = [&](int mcu_row) {
+      for (int ci = 0; ci < nc; ++ci) {
+        if (!planes[ci].data) continue;
+        Component& c = d.comps[ci];
+        idct_rows(ci, static_cast<int64_t>(mcu_row) * c.v, static_cast<int64_t>(mcu_row + 1) * c.v, true);
+      }
+      for (auto& c : d.comps) std::fill(c.coefs.begin(), c.coefs.end(), 0);
+      if (fused) {
+        const int64_t ready = mcu_row + 1 >= d.mcuy
+                                  ? H
+                                  : std::min<int64_t>(H, static_cast<int64_t>(mcu_row + 1) * 8 * d.vmax -
+                                                             (d.vmax > 1 ? d.vmax : 0));
+        if (ready > emitted) emit_rows(emitted, ready, scratch.data());
+        emitted = std::max(emitted, ready);
+      }
+    };
+  }
+  d.decode_coefficients();
+  if (!row_mode) {
+    for (int ci = 0; ci < nc; ++ci) {
+      if (!planes[ci].data) continue;
+      const int nby = (d.comps[ci].dh + 7) / 8;
+      core::parallel_for(nby, 4, [&](int64_t b0, int64_t b1) { idct_rows(ci, b0, b1, false); });
+    }
+  }
+  for (auto& c : d.comps) std::vector<int16_t>().swap(c.coefs);
+  if (emitted < H) {
+    if (fused) corrupt("missing MCU rows");  // cannot happen: every MCU row of the scan reports
+    core::parallel_for(H - emitted, 16, [&](int64_t y0, int64_t y1) {
+      std::vector<uint8_t> rows(3 * rw);
+      emit_rows(emitted + y0, emitted + y1, rows.data());
+    });
+  }
 }
 
 }  // namespace mnn::codecs

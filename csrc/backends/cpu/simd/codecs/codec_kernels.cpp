@@ -1,7 +1,8 @@
 // JPEG's per-pixel kernels for one ISA (compiled once per ISA target; registry in ops/codecs/codec_kernels.h).
 // Integer arithmetic identical to libjpeg-turbo's (ISLOW DCTs, 16-bit fixed-point colour conversion,
-// triangle upsampling), laid out as loops over 8 independent lanes so the compiler vectorises them:
-// the scalar build and the AVX2/AVX-512 builds give bit-identical results.
+// triangle upsampling), laid out as loops over 8 independent lanes so the compiler vectorises them,
+// plus hand-written AVX2 for the IDCT and YCbCr->BGR (16-bit lanes, exact by construction): the scalar
+// build and the AVX2/AVX-512 builds give bit-identical results.
 #include <cstring>
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -87,11 +88,143 @@ void idct8x8(const int16_t* in, const uint16_t* q, uint8_t* out, int stride) {
     for (int n = 0; n < 8; ++n) out[r * stride + n] = t[n][r];
 }
 
+#if defined(__AVX2__)
+// The same ISLOW IDCT on 16-bit lanes with pmaddwd: every rotation of the 1-D transform, expanded, is a
+// sum of products of two inputs, x_a * c_a + x_b * c_b, so each output takes two pmaddwd on (x1,x5) and
+// (x3,x7) pairs (even part: (x0,x4), (x2,x6)). The expansion is a ring identity, so it agrees with the
+// 32-bit code modulo 2^32, and the 32-bit adds wrap the same way: bit-identical whenever the 16-bit
+// inputs are the exact values, i.e. the dequantized coefficients and the pass-1 outputs fit in int16.
+// Both are checked per block (true of any real image; a block that fails takes idct8x8).
+inline __m256i pair16(int a, int b) {
+  return _mm256_set1_epi32(static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint16_t>(a)) |
+                                                static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16));
+}
+
+// One 1-D pass on 8 lanes from the input pairs (x0,x4), (x2,x6), (x1,x5), (x3,x7); y[n] = sample n,
+// already rounded (bias added) but not shifted.
+inline void idct_pass_avx2(__m256i p04, __m256i p26, __m256i p15, __m256i p37, __m256i bias, __m256i (&y)[8]) {
+  const __m256i tmp0 = _mm256_add_epi32(_mm256_madd_epi16(p04, pair16(8192, 8192)), bias);
+  const __m256i tmp1 = _mm256_add_epi32(_mm256_madd_epi16(p04, pair16(8192, -8192)), bias);
+  const __m256i tmp3 = _mm256_madd_epi16(p26, pair16(F0_541 + F0_765, F0_541));
+  const __m256i tmp2 = _mm256_madd_epi16(p26, pair16(F0_541, F0_541 - F1_847));
+  const __m256i t10 = _mm256_add_epi32(tmp0, tmp3), t13 = _mm256_sub_epi32(tmp0, tmp3);
+  const __m256i t11 = _mm256_add_epi32(tmp1, tmp2), t12 = _mm256_sub_epi32(tmp1, tmp2);
+  // Odd part, from x7 (o0), x5 (o1), x3 (o2), x1 (o3) with z5 = (x1+x3+x5+x7) * F1_175 folded in.
+  const __m256i o0 = _mm256_add_epi32(_mm256_madd_epi16(p15, pair16(F1_175 - F0_899, F1_175)),
+                                      _mm256_madd_epi16(p37, pair16(F1_175 - F1_961, F0_298 - F0_899 - F1_961 + F1_175)));
+  const __m256i o1 = _mm256_add_epi32(_mm256_madd_epi16(p15, pair16(F1_175 - F0_390, F2_053 - F2_562 - F0_390 + F1_175)),
+                                      _mm256_madd_epi16(p37, pair16(F1_175 - F2_562, F1_175)));
+  const __m256i o2 = _mm256_add_epi32(_mm256_madd_epi16(p15, pair16(F1_175, F1_175 - F2_562)),
+                                      _mm256_madd_epi16(p37, pair16(F3_072 - F2_562 - F1_961 + F1_175, F1_175 - F1_961)));
+  const __m256i o3 = _mm256_add_epi32(_mm256_madd_epi16(p15, pair16(F1_501 - F0_899 - F0_390 + F1_175, F1_175 - F0_390)),
+                                      _mm256_madd_epi16(p37, pair16(F1_175, F1_175 - F0_899)));
+  y[0] = _mm256_add_epi32(t10, o3);
+  y[7] = _mm256_sub_epi32(t10, o3);
+  y[1] = _mm256_add_epi32(t11, o2);
+  y[6] = _mm256_sub_epi32(t11, o2);
+  y[2] = _mm256_add_epi32(t12, o1);
+  y[5] = _mm256_sub_epi32(t12, o1);
+  y[3] = _mm256_add_epi32(t13, o0);
+  y[4] = _mm256_sub_epi32(t13, o0);
+}
+
+// Rows n and m (int32, lanes = columns) -> per row the pairs (c0,c4),(c1,c5),(c2,c6),(c3,c7) as int16
+// (truncating; the caller checked the range): [row n | row m].
+inline __m256i row_pairs(__m256i yn, __m256i ym) {
+  const __m256i lo = _mm256_permute2x128_si256(yn, ym, 0x20), hi = _mm256_permute2x128_si256(yn, ym, 0x31);
+  return _mm256_blend_epi16(lo, _mm256_slli_epi32(hi, 16), 0xAA);
+}
+
+// Returns false (nothing written) when the block needs the 32-bit path, or is DC only.
+inline bool idct8x8_avx2(const int16_t* in, const __m256i (&q)[4], uint8_t* out, int stride) {
+  const __m256i* src = reinterpret_cast<const __m256i*>(in);
+  const __m256i d01 = _mm256_loadu_si256(src), d23 = _mm256_loadu_si256(src + 1), d45 = _mm256_loadu_si256(src + 2),
+                d67 = _mm256_loadu_si256(src + 3);
+  // DC only: idct8x8's flat fill is cheaper.
+  const __m256i ac = _mm256_or_si256(_mm256_or_si256(_mm256_blend_epi16(d01, _mm256_setzero_si256(), 1), d23),
+                                     _mm256_or_si256(d45, d67));
+  if (_mm256_testz_si256(ac, ac)) return false;
+  const __m256i m01 = _mm256_mullo_epi16(d01, q[0]), m23 = _mm256_mullo_epi16(d23, q[1]),
+                m45 = _mm256_mullo_epi16(d45, q[2]), m67 = _mm256_mullo_epi16(d67, q[3]);
+  // Dequantization exact in 16 bits: the high half of each product is the sign of the low half.
+  __m256i bad = _mm256_xor_si256(_mm256_mulhi_epi16(d01, q[0]), _mm256_srai_epi16(m01, 15));
+  bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_mulhi_epi16(d23, q[1]), _mm256_srai_epi16(m23, 15)));
+  bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_mulhi_epi16(d45, q[2]), _mm256_srai_epi16(m45, 15)));
+  bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_mulhi_epi16(d67, q[3]), _mm256_srai_epi16(m67, 15)));
+  if (!_mm256_testz_si256(bad, bad)) return false;
+
+  // Pass 1 down the columns: lanes are columns, pairs of rows (0,4), (1,5), (2,6), (3,7).
+  const __m256i u0 = _mm256_unpacklo_epi16(m01, m45), v0 = _mm256_unpackhi_epi16(m01, m45);
+  const __m256i u1 = _mm256_unpacklo_epi16(m23, m67), v1 = _mm256_unpackhi_epi16(m23, m67);
+  __m256i y[8];
+  idct_pass_avx2(_mm256_permute2x128_si256(u0, v0, 0x20), _mm256_permute2x128_si256(u1, v1, 0x20),
+                 _mm256_permute2x128_si256(u0, v0, 0x31), _mm256_permute2x128_si256(u1, v1, 0x31),
+                 _mm256_set1_epi32(1 << (kConstBits - kPass1Bits - 1)), y);
+  __m256i range = _mm256_setzero_si256();
+  for (int n = 0; n < 8; ++n) {
+    y[n] = _mm256_srai_epi32(y[n], kConstBits - kPass1Bits);
+    range = _mm256_or_si256(range, _mm256_add_epi32(y[n], _mm256_set1_epi32(0x8000)));
+  }
+  if (!_mm256_testz_si256(range, _mm256_set1_epi32(static_cast<int32_t>(0xFFFF0000u)))) return false;
+
+  // Pass 2 along the rows: lanes are rows; a 4x4 transpose of the 32-bit column pairs of each row.
+  const __m256i r04 = row_pairs(y[0], y[4]), r15 = row_pairs(y[1], y[5]), r26 = row_pairs(y[2], y[6]),
+                r37 = row_pairs(y[3], y[7]);
+  const __m256i t0 = _mm256_unpacklo_epi32(r04, r15), t1 = _mm256_unpacklo_epi32(r26, r37);
+  const __m256i t2 = _mm256_unpackhi_epi32(r04, r15), t3 = _mm256_unpackhi_epi32(r26, r37);
+  // The descale bias also adds 512 << 18: range_limit's +512 before its 10-bit mask, which the
+  // mask makes exact even where the sum wraps.
+  __m256i z[8];
+  idct_pass_avx2(_mm256_unpacklo_epi64(t0, t1), _mm256_unpacklo_epi64(t2, t3), _mm256_unpackhi_epi64(t0, t1),
+                 _mm256_unpackhi_epi64(t2, t3),
+                 _mm256_set1_epi32((1 << (kConstBits + kPass1Bits + 3 - 1)) + (512 << (kConstBits + kPass1Bits + 3))),
+                 z);
+  const __m256i mask = _mm256_set1_epi32(1023), off = _mm256_set1_epi32(384);
+  for (int m = 0; m < 8; ++m)
+    z[m] = _mm256_sub_epi32(_mm256_and_si256(_mm256_srai_epi32(z[m], kConstBits + kPass1Bits + 3), mask), off);
+  // z[m] lane n = sample (row n, column m) - 128 + ... in -384..639: saturating packs give range_limit.
+  const __m256i b0 = _mm256_packus_epi16(_mm256_packs_epi32(z[0], z[1]), _mm256_packs_epi32(z[2], z[3]));
+  const __m256i b1 = _mm256_packus_epi16(_mm256_packs_epi32(z[4], z[5]), _mm256_packs_epi32(z[6], z[7]));
+  // Per lane, byte 4*m + n holds (row n, column m) for m, n < 4: transpose each 4x4.
+  const __m256i tr = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5, 9, 13, 2,
+                                      6, 10, 14, 3, 7, 11, 15);
+  const __m256i s0 = _mm256_shuffle_epi8(b0, tr), s1 = _mm256_shuffle_epi8(b1, tr);
+  const __m256i lo = _mm256_unpacklo_epi32(s0, s1), hi = _mm256_unpackhi_epi32(s0, s1);  // rows 0,1|4,5 and 2,3|6,7
+  const __m128i r01 = _mm256_castsi256_si128(lo), r45 = _mm256_extracti128_si256(lo, 1);
+  const __m128i r23 = _mm256_castsi256_si128(hi), r67 = _mm256_extracti128_si256(hi, 1);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), r01);
+  _mm_storeh_pd(reinterpret_cast<double*>(out + stride), _mm_castsi128_pd(r01));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 2 * stride), r23);
+  _mm_storeh_pd(reinterpret_cast<double*>(out + 3 * stride), _mm_castsi128_pd(r23));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 4 * stride), r45);
+  _mm_storeh_pd(reinterpret_cast<double*>(out + 5 * stride), _mm_castsi128_pd(r45));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 6 * stride), r67);
+  _mm_storeh_pd(reinterpret_cast<double*>(out + 7 * stride), _mm_castsi128_pd(r67));
+  return true;
+}
+#endif
+
+void idct_blocks(const int16_t* in, int nblocks, const uint16_t* q, uint8_t* out, int stride) {
+#if defined(__AVX2__)
+  bool q16 = true;  // quantizers below 2^15 read as int16
+  for (int i = 0; i < 64; ++i) q16 = q16 && q[i] < 0x8000;
+  if (q16) {
+    const __m256i* qv = reinterpret_cast<const __m256i*>(q);
+    const __m256i qr[4] = {_mm256_loadu_si256(qv), _mm256_loadu_si256(qv + 1), _mm256_loadu_si256(qv + 2),
+                           _mm256_loadu_si256(qv + 3)};
+    for (int b = 0; b < nblocks; ++b, in += 64, out += 8)
+      if (!idct8x8_avx2(in, qr, out, stride)) idct8x8(in, q, out, stride);
+    return;
+  }
+#endif
+  for (int b = 0; b < nblocks; ++b, in += 64, out += 8) idct8x8(in, q, out, stride);
+}
+
 void ycc_to_bgr(const uint8_t* yp, const uint8_t* cbp, const uint8_t* crp, uint8_t* o, int n) {
   int i = 0;
 #if defined(__AVX2__)
-  // 16 pixels a step: the same 32-bit fixed point, then saturating packs (int16, then 0..255) and
-  // three byte shuffles per 16 output bytes to interleave B, G, R. The compiler left the scalar
+  // 16 pixels a step: the same fixed point on 16-bit lanes, saturating packs to 0..255 and three
+  // byte shuffles per 16 output bytes to interleave B, G, R. The compiler left the scalar
   // loop unvectorised (the interleaved stores), where it took ~14% of a 1080p 4:2:0 decode.
   struct Masks {
     alignas(16) int8_t m[3][3][16];  // [output block][channel][byte]
@@ -104,27 +237,28 @@ void ycc_to_bgr(const uint8_t* yp, const uint8_t* cbp, const uint8_t* crp, uint8
     }
   };
   static const Masks masks;
-  const __m256i c128 = _mm256_set1_epi32(128), half = _mm256_set1_epi32(32768);
-  const __m256i kr = _mm256_set1_epi32(91881), kgb = _mm256_set1_epi32(-22554), kgr = _mm256_set1_epi32(-46802),
-                kb = _mm256_set1_epi32(116130);
+  // 16-bit lanes: each product 91881*cr, -46802*cr, 116130*cb splits into a multiple of 65536 (an exact
+  // cr, -cr or 2*cb after the shift) and a factor that fits int16; (x*c + 32768) >> 16 for one product
+  // is its high half plus bit 15 of its low half (exact), and G's two products go through pmaddwd.
+  const __m256i c128 = _mm256_set1_epi16(128), half = _mm256_set1_epi32(32768);
+  const __m256i kr = _mm256_set1_epi16(91881 - 65536), kb = _mm256_set1_epi16(116130 - 131072);
+  const __m256i kg = _mm256_set1_epi32(static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint16_t>(-22554)) |
+                                                            static_cast<uint32_t>(65536 - 46802) << 16));
+  auto mul_round = [](__m256i x, __m256i c) {
+    return _mm256_add_epi16(_mm256_mulhi_epi16(x, c), _mm256_srli_epi16(_mm256_mullo_epi16(x, c), 15));
+  };
   for (; i + 16 <= n; i += 16) {
-    __m256i r2[2], g2[2], b2[2];
-    for (int h = 0; h < 2; ++h) {
-      const __m256i y = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(yp + i + 8 * h)));
-      const __m256i cb = _mm256_sub_epi32(
-          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(cbp + i + 8 * h))), c128);
-      const __m256i cr = _mm256_sub_epi32(
-          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(crp + i + 8 * h))), c128);
-      r2[h] = _mm256_add_epi32(y, _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(cr, kr), half), 16));
-      g2[h] = _mm256_add_epi32(
-          y, _mm256_srai_epi32(
-                 _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(cb, kgb), _mm256_mullo_epi32(cr, kgr)), half), 16));
-      b2[h] = _mm256_add_epi32(y, _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(cb, kb), half), 16));
-    }
-    // packs_epi32 interleaves the halves by lane; 0xD8 puts the 16 values back in order
-    const __m256i R = _mm256_permute4x64_epi64(_mm256_packs_epi32(r2[0], r2[1]), 0xD8);
-    const __m256i G = _mm256_permute4x64_epi64(_mm256_packs_epi32(g2[0], g2[1]), 0xD8);
-    const __m256i B = _mm256_permute4x64_epi64(_mm256_packs_epi32(b2[0], b2[1]), 0xD8);
+    const __m256i y = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(yp + i)));
+    const __m256i cb =
+        _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cbp + i))), c128);
+    const __m256i cr =
+        _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(crp + i))), c128);
+    const __m256i R = _mm256_add_epi16(_mm256_add_epi16(y, cr), mul_round(cr, kr));
+    const __m256i B = _mm256_add_epi16(_mm256_add_epi16(y, _mm256_add_epi16(cb, cb)), mul_round(cb, kb));
+    // unpack lo/hi then packs keeps the order within each 128-bit lane
+    const __m256i glo = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(cb, cr), kg), half), 16);
+    const __m256i ghi = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(cb, cr), kg), half), 16);
+    const __m256i G = _mm256_add_epi16(_mm256_sub_epi16(y, cr), _mm256_packs_epi32(glo, ghi));
     const __m256i bg = _mm256_permute4x64_epi64(_mm256_packus_epi16(B, G), 0xD8);  // [B0..15 | G0..15]
     const __m256i rr = _mm256_permute4x64_epi64(_mm256_packus_epi16(R, R), 0xD8);
     const __m128i b = _mm256_castsi256_si128(bg), g = _mm256_extracti128_si256(bg, 1), r = _mm256_castsi256_si128(rr);
@@ -273,7 +407,7 @@ void swap_rb(const uint8_t* s, uint8_t* d, int64_t npx, int channels) {
   else swap_rb_n<4>(s, d, npx);
 }
 
-const codecs::CodecKernels kKernels = {&idct8x8,    &ycc_to_bgr, &fancy_h2v2, &fancy_h2v1,
+const codecs::CodecKernels kKernels = {&idct_blocks,    &ycc_to_bgr, &fancy_h2v2, &fancy_h2v1,
                                        &bgr_to_ycc, &fdct_quant, &swap_rb};
 
 }  // namespace
