@@ -95,3 +95,22 @@ def test_resize_linear_u8_large_downscale_and_views():
     view = np.asarray(big)[7:277, 11:491, :3]  # non-contiguous: rows and channels cut
     want = cv2.resize(numpy.ascontiguousarray(big[7:277, 11:491, :3]), (56, 56), interpolation=cv.INTER_LINEAR)
     assert numpy.array_equal(numpy.asarray(cv.resize(view, (56, 56), interpolation=cv.INTER_LINEAR)), want)
+
+
+@pytest.mark.parametrize("cn", [2, 5, 7, 9])
+def test_resize_cubic_u8_exact_without_ipp(cn):
+    # cv2 hands uint8 CUBIC with 1, 3 or 4 channels to IPP (within 1 there, test_geometry.py); with
+    # 2 or more than 4 it runs its own code: float rounding in the vector loop, fixed point in the
+    # tail of each row past the last whole 8-value step. Large horizontal downscales make the
+    # two roundings differ.
+    rng = numpy.random.default_rng(40 + cn)
+    for _ in range(25):
+        dw, dh = int(rng.integers(1, 60)), int(rng.integers(1, 60))
+        sw, sh = int(rng.integers(1, 520)), int(rng.integers(1, 200))
+        a = image((sh, sw, cn), "uint8", rng)
+        want = cv2.resize(a, (dw, dh), interpolation=cv.INTER_CUBIC)
+        got = numpy.asarray(cv.resize(a, (dw, dh), interpolation=cv.INTER_CUBIC))
+        assert numpy.array_equal(got, want), (sh, sw, dh, dw)
+    a = image((301, 517, cn), "uint8", rng)
+    want = cv2.resize(a, (17, 301), interpolation=cv.INTER_CUBIC)
+    assert numpy.array_equal(numpy.asarray(cv.resize(a, (17, 301), interpolation=cv.INTER_CUBIC)), want)

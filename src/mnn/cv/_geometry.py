@@ -10,7 +10,7 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
 - resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact, and NEAREST(_EXACT) and
   AREA on every depth; CUBIC and the other 16-bit interpolations within 1 (cv2 hands those with
   1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative. HxWx1 comes back
-  HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with more than 4 channels is
+  HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with 2 or more than 4 channels is
   exact for every interpolation, CUBIC included; tests/cv/test_resize_channels.py), and cv2's error
   for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT is not
   implemented (raises).

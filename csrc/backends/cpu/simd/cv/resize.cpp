@@ -30,6 +30,11 @@ using namespace core;
 
 namespace {
 
+// int16 lanes of cv2's vector resize passes on x86: the opencv-python wheels build resize.cpp for
+// their SSE baseline (8 lanes; 16 put a few tail values off by one against cv2 5.0). Where its
+// vector loops end, its scalar tails (fixed point where the vector code rounds in float) begin.
+constexpr int kCv2Lanes16 = 8;
+
 enum { kNearest = 0, kLinear = 1, kCubic = 2, kArea = 3, kLanczos4 = 4, kLinearExact = 5, kNearestExact = 6 };
 
 template <class T>
@@ -430,12 +435,21 @@ class SeparableResize final : public backend::Kernel {
         const float sc = 1.f / (2048.f * 2048.f);
         float fb[4];
         for (int k = 0; k < 4; ++k) fb[k] = b[k] * sc;
-        for (int x = 0; x < rw; ++x) {
+        // cv2's vector loop (kCv2Lanes16 values a step) rounds in float; the values past its last
+        // whole step go through the fixed-point formula, which rounds a few differently.
+        const int vec_end = rw - rw % kCv2Lanes16;
+        for (int x = 0; x < vec_end; ++x) {
           float v = rows[3][x] * fb[3];
           v = rows[2][x] * fb[2] + v;
           v = rows[1][x] * fb[1] + v;
           v = rows[0][x] * fb[0] + v;
           D[x] = sat_u8(static_cast<int>(std::lrint(v)));
+        }
+        for (int x = vec_end; x < rw; ++x) {
+          const int64_t v = int64_t(rows[0][x]) * b[0] + int64_t(rows[1][x]) * b[1] + int64_t(rows[2][x]) * b[2] +
+                            int64_t(rows[3][x]) * b[3];
+          const int64_t r = (v + (1 << 21)) >> 22;
+          D[x] = static_cast<uint8_t>(r < 0 ? 0 : r > 255 ? 255 : r);
         }
       } else {
         for (int x = 0; x < rw; ++x) {
