@@ -1,7 +1,8 @@
 """mnn.cv.resize on images cv2 takes beyond the usual 1 to 4 channels (HxWx5 ... HxWx128), and the
 uint8 LINEAR row pass that works two source rows at once (3 and 4 channels, every width), against
-cv2. uint8 is bit-exact for every interpolation (cv2 hands no >4-channel image to IPP, so CUBIC is
-exact too); 16-bit LINEAR/CUBIC/LANCZOS4 within 1; floats within 2e-5 relative, as in
+cv2. cv2 hands no image with 2 or more than 4 channels to IPP: uint8 is bit-exact for every
+interpolation (CUBIC too), float32 LINEAR/CUBIC bit-exact on the geometries of
+test_resize_float_exact_without_ipp; the rest within 1 (16-bit) or 2e-5 relative (floats), as in
 test_geometry.py."""
 import numpy
 import pytest
@@ -37,8 +38,8 @@ def check(got, want, dtype, interp):
         assert d.max(initial=0) <= tol, f"max diff {d.max()}"
 
 
-@pytest.mark.parametrize("cn", [5, 6, 7, 8, 16, 128])
-@pytest.mark.parametrize("dtype", ["uint8", "float32", "uint16"])
+@pytest.mark.parametrize("cn", [2, 5, 6, 7, 8, 16, 128])
+@pytest.mark.parametrize("dtype", ["uint8", "float32", "uint16", "float64"])
 @pytest.mark.parametrize("interp", INTERPS)
 def test_resize_more_than_four_channels(cn, dtype, interp):
     rng = numpy.random.default_rng(cn * 31 + interp)
@@ -114,3 +115,17 @@ def test_resize_cubic_u8_exact_without_ipp(cn):
     a = image((301, 517, cn), "uint8", rng)
     want = cv2.resize(a, (17, 301), interpolation=cv.INTER_CUBIC)
     assert numpy.array_equal(numpy.asarray(cv.resize(a, (17, 301), interpolation=cv.INTER_CUBIC)), want)
+
+
+@pytest.mark.parametrize("cn", [2, 5, 7])
+@pytest.mark.parametrize("interp", [cv.INTER_LINEAR, cv.INTER_CUBIC])
+def test_resize_float_exact_without_ipp(cn, interp):
+    # cv2's own float32 passes: a 2x LINEAR downscale is its area average, and the cubic vertical
+    # vector loop sums from the last row up (its 4-lane tail from the first down)
+    rng = numpy.random.default_rng(60 + cn)
+    for sh, sw, dh, dw in [(12, 16, 6, 8), (13, 17, 6, 8), (13, 17, 29, 30), (13, 17, 13, 5), (40, 41, 20, 9),
+                           (9, 31, 27, 11)]:
+        a = image((sh, sw, cn), "float32", rng)
+        want = cv2.resize(a, (dw, dh), interpolation=interp)
+        got = numpy.asarray(cv.resize(a, (dw, dh), interpolation=interp))
+        assert numpy.array_equal(got, want), (sh, sw, dh, dw, numpy.abs(got - want).max())

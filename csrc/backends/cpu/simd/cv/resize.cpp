@@ -502,7 +502,20 @@ class SeparableResize final : public backend::Kernel {
       }
       T* D = dst + size_t(y) * rw;
       const float* b = &ty_.w[size_t(y) * ks];
-      for (int x = 0; x < rw; ++x) {
+      int x = 0;
+      if constexpr (std::is_same_v<T, float>) {
+        // cv2's float32 cubic vector loop (4 lanes a step) sums from the last row up; its tail
+        // (and other depths) from the first row down, as below.
+        if (ks == 4)
+          for (; x < rw - rw % 4; ++x) {
+            W v = rows[3][x] * W(b[3]);
+            v = rows[2][x] * W(b[2]) + v;
+            v = rows[1][x] * W(b[1]) + v;
+            v = rows[0][x] * W(b[0]) + v;
+            D[x] = v;
+          }
+      }
+      for (; x < rw; ++x) {
         W v = rows[0][x] * W(b[0]);
         for (int k = 1; k < ks; ++k) v += rows[k][x] * W(b[k]);
         D[x] = saturate<T>(v);
@@ -803,9 +816,12 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
   bool area_fast = std::abs(sx - ix) < std::numeric_limits<double>::epsilon() &&
                    std::abs(sy - iy) < std::numeric_limits<double>::epsilon();
   if (interp == kLinearExact) interp = kLinear;  // (the Python layer routes LINEAR_EXACT elsewhere)
-  // cv2: a linear 2x downscale on both axes of a uint8 image is the area average (other depths
-  // stay linear: their float weights 0.5 give round(sum / 4) ties to even, not the area rounding).
-  if (interp == kLinear && area_fast && ix == 2 && iy == 2 && s.output.dtype == DType::UInt8) interp = kArea;
+  // cv2: a linear 2x downscale on both axes is the area average. Other depths with 1, 3 or 4
+  // channels go to IPP first, which stays linear (float weights 0.5: round(sum / 4) ties to
+  // even, not the area rounding); with 2 or more than 4 channels cv2's own rule holds for all.
+  if (interp == kLinear && area_fast && ix == 2 && iy == 2 &&
+      (s.output.dtype == DType::UInt8 || g.cn == 2 || g.cn > 4))
+    interp = kArea;
   return dispatch_dtype(s.output.dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t> ||
@@ -817,7 +833,6 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
         if (area_fast) return std::make_unique<AreaFastResize<T>>(s, ix, iy);
         return std::make_unique<AreaResize<T>>(s, sx, sy);
       }
-      (void)g;
       return std::make_unique<SeparableResize<T>>(s, interp, isx, isy);
     } else {
       throw ValueError("[mnn.cv.resize] unsupported dtype");
