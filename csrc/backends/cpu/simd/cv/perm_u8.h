@@ -71,10 +71,12 @@ __attribute__((target("avx512vbmi"))) inline int64_t perm3_u8_vbmi(const uint8_t
 // line. The loads of a 96-byte block all come before its stores, and no load reaches back into
 // bytes already stored: the j - 2 window of the block's first vector is put together from the
 // previous block's last vector (still in a register) and this block's first. Source and
-// destination are both 2 MiB-aligned blocks (core/buffer.cpp), so a load of s + x - 2 issued
-// after the store to d + x - 32 matches it in the low 12 address bits, and every such 4K-aliased
-// load waited for the store: 1080p took ~0.40 ms against ~0.28 ms in this order (Zen 3, loaded
-// host; interleaved runs of the two loops). Head and tail bytes go one by one.
+// destination are often both 2 MiB-aligned blocks (core/buffer.cpp), where a load of s + x - 2
+// issued after the store to d + x - 32 matches it in the low 12 address bits (4K aliasing).
+// Standalone 1080p loops on the loaded Zen 3 host, interleaved: min 0.40-0.51 ms for the
+// store-then-load order against 0.28-0.32 ms for this one, at every source offset tried (so
+// part of the gain is the ordering itself, one load fewer a block). Head and tail bytes go one
+// by one.
 inline void swap_rb3_u8(const uint8_t* s, uint8_t* d, int64_t n) {
   const int64_t nb = n * 3;
   int64_t j0 = static_cast<int64_t>((32 - (reinterpret_cast<uintptr_t>(d) & 31)) & 31);
