@@ -41,7 +41,7 @@ Shape with_size(const NodePtr& a, int64_t h, int64_t w, const char* fn) {
 // cv_resize: ints [dst_h, dst_w, interpolation]; floats [inv_scale_x, inv_scale_y].
 prims::PrimMeta infer_resize(const std::vector<NodePtr>& in, const Params& p) {
   const NodePtr& a = in.at(0);
-  check_image(a, "resize");
+  check_image(a, "resize", true);  // any channel count, as cv2 (the kernels loop over channels)
   if (a->shape[0] == 0 || a->shape[1] == 0) throw ValueError("[mnn.cv.resize] source image is empty");
   int64_t interp = p.ints.at(2);
   if (interp < 0 || interp > 6) throw ValueError("[mnn.cv.resize] unknown interpolation " + std::to_string(interp));

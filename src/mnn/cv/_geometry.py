@@ -10,7 +10,10 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
 - resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact, and NEAREST(_EXACT) and
   AREA on every depth; CUBIC and the other 16-bit interpolations within 1 (cv2 hands those with
   1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative. HxWx1 comes back
-  HxW as from cv2. 1 to 4 channels (cv2 takes more). INTER_LINEAR_EXACT is not implemented (raises).
+  HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with 2 or more than 4 channels is
+  exact for every interpolation, CUBIC included; tests/cv/test_resize_channels.py), and cv2's error
+  for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT is not
+  implemented (raises).
 - warpAffine / warpPerspective / remap: NEAREST, LINEAR, CUBIC exact but for rare 1-level
   differences; LANCZOS4 within a few levels; CUBIC with reflecting/wrapping borders sampled more
   than an image width outside differs. Fixed-point maps (convertMaps) are exact.
@@ -23,7 +26,7 @@ import math
 
 from .. import _core
 from .. import numpy as _np
-from ._common import as_image, channels, error, fail
+from ._common import as_image, channels, contiguous, error, fail
 
 __all__ = [
     "INTER_NEAREST", "INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4", "INTER_LINEAR_EXACT",
@@ -104,7 +107,7 @@ def _check_channels(img, fn, maxcn=4):
 
 
 def _contig(img):
-    return _np.ascontiguousarray(img)
+    return contiguous(img)
 
 
 def _cv_round(x):
@@ -115,11 +118,16 @@ def _cv_round(x):
 def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
     fn = "resize"
     img = as_image(src, fn)
-    _check_channels(img, fn, 4)
+    shape = img.shape  # read once: every attribute of an mnn array is a call into the engine
+    if len(shape) not in (2, 3):
+        raise fail(fn, f"expected a 2-d or 3-d image, got {len(shape)} dimensions")
+    # cv2 takes 1 to 128 channels (its Python binding's limit), resized one like the other
+    if len(shape) == 3 and not 1 <= shape[2] <= 128:
+        raise fail(fn, f"unsupported number of channels {shape[2]}")
     _check_depth(img, fn)
-    if img.ndim == 3 and img.shape[2] == 1:
-        img = img.reshape(img.shape[:2])  # cv2 reads HxWx1 as one channel and returns HxW
-    sh, sw = img.shape[0], img.shape[1]
+    if len(shape) == 3 and shape[2] == 1:
+        img = img.reshape(shape[:2])  # cv2 reads HxWx1 as one channel and returns HxW
+    sh, sw = shape[0], shape[1]
     if sh == 0 or sw == 0:
         raise fail(fn, "!ssize.empty()")
     w, h = _size_arg(dsize, fn)
@@ -140,7 +148,20 @@ def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
         raise fail(fn, f"Unknown interpolation method {interpolation}")
     if (w, h) == (sw, sh):
         return _np.array(img)  # cv2 copies when the size does not change
+    if interpolation == INTER_AREA and len(shape) == 3 and shape[2] > 4 and _area_general(isx, isy):
+        # cv2's general (non-integer) area downscale has kernels for 1 to 4 channels only
+        raise fail(fn, f"func != 0 && cn <= 4 (INTER_AREA downscaling by a non-integer factor takes 1 to 4 "
+                       f"channels, got {shape[2]})")
     return _core.prim("cv_resize", [_contig(img)], [h, w, interpolation], [isx, isy])
+
+
+def _area_general(isx, isy):
+    """Whether INTER_AREA takes cv2's general downscale (both factors >= 1, not both integers): the
+    kernel choice of prepare_resize (backends/cpu/simd/cv/resize.cpp), in the same doubles."""
+    sx, sy = 1.0 / isx, 1.0 / isy
+    eps = 2.220446049250313e-16
+    fast = abs(sx - round(sx)) < eps and abs(sy - round(sy)) < eps
+    return sx >= 1 and sy >= 1 and not fast
 
 
 # ---------------------------------------------------------------------------------------------
