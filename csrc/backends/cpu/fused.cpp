@@ -8,6 +8,7 @@
 #endif
 
 #include <atomic>
+#include <memory>
 #include <cfenv>
 
 #include "backends/cpu/fp_blame.h"
@@ -138,6 +139,7 @@ class FusedKernel final : public backend::Kernel {
     int64_t direct_bytes = 0;  // prefetching pays only for inputs that come from beyond the caches
     for (auto& in : in_) direct_bytes += in.mode == Operand::Direct ? total_ * static_cast<int64_t>(in.isz) : 0;
     prefetch_ = copy_src_ < 0 && !blocked_ && !code_.empty() && direct_bytes >= kPrefetchBytes;
+    if (copy_src_ < 0 && !blocked_) plan_f32_blocks(p);
   }
 
   void run(char* const* inputs, char* output) override {
@@ -200,6 +202,56 @@ class FusedKernel final : public backend::Kernel {
     }
     if (result_ < nin && holds[result_] >= 0) read_as_tile[holds[result_]] = 1;
     for (int i = 0; i < nin; ++i) needs_fill_[i] = in_[i].mode == Operand::Scalar && read_as_tile[i];
+  }
+
+  // A program of float32 operations over contiguous or broadcast float32 inputs, with a contiguous
+  // float32 output, also runs as an F32 block program (simd/fused_f32_kernels.cpp): no tile round
+  // trips through scratch, the output written in place. Anything else keeps the tile interpreter.
+  void plan_f32_blocks(const FusedProgram& p) {
+    f32_fn_ = std::getenv("MNN_FUSED_TILES_ONLY") ? nullptr : f32_program_kernel();  // TEMP A/B knob
+    const int nin = static_cast<int>(p.inputs.size());
+    if (!f32_fn_ || p.code.empty() || out_.mode != Operand::Direct || p.output.dtype != DType::Float32 ||
+        nregs_ > kF32MaxSlots || result_ != p.code.back().dst)
+      return;
+    for (int i = 0; i < nin; ++i)
+      if (p.inputs[i].dtype != DType::Float32 || in_[i].mode == Operand::Strided) return;
+    std::vector<F32Instr> code;
+    for (auto& c : p.code) {
+      if (c.dst < nin || c.compute != DType::Float32 || c.out != DType::Float32 || c.src[2] >= 0) return;
+      F32Instr ins;
+      ins.dst = static_cast<uint8_t>(c.dst);
+      ins.a = static_cast<uint8_t>(c.src[0]);
+      ins.b = static_cast<uint8_t>(c.src[1] >= 0 ? c.src[1] : c.src[0]);
+      switch (c.op) {
+        case Op::Add: ins.op = F32Op::Add; break;
+        case Op::Subtract: ins.op = F32Op::Subtract; break;
+        case Op::Multiply: ins.op = F32Op::Multiply; break;
+        case Op::Divide: ins.op = F32Op::Divide; break;
+        case Op::Maximum: ins.op = F32Op::Maximum; break;
+        case Op::Minimum: ins.op = F32Op::Minimum; break;
+        case Op::Fmax: ins.op = F32Op::Fmax; break;
+        case Op::Fmin: ins.op = F32Op::Fmin; break;
+        case Op::Negative: ins.op = F32Op::Negative; break;
+        case Op::Absolute: ins.op = F32Op::Absolute; break;
+        case Op::Positive: case Op::Copy: case Op::Cast: ins.op = F32Op::Copy; break;
+        case Op::Square: ins.op = F32Op::Square; break;
+        case Op::Reciprocal: ins.op = F32Op::Reciprocal; break;
+        case Op::Sqrt: ins.op = F32Op::Sqrt; break;
+        case Op::Floor: ins.op = F32Op::Floor; break;
+        case Op::Ceil: ins.op = F32Op::Ceil; break;
+        case Op::Trunc: ins.op = F32Op::Trunc; break;
+        case Op::Rint: ins.op = F32Op::Rint; break;
+        case Op::Where: return;
+        default:
+          ins.op = F32Op::Call;
+          ins.call = ew_kernel(c.op, DType::Float32);
+          if (!ins.call) return;
+      }
+      code.push_back(ins);
+    }
+    f32_code_ = std::move(code);
+    f32_broadcast_.reset(new bool[nin + 1]);
+    for (int i = 0; i < nin; ++i) f32_broadcast_[i] = in_[i].mode == Operand::Scalar;
   }
 
   // Broadcast scalars are filled once per call, not per tile.
@@ -294,43 +346,88 @@ class FusedKernel final : public backend::Kernel {
 
   void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1, char* scr) const {
     const char* ptr[64];
-    const int nin = static_cast<int>(in_.size());
     fill_scalars(inputs, scr, ptr);
-    for (int64_t t = t0; t < t1; ++t) {
-      int64_t start = t * kTile, n = std::min(kTile, total_ - start);
-      for (int i = 0; i < nin; ++i) {
-        const Operand& op = in_[i];
-        if (op.mode == Operand::Direct) {
-          ptr[i] = inputs[i] + start * static_cast<int64_t>(op.isz);
-        } else if (op.mode == Operand::Strided) {
-          gather(inputs[i], dims_, op.strides, op.isz, start, n, reg_buf(scr, i));
-          ptr[i] = reg_buf(scr, i);
-        }
-      }
-      char* direct_out = out_.mode == Operand::Direct ? output + start * static_cast<int64_t>(out_.isz) : nullptr;
-      const char* pfp[64];
-      bool use_pf = false;
-      if (prefetch_ && t + 1 < t1) {
-        for (int i = 0; i < nin; ++i) {
-          pfp[i] = in_[i].mode == Operand::Direct ? inputs[i] + (start + kTile) * static_cast<int64_t>(in_[i].isz) : nullptr;
-          use_pf |= pfp[i] != nullptr;
-        }
-      }
-      const char* res = exec(n, ptr, scr, direct_out, use_pf ? pfp : nullptr, std::min(kTile, total_ - start - kTile));
-      if (direct_out) {
-        if (streaming_) stream_copy(direct_out, res, n * out_.isz);
-        else if (res != direct_out) std::memcpy(direct_out, res, n * out_.isz);
-      } else if (out_.mode == Operand::Scalar) {
-        std::memcpy(output, res + (n - 1) * out_.isz, out_.isz);
-      } else {
-        scatter(res, dims_, out_.strides, out_.isz, start, n, output);
-      }
-    }
+    const int64_t end = std::min(t1 * kTile, total_);
+    int64_t start = t0 * kTile;
+    if (!f32_code_.empty() && !overlaps_output(inputs, output)) start = run_f32_blocks(inputs, output, start, end, scr, ptr);
+    for (; start < end; start += kTile) run_tile(inputs, output, start, std::min(kTile, end - start), end, scr, ptr);
 #if defined(__SSE2__)
     if (streaming_) _mm_sfence();  // streaming stores are weakly ordered: publish before returning
 #endif
   }
 
+  // Elements [start, start + n) through the tile interpreter; `end` bounds the next tile's prefetch.
+  void run_tile(char* const* inputs, char* output, int64_t start, int64_t n, int64_t end, char* scr,
+                const char** ptr) const {
+    const int nin = static_cast<int>(in_.size());
+    for (int i = 0; i < nin; ++i) {
+      const Operand& op = in_[i];
+      if (op.mode == Operand::Direct) {
+        ptr[i] = inputs[i] + start * static_cast<int64_t>(op.isz);
+      } else if (op.mode == Operand::Strided) {
+        gather(inputs[i], dims_, op.strides, op.isz, start, n, reg_buf(scr, i));
+        ptr[i] = reg_buf(scr, i);
+      }
+    }
+    char* direct_out = out_.mode == Operand::Direct ? output + start * static_cast<int64_t>(out_.isz) : nullptr;
+    const char* pfp[64];
+    bool use_pf = false;
+    if (prefetch_ && start + n < end) {
+      for (int i = 0; i < nin; ++i) {
+        pfp[i] = in_[i].mode == Operand::Direct ? inputs[i] + (start + n) * static_cast<int64_t>(in_[i].isz) : nullptr;
+        use_pf |= pfp[i] != nullptr;
+      }
+    }
+    const char* res = exec(n, ptr, scr, direct_out, use_pf ? pfp : nullptr, std::min(kTile, end - start - n));
+    if (direct_out) {
+      if (streaming_) stream_copy(direct_out, res, n * out_.isz);
+      else if (res != direct_out) std::memcpy(direct_out, res, n * out_.isz);
+    } else if (out_.mode == Operand::Scalar) {
+      std::memcpy(output, res + (n - 1) * out_.isz, out_.isz);
+    } else {
+      scatter(res, dims_, out_.strides, out_.isz, start, n, output);
+    }
+  }
+
+  // Whether the output shares bytes with a contiguous input: the block program's fallback for
+  // errstate (below) recomputes a chunk, which needs the inputs intact.
+  bool overlaps_output(char* const* inputs, const char* output) const {
+    const size_t bytes = static_cast<size_t>(total_) * out_.isz;
+    for (size_t i = 0; i < in_.size(); ++i)
+      if (in_[i].mode == Operand::Direct && inputs[i] < output + bytes && output < inputs[i] + bytes) return true;
+    return false;
+  }
+
+  // Elements from start on, in chunks of whole F32 blocks; returns where the tile interpreter takes
+  // over (the last partial block, or everything after a chunk that raised an IEEE flag).
+  // errstate names the operation that raised a flag (fp_blame.h), which a block program cannot
+  // tell apart: a chunk that raised one is recomputed by the tile interpreter, which attributes it
+  // per instruction and writes the same values, and the rest of the range stays there (sqrt of
+  // many negatives pays for one extra chunk, not one per chunk).
+  int64_t run_f32_blocks(char* const* inputs, char* output, int64_t start, int64_t end, char* scr,
+                         const char** ptr) const {
+    constexpr int64_t kChunk = 4096;  // elements between flag checks
+    const int nin = static_cast<int>(in_.size());
+    float* out = reinterpret_cast<float*>(output);
+    const bool stream = streaming_ && (reinterpret_cast<uintptr_t>(out + start) & 31) == 0;
+    const bool track = fp_tracking();
+    const float* in[kF32MaxSlots];
+    while (end - start >= kF32Block) {
+      const int64_t n = std::min(kChunk, (end - start) / kF32Block * kF32Block);
+      for (int i = 0; i < nin; ++i)
+        in[i] = reinterpret_cast<const float*>(inputs[i]) + (in_[i].mode == Operand::Direct ? start : 0);
+      if (track)
+        if (int fe = fp_status_take()) note_outside_fp(fe);
+      f32_fn_(f32_code_.data(), static_cast<int>(f32_code_.size()), nin, in, f32_broadcast_.get(), out + start, n,
+              stream);
+      if (track && fp_status_take()) {
+        for (int64_t s = start; s < start + n; s += kTile) run_tile(inputs, output, s, std::min(kTile, start + n - s), end, scr, ptr);
+        return start + n;
+      }
+      start += n;
+    }
+    return start;
+  }
   // Transposed operands: tiles are 2-D blocks over (bi_dim_, last dim), so an operand that walks
   // bi_dim_ contiguously is moved with block transposes (copy_2d) instead of one column at a
   // time. Inside a block elements are row-major (i outer, j inner), like any other tile.
@@ -419,6 +516,9 @@ class FusedKernel final : public backend::Kernel {
   std::vector<char> needs_fill_;  // per input: a broadcast value some instruction reads as a tile
   bool streaming_ = false;
   bool prefetch_ = false;
+  F32ProgramFn f32_fn_ = nullptr;
+  std::vector<F32Instr> f32_code_;          // empty: the program runs as tiles only
+  std::unique_ptr<bool[]> f32_broadcast_;  // per input: read as one value
   int copy_src_ = -1;
   StridedCopy copy_;
   bool blocked_ = false;
