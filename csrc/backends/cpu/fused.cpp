@@ -204,50 +204,75 @@ class FusedKernel final : public backend::Kernel {
     for (int i = 0; i < nin; ++i) needs_fill_[i] = in_[i].mode == Operand::Scalar && read_as_tile[i];
   }
 
+  static F32Op f32_op(Op op) {
+    switch (op) {
+      case Op::Add: return F32Op::Add;
+      case Op::Subtract: return F32Op::Subtract;
+      case Op::Multiply: return F32Op::Multiply;
+      case Op::Divide: return F32Op::Divide;
+      case Op::Maximum: return F32Op::Maximum;
+      case Op::Minimum: return F32Op::Minimum;
+      case Op::Fmax: return F32Op::Fmax;
+      case Op::Fmin: return F32Op::Fmin;
+      case Op::Negative: return F32Op::Negative;
+      case Op::Absolute: return F32Op::Absolute;
+      case Op::Positive: case Op::Copy: case Op::Cast: return F32Op::Copy;  // float32 -> float32
+      case Op::Square: return F32Op::Square;
+      case Op::Reciprocal: return F32Op::Reciprocal;
+      case Op::Sqrt: return F32Op::Sqrt;
+      case Op::Floor: return F32Op::Floor;
+      case Op::Ceil: return F32Op::Ceil;
+      case Op::Trunc: return F32Op::Trunc;
+      case Op::Rint: return F32Op::Rint;
+      default: return F32Op::Call;
+    }
+  }
+
   // A program of float32 operations over contiguous or broadcast float32 inputs, with a contiguous
   // float32 output, also runs as an F32 block program (simd/fused_f32_kernels.cpp): no tile round
   // trips through scratch, the output written in place. Anything else keeps the tile interpreter.
   void plan_f32_blocks(const FusedProgram& p) {
-    f32_fn_ = std::getenv("MNN_FUSED_TILES_ONLY") ? nullptr : f32_program_kernel();  // TEMP A/B knob
+    // MNN_FUSED_TILES_ONLY=1 (read when a plan is built) keeps every program on the tiles: the
+    // A/B switch for benchmarks and for bisecting a wrong answer to one path or the other.
+    f32_fn_ = std::getenv("MNN_FUSED_TILES_ONLY") ? nullptr : f32_program_kernel();
     const int nin = static_cast<int>(p.inputs.size());
     if (!f32_fn_ || p.code.empty() || out_.mode != Operand::Direct || p.output.dtype != DType::Float32 ||
         nregs_ > kF32MaxSlots || result_ != p.code.back().dst)
       return;
     for (int i = 0; i < nin; ++i)
       if (p.inputs[i].dtype != DType::Float32 || in_[i].mode == Operand::Strided) return;
+    // Each value is spilled to its slot when an instruction other than the next one reads it, or
+    // when the next one is a Call (which reads slots); otherwise it passes in the accumulator.
+    const int ncode = static_cast<int>(p.code.size());
+    std::vector<char> defined(nregs_, 0);
+    for (int k = 0; k < ncode; ++k) {
+      const auto& c = p.code[k];
+      if (c.dst < nin || defined[c.dst] || c.compute != DType::Float32 || c.out != DType::Float32 || c.src[2] >= 0)
+        return;  // each register written once (the builder below relies on it)
+      defined[c.dst] = 1;
+    }
+    auto is_call = [&](int k) { return k < ncode && f32_op(p.code[k].op) == F32Op::Call; };
     std::vector<F32Instr> code;
-    for (auto& c : p.code) {
-      if (c.dst < nin || c.compute != DType::Float32 || c.out != DType::Float32 || c.src[2] >= 0) return;
+    for (int k = 0; k < ncode; ++k) {
+      const auto& c = p.code[k];
+      const int a = c.src[0], b = c.src[1] >= 0 ? c.src[1] : c.src[0];
       F32Instr ins;
+      ins.op = f32_op(c.op);
+      ins.a = static_cast<uint8_t>(a);
+      ins.b = static_cast<uint8_t>(b);
       ins.dst = static_cast<uint8_t>(c.dst);
-      ins.a = static_cast<uint8_t>(c.src[0]);
-      ins.b = static_cast<uint8_t>(c.src[1] >= 0 ? c.src[1] : c.src[0]);
-      switch (c.op) {
-        case Op::Add: ins.op = F32Op::Add; break;
-        case Op::Subtract: ins.op = F32Op::Subtract; break;
-        case Op::Multiply: ins.op = F32Op::Multiply; break;
-        case Op::Divide: ins.op = F32Op::Divide; break;
-        case Op::Maximum: ins.op = F32Op::Maximum; break;
-        case Op::Minimum: ins.op = F32Op::Minimum; break;
-        case Op::Fmax: ins.op = F32Op::Fmax; break;
-        case Op::Fmin: ins.op = F32Op::Fmin; break;
-        case Op::Negative: ins.op = F32Op::Negative; break;
-        case Op::Absolute: ins.op = F32Op::Absolute; break;
-        case Op::Positive: case Op::Copy: case Op::Cast: ins.op = F32Op::Copy; break;
-        case Op::Square: ins.op = F32Op::Square; break;
-        case Op::Reciprocal: ins.op = F32Op::Reciprocal; break;
-        case Op::Sqrt: ins.op = F32Op::Sqrt; break;
-        case Op::Floor: ins.op = F32Op::Floor; break;
-        case Op::Ceil: ins.op = F32Op::Ceil; break;
-        case Op::Trunc: ins.op = F32Op::Trunc; break;
-        case Op::Rint: ins.op = F32Op::Rint; break;
-        case Op::Where: return;
-        default:
-          ins.op = F32Op::Call;
-          ins.call = ew_kernel(c.op, DType::Float32);
-          if (!ins.call) return;
+      if (ins.op == F32Op::Call) {
+        ins.call = ew_kernel(c.op, DType::Float32);
+        if (!ins.call) return;
+      } else if (k > 0) {
+        const int acc = p.code[k - 1].dst;  // the accumulator holds the previous value
+        ins.form = static_cast<uint8_t>((a == acc ? 1 : 0) | (b == acc ? 2 : 0));
       }
       code.push_back(ins);
+      bool later = false;  // read by an instruction after the next one
+      for (int j = k + 2; j < ncode && !later; ++j)
+        for (int q = 0; q < 3; ++q) later |= p.code[j].src[q] == c.dst;
+      code.back().spill = ins.op != F32Op::Call && (later || is_call(k + 1));  // a Call's value is in its slot
     }
     f32_code_ = std::move(code);
     f32_broadcast_.reset(new bool[nin + 1]);

@@ -1,7 +1,8 @@
 // Fused float32 programs run a block of kF32Block elements at a time (KernelTable::f32_program):
-// every instruction is an inline SIMD loop over the block, its operands read where they lie (a
-// streamed input in place, a register from a small stack block), and the last instruction writes
-// the output directly, with streaming stores when asked. The tile interpreter (fused.cpp) calls a
+// every instruction is an inline SIMD loop over the block, its value kept in eight ymm registers
+// (the accumulator) for the next instruction, its other operands read where they lie (a streamed
+// input in place, a spilled value from a small stack block), and the block's result goes straight
+// to the output, with streaming stores when asked. The tile interpreter (fused.cpp) calls a
 // microkernel per instruction over 512-element tiles, then copies the result out; on a chain that
 // streams 256 MB (a*b + c*2 - sqrt(abs(a)) on 16M float32) its arithmetic and copies overlap the
 // memory stream only in part, while these blocks keep the loads and stores flowing.
@@ -13,8 +14,6 @@
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
-
-#include <type_traits>
 
 #include "backends/cpu/simd/kernel_table.h"
 
@@ -28,96 +27,108 @@ constexpr int kVecs = kF32Block / 8;  // ymm registers per block
 // leaves the three streams of the chain short of bandwidth while a block computes.
 constexpr int64_t kPrefetchAhead = 512;  // elements
 
-struct ToScratch {
-  static void put(float* p, __m256 v) { _mm256_store_ps(p, v); }
-};
-struct ToOutput {
-  static void put(float* p, __m256 v) { _mm256_storeu_ps(p, v); }
-};
-struct Streamed {  // 32-byte aligned output, bypassing the caches
-  static void put(float* p, __m256 v) { _mm256_stream_ps(p, v); }
-};
-
 inline __m256 ld(const float* p) { return _mm256_loadu_ps(p); }
 
 // numpy's float maximum/minimum (elementwise_ops.h): a when it wins or is NaN, else b; fmax/fmin
 // take a when it wins or b is NaN.
-inline __m256 sel(__m256 take_a, __m256 a, __m256 b) { return _mm256_blendv_ps(b, a, take_a); }
 inline __m256 is_nan(__m256 x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
-
-template <class Store>
-inline void step(const F32Instr& ins, const float* a, const float* b, float* d) {
-  const __m256 sign = _mm256_set1_ps(-0.0f);
-  const __m256 one = _mm256_set1_ps(1.0f);
-#define MNN_F32_LOOP(expr)                                                      \
-  for (int v = 0; v < kVecs; ++v) {                                             \
-    const float* av = a + 8 * v;                                                \
-    const float* bv = b + 8 * v;                                                \
-    (void)bv;                                                                   \
-    Store::put(d + 8 * v, expr);                                                \
-  }                                                                             \
-  return;
-  switch (ins.op) {
-    case F32Op::Add: MNN_F32_LOOP(_mm256_add_ps(ld(av), ld(bv)))
-    case F32Op::Subtract: MNN_F32_LOOP(_mm256_sub_ps(ld(av), ld(bv)))
-    case F32Op::Multiply: MNN_F32_LOOP(_mm256_mul_ps(ld(av), ld(bv)))
-    case F32Op::Divide: MNN_F32_LOOP(_mm256_div_ps(ld(av), ld(bv)))
-    case F32Op::Maximum:
-      MNN_F32_LOOP(sel(_mm256_or_ps(_mm256_cmp_ps(ld(av), ld(bv), _CMP_GE_OQ), is_nan(ld(av))), ld(av), ld(bv)))
-    case F32Op::Minimum:
-      MNN_F32_LOOP(sel(_mm256_or_ps(_mm256_cmp_ps(ld(av), ld(bv), _CMP_LE_OQ), is_nan(ld(av))), ld(av), ld(bv)))
-    case F32Op::Fmax:
-      MNN_F32_LOOP(sel(_mm256_or_ps(_mm256_cmp_ps(ld(av), ld(bv), _CMP_GE_OQ), is_nan(ld(bv))), ld(av), ld(bv)))
-    case F32Op::Fmin:
-      MNN_F32_LOOP(sel(_mm256_or_ps(_mm256_cmp_ps(ld(av), ld(bv), _CMP_LE_OQ), is_nan(ld(bv))), ld(av), ld(bv)))
-    case F32Op::Negative: MNN_F32_LOOP(_mm256_xor_ps(ld(av), sign))
-    case F32Op::Absolute: MNN_F32_LOOP(_mm256_andnot_ps(sign, ld(av)))
-    case F32Op::Copy: MNN_F32_LOOP(ld(av))
-    case F32Op::Square: MNN_F32_LOOP(_mm256_mul_ps(ld(av), ld(av)))
-    case F32Op::Reciprocal: MNN_F32_LOOP(_mm256_div_ps(one, ld(av)))
-    case F32Op::Sqrt: MNN_F32_LOOP(_mm256_sqrt_ps(ld(av)))
-    case F32Op::Floor: MNN_F32_LOOP(_mm256_round_ps(ld(av), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC))
-    case F32Op::Ceil: MNN_F32_LOOP(_mm256_round_ps(ld(av), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC))
-    case F32Op::Trunc: MNN_F32_LOOP(_mm256_round_ps(ld(av), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC))
-    case F32Op::Rint: MNN_F32_LOOP(_mm256_round_ps(ld(av), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
-    case F32Op::Call: {
-      const char* srcs[2] = {reinterpret_cast<const char*>(a), reinterpret_cast<const char*>(b)};
-      if constexpr (std::is_same_v<Store, ToScratch>) {
-        ins.call(kF32Block, srcs, reinterpret_cast<char*>(d));
-      } else {  // the microkernel writes its block to the stack, then it moves to the output
-        alignas(32) float tmp[kF32Block];
-        ins.call(kF32Block, srcs, reinterpret_cast<char*>(tmp));
-        for (int v = 0; v < kVecs; ++v) Store::put(d + 8 * v, _mm256_load_ps(tmp + 8 * v));
-      }
-      return;
-    }
-  }
-#undef MNN_F32_LOOP
+inline __m256 vmax(__m256 x, __m256 y) {
+  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_GE_OQ), is_nan(x)));
 }
+inline __m256 vmin(__m256 x, __m256 y) {
+  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LE_OQ), is_nan(x)));
+}
+inline __m256 vfmax(__m256 x, __m256 y) {
+  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_GE_OQ), is_nan(y)));
+}
+inline __m256 vfmin(__m256 x, __m256 y) {
+  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LE_OQ), is_nan(y)));
+}
+inline __m256 vneg(__m256 x) { return _mm256_xor_ps(x, _mm256_set1_ps(-0.0f)); }
+inline __m256 vabs(__m256 x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
+inline __m256 vcopy(__m256 x) { return x; }
+inline __m256 vsquare(__m256 x) { return _mm256_mul_ps(x, x); }
+inline __m256 vrecip(__m256 x) { return _mm256_div_ps(_mm256_set1_ps(1.0f), x); }
+inline __m256 vfloor(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+inline __m256 vceil(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
+inline __m256 vtrunc(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+inline __m256 vrint(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
 
-void run_program(const F32Instr* code, int ncode, int nin, const float* const* in, const bool* broadcast,
-                 float* out, int64_t n, bool stream) {
-  alignas(64) float regs[kF32MaxSlots][kF32Block];
+template <bool Stream>
+void run_blocks(const F32Instr* code, int ncode, int nin, const float* const* in, const bool* broadcast,
+                float* out, int64_t n) {
+  alignas(64) float slots[kF32MaxSlots][kF32Block];
   const float* src[kF32MaxSlots];
-  for (int s = 0; s < kF32MaxSlots; ++s) src[s] = regs[s];
+  for (int s = 0; s < kF32MaxSlots; ++s) src[s] = slots[s];
   for (int k = 0; k < nin; ++k) {
     if (!broadcast[k]) continue;
-    for (int e = 0; e < kF32Block; ++e) regs[k][e] = in[k][0];
+    for (int e = 0; e < kF32Block; ++e) slots[k][e] = in[k][0];
   }
-  const F32Instr& last = code[ncode - 1];
   for (int64_t i = 0; i < n; i += kF32Block) {
     for (int k = 0; k < nin; ++k) {
       if (broadcast[k]) continue;
       src[k] = in[k] + i;
       for (int e = 0; e < kF32Block; e += 16) _mm_prefetch(reinterpret_cast<const char*>(src[k] + kPrefetchAhead + e), _MM_HINT_T0);
     }
-    for (int k = 0; k + 1 < ncode; ++k) {
+    __m256 acc[kVecs];
+    for (int k = 0; k < ncode; ++k) {
       const F32Instr& ins = code[k];
-      step<ToScratch>(ins, src[ins.a], src[ins.b], regs[ins.dst]);
+      const float* a = src[ins.a];
+      const float* b = src[ins.b];
+      // one jump per instruction: the case is the opcode and where its operands lie
+#define MNN_F32_CASE(OP, FORM) case (static_cast<int>(F32Op::OP) << 2 | FORM)
+#define MNN_F32_BINARY(OP, F)                                                                        \
+  MNN_F32_CASE(OP, 0) : for (int v = 0; v < kVecs; ++v) acc[v] = F(ld(a + 8 * v), ld(b + 8 * v)); break; \
+  MNN_F32_CASE(OP, 1) : for (int v = 0; v < kVecs; ++v) acc[v] = F(acc[v], ld(b + 8 * v)); break;        \
+  MNN_F32_CASE(OP, 2) : for (int v = 0; v < kVecs; ++v) acc[v] = F(ld(a + 8 * v), acc[v]); break;        \
+  MNN_F32_CASE(OP, 3) : for (int v = 0; v < kVecs; ++v) acc[v] = F(acc[v], acc[v]); break;
+#define MNN_F32_UNARY(OP, F)                                                             \
+  MNN_F32_CASE(OP, 0) : for (int v = 0; v < kVecs; ++v) acc[v] = F(ld(a + 8 * v)); break; \
+  MNN_F32_CASE(OP, 3) : for (int v = 0; v < kVecs; ++v) acc[v] = F(acc[v]); break;
+      switch (static_cast<int>(ins.op) << 2 | ins.form) {
+        MNN_F32_BINARY(Add, _mm256_add_ps)
+        MNN_F32_BINARY(Subtract, _mm256_sub_ps)
+        MNN_F32_BINARY(Multiply, _mm256_mul_ps)
+        MNN_F32_BINARY(Divide, _mm256_div_ps)
+        MNN_F32_BINARY(Maximum, vmax)
+        MNN_F32_BINARY(Minimum, vmin)
+        MNN_F32_BINARY(Fmax, vfmax)
+        MNN_F32_BINARY(Fmin, vfmin)
+        MNN_F32_UNARY(Negative, vneg)
+        MNN_F32_UNARY(Absolute, vabs)
+        MNN_F32_UNARY(Copy, vcopy)
+        MNN_F32_UNARY(Square, vsquare)
+        MNN_F32_UNARY(Reciprocal, vrecip)
+        MNN_F32_UNARY(Sqrt, _mm256_sqrt_ps)
+        MNN_F32_UNARY(Floor, vfloor)
+        MNN_F32_UNARY(Ceil, vceil)
+        MNN_F32_UNARY(Trunc, vtrunc)
+        MNN_F32_UNARY(Rint, vrint)
+        MNN_F32_CASE(Call, 0) : {  // operands in slots (the builder spills them); the value is loaded back
+          const char* args[2] = {reinterpret_cast<const char*>(a), reinterpret_cast<const char*>(b)};
+          ins.call(kF32Block, args, reinterpret_cast<char*>(slots[ins.dst]));
+          for (int v = 0; v < kVecs; ++v) acc[v] = _mm256_load_ps(slots[ins.dst] + 8 * v);
+          break;
+        }
+        default: __builtin_unreachable();  // the builder (fused.cpp) emits only the forms above
+      }
+#undef MNN_F32_BINARY
+#undef MNN_F32_UNARY
+#undef MNN_F32_CASE
+      if (ins.spill)
+        for (int v = 0; v < kVecs; ++v) _mm256_store_ps(slots[ins.dst] + 8 * v, acc[v]);
     }
-    if (stream) step<Streamed>(last, src[last.a], src[last.b], out + i);
-    else step<ToOutput>(last, src[last.a], src[last.b], out + i);
+    for (int v = 0; v < kVecs; ++v) {
+      if (Stream) _mm256_stream_ps(out + i + 8 * v, acc[v]);
+      else _mm256_storeu_ps(out + i + 8 * v, acc[v]);
+    }
   }
+}
+
+void run_program(const F32Instr* code, int ncode, int nin, const float* const* in, const bool* broadcast,
+                 float* out, int64_t n, bool stream) {
+  if (stream) run_blocks<true>(code, ncode, nin, in, broadcast, out, n);
+  else run_blocks<false>(code, ncode, nin, in, broadcast, out, n);
 }
 
 }  // namespace

@@ -56,19 +56,26 @@ using FftPassFn = bool (*)(int ip, int64_t l1, int64_t ido, const double* tw, co
                            bool forward);
 
 // Fused float32 programs run block by block in registers (simd/fused_f32_kernels.cpp; built and
-// called by backends/cpu/fused.cpp). Slots [0, nin) are the inputs, the rest registers.
+// called by backends/cpu/fused.cpp). Slots [0, nin) hold the inputs, the rest spilled values.
+// The program is an accumulator machine: each instruction leaves its value in the accumulator (a
+// block of SIMD registers), its operands come from the accumulator or from slots, and `spill` also
+// keeps the value in slot dst for a later use; after the last instruction the accumulator is the output.
 enum class F32Op : uint8_t {
   Add, Subtract, Multiply, Divide, Maximum, Minimum, Fmax, Fmin,  // binary
   Negative, Absolute, Copy, Square, Reciprocal, Sqrt, Floor, Ceil, Trunc, Rint,  // unary
-  Call,  // any other float32 -> float32 microkernel, run on the block
+  Call,  // any other float32 -> float32 microkernel, over slots a (and b) into slot dst, then loaded
 };
 struct F32Instr {
   F32Op op;
-  uint8_t dst, a, b;  // slots; a unary op has b == a; the last instruction writes the output
+  // bit 0: operand a is the accumulator (slot a otherwise); bit 1: b likewise. A unary op has
+  // b == a (form 0 or 3); a Call reads slots (form 0).
+  uint8_t form = 0;
+  uint8_t a = 0, b = 0, dst = 0;
+  bool spill = false;
   EwFn call = nullptr;
 };
 constexpr int kF32Block = 64;     // elements per block: n given to the program is a multiple of it
-constexpr int kF32MaxSlots = 24;  // inputs + registers
+constexpr int kF32MaxSlots = 24;  // inputs + spilled values
 // out[0, n) = the program over in[k][0, n), or over in[k][0] for broadcast inputs; every pointer
 // float32, out 32-byte aligned when stream (streaming stores bypass the caches; the caller fences).
 using F32ProgramFn = void (*)(const F32Instr* code, int ncode, int nin, const float* const* in,
