@@ -8,6 +8,7 @@
 #endif
 
 #include <atomic>
+#include <memory>
 #include <cfenv>
 
 #include "backends/cpu/fp_blame.h"
@@ -138,6 +139,7 @@ class FusedKernel final : public backend::Kernel {
     int64_t direct_bytes = 0;  // prefetching pays only for inputs that come from beyond the caches
     for (auto& in : in_) direct_bytes += in.mode == Operand::Direct ? total_ * static_cast<int64_t>(in.isz) : 0;
     prefetch_ = copy_src_ < 0 && !blocked_ && !code_.empty() && direct_bytes >= kPrefetchBytes;
+    if (copy_src_ < 0 && !blocked_) plan_f32_blocks(p);
   }
 
   void run(char* const* inputs, char* output) override {
@@ -200,6 +202,81 @@ class FusedKernel final : public backend::Kernel {
     }
     if (result_ < nin && holds[result_] >= 0) read_as_tile[holds[result_]] = 1;
     for (int i = 0; i < nin; ++i) needs_fill_[i] = in_[i].mode == Operand::Scalar && read_as_tile[i];
+  }
+
+  static F32Op f32_op(Op op) {
+    switch (op) {
+      case Op::Add: return F32Op::Add;
+      case Op::Subtract: return F32Op::Subtract;
+      case Op::Multiply: return F32Op::Multiply;
+      case Op::Divide: return F32Op::Divide;
+      case Op::Maximum: return F32Op::Maximum;
+      case Op::Minimum: return F32Op::Minimum;
+      case Op::Fmax: return F32Op::Fmax;
+      case Op::Fmin: return F32Op::Fmin;
+      case Op::Negative: return F32Op::Negative;
+      case Op::Absolute: return F32Op::Absolute;
+      case Op::Positive: case Op::Copy: case Op::Cast: return F32Op::Copy;  // float32 -> float32
+      case Op::Square: return F32Op::Square;
+      case Op::Reciprocal: return F32Op::Reciprocal;
+      case Op::Sqrt: return F32Op::Sqrt;
+      case Op::Floor: return F32Op::Floor;
+      case Op::Ceil: return F32Op::Ceil;
+      case Op::Trunc: return F32Op::Trunc;
+      case Op::Rint: return F32Op::Rint;
+      default: return F32Op::Call;
+    }
+  }
+
+  // A program of float32 operations over contiguous or broadcast float32 inputs, with a contiguous
+  // float32 output, also runs as an F32 block program (simd/fused_f32_kernels.cpp): no tile round
+  // trips through scratch, the output written in place. Anything else keeps the tile interpreter.
+  void plan_f32_blocks(const FusedProgram& p) {
+    // MNN_FUSED_TILES_ONLY=1 (read when a plan is built) keeps every program on the tiles: the
+    // A/B switch for benchmarks and for bisecting a wrong answer to one path or the other.
+    f32_fn_ = std::getenv("MNN_FUSED_TILES_ONLY") ? nullptr : f32_program_kernel();
+    const int nin = static_cast<int>(p.inputs.size());
+    if (!f32_fn_ || p.code.empty() || out_.mode != Operand::Direct || p.output.dtype != DType::Float32 ||
+        nregs_ > kF32MaxSlots || result_ != p.code.back().dst)
+      return;
+    for (int i = 0; i < nin; ++i)
+      if (p.inputs[i].dtype != DType::Float32 || in_[i].mode == Operand::Strided) return;
+    // Each value is spilled to its slot when an instruction other than the next one reads it, or
+    // when the next one is a Call (which reads slots); otherwise it passes in the accumulator.
+    const int ncode = static_cast<int>(p.code.size());
+    std::vector<char> defined(nregs_, 0);
+    for (int k = 0; k < ncode; ++k) {
+      const auto& c = p.code[k];
+      if (c.dst < nin || defined[c.dst] || c.compute != DType::Float32 || c.out != DType::Float32 || c.src[2] >= 0)
+        return;  // each register written once (the builder below relies on it)
+      defined[c.dst] = 1;
+    }
+    auto is_call = [&](int k) { return k < ncode && f32_op(p.code[k].op) == F32Op::Call; };
+    std::vector<F32Instr> code;
+    for (int k = 0; k < ncode; ++k) {
+      const auto& c = p.code[k];
+      const int a = c.src[0], b = c.src[1] >= 0 ? c.src[1] : c.src[0];
+      F32Instr ins;
+      ins.op = f32_op(c.op);
+      ins.a = static_cast<uint8_t>(a);
+      ins.b = static_cast<uint8_t>(b);
+      ins.dst = static_cast<uint8_t>(c.dst);
+      if (ins.op == F32Op::Call) {
+        ins.call = ew_kernel(c.op, DType::Float32);
+        if (!ins.call) return;
+      } else if (k > 0) {
+        const int acc = p.code[k - 1].dst;  // the accumulator holds the previous value
+        ins.form = static_cast<uint8_t>((a == acc ? 1 : 0) | (b == acc ? 2 : 0));
+      }
+      code.push_back(ins);
+      bool later = false;  // read by an instruction after the next one
+      for (int j = k + 2; j < ncode && !later; ++j)
+        for (int q = 0; q < 3; ++q) later |= p.code[j].src[q] == c.dst;
+      code.back().spill = ins.op != F32Op::Call && (later || is_call(k + 1));  // a Call's value is in its slot
+    }
+    f32_code_ = std::move(code);
+    f32_broadcast_.reset(new bool[nin + 1]);
+    for (int i = 0; i < nin; ++i) f32_broadcast_[i] = in_[i].mode == Operand::Scalar;
   }
 
   // Broadcast scalars are filled once per call, not per tile.
@@ -294,43 +371,88 @@ class FusedKernel final : public backend::Kernel {
 
   void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1, char* scr) const {
     const char* ptr[64];
-    const int nin = static_cast<int>(in_.size());
     fill_scalars(inputs, scr, ptr);
-    for (int64_t t = t0; t < t1; ++t) {
-      int64_t start = t * kTile, n = std::min(kTile, total_ - start);
-      for (int i = 0; i < nin; ++i) {
-        const Operand& op = in_[i];
-        if (op.mode == Operand::Direct) {
-          ptr[i] = inputs[i] + start * static_cast<int64_t>(op.isz);
-        } else if (op.mode == Operand::Strided) {
-          gather(inputs[i], dims_, op.strides, op.isz, start, n, reg_buf(scr, i));
-          ptr[i] = reg_buf(scr, i);
-        }
-      }
-      char* direct_out = out_.mode == Operand::Direct ? output + start * static_cast<int64_t>(out_.isz) : nullptr;
-      const char* pfp[64];
-      bool use_pf = false;
-      if (prefetch_ && t + 1 < t1) {
-        for (int i = 0; i < nin; ++i) {
-          pfp[i] = in_[i].mode == Operand::Direct ? inputs[i] + (start + kTile) * static_cast<int64_t>(in_[i].isz) : nullptr;
-          use_pf |= pfp[i] != nullptr;
-        }
-      }
-      const char* res = exec(n, ptr, scr, direct_out, use_pf ? pfp : nullptr, std::min(kTile, total_ - start - kTile));
-      if (direct_out) {
-        if (streaming_) stream_copy(direct_out, res, n * out_.isz);
-        else if (res != direct_out) std::memcpy(direct_out, res, n * out_.isz);
-      } else if (out_.mode == Operand::Scalar) {
-        std::memcpy(output, res + (n - 1) * out_.isz, out_.isz);
-      } else {
-        scatter(res, dims_, out_.strides, out_.isz, start, n, output);
-      }
-    }
+    const int64_t end = std::min(t1 * kTile, total_);
+    int64_t start = t0 * kTile;
+    if (!f32_code_.empty() && !overlaps_output(inputs, output)) start = run_f32_blocks(inputs, output, start, end, scr, ptr);
+    for (; start < end; start += kTile) run_tile(inputs, output, start, std::min(kTile, end - start), end, scr, ptr);
 #if defined(__SSE2__)
     if (streaming_) _mm_sfence();  // streaming stores are weakly ordered: publish before returning
 #endif
   }
 
+  // Elements [start, start + n) through the tile interpreter; `end` bounds the next tile's prefetch.
+  void run_tile(char* const* inputs, char* output, int64_t start, int64_t n, int64_t end, char* scr,
+                const char** ptr) const {
+    const int nin = static_cast<int>(in_.size());
+    for (int i = 0; i < nin; ++i) {
+      const Operand& op = in_[i];
+      if (op.mode == Operand::Direct) {
+        ptr[i] = inputs[i] + start * static_cast<int64_t>(op.isz);
+      } else if (op.mode == Operand::Strided) {
+        gather(inputs[i], dims_, op.strides, op.isz, start, n, reg_buf(scr, i));
+        ptr[i] = reg_buf(scr, i);
+      }
+    }
+    char* direct_out = out_.mode == Operand::Direct ? output + start * static_cast<int64_t>(out_.isz) : nullptr;
+    const char* pfp[64];
+    bool use_pf = false;
+    if (prefetch_ && start + n < end) {
+      for (int i = 0; i < nin; ++i) {
+        pfp[i] = in_[i].mode == Operand::Direct ? inputs[i] + (start + n) * static_cast<int64_t>(in_[i].isz) : nullptr;
+        use_pf |= pfp[i] != nullptr;
+      }
+    }
+    const char* res = exec(n, ptr, scr, direct_out, use_pf ? pfp : nullptr, std::min(kTile, end - start - n));
+    if (direct_out) {
+      if (streaming_) stream_copy(direct_out, res, n * out_.isz);
+      else if (res != direct_out) std::memcpy(direct_out, res, n * out_.isz);
+    } else if (out_.mode == Operand::Scalar) {
+      std::memcpy(output, res + (n - 1) * out_.isz, out_.isz);
+    } else {
+      scatter(res, dims_, out_.strides, out_.isz, start, n, output);
+    }
+  }
+
+  // Whether the output shares bytes with a contiguous input: the block program's fallback for
+  // errstate (below) recomputes a chunk, which needs the inputs intact.
+  bool overlaps_output(char* const* inputs, const char* output) const {
+    const size_t bytes = static_cast<size_t>(total_) * out_.isz;
+    for (size_t i = 0; i < in_.size(); ++i)
+      if (in_[i].mode == Operand::Direct && inputs[i] < output + bytes && output < inputs[i] + bytes) return true;
+    return false;
+  }
+
+  // Elements from start on, in chunks of whole F32 blocks; returns where the tile interpreter takes
+  // over (the last partial block, or everything after a chunk that raised an IEEE flag).
+  // errstate names the operation that raised a flag (fp_blame.h), which a block program cannot
+  // tell apart: a chunk that raised one is recomputed by the tile interpreter, which attributes it
+  // per instruction and writes the same values, and the rest of the range stays there (sqrt of
+  // many negatives pays for one extra chunk, not one per chunk).
+  int64_t run_f32_blocks(char* const* inputs, char* output, int64_t start, int64_t end, char* scr,
+                         const char** ptr) const {
+    constexpr int64_t kChunk = 4096;  // elements between flag checks
+    const int nin = static_cast<int>(in_.size());
+    float* out = reinterpret_cast<float*>(output);
+    const bool stream = streaming_ && (reinterpret_cast<uintptr_t>(out + start) & 31) == 0;
+    const bool track = fp_tracking();
+    const float* in[kF32MaxSlots];
+    while (end - start >= kF32Block) {
+      const int64_t n = std::min(kChunk, (end - start) / kF32Block * kF32Block);
+      for (int i = 0; i < nin; ++i)
+        in[i] = reinterpret_cast<const float*>(inputs[i]) + (in_[i].mode == Operand::Direct ? start : 0);
+      if (track)
+        if (int fe = fp_status_take()) note_outside_fp(fe);
+      f32_fn_(f32_code_.data(), static_cast<int>(f32_code_.size()), nin, in, f32_broadcast_.get(), out + start, n,
+              stream);
+      if (track && fp_status_take()) {
+        for (int64_t s = start; s < start + n; s += kTile) run_tile(inputs, output, s, std::min(kTile, start + n - s), end, scr, ptr);
+        return start + n;
+      }
+      start += n;
+    }
+    return start;
+  }
   // Transposed operands: tiles are 2-D blocks over (bi_dim_, last dim), so an operand that walks
   // bi_dim_ contiguously is moved with block transposes (copy_2d) instead of one column at a
   // time. Inside a block elements are row-major (i outer, j inner), like any other tile.
@@ -419,6 +541,9 @@ class FusedKernel final : public backend::Kernel {
   std::vector<char> needs_fill_;  // per input: a broadcast value some instruction reads as a tile
   bool streaming_ = false;
   bool prefetch_ = false;
+  F32ProgramFn f32_fn_ = nullptr;
+  std::vector<F32Instr> f32_code_;          // empty: the program runs as tiles only
+  std::unique_ptr<bool[]> f32_broadcast_;  // per input: read as one value
   int copy_src_ = -1;
   StridedCopy copy_;
   bool blocked_ = false;

@@ -13,6 +13,7 @@ EwFn ew_kernel(core::Op op, core::DType compute);  // nullptr: no loop for that 
 // The binary op with in[1] one value broadcast over n (KernelTable::ew_scalar_b); nullptr if none.
 EwFn ew_kernel_scalar_b(core::Op op, core::DType compute);
 CastFn cast_kernel(core::DType from, core::DType to);
+F32ProgramFn f32_program_kernel();  // nullptr: the active ISA runs fused programs as tiles only
 // Where: out[i] = cond[i] ? a[i] : b[i] (cond bool, a/b/out of itemsize bytes).
 void where_kernel(int64_t n, const char* cond, const char* a, const char* b, char* out, size_t itemsize);
 

@@ -55,6 +55,32 @@ using ArgRowsFn = void (*)(const char* base, int64_t stride, int64_t nrows, int6
 using FftPassFn = bool (*)(int ip, int64_t l1, int64_t ido, const double* tw, const double* in, double* out,
                            bool forward);
 
+// Fused float32 programs run block by block in registers (simd/fused_f32_kernels.cpp; built and
+// called by backends/cpu/fused.cpp). Slots [0, nin) hold the inputs, the rest spilled values.
+// The program is an accumulator machine: each instruction leaves its value in the accumulator (a
+// block of SIMD registers), its operands come from the accumulator or from slots, and `spill` also
+// keeps the value in slot dst for a later use; after the last instruction the accumulator is the output.
+enum class F32Op : uint8_t {
+  Add, Subtract, Multiply, Divide, Maximum, Minimum, Fmax, Fmin,  // binary
+  Negative, Absolute, Copy, Square, Reciprocal, Sqrt, Floor, Ceil, Trunc, Rint,  // unary
+  Call,  // any other float32 -> float32 microkernel, over slots a (and b) into slot dst, then loaded
+};
+struct F32Instr {
+  F32Op op;
+  // bit 0: operand a is the accumulator (slot a otherwise); bit 1: b likewise. A unary op has
+  // b == a (form 0 or 3); a Call reads slots (form 0).
+  uint8_t form = 0;
+  uint8_t a = 0, b = 0, dst = 0;
+  bool spill = false;
+  EwFn call = nullptr;
+};
+constexpr int kF32Block = 64;     // elements per block: n given to the program is a multiple of it
+constexpr int kF32MaxSlots = 24;  // inputs + spilled values
+// out[0, n) = the program over in[k][0, n), or over in[k][0] for broadcast inputs; every pointer
+// float32, out 32-byte aligned when stream (streaming stores bypass the caches; the caller fences).
+using F32ProgramFn = void (*)(const F32Instr* code, int ncode, int nin, const float* const* in,
+                              const bool* broadcast, float* out, int64_t n, bool stream);
+
 struct KernelTable {
   EwFn ew[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   // Binary ops whose second operand is one value broadcast over the n elements (x - m, e / s,
@@ -73,6 +99,7 @@ struct KernelTable {
   TransposeFn transpose[4] = {};
   GemmKernel<float> sgemm;
   GemmKernel<double> dgemm;
+  F32ProgramFn f32_program = nullptr;  // null: fused programs take the tile interpreter
   FftPassFn fft_pass_c128 = nullptr;  // simd/fft_kernels.cpp; null: the plan's generic passes
   // The same pass over two interleaved transforms (data [n][2] complex128); null: no pair path.
   FftPassFn fft_pass_c128x2 = nullptr;
@@ -97,24 +124,28 @@ namespace scalar { void fill_reduce(KernelTable& t); }
 namespace scalar { void fill_transpose(KernelTable& t); }
 namespace scalar { void fill_gemm(KernelTable& t); }
 namespace scalar { void fill_fft(KernelTable& t); }
+namespace scalar { void fill_fused(KernelTable& t); }  // simd/fused_f32_kernels.cpp
 namespace scalar { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 namespace avx2 { void fill_elementwise(KernelTable& t); }
 namespace avx2 { void fill_reduce(KernelTable& t); }
 namespace avx2 { void fill_transpose(KernelTable& t); }
 namespace avx2 { void fill_gemm(KernelTable& t); }
 namespace avx2 { void fill_fft(KernelTable& t); }
+namespace avx2 { void fill_fused(KernelTable& t); }  // simd/fused_f32_kernels.cpp
 namespace avx2 { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 namespace avx512 { void fill_elementwise(KernelTable& t); }
 namespace avx512 { void fill_reduce(KernelTable& t); }
 namespace avx512 { void fill_transpose(KernelTable& t); }
 namespace avx512 { void fill_gemm(KernelTable& t); }
 namespace avx512 { void fill_fft(KernelTable& t); }
+namespace avx512 { void fill_fused(KernelTable& t); }  // simd/fused_f32_kernels.cpp
 namespace avx512 { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 namespace neon { void fill_elementwise(KernelTable& t); }
 namespace neon { void fill_reduce(KernelTable& t); }
 namespace neon { void fill_transpose(KernelTable& t); }
 namespace neon { void fill_gemm(KernelTable& t); }
 namespace neon { void fill_fft(KernelTable& t); }
+namespace neon { void fill_fused(KernelTable& t); }  // simd/fused_f32_kernels.cpp
 namespace neon { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
 
 }  // namespace mnn::cpu
