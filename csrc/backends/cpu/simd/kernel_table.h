@@ -55,6 +55,13 @@ using ArgRowsFn = void (*)(const char* base, int64_t stride, int64_t nrows, int6
 using FftPassFn = bool (*)(int ip, int64_t l1, int64_t ido, const double* tw, const double* in, double* out,
                            bool forward);
 
+// out[i] = exp(a[i] - shift) in float32 (a row region's exp(x - max)); returns whether some
+// a[i] - shift overflows, so the caller raises FE_OVERFLOW as numpy's exp would.
+using ExpShiftedFn = bool (*)(int64_t n, const float* a, float shift, float* out);
+// The same, and *sum = the sum of out[0..n) in numpy's pairwise order, bit for bit as reduce_run's
+// float32 sum (8 <= n <= exp_sum_max_n).
+using ExpSumShiftedFn = bool (*)(int64_t n, const float* a, float shift, float* out, float* sum);
+
 struct KernelTable {
   EwFn ew[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   // Binary ops whose second operand is one value broadcast over the n elements (x - m, e / s,
@@ -62,6 +69,9 @@ struct KernelTable {
   EwFn ew_scalar_b[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   CastFn cast[core::kNumDTypes][core::kNumDTypes] = {};
   WhereFn where = nullptr;
+  ExpShiftedFn exp_shifted_f32 = nullptr;  // null: no vectorised exp on this target (neon)
+  ExpSumShiftedFn exp_sum_shifted_f32 = nullptr;
+  int64_t exp_sum_max_n = 0;
   ReduceRunFn reduce_run[4][core::kNumDTypes] = {};
   ReduceRowsFn reduce_rows[4][core::kNumDTypes] = {};
   BoolRunFn bool_run[2][core::kNumDTypes] = {};
