@@ -188,3 +188,24 @@ def test_exp_sum_row_kernel_overflow_matches_op_by_op():
         want = numpy.exp(x - x.min(-1, keepdims=True)).sum(-1)
     assert numpy.isinf(got[0]) and numpy.isinf(want[0])
     numpy.testing.assert_allclose(got, want, rtol=2e-6)
+
+
+def test_kept_intermediate_is_a_side_output_of_the_region():
+    # e held by the caller (the plain-ops softmax keeps it in a variable): still one region step,
+    # which writes e to its own buffer as it goes; e and y both equal the op-by-op results
+    x = numpy.random.default_rng(11).standard_normal((300, 257)).astype(numpy.float32)
+    xm = np.asarray(x)
+    mnn.engine.reset_stats()
+    e = np.exp(xm - xm.max(-1, keepdims=True))
+    d = xm - xm.mean(-1, keepdims=True)  # a kept value inside a fused program of its own region
+    y = e / e.sum(-1, keepdims=True)
+    z = d / xm.std(-1, keepdims=True)
+    mnn.eval(y, z)
+    assert mnn.engine.stats()["last_steps"] == 2 and mnn.engine.stats()["arena_bytes"] == 0
+    e1, _, y1 = _op_by_op_softmax(x)
+    numpy.testing.assert_array_equal(numpy.asarray(e), e1)
+    numpy.testing.assert_array_equal(numpy.asarray(y), y1)
+    numpy.testing.assert_allclose(numpy.asarray(d), x - x.mean(-1, keepdims=True), rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(numpy.asarray(z), standardize(numpy, x), rtol=1e-5, atol=1e-6)
+    e[0, 0] = 5.0  # the side output is an ordinary array of its own
+    assert float(numpy.asarray(e)[0, 0]) == 5.0 and numpy.asarray(y)[0, 0] == y1[0, 0]
