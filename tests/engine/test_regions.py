@@ -190,10 +190,11 @@ def test_exp_sum_row_kernel_overflow_matches_op_by_op():
     numpy.testing.assert_allclose(got, want, rtol=2e-6)
 
 
-def test_kept_intermediate_is_a_side_output_of_the_region():
+@pytest.mark.parametrize("shape", [(300, 257), (2100, 1100)])  # the second: streamed out (> 8 MB)
+def test_kept_intermediate_is_a_side_output_of_the_region(shape):
     # e held by the caller (the plain-ops softmax keeps it in a variable): still one region step,
     # which writes e to its own buffer as it goes; e and y both equal the op-by-op results
-    x = numpy.random.default_rng(11).standard_normal((300, 257)).astype(numpy.float32)
+    x = numpy.random.default_rng(11).standard_normal(shape).astype(numpy.float32)
     xm = np.asarray(x)
     mnn.engine.reset_stats()
     e = np.exp(xm - xm.max(-1, keepdims=True))
