@@ -441,7 +441,8 @@ class Planner {
   }
 
   bool eligible(int u, const Region& r) const {
-    if (u < nl_ || canon_[u] != u || region_[u] >= 0 || plan_->is_output[u]) return false;
+    if (u < nl_ || canon_[u] != u || region_[u] >= 0) return false;
+    if (plan_->is_output[u] && !side_output_ok(u, r)) return false;
     Node* n = node(u);
     if (n->op == Op::Reduce) {
       const Node* in = n->inputs[0].get();
@@ -450,6 +451,16 @@ class Planner {
     RowClass c = row_class(n->shape, r.lead, r.cols);
     if (n->op == Op::View) return c == kRowKeep || c == kRowFlat;
     return is_elementwise(n->op) && c != kNoClass;
+  }
+
+  // A value the caller keeps (softmax's e = exp(x - max) held in a variable) may still be computed
+  // inside a region when it is full width and contiguous: the region writes it to its own buffer
+  // as it goes (a side output), and the rest of the region reads it back from cache, where ending
+  // the region there wrote it and then read it all back from memory in a second region.
+  bool side_output_ok(int u, const Region& r) const {
+    Node* n = node(u);
+    return is_elementwise(n->op) && row_class(n->shape, r.lead, r.cols) == kFull && n->offset == 0 &&
+           n->strides == contiguous_strides(n->shape);
   }
 
   // Leading strides of an outside value read as the rows of `shape` (L+[C], L+[1] or L), merged
@@ -625,7 +636,7 @@ class Planner {
       if (!is_elementwise(n->op)) continue;
       RowClass cls = row_class(n->shape, r.lead, r.cols);
       int target = -1;
-      bool ok = m != sink;
+      bool ok = m != sink && !plan_->is_output[m];  // a side output is a program's result
       for (int c : consumers_[m]) {
         auto f = sub.find(c);
         if (f == sub.end() || row_class(node(c)->shape, r.lead, r.cols) != cls) ok = false;
@@ -660,6 +671,14 @@ class Planner {
         st.program = region_program(group, st.srcs, prog->slots, slot_for, sub);
       }
       out.result = m == sink;
+      if (m != sink && plan_->is_output[m]) {
+        // a side output: a fresh buffer the region reaches as one more (written) operand
+        out.external = static_cast<int>(step.inputs.size());
+        out.row_stride = r.cols;
+        out.col_stride = 1;
+        step.inputs.push_back(m);
+        bind(m, new_store(numel(n->shape) * static_cast<int64_t>(itemsize(n->dtype)), step_of_[sink]));
+      }
       prog->slots.push_back(out);
       st.dst = static_cast<int>(prog->slots.size()) - 1;
       slot_of[m] = st.dst;

@@ -131,3 +131,82 @@ def test_softmax_gradient_matches_torch():
     tx = torch.tensor(x0, requires_grad=True)
     (torch.softmax(tx, -1) * torch.tensor(w)).sum().backward()
     numpy.testing.assert_allclose(numpy.asarray(x.grad), tx.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+# ---- the exp(x - m) row kernel (region.cpp run_exp_shift, vmath exp_shifted / exp_sum_shifted) ----
+# Softmax's exp(x - max) runs as one float32 kernel, and the row sum that follows is taken in the
+# same pass in numpy's pairwise order. Both must give the bits of the op-by-op evaluation.
+
+def _op_by_op_softmax(x):
+    xm = np.asarray(x)
+    m = xm.max(-1, keepdims=True)
+    mnn.eval(m)
+    e = np.exp(xm - m)
+    mnn.eval(e)
+    s = e.sum(-1, keepdims=True)
+    mnn.eval(s)
+    y = e / s
+    mnn.eval(y)
+    return numpy.asarray(e), numpy.asarray(s), numpy.asarray(y)
+
+
+@pytest.mark.parametrize("cols", [8, 9, 15, 16, 100, 128, 129, 136, 1000, 1024, 2049, 3000, 16384, 16385])
+@pytest.mark.parametrize("scale", [1.0, 60.0])  # 60: many x - max below -87, exps subnormal or 0
+def test_softmax_row_kernel_equals_op_by_op_bits(cols, scale):
+    x = (numpy.random.default_rng(cols).standard_normal((6, cols)) * scale).astype(numpy.float32)
+    e1, s1, y1 = _op_by_op_softmax(x)
+    got, st = run(softmax, x)
+    assert st["last_steps"] == 1
+    numpy.testing.assert_array_equal(got, y1)
+    lse, _ = run(lambda m, v: m.exp(v - v.max(-1, keepdims=True)).sum(-1), x)  # region ending in the sum
+    numpy.testing.assert_array_equal(lse, s1[:, 0])
+    with numpy.errstate(all="ignore"):
+        want = softmax(numpy, x)
+    numpy.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-30)
+
+
+def test_softmax_row_kernel_non_finite_rows():
+    x = numpy.random.default_rng(5).standard_normal((6, 300)).astype(numpy.float32)
+    x[0, 7] = numpy.nan
+    x[1, 3] = numpy.inf
+    x[2, :] = -numpy.inf
+    x[3, 10] = -numpy.inf
+    x[4, 299] = 100.0
+    with numpy.errstate(all="ignore"):
+        want = softmax(numpy, x)
+        got, _ = run(softmax, x)
+        _, _, y1 = _op_by_op_softmax(x)
+    numpy.testing.assert_array_equal(got, y1)
+    numpy.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-30)
+
+
+def test_exp_sum_row_kernel_overflow_matches_op_by_op():
+    # exp(x - row min) overflows: the row falls back to the program, the sum to the reduction
+    x = numpy.stack([numpy.linspace(0.0, hi, 256, dtype=numpy.float32) for hi in (200.0, 50.0, 89.0, 10.0)])
+    with numpy.errstate(all="ignore"):
+        got, _ = run(lambda m, v: m.exp(v - v.min(-1, keepdims=True)).sum(-1), x)
+        want = numpy.exp(x - x.min(-1, keepdims=True)).sum(-1)
+    assert numpy.isinf(got[0]) and numpy.isinf(want[0])
+    numpy.testing.assert_allclose(got, want, rtol=2e-6)
+
+
+@pytest.mark.parametrize("shape", [(300, 257), (2100, 1100)])  # the second: streamed out (> 8 MB)
+def test_kept_intermediate_is_a_side_output_of_the_region(shape):
+    # e held by the caller (the plain-ops softmax keeps it in a variable): still one region step,
+    # which writes e to its own buffer as it goes; e and y both equal the op-by-op results
+    x = numpy.random.default_rng(11).standard_normal(shape).astype(numpy.float32)
+    xm = np.asarray(x)
+    mnn.engine.reset_stats()
+    e = np.exp(xm - xm.max(-1, keepdims=True))
+    d = xm - xm.mean(-1, keepdims=True)  # a kept value inside a fused program of its own region
+    y = e / e.sum(-1, keepdims=True)
+    z = d / xm.std(-1, keepdims=True)
+    mnn.eval(y, z)
+    assert mnn.engine.stats()["last_steps"] == 2 and mnn.engine.stats()["arena_bytes"] == 0
+    e1, _, y1 = _op_by_op_softmax(x)
+    numpy.testing.assert_array_equal(numpy.asarray(e), e1)
+    numpy.testing.assert_array_equal(numpy.asarray(y), y1)
+    numpy.testing.assert_allclose(numpy.asarray(d), x - x.mean(-1, keepdims=True), rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(numpy.asarray(z), standardize(numpy, x), rtol=1e-5, atol=1e-6)
+    e[0, 0] = 5.0  # the side output is an ordinary array of its own
+    assert float(numpy.asarray(e)[0, 0]) == 5.0 and numpy.asarray(y)[0, 0] == y1[0, 0]

@@ -47,6 +47,12 @@ def _cases(m):
         ("max reduce of nan", lambda: m.max(f64([1.0, m.nan, 2.0]))),
         ("softmax rows with nan", lambda: (lambda x: (lambda e: e / e.sum(axis=1, keepdims=True))(
             m.exp(x - x.max(axis=1, keepdims=True))))(m.reshape(f32([1.0, m.nan, 3.0, 4.0] * 64), (4, 64)))),
+        ("softmax rows with inf", lambda: (lambda x: (lambda e: e / e.sum(axis=1, keepdims=True))(
+            m.exp(x - x.max(axis=1, keepdims=True))))(m.reshape(f32([1.0, m.inf, 3.0, 4.0] * 64), (4, 64)))),
+        ("softmax rows of -inf", lambda: (lambda x: (lambda e: e / e.sum(axis=1, keepdims=True))(
+            m.exp(x - x.max(axis=1, keepdims=True))))(m.reshape(f32([-m.inf] * 128 + [1.0] * 128), (4, 64)))),
+        ("exp of x - row min overflows", lambda: (lambda x: m.exp(x - x.min(axis=1, keepdims=True)).sum(axis=1))(
+            m.reshape(f32([float(i) for i in range(256)]), (2, 128)))),
         ("row sum overflow", lambda: (lambda x: x / x.sum(axis=1, keepdims=True))(m.full((3, 64), 3e37, dtype=m.float32))),
         ("sum axis of nan", lambda: m.sum(m.reshape(f64([m.nan, 1.0, 2.0, 3.0]), (2, 2)), axis=0)),
     ]

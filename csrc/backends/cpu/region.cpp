@@ -7,12 +7,18 @@
 // result written once, where evaluating the ops one by one streams every intermediate through DRAM.
 // Each step reuses the ordinary prepared kernels (the tile interpreter, the reduce kernels), built
 // for the block's shape; row reductions of a block give the same bits as of the whole array,
-// since every row is reduced on its own.
+// since every row is reduced on its own. Float reductions over contiguous rows call the table's
+// reduce_run directly, and a float32 exp(x - m) (softmax, logsumexp) runs as one exp kernel that
+// also takes the following row sum in the same pass; both keep the bits of the general path.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/fp_status.h"
 #include "backends/cpu/fused.h"
+#include "backends/cpu/simd/kernel_table.h"
+#include "backends/cpu/strided.h"
 #include "core/threadpool.h"
 
 namespace mnn::cpu {
@@ -22,8 +28,11 @@ using backend::RegionProgram;
 
 namespace {
 
-// Elements of one row block: a handful of float slots of this size stay within a 512 KiB L2.
-constexpr int64_t kBlockElems = 8192;
+// Elements of one row block. Every pass of a block after the first (the reduction that streams
+// the rows in) should find its slots in the 32 KiB L1 (8192 elements, two 32 KiB float slots,
+// spilled to L2 and measured slower for softmax 4096x1024); at 4096 a block of x and one
+// intermediate fit, and four rows of 1024 still let a float sum run four rows in lockstep.
+constexpr int64_t kBlockElems = 4096;
 
 class RegionKernel final : public backend::Kernel {
  public:
@@ -34,9 +43,19 @@ class RegionKernel final : public backend::Kernel {
     tail_rows_ = R - (nblocks_ - 1) * block_rows_;
     // Scratch layout: one 64-byte aligned area per intermediate slot, sized for a full block.
     scratch_off_.assign(p.slots.size(), -1);
+    // The result, when too large for the last-level cache, is computed into scratch and streamed
+    // out: stores that skip the read-for-ownership of every line, a third of its memory traffic.
+    // (Side outputs are written in place: streaming them too measured slower, their rows are
+    // still read from cache by the steps after the one that writes them.)
     for (size_t s = 0; s < p.slots.size(); ++s) {
       const auto& sl = p.slots[s];
-      if (sl.external >= 0 || sl.result) continue;
+      if (sl.result && sl.full && R * C * static_cast<int64_t>(itemsize(sl.dtype)) >= kStreamingBytes)
+        streamed_.push_back(static_cast<int>(s));
+    }
+    for (size_t s = 0; s < p.slots.size(); ++s) {
+      const auto& sl = p.slots[s];
+      const bool streamed = std::find(streamed_.begin(), streamed_.end(), static_cast<int>(s)) != streamed_.end();
+      if ((sl.external >= 0 || sl.result) && !streamed) continue;
       scratch_off_[s] = scratch_bytes_;
       int64_t bytes = block_rows_ * (sl.full ? C : 1) * static_cast<int64_t>(itemsize(sl.dtype));
       scratch_bytes_ += (bytes + 63) & ~int64_t(63);
@@ -44,6 +63,7 @@ class RegionKernel final : public backend::Kernel {
     for (size_t s = 0; s < p.slots.size(); ++s) {
       const auto& sl = p.slots[s];
       int64_t isz = static_cast<int64_t>(itemsize(sl.dtype));
+      slot_isz_.push_back(isz);
       row_step_.push_back(sl.external >= 0 ? sl.row_stride * isz : (sl.full ? C : 1) * isz);
     }
     // A full-width step that reads a per-row value (x - mean) runs row by row, where that value is
@@ -52,6 +72,21 @@ class RegionKernel final : public backend::Kernel {
       bool row_operand = false;
       for (int s : st.srcs) row_operand |= !is_full_width(s);
       per_row_.push_back(!st.reduce && st.full && row_operand);
+    }
+    for (size_t k = 0; k < p.steps.size(); ++k) {
+      direct_reduce_.push_back(direct_reduce(p.steps[k]));
+      exp_shift_.push_back(per_row_[k] ? exp_shift_operands(p.steps[k]) : ExpShift{});
+    }
+    // exp(x - m) followed by the sum of its rows (softmax): the sum is taken in the exp's pass.
+    skip_.assign(p.steps.size(), 0);
+    for (size_t k = 0; k + 1 < p.steps.size(); ++k) {
+      const auto& nx = p.steps[k + 1];
+      if (exp_shift_[k].a >= 0 && direct_reduce_[k + 1] && nx.reduce_kind == 0 && nx.srcs[0] == p.steps[k].dst &&
+          p.slots[nx.dst].dtype == DType::Float32 && kernels().exp_sum_shifted_f32 && C >= 8 &&
+          C <= kernels().exp_sum_max_n) {
+        exp_shift_[k].sum_step = static_cast<int>(k + 1);
+        skip_[k + 1] = 1;
+      }
     }
     if (nblocks_ > 0) main_ = prepare_steps(block_rows_);
     if (nblocks_ > 0 && tail_rows_ != block_rows_) tail_ = prepare_steps(tail_rows_);
@@ -71,30 +106,158 @@ class RegionKernel final : public backend::Kernel {
         const auto& kernels = (b == nblocks_ - 1 && !tail_.empty()) ? tail_ : main_;
         for (size_t s = 0; s < p_.slots.size(); ++s) {
           const auto& sl = p_.slots[s];
-          const int64_t isz = static_cast<int64_t>(itemsize(sl.dtype));
-          if (sl.external >= 0) slot_ptr[s] = inputs[sl.external] + r0 * sl.row_stride * isz;
-          else if (sl.result) slot_ptr[s] = output + r0 * (sl.full ? p_.cols : 1) * isz;
-          else slot_ptr[s] = scratch + scratch_off_[s];
+          const int64_t isz = slot_isz_[s];
+          if (scratch_off_[s] >= 0) slot_ptr[s] = scratch + scratch_off_[s];
+          else if (sl.external >= 0) slot_ptr[s] = inputs[sl.external] + r0 * sl.row_stride * isz;
+          else slot_ptr[s] = output + r0 * (sl.full ? p_.cols : 1) * isz;
         }
         const int64_t nrows = (b == nblocks_ - 1) ? tail_rows_ : block_rows_;
         for (size_t k = 0; k < p_.steps.size(); ++k) {
           const auto& st = p_.steps[k];
+          if (skip_[k]) continue;  // done by the step before
           args.clear();
           for (int s : st.srcs) args.push_back(slot_ptr[s]);
-          if (!per_row_[k]) {
+          if (direct_reduce_[k]) {
+            run_reduce(st, direct_reduce_[k], args[0], slot_ptr[st.dst], nrows);
+          } else if (st.reduce) {
             kernels[k]->run(args.data(), slot_ptr[st.dst]);
-            continue;
+          } else if (!per_row_[k]) {
+            // the whole block is one tile run on this thread (no pool dispatch per block)
+            const int64_t zero[64] = {};
+            run_fused_rows(*kernels[k], args.data(), zero, slot_ptr[st.dst], 0, 1);
+          } else if (exp_shift_[k].a >= 0) {
+            char* sums = exp_shift_[k].sum_step >= 0 ? slot_ptr[p_.steps[exp_shift_[k].sum_step].dst] : nullptr;
+            run_exp_shift(st, *kernels[k], exp_shift_[k], args.data(), slot_ptr[st.dst], sums, nrows);
+          } else {
+            // one row at a time: the per-row values are scalars to the tile interpreter
+            steps.clear();
+            for (int s : st.srcs) steps.push_back(row_step_[s]);
+            run_fused_rows(*kernels[k], args.data(), steps.data(), slot_ptr[st.dst], row_step_[st.dst], nrows);
           }
-          // one row at a time: the per-row values are scalars to the tile interpreter
-          steps.clear();
-          for (int s : st.srcs) steps.push_back(row_step_[s]);
-          run_fused_rows(*kernels[k], args.data(), steps.data(), slot_ptr[st.dst], row_step_[st.dst], nrows);
+        }
+        for (int s : streamed_) {
+          const int64_t row_bytes = p_.cols * slot_isz_[s];
+          char* dst = p_.slots[s].external >= 0 ? inputs[p_.slots[s].external] : output;
+          stream_out(dst + r0 * row_bytes, slot_ptr[s], nrows * row_bytes);
         }
       }
+#if defined(__SSE2__)
+      if (!streamed_.empty()) _mm_sfence();  // streaming stores are weakly ordered: publish them
+#endif
     });
   }
 
  private:
+  struct ExpShift {
+    int a = -1, b = -1;  // program inputs: exp(in[a] - in[b]), in[b] one value per row
+    int sum_step = -1;   // the next step, a float32 sum of these rows, done in the same pass
+  };
+
+  // A reduction the kernel table runs straight from the block: float32/float64 over contiguous
+  // rows, into a slot of the same dtype. ReduceKernel::run would add a pool dispatch and a
+  // std::function per block, which shows at a few rows per block.
+  ReduceRunFn direct_reduce(const backend::RegionStep& st) const {
+    if (!st.reduce) return nullptr;
+    const auto& src = p_.slots[st.srcs[0]];
+    const DType dt = src.dtype;
+    if ((dt != DType::Float32 && dt != DType::Float64) || p_.slots[st.dst].dtype != dt) return nullptr;
+    if (src.external >= 0 ? src.col_stride != 1 : !src.full) return nullptr;
+    if (st.reduce_kind < 0 || st.reduce_kind > 3) return nullptr;
+    return kernels().reduce_run[st.reduce_kind][static_cast<int>(dt)];
+  }
+
+  void run_reduce(const backend::RegionStep& st, ReduceRunFn fn, const char* src, char* dst, int64_t nrows) const {
+    const int64_t stride = row_step_[st.srcs[0]];
+    const bool sum = st.reduce_kind == 0;  // numpy starts a float sum at 0 (so -0.0 sums to 0.0)
+    if (p_.slots[st.dst].dtype == DType::Float32) finish_reduce<float>(fn, src, stride, dst, nrows, sum);
+    else finish_reduce<double>(fn, src, stride, dst, nrows, sum);
+  }
+
+  template <class T>
+  void finish_reduce(ReduceRunFn fn, const char* src, int64_t stride, char* dst, int64_t nrows, bool sum) const {
+    T* out = reinterpret_cast<T*>(dst);
+    fn(src, p_.cols, nrows, stride, out);
+    if (sum)
+      for (int64_t r = 0; r < nrows; ++r) out[r] = T(0) + out[r];
+  }
+
+  // exp(x - m) over float32 rows, m one value per row (softmax, logsumexp): one pass of the
+  // table's exp kernel instead of a subtract tile and an exp tile. The result has the bits the
+  // program gives; a row where some IEEE flag comes up is run again by the program itself, so
+  // errstate hears of the subtraction or exp that raised it exactly as before.
+  ExpShift exp_shift_operands(const backend::RegionStep& st) const {
+    const auto& prog = st.program;
+    if (!kernels().exp_shifted_f32 || prog.code.size() != 2) return {};
+    const auto& c0 = prog.code[0];
+    const auto& c1 = prog.code[1];
+    const int nin = static_cast<int>(prog.inputs.size());
+    const DType f32 = DType::Float32;
+    if (c0.op != Op::Subtract || c0.compute != f32 || c0.out != f32 || c0.src[0] < 0 || c0.src[0] >= nin ||
+        c0.src[1] < 0 || c0.src[1] >= nin || c0.src[2] >= 0)
+      return {};
+    if (c1.op != Op::Exp || c1.compute != f32 || c1.out != f32 || c1.src[0] != c0.dst || c1.src[1] >= 0 ||
+        prog.result != c1.dst)
+      return {};
+    const int a = c0.src[0], b = c0.src[1];
+    if (prog.inputs[a].dtype != f32 || prog.inputs[b].dtype != f32 || p_.slots[st.dst].dtype != f32) return {};
+    const auto& sa = p_.slots[st.srcs[a]];
+    const bool a_rows = sa.external >= 0 ? sa.col_stride == 1 : sa.full;
+    if (!a_rows || is_full_width(st.srcs[b])) return {};
+    return {a, b};
+  }
+
+  void run_exp_shift(const backend::RegionStep& st, backend::Kernel& kernel, ExpShift e, char* const* args,
+                     char* dst, char* sums, int64_t nrows) const {
+    const int64_t a_step = row_step_[st.srcs[e.a]], b_step = row_step_[st.srcs[e.b]];
+    const int64_t o_step = row_step_[st.dst];
+    const size_t nin = st.srcs.size();
+    float* sum = reinterpret_cast<float*>(sums);
+    for (int64_t r = 0; r < nrows; ++r) {
+      const float* a = reinterpret_cast<const float*>(args[e.a] + r * a_step);
+      const float m = *reinterpret_cast<const float*>(args[e.b] + r * b_step);
+      char* o = dst + r * o_step;
+      float* of = reinterpret_cast<float*>(o);
+      const int before = fp_status_take();  // flags of earlier steps stay raised, as they were
+      const bool over = sum ? kernels().exp_sum_shifted_f32(p_.cols, a, m, of, sum + r)
+                            : kernels().exp_shifted_f32(p_.cols, a, m, of);
+      const int raised = fp_status_take();
+      if (before) fp_status_raise(before);
+      if (over || raised) {
+        // the program again on this row, so the flags are raised and attributed as they always were
+        char* row_args[64];
+        const int64_t zero[64] = {};
+        for (size_t i = 0; i < nin; ++i) row_args[i] = args[i] + r * row_step_[st.srcs[i]];
+        run_fused_rows(kernel, row_args, zero, o, 0, 1);
+        if (sum) kernels().reduce_run[0][static_cast<int>(DType::Float32)](o, p_.cols, 1, 0, sum + r);
+      }
+      if (sum) sum[r] = 0.0f + sum[r];  // numpy starts a float sum at 0
+    }
+  }
+
+  // dst <- src (n bytes; src cache resident) with streaming stores.
+  static void stream_out(char* dst, const char* src, int64_t n) {
+#if defined(__SSE2__)
+    const int64_t head = std::min<int64_t>(n, (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15);
+    std::memcpy(dst, src, head);
+    int64_t k = head;
+    for (; k + 64 <= n; k += 64) {
+      const __m128i* s = reinterpret_cast<const __m128i*>(src + k);
+      __m128i* d = reinterpret_cast<__m128i*>(dst + k);
+      const __m128i a = _mm_loadu_si128(s), b = _mm_loadu_si128(s + 1);
+      const __m128i c = _mm_loadu_si128(s + 2), e = _mm_loadu_si128(s + 3);
+      _mm_stream_si128(d, a);
+      _mm_stream_si128(d + 1, b);
+      _mm_stream_si128(d + 2, c);
+      _mm_stream_si128(d + 3, e);
+    }
+    for (; k + 16 <= n; k += 16)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k)));
+    std::memcpy(dst + k, src + k, n - k);
+#else
+    std::memcpy(dst, src, n);
+#endif
+  }
+
   // Does the slot hold C distinct values per row (not a per-row value broadcast along the row)?
   bool is_full_width(int s) const {
     const auto& sl = p_.slots[s];
@@ -151,8 +314,13 @@ class RegionKernel final : public backend::Kernel {
   RegionProgram p_;
   int64_t block_rows_ = 1, nblocks_ = 0, tail_rows_ = 0, scratch_bytes_ = 0;
   std::vector<int64_t> scratch_off_;
+  std::vector<int64_t> slot_isz_;  // bytes per element of each slot
   std::vector<int64_t> row_step_;  // bytes from one row of a slot to the next
   std::vector<char> per_row_;      // per step: run row by row
+  std::vector<ReduceRunFn> direct_reduce_;  // per step: the table's reduction, or null
+  std::vector<ExpShift> exp_shift_;         // per step: runs as exp(x - m), or a = -1
+  std::vector<char> skip_;                  // per step: done by the step before it
+  std::vector<int> streamed_;               // the result, when computed in scratch and streamed out
   std::vector<std::unique_ptr<backend::Kernel>> main_, tail_;
 };
 

@@ -81,6 +81,13 @@ constexpr int kF32MaxSlots = 24;  // inputs + spilled values
 using F32ProgramFn = void (*)(const F32Instr* code, int ncode, int nin, const float* const* in,
                               const bool* broadcast, float* out, int64_t n, bool stream);
 
+// out[i] = exp(a[i] - shift) in float32 (a row region's exp(x - max)); returns whether some
+// a[i] - shift overflows, so the caller raises FE_OVERFLOW as numpy's exp would.
+using ExpShiftedFn = bool (*)(int64_t n, const float* a, float shift, float* out);
+// The same, and *sum = the sum of out[0..n) in numpy's pairwise order, bit for bit as reduce_run's
+// float32 sum (8 <= n <= exp_sum_max_n).
+using ExpSumShiftedFn = bool (*)(int64_t n, const float* a, float shift, float* out, float* sum);
+
 struct KernelTable {
   EwFn ew[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   // Binary ops whose second operand is one value broadcast over the n elements (x - m, e / s,
@@ -88,6 +95,9 @@ struct KernelTable {
   EwFn ew_scalar_b[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   CastFn cast[core::kNumDTypes][core::kNumDTypes] = {};
   WhereFn where = nullptr;
+  ExpShiftedFn exp_shifted_f32 = nullptr;  // null: no vectorised exp on this target (neon)
+  ExpSumShiftedFn exp_sum_shifted_f32 = nullptr;
+  int64_t exp_sum_max_n = 0;
   ReduceRunFn reduce_run[4][core::kNumDTypes] = {};
   ReduceRowsFn reduce_rows[4][core::kNumDTypes] = {};
   BoolRunFn bool_run[2][core::kNumDTypes] = {};

@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "backends/cpu/fp_status.h"
 #include "backends/cpu/simd/kernel_table.h"
@@ -160,15 +163,174 @@ void map_f32(int64_t n, const char* const* in, char* out) {
 // them; numpy's do (errstate warnings), so the conditions are collected in the same pass (an OR
 // per lane) and raised once.
 
-[[maybe_unused]] void map_exp_f32(int64_t n, const char* const* in, char* out) {
-  const float* a = reinterpret_cast<const float*>(in[0]);
-  float* o = reinterpret_cast<float*>(out);
+#if defined(__AVX2__) && defined(__FMA__)
+// exp_f32 on eight lanes whose results are all normal floats: no clamps, and 2^n is added to y's
+// exponent field with one integer add. Where every result is normal, exp_f32's two factors scale
+// exactly, so the bits are the same; the polynomial is the same expressions with the same FMA
+// contractions. About half the instructions of the general form, constants held in registers
+// (the auto-vectorised element loop reloaded and spilled them): 0.33 vs 0.6 ns per element on one
+// Zen core. Softmax spends most of its arithmetic here.
+struct ExpConsts {
+  __m256 shifter = _mm256_set1_ps(12582912.0f), log2e = _mm256_set1_ps(1.44269504088896341f);
+  __m256 ln2_hi = _mm256_set1_ps(0.693359375f), ln2_lo = _mm256_set1_ps(-2.12194440e-4f);
+  __m256 p0 = _mm256_set1_ps(1.9875691500e-4f), p1 = _mm256_set1_ps(1.3981999507e-3f);
+  __m256 p2 = _mm256_set1_ps(8.3334519073e-3f), p3 = _mm256_set1_ps(4.1665795894e-2f);
+  __m256 p4 = _mm256_set1_ps(1.6666665459e-1f), p5 = _mm256_set1_ps(5.0000001201e-1f);
+  __m256 one = _mm256_set1_ps(1.0f);
+  // n = bits(t) - bits(shifter); the fast form needs -125 <= n <= 127 (y in [2^-0.5, 2^0.5], so
+  // y * 2^n is normal and finite), i.e. bits(t) - (bits(shifter) - 125) <= 252 unsigned. NaN and
+  // +-inf give t with bits far outside; so does any |x| beyond the range.
+  __m256i n_bias = _mm256_set1_epi32(0x4B400000 - 125), n_span = _mm256_set1_epi32(252);
+};
+
+inline __m256 exp_fast8(const ExpConsts& k, __m256 x, __m256i& n_biased) {
+  __m256 t = _mm256_fmadd_ps(x, k.log2e, k.shifter);  // 1.5 * 2^23 + n: n in t's low mantissa bits
+  __m256 n = _mm256_sub_ps(t, k.shifter);
+  __m256 r = _mm256_fnmadd_ps(n, k.ln2_hi, x);
+  r = _mm256_fnmadd_ps(n, k.ln2_lo, r);
+  __m256 r2 = _mm256_mul_ps(r, r);
+  __m256 q01 = _mm256_fmadd_ps(k.p0, r, k.p1);
+  __m256 q23 = _mm256_fmadd_ps(k.p2, r, k.p3);
+  __m256 q45 = _mm256_fmadd_ps(k.p4, r, k.p5);
+  __m256 p = _mm256_fmadd_ps(_mm256_fmadd_ps(q01, r2, q23), r2, q45);
+  __m256 y = _mm256_add_ps(_mm256_fmadd_ps(p, r2, r), k.one);
+  const __m256i tb = _mm256_castps_si256(t);
+  n_biased = _mm256_sub_epi32(tb, k.n_bias);
+  // bits(t) << 23 is n << 23: bits(shifter) = 0x4B400000 has its low 9 bits clear
+  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(y), _mm256_slli_epi32(tb, 23)));
+}
+
+// The element code, for the vectors with some result outside the fast form's range.
+__attribute__((noinline)) bool exp_shifted_slow(int64_t n, const float* a, float shift, float* o) {
+  int over = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    float v = a[k] - shift;
+    o[k] = exp_f32(v);
+    over |= v > 88.72283172607422f;  // the largest float whose exp is finite
+  }
+  return over;
+}
+
+// out[i] = exp(a[i] - shift) (shift 0: plain exp); returns whether some a[i] - shift overflows.
+// Two vectors per iteration: the polynomial is one dependent chain, two keep both FMA pipes busy.
+bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
+  const ExpConsts k;
+  const __m256 s = _mm256_set1_ps(shift);
+  bool over = false;
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m256 x0 = _mm256_sub_ps(_mm256_loadu_ps(a + i), s), x1 = _mm256_sub_ps(_mm256_loadu_ps(a + i + 8), s);
+    __m256i u0, u1;
+    __m256 y0 = exp_fast8(k, x0, u0), y1 = exp_fast8(k, x1, u1);
+    __m256i m = _mm256_max_epu32(_mm256_max_epu32(u0, u1), k.n_span);
+    if (__builtin_expect(_mm256_movemask_epi8(_mm256_cmpeq_epi32(m, k.n_span)) == -1, 1)) {
+      _mm256_storeu_ps(o + i, y0);
+      _mm256_storeu_ps(o + i + 8, y1);
+    } else {
+      over |= exp_shifted_slow(16, a + i, shift, o + i);
+    }
+  }
+  over |= exp_shifted_slow(n - i, a + i, shift, o + i);
+  return over;
+}
+
+// ---- exp(x - m) and the sum of the results in one pass (softmax's exp then sum) ----------------
+// The sum is numpy's pairwise float sum (reduce_kernels.cpp, Pairwise): the run is split in halves
+// (the left a multiple of 8) down to leaves of <= 128, each leaf summed by eight lane
+// accumulators in order, then combine8, then its last n % 8 elements one by one; leaves combine
+// back up the same tree. Each leaf's exps are added as they are made, so the adds' latency hides
+// under the exp arithmetic instead of a second, latency-bound pass over the row.
+void pairwise_leaves(int64_t n, int64_t* len, int& k) {
+  if (n <= 128) {
+    len[k++] = n;
+    return;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  pairwise_leaves(n2, len, k);
+  pairwise_leaves(n - n2, len, k);
+}
+float pairwise_combine(int64_t n, const float* sums, int& k) {
+  if (n <= 128) return sums[k++];
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  float a = pairwise_combine(n2, sums, k);
+  return a + pairwise_combine(n - n2, sums, k);
+}
+
+inline bool exp_fast_ok(const ExpConsts& k, __m256i u) {
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(u, k.n_span), k.n_span)) == -1;
+}
+
+// out[i] = exp(a[i] - shift), *sum = their pairwise sum (8 <= n <= kExpSumMaxN).
+constexpr int64_t kExpSumMaxN = 16384;
+bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float* sum) {
+  int64_t len[kExpSumMaxN / 32];
+  float sums[kExpSumMaxN / 32];
+  int nleaves = 0;
+  pairwise_leaves(n, len, nleaves);
+  const ExpConsts k;
+  const __m256 s = _mm256_set1_ps(shift);
+  bool over = false;
+  int64_t i = 0;
+  for (int l = 0; l < nleaves; ++l) {
+    const int64_t end = i + len[l], vend = i + len[l] - len[l] % 8;
+    __m256 r = _mm256_setzero_ps();  // 0 + e is e: exp is never -0.0
+    for (; i + 16 <= vend; i += 16) {
+      __m256 x0 = _mm256_sub_ps(_mm256_loadu_ps(a + i), s), x1 = _mm256_sub_ps(_mm256_loadu_ps(a + i + 8), s);
+      __m256i u0, u1;
+      __m256 y0 = exp_fast8(k, x0, u0), y1 = exp_fast8(k, x1, u1);
+      if (__builtin_expect(exp_fast_ok(k, _mm256_max_epu32(u0, u1)), 1)) {
+        _mm256_storeu_ps(o + i, y0);
+        _mm256_storeu_ps(o + i + 8, y1);
+      } else {
+        over |= exp_shifted_slow(16, a + i, shift, o + i);
+        y0 = _mm256_loadu_ps(o + i);
+        y1 = _mm256_loadu_ps(o + i + 8);
+      }
+      r = _mm256_add_ps(r, y0);
+      r = _mm256_add_ps(r, y1);
+    }
+    if (i < vend) {  // one vector left in the leaf
+      __m256i u0;
+      __m256 y0 = exp_fast8(k, _mm256_sub_ps(_mm256_loadu_ps(a + i), s), u0);
+      if (exp_fast_ok(k, u0)) {
+        _mm256_storeu_ps(o + i, y0);
+      } else {
+        over |= exp_shifted_slow(8, a + i, shift, o + i);
+        y0 = _mm256_loadu_ps(o + i);
+      }
+      r = _mm256_add_ps(r, y0);
+      i += 8;
+    }
+    alignas(32) float v[8];
+    _mm256_store_ps(v, r);
+    float res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+    if (i < end) {
+      over |= exp_shifted_slow(end - i, a + i, shift, o + i);
+      for (; i < end; ++i) res += o[i];
+    }
+    sums[l] = res;
+  }
+  int c = 0;
+  *sum = pairwise_combine(n, sums, c);
+  return over;
+}
+#else
+inline bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
   int over = 0;
   for (int64_t i = 0; i < n; ++i) {
-    o[i] = exp_f32(a[i]);
-    over |= a[i] > 88.72283172607422f;  // the largest float whose exp is finite
+    float v = a[i] - shift;
+    o[i] = exp_f32(v);
+    over |= v > 88.72283172607422f;  // the largest float whose exp is finite
   }
-  if (over) fp_status_raise(FE_OVERFLOW);
+  return over;
+}
+#endif
+
+[[maybe_unused]] void map_exp_f32(int64_t n, const char* const* in, char* out) {
+  if (exp_shifted_f32(n, reinterpret_cast<const float*>(in[0]), 0.0f, reinterpret_cast<float*>(out)))
+    fp_status_raise(FE_OVERFLOW);
 }
 
 [[maybe_unused]] void map_log_f32(int64_t n, const char* const* in, char* out) {
@@ -329,6 +491,11 @@ void fill_vmath(KernelTable& t) {
   t.ew[static_cast<int>(core::Op::Tanh)][f32] = &nv::map_tanh;
 #else
   t.ew[static_cast<int>(core::Op::Exp)][f32] = &map_exp_f32;
+  t.exp_shifted_f32 = &exp_shifted_f32;
+#if defined(__AVX2__) && defined(__FMA__)
+  t.exp_sum_shifted_f32 = &exp_sum_shifted_f32;
+  t.exp_sum_max_n = kExpSumMaxN;
+#endif
   t.ew[static_cast<int>(core::Op::Log)][f32] = &map_log_f32;
   t.ew[static_cast<int>(core::Op::Tanh)][f32] = &map_f32<tanh_f32>;
 #endif
