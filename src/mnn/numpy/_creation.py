@@ -5,8 +5,10 @@ import math
 import operator
 
 from .. import _core
-from . import _dtypes
+from . import _dtypes, _strings
 from ._common import dtype_code, ndarray, shape_tuple
+
+_STR_TYPES = (_strings.StrArray, str, _dtypes.str_)
 
 _bool, _int, _float, _complex = builtins.bool, builtins.int, builtins.float, builtins.complex
 
@@ -76,7 +78,12 @@ def _flatten(obj):
 
 
 def _from_python(obj, dtype):
-    flat, shape, dts = _flatten(obj)
+    try:
+        flat, shape, dts = _flatten(obj)
+    except (TypeError, RuntimeError):
+        if _strings.contains_str(obj):  # numpy's '<U' arrays (then parsed if dtype is numeric)
+            return _strings.asarray(obj, dtype, None)
+        raise
     if dtype is None:
         arrays = [d for d in dts if not isinstance(d, type)]
         if arrays and len(arrays) < len(dts):
@@ -146,6 +153,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None, req
         r = asarray(a, dtype=dtype, copy=copy).detach()
         r.requires_grad = True
         return r
+    if a.__class__ in _STR_TYPES or (dtype is not None and _strings.is_str_dtype(dtype)):
+        return _strings.asarray(a, dtype, copy)
     if isinstance(a, ndarray):
         return _convert(a, dtype, copy, False)
     if _is_scalar(a) or isinstance(a, (list, tuple)):

@@ -18,13 +18,21 @@ def _make(name, nin):
             _check_kwargs(name, kwargs)
             if dtype is not None:
                 x = asarray(x).astype(dtype)
-            r = _core.ufunc(code, x)
+            try:
+                r = _core.ufunc(code, x)
+            except (TypeError, RuntimeError) as e:  # strings: numpy's TypeError (no loop)
+                from ._strfuncs import ufunc_fallback
+                return ufunc_fallback(name, (x,), e)
             return write_out(r if where is True else _where_result(r, where, out), out, name)
     else:
         def ufunc(x1, x2, /, out=None, *, dtype=None, **kwargs):
             where = kwargs.pop("where", True)
             _check_kwargs(name, kwargs)
-            r = _core.ufunc(code, x1, x2)
+            try:
+                r = _core.ufunc(code, x1, x2)
+            except (TypeError, RuntimeError) as e:  # strings: numpy 2's add/comparison loops, else TypeError
+                from ._strfuncs import ufunc_fallback
+                return write_out(ufunc_fallback(name, (x1, x2), e), out, name)
             if dtype is not None and _dtypes.dtype(dtype) != r.dtype:
                 r = r.astype(dtype)
             return write_out(r if where is True else _where_result(r, where, out), out, name)
