@@ -135,8 +135,8 @@ from ._numeric_extras import fromstring, getbufsize, setbufsize  # noqa: E402
 from ._polynomial import roots  # noqa: E402  (needs linalg.eigvals: NotImplementedError until it exists)
 from . import ma  # noqa: E402  (mnn.numpy.ma: masked arrays, core subset)
 from . import _strings, _strfuncs  # noqa: E402  (numpy's '<U' string arrays: last, wraps the functions above)
-from . import _char as char  # noqa: E402  (mnn.numpy.char)
-from . import _char as strings  # noqa: E402  (mnn.numpy.strings: numpy 2's name for the same functions)
+from . import _char as strings  # noqa: E402  (mnn.numpy.strings)
+char = strings.char_module(strings)  # mnn.numpy.char (numpy's older namespace, same functions)
 _strings.install(ndarray)
 _common._STR_ARRAY[0] = _strings.StrArray
 _strfuncs.install(globals())

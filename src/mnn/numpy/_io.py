@@ -16,6 +16,7 @@ import zipfile
 
 from .. import _core
 from . import _dtypes
+from . import _strings as _strings_io
 from ._common import asarray, bfloat16_bits, ndarray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "NpzFile", "savetxt", "loadtxt", "genfromtxt", "fromfile"]
@@ -64,6 +65,8 @@ def _data_bytes(a, fortran):
 
 
 def _write_npy(fh, a):
+    if a.dtype.kind == "U":  # a StrArray: its code array's bytes are numpy's '<U' layout
+        return _strings_io.write_npy(fh, a, _header_bytes)
     header, fortran = _header_bytes(a)
     fh.write(header)
     fh.write(_data_bytes(a, fortran))
@@ -79,7 +82,7 @@ def _open_for(file, mode, fn):
 
 def save(file, arr, allow_pickle=True, fix_imports=True):
     """numpy.save: one array in .npy format; '.npy' is appended to a string path that lacks it."""
-    a = asarray(arr)
+    a = _strings_io.asarray_any(arr)
     if isinstance(file, (str, os.PathLike)):
         file = os.fspath(file)
         if not file.endswith(".npy"):
@@ -101,6 +104,8 @@ def _parse_descr(descr, fn):
     kind, size = body[:1], body[1:]
     if kind == "O":
         raise ValueError(f"[mnn.numpy.{fn}] Object arrays cannot be loaded when allow_pickle=False")
+    if kind == "U" and size.isdigit() and order in "<>|=":
+        return _dtypes.unicode_dtype(int(size)), order, 4 * int(size)
     if kind not in _KINDS or not size.isdigit():
         raise TypeError(f"[mnn.numpy.{fn}] data type {descr!r} is not supported by mnn")
     name = "bool" if kind == "b" else _KINDS[kind] + str(8 * int(size))
@@ -163,6 +168,8 @@ def _from_bytes(data, dt, shape, fortran):
 def _read_npy(fh, fn="load", mmap_mode=None, max_header_size=10000):
     descr, fortran, shape = _read_header(fh, fn, max_header_size)
     dt, order, k = _parse_descr(descr, fn)
+    if dt.kind == "U":
+        mmap_mode = None  # string arrays are read into memory
     count = 1
     for s in shape:
         count *= s
@@ -180,6 +187,8 @@ def _read_npy(fh, fn="load", mmap_mode=None, max_header_size=10000):
     if len(data) != nbytes:
         raise ValueError(f"[mnn.numpy.{fn}] Failed to read all data for array. Expected {shape} = {count} elements, "
                          f"could only read {len(data) // max(k, 1)} elements. (file seems not fully written?)")
+    if dt.kind == "U":
+        return _strings_io.from_npy_bytes(_byteswap(data, 4) if order == ">" else data, dt, shape, fortran)
     if order == ">" and k > 1:
         data = _byteswap(data, k)
     return _from_bytes(data, dt, shape, fortran)
@@ -237,7 +246,7 @@ def _savez(file, args, kwds, compress, fn):
     with zipfile.ZipFile(file, mode="w", compression=method, allowZip64=True) as zf:
         for key, val in named.items():
             with zf.open(key + ".npy", "w", force_zip64=True) as member:
-                _write_npy(member, asarray(val))
+                _write_npy(member, _strings_io.asarray_any(val))
 
 
 def savez(file, *args, allow_pickle=True, **kwds):

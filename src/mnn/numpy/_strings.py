@@ -668,6 +668,41 @@ def parse_numbers(flat, shape, d):
     return _core.from_list(vals, list(shape), d._code)
 
 
+# ------------------------------------------------------------------ .npy files (numpy's '<U' layout)
+
+
+def asarray_any(x):
+    """np.save's operand: a StrArray stays one; anything else is the package's asarray."""
+    return x if isinstance(x, StrArray) else _np().asarray(x)
+
+
+def write_npy(fh, a, header_bytes):
+    header, _ = header_bytes(_HeaderView(a))
+    fh.write(header)
+    if a.size and a._n:
+        c = a._cp if a._cp._is_c_contiguous else _core.as_contiguous(a._cp)
+        fh.write(memoryview(c).cast("B").tobytes())
+
+
+class _HeaderView:
+    """What the .npy header writer reads: dtype and shape of a C-order array."""
+
+    def __init__(self, a):
+        self.dtype, self.shape, self.ndim, self.size = a.dtype, a.shape, 0, a.size
+
+
+def from_npy_bytes(data, dt, shape, fortran):
+    n = dt.itemsize // 4
+    count = _prod(shape)
+    if count == 0 or n == 0:
+        return StrArray(_core.full(list(shape) + [max(n, 1)], _core.scalar(0, _U32), _U32))
+    cp = _core.from_buffer(memoryview(data).cast("B"), _U32)
+    if fortran and len(shape) > 1:
+        r = StrArray(_core.reshape(cp, list(shape[::-1]) + [n]))
+        return r.T
+    return StrArray(_core.reshape(cp, list(shape) + [n]))
+
+
 # ------------------------------------------------------------------ printing (numpy's layout, repr'd elements)
 
 
