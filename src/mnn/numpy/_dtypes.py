@@ -113,7 +113,9 @@ class dtype:
         return np.dtype(self.str)
 
     def __repr__(self):
-        return f"dtype({(self.str if self.kind == 'U' else self.name)!r})"
+        if self.kind == 'U':
+            return f"dtype({(self.str if self.itemsize else self.str[:-1])!r})"  # numpy: dtype('<U')
+        return f"dtype({self.name!r})"
 
     def __str__(self):
         return self.str if self.kind == 'U' else self.name
@@ -266,7 +268,7 @@ _SCALAR_BY_NAME.update(longlong=int64, ulonglong=uint64)
 
 import re as _re  # noqa: E402
 
-_UNICODE_RE = _re.compile(r'^([<>=|]?)(?:U|str|str_)(\d*)$')
+_UNICODE_RE = _re.compile(r'^([<>=|]?)U(\d*)$|^(?:str|str_|unicode)()$')
 _UNICODE = {}
 # the width numpy gives a number converted to str (np.array([1]).astype(str) is '<U21')
 _STR_WIDTH = {'bool': 5, 'int8': 4, 'int16': 6, 'int32': 11, 'int64': 21, 'uint8': 3, 'uint16': 5,
@@ -395,9 +397,9 @@ def _from_string(s):
         return d
     m = _UNICODE_RE.match(s)
     if m is not None:  # numpy's fixed-width unicode strings: 'U5', '<U5', 'str'
-        if m.group(1) == '>':
+        if m.group(1) == '>' and _NATIVE == '<':
             raise TypeError(f"data type {s!r}: non-native byte order is not supported")
-        return unicode_dtype(_pyint(m.group(2) or 0))
+        return unicode_dtype(_pyint(m.group(2) or m.group(3) or 0))
     if len(s) > 1 and s[0] in '<>=|':
         d = _PREFIXABLE.get(s[1:])
         if d is not None:

@@ -72,6 +72,9 @@ def _moving(fn_name, positions):
     def impl(*args, **kwargs):
         orig = _ORIG[fn_name]
         args = list(args)
+        if fn_name == "where" and any(type(x) in (int, float, complex, bool) for x in args[1:3]):
+            raise TypeError("[mnn.numpy.where] The DType <class 'numpy.dtypes.StrDType'> could not be promoted by "
+                            "a Python scalar: no common DType exists for a str and a Python number")
         if positions == "seq":
             seq = [asstr(x, fn=fn_name) for x in args[0]]
             nums, flat = _numbered(seq)
@@ -174,7 +177,7 @@ def _set_op(name):
     def impl(ar1, ar2, *args, **kwargs):
         uniq, (r1, r2), (s1, s2) = _ranks(ar1, ar2, fn=name)
         res = _ORIG[name](r1, r2, *args, **kwargs)
-        vals = _values(uniq, max(s1._n, s2._n))
+        vals = _values(uniq, s1._n if name == "setdiff1d" else max(s1._n, s2._n))  # numpy's result dtypes
         if isinstance(res, tuple):
             return (StrArray(vals[res[0], ...]),) + tuple(res[1:])
         return StrArray(vals[res, ...])

@@ -116,29 +116,32 @@ def _leaf_text(v):
 
 
 def _flatten(obj, fn):
-    """Nested lists/tuples of str/numbers/arrays -> (flat strs, shape, width needed)."""
+    """Nested lists/tuples of str/numbers/arrays -> (flat strs, shape, width numpy discovers, longest).
+
+    numpy discovers a number's width from its dtype (an int is '<U21'); with an explicit unsized
+    'U' dtype it sizes by the text itself (np.array([1, 22], dtype=str) is '<U2')."""
     if isinstance(obj, StrArray):
-        return _decode(obj._cp), list(obj.shape), obj._n
+        return _decode(obj._cp), list(obj.shape), obj._n, obj._n
     if isinstance(obj, (list, tuple)):
         if len(obj) == 0:
-            return [], [0], 1
+            return [], [0], 1, 1
         parts = [_flatten(o, fn) for o in obj]
         shape0 = parts[0][1]
-        flat, width = [], 1
+        flat, width, longest = [], 1, 1
         for p in parts:
             if p[1] != shape0:
                 raise ValueError(f"[mnn.numpy.{fn}] setting an array element with a sequence. The requested array "
                                  f"has an inhomogeneous shape after 1 dimensions.")
             flat.extend(p[0])
-            width = max(width, p[2])
-        return flat, [len(obj)] + shape0, width
+            width, longest = max(width, p[2]), max(longest, p[3])
+        return flat, [len(obj)] + shape0, width, longest
     if type(obj) is _core.ndarray:
         s = _numeric_to_str(obj)
-        return _decode(s._cp), list(obj.shape), s._n
+        return _decode(s._cp), list(obj.shape), s._n, s._n
     if hasattr(obj, "dtype") and hasattr(obj, "shape") and not isinstance(obj, _pystr):  # numpy arrays
         return _flatten(_np().asarray(obj), fn)
     text, dt = _leaf_text(obj)
-    return [text], [], (len(text) if dt is None else _dtypes.str_width(dt))
+    return [text], [], max(1, len(text) if dt is None else _dtypes.str_width(dt)), max(1, len(text))
 
 
 def contains_str(obj, depth=0):
@@ -165,7 +168,9 @@ def asstr(obj, dtype=None, fn="array"):
     mod = type(obj).__module__.partition(".")[0]
     if mod == "numpy" and getattr(getattr(obj, "dtype", None), "kind", None) == "U":
         return _from_numpy(obj, n)
-    flat, shape, width = _flatten(obj, fn)
+    flat, shape, width, longest = _flatten(obj, fn)
+    if n is None and dtype is not None:  # an unsized 'U' dtype: as long as the longest text
+        n = longest
     return StrArray(_encode(flat, width if n is None else n, shape))
 
 
@@ -181,7 +186,7 @@ def asarray(a, dtype=None, copy=None):
 
 def _from_numpy(a, n=None):
     import numpy
-    a = numpy.ascontiguousarray(a)
+    a = numpy.array(a, order="C", copy=True)
     m = a.dtype.itemsize // 4
     if m == 0 or a.size == 0:
         return StrArray(_core.full(list(a.shape) + [n or max(m, 1)], _core.scalar(0, _U32), _U32))
