@@ -166,6 +166,9 @@ def replace(a, old, new, count=-1):
 
 def _justify(method):
     def fn(a, width, fillchar=" "):
+        if isinstance(fillchar, _pystr) and len(fillchar) != 1:  # numpy checks it before any element
+            raise TypeError(f"[mnn.numpy.strings.{method}] The fill character must be exactly one character long")
+
         def call(s, w, f):
             if len(f) != 1:
                 raise TypeError(f"[mnn.numpy.strings.{method}] The fill character must be exactly one character long")
@@ -303,6 +306,14 @@ def char_module(strings_module):
         f.__name__ = fn.__name__
         return f
     m.partition, m.rpartition = _stacked(partition), _stacked(rpartition)
+
+    def _rstripped(name):  # numpy.char compares as chararrays do: trailing whitespace ignored
+        def f(x1, x2):
+            return _np()._strfuncs.compare(rstrip(x1), rstrip(x2), name)
+        f.__name__ = name
+        return f
+    for name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
+        setattr(m, name, _rstripped(name))
     m.chararray = None  # not provided: numpy.char.array returns a plain '<U' array here
     del m.chararray
     return m
