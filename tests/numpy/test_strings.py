@@ -526,3 +526,47 @@ def test_pickle_roundtrip():
     m = mine(DATA["2d"])
     assert_same(pickle.loads(pickle.dumps(m)), DATA["2d"])
     assert_same(pickle.loads(pickle.dumps(m[:, ::2])), DATA["2d"][:, ::2])
+
+
+# ------------------------------------------------------------------ random, vectorize, text files
+
+
+def test_random_sampling_matches_numpy_streams():
+    for mod in (numpy, mnp):
+        mod.random.seed(3)
+    assert_same(mnp.random.choice(["a", "bb", "c"], size=5), numpy.random.choice(["a", "bb", "c"], size=5))
+    assert_same(mnp.random.choice(["x", "yy"]), numpy.random.choice(["x", "yy"]))
+    gm, gn = mnp.random.default_rng(5), numpy.random.default_rng(5)
+    assert_same(gm.choice(mine(DATA["1d"]), 4), gn.choice(DATA["1d"], 4))
+    assert_same(gm.choice(mine(DATA["2d"]), 3, axis=1), gn.choice(DATA["2d"], 3, axis=1))
+    assert_same(gm.permutation(mine(DATA["1d"])), gn.permutation(DATA["1d"]))
+    assert_same(gm.choice(["a", "b", "c"], 2, replace=False, p=[0.5, 0.25, 0.25]),
+                gn.choice(["a", "b", "c"], 2, replace=False, p=[0.5, 0.25, 0.25]))
+    a, r = mine(DATA["2d"]), DATA["2d"].copy()
+    mnp.random.seed(1)
+    numpy.random.seed(1)
+    mnp.random.shuffle(a)
+    numpy.random.shuffle(r)
+    assert_same(a, r)
+
+
+def test_vectorize():
+    both(lambda np, a: np.vectorize(lambda s: s.upper() + "!")(a), DATA["2d"])
+    both(lambda np, a: np.vectorize(len)(a), DATA["1d"])
+    both(lambda np, a, b: np.vectorize(lambda s, t: s + t)(a, b), DATA["1d"][:2], numpy.array([["x"], ["yy"]]))
+
+
+@pytest.mark.parametrize("text, kw", [("a, b\n c ,d", {"delimiter": ","}), ("a b\n c d", {"dtype": "U1"}),
+                                      ("a,1\nbb,2", {"delimiter": ",", "usecols": 0}), ("abc", {}),
+                                      ("漢 é\n😀 x", {"unpack": True}), ("a b", {"ndmin": 2})])
+def test_loadtxt_str(text, kw):
+    kw = {"dtype": str, **kw}
+    assert_same(mnp.loadtxt(io.StringIO(text), **kw), numpy.loadtxt(io.StringIO(text), **kw))
+
+
+def test_savetxt_str():
+    for a in (DATA["2d"], DATA["1d"]):
+        bm, bn = io.StringIO(), io.StringIO()
+        mnp.savetxt(bm, mine(a), fmt="%s", delimiter=",")
+        numpy.savetxt(bn, a, fmt="%s", delimiter=",")
+        assert bm.getvalue() == bn.getvalue()

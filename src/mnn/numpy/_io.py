@@ -412,6 +412,8 @@ def _usecols_list(usecols):
 
 
 def _parse_value(s, kind, fn):
+    if kind == "U":  # numpy keeps a string field as it is
+        return s
     s = s.strip()
     if kind == "f":
         return float(s)
@@ -426,6 +428,8 @@ def _parse_value(s, kind, fn):
 def _finish(rows, ncols, dt, ndmin, unpack, fn):
     n = len(rows)
     flat = [v for r in rows for v in r]
+    if dt.kind == "U":
+        return _strings_io.finish_text(flat, n, ncols, dt, ndmin, unpack, fn)
     a = _core.from_list(flat, [n, ncols] if n else [0], dt._code)
     if ndmin not in (0, 1, 2):
         raise ValueError(f"[mnn.numpy.{fn}] Illegal value of ndmin keyword: {ndmin}")
@@ -588,6 +592,9 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, 
         dt = _dtypes.dtype("int64" if raw and all(col_int) else "float64")
     else:
         dt = _dtypes.dtype(dtype)
+        if dt.kind == "U":
+            raise NotImplementedError(f"[mnn.numpy.{fn}] string dtypes are not supported by genfromtxt yet; use "
+                                      f"loadtxt(..., dtype=str)")
     if filling_values is None:
         fill = [float("nan") if dt.kind == "f" else (True if dt.kind == "b" else -1)] * (ncols or 0)
     elif isinstance(filling_values, dict):
@@ -640,7 +647,7 @@ def _row_format(fmt, ncol, delimiter, fn):
 def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", footer="", comments="# ", encoding=None):
     """numpy.savetxt for 1-d and 2-d arrays (a 1-d array is written one value per line)."""
     fn = "savetxt"
-    a = asarray(X)
+    a = _strings_io.asarray_any(X)
     if a.ndim == 0 or a.ndim > 2:
         raise ValueError(f"[mnn.numpy.{fn}] Expected 1D or 2D array, got {a.ndim}D array instead")
     rows = a.tolist()

@@ -689,6 +689,25 @@ def write_npy(fh, a, header_bytes):
         fh.write(memoryview(c).cast("B").tobytes())
 
 
+def finish_text(flat, n, ncols, dt, ndmin, unpack, fn):
+    """loadtxt's result for a string dtype: numpy's squeezing of single rows/columns and ndmin."""
+    if ndmin not in (0, 1, 2):
+        raise ValueError(f"[mnn.numpy.{fn}] Illegal value of ndmin keyword: {ndmin}")
+    a = StrArray(_encode(flat, dt.itemsize // 4 or _width(flat), [n, ncols] if n else [0]))
+    shape = a.shape
+    if a.ndim == 2:
+        if ndmin < 2:
+            if shape[0] == 1 and shape[1] == 1:
+                a = a.reshape([] if ndmin == 0 else [1])
+            elif shape[0] == 1 or shape[1] == 1:
+                a = a.reshape([shape[0] * shape[1]])
+    elif ndmin == 2:
+        a = a.reshape([a.shape[0], 1] if a.ndim == 1 else [1, 1])
+    if unpack:
+        return a.T if a.ndim > 1 else a
+    return a
+
+
 class _HeaderView:
     """What the .npy header writer reads: dtype and shape of a C-order array."""
 
