@@ -570,3 +570,34 @@ def test_savetxt_str():
         mnp.savetxt(bm, mine(a), fmt="%s", delimiter=",")
         numpy.savetxt(bn, a, fmt="%s", delimiter=",")
         assert bm.getvalue() == bn.getvalue()
+
+
+# ------------------------------------------------------------------ printing API, testing helpers, more joins
+
+
+@pytest.mark.parametrize("fn", [
+    lambda np, a: np.array2string(a), lambda np, a: np.array2string(a, separator=", ", prefix="x("),
+    lambda np, a: np.array_repr(a), lambda np, a: np.array_str(a), lambda np, a: np.array2string(a[0, 0]),
+    lambda np, a: np.array2string(a, formatter={"all": lambda s: "<" + s.upper() + ">"}),
+    lambda np, a: np.array2string(a, max_line_width=10),
+])
+def test_printing_api(fn):
+    assert fn(mnp, mine(DATA["2d"])) == fn(numpy, DATA["2d"])
+
+
+def test_testing_helpers():
+    a = mine(DATA["2d"])
+    mnp.testing.assert_array_equal(a, DATA["2d"])
+    mnp.testing.assert_equal(a, DATA["2d"].tolist())
+    with pytest.raises(AssertionError, match="Mismatched elements: 8 / 8"):
+        mnp.testing.assert_array_equal(a, DATA["2d"][::-1, ::-1])
+
+
+@pytest.mark.parametrize("fn", [
+    lambda np, a: a == None, lambda np, a: a != None,  # noqa: E711
+    lambda np, a: np.concatenate([a, a], dtype="U1"), lambda np, a: np.stack([a, a], dtype="U2"),
+    lambda np, a: np.block([[a, a], [a, a]]), lambda np, a: np.block([a[:1], "zz"]),
+    lambda np, a: np.meshgrid(a, a[:2]), lambda np, a: np.broadcast_arrays(a, a[:1, None]),
+])
+def test_more_functions(fn):
+    both(fn, DATA["1d"])

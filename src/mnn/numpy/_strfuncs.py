@@ -72,6 +72,8 @@ def _moving(fn_name, positions):
     def impl(*args, **kwargs):
         orig = _ORIG[fn_name]
         args = list(args)
+        dtype = kwargs.pop("dtype", None)  # concatenate/stack's dtype=: applied to the strings
+        kwargs.pop("casting", None)
         if fn_name == "where" and any(type(x) in (int, float, complex, bool) for x in args[1:3]):
             raise TypeError("[mnn.numpy.where] The DType <class 'numpy.dtypes.StrDType'> could not be promoted by "
                             "a Python scalar: no common DType exists for a str and a Python number")
@@ -86,8 +88,30 @@ def _moving(fn_name, positions):
             nums, flat = _numbered(strs)
             for p, v in zip(where, nums):
                 args[p] = v
-        return _pick(orig(*args, **kwargs), flat)
+        r = _pick(orig(*args, **kwargs), flat)
+        return r if dtype is None else r.astype(dtype)
     return impl
+
+
+def block(arrays):
+    """numpy.block on strings: the nested lists' leaves numbered, blocked, picked."""
+    leaves = []
+
+    def number(x):
+        if isinstance(x, list):
+            return [number(v) for v in x]
+        leaves.append(asstr(x, fn="block"))
+        return len(leaves) - 1
+    tree = number(arrays)
+    nums, flat = _numbered(leaves)
+
+    def rebuild(x):
+        return [rebuild(v) for v in x] if isinstance(x, list) else nums[x]
+    return _pick(_ORIG["block"](rebuild(tree)), flat)
+
+
+def _nested_str(x):
+    return any(_nested_str(v) for v in x) if isinstance(x, list) else _is_str_operand(x)
 
 
 # ------------------------------------------------------------------ ranks (ordering functions)
@@ -198,8 +222,8 @@ _ORDER_OPS = {"less": "__lt__", "less_equal": "__le__", "greater": "__gt__", "gr
 def compare(x1, x2, name):
     """numpy's string comparison ufuncs (broadcasting; a string never equals a number)."""
     if not (_is_str_operand(x1) and _is_str_operand(x2)):
-        if name in ("equal", "not_equal"):
-            shape = _np().broadcast_shapes(_np().shape(x1), _np().shape(x2))
+        if name in ("equal", "not_equal"):  # numpy: a string never equals a number (or None, ...)
+            shape = _np().broadcast_shapes(_shape_of(x1), _shape_of(x2))
             return _np().full(shape, name == "not_equal", _dtypes.bool_)
         from ._strings import _no_loop
         raise _no_loop(name, x1, x2)
@@ -210,6 +234,15 @@ def compare(x1, x2, name):
         return eq if name == "equal" else ~eq
     _, (ra, rb), _ = _ranks(a, b, fn=name)
     return getattr(ra, _ORDER_OPS[name])(rb)
+
+
+def _shape_of(x):
+    if isinstance(x, StrArray):
+        return x.shape
+    try:
+        return _np().shape(x)
+    except (TypeError, ValueError):
+        return ()
 
 
 def ufunc_add(x1, x2):
@@ -337,7 +370,7 @@ _MOVING = {
     (1, 2): ("where",),
     (0, 1): ("append",),
     (0, 2): ("insert",),
-    "all": ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays"),
+    "all": ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "meshgrid"),
 }
 _ORDERING = {"sort": sort, "argsort": argsort, "argmax": argmax, "argmin": argmin, "searchsorted": searchsorted,
              "unique": unique, "unique_values": unique_values, "unique_counts": unique_counts,
@@ -404,6 +437,12 @@ def install(ns):
         if name in ns and name not in _ORIG:
             _ORIG[name] = ns[name]
             ns[name] = _dispatch(ns[name], impl, ordering_pos.get(name, (0,)))
+    if "block" in ns and "block" not in _ORIG:
+        _ORIG["block"] = orig_block = ns["block"]
+
+        def block_dispatch(arrays):
+            return block(arrays) if _nested_str(arrays) else orig_block(arrays)
+        ns["block"] = functools.update_wrapper(block_dispatch, orig_block)
     for name, impl in _CREATION.items():
         if name in ns and name not in _ORIG:
             _ORIG[name] = ns[name]

@@ -741,27 +741,39 @@ class _Lazy:
         return _decode(self._flat[i])[0]
 
 
+def body_text(a, separator, prefix, suffix):
+    """numpy's _array2string for strings: repr'd elements, numpy's wrapping and summarisation."""
+    opts = _printing._options.get()
+    legacy = opts["legacy"]
+    if a.size == 0:
+        return "[]"
+    if a.shape == ():
+        return repr(a.item())
+    summary = "..." if a.size > opts["threshold"] else ""
+    flat = _Lazy(a) if summary else _decode(a._cp)
+    line_width = opts["linewidth"] - (len(suffix) if legacy > 113 else 0)
+    fmt = repr
+    formatter = opts.get("formatter")
+    if formatter:
+        for key in ("numpystr", "str_kind", "all"):
+            if formatter.get(key) is not None:
+                fmt = formatter[key]
+                break
+    return _printing._format_array(flat, a.shape, fmt, line_width, " " + " " * len(prefix), separator,
+                                   opts["edgeitems"], summary, legacy)
+
+
 def _format(a, is_repr):
-    opts = _printing.get_printoptions()
+    opts = _printing._options.get()
     shape = a.shape
     size = a.size
     if not is_repr and shape == ():
         return a.item()
-    prefix, suffix = ("array(", ")") if is_repr else ("", "")
-    sep = ", " if is_repr else " "
-    legacy = _printing._options.get()["legacy"]
-    if size == 0:
-        body = "[]"
-    elif shape == ():
-        body = repr(a.item())
-    else:
-        summary = "..." if size > opts["threshold"] else ""
-        flat = _Lazy(a) if summary else _decode(a._cp)
-        line_width = opts["linewidth"] - (len(suffix) if legacy > 113 else 0)
-        body = _printing._format_array(flat, shape, repr, line_width, " " + " " * len(prefix), sep,
-                                       opts["edgeitems"], summary, legacy)
     if not is_repr:
-        return body
+        return body_text(a, " ", "", "")
+    prefix = "array("
+    body = body_text(a, ", ", prefix, ")")
+    legacy = opts["legacy"]
     extras = []
     if (size == 0 and shape != (0,)) or (legacy > 210 and size > opts["threshold"]):
         extras.append(f"shape={shape}")
