@@ -157,6 +157,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None, req
         return _strings.asarray(a, dtype, copy)
     if isinstance(a, ndarray):
         return _convert(a, dtype, copy, False)
+    if getattr(getattr(a, "dtype", None), "kind", None) == "U":  # numpy's string arrays and scalars
+        return _strings.asarray(a, dtype, copy)
     if _is_scalar(a) or isinstance(a, (list, tuple)):
         if copy is False:
             raise ValueError("[mnn.numpy.asarray] Unable to avoid copy while creating an array as requested.")

@@ -45,8 +45,8 @@ def _encode(flat, n, shape):
     count = len(flat)
     if count == 0:
         return _core.full(list(shape) + [n], _core.scalar(0, _U32), _U32)
-    width = 4 * n
-    raw = b"".join(s[:n].encode("utf-32-le", "surrogatepass").ljust(width, b"\0") for s in flat)
+    # one encode of the padded text: UTF-32 gives each code point 4 bytes, as numpy stores them
+    raw = "".join([s[:n].ljust(n, "\0") for s in flat]).encode("utf-32-le", "surrogatepass")
     return _core.reshape(_core.from_buffer(memoryview(bytearray(raw)), _U32), list(shape) + [n])
 
 
@@ -125,6 +125,9 @@ def _flatten(obj, fn):
     if isinstance(obj, (list, tuple)):
         if len(obj) == 0:
             return [], [0], 1, 1
+        if all(type(v) is _pystr for v in obj):  # fast path: a flat list of strs
+            longest = max(1, max(map(len, obj)))
+            return list(obj), [len(obj)], longest, longest
         parts = [_flatten(o, fn) for o in obj]
         shape0 = parts[0][1]
         flat, width, longest = [], 1, 1
@@ -398,11 +401,17 @@ class StrArray:
 
     def __array__(self, dtype=None, copy=None):
         import numpy
-        r = numpy.array(self.tolist() if self.size else numpy.empty(self.shape, self.dtype.str),
-                        dtype=self.dtype.str)
-        if r.shape != self.shape:
-            r = r.reshape(self.shape)
+        r = numpy.frombuffer(bytearray(self.tobytes()), dtype=self.dtype.str).reshape(self.shape) if self.size \
+            else numpy.empty(self.shape, self.dtype.str)
         return r if dtype is None else r.astype(dtype)
+
+    def tobytes(self, order="C"):
+        """numpy's bytes of a '<U' array: n little-endian UCS4 code points per element, zero-padded."""
+        src = self.T if order == "F" else self
+        if src.size == 0:
+            return b""
+        c = src._cp if src._cp._is_c_contiguous else _core.as_contiguous(src._cp)
+        return memoryview(c).cast("B").tobytes()
 
     def __reduce__(self):
         return _rebuild, (_decode(self._cp), self.shape, self._n)
