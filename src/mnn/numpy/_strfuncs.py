@@ -26,8 +26,13 @@ def _np():
     return sys.modules["mnn.numpy"]
 
 
+_NOT_STR = {_core.ndarray, int, float, bool, complex, type(None)}  # answered without a look inside
+
+
 def _is_str_operand(x):
     t = type(x)
+    if t in _NOT_STR:
+        return False
     if t is StrArray or t is _pystr or t is _dtypes.str_:
         return True
     if t is list or t is tuple:
@@ -388,18 +393,25 @@ def _dispatch(orig, impl, positions):
     """orig(*args) unless an array operand (at `positions`) holds strings; then impl(*args)."""
     if positions == "seq":
         def f(*args, **kwargs):
-            if args and isinstance(args[0], (list, tuple)) and any(_is_str_operand(x) for x in args[0]):
-                return impl(*args, **kwargs)
+            if args and type(args[0]) in (list, tuple):
+                for x in args[0]:
+                    if type(x) not in _NOT_STR and _is_str_operand(x):
+                        return impl(*args, **kwargs)
             return orig(*args, **kwargs)
     elif positions == "all":
         def f(*args, **kwargs):
             if any(_is_str_operand(x) for x in args):
                 return impl(*args, **kwargs)
             return orig(*args, **kwargs)
+    elif positions == (0,):  # the common case, kept to one type test for a numeric array
+        def f(*args, **kwargs):
+            if args and type(args[0]) not in _NOT_STR and _is_str_operand(args[0]):
+                return impl(*args, **kwargs)
+            return orig(*args, **kwargs)
     else:
         def f(*args, **kwargs):
             for p in positions:
-                if p < len(args) and _is_str_operand(args[p]):
+                if p < len(args) and type(args[p]) not in _NOT_STR and _is_str_operand(args[p]):
                     return impl(*args, **kwargs)
             return orig(*args, **kwargs)
     functools.update_wrapper(f, orig)

@@ -26,15 +26,18 @@ def _np():
 
 
 def is_str_dtype(dtype):
-    """True for dtype arguments meaning numpy's unicode strings ('U5', '<U', str, np.str_, ...)."""
+    """True for dtype arguments meaning numpy's unicode strings ('U5', '<U', str, np.str_, ...).
+    Cheap: the creation functions ask it on every call that passes a dtype."""
     if dtype is None:
         return False
-    if dtype is _pystr:
-        return True
-    try:
-        return _dtypes.dtype(dtype).kind == "U"
-    except (TypeError, ValueError):
-        return False
+    t = type(dtype)
+    if t is _dtypes.dtype:
+        return dtype.kind == "U"
+    if t is _pystr:
+        return "U" in dtype or dtype in ("str", "str_", "unicode")
+    if isinstance(dtype, type):
+        return dtype is _pystr or issubclass(dtype, _pystr)  # str, mnn's and numpy's str_
+    return getattr(dtype, "kind", None) == "U"  # numpy's dtype objects
 
 
 # ------------------------------------------------------------------ code arrays <-> Python str
