@@ -27,6 +27,7 @@ CASES = [
     ("partition", (" ",)), ("rpartition", (" ",)), ("slice", (1, 4)), ("slice", (None, None, -1)),
     ("index", ("",)), ("index", ("zz",)), ("center", (6, "ab")), ("translate", ({ord("a"): "A", ord(" "): None},)),
     ("equal", ("12",)), ("less", ("b",)), ("greater_equal", ("",)), ("not_equal", ("  ",)),
+    ("expandtabs", ()), ("expandtabs", (4,)),
 ]
 
 

@@ -197,8 +197,30 @@ def rpartition(a, sep):
     return _apply("rpartition", lambda s, p: s.rpartition(p), [a, sep], "ss", "tuple3")
 
 
+def _expandtabs_width(s, tabsize):
+    """numpy 2's result width for expandtabs: it counts 4 per character that is not a tab (the
+    bytes of a UCS4 code point) plus each tab's expansion, so its '<U' widths are larger."""
+    n, col = 0, 0
+    for ch in s:
+        if ch == "\t":
+            if tabsize > 0:
+                inc = tabsize - col % tabsize
+                col += inc
+                n += inc
+        else:
+            col = 0 if ch in "\n\r" else col + 1
+            n += 4
+    return n
+
+
 def expandtabs(a, tabsize=8):
-    return _apply("expandtabs", lambda s, t: s.expandtabs(t), [a, tabsize], "sn", "fit")
+    r = _apply("expandtabs", lambda s, t: s.expandtabs(t), [a, tabsize], "sn", "fit")
+    ops = _operand(a, "s", "expandtabs")[1], _np().asarray(tabsize)
+    shape = r.shape
+    texts = _decode(_core.broadcast_to(ops[0]._cp, list(shape) + [ops[0]._n])) if r.size else []
+    tabs = _core.all_values(_core.broadcast_to(ops[1], list(shape))) if r.size else []
+    width = max([1] + [_expandtabs_width(t, k) for t, k in zip(texts, tabs)])
+    return r._rewidth(max(width, r._n))
 
 
 def translate(a, table, deletechars=None):
