@@ -601,3 +601,23 @@ def test_testing_helpers():
 ])
 def test_more_functions(fn):
     both(fn, DATA["1d"])
+
+
+def test_flat_shape_setter_and_flags():
+    r = DATA["2d"].copy()
+    m = mine(r)
+    m.flat[1] = "z"
+    r.flat[1] = "z"
+    assert_same(m, r)
+    assert [str(x) for x in m.T.flat] == [str(x) for x in r.T.flat]
+    with pytest.raises(ValueError):
+        m.T.flat[0] = "q"  # numpy writes through its flatiter; mnn's copy refuses rather than drop it
+    m.shape = (4, 2)
+    r.shape = (4, 2)
+    assert_same(m, r)
+    with pytest.raises(AttributeError):
+        m.T.shape = (8,)
+    assert m.flags.c_contiguous and not m.T.flags.c_contiguous and m.flags.writeable
+    assert m.strides == r.strides and m.T.strides == r.T.strides
+    assert_same(numpy.frombuffer(m.tobytes(), dtype=m.dtype.str).reshape(m.shape), r)
+    assert m.tobytes() == r.tobytes() and m.T.tobytes() == r.T.tobytes()

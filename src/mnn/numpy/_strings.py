@@ -340,7 +340,12 @@ class StrArray:
 
     @property
     def flat(self):
-        return self.ravel()
+        """The elements in C order: a view when they are contiguous; otherwise a read-only copy, so a
+        write through it raises instead of being lost."""
+        r = self.ravel()
+        if not self._cp._is_c_contiguous:
+            r._cp._set_writeable(False)
+        return r
 
     @property
     def real(self):
