@@ -37,7 +37,7 @@ def assert_same(m, r):
     if isinstance(r, numpy.str_):
         assert isinstance(m, mnp.str_) and str(m) == str(r), (m, r)
         return
-    if isinstance(r, (str, int, bool)) and not isinstance(r, numpy.generic):
+    if isinstance(r, (str, int, bool, float)) and not isinstance(r, numpy.generic):
         assert m == r and type(m) is type(r), (m, r)
         return
     r = numpy.asarray(r)
@@ -621,3 +621,10 @@ def test_flat_shape_setter_and_flags():
     assert m.strides == r.strides and m.T.strides == r.T.strides
     assert numpy.frombuffer(m.tobytes(), dtype=m.dtype.str).reshape(m.shape).tolist() == r.tolist()
     assert m.tobytes() == r.tobytes() and m.T.tobytes() == r.T.tobytes()
+
+
+@pytest.mark.parametrize("fn", [lambda a: float(a), lambda a: int(a), lambda a: complex(a), lambda a: bool(a)])
+@pytest.mark.parametrize("text", ["1.5", " 3", "x", "", "1e3"])
+def test_python_scalar_conversion(fn, text):
+    both(lambda np, a: fn(a), numpy.array(text))
+    both(lambda np, a: fn(a), numpy.array([text, text]))

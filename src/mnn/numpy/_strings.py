@@ -619,6 +619,22 @@ class StrArray:
     __rmul__ = __mul__
 
 
+def _scalar_conversion(conv):
+    # numpy parses a 0-d string array: float(np.array('1.5')) is 1.5
+    def method(self):
+        if self.ndim != 0:
+            raise TypeError(f"[mnn.numpy.ndarray.__{conv.__name__}__] only 0-dimensional arrays can be converted to "
+                            f"Python scalars")
+        return conv(self.item())
+    method.__name__ = f"__{conv.__name__}__"
+    return method
+
+
+StrArray.__float__ = _scalar_conversion(_pyfloat)
+StrArray.__int__ = _scalar_conversion(_pyint)
+StrArray.__complex__ = _unsupported("complex")  # numpy: "Unable to convert dtype('<U4') to complex"
+
+
 def _pydtypes_str(s):
     return _dtypes.str_(s)
 
@@ -655,7 +671,7 @@ for _name, _uf in (("__sub__", "subtract"), ("__rsub__", "subtract"), ("__truedi
                    ("__neg__", "negative"), ("__pos__", "positive"), ("__abs__", "absolute"),
                    ("__invert__", "invert"), ("__iadd__", "add"), ("__isub__", "subtract"), ("__imul__", "multiply"),
                    ("round", "rint"), ("clip", "maximum"), ("conj", "conjugate"), ("conjugate", "conjugate"),
-                   ("dot", "matmul"), ("__float__", "float"), ("__int__", "int"), ("__complex__", "complex")):
+                   ("dot", "matmul")):
     setattr(StrArray, _name, _unsupported(_uf))
 for _name, _uf in (("sum", "add"), ("prod", "multiply"), ("mean", "add"), ("std", "add"), ("var", "add"),
                    ("cumsum", "add"), ("cumprod", "multiply"), ("max", "maximum"), ("min", "minimum"),
