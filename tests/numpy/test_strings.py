@@ -628,3 +628,12 @@ def test_flat_shape_setter_and_flags():
 def test_python_scalar_conversion(fn, text):
     both(lambda np, a: fn(a), numpy.array(text))
     both(lambda np, a: fn(a), numpy.array([text, text]))
+
+
+def test_array_ndmin_and_copy_flags():
+    assert_same(mnp.array(["a", "bc"], ndmin=3), numpy.array(["a", "bc"], ndmin=3))
+    m = mine(DATA["1d"])
+    assert mnp.asarray(m) is m and mnp.array(m, copy=False) is m
+    c = mnp.array(m)
+    c[0] = "changed"
+    assert m[0] == "cat"

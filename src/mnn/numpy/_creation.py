@@ -174,7 +174,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
     requires_grad=True returns a leaf (detached from any tape) that records gradients."""
     r = asarray(object, dtype=dtype, copy=True if copy else None)
     if ndmin > r.ndim:
-        r = _core.reshape(r, [1] * (ndmin - r.ndim) + list(r.shape))
+        shape = [1] * (ndmin - r.ndim) + list(r.shape)
+        r = _core.reshape(r, shape) if type(r) is ndarray else r.reshape(shape)  # (or a string array)
     if requires_grad:
         r = r.detach()
         r.requires_grad = True
