@@ -637,3 +637,41 @@ def test_array_ndmin_and_copy_flags():
     c = mnp.array(m)
     c[0] = "changed"
     assert m[0] == "cat"
+
+
+@pytest.mark.parametrize("fn", [
+    lambda np, x: np.pad(x, 1), lambda np, x: np.pad(x, (1, 2), constant_values="zz"),
+    lambda np, x: np.pad(x, 2, mode="edge"), lambda np, x: np.pad(x, 2, mode="reflect"),
+    lambda np, x: np.diag(x), lambda np, x: np.diag(x, 1), lambda np, x: np.diag(np.diag(x)),
+    lambda np, x: np.tril(np.stack([x, x, x])), lambda np, x: np.triu(np.stack([x, x]), 1),
+    lambda np, x: np.trim_zeros(np.concatenate([x[3:], x, x[3:]])), lambda np, x: np.trim_zeros(x[2:], "f"),
+    lambda np, x: np.choose(np.array([0, 1, 0, 1]), [x, x[::-1]]), lambda np, x: np.nan_to_num(x),
+    lambda np, x: np.real(x), lambda np, x: np.imag(x), lambda np, x: np.flatnonzero(x),
+    lambda np, x: np.argwhere(x), lambda np, x: np.logical_and(x, "q"), lambda np, x: np.logical_or(x, x[::-1]),
+    lambda np, x: np.logical_xor(x, ""), lambda np, x: np.logical_not(x), lambda np, x: np.nanargmax(x),
+    lambda np, x: np.nanargmin(x),
+])
+def test_fill_and_truth_functions(fn):
+    both(fn, numpy.array(["b", "a", "c", ""]))
+
+
+def test_partition_semantics():
+    r = DATA["1d"]
+    m = mine(r)
+    for k in (0, 3, len(r) - 1):
+        p, ap = mnp.partition(m, k), mnp.argpartition(m, k)
+        s = numpy.sort(r)
+        assert p[k] == s[k] and m[ap[k]] == s[k]  # the order around kth is numpy's own choice
+        assert all(x <= s[k] for x in p[:k].tolist()) and all(x >= s[k] for x in p[k + 1:].tolist())
+
+
+@pytest.mark.parametrize("fn, args", [("put", ([0, 2], ["x", "yyyyy"])), ("place", ("mask", ["p", "q"])),
+                                      ("putmask", ("mask", ["m", "n"]))])
+def test_in_place_writes(fn, args):
+    r = numpy.array(["b", "a", "c", ""])
+    m = mine(r)
+    ra = tuple(r != "a" if x == "mask" else x for x in args)
+    ma = tuple(m != "a" if x == "mask" else x for x in args)
+    getattr(numpy, fn)(r, *ra)
+    getattr(mnp, fn)(m, *ma)
+    assert_same(m, r)

@@ -119,6 +119,74 @@ def _nested_str(x):
     return any(_nested_str(v) for v in x) if isinstance(x, list) else _is_str_operand(x)
 
 
+def _filling(fn_name, fill_of):
+    """Functions that also write a fill value (numpy's zero: '' for diag/tril/triu, the padding
+    constant's text for pad): elements are numbered from 1 and number 0 picks the fill."""
+    def impl(*args, **kwargs):
+        a = asstr(args[0], fn=fn_name)
+        fill = asstr(fill_of(kwargs), fn=fn_name)
+        if fill.ndim:
+            raise NotImplementedError(f"[mnn.numpy.{fn_name}] string arrays take one scalar constant here")
+        n = a._n
+        fill = fill._rewidth(n)  # numpy keeps the array's dtype: the constant is cut to its width
+        nums = _core.reshape(_core.arange_int(1, a.size + 1, 1, _I64), list(a.shape))
+        flat = _core.concatenate([_core.reshape(fill._cp, [1, n]), _core.reshape(a._cp, [-1, n])], 0, None)
+        if fn_name == "pad":
+            kwargs = dict(kwargs)
+            kwargs.pop("constant_values", None)
+        return _pick(_ORIG[fn_name](nums, *args[1:], **kwargs), flat)
+    return impl
+
+
+def _in_place(fn_name, value_pos):
+    """put/place/putmask: the numeric function runs on element numbers (the array's, then the
+    values'), and the strings those numbers name are written back into the array."""
+    def impl(*args, **kwargs):
+        a = args[0]
+        if not isinstance(a, StrArray):
+            raise TypeError(f"[mnn.numpy.{fn_name}] argument 1 must be an array")
+        v = asstr(args[value_pos], fn=fn_name)._rewidth(a._n)
+        (nums_a, nums_v), flat = _numbered([a, v])
+        rest = list(args)
+        rest[0], rest[value_pos] = nums_a, nums_v
+        _ORIG[fn_name](*rest, **kwargs)
+        a[...] = StrArray(flat[nums_a, ...])
+    return impl
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    """numpy trims the empty strings (a string array's zeros): elements are numbered from 1, an
+    empty one is 0, and 0 picks '' back."""
+    a = asstr(filt, fn="trim_zeros")
+    nums = _core.reshape(_core.arange_int(1, a.size + 1, 1, _I64), list(a.shape))
+    keep = _np().where(a._nonempty(), nums, 0)
+    r = _ORIG["trim_zeros"](keep, trim) if axis is None else _ORIG["trim_zeros"](keep, trim, axis)
+    empty = _core.full([1, a._n], _core.scalar(0, 7), 7)
+    return StrArray(_core.concatenate([empty, _core.reshape(a._cp, [-1, a._n])], 0, None)[r, ...])
+
+
+def choose(a, choices, out=None, mode="raise"):
+    nums, flat = _numbered([asstr(c, fn="choose") for c in choices])
+    return _pick(_ORIG["choose"](a, nums, mode=mode), flat)
+
+
+def _identity_copy(a, *args, **kwargs):
+    return asstr(a).copy()
+
+
+def imag(val):
+    a = asstr(val)
+    return zeros(a.shape, a.dtype)
+
+
+def _on_truth(fn_name):
+    """numpy 2's logical functions and nonzero-based ones read a string as 'non-empty'."""
+    def impl(*args, **kwargs):
+        args = [asstr(x)._nonempty() if _is_str_operand(x) else x for x in args]
+        return _ORIG[fn_name](*args, **kwargs)
+    return impl
+
+
 # ------------------------------------------------------------------ ranks (ordering functions)
 
 
@@ -151,6 +219,16 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
 def arg_extreme(a, axis, largest, keepdims):
     _, (r,), _ = _ranks(a, fn="argmax" if largest else "argmin")
     return _ORIG["argmax" if largest else "argmin"](r, axis=axis, keepdims=keepdims)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    uniq, (r,), (s,) = _ranks(a, fn="partition")
+    return StrArray(_values(uniq, s._n)[_ORIG["partition"](r, kth, axis, kind, order), ...])
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    _, (r,), _ = _ranks(a, fn="argpartition")
+    return _ORIG["argpartition"](r, kth, axis, kind, order)
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
@@ -262,10 +340,18 @@ def ufunc_add(x1, x2):
     return StrArray(_encode([p + q for p, q in zip(fa, fb)], a._n + b._n, shape))
 
 
-_UFUNC_IMPL = {"equal": lambda a, b: compare(a, b, "equal"), "not_equal": lambda a, b: compare(a, b, "not_equal"),
+_UFUNC_IMPL = {"logical_and": lambda a, b: _truth_ufunc("logical_and", a, b),
+               "logical_or": lambda a, b: _truth_ufunc("logical_or", a, b),
+               "logical_xor": lambda a, b: _truth_ufunc("logical_xor", a, b),
+               "equal": lambda a, b: compare(a, b, "equal"), "not_equal": lambda a, b: compare(a, b, "not_equal"),
                "less": lambda a, b: compare(a, b, "less"), "less_equal": lambda a, b: compare(a, b, "less_equal"),
                "greater": lambda a, b: compare(a, b, "greater"),
                "greater_equal": lambda a, b: compare(a, b, "greater_equal"), "add": ufunc_add}
+
+
+def _truth_ufunc(name, a, b):
+    a, b = (asstr(x)._nonempty() if _is_str_operand(x) else x for x in (a, b))
+    return getattr(_np(), name)(a, b)
 
 
 def ufunc_fallback(name, operands, exc):
@@ -383,7 +469,14 @@ _ORDERING = {"sort": sort, "argsort": argsort, "argmax": argmax, "argmin": argmi
              "intersect1d": _set_op("intersect1d"), "union1d": _set_op("union1d"),
              "setdiff1d": _set_op("setdiff1d"), "setxor1d": _set_op("setxor1d"), "copy": copy,
              "count_nonzero": count_nonzero, "nonzero": nonzero, "array_equal": array_equal,
-             "array_equiv": array_equiv}
+             "array_equiv": array_equiv, "partition": partition, "argpartition": argpartition,
+             "nanargmax": argmax, "nanargmin": argmin, "flatnonzero": _on_truth("flatnonzero"),
+             "argwhere": _on_truth("argwhere"), "trim_zeros": trim_zeros, "nan_to_num": _identity_copy,
+             "real": _identity_copy, "imag": imag,
+             "diag": _filling("diag", lambda kw: ""), "tril": _filling("tril", lambda kw: ""),
+             "triu": _filling("triu", lambda kw: ""),
+             "pad": _filling("pad", lambda kw: kw.get("constant_values", 0)),
+             "put": _in_place("put", 2), "place": _in_place("place", 2), "putmask": _in_place("putmask", 2)}
 _CREATION = {"full": full, "zeros": zeros, "empty": empty, "ones": ones, "zeros_like": _like(zeros),
              "empty_like": _like(empty), "ones_like": _like(ones), "full_like": full_like}
 _ORIG = {}
@@ -449,6 +542,15 @@ def install(ns):
         if name in ns and name not in _ORIG:
             _ORIG[name] = ns[name]
             ns[name] = _dispatch(ns[name], impl, ordering_pos.get(name, (0,)))
+    if "choose" in ns and "choose" not in _ORIG:
+        _ORIG["choose"] = orig_choose = ns["choose"]
+
+        def choose_dispatch(a, choices, out=None, mode="raise"):
+            if isinstance(choices, (list, tuple)) and any(_is_str_operand(c) for c in choices) or \
+                    _is_str_operand(choices):
+                return choose(a, list(choices), out, mode)
+            return orig_choose(a, choices, out=out, mode=mode)
+        ns["choose"] = functools.update_wrapper(choose_dispatch, orig_choose)
     if "block" in ns and "block" not in _ORIG:
         _ORIG["block"] = orig_block = ns["block"]
 
