@@ -16,7 +16,7 @@ import zipfile
 
 from .. import _core
 from . import _dtypes
-from . import _strings as _strings_io
+from . import _strings_io
 from ._common import asarray, bfloat16_bits, ndarray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "NpzFile", "savetxt", "loadtxt", "genfromtxt", "fromfile"]

@@ -21,7 +21,7 @@ def array2string(a, max_line_width=None, precision=None, suppress_small=None, se
                              floatmode=floatmode, legacy=legacy):
         opts = _printing._options.get()
         if a.dtype.kind == "U":
-            from ._strings import body_text
+            from ._strings_io import body_text
             return body_text(a, separator, prefix, suffix)
         if a.ndim == 0 and opts["legacy"] > 113:
             return _printing.scalar_str(a.item(), a.dtype.name) if not formatter else \

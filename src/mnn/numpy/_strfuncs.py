@@ -16,7 +16,7 @@ import sys
 
 from .. import _core
 from . import _dtypes
-from ._strings import StrArray, _decode, _encode, asstr, contains_str, from_strs, is_str_dtype
+from ._strings import StrArray, _decode, _encode, asstr, contains_str, is_str_dtype
 
 _pystr, _pybool = builtins.str, builtins.bool
 _I64 = 4
