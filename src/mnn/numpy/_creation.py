@@ -203,6 +203,9 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         _check_device(device, "full")
     dt = _fill_dtype(fill_value, dtype)
+    if dt.kind == "U" or fill_value.__class__ in _STR_TYPES:  # numpy's strings (or parsed from them)
+        from ._strfuncs import full as full_str
+        return full_str(shape, fill_value, dtype)
     if isinstance(fill_value, ndarray):
         fill = fill_value
     elif _is_scalar(fill_value):
@@ -216,6 +219,8 @@ def zeros(shape, dtype=float, order="C", *, device=None, like=None):
     if device is not None:
         _check_device(device, "zeros")
     dt = _dtypes.dtype(dtype)
+    if dt.kind == "U":
+        return _strings_filled(shape, "", dt)
     return _core.full(shape_tuple(shape), _core.scalar(0, dt._code), dt._code)
 
 
@@ -223,13 +228,23 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         _check_device(device, "ones")
     dt = _dtypes.dtype(float if dtype is None else dtype)
+    if dt.kind == "U":
+        return _strings_filled(shape, "1", dt)
     return _core.full(shape_tuple(shape), _core.scalar(1, dt._code), dt._code)
 
 
 def empty(shape, dtype=float, order="C", *, device=None, like=None):
     if device is not None:
         _check_device(device, "empty")
-    return _core.empty(shape_tuple(shape), dtype_code(dtype))
+    dt = _dtypes.dtype(dtype)
+    if dt.kind == "U":
+        return _strings_filled(shape, "", dt)
+    return _core.empty(shape_tuple(shape), dt._code)
+
+
+def _strings_filled(shape, text, dt):
+    from ._strfuncs import full as full_str
+    return full_str(shape, text, dt)
 
 
 def _like_args(a, dtype, shape):

@@ -98,6 +98,9 @@ def _moving(fn_name, positions):
     return impl
 
 
+where_strings = _moving("where", (1, 2))  # called by _ufuncs.where when x or y holds strings
+
+
 def block(arrays):
     """numpy.block on strings: the nested lists' leaves numbered, blocked, picked."""
     leaves = []
@@ -176,7 +179,7 @@ def _identity_copy(a, *args, **kwargs):
 
 def imag(val):
     a = asstr(val)
-    return zeros(a.shape, a.dtype)
+    return _fill(a.shape, "", a.dtype, "imag")
 
 
 def _on_truth(fn_name):
@@ -390,36 +393,6 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     return _fill(shape, fill_value, dtype, "full")
 
 
-def zeros(shape, dtype=float, order="C", *, device=None, like=None):
-    return _fill(shape, "", dtype, "zeros")
-
-
-def empty(shape, dtype=float, order="C", *, device=None, like=None):
-    return _fill(shape, "", dtype, "empty")
-
-
-def ones(shape, dtype=None, order="C", *, device=None, like=None):
-    return _fill(shape, "1", dtype, "ones")
-
-
-def _like(fill):
-    def impl(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-        s = _np().shape(a) if shape is None else shape
-        d = dtype if dtype is not None else (a.dtype if isinstance(a, StrArray) else asstr(a).dtype)
-        if not is_str_dtype(d):
-            return _ORIG[fill.__name__ + "_like"](_np().zeros(s), dtype=d)
-        return fill(s, d)
-    return impl
-
-
-def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s = _np().shape(a) if shape is None else shape
-    d = dtype if dtype is not None else (a.dtype if isinstance(a, StrArray) else _np().asarray(a).dtype)
-    if not is_str_dtype(d):
-        return _ORIG["full"](s, asstr(fill_value).astype(d) if _is_str_operand(fill_value) else fill_value, d)
-    return _fill(s, fill_value, d, "full_like")
-
-
 def copy(a, order="K", subok=False):
     return asstr(a, fn="copy").copy()
 
@@ -458,7 +431,6 @@ _MOVING = {
            "expand_dims", "swapaxes", "moveaxis", "permute_dims", "matrix_transpose", "resize", "take_along_axis",
            "unstack", "rollaxis", "diagonal", "ascontiguousarray", "asfortranarray", "require"),
     (1,): ("compress", "extract"),
-    (1, 2): ("where",),
     (0, 1): ("append",),
     (0, 2): ("insert",),
     "all": ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "meshgrid"),
@@ -477,8 +449,8 @@ _ORDERING = {"sort": sort, "argsort": argsort, "argmax": argmax, "argmin": argmi
              "triu": _filling("triu", lambda kw: ""),
              "pad": _filling("pad", lambda kw: kw.get("constant_values", 0)),
              "put": _in_place("put", 2), "place": _in_place("place", 2), "putmask": _in_place("putmask", 2)}
-_CREATION = {"full": full, "zeros": zeros, "empty": empty, "ones": ones, "zeros_like": _like(zeros),
-             "empty_like": _like(empty), "ones_like": _like(ones), "full_like": full_like}
+# (zeros, ones, empty, full and their *_like forms check for a U dtype in _creation.py itself: one
+# attribute test where a wrapper would cost a call)
 _ORIG = {}
 
 
@@ -511,23 +483,6 @@ def _dispatch(orig, impl, positions):
     return f
 
 
-def _dispatch_dtype(orig, impl, value_pos):
-    """Creation functions: strings when the dtype is a U dtype or (no dtype) the fill value is a str."""
-    def f(*args, **kwargs):
-        dtype = kwargs.get("dtype", args[value_pos + 1] if len(args) > value_pos + 1 else None)
-        if dtype is not None and is_str_dtype(dtype):
-            return impl(*args, **kwargs)
-        if value_pos == 1 and _is_str_operand(args[1] if len(args) > 1 else kwargs.get("fill_value")):
-            return impl(*args, **kwargs)  # full(shape, "text"[, numeric dtype: parsed])
-        return orig(*args, **kwargs)
-    functools.update_wrapper(f, orig)
-    return f
-
-
-# the fill value's position (the dtype follows it): full(shape, fill, dtype), zeros(shape, dtype)
-_DTYPE_VALUE_POS = {"full": 1, "zeros": 0, "empty": 0, "ones": 0}
-
-
 def install(ns):
     """Wraps the public functions in namespace `ns` (mnn.numpy's globals)."""
     for positions, names in _MOVING.items():
@@ -557,21 +512,7 @@ def install(ns):
         def block_dispatch(arrays):
             return block(arrays) if _nested_str(arrays) else orig_block(arrays)
         ns["block"] = functools.update_wrapper(block_dispatch, orig_block)
-    for name, impl in _CREATION.items():
-        if name in ns and name not in _ORIG:
-            _ORIG[name] = ns[name]
-            if name.endswith("_like"):
-                ns[name] = _dispatch_dtype_like(ns[name], impl, 2 if name == "full_like" else 1)
-            else:
-                ns[name] = _dispatch_dtype(ns[name], impl, _DTYPE_VALUE_POS[name])
+    _ORIG["full"] = ns["full"]
+    _ORIG["where"] = ns["where"]  # (where checks for strings in _ufuncs.py itself)
 
 
-def _dispatch_dtype_like(orig, impl, dtype_pos):
-    def f(*args, **kwargs):
-        dtype = kwargs.get("dtype", args[dtype_pos] if len(args) > dtype_pos else None)
-        if (dtype is not None and is_str_dtype(dtype)) or (args and _is_str_operand(args[0])) or \
-                (dtype_pos == 2 and len(args) > 1 and dtype is None and _is_str_operand(args[1])):
-            return impl(*args, **kwargs)
-        return orig(*args, **kwargs)
-    functools.update_wrapper(f, orig)
-    return f

@@ -139,12 +139,19 @@ _add_methods(fabs, "fabs")
 UFUNCS["fabs"] = fabs
 
 
+_NUMERIC_OPERANDS = {ndarray, int, float, bool, complex}
+
+
 def where(condition, x=None, y=None, /):
     """Elements of x where condition holds, else of y (broadcast; x/y promoted like a ufunc)."""
     if x is None and y is None:
         raise NotImplementedError("[mnn.numpy.where] where(condition) (nonzero) is not supported yet")
     if x is None or y is None:
         raise ValueError("[mnn.numpy.where] either both or neither of x and y should be given")
+    if x.__class__ not in _NUMERIC_OPERANDS or y.__class__ not in _NUMERIC_OPERANDS:
+        from . import _strfuncs
+        if _strfuncs._is_str_operand(x) or _strfuncs._is_str_operand(y):  # numpy's '<U' strings
+            return _strfuncs.where_strings(condition, x, y)
     cond = asarray(condition)
     if cond.dtype != _dtypes.bool_:
         cond = _core.ufunc(_OPCODES["not_equal"], cond, 0)
