@@ -26,7 +26,11 @@ def asarray(x):
     if isinstance(x, ndarray):
         return x
     from ._creation import asarray as _asarray
-    return _asarray(x)
+    r = _asarray(x)
+    if type(r) is _STR_ARRAY[0]:  # strings given as a list or a numpy array
+        raise TypeError(f"[mnn.numpy.{_public_caller()}] string arrays ({r.dtype!r}) are not supported here: "
+                        f"numpy has no string loop for it")
+    return r
 
 
 def _public_caller():
