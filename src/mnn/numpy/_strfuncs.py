@@ -5,10 +5,14 @@
 - Functions that order or match elements (sort, unique, isin, searchsorted, <, argmax, ...) run on
   ranks: each string's position among the sorted distinct strings of all operands, which orders
   exactly as numpy's code point comparison does.
+- Functions that write a fill (pad, diag, tril, triu, trim_zeros) number elements from 1 and let
+  0 pick the fill; in-place writers (put, place, putmask) write the picked strings back.
 So axis handling, broadcasting and errors are the numeric functions' own.
 
 install(namespace) wraps the public functions: a call whose operands include a str, a list of strs
-or a StrArray goes here, every other call goes straight to the numeric function.
+or a StrArray goes here, every other call goes straight to the numeric function (one extra call
+and a type test). where, zeros/ones/empty/full(_like) and the ufuncs test for strings inside their
+own bodies instead (_ufuncs.py, _creation.py), as they are called most.
 """
 import builtins
 import functools
