@@ -43,7 +43,7 @@ def _is_str_operand(x):
         return contains_str(x)
     if t.__module__ == "numpy" and getattr(getattr(x, "dtype", None), "kind", None) == "U":
         return True
-    return False
+    return isinstance(x, _pystr)  # str subclasses (numpy.str_, str enums)
 
 
 # ------------------------------------------------------------------ element numbers (moving functions)
