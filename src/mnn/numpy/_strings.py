@@ -106,7 +106,7 @@ def _numeric_to_str(a, n=None):
 
 def _leaf_text(v):
     if isinstance(v, _pystr):
-        return _pystr(v), None
+        return _pystr.__str__(v), None  # a str subclass's own text (a str Enum's value, not its name)
     if isinstance(v, _pybool):
         return ("True" if v else "False"), _dtypes.dtype("bool")
     if isinstance(v, _pyint):
