@@ -675,3 +675,14 @@ def test_in_place_writes(fn, args):
     getattr(numpy, fn)(r, *ra)
     getattr(mnp, fn)(m, *ma)
     assert_same(m, r)
+
+
+def test_str_subclasses_as_numpy_sizes_them():
+    import enum
+
+    class Color(str, enum.Enum):
+        RED = "red"
+
+    for obj in ([Color.RED, "b"], [numpy.str_("ab"), "c"]):
+        assert_same(mnp.array(obj), numpy.array(obj))
+    both(lambda np: np.where(np.array([True, False]), Color.RED, "b"))

@@ -106,7 +106,7 @@ def _numeric_to_str(a, n=None):
 
 def _leaf_text(v):
     if isinstance(v, _pystr):
-        return _pystr.__str__(v), None  # a str subclass's own text (a str Enum's value, not its name)
+        return _pystr(v), None
     if isinstance(v, _pybool):
         return ("True" if v else "False"), _dtypes.dtype("bool")
     if isinstance(v, _pyint):
@@ -147,7 +147,10 @@ def _flatten(obj, fn):
     if hasattr(obj, "dtype") and hasattr(obj, "shape") and not isinstance(obj, _pystr):  # numpy arrays
         return _flatten(_np().asarray(obj), fn)
     text, dt = _leaf_text(obj)
-    return [text], [], max(1, len(text) if dt is None else _dtypes.str_width(dt)), max(1, len(text))
+    # numpy sizes a str by len() but stores str(): a str subclass with its own __str__ (a str Enum)
+    # is cut to its length, as there
+    size = len(obj) if dt is None else _dtypes.str_width(dt)
+    return [text], [], max(1, size), max(1, len(obj) if dt is None else len(text))
 
 
 def contains_str(obj, depth=0):
