@@ -686,3 +686,13 @@ def test_str_subclasses_as_numpy_sizes_them():
     for obj in ([Color.RED, "b"], [numpy.str_("ab"), "c"]):
         assert_same(mnp.array(obj), numpy.array(obj))
     both(lambda np: np.where(np.array([True, False]), Color.RED, "b"))
+
+
+@pytest.mark.parametrize("text, kw", [("a, b\n c ,d", {"delimiter": ","}), ("a, b\n c ,d", {"delimiter": ",", "autostrip": True}),
+                                      ("a b\n c d\n", {}), ("x,,y\n1,2,3 # c\n", {"delimiter": ","}),
+                                      ("h1,h2\na,b\n", {"delimiter": ",", "skip_header": 1}),
+                                      ("a,b,c\nd,e,f", {"delimiter": ",", "usecols": (0, 2)}),
+                                      ("é,漢\n😀,x", {"delimiter": ",", "dtype": "U1"})])
+def test_genfromtxt_str(text, kw):
+    kw = {"dtype": str, **kw}
+    assert_same(mnp.genfromtxt(io.StringIO(text), **kw), numpy.genfromtxt(io.StringIO(text), **kw))

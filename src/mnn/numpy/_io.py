@@ -545,8 +545,16 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, 
         records.append((skip_header + k + 1, fields))
     if skip_footer:
         records = records[:-skip_footer] if skip_footer < len(records) else []
+    str_mode = dtype is not None and _dtypes.dtype(dtype).kind == "U"
     for lineno, fields in records:
-        fields = [f.strip() for f in fields]
+        if not str_mode:
+            fields = [f.strip() for f in fields]
+        elif autostrip:
+            fields = [f.strip() for f in fields]
+        elif delimiter is not None and fields:  # numpy strips the line's outer spaces, not the fields'
+            fields = list(fields)
+            fields[0] = fields[0].lstrip(" ")
+            fields[-1] = fields[-1].rstrip(" ")
         if cols is not None:
             try:
                 fields = [fields[c] for c in cols]
@@ -592,9 +600,11 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, 
         dt = _dtypes.dtype("int64" if raw and all(col_int) else "float64")
     else:
         dt = _dtypes.dtype(dtype)
-        if dt.kind == "U":
-            raise NotImplementedError(f"[mnn.numpy.{fn}] string dtypes are not supported by genfromtxt yet; use "
-                                      f"loadtxt(..., dtype=str)")
+        if dt.kind == "U":  # strings: the fields as they are (an empty one stays '')
+            if not raw:
+                warnings.warn(f'genfromtxt: Empty input file: "{fname}"', UserWarning, stacklevel=2)
+            return _strings_io.finish_text([f for r in raw for f in r], len(raw), ncols or 0, dt, ndmin,
+                                           bool(unpack), fn)
     if filling_values is None:
         fill = [float("nan") if dt.kind == "f" else (True if dt.kind == "b" else -1)] * (ncols or 0)
     elif isinstance(filling_values, dict):
