@@ -696,3 +696,7 @@ def test_str_subclasses_as_numpy_sizes_them():
 def test_genfromtxt_str(text, kw):
     kw = {"dtype": str, **kw}
     assert_same(mnp.genfromtxt(io.StringIO(text), **kw), numpy.genfromtxt(io.StringIO(text), **kw))
+
+
+def test_where_condition_only():
+    both(lambda np, a: np.where(a), numpy.array([["a", ""], ["", "b c"]]))
