@@ -700,3 +700,16 @@ def test_genfromtxt_str(text, kw):
 
 def test_where_condition_only():
     both(lambda np, a: np.where(a), numpy.array([["a", ""], ["", "b c"]]))
+
+
+def test_function_forms_are_views():
+    r = DATA["2d"].copy()
+    m = mine(r)
+    for np_, x in ((mnp, m), (numpy, r)):
+        np_.reshape(x, 8)[0] = "R"
+        np_.transpose(x)[0, 1] = "T"
+        np_.ravel(x)[3] = "V"
+        np_.squeeze(x[None])[1, 0] = "S"
+        np_.swapaxes(x, 0, 1)[1, 1] = "W"
+        np_.expand_dims(x, 0)[0, 0, 2] = "E"
+    assert_same(m, r)

@@ -431,14 +431,38 @@ def array_equiv(a1, a2):
 _MOVING = {
     "seq": ("concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "row_stack"),
     (0,): ("flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat", "take", "broadcast_to", "delete",
-           "split", "array_split", "hsplit", "vsplit", "dsplit", "ravel", "reshape", "transpose", "squeeze",
-           "expand_dims", "swapaxes", "moveaxis", "permute_dims", "matrix_transpose", "resize", "take_along_axis",
+           "split", "array_split", "hsplit", "vsplit", "dsplit", "moveaxis", "permute_dims", "matrix_transpose", "resize", "take_along_axis",
            "unstack", "rollaxis", "diagonal", "ascontiguousarray", "asfortranarray", "require"),
     (1,): ("compress", "extract"),
     (0, 1): ("append",),
     (0, 2): ("insert",),
     "all": ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "meshgrid"),
 }
+def _view_functions():
+    """numpy's view-returning functions, as views: the StrArray methods (engine views of the code
+    array), so writes through np.reshape(a, ...)[0] reach `a` as in numpy."""
+    def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+        return asstr(a, fn="reshape").reshape(shape if shape is not None else newshape, order=order)
+
+    def transpose(a, axes=None):
+        return asstr(a, fn="transpose").transpose(axes)
+
+    def ravel(a, order="C"):
+        return asstr(a, fn="ravel").ravel(order)
+
+    def squeeze(a, axis=None):
+        return asstr(a, fn="squeeze").squeeze(axis)
+
+    def swapaxes(a, axis1, axis2):
+        return asstr(a, fn="swapaxes").swapaxes(axis1, axis2)
+
+    def expand_dims(a, axis):
+        s = asstr(a, fn="expand_dims")
+        shape = _ORIG["expand_dims"](_core.empty(list(s.shape), 0), axis).shape  # numpy's axis rules
+        return StrArray(_core.reshape(s._cp, list(shape) + [s._n]))
+    return {f.__name__: f for f in (reshape, transpose, ravel, squeeze, swapaxes, expand_dims)}
+
+
 _ORDERING = {"sort": sort, "argsort": argsort, "argmax": argmax, "argmin": argmin, "searchsorted": searchsorted,
              "unique": unique, "unique_values": unique_values, "unique_counts": unique_counts,
              "unique_inverse": unique_inverse, "unique_all": unique_all, "isin": isin, "lexsort": lexsort,
@@ -489,6 +513,10 @@ def _dispatch(orig, impl, positions):
 
 def install(ns):
     """Wraps the public functions in namespace `ns` (mnn.numpy's globals)."""
+    for name, impl in _view_functions().items():
+        if name in ns and name not in _ORIG:
+            _ORIG[name] = ns[name]
+            ns[name] = _dispatch(ns[name], impl, (0,))
     for positions, names in _MOVING.items():
         for name in names:
             if name in ns and name not in _ORIG:
