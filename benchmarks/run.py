@@ -535,6 +535,69 @@ def w_unique():
     return [(f"unique {_count(n)} int64", mk, 1, None)]
 
 
+def w_strings():
+    """numpy's '<U' string arrays: class labels (1000 distinct, 5-9 characters) as scripts use them."""
+    if np is None:
+        return []
+    n = sizes()["chain"] >> 4
+    words = [f"label{i * 7919 % 1000}" for i in range(n)]
+    arrs = {}
+
+    def arr(lib):
+        if lib not in arrs:
+            arrs[lib] = mnp.array(words) if lib == "mnn" else np.array(words)
+        return arrs[lib]
+
+    def only(fn):  # torch has no string tensors
+        def mk(lib):
+            return None if lib not in ("mnn", "numpy") else fn(lib, mnp if lib == "mnn" else np)
+        return mk
+
+    def create(lib, m):
+        return lambda: m.array(words).shape
+
+    def equal(lib, m):
+        a = arr(lib)
+
+        def f():
+            r = a == "label7"
+            if lib == "mnn":
+                mnn.eval(r)
+            return r
+        return f
+
+    def unique(lib, m):
+        a = arr(lib)
+
+        def f():
+            inv = m.unique(a, return_inverse=True)[1]
+            if lib == "mnn":
+                mnn.eval(inv)
+            return inv
+        return f
+
+    def argsort(lib, m):
+        a = arr(lib)
+
+        def f():
+            r = m.argsort(a, kind="stable")
+            if lib == "mnn":
+                mnn.eval(r)
+            return r
+        return f
+
+    def upper(lib, m):
+        a = arr(lib)
+        return lambda: m.char.str_len(m.char.upper(a))
+
+    c = _count(n)
+    return [(f"strings: array() of {c} str", only(create), 1, None),
+            (f"strings: {c} labels == 'label7'", only(equal), 1, None),
+            (f"strings: unique(return_inverse) {c} labels", only(unique), 1, None),
+            (f"strings: argsort(stable) {c} labels", only(argsort), 1, None),
+            (f"strings: char.upper {c} labels", only(upper), 1, None)]
+
+
 def w_cv_filters():
     """mnn.cv filters vs cv2 (the cv2 column) on a noisy 1920x1080x3 uint8 image; skipped without cv2."""
     if cv2 is None or np is None:
@@ -705,6 +768,7 @@ WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpo
              ("codecs", w_codecs), ("linalg", w_linalg)]
 WORKLOADS.append(("linalg512", w_linalg512))
 WORKLOADS.append(("random", w_random))
+WORKLOADS.append(("strings", w_strings))
 
 
 def _count(n):

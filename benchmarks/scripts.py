@@ -49,6 +49,7 @@ def _cases(t):
         "game_of_life": (t.game_of_life, ((rng.random((24, 30)) < 0.3).astype(numpy.uint8),)),
         "edit_distance": (t.edit_distance, ("kitten sat", "sitting cat")),
         "surface_fit": (t.surface_fit, (rng.normal(size=(21, 17)),)),
+        "label_report": (t.label_report, ()),
     }
     try:
         from sklearn.datasets import load_digits

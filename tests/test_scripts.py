@@ -31,6 +31,9 @@ def assert_same(ref, got, rtol, atol, path="result"):
         for k in ref:
             assert_same(ref[k], got[k], rtol, atol, f"{path}[{k!r}]")
         return
+    if isinstance(ref, str):
+        assert isinstance(got, str) and got == ref, (path, got, ref)
+        return
     if isinstance(ref, (int, float, bool)) and not isinstance(got, numpy.ndarray):
         assert type(got) in (int, float, bool) or numpy.ndim(got) == 0, (path, type(got))
         numpy.testing.assert_allclose(got, ref, rtol=rtol, atol=atol, err_msg=path)
@@ -38,7 +41,7 @@ def assert_same(ref, got, rtol, atol, path="result"):
     ref, got = numpy.asarray(ref), numpy.asarray(got)
     assert got.shape == ref.shape, (path, got.shape, ref.shape)
     assert got.dtype == ref.dtype, (path, got.dtype, ref.dtype)
-    if ref.dtype.kind in "biu":
+    if ref.dtype.kind in "biuU":
         numpy.testing.assert_array_equal(got, ref, err_msg=path)
     else:
         numpy.testing.assert_allclose(got, ref, rtol=rtol, atol=atol, err_msg=path)
@@ -687,3 +690,31 @@ def seeded_sampling(np):
 
 def test_seeded_sampling_is_exact():
     run_both(seeded_sampling, rtol=0, atol=0)
+
+
+# --------------------------------------------------------------------------------------------------
+# Class labels as strings: counts, one-hot, per-class means, a text report (numpy's '<U' arrays).
+
+def label_report(np, seed=0, n=200):
+    rng = np.random.default_rng(seed)
+    classes = np.array(["cat", "dog", "bird", "fish"])
+    labels = rng.choice(classes, size=n, p=[0.4, 0.3, 0.2, 0.1])
+    scores = rng.normal(size=n)
+    names, inverse, counts = np.unique(labels, return_inverse=True, return_counts=True)
+    onehot = (labels[:, None] == names[None, :]).astype(np.int64)
+    means = np.array([scores[labels == c].mean() for c in names])
+    order = np.argsort(-counts, kind="stable")
+    ranked = names[order]
+    report = np.char.add(np.char.upper(ranked), np.char.zfill(counts[order].astype(str), 4))
+    pets = np.where(np.isin(labels, ["cat", "dog"]), labels, "other")
+    idx = np.searchsorted(names, ["bird", "zebra"])
+    lines = [f"{name:>6}: {cnt:3d} {m:+.3f}" for name, cnt, m in zip(names, counts.tolist(), means.tolist())]
+    table = np.stack([names, counts.astype(str)], axis=1)
+    best = names[np.argmax(means)]
+    return (names, inverse, counts, onehot.sum(axis=0), means, ranked, report, pets, np.sort(labels[:10]), idx,
+            np.char.center(names, 8, "*"), "\n".join(lines), table, str(table), repr(ranked), str(best),
+            labels.dtype.str, (labels == best).sum().item())
+
+
+def test_label_report():
+    run_both(label_report, rtol=1e-12, atol=1e-12)

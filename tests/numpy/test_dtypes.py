@@ -64,6 +64,10 @@ def test_string_spellings(spelling):
     if isinstance(ref, np.dtype) and ref.name == 'bfloat16' and spelling in ('bfloat16', 'E'):
         # numpy knows it only once ml_dtypes is imported; mnn's extension type answers to the same names
         assert mod.dtype(spelling) is mod.dtype('bfloat16') and mod.dtype(spelling) == ref
+    elif isinstance(ref, np.dtype) and ref.isnative and ref.kind == 'U':
+        # numpy's fixed-width unicode strings ('U5', '<U', 'str')
+        d = mod.dtype(spelling)
+        assert d == ref and ref == d and (d.str, d.name, d.itemsize, d.kind) == (ref.str, ref.name, ref.itemsize, 'U')
     elif isinstance(ref, np.dtype) and ref.isnative and ref.name in NAMES:
         assert same(mod.dtype(spelling), ref)
         assert same(mod.dtype(spelling.encode()), ref)
@@ -101,6 +105,8 @@ def test_numpy_scalar_types_and_dtypes(t):
         assert same(mod.dtype(np.zeros(2, t)), ref)         # object with .dtype
         assert same(mod.dtype(np.zeros((), t)[()]), ref)    # numpy scalar
         assert mod.dtype(t) == t and ref == t
+    elif ref.kind == 'U':  # numpy.str_: '<U0'
+        assert mod.dtype(t) == ref and mod.dtype(ref) == ref and mod.dtype(np.zeros(2, 'U3')) == np.dtype('U3')
     else:
         with pytest.raises(TypeError):
             mod.dtype(t)
@@ -128,8 +134,10 @@ def test_not_dtypes(obj):
     if ref is TypeError:
         with pytest.raises(TypeError):
             mod.dtype(obj)
-    else:  # numpy maps arbitrary types to object/str dtypes; mnn has none
-        assert ref.kind in 'OUS'
+    elif ref.kind == 'U':  # str: numpy's '<U0'
+        assert mod.dtype(obj) == ref and mod.dtype(obj).str == ref.str
+    else:  # numpy maps arbitrary types to object/bytes dtypes; mnn has none
+        assert ref.kind in 'OS'
         with pytest.raises(TypeError):
             mod.dtype(obj)
 

@@ -10,6 +10,7 @@ from . import _dtypes, _ndarray, _printing
 from ._dtypes import *  # noqa: F401,F403  (dtype, scalar types, finfo, iinfo, result_type, can_cast, ...)
 from ._dtypes import bool_ as bool  # noqa: A001
 from ._common import ndarray
+from . import _common
 from ._creation import (arange, array, asarray, ascontiguousarray, copy, empty, empty_like, eye, from_dlpack,
                         frombuffer, full, full_like, identity, linspace, ones, ones_like, zeros, zeros_like)
 from ._linalg import dot, inner, matmul, outer, vdot, vecdot
@@ -133,3 +134,9 @@ from ._printing_api import (array2string, array_repr, array_str, format_float_po
 from ._numeric_extras import fromstring, getbufsize, setbufsize  # noqa: E402
 from ._polynomial import roots  # noqa: E402  (needs linalg.eigvals: NotImplementedError until it exists)
 from . import ma  # noqa: E402  (mnn.numpy.ma: masked arrays, core subset)
+from . import _strings, _strfuncs  # noqa: E402  (numpy's '<U' string arrays: last, wraps the functions above)
+from . import _char as strings  # noqa: E402  (mnn.numpy.strings)
+char = strings.char_module(strings)  # mnn.numpy.char (numpy's older namespace, same functions)
+_strings.install(ndarray)
+_common._STR_ARRAY[0] = _strings.StrArray
+_strfuncs.install(globals())

@@ -18,10 +18,33 @@ def opt_dtype_code(dtype):
 
 def asarray(x):
     """Any operand as an ndarray (the package's asarray, installed by __init__)."""
+    if type(x) is ndarray:
+        return x
+    if type(x) is _STR_ARRAY[0]:  # a numeric function handed a string array: numpy's TypeError
+        raise TypeError(f"[mnn.numpy.{_public_caller()}] string arrays ({x.dtype!r}) are not supported here: "
+                        f"numpy has no string loop for it")
     if isinstance(x, ndarray):
         return x
     from ._creation import asarray as _asarray
-    return _asarray(x)
+    r = _asarray(x)
+    if type(r) is _STR_ARRAY[0]:  # strings given as a list or a numpy array
+        raise TypeError(f"[mnn.numpy.{_public_caller()}] string arrays ({r.dtype!r}) are not supported here: "
+                        f"numpy has no string loop for it")
+    return r
+
+
+def _public_caller():
+    """The name of the outermost mnn.numpy function on the stack (the one the user called)."""
+    import sys
+    f = sys._getframe(2)
+    name = f.f_code.co_name
+    while f.f_back is not None and f.f_back.f_globals.get("__name__", "").startswith("mnn.numpy"):
+        f = f.f_back
+        name = f.f_code.co_name
+    return name.lstrip("_")
+
+
+_STR_ARRAY = [None]  # mnn.numpy._strings.StrArray, set by mnn.numpy (this module imports no array modules)
 
 
 def axis_tuple(axis, fn):

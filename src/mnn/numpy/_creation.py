@@ -5,8 +5,10 @@ import math
 import operator
 
 from .. import _core
-from . import _dtypes
+from . import _dtypes, _strings
 from ._common import dtype_code, ndarray, shape_tuple
+
+_STR_TYPES = (_strings.StrArray, str, _dtypes.str_)
 
 _bool, _int, _float, _complex = builtins.bool, builtins.int, builtins.float, builtins.complex
 
@@ -76,7 +78,12 @@ def _flatten(obj):
 
 
 def _from_python(obj, dtype):
-    flat, shape, dts = _flatten(obj)
+    try:
+        flat, shape, dts = _flatten(obj)
+    except (TypeError, RuntimeError):
+        if _strings.contains_str(obj):  # numpy's '<U' arrays (then parsed if dtype is numeric)
+            return _strings.asarray(obj, dtype, None)
+        raise
     if dtype is None:
         arrays = [d for d in dts if not isinstance(d, type)]
         if arrays and len(arrays) < len(dts):
@@ -146,8 +153,12 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None, req
         r = asarray(a, dtype=dtype, copy=copy).detach()
         r.requires_grad = True
         return r
+    if a.__class__ in _STR_TYPES or (dtype is not None and _strings.is_str_dtype(dtype)):
+        return _strings.asarray(a, dtype, copy)
     if isinstance(a, ndarray):
         return _convert(a, dtype, copy, False)
+    if getattr(getattr(a, "dtype", None), "kind", None) == "U":  # numpy's string arrays and scalars
+        return _strings.asarray(a, dtype, copy)
     if _is_scalar(a) or isinstance(a, (list, tuple)):
         if copy is False:
             raise ValueError("[mnn.numpy.asarray] Unable to avoid copy while creating an array as requested.")
@@ -163,7 +174,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
     requires_grad=True returns a leaf (detached from any tape) that records gradients."""
     r = asarray(object, dtype=dtype, copy=True if copy else None)
     if ndmin > r.ndim:
-        r = _core.reshape(r, [1] * (ndmin - r.ndim) + list(r.shape))
+        shape = [1] * (ndmin - r.ndim) + list(r.shape)
+        r = _core.reshape(r, shape) if type(r) is ndarray else r.reshape(shape)  # (or a string array)
     if requires_grad:
         r = r.detach()
         r.requires_grad = True
@@ -191,6 +203,9 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         _check_device(device, "full")
     dt = _fill_dtype(fill_value, dtype)
+    if dt.kind == "U" or fill_value.__class__ in _STR_TYPES:  # numpy's strings (or parsed from them)
+        from ._strfuncs import full as full_str
+        return full_str(shape, fill_value, dtype)
     if isinstance(fill_value, ndarray):
         fill = fill_value
     elif _is_scalar(fill_value):
@@ -204,6 +219,8 @@ def zeros(shape, dtype=float, order="C", *, device=None, like=None):
     if device is not None:
         _check_device(device, "zeros")
     dt = _dtypes.dtype(dtype)
+    if dt.kind == "U":
+        return _strings_filled(shape, "", dt)
     return _core.full(shape_tuple(shape), _core.scalar(0, dt._code), dt._code)
 
 
@@ -211,13 +228,23 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         _check_device(device, "ones")
     dt = _dtypes.dtype(float if dtype is None else dtype)
+    if dt.kind == "U":
+        return _strings_filled(shape, "1", dt)
     return _core.full(shape_tuple(shape), _core.scalar(1, dt._code), dt._code)
 
 
 def empty(shape, dtype=float, order="C", *, device=None, like=None):
     if device is not None:
         _check_device(device, "empty")
-    return _core.empty(shape_tuple(shape), dtype_code(dtype))
+    dt = _dtypes.dtype(dtype)
+    if dt.kind == "U":
+        return _strings_filled(shape, "", dt)
+    return _core.empty(shape_tuple(shape), dt._code)
+
+
+def _strings_filled(shape, text, dt):
+    from ._strfuncs import full as full_str
+    return full_str(shape, text, dt)
 
 
 def _like_args(a, dtype, shape):

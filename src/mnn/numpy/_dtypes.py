@@ -84,6 +84,8 @@ class dtype:
 
     @property
     def alignment(self):
+        if self.kind == 'U':
+            return 4
         return self.itemsize // 2 if self.kind == 'c' else self.itemsize
 
     @property
@@ -111,10 +113,12 @@ class dtype:
         return np.dtype(self.str)
 
     def __repr__(self):
+        if self.kind == 'U':
+            return f"dtype({(self.str if self.itemsize else self.str[:-1])!r})"  # numpy: dtype('<U')
         return f"dtype({self.name!r})"
 
     def __str__(self):
-        return self.name
+        return self.str if self.kind == 'U' else self.name
 
     def __hash__(self):
         # numpy's own formula for builtin dtypes (hash of (kind, byteorder,
@@ -144,7 +148,7 @@ class dtype:
         return self != other and can_cast(other, self, 'safe')
 
     def __reduce__(self):
-        return (dtype, (self.name,))
+        return (dtype, (self.str if self.kind == 'U' else self.name,))
 
 
 _BY_CODE = {}
@@ -258,6 +262,76 @@ _SCALAR_BY_NAME = {c.__name__: c for c in (
 _SCALAR_BY_NAME.update({d.name: d.type for d in _ALL})
 _SCALAR_BY_NAME.update(longlong=int64, ulonglong=uint64)
 
+# --------------------------------------------------------------------------
+# numpy's fixed-width unicode strings ('<U{n}': n UCS4 code points per element). The arrays
+# live in _strings.py; here only the dtype objects (interned per width) and the scalar type.
+
+import re as _re  # noqa: E402
+
+_UNICODE_RE = _re.compile(r'^([<>=|]?)U(\d*)$|^(?:str|str_|unicode)()$')
+_UNICODE = {}
+# the width numpy gives a number converted to str (np.array([1]).astype(str) is '<U21')
+_STR_WIDTH = {'bool': 5, 'int8': 4, 'int16': 6, 'int32': 11, 'int64': 21, 'uint8': 3, 'uint16': 5,
+              'uint32': 10, 'uint64': 20, 'float16': 32, 'float32': 32, 'float64': 32, 'bfloat16': 32,
+              'complex64': 64, 'complex128': 64}
+
+
+def unicode_dtype(n):
+    """dtype('<U{n}'), one instance per width (so `is` and == work as for the other dtypes)."""
+    d = _UNICODE.get(n)
+    if d is None:
+        if n < 0:
+            raise TypeError(f"data type '<U{n}' not understood")
+        d = object.__new__(dtype)
+        for k, v in (('name', f'str{32 * n}' if n else 'str'), ('kind', 'U'), ('char', 'U'),
+                     ('itemsize', 4 * n), ('_code', None), ('_sfmt', None), ('str', f'{_NATIVE}U{n}'),
+                     ('type', str_), ('_hash', hash(('U', _NATIVE, 8, 4 * n, 4)))):
+            object.__setattr__(d, k, v)
+        _UNICODE[n] = d
+    return d
+
+
+def str_width(d):
+    """Code points per element of a dtype converted to str (numpy's astype(str) width)."""
+    return d.itemsize // 4 if d.kind == 'U' else _STR_WIDTH[d.name]
+
+
+flexible = _abstract('flexible', generic)
+character = _abstract('character', flexible)
+
+
+class str_(_pystr, character):
+    """numpy.str_: a Python str that is also a numpy scalar (what indexing a string array gives)."""
+    __module__ = 'mnn.numpy'
+
+    def __new__(cls, value=''):
+        return _pystr.__new__(cls, value)
+
+    def __repr__(self):
+        return f"np.str_({_pystr.__repr__(self)})"
+
+    @property
+    def dtype(self):
+        return unicode_dtype(len(self))
+
+    @property
+    def itemsize(self):
+        return 4 * len(self)
+
+    shape = ()
+    ndim = 0
+    size = 1
+
+    def item(self):
+        return _pystr(self)
+
+    def tolist(self):
+        return _pystr(self)
+
+
+str_._dtype = unicode_dtype(0)
+_SCALAR_BY_NAME.update(flexible=flexible, character=character, str_=str_)
+
 _PYTYPES = {_pybool: bool_, _pyint: int64, _pyfloat: float64, _pycomplex: complex128}
 
 
@@ -321,6 +395,11 @@ def _from_string(s):
     d = _STRINGS.get(s)
     if d is not None:
         return d
+    m = _UNICODE_RE.match(s)
+    if m is not None:  # numpy's fixed-width unicode strings: 'U5', '<U5', 'str'
+        if m.group(1) == '>' and _NATIVE == '<':
+            raise TypeError(f"data type {s!r}: non-native byte order is not supported")
+        return unicode_dtype(_pyint(m.group(2) or m.group(3) or 0))
     if len(s) > 1 and s[0] in '<>=|':
         d = _PREFIXABLE.get(s[1:])
         if d is not None:
@@ -336,6 +415,8 @@ def _convert(obj):
     if isinstance(obj, _pystr):
         return _from_string(obj)
     if isinstance(obj, type):
+        if obj is _pystr:
+            return unicode_dtype(0)
         if obj.__name__ == 'bfloat16' and getattr(obj, '__module__', '').partition('.')[0] == 'ml_dtypes':
             return _BY_CODE[12]
         if issubclass(obj, generic):
@@ -419,7 +500,10 @@ _CASTINGS = ('no', 'equiv', 'safe', 'same_kind', 'unsafe')
 
 
 def promote_types(type1, type2):
-    return _PROMOTE[_convert(type1), _convert(type2)]
+    a, b = _convert(type1), _convert(type2)
+    if a.kind == 'U' or b.kind == 'U':
+        return unicode_dtype(max(str_width(a), str_width(b)))
+    return _PROMOTE[a, b]
 
 
 def can_cast(from_, to, casting='safe'):
@@ -435,6 +519,12 @@ def can_cast(from_, to, casting='safe'):
     a, b = _convert(from_), _convert(to)
     if casting in ('no', 'equiv'):  # all our dtypes are native byte order
         return a is b
+    if a.kind == 'U' or b.kind == 'U':  # numpy: anything fits a wide enough string; strings fit no number
+        if casting == 'unsafe':
+            return True
+        if b.kind != 'U':
+            return False
+        return casting == 'same_kind' or str_width(a) <= str_width(b)
     if casting == 'unsafe' or _SAFE[a, b]:
         return True
     return casting == 'same_kind' and _KIND_RANK[a.kind] <= _KIND_RANK[b.kind]
@@ -492,6 +582,8 @@ def result_type(*arrays_and_dtypes):
     if not arrays_and_dtypes:
         raise ValueError("at least one array or dtype is required")
     ops = [_operand(x) for x in arrays_and_dtypes]
+    if any(t.__class__ is not _pystr and t.kind == 'U' for t in ops):
+        return _str_result_type(ops)
     main = max(ops, key=_knowledge)
     res = main
     for t in ops:
@@ -511,6 +603,15 @@ def result_type(*arrays_and_dtypes):
             return _BY_CODE[8]
         raise OverflowError(f"Python integer {x} out of bounds for int64 and uint64")
     return _BY_CODE[4]
+
+
+def _str_result_type(ops):
+    # numpy: strings promote with strings and (strong) numbers to the widest str; Python scalars
+    # have no common DType with str
+    if any(t.__class__ is _pystr for t in ops):
+        raise TypeError("The DType <class 'numpy.dtypes.StrDType'> could not be promoted by a Python scalar. This "
+                        "means that no common DType exists for the given inputs.")
+    return unicode_dtype(max(str_width(t) for t in ops))
 
 
 # --------------------------------------------------------------------------
@@ -640,7 +741,7 @@ default_int = _BY_CODE[4]
 __all__ = [
     'dtype', 'dtype_from_code', 'issubdtype', 'isdtype', 'promote_types',
     'result_type', 'can_cast', 'finfo', 'iinfo', 'default_float', 'default_int',
-    'generic', 'number', 'integer', 'signedinteger', 'unsignedinteger',
+    'generic', 'number', 'integer', 'flexible', 'character', 'str_', 'signedinteger', 'unsignedinteger',
     'inexact', 'floating', 'complexfloating', 'bool_', 'bool',
 ] + [d.name for d in _ALL if d.kind != 'b'] + [
     'half', 'single', 'double', 'csingle', 'cdouble', 'complex_', 'cfloat', 'byte', 'short', 'intc', 'long', 'longlong',

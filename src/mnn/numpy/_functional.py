@@ -81,12 +81,12 @@ class vectorize:
         mnp = _mnp()
         pos = [i for i in range(len(args)) if i not in self.excluded]
         kw = [k for k in kwargs if k not in self.excluded]
-        arrays = [asarray(args[i]) for i in pos] + [asarray(kwargs[k]) for k in kw]
+        arrays = [mnp.asarray(args[i]) for i in pos] + [mnp.asarray(kwargs[k]) for k in kw]
         if not arrays:
             return self.pyfunc(*args, **kwargs)
         b = mnp.broadcast_arrays(*arrays)
         shape = b[0].shape
-        lists = [_core.tolist(_core.reshape(x, [-1])) if x.ndim else [_core.item(x, 0)] for x in b]
+        lists = [x.reshape(-1).tolist() if x.ndim else [x.item()] for x in b]
         call_args = list(args)
         call_kw = dict(kwargs)
         out = []
@@ -107,7 +107,8 @@ class vectorize:
         if not self.otypes:
             # numpy fixes the dtype from the first call's result
             first = mnp.asarray(out[0])
-            return mnp.asarray(out, dtype=first.dtype).reshape(shape)
+            dt = "U" if first.dtype.kind == "U" else first.dtype  # strings: sized by all the results
+            return mnp.asarray(out, dtype=dt).reshape(shape)
         return _outputs_to_arrays(out, shape, self.otypes)
 
 

@@ -470,6 +470,8 @@ def argwhere(a):
 def where(condition, x=None, y=None, /):
     """numpy.where: with x and y, a select; with the condition alone, nonzero(condition)."""
     if x is None and y is None:
+        if getattr(getattr(condition, "dtype", None), "kind", None) == "U":  # strings: the non-empty ones
+            condition = condition._nonempty() if hasattr(condition, "_nonempty") else condition != ""
         return nonzero(condition)
     from ._ufuncs import where as _where
     return _where(condition, x, y)

@@ -16,6 +16,7 @@ import zipfile
 
 from .. import _core
 from . import _dtypes
+from . import _strings_io
 from ._common import asarray, bfloat16_bits, ndarray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "NpzFile", "savetxt", "loadtxt", "genfromtxt", "fromfile"]
@@ -64,6 +65,8 @@ def _data_bytes(a, fortran):
 
 
 def _write_npy(fh, a):
+    if a.dtype.kind == "U":  # a StrArray: its code array's bytes are numpy's '<U' layout
+        return _strings_io.write_npy(fh, a, _header_bytes)
     header, fortran = _header_bytes(a)
     fh.write(header)
     fh.write(_data_bytes(a, fortran))
@@ -79,7 +82,7 @@ def _open_for(file, mode, fn):
 
 def save(file, arr, allow_pickle=True, fix_imports=True):
     """numpy.save: one array in .npy format; '.npy' is appended to a string path that lacks it."""
-    a = asarray(arr)
+    a = _strings_io.asarray_any(arr)
     if isinstance(file, (str, os.PathLike)):
         file = os.fspath(file)
         if not file.endswith(".npy"):
@@ -101,6 +104,8 @@ def _parse_descr(descr, fn):
     kind, size = body[:1], body[1:]
     if kind == "O":
         raise ValueError(f"[mnn.numpy.{fn}] Object arrays cannot be loaded when allow_pickle=False")
+    if kind == "U" and size.isdigit() and order in "<>|=":
+        return _dtypes.unicode_dtype(int(size)), order, 4 * int(size)
     if kind not in _KINDS or not size.isdigit():
         raise TypeError(f"[mnn.numpy.{fn}] data type {descr!r} is not supported by mnn")
     name = "bool" if kind == "b" else _KINDS[kind] + str(8 * int(size))
@@ -163,6 +168,8 @@ def _from_bytes(data, dt, shape, fortran):
 def _read_npy(fh, fn="load", mmap_mode=None, max_header_size=10000):
     descr, fortran, shape = _read_header(fh, fn, max_header_size)
     dt, order, k = _parse_descr(descr, fn)
+    if dt.kind == "U":
+        mmap_mode = None  # string arrays are read into memory
     count = 1
     for s in shape:
         count *= s
@@ -180,6 +187,8 @@ def _read_npy(fh, fn="load", mmap_mode=None, max_header_size=10000):
     if len(data) != nbytes:
         raise ValueError(f"[mnn.numpy.{fn}] Failed to read all data for array. Expected {shape} = {count} elements, "
                          f"could only read {len(data) // max(k, 1)} elements. (file seems not fully written?)")
+    if dt.kind == "U":
+        return _strings_io.from_npy_bytes(_byteswap(data, 4) if order == ">" else data, dt, shape, fortran)
     if order == ">" and k > 1:
         data = _byteswap(data, k)
     return _from_bytes(data, dt, shape, fortran)
@@ -237,7 +246,7 @@ def _savez(file, args, kwds, compress, fn):
     with zipfile.ZipFile(file, mode="w", compression=method, allowZip64=True) as zf:
         for key, val in named.items():
             with zf.open(key + ".npy", "w", force_zip64=True) as member:
-                _write_npy(member, asarray(val))
+                _write_npy(member, _strings_io.asarray_any(val))
 
 
 def savez(file, *args, allow_pickle=True, **kwds):
@@ -403,6 +412,8 @@ def _usecols_list(usecols):
 
 
 def _parse_value(s, kind, fn):
+    if kind == "U":  # numpy keeps a string field as it is
+        return s
     s = s.strip()
     if kind == "f":
         return float(s)
@@ -417,6 +428,8 @@ def _parse_value(s, kind, fn):
 def _finish(rows, ncols, dt, ndmin, unpack, fn):
     n = len(rows)
     flat = [v for r in rows for v in r]
+    if dt.kind == "U":
+        return _strings_io.finish_text(flat, n, ncols, dt, ndmin, unpack, fn)
     a = _core.from_list(flat, [n, ncols] if n else [0], dt._code)
     if ndmin not in (0, 1, 2):
         raise ValueError(f"[mnn.numpy.{fn}] Illegal value of ndmin keyword: {ndmin}")
@@ -532,8 +545,16 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, 
         records.append((skip_header + k + 1, fields))
     if skip_footer:
         records = records[:-skip_footer] if skip_footer < len(records) else []
+    str_mode = dtype is not None and _dtypes.dtype(dtype).kind == "U"
     for lineno, fields in records:
-        fields = [f.strip() for f in fields]
+        if not str_mode:
+            fields = [f.strip() for f in fields]
+        elif autostrip:
+            fields = [f.strip() for f in fields]
+        elif delimiter is not None and fields:  # numpy strips the line's outer spaces, not the fields'
+            fields = list(fields)
+            fields[0] = fields[0].lstrip(" ")
+            fields[-1] = fields[-1].rstrip(" ")
         if cols is not None:
             try:
                 fields = [fields[c] for c in cols]
@@ -579,6 +600,11 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, 
         dt = _dtypes.dtype("int64" if raw and all(col_int) else "float64")
     else:
         dt = _dtypes.dtype(dtype)
+        if dt.kind == "U":  # strings: the fields as they are (an empty one stays '')
+            if not raw:
+                warnings.warn(f'genfromtxt: Empty input file: "{fname}"', UserWarning, stacklevel=2)
+            return _strings_io.finish_text([f for r in raw for f in r], len(raw), ncols or 0, dt, ndmin,
+                                           bool(unpack), fn)
     if filling_values is None:
         fill = [float("nan") if dt.kind == "f" else (True if dt.kind == "b" else -1)] * (ncols or 0)
     elif isinstance(filling_values, dict):
@@ -631,7 +657,7 @@ def _row_format(fmt, ncol, delimiter, fn):
 def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", footer="", comments="# ", encoding=None):
     """numpy.savetxt for 1-d and 2-d arrays (a 1-d array is written one value per line)."""
     fn = "savetxt"
-    a = asarray(X)
+    a = _strings_io.asarray_any(X)
     if a.ndim == 0 or a.ndim > 2:
         raise ValueError(f"[mnn.numpy.{fn}] Expected 1D or 2D array, got {a.ndim}D array instead")
     rows = a.tolist()

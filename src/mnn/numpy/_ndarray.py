@@ -55,6 +55,9 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     dt = _dtypes.dtype(dtype)
     if not copy and dt == self.dtype:
         return self
+    if dt.kind == "U":  # numbers -> numpy's text ('<U0'/str: numpy's width for the dtype)
+        from ._strings import _numeric_to_str
+        return _numeric_to_str(self, dt.itemsize // 4 or None)
     if casting != "unsafe" and not _dtypes.can_cast(self.dtype, dt, casting):
         raise TypeError(f"[mnn.numpy.astype] Cannot cast array data from {self.dtype!r} to {dt!r} according to "
                         f"the rule '{casting}'")

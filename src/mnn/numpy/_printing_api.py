@@ -3,7 +3,7 @@ array2string, array_repr, array_str, format_float_positional, format_float_scien
 import sys
 
 from . import _printing
-from ._common import asarray
+from ._creation import asarray  # (keeps string arrays: they print too)
 
 
 def _mnp():
@@ -20,6 +20,9 @@ def array2string(a, max_line_width=None, precision=None, suppress_small=None, se
                              formatter=formatter, threshold=threshold, edgeitems=edgeitems, sign=sign,
                              floatmode=floatmode, legacy=legacy):
         opts = _printing._options.get()
+        if a.dtype.kind == "U":
+            from ._strings_io import body_text
+            return body_text(a, separator, prefix, suffix)
         if a.ndim == 0 and opts["legacy"] > 113:
             return _printing.scalar_str(a.item(), a.dtype.name) if not formatter else \
                 _printing._array2string(_flat(a), (), a.dtype.name, opts, separator, prefix, suffix)

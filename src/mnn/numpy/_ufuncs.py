@@ -18,13 +18,21 @@ def _make(name, nin):
             _check_kwargs(name, kwargs)
             if dtype is not None:
                 x = asarray(x).astype(dtype)
-            r = _core.ufunc(code, x)
+            try:
+                r = _core.ufunc(code, x)
+            except (TypeError, RuntimeError) as e:  # strings: numpy's TypeError (no loop)
+                from ._strfuncs import ufunc_fallback
+                return ufunc_fallback(name, (x,), e)
             return write_out(r if where is True else _where_result(r, where, out), out, name)
     else:
         def ufunc(x1, x2, /, out=None, *, dtype=None, **kwargs):
             where = kwargs.pop("where", True)
             _check_kwargs(name, kwargs)
-            r = _core.ufunc(code, x1, x2)
+            try:
+                r = _core.ufunc(code, x1, x2)
+            except (TypeError, RuntimeError) as e:  # strings: numpy 2's add/comparison loops, else TypeError
+                from ._strfuncs import ufunc_fallback
+                return write_out(ufunc_fallback(name, (x1, x2), e), out, name)
             if dtype is not None and _dtypes.dtype(dtype) != r.dtype:
                 r = r.astype(dtype)
             return write_out(r if where is True else _where_result(r, where, out), out, name)
@@ -131,12 +139,19 @@ _add_methods(fabs, "fabs")
 UFUNCS["fabs"] = fabs
 
 
+_NUMERIC_OPERANDS = {ndarray, int, float, bool, complex}
+
+
 def where(condition, x=None, y=None, /):
     """Elements of x where condition holds, else of y (broadcast; x/y promoted like a ufunc)."""
     if x is None and y is None:
         raise NotImplementedError("[mnn.numpy.where] where(condition) (nonzero) is not supported yet")
     if x is None or y is None:
         raise ValueError("[mnn.numpy.where] either both or neither of x and y should be given")
+    if x.__class__ not in _NUMERIC_OPERANDS or y.__class__ not in _NUMERIC_OPERANDS:
+        from . import _strfuncs
+        if _strfuncs._is_str_operand(x) or _strfuncs._is_str_operand(y):  # numpy's '<U' strings
+            return _strfuncs.where_strings(condition, x, y)
     cond = asarray(condition)
     if cond.dtype != _dtypes.bool_:
         cond = _core.ufunc(_OPCODES["not_equal"], cond, 0)

@@ -602,11 +602,26 @@ def _permutation(st, x, axis, fn):
         if n < 0:
             raise ValueError(f"[mnn.numpy.random.{fn}] negative dimensions are not allowed")
         return _shuffled(st, n)
-    a = asarray(x)
+    a = _population(x)
     if a.ndim == 0:
         raise IndexError(f"[mnn.numpy.random.{fn}] x must be an integer or at least 1-dimensional")
     ax = _axis(axis, a.ndim, fn)
-    return _core.prim("take", [a, _shuffled(st, a.shape[ax])], [ax], [])
+    return _take(a, _shuffled(st, a.shape[ax]), ax)
+
+
+def _population(x):
+    """A sampled operand as an array; string arrays ('<U') stay string arrays."""
+    from ._strings import StrArray, contains_str
+    if isinstance(x, StrArray) or (isinstance(x, (list, tuple)) and contains_str(x)):
+        from ._strings import asstr
+        return asstr(x, fn="random")
+    return asarray(x)
+
+
+def _take(a, idx, ax):
+    if a.dtype.kind == "U":  # a string array picks its elements by index
+        return a.take(idx, axis=ax)
+    return _core.prim("take", [a, idx], [ax], [])
 
 
 def _shuffle(st, x, axis, fn):
@@ -620,6 +635,9 @@ def _shuffle(st, x, axis, fn):
         raise TypeError(f"[mnn.numpy.random.{fn}] object of type 0-d ndarray has no len()")
     ax = _axis(axis, x.ndim, fn)
     idx = _shuffled(st, x.shape[ax])
+    if x.dtype.kind == "U":
+        x[...] = x.take(idx, axis=ax)
+        return
     _core.assign(x, _core.copy(_core.prim("take", [x, idx], [ax], [])))
 
 
@@ -647,7 +665,7 @@ def _choice(owner, a, size, replace, p, axis, shuffle, legacy):
         if n < 0:
             raise ValueError(f"[mnn.numpy.random.{fn}] a must be a positive integer unless no samples are taken")
     else:
-        arr = asarray(a)
+        arr = _population(a)
         if arr.ndim == 0:
             raise ValueError(f"[mnn.numpy.random.{fn}] a must be a sequence or an integer, not a 0-d array")
         ax = _axis(axis, arr.ndim, fn) if not legacy else 0
@@ -708,7 +726,7 @@ def _choice(owner, a, size, replace, p, axis, shuffle, legacy):
             idx = _core.reshape(st.choice_noreplace(n, count, shuffle), list(oshape))
     if arr is None:
         return _core.item(idx, 0) if shape is None else idx
-    return _core.prim("take", [arr, idx], [ax], [])
+    return _take(arr, idx, ax)
 
 
 def _bytes(st, length, masked):

@@ -7,7 +7,7 @@ import contextlib
 import math
 import sys
 
-from ._common import asarray
+from ._creation import asarray  # (keeps string arrays: they compare too)
 
 
 def _mnp():
@@ -78,7 +78,7 @@ def assert_array_equal(actual, desired, err_msg="", verbose=True, *, strict=Fals
         return
     bad = mnp.broadcast_to(~eq, mnp.broadcast_shapes(a.shape, d.shape))
     extra = []
-    if a.dtype.kind not in "b" and d.dtype.kind not in "b":
+    if a.dtype.kind not in "bU" and d.dtype.kind not in "bU":
         diff = mnp.abs(a.astype(mnp.float64) - d.astype(mnp.float64)) if a.dtype.kind != "c" else mnp.abs(a - d)
         extra.append(f"Max absolute difference among violations: {float(mnp.max(mnp.where(bad, diff, 0))):.8g}")
     _fail(header, a, d, bad, extra, err_msg)
