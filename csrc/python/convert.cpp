@@ -105,6 +105,18 @@ Array scalar_array(py::handle obj, DType d) {
   throw TypeError("expected a Python scalar");
 }
 
+namespace {
+// The engine array behind obj, false when obj only claims to be one (a string array).
+bool cast_engine_array(py::handle obj, Array& out) {
+  try {
+    out = obj.cast<const Array&>();
+    return true;
+  } catch (const py::cast_error&) {
+    return false;
+  }
+}
+}  // namespace
+
 bool to_operand(py::handle obj, DType other, Array& out) {
   PyObject* o = obj.ptr();
   if (PyFloat_Check(o)) {
@@ -130,8 +142,9 @@ bool to_operand(py::handle obj, DType other, Array& out) {
     return true;
   }
   if (py::isinstance<Array>(obj)) {
-    out = obj.cast<const Array&>();
-    return true;
+    // isinstance also accepts mnn.numpy's string arrays (a Python class, see _strings.py): they
+    // hold no engine array, so the operator returns NotImplemented and their reflected method runs
+    return cast_engine_array(obj, out);
   }
   if (PyUnicode_Check(o) || o == Py_None) return false;
   try {
@@ -176,8 +189,13 @@ bool to_weak_operand(Op op, py::handle obj, DType strong, Array& out) {
 }
 
 Array to_array(py::handle obj) {
-  if (py::isinstance<Array>(obj)) return obj.cast<const Array&>();
-  return g_asarray_hook(obj).cast<const Array&>();
+  Array out;
+  if (py::isinstance<Array>(obj) && cast_engine_array(obj, out)) return out;
+  py::object r = g_asarray_hook(obj);
+  if (!cast_engine_array(r, out))
+    throw TypeError("[mnn.numpy] this operation does not support arrays of dtype " +
+                    py::str(r.attr("dtype")).cast<std::string>());
+  return out;
 }
 
 namespace {

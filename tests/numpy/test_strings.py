@@ -713,3 +713,16 @@ def test_function_forms_are_views():
         np_.swapaxes(x, 0, 1)[1, 1] = "W"
         np_.expand_dims(x, 0)[0, 0, 2] = "E"
     assert_same(m, r)
+
+
+def test_numeric_array_on_the_left_of_a_string_array():
+    # the engine's operators see an object that passes isinstance(ndarray) but holds no engine
+    # array: they must hand over to the string array's reflected method, as numpy does
+    s, x = mnp.array(["a", "bb"]), mnp.arange(2)
+    ns, nx = numpy.array(["a", "bb"]), numpy.arange(2)
+    numpy.testing.assert_array_equal(numpy.asarray(x == s), nx == ns)
+    numpy.testing.assert_array_equal(numpy.asarray(x != s), nx != ns)
+    with pytest.raises(TypeError, match="add"):
+        x + s
+    with pytest.raises(TypeError):
+        ns + nx

@@ -64,13 +64,16 @@ void run_blocks(const F32Instr* code, int ncode, int nin, const float* const* in
     if (!broadcast[k]) continue;
     for (int e = 0; e < kF32Block; ++e) slots[k][e] = in[k][0];
   }
+  // the program's first instruction always writes the accumulator; zeroing it once keeps the
+  // compiler from assuming otherwise (-Wmaybe-uninitialized)
+  __m256 acc[kVecs];
+  for (int v = 0; v < kVecs; ++v) acc[v] = _mm256_setzero_ps();
   for (int64_t i = 0; i < n; i += kF32Block) {
     for (int k = 0; k < nin; ++k) {
       if (broadcast[k]) continue;
       src[k] = in[k] + i;
       for (int e = 0; e < kF32Block; e += 16) _mm_prefetch(reinterpret_cast<const char*>(src[k] + kPrefetchAhead + e), _MM_HINT_T0);
     }
-    __m256 acc[kVecs];
     for (int k = 0; k < ncode; ++k) {
       const F32Instr& ins = code[k];
       const float* a = src[ins.a];
