@@ -200,11 +200,13 @@ struct Power {
     }
   }
 };
+// Ties of -0.0 and +0.0: numpy 2's float32/float64 loops return b, its complex loops a (and its
+// float16 loop a, which these functors, computing half in float, cannot tell from float32).
 struct Maximum {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline C f(C a, C b) {
     if constexpr (is_c<C>) return (le(b, a) || cnan(a)) ? a : b;
-    else if constexpr (is_f<C>) return (a >= b || std::isnan(a)) ? a : b;
+    else if constexpr (is_f<C>) return (a > b || std::isnan(a)) ? a : b;
     else return a >= b ? a : b;
   }
 };
@@ -212,7 +214,7 @@ struct Minimum {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline C f(C a, C b) {
     if constexpr (is_c<C>) return (le(a, b) || cnan(a)) ? a : b;
-    else if constexpr (is_f<C>) return (a <= b || std::isnan(a)) ? a : b;
+    else if constexpr (is_f<C>) return (a < b || std::isnan(a)) ? a : b;
     else return a <= b ? a : b;
   }
 };
@@ -220,7 +222,7 @@ struct Fmax {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline C f(C a, C b) {
     if constexpr (is_c<C>) return (le(b, a) || cnan(b)) ? a : b;
-    else if constexpr (is_f<C>) return (a >= b || std::isnan(b)) ? a : b;
+    else if constexpr (is_f<C>) return (a > b || std::isnan(b)) ? a : b;
     else return a >= b ? a : b;
   }
 };
@@ -228,7 +230,7 @@ struct Fmin {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline C f(C a, C b) {
     if constexpr (is_c<C>) return (le(a, b) || cnan(b)) ? a : b;
-    else if constexpr (is_f<C>) return (a <= b || std::isnan(b)) ? a : b;
+    else if constexpr (is_f<C>) return (a < b || std::isnan(b)) ? a : b;
     else return a <= b ? a : b;
   }
 };

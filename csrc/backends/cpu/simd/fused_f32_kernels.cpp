@@ -29,20 +29,20 @@ constexpr int64_t kPrefetchAhead = 512;  // elements
 
 inline __m256 ld(const float* p) { return _mm256_loadu_ps(p); }
 
-// numpy's float maximum/minimum (elementwise_ops.h): a when it wins or is NaN, else b; fmax/fmin
-// take a when it wins or b is NaN.
+// numpy's float maximum/minimum (elementwise_ops.h): a when it wins strictly or is NaN, else b
+// (so a tie of -0.0 and +0.0 gives b, as numpy); fmax/fmin take a when it wins or b is NaN.
 inline __m256 is_nan(__m256 x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
 inline __m256 vmax(__m256 x, __m256 y) {
-  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_GE_OQ), is_nan(x)));
+  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_GT_OQ), is_nan(x)));
 }
 inline __m256 vmin(__m256 x, __m256 y) {
-  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LE_OQ), is_nan(x)));
+  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LT_OQ), is_nan(x)));
 }
 inline __m256 vfmax(__m256 x, __m256 y) {
-  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_GE_OQ), is_nan(y)));
+  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_GT_OQ), is_nan(y)));
 }
 inline __m256 vfmin(__m256 x, __m256 y) {
-  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LE_OQ), is_nan(y)));
+  return _mm256_blendv_ps(y, x, _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LT_OQ), is_nan(y)));
 }
 inline __m256 vneg(__m256 x) { return _mm256_xor_ps(x, _mm256_set1_ps(-0.0f)); }
 inline __m256 vabs(__m256 x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
