@@ -187,3 +187,19 @@ def test_large_arrays_on_the_pool(threads):
             (x * 3e38 * 10.0).tolist()
     finally:
         mnn.set_num_threads(old)
+
+
+@pytest.mark.parametrize("n", [1, 4, 7, 8, 16, 17, 64, 1024])
+@pytest.mark.parametrize("v", [-104.0, -151.0, -180.0, -1e30, 88.0, 89.0, onp.nan, -onp.inf, onp.inf])
+def test_float32_exp_warns_exactly_as_numpy(n, v):
+    # out-of-range lanes used to leave spurious overflow flags behind (the vector code evaluates
+    # them before its range test), and exp(inf) counted as an overflow
+    x = onp.full(n, v, onp.float32)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        r = onp.asarray(np.exp(np.asarray(x)))
+    with warnings.catch_warnings(record=True) as want:
+        warnings.simplefilter("always")
+        e = onp.exp(x)
+    assert [str(w.message) for w in got] == [str(w.message) for w in want]
+    onp.testing.assert_array_equal(r, e)

@@ -6,6 +6,7 @@
 // every lane follows the same instructions, special values are patched with selects.
 // Accuracy against numpy's float32 results is measured by tests/engine/test_vmath.py (within 2 ulp).
 // Targets with FMA contract a*b+c (CMakeLists.txt), so they differ from the scalar build by <= 1 ulp.
+#include <cfenv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -163,6 +164,13 @@ void map_f32(int64_t n, const char* const* in, char* out) {
 // them; numpy's do (errstate warnings), so the conditions are collected in the same pass (an OR
 // per lane) and raised once.
 
+// What the subtraction a - shift of exp(a - shift) itself raises (inf - inf is invalid, a finite
+// difference beyond the float range overflows), which numpy reports for the subtract.
+inline int shift_flags(float a, float shift, float v) {
+  if (std::isnan(v)) return std::isnan(a) || std::isnan(shift) ? 0 : FE_INVALID;
+  if (std::isinf(v)) return std::isinf(a) || std::isinf(shift) ? 0 : FE_OVERFLOW;
+  return 0;
+}
 #if defined(__AVX2__) && defined(__FMA__)
 // exp_f32 on eight lanes whose results are all normal floats: no clamps, and 2^n is added to y's
 // exponent field with one integer add. Where every result is normal, exp_f32's two factors scale
@@ -201,21 +209,41 @@ inline __m256 exp_fast8(const ExpConsts& k, __m256 x, __m256i& n_biased) {
 }
 
 // The element code, for the vectors with some result outside the fast form's range.
-__attribute__((noinline)) bool exp_shifted_slow(int64_t n, const float* a, float shift, float* o) {
+//
+// Spurious flags: out-of-range lanes raise overflow in exp_fast8 before the range test sends them
+// here (r * r of x = -1e30), and this loop, vectorised under -fno-trapping-math, evaluates
+// exp_f32's in-range formula on the unclamped lanes too before blending (x < -175 gives a 2^n
+// factor of 2^-130). The only condition numpy reports for exp is the `over` the callers compute,
+// so a call that came here puts MXCSR back as it found it (ExpFlagGuard), dropping them.
+__attribute__((noinline)) bool exp_shifted_slow(int64_t n, const float* a, float shift, float* o, int& sub_fe) {
   int over = 0;
   for (int64_t k = 0; k < n; ++k) {
     float v = a[k] - shift;
     o[k] = exp_f32(v);
-    over |= v > 88.72283172607422f;  // the largest float whose exp is finite
+    over |= (v > 88.72283172607422f) & (v < kInf);  // exp(inf) = inf is exact: no overflow
+    sub_fe |= shift_flags(a[k], shift, v);
   }
   return over;
 }
+
+// Reads MXCSR on entry (a few cycles) and writes it back on exit only if the slow path ran.
+struct ExpFlagGuard {
+  unsigned csr = _mm_getcsr();
+  bool dirty = false;
+  int sub_fe = 0;  // the subtraction's own conditions, kept (exp_shifted_slow)
+  ~ExpFlagGuard() {
+    if (!dirty) return;
+    _mm_setcsr(csr);
+    if (sub_fe) fp_status_raise(sub_fe);
+  }
+};
 
 // out[i] = exp(a[i] - shift) (shift 0: plain exp); returns whether some a[i] - shift overflows.
 // Two vectors per iteration: the polynomial is one dependent chain, two keep both FMA pipes busy.
 bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
   const ExpConsts k;
   const __m256 s = _mm256_set1_ps(shift);
+  ExpFlagGuard guard;
   bool over = false;
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
@@ -227,10 +255,14 @@ bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
       _mm256_storeu_ps(o + i, y0);
       _mm256_storeu_ps(o + i + 8, y1);
     } else {
-      over |= exp_shifted_slow(16, a + i, shift, o + i);
+      guard.dirty = true;
+      over |= exp_shifted_slow(16, a + i, shift, o + i, guard.sub_fe);
     }
   }
-  over |= exp_shifted_slow(n - i, a + i, shift, o + i);
+  if (i < n) {
+    guard.dirty = true;
+    over |= exp_shifted_slow(n - i, a + i, shift, o + i, guard.sub_fe);
+  }
   return over;
 }
 
@@ -271,6 +303,7 @@ bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float
   pairwise_leaves(n, len, nleaves);
   const ExpConsts k;
   const __m256 s = _mm256_set1_ps(shift);
+  ExpFlagGuard guard;
   bool over = false;
   int64_t i = 0;
   for (int l = 0; l < nleaves; ++l) {
@@ -284,7 +317,8 @@ bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float
         _mm256_storeu_ps(o + i, y0);
         _mm256_storeu_ps(o + i + 8, y1);
       } else {
-        over |= exp_shifted_slow(16, a + i, shift, o + i);
+        guard.dirty = true;
+        over |= exp_shifted_slow(16, a + i, shift, o + i, guard.sub_fe);
         y0 = _mm256_loadu_ps(o + i);
         y1 = _mm256_loadu_ps(o + i + 8);
       }
@@ -297,7 +331,8 @@ bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float
       if (exp_fast_ok(k, u0)) {
         _mm256_storeu_ps(o + i, y0);
       } else {
-        over |= exp_shifted_slow(8, a + i, shift, o + i);
+        guard.dirty = true;
+        over |= exp_shifted_slow(8, a + i, shift, o + i, guard.sub_fe);
         y0 = _mm256_loadu_ps(o + i);
       }
       r = _mm256_add_ps(r, y0);
@@ -307,7 +342,8 @@ bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float
     _mm256_store_ps(v, r);
     float res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
     if (i < end) {
-      over |= exp_shifted_slow(end - i, a + i, shift, o + i);
+      guard.dirty = true;
+      over |= exp_shifted_slow(end - i, a + i, shift, o + i, guard.sub_fe);
       for (; i < end; ++i) res += o[i];
     }
     sums[l] = res;
@@ -317,13 +353,19 @@ bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float
   return over;
 }
 #else
+// Hardware flags dropped as in the AVX2 slow path above (the same speculated lanes).
 inline bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
-  int over = 0;
+  std::fexcept_t saved;
+  std::fegetexceptflag(&saved, FE_ALL_EXCEPT);
+  int over = 0, sub_fe = 0;
   for (int64_t i = 0; i < n; ++i) {
     float v = a[i] - shift;
     o[i] = exp_f32(v);
-    over |= v > 88.72283172607422f;  // the largest float whose exp is finite
+    over |= (v > 88.72283172607422f) & (v < kInf);  // exp(inf) = inf is exact: no overflow
+    sub_fe |= shift_flags(a[i], shift, v);
   }
+  std::fesetexceptflag(&saved, FE_ALL_EXCEPT);
+  if (sub_fe) fp_status_raise(sub_fe);
   return over;
 }
 #endif
