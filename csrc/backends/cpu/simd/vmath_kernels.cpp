@@ -499,7 +499,9 @@ inline void map4(int64_t n, const float* a, float* o, Flag flag) {
 void map_exp(int64_t n, const char* const* in, char* out) {
   uint32x4_t over = vdupq_n_u32(0);
   map4<exp4>(n, reinterpret_cast<const float*>(in[0]), reinterpret_cast<float*>(out),
-             [&](float32x4_t v) { over = vorrq_u32(over, vcgtq_f32(v, dup(88.72283172607422f))); });
+             [&](float32x4_t v) {  // exp(inf) = inf is exact: no overflow
+               over = vorrq_u32(over, vandq_u32(vcgtq_f32(v, dup(88.72283172607422f)), vcltq_f32(v, dup(kInf))));
+             });
   if (vmaxvq_u32(over)) fp_status_raise(FE_OVERFLOW);
 }
 
