@@ -11,7 +11,7 @@ faces:  for every cv2 face and character, renders the character with cv2 at font
         its top row on cv2's), and prints the face tables of mnn/cv/_hershey.py: per character the
         glyph number drawing the same pixels with the same advance. Where no glyph does, a glyph of
         the same shape drawn elsewhere (other bearings / height) is recorded with its placement;
-        where none has the shape, None (mnn draws a stand-in).
+        where none has the shape, (None, cv2's advance) (mnn draws a stand-in in that width).
 golden: records cv2 4's getTextSize and a digest of its putText pixels for a set of calls (the
         test replays them with mnn.cv; no glyph data is stored, only digests and sizes).
 """
@@ -125,12 +125,18 @@ def faces():
                 n, dx, dyy, adv = sorted(other[ch], key=lambda h: (h[0] != pref, h[0]))[0]
                 table.append((n, dx, dyy, adv))
                 placed.append(ch)
-            else:
-                table.append(None)
+            else:   # cv2's advance, for a stand-in drawn in its place
+                table.append((None, cv2.getTextSize(ch, f, 1.0, 0)[0][0]))
                 absent.append(ch)
         print(f"    {f}: ({h - base}, {base}, {dy0}, [  # no glyph: {''.join(absent)!r}; placed: {''.join(placed)!r}")
-        for i in range(0, len(table), 12):
-            print("        " + ", ".join(repr(t) for t in table[i:i + 12]) + ",")
+        line = ""
+        for t in table:
+            item = repr(t) + ","
+            if len(line) + len(item) > 100:
+                print("       " + line)
+                line = ""
+            line += " " + item
+        print("       " + line)
         print("    ]),")
     print("}")
 

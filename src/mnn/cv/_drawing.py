@@ -702,11 +702,12 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
     TrueType fonts instead, which mnn does not reproduce). Needs the optional pyhershey package
     (pip install mnn[text]). Pixel-identical to OpenCV 4.10 for LINE_8 / LINE_4 at any scale and
     thickness, for every face (FONT_ITALIC included) and character (FONT_HERSHEY_COMPLEX's Cyrillic
-    included), except: LINE_AA intensities (our own anti-aliasing filter), and the characters
-    OpenCV draws with glyphs of its own that are in no Hershey set (drawn with stand-ins whose
-    shape and advance differ; mnn/cv/_hershey.py lists them): in every face '\\', '{', '}' and
-    in most '#', '_', '%', '<', '>', '@'; FONT_HERSHEY_PLAIN's lower case letters and most of its
-    punctuation; nearly all of FONT_HERSHEY_PLAIN | FONT_ITALIC."""
+    included), except: LINE_AA intensities (our own anti-aliasing filter), and the strokes of the
+    characters OpenCV draws with glyphs of its own copy of the Hershey data that the public one
+    lacks or holds otherwise (mnn draws stand-ins in cv2's advance, so the other characters stay
+    exact; mnn/cv/_hershey.py lists them): in every face '\\', '{', '}' and in most '#', '_', '%',
+    '<', '>', '@'; FONT_HERSHEY_PLAIN's lower case letters and 18 punctuation marks; all but the
+    digits and 17 marks of FONT_HERSHEY_PLAIN | FONT_ITALIC."""
     fn = "putText"
     a = _canvas(img, fn)
     text = _text(text, fn)
@@ -747,8 +748,8 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
 def getTextSize(text, fontFace, fontScale, thickness):
     """((width, height), baseline) of `text` as OpenCV 4 measures it: the sum of the glyph advances
     times fontScale plus thickness, the face's cell height times fontScale plus half the
-    thickness, and the baseline's depth. Needs the optional pyhershey package (pip install mnn[text]);
-    exact but for the advances of putText's stand-in glyphs."""
+    thickness, and the baseline's depth. Needs the optional pyhershey package (pip install mnn[text]).
+    Equal to OpenCV 4.10's for every face and character."""
     fn = "getTextSize"
     text = _text(text, fn)
     face = _face(fontFace, fn)
