@@ -1,7 +1,8 @@
 """How mnn/cv/_hershey.py's face tables were found, and the reference file of tests/cv/test_text.py.
 
 OpenCV 5's putText draws TrueType fonts; the Hershey faces mnn reproduces are OpenCV 4's, so both
-modes need an OpenCV 4 build of cv2 on the path (never the one the tests use), e.g.
+modes need an OpenCV 4 build of cv2 on the path (never the one the tests use), mnn built and the
+pyhershey package installed (pip install mnn[text]), e.g.
     pip install --target /tmp/cv4 --no-deps opencv-python-headless==4.10.0.84
     PYTHONPATH=/tmp/cv4:src python tools/derive_hershey_faces.py faces > /tmp/faces.py
     PYTHONPATH=/tmp/cv4:src python tools/derive_hershey_faces.py golden > tests/cv/data/hershey_cv2_4.json

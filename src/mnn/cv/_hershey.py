@@ -2,13 +2,15 @@
 optional package pyhershey (``pip install mnn[text]``). mnn ships no glyph data of its own, and
 runs none of pyhershey's code: its database.toml.xz is read with lzma and tomllib.
 
-pyhershey's data holds every glyph of the public Hershey distribution by its Hershey number, each
+pyhershey's data holds the glyphs of the public Hershey distribution by their Hershey numbers, each
 as its strokes, advance and bearings. Its coordinates are the original ones moved: x is measured
 from the glyph's left bearing (x - left), y upwards from a baseline pyhershey picks by the glyph's
-size class (c - y, c = 9 for the simplex / complex / triplex / script sets, 4 for the plain set,
-6 for the complex small set, others for a few symbols). cv2 draws x - left and y - base (its
-face's base line), so each face below stores the one vertical offset c - base its glyphs share,
-and the offset of the few glyphs cv2 places otherwise.
+size class (c - y: c = 9 for the simplex, duplex, complex, triplex and script sets, 4 for the plain
+set, 6 for the complex small set; a few symbols have another c). This was worked out on the glyphs
+the .jhf files of the Hershey-Fonts package also hold with their numbers (every stroke the same
+after the transform) and checked on cv2's renders. cv2 draws x - left and y - base (its face's
+base line), so each face below stores the one vertical offset c - base its glyphs share, and
+the offset of the few glyphs whose c differs or that cv2 places otherwise.
 
 Which glyph draws each character of each cv2 face was found by rendering every glyph of the file
 through our rasteriser and comparing with OpenCV 4.10's putText pixel by pixel, at every offset
