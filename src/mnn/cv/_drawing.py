@@ -705,9 +705,10 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
     included), except: LINE_AA intensities (our own anti-aliasing filter), and the strokes of the
     characters OpenCV draws with glyphs of its own copy of the Hershey data that the public one
     lacks or holds otherwise (mnn draws stand-ins in cv2's advance, so the other characters stay
-    exact; mnn/cv/_hershey.py lists them): in every face '\\', '{', '}' and in most '#', '_', '%',
-    '<', '>', '@'; FONT_HERSHEY_PLAIN's lower case letters and 18 punctuation marks; all but the
-    digits and 17 marks of FONT_HERSHEY_PLAIN | FONT_ITALIC."""
+    exact; mnn/cv/_hershey.py lists them): in every face '\\', '{', '}' and, in some faces, '#',
+    '_', '%', '<', '>', '@', '[', ']', '&', 'i'; FONT_HERSHEY_PLAIN's lower case letters (but 'l',
+    'x') and 18 punctuation marks; all of FONT_HERSHEY_PLAIN | FONT_ITALIC but the digits, the
+    space and 16 marks."""
     fn = "putText"
     a = _canvas(img, fn)
     text = _text(text, fn)
