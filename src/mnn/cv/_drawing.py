@@ -17,8 +17,8 @@ LINE_AA uses our own coverage filter (cv2's lookup tables are not reproduced): t
 are touched, with intensities close to cv2's but not equal.
 
 putText and getTextSize draw and measure Hershey stroke text as OpenCV 4 does (OpenCV 5 renders
-TrueType fonts instead); the glyphs come from the optional Hershey-Fonts package (pip install
-mnn[text]), read at first use by mnn/cv/_hershey.py, which states where the result differs.
+TrueType fonts instead); the glyphs come from the data file of the optional pyhershey package
+(pip install mnn[text]), read at first use by mnn/cv/_hershey.py, which states where the result differs.
 """
 import math
 import struct
@@ -699,11 +699,16 @@ def _scale(v, fn):
 
 def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LINE_8, bottomLeftOrigin=False):
     """Draws `text` with a Hershey stroke font the way OpenCV 4 does (OpenCV 5's putText draws
-    TrueType fonts instead, which mnn does not reproduce). Needs the optional Hershey-Fonts package
+    TrueType fonts instead, which mnn does not reproduce). Needs the optional pyhershey package
     (pip install mnn[text]). Pixel-identical to OpenCV 4.10 for LINE_8 / LINE_4 at any scale and
-    thickness, except: LINE_AA intensities (our own anti-aliasing filter); FONT_HERSHEY_PLAIN and
-    FONT_HERSHEY_COMPLEX_SMALL (drawn with stand-in glyphs, see mnn/cv/_hershey.py); a few
-    punctuation marks per face whose OpenCV glyph is not in the package (listed there)."""
+    thickness, for every face (FONT_ITALIC included) and character (FONT_HERSHEY_COMPLEX's Cyrillic
+    included), except: LINE_AA intensities (our own anti-aliasing filter), and the strokes of the
+    characters OpenCV draws with glyphs of its own copy of the Hershey data that the public one
+    lacks or holds otherwise (mnn draws stand-ins in cv2's advance, so the other characters stay
+    exact; mnn/cv/_hershey.py lists them): in every face '\\', '{', '}' and, in some faces, '#',
+    '_', '%', '<', '>', '@', '[', ']', '&', 'i'; FONT_HERSHEY_PLAIN's lower case letters (but 'l',
+    'x') and 18 punctuation marks; all of FONT_HERSHEY_PLAIN | FONT_ITALIC but the digits, the
+    space and 16 marks."""
     fn = "putText"
     a = _canvas(img, fn)
     text = _text(text, fn)
@@ -744,7 +749,8 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
 def getTextSize(text, fontFace, fontScale, thickness):
     """((width, height), baseline) of `text` as OpenCV 4 measures it: the sum of the glyph advances
     times fontScale plus thickness, the face's cell height times fontScale plus half the
-    thickness, and the baseline's depth. Needs the optional Hershey-Fonts package."""
+    thickness, and the baseline's depth. Needs the optional pyhershey package (pip install mnn[text]).
+    Equal to OpenCV 4.10's for every face and character."""
     fn = "getTextSize"
     text = _text(text, fn)
     face = _face(fontFace, fn)
