@@ -7,9 +7,9 @@ the alias 0, bottomLeftOrigin, 1/3/4 channels, uint8/uint16/float32), cv2's getT
 digest of its putText pixels (tools/derive_hershey_faces.py writes it). Expected:
 - getTextSize equal, except the width for FONT_HERSHEY_PLAIN / COMPLEX_SMALL (stand-in glyphs) and
   for strings holding a character of _hershey._MISSING;
-- putText pixel-identical for LINE_8 / LINE_4 / 0 whenever the face's glyphs are in the package,
-  no character of the string is missing and the text stays inside the image (thick strokes that
-  cross the border may differ by a pixel, as for cv.polylines); LINE_AA: the ink within 10%.
+- putText pixel-identical for LINE_8 / LINE_4 / 0 and LINE_AA whenever the face's glyphs are in the
+  package, no character of the string is missing and the text stays inside the image (cv2 4.10 and
+  5 draw anti-aliased lines with the same arithmetic, which mnn reproduces).
 """
 import hashlib
 import json
@@ -46,8 +46,6 @@ def exact_expected(c):
     k = face_key(c["face"])
     if k in _hershey._STAND_INS or set(c["text"]) & set(_hershey._MISSING[k]):
         return False
-    if c["lineType"] == cv.LINE_AA and c["dtype"] == "uint8":
-        return False
     (w, _), _ = cv.getTextSize(c["text"], c["face"], c["scale"], c["thickness"])
     return c["org"][0] + w + 4 < 700
 
@@ -79,8 +77,6 @@ def test_put_text_matches_cv2_4(i):
     assert ink > 0
     if exact_expected(c):
         assert digest(out) == c["sha"]
-    elif c["lineType"] == cv.LINE_AA and c["dtype"] == "uint8" and face_key(c["face"]) not in _hershey._STAND_INS:
-        assert abs(ink - c["ink"]) <= 0.1 * c["ink"]
     else:  # a few glyphs differ: most of the ink is the same
         assert abs(ink - c["ink"]) <= 0.5 * c["ink"]
 

@@ -5,8 +5,8 @@
 // Bresenham lines (4- and 8-connected) with cv2's clipping and end-point rounding, convex polygons
 // scanned edge by edge, general polygons through an active-edge table whose spans round inwards,
 // midpoint circles, and ellipses approximated by polygons sampled at whole degrees.
-// Anti-aliased lines (LINE_AA) use our own Gaussian coverage filter; they match cv2 within a small
-// tolerance only (tests/cv/test_drawing.py states it).
+// Anti-aliased lines (LINE_AA) use cv2's arithmetic (line_aa below), so they are pixel-identical too;
+// anti-aliased polygons, circles and thick lines are built from them as in cv2.
 //
 // Command stream (ints; colour in floats[0..3]):
 //   0 LINE       x0 y0 x1 y1 thickness line_type shift          (round caps at both ends)
@@ -19,8 +19,8 @@
 // line_type is cv2's value: 4, 8, 16 (LINE_AA) or the aliases 0 (8-connected) and 1 (4-connected),
 // which cv2 5 routes differently in places (thin lines with shift > 0); Python turns LINE_AA into 8
 // on images that are not 8-bit, as cv2 does.
-// Known difference from cv2 5: filled polygons whose edges cross the image border (and thick lines
-// with shift > 0 crossing it) may differ by a pixel along those edges.
+// Known difference from cv2 5: general filled polygons drawn with LINE_4 / LINE_8 whose edges cross
+// the image border may differ by a pixel along those edges.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -544,17 +544,14 @@ void ellipse_fixed(Canvas& c, Pt ctr, Pt axes, int64_t angle, int64_t a0, int64_
 // A line of any thickness: thin ones are rasterised directly; thick ones are a filled rectangle
 // along the segment plus round caps (flags bit 0: at p0, bit 1: at p1).
 void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int flags, int shift) {
-  if (thickness > 1) {
-    // cv2 5 first clips a thick segment to the image grown by `thickness` on every side: in whole
-    // pixels when shift == 0, else in 16-bit fixed point; the clipped (truncated) end points then
-    // define the band and its caps.
-    const int cs = shift > 0 ? kShift : shift;
-    const int64_t m = thickness << cs;
-    const int pre = cs - shift;
-    Pt a{(p0.x << pre) + m, (p0.y << pre) + m}, b{(p1.x << pre) + m, (p1.y << pre) + m};
-    if (!clip_segment((c.w << cs) + 2 * m, (c.h << cs) + 2 * m, a, b)) return;
+  if (thickness > 1 && shift == 0) {
+    // cv2 5 first clips a thick segment with whole-pixel end points (shift == 0) to the image grown
+    // by `thickness` on every side; the clipped (truncated) end points then define the band and its
+    // caps. Segments with sub-pixel end points are not clipped.
+    const int64_t m = thickness;
+    Pt a{p0.x + m, p0.y + m}, b{p1.x + m, p1.y + m};
+    if (!clip_segment(c.w + 2 * m, c.h + 2 * m, a, b)) return;
     p0 = {a.x - m, a.y - m}, p1 = {b.x - m, b.y - m};
-    shift = cs;
   }
   const int up = kShift - shift;
   p0.x <<= up, p0.y <<= up, p1.x <<= up, p1.y <<= up;
