@@ -11,12 +11,9 @@ encodes each call as a short command stream. Agreement with cv2 5 (tests/cv/test
 pixel-identical for LINE_4, LINE_8 and LINE_AA lines of any thickness, rectangles, circles,
 ellipses and arcs, polylines, fillPoly, fillConvexPoly and drawContours (hierarchy, maxLevel and
 cv2's drawing order included), with shift > 0, 1 to 4 colour components and shapes partly outside
-the image, with one exception: a general filled polygon (fillPoly, filled drawContours, filled
-elliptic arc) drawn with LINE_4 / LINE_8 whose edges cross the image border may differ by a pixel
-along those edges (cv2 5 places them by a rule not reproduced here; <= 3% of the pixels). LINE_AA
-is cv2's own arithmetic (its slope gain and filter tables, end-point weights and double blend), so
-it is exact on 1/3/4-channel uint8 images; cv2 draws LINE_8 instead on other depths (so does mnn,
-exception included) and a plain line between truncated end points on 2-channel uint8 images.
+the image. LINE_AA is cv2's own arithmetic (its slope gain and filter tables, end-point weights and
+double blend) on 1/3/4-channel uint8 images; like cv2, mnn draws LINE_8 instead on other depths and
+a plain line between truncated end points on 2-channel uint8 images.
 
 putText and getTextSize draw and measure Hershey stroke text as OpenCV 4 does (OpenCV 5 renders
 TrueType fonts instead); the glyphs come from the optional Hershey-Fonts package (pip install

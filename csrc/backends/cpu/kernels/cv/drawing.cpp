@@ -19,8 +19,6 @@
 // line_type is cv2's value: 4, 8, 16 (LINE_AA) or the aliases 0 (8-connected) and 1 (4-connected),
 // which cv2 5 routes differently in places (thin lines with shift > 0); Python turns LINE_AA into 8
 // on images that are not 8-bit, as cv2 does.
-// Known difference from cv2 5: general filled polygons drawn with LINE_4 / LINE_8 whose edges cross
-// the image border may differ by a pixel along those edges.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -381,16 +379,27 @@ void collect_edges(Canvas& c, const std::vector<Pt>& v, std::vector<Edge>& edges
   Pt p0 = conv(v[n - 1]);
   for (int64_t i = 0; i < n; ++i) {
     const Pt p1 = conv(v[i]);
+    // the edge runs through (x0, y0) and (x1, y1): for LINE_AA the exact end points; for LINE_4/8
+    // (cv2 5) the outline's own end points, x rounded to whole pixels, and when the outline leaves
+    // the image, its clipped end points (keeping the rows when clipping flattens it), so that the
+    // fill meets the outline drawn inside the image
+    Pt q0 = p0, q1 = p1;
     if (line_type < kAA) {
-      line_int(c, {(p0.x + (kOne >> 1)) >> kShift, p0.y}, {(p1.x + (kOne >> 1)) >> kShift, p1.y}, line_type);
+      Pt t0{(p0.x + (kOne >> 1)) >> kShift, p0.y}, t1{(p1.x + (kOne >> 1)) >> kShift, p1.y};
+      line_int(c, t0, t1, line_type);
+      if (t0.x < 0 || t0.x >= c.w || t1.x < 0 || t1.x >= c.w || t0.y < 0 || t0.y >= c.h || t1.y < 0 || t1.y >= c.h) {
+        clip_segment(c.w, c.h, t0, t1);
+        if (t0.y != t1.y) q0.y = t0.y, q1.y = t1.y;
+      }
+      q0.x = t0.x * kOne, q1.x = t1.x * kOne;
     } else {
-      line_aa(c, {p0.x, p0.y << kShift}, {p1.x, p1.y << kShift});
+      line_aa(c, {p0.x, p0.y * kOne}, {p1.x, p1.y * kOne});
     }
     if (p0.y != p1.y) {
       Edge e;
-      if (p0.y < p1.y) e = {p0.y, p1.y, p0.x, 0};
-      else e = {p1.y, p0.y, p1.x, 0};
-      e.dx = (p1.x - p0.x) / (p1.y - p0.y);
+      e.dx = (q1.x - q0.x) / (q1.y - q0.y);
+      if (p0.y < p1.y) e = {p0.y, p1.y, q0.x + (p0.y - q0.y) * e.dx, e.dx};
+      else e = {p1.y, p0.y, q1.x + (p1.y - q1.y) * e.dx, e.dx};
       edges.push_back(e);
     }
     p0 = p1;
