@@ -8,8 +8,8 @@ digest of its putText pixels (tools/derive_hershey_faces.py writes it). Expected
 - getTextSize equal, except the width for FONT_HERSHEY_PLAIN / COMPLEX_SMALL (stand-in glyphs) and
   for strings holding a character of _hershey._MISSING;
 - putText pixel-identical for LINE_8 / LINE_4 / 0 and LINE_AA whenever the face's glyphs are in the
-  package, no character of the string is missing and the text stays inside the image (cv2 4.10 and
-  5 draw anti-aliased lines with the same arithmetic, which mnn reproduces).
+  package and no character of the string is missing, also for text running off the image (cv2 4.10
+  and 5 draw anti-aliased lines and thick strokes with the same arithmetic, which mnn reproduces).
 """
 import hashlib
 import json
@@ -46,8 +46,7 @@ def exact_expected(c):
     k = face_key(c["face"])
     if k in _hershey._STAND_INS or set(c["text"]) & set(_hershey._MISSING[k]):
         return False
-    (w, _), _ = cv.getTextSize(c["text"], c["face"], c["scale"], c["thickness"])
-    return c["org"][0] + w + 4 < 700
+    return True
 
 
 def draw(c, img=None):

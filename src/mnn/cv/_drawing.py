@@ -700,7 +700,7 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
     """Draws `text` with a Hershey stroke font the way OpenCV 4 does (OpenCV 5's putText draws
     TrueType fonts instead, which mnn does not reproduce). Needs the optional Hershey-Fonts package
     (pip install mnn[text]). Pixel-identical to OpenCV 4.10 for LINE_8 / LINE_4 / LINE_AA at any scale
-    and thickness, except: FONT_HERSHEY_PLAIN and
+    and thickness, text running off the image included, except: FONT_HERSHEY_PLAIN and
     FONT_HERSHEY_COMPLEX_SMALL (drawn with stand-in glyphs, see mnn/cv/_hershey.py); a few
     punctuation marks per face whose OpenCV glyph is not in the package (listed there)."""
     fn = "putText"
