@@ -357,6 +357,16 @@ void fill_convex(Canvas& c, const std::vector<Pt>& v, int line_type, int shift) 
         x2 = std::min<int64_t>(x2, c.w - 1);
         if (x1 <= x2) c.span(y, x1, x2);
       }
+    } else {
+      // rows above the image draw nothing: step straight to the row before the next edge change (or
+      // row 0); the x's advance by the same sums, so huge polygons (thick lines with far sub-pixel
+      // end points, which cv2 does not clip) cost their visible rows only
+      const int64_t skip = std::min({int64_t(-1), side[0].ye - 1, side[1].ye - 1}) - y;
+      if (skip > 0) {
+        side[0].x += side[0].dx * skip;
+        side[1].x += side[1].dx * skip;
+        y += skip;
+      }
     }
     side[0].x += side[0].dx;
     side[1].x += side[1].dx;
