@@ -202,12 +202,23 @@ def test_draw_contours(thickness, lt):
     check("drawContours", canvas(4), approx, -1, (1, 2, 3, 4), thickness, lt)
 
 
-def test_arrowed_line_and_markers():
+@pytest.mark.parametrize("lt", [cv2.LINE_8, cv2.LINE_AA])
+def test_arrowed_line_and_markers(lt):
     img = canvas(3)
     for p, q, t in [((10, 10), (120, 80), 1), ((100, 90), (20, 40), 3), ((65, 5), (65, 90), 2)]:
-        img = check("arrowedLine", img, p, q, (255, 0, 255), t, cv2.LINE_8, 0, 0.2)
+        img = check("arrowedLine", img, p, q, (255, 0, 255), t, lt, 0, 0.2)
     for mtype in range(7):
-        img = check("drawMarker", img, (30 + 12 * mtype, 48), (0, 200, 0), mtype, 15, 1 + mtype % 3)
+        img = check("drawMarker", img, (30 + 12 * mtype, 48), (0, 200, 0), mtype, 15, 1 + mtype % 3, lt)
+
+
+@pytest.mark.parametrize("lt", [cv2.LINE_8, cv2.LINE_4, cv2.LINE_AA])
+def test_far_thick_lines(lt):
+    """Thick lines whose end points lie millions of pixels away: with shift > 0 cv2 5 fills the whole
+    band without clipping it first (mnn skips the rows above the image, same pixels)."""
+    img = canvas(3)
+    for p, q, t, sh in [((-2**30, -2**30), (2**30, 2**30 - 5000), 3, 8), ((5 << 8, -2**30), (60 << 8, 2**30), 4, 8),
+                        ((-2**29, 40 << 2), (2**29, 50 << 2), 5, 2), ((-2**30, 2**30), (2**30, -2**30), 6, 0)]:
+        img = check("line", img, p, q, (30, 200, 250), t, lt, sh)
 
 
 @pytest.mark.parametrize("rect", [(0, 0, 131, 97), (10, 20, 50, 40), (0, 0, 0, 5)])
