@@ -9,11 +9,11 @@ uint8/uint16/float32; then every character of every face (printable ASCII, the C
 FONT_HERSHEY_COMPLEX, non-ASCII characters drawn as '?') in lines of 16, thin and thick, LINE_8
 and LINE_4. Expected:
 - getTextSize equal, for every string;
-- putText pixel-identical for LINE_8 / LINE_4 / 0 whenever no character of the string is drawn
-  with a stand-in glyph (_hershey.missing: OpenCV's own glyphs, in no public Hershey set; mnn
-  draws them in cv2's advance) and the text stays inside the image (thick strokes that cross the
-  border may differ by a pixel, as for cv.polylines); with stand-ins, identical outside their
-  columns (162 calls); LINE_AA: the ink within 10%.
+- putText pixel-identical for LINE_8 / LINE_4 / 0 and LINE_AA whenever no character of the
+  string is drawn with a stand-in glyph (_hershey.missing: OpenCV's own glyphs, in no public
+  Hershey set; mnn draws them in cv2's advance), also for text running off the image (cv2 4.10
+  and 5 draw anti-aliased lines and thick strokes with the same arithmetic, which mnn
+  reproduces); with stand-ins, identical outside their columns (162 calls).
 """
 import hashlib
 import importlib.util
@@ -56,10 +56,7 @@ def stand_ins(c):
 def exact_expected(c):
     if stand_ins(c):
         return False
-    if c["lineType"] == cv.LINE_AA and c["dtype"] == "uint8":
-        return False
-    (w, _), _ = cv.getTextSize(c["text"], c["face"], c["scale"], c["thickness"])
-    return c["org"][0] + w + 4 < 700
+    return True
 
 
 def stand_in_columns(c):
@@ -101,8 +98,6 @@ def test_put_text_matches_cv2_4(i):
     assert ink > 0
     if exact_expected(c):
         assert digest(out) == c["sha"]
-    elif c["lineType"] == cv.LINE_AA and c["dtype"] == "uint8" and face_key(c["face"]) not in (1, 1 | 16):
-        assert abs(ink - c["ink"]) <= 0.1 * c["ink"]
     else:  # a few glyphs differ: most of the ink is the same
         assert abs(ink - c["ink"]) <= 0.5 * c["ink"]
     if "sha_rest" in c and c["lineType"] != cv.LINE_AA and c["org"][0] + c["size"][0][0] + 4 < 700:

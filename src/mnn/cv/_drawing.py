@@ -8,13 +8,12 @@ mnn array is updated through its own setitem (views write through to their base)
 The rasterisers are native (one primitive, cv_draw: csrc/ops/cv/drawing.cpp and
 csrc/backends/cpu/kernels/cv/drawing.cpp); this module checks arguments the way cv2 does and
 encodes each call as a short command stream. Agreement with cv2 5 (tests/cv/test_drawing.py):
-pixel-identical for LINE_4 / LINE_8 lines of any thickness, rectangles, circles, ellipses,
-polylines, fillPoly, fillConvexPoly and drawContours (hierarchy and maxLevel included), with
-shift > 0 and shapes partly outside the image, with two exceptions: a filled polygon whose edges
-cross the image border, and a thick line with shift > 0 crossing it, may differ by a pixel along
-those edges (cv2 5 places them by a rule not reproduced here; <= 3% / 10% of the pixels).
-LINE_AA uses our own coverage filter (cv2's lookup tables are not reproduced): the same pixels
-are touched, with intensities close to cv2's but not equal.
+pixel-identical for LINE_4, LINE_8 and LINE_AA lines of any thickness, rectangles, circles,
+ellipses and arcs, polylines, fillPoly, fillConvexPoly and drawContours (hierarchy, maxLevel and
+cv2's drawing order included), with shift > 0, 1 to 4 colour components and shapes partly outside
+the image. LINE_AA is cv2's own arithmetic (its slope gain and filter tables, end-point weights and
+double blend) on 1/3/4-channel uint8 images; like cv2, mnn draws LINE_8 instead on other depths and
+a plain line between truncated end points on 2-channel uint8 images.
 
 putText and getTextSize draw and measure Hershey stroke text as OpenCV 4 does (OpenCV 5 renders
 TrueType fonts instead); the glyphs come from the data file of the optional pyhershey package
@@ -533,9 +532,12 @@ def _hierarchy(h, n, fn):
 
 
 def _select(h, idx, max_level):
-    """The contours cv2 5 draws with a hierarchy and maxLevel > 0: all of them (contourIdx < 0) or
-    contourIdx and its descendants, keeping those whose nesting depth (0 for outermost, from the
-    parent links h[i][3]) is at most maxLevel."""
+    """The contours cv2 5 draws with a hierarchy and maxLevel > 0, in its order (which matters for
+    LINE_AA, where overlapping strokes blend): a stack starts with contourIdx, or with every
+    outermost contour (no parent) in index order; each contour popped is drawn if its nesting depth
+    (0 for outermost, from the parent links h[i][3]) is at most maxLevel, and its children (the
+    first-child link h[i][2] then the next-sibling links h[j][0]; like cv2, a link to contour 0 ends
+    the chain) are pushed. Malformed (cyclic) hierarchies visit each contour once."""
     n = len(h)
 
     def depth(i):
@@ -545,21 +547,18 @@ def _select(h, idx, max_level):
             i, d = h[i][3], d + 1
         return d
 
-    if idx < 0:
-        cand = range(n)
-    else:
-        cand, stack = [], [idx]
-        while stack:
-            i = stack.pop()
-            if not 0 <= i < n or i in cand:
-                continue
-            cand.append(i)
-            child = h[i][2]
-            while 0 <= child < n and child not in cand:
-                stack.append(child)
-                child = h[child][0]
-        cand.sort()
-    return [i for i in cand if depth(i) <= max_level]
+    stack = [idx] if idx >= 0 else [i for i in range(n) if h[i][3] < 0]
+    out, seen = [], set(stack)
+    while stack:
+        cur = stack.pop()
+        if depth(cur) <= max_level:
+            out.append(cur)
+        child = h[cur][2]
+        while 0 < child < n and child not in seen:
+            seen.add(child)
+            stack.append(child)
+            child = h[child][0]
+    return out
 
 
 def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_8, hierarchy=None,
@@ -700,9 +699,9 @@ def _scale(v, fn):
 def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LINE_8, bottomLeftOrigin=False):
     """Draws `text` with a Hershey stroke font the way OpenCV 4 does (OpenCV 5's putText draws
     TrueType fonts instead, which mnn does not reproduce). Needs the optional pyhershey package
-    (pip install mnn[text]). Pixel-identical to OpenCV 4.10 for LINE_8 / LINE_4 at any scale and
-    thickness, for every face (FONT_ITALIC included) and character (FONT_HERSHEY_COMPLEX's Cyrillic
-    included), except: LINE_AA intensities (our own anti-aliasing filter), and the strokes of the
+    (pip install mnn[text]). Pixel-identical to OpenCV 4.10 for LINE_8 / LINE_4 / LINE_AA at any
+    scale and thickness, text running off the image included, for every face (FONT_ITALIC
+    included) and character (FONT_HERSHEY_COMPLEX's Cyrillic included), except the strokes of the
     characters OpenCV draws with glyphs of its own copy of the Hershey data that the public one
     lacks or holds otherwise (mnn draws stand-ins in cv2's advance, so the other characters stay
     exact; mnn/cv/_hershey.py lists them): in every face '\\', '{', '}' and, in some faces, '#',

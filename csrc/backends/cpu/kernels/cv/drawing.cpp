@@ -5,8 +5,8 @@
 // Bresenham lines (4- and 8-connected) with cv2's clipping and end-point rounding, convex polygons
 // scanned edge by edge, general polygons through an active-edge table whose spans round inwards,
 // midpoint circles, and ellipses approximated by polygons sampled at whole degrees.
-// Anti-aliased lines (LINE_AA) use our own Gaussian coverage filter; they match cv2 within a small
-// tolerance only (tests/cv/test_drawing.py states it).
+// Anti-aliased lines (LINE_AA) use cv2's arithmetic (line_aa below), so they are pixel-identical too;
+// anti-aliased polygons, circles and thick lines are built from them as in cv2.
 //
 // Command stream (ints; colour in floats[0..3]):
 //   0 LINE       x0 y0 x1 y1 thickness line_type shift          (round caps at both ends)
@@ -19,8 +19,6 @@
 // line_type is cv2's value: 4, 8, 16 (LINE_AA) or the aliases 0 (8-connected) and 1 (4-connected),
 // which cv2 5 routes differently in places (thin lines with shift > 0); Python turns LINE_AA into 8
 // on images that are not 8-bit, as cv2 does.
-// Known difference from cv2 5: filled polygons whose edges cross the image border (and thick lines
-// with shift > 0 crossing it) may differ by a pixel along those edges.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -84,15 +82,6 @@ struct Canvas {
     x1 = std::max<int64_t>(x1, 0);
     x2 = std::min<int64_t>(x2, w - 1);
     if (x1 <= x2) span(y, x1, x2);
-  }
-  void blend(int64_t x, int64_t y, int a) {
-    if (a <= 0 || x < 0 || x >= w || y < 0 || y >= h) return;
-    uint8_t* p = data + y * step + x * pix;
-    for (int k = 0; k < cn; ++k) {
-      int v = p[k];
-      v += ((cval[k] - v) * a + 127) >> 8;
-      p[k] = static_cast<uint8_t>(v);
-    }
   }
 };
 
@@ -210,38 +199,89 @@ void line_fixed(Canvas& c, Pt a, Pt b) {
   }
 }
 
-// Anti-aliased line (our own filter, not cv2's tables): along the major axis, the three pixels
-// nearest to the line get a Gaussian weight of their distance to it along the minor axis.
+// Weights of cv2's anti-aliased line. Each column (row, for steep lines) of the walk blends three
+// pixels across the line with a Gaussian of their distance to it, sampled in 1/32 pixel (kAAFilter:
+// entries 0..31 for the centre pixel, 32..63 for the outer ones), scaled by a gain that depends on
+// the slope (kAASlopeGain, indexed by the slope in 1/32 up to 45 degrees: a diagonal covers more
+// pixels per step, so each gets less). These are the numbers cv2 uses; being data, not code, they
+// are what makes the blend bit-exact.
+constexpr int kAASlopeGain[32] = {181, 181, 181, 182, 182, 183, 184, 185, 187, 188, 190, 192, 194, 196, 198, 201,
+                                  203, 206, 209, 211, 214, 218, 221, 224, 227, 231, 235, 238, 242, 246, 250, 254};
+constexpr int kAAFilter[64] = {168, 177, 185, 194, 202, 210, 218, 224, 231, 236, 241, 246, 249, 252, 254, 254,
+                               254, 254, 252, 249, 246, 241, 236, 231, 224, 218, 210, 202, 194, 185, 177, 168,
+                               158, 149, 140, 131, 122, 114, 105, 97,  89,  82,  75,  68,  62,  56,  50,  45,
+                               40,  36,  32,  28,  25,  22,  19,  16,  14,  12,  11,  9,   8,   7,   5,   5};
+
+// Blends the colour into one pixel with weight a/256, twice over (cv2 applies its blend step twice,
+// which sharpens the profile; the rounding of each step is kept).
+inline void aa_blend(Canvas& c, int64_t x, int64_t y, int a) {
+  if (x < 0 || x >= c.w || y < 0 || y >= c.h) return;
+  uint8_t* p = c.data + y * c.step + x * c.pix;
+  for (int k = 0; k < c.cn; ++k) {
+    int v = p[k];
+    v += ((c.cval[k] - v) * a + 127) >> 8;
+    v += ((c.cval[k] - v) * a + 127) >> 8;
+    p[k] = static_cast<uint8_t>(v);
+  }
+}
+
+// Anti-aliased 1-pixel line between 16-bit fixed-point points, with cv2's arithmetic: the segment is
+// clipped to the image (in fixed point), then walked one pixel at a time along its major axis
+// ("u"; "v" is the minor axis) from the whole pixel holding the near end to the one holding the far
+// end. At each step the three pixels around the line get kAAFilter weights of the line's position
+// in 1/32 pixel, times a per-column factor: the slope gain inside the line, and for the first two
+// and last two columns a reduced gain that accounts for the end points' sub-pixel position (in
+// 1/16 pixel) so that joined segments do not double up.
 void line_aa(Canvas& c, Pt a, Pt b) {
   if (!c.u8 || (c.cn != 1 && c.cn != 3 && c.cn != 4)) {
-    line_int(c, {(a.x + (kOne >> 1)) >> kShift, (a.y + (kOne >> 1)) >> kShift},
-             {(b.x + (kOne >> 1)) >> kShift, (b.y + (kOne >> 1)) >> kShift}, 8);
+    // cv2 blends only 1/3/4-channel 8-bit images; others get a plain line between the end points
+    // truncated (not rounded) to whole pixels
+    line_int(c, {a.x >> kShift, a.y >> kShift}, {b.x >> kShift, b.y >> kShift}, 8);
     return;
   }
-  double x0 = a.x / double(kOne), y0 = a.y / double(kOne), x1 = b.x / double(kOne), y1 = b.y / double(kOne);
-  const bool steep = std::fabs(y1 - y0) > std::fabs(x1 - x0);
-  if (steep) std::swap(x0, y0), std::swap(x1, y1);
-  if (x0 > x1) std::swap(x0, x1), std::swap(y0, y1);
-  // keep the walk inside a margin around the image: nothing beyond it can be touched
-  const double lim = static_cast<double>(steep ? c.h : c.w) + 2.0;
-  const double grad = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0.0;
-  // peak weight 0.91 for axis-aligned lines rising to 1 at 45 degrees, sigma 0.6 px along the minor
-  // axis: close to what cv2 draws (fitted by eye to its output, not taken from its tables)
-  const double gain = 255.0 * (0.91 + 0.09 * std::fabs(grad));
-  const double inv2s2 = 1.0 / (2.0 * 0.6 * 0.6);
-  int64_t xa = static_cast<int64_t>(std::floor(std::max(x0, -2.0) + 0.5));
-  int64_t xb = static_cast<int64_t>(std::floor(std::min(x1, lim) + 0.5));
-  for (int64_t X = xa; X <= xb; ++X) {
-    // end columns get half weight: joined segments (polylines, circles) meet there twice
-    const double end = (X == xa || X == xb) && xa != xb ? 0.5 : 1.0;
-    const double yc = y0 + grad * (static_cast<double>(X) - x0);
-    const int64_t yi = static_cast<int64_t>(std::floor(yc + 0.5));
-    for (int64_t j = -1; j <= 1; ++j) {
-      const double d = static_cast<double>(yi + j) - yc;
-      int alpha = static_cast<int>(end * gain * std::exp(-d * d * inv2s2) + 0.5);
-      alpha = std::min(alpha, 255);
-      if (steep) c.blend(yi + j, X, alpha);
-      else c.blend(X, yi + j, alpha);
+  if (!clip_segment(c.w << kShift, c.h << kShift, a, b)) return;
+  const bool x_major = std::llabs(b.x - a.x) > std::llabs(b.y - a.y);
+  int64_t u0 = x_major ? a.x : a.y, v0 = x_major ? a.y : a.x;
+  int64_t u1 = x_major ? b.x : b.y, v1 = x_major ? b.y : b.x;
+  if (u1 < u0) std::swap(u0, u1), std::swap(v0, v1);
+  const int64_t du = u1 - u0;
+  const int64_t vstep = (v1 - v0) * kOne / (du | 1);  // minor-axis advance per pixel, truncated
+  u1 += kOne;
+  int64_t left = (u1 >> kShift) - (u0 >> kShift);     // steps after the current one
+  // the minor coordinate at the start of the first pixel, plus half a pixel
+  int64_t v = v0 + ((vstep * -(u0 & (kOne - 1))) >> kShift) + (kOne >> 1);
+  int s = static_cast<int>((vstep >> (kShift - 5)) & 0x3f);
+  if (vstep < 0) s ^= 0x3f;
+  const int gain = (s & 0x20) ? 0x100 : kAASlopeGain[s];
+  // end-point factors, indexed [min(steps done, 2)][min(steps left, 2)]
+  const int f0 = static_cast<int>((u0 >> (kShift - 7)) & 0x78);  // near end's fraction, 1/16 px << 3
+  const int f1 = static_cast<int>((u1 >> (kShift - 7)) & 0x78);  // far end's (+1 px)
+  int ends[3][3];
+  {
+    const int near1 = ((0x78 - f0) | 4) * gain, far1 = (f1 | 4) * gain, full = gain << 7;
+    ends[0][0] = 0;
+    ends[0][1] = ends[1][0] = ((((f1 - f0) & 0x78) | 4) * gain >> 8) & 0x1ff;
+    ends[0][2] = (near1 >> 8) & 0x1ff;
+    ends[1][1] = ((((f1 - f0) + 0x80) | 4) * gain >> 8) & 0x1ff;
+    ends[1][2] = ((near1 + full) >> 8) & 0x1ff;
+    ends[2][0] = (far1 >> 8) & 0x1ff;
+    ends[2][1] = ((far1 + full) >> 8) & 0x1ff;
+    ends[2][2] = gain;
+  }
+  const int64_t ulim = x_major ? c.w : c.h, vlim = x_major ? c.h : c.w;
+  int64_t u = u0 >> kShift;
+  for (int64_t done = 0; left >= 0; ++u, v += vstep, ++done, --left) {
+    if (u < 0 || u >= ulim) continue;
+    const int f = ends[std::min<int64_t>(done, 2)][std::min<int64_t>(left, 2)];
+    const int d = static_cast<int>((v >> (kShift - 5)) & 31);
+    const int64_t vc = v >> kShift;  // the pixel below (right of) the line's centre
+    const int w[3] = {(f * kAAFilter[d + 32] >> 8) & 0xff, (f * kAAFilter[d] >> 8) & 0xff,
+                      (f * kAAFilter[63 - d] >> 8) & 0xff};
+    for (int k = 0; k < 3; ++k) {
+      const int64_t vk = vc - 1 + k;
+      if (vk < 0 || vk >= vlim) continue;
+      if (x_major) aa_blend(c, u, vk, w[k]);
+      else aa_blend(c, vk, u, w[k]);
     }
   }
 }
@@ -317,6 +357,16 @@ void fill_convex(Canvas& c, const std::vector<Pt>& v, int line_type, int shift) 
         x2 = std::min<int64_t>(x2, c.w - 1);
         if (x1 <= x2) c.span(y, x1, x2);
       }
+    } else {
+      // rows above the image draw nothing: step straight to the row before the next edge change (or
+      // row 0); the x's advance by the same sums, so huge polygons (thick lines with far sub-pixel
+      // end points, which cv2 does not clip) cost their visible rows only
+      const int64_t skip = std::min({int64_t(-1), side[0].ye - 1, side[1].ye - 1}) - y;
+      if (skip > 0) {
+        side[0].x += side[0].dx * skip;
+        side[1].x += side[1].dx * skip;
+        y += skip;
+      }
     }
     side[0].x += side[0].dx;
     side[1].x += side[1].dx;
@@ -339,16 +389,27 @@ void collect_edges(Canvas& c, const std::vector<Pt>& v, std::vector<Edge>& edges
   Pt p0 = conv(v[n - 1]);
   for (int64_t i = 0; i < n; ++i) {
     const Pt p1 = conv(v[i]);
+    // the edge runs through (x0, y0) and (x1, y1): for LINE_AA the exact end points; for LINE_4/8
+    // (cv2 5) the outline's own end points, x rounded to whole pixels, and when the outline leaves
+    // the image, its clipped end points (keeping the rows when clipping flattens it), so that the
+    // fill meets the outline drawn inside the image
+    Pt q0 = p0, q1 = p1;
     if (line_type < kAA) {
-      line_int(c, {(p0.x + (kOne >> 1)) >> kShift, p0.y}, {(p1.x + (kOne >> 1)) >> kShift, p1.y}, line_type);
+      Pt t0{(p0.x + (kOne >> 1)) >> kShift, p0.y}, t1{(p1.x + (kOne >> 1)) >> kShift, p1.y};
+      line_int(c, t0, t1, line_type);
+      if (t0.x < 0 || t0.x >= c.w || t1.x < 0 || t1.x >= c.w || t0.y < 0 || t0.y >= c.h || t1.y < 0 || t1.y >= c.h) {
+        clip_segment(c.w, c.h, t0, t1);
+        if (t0.y != t1.y) q0.y = t0.y, q1.y = t1.y;
+      }
+      q0.x = t0.x * kOne, q1.x = t1.x * kOne;
     } else {
-      line_aa(c, {p0.x, p0.y << kShift}, {p1.x, p1.y << kShift});
+      line_aa(c, {p0.x, p0.y * kOne}, {p1.x, p1.y * kOne});
     }
     if (p0.y != p1.y) {
       Edge e;
-      if (p0.y < p1.y) e = {p0.y, p1.y, p0.x, 0};
-      else e = {p1.y, p0.y, p1.x, 0};
-      e.dx = (p1.x - p0.x) / (p1.y - p0.y);
+      e.dx = (q1.x - q0.x) / (q1.y - q0.y);
+      if (p0.y < p1.y) e = {p0.y, p1.y, q0.x + (p0.y - q0.y) * e.dx, e.dx};
+      else e = {p1.y, p0.y, q1.x + (p1.y - q1.y) * e.dx, e.dx};
       edges.push_back(e);
     }
     p0 = p1;
@@ -502,17 +563,14 @@ void ellipse_fixed(Canvas& c, Pt ctr, Pt axes, int64_t angle, int64_t a0, int64_
 // A line of any thickness: thin ones are rasterised directly; thick ones are a filled rectangle
 // along the segment plus round caps (flags bit 0: at p0, bit 1: at p1).
 void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int flags, int shift) {
-  if (thickness > 1) {
-    // cv2 5 first clips a thick segment to the image grown by `thickness` on every side: in whole
-    // pixels when shift == 0, else in 16-bit fixed point; the clipped (truncated) end points then
-    // define the band and its caps.
-    const int cs = shift > 0 ? kShift : shift;
-    const int64_t m = thickness << cs;
-    const int pre = cs - shift;
-    Pt a{(p0.x << pre) + m, (p0.y << pre) + m}, b{(p1.x << pre) + m, (p1.y << pre) + m};
-    if (!clip_segment((c.w << cs) + 2 * m, (c.h << cs) + 2 * m, a, b)) return;
+  if (thickness > 1 && shift == 0) {
+    // cv2 5 first clips a thick segment with whole-pixel end points (shift == 0) to the image grown
+    // by `thickness` on every side; the clipped (truncated) end points then define the band and its
+    // caps. Segments with sub-pixel end points are not clipped.
+    const int64_t m = thickness;
+    Pt a{p0.x + m, p0.y + m}, b{p1.x + m, p1.y + m};
+    if (!clip_segment(c.w + 2 * m, c.h + 2 * m, a, b)) return;
     p0 = {a.x - m, a.y - m}, p1 = {b.x - m, b.y - m};
-    shift = cs;
   }
   const int up = kShift - shift;
   p0.x <<= up, p0.y <<= up, p1.x <<= up, p1.y <<= up;
