@@ -121,11 +121,13 @@ inline void store16_c3(uint8_t* d, __m512i px) {
 // A 1080p BGR2RGB / BGR2BGRA moves 6 MB in and 6-8 MB out at cache speed, and with ordinary
 // stores each output line is first read (for ownership) and later written back: on a shared L3
 // (a Zen 3 CCX gives 4 MB a core; this KVM guest's neighbours use the rest) those reads and
-// write-backs go to DRAM and the op took 0.6-3.4 ms against 0.33-0.6 ms streamed (interleaved
-// in one process, loaded host; cv2 0.58-3.7 ms there). With the data all in L3 streaming costs
-// ~0.05 ms more (0.30 against 0.25 ms). Outputs this large are rarely read back while still
-// cached, the same reasoning as memcpy's non-temporal threshold, set lower here because the
-// L3 a core actually gets is a share of it.
+// write-backs go to DRAM. Interleaved in one process on the loaded 2-core host, 1080p BGR2RGB
+// took a median 3.4 ms with ordinary stores and 0.6-1.4 ms streamed (cv2: 3.7 ms); BGR2BGRA
+// 4.1-4.3 against 0.7-3.7 ms (cv2: 4.1-4.9 ms). With the data all in L3 streaming costs ~0.05 ms
+// more (min 0.30 against 0.25 ms for BGR2RGB). The same trade as memcpy's non-temporal
+// threshold (a result this large is seldom read back while still cached), set lower here
+// because the L3 a core actually gets is a share of it. Other conversions compute enough per
+// byte, or write little enough (gray), that their stores stay ordinary.
 constexpr int64_t kStreamOutputBytes = int64_t(4) << 20;
 inline bool stream_output(int64_t out_bytes) { return out_bytes >= kStreamOutputBytes; }
 
