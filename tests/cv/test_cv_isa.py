@@ -55,9 +55,9 @@ for cn in (1, 2, 3, 4):
         put(f"area2_w{w}c{cn}", cv.resize(a, (max(w // 2, 1), 3), interpolation=cv.INTER_AREA))
         if cn >= 3:
             put(f"gray_w{w}c{cn}", cv.cvtColor(a, cv.COLOR_BGR2GRAY if cn == 3 else cv.COLOR_BGRA2GRAY))
-# channel permutations large enough for non-temporal stores (>= 4 MB out), odd width
-big = rng.integers(0, 256, (700, 1001, 3)).astype(numpy.uint8)
-for code in (cv.COLOR_BGR2RGB, cv.COLOR_BGR2BGRA, cv.COLOR_BGR2RGBA):
+# conversions large enough for non-temporal stores (>= 6 MB read + written), odd width
+big = rng.integers(0, 256, (1600, 1201, 3)).astype(numpy.uint8)
+for code in (cv.COLOR_BGR2RGB, cv.COLOR_BGR2BGRA, cv.COLOR_BGR2RGBA, cv.COLOR_BGR2GRAY):
     put(f"perm_big{code}", cv.cvtColor(big, code))
 print(json.dumps(out))
 """
