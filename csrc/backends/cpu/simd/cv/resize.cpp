@@ -659,7 +659,8 @@ int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int
 // each output byte side by side, so one pmaddubsw by ones gives the pair sums as 16-bit words,
 // and the two rows add as words: a quarter of the shuffles of the widen-and-add loop above,
 // whose per-step output offsets also divide by the run-time period. Returns the output pixels
-// written; reads stay inside the 2n source pixels of each row.
+// written (all n once n fills one step: the last step is moved back to end at n, rewriting a
+// few outputs with the same values); reads stay inside the 2n source pixels of each row.
 int area2x2_u8_pairs(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int cn) {
   const __m256i ones = _mm256_set1_epi8(1), two = _mm256_set1_epi16(2);
   auto mean4 = [&](__m256i a, __m256i b) {  // a, b: pair-ordered bytes of the two rows
@@ -671,24 +672,30 @@ int area2x2_u8_pairs(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, in
     // Each 128-bit lane takes 4 source pixels (12 bytes of a 16-byte load): 2 outputs, 6 words.
     // A step makes 8 outputs from lanes holding source pixels {0-3, 8-11} and {4-7, 12-15}, so
     // that after packing each lane holds 4 outputs in 2 x 6 bytes, squeezed together in-lane and
-    // then across lanes. The loads read 4 bytes past the step's 48.
+    // then across lanes. The loads read 4 bytes past the step's 48, except in the last step,
+    // whose final lane loads 4 bytes earlier and shuffles from 4 bytes further in.
     const __m256i pairs = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11, -1, -1, -1, -1));
+    const __m256i pairs_end = _mm256_setr_epi8(0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11, -1, -1, -1, -1,
+                                               4, 7, 5, 8, 6, 9, 10, 13, 11, 14, 12, 15, -1, -1, -1, -1);
     const __m256i squeeze = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1));
     const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
-    auto ld = [&](const uint8_t* p) {  // pixels p[0..3] and p[8..11], pair-ordered
+    auto ld = [&](const uint8_t* p, int back) {  // pixels p[0..3] and p[8..11], pair-ordered
       const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
-                                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 24)), 1);
-      return _mm256_shuffle_epi8(v, pairs);
+                                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 24 - back)), 1);
+      return _mm256_shuffle_epi8(v, back ? pairs_end : pairs);
     };
-    for (; x + 8 <= n && 6 * x + 52 <= 6 * n; x += 8) {
-      const uint8_t* a = S0 + 6 * x;
-      const uint8_t* b = S1 + 6 * x;
-      const __m256i lo = mean4(ld(a), ld(b)), hi = mean4(ld(a + 12), ld(b + 12));
+    auto step8 = [&](int x0, int back) {
+      const uint8_t* a = S0 + 6 * x0;
+      const uint8_t* b = S1 + 6 * x0;
+      const __m256i lo = mean4(ld(a, 0), ld(b, 0)), hi = mean4(ld(a + 12, back), ld(b + 12, back));
       const __m256i o = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(_mm256_packus_epi16(lo, hi), squeeze), join);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(D + 3 * x), _mm256_castsi256_si128(o));
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(D + 3 * x + 16), _mm256_extracti128_si256(o, 1));
-    }
-    return x;
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(D + 3 * x0), _mm256_castsi256_si128(o));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(D + 3 * x0 + 16), _mm256_extracti128_si256(o, 1));
+    };
+    for (; 6 * x + 52 <= 6 * n; x += 8) step8(x, 0);
+    if (n < 8) return x;
+    if (x < n) step8(n - 8, 4);
+    return n;
   }
   // 1 channel: neighbours are adjacent already; 4 channels: one in-lane shuffle per 4 pixels.
   const __m256i pairs = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15));
@@ -697,13 +704,16 @@ int area2x2_u8_pairs(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, in
     return cn == 4 ? _mm256_shuffle_epi8(v, pairs) : v;
   };
   const int step = 32 / cn;  // outputs per 32-byte store
-  for (; x + step <= n; x += step) {
-    const uint8_t* a = S0 + 2 * cn * x;
-    const uint8_t* b = S1 + 2 * cn * x;
+  auto step32 = [&](int x0) {
+    const uint8_t* a = S0 + 2 * cn * x0;
+    const uint8_t* b = S1 + 2 * cn * x0;
     const __m256i lo = mean4(ld(a), ld(b)), hi = mean4(ld(a + 32), ld(b + 32));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + cn * x), _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8));
-  }
-  return x;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + cn * x0), _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8));
+  };
+  for (; x + step <= n; x += step) step32(x);
+  if (n < step) return x;
+  if (x < n) step32(n - step);
+  return n;
 }
 #endif
 
