@@ -117,7 +117,6 @@ inline void store16_c3(uint8_t* d, __m512i px) {
 // per-pixel conversions over a run of n pixels
 
 
-
 template <class T>
 void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map, bool nt) {
   const T amax = static_cast<T>(max_of<T>());
@@ -156,10 +155,12 @@ void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map, boo
 // write-backs go to DRAM. Interleaved in one process on the loaded 2-core host, 1080p BGR2RGB
 // took a median 3.4 ms with ordinary stores and 0.6-1.4 ms streamed (cv2: 3.7 ms); BGR2BGRA
 // 4.1-4.3 against 0.7-3.7 ms (cv2: 4.1-4.9 ms); BGR2GRAY (2 MB out) min 0.46-0.47 against
-// 0.36-0.38 ms. With the data all in L3 streaming costs ~0.05 ms more (min 0.30 against
-// 0.25 ms for BGR2RGB in a standalone loop). The same trade as memcpy's non-temporal threshold
-// (a result this large is seldom read back while still cached), set by the whole footprint and
-// lower than the L3 size because the L3 a core actually gets is a share of it.
+// 0.36-0.38 ms. The price is paid when nothing else uses the L3: BGR2RGB's best 1080p times
+// are 0.19-0.25 ms with ordinary stores against 0.30 ms streamed (cv2: 0.21-0.25 ms), since the
+// streamed bytes go all the way to DRAM. The same trade as memcpy's non-temporal threshold
+// (a result this large is seldom read back while still cached; a next op that does reads it
+// from DRAM) and the engine's copies past 8 MB of destination (strided.h), set here by the
+// whole footprint, since a permutation's 6 MB output stays cached only if its input does too.
 constexpr int64_t kStreamFootprintBytes = int64_t(6) << 20;
 inline bool stream_output(int64_t in_bytes, int64_t out_bytes) { return in_bytes + out_bytes >= kStreamFootprintBytes; }
 
