@@ -1,6 +1,6 @@
 """mnn.cv's per-ISA kernels (csrc/backends/cpu/simd/cv/) against their scalar builds: the SIMD
-paths (resize rows, area 2x2, warpAffine gathers, gray/HSV/channel permutation loops, medians) must give the scalar
-code's bytes exactly."""
+paths (resize rows, area 2x2, warpAffine gathers, gray/HSV/channel permutation loops, streamed
+permutations of large images, medians) must give the scalar code's bytes exactly."""
 
 import pytest
 from helpers import run_under_isa
@@ -47,6 +47,18 @@ for shape in [(97, 131, 3), (61, 83, 4), (45, 67)]:
         for code in perms:
             put(f"perm{shape}{code}", cv.cvtColor(a, code))
             put(f"perm_odd{shape}{code}", cv.cvtColor(a[:, 3:-2], code))
+# 2x2 INTER_AREA (pmaddubsw pair sums for 1, 3, 4 channels, the widen loop for 2) and gray
+# (pmaddwd, 32 pixels a step) at widths around their vector steps
+for cn in (1, 2, 3, 4):
+    for w in (1, 2, 15, 16, 17, 33, 63, 64, 65, 131):
+        a = rng.integers(0, 256, (7, w, cn) if cn > 1 else (7, w)).astype(numpy.uint8)
+        put(f"area2_w{w}c{cn}", cv.resize(a, (max(w // 2, 1), 3), interpolation=cv.INTER_AREA))
+        if cn >= 3:
+            put(f"gray_w{w}c{cn}", cv.cvtColor(a, cv.COLOR_BGR2GRAY if cn == 3 else cv.COLOR_BGRA2GRAY))
+# conversions large enough for non-temporal stores (>= 6 MB read + written), odd width
+big = rng.integers(0, 256, (1600, 1201, 3)).astype(numpy.uint8)
+for code in (cv.COLOR_BGR2RGB, cv.COLOR_BGR2BGRA, cv.COLOR_BGR2RGBA, cv.COLOR_BGR2GRAY):
+    put(f"perm_big{code}", cv.cvtColor(big, code))
 print(json.dumps(out))
 """
 

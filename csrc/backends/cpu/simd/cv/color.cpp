@@ -118,11 +118,19 @@ inline void store16_c3(uint8_t* d, __m512i px) {
 
 
 template <class T>
-void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map) {
+void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map, bool nt) {
   const T amax = static_cast<T>(max_of<T>());
 #if defined(__AVX2__)
   if constexpr (std::is_same_v<T, uint8_t>) {
-    const int64_t done = perm_u8_simd(s, d, n, scn, dcn, map);
+    if (nt && dcn == 4 && scn >= 3) {
+      // the 4-channel loop streams whole aligned 32-byte blocks: pixels up to the first one go here
+      const int64_t head = std::min<int64_t>(n, static_cast<int64_t>((32 - (reinterpret_cast<uintptr_t>(d) & 31)) & 31) / 4);
+      if ((reinterpret_cast<uintptr_t>(d) & 3) != 0) nt = false;
+      else
+        for (int64_t i = 0; i < head; ++i, s += scn, d += 4, --n)
+          for (int c = 0; c < 4; ++c) d[c] = map[c] >= 0 ? s[map[c]] : amax;
+    }
+    const int64_t done = perm_u8_simd(s, d, n, scn, dcn, map, nt);
     s += done * scn;
     d += done * dcn;
     n -= done;
@@ -139,8 +147,69 @@ void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map) {
     for (int c = 0; c < dcn; ++c) d[c] = map[c] >= 0 ? s[map[c]] : amax;
 }
 
+// Whether a conversion that reads in_bytes and writes out_bytes in all writes its result with
+// non-temporal stores (channel permutations and gray, the ones that run at memory speed).
+// A 1080p BGR2RGB / BGR2BGRA moves 6 MB in and 6-8 MB out at cache speed, and with ordinary
+// stores each output line is first read (for ownership) and later written back: on a shared L3
+// (a Zen 3 CCX gives 4 MB a core; this KVM guest's neighbours use the rest) those reads and
+// write-backs go to DRAM. Interleaved in one process on the loaded 2-core host, 1080p BGR2RGB
+// took a median 3.4 ms with ordinary stores and 0.6-1.4 ms streamed (cv2: 3.7 ms); BGR2BGRA
+// 4.1-4.3 against 0.7-3.7 ms (cv2: 4.1-4.9 ms); BGR2GRAY (2 MB out) min 0.46-0.47 against
+// 0.36-0.38 ms. The price is paid when nothing else uses the L3: BGR2RGB's best 1080p times
+// are 0.19-0.25 ms with ordinary stores against 0.30 ms streamed (cv2: 0.21-0.25 ms), since the
+// streamed bytes go all the way to DRAM. The same trade as memcpy's non-temporal threshold
+// (a result this large is seldom read back while still cached; a next op that does reads it
+// from DRAM) and the engine's copies past 8 MB of destination (strided.h), set here by the
+// whole footprint, since a permutation's 6 MB output stays cached only if its input does too.
+constexpr int64_t kStreamFootprintBytes = int64_t(6) << 20;
+inline bool stream_output(int64_t in_bytes, int64_t out_bytes) { return in_bytes + out_bytes >= kStreamFootprintBytes; }
+
+#if defined(__AVX2__)
+// uint8 gray, 32 pixels a step: cv2's (b * c0 + g * c1 + r * c2 + 2^14) >> 15 as two pmaddwd on
+// 16-bit pairs (b, g) x (c0, c1) and (r, 1) x (c2, 2^14), where widening each channel to 32 bits
+// and three pmulld (two uops each on Zen, ten cycles of latency) cost about twice as much.
+// Each 128-bit lane holds 4 pixels (3 channels: one vpermd spreads 24 loaded bytes over the two
+// lanes); the four 8-pixel results pack to bytes in the order lane 0 of each, then lane 1, put
+// back in pixel order by one vpermd. A 3-channel load reads 8 bytes past its 8 pixels. nt
+// streams the stores (stream_output), from the first 32-byte aligned pixel on. Returns how many
+// of the n pixels were done.
+inline int64_t gray32_u8(const uint8_t* s, uint8_t* d, int64_t n, int scn, uint32_t c0, uint32_t c1, uint32_t c2,
+                         bool nt) {
+  if (scn != 3 && scn != 4) return 0;
+  int64_t i = 0;
+  if (nt)  // pixels up to the first aligned store
+    for (const int64_t head = std::min<int64_t>(n, (32 - (reinterpret_cast<uintptr_t>(d) & 31)) & 31); i < head; ++i)
+      d[i] = static_cast<uint8_t>((s[scn * i] * c0 + s[scn * i + 1] * c1 + s[scn * i + 2] * c2 + 16384u) >> 15);
+  const __m256i spread = _mm256_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0);
+  const int o = scn;  // byte offsets of the channels of pixel q in a lane: q * scn + c
+  const __m256i bg = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, -1, 1, -1, char(o), -1, char(o + 1), -1, char(2 * o), -1,
+                                                               char(2 * o + 1), -1, char(3 * o), -1, char(3 * o + 1), -1));
+  const __m256i r1 = _mm256_broadcastsi128_si256(_mm_setr_epi8(2, -1, -1, -1, char(o + 2), -1, -1, -1, char(2 * o + 2), -1, -1,
+                                                               -1, char(3 * o + 2), -1, -1, -1));
+  const __m256i one_hi = _mm256_set1_epi32(1 << 16);
+  const __m256i k01 = _mm256_set1_epi32(int(c0 | (c1 << 16))), k2r = _mm256_set1_epi32(int(c2 | (16384u << 16)));
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  auto px8 = [&](const uint8_t* p) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    if (scn == 3) v = _mm256_permutevar8x32_epi32(v, spread);
+    const __m256i y = _mm256_add_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(v, bg), k01),
+                                       _mm256_madd_epi16(_mm256_or_si256(_mm256_shuffle_epi8(v, r1), one_hi), k2r));
+    return _mm256_srli_epi32(y, 15);
+  };
+  for (; (i + 32) * scn + (32 - 8 * scn) <= n * scn; i += 32) {
+    const uint8_t* p = s + i * scn;
+    const __m256i a = px8(p), b = px8(p + 8 * scn), c = px8(p + 16 * scn), e = px8(p + 24 * scn);
+    const __m256i y = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e)), order);
+    if (nt) _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i), y);
+    else _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i), y);
+  }
+  if (nt) _mm_sfence();
+  return i;
+}
+#endif
+
 template <class T>
-void gray_run(const T* s, T* d, int64_t n, int scn, int bidx) {
+void gray_run(const T* s, T* d, int64_t n, int scn, int bidx, bool nt) {
   if constexpr (std::is_same_v<T, float>) {
     const float cb = 0.114f, cg = 0.587f, cr = 0.299f;
     const float c0 = bidx == 0 ? cb : cr, c2 = bidx == 0 ? cr : cb;
@@ -149,9 +218,9 @@ void gray_run(const T* s, T* d, int64_t n, int scn, int bidx) {
     const uint32_t c0 = bidx == 0 ? 3735 : 9798, c1 = 19235, c2 = bidx == 0 ? 9798 : 3735;
 #if defined(__AVX2__)
     if constexpr (std::is_same_v<T, uint8_t>) {
+      int64_t i = gray32_u8(s, d, n, scn, c0, c1, c2, nt);
       const __m256i ff = _mm256_set1_epi32(0xff), k0 = _mm256_set1_epi32(int(c0)), k1 = _mm256_set1_epi32(int(c1)),
                     k2 = _mm256_set1_epi32(int(c2)), rnd = _mm256_set1_epi32(16384);
-      int64_t i = 0;
       for (; i + px_headroom(scn) <= n; i += 8) {
         __m256i v = load8_px(s + i * scn, scn);
         __m256i a = _mm256_and_si256(v, ff), b = _mm256_and_si256(_mm256_srli_epi32(v, 8), ff),
@@ -826,13 +895,14 @@ class ColorKernel final : public backend::Kernel {
     // A channel permutation moves bytes at memory speed: small chunks would spend a visible
     // share of it on per-chunk set-up (its shuffle masks) and dispatch.
     const int64_t grain = op == kPerm ? int64_t(1) << 18 : int64_t(1) << 14;
+    const bool nt = (op == kPerm || op == kRgb2Gray) && stream_output(npix_ * scn * int64_t(sizeof(T)), npix_ * dcn * int64_t(sizeof(T)));
     parallel_for(npix_, grain, [&](int64_t lo, int64_t hi) {
       const T* s = src + lo * scn;
       T* d = dst + lo * dcn;
       int64_t n = hi - lo;
       switch (op) {
-        case kPerm: perm_run<T>(s, d, n, scn, dcn, map); break;
-        case kRgb2Gray: gray_run<T>(s, d, n, scn, int(p_[2])); break;
+        case kPerm: perm_run<T>(s, d, n, scn, dcn, map, nt); break;
+        case kRgb2Gray: gray_run<T>(s, d, n, scn, int(p_[2]), nt); break;
         case kGray2Rgb: fromgray_run<T>(s, d, n, dcn); break;
         case kRgb2Hsv: hsv_run<T>(s, d, n, scn, int(p_[2]), int(p_[3]), p_[4] != 0); break;
         case kHsv2Rgb: hsv_inv_run<T>(s, d, n, dcn, int(p_[2]), int(p_[3]), p_[4] != 0); break;

@@ -76,8 +76,8 @@ __attribute__((target("avx512vbmi"))) inline int64_t perm3_u8_vbmi(const uint8_t
 // Standalone 1080p loops on the loaded Zen 3 host, interleaved: min 0.40-0.51 ms for the
 // store-then-load order against 0.28-0.32 ms for this one, at every source offset tried (so
 // part of the gain is the ordering itself, one load fewer a block). Head and tail bytes go one
-// by one.
-inline void swap_rb3_u8(const uint8_t* s, uint8_t* d, int64_t n) {
+// by one. nt streams the aligned 32-byte stores past the caches.
+inline void swap_rb3_u8(const uint8_t* s, uint8_t* d, int64_t n, bool nt) {
   const int64_t nb = n * 3;
   int64_t j0 = static_cast<int64_t>((32 - (reinterpret_cast<uintptr_t>(d) & 31)) & 31);
   if (j0 < 32) j0 += 32;  // the first block's carried vector is s[j0 - 32, j0)
@@ -106,17 +106,25 @@ inline void swap_rb3_u8(const uint8_t* s, uint8_t* d, int64_t n) {
       const __m256i l0 = _mm256_alignr_epi8(v0, _mm256_permute2x128_si256(prev, v0, 0x21), 14);
       prev = v2;
       __m256i* o = reinterpret_cast<__m256i*>(d + j);
-      _mm256_store_si256(o, _mm256_blendv_epi8(_mm256_blendv_epi8(v0, l0, lo_m[0]), h0, hi_m[0]));
-      _mm256_store_si256(o + 1, _mm256_blendv_epi8(_mm256_blendv_epi8(v1, l1, lo_m[1]), h1, hi_m[1]));
-      _mm256_store_si256(o + 2, _mm256_blendv_epi8(_mm256_blendv_epi8(v2, l2, lo_m[2]), h2, hi_m[2]));
+      const __m256i o0 = _mm256_blendv_epi8(_mm256_blendv_epi8(v0, l0, lo_m[0]), h0, hi_m[0]);
+      const __m256i o1 = _mm256_blendv_epi8(_mm256_blendv_epi8(v1, l1, lo_m[1]), h1, hi_m[1]);
+      const __m256i o2 = _mm256_blendv_epi8(_mm256_blendv_epi8(v2, l2, lo_m[2]), h2, hi_m[2]);
+      if (nt) {
+        _mm256_stream_si256(o, o0), _mm256_stream_si256(o + 1, o1), _mm256_stream_si256(o + 2, o2);
+      } else {
+        _mm256_store_si256(o, o0), _mm256_store_si256(o + 1, o1), _mm256_store_si256(o + 2, o2);
+      }
     }
+    if (nt) _mm_sfence();
   }
   for (int64_t b = 0; b < j0; ++b) d[b] = s[b + 2 - 2 * (b % 3)];
   for (int64_t b = j; b < nb; ++b) d[b] = s[b + 2 - 2 * (b % 3)];
 }
 
-// Returns how many of the n pixels were done; the caller finishes the rest.
-inline int64_t perm_u8_simd(const uint8_t* s, uint8_t* d, int64_t n, int scn, int dcn, const int* map) {
+// Returns how many of the n pixels were done; the caller finishes the rest. nt: write the
+// vector part of BGR<->RGB and of every map to 4 channels with non-temporal stores (d must then
+// be 32-byte aligned for the 4-channel loop; see stream_output in color.cpp for when).
+inline int64_t perm_u8_simd(const uint8_t* s, uint8_t* d, int64_t n, int scn, int dcn, const int* map, bool nt = false) {
   if ((scn != 3 && scn != 4) || (dcn != 3 && dcn != 4)) return 0;
   alignas(16) int8_t shuf[16], alpha[16];
   perm_u8_masks(scn, dcn, map, shuf, alpha);
@@ -126,7 +134,7 @@ inline int64_t perm_u8_simd(const uint8_t* s, uint8_t* d, int64_t n, int scn, in
   if (vbmi && scn == 3 && dcn == 3) i = perm3_u8_vbmi(s, d, n, map);
 #endif
   if (i == 0 && scn == 3 && dcn == 3 && map[0] == 2 && map[1] == 1 && map[2] == 0) {
-    swap_rb3_u8(s, d, n);
+    swap_rb3_u8(s, d, n, nt);
     return n;
   }
   const __m256i vs = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(shuf)));
@@ -157,8 +165,10 @@ inline int64_t perm_u8_simd(const uint8_t* s, uint8_t* d, int64_t n, int scn, in
     if (scn == 3) v = _mm256_permutevar8x32_epi32(v, spread);
     v = _mm256_or_si256(_mm256_shuffle_epi8(v, vs), va);
     if (dcn == 3) v = _mm256_permutevar8x32_epi32(v, pack);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i * dcn), v);
+    if (nt && dcn == 4) _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i * dcn), v);
+    else _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i * dcn), v);
   }
+  if (nt) _mm_sfence();
   return i;
 }
 }  // namespace

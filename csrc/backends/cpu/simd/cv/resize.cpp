@@ -590,7 +590,8 @@ class NearestResize final : public backend::Kernel {
 // the rounded mean of pixel pairs at every byte, and a byte shuffle keeps the bytes that start a
 // pair (those with (i mod 2cn) < cn). Stores are 16 wide; the bytes past the kept ones are
 // rewritten by the next store. Returns how many outputs were written. ties_even rounds a sum
-// of 4k + 2 to the even neighbour (cv2's rule for 2 channels) instead of up.
+// of 4k + 2 to the even neighbour (cv2's rule for 2 channels) instead of up. Only 2-channel
+// images take it now; 1, 3 and 4 channels go to area2x2_u8_pairs below.
 int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int cn, bool ties_even) {
   const int period = 2 * cn;
   __m128i masks[8];
@@ -652,6 +653,68 @@ int area2x2_u8_simd(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int
   int out = (i / period) * cn + std::min(i % period, cn);
   return out - out % cn;
 }
+
+// 2x2 block means of 1, 3 or 4-channel uint8 pixels rounded as (sum + 2) >> 2 (cv2's rule for
+// these channel counts), n output pixels. A byte shuffle puts the two horizontal neighbours of
+// each output byte side by side, so one pmaddubsw by ones gives the pair sums as 16-bit words,
+// and the two rows add as words: a quarter of the shuffles of the widen-and-add loop above,
+// whose per-step output offsets also divide by the run-time period. Returns the output pixels
+// written (all n once n fills one step: the last step is moved back to end at n, rewriting a
+// few outputs with the same values); reads stay inside the 2n source pixels of each row.
+int area2x2_u8_pairs(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int n, int cn) {
+  const __m256i ones = _mm256_set1_epi8(1), two = _mm256_set1_epi16(2);
+  auto mean4 = [&](__m256i a, __m256i b) {  // a, b: pair-ordered bytes of the two rows
+    const __m256i s = _mm256_add_epi16(_mm256_maddubs_epi16(a, ones), _mm256_maddubs_epi16(b, ones));
+    return _mm256_srli_epi16(_mm256_add_epi16(s, two), 2);
+  };
+  int x = 0;
+  if (cn == 3) {
+    // Each 128-bit lane takes 4 source pixels (12 bytes of a 16-byte load): 2 outputs, 6 words.
+    // A step makes 8 outputs from lanes holding source pixels {0-3, 8-11} and {4-7, 12-15}, so
+    // that after packing each lane holds 4 outputs in 2 x 6 bytes, squeezed together in-lane and
+    // then across lanes. The loads read 4 bytes past the step's 48, except in the last step,
+    // whose final lane loads 4 bytes earlier and shuffles from 4 bytes further in.
+    const __m256i pairs = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11, -1, -1, -1, -1));
+    const __m256i pairs_end = _mm256_setr_epi8(0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11, -1, -1, -1, -1,
+                                               4, 7, 5, 8, 6, 9, 10, 13, 11, 14, 12, 15, -1, -1, -1, -1);
+    const __m256i squeeze = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1));
+    const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
+    auto ld = [&](const uint8_t* p, int back) {  // pixels p[0..3] and p[8..11], pair-ordered
+      const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 24 - back)), 1);
+      return _mm256_shuffle_epi8(v, back ? pairs_end : pairs);
+    };
+    auto step8 = [&](int x0, int back) {
+      const uint8_t* a = S0 + 6 * x0;
+      const uint8_t* b = S1 + 6 * x0;
+      const __m256i lo = mean4(ld(a, 0), ld(b, 0)), hi = mean4(ld(a + 12, back), ld(b + 12, back));
+      const __m256i o = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(_mm256_packus_epi16(lo, hi), squeeze), join);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(D + 3 * x0), _mm256_castsi256_si128(o));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(D + 3 * x0 + 16), _mm256_extracti128_si256(o, 1));
+    };
+    for (; 6 * x + 52 <= 6 * n; x += 8) step8(x, 0);
+    if (n < 8) return x;
+    if (x < n) step8(n - 8, 4);
+    return n;
+  }
+  // 1 channel: neighbours are adjacent already; 4 channels: one in-lane shuffle per 4 pixels.
+  const __m256i pairs = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15));
+  auto ld = [&](const uint8_t* p) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    return cn == 4 ? _mm256_shuffle_epi8(v, pairs) : v;
+  };
+  const int step = 32 / cn;  // outputs per 32-byte store
+  auto step32 = [&](int x0) {
+    const uint8_t* a = S0 + 2 * cn * x0;
+    const uint8_t* b = S1 + 2 * cn * x0;
+    const __m256i lo = mean4(ld(a), ld(b)), hi = mean4(ld(a + 32), ld(b + 32));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + cn * x0), _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8));
+  };
+  for (; x + step <= n; x += step) step32(x);
+  if (n < step) return x;
+  if (x < n) step32(n - step);
+  return n;
+}
 #endif
 
 // INTER_AREA with integer factors: block means. cv2 rounds a full 2x2 uint8 block as
@@ -690,7 +753,8 @@ class AreaFastResize final : public backend::Kernel {
               const T* S1 = S + sstep;
               const bool even = cn == 2;
 #if defined(__AVX2__)
-              if constexpr (std::is_same_v<T, uint8_t>) x = area2x2_u8_simd(S, S1, D, full_w * cn, cn, even) / cn;
+              if constexpr (std::is_same_v<T, uint8_t>)
+                x = even ? area2x2_u8_simd(S, S1, D, full_w * cn, cn, true) / cn : area2x2_u8_pairs(S, S1, D, full_w, cn);
 #endif
               for (; x < full_w; ++x)
                 for (int c = 0; c < cn; ++c) {
