@@ -52,6 +52,18 @@ class RegionKernel final : public backend::Kernel {
       if (sl.result && sl.full && R * C * static_cast<int64_t>(itemsize(sl.dtype)) >= kStreamingBytes)
         streamed_.push_back(static_cast<int>(s));
     }
+    // A result made by a per-row step is written straight to its rows with streaming stores as
+    // each row is computed (no scratch copy, and the stores overlap the next rows' arithmetic).
+    if (!streamed_.empty()) {
+      for (size_t k = 0; k < p.steps.size(); ++k) {
+        const auto& st = p.steps[k];
+        bool row_operand = false;
+        for (int s : st.srcs) row_operand |= !is_full_width(s);
+        if (!st.reduce && st.full && row_operand && st.dst == streamed_[0] && !exp_shift_operands(st).ok())
+          stream_step_ = static_cast<int>(k);
+      }
+      if (stream_step_ >= 0) streamed_.clear();
+    }
     for (size_t s = 0; s < p.slots.size(); ++s) {
       const auto& sl = p.slots[s];
       const bool streamed = std::find(streamed_.begin(), streamed_.end(), static_cast<int>(s)) != streamed_.end();
@@ -88,6 +100,20 @@ class RegionKernel final : public backend::Kernel {
         skip_[k + 1] = 1;
       }
     }
+    // Inputs the next block reads from memory (see Prefetch): contiguous rows of external slots
+    // that no step writes.
+    std::vector<char> written(p.slots.size(), 0);
+    for (const auto& st : p.steps) written[st.dst] = 1;
+    for (size_t s = 0; s < p.slots.size(); ++s) {
+      const auto& sl = p.slots[s];
+      if (sl.external >= 0 && !written[s] && sl.row_stride != 0 && (sl.col_stride == 1 || !sl.full))
+        prefetched_.push_back(static_cast<int>(s));
+    }
+    for (size_t k = 1; k < p.steps.size(); ++k) {
+      if (skip_[k]) continue;
+      const bool rows = exp_shift_[k].a >= 0 || static_cast<int>(k) == stream_step_;
+      ticks_ += rows ? block_rows_ : 1;
+    }
     if (nblocks_ > 0) main_ = prepare_steps(block_rows_);
     if (nblocks_ > 0 && tail_rows_ != block_rows_) tail_ = prepare_steps(tail_rows_);
   }
@@ -112,9 +138,12 @@ class RegionKernel final : public backend::Kernel {
           else slot_ptr[s] = output + r0 * (sl.full ? p_.cols : 1) * isz;
         }
         const int64_t nrows = (b == nblocks_ - 1) ? tail_rows_ : block_rows_;
+        Prefetch pf;
+        if (b + 1 < b1) setup_prefetch(pf, inputs, b + 1);
         for (size_t k = 0; k < p_.steps.size(); ++k) {
           const auto& st = p_.steps[k];
           if (skip_[k]) continue;  // done by the step before
+          if (k > 0) pf.tick();
           args.clear();
           for (int s : st.srcs) args.push_back(slot_ptr[s]);
           if (direct_reduce_[k]) {
@@ -127,7 +156,18 @@ class RegionKernel final : public backend::Kernel {
             run_fused_rows(*kernels[k], args.data(), zero, slot_ptr[st.dst], 0, 1);
           } else if (exp_shift_[k].a >= 0) {
             char* sums = exp_shift_[k].sum_step >= 0 ? slot_ptr[p_.steps[exp_shift_[k].sum_step].dst] : nullptr;
-            run_exp_shift(st, *kernels[k], exp_shift_[k], args.data(), slot_ptr[st.dst], sums, nrows);
+            run_exp_shift(st, *kernels[k], exp_shift_[k], args.data(), slot_ptr[st.dst], sums, nrows, pf);
+          } else if (static_cast<int>(k) == stream_step_) {
+            // row by row (streaming stores), with the next block's prefetches in between
+            steps.clear();
+            for (int s : st.srcs) steps.push_back(row_step_[s]);
+            const int64_t row_bytes = row_step_[st.dst];
+            for (int64_t r = 0; r < nrows; ++r) {
+              if (r > 0) pf.tick();
+              char* row_args[64];
+              for (size_t i = 0; i < args.size(); ++i) row_args[i] = args[i] + r * steps[i];
+              run_fused_rows(*kernels[k], row_args, steps.data(), slot_ptr[st.dst] + r * row_bytes, row_bytes, 1);
+            }
           } else {
             // one row at a time: the per-row values are scalars to the tile interpreter
             steps.clear();
@@ -135,6 +175,7 @@ class RegionKernel final : public backend::Kernel {
             run_fused_rows(*kernels[k], args.data(), steps.data(), slot_ptr[st.dst], row_step_[st.dst], nrows);
           }
         }
+        pf.finish();
         for (int s : streamed_) {
           const int64_t row_bytes = p_.cols * slot_isz_[s];
           char* dst = p_.slots[s].external >= 0 ? inputs[p_.slots[s].external] : output;
@@ -142,15 +183,64 @@ class RegionKernel final : public backend::Kernel {
         }
       }
 #if defined(__SSE2__)
-      if (!streamed_.empty()) _mm_sfence();  // streaming stores are weakly ordered: publish them
+      if (!streamed_.empty() || stream_step_ >= 0) _mm_sfence();  // streaming stores are weakly ordered: publish them
 #endif
     });
   }
 
  private:
+  // Software prefetch of the next block's input rows, spread over this block's compute: the first
+  // step of a block (softmax's max) otherwise waits on memory with nothing to overlap, then the
+  // rest of the block computes with the memory bus idle. Each tick issues a share of the lines.
+  struct Prefetch {
+    struct Range {
+      const char* p;
+      int64_t bytes;
+    };
+    Range ranges[8];
+    int nranges = 0, cur = 0;
+    int64_t off = 0, per_tick = 0;
+    void issue(int64_t lines) {
+#if defined(__SSE2__)
+      while (lines > 0 && cur < nranges) {
+        const Range& rg = ranges[cur];
+        for (; lines > 0 && off < rg.bytes; off += 64, --lines)
+          _mm_prefetch(rg.p + off, _MM_HINT_T0);
+        if (off >= rg.bytes) ++cur, off = 0;
+      }
+#else
+      (void)lines;
+#endif
+    }
+    void tick() { issue(per_tick); }
+    void finish() { issue(int64_t(1) << 40); }
+  };
+
+  void setup_prefetch(Prefetch& pf, char* const* inputs, int64_t b) const {
+    if (prefetched_.empty() || ticks_ == 0) return;
+    const int64_t r0 = b * block_rows_;
+    const int64_t nrows = std::min(block_rows_, p_.rows - r0);
+    int64_t lines = 0;
+    for (int s : prefetched_) {
+      const auto& sl = p_.slots[s];
+      const int64_t isz = slot_isz_[s];
+      const int64_t width = sl.full ? p_.cols : 1;
+      // the block's rows are one range when contiguous, else row by row (up to the range limit)
+      const char* base = inputs[sl.external] + r0 * sl.row_stride * isz;
+      if (sl.row_stride == width || nrows == 1) {
+        if (pf.nranges < 8) pf.ranges[pf.nranges++] = {base, nrows * width * isz}, lines += nrows * width * isz / 64 + 1;
+      } else {
+        for (int64_t r = 0; r < nrows && pf.nranges < 8; ++r)
+          pf.ranges[pf.nranges++] = {base + r * sl.row_stride * isz, width * isz}, lines += width * isz / 64 + 1;
+      }
+    }
+    pf.per_tick = (lines + ticks_ - 1) / ticks_;
+  }
+
   struct ExpShift {
     int a = -1, b = -1;  // program inputs: exp(in[a] - in[b]), in[b] one value per row
     int sum_step = -1;   // the next step, a float32 sum of these rows, done in the same pass
+    bool ok() const { return a >= 0; }
   };
 
   // A reduction the kernel table runs straight from the block: float32/float64 over contiguous
@@ -207,12 +297,13 @@ class RegionKernel final : public backend::Kernel {
   }
 
   void run_exp_shift(const backend::RegionStep& st, backend::Kernel& kernel, ExpShift e, char* const* args,
-                     char* dst, char* sums, int64_t nrows) const {
+                     char* dst, char* sums, int64_t nrows, Prefetch& pf) const {
     const int64_t a_step = row_step_[st.srcs[e.a]], b_step = row_step_[st.srcs[e.b]];
     const int64_t o_step = row_step_[st.dst];
     const size_t nin = st.srcs.size();
     float* sum = reinterpret_cast<float*>(sums);
     for (int64_t r = 0; r < nrows; ++r) {
+      if (r > 0) pf.tick();
       const float* a = reinterpret_cast<const float*>(args[e.a] + r * a_step);
       const float m = *reinterpret_cast<const float*>(args[e.b] + r * b_step);
       char* o = dst + r * o_step;
@@ -284,7 +375,7 @@ class RegionKernel final : public backend::Kernel {
         }
         prog.output.shape = {p_.cols};
         prog.output.strides = {1};
-        out.push_back(prepare_fused(prog));
+        out.push_back(static_cast<int>(k) == stream_step_ ? prepare_fused_streaming(prog) : prepare_fused(prog));
         continue;
       }
       if (st.reduce) {
@@ -321,6 +412,9 @@ class RegionKernel final : public backend::Kernel {
   std::vector<ExpShift> exp_shift_;         // per step: runs as exp(x - m), or a = -1
   std::vector<char> skip_;                  // per step: done by the step before it
   std::vector<int> streamed_;               // the result, when computed in scratch and streamed out
+  std::vector<int> prefetched_;             // external input slots prefetched a block ahead
+  int stream_step_ = -1;                    // the per-row step whose rows are streamed out as made
+  int64_t ticks_ = 0;                       // Prefetch ticks in a full block
   std::vector<std::unique_ptr<backend::Kernel>> main_, tail_;
 };
 
