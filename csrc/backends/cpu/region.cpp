@@ -302,27 +302,41 @@ class RegionKernel final : public backend::Kernel {
     const int64_t o_step = row_step_[st.dst];
     const size_t nin = st.srcs.size();
     float* sum = reinterpret_cast<float*>(sums);
-    for (int64_t r = 0; r < nrows; ++r) {
-      if (r > 0) pf.tick();
+    auto row = [&](int64_t r) {
       const float* a = reinterpret_cast<const float*>(args[e.a] + r * a_step);
       const float m = *reinterpret_cast<const float*>(args[e.b] + r * b_step);
-      char* o = dst + r * o_step;
-      float* of = reinterpret_cast<float*>(o);
-      const int before = fp_status_take();  // flags of earlier steps stay raised, as they were
-      const bool over = sum ? kernels().exp_sum_shifted_f32(p_.cols, a, m, of, sum + r)
-                            : kernels().exp_shifted_f32(p_.cols, a, m, of);
-      const int raised = fp_status_take();
-      if (before) fp_status_raise(before);
-      if (over || raised) {
-        // the program again on this row, so the flags are raised and attributed as they always were
-        char* row_args[64];
-        const int64_t zero[64] = {};
-        for (size_t i = 0; i < nin; ++i) row_args[i] = args[i] + r * row_step_[st.srcs[i]];
-        run_fused_rows(kernel, row_args, zero, o, 0, 1);
-        if (sum) kernels().reduce_run[0][static_cast<int>(DType::Float32)](o, p_.cols, 1, 0, sum + r);
-      }
-      if (sum) sum[r] = 0.0f + sum[r];  // numpy starts a float sum at 0
+      float* of = reinterpret_cast<float*>(dst + r * o_step);
+      return sum ? kernels().exp_sum_shifted_f32(p_.cols, a, m, of, sum + r) : kernels().exp_shifted_f32(p_.cols, a, m, of);
+    };
+    // The flags are read once for the block (reading MXCSR waits for the FP work in flight, which
+    // per row cost the overlap of one row's tail with the next row's start); flags of earlier
+    // steps stay raised, as they were.
+    const int before = fp_status_take();
+    bool over = false;
+    for (int64_t r = 0; r < nrows; ++r) {
+      if (r > 0) pf.tick();
+      over |= row(r);
     }
+    if (over || fp_status_take()) {
+      // Some row raised a flag: every row again, one at a time, and a row that raises runs the
+      // program itself, so the flags are raised and attributed as they always were.
+      for (int64_t r = 0; r < nrows; ++r) {
+        const int prev = fp_status_take();  // the rows before keep theirs
+        const bool row_over = row(r);
+        const int raised = fp_status_take();
+        if (row_over || raised) {
+          char* row_args[64];
+          const int64_t zero[64] = {};
+          for (size_t i = 0; i < nin; ++i) row_args[i] = args[i] + r * row_step_[st.srcs[i]];
+          run_fused_rows(kernel, row_args, zero, dst + r * o_step, 0, 1);
+          if (sum) kernels().reduce_run[0][static_cast<int>(DType::Float32)](dst + r * o_step, p_.cols, 1, 0, sum + r);
+        }
+        if (prev) fp_status_raise(prev);
+      }
+    }
+    if (before) fp_status_raise(before);
+    if (sum)
+      for (int64_t r = 0; r < nrows; ++r) sum[r] = 0.0f + sum[r];  // numpy starts a float sum at 0
   }
 
   // dst <- src (n bytes; src cache resident) with streaming stores.
