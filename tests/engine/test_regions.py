@@ -304,3 +304,68 @@ def test_large_softmax_threads_and_row_views():
             numpy.testing.assert_array_equal(got, y1)
     finally:
         mnn.set_num_threads(before)
+
+
+def test_large_standardize_in_place_over_a_temporary_with_a_flag():
+    # the result written over its own dead input (an mnn-owned leaf nothing else holds): the block
+    # whose division raises must still be recomputed from intact rows
+    x = (numpy.random.default_rng(15).standard_normal((2100, 1100)) * 3).astype(numpy.float32)
+    x[700, :] = 2.5  # std 0: 0 / 0
+
+    def region():
+        def body():
+            h = np.array(x)
+            mnn.eval(h)
+            return standardize(np, h)
+        y = body()
+        mnn.eval(y)
+        return numpy.asarray(y)
+
+    def steps():
+        h = np.array(x)
+        mu = h.mean(-1, keepdims=True)
+        mnn.eval(mu)
+        sd = h.std(-1, keepdims=True)
+        mnn.eval(sd)
+        y = (h - mu) / sd
+        mnn.eval(y)
+        return numpy.asarray(y)
+
+    got, w_got = _warnings_of(region)
+    want, w_want = _warnings_of(steps)
+    assert w_got == w_want == ["invalid value encountered in divide"]
+    numpy.testing.assert_array_equal(got.view(numpy.uint32), want.view(numpy.uint32))
+    assert numpy.isnan(got[700]).all() and numpy.isfinite(got[701]).all()
+
+
+ROW_CHAINS = {
+    "(m - x) / s": lambda x, m, s: (m - x) / s,
+    "s / (x + m)": lambda x, m, s: s / (x + m),
+    "x * m + s": lambda x, m, s: x * m + s,
+    "x / s - m": lambda x, m, s: x / s - m,
+    "(x - m) * s - m": lambda x, m, s: (x - m) * s - m,
+}
+
+
+@pytest.mark.parametrize("name", list(ROW_CHAINS))
+@pytest.mark.parametrize("shape", [(2100, 1100), (1050, 2047), (40, 1001)])  # streamed, odd rows, small
+def test_row_chain_results_equal_op_by_op(name, shape):
+    # the result step as the table's row kernel (simd/row_kernels.cpp): each operand order and op
+    x = (numpy.random.default_rng(16).standard_normal(shape) * 3).astype(numpy.float32)
+    x[3, 4] = numpy.nan
+    xm = np.asarray(x)
+    fn = ROW_CHAINS[name]
+    mnn.engine.reset_stats()
+    y = fn(xm, xm.max(-1, keepdims=True), xm.sum(-1, keepdims=True))
+    mnn.eval(y)
+    assert mnn.engine.stats()["last_steps"] == 1
+    m = xm.max(-1, keepdims=True)
+    s = xm.sum(-1, keepdims=True)
+    mnn.eval(m, s)
+    with np.errstate(all="ignore"):
+        want = fn(xm, m, s)
+        mnn.eval(want)
+    numpy.testing.assert_array_equal(numpy.asarray(y).view(numpy.uint32), numpy.asarray(want).view(numpy.uint32))
+    with numpy.errstate(all="ignore"):
+        ref = fn(x, x.max(-1, keepdims=True), x.sum(-1, keepdims=True))
+    numpy.testing.assert_allclose(numpy.asarray(y), ref, rtol=1e-5, atol=1e-5)

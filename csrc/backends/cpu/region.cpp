@@ -11,6 +11,7 @@
 // reduce_run directly, and a float32 exp(x - m) (softmax, logsumexp) runs as one exp kernel that
 // also takes the following row sum in the same pass; both keep the bits of the general path.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -109,10 +110,12 @@ class RegionKernel final : public backend::Kernel {
       if (sl.external >= 0 && !written[s] && sl.row_stride != 0 && (sl.col_stride == 1 || !sl.full))
         prefetched_.push_back(static_cast<int>(s));
     }
+    if (stream_step_ >= 0) chain_ = row_chain(p.steps[stream_step_]);
     for (size_t k = 1; k < p.steps.size(); ++k) {
       if (skip_[k]) continue;
       const bool rows = exp_shift_[k].a >= 0 || static_cast<int>(k) == stream_step_;
-      ticks_ += rows ? block_rows_ : 1;
+      // the row kernel spreads its share over the row: it takes kChainShare ticks' worth per row
+      ticks_ += (rows ? block_rows_ : 1) * (static_cast<int>(k) == stream_step_ && chain_.ok() ? chain_share() : 1);
     }
     if (nblocks_ > 0) main_ = prepare_steps(block_rows_);
     if (nblocks_ > 0 && tail_rows_ != block_rows_) tail_ = prepare_steps(tail_rows_);
@@ -143,7 +146,9 @@ class RegionKernel final : public backend::Kernel {
         for (size_t k = 0; k < p_.steps.size(); ++k) {
           const auto& st = p_.steps[k];
           if (skip_[k]) continue;  // done by the step before
-          if (k > 0) pf.tick();
+          const bool chain = static_cast<int>(k) == stream_step_ && chain_.ok() &&
+                             !chain_in_place(slot_ptr[st.srcs[chain_.full]], slot_ptr[st.dst], nrows);
+          if (k > 0 && !chain) pf.tick();
           args.clear();
           for (int s : st.srcs) args.push_back(slot_ptr[s]);
           if (direct_reduce_[k]) {
@@ -157,6 +162,8 @@ class RegionKernel final : public backend::Kernel {
           } else if (exp_shift_[k].a >= 0) {
             char* sums = exp_shift_[k].sum_step >= 0 ? slot_ptr[p_.steps[exp_shift_[k].sum_step].dst] : nullptr;
             run_exp_shift(st, *kernels[k], exp_shift_[k], args.data(), slot_ptr[st.dst], sums, nrows, pf);
+          } else if (chain) {
+            run_chain(st, *kernels[k], args.data(), slot_ptr[st.dst], nrows, pf);
           } else if (static_cast<int>(k) == stream_step_) {
             // row by row (streaming stores), with the next block's prefetches in between
             steps.clear();
@@ -189,6 +196,14 @@ class RegionKernel final : public backend::Kernel {
   }
 
  private:
+  struct Chain {
+    int full = -1;                        // program input: the row's values
+    int nops = 0;
+    RowChainOp ops[kRowChainMaxOps];      // s filled per row
+    int scalar_in[kRowChainMaxOps] = {};  // program input holding op k's per-row scalar
+    bool ok() const { return full >= 0; }
+  };
+
   // Software prefetch of the next block's input rows, spread over this block's compute: the first
   // step of a block (softmax's max) otherwise waits on memory with nothing to overlap, then the
   // rest of the block computes with the memory bus idle. Each tick issues a share of the lines.
@@ -204,8 +219,7 @@ class RegionKernel final : public backend::Kernel {
 #if defined(__SSE2__)
       while (lines > 0 && cur < nranges) {
         const Range& rg = ranges[cur];
-        for (; lines > 0 && off < rg.bytes; off += 64, --lines)
-          _mm_prefetch(rg.p + off, _MM_HINT_T0);
+        for (; lines > 0 && off < rg.bytes; off += 64, --lines) _mm_prefetch(rg.p + off, _MM_HINT_T0);
         if (off >= rg.bytes) ++cur, off = 0;
       }
 #else
@@ -213,6 +227,19 @@ class RegionKernel final : public backend::Kernel {
 #endif
     }
     void tick() { issue(per_tick); }
+    // A tick's lines as one contiguous piece for a kernel to spread over its work (the rest of
+    // the tick, past the end of the current range, issued now).
+    void take(const char*& p, int64_t& bytes, int64_t share) {
+      p = nullptr;
+      bytes = 0;
+      if (cur >= nranges) return;
+      const Range& rg = ranges[cur];
+      p = rg.p + off;
+      bytes = std::min(share * per_tick * 64, rg.bytes - off);
+      off += bytes;
+      if (off >= rg.bytes) ++cur, off = 0;
+      issue(share * per_tick - (bytes + 63) / 64);
+    }
     void finish() { issue(int64_t(1) << 40); }
   };
 
@@ -339,6 +366,100 @@ class RegionKernel final : public backend::Kernel {
       for (int64_t r = 0; r < nrows; ++r) sum[r] = 0.0f + sum[r];  // numpy starts a float sum at 0
   }
 
+  // The result step as a chain of float32 +, -, *, / between the row's values and per-row scalars
+  // ((x - m) / s, e / s), for the table's row kernel; ok() false when it is anything else.
+  Chain row_chain(const backend::RegionStep& st) const {
+    Chain c;
+    const auto& prog = st.program;
+    const int nin = static_cast<int>(prog.inputs.size());
+    if (!kernels().row_chain_f32 || prog.code.empty() || static_cast<int>(prog.code.size()) > kRowChainMaxOps ||
+        p_.slots[st.dst].dtype != DType::Float32)
+      return {};
+    auto row_scalar = [&](int in) {
+      return in >= 0 && in < nin && prog.inputs[in].dtype == DType::Float32 && !is_full_width(st.srcs[in]);
+    };
+    int full = -1, acc = -1;  // acc: the register holding the chain's value so far
+    for (const auto& ins : prog.code) {
+      uint8_t op;
+      switch (ins.op) {
+        case Op::Add: op = 0; break;
+        case Op::Subtract: op = 1; break;
+        case Op::Multiply: op = 2; break;
+        case Op::Divide: op = 3; break;
+        default: return {};
+      }
+      if (ins.compute != DType::Float32 || ins.out != DType::Float32 || ins.src[2] >= 0) return {};
+      int value = -1, scalar = -1;
+      for (int side = 0; side < 2; ++side) {
+        const int r = ins.src[side];
+        const bool is_value = acc >= 0 ? r == acc
+                                       : r >= 0 && r < nin && prog.inputs[r].dtype == DType::Float32 &&
+                                             is_full_width(st.srcs[r]) && contiguous_row(st.srcs[r]);
+        if (is_value && value < 0) value = side;
+        else if (row_scalar(r)) scalar = side;
+      }
+      if (value < 0 || scalar < 0 || value == scalar) return {};
+      if (acc < 0) full = ins.src[value];
+      c.ops[c.nops].op = op;
+      c.ops[c.nops].scalar_first = scalar == 0;
+      c.scalar_in[c.nops] = ins.src[scalar];
+      ++c.nops;
+      acc = ins.dst;
+    }
+    if (acc != prog.result) return {};
+    c.full = full;
+    return c;
+  }
+
+  // Prefetch ticks a row of the row kernel takes: it spreads its lines between its stores, where
+  // a tick between other steps issues them in one burst that waits for free miss buffers
+  // (2 measured best for softmax; 4 was better still for (x - mean) / std but worse for softmax).
+  static constexpr int64_t chain_share() { return 2; }
+
+  // Whether the result is written over the rows the chain reads (in place over a temporary input):
+  // then a block that raised a flag could not be run again from its input, so the block takes the
+  // program, which handles the overlap.
+  bool chain_in_place(const char* in, const char* out, int64_t nrows) const {
+    const int64_t bytes = (nrows - 1) * std::abs(row_step_[p_.steps[stream_step_].srcs[chain_.full]]) + p_.cols * 4;
+    const char* lo = row_step_[p_.steps[stream_step_].srcs[chain_.full]] < 0 ? in - (bytes - p_.cols * 4) : in;
+    const int64_t out_bytes = (nrows - 1) * row_step_[p_.steps[stream_step_].dst] + p_.cols * 4;
+    return lo < out + out_bytes && out < lo + bytes;
+  }
+
+  bool contiguous_row(int s) const {
+    const auto& sl = p_.slots[s];
+    return sl.external >= 0 ? sl.col_stride == 1 : sl.full;
+  }
+
+  // The result step through the row kernel, each row's stores overlapping a share of the next
+  // block's prefetches. IEEE flags are read once for the block; a block that raised one runs the
+  // step's program again (the same values), which raises and attributes them as always.
+  void run_chain(const backend::RegionStep& st, backend::Kernel& kernel, char* const* args, char* dst, int64_t nrows,
+                 Prefetch& pf) const {
+    const int64_t out_step = row_step_[st.dst];
+    const int64_t in_step = row_step_[st.srcs[chain_.full]];
+    RowChainOp ops[kRowChainMaxOps];
+    for (int k = 0; k < chain_.nops; ++k) ops[k] = chain_.ops[k];
+    const int before = fp_status_take();
+    for (int64_t r = 0; r < nrows; ++r) {
+      for (int k = 0; k < chain_.nops; ++k) {
+        const int in = chain_.scalar_in[k];
+        ops[k].s = *reinterpret_cast<const float*>(args[in] + r * row_step_[st.srcs[in]]);
+      }
+      const char* pf_p;
+      int64_t pf_bytes;
+      pf.take(pf_p, pf_bytes, chain_share());
+      kernels().row_chain_f32(p_.cols, reinterpret_cast<const float*>(args[chain_.full] + r * in_step), ops,
+                              chain_.nops, reinterpret_cast<float*>(dst + r * out_step), pf_p, pf_bytes);
+    }
+    if (fp_status_take()) {
+      std::vector<int64_t> steps;
+      for (int s : st.srcs) steps.push_back(row_step_[s]);
+      run_fused_rows(kernel, const_cast<char**>(args), steps.data(), dst, out_step, nrows);
+    }
+    if (before) fp_status_raise(before);
+  }
+
   // dst <- src (n bytes; src cache resident) with streaming stores.
   static void stream_out(char* dst, const char* src, int64_t n) {
 #if defined(__SSE2__)
@@ -428,6 +549,7 @@ class RegionKernel final : public backend::Kernel {
   std::vector<int> streamed_;               // the result, when computed in scratch and streamed out
   std::vector<int> prefetched_;             // external input slots prefetched a block ahead
   int stream_step_ = -1;                    // the per-row step whose rows are streamed out as made
+  Chain chain_;                             // stream_step_ as the table's row_chain_f32
   int64_t ticks_ = 0;                       // Prefetch ticks in a full block
   std::vector<std::unique_ptr<backend::Kernel>> main_, tail_;
 };
