@@ -268,20 +268,20 @@ def w_rows():
     r, c = sizes()["rows"]
     d = DATA.normal("rows", (r, c))
 
+    def softmax(m, x):  # numpy's function body, run by numpy and by mnn (then evaluated)
+        e = m.exp(x - x.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
     def mk_softmax(lib):
         x = d[lib]
         if lib == "mnn":
             def f():
-                e = mnp.exp(x - x.max(-1, keepdims=True))
-                y = e / e.sum(-1, keepdims=True)
+                y = softmax(mnp, x)
                 mnn.eval(y)
                 return y
             return f
         if lib == "numpy":
-            def f():
-                e = np.exp(x - x.max(-1, keepdims=True))
-                return e / e.sum(-1, keepdims=True)
-            return f
+            return lambda: softmax(np, x)
 
         def f():
             e = torch.exp(x - x.amax(-1, keepdim=True))

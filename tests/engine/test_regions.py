@@ -210,3 +210,162 @@ def test_kept_intermediate_is_a_side_output_of_the_region(shape):
     numpy.testing.assert_allclose(numpy.asarray(z), standardize(numpy, x), rtol=1e-5, atol=1e-6)
     e[0, 0] = 5.0  # the side output is an ordinary array of its own
     assert float(numpy.asarray(e)[0, 0]) == 5.0 and numpy.asarray(y)[0, 0] == y1[0, 0]
+
+
+# ---- large regions (region.cpp): the next block's rows prefetched while a block computes, the
+# result's rows written with streaming stores as they are made, IEEE flags read once per block ----
+
+def _warnings_of(fn):
+    import warnings
+    with warnings.catch_warnings(record=True) as w, mnp_errstate_warn():
+        warnings.simplefilter("always")
+        out = fn()
+    return out, sorted({str(x.message) for x in w})
+
+
+def mnp_errstate_warn():
+    return np.errstate(all="warn")
+
+
+def _special_rows(shape, seed, kind):
+    x = (numpy.random.default_rng(seed).standard_normal(shape) * 3).astype(numpy.float32)
+    r = shape[0]
+    x[r // 2 + 3, 7] = numpy.nan  # NaN propagates, no flag
+    if kind == "softmax":
+        x[1, 5] = numpy.inf        # inf - inf in the subtract: invalid
+        x[r // 2, :] = -numpy.inf  # a row of -inf: -inf - -inf
+        x[r - 5, 9] = 1e30         # exp(x - max) underflows to 0 across the row
+    else:
+        x[r - 2, :] = 2.5          # a constant row: std 0, 0 / 0 in the division
+    return x
+
+
+# One source of flags per region: a region that raises the same flag in two of its ops names one
+# of them (errstate attribution is per step), where op by op names both.
+@pytest.mark.parametrize("shape", [(2100, 1100), (1030, 2048), (333, 100)])
+def test_large_softmax_and_standardize_bits_and_warnings_match_op_by_op(shape):
+    xs = _special_rows(shape, 12, "softmax")
+    xd = _special_rows(shape, 12, "std")
+
+    def region(fn, x):
+        def f():
+            y = fn(np, np.asarray(x))
+            mnn.eval(y)
+            return numpy.asarray(y)
+        return f
+
+    def steps_std():
+        xm = np.asarray(xd)
+        mu = xm.mean(-1, keepdims=True)
+        mnn.eval(mu)
+        sd = xm.std(-1, keepdims=True)
+        mnn.eval(sd)
+        d = xm - mu
+        mnn.eval(d)
+        y = d / sd
+        mnn.eval(y)
+        return numpy.asarray(y)
+
+    for fn, x, steps in ((softmax, xs, lambda: _op_by_op_softmax(xs)[2]), (standardize, xd, steps_std)):
+        mnn.engine.reset_stats()
+        got, w_got = _warnings_of(region(fn, x))
+        assert mnn.engine.stats()["last_steps"] == 1
+        want, w_want = _warnings_of(steps)
+        assert w_got == w_want and len(w_got) == 1  # the flag comes up, named as op by op
+        numpy.testing.assert_array_equal(got.view(numpy.uint32), want.view(numpy.uint32))
+
+
+@pytest.mark.parametrize("kept", [False, True])
+def test_large_softmax_dead_or_kept_exp_gives_the_same_bits(kept):
+    # numpy's function body (e dead once it returns) and the same code with e still held
+    x = (numpy.random.default_rng(13).standard_normal((2100, 1100)) * 4).astype(numpy.float32)
+    xm = np.asarray(x)
+    e1, _, y1 = _op_by_op_softmax(x)
+    if kept:
+        e = np.exp(xm - xm.max(-1, keepdims=True))
+        y = e / e.sum(-1, keepdims=True)
+        mnn.eval(y)
+        numpy.testing.assert_array_equal(numpy.asarray(e), e1)
+    else:
+        y = softmax(np, xm)
+        mnn.eval(y)
+    numpy.testing.assert_array_equal(numpy.asarray(y), y1)
+
+
+def test_large_softmax_threads_and_row_views():
+    base = (numpy.random.default_rng(14).standard_normal((2200, 2100)) * 2).astype(numpy.float32)
+    x = base[::2, 3:2051]  # strided rows, unaligned start: prefetched row by row, stored unaligned
+    _, _, y1 = _op_by_op_softmax(numpy.ascontiguousarray(x))
+    before = mnn.get_num_threads()
+    try:
+        for t in (1, 2):
+            mnn.set_num_threads(t)
+            got, _ = run(softmax, x)
+            numpy.testing.assert_array_equal(got, y1)
+    finally:
+        mnn.set_num_threads(before)
+
+
+def test_large_standardize_in_place_over_a_temporary_with_a_flag():
+    # the result written over its own dead input (an mnn-owned leaf nothing else holds): the block
+    # whose division raises must still be recomputed from intact rows
+    x = (numpy.random.default_rng(15).standard_normal((2100, 1100)) * 3).astype(numpy.float32)
+    x[700, :] = 2.5  # std 0: 0 / 0
+
+    def region():
+        def body():
+            h = np.array(x)
+            mnn.eval(h)
+            return standardize(np, h)
+        y = body()
+        mnn.eval(y)
+        return numpy.asarray(y)
+
+    def steps():
+        h = np.array(x)
+        mu = h.mean(-1, keepdims=True)
+        mnn.eval(mu)
+        sd = h.std(-1, keepdims=True)
+        mnn.eval(sd)
+        y = (h - mu) / sd
+        mnn.eval(y)
+        return numpy.asarray(y)
+
+    got, w_got = _warnings_of(region)
+    want, w_want = _warnings_of(steps)
+    assert w_got == w_want == ["invalid value encountered in divide"]
+    numpy.testing.assert_array_equal(got.view(numpy.uint32), want.view(numpy.uint32))
+    assert numpy.isnan(got[700]).all() and numpy.isfinite(got[701]).all()
+
+
+ROW_CHAINS = {
+    "(m - x) / s": lambda x, m, s: (m - x) / s,
+    "s / (x + m)": lambda x, m, s: s / (x + m),
+    "x * m + s": lambda x, m, s: x * m + s,
+    "x / s - m": lambda x, m, s: x / s - m,
+    "(x - m) * s - m": lambda x, m, s: (x - m) * s - m,
+}
+
+
+@pytest.mark.parametrize("name", list(ROW_CHAINS))
+@pytest.mark.parametrize("shape", [(2100, 1100), (1050, 2047), (40, 1001)])  # streamed, odd rows, small
+def test_row_chain_results_equal_op_by_op(name, shape):
+    # the result step as the table's row kernel (simd/row_kernels.cpp): each operand order and op
+    x = (numpy.random.default_rng(16).standard_normal(shape) * 3).astype(numpy.float32)
+    x[3, 4] = numpy.nan
+    xm = np.asarray(x)
+    fn = ROW_CHAINS[name]
+    mnn.engine.reset_stats()
+    y = fn(xm, xm.max(-1, keepdims=True), xm.sum(-1, keepdims=True))
+    mnn.eval(y)
+    assert mnn.engine.stats()["last_steps"] == 1
+    m = xm.max(-1, keepdims=True)
+    s = xm.sum(-1, keepdims=True)
+    mnn.eval(m, s)
+    with np.errstate(all="ignore"):
+        want = fn(xm, m, s)
+        mnn.eval(want)
+    numpy.testing.assert_array_equal(numpy.asarray(y).view(numpy.uint32), numpy.asarray(want).view(numpy.uint32))
+    with numpy.errstate(all="ignore"):
+        ref = fn(x, x.max(-1, keepdims=True), x.sum(-1, keepdims=True))
+    numpy.testing.assert_allclose(numpy.asarray(y), ref, rtol=1e-5, atol=1e-5)

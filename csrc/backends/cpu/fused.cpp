@@ -75,7 +75,7 @@ struct Instr {
 
 class FusedKernel final : public backend::Kernel {
  public:
-  explicit FusedKernel(const FusedProgram& p) {
+  explicit FusedKernel(const FusedProgram& p, bool stream_unfenced = false) {
     dims_ = p.output.shape;
     total_ = numel(dims_);
     std::vector<std::vector<int64_t>> st;
@@ -135,6 +135,7 @@ class FusedKernel final : public backend::Kernel {
       copy_ = StridedCopy(p.output.shape, p.inputs[src].strides, p.output.strides, out_.isz);
     }
     streaming_ = out_.mode == Operand::Direct && total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes;
+    if (stream_unfenced && out_.mode == Operand::Direct) streaming_ = unfenced_ = true;
     if (copy_src_ < 0) plan_blocks();
     int64_t direct_bytes = 0;  // prefetching pays only for inputs that come from beyond the caches
     for (auto& in : in_) direct_bytes += in.mode == Operand::Direct ? total_ * static_cast<int64_t>(in.isz) : 0;
@@ -377,7 +378,7 @@ class FusedKernel final : public backend::Kernel {
     if (!f32_code_.empty() && !overlaps_output(inputs, output)) start = run_f32_blocks(inputs, output, start, end, scr, ptr);
     for (; start < end; start += kTile) run_tile(inputs, output, start, std::min(kTile, end - start), end, scr, ptr);
 #if defined(__SSE2__)
-    if (streaming_) _mm_sfence();  // streaming stores are weakly ordered: publish before returning
+    if (streaming_ && !unfenced_) _mm_sfence();  // streaming stores are weakly ordered: publish before returning
 #endif
   }
 
@@ -540,6 +541,7 @@ class FusedKernel final : public backend::Kernel {
   int result_ = 0;
   std::vector<char> needs_fill_;  // per input: a broadcast value some instruction reads as a tile
   bool streaming_ = false;
+  bool unfenced_ = false;  // streaming stores the caller fences (prepare_fused_streaming)
   bool prefetch_ = false;
   F32ProgramFn f32_fn_ = nullptr;
   std::vector<F32Instr> f32_code_;          // empty: the program runs as tiles only
@@ -563,6 +565,12 @@ std::unique_ptr<backend::Kernel> prepare_fused(const FusedProgram& program) {
   if (program.inputs.size() + program.code.size() > 64)
     throw NotImplementedError("[mnn.engine] fused program too large");
   return std::make_unique<FusedKernel>(program);
+}
+
+std::unique_ptr<backend::Kernel> prepare_fused_streaming(const FusedProgram& program) {
+  if (program.inputs.size() + program.code.size() > 64)
+    throw NotImplementedError("[mnn.engine] fused program too large");
+  return std::make_unique<FusedKernel>(program, true);
 }
 
 

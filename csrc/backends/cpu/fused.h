@@ -12,6 +12,11 @@ namespace mnn::cpu {
 
 std::unique_ptr<backend::Kernel> prepare_fused(const backend::FusedProgram& program);
 
+// The same, writing a contiguous output with streaming stores at any size and without the fence
+// after them: the caller fences once when all its calls are done (a row region streams its result
+// row by row, where a fence per row would wait for each row's stores to drain).
+std::unique_ptr<backend::Kernel> prepare_fused_streaming(const backend::FusedProgram& program);
+
 // Runs a kernel made by prepare_fused once per row on the calling thread: operand i of row r
 // lies at inputs[i] + r * in_row_bytes[i], the result at output + r * out_row_bytes. A row
 // region's per-row steps use it (a per-row value is a broadcast scalar to the program), where

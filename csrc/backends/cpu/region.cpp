@@ -11,6 +11,7 @@
 // reduce_run directly, and a float32 exp(x - m) (softmax, logsumexp) runs as one exp kernel that
 // also takes the following row sum in the same pass; both keep the bits of the general path.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -29,10 +30,11 @@ using backend::RegionProgram;
 namespace {
 
 // Elements of one row block. Every pass of a block after the first (the reduction that streams
-// the rows in) should find its slots in the 32 KiB L1 (8192 elements, two 32 KiB float slots,
-// spilled to L2 and measured slower for softmax 4096x1024); at 4096 a block of x and one
-// intermediate fit, and four rows of 1024 still let a float sum run four rows in lockstep.
-constexpr int64_t kBlockElems = 4096;
+// the rows in) should find its slots in cache; eight rows of 1024 let a float sum run rows in
+// lockstep. 4096 measured best while each block's first pass waited on memory; with the next
+// block prefetched during this one (Prefetch), 8192 measured ~3% faster for softmax and
+// (x - mean) / std 4096x1024 (fewer per-block calls; the slots still fit L1 + L2).
+constexpr int64_t kBlockElems = 8192;
 
 class RegionKernel final : public backend::Kernel {
  public:
@@ -51,6 +53,18 @@ class RegionKernel final : public backend::Kernel {
       const auto& sl = p.slots[s];
       if (sl.result && sl.full && R * C * static_cast<int64_t>(itemsize(sl.dtype)) >= kStreamingBytes)
         streamed_.push_back(static_cast<int>(s));
+    }
+    // A result made by a per-row step is written straight to its rows with streaming stores as
+    // each row is computed (no scratch copy, and the stores overlap the next rows' arithmetic).
+    if (!streamed_.empty()) {
+      for (size_t k = 0; k < p.steps.size(); ++k) {
+        const auto& st = p.steps[k];
+        bool row_operand = false;
+        for (int s : st.srcs) row_operand |= !is_full_width(s);
+        if (!st.reduce && st.full && row_operand && st.dst == streamed_[0] && !exp_shift_operands(st).ok())
+          stream_step_ = static_cast<int>(k);
+      }
+      if (stream_step_ >= 0) streamed_.clear();
     }
     for (size_t s = 0; s < p.slots.size(); ++s) {
       const auto& sl = p.slots[s];
@@ -88,6 +102,22 @@ class RegionKernel final : public backend::Kernel {
         skip_[k + 1] = 1;
       }
     }
+    // Inputs the next block reads from memory (see Prefetch): contiguous rows of external slots
+    // that no step writes.
+    std::vector<char> written(p.slots.size(), 0);
+    for (const auto& st : p.steps) written[st.dst] = 1;
+    for (size_t s = 0; s < p.slots.size(); ++s) {
+      const auto& sl = p.slots[s];
+      if (sl.external >= 0 && !written[s] && sl.row_stride != 0 && (sl.col_stride == 1 || !sl.full))
+        prefetched_.push_back(static_cast<int>(s));
+    }
+    if (stream_step_ >= 0) chain_ = row_chain(p.steps[stream_step_]);
+    for (size_t k = 1; k < p.steps.size(); ++k) {
+      if (skip_[k]) continue;
+      const bool rows = exp_shift_[k].a >= 0 || static_cast<int>(k) == stream_step_;
+      // the row kernel spreads its share over the row: it takes kChainShare ticks' worth per row
+      ticks_ += (rows ? block_rows_ : 1) * (static_cast<int>(k) == stream_step_ && chain_.ok() ? chain_share() : 1);
+    }
     if (nblocks_ > 0) main_ = prepare_steps(block_rows_);
     if (nblocks_ > 0 && tail_rows_ != block_rows_) tail_ = prepare_steps(tail_rows_);
   }
@@ -112,9 +142,14 @@ class RegionKernel final : public backend::Kernel {
           else slot_ptr[s] = output + r0 * (sl.full ? p_.cols : 1) * isz;
         }
         const int64_t nrows = (b == nblocks_ - 1) ? tail_rows_ : block_rows_;
+        Prefetch pf;
+        if (b + 1 < b1) setup_prefetch(pf, inputs, b + 1);
         for (size_t k = 0; k < p_.steps.size(); ++k) {
           const auto& st = p_.steps[k];
           if (skip_[k]) continue;  // done by the step before
+          const bool chain = static_cast<int>(k) == stream_step_ && chain_.ok() &&
+                             !chain_in_place(slot_ptr[st.srcs[chain_.full]], slot_ptr[st.dst], nrows);
+          if (k > 0 && !chain) pf.tick();
           args.clear();
           for (int s : st.srcs) args.push_back(slot_ptr[s]);
           if (direct_reduce_[k]) {
@@ -127,7 +162,20 @@ class RegionKernel final : public backend::Kernel {
             run_fused_rows(*kernels[k], args.data(), zero, slot_ptr[st.dst], 0, 1);
           } else if (exp_shift_[k].a >= 0) {
             char* sums = exp_shift_[k].sum_step >= 0 ? slot_ptr[p_.steps[exp_shift_[k].sum_step].dst] : nullptr;
-            run_exp_shift(st, *kernels[k], exp_shift_[k], args.data(), slot_ptr[st.dst], sums, nrows);
+            run_exp_shift(st, *kernels[k], exp_shift_[k], args.data(), slot_ptr[st.dst], sums, nrows, pf);
+          } else if (chain) {
+            run_chain(st, *kernels[k], args.data(), slot_ptr[st.dst], nrows, pf);
+          } else if (static_cast<int>(k) == stream_step_) {
+            // row by row (streaming stores), with the next block's prefetches in between
+            steps.clear();
+            for (int s : st.srcs) steps.push_back(row_step_[s]);
+            const int64_t row_bytes = row_step_[st.dst];
+            for (int64_t r = 0; r < nrows; ++r) {
+              if (r > 0) pf.tick();
+              char* row_args[64];
+              for (size_t i = 0; i < args.size(); ++i) row_args[i] = args[i] + r * steps[i];
+              run_fused_rows(*kernels[k], row_args, steps.data(), slot_ptr[st.dst] + r * row_bytes, row_bytes, 1);
+            }
           } else {
             // one row at a time: the per-row values are scalars to the tile interpreter
             steps.clear();
@@ -135,6 +183,7 @@ class RegionKernel final : public backend::Kernel {
             run_fused_rows(*kernels[k], args.data(), steps.data(), slot_ptr[st.dst], row_step_[st.dst], nrows);
           }
         }
+        pf.finish();
         for (int s : streamed_) {
           const int64_t row_bytes = p_.cols * slot_isz_[s];
           char* dst = p_.slots[s].external >= 0 ? inputs[p_.slots[s].external] : output;
@@ -142,15 +191,84 @@ class RegionKernel final : public backend::Kernel {
         }
       }
 #if defined(__SSE2__)
-      if (!streamed_.empty()) _mm_sfence();  // streaming stores are weakly ordered: publish them
+      if (!streamed_.empty() || stream_step_ >= 0) _mm_sfence();  // streaming stores are weakly ordered: publish them
 #endif
     });
   }
 
  private:
+  struct Chain {
+    int full = -1;                        // program input: the row's values
+    int nops = 0;
+    RowChainOp ops[kRowChainMaxOps];      // s filled per row
+    int scalar_in[kRowChainMaxOps] = {};  // program input holding op k's per-row scalar
+    bool ok() const { return full >= 0; }
+  };
+
+  // Software prefetch of the next block's input rows, spread over this block's compute: the first
+  // step of a block (softmax's max) otherwise waits on memory with nothing to overlap, then the
+  // rest of the block computes with the memory bus idle. Each tick issues a share of the lines.
+  struct Prefetch {
+    struct Range {
+      const char* p;
+      int64_t bytes;
+    };
+    Range ranges[8];
+    int nranges = 0, cur = 0;
+    int64_t off = 0, per_tick = 0;
+    void issue(int64_t lines) {
+#if defined(__SSE2__)
+      while (lines > 0 && cur < nranges) {
+        const Range& rg = ranges[cur];
+        for (; lines > 0 && off < rg.bytes; off += 64, --lines) _mm_prefetch(rg.p + off, _MM_HINT_T0);
+        if (off >= rg.bytes) ++cur, off = 0;
+      }
+#else
+      (void)lines;
+#endif
+    }
+    void tick() { issue(per_tick); }
+    // A tick's lines as one contiguous piece for a kernel to spread over its work (the rest of
+    // the tick, past the end of the current range, issued now).
+    void take(const char*& p, int64_t& bytes, int64_t share) {
+      p = nullptr;
+      bytes = 0;
+      if (cur >= nranges) return;
+      const Range& rg = ranges[cur];
+      p = rg.p + off;
+      bytes = std::min(share * per_tick * 64, rg.bytes - off);
+      off += bytes;
+      if (off >= rg.bytes) ++cur, off = 0;
+      issue(share * per_tick - (bytes + 63) / 64);
+    }
+    void finish() { issue(int64_t(1) << 40); }
+  };
+
+  void setup_prefetch(Prefetch& pf, char* const* inputs, int64_t b) const {
+    if (prefetched_.empty() || ticks_ == 0) return;
+    const int64_t r0 = b * block_rows_;
+    const int64_t nrows = std::min(block_rows_, p_.rows - r0);
+    int64_t lines = 0;
+    for (int s : prefetched_) {
+      const auto& sl = p_.slots[s];
+      const int64_t isz = slot_isz_[s];
+      const int64_t width = sl.full ? p_.cols : 1;
+      // the block's rows are one range when contiguous, else row by row (up to the range limit)
+      const char* base = inputs[sl.external] + r0 * sl.row_stride * isz;
+      if (sl.row_stride == width || nrows == 1) {
+        if (pf.nranges < 8) pf.ranges[pf.nranges++] = {base, nrows * width * isz}, lines += nrows * width * isz / 64 + 1;
+      } else {
+        for (int64_t r = 0; r < nrows && pf.nranges < 8; ++r)
+          pf.ranges[pf.nranges++] = {base + r * sl.row_stride * isz, width * isz}, lines += width * isz / 64 + 1;
+      }
+    }
+    pf.per_tick = (lines + ticks_ - 1) / ticks_;
+  }
+
   struct ExpShift {
     int a = -1, b = -1;  // program inputs: exp(in[a] - in[b]), in[b] one value per row
     int sum_step = -1;   // the next step, a float32 sum of these rows, done in the same pass
+    bool ok() const { return a >= 0; }
   };
 
   // A reduction the kernel table runs straight from the block: float32/float64 over contiguous
@@ -207,31 +325,140 @@ class RegionKernel final : public backend::Kernel {
   }
 
   void run_exp_shift(const backend::RegionStep& st, backend::Kernel& kernel, ExpShift e, char* const* args,
-                     char* dst, char* sums, int64_t nrows) const {
+                     char* dst, char* sums, int64_t nrows, Prefetch& pf) const {
     const int64_t a_step = row_step_[st.srcs[e.a]], b_step = row_step_[st.srcs[e.b]];
     const int64_t o_step = row_step_[st.dst];
     const size_t nin = st.srcs.size();
     float* sum = reinterpret_cast<float*>(sums);
-    for (int64_t r = 0; r < nrows; ++r) {
+    auto row = [&](int64_t r) {
       const float* a = reinterpret_cast<const float*>(args[e.a] + r * a_step);
       const float m = *reinterpret_cast<const float*>(args[e.b] + r * b_step);
-      char* o = dst + r * o_step;
-      float* of = reinterpret_cast<float*>(o);
-      const int before = fp_status_take();  // flags of earlier steps stay raised, as they were
-      const bool over = sum ? kernels().exp_sum_shifted_f32(p_.cols, a, m, of, sum + r)
-                            : kernels().exp_shifted_f32(p_.cols, a, m, of);
-      const int raised = fp_status_take();
-      if (before) fp_status_raise(before);
-      if (over || raised) {
-        // the program again on this row, so the flags are raised and attributed as they always were
-        char* row_args[64];
-        const int64_t zero[64] = {};
-        for (size_t i = 0; i < nin; ++i) row_args[i] = args[i] + r * row_step_[st.srcs[i]];
-        run_fused_rows(kernel, row_args, zero, o, 0, 1);
-        if (sum) kernels().reduce_run[0][static_cast<int>(DType::Float32)](o, p_.cols, 1, 0, sum + r);
-      }
-      if (sum) sum[r] = 0.0f + sum[r];  // numpy starts a float sum at 0
+      float* of = reinterpret_cast<float*>(dst + r * o_step);
+      return sum ? kernels().exp_sum_shifted_f32(p_.cols, a, m, of, sum + r) : kernels().exp_shifted_f32(p_.cols, a, m, of);
+    };
+    // The flags are read once for the block (reading MXCSR waits for the FP work in flight, which
+    // per row cost the overlap of one row's tail with the next row's start); flags of earlier
+    // steps stay raised, as they were.
+    const int before = fp_status_take();
+    bool over = false;
+    for (int64_t r = 0; r < nrows; ++r) {
+      if (r > 0) pf.tick();
+      over |= row(r);
     }
+    if (over || fp_status_take()) {
+      // Some row raised a flag: every row again, one at a time, and a row that raises runs the
+      // program itself, so the flags are raised and attributed as they always were.
+      for (int64_t r = 0; r < nrows; ++r) {
+        const int prev = fp_status_take();  // the rows before keep theirs
+        const bool row_over = row(r);
+        const int raised = fp_status_take();
+        if (row_over || raised) {
+          char* row_args[64];
+          const int64_t zero[64] = {};
+          for (size_t i = 0; i < nin; ++i) row_args[i] = args[i] + r * row_step_[st.srcs[i]];
+          run_fused_rows(kernel, row_args, zero, dst + r * o_step, 0, 1);
+          if (sum) kernels().reduce_run[0][static_cast<int>(DType::Float32)](dst + r * o_step, p_.cols, 1, 0, sum + r);
+        }
+        if (prev) fp_status_raise(prev);
+      }
+    }
+    if (before) fp_status_raise(before);
+    if (sum)
+      for (int64_t r = 0; r < nrows; ++r) sum[r] = 0.0f + sum[r];  // numpy starts a float sum at 0
+  }
+
+  // The result step as a chain of float32 +, -, *, / between the row's values and per-row scalars
+  // ((x - m) / s, e / s), for the table's row kernel; ok() false when it is anything else.
+  Chain row_chain(const backend::RegionStep& st) const {
+    Chain c;
+    const auto& prog = st.program;
+    const int nin = static_cast<int>(prog.inputs.size());
+    if (!kernels().row_chain_f32 || prog.code.empty() || static_cast<int>(prog.code.size()) > kRowChainMaxOps ||
+        p_.slots[st.dst].dtype != DType::Float32)
+      return {};
+    auto row_scalar = [&](int in) {
+      return in >= 0 && in < nin && prog.inputs[in].dtype == DType::Float32 && !is_full_width(st.srcs[in]);
+    };
+    int full = -1, acc = -1;  // acc: the register holding the chain's value so far
+    for (const auto& ins : prog.code) {
+      uint8_t op;
+      switch (ins.op) {
+        case Op::Add: op = 0; break;
+        case Op::Subtract: op = 1; break;
+        case Op::Multiply: op = 2; break;
+        case Op::Divide: op = 3; break;
+        default: return {};
+      }
+      if (ins.compute != DType::Float32 || ins.out != DType::Float32 || ins.src[2] >= 0) return {};
+      int value = -1, scalar = -1;
+      for (int side = 0; side < 2; ++side) {
+        const int r = ins.src[side];
+        const bool is_value = acc >= 0 ? r == acc
+                                       : r >= 0 && r < nin && prog.inputs[r].dtype == DType::Float32 &&
+                                             is_full_width(st.srcs[r]) && contiguous_row(st.srcs[r]);
+        if (is_value && value < 0) value = side;
+        else if (row_scalar(r)) scalar = side;
+      }
+      if (value < 0 || scalar < 0 || value == scalar) return {};
+      if (acc < 0) full = ins.src[value];
+      c.ops[c.nops].op = op;
+      c.ops[c.nops].scalar_first = scalar == 0;
+      c.scalar_in[c.nops] = ins.src[scalar];
+      ++c.nops;
+      acc = ins.dst;
+    }
+    if (acc != prog.result) return {};
+    c.full = full;
+    return c;
+  }
+
+  // Prefetch ticks a row of the row kernel takes: it spreads its lines between its stores, where
+  // a tick between other steps issues them in one burst that waits for free miss buffers
+  // (2 measured best for softmax; 4 was better still for (x - mean) / std but worse for softmax).
+  static constexpr int64_t chain_share() { return 2; }
+
+  // Whether the result is written over the rows the chain reads (in place over a temporary input):
+  // then a block that raised a flag could not be run again from its input, so the block takes the
+  // program, which handles the overlap.
+  bool chain_in_place(const char* in, const char* out, int64_t nrows) const {
+    const int64_t bytes = (nrows - 1) * std::abs(row_step_[p_.steps[stream_step_].srcs[chain_.full]]) + p_.cols * 4;
+    const char* lo = row_step_[p_.steps[stream_step_].srcs[chain_.full]] < 0 ? in - (bytes - p_.cols * 4) : in;
+    const int64_t out_bytes = (nrows - 1) * row_step_[p_.steps[stream_step_].dst] + p_.cols * 4;
+    return lo < out + out_bytes && out < lo + bytes;
+  }
+
+  bool contiguous_row(int s) const {
+    const auto& sl = p_.slots[s];
+    return sl.external >= 0 ? sl.col_stride == 1 : sl.full;
+  }
+
+  // The result step through the row kernel, each row's stores overlapping a share of the next
+  // block's prefetches. IEEE flags are read once for the block; a block that raised one runs the
+  // step's program again (the same values), which raises and attributes them as always.
+  void run_chain(const backend::RegionStep& st, backend::Kernel& kernel, char* const* args, char* dst, int64_t nrows,
+                 Prefetch& pf) const {
+    const int64_t out_step = row_step_[st.dst];
+    const int64_t in_step = row_step_[st.srcs[chain_.full]];
+    RowChainOp ops[kRowChainMaxOps];
+    for (int k = 0; k < chain_.nops; ++k) ops[k] = chain_.ops[k];
+    const int before = fp_status_take();
+    for (int64_t r = 0; r < nrows; ++r) {
+      for (int k = 0; k < chain_.nops; ++k) {
+        const int in = chain_.scalar_in[k];
+        ops[k].s = *reinterpret_cast<const float*>(args[in] + r * row_step_[st.srcs[in]]);
+      }
+      const char* pf_p;
+      int64_t pf_bytes;
+      pf.take(pf_p, pf_bytes, chain_share());
+      kernels().row_chain_f32(p_.cols, reinterpret_cast<const float*>(args[chain_.full] + r * in_step), ops,
+                              chain_.nops, reinterpret_cast<float*>(dst + r * out_step), pf_p, pf_bytes);
+    }
+    if (fp_status_take()) {
+      std::vector<int64_t> steps;
+      for (int s : st.srcs) steps.push_back(row_step_[s]);
+      run_fused_rows(kernel, const_cast<char**>(args), steps.data(), dst, out_step, nrows);
+    }
+    if (before) fp_status_raise(before);
   }
 
   // dst <- src (n bytes; src cache resident) with streaming stores.
@@ -284,7 +511,7 @@ class RegionKernel final : public backend::Kernel {
         }
         prog.output.shape = {p_.cols};
         prog.output.strides = {1};
-        out.push_back(prepare_fused(prog));
+        out.push_back(static_cast<int>(k) == stream_step_ ? prepare_fused_streaming(prog) : prepare_fused(prog));
         continue;
       }
       if (st.reduce) {
@@ -321,6 +548,10 @@ class RegionKernel final : public backend::Kernel {
   std::vector<ExpShift> exp_shift_;         // per step: runs as exp(x - m), or a = -1
   std::vector<char> skip_;                  // per step: done by the step before it
   std::vector<int> streamed_;               // the result, when computed in scratch and streamed out
+  std::vector<int> prefetched_;             // external input slots prefetched a block ahead
+  int stream_step_ = -1;                    // the per-row step whose rows are streamed out as made
+  Chain chain_;                             // stream_step_ as the table's row_chain_f32
+  int64_t ticks_ = 0;                       // Prefetch ticks in a full block
   std::vector<std::unique_ptr<backend::Kernel>> main_, tail_;
 };
 

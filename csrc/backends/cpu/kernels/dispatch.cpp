@@ -85,15 +85,15 @@ std::unique_ptr<KernelTable> build(Isa isa) {
   auto t = std::make_unique<KernelTable>();
   switch (isa) {
 #ifdef MNN_HAVE_AVX2
-    case Isa::AVX2: avx2::fill_elementwise(*t); avx2::fill_reduce(*t); avx2::fill_transpose(*t); avx2::fill_gemm(*t); avx2::fill_vmath(*t); avx2::fill_fft(*t); avx2::fill_fused(*t); break;
+    case Isa::AVX2: avx2::fill_elementwise(*t); avx2::fill_reduce(*t); avx2::fill_transpose(*t); avx2::fill_gemm(*t); avx2::fill_vmath(*t); avx2::fill_fft(*t); avx2::fill_fused(*t); avx2::fill_rows(*t); break;
 #endif
 #ifdef MNN_HAVE_AVX512
-    case Isa::AVX512: avx512::fill_elementwise(*t); avx512::fill_reduce(*t); avx512::fill_transpose(*t); avx512::fill_gemm(*t); avx512::fill_vmath(*t); avx512::fill_fft(*t); avx512::fill_fused(*t); break;
+    case Isa::AVX512: avx512::fill_elementwise(*t); avx512::fill_reduce(*t); avx512::fill_transpose(*t); avx512::fill_gemm(*t); avx512::fill_vmath(*t); avx512::fill_fft(*t); avx512::fill_fused(*t); avx512::fill_rows(*t); break;
 #endif
 #ifdef MNN_HAVE_NEON
-    case Isa::Neon: neon::fill_elementwise(*t); neon::fill_reduce(*t); neon::fill_transpose(*t); neon::fill_gemm(*t); neon::fill_vmath(*t); neon::fill_fft(*t); neon::fill_fused(*t); break;
+    case Isa::Neon: neon::fill_elementwise(*t); neon::fill_reduce(*t); neon::fill_transpose(*t); neon::fill_gemm(*t); neon::fill_vmath(*t); neon::fill_fft(*t); neon::fill_fused(*t); neon::fill_rows(*t); break;
 #endif
-    default: scalar::fill_elementwise(*t); scalar::fill_reduce(*t); scalar::fill_transpose(*t); scalar::fill_gemm(*t); scalar::fill_vmath(*t); scalar::fill_fft(*t); scalar::fill_fused(*t); break;
+    default: scalar::fill_elementwise(*t); scalar::fill_reduce(*t); scalar::fill_transpose(*t); scalar::fill_gemm(*t); scalar::fill_vmath(*t); scalar::fill_fft(*t); scalar::fill_fused(*t); scalar::fill_rows(*t); break;
   }
   return t;
 }

@@ -88,6 +88,20 @@ using ExpShiftedFn = bool (*)(int64_t n, const float* a, float shift, float* out
 // float32 sum (8 <= n <= exp_sum_max_n).
 using ExpSumShiftedFn = bool (*)(int64_t n, const float* a, float shift, float* out, float* sum);
 
+// A row region's result step when it is a chain of float32 +, -, *, / between each element of a
+// row and per-row scalars ((x - m) / s, e / s): out[i] = the chain applied to a[i], IEEE operations
+// in the program's order and operand order (so the program's bits), written with streaming stores
+// where out is 32-byte aligned (the caller fences). Meanwhile the cache lines of pf[0, pf_bytes)
+// are prefetched, spread over the row (the next block's rows; simd/row_kernels.cpp).
+struct RowChainOp {
+  uint8_t op = 0;            // 0 add, 1 subtract, 2 multiply, 3 divide
+  bool scalar_first = false;  // s op value, else value op s
+  float s = 0.0f;
+};
+using RowChainFn = void (*)(int64_t n, const float* a, const RowChainOp* ops, int nops, float* out, const char* pf,
+                            int64_t pf_bytes);
+constexpr int kRowChainMaxOps = 4;
+
 struct KernelTable {
   EwFn ew[static_cast<int>(core::Op::kNumElementwise)][core::kNumDTypes] = {};
   // Binary ops whose second operand is one value broadcast over the n elements (x - m, e / s,
@@ -110,6 +124,7 @@ struct KernelTable {
   GemmKernel<float> sgemm;
   GemmKernel<double> dgemm;
   F32ProgramFn f32_program = nullptr;  // null: fused programs take the tile interpreter
+  RowChainFn row_chain_f32 = nullptr;  // null: the region runs the step's program
   FftPassFn fft_pass_c128 = nullptr;  // simd/fft_kernels.cpp; null: the plan's generic passes
   // The same pass over two interleaved transforms (data [n][2] complex128); null: no pair path.
   FftPassFn fft_pass_c128x2 = nullptr;
@@ -136,6 +151,7 @@ namespace scalar { void fill_gemm(KernelTable& t); }
 namespace scalar { void fill_fft(KernelTable& t); }
 namespace scalar { void fill_fused(KernelTable& t); }  // simd/fused_f32_kernels.cpp
 namespace scalar { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
+namespace scalar { void fill_rows(KernelTable& t); }  // simd/row_kernels.cpp
 namespace avx2 { void fill_elementwise(KernelTable& t); }
 namespace avx2 { void fill_reduce(KernelTable& t); }
 namespace avx2 { void fill_transpose(KernelTable& t); }
@@ -143,6 +159,7 @@ namespace avx2 { void fill_gemm(KernelTable& t); }
 namespace avx2 { void fill_fft(KernelTable& t); }
 namespace avx2 { void fill_fused(KernelTable& t); }  // simd/fused_f32_kernels.cpp
 namespace avx2 { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
+namespace avx2 { void fill_rows(KernelTable& t); }  // simd/row_kernels.cpp
 namespace avx512 { void fill_elementwise(KernelTable& t); }
 namespace avx512 { void fill_reduce(KernelTable& t); }
 namespace avx512 { void fill_transpose(KernelTable& t); }
@@ -150,6 +167,7 @@ namespace avx512 { void fill_gemm(KernelTable& t); }
 namespace avx512 { void fill_fft(KernelTable& t); }
 namespace avx512 { void fill_fused(KernelTable& t); }  // simd/fused_f32_kernels.cpp
 namespace avx512 { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
+namespace avx512 { void fill_rows(KernelTable& t); }  // simd/row_kernels.cpp
 namespace neon { void fill_elementwise(KernelTable& t); }
 namespace neon { void fill_reduce(KernelTable& t); }
 namespace neon { void fill_transpose(KernelTable& t); }
@@ -157,5 +175,6 @@ namespace neon { void fill_gemm(KernelTable& t); }
 namespace neon { void fill_fft(KernelTable& t); }
 namespace neon { void fill_fused(KernelTable& t); }  // simd/fused_f32_kernels.cpp
 namespace neon { void fill_vmath(KernelTable& t); }  // simd/vmath_kernels.cpp: after fill_elementwise
+namespace neon { void fill_rows(KernelTable& t); }  // simd/row_kernels.cpp
 
 }  // namespace mnn::cpu
