@@ -250,6 +250,159 @@ void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict
   }
 }
 
+// Packing. pack_a: rows [0, m) of A (strides sm, sk) into ceil(m/MR) MR-row panels, k-major
+// (dst[k*MR + i] within a panel, panels kc*MR apart), rows past m zero; with negate, -A.
+// pack_b: columns [0, n) of B (strides sk, sn) into ceil(n/NR) NR-column panels (dst[k*NR + j],
+// panels kc*NR apart), columns past n zero. Both only copy, so the products do not depend on
+// which path packed them. The AVX2 paths transpose 8 x 8 (float) / 4 x 4 (double) blocks in
+// registers; a scalar loop over the same elements handles the rest.
+template <class T>
+void pack_a_scalar(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk, bool negate) {
+  constexpr int MR = kMR<T>;
+  const T s1 = negate ? T(-1) : T(1);
+  for (int64_t k = 0; k < kc; ++k) {
+    const T* s = src + k * sk;
+    T* d = dst + k * MR;
+    int64_t i = 0;
+    for (; i < m; ++i) d[i] = s1 * s[i * sm];
+    for (; i < MR; ++i) d[i] = T(0);
+  }
+}
+
+template <class T>
+void pack_b_scalar(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn) {
+  constexpr int NR = kNR<T>;
+  for (int64_t j = 0; j < n; ++j) {
+    const T* s = src + j * sn;
+    for (int64_t k = 0; k < kc; ++k) dst[k * NR + j] = s[k * sk];
+  }
+  for (int64_t j = n; j < NR; ++j)
+    for (int64_t k = 0; k < kc; ++k) dst[k * NR + j] = T(0);
+}
+
+#if defined(__AVX2__)
+// r[i] <- column i of the 8 x 8 block whose rows are r[0..7].
+inline void transpose8(__m256* r) {
+  __m256 t[8], u[8];
+  for (int i = 0; i < 8; i += 2) t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]), t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  for (int i = 0; i < 8; i += 4) {
+    u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+    u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+    u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; ++i) r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20), r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+}
+// r[i] <- column i of the 4 x 4 block whose rows are r[0..3].
+inline void transpose4(__m256d* r) {
+  const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+  const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+  r[0] = _mm256_permute2f128_pd(t0, t2, 0x20), r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  r[2] = _mm256_permute2f128_pd(t0, t2, 0x31), r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+#endif
+
+template <class T>
+void pack_a(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk, bool negate) {
+  constexpr int MR = kMR<T>;
+  for (int64_t i0 = 0; i0 < m; i0 += MR, dst += kc * MR) {
+    const T* s = src + i0 * sm;
+    const int64_t mi = m - i0 < MR ? m - i0 : MR;
+    int64_t k = 0;
+#if defined(__AVX2__)
+    if constexpr (MR == 6) {
+      if (mi == MR && sk == 1) {  // rows contiguous: transpose blocks of 6 rows x 8 (4) columns
+        if constexpr (sizeof(T) == 4) {
+          const __m256 sg = _mm256_set1_ps(negate ? -0.0f : 0.0f);  // xor: exact negation
+          for (; k + 8 <= kc; k += 8) {
+            __m256 r[8];
+            for (int i = 0; i < 6; ++i) r[i] = _mm256_xor_ps(_mm256_loadu_ps(s + i * sm + k), sg);
+            r[6] = r[7] = _mm256_setzero_ps();
+            transpose8(r);
+            // Each store writes 8 lanes, the last two overwritten by the next; the block's last
+            // column is stored exactly, so nothing past this panel is touched.
+            T* d = dst + k * MR;
+            for (int j = 0; j < 7; ++j) _mm256_storeu_ps(d + j * MR, r[j]);
+            _mm_storeu_ps(d + 7 * MR, _mm256_castps256_ps128(r[7]));
+            _mm_storel_pi(reinterpret_cast<__m64*>(d + 7 * MR + 4), _mm256_extractf128_ps(r[7], 1));
+          }
+        } else {
+          const __m256d sg = _mm256_set1_pd(negate ? -0.0 : 0.0);
+          for (; k + 4 <= kc; k += 4) {
+            __m256d r[4], q[4];
+            for (int i = 0; i < 4; ++i) r[i] = _mm256_xor_pd(_mm256_loadu_pd(s + i * sm + k), sg);
+            q[0] = _mm256_xor_pd(_mm256_loadu_pd(s + 4 * sm + k), sg);
+            q[1] = _mm256_xor_pd(_mm256_loadu_pd(s + 5 * sm + k), sg);
+            transpose4(r);
+            const __m256d lo = _mm256_unpacklo_pd(q[0], q[1]), hi = _mm256_unpackhi_pd(q[0], q[1]);
+            const __m128d tail[4] = {_mm256_castpd256_pd128(lo), _mm256_castpd256_pd128(hi), _mm256_extractf128_pd(lo, 1),
+                                     _mm256_extractf128_pd(hi, 1)};
+            T* d = dst + k * MR;
+            for (int j = 0; j < 4; ++j) _mm256_storeu_pd(d + j * MR, r[j]), _mm_storeu_pd(d + j * MR + 4, tail[j]);
+          }
+        }
+      } else if (mi == MR && sm == 1) {  // columns contiguous (a transposed A): 6 values per k
+        const T s1 = negate ? T(-1) : T(1);
+        for (; k < kc; ++k)
+          for (int i = 0; i < MR; ++i) dst[k * MR + i] = s1 * s[k * sk + i];
+      }
+    }
+#endif
+    if (k < kc) pack_a_scalar(dst + k * MR, s + k * sk, mi, kc - k, sm, sk, negate);
+  }
+}
+
+template <class T>
+void pack_b(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn) {
+  using V = Vec<T>;
+  constexpr int NR = kNR<T>, W = V::W;
+  const int64_t nfull = n / NR;  // whole panels; a partial last one takes the scalar loop
+  if (sn == 1) {
+    // Row by row: each k reads one contiguous run of B and writes NR values into every panel.
+    for (int64_t k = 0; k < kc; ++k) {
+      const T* s = src + k * sk;
+      T* d = dst + k * NR;
+      for (int64_t p = 0; p < nfull; ++p, s += NR, d += kc * NR)
+        for (int j = 0; j < NR; j += W) V::store(d + j, V::load(s + j));
+    }
+  }
+#if defined(__AVX2__)
+  else if (sk == 1 && NR == 16 && sizeof(T) == 4) {  // columns contiguous (a transposed B)
+    for (int64_t p = 0; p < nfull; ++p) {
+      const float* s = reinterpret_cast<const float*>(src) + p * NR * sn;
+      float* d = reinterpret_cast<float*>(dst) + p * kc * NR;
+      int64_t k = 0;
+      for (; k + 8 <= kc; k += 8)
+        for (int h = 0; h < 2; ++h) {
+          __m256 r[8];
+          for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_ps(s + (h * 8 + j) * sn + k);
+          transpose8(r);
+          for (int kk = 0; kk < 8; ++kk) _mm256_storeu_ps(d + (k + kk) * NR + h * 8, r[kk]);
+        }
+      if (k < kc) pack_b_scalar(reinterpret_cast<T*>(d + k * NR), reinterpret_cast<const T*>(s + k), NR, kc - k, sk, sn);
+    }
+  } else if (sk == 1 && NR == 8 && sizeof(T) == 8) {
+    for (int64_t p = 0; p < nfull; ++p) {
+      const double* s = reinterpret_cast<const double*>(src) + p * NR * sn;
+      double* d = reinterpret_cast<double*>(dst) + p * kc * NR;
+      int64_t k = 0;
+      for (; k + 4 <= kc; k += 4)
+        for (int h = 0; h < 2; ++h) {
+          __m256d r[4];
+          for (int j = 0; j < 4; ++j) r[j] = _mm256_loadu_pd(s + (h * 4 + j) * sn + k);
+          transpose4(r);
+          for (int kk = 0; kk < 4; ++kk) _mm256_storeu_pd(d + (k + kk) * NR + h * 4, r[kk]);
+        }
+      if (k < kc) pack_b_scalar(reinterpret_cast<T*>(d + k * NR), reinterpret_cast<const T*>(s + k), NR, kc - k, sk, sn);
+    }
+  }
+#endif
+  else {
+    for (int64_t p = 0; p < nfull; ++p) pack_b_scalar(dst + p * kc * NR, src + p * NR * sn, NR, kc, sk, sn);
+  }
+  if (nfull * NR < n) pack_b_scalar(dst + nfull * kc * NR, src + nfull * NR * sn, n - nfull * NR, kc, sk, sn);
+}
+
 // y[i] = sum_k A[i*lda + k] x[k]. Lane-wise partial sums (a fixed order, so the compiler may
 // vectorise without reassociating), combined pairwise at the end.
 template <class T>
@@ -336,6 +489,8 @@ void small(int64_t m, int64_t n, int64_t kk, const T* __restrict a, int64_t as_m
 template <class T>
 void fill_one(GemmKernel<T>& g) {
   g.ukr = &ukr<T>;
+  g.pack_a = &pack_a<T>;
+  g.pack_b = &pack_b<T>;
   g.gemv_rows = &gemv_rows<T>;
   g.gemv_cols = &gemv_cols<T>;
   g.small = &small<T>;
