@@ -126,6 +126,17 @@ template <class T>
   MNN_GEMM_ROW(SUF, ES, AO, 0, 14, 0, 1) MNN_GEMM_ROW(SUF, ES, AO, 1, 15, 2, 3)  \
   MNN_GEMM_ROW(SUF, ES, AO, 2, 14, 4, 5) MNN_GEMM_ROW(SUF, ES, AO, 3, 15, 6, 7)  \
   MNN_GEMM_ROW(SUF, ES, AO, 4, 14, 8, 9) MNN_GEMM_ROW(SUF, ES, AO, 5, 15, 10, 11)
+// After the loop the tile goes straight to C (row stride ldc bytes, rows 3-5 addressed from
+// c3 = c + 3 ldc), added to it when acc != 0. Once per 4 k steps the loop touches one line of pf
+// into L2: the driver points it at the B panel the next tiles will use, so that panel is on its
+// way from L3 while this one computes (it needs no more than the L2 prefetch; L1 keeps this one).
+#define MNN_GEMM_ROWOUT(SUF, R0, R1, ADDR0, ADDR1)                                                  \
+  "vaddp" SUF " " ADDR0 ", %%ymm" #R0 ", %%ymm" #R0 "\n\t vaddp" SUF " " ADDR1 ", %%ymm" #R1 ", %%ymm" #R1 "\n\t"
+#define MNN_GEMM_ROWST(SUF, R0, R1, ADDR0, ADDR1) "vmovups %%ymm" #R0 ", " ADDR0 "\n\t vmovups %%ymm" #R1 ", " ADDR1 "\n\t"
+#define MNN_GEMM_ROWS(M, SUF)                                                                         \
+  M(SUF, 0, 1, "(%[c])", "32(%[c])") M(SUF, 2, 3, "(%[c],%[ldc])", "32(%[c],%[ldc])")                  \
+  M(SUF, 4, 5, "(%[c],%[ldc],2)", "32(%[c],%[ldc],2)") M(SUF, 6, 7, "(%[c3])", "32(%[c3])")            \
+  M(SUF, 8, 9, "(%[c3],%[ldc])", "32(%[c3],%[ldc])") M(SUF, 10, 11, "(%[c3],%[ldc],2)", "32(%[c3],%[ldc],2)")
 #define MNN_GEMM_KLOOP(SUF, ES)                                                                    \
   "vxorps %%ymm0, %%ymm0, %%ymm0\n\t vxorps %%ymm1, %%ymm1, %%ymm1\n\t"                            \
   "vxorps %%ymm2, %%ymm2, %%ymm2\n\t vxorps %%ymm3, %%ymm3, %%ymm3\n\t"                            \
@@ -136,33 +147,39 @@ template <class T>
   "test %[k4], %[k4]\n\t jz 2f\n\t"                                                                \
   "1:\n\t"                                                                                         \
   "prefetcht0 4*6*" ES "*4(%[a])\n\t"                                                             \
+  "prefetcht1 (%[pf])\n\t"                                                                         \
   MNN_GEMM_STEP(SUF, ES, "0*6*" ES, "0") MNN_GEMM_STEP(SUF, ES, "1*6*" ES, "64")                  \
   MNN_GEMM_STEP(SUF, ES, "2*6*" ES, "128") MNN_GEMM_STEP(SUF, ES, "3*6*" ES, "192")               \
-  "add $4*6*" ES ", %[a]\n\t add $256, %[b]\n\t dec %[k4]\n\t jnz 1b\n\t"                          \
+  "add $4*6*" ES ", %[a]\n\t add $256, %[b]\n\t add $64, %[pf]\n\t dec %[k4]\n\t jnz 1b\n\t"      \
   "2:\n\t test %[k1], %[k1]\n\t jz 4f\n\t"                                                         \
   "3:\n\t"                                                                                         \
   MNN_GEMM_STEP(SUF, ES, "0", "0")                                                                 \
   "add $6*" ES ", %[a]\n\t add $64, %[b]\n\t dec %[k1]\n\t jnz 3b\n\t"                             \
-  "4:\n\t"                                                                                         \
-  "vmovups %%ymm0, 0(%[t])\n\t vmovups %%ymm1, 32(%[t])\n\t"                                       \
-  "vmovups %%ymm2, 64(%[t])\n\t vmovups %%ymm3, 96(%[t])\n\t"                                      \
-  "vmovups %%ymm4, 128(%[t])\n\t vmovups %%ymm5, 160(%[t])\n\t"                                    \
-  "vmovups %%ymm6, 192(%[t])\n\t vmovups %%ymm7, 224(%[t])\n\t"                                    \
-  "vmovups %%ymm8, 256(%[t])\n\t vmovups %%ymm9, 288(%[t])\n\t"                                    \
-  "vmovups %%ymm10, 320(%[t])\n\t vmovups %%ymm11, 352(%[t])\n\t"                                  \
-  : [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1)                                         \
-  : [t] "r"(tile)                                                                                  \
+  "4:\n\t test %[acc], %[acc]\n\t jz 5f\n\t"                                                       \
+  MNN_GEMM_ROWS(MNN_GEMM_ROWOUT, SUF)                                                             \
+  "5:\n\t"                                                                                         \
+  MNN_GEMM_ROWS(MNN_GEMM_ROWST, SUF)                                                                \
+  : [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf)                          \
+  : [c] "r"(c), [c3] "r"(c3), [ldc] "r"(ldc), [acc] "r"(acc)                                       \
   : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",       \
     "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc"
 
+// C (MR x NR, row stride ldc elements) = A~ B~ over kc steps, or += with acc.
 template <class T>
-void kloop(int64_t kc, const T* a, const T* b, T (*tile)[kNR<T>]) {
+void kloop_c(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool accumulate, const T* pf) {
   static_assert(2 * Vec<T>::W * sizeof(T) == 64, "the assembly assumes 64-byte B rows");
   int64_t k4 = kc / 4, k1 = kc % 4;
+  const int64_t acc = accumulate;
+  T* c3 = c + 3 * ldc;
+  ldc *= sizeof(T);
   if constexpr (sizeof(T) == 4) asm volatile(MNN_GEMM_KLOOP("s", "4"));
   else asm volatile(MNN_GEMM_KLOOP("d", "8"));
 }
+#define MNN_GEMM_KLOOP_C 1
 #undef MNN_GEMM_KLOOP
+#undef MNN_GEMM_ROWS
+#undef MNN_GEMM_ROWST
+#undef MNN_GEMM_ROWOUT
 #undef MNN_GEMM_STEP
 #undef MNN_GEMM_ROW
 #elif defined(MNN_NEON)
@@ -221,15 +238,24 @@ void kloop(int64_t kc, const T* a, const T* b, T (*tile)[kNR<T>]) {
 }
 #endif
 
-// C[0:m, 0:n] (row stride ldc) = A~ B~, or += when accumulate.
+// C[0:m, 0:n] (row stride ldc) = A~ B~, or += when accumulate; pf: see MNN_GEMM_KLOOP (a hint,
+// any address: prefetches never fault).
 template <class T>
 void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict c, int64_t ldc, int m, int n,
-         bool accumulate) {
+         bool accumulate, const T* pf) {
   using V = Vec<T>;
   constexpr int W = V::W, MR = kMR<T>, NR = kNR<T>;
   static_assert(NR % W == 0);
   for (int i = 0; i < m; ++i) __builtin_prefetch(c + i * ldc, 1), __builtin_prefetch(c + i * ldc + NR - 1, 1);
   alignas(64) T tile[MR][NR];
+#if defined(MNN_GEMM_KLOOP_C)
+  if (m == MR && n == NR) {
+    kloop_c(kc, a, b, c, ldc, accumulate, pf);
+    return;
+  }
+  kloop_c(kc, a, b, &tile[0][0], NR, false, pf);
+#else
+  (void)pf;
   kloop(kc, a, b, tile);
   if (m == MR && n == NR) {
     for (int i = 0; i < MR; ++i) {
@@ -241,6 +267,7 @@ void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict
     }
     return;
   }
+#endif
   for (int i = 0; i < m; ++i) {
     T* ci = c + i * ldc;
     if (accumulate)

@@ -23,7 +23,9 @@ template <class T>
 struct GemmKernel {
   // C[0:m, 0:n] (row stride ldc) = A~ B~, or += when accumulate: a is an MR-row panel packed
   // k-major (a[k*mr + i]), b an NR-column panel (b[k*nr + j]), both zero-padded to mr / nr.
-  void (*ukr)(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, int m, int n, bool accumulate) = nullptr;
+  // pf: memory the kernel may prefetch into L2 meanwhile (kc*16 bytes from it; any address).
+  void (*ukr)(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, int m, int n, bool accumulate,
+              const T* pf) = nullptr;
   int mr = 0, nr = 0, mc = 0, kc = 0, nc = 0;  // register tile and cache blocks
   // Rows [0, m) of A (strides sm, sk; -A with negate) into ceil(m/mr) panels kc*mr apart, zero-padded.
   void (*pack_a)(T* dst, const T* a, int64_t m, int64_t kc, int64_t sm, int64_t sk, bool negate) = nullptr;
