@@ -47,48 +47,6 @@ T* scratch(int slot, size_t n) {
 
 inline int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-// One MR-row panel of A (rows [0, m) of src, the rest zero), k-major: dst[k*MR + i]; with negate,
-// -A (C -= A B for the factorizations' trailing updates, at no extra pass).
-template <class T>
-void pack_a(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk, int MR, bool negate) {
-  const T s1 = negate ? T(-1) : T(1);
-  if (sk == 1) {
-    for (int64_t i = 0; i < m; ++i) {
-      const T* s = src + i * sm;
-      for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = s1 * s[k];
-    }
-    for (int64_t i = m; i < MR; ++i)
-      for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = T(0);
-  } else {
-    for (int64_t k = 0; k < kc; ++k) {
-      const T* s = src + k * sk;
-      T* d = dst + k * MR;
-      int64_t i = 0;
-      for (; i < m; ++i) d[i] = s1 * s[i * sm];
-      for (; i < MR; ++i) d[i] = T(0);
-    }
-  }
-}
-
-// One NR-column panel of B (columns [0, n) of src, the rest zero), k-major: dst[k*NR + j].
-template <class T>
-void pack_b(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn, int NR) {
-  if (sn == 1) {
-    for (int64_t k = 0; k < kc; ++k) {
-      T* d = dst + k * NR;
-      std::memcpy(d, src + k * sk, n * sizeof(T));
-      for (int64_t j = n; j < NR; ++j) d[j] = T(0);
-    }
-  } else {
-    for (int64_t j = 0; j < n; ++j) {
-      const T* s = src + j * sn;
-      for (int64_t k = 0; k < kc; ++k) dst[k * NR + j] = s[k * sk];
-    }
-    for (int64_t j = n; j < NR; ++j)
-      for (int64_t k = 0; k < kc; ++k) dst[k * NR + j] = T(0);
-  }
-}
-
 // C (M x N, contiguous) = A B with A, B of any strides. With ldc > 0, C has row stride ldc; with
 // accumulate, C += A B (for blocked factorizations' trailing updates); negate_a makes it C -= A B.
 template <class T>
@@ -97,7 +55,11 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
                  bool negate_a = false) {
   if (ldc <= 0) ldc = N;
   const int MR = g.mr, NR = g.nr;
-  const int64_t MC = g.mc, KC = g.kc, NC = g.nc;
+  const int64_t KC = g.kc, NC = g.nc;
+  // Row blocks of equal height (a multiple of MR): 1024 rows are 8 x 132 rather than 7 x 144 + 16,
+  // whose last block would stream every B panel for three tiles. Only the grouping changes, so
+  // the results do not.
+  const int64_t MC = round_up((M + (M + g.mc - 1) / g.mc - 1) / ((M + g.mc - 1) / g.mc), MR);
   const int64_t kcmax = std::min(KC, K), ncmax = std::min(NC, round_up(N, NR));
   T* pa = scratch<T>(0, static_cast<size_t>(round_up(M, MR) * kcmax));
   T* pb = scratch<T>(1, static_cast<size_t>(ncmax * kcmax));
@@ -112,12 +74,11 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
       const int64_t kc = std::min(KC, K - pc);
       const int64_t pack_grain = std::max<int64_t>(1, 16384 / (kc * NR));
       parallel_for(npan, pack_grain, [&](int64_t p0, int64_t p1) {
-        for (int64_t p = p0; p < p1; ++p)
-          pack_b(pb + p * kc * NR, B + pc * bk + (jc + p * NR) * bn, std::min<int64_t>(NR, nc - p * NR), kc, bk, bn, NR);
+        g.pack_b(pb + p0 * kc * NR, B + pc * bk + (jc + p0 * NR) * bn, std::min<int64_t>(p1 * NR, nc) - p0 * NR, kc, bk,
+                 bn);
       });
       auto pack_a_panels = [&](int64_t q0, int64_t q1) {
-        for (int64_t q = q0; q < q1; ++q)
-          pack_a(pa + q * kc * MR, A + q * MR * am + pc * ak, std::min<int64_t>(MR, M - q * MR), kc, am, ak, MR,
+        g.pack_a(pa + q0 * kc * MR, A + q0 * MR * am + pc * ak, std::min<int64_t>(q1 * MR, M) - q0 * MR, kc, am, ak,
                  negate_a);
       };
       // With one tile per MC block, its task packs that block just before using it (hot in L2);
@@ -134,9 +95,12 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
             const T* bp = pb + p * kc * NR;
             const int n = static_cast<int>(std::min<int64_t>(NR, nc - p * NR));
             T* cp = C + jc + p * NR;
-            for (int64_t ir = i0; ir < i1; ir += MR)
+            // The first four tiles prefetch the next panel into L2 (a quarter each), so it need
+            // not come from L3 while the tiles that use it run.
+            const T* next = bp + kc * NR;
+            for (int64_t ir = i0, t = 0; ir < i1; ir += MR, ++t)
               g.ukr(kc, pa + (ir / MR) * kc * MR, bp, cp + ir * ldc, ldc, static_cast<int>(std::min<int64_t>(MR, M - ir)), n,
-                    acc);
+                    acc, t < 4 ? next + t * (kc * NR / 4) : bp);
           }
         }
       });

@@ -126,6 +126,17 @@ template <class T>
   MNN_GEMM_ROW(SUF, ES, AO, 0, 14, 0, 1) MNN_GEMM_ROW(SUF, ES, AO, 1, 15, 2, 3)  \
   MNN_GEMM_ROW(SUF, ES, AO, 2, 14, 4, 5) MNN_GEMM_ROW(SUF, ES, AO, 3, 15, 6, 7)  \
   MNN_GEMM_ROW(SUF, ES, AO, 4, 14, 8, 9) MNN_GEMM_ROW(SUF, ES, AO, 5, 15, 10, 11)
+// After the loop the tile goes straight to C (row stride ldc bytes, rows 3-5 addressed from
+// c3 = c + 3 ldc), added to it when acc != 0. Once per 4 k steps the loop touches one line of pf
+// into L2: the driver points it at the B panel the next tiles will use, so that panel is on its
+// way from L3 while this one computes (it needs no more than the L2 prefetch; L1 keeps this one).
+#define MNN_GEMM_ROWOUT(SUF, R0, R1, ADDR0, ADDR1)                                                  \
+  "vaddp" SUF " " ADDR0 ", %%ymm" #R0 ", %%ymm" #R0 "\n\t vaddp" SUF " " ADDR1 ", %%ymm" #R1 ", %%ymm" #R1 "\n\t"
+#define MNN_GEMM_ROWST(SUF, R0, R1, ADDR0, ADDR1) "vmovups %%ymm" #R0 ", " ADDR0 "\n\t vmovups %%ymm" #R1 ", " ADDR1 "\n\t"
+#define MNN_GEMM_ROWS(M, SUF)                                                                         \
+  M(SUF, 0, 1, "(%[c])", "32(%[c])") M(SUF, 2, 3, "(%[c],%[ldc])", "32(%[c],%[ldc])")                  \
+  M(SUF, 4, 5, "(%[c],%[ldc],2)", "32(%[c],%[ldc],2)") M(SUF, 6, 7, "(%[c3])", "32(%[c3])")            \
+  M(SUF, 8, 9, "(%[c3],%[ldc])", "32(%[c3],%[ldc])") M(SUF, 10, 11, "(%[c3],%[ldc],2)", "32(%[c3],%[ldc],2)")
 #define MNN_GEMM_KLOOP(SUF, ES)                                                                    \
   "vxorps %%ymm0, %%ymm0, %%ymm0\n\t vxorps %%ymm1, %%ymm1, %%ymm1\n\t"                            \
   "vxorps %%ymm2, %%ymm2, %%ymm2\n\t vxorps %%ymm3, %%ymm3, %%ymm3\n\t"                            \
@@ -136,33 +147,39 @@ template <class T>
   "test %[k4], %[k4]\n\t jz 2f\n\t"                                                                \
   "1:\n\t"                                                                                         \
   "prefetcht0 4*6*" ES "*4(%[a])\n\t"                                                             \
+  "prefetcht1 (%[pf])\n\t"                                                                         \
   MNN_GEMM_STEP(SUF, ES, "0*6*" ES, "0") MNN_GEMM_STEP(SUF, ES, "1*6*" ES, "64")                  \
   MNN_GEMM_STEP(SUF, ES, "2*6*" ES, "128") MNN_GEMM_STEP(SUF, ES, "3*6*" ES, "192")               \
-  "add $4*6*" ES ", %[a]\n\t add $256, %[b]\n\t dec %[k4]\n\t jnz 1b\n\t"                          \
+  "add $4*6*" ES ", %[a]\n\t add $256, %[b]\n\t add $64, %[pf]\n\t dec %[k4]\n\t jnz 1b\n\t"      \
   "2:\n\t test %[k1], %[k1]\n\t jz 4f\n\t"                                                         \
   "3:\n\t"                                                                                         \
   MNN_GEMM_STEP(SUF, ES, "0", "0")                                                                 \
   "add $6*" ES ", %[a]\n\t add $64, %[b]\n\t dec %[k1]\n\t jnz 3b\n\t"                             \
-  "4:\n\t"                                                                                         \
-  "vmovups %%ymm0, 0(%[t])\n\t vmovups %%ymm1, 32(%[t])\n\t"                                       \
-  "vmovups %%ymm2, 64(%[t])\n\t vmovups %%ymm3, 96(%[t])\n\t"                                      \
-  "vmovups %%ymm4, 128(%[t])\n\t vmovups %%ymm5, 160(%[t])\n\t"                                    \
-  "vmovups %%ymm6, 192(%[t])\n\t vmovups %%ymm7, 224(%[t])\n\t"                                    \
-  "vmovups %%ymm8, 256(%[t])\n\t vmovups %%ymm9, 288(%[t])\n\t"                                    \
-  "vmovups %%ymm10, 320(%[t])\n\t vmovups %%ymm11, 352(%[t])\n\t"                                  \
-  : [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1)                                         \
-  : [t] "r"(tile)                                                                                  \
+  "4:\n\t test %[acc], %[acc]\n\t jz 5f\n\t"                                                       \
+  MNN_GEMM_ROWS(MNN_GEMM_ROWOUT, SUF)                                                             \
+  "5:\n\t"                                                                                         \
+  MNN_GEMM_ROWS(MNN_GEMM_ROWST, SUF)                                                                \
+  : [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf)                          \
+  : [c] "r"(c), [c3] "r"(c3), [ldc] "r"(ldc), [acc] "r"(acc)                                       \
   : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",       \
     "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc"
 
+// C (MR x NR, row stride ldc elements) = A~ B~ over kc steps, or += with acc.
 template <class T>
-void kloop(int64_t kc, const T* a, const T* b, T (*tile)[kNR<T>]) {
+void kloop_c(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool accumulate, const T* pf) {
   static_assert(2 * Vec<T>::W * sizeof(T) == 64, "the assembly assumes 64-byte B rows");
   int64_t k4 = kc / 4, k1 = kc % 4;
+  const int64_t acc = accumulate;
+  T* c3 = c + 3 * ldc;
+  ldc *= sizeof(T);
   if constexpr (sizeof(T) == 4) asm volatile(MNN_GEMM_KLOOP("s", "4"));
   else asm volatile(MNN_GEMM_KLOOP("d", "8"));
 }
+#define MNN_GEMM_KLOOP_C 1
 #undef MNN_GEMM_KLOOP
+#undef MNN_GEMM_ROWS
+#undef MNN_GEMM_ROWST
+#undef MNN_GEMM_ROWOUT
 #undef MNN_GEMM_STEP
 #undef MNN_GEMM_ROW
 #elif defined(MNN_NEON)
@@ -221,15 +238,24 @@ void kloop(int64_t kc, const T* a, const T* b, T (*tile)[kNR<T>]) {
 }
 #endif
 
-// C[0:m, 0:n] (row stride ldc) = A~ B~, or += when accumulate.
+// C[0:m, 0:n] (row stride ldc) = A~ B~, or += when accumulate; pf: see MNN_GEMM_KLOOP (a hint,
+// any address: prefetches never fault).
 template <class T>
 void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict c, int64_t ldc, int m, int n,
-         bool accumulate) {
+         bool accumulate, const T* pf) {
   using V = Vec<T>;
   constexpr int W = V::W, MR = kMR<T>, NR = kNR<T>;
   static_assert(NR % W == 0);
   for (int i = 0; i < m; ++i) __builtin_prefetch(c + i * ldc, 1), __builtin_prefetch(c + i * ldc + NR - 1, 1);
   alignas(64) T tile[MR][NR];
+#if defined(MNN_GEMM_KLOOP_C)
+  if (m == MR && n == NR) {
+    kloop_c(kc, a, b, c, ldc, accumulate, pf);
+    return;
+  }
+  kloop_c(kc, a, b, &tile[0][0], NR, false, pf);
+#else
+  (void)pf;
   kloop(kc, a, b, tile);
   if (m == MR && n == NR) {
     for (int i = 0; i < MR; ++i) {
@@ -241,6 +267,7 @@ void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict
     }
     return;
   }
+#endif
   for (int i = 0; i < m; ++i) {
     T* ci = c + i * ldc;
     if (accumulate)
@@ -248,6 +275,179 @@ void ukr(int64_t kc, const T* __restrict a, const T* __restrict b, T* __restrict
     else
       for (int j = 0; j < n; ++j) ci[j] = tile[i][j];
   }
+}
+
+// Packing. pack_a: rows [0, m) of A (strides sm, sk) into ceil(m/MR) MR-row panels, k-major
+// (dst[k*MR + i] within a panel, panels kc*MR apart), rows past m zero; with negate, -A.
+// pack_b: columns [0, n) of B (strides sk, sn) into ceil(n/NR) NR-column panels (dst[k*NR + j],
+// panels kc*NR apart), columns past n zero. Both only copy, so the products do not depend on
+// which path packed them. The AVX2 paths transpose 8 x 8 (float) / 4 x 4 (double) blocks in
+// registers; a scalar loop over the same elements handles the rest.
+template <class T>
+void pack_a_scalar(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk, bool negate) {
+  constexpr int MR = kMR<T>;
+  const T s1 = negate ? T(-1) : T(1);
+  for (int64_t k = 0; k < kc; ++k) {
+    const T* s = src + k * sk;
+    T* d = dst + k * MR;
+    int64_t i = 0;
+    for (; i < m; ++i) d[i] = s1 * s[i * sm];
+    for (; i < MR; ++i) d[i] = T(0);
+  }
+}
+
+template <class T>
+void pack_b_scalar(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn) {
+  constexpr int NR = kNR<T>;
+  for (int64_t j = 0; j < n; ++j) {
+    const T* s = src + j * sn;
+    for (int64_t k = 0; k < kc; ++k) dst[k * NR + j] = s[k * sk];
+  }
+  for (int64_t j = n; j < NR; ++j)
+    for (int64_t k = 0; k < kc; ++k) dst[k * NR + j] = T(0);
+}
+
+#if defined(__AVX2__)
+// r[i] <- column i of the 8 x 8 block whose rows are r[0..7].
+inline void transpose8(__m256* r) {
+  __m256 t[8], u[8];
+  for (int i = 0; i < 8; i += 2) t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]), t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  for (int i = 0; i < 8; i += 4) {
+    u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+    u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+    u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; ++i) r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20), r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+}
+// r[i] <- column i of the 4 x 4 block whose rows are r[0..3].
+inline void transpose4(__m256d* r) {
+  const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+  const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+  r[0] = _mm256_permute2f128_pd(t0, t2, 0x20), r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  r[2] = _mm256_permute2f128_pd(t0, t2, 0x31), r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+#endif
+
+template <class T>
+void pack_a(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk, bool negate) {
+  constexpr int MR = kMR<T>;
+  for (int64_t i0 = 0; i0 < m; i0 += MR, dst += kc * MR) {
+    const T* s = src + i0 * sm;
+    const int64_t mi = m - i0 < MR ? m - i0 : MR;
+    int64_t k = 0;
+#if defined(__AVX2__)
+    if constexpr (MR == 6) {
+      if (mi == MR && sk == 1) {  // rows contiguous: transpose blocks of 6 rows x 8 (4) columns
+        if constexpr (sizeof(T) == 4) {
+          const __m256 sg = _mm256_set1_ps(negate ? -0.0f : 0.0f);  // xor: exact negation
+          for (; k + 8 <= kc; k += 8) {
+            __m256 r[8];
+            for (int i = 0; i < 6; ++i) r[i] = _mm256_xor_ps(_mm256_loadu_ps(s + i * sm + k), sg);
+            r[6] = r[7] = _mm256_setzero_ps();
+            transpose8(r);
+            // Each store writes 8 lanes, the last two overwritten by the next; the block's last
+            // column is stored exactly, so nothing past this panel is touched.
+            T* d = dst + k * MR;
+            for (int j = 0; j < 7; ++j) _mm256_storeu_ps(d + j * MR, r[j]);
+            _mm_storeu_ps(d + 7 * MR, _mm256_castps256_ps128(r[7]));
+            _mm_storel_pi(reinterpret_cast<__m64*>(d + 7 * MR + 4), _mm256_extractf128_ps(r[7], 1));
+          }
+        } else {
+          const __m256d sg = _mm256_set1_pd(negate ? -0.0 : 0.0);
+          for (; k + 4 <= kc; k += 4) {
+            __m256d r[4], q[4];
+            for (int i = 0; i < 4; ++i) r[i] = _mm256_xor_pd(_mm256_loadu_pd(s + i * sm + k), sg);
+            q[0] = _mm256_xor_pd(_mm256_loadu_pd(s + 4 * sm + k), sg);
+            q[1] = _mm256_xor_pd(_mm256_loadu_pd(s + 5 * sm + k), sg);
+            transpose4(r);
+            const __m256d lo = _mm256_unpacklo_pd(q[0], q[1]), hi = _mm256_unpackhi_pd(q[0], q[1]);
+            const __m128d tail[4] = {_mm256_castpd256_pd128(lo), _mm256_castpd256_pd128(hi), _mm256_extractf128_pd(lo, 1),
+                                     _mm256_extractf128_pd(hi, 1)};
+            T* d = dst + k * MR;
+            for (int j = 0; j < 4; ++j) _mm256_storeu_pd(d + j * MR, r[j]), _mm_storeu_pd(d + j * MR + 4, tail[j]);
+          }
+        }
+      } else if (mi == MR && sm == 1) {  // columns contiguous (a transposed A): 6 values per k
+        const T s1 = negate ? T(-1) : T(1);
+        for (; k < kc; ++k)
+          for (int i = 0; i < MR; ++i) dst[k * MR + i] = s1 * s[k * sk + i];
+      }
+    }
+#endif
+    if (k < kc) pack_a_scalar(dst + k * MR, s + k * sk, mi, kc - k, sm, sk, negate);
+  }
+}
+
+template <class T>
+void pack_b(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn) {
+  using V = Vec<T>;
+  constexpr int NR = kNR<T>, W = V::W;
+  const int64_t nfull = n / NR;  // whole panels; a partial last one takes the scalar loop
+  if (sn == 1) {
+    // Eight rows at a time: each panel gets eight consecutive rows (whole cache lines, in order)
+    // while the eight row streams of B are read sequentially. Row by row would write one line
+    // into every panel per row, kc*NR apart, all into the same L1 set (~2x slower).
+    for (int64_t k0 = 0; k0 < kc; k0 += 8) {
+      const int64_t kb = kc - k0 < 8 ? kc - k0 : 8;
+      const T* s = src + k0 * sk;
+      T* d = dst + k0 * NR;
+      if (kb == 8) {
+#if defined(__AVX2__)
+        constexpr int R32 = NR * sizeof(T) / 32;  // 32-byte pieces per panel row
+        static_assert(R32 * 32 == NR * sizeof(T));
+        for (int64_t p = 0; p < nfull; ++p, s += NR, d += kc * NR)
+          for (int k = 0; k < 8; ++k)
+            for (int j = 0; j < R32; ++j)
+              _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + k * NR) + j,
+                                  _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + k * sk) + j));
+#else
+        for (int64_t p = 0; p < nfull; ++p, s += NR, d += kc * NR)
+          for (int k = 0; k < 8; ++k)
+            for (int j = 0; j < NR; j += W) V::store(d + k * NR + j, V::load(s + k * sk + j));
+#endif
+      } else {
+        for (int64_t p = 0; p < nfull; ++p, s += NR, d += kc * NR)
+          for (int64_t k = 0; k < kb; ++k)
+            for (int j = 0; j < NR; j += W) V::store(d + k * NR + j, V::load(s + k * sk + j));
+      }
+    }
+  }
+#if defined(__AVX2__)
+  else if (sk == 1 && NR == 16 && sizeof(T) == 4) {  // columns contiguous (a transposed B)
+    for (int64_t p = 0; p < nfull; ++p) {
+      const float* s = reinterpret_cast<const float*>(src) + p * NR * sn;
+      float* d = reinterpret_cast<float*>(dst) + p * kc * NR;
+      int64_t k = 0;
+      for (; k + 8 <= kc; k += 8)
+        for (int h = 0; h < 2; ++h) {
+          __m256 r[8];
+          for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_ps(s + (h * 8 + j) * sn + k);
+          transpose8(r);
+          for (int kk = 0; kk < 8; ++kk) _mm256_storeu_ps(d + (k + kk) * NR + h * 8, r[kk]);
+        }
+      if (k < kc) pack_b_scalar(reinterpret_cast<T*>(d + k * NR), reinterpret_cast<const T*>(s + k), NR, kc - k, sk, sn);
+    }
+  } else if (sk == 1 && NR == 8 && sizeof(T) == 8) {
+    for (int64_t p = 0; p < nfull; ++p) {
+      const double* s = reinterpret_cast<const double*>(src) + p * NR * sn;
+      double* d = reinterpret_cast<double*>(dst) + p * kc * NR;
+      int64_t k = 0;
+      for (; k + 4 <= kc; k += 4)
+        for (int h = 0; h < 2; ++h) {
+          __m256d r[4];
+          for (int j = 0; j < 4; ++j) r[j] = _mm256_loadu_pd(s + (h * 4 + j) * sn + k);
+          transpose4(r);
+          for (int kk = 0; kk < 4; ++kk) _mm256_storeu_pd(d + (k + kk) * NR + h * 4, r[kk]);
+        }
+      if (k < kc) pack_b_scalar(reinterpret_cast<T*>(d + k * NR), reinterpret_cast<const T*>(s + k), NR, kc - k, sk, sn);
+    }
+  }
+#endif
+  else {
+    for (int64_t p = 0; p < nfull; ++p) pack_b_scalar(dst + p * kc * NR, src + p * NR * sn, NR, kc, sk, sn);
+  }
+  if (nfull * NR < n) pack_b_scalar(dst + nfull * kc * NR, src + nfull * NR * sn, n - nfull * NR, kc, sk, sn);
 }
 
 // y[i] = sum_k A[i*lda + k] x[k]. Lane-wise partial sums (a fixed order, so the compiler may
@@ -336,6 +536,8 @@ void small(int64_t m, int64_t n, int64_t kk, const T* __restrict a, int64_t as_m
 template <class T>
 void fill_one(GemmKernel<T>& g) {
   g.ukr = &ukr<T>;
+  g.pack_a = &pack_a<T>;
+  g.pack_b = &pack_b<T>;
   g.gemv_rows = &gemv_rows<T>;
   g.gemv_cols = &gemv_cols<T>;
   g.small = &small<T>;

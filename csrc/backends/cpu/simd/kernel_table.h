@@ -23,8 +23,14 @@ template <class T>
 struct GemmKernel {
   // C[0:m, 0:n] (row stride ldc) = A~ B~, or += when accumulate: a is an MR-row panel packed
   // k-major (a[k*mr + i]), b an NR-column panel (b[k*nr + j]), both zero-padded to mr / nr.
-  void (*ukr)(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, int m, int n, bool accumulate) = nullptr;
+  // pf: memory the kernel may prefetch into L2 meanwhile (kc*16 bytes from it; any address).
+  void (*ukr)(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, int m, int n, bool accumulate,
+              const T* pf) = nullptr;
   int mr = 0, nr = 0, mc = 0, kc = 0, nc = 0;  // register tile and cache blocks
+  // Rows [0, m) of A (strides sm, sk; -A with negate) into ceil(m/mr) panels kc*mr apart, zero-padded.
+  void (*pack_a)(T* dst, const T* a, int64_t m, int64_t kc, int64_t sm, int64_t sk, bool negate) = nullptr;
+  // Columns [0, n) of B (strides sk, sn) into ceil(n/nr) panels kc*nr apart, zero-padded.
+  void (*pack_b)(T* dst, const T* b, int64_t n, int64_t kc, int64_t sk, int64_t sn) = nullptr;
   // y[i] = sum_k a[i*lda + k] x[k], i < m
   void (*gemv_rows)(int64_t m, int64_t k, const T* a, int64_t lda, const T* x, T* y) = nullptr;
   // y[j] = sum_k x[k] b[k*ldb + j], j < n
