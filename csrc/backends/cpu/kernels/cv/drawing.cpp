@@ -16,6 +16,8 @@
 //   4 CIRCLE     cx cy radius thickness line_type shift
 //   5 ELLIPSE    cx cy ax ay angle start end thickness line_type  (centre and axes in 16-bit fixed point)
 //   6 CONTOURS   thickness line_type ncontours  { n  x y ... }   (closed outlines, caps at segment ends)
+//   7 OFFSET     dx dy   (added, raw, to the points of every later POLYLINE: putText's glyphs are
+//                         encoded once relative to their pen position and placed by an OFFSET)
 // line_type is cv2's value: 4, 8, 16 (LINE_AA) or the aliases 0 (8-connected) and 1 (4-connected),
 // which cv2 5 routes differently in places (thin lines with shift > 0); Python turns LINE_AA into 8
 // on images that are not 8-bit, as cv2 does.
@@ -25,9 +27,12 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
+#include "backends/cpu/kernels/cv/drawing.h"
+#include "core/error.h"
 #include "prims/registry.h"
 
 namespace mnn::cpu {
@@ -646,41 +651,38 @@ T saturate(double v) {
   }
 }
 
-class DrawKernel final : public backend::Kernel {
- public:
-  explicit DrawKernel(const backend::StepDesc& s) : ints_(s.params->ints), col_(s.params->floats) {
-    const Shape& sh = s.inputs[0].shape;
-    h_ = sh[0], w_ = sh[1];
-    cn_ = sh.size() == 3 ? static_cast<int>(sh[2]) : 1;
-    dt_ = s.inputs[0].dtype;
-    isz_ = static_cast<int64_t>(itemsize(dt_));
-  }
+}  // namespace
 
-  void run(char* const* in, char* out) override {
-    const size_t bytes = static_cast<size_t>(h_ * w_ * cn_ * isz_);
-    if (out != in[0] && bytes) std::memcpy(out, in[0], bytes);
-    if (h_ == 0 || w_ == 0) return;
+void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType dt, const int64_t* ints,
+                   size_t nints, const double* col) {
+  const int64_t isz = static_cast<int64_t>(itemsize(dt));
+  if (h == 0 || w == 0) return;
     Canvas c;
-    c.data = reinterpret_cast<uint8_t*>(out);
-    c.h = h_, c.w = w_, c.pix = cn_ * isz_, c.step = w_ * cn_ * isz_, c.cn = cn_;
-    c.u8 = dt_ == DType::UInt8;
-    dispatch_dtype(dt_, [&](auto zero) {
+    c.data = reinterpret_cast<uint8_t*>(data);
+    c.h = h, c.w = w, c.pix = cn * isz, c.step = step, c.cn = cn;
+    c.u8 = dt == DType::UInt8;
+    dispatch_dtype(dt, [&](auto zero) {
       using T = decltype(zero);
-      for (int k = 0; k < cn_; ++k) {
-        T v = saturate<T>(col_[k]);
-        std::memcpy(c.color + k * isz_, &v, sizeof(T));
+      for (int k = 0; k < cn; ++k) {
+        T v = saturate<T>(col[k]);
+        std::memcpy(c.color + k * isz, &v, sizeof(T));
       }
       return 0;
     });
-    for (int k = 0; k < 4; ++k) c.cval[k] = static_cast<int>(saturate<uint8_t>(col_[k]));
+    for (int k = 0; k < 4; ++k) c.cval[k] = static_cast<int>(saturate<uint8_t>(col[k]));
     size_t pos = 0;
-    auto next = [&]() { return ints_.at(pos++); };
+    // the stream comes from mnn/cv/_drawing.py; a short one (a bug there) throws instead of reading past it
+    auto next = [&]() {
+      if (pos >= nints) throw ValueError("[mnn.cv.draw] truncated command stream");
+      return ints[pos++];
+    };
+    Pt off{0, 0};  // OFFSET: added to the points of the POLYLINE commands that follow
     auto points = [&](int64_t n) {
       std::vector<Pt> v(static_cast<size_t>(n));
       for (auto& p : v) p.x = next(), p.y = next();
       return v;
     };
-    while (pos < ints_.size()) {
+    while (pos < nints) {
       const int64_t cmd = next();
       switch (cmd) {
         case 0: {
@@ -694,7 +696,9 @@ class DrawKernel final : public backend::Kernel {
           bool closed = next() != 0;
           int64_t th = next();
           int lt = static_cast<int>(next()), sh = static_cast<int>(next());
-          poly_line(c, points(next()), closed, th, lt, sh);
+          std::vector<Pt> v = points(next());
+          for (auto& p : v) p.x += off.x, p.y += off.y;
+          poly_line(c, v, closed, th, lt, sh);
           break;
         }
         case 2: {
@@ -735,10 +739,31 @@ class DrawKernel final : public backend::Kernel {
           }
           break;
         }
+        case 7:
+          off.x = next(), off.y = next();
+          break;
         default:
-          return;  // unreachable: the stream is built by mnn/cv/_drawing.py
+          throw ValueError("[mnn.cv.draw] bad command " + std::to_string(cmd));  // unreachable: the stream is built by mnn/cv/_drawing.py
       }
     }
+}
+
+namespace {
+
+class DrawKernel final : public backend::Kernel {
+ public:
+  explicit DrawKernel(const backend::StepDesc& s) : ints_(s.params->ints), col_(s.params->floats) {
+    const Shape& sh = s.inputs[0].shape;
+    h_ = sh[0], w_ = sh[1];
+    cn_ = sh.size() == 3 ? static_cast<int>(sh[2]) : 1;
+    dt_ = s.inputs[0].dtype;
+    isz_ = static_cast<int64_t>(itemsize(dt_));
+  }
+
+  void run(char* const* in, char* out) override {
+    const size_t bytes = static_cast<size_t>(h_ * w_ * cn_ * isz_);
+    if (out != in[0] && bytes) std::memcpy(out, in[0], bytes);
+    draw_commands(out, h_, w_, w_ * cn_ * isz_, cn_, dt_, ints_.data(), ints_.size(), col_.data());
   }
 
  private:
