@@ -21,6 +21,7 @@ TrueType fonts instead); the glyphs come from the data file of the optional pyhe
 """
 import math
 import struct
+from itertools import chain as _chain_it
 
 from .. import _core
 from .. import numpy as _np
@@ -108,6 +109,11 @@ def _color(c, fn):
     """cv2.Scalar: one number, or up to 4; missing channels are 0 (so 255 on a BGR image is blue)."""
     if c is None:
         raise fail(fn, "'color' is None")
+    if type(c) is tuple and len(c) == 3:
+        try:
+            return [float(c[0]), float(c[1]), float(c[2]), 0.0]
+        except (TypeError, ValueError):
+            raise fail(fn, "Can't parse 'color': values must be numbers") from None
     if type(c) is tuple and 1 <= len(c) <= 4:
         vals = c
     elif isinstance(c, (int, float)) and not isinstance(c, bool):
@@ -134,8 +140,9 @@ def _line_type(lt, img, fn):
         raise fail(fn, f"unsupported lineType {lt} (expected LINE_4, LINE_8 or LINE_AA)")
     if lt == LINE_AA:
         dt = getattr(img, "dtype", None)  # an image without one fails in _draw (_canvas)
-        if dt is not None and str(dt) != "uint8":
-            lt = LINE_8  # cv2 draws anti-aliased only on 8-bit images
+        if dt is not None:
+            if _dtype_name(dt) != "uint8":
+                lt = LINE_8  # cv2 draws anti-aliased only on 8-bit images
     return lt
 
 
@@ -307,14 +314,15 @@ def _draw_graph(img, a, ints, color):
 def _contour_points(c, fn, name="pts"):
     """One contour/polygon: an int32 array of N points ((N,2), (N,1,2) or a flat list of pairs)."""
     if hasattr(c, "dtype"):
-        if str(c.dtype) not in ("int32", "int64"):
+        dt = _dtype_name(c.dtype)
+        if dt not in ("int32", "int64"):
             raise fail(fn, f"'{name}' must hold int32 points (cv2: checkVector(2, CV_32S)), got {c.dtype}")
         flat = c.reshape(-1).tolist() if c.size else []
-        if flat and not (-2**31 <= min(flat) and max(flat) < 2**31):
+        if dt == "int64" and flat and not (-2**31 <= min(flat) and max(flat) < 2**31):
             raise fail(fn, f"'{name}' has coordinates outside the C int range")
         if len(flat) % 2:
             raise fail(fn, f"'{name}' must hold 2-d points")
-        return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+        return list(zip(flat[0::2], flat[1::2]))
     try:
         vals = list(c)
     except TypeError:
@@ -341,11 +349,24 @@ def _contours(pts, fn, name="pts"):
         raise fail(fn, f"Can't parse '{name}': expected a sequence of point arrays") from None
 
 
+_chain = _chain_it.from_iterable
+
+
 def _flat(pts):
     out = [len(pts)]
-    for x, y in pts:
-        out += (x, y)
+    out += _chain(pts)
     return out
+
+
+def _dtype_name(dt):
+    """str(dtype), cached per dtype object (numpy's __str__ costs microseconds)."""
+    name = _DTYPE_NAMES.get(dt)
+    if name is None:
+        name = _DTYPE_NAMES[dt] = str(dt)
+    return name
+
+
+_DTYPE_NAMES = {}
 
 
 # ---- lines and shapes -----------------------------------------------------------------------

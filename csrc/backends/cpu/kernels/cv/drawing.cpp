@@ -77,10 +77,29 @@ struct Canvas {
 
   void span(int64_t y, int64_t x1, int64_t x2) {  // x1..x2 inclusive, already inside the image
     uint8_t* p = data + y * step + x1 * pix;
-    for (int64_t x = x1; x <= x2; ++x, p += pix) std::memcpy(p, color, static_cast<size_t>(pix));
+    const int64_t n = x2 - x1 + 1;
+    // the common pixel sizes with constant-size stores (a memcpy of a run-time size per pixel
+    // costs a call each)
+    switch (pix) {
+      case 1:
+        std::memset(p, color[0], static_cast<size_t>(n));
+        break;
+      case 3:
+        for (int64_t i = 0; i < n; ++i, p += 3) p[0] = color[0], p[1] = color[1], p[2] = color[2];
+        break;
+      case 4:
+        for (int64_t i = 0; i < n; ++i, p += 4) std::memcpy(p, color, 4);
+        break;
+      default:
+        for (int64_t i = 0; i < n; ++i, p += pix) std::memcpy(p, color, static_cast<size_t>(pix));
+    }
   }
   void put(int64_t x, int64_t y) {
-    if (x >= 0 && x < w && y >= 0 && y < h) std::memcpy(data + y * step + x * pix, color, static_cast<size_t>(pix));
+    if (x >= 0 && x < w && y >= 0 && y < h) {
+      uint8_t* p = data + y * step + x * pix;
+      if (pix == 3) p[0] = color[0], p[1] = color[1], p[2] = color[2];
+      else std::memcpy(p, color, static_cast<size_t>(pix));
+    }
   }
   void clipped_span(int64_t y, int64_t x1, int64_t x2) {
     if (y < 0 || y >= h) return;
@@ -217,16 +236,45 @@ constexpr int kAAFilter[64] = {168, 177, 185, 194, 202, 210, 218, 224, 231, 236,
                                158, 149, 140, 131, 122, 114, 105, 97,  89,  82,  75,  68,  62,  56,  50,  45,
                                40,  36,  32,  28,  25,  22,  19,  16,  14,  12,  11,  9,   8,   7,   5,   5};
 
-// Blends the colour into one pixel with weight a/256, twice over (cv2 applies its blend step twice,
-// which sharpens the profile; the rounding of each step is kept).
-inline void aa_blend(Canvas& c, int64_t x, int64_t y, int a) {
-  if (x < 0 || x >= c.w || y < 0 || y >= c.h) return;
-  uint8_t* p = c.data + y * c.step + x * c.pix;
-  for (int k = 0; k < c.cn; ++k) {
+// Blends the colour into one pixel (inside the image) with weight a/256, twice over (cv2 applies its
+// blend step twice, which sharpens the profile; the rounding of each step is kept).
+template <int CN>
+inline void aa_blend_px(uint8_t* p, const int* cval, int a) {
+  for (int k = 0; k < CN; ++k) {
     int v = p[k];
-    v += ((c.cval[k] - v) * a + 127) >> 8;
-    v += ((c.cval[k] - v) * a + 127) >> 8;
+    v += ((cval[k] - v) * a + 127) >> 8;
+    v += ((cval[k] - v) * a + 127) >> 8;
     p[k] = static_cast<uint8_t>(v);
+  }
+}
+
+// The walk of line_aa (below): one step per whole pixel along the major axis u, blending the three
+// pixels across the line. Pointers step along both axes; the bounds are checked per pixel only
+// where the three pixels reach past the image (the walk itself stays inside after clipping, u
+// checked anyway).
+template <int CN>
+void aa_walk(Canvas& c, bool x_major, int64_t u, int64_t v, int64_t vstep, int64_t left, const int (&ends)[3][3]) {
+  const int64_t ulim = x_major ? c.w : c.h, vlim = x_major ? c.h : c.w;
+  const int64_t su = x_major ? c.pix : c.step, sv = x_major ? c.step : c.pix;  // byte strides along u, v
+  for (int64_t done = 0; left >= 0; ++u, v += vstep, ++done, --left) {
+    if (u < 0 || u >= ulim) continue;
+    const int f = ends[done < 2 ? done : 2][left < 2 ? left : 2];
+    const int d = static_cast<int>((v >> (kShift - 5)) & 31);
+    const int64_t vc = v >> kShift;  // the pixel below (right of) the line's centre
+    const int w0 = (f * kAAFilter[d + 32] >> 8) & 0xff, w1 = (f * kAAFilter[d] >> 8) & 0xff,
+              w2 = (f * kAAFilter[63 - d] >> 8) & 0xff;
+    if (vc >= 1 && vc + 1 < vlim) {
+      uint8_t* p = c.data + u * su + (vc - 1) * sv;
+      aa_blend_px<CN>(p, c.cval, w0);
+      aa_blend_px<CN>(p + sv, c.cval, w1);
+      aa_blend_px<CN>(p + 2 * sv, c.cval, w2);
+    } else {
+      const int w[3] = {w0, w1, w2};
+      for (int k = 0; k < 3; ++k) {
+        const int64_t vk = vc - 1 + k;
+        if (vk >= 0 && vk < vlim) aa_blend_px<CN>(c.data + u * su + vk * sv, c.cval, w[k]);
+      }
+    }
   }
 }
 
@@ -273,21 +321,10 @@ void line_aa(Canvas& c, Pt a, Pt b) {
     ends[2][1] = ((far1 + full) >> 8) & 0x1ff;
     ends[2][2] = gain;
   }
-  const int64_t ulim = x_major ? c.w : c.h, vlim = x_major ? c.h : c.w;
-  int64_t u = u0 >> kShift;
-  for (int64_t done = 0; left >= 0; ++u, v += vstep, ++done, --left) {
-    if (u < 0 || u >= ulim) continue;
-    const int f = ends[std::min<int64_t>(done, 2)][std::min<int64_t>(left, 2)];
-    const int d = static_cast<int>((v >> (kShift - 5)) & 31);
-    const int64_t vc = v >> kShift;  // the pixel below (right of) the line's centre
-    const int w[3] = {(f * kAAFilter[d + 32] >> 8) & 0xff, (f * kAAFilter[d] >> 8) & 0xff,
-                      (f * kAAFilter[63 - d] >> 8) & 0xff};
-    for (int k = 0; k < 3; ++k) {
-      const int64_t vk = vc - 1 + k;
-      if (vk < 0 || vk >= vlim) continue;
-      if (x_major) aa_blend(c, u, vk, w[k]);
-      else aa_blend(c, vk, u, w[k]);
-    }
+  switch (c.cn) {
+    case 1: aa_walk<1>(c, x_major, u0 >> kShift, v, vstep, left, ends); break;
+    case 3: aa_walk<3>(c, x_major, u0 >> kShift, v, vstep, left, ends); break;
+    default: aa_walk<4>(c, x_major, u0 >> kShift, v, vstep, left, ends); break;
   }
 }
 
