@@ -330,8 +330,7 @@ void line_aa(Canvas& c, Pt a, Pt b) {
 
 // A filled convex polygon: outline first (so thin slivers still show), then one span per row
 // between a left and a right edge that are followed vertex by vertex from the topmost vertex.
-void fill_convex(Canvas& c, const std::vector<Pt>& v, int line_type, int shift) {
-  const int64_t n = static_cast<int64_t>(v.size());
+void fill_convex(Canvas& c, const Pt* v, int64_t n, int line_type, int shift) {
   if (n <= 0) return;
   const int64_t delta = (int64_t(1) << shift) >> 1;
   const int64_t d1 = line_type < kAA ? (kOne >> 1) : kOne - 1;
@@ -413,6 +412,10 @@ void fill_convex(Canvas& c, const std::vector<Pt>& v, int line_type, int shift) 
     side[0].x += side[0].dx;
     side[1].x += side[1].dx;
   } while (++y <= ymax);
+}
+
+void fill_convex(Canvas& c, const std::vector<Pt>& v, int line_type, int shift) {
+  fill_convex(c, v.data(), static_cast<int64_t>(v.size()), line_type, shift);
 }
 
 struct Edge {
@@ -602,6 +605,35 @@ void ellipse_fixed(Canvas& c, Pt ctr, Pt axes, int64_t angle, int64_t a0, int64_
   }
 }
 
+// A filled anti-aliased round cap of radius `half` (fixed point) at ctr: ellipse_fixed(c, ctr,
+// {half, half}, 0, 0, 360, -1, line_type) without its heap vectors when the disc is small enough
+// for cv2's 90-degree sampling (thin lines' caps: one per segment of every thick AA polyline and
+// circle), else that call itself. Same vertices: the same table values, products and rounding.
+void round_cap_aa(Canvas& c, Pt ctr, int64_t half, int line_type) {
+  half = std::llabs(half);
+  if (((half + (kOne >> 1)) >> kShift) >= 3) {
+    ellipse_fixed(c, ctr, {half, half}, 0, 0, 360, -1, line_type);
+    return;
+  }
+  const float* st = sin_table();
+  const float alpha = st[450], beta = st[0];
+  const double cx = double(ctr.x), cy = double(ctr.y), aw = double(half), ah = double(half);
+  Pt v[5];
+  int64_t n = 0;
+  for (int64_t t = 0; t <= 360; t += 90) {
+    const double x = aw * st[450 - t], y = ah * st[t];
+    const double qx = cx + x * alpha - y * beta, qy = cy + x * beta + y * alpha;
+    Pt p;
+    p.x = round_even(qx / kOne) << kShift;
+    p.y = round_even(qy / kOne) << kShift;
+    p.x += round_even(qx - p.x);
+    p.y += round_even(qy - p.y);
+    if (n == 0 || p != v[n - 1]) v[n++] = p;
+  }
+  if (n == 1) v[0] = v[1] = ctr, n = 2;
+  fill_convex(c, v, n, line_type, kShift);
+}
+
 // A line of any thickness: thin ones are rasterised directly; thick ones are a filled rectangle
 // along the segment plus round caps (flags bit 0: at p0, bit 1: at p1).
 void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int flags, int shift) {
@@ -638,9 +670,9 @@ void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int f
   if (std::fabs(r) > DBL_EPSILON) {
     r = (half + odd * kOne * 0.5) / std::sqrt(r);
     const Pt d{round_even(dy * r), round_even(dx * r)};
-    std::vector<Pt> q = {{p0.x + d.x, p0.y + d.y}, {p0.x - d.x, p0.y - d.y},
-                         {p1.x - d.x, p1.y - d.y}, {p1.x + d.x, p1.y + d.y}};
-    fill_convex(c, q, line_type, kShift);
+    const Pt q[4] = {{p0.x + d.x, p0.y + d.y}, {p0.x - d.x, p0.y - d.y},
+                     {p1.x - d.x, p1.y - d.y}, {p1.x + d.x, p1.y + d.y}};
+    fill_convex(c, q, 4, line_type, kShift);
   }
   for (int i = 0; i < 2; ++i) {
     if (flags & (i + 1)) {
@@ -648,7 +680,7 @@ void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int f
         const Pt ctr{(p0.x + (kOne >> 1)) >> kShift, (p0.y + (kOne >> 1)) >> kShift};
         circle_int(c, ctr, (half + (kOne >> 1)) >> kShift, true);
       } else {
-        ellipse_fixed(c, p0, {half, half}, 0, 0, 360, -1, line_type);
+        round_cap_aa(c, p0, half, line_type);
       }
     }
     p0 = p1;
