@@ -163,3 +163,20 @@ def test_mnn_numpy_backed_array_writes_numpy_memory():
     numpy.testing.assert_array_equal(numpy.asarray(m), want)
     if numpy.shares_memory(numpy.asarray(m), img):
         numpy.testing.assert_array_equal(img, want)
+
+
+@pytest.mark.parametrize("lib", ["numpy", "mnn"])
+def test_putText_on_views_the_graph_path(lib):
+    """Text on a view whose pixels are not packed in rows takes the graph path (the glyph stream
+    travels as packed bytes there too): same pixels as text drawn on a packed copy."""
+    img = frame(h=40, w=200)
+    before = img.copy()
+    want = img.copy()
+    packed = numpy.ascontiguousarray(want[:, ::2])
+    cv.putText(packed, "Ab 0.5", (2, 25), cv.FONT_HERSHEY_SIMPLEX, 0.6, (255, 0, 90), 1, cv.LINE_AA)
+    want[:, ::2] = packed
+    m = mnp.array(img) if lib == "mnn" else img
+    v = m[:, ::2]
+    assert cv.putText(v, "Ab 0.5", (2, 25), cv.FONT_HERSHEY_SIMPLEX, 0.6, (255, 0, 90), 1, cv.LINE_AA) is v
+    numpy.testing.assert_array_equal(numpy.asarray(m), want)
+    assert (numpy.asarray(m) != before).any()
