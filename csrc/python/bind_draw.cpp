@@ -54,6 +54,17 @@ void bind_draw(py::module_& m) {
     if (PyBytes_Check(ints.ptr())) {
       n = static_cast<size_t>(PyBytes_GET_SIZE(ints.ptr())) / sizeof(int64_t);
       cmd = reinterpret_cast<const int64_t*>(PyBytes_AS_STRING(ints.ptr()));
+    } else if (PyList_CheckExact(ints.ptr())) {
+      // the usual short list of Python ints, read directly (pybind11's generic caster costs more
+      // than many of the drawings it carries)
+      const Py_ssize_t len = PyList_GET_SIZE(ints.ptr());
+      owned.resize(static_cast<size_t>(len));
+      for (Py_ssize_t i = 0; i < len; ++i) {
+        const long long v = PyLong_AsLongLong(PyList_GET_ITEM(ints.ptr(), i));
+        if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+        owned[static_cast<size_t>(i)] = v;
+      }
+      cmd = owned.data(), n = owned.size();
     } else {
       owned = ints.cast<std::vector<int64_t>>();
       cmd = owned.data(), n = owned.size();

@@ -444,7 +444,11 @@ def rectangle(img, *args, **kw):
 def _rectangle_pts(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
     fn = "rectangle"
     col = _color(color, fn)
-    sh, t, lt = _shift(shift, fn), _thickness(thickness, fn), _line_type(lineType, img, fn)
+    # plain ints in range skip the checking calls (same results: _shift, _thickness, _line_type)
+    sh = 0 if shift == 0 and type(shift) is int else _shift(shift, fn)
+    t = thickness if type(thickness) is int and -_I32 <= thickness <= _MAX_THICKNESS else _thickness(thickness, fn)
+    lt = lineType if (lineType == LINE_8 or lineType == LINE_4) and type(lineType) is int else \
+        _line_type(lineType, img, fn)
     (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
     if t >= 0:
         return _draw(img, [_POLYLINE, 1, t, lt, sh, 4, x0, y0, x1, y0, x1, y1, x0, y1], col, fn)
