@@ -629,6 +629,85 @@ def w_cv_filters():
             case("cv Canny 50/150", lambda a: cv2.Canny(a, 50, 150), lambda a: mcv.Canny(a, 50, 150))]
 
 
+class _FreshDrawing:
+    """The pixels of one annotation pass drawn on a fresh copy of the frame, made when the result
+    check reads them (outside the timed calls, which keep drawing in place on one canvas as a
+    video pipeline does: their number differs between libraries, so that canvas is not compared)."""
+
+    def __init__(self, draw):
+        self.draw = draw
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.draw())
+
+
+def w_cv_draw():
+    """YOLO-style annotation of a 1920x1080x3 uint8 frame, drawn in place (mnn.cv on an mnn array,
+    cv2 on a numpy array): 50 boxes (rectangle, thickness 2), 20 LINE_AA lines (thickness 2), 20
+    LINE_AA circles (filled or thickness 2), pixel-checked against cv2; then, in a row of its own
+    and not compared, their 50 labels (putText SIMPLEX 0.6, LINE_AA): cv2 5's putText renders
+    TrueType glyphs, mnn's the Hershey strokes of OpenCV 4, so the two do different work."""
+    if cv2 is None or np is None:
+        return []
+    h, w = (270, 480) if ARGS.quick else (1080, 1920)
+    rng = np.random.default_rng(SEED)
+    frame = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    boxes = []
+    for i in range(50):
+        x, y = int(rng.integers(0, w - w // 10)), int(rng.integers(20, h - h // 5))
+        col = tuple(int(v) for v in rng.integers(0, 256, 3))
+        boxes.append(((x, y), (x + int(rng.integers(w // 60, w // 10)), y + int(rng.integers(h // 36, h // 5))), col,
+                      f"person {0.5 + i / 100:.2f}"))
+    segs = [((int(rng.integers(0, w)), int(rng.integers(0, h))), (int(rng.integers(0, w)), int(rng.integers(0, h))))
+            for _ in range(20)]
+    circles = [((int(rng.integers(0, w)), int(rng.integers(0, h))), int(rng.integers(3, 40))) for _ in range(20)]
+
+    def shapes(m, img):
+        for p, q, col, _ in boxes:
+            m.rectangle(img, p, q, col, 2)
+        for p, q in segs:
+            m.line(img, p, q, (0, 255, 255), 2, m.LINE_AA)
+        for c, r in circles:
+            m.circle(img, c, r, (255, 0, 255), -1 if r < 10 else 2, m.LINE_AA)
+        return img
+
+    def labels(m, img):
+        for p, _, col, text in boxes:
+            m.putText(img, text, (p[0], p[1] - 4), m.FONT_HERSHEY_SIMPLEX, 0.6, col, 1, m.LINE_AA)
+
+    def mk(lib):
+        if lib not in ("mnn", "cv2"):
+            return None
+        m = mcv if lib == "mnn" else cv2
+        canvas = mnp.array(frame) if lib == "mnn" else frame.copy()
+        if lib == "mnn":
+            mnn.eval(canvas)
+            fresh = _FreshDrawing(lambda: shapes(mcv, mnp.array(frame)))
+        else:
+            fresh = _FreshDrawing(lambda: shapes(cv2, frame.copy()))
+
+        def f():
+            shapes(m, canvas)
+            return fresh
+        return f
+
+    def mk_labels(lib):
+        if lib not in ("mnn", "cv2"):
+            return None
+        m = mcv if lib == "mnn" else cv2
+        canvas = mnp.array(frame) if lib == "mnn" else frame.copy()
+        if lib == "mnn":
+            mnn.eval(canvas)
+
+        def f():
+            labels(m, canvas)
+            return None  # not compared: different fonts
+        return f
+
+    return [(f"cv draw {w}x{h}x3 u8: 50 boxes, 20 AA lines, 20 AA circles", mk, 1, None),
+            (f"cv draw {w}x{h}x3 u8: 50 putText labels (cv2 5: TrueType)", mk_labels, 1, None)]
+
+
 class _SortedEigvals:
     """Eigenvalues in a canonical order for the result check only (orders differ between
     libraries); sorting happens when the check reads them, outside the timed call."""
@@ -733,7 +812,7 @@ def w_linalg512():
 
 
 # Groups whose peer is cv2 (the cv2 column and cv2/mnn ratio); the others run numpy and torch.
-CV2_GROUPS = ("cv", "cvfilters", "codecs")
+CV2_GROUPS = ("cv", "cvfilters", "cvdraw", "codecs")
 
 def w_random():
     """Seeded draws (numpy's streams in both libraries): uniform, ziggurat normal, bounded integers, legacy randn."""
@@ -764,7 +843,7 @@ def w_random():
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
              ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft),
-             ("sort", w_sort), ("unique", w_unique), ("cv", w_cv), ("cvfilters", w_cv_filters),
+             ("sort", w_sort), ("unique", w_unique), ("cv", w_cv), ("cvfilters", w_cv_filters), ("cvdraw", w_cv_draw),
              ("codecs", w_codecs), ("linalg", w_linalg)]
 WORKLOADS.append(("linalg512", w_linalg512))
 WORKLOADS.append(("random", w_random))

@@ -35,4 +35,5 @@ PYBIND11_MODULE(_core, m) {
   py_bind::bind_engine(m);
   py_bind::bind_codecs(m);
   py_bind::bind_random(m);
+  py_bind::bind_draw(m);
 }

@@ -21,6 +21,7 @@ TrueType fonts instead); the glyphs come from the data file of the optional pyhe
 """
 import math
 import struct
+from itertools import chain as _chain_it
 
 from .. import _core
 from .. import numpy as _np
@@ -60,16 +61,19 @@ FONT_ITALIC = 16
 _XY_SHIFT = 16
 _MAX_THICKNESS = 32767
 _INT_MAX = 2**31 - 1
+_I32 = 2**31
 _DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
 
 # command codes of the cv_draw stream (see the kernel's header comment)
-_LINE, _POLYLINE, _FILLCONVEX, _FILLPOLY, _CIRCLE, _ELLIPSE, _CONTOURS = range(7)
+_LINE, _POLYLINE, _FILLCONVEX, _FILLPOLY, _CIRCLE, _ELLIPSE, _CONTOURS, _OFFSET = range(8)
 
 
 # ---- argument checks ------------------------------------------------------------------------
 
 def _int(v, fn, name):
     """A C int argument: Python ints and integer scalars (numpy's too); floats are refused as cv2 does."""
+    if type(v) is int and -_I32 <= v < _I32:  # the common case, checked first: drawing calls are many and small
+        return v
     if isinstance(v, bool) or isinstance(v, float):
         raise fail(fn, f"Can't parse '{name}': expected an integer, got {type(v).__name__}")
     try:
@@ -88,6 +92,10 @@ def _int(v, fn, name):
 
 
 def _point(p, fn, name):
+    if type(p) is tuple and len(p) == 2:
+        x, y = p
+        if type(x) is int and type(y) is int and -_I32 <= x < _I32 and -_I32 <= y < _I32:
+            return p
     try:
         vals = p.tolist() if hasattr(p, "tolist") else list(p)
     except TypeError:
@@ -101,7 +109,14 @@ def _color(c, fn):
     """cv2.Scalar: one number, or up to 4; missing channels are 0 (so 255 on a BGR image is blue)."""
     if c is None:
         raise fail(fn, "'color' is None")
-    if isinstance(c, (int, float)) and not isinstance(c, bool):
+    if type(c) is tuple and len(c) == 3:
+        try:
+            return [float(c[0]), float(c[1]), float(c[2]), 0.0]
+        except (TypeError, ValueError):
+            raise fail(fn, "Can't parse 'color': values must be numbers") from None
+    if type(c) is tuple and 1 <= len(c) <= 4:
+        vals = c
+    elif isinstance(c, (int, float)) and not isinstance(c, bool):
         vals = [c]
     else:
         try:
@@ -123,8 +138,11 @@ def _line_type(lt, img, fn):
     lt = _int(lt, fn, "lineType")
     if lt not in (0, 1, LINE_4, LINE_8, LINE_AA):
         raise fail(fn, f"unsupported lineType {lt} (expected LINE_4, LINE_8 or LINE_AA)")
-    if lt == LINE_AA and str(img.dtype) != "uint8":
-        lt = LINE_8  # cv2 draws anti-aliased only on 8-bit images
+    if lt == LINE_AA:
+        dt = getattr(img, "dtype", None)  # an image without one fails in _draw (_canvas)
+        if dt is not None:
+            if _dtype_name(dt) != "uint8":
+                lt = LINE_8  # cv2 draws anti-aliased only on 8-bit images
     return lt
 
 
@@ -171,6 +189,7 @@ def _walk(ints, dx=0, dy=0):
     same pixels as drawing the whole image, at the cost of the crop."""
     out, i = [], 0
     box = [float("inf"), float("inf"), float("-inf"), float("-inf")]
+    offx = offy = 0  # OFFSET: added to later POLYLINE points by the kernel, after the move
 
     def grow(x, y, sh, m):
         px, py = x >> sh, y >> sh
@@ -197,7 +216,11 @@ def _walk(ints, dx=0, dy=0):
             closed, t, lt, sh, n = ints[i + 1:i + 6]
             out += ints[i:i + 6]
             i += 6
-            pts(n, sh, max(t, 1) + 2)
+            pts(n, sh, max(t, 1) + 2, offx, offy)
+        elif cmd == _OFFSET:
+            offx, offy = ints[i + 1], ints[i + 2]
+            out += ints[i:i + 3]
+            i += 3
         elif cmd == _FILLCONVEX:
             lt, sh, n = ints[i + 1:i + 4]
             out += ints[i:i + 4]
@@ -242,9 +265,30 @@ def _walk(ints, dx=0, dy=0):
     return box, out
 
 
-def _draw(img, a, ints, color):
-    """Runs the command stream and stores the result into the caller's image (cv2 draws in place).
-    Only the crop that the shapes can touch is copied, drawn and written back."""
+def _draw(img, ints, color, fn):
+    """Runs the command stream on the caller's image, in place as cv2 does. Straight into its memory
+    when that may be written (a numpy array or other writable buffer; an mnn array whose buffer no
+    pending computation reads: _core.cv_draw_inplace, ops/cv/drawing.h), else through the graph."""
+    if ints:
+        r = _core.cv_draw_inplace(img, ints, color)
+        if r == 1:
+            return img
+        if r == -1:
+            raise fail(fn, "the image is read-only")
+    return _draw_graph(img, _canvas(img, fn), ints, color)
+
+
+def _unchanged(img, fn):
+    """The image of a call that draws nothing, checked as cv2 checks it."""
+    _canvas(img, fn)
+    return img
+
+
+def _draw_graph(img, a, ints, color):
+    """_draw on a graph: the crop that the shapes can touch is copied, drawn (a cv_draw node) and
+    written back through setitem (views write through to their base)."""
+    if isinstance(ints, bytes):
+        ints = list(struct.unpack(f"{len(ints) // 8}q", ints))
     if not ints or a.size == 0:
         return img
     h, w = a.shape[0], a.shape[1]
@@ -270,14 +314,15 @@ def _draw(img, a, ints, color):
 def _contour_points(c, fn, name="pts"):
     """One contour/polygon: an int32 array of N points ((N,2), (N,1,2) or a flat list of pairs)."""
     if hasattr(c, "dtype"):
-        if str(c.dtype) not in ("int32", "int64"):
+        dt = _dtype_name(c.dtype)
+        if dt not in ("int32", "int64"):
             raise fail(fn, f"'{name}' must hold int32 points (cv2: checkVector(2, CV_32S)), got {c.dtype}")
         flat = c.reshape(-1).tolist() if c.size else []
-        if flat and not (-2**31 <= min(flat) and max(flat) < 2**31):
+        if dt == "int64" and flat and not (-2**31 <= min(flat) and max(flat) < 2**31):
             raise fail(fn, f"'{name}' has coordinates outside the C int range")
         if len(flat) % 2:
             raise fail(fn, f"'{name}' must hold 2-d points")
-        return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+        return list(zip(flat[0::2], flat[1::2]))
     try:
         vals = list(c)
     except TypeError:
@@ -304,27 +349,40 @@ def _contours(pts, fn, name="pts"):
         raise fail(fn, f"Can't parse '{name}': expected a sequence of point arrays") from None
 
 
+_chain = _chain_it.from_iterable
+
+
 def _flat(pts):
     out = [len(pts)]
-    for x, y in pts:
-        out += (x, y)
+    out += _chain(pts)
     return out
+
+
+def _dtype_name(dt):
+    """str(dtype), cached per dtype object (numpy's __str__ costs microseconds)."""
+    name = _DTYPE_NAMES.get(dt)
+    if name is None:
+        name = _DTYPE_NAMES[dt] = str(dt)
+    return name
+
+
+_DTYPE_NAMES = {}
 
 
 # ---- lines and shapes -----------------------------------------------------------------------
 
 def line(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
     fn = "line"
-    a = _canvas(img, fn)
+    a = img
     (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
     t = _thickness(thickness, fn, allow_filled=False)
     ints = [_LINE, x0, y0, x1, y1, t, _line_type(lineType, a, fn), _shift(shift, fn)]
-    return _draw(img, a, ints, _color(color, fn))
+    return _draw(img, ints, _color(color, fn), fn)
 
 
 def arrowedLine(img, pt1, pt2, color, thickness=1, line_type=LINE_8, shift=0, tipLength=0.1):
     fn = "arrowedLine"
-    a = _canvas(img, fn)
+    a = img
     (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
     t = _thickness(thickness, fn, allow_filled=False)
     lt, sh, col = _line_type(line_type, a, fn), _shift(shift, fn), _color(color, fn)
@@ -335,14 +393,16 @@ def arrowedLine(img, pt1, pt2, color, thickness=1, line_type=LINE_8, shift=0, ti
         px = round(x1 + tip * math.cos(ang + side * math.pi / 4))
         py = round(y1 + tip * math.sin(ang + side * math.pi / 4))
         ints += [_LINE, px, py, x1, y1, t, lt, sh]
-    return _draw(img, a, ints, col)
+    return _draw(img, ints, col, fn)
 
 
 def rectangle(img, *args, **kw):
     """rectangle(img, pt1, pt2, color, thickness=1, lineType=8, shift=0) or
     rectangle(img, rec=(x, y, w, h), color, thickness=1, lineType=8, shift=0)."""
     fn = "rectangle"
-    a = _canvas(img, fn)
+    if not kw and 3 <= len(args) <= 6 and type(args[0]) is tuple and len(args[0]) == 2:
+        return _rectangle_pts(img, *args)  # the usual call, without the keyword bookkeeping
+    a = img
     first = args[0] if args else kw.get("rec", kw.get("pt1"))
     seq = first.tolist() if hasattr(first, "tolist") else first
     rect_form = "rec" in kw or (isinstance(seq, (list, tuple)) and len(seq) == 4)
@@ -367,7 +427,7 @@ def rectangle(img, *args, **kw):
         except (TypeError, ValueError):
             raise fail(fn, "Can't parse 'rec': expected (x, y, width, height)") from None
         if w <= 0 or h <= 0:
-            return img
+            return _unchanged(img, fn)
         p0, p1 = (x, y), (x + w - (1 << sh), y + h - (1 << sh))
     else:
         if "pt2" not in v:
@@ -378,25 +438,39 @@ def rectangle(img, *args, **kw):
         ints = [_POLYLINE, 1, t, lt, sh] + _flat(quad)
     else:
         ints = [_FILLCONVEX, lt, sh] + _flat(quad)
-    return _draw(img, a, ints, col)
+    return _draw(img, ints, col, fn)
+
+
+def _rectangle_pts(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
+    fn = "rectangle"
+    col = _color(color, fn)
+    # plain ints in range skip the checking calls (same results: _shift, _thickness, _line_type)
+    sh = 0 if shift == 0 and type(shift) is int else _shift(shift, fn)
+    t = thickness if type(thickness) is int and -_I32 <= thickness <= _MAX_THICKNESS else _thickness(thickness, fn)
+    lt = lineType if (lineType == LINE_8 or lineType == LINE_4) and type(lineType) is int else \
+        _line_type(lineType, img, fn)
+    (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
+    if t >= 0:
+        return _draw(img, [_POLYLINE, 1, t, lt, sh, 4, x0, y0, x1, y0, x1, y1, x0, y1], col, fn)
+    return _draw(img, [_FILLCONVEX, lt, sh, 4, x0, y0, x1, y0, x1, y1, x0, y1], col, fn)
 
 
 def circle(img, center, radius, color, thickness=1, lineType=LINE_8, shift=0):
     fn = "circle"
-    a = _canvas(img, fn)
+    a = img
     cx, cy = _point(center, fn, "center")
     r = _int(radius, fn, "radius")
     if r < 0:
         raise fail(fn, f"radius must be >= 0, got {r}")
     ints = [_CIRCLE, cx, cy, r, _thickness(thickness, fn), _line_type(lineType, a, fn), _shift(shift, fn)]
-    return _draw(img, a, ints, _color(color, fn))
+    return _draw(img, ints, _color(color, fn), fn)
 
 
 def ellipse(img, *args, **kw):
     """ellipse(img, center, axes, angle, startAngle, endAngle, color, thickness=1, lineType=8, shift=0)
     or ellipse(img, box=((cx, cy), (w, h), angle), color, thickness=1, lineType=8)."""
     fn = "ellipse"
-    a = _canvas(img, fn)
+    a = img
     if len(args) + len(kw) >= 6 or "center" in kw:
         names = ("center", "axes", "angle", "startAngle", "endAngle", "color", "thickness", "lineType", "shift")
         v = dict(zip(names, args), **kw)
@@ -433,7 +507,7 @@ def ellipse(img, *args, **kw):
     t = _thickness(v["thickness"], fn)
     lt = _line_type(v["lineType"], a, fn)
     ints = [_ELLIPSE, ctr[0], ctr[1], ax[0], ax[1], angs[0], angs[1], angs[2], t, lt]
-    return _draw(img, a, ints, col)
+    return _draw(img, ints, col, fn)
 
 
 def _sin_table():
@@ -487,7 +561,7 @@ def ellipse2Poly(center, axes, angle, arcStart, arcEnd, delta):
 
 def polylines(img, pts, isClosed, color, thickness=1, lineType=LINE_8, shift=0):
     fn = "polylines"
-    a = _canvas(img, fn)
+    a = img
     conts = _contours(pts, fn)
     t = _thickness(thickness, fn, allow_filled=False) if _int(thickness, fn, "thickness") != 0 else 0
     lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
@@ -495,31 +569,31 @@ def polylines(img, pts, isClosed, color, thickness=1, lineType=LINE_8, shift=0):
     for c in conts:
         if c:
             ints += [_POLYLINE, int(bool(isClosed)), t, lt, sh] + _flat(c)
-    return _draw(img, a, ints, col)
+    return _draw(img, ints, col, fn)
 
 
 def fillPoly(img, pts, color, lineType=LINE_8, shift=0, offset=(0, 0)):
     fn = "fillPoly"
-    a = _canvas(img, fn)
+    a = img
     conts = [c for c in _contours(pts, fn) if c]
     lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
     ox, oy = _point(offset, fn, "offset")
     if not conts:
-        return img
+        return _unchanged(img, fn)
     ints = [_FILLPOLY, lt, sh, ox, oy, len(conts)]
     for c in conts:
         ints += _flat(c)
-    return _draw(img, a, ints, col)
+    return _draw(img, ints, col, fn)
 
 
 def fillConvexPoly(img, points, color, lineType=LINE_8, shift=0):
     fn = "fillConvexPoly"
-    a = _canvas(img, fn)
+    a = img
     pts = _contour_points(points, fn, "points")
     lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
     if not pts:
-        return img
-    return _draw(img, a, [_FILLCONVEX, lt, sh] + _flat(pts), col)
+        return _unchanged(img, fn)
+    return _draw(img, [_FILLCONVEX, lt, sh] + _flat(pts), col, fn)
 
 
 def _hierarchy(h, n, fn):
@@ -564,7 +638,7 @@ def _select(h, idx, max_level):
 def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_8, hierarchy=None,
                  maxLevel=_INT_MAX, offset=(0, 0)):
     fn = "drawContours"
-    a = _canvas(image, fn)
+    a = image
     try:
         conts = [_contour_points(c, fn, "contours") for c in contours]
     except TypeError:
@@ -576,7 +650,7 @@ def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_
     ox, oy = _point(offset, fn, "offset")
     max_level = _int(maxLevel, fn, "maxLevel")
     if n == 0:
-        return image
+        return _unchanged(image, fn)
     if idx >= n:
         raise fail(fn, f"contourIdx {idx} is out of range (0 <= contourIdx < {n})")
     h = _hierarchy(hierarchy, n, fn)
@@ -586,19 +660,19 @@ def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_
         order = _select(h, idx, max_level)
     sel = [[(x + ox, y + oy) for x, y in conts[i]] for i in order if conts[i]]
     if not sel:
-        return image
+        return _unchanged(image, fn)
     if t >= 0:
         ints = [_CONTOURS, t, lt, len(sel)]
     else:
         ints = [_FILLPOLY, lt, 0, 0, 0, len(sel)]
     for c in sel:
         ints += _flat(c)
-    return _draw(image, a, ints, col)
+    return _draw(image, ints, col, fn)
 
 
 def drawMarker(img, position, color, markerType=MARKER_CROSS, markerSize=20, thickness=1, line_type=8):
     fn = "drawMarker"
-    a = _canvas(img, fn)
+    a = img
     x, y = _point(position, fn, "position")
     s = _int(markerSize, fn, "markerSize") // 2
     t = _thickness(thickness, fn, allow_filled=False)
@@ -619,7 +693,7 @@ def drawMarker(img, position, color, markerType=MARKER_CROSS, markerSize=20, thi
     ints = []
     for (p, q) in segs:
         ints += [_LINE, p[0], p[1], q[0], q[1], t, lt, 0]
-    return _draw(img, a, ints, col)
+    return _draw(img, ints, col, fn)
 
 
 def clipLine(imgRect, pt1, pt2):
@@ -709,7 +783,7 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
     'x') and 18 punctuation marks; all of FONT_HERSHEY_PLAIN | FONT_ITALIC but the digits, the
     space and 16 marks."""
     fn = "putText"
-    a = _canvas(img, fn)
+    a = img
     text = _text(text, fn)
     (ox, oy) = _point(org, fn, "org")
     col = _color(color, fn)
@@ -717,7 +791,7 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
     lt = _line_type(lineType, a, fn)
     scale = _scale(fontScale, fn)
     if not text:
-        return img
+        return _unchanged(img, fn)
     face = _face(fontFace, fn)
     if not 0 <= t <= _MAX_THICKNESS:
         raise fail(fn, f"thickness must be in [0, {_MAX_THICKNESS}], got {t}")
@@ -733,16 +807,51 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
         lt = 1
     view_x = ox << _XY_SHIFT
     view_y = (oy << _XY_SHIFT) - base * vscale
+    key = (face, hscale, vscale, t, lt)
+    table = _GLYPH_CACHE.get(key)
+    if table is None:
+        if len(_GLYPH_CACHE) >= 64:  # a bound for programs that use many scales
+            _GLYPH_CACHE.clear()
+        table = _GLYPH_CACHE[key] = {}
+    parts = []
+    for code in _codes(text, fontFace):
+        g = table.get(code)
+        if g is None:
+            g = table[code] = _glyph(glyphs[code], t, lt, hscale, vscale)
+        view_x -= g[0]
+        if g[1]:
+            parts += (_PACK_OFFSET(_OFFSET, view_x, view_y), g[1])
+        view_x += g[2]
+    return _draw(img, b"".join(parts), col, fn)
+
+
+# putText's glyph strokes encoded once per (face, scale, thickness, line type) as packed POLYLINE
+# commands relative to the pen position, placed by an OFFSET command: a label then costs a few
+# dictionary look-ups per character instead of rounding every stroke point in Python.
+_GLYPH_CACHE = {}
+_PACK_OFFSET = struct.Struct("=3q").pack
+
+
+def _glyph(g, t, lt, hscale, vscale):
+    """(left, packed strokes, right) of one glyph at this scale: the same integers cv2 computes,
+    round(x * scale) per point and per side bearing (the pen moves by the rounded bearings)."""
+    left, right, strokes = g
     ints = []
-    for code in _hershey.codes(text, _int(fontFace, fn, "fontFace")):
-        left, right, strokes = glyphs[code]
-        view_x -= round(left * hscale)
-        for s in strokes:
-            ints += [_POLYLINE, 0, t, lt, _XY_SHIFT, len(s)]
-            for x, y in s:
-                ints += (round(x * hscale) + view_x, round(y * vscale) + view_y)
-        view_x += round(right * hscale)
-    return _draw(img, a, ints, col)
+    for s in strokes:
+        ints += [_POLYLINE, 0, t, lt, _XY_SHIFT, len(s)]
+        for x, y in s:
+            ints += (round(x * hscale), round(y * vscale))
+    return round(left * hscale), struct.pack(f"={len(ints)}q", *ints), round(right * hscale)
+
+
+def _codes(text, font_face):
+    """_hershey.codes, with printable ASCII (the usual label) taken as its bytes directly."""
+    if text.isascii():
+        b = text.encode()
+        if min(b) >= 32 and max(b) < 127:
+            return b
+    from . import _hershey
+    return _hershey.codes(text, _int(font_face, "putText", "fontFace"))
 
 
 def getTextSize(text, fontFace, fontScale, thickness):

@@ -16,6 +16,8 @@
 //   4 CIRCLE     cx cy radius thickness line_type shift
 //   5 ELLIPSE    cx cy ax ay angle start end thickness line_type  (centre and axes in 16-bit fixed point)
 //   6 CONTOURS   thickness line_type ncontours  { n  x y ... }   (closed outlines, caps at segment ends)
+//   7 OFFSET     dx dy   (added, raw, to the points of every later POLYLINE: putText's glyphs are
+//                         encoded once relative to their pen position and placed by an OFFSET)
 // line_type is cv2's value: 4, 8, 16 (LINE_AA) or the aliases 0 (8-connected) and 1 (4-connected),
 // which cv2 5 routes differently in places (thin lines with shift > 0); Python turns LINE_AA into 8
 // on images that are not 8-bit, as cv2 does.
@@ -25,9 +27,12 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
+#include "backends/cpu/kernels/cv/drawing.h"
+#include "core/error.h"
 #include "prims/registry.h"
 
 namespace mnn::cpu {
@@ -72,10 +77,29 @@ struct Canvas {
 
   void span(int64_t y, int64_t x1, int64_t x2) {  // x1..x2 inclusive, already inside the image
     uint8_t* p = data + y * step + x1 * pix;
-    for (int64_t x = x1; x <= x2; ++x, p += pix) std::memcpy(p, color, static_cast<size_t>(pix));
+    const int64_t n = x2 - x1 + 1;
+    // the common pixel sizes with constant-size stores (a memcpy of a run-time size per pixel
+    // costs a call each)
+    switch (pix) {
+      case 1:
+        std::memset(p, color[0], static_cast<size_t>(n));
+        break;
+      case 3:
+        for (int64_t i = 0; i < n; ++i, p += 3) p[0] = color[0], p[1] = color[1], p[2] = color[2];
+        break;
+      case 4:
+        for (int64_t i = 0; i < n; ++i, p += 4) std::memcpy(p, color, 4);
+        break;
+      default:
+        for (int64_t i = 0; i < n; ++i, p += pix) std::memcpy(p, color, static_cast<size_t>(pix));
+    }
   }
   void put(int64_t x, int64_t y) {
-    if (x >= 0 && x < w && y >= 0 && y < h) std::memcpy(data + y * step + x * pix, color, static_cast<size_t>(pix));
+    if (x >= 0 && x < w && y >= 0 && y < h) {
+      uint8_t* p = data + y * step + x * pix;
+      if (pix == 3) p[0] = color[0], p[1] = color[1], p[2] = color[2];
+      else std::memcpy(p, color, static_cast<size_t>(pix));
+    }
   }
   void clipped_span(int64_t y, int64_t x1, int64_t x2) {
     if (y < 0 || y >= h) return;
@@ -212,16 +236,45 @@ constexpr int kAAFilter[64] = {168, 177, 185, 194, 202, 210, 218, 224, 231, 236,
                                158, 149, 140, 131, 122, 114, 105, 97,  89,  82,  75,  68,  62,  56,  50,  45,
                                40,  36,  32,  28,  25,  22,  19,  16,  14,  12,  11,  9,   8,   7,   5,   5};
 
-// Blends the colour into one pixel with weight a/256, twice over (cv2 applies its blend step twice,
-// which sharpens the profile; the rounding of each step is kept).
-inline void aa_blend(Canvas& c, int64_t x, int64_t y, int a) {
-  if (x < 0 || x >= c.w || y < 0 || y >= c.h) return;
-  uint8_t* p = c.data + y * c.step + x * c.pix;
-  for (int k = 0; k < c.cn; ++k) {
+// Blends the colour into one pixel (inside the image) with weight a/256, twice over (cv2 applies its
+// blend step twice, which sharpens the profile; the rounding of each step is kept).
+template <int CN>
+inline void aa_blend_px(uint8_t* p, const int* cval, int a) {
+  for (int k = 0; k < CN; ++k) {
     int v = p[k];
-    v += ((c.cval[k] - v) * a + 127) >> 8;
-    v += ((c.cval[k] - v) * a + 127) >> 8;
+    v += ((cval[k] - v) * a + 127) >> 8;
+    v += ((cval[k] - v) * a + 127) >> 8;
     p[k] = static_cast<uint8_t>(v);
+  }
+}
+
+// The walk of line_aa (below): one step per whole pixel along the major axis u, blending the three
+// pixels across the line. Pointers step along both axes; the bounds are checked per pixel only
+// where the three pixels reach past the image (the walk itself stays inside after clipping, u
+// checked anyway).
+template <int CN>
+void aa_walk(Canvas& c, bool x_major, int64_t u, int64_t v, int64_t vstep, int64_t left, const int (&ends)[3][3]) {
+  const int64_t ulim = x_major ? c.w : c.h, vlim = x_major ? c.h : c.w;
+  const int64_t su = x_major ? c.pix : c.step, sv = x_major ? c.step : c.pix;  // byte strides along u, v
+  for (int64_t done = 0; left >= 0; ++u, v += vstep, ++done, --left) {
+    if (u < 0 || u >= ulim) continue;
+    const int f = ends[done < 2 ? done : 2][left < 2 ? left : 2];
+    const int d = static_cast<int>((v >> (kShift - 5)) & 31);
+    const int64_t vc = v >> kShift;  // the pixel below (right of) the line's centre
+    const int w0 = (f * kAAFilter[d + 32] >> 8) & 0xff, w1 = (f * kAAFilter[d] >> 8) & 0xff,
+              w2 = (f * kAAFilter[63 - d] >> 8) & 0xff;
+    if (vc >= 1 && vc + 1 < vlim) {
+      uint8_t* p = c.data + u * su + (vc - 1) * sv;
+      aa_blend_px<CN>(p, c.cval, w0);
+      aa_blend_px<CN>(p + sv, c.cval, w1);
+      aa_blend_px<CN>(p + 2 * sv, c.cval, w2);
+    } else {
+      const int w[3] = {w0, w1, w2};
+      for (int k = 0; k < 3; ++k) {
+        const int64_t vk = vc - 1 + k;
+        if (vk >= 0 && vk < vlim) aa_blend_px<CN>(c.data + u * su + vk * sv, c.cval, w[k]);
+      }
+    }
   }
 }
 
@@ -268,28 +321,16 @@ void line_aa(Canvas& c, Pt a, Pt b) {
     ends[2][1] = ((far1 + full) >> 8) & 0x1ff;
     ends[2][2] = gain;
   }
-  const int64_t ulim = x_major ? c.w : c.h, vlim = x_major ? c.h : c.w;
-  int64_t u = u0 >> kShift;
-  for (int64_t done = 0; left >= 0; ++u, v += vstep, ++done, --left) {
-    if (u < 0 || u >= ulim) continue;
-    const int f = ends[std::min<int64_t>(done, 2)][std::min<int64_t>(left, 2)];
-    const int d = static_cast<int>((v >> (kShift - 5)) & 31);
-    const int64_t vc = v >> kShift;  // the pixel below (right of) the line's centre
-    const int w[3] = {(f * kAAFilter[d + 32] >> 8) & 0xff, (f * kAAFilter[d] >> 8) & 0xff,
-                      (f * kAAFilter[63 - d] >> 8) & 0xff};
-    for (int k = 0; k < 3; ++k) {
-      const int64_t vk = vc - 1 + k;
-      if (vk < 0 || vk >= vlim) continue;
-      if (x_major) aa_blend(c, u, vk, w[k]);
-      else aa_blend(c, vk, u, w[k]);
-    }
+  switch (c.cn) {
+    case 1: aa_walk<1>(c, x_major, u0 >> kShift, v, vstep, left, ends); break;
+    case 3: aa_walk<3>(c, x_major, u0 >> kShift, v, vstep, left, ends); break;
+    default: aa_walk<4>(c, x_major, u0 >> kShift, v, vstep, left, ends); break;
   }
 }
 
 // A filled convex polygon: outline first (so thin slivers still show), then one span per row
 // between a left and a right edge that are followed vertex by vertex from the topmost vertex.
-void fill_convex(Canvas& c, const std::vector<Pt>& v, int line_type, int shift) {
-  const int64_t n = static_cast<int64_t>(v.size());
+void fill_convex(Canvas& c, const Pt* v, int64_t n, int line_type, int shift) {
   if (n <= 0) return;
   const int64_t delta = (int64_t(1) << shift) >> 1;
   const int64_t d1 = line_type < kAA ? (kOne >> 1) : kOne - 1;
@@ -371,6 +412,10 @@ void fill_convex(Canvas& c, const std::vector<Pt>& v, int line_type, int shift) 
     side[0].x += side[0].dx;
     side[1].x += side[1].dx;
   } while (++y <= ymax);
+}
+
+void fill_convex(Canvas& c, const std::vector<Pt>& v, int line_type, int shift) {
+  fill_convex(c, v.data(), static_cast<int64_t>(v.size()), line_type, shift);
 }
 
 struct Edge {
@@ -560,6 +605,35 @@ void ellipse_fixed(Canvas& c, Pt ctr, Pt axes, int64_t angle, int64_t a0, int64_
   }
 }
 
+// A filled anti-aliased round cap of radius `half` (fixed point) at ctr: ellipse_fixed(c, ctr,
+// {half, half}, 0, 0, 360, -1, line_type) without its heap vectors when the disc is small enough
+// for cv2's 90-degree sampling (thin lines' caps: one per segment of every thick AA polyline and
+// circle), else that call itself. Same vertices: the same table values, products and rounding.
+void round_cap_aa(Canvas& c, Pt ctr, int64_t half, int line_type) {
+  half = std::llabs(half);
+  if (((half + (kOne >> 1)) >> kShift) >= 3) {
+    ellipse_fixed(c, ctr, {half, half}, 0, 0, 360, -1, line_type);
+    return;
+  }
+  const float* st = sin_table();
+  const float alpha = st[450], beta = st[0];
+  const double cx = double(ctr.x), cy = double(ctr.y), aw = double(half), ah = double(half);
+  Pt v[5];
+  int64_t n = 0;
+  for (int64_t t = 0; t <= 360; t += 90) {
+    const double x = aw * st[450 - t], y = ah * st[t];
+    const double qx = cx + x * alpha - y * beta, qy = cy + x * beta + y * alpha;
+    Pt p;
+    p.x = round_even(qx / kOne) << kShift;
+    p.y = round_even(qy / kOne) << kShift;
+    p.x += round_even(qx - p.x);
+    p.y += round_even(qy - p.y);
+    if (n == 0 || p != v[n - 1]) v[n++] = p;
+  }
+  if (n == 1) v[0] = v[1] = ctr, n = 2;
+  fill_convex(c, v, n, line_type, kShift);
+}
+
 // A line of any thickness: thin ones are rasterised directly; thick ones are a filled rectangle
 // along the segment plus round caps (flags bit 0: at p0, bit 1: at p1).
 void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int flags, int shift) {
@@ -596,9 +670,9 @@ void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int f
   if (std::fabs(r) > DBL_EPSILON) {
     r = (half + odd * kOne * 0.5) / std::sqrt(r);
     const Pt d{round_even(dy * r), round_even(dx * r)};
-    std::vector<Pt> q = {{p0.x + d.x, p0.y + d.y}, {p0.x - d.x, p0.y - d.y},
-                         {p1.x - d.x, p1.y - d.y}, {p1.x + d.x, p1.y + d.y}};
-    fill_convex(c, q, line_type, kShift);
+    const Pt q[4] = {{p0.x + d.x, p0.y + d.y}, {p0.x - d.x, p0.y - d.y},
+                     {p1.x - d.x, p1.y - d.y}, {p1.x + d.x, p1.y + d.y}};
+    fill_convex(c, q, 4, line_type, kShift);
   }
   for (int i = 0; i < 2; ++i) {
     if (flags & (i + 1)) {
@@ -606,7 +680,7 @@ void thick_line(Canvas& c, Pt p0, Pt p1, int64_t thickness, int line_type, int f
         const Pt ctr{(p0.x + (kOne >> 1)) >> kShift, (p0.y + (kOne >> 1)) >> kShift};
         circle_int(c, ctr, (half + (kOne >> 1)) >> kShift, true);
       } else {
-        ellipse_fixed(c, p0, {half, half}, 0, 0, 360, -1, line_type);
+        round_cap_aa(c, p0, half, line_type);
       }
     }
     p0 = p1;
@@ -646,41 +720,38 @@ T saturate(double v) {
   }
 }
 
-class DrawKernel final : public backend::Kernel {
- public:
-  explicit DrawKernel(const backend::StepDesc& s) : ints_(s.params->ints), col_(s.params->floats) {
-    const Shape& sh = s.inputs[0].shape;
-    h_ = sh[0], w_ = sh[1];
-    cn_ = sh.size() == 3 ? static_cast<int>(sh[2]) : 1;
-    dt_ = s.inputs[0].dtype;
-    isz_ = static_cast<int64_t>(itemsize(dt_));
-  }
+}  // namespace
 
-  void run(char* const* in, char* out) override {
-    const size_t bytes = static_cast<size_t>(h_ * w_ * cn_ * isz_);
-    if (out != in[0] && bytes) std::memcpy(out, in[0], bytes);
-    if (h_ == 0 || w_ == 0) return;
+void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType dt, const int64_t* ints,
+                   size_t nints, const double* col) {
+  const int64_t isz = static_cast<int64_t>(itemsize(dt));
+  if (h == 0 || w == 0) return;
     Canvas c;
-    c.data = reinterpret_cast<uint8_t*>(out);
-    c.h = h_, c.w = w_, c.pix = cn_ * isz_, c.step = w_ * cn_ * isz_, c.cn = cn_;
-    c.u8 = dt_ == DType::UInt8;
-    dispatch_dtype(dt_, [&](auto zero) {
+    c.data = reinterpret_cast<uint8_t*>(data);
+    c.h = h, c.w = w, c.pix = cn * isz, c.step = step, c.cn = cn;
+    c.u8 = dt == DType::UInt8;
+    dispatch_dtype(dt, [&](auto zero) {
       using T = decltype(zero);
-      for (int k = 0; k < cn_; ++k) {
-        T v = saturate<T>(col_[k]);
-        std::memcpy(c.color + k * isz_, &v, sizeof(T));
+      for (int k = 0; k < cn; ++k) {
+        T v = saturate<T>(col[k]);
+        std::memcpy(c.color + k * isz, &v, sizeof(T));
       }
       return 0;
     });
-    for (int k = 0; k < 4; ++k) c.cval[k] = static_cast<int>(saturate<uint8_t>(col_[k]));
+    for (int k = 0; k < 4; ++k) c.cval[k] = static_cast<int>(saturate<uint8_t>(col[k]));
     size_t pos = 0;
-    auto next = [&]() { return ints_.at(pos++); };
+    // the stream comes from mnn/cv/_drawing.py; a short one (a bug there) throws instead of reading past it
+    auto next = [&]() {
+      if (pos >= nints) throw ValueError("[mnn.cv.draw] truncated command stream");
+      return ints[pos++];
+    };
+    Pt off{0, 0};  // OFFSET: added to the points of the POLYLINE commands that follow
     auto points = [&](int64_t n) {
       std::vector<Pt> v(static_cast<size_t>(n));
       for (auto& p : v) p.x = next(), p.y = next();
       return v;
     };
-    while (pos < ints_.size()) {
+    while (pos < nints) {
       const int64_t cmd = next();
       switch (cmd) {
         case 0: {
@@ -694,7 +765,9 @@ class DrawKernel final : public backend::Kernel {
           bool closed = next() != 0;
           int64_t th = next();
           int lt = static_cast<int>(next()), sh = static_cast<int>(next());
-          poly_line(c, points(next()), closed, th, lt, sh);
+          std::vector<Pt> v = points(next());
+          for (auto& p : v) p.x += off.x, p.y += off.y;
+          poly_line(c, v, closed, th, lt, sh);
           break;
         }
         case 2: {
@@ -735,10 +808,31 @@ class DrawKernel final : public backend::Kernel {
           }
           break;
         }
+        case 7:
+          off.x = next(), off.y = next();
+          break;
         default:
-          return;  // unreachable: the stream is built by mnn/cv/_drawing.py
+          throw ValueError("[mnn.cv.draw] bad command " + std::to_string(cmd));  // unreachable: the stream is built by mnn/cv/_drawing.py
       }
     }
+}
+
+namespace {
+
+class DrawKernel final : public backend::Kernel {
+ public:
+  explicit DrawKernel(const backend::StepDesc& s) : ints_(s.params->ints), col_(s.params->floats) {
+    const Shape& sh = s.inputs[0].shape;
+    h_ = sh[0], w_ = sh[1];
+    cn_ = sh.size() == 3 ? static_cast<int>(sh[2]) : 1;
+    dt_ = s.inputs[0].dtype;
+    isz_ = static_cast<int64_t>(itemsize(dt_));
+  }
+
+  void run(char* const* in, char* out) override {
+    const size_t bytes = static_cast<size_t>(h_ * w_ * cn_ * isz_);
+    if (out != in[0] && bytes) std::memcpy(out, in[0], bytes);
+    draw_commands(out, h_, w_, w_ * cn_ * isz_, cn_, dt_, ints_.data(), ints_.size(), col_.data());
   }
 
  private:
