@@ -158,3 +158,25 @@ def test_resize_vertical_vector_order_exact(cn, dtype, interp):
                            (9, 31, 27, 11), (1, 5, 3, 7)]:
         a = image((sh, sw, cn), dtype, rng)
         check(cv.resize(a, (dw, dh), interpolation=interp), cv2.resize(a, (dw, dh), interpolation=interp))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint32", "float16", "bool"])
+def test_resize_nearest_only_depths(dtype):
+    # cv2 resizes these depths with INTER_NEAREST and INTER_NEAREST_EXACT only (a gather of whole
+    # pixels) and raises "func != 0" for the other interpolations; mnn rejected all of them but
+    # int8, and resized int8 with every interpolation. (int64/uint64 work too, but cv2's Python
+    # binding truncates those to int32 first: nothing to compare with.)
+    rng = numpy.random.default_rng(90)
+    for shape, dsize in [((4, 6), (3, 5)), ((7, 9, 3), (13, 2)), ((5, 7, 1), (2, 2)), ((3, 4, 2), (9, 13)),
+                         ((97, 131, 4), (40, 30))]:
+        a = (rng.random(shape) * 2000 - 1000).astype(dtype)
+        for interp in INTERPS:
+            try:
+                want = cv2.resize(a, dsize, interpolation=interp)
+            except cv2.error:
+                with pytest.raises(cv.error, match=r"\[mnn.cv.resize\] func != 0"):
+                    cv.resize(a, dsize, interpolation=interp)
+                continue
+            assert interp in (cv.INTER_NEAREST, cv.INTER_NEAREST_EXACT)
+            check(cv.resize(a, dsize, interpolation=interp), want)
+            check(cv.resize(np.asarray(a), dsize, interpolation=interp), want)
