@@ -6,6 +6,7 @@ import pytest
 import skimage.data
 
 import mnn.cv as cv
+import mnn.numpy as np
 
 RNG = numpy.random.default_rng(3)
 DEPTHS = [numpy.uint8, numpy.int8, numpy.uint16, numpy.int16, numpy.int32, numpy.float32, numpy.float64]
@@ -209,3 +210,22 @@ def test_drawing_returns_the_image_it_drew_on():
     img = numpy.zeros((10, 12, 1), numpy.uint8)
     out = cv.line(img, (0, 0), (9, 9), 255)
     assert out is img and out.shape == (10, 12, 1)
+
+
+@pytest.mark.parametrize("n", [1, 3, 8, 17, 64])
+def test_int32_arithmetic_overflow_as_cv2(n):
+    # cv2 adds and subtracts int32 images in int32 (the result wraps, absdiff is |wrapped a - b|),
+    # and rounds float results to int32 with cvRound, whose out-of-range answer is INT_MIN (a Scalar
+    # too); mnn saturated both ways.
+    rng = numpy.random.default_rng(n)
+    a = rng.integers(-2**31, 2**31, (2, n)).astype(numpy.int32)
+    b = rng.integers(-2**31, 2**31, (2, n)).astype(numpy.int32)
+    a[0, 0], b[0, 0] = -2**31, 2**31 - 1
+    cases = [("add", (a, b)), ("subtract", (a, b)), ("absdiff", (a, b)), ("multiply", (a, b)),
+             ("addWeighted", (a, 0.7, b, 0.9, 3.0)), ("divide", (a, b))]
+    for s in (5e9, -5e9, 3.0, 2.0**31 - 1, -2.0**31):
+        cases += [("add", (a, s)), ("subtract", (s, a)), ("absdiff", (a, s))]
+    for name, args in cases:
+        want = getattr(cv2, name)(*args)
+        got = numpy.asarray(getattr(cv, name)(*[np.asarray(v) if isinstance(v, numpy.ndarray) else v for v in args]))
+        assert got.dtype == want.dtype and numpy.array_equal(got, want), (name, args[1:] if len(args) > 1 else None)

@@ -36,7 +36,28 @@ def _saturate(x, dtype):
     if dtype in _FLOATS:
         return x.astype(dtype)
     info = _np.iinfo(dtype)
+    if dtype == "int32":
+        # cv2 rounds to int32 with the x86 conversion (cvRound), whose answer for anything out of
+        # range (or NaN) is INT_MIN, of either sign: it does not saturate
+        r = _np.rint(x)
+        return _np.where((r >= info.min) & (r <= info.max), r, _np.asarray(float(info.min))).astype(dtype)
     return _np.clip(_np.rint(x), info.min, info.max).astype(dtype)
+
+
+def _wraps_int32(a, out, *operands):
+    """cv2 adds and subtracts int32 images in int32 arithmetic: the result wraps around."""
+    return out == "int32" and str(a.dtype) == "int32" and all(
+        _is_scalar(v) or str(getattr(v, "dtype", "")) == "int32" for v in operands)
+
+
+def _wrap_int32(r):
+    """An exact float64 result of int32 operands, wrapped to int32 as two's complement."""
+    return (r.astype("int64") & _np.asarray(0xFFFFFFFF, dtype="int64")).astype("uint32").view("int32")
+
+
+def _int32_scalar(v):
+    """cv2 turns a Scalar into the image's int32 type first, with cvRound: INT_MIN if out of range."""
+    return _np.where((v >= -2147483648.0) & (v <= 2147483647.0), v, _np.asarray(-2147483648.0))
 
 
 def _is_scalar(x):
@@ -119,14 +140,22 @@ def _f32s(v):
     return float(_np.asarray(float(v), dtype="float32").item())
 
 
+def _add_sub(fn, src1, src2, dst, mask, dtype, sign):
+    x, y, out, a = _operands(fn, src1, src2, dtype, True)
+    if _wraps_int32(a, out, src1, src2):
+        x, y = (_int32_scalar(x) if _is_scalar(src1) else x), (_int32_scalar(y) if _is_scalar(src2) else y)
+        res = _wrap_int32(x + y if sign > 0 else x - y)
+    else:
+        res = _saturate(x + y if sign > 0 else x - y, out)
+    return _finish(_masked(res, mask, dst, a, fn), dst)
+
+
 def add(src1, src2, dst=None, mask=None, dtype=-1):
-    x, y, out, a = _operands("add", src1, src2, dtype, True)
-    return _finish(_masked(_saturate(x + y, out), mask, dst, a, "add"), dst)
+    return _add_sub("add", src1, src2, dst, mask, dtype, 1)
 
 
 def subtract(src1, src2, dst=None, mask=None, dtype=-1):
-    x, y, out, a = _operands("subtract", src1, src2, dtype, True)
-    return _finish(_masked(_saturate(x - y, out), mask, dst, a, "subtract"), dst)
+    return _add_sub("subtract", src1, src2, dst, mask, dtype, -1)
 
 
 def multiply(src1, src2, dst=None, scale=1, dtype=-1):
@@ -166,7 +195,10 @@ def divide(src1, src2, dst=None, scale=1, dtype=-1):
 
 
 def absdiff(src1, src2, dst=None):
-    x, y, out, _ = _operands("absdiff", src1, src2, -1, True)
+    x, y, out, a = _operands("absdiff", src1, src2, -1, True)
+    if _wraps_int32(a, out, src1, src2):  # |a - b| of the wrapped int32 difference
+        x, y = (_int32_scalar(x) if _is_scalar(src1) else x), (_int32_scalar(y) if _is_scalar(src2) else y)
+        return _finish(_wrap_int32(_np.abs(_wrap_int32(x - y).astype("float64"))), dst)
     return _finish(_saturate(_np.abs(x - y), out), dst)
 
 
