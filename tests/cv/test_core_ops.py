@@ -229,3 +229,20 @@ def test_int32_arithmetic_overflow_as_cv2(n):
         want = getattr(cv2, name)(*args)
         got = numpy.asarray(getattr(cv, name)(*[np.asarray(v) if isinstance(v, numpy.ndarray) else v for v in args]))
         assert got.dtype == want.dtype and numpy.array_equal(got, want), (name, args[1:] if len(args) > 1 else None)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_bitwise_on_float_images_as_cv2(dtype):
+    # cv2 works on the bit patterns of float images; mnn's bitwise_not raised on them
+    rng = numpy.random.default_rng(12)
+    a = (rng.random((9, 13, 3)) * 100 - 50).astype(dtype)
+    b = (rng.random((9, 13, 3)) * 100 - 50).astype(dtype)
+    a[0, 0, 0], b[0, 0, 0] = numpy.nan, -0.0
+    for name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+        want = getattr(cv2, name)(a, b)
+        got = numpy.asarray(getattr(cv, name)(np.asarray(a)[:, ::1], b))
+        assert got.dtype == want.dtype and numpy.array_equal(got.view(numpy.uint8), want.view(numpy.uint8)), name
+    view = np.asarray(a)[::2, 1:]
+    want = cv2.bitwise_not(numpy.ascontiguousarray(a[::2, 1:]))
+    got = numpy.asarray(cv.bitwise_not(view))
+    assert got.dtype == want.dtype and numpy.array_equal(got.view(numpy.uint8), want.view(numpy.uint8))

@@ -10,7 +10,7 @@ import builtins
 import math
 
 from .. import numpy as _np
-from ._common import as_image, channels, fail
+from ._common import as_image, channels, contiguous, fail
 
 __all__ = [
     "NORM_INF", "NORM_L1", "NORM_L2", "NORM_L2SQR", "NORM_MINMAX",
@@ -401,10 +401,7 @@ def _bitwise(fn, op, src1, src2, dst, mask):
         if str(a.dtype) in _FLOATS:
             # Bits of the float pattern, as cv2 does.
             it = "int32" if str(a.dtype) == "float32" else "int64"
-            res = _np.frombuffer(bytes(memoryview(op(_np.frombuffer(bytes(memoryview(a)), dtype=it),
-                                                       _np.frombuffer(bytes(memoryview(b)), dtype=it)))),
-                                 dtype=str(a.dtype))
-            res = _np.reshape(res, a.shape)
+            res = op(contiguous(a).view(it), contiguous(b).view(it)).view(str(a.dtype))
         else:
             res = op(a, b)
     return _finish(_masked(res.astype(str(a.dtype)), mask, dst, a, fn), dst)
@@ -425,8 +422,9 @@ def bitwise_xor(src1, src2, dst=None, mask=None):
 def bitwise_not(src, dst=None, mask=None):
     fn = "bitwise_not"
     a = _arr(src, fn)
-    if str(a.dtype) in _FLOATS:
-        raise fail(fn, "bitwise_not needs an integer image")
+    if str(a.dtype) in _FLOATS:  # the bits of the float pattern, as cv2 does
+        it = "int32" if str(a.dtype) == "float32" else "int64"
+        return _finish(_masked(_np.bitwise_not(contiguous(a).view(it)).view(str(a.dtype)), mask, dst, a, fn), dst)
     return _finish(_masked(_np.bitwise_not(a), mask, dst, a, fn), dst)
 
 
