@@ -246,3 +246,13 @@ def test_bitwise_on_float_images_as_cv2(dtype):
     want = cv2.bitwise_not(numpy.ascontiguousarray(a[::2, 1:]))
     got = numpy.asarray(cv.bitwise_not(view))
     assert got.dtype == want.dtype and numpy.array_equal(got.view(numpy.uint8), want.view(numpy.uint8))
+
+
+def test_mean_and_meanstddev_of_empty_images():
+    # cv2: mean of an empty image is 0 (mnn gave NaN); meanStdDev raises (mnn gave NaN)
+    for a in (numpy.zeros((0, 2, 4)), numpy.zeros((0, 131, 3), numpy.int32), numpy.zeros((5, 0), numpy.uint8)):
+        assert cv.mean(a) == cv2.mean(a)
+        with pytest.raises(cv2.error):
+            cv2.meanStdDev(a)
+        with pytest.raises(cv.error, match=r"\[mnn.cv.meanStdDev\]"):
+            cv.meanStdDev(a)

@@ -356,12 +356,16 @@ def mean(src, mask=None):
             return (0.0, 0.0, 0.0, 0.0)
         s = _np.sum(_np.where(_np.reshape(keep, tuple(keep.shape) + (1,)), x, _np.asarray(0.0)), axis=(0, 1))
         return _scalar4((s / n).tolist())
+    if x.size == 0:  # cv2: the mean of nothing is 0
+        return (0.0, 0.0, 0.0, 0.0)
     return _scalar4(_np.mean(x, axis=(0, 1)).tolist())
 
 
 def meanStdDev(src, mean=None, stddev=None, mask=None):
     fn = "meanStdDev"
     a = _arr(src, fn)
+    if a.size == 0:
+        raise fail(fn, "!_src.empty()")
     x = a.astype("float64")
     if x.ndim == 2:
         x = _np.reshape(x, tuple(x.shape) + (1,))
