@@ -841,6 +841,17 @@ def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_
     radius = int(_np.rint(_np.asarray(ss * 1.5)).item()) if d <= 0 else int(d) // 2
     radius = max(radius, 1)
     border = _border(borderType, fn, allow_wrap=True)
+    if border == BORDER_CONSTANT and str(a.dtype) == "uint8":
+        # cv2 pads with zeros, which take part in the average like any pixel (weighted by their
+        # colour distance): pad explicitly, filter (the border mode no longer matters), crop
+        from ._geometry import copyMakeBorder
+        h, w = a.shape[0], a.shape[1]
+        padded = copyMakeBorder(a, radius, radius, radius, radius, BORDER_CONSTANT, value=(0, 0, 0, 0))
+        if padded.ndim == 2 and a.ndim == 3:
+            padded = _np.reshape(padded, tuple(padded.shape) + (1,))
+        res = _core.prim("cv_bilateral", [contiguous(padded)], [radius, BORDER_REPLICATE],
+                         [-0.5 / (sc * sc), -0.5 / (ss * ss)])
+        return _finish(contiguous(res[radius:radius + h, radius:radius + w]), dst)
     res = _core.prim("cv_bilateral", [a], [radius, border], [-0.5 / (sc * sc), -0.5 / (ss * ss)])
     return _finish(res, dst)
 
