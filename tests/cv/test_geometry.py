@@ -385,3 +385,30 @@ def test_constants_match_cv2():
                  "INTER_NEAREST_EXACT", "BORDER_REFLECT_101", "BORDER_DEFAULT", "WARP_INVERSE_MAP",
                  "ROTATE_90_CLOCKWISE"):
         assert getattr(cv, name) == getattr(cv2, name)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "int16", "float32", "float64"])
+@pytest.mark.parametrize("border", [cv.BORDER_CONSTANT, cv.BORDER_REPLICATE, cv.BORDER_REFLECT, cv.BORDER_WRAP,
+                                    cv.BORDER_REFLECT_101])
+def test_warps_lanczos4(dtype, border):
+    # cv2 5.0 warps with INTER_LANCZOS4 on its 1/32-pixel table path (not the float-coordinate one
+    # of LINEAR/CUBIC), summing each row of taps first, and outside the image starts from the
+    # border constant adding each inside tap's difference from it. mnn used exact fractions: off
+    # by up to 8 levels on uint8, ~2000 on uint16.
+    rng = numpy.random.default_rng(border * 7 + len(dtype))
+    for (h, w), cn in [((97, 131), 3), ((13, 17), 1), ((3, 4), 4), ((1, 6), 2), ((7, 1), 3)]:
+        a = image((h, w, cn) if cn > 1 else (h, w), dtype, rng)
+        if min(h, w) == 1 and border == cv.BORDER_REFLECT_101:
+            continue  # cv2 never returns there
+        M = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(-180, 180)), float(rng.uniform(0.6, 1.5)))
+        kw = dict(flags=cv.INTER_LANCZOS4, borderMode=border, borderValue=(9, 8, 7, 6))
+        exact = dtype not in ("uint16", "int16")
+        check(cv.warpAffine(a, M, (w + 5, h + 3), **kw), cv2.warpAffine(a, M, (w + 5, h + 3), **kw), exact=True)
+        P = numpy.eye(3) + rng.normal(0, 0.03, (3, 3))
+        P[2, :2] = rng.normal(0, 0.001, 2)
+        check(cv.warpPerspective(a, P, (w + 5, h + 3), **kw), cv2.warpPerspective(a, P, (w + 5, h + 3), **kw),
+              tol=0 if exact else 1, exact=exact)
+        mx = (rng.random((h + 2, w + 3)) * (w + 4) - 2).astype(numpy.float32)
+        my = (rng.random((h + 2, w + 3)) * (h + 4) - 2).astype(numpy.float32)
+        check(cv.remap(a, mx, my, cv.INTER_LANCZOS4, borderMode=border, borderValue=(9, 8, 7, 6)),
+              cv2.remap(a, mx, my, cv.INTER_LANCZOS4, borderMode=border, borderValue=(9, 8, 7, 6)), exact=True)
