@@ -256,3 +256,29 @@ def test_mean_and_meanstddev_of_empty_images():
             cv2.meanStdDev(a)
         with pytest.raises(cv.error, match=r"\[mnn.cv.meanStdDev\]"):
             cv.meanStdDev(a)
+
+
+@pytest.mark.parametrize("dtype", [numpy.uint8, numpy.int8, numpy.uint16, numpy.int16])
+def test_multiply_overflow_as_cv2(dtype):
+    # cv2 multiplies two uint16 images in int (a product past 2^31 wraps negative: 0), and with a
+    # scale rounds the float product to int with cvRound first (INT_MIN, so the type's minimum,
+    # when out of range); mnn saturated to the maximum.
+    rng = numpy.random.default_rng(int(numpy.dtype(dtype).itemsize) * 10 + numpy.dtype(dtype).kind.__hash__() % 7)
+    info = numpy.iinfo(dtype)
+    for n in (1, 3, 8, 17, 64):
+        a = rng.integers(info.min, info.max, (2, n), endpoint=True).astype(dtype)
+        b = rng.integers(info.min, info.max, (2, n), endpoint=True).astype(dtype)
+        for s in (1, 2, 0.5, 1e-5, 3.7):
+            want = cv2.multiply(a, b, scale=s)
+            assert numpy.array_equal(numpy.asarray(cv.multiply(np.asarray(a), b, scale=s)), want), (n, s)
+
+
+def test_sobel_scharr_ksize_needs_first_derivative():
+    # Sobel(ksize=-1) is Scharr: cv2 raises for dx + dy != 1; mnn filtered anyway
+    a = numpy.zeros((5, 7), numpy.uint8)
+    for dx, dy in [(2, 0), (0, 2), (1, 1)]:
+        with pytest.raises(cv2.error):
+            cv2.Sobel(a, cv2.CV_32F, dx, dy, ksize=-1)
+        with pytest.raises(cv.error, match=r"\[mnn.cv.Sobel\]"):
+            cv.Sobel(a, cv.CV_32F, dx, dy, ksize=-1)
+    assert numpy.array_equal(numpy.asarray(cv.Sobel(a, cv.CV_32F, 1, 0, ksize=-1)), cv2.Sobel(a, cv2.CV_32F, 1, 0, ksize=-1))

@@ -160,11 +160,18 @@ def subtract(src1, src2, dst=None, mask=None, dtype=-1):
 
 def multiply(src1, src2, dst=None, scale=1, dtype=-1):
     x, y, out, a = _operands("multiply", src1, src2, dtype)
-    if scale == 1:
+    if scale == 1 and out == "uint16" and str(a.dtype) == "uint16" and not (_is_scalar(src1) or _is_scalar(src2)):
+        # cv2 multiplies two uint16 images in int: a product past 2^31 wraps negative, then
+        # saturates to 0
+        r = _wrap_int32(x * y).astype("float64")
+    elif scale == 1:
         r = x * y
     elif _small_int(a, out):
         # cv2 scales in float32: round32(round32(a * scale) * b) (exact products in float64).
-        r = _f32((_f32(x * _f32s(scale)).astype("float64")) * y)
+        r = _f32((_f32(x * _f32s(scale)).astype("float64")) * y).astype("float64")
+        # then to int with cvRound (INT_MIN when out of range) before saturating to the type
+        ri = _np.rint(r)
+        r = _np.where((ri >= -2147483648.0) & (ri <= 2147483647.0), r, _np.asarray(-2147483648.0))
     else:
         r = x * y * float(scale)
     return _finish(_saturate(r, out), dst)

@@ -348,6 +348,8 @@ def _deriv(fn, src, ddepth, dx, dy, ksize, scale, delta, borderType, dst):
         raise fail(fn, "dx >= 0 && dy >= 0 && dx+dy > 0")
     if ksize != -1 and (ksize % 2 == 0 or ksize > 31 or ksize < 1):
         raise fail(fn, "ksize must be 1, 3, 5, 7 (odd and at most 31)")
+    if ksize == -1 and dx + dy != 1:  # Sobel(ksize=FILTER_SCHARR) is Scharr's first derivative only
+        raise fail(fn, "dx >= 0 && dy >= 0 && dx+dy == 1 (cv2: getScharrKernels)")
     szx = 3 if (ksize == 1 and dx > 0) else ksize
     szy = 3 if (ksize == 1 and dy > 0) else ksize
     if (szx != -1 and dx >= szx) or (szy != -1 and dy >= szy):
