@@ -412,3 +412,18 @@ def test_warps_lanczos4(dtype, border):
         my = (rng.random((h + 2, w + 3)) * (h + 4) - 2).astype(numpy.float32)
         check(cv.remap(a, mx, my, cv.INTER_LANCZOS4, borderMode=border, borderValue=(9, 8, 7, 6)),
               cv2.remap(a, mx, my, cv.INTER_LANCZOS4, borderMode=border, borderValue=(9, 8, 7, 6)), exact=True)
+
+
+def test_warps_of_an_empty_image_raise():
+    # cv2 asserts a non-empty source; mnn returned a border-filled image
+    M = numpy.array([[1.0, 0.1, 2.0], [0.0, 1.0, 3.0]])
+    P = numpy.array([[1.0, 0.1, 2.0], [0.0, 1.0, 3.0], [0.0, 0.001, 1.0]])
+    for a in (numpy.zeros((0, 97, 3), numpy.uint8), numpy.zeros((5, 0), numpy.float32)):
+        with pytest.raises(cv2.error):
+            cv2.warpAffine(a, M, (10, 10))
+        with pytest.raises(cv.error, match=r"\[mnn.cv.warpAffine\]"):
+            cv.warpAffine(a, M, (10, 10))
+        with pytest.raises(cv2.error):
+            cv2.warpPerspective(a, P, (10, 10))
+        with pytest.raises(cv.error, match=r"\[mnn.cv.warpPerspective\]"):
+            cv.warpPerspective(a, P, (10, 10))

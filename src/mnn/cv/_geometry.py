@@ -452,6 +452,8 @@ def _warp(fn, src, M, dsize, dst, flags, borderMode, borderValue, perspective):
     img = as_image(src, fn)
     _check_channels(img, fn)
     _check_depth(img, fn, _WARP_DTYPES)
+    if img.shape[0] == 0 or img.shape[1] == 0:
+        raise fail(fn, "src.cols > 0 && src.rows > 0 (an empty source image)")
     n = 3 if perspective else 2
     m = _matrix(M, fn, n, 3)
     interp = _warp_interp(flags, fn)
