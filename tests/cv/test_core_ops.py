@@ -282,3 +282,19 @@ def test_sobel_scharr_ksize_needs_first_derivative():
         with pytest.raises(cv.error, match=r"\[mnn.cv.Sobel\]"):
             cv.Sobel(a, cv.CV_32F, dx, dy, ksize=-1)
     assert numpy.array_equal(numpy.asarray(cv.Sobel(a, cv.CV_32F, 1, 0, ksize=-1)), cv2.Sobel(a, cv2.CV_32F, 1, 0, ksize=-1))
+
+
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float32, numpy.float64, numpy.int16])
+def test_convert_scale_abs_past_int_range(dtype):
+    # cv2 rounds |x * alpha + beta| to int before saturating to uint8: past INT_MAX that is INT_MIN,
+    # so 0 (int32 computed in float32 as the small depths); mnn gave 255
+    rng = numpy.random.default_rng(5)
+    for n in (1, 5, 8, 33):
+        if dtype == numpy.int16:
+            a = rng.integers(-32768, 32767, (2, n)).astype(dtype)
+        else:
+            a = numpy.clip(rng.random((2, n)) * 2.0**33 - 2.0**32, -2.0**31, 2.0**31 - 1).astype(dtype)
+        a[0, 0] = numpy.iinfo(numpy.int32).max if dtype == numpy.int32 else a[0, 0]
+        for alpha, beta in [(1, 0), (-2, -7.5), (0.5, 3), (1e-9, 0), (3.3, 1)]:
+            want = cv2.convertScaleAbs(a, alpha=alpha, beta=beta)
+            assert numpy.array_equal(numpy.asarray(cv.convertScaleAbs(np.asarray(a), alpha=alpha, beta=beta)), want)
