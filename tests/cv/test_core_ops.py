@@ -284,10 +284,11 @@ def test_sobel_scharr_ksize_needs_first_derivative():
     assert numpy.array_equal(numpy.asarray(cv.Sobel(a, cv.CV_32F, 1, 0, ksize=-1)), cv2.Sobel(a, cv2.CV_32F, 1, 0, ksize=-1))
 
 
-@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float32, numpy.float64, numpy.int16])
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float32, numpy.int16])
 def test_convert_scale_abs_past_int_range(dtype):
     # cv2 rounds |x * alpha + beta| to int before saturating to uint8: past INT_MAX that is INT_MIN,
-    # so 0 (int32 computed in float32 as the small depths); mnn gave 255
+    # so 0 (int32 computed in float32 as the small depths); mnn gave 255. (float64 is not
+    # reproduced there: cv2's vector loop goes through float32, its scalar tail stays in double.)
     rng = numpy.random.default_rng(5)
     for n in (1, 5, 8, 33):
         if dtype == numpy.int16:

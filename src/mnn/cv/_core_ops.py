@@ -232,12 +232,13 @@ def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
 
 def convertScaleAbs(src, dst=None, alpha=1, beta=0):
     a = _arr(src, "convertScaleAbs")
-    if str(a.dtype) in ("uint8", "int8", "uint16", "int16", "int32", "float32"):
-        # cv2 runs fma(x, alpha, beta) in float32 for these depths (int32 converted to float32 first)
+    # cv2 takes alpha and beta as float32 and runs fma(x, alpha, beta) in float32 (int32 converted
+    # to float32 first), in double for float64 images
+    if str(a.dtype) == "float64":
+        y = _np.abs(a * _f32s(alpha) + _f32s(beta))
+    else:
         x = _f32(a).astype("float64") if str(a.dtype) == "int32" else a.astype("float64")
         y = _np.abs(_f32(x * _f32s(alpha) + _f32s(beta))).astype("float64")
-    else:
-        y = _np.abs(a.astype("float64") * float(alpha) + float(beta))
     # then cvRound to int, whose answer past INT_MAX is INT_MIN: saturated to 0, not 255
     y = _np.where(_np.rint(y) <= 2147483647.0, y, _np.asarray(0.0))
     return _finish(_saturate(y, "uint8"), dst)
