@@ -299,3 +299,13 @@ def test_convert_scale_abs_past_int_range(dtype):
         for alpha, beta in [(1, 0), (-2, -7.5), (0.5, 3), (1e-9, 0), (3.3, 1)]:
             want = cv2.convertScaleAbs(a, alpha=alpha, beta=beta)
             assert numpy.array_equal(numpy.asarray(cv.convertScaleAbs(np.asarray(a), alpha=alpha, beta=beta)), want)
+
+
+def test_minmaxloc_of_a_4d_array_raises():
+    # cv2 takes arrays of at most 2 dimensions (3 with one channel); mnn answered for any
+    a = numpy.zeros((2, 3, 4, 5), numpy.float64)
+    with pytest.raises(cv2.error):
+        cv2.minMaxLoc(a)
+    with pytest.raises(cv.error, match=r"\[mnn.cv.minMaxLoc\]"):
+        cv.minMaxLoc(a)
+    assert cv.minMaxLoc(numpy.arange(12.0).reshape(3, 4, 1)) == cv2.minMaxLoc(numpy.arange(12.0).reshape(3, 4, 1))

@@ -330,6 +330,8 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
 def minMaxLoc(src, mask=None):
     fn = "minMaxLoc"
     a = _arr(src, fn)
+    if a.ndim > 3:
+        raise fail(fn, f"expected a 2-d or 3-d array, got {a.ndim} dimensions (cv2: dims <= 2)")
     if a.ndim == 3 and a.shape[2] != 1:
         raise fail(fn, "src must be single-channel (cv2: (cn == 1 && (_mask.empty() || _mask.type() == CV_8U)))")
     if a.ndim == 3:
