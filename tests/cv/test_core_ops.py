@@ -6,6 +6,7 @@ import pytest
 import skimage.data
 
 import mnn.cv as cv
+import mnn.numpy as np
 
 RNG = numpy.random.default_rng(3)
 DEPTHS = [numpy.uint8, numpy.int8, numpy.uint16, numpy.int16, numpy.int32, numpy.float32, numpy.float64]
@@ -209,3 +210,102 @@ def test_drawing_returns_the_image_it_drew_on():
     img = numpy.zeros((10, 12, 1), numpy.uint8)
     out = cv.line(img, (0, 0), (9, 9), 255)
     assert out is img and out.shape == (10, 12, 1)
+
+
+@pytest.mark.parametrize("n", [1, 3, 8, 17, 64])
+def test_int32_arithmetic_overflow_as_cv2(n):
+    # cv2 adds and subtracts int32 images in int32 (the result wraps, absdiff is |wrapped a - b|),
+    # and rounds float results to int32 with cvRound, whose out-of-range answer is INT_MIN (a Scalar
+    # too); mnn saturated both ways.
+    rng = numpy.random.default_rng(n)
+    a = rng.integers(-2**31, 2**31, (2, n)).astype(numpy.int32)
+    b = rng.integers(-2**31, 2**31, (2, n)).astype(numpy.int32)
+    a[0, 0], b[0, 0] = -2**31, 2**31 - 1
+    cases = [("add", (a, b)), ("subtract", (a, b)), ("absdiff", (a, b)), ("multiply", (a, b)),
+             ("addWeighted", (a, 0.7, b, 0.9, 3.0)), ("divide", (a, b))]
+    for s in (5e9, -5e9, 3.0, 2.0**31 - 1, -2.0**31):
+        cases += [("add", (a, s)), ("subtract", (s, a)), ("absdiff", (a, s))]
+    for name, args in cases:
+        want = getattr(cv2, name)(*args)
+        got = numpy.asarray(getattr(cv, name)(*[np.asarray(v) if isinstance(v, numpy.ndarray) else v for v in args]))
+        assert got.dtype == want.dtype and numpy.array_equal(got, want), (name, args[1:] if len(args) > 1 else None)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_bitwise_on_float_images_as_cv2(dtype):
+    # cv2 works on the bit patterns of float images; mnn's bitwise_not raised on them
+    rng = numpy.random.default_rng(12)
+    a = (rng.random((9, 13, 3)) * 100 - 50).astype(dtype)
+    b = (rng.random((9, 13, 3)) * 100 - 50).astype(dtype)
+    a[0, 0, 0], b[0, 0, 0] = numpy.nan, -0.0
+    for name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+        want = getattr(cv2, name)(a, b)
+        got = numpy.asarray(getattr(cv, name)(np.asarray(a)[:, ::1], b))
+        assert got.dtype == want.dtype and numpy.array_equal(got.view(numpy.uint8), want.view(numpy.uint8)), name
+    view = np.asarray(a)[::2, 1:]
+    want = cv2.bitwise_not(numpy.ascontiguousarray(a[::2, 1:]))
+    got = numpy.asarray(cv.bitwise_not(view))
+    assert got.dtype == want.dtype and numpy.array_equal(got.view(numpy.uint8), want.view(numpy.uint8))
+
+
+def test_mean_and_meanstddev_of_empty_images():
+    # cv2: mean of an empty image is 0 (mnn gave NaN); meanStdDev raises (mnn gave NaN)
+    for a in (numpy.zeros((0, 2, 4)), numpy.zeros((0, 131, 3), numpy.int32), numpy.zeros((5, 0), numpy.uint8)):
+        assert cv.mean(a) == cv2.mean(a)
+        with pytest.raises(cv2.error):
+            cv2.meanStdDev(a)
+        with pytest.raises(cv.error, match=r"\[mnn.cv.meanStdDev\]"):
+            cv.meanStdDev(a)
+
+
+@pytest.mark.parametrize("dtype", [numpy.uint8, numpy.int8, numpy.uint16, numpy.int16])
+def test_multiply_overflow_as_cv2(dtype):
+    # cv2 multiplies two uint16 images in int (a product past 2^31 wraps negative: 0), and with a
+    # scale rounds the float product to int with cvRound first (INT_MIN, so the type's minimum,
+    # when out of range); mnn saturated to the maximum.
+    rng = numpy.random.default_rng(int(numpy.dtype(dtype).itemsize) * 10 + numpy.dtype(dtype).kind.__hash__() % 7)
+    info = numpy.iinfo(dtype)
+    for n in (1, 3, 8, 17, 64):
+        a = rng.integers(info.min, info.max, (2, n), endpoint=True).astype(dtype)
+        b = rng.integers(info.min, info.max, (2, n), endpoint=True).astype(dtype)
+        for s in (1, 2, 0.5, 1e-5, 3.7):
+            want = cv2.multiply(a, b, scale=s)
+            assert numpy.array_equal(numpy.asarray(cv.multiply(np.asarray(a), b, scale=s)), want), (n, s)
+
+
+def test_sobel_scharr_ksize_needs_first_derivative():
+    # Sobel(ksize=-1) is Scharr: cv2 raises for dx + dy != 1; mnn filtered anyway
+    a = numpy.zeros((5, 7), numpy.uint8)
+    for dx, dy in [(2, 0), (0, 2), (1, 1)]:
+        with pytest.raises(cv2.error):
+            cv2.Sobel(a, cv2.CV_32F, dx, dy, ksize=-1)
+        with pytest.raises(cv.error, match=r"\[mnn.cv.Sobel\]"):
+            cv.Sobel(a, cv.CV_32F, dx, dy, ksize=-1)
+    assert numpy.array_equal(numpy.asarray(cv.Sobel(a, cv.CV_32F, 1, 0, ksize=-1)), cv2.Sobel(a, cv2.CV_32F, 1, 0, ksize=-1))
+
+
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float32, numpy.int16])
+def test_convert_scale_abs_past_int_range(dtype):
+    # cv2 rounds |x * alpha + beta| to int before saturating to uint8: past INT_MAX that is INT_MIN,
+    # so 0 (int32 computed in float32 as the small depths); mnn gave 255. (float64 is not
+    # reproduced there: cv2's vector loop goes through float32, its scalar tail stays in double.)
+    rng = numpy.random.default_rng(5)
+    for n in (1, 5, 8, 33):
+        if dtype == numpy.int16:
+            a = rng.integers(-32768, 32767, (2, n)).astype(dtype)
+        else:
+            a = numpy.clip(rng.random((2, n)) * 2.0**33 - 2.0**32, -2.0**31, 2.0**31 - 1).astype(dtype)
+        a[0, 0] = numpy.iinfo(numpy.int32).max if dtype == numpy.int32 else a[0, 0]
+        for alpha, beta in [(1, 0), (-2, -7.5), (0.5, 3), (1e-9, 0), (3.3, 1)]:
+            want = cv2.convertScaleAbs(a, alpha=alpha, beta=beta)
+            assert numpy.array_equal(numpy.asarray(cv.convertScaleAbs(np.asarray(a), alpha=alpha, beta=beta)), want)
+
+
+def test_minmaxloc_of_a_4d_array_raises():
+    # cv2 takes arrays of at most 2 dimensions (3 with one channel); mnn answered for any
+    a = numpy.zeros((2, 3, 4, 5), numpy.float64)
+    with pytest.raises(cv2.error):
+        cv2.minMaxLoc(a)
+    with pytest.raises(cv.error, match=r"\[mnn.cv.minMaxLoc\]"):
+        cv.minMaxLoc(a)
+    assert cv.minMaxLoc(numpy.arange(12.0).reshape(3, 4, 1)) == cv2.minMaxLoc(numpy.arange(12.0).reshape(3, 4, 1))

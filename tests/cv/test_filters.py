@@ -6,6 +6,7 @@ import pytest
 import skimage.data
 
 import mnn.cv as cv
+import mnn.numpy as np
 
 RNG = numpy.random.default_rng(7)
 SHAPE = (97, 131)
@@ -334,3 +335,25 @@ def test_simd_filter_kernels_match_scalar_build(isa):
     assert ref.keys() == got.keys()
     for key in ref:
         assert ref[key] == got[key], key
+
+
+@pytest.mark.parametrize("cn", [2, 3, 4])
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32"])
+def test_morphology_constant_border_per_channel(cn, dtype):
+    # cv2's borderValue is a Scalar: a number v means (v, 0, 0, 0), a tuple one value per channel.
+    # mnn put the first value in every channel (seen on 1xN images, where the border dominates).
+    rng = numpy.random.default_rng(cn)
+    for shape in [(1, 17), (1, 1), (3, 5), (12, 9)]:
+        a = (rng.random(shape + (cn,)) * 250).astype(dtype)
+        for k in [numpy.ones((3, 5), numpy.uint8), numpy.ones((2, 1), numpy.uint8),
+                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 3))]:
+            for bv in [91, (10, 20, 30, 40), (7, 7, 7, 7), 300]:
+                for it in (1, 2):
+                    for name in ("erode", "dilate"):
+                        want = getattr(cv2, name)(a, k, iterations=it, borderType=cv2.BORDER_CONSTANT, borderValue=bv)
+                        got = numpy.asarray(getattr(cv, name)(np.asarray(a), k, iterations=it,
+                                                              borderType=cv.BORDER_CONSTANT, borderValue=bv))
+                        assert got.shape == want.shape and numpy.array_equal(got, want), (name, shape, k.shape, bv, it)
+    want = cv2.morphologyEx(a, cv2.MORPH_GRADIENT, k, borderType=cv2.BORDER_CONSTANT, borderValue=(1, 2, 3, 4))
+    got = cv.morphologyEx(a, cv.MORPH_GRADIENT, k, borderType=cv.BORDER_CONSTANT, borderValue=(1, 2, 3, 4))
+    assert numpy.array_equal(numpy.asarray(got), want)

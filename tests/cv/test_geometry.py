@@ -1,8 +1,8 @@
 """mnn.cv geometry against cv2: resize, warps, remap, flips/rotations, borders, pyramids,
 getRectSubPix and the matrix helpers, on odd-sized random images and a real photo.
 
-uint8 resize (NEAREST, NEAREST_EXACT, LINEAR, AREA, LANCZOS4; AREA and NEAREST on all depths), remap, warps with NEAREST/LINEAR/
-CUBIC, borders and pyramids equal cv2 exactly; other depths and cubic resize are within 1
+resize equals cv2 bit for bit (floats too) wherever cv2 runs its own code (see _exact_resize); uint8 remap,
+warps with NEAREST/LINEAR/CUBIC, borders and pyramids equal cv2 exactly; the rest is within 1
 (integers) or 1e-5 relative (floats)."""
 import math
 
@@ -27,11 +27,14 @@ def image(shape, dtype, rng=RNG):
     return rng.integers(info.min, info.max, shape, endpoint=True).astype(dtype)
 
 
-def check(got, want, tol=0.0, rel=None):
+def check(got, want, tol=0.0, rel=None, exact=False):
     assert isinstance(got, np.ndarray)
     g = numpy.asarray(got)
     assert g.shape == want.shape and g.dtype == want.dtype, (g.shape, want.shape, g.dtype, want.dtype)
-    if want.dtype.kind == "f":
+    if exact:
+        bad = ~((g == want) | (numpy.isnan(g) & numpy.isnan(want)) if want.dtype.kind == "f" else g == want)
+        assert not bad.any(), f"{int(bad.sum())} values differ, max {numpy.abs(g.astype(float) - want).max()}"
+    elif want.dtype.kind == "f":
         scale = max(1.0, float(numpy.abs(want).max(initial=0)))
         numpy.testing.assert_allclose(g, want, rtol=0, atol=(rel if rel is not None else 1e-5) * scale)
     else:
@@ -55,12 +58,13 @@ SIZES = [(224, 224), (50, 40), (5, 3), (300, 17), (1, 1)]
 def test_resize(dtype, shape, interp):
     a = image(shape, dtype)
     h, w = shape[:2]
-    exact = dtype == "uint8" and interp != cv.INTER_CUBIC
+    cn = shape[2] if len(shape) == 3 else 1
     for dsize in SIZES + [(w // 2, h // 2), (w * 2, h * 2), (max(1, w // 3), max(1, h // 3))]:
         if 0 in dsize:
             continue
         want = cv2.resize(a, dsize, interpolation=interp)
-        check(cv.resize(a, dsize, interpolation=interp), want, tol=0 if exact else 1, rel=2e-5)
+        exact = _exact_resize(dtype, interp, cn)
+        check(cv.resize(a, dsize, interpolation=interp), want, tol=0 if exact else 1, rel=2e-5, exact=exact)
 
 
 @pytest.mark.parametrize("fx,fy", [(0.5, 0.5), (0.3, 0.7), (1.7, 2.2), (2.0, 2.0), (1 / 3, 0.25)])
@@ -86,13 +90,18 @@ def test_resize_of_mnn_views_and_errors():
         cv2.resize(a, (0, 0))
 
 
-def _exact_resize(dtype, interp):
-    """Where mnn reproduces cv2.resize bit for bit. The rest is within 1: cv2 hands uint8 CUBIC
-    and 16-bit LINEAR/CUBIC/LANCZOS4 with 1, 3 or 4 channels to IPP, whose rounding is its own,
-    and its float passes for 16-bit images sum in another order."""
-    if interp in (cv.INTER_NEAREST, cv.INTER_NEAREST_EXACT, cv.INTER_AREA):
+def _exact_resize(dtype, interp, cn):
+    """Where mnn reproduces cv2.resize bit for bit (floats too): everywhere cv2 runs its own code.
+    cv2 hands 1, 3 and 4 channels of 16-bit, float32 and float64 LINEAR, and of uint8, 16-bit and
+    float32 CUBIC, to IPP, whose rounding is its own: within 1 (integers) or 2e-5 relative
+    (floats) there. A uint8 LINEAR 2x downscale is cv2's own area average."""
+    if cn not in (1, 3, 4):
         return True
-    return dtype == "uint8" and interp != cv.INTER_CUBIC
+    if interp == cv.INTER_LINEAR:
+        return dtype == "uint8"
+    if interp == cv.INTER_CUBIC:
+        return dtype not in ("uint8", "uint16", "int16", "float32")
+    return True
 
 
 @pytest.mark.parametrize("cn", [1, 2, 3, 4])
@@ -111,7 +120,8 @@ def test_resize_downscales_by_channel_count(cn, dtype, interp):
                 continue
             want = cv2.resize(a, dsize, interpolation=interp)
             got = cv.resize(a, dsize, interpolation=interp)
-            check(got, want, tol=0 if _exact_resize(dtype, interp) else 1)
+            exact = _exact_resize(dtype, interp, cn)
+            check(got, want, tol=0 if exact else 1, exact=exact)
 
 
 @pytest.mark.parametrize("cn", [1, 2, 3, 4, None])
@@ -147,7 +157,7 @@ def test_resize_lanczos4_at_a_whole_fraction(dtype):
         h, w = src.shape
         dsize = (w, h * 49) if h == 8 else (w * 49, h)
         want = cv2.resize(src, dsize, interpolation=cv.INTER_LANCZOS4)
-        check(cv.resize(src, dsize, interpolation=cv.INTER_LANCZOS4), want)
+        check(cv.resize(src, dsize, interpolation=cv.INTER_LANCZOS4), want, exact=True)
 
 
 def test_resize_random_sweep():
@@ -176,7 +186,8 @@ def test_resize_random_sweep():
         a = image((h, w, cn) if cn > 1 else (h, w), dtype, rng)
         want = cv2.resize(a, (dw, dh), interpolation=interp)
         got = cv.resize(a, (dw, dh), interpolation=interp)
-        check(got, want, tol=0 if _exact_resize(dtype, interp) else 1, rel=1e-5)
+        exact = _exact_resize(dtype, interp, cn)
+        check(got, want, tol=0 if exact else 1, rel=1e-5, exact=exact)
 
 
 # ---- warps and remap ---------------------------------------------------------------------------
@@ -374,3 +385,45 @@ def test_constants_match_cv2():
                  "INTER_NEAREST_EXACT", "BORDER_REFLECT_101", "BORDER_DEFAULT", "WARP_INVERSE_MAP",
                  "ROTATE_90_CLOCKWISE"):
         assert getattr(cv, name) == getattr(cv2, name)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "int16", "float32", "float64"])
+@pytest.mark.parametrize("border", [cv.BORDER_CONSTANT, cv.BORDER_REPLICATE, cv.BORDER_REFLECT, cv.BORDER_WRAP,
+                                    cv.BORDER_REFLECT_101])
+def test_warps_lanczos4(dtype, border):
+    # cv2 5.0 warps with INTER_LANCZOS4 on its 1/32-pixel table path (not the float-coordinate one
+    # of LINEAR/CUBIC), summing each row of taps first, and outside the image starts from the
+    # border constant adding each inside tap's difference from it. mnn used exact fractions: off
+    # by up to 8 levels on uint8, ~2000 on uint16.
+    rng = numpy.random.default_rng(border * 7 + len(dtype))
+    for (h, w), cn in [((97, 131), 3), ((13, 17), 1), ((3, 4), 4), ((1, 6), 2), ((7, 1), 3)]:
+        a = image((h, w, cn) if cn > 1 else (h, w), dtype, rng)
+        if min(h, w) == 1 and border == cv.BORDER_REFLECT_101:
+            continue  # cv2 never returns there
+        M = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(-180, 180)), float(rng.uniform(0.6, 1.5)))
+        kw = dict(flags=cv.INTER_LANCZOS4, borderMode=border, borderValue=(9, 8, 7, 6))
+        exact = dtype not in ("uint16", "int16")
+        check(cv.warpAffine(a, M, (w + 5, h + 3), **kw), cv2.warpAffine(a, M, (w + 5, h + 3), **kw), exact=True)
+        P = numpy.eye(3) + rng.normal(0, 0.03, (3, 3))
+        P[2, :2] = rng.normal(0, 0.001, 2)
+        check(cv.warpPerspective(a, P, (w + 5, h + 3), **kw), cv2.warpPerspective(a, P, (w + 5, h + 3), **kw),
+              tol=0 if exact else 1, exact=exact)
+        mx = (rng.random((h + 2, w + 3)) * (w + 4) - 2).astype(numpy.float32)
+        my = (rng.random((h + 2, w + 3)) * (h + 4) - 2).astype(numpy.float32)
+        check(cv.remap(a, mx, my, cv.INTER_LANCZOS4, borderMode=border, borderValue=(9, 8, 7, 6)),
+              cv2.remap(a, mx, my, cv.INTER_LANCZOS4, borderMode=border, borderValue=(9, 8, 7, 6)), exact=True)
+
+
+def test_warps_of_an_empty_image_raise():
+    # cv2 asserts a non-empty source; mnn returned a border-filled image
+    M = numpy.array([[1.0, 0.1, 2.0], [0.0, 1.0, 3.0]])
+    P = numpy.array([[1.0, 0.1, 2.0], [0.0, 1.0, 3.0], [0.0, 0.001, 1.0]])
+    for a in (numpy.zeros((0, 97, 3), numpy.uint8), numpy.zeros((5, 0), numpy.float32)):
+        with pytest.raises(cv2.error):
+            cv2.warpAffine(a, M, (10, 10))
+        with pytest.raises(cv.error, match=r"\[mnn.cv.warpAffine\]"):
+            cv.warpAffine(a, M, (10, 10))
+        with pytest.raises(cv2.error):
+            cv2.warpPerspective(a, P, (10, 10))
+        with pytest.raises(cv.error, match=r"\[mnn.cv.warpPerspective\]"):
+            cv.warpPerspective(a, P, (10, 10))

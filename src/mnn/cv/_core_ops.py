@@ -10,7 +10,7 @@ import builtins
 import math
 
 from .. import numpy as _np
-from ._common import as_image, channels, fail
+from ._common import as_image, channels, contiguous, fail
 
 __all__ = [
     "NORM_INF", "NORM_L1", "NORM_L2", "NORM_L2SQR", "NORM_MINMAX",
@@ -36,7 +36,28 @@ def _saturate(x, dtype):
     if dtype in _FLOATS:
         return x.astype(dtype)
     info = _np.iinfo(dtype)
+    if dtype == "int32":
+        # cv2 rounds to int32 with the x86 conversion (cvRound), whose answer for anything out of
+        # range (or NaN) is INT_MIN, of either sign: it does not saturate
+        r = _np.rint(x)
+        return _np.where((r >= info.min) & (r <= info.max), r, _np.asarray(float(info.min))).astype(dtype)
     return _np.clip(_np.rint(x), info.min, info.max).astype(dtype)
+
+
+def _wraps_int32(a, out, *operands):
+    """cv2 adds and subtracts int32 images in int32 arithmetic: the result wraps around."""
+    return out == "int32" and str(a.dtype) == "int32" and all(
+        _is_scalar(v) or str(getattr(v, "dtype", "")) == "int32" for v in operands)
+
+
+def _wrap_int32(r):
+    """An exact float64 result of int32 operands, wrapped to int32 as two's complement."""
+    return (r.astype("int64") & _np.asarray(0xFFFFFFFF, dtype="int64")).astype("uint32").view("int32")
+
+
+def _int32_scalar(v):
+    """cv2 turns a Scalar into the image's int32 type first, with cvRound: INT_MIN if out of range."""
+    return _np.where((v >= -2147483648.0) & (v <= 2147483647.0), v, _np.asarray(-2147483648.0))
 
 
 def _is_scalar(x):
@@ -119,23 +140,38 @@ def _f32s(v):
     return float(_np.asarray(float(v), dtype="float32").item())
 
 
+def _add_sub(fn, src1, src2, dst, mask, dtype, sign):
+    x, y, out, a = _operands(fn, src1, src2, dtype, True)
+    if _wraps_int32(a, out, src1, src2):
+        x, y = (_int32_scalar(x) if _is_scalar(src1) else x), (_int32_scalar(y) if _is_scalar(src2) else y)
+        res = _wrap_int32(x + y if sign > 0 else x - y)
+    else:
+        res = _saturate(x + y if sign > 0 else x - y, out)
+    return _finish(_masked(res, mask, dst, a, fn), dst)
+
+
 def add(src1, src2, dst=None, mask=None, dtype=-1):
-    x, y, out, a = _operands("add", src1, src2, dtype, True)
-    return _finish(_masked(_saturate(x + y, out), mask, dst, a, "add"), dst)
+    return _add_sub("add", src1, src2, dst, mask, dtype, 1)
 
 
 def subtract(src1, src2, dst=None, mask=None, dtype=-1):
-    x, y, out, a = _operands("subtract", src1, src2, dtype, True)
-    return _finish(_masked(_saturate(x - y, out), mask, dst, a, "subtract"), dst)
+    return _add_sub("subtract", src1, src2, dst, mask, dtype, -1)
 
 
 def multiply(src1, src2, dst=None, scale=1, dtype=-1):
     x, y, out, a = _operands("multiply", src1, src2, dtype)
-    if scale == 1:
+    if scale == 1 and out == "uint16" and str(a.dtype) == "uint16" and not (_is_scalar(src1) or _is_scalar(src2)):
+        # cv2 multiplies two uint16 images in int: a product past 2^31 wraps negative, then
+        # saturates to 0
+        r = _wrap_int32(x * y).astype("float64")
+    elif scale == 1:
         r = x * y
     elif _small_int(a, out):
         # cv2 scales in float32: round32(round32(a * scale) * b) (exact products in float64).
-        r = _f32((_f32(x * _f32s(scale)).astype("float64")) * y)
+        r = _f32((_f32(x * _f32s(scale)).astype("float64")) * y).astype("float64")
+        # then to int with cvRound (INT_MIN when out of range) before saturating to the type
+        ri = _np.rint(r)
+        r = _np.where((ri >= -2147483648.0) & (ri <= 2147483647.0), r, _np.asarray(-2147483648.0))
     else:
         r = x * y * float(scale)
     return _finish(_saturate(r, out), dst)
@@ -166,7 +202,10 @@ def divide(src1, src2, dst=None, scale=1, dtype=-1):
 
 
 def absdiff(src1, src2, dst=None):
-    x, y, out, _ = _operands("absdiff", src1, src2, -1, True)
+    x, y, out, a = _operands("absdiff", src1, src2, -1, True)
+    if _wraps_int32(a, out, src1, src2):  # |a - b| of the wrapped int32 difference
+        x, y = (_int32_scalar(x) if _is_scalar(src1) else x), (_int32_scalar(y) if _is_scalar(src2) else y)
+        return _finish(_wrap_int32(_np.abs(_wrap_int32(x - y).astype("float64"))), dst)
     return _finish(_saturate(_np.abs(x - y), out), dst)
 
 
@@ -193,11 +232,16 @@ def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
 
 def convertScaleAbs(src, dst=None, alpha=1, beta=0):
     a = _arr(src, "convertScaleAbs")
-    if str(a.dtype) in ("uint8", "int8", "uint16", "int16", "float32"):
-        # cv2 runs fma(x, alpha, beta) in float32 for these depths.
-        y = _f32(a.astype("float64") * _f32s(alpha) + _f32s(beta))
-        return _finish(_saturate(_np.abs(y).astype("float64"), "uint8"), dst)
-    return _finish(_saturate(_np.abs(a.astype("float64") * float(alpha) + float(beta)), "uint8"), dst)
+    # cv2 takes alpha and beta as float32 and runs fma(x, alpha, beta) in float32 (int32 converted
+    # to float32 first), in double for float64 images
+    if str(a.dtype) == "float64":
+        y = _np.abs(a * _f32s(alpha) + _f32s(beta))
+    else:
+        x = _f32(a).astype("float64") if str(a.dtype) == "int32" else a.astype("float64")
+        y = _np.abs(_f32(x * _f32s(alpha) + _f32s(beta))).astype("float64")
+    # then cvRound to int, whose answer past INT_MAX is INT_MIN: saturated to 0, not 255
+    y = _np.where(_np.rint(y) <= 2147483647.0, y, _np.asarray(0.0))
+    return _finish(_saturate(y, "uint8"), dst)
 
 
 def split(m, mv=None):
@@ -286,6 +330,8 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
 def minMaxLoc(src, mask=None):
     fn = "minMaxLoc"
     a = _arr(src, fn)
+    if a.ndim > 3:
+        raise fail(fn, f"expected a 2-d or 3-d array, got {a.ndim} dimensions (cv2: dims <= 2)")
     if a.ndim == 3 and a.shape[2] != 1:
         raise fail(fn, "src must be single-channel (cv2: (cn == 1 && (_mask.empty() || _mask.type() == CV_8U)))")
     if a.ndim == 3:
@@ -324,12 +370,16 @@ def mean(src, mask=None):
             return (0.0, 0.0, 0.0, 0.0)
         s = _np.sum(_np.where(_np.reshape(keep, tuple(keep.shape) + (1,)), x, _np.asarray(0.0)), axis=(0, 1))
         return _scalar4((s / n).tolist())
+    if x.size == 0:  # cv2: the mean of nothing is 0
+        return (0.0, 0.0, 0.0, 0.0)
     return _scalar4(_np.mean(x, axis=(0, 1)).tolist())
 
 
 def meanStdDev(src, mean=None, stddev=None, mask=None):
     fn = "meanStdDev"
     a = _arr(src, fn)
+    if a.size == 0:
+        raise fail(fn, "!_src.empty()")
     x = a.astype("float64")
     if x.ndim == 2:
         x = _np.reshape(x, tuple(x.shape) + (1,))
@@ -369,10 +419,7 @@ def _bitwise(fn, op, src1, src2, dst, mask):
         if str(a.dtype) in _FLOATS:
             # Bits of the float pattern, as cv2 does.
             it = "int32" if str(a.dtype) == "float32" else "int64"
-            res = _np.frombuffer(bytes(memoryview(op(_np.frombuffer(bytes(memoryview(a)), dtype=it),
-                                                       _np.frombuffer(bytes(memoryview(b)), dtype=it)))),
-                                 dtype=str(a.dtype))
-            res = _np.reshape(res, a.shape)
+            res = op(contiguous(a).view(it), contiguous(b).view(it)).view(str(a.dtype))
         else:
             res = op(a, b)
     return _finish(_masked(res.astype(str(a.dtype)), mask, dst, a, fn), dst)
@@ -393,8 +440,9 @@ def bitwise_xor(src1, src2, dst=None, mask=None):
 def bitwise_not(src, dst=None, mask=None):
     fn = "bitwise_not"
     a = _arr(src, fn)
-    if str(a.dtype) in _FLOATS:
-        raise fail(fn, "bitwise_not needs an integer image")
+    if str(a.dtype) in _FLOATS:  # the bits of the float pattern, as cv2 does
+        it = "int32" if str(a.dtype) == "float32" else "int64"
+        return _finish(_masked(_np.bitwise_not(contiguous(a).view(it)).view(str(a.dtype)), mask, dst, a, fn), dst)
     return _finish(_masked(_np.bitwise_not(a), mask, dst, a, fn), dst)
 
 

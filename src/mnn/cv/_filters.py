@@ -10,7 +10,7 @@ import math
 from .. import _core
 from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
-from ._common import as_image, channels, fail
+from ._common import as_image, channels, contiguous, fail
 
 __all__ = [
     "BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101",
@@ -37,6 +37,29 @@ MORPH_RECT, MORPH_CROSS, MORPH_ELLIPSE = 0, 1, 2
 FILTER_SCHARR = -1
 THRESH_BINARY, THRESH_BINARY_INV, THRESH_TRUNC, THRESH_TOZERO, THRESH_TOZERO_INV = 0, 1, 2, 3, 4
 THRESH_MASK, THRESH_OTSU, THRESH_TRIANGLE = 7, 8, 16
+def _morph_padded(a, op, kh, kw, ay, ax, m, iterations, vals):
+    """Morphology with a constant border whose value differs per channel: the kernel takes one
+    value, so each pass pads the image with the per-channel constants (what cv2's border holds,
+    saturated to the type, DBL_MAX meaning "ignore") as far as the element reaches, then crops."""
+    from ._geometry import copyMakeBorder
+    h, w = a.shape[0], a.shape[1]
+    top, left = ay, ax
+    bottom, right = kh - 1 - ay, kw - 1 - ax
+    if str(a.dtype) in ("float32", "float64"):
+        fill = [(math.inf if op == 0 else -math.inf) if v == _DBL_MAX else v for v in vals]
+    else:
+        info = _np.iinfo(str(a.dtype))
+        fill = [(info.max if op == 0 else info.min) if v == _DBL_MAX else v for v in vals]
+    res = a
+    for _ in range(iterations):
+        padded = copyMakeBorder(res, top, bottom, left, right, BORDER_CONSTANT, value=tuple(fill))
+        if padded.ndim == 2 and res.ndim == 3:
+            padded = _np.reshape(padded, tuple(padded.shape) + (1,))
+        out = _core.prim("cv_morph", [contiguous(padded)], [kh, kw, ay, ax, BORDER_REPLICATE, op] + m, [0.0])
+        res = contiguous(out[top:top + h, left:left + w])
+    return res
+
+
 ADAPTIVE_THRESH_MEAN_C, ADAPTIVE_THRESH_GAUSSIAN_C = 0, 1
 
 _DEPTHS = ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64"]
@@ -325,6 +348,8 @@ def _deriv(fn, src, ddepth, dx, dy, ksize, scale, delta, borderType, dst):
         raise fail(fn, "dx >= 0 && dy >= 0 && dx+dy > 0")
     if ksize != -1 and (ksize % 2 == 0 or ksize > 31 or ksize < 1):
         raise fail(fn, "ksize must be 1, 3, 5, 7 (odd and at most 31)")
+    if ksize == -1 and dx + dy != 1:  # Sobel(ksize=FILTER_SCHARR) is Scharr's first derivative only
+        raise fail(fn, "dx >= 0 && dy >= 0 && dx+dy == 1 (cv2: getScharrKernels)")
     szx = 3 if (ksize == 1 and dx > 0) else ksize
     szy = 3 if (ksize == 1 and dy > 0) else ksize
     if (szx != -1 and dx >= szx) or (szy != -1 and dy >= szy):
@@ -452,7 +477,12 @@ def _morph(fn, a, op, kernel, anchor, iterations, borderType, borderValue):
         return a.copy()
     border = _border(borderType, fn)
     if border == BORDER_CONSTANT:
-        bv = borderValue[0] if isinstance(borderValue, (tuple, list)) else borderValue
+        # cv2's Scalar: a number v is (v, 0, 0, 0), so channels past the first get 0
+        vals = [float(v) for v in borderValue] if isinstance(borderValue, (tuple, list)) else [float(borderValue)]
+        vals = (vals + [0.0] * 4)[:max(1, channels(a))]
+        if len(set(vals)) > 1:
+            return _morph_padded(a, op, kh, kw, ay, ax, m, iterations, vals)
+        bv = vals[0]
         if bv == _DBL_MAX:
             bv = math.inf if op == 0 else -math.inf
     else:
@@ -813,6 +843,17 @@ def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_
     radius = int(_np.rint(_np.asarray(ss * 1.5)).item()) if d <= 0 else int(d) // 2
     radius = max(radius, 1)
     border = _border(borderType, fn, allow_wrap=True)
+    if border == BORDER_CONSTANT and str(a.dtype) == "uint8":
+        # cv2 pads with zeros, which take part in the average like any pixel (weighted by their
+        # colour distance): pad explicitly, filter (the border mode no longer matters), crop
+        from ._geometry import copyMakeBorder
+        h, w = a.shape[0], a.shape[1]
+        padded = copyMakeBorder(a, radius, radius, radius, radius, BORDER_CONSTANT, value=(0, 0, 0, 0))
+        if padded.ndim == 2 and a.ndim == 3:
+            padded = _np.reshape(padded, tuple(padded.shape) + (1,))
+        res = _core.prim("cv_bilateral", [contiguous(padded)], [radius, BORDER_REPLICATE],
+                         [-0.5 / (sc * sc), -0.5 / (ss * ss)])
+        return _finish(contiguous(res[radius:radius + h, radius:radius + w]), dst)
     res = _core.prim("cv_bilateral", [a], [radius, border], [-0.5 / (sc * sc), -0.5 / (ss * ss)])
     return _finish(res, dst)
 

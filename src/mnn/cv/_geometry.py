@@ -124,7 +124,8 @@ def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
     # cv2 takes 1 to 128 channels (its Python binding's limit), resized one like the other
     if len(shape) == 3 and not 1 <= shape[2] <= 128:
         raise fail(fn, f"unsupported number of channels {shape[2]}")
-    _check_depth(img, fn)
+    depth = _dtype_name(img)
+    _check_depth(img, fn, _RESIZE_DTYPES + _NEAREST_ONLY_DTYPES)
     if len(shape) == 3 and shape[2] == 1:
         img = img.reshape(shape[:2])  # cv2 reads HxWx1 as one channel and returns HxW
     sh, sw = shape[0], shape[1]
@@ -148,11 +149,38 @@ def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
         raise fail(fn, f"Unknown interpolation method {interpolation}")
     if (w, h) == (sw, sh):
         return _np.array(img)  # cv2 copies when the size does not change
+    if depth == "int8" or depth in _NEAREST_ONLY_DTYPES:
+        if interpolation not in (INTER_NEAREST, INTER_NEAREST_EXACT):
+            raise fail(fn, f"func != 0 (cv2 resizes {depth} images with INTER_NEAREST or INTER_NEAREST_EXACT only)")
+        if depth != "int8":
+            return _resize_nearest_as_bits(img, h, w, interpolation, isx, isy)
     if interpolation == INTER_AREA and len(shape) == 3 and shape[2] > 4 and _area_general(isx, isy):
         # cv2's general (non-integer) area downscale has kernels for 1 to 4 channels only
         raise fail(fn, f"func != 0 && cn <= 4 (INTER_AREA downscaling by a non-integer factor takes 1 to 4 "
                        f"channels, got {shape[2]})")
     return _core.prim("cv_resize", [_contig(img)], [h, w, interpolation], [isx, isy])
+
+
+# Depths cv2 resizes with the nearest-neighbour modes only: a gather of whole pixels, which the
+# kernel does on same-sized integers (8-byte elements as two int32 channels).
+_NEAREST_ONLY_DTYPES = ("int32", "uint32", "int64", "uint64", "float16", "bool")
+
+
+def _resize_nearest_as_bits(img, h, w, interpolation, isx, isy):
+    depth = _dtype_name(img)
+    size = {"bool": 1, "float16": 2}.get(depth, 4 if depth.endswith("32") else 8)
+    as_type = {1: _np.uint8, 2: _np.uint16, 4: _np.int32, 8: _np.int32}[size]
+    src = _contig(img)
+    shape = src.shape
+    if size == 8:  # (h, w[, cn]) int64 -> (h, w, 2 cn) int32
+        src = src.reshape(shape[:2] + (-1,)).view(as_type)
+    else:
+        src = src.view(as_type)
+    out = _core.prim("cv_resize", [src], [h, w, interpolation], [isx, isy])
+    out = out.view(img.dtype)
+    if size == 8 and len(shape) == 2:
+        out = out.reshape((h, w))
+    return out
 
 
 def _area_general(isx, isy):
@@ -424,6 +452,8 @@ def _warp(fn, src, M, dsize, dst, flags, borderMode, borderValue, perspective):
     img = as_image(src, fn)
     _check_channels(img, fn)
     _check_depth(img, fn, _WARP_DTYPES)
+    if img.shape[0] == 0 or img.shape[1] == 0:
+        raise fail(fn, "src.cols > 0 && src.rows > 0 (an empty source image)")
     n = 3 if perspective else 2
     m = _matrix(M, fn, n, 3)
     interp = _warp_interp(flags, fn)

@@ -72,25 +72,21 @@ void cubic_coeffs(float x, float* c) {
 void lanczos4_coeffs(float x, float* c) {
   static const double s45 = 0.70710678118654752440084436210485;
   static const double cs[][2] = {{1, 0}, {-s45, -s45}, {0, 1}, {s45, -s45}, {-1, 0}, {s45, s45}, {0, -1}, {-s45, s45}};
-  if (x < std::numeric_limits<float>::epsilon()) {
-    for (int i = 0; i < 8; ++i) c[i] = 0;
-    c[3] = 1;
-    return;
-  }
-  // (d + 0.5) * scale - 0.5 can land a hair below an integer, which floors one pixel too low
-  // and leaves a fraction of exactly 1: the formula's 0/0 at the fourth tap would make NaN
-  // weights. That position is the next pixel itself (cv2 gives it there).
-  if (x >= 1.f) {
-    for (int i = 0; i < 8; ++i) c[i] = 0;
-    c[4] = 1;
-    return;
-  }
+  // cv2's own form, rounding for rounding (float results are compared bit for bit): a tap at
+  // distance ~0 (x ~ 0, or x ~ 1 where (d + 0.5) * scale - 0.5 lands a hair below an integer)
+  // would be the formula's 0/0, so it gets 1e30 and the normalisation leaves it weight 1 and
+  // the others ~1e-31, not exactly 0.
   const double pi = 3.141592653589793238462643383279502884;
   float sum = 0;
   double y0 = -(x + 3) * pi * 0.25, s0 = std::sin(y0), c0 = std::cos(y0);
   for (int i = 0; i < 8; ++i) {
-    double y = -(x + 3 - i) * pi * 0.25;
-    c[i] = static_cast<float>((cs[i][0] * s0 + cs[i][1] * c0) / (y * y));
+    float yf = x + 3 - i;
+    if (std::fabs(yf) >= 1e-6f) {
+      double y = -yf * pi * 0.25;
+      c[i] = static_cast<float>((cs[i][0] * s0 + cs[i][1] * c0) / (y * y));
+    } else {
+      c[i] = 1e30f;
+    }
     sum += c[i];
   }
   sum = 1.f / sum;
@@ -503,16 +499,19 @@ class SeparableResize final : public backend::Kernel {
       T* D = dst + size_t(y) * rw;
       const float* b = &ty_.w[size_t(y) * ks];
       int x = 0;
-      if constexpr (std::is_same_v<T, float>) {
-        // cv2's float32 cubic vector loop (4 lanes a step) sums from the last row up; its tail
-        // (and other depths) from the first row down, as below.
-        if (ks == 4)
-          for (; x < rw - rw % 4; ++x) {
-            W v = rows[3][x] * W(b[3]);
-            v = rows[2][x] * W(b[2]) + v;
-            v = rows[1][x] * W(b[1]) + v;
-            v = rows[0][x] * W(b[0]) + v;
-            D[x] = v;
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t>) {
+        // cv2's vector loops of the vertical pass sum from the last row up: float32 cubic and
+        // Lanczos (4 lanes a step), int16 cubic and Lanczos and uint16 cubic (8 lanes, rounded
+        // half to even like the tail). Their tails, and the other cases, sum from the first row
+        // down, as below.
+        constexpr bool f32 = std::is_same_v<T, float>;
+        constexpr int lanes = f32 ? 4 : 8;
+        const bool rev = ks == 4 || (ks == 8 && !std::is_same_v<T, uint16_t>);
+        if (rev)
+          for (; x < rw - rw % lanes; ++x) {
+            W v = rows[ks - 1][x] * W(b[ks - 1]);
+            for (int k = ks - 2; k >= 0; --k) v = rows[k][x] * W(b[k]) + v;
+            D[x] = saturate<T>(v);
           }
       }
       for (; x < rw; ++x) {
@@ -733,6 +732,9 @@ class AreaFastResize final : public backend::Kernel {
     const size_t sstep = size_t(g.sw) * cn;
     const int full_w = std::min(g.dw, g.sw / fx);  // destination columns whose block is whole
     const float scale = 1.f / float(fx * fy);
+    std::vector<size_t> block_ofs;  // offsets of a block's pixels from its top-left one
+    for (int r = 0; r < fy; ++r)
+      for (int k = 0; k < fx; ++k) block_ofs.push_back(r * sstep + size_t(k) * cn);
     parallel_for(g.dh, std::max(1, 8192 / std::max(1, g.dw * cn)), [&](int64_t y0, int64_t y1) {
       for (int64_t y = y0; y < y1; ++y) {
         T* D = dst + size_t(y) * g.dw * cn;
@@ -765,13 +767,30 @@ class AreaFastResize final : public backend::Kernel {
                 }
             }
           }
+          // cv2's float32 2x2 vector loop (1 or 4 channels, 4 values a step) adds each row's pair
+          // first: ((a + b) + (c + d)) * 0.25; its tail takes the generic order below.
+          if constexpr (std::is_same_v<T, float>) {
+            if (fx == 2 && fy == 2 && (cn == 1 || cn == 4)) {
+              const float* S1 = S + sstep;
+              const int n = (full_w * cn) & ~3;
+              for (int i = 0; i < n; ++i) {
+                const int o = (i / cn) * 2 * cn + i % cn;
+                D[i] = ((S[o] + S[o + cn]) + (S1[o] + S1[o + cn])) * 0.25f;
+              }
+              x = n / cn;
+            }
+          }
+          // cv2's order (it matters for floats): the block's pixels row by row, added to the sum
+          // four at a time, each four summed among themselves first.
+          const int area = fx * fy;
+          const size_t* bo = block_ofs.data();
           for (; x < full_w; ++x)
             for (int c = 0; c < cn; ++c) {
+              const T* p = S + size_t(x) * fx * cn + c;
               W sum = 0;
-              for (int r = 0; r < fy; ++r) {
-                const T* p = S + r * sstep + size_t(x) * fx * cn + c;
-                for (int k = 0; k < fx; ++k) sum += W(p[k * cn]);
-              }
+              int k = 0;
+              for (; k <= area - 4; k += 4) sum += W(p[bo[k]]) + W(p[bo[k + 1]]) + W(p[bo[k + 2]]) + W(p[bo[k + 3]]);
+              for (; k < area; ++k) sum += W(p[bo[k]]);
               D[x * cn + c] = saturate<T>(sum * scale);
             }
         }

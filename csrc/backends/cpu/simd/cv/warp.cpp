@@ -203,8 +203,7 @@ class WarpKernel final : public backend::Kernel {
     // cv2 (4.11+) warps 1/3/4-channel uint8, uint16 and float32 images with float coordinates
     // (no 1/32 quantisation) when interpolating linearly or rounding to the nearest pixel.
     constexpr bool v2_type = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, float>;
-    v2_ = (v2_type && (interp_ == kLinear || interp_ == kNearest) && cn_ != 2) || interp_ == kCubic ||
-          interp_ == kLanczos4;
+    v2_ = (v2_type && (interp_ == kLinear || interp_ == kNearest) && cn_ != 2) || interp_ == kCubic;
     // Fixed-point maps (convertMaps' int16 + table index) keep cv2's 1/32-pixel path.
     if (mode == kMap && p.ints.size() > 2 && p.ints[2] != 0) v2_ = false;
     for (int k = 0; k < 9; ++k) mf_[k] = static_cast<float>(m_[k]);
@@ -551,6 +550,12 @@ class WarpKernel final : public backend::Kernel {
     }
   }
 
+  using Acc = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  static T cast_acc(Acc v) {
+    if constexpr (std::is_same_v<T, double>) return v;
+    else return cast_out<T>(v);
+  }
+
   void sample(const T* src, T* D, const int* xs, const int* ys, const int* al) const {
     const int cn = cn_, ks = wt_->ks, off = ks / 2 - 1;
     const bool fixed = std::is_same_v<T, uint8_t>;
@@ -581,12 +586,16 @@ class WarpKernel final : public backend::Kernel {
             }
           }
         } else {
+          // cv2 sums each row's taps, then adds the rows (in double for float64 images)
           const float* w = &wt_->f[wo];
           for (int c = 0; c < cn; ++c) {
-            float v = 0;
-            for (int r = 0; r < ks; ++r)
-              for (int k = 0; k < ks; ++k) v += float(p[r * step + k * cn + c]) * w[r * ks + k];
-            D[c] = cast_out<T>(v);
+            Acc v = 0;
+            for (int r = 0; r < ks; ++r) {
+              Acc h = Acc(p[r * step + c]) * w[r * ks];
+              for (int k = 1; k < ks; ++k) h += Acc(p[r * step + k * cn + c]) * w[r * ks + k];
+              v += h;
+            }
+            D[c] = cast_acc(v);
           }
         }
         continue;
@@ -612,6 +621,18 @@ class WarpKernel final : public backend::Kernel {
               v += pv * w[r * ks + k];
             }
           D[c] = cast_fixed<T>(v);
+        } else if (ks > 2) {
+          // cv2's cubic / Lanczos border path: the border value (whatever the border mode),
+          // plus each inside tap's difference from it
+          const float* w = &wt_->f[wo];
+          const Acc cv = Acc(cval[c]);
+          Acc v = cv;
+          for (int r = 0; r < ks; ++r) {
+            if (yi[r] < 0) continue;
+            for (int k = 0; k < ks; ++k)
+              if (xi[k] >= 0) v += (Acc(src[size_t(yi[r]) * step + size_t(xi[k]) * cn + c]) - cv) * w[r * ks + k];
+          }
+          D[c] = cast_acc(v);
         } else {
           const float* w = &wt_->f[wo];
           float v = 0;
