@@ -117,7 +117,7 @@ def test_median_uint8_exact(ksize, cn):
 @pytest.mark.parametrize("ksize", [3, 5])
 @pytest.mark.parametrize("cn", [1, 3, 4])
 def test_median_uint8_row_chunks(ksize, cn):
-    # the 8-bit 3x3/5x5 kernels work on 32/64-byte vectors (the 5x5 in strips of 512 row bytes):
+    # the 8-bit 3x3/5x5 kernels work on 32/64-byte vectors (the 5x5 in strips of at most 256 row bytes):
     # rows just under, at and over those sizes, and images shorter than the window
     for w in (8, 11, 16, 17, 33, 255, 256, 257, 341, 342, 343, 683, 1030):
         for h in (1, 2, 4, 9):
@@ -131,7 +131,7 @@ RNG_MEDIAN = numpy.random.default_rng(55)
 @pytest.mark.parametrize("cn", [1, 3, 4])
 @pytest.mark.parametrize("threads", [1, 2])
 def test_median5_uint8_strips_and_row_pairs(cn, threads):
-    # The 8-bit 5x5 kernel walks strips of ~512 row bytes down the rows two output rows at a time
+    # The 8-bit 5x5 kernel walks strips of <= 256 row bytes down the rows two output rows at a time
     # (edge strips read replicated copies of the row ends): row lengths around one and two strips,
     # odd and even heights (a last row without a partner), thread chunks starting at odd rows, and
     # values with many ties.

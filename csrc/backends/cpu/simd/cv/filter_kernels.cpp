@@ -909,8 +909,9 @@ __attribute__((always_inline)) inline V rank5_of_6_5(const V* a, const V* b) {
 }
 
 // Output bytes per strip: a strip walks down the rows with its planes (six sorted source rows
-// and two sorted row pairs, 50 planes) in L1.
-constexpr int64_t kMed5Strip = 512;
+// and two sorted row pairs: 50 planes, 19 KB) in L1. 512 measured as fast on a quiet core
+// but its 32 KB of planes lost to a busy hyperthread sibling (0.9-1.1x cv2 against 1.1-1.4x).
+constexpr int64_t kMed5Strip = 256;
 // (The small loops below are unrolled by hand: a rolled loop over an array of vectors keeps the
 // array on the stack, and each element then moves through it as two half-width copies.)
 
