@@ -5,7 +5,6 @@ import numpy
 import pytest
 import skimage.data
 
-import mnn
 import mnn.cv as cv
 
 RNG = numpy.random.default_rng(7)
@@ -135,6 +134,7 @@ def test_median5_uint8_strips_and_row_pairs(cn, threads):
     # (edge strips read replicated copies of the row ends): row lengths around one and two strips,
     # odd and even heights (a last row without a partner), thread chunks starting at odd rows, and
     # values with many ties.
+    import mnn
     before = mnn.get_num_threads()
     mnn.set_num_threads(threads)
     try:
