@@ -117,8 +117,8 @@ def test_median_uint8_exact(ksize, cn):
 @pytest.mark.parametrize("ksize", [3, 5])
 @pytest.mark.parametrize("cn", [1, 3, 4])
 def test_median_uint8_row_chunks(ksize, cn):
-    # the 8-bit 3x3/5x5 kernel works in chunks of 1024 row bytes with 32/64-byte vectors: rows
-    # just under, at and over those sizes, and images shorter than the window
+    # the 8-bit 3x3/5x5 kernels work on 32/64-byte vectors (the 5x5 in strips of at most 256 row bytes):
+    # rows just under, at and over those sizes, and images shorter than the window
     for w in (8, 11, 16, 17, 33, 255, 256, 257, 341, 342, 343, 683, 1030):
         for h in (1, 2, 4, 9):
             a = RNG_MEDIAN.integers(0, 256, (h, w, cn) if cn > 1 else (h, w)).astype(numpy.uint8)
@@ -126,6 +126,27 @@ def test_median_uint8_row_chunks(ksize, cn):
 
 
 RNG_MEDIAN = numpy.random.default_rng(55)
+
+
+@pytest.mark.parametrize("cn", [1, 3, 4])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_median5_uint8_strips_and_row_pairs(cn, threads):
+    # The 8-bit 5x5 kernel walks strips of <= 256 row bytes down the rows two output rows at a time
+    # (edge strips read replicated copies of the row ends): row lengths around one and two strips,
+    # odd and even heights (a last row without a partner), thread chunks starting at odd rows, and
+    # values with many ties.
+    import mnn
+    before = mnn.get_num_threads()
+    mnn.set_num_threads(threads)
+    try:
+        for w in (7, 8, 170, 171, 256, 257, 300, 511, 512, 513, 1025, 1537):
+            for h in (1, 2, 3, 5, 6, 37):
+                shape = (h, w, cn) if cn > 1 else (h, w)
+                for hi in (256, 3):
+                    a = RNG_MEDIAN.integers(0, hi, shape).astype(numpy.uint8)
+                    same(cv.medianBlur(a, 5), cv2.medianBlur(a, 5))
+    finally:
+        mnn.set_num_threads(before)
 
 
 @pytest.mark.parametrize("dtype", [numpy.uint16, numpy.float32])

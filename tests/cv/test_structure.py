@@ -366,6 +366,22 @@ def test_find_contours_many_contours():
     np.testing.assert_array_equal(np.asarray(h), before[1])
 
 
+def test_find_contours_more_borders_than_int16_labels():
+    # TREE/CCOMP keep each border's label in its pixel marks, as int16 until there are more than
+    # 32765 borders: 40,000 isolated pixels (plus holes in a block) take the int32 rerun
+    img = np.zeros((402, 402), np.uint8)
+    img[1:-1:2, 1:-1:2] = 255
+    holes = img.copy()
+    holes[:200, :200] = 255
+    holes[50:150:2, 50:150:2] = 0
+    for im in (img, holes):
+        for mode in (cv2.RETR_TREE, cv2.RETR_CCOMP):
+            for method in (cv2.CHAIN_APPROX_NONE, cv2.CHAIN_APPROX_SIMPLE):
+                want = cv2.findContours(im, mode, method)
+                assert_same_contours(mcv.findContours(mnp.array(im), mode, method), want)
+    assert len(cv2.findContours(img, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)[0]) > 32765
+
+
 # RETR_FLOODFILL: int32 label images, every region of equal labels (zero included) traced as cv2 5 does.
 ALL_METHODS = [cv2.CHAIN_APPROX_NONE, cv2.CHAIN_APPROX_SIMPLE, cv2.CHAIN_APPROX_TC89_L1, cv2.CHAIN_APPROX_TC89_KCOS]
 

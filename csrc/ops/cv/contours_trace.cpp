@@ -4,9 +4,11 @@
 // - a raster scan starts an outer border at a 0 -> 1 step and a hole border at a (positive) -> 0
 //   step; traced pixels are marked positive, or negative where the tracer examined their (zero)
 //   right neighbour, and LNBD (the label of the last marked pixel met on the row) gives the parent;
-// - the scan runs over one byte per pixel (0, 1, +2, -2: cv2's signs) and skips runs of equal
-//   bytes 32 at a time (SSE2; else 8); the labels live in a separate int32 plane written only
-//   along borders;
+// - the scan runs over one value per pixel (0, 1, +label, -label: cv2's signs) and skips runs of
+//   equal values 32 bytes at a time (SSE2; else 8). RETR_TREE and RETR_CCOMP keep each border's
+//   label in its marks (int16 pixels, int32 when there are more than 32765 borders), so the
+//   parent is read off the LNBD pixel itself: a separate label plane cost a cache miss per traced
+//   pixel. LIST and EXTERNAL need no parents and mark every border with 2 in int8 pixels;
 // - RETR_EXTERNAL traces only outer borders whose LNBD pixel is not positive, LIST and EXTERNAL
 //   mark every border with the same label (they need no parents);
 // - each new contour becomes the first child of its parent, and the output is the depth-first walk
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -36,13 +39,13 @@ class Tracer {
     for (int s = 0; s < 16; ++s) delta_[s] = kDx[s & 7] + kDy[s & 7] * W_;
   }
 
-  // Follows the border that starts at pixel i0 (flat index in the framed image), marking it (and
-  // writing `label` to the label plane when kLabels); appends its points (cv2's starting point and
-  // direction; with kSimple only the points where the direction changes) to pts_.
+  // Follows the border that starts at pixel i0 (flat index in the framed image), marking it with
+  // +label or -label; appends its points (cv2's starting point and direction; with kSimple only
+  // the points where the direction changes) to pts_.
   // (Finding the next pixel from the 8-neighbourhood's non-zero mask with a rotate and ctz was
   // tried: no mispredicted probe loop, but a longer dependency chain per step, and slower.)
-  template <bool kLabels, bool kSimple>
-  void follow(int8_t* f, int32_t* labels, int64_t i0, bool hole, int32_t label) {
+  template <class P, bool kSimple>
+  void follow(P* f, int64_t i0, bool hole, P label) {
     int64_t x = i0 % W_, y = i0 / W_;
     int s_end = hole ? 0 : 4, s = s_end;
     int64_t i1;
@@ -52,8 +55,7 @@ class Tracer {
       i1 = i0 + delta_[s];
     } while (f[i1] == 0 && s != s_end);
     if (s == s_end && f[i1] == 0) {  // an isolated pixel
-      f[i0] = -2;
-      if (kLabels) labels[i0] = label;
+      f[i0] = static_cast<P>(-label);
       reserve(2);
       pts_[n_++] = static_cast<int32_t>(x + ox_);
       pts_[n_++] = static_cast<int32_t>(y + oy_);
@@ -72,11 +74,9 @@ class Tracer {
       } while (f[i4] == 0);
       s &= 7;
       if (static_cast<unsigned>(s - 1) < static_cast<unsigned>(s_end)) {  // right neighbour is 0
-        f[i3] = -2;
-        if (kLabels) labels[i3] = label;
+        f[i3] = static_cast<P>(-label);
       } else if (f[i3] == 1) {
-        f[i3] = 2;
-        if (kLabels) labels[i3] = label;
+        f[i3] = label;
       }
       int32_t* q = pts_.get() + n;  // written always, kept when SIMPLE sees a turn (no branch)
       q[0] = static_cast<int32_t>(x + ox_);
@@ -114,26 +114,33 @@ class Tracer {
 
 }  // namespace
 
-// The first x in [x, end) whose byte differs from v (end when none). Most of a binarized photo is
-// long runs: they are skipped 32 bytes a step (SSE2), then 8, then one.
-inline int64_t next_change(const int8_t* row, int64_t x, int64_t end, int8_t v) {
+// The first x in [x, end) whose value differs from v (end when none). Most of a binarized photo
+// is long runs: they are skipped 32 bytes a step (SSE2), then 8, then one value.
+template <class P>
+inline int64_t next_change(const P* row, int64_t x, int64_t end, P v) {
+  constexpr int64_t K = sizeof(P);
 #if defined(__SSE2__)
-  const __m128i pv = _mm_set1_epi8(v);
-  while (x + 32 <= end) {
-    const __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + x)), pv);
-    const __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + x + 16)), pv);
+  const __m128i pv = K == 1 ? _mm_set1_epi8(static_cast<char>(v)) : K == 2 ? _mm_set1_epi16(static_cast<int16_t>(v))
+                                                                            : _mm_set1_epi32(static_cast<int32_t>(v));
+  auto eq = [](__m128i a, __m128i b) {
+    return K == 1 ? _mm_cmpeq_epi8(a, b) : K == 2 ? _mm_cmpeq_epi16(a, b) : _mm_cmpeq_epi32(a, b);
+  };
+  while (x + 32 / K <= end) {
+    const __m128i a = eq(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + x)), pv);
+    const __m128i b = eq(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + x + 16 / K)), pv);
     const unsigned diff = ~static_cast<unsigned>(_mm_movemask_epi8(a) | (_mm_movemask_epi8(b) << 16));
-    if (diff) return x + __builtin_ctz(diff);
-    x += 32;
+    if (diff) return x + __builtin_ctz(diff) / K;
+    x += 32 / K;
   }
 #endif
-  const uint64_t pattern = 0x0101010101010101ull * static_cast<uint8_t>(v);
-  while (x + 8 <= end) {
+  uint64_t pattern = 0;
+  for (int64_t k = 0; k < 8 / K; ++k) std::memcpy(reinterpret_cast<char*>(&pattern) + k * K, &v, K);
+  while (x + 8 / K <= end) {
     uint64_t word;
     std::memcpy(&word, row + x, 8);
     // little-endian: the lowest set bit of the difference lies in the first differing byte
-    if (const uint64_t diff = word ^ pattern) return x + (__builtin_ctzll(diff) >> 3);
-    x += 8;
+    if (const uint64_t diff = word ^ pattern) return x + (__builtin_ctzll(diff) >> 3) / K;
+    x += 8 / K;
   }
   while (x < end && row[x] == v) ++x;
   return x;
@@ -141,21 +148,21 @@ inline int64_t next_change(const int8_t* row, int64_t x, int64_t end, int8_t v) 
 
 namespace {
 
-// The raster scan over the framed image f (W x H), tracing every border it starts.
-template <bool kLabels, bool kSimple>
-void scan(int8_t* f, int32_t* labels, int64_t W, int64_t H, int mode, int method, Tracer& tracer,
-          std::vector<Border>& borders) {
-  int32_t nbd = 2;  // the next label; border k has label k + 2 (LIST/EXTERNAL need none)
+// The raster scan over the framed image f (W x H), tracing every border it starts. With kLabels,
+// border k is marked with label k + 2; returns false (a partial result) when the labels outgrow P.
+template <class P, bool kLabels, bool kSimple>
+bool scan(P* f, int64_t W, int64_t H, int mode, int method, Tracer& tracer, std::vector<Border>& borders) {
+  int64_t nbd = 2;  // the next label (LIST/EXTERNAL need none: every border is marked 2)
   for (int64_t y = 1; y < H - 1; ++y) {
     const int64_t row0 = y * W;
-    int8_t* row = f + row0;
-    int64_t lnbd_x = 0;   // the last marked pixel on this row (0: none, the frame)
-    int8_t lnbd_val = 0;  // its mark (RETR_EXTERNAL tests the sign)
-    int8_t prev = 0;
+    P* row = f + row0;
+    int64_t lnbd_x = 0;  // the last marked pixel on this row (0: none, the frame)
+    P lnbd_val = 0;      // its mark: the parent's label, and RETR_EXTERNAL tests the sign
+    P prev = 0;
     for (int64_t x = 1; x < W - 1; ++x) {
       x = next_change(row, x, W - 1, prev);
       if (x >= W - 1) break;
-      int8_t p = row[x];
+      P p = row[x];
       // Leaving a marked run: its last pixel is the last marked pixel met (its label is read
       // only when a border starts, which keeps the sparse label plane out of the scan).
       if (prev != 0 && prev != 1) lnbd_x = x - 1, lnbd_val = prev;
@@ -165,13 +172,14 @@ void scan(int8_t* f, int32_t* labels, int64_t W, int64_t H, int mode, int method
       if (start && !(mode == 0 && (hole || lnbd_val > 0))) {
         int32_t parent = -1;
         if (!(mode <= 1 || (!hole && mode == 2) || lnbd_x == 0)) {
-          parent = labels[row0 + lnbd_x] - 2;
+          parent = static_cast<int32_t>(lnbd_val < 0 ? -int64_t(lnbd_val) : int64_t(lnbd_val)) - 2;
           if (borders[static_cast<size_t>(parent)].hole == hole) parent = borders[static_cast<size_t>(parent)].parent;
         }
-        const int32_t label = kLabels ? nbd++ : 2;
+        if (kLabels && nbd > std::numeric_limits<P>::max()) return false;
+        const P label = static_cast<P>(kLabels ? nbd++ : 2);
         const int64_t sx = hole ? x - 1 : x;
         const int64_t first = static_cast<int64_t>(tracer.n_ / 2);
-        tracer.follow<kLabels, kSimple>(f, labels, row0 + sx, hole, label);
+        tracer.follow<P, kSimple>(f, row0 + sx, hole, label);
         if (method >= 3) {  // Teh-Chin replaces the border's points by its dominant ones (never more)
           std::vector<int32_t> all(tracer.pts_.get() + 2 * first, tracer.pts_.get() + tracer.n_);
           approximate_tc89(all, 0, method);
@@ -185,34 +193,47 @@ void scan(int8_t* f, int32_t* labels, int64_t W, int64_t H, int mode, int method
       prev = p;
     }
   }
+  return true;
+}
+
+// The image thresholded to 0/1 in P pixels inside a zero frame, traced.
+template <class P, bool kLabels, bool kSimple>
+bool trace_framed(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, Tracer& tracer,
+                  std::vector<Border>& borders) {
+  const int64_t W = w + 2, H = h + 2;
+  // Only the frame needs clearing.
+  std::unique_ptr<P[]> buf(new P[static_cast<size_t>(W * H)]);
+  P* f = buf.get();
+  std::fill(f, f + W, P(0));
+  std::fill(f + (H - 1) * W, f + H * W, P(0));
+  for (int64_t y = 0; y < h; ++y) {
+    const uint8_t* src = img + y * stride;
+    P* dst = f + (y + 1) * W;
+    dst[0] = dst[W - 1] = 0;
+    for (int64_t x = 0; x < w; ++x) dst[x + 1] = src[x] != 0;
+  }
+  return scan<P, kLabels, kSimple>(f, W, H, mode, method, tracer, borders);
 }
 
 }  // namespace
 
 Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy) {
-  const int64_t W = w + 2, H = h + 2;
-  // The thresholded image inside a zero frame; only the frame needs clearing.
-  std::unique_ptr<int8_t[]> buf(new int8_t[static_cast<size_t>(W * H)]);
-  int8_t* f = buf.get();
-  std::memset(f, 0, static_cast<size_t>(W));
-  std::memset(f + (H - 1) * W, 0, static_cast<size_t>(W));
-  for (int64_t y = 0; y < h; ++y) {
-    const uint8_t* src = img + y * stride;
-    int8_t* dst = f + (y + 1) * W;
-    dst[0] = dst[W - 1] = 0;
-    for (int64_t x = 0; x < w; ++x) dst[x + 1] = src[x] != 0;
-  }
-  const bool tree = mode >= 2;
-  // Labels are read only at marked pixels, which are written first: no need to clear the plane.
-  std::unique_ptr<int32_t[]> label_plane(tree ? new int32_t[static_cast<size_t>(W * H)] : nullptr);
-  int32_t* labels = label_plane.get();
+  const bool tree = mode >= 2, simple = method == 2;
   Tracer tracer(w, ox, oy);
   std::vector<Border> borders;
-  const bool simple = method == 2;
-  if (tree && simple) scan<true, true>(f, labels, W, H, mode, method, tracer, borders);
-  else if (tree) scan<true, false>(f, labels, W, H, mode, method, tracer, borders);
-  else if (simple) scan<false, true>(f, labels, W, H, mode, method, tracer, borders);
-  else scan<false, false>(f, labels, W, H, mode, method, tracer, borders);
+  auto run = [&](auto zero) {
+    using P = decltype(zero);
+    return simple ? trace_framed<P, true, true>(img, h, w, stride, mode, method, tracer, borders)
+                  : trace_framed<P, true, false>(img, h, w, stride, mode, method, tracer, borders);
+  };
+  if (!tree) {
+    if (simple) trace_framed<int8_t, false, true>(img, h, w, stride, mode, method, tracer, borders);
+    else trace_framed<int8_t, false, false>(img, h, w, stride, mode, method, tracer, borders);
+  } else if (!run(int16_t{})) {  // more borders than int16 labels: again with int32 pixels
+    tracer.n_ = 0;
+    borders.clear();
+    run(int32_t{});
+  }
   return pack_borders(borders, tracer.pts_.get(), tracer.n_ / 2);
 }
 

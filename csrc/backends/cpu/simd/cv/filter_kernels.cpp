@@ -779,33 +779,33 @@ constexpr Net<5> make_sort5() {
 }
 constexpr Net<5> kSort5 = make_sort5();
 
-// The 5x5 median from five already-sorted columns (register j*5 + r holds rank r of column j):
-// Batcher's network on 64 wires with column j on wires 8j..8j+4 and +inf elsewhere (wires
-// holding +inf are tracked at build time, so their comparators vanish or become relabelings),
-// minus every comparator that never swaps on any 0/1 input with sorted columns (by the 0-1
-// principle it never swaps on real data either), minus those that cannot reach rank 12.
-// The column sorts are shared by the five outputs that read each column.
-struct Net25 {
+// A merge network for G already-sorted runs (run g holds L[g] values, in registers starting at
+// the sum of the lengths before it) that leaves the wanted ranks of their union in known
+// registers: Batcher's network on P wires with run g on wires B*g .. B*g + L[g] - 1 and +inf on
+// the rest (wires holding +inf are tracked at build time, so their comparators vanish or become
+// relabelings), minus every comparator that never swaps on any 0/1 input made of sorted runs (by
+// the 0-1 principle it never swaps on real data either), minus those that cannot reach a wanted
+// rank. out[i] is the register holding rank rank0 + i.
+struct RunNet {
   int size = 0;
-  int a[256] = {};
-  int b[256] = {};
-  int out = 0;
+  int a[128] = {};
+  int b[128] = {};
+  int out[16] = {};
 };
 
-constexpr Net25 make_median25_from_columns() {
-  constexpr int K = 5, B = 8, P = 64, N = 25, NI = 7776, NW = (NI + 63) / 64;
-  int lab[P] = {};
+template <int G, int B, int P>
+constexpr RunNet make_run_merge(const int (&L)[G], int rank0, int nranks) {
+  int n = 0, lab[P] = {};
   for (int w = 0; w < P; ++w) lab[w] = -1;
-  for (int j = 0; j < K; ++j)
-    for (int r = 0; r < K; ++r) lab[B * j + r] = j * K + r;
-  int ca[700] = {}, cb[700] = {};
-  int nc = 0;
+  for (int g = 0; g < G; ++g)
+    for (int r = 0; r < L[g]; ++r) lab[B * g + r] = n++;
+  int ca[512] = {}, cb[512] = {}, nc = 0;
   for (int p = 1; p < P; p <<= 1)
     for (int k = p; k >= 1; k >>= 1)
       for (int j = k % p; j + k < P; j += 2 * k)
         for (int i = 0; i < (k < P - j - k ? k : P - j - k); ++i)
           if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) {
-            int x = i + j, y = i + j + k, la = lab[x], lb = lab[y];
+            const int x = i + j, y = i + j + k, la = lab[x], lb = lab[y];
             if (la < 0 && lb < 0) continue;
             if (la < 0) {
               lab[x] = lb;
@@ -813,51 +813,32 @@ constexpr Net25 make_median25_from_columns() {
               continue;
             }
             if (lb < 0) continue;
-            ca[nc] = la;
-            cb[nc] = lb;
-            ++nc;
+            ca[nc] = la, cb[nc] = lb, ++nc;
           }
-  const int out = lab[12];
-  // bits[reg][input]: the 0/1 value on each register for every sorted-column 0/1 input.
-  uint64_t bits[N][NW] = {};
-  for (int idx = 0; idx < NI; ++idx) {
-    int t = idx;
-    for (int j = 0; j < K; ++j) {
-      int ones = t % 6;
-      t /= 6;
-      for (int r = K - ones; r < K; ++r) bits[j * K + r][idx / 64] |= uint64_t(1) << (idx % 64);
+  // Every 0/1 input of sorted runs is a count of ones per run; run them all through.
+  int ni = 1;
+  for (int g = 0; g < G; ++g) ni *= L[g] + 1;
+  bool keep[512] = {};
+  for (int idx = 0; idx < ni; ++idx) {
+    bool v[32] = {};
+    for (int g = 0, t = idx, base = 0; g < G; base += L[g], t /= L[g] + 1, ++g)
+      for (int r = L[g] - t % (L[g] + 1); r < L[g]; ++r) v[base + r] = true;
+    for (int c = 0; c < nc; ++c) {
+      if (v[ca[c]] && !v[cb[c]]) keep[c] = true;
+      const bool lo = v[ca[c]] && v[cb[c]], hi = v[ca[c]] || v[cb[c]];
+      v[ca[c]] = lo, v[cb[c]] = hi;
     }
   }
-  bool keep[700] = {};
-  for (int c = 0; c < nc; ++c) {
-    bool swaps = false;
-    for (int w = 0; w < NW; ++w) {
-      if (bits[ca[c]][w] & ~bits[cb[c]][w]) swaps = true;
-      uint64_t lo = bits[ca[c]][w] & bits[cb[c]][w], hi = bits[ca[c]][w] | bits[cb[c]][w];
-      bits[ca[c]][w] = lo;
-      bits[cb[c]][w] = hi;
-    }
-    keep[c] = swaps;
-  }
-  bool live[N] = {};
-  live[out] = true;
-  bool need[700] = {};
+  bool live[32] = {};
+  RunNet net{};
+  for (int i = 0; i < nranks; ++i) live[net.out[i] = lab[rank0 + i]] = true;
+  bool need[512] = {};
   for (int c = nc - 1; c >= 0; --c)
-    if (keep[c] && (live[ca[c]] || live[cb[c]])) {
-      need[c] = true;
-      live[ca[c]] = live[cb[c]] = true;
-    }
-  Net25 net{};
+    if (keep[c] && (live[ca[c]] || live[cb[c]])) need[c] = live[ca[c]] = live[cb[c]] = true;
   for (int c = 0; c < nc; ++c)
-    if (need[c]) {
-      net.a[net.size] = ca[c];
-      net.b[net.size] = cb[c];
-      ++net.size;
-    }
-  net.out = out;
+    if (need[c]) net.a[net.size] = ca[c], net.b[net.size] = cb[c], ++net.size;
   return net;
 }
-constexpr Net25 kMed25Cols = make_median25_from_columns();
 
 typedef uint8_t v32u8 __attribute__((vector_size(32)));
 #if defined(__AVX512BW__)
@@ -904,99 +885,138 @@ inline void blocks(int64_t n, F body) {
   }
 }
 
-// Column pass of the 5x5 median: the five rows sorted at every byte; the merge takes the five
-// sorted columns an output reads through a network pruned for sorted inputs (kMed25Cols).
+// ---- 8-bit 5x5 median ----
+// The window of output (y, x) is five source rows y-2..y+2, each contributing the five pixels
+// x-2..x+2. Each row's five are sorted once per source row (H), the two middle pairs of rows
+// merged into sorted tens (P), and two vertically adjacent outputs share the twenty values of
+// their four common rows: of those only ranks 7..12 can be the median of 25 (seven of them lie
+// below it whatever the fifth row holds, seven above), so the pair merges them once and each
+// output takes rank 5 of those six and its own fifth row. Per output that is about 60 min/max
+// against ~160 for a median network over five sorted columns; all of it runs on whole vectors
+// across pixels, so every result is the exact median (cv2's value).
+constexpr int kRuns55[2] = {5, 5};
+constexpr RunNet kMerge55 = make_run_merge<2, 8, 16>(kRuns55, 0, 10);      // H + H -> sorted P
+constexpr int kRuns1010[2] = {10, 10};
+constexpr RunNet kMid20 = make_run_merge<2, 16, 32>(kRuns1010, 7, 6);      // P + P -> ranks 7..12
+
+// Rank 5 of the union of sorted a[0..6) and sorted b[0..5): the k-th smallest of two sorted
+// lists is the least, over the splits i + j = k, of max(a's i-th, b's j-th).
 template <class V>
-struct Median5 {
-  static constexpr int K = 5;
-  static void columns(const uint8_t* const* rows, int64_t x0, uint8_t* const* planes, int64_t to) {
-    constexpr int W = sizeof(V);
-    V v[5] = {vload<V>(rows[0] + x0), vload<V>(rows[1] + x0), vload<V>(rows[2] + x0), vload<V>(rows[3] + x0),
-              vload<V>(rows[4] + x0)};
+__attribute__((always_inline)) inline V rank5_of_6_5(const V* a, const V* b) {
+  const V m0 = vmin(vmax(a[0], b[4]), vmax(a[1], b[3]));
+  const V m1 = vmin(vmax(a[2], b[2]), vmax(a[3], b[1]));
+  return vmin(vmin(m0, m1), vmin(vmax(a[4], b[0]), a[5]));
+}
+
+// Output bytes per strip: a strip walks down the rows with its planes (six sorted source rows
+// and two sorted row pairs: 50 planes, 19 KB) in L1. 512 measured as fast on a quiet core
+// but its 32 KB of planes lost to a busy hyperthread sibling (0.9-1.1x cv2 against 1.1-1.4x).
+constexpr int64_t kMed5Strip = 256;
+// (The small loops below are unrolled by hand: a rolled loop over an array of vectors keeps the
+// array on the stack, and each element then moves through it as two half-width copies.)
+
+// Output rows [y0, y1) of the 8-bit 5x5 median (n >= W bytes), strip by strip.
+template <class V>
+void median5_rows_u8(const uint8_t* src, uint8_t* dst, const Geom& g, int64_t y0, int64_t y1) {
+  constexpr int W = sizeof(V);
+  const int64_t n = g.w * g.c, c = g.c, h = g.h, nst = (n + kMed5Strip - 1) / kMed5Strip;
+  const int64_t stride = (kMed5Strip + 64) / 64 * 64 + 64;  // > any strip; not a multiple of 4 KiB
+  const int64_t padlen = (kMed5Strip + 4 * c + 63) / 64 * 64;
+  std::vector<uint8_t> buf(static_cast<size_t>((6 * 5 + 2 * 10) * stride + 2 * padlen + 64));
+  uint8_t* const hbuf = buf.data() + (64 - reinterpret_cast<uintptr_t>(buf.data()) % 64) % 64;
+  uint8_t* const pbuf = hbuf + 6 * 5 * stride;
+  uint8_t* const pad[2] = {pbuf + 2 * 10 * stride, pbuf + 2 * 10 * stride + padlen};
+  // Row r's sorted fives sit in ring slot r mod 6: a pair (y, y+1) reads rows y-2 and y+1 and
+  // writes rows y+2 and y+3, four distinct slots, so the overlapping last block of a strip
+  // rereads what it read before. Sorted pairs alternate between two slots the same way.
+  auto hrow = [&](int64_t r) { return hbuf + ((r % 6 + 6) % 6) * 5 * stride; };
+  auto prow = [&](int64_t i) { return pbuf + (i & 1) * 10 * stride; };
+  auto hsort = [&](const uint8_t* rp, int64_t x, V* v) {
+    #pragma GCC unroll 20
+    for (int j = 0; j < 5; ++j) v[j] = vload<V>(rp + x + j * c);
     run_net<Net<5>, kSort5>(v, std::make_index_sequence<kSort5.size>{});
-    for (int r = 0; r < 5; ++r) std::memcpy(planes[r] + to, &v[r], W);
-  }
-  // Two output rows at once (rows[0..5]): the four rows they share are sorted once (5
-  // comparators) and each outer row is inserted (4 more), 13 comparators instead of 18.
-  static void columns2(const uint8_t* const* rows, int64_t x0, uint8_t* const* pa, uint8_t* const* pb, int64_t to) {
-    constexpr int W = sizeof(V);
-    V s0 = vload<V>(rows[1] + x0), s1 = vload<V>(rows[2] + x0), s2 = vload<V>(rows[3] + x0), s3 = vload<V>(rows[4] + x0);
-    auto cmp = [](V& x, V& y) {
-      const V lo = vmin(x, y);
-      y = vmax(x, y);
-      x = lo;
+  };
+  auto load = [&](const uint8_t* p, int64_t x, V* v, int cnt) {
+    #pragma GCC unroll 20
+    for (int i = 0; i < cnt; ++i) v[i] = vload<V>(p + i * stride + x);
+  };
+  auto store = [&](uint8_t* p, int64_t x, const V* v, int cnt) {
+    #pragma GCC unroll 20
+    for (int i = 0; i < cnt; ++i) std::memcpy(p + i * stride + x, &v[i], W);
+  };
+  for (int64_t s = 0; s < nst; ++s) {
+    // n / nst > kMed5Strip / 2 >= W: every strip holds at least one whole vector
+    const int64_t s0 = n * s / nst, s1 = n * (s + 1) / nst, sw = s1 - s0;
+    // Source bytes [s0 - 2c, s1 + 2c) of row r (clamped: medianBlur replicates the edges), read
+    // in place inside the image and from a copy with the edge pixels replicated at its ends.
+    auto src_row = [&](int64_t r, uint8_t* p) -> const uint8_t* {
+      const uint8_t* sr = src + std::min(std::max<int64_t>(r, 0), h - 1) * n;
+      const int64_t b0 = s0 - 2 * c, b1 = s1 + 2 * c;
+      if (b0 >= 0 && b1 <= n) return sr + b0;
+      const int64_t m0 = std::max<int64_t>(b0, 0), m1 = std::min(b1, n);
+      std::memcpy(p + (m0 - b0), sr + m0, m1 - m0);
+      for (int64_t b = b0; b < 0; ++b) p[b - b0] = sr[(b % c + c) % c];
+      for (int64_t b = n; b < b1; ++b) p[b - b0] = sr[n - c + (b - n) % c];
+      return p;
     };
-    cmp(s0, s1), cmp(s2, s3), cmp(s0, s2), cmp(s1, s3), cmp(s1, s2);
-    auto put = [&](V x, uint8_t* const* p) {
-      V t = x;
-      const V o0 = vmin(s0, t);
-      t = vmax(s0, t);
-      const V o1 = vmin(s1, t);
-      t = vmax(s1, t);
-      const V o2 = vmin(s2, t);
-      t = vmax(s2, t);
-      const V o3 = vmin(s3, t), o4 = vmax(s3, t);
-      std::memcpy(p[0] + to, &o0, W);
-      std::memcpy(p[1] + to, &o1, W);
-      std::memcpy(p[2] + to, &o2, W);
-      std::memcpy(p[3] + to, &o3, W);
-      std::memcpy(p[4] + to, &o4, W);
-    };
-    put(vload<V>(rows[0] + x0), pa);
-    put(vload<V>(rows[5] + x0), pb);
-  }
-  static V at(const uint8_t* const* planes, int64_t x0, int64_t c) {
-    V v[25];
-    for (int j = 0; j < 5; ++j)
-      for (int r = 0; r < 5; ++r) v[j * 5 + r] = vload<V>(planes[r] + x0 + j * c);
-    run_net<Net25, kMed25Cols>(v, std::make_index_sequence<kMed25Cols.size>{});
-    return v[kMed25Cols.out];
-  }
-};
-
-// Output bytes per chunk of the 8-bit medians: the chunk's planes stay in L1 next to the K
-// source rows (whole-row planes of a 1920x3 image pushed those rows out of it).
-constexpr int64_t kMedianChunk = 1024;
-
-// R (1 or 2) output rows of the 8-bit K x K median (n >= W bytes), in chunks of kMedianChunk
-// outputs.
-// The column pass reads the source rows in place (rows[i]: source row y - K/2 + i, clamped:
-// medianBlur replicates edges) and writes every sorted column rank into its plane at the
-// chunk's padded positions (plane index 0 = padded position s0 = source s0 - K/2 pixels);
-// pixels past the row's ends are copies of its end pixels' sorted columns, since sorting a
-// column commutes with replicating it. No padded copy of the image is made.
-template <class M, class V, int R>
-void median_row_u8(const uint8_t* const* rows, uint8_t* const* o, int64_t n, int64_t c, uint8_t* planes_base,
-                   int64_t stride) {
-  constexpr int W = sizeof(V), K = M::K;
-  const int64_t rc = (K / 2) * c;
-  // Output row t's planes are pl[t * K .. t * K + K). Source byte x goes to plane index
-  // x - s0 + rc: with planes_base and stride multiples of 64, pl[r] + rc is too, so column
-  // blocks that start at a multiple of W load and store whole cache lines (a 64-byte access
-  // that straddles two lines costs two). 128 bytes before index 0 take the rounding down.
-  uint8_t* pl[R * K];
-  for (int r = 0; r < R * K; ++r) pl[r] = planes_base + r * stride + 128 - rc;
-  for (int64_t s0 = 0; s0 < n; s0 += kMedianChunk) {
-    if (n - s0 < W) s0 = n - W;
-    const int64_t s1 = std::min(n, s0 + kMedianChunk);
-    int64_t xa = std::max<int64_t>(0, s0 - rc) / W * W, xb = std::min(n, (s1 + rc + W - 1) / W * W);
-    if (xb - xa < W) xa = xb - W;
-    blocks<W>(xb - xa, [&](int64_t x) {
-      if constexpr (R == 1) M::columns(rows, xa + x, pl, xa + x - s0 + rc);
-      else M::columns2(rows, xa + x, pl, pl + K, xa + x - s0 + rc);
+    // Prologue: rows y0-2 .. y0+1 sorted, rows y0-1 and y0 merged.
+    for (int64_t r = y0 - 2; r <= y0 + 1; ++r) {
+      const uint8_t* rp = src_row(r, pad[0]);
+      blocks<W>(sw, [&](int64_t x) {
+        V v[5];
+        hsort(rp, x, v);
+        store(hrow(r), x, v, 5);
+      });
+    }
+    blocks<W>(sw, [&](int64_t x) {
+      V m[10];
+      load(hrow(y0 - 1), x, m, 5);
+      load(hrow(y0), x, m + 5, 5);
+      run_net<RunNet, kMerge55>(m, std::make_index_sequence<kMerge55.size>{});
+      #pragma GCC unroll 20
+      for (int i = 0; i < 10; ++i) std::memcpy(prow(0) + i * stride + x, &m[kMerge55.out[i]], W);
     });
-    if (s0 == 0)  // left of source byte 0 (no other chunk starts within rc bytes of it)
-      for (int64_t i = 0; i < rc; ++i)
-        for (int r = 0; r < R * K; ++r) pl[r][i] = pl[r][rc + i % c];
-    for (int64_t x = n; x < s1 + rc; ++x)  // right of the last source byte
-      for (int r = 0; r < R * K; ++r) pl[r][x - s0 + rc] = pl[r][n - c + (x - n) % c - s0 + rc];
-    blocks<W>(s1 - s0, [&](int64_t x) {
-      for (int t = 0; t < R; ++t) {
-        const V v = M::at(pl + t * K, x, c);
-        std::memcpy(o[t] + s0 + x, &v, W);
+    for (int64_t y = y0, pi = 0; y < y1; y += 2, ++pi) {
+      const uint8_t* ra = src_row(y + 2, pad[0]);
+      const uint8_t* rb = src_row(y + 3, pad[1]);
+      uint8_t* const o0 = dst + y * n + s0;
+      uint8_t* const o1 = y + 1 < y1 ? o0 + n : nullptr;
+      // The strip's next two source rows, a pair ahead: a strip reads each row in one short run,
+      // which the hardware prefetchers do not follow from row to row.
+      for (int64_t r = y + 4; r <= y + 5; ++r) {
+        const uint8_t* sr = src + std::min(std::max<int64_t>(r, 0), h - 1) * n;
+        for (int64_t b = std::max<int64_t>(s0 - 2 * c, 0); b < std::min(s1 + 2 * c, n); b += 64) __builtin_prefetch(sr + b);
       }
-    });
-    if (s1 == n) break;
+      const uint8_t *h_top = hrow(y - 2), *h_prev = hrow(y + 1), *p_prev = prow(pi);
+      uint8_t *h_a = hrow(y + 2), *h_b = hrow(y + 3), *p_next = prow(pi + 1);
+      blocks<W>(sw, [&](int64_t x) {
+        V m[10], hb[5];
+        load(h_prev, x, m, 5);
+        hsort(ra, x, m + 5);
+        store(h_a, x, m + 5, 5);
+        hsort(rb, x, hb);
+        store(h_b, x, hb, 5);
+        run_net<RunNet, kMerge55>(m, std::make_index_sequence<kMerge55.size>{});
+        V q[20];
+        load(p_prev, x, q, 10);
+        #pragma GCC unroll 20
+        for (int i = 0; i < 10; ++i) {
+          q[10 + i] = m[kMerge55.out[i]];
+          std::memcpy(p_next + i * stride + x, &q[10 + i], W);
+        }
+        run_net<RunNet, kMid20>(q, std::make_index_sequence<kMid20.size>{});
+        V mid[6], ht[5];
+        #pragma GCC unroll 20
+        for (int i = 0; i < 6; ++i) mid[i] = q[kMid20.out[i]];
+        load(h_top, x, ht, 5);
+        const V r0 = rank5_of_6_5(mid, ht);
+        std::memcpy(o0 + x, &r0, W);
+        if (o1) {
+          const V r1 = rank5_of_6_5(mid, hb);
+          std::memcpy(o1 + x, &r1, W);
+        }
+      });
+    }
   }
 }
 
@@ -1099,24 +1119,14 @@ void median3_direct_row_u8(const uint8_t* const* rows, uint8_t* o, int64_t n, in
   std::memcpy(o + n - W, &r, W);
 }
 
-// 8-bit 3x3 and 5x5 medians of output rows [y0, y1), straight from the source rows.
+// 8-bit 3x3 medians of output rows [y0, y1), straight from the source rows.
 template <class V>
-void median_rows_u8(const uint8_t* src, uint8_t* dst, const Geom& g, int64_t k, int64_t y0, int64_t y1) {
-  const int64_t n = g.w * g.c, c = g.c, r = k / 2;
-  // per plane: 128 bytes before index 0, the chunk, then 2 rc + W + rounding after it
-  const int64_t stride = kMedianChunk + 6 * 64;
-  std::vector<uint8_t> buf(static_cast<size_t>(2 * k * stride + 64));
-  uint8_t* planes = buf.data() + (64 - reinterpret_cast<uintptr_t>(buf.data()) % 64) % 64;
-  const uint8_t* rows[6];
-  uint8_t* out[2];
-  // 5x5: output rows in pairs, which share 4 of their 6 source rows (pairing 3x3 rows, which
-  // share 2 of 4, measured slower: twice the output streams for little saved).
-  for (int64_t y = y0; y < y1; y += (k == 5 && y + 1 < y1) ? 2 : 1) {
-    for (int64_t i = 0; i <= k; ++i) rows[i] = src + std::min(std::max<int64_t>(y - r + i, 0), g.h - 1) * n;
-    out[0] = dst + y * n, out[1] = out[0] + n;
-    if (k == 3) median3_direct_row_u8<V>(rows, out[0], n, c);
-    else if (y + 1 < y1) median_row_u8<Median5<V>, V, 2>(rows, out, n, c, planes, stride);
-    else median_row_u8<Median5<V>, V, 1>(rows, out, n, c, planes, stride);
+void median3_rows_u8(const uint8_t* src, uint8_t* dst, const Geom& g, int64_t y0, int64_t y1) {
+  const int64_t n = g.w * g.c;
+  const uint8_t* rows[3];
+  for (int64_t y = y0; y < y1; ++y) {
+    for (int64_t i = 0; i < 3; ++i) rows[i] = src + std::min(std::max<int64_t>(y - 1 + i, 0), g.h - 1) * n;
+    median3_direct_row_u8<V>(rows, dst + y * n, n, g.c);
   }
 }
 
@@ -1140,8 +1150,9 @@ class MedianKernel final : public backend::Kernel {
         // 3x3 stays on 32-byte vectors even with AVX-512: its 9 loads per block sit at odd
         // offsets, where a 64-byte load always straddles two cache lines (no faster on Zen 4,
         // slower on narrow images).
-        if (k == 5 && n >= int64_t(sizeof(vmed_u8))) return median_rows_u8<vmed_u8>(src, dst, g, k, y0, y1);
-        if ((k == 5 && n >= 32) || (k == 3 && n >= 32 + 2 * c)) return median_rows_u8<v32u8>(src, dst, g, k, y0, y1);
+        if (k == 5 && n >= int64_t(sizeof(vmed_u8))) return median5_rows_u8<vmed_u8>(src, dst, g, y0, y1);
+        if (k == 5 && n >= 32) return median5_rows_u8<v32u8>(src, dst, g, y0, y1);
+        if (k == 3 && n >= 32 + 2 * c) return median3_rows_u8<v32u8>(src, dst, g, y0, y1);
       }
       if (k <= 5) {
         constexpr int B = 64;
