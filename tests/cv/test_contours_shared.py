@@ -143,3 +143,23 @@ def test_offset_and_uint8_floodfill_error():
                cv2.findContours(img, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE, offset=(5, -3)))
     with pytest.raises(Exception, match=r"\[mnn.cv.findContours\]"):
         mcv.findContours(mnp.asarray(img), cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE)
+
+
+def test_graph_primitive_unpacks_the_same():
+    """The registered cv_find_contours primitive (a graph node) unpacks to the same arrays."""
+    from mnn import _core
+    img = blobs(64, 64, seed=7)
+    packed = _core.prim("cv_find_contours", [mnp.asarray(img)], [3, 2, 0, 0], [])
+    check_same(_core.cv_unpack_contours(packed), cv2.findContours(img, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE))
+    empty = _core.prim("cv_find_contours", [mnp.zeros((5, 5), dtype="uint8")], [3, 2, 0, 0], [])
+    assert _core.cv_unpack_contours(empty) == ((), None)
+
+
+def test_eval_of_realised_contours_and_views():
+    img = blobs(40, 40, seed=8)
+    cs, hier = mcv.findContours(mnp.asarray(img), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    want, _ = cv2.findContours(img, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    lazy = cs[0] + 1
+    mnn.eval(*cs, hier, cs[1][::2], lazy)
+    np.testing.assert_array_equal(np.asarray(lazy), want[0] + 1)
+    np.testing.assert_array_equal(np.asarray(cs[1][::2]), want[1][::2])

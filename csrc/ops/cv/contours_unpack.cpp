@@ -12,14 +12,6 @@ using namespace core;
 
 namespace {
 
-// A fresh int32 array holding `count` values copied from src (built as a leaf directly: this runs
-// once per contour, and a photo has thousands).
-Array int32_leaf(Shape shape, Strides strides, const int32_t* src, int64_t count) {
-  auto buf = Buffer::allocate(sizeof(int32_t) * static_cast<size_t>(count));
-  std::memcpy(buf->data(), src, sizeof(int32_t) * static_cast<size_t>(count));
-  return Array::from_node(make_leaf(std::move(buf), DType::Int32, std::move(shape), std::move(strides), 0, count));
-}
-
 // The arrays of a packed result (hierarchy first, then every contour) as realised leaves whose
 // windows are slices of one shared buffer: one allocation for all of them. Sharing is safe: each
 // leaf is its own array family, and the engine writes a leaf's buffer in place only when that
@@ -72,30 +64,11 @@ std::vector<Array> find_contours_arrays(const Array& img, int mode, int method, 
 }
 
 std::vector<Array> unpack_contours(const Array& packed) {
-  const char* bad = "[mnn.cv.findContours] malformed packed contours";
-  if (packed.dtype() != DType::Int32 || packed.ndim() != 1 || !packed.is_contiguous()) throw ValueError(bad);
+  if (packed.dtype() != DType::Int32 || packed.ndim() != 1 || !packed.is_contiguous())
+    throw ValueError("[mnn.cv.findContours] malformed packed contours");
   NodePtr node = packed.node();
   engine::eval({node});
-  const int64_t len = packed.size();
-  const int32_t* p = reinterpret_cast<const int32_t*>(node->data_ptr());
-  if (len < 2) throw ValueError(bad);
-  const int64_t n = p[0], total = p[1];
-  if (n < 0 || total < 0 || len != 2 + 5 * n + 2 * total) throw ValueError(bad);
-  std::vector<Array> out;
-  if (n == 0) return out;
-  out.reserve(static_cast<size_t>(n + 1));
-  const int32_t* hier = p + 2;
-  const int32_t* counts = hier + 4 * n;
-  const int32_t* pts = counts + n;
-  out.push_back(int32_leaf(Shape{1, n, 4}, Strides{4 * n, 4, 1}, hier, 4 * n));
-  int64_t seen = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    const int64_t c = counts[k];
-    if (c < 0 || seen + c > total) throw ValueError(bad);
-    out.push_back(int32_leaf(Shape{c, 1, 2}, Strides{2, 2, 1}, pts + 2 * seen, 2 * c));
-    seen += c;
-  }
-  return out;
+  return split_packed(reinterpret_cast<const int32_t*>(node->data_ptr()), packed.size());
 }
 
 }  // namespace mnn::ops::contours
