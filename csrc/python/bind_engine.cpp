@@ -36,8 +36,13 @@ void bind_engine(py::module_& m) {
   });
   m.def("eval", [](py::args arrays) {
     std::vector<NodePtr> roots;
-    for (auto a : arrays) roots.push_back(a.cast<const Array&>().node());
-    engine::eval(roots);
+    for (auto a : arrays) {
+      const Array& arr = a.cast<const Array&>();
+      // A realised base holds every window's value: no node to make (findContours hands back
+      // hundreds of realised arrays, and eval(*contours) should cost next to nothing).
+      if (!arr.storage()->base->realized) roots.push_back(arr.node());
+    }
+    if (!roots.empty()) engine::eval(roots);
   });
   m.def("stats", []() {
     const engine::Stats& s = engine::stats();

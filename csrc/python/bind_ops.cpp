@@ -106,6 +106,14 @@ void bind_ops(py::module_& m) {
     for (size_t i = 1; i < parts.size(); ++i) cs[i - 1] = py::cast(std::move(parts[i]));
     return py::make_tuple(std::move(cs), py::cast(std::move(parts[0])));  // (contours, hierarchy)
   });
+  // findContours' (contours, hierarchy) straight from the image: trace and split in one call.
+  m.def("cv_find_contours", [](const Array& img, int mode, int method, int ox, int oy) -> py::tuple {
+    std::vector<Array> parts = ops::contours::find_contours_arrays(img, mode, method, ox, oy);
+    if (parts.empty()) return py::make_tuple(py::tuple(), py::none());
+    py::tuple cs(parts.size() - 1);
+    for (size_t i = 1; i < parts.size(); ++i) cs[i - 1] = py::cast(std::move(parts[i]));
+    return py::make_tuple(std::move(cs), py::cast(std::move(parts[0])));  // (contours, hierarchy)
+  });
   m.def("empty", [](const Shape& s, int code) { return ops::empty(s, dtype_from_code(code)); });
   m.def("full", [](const Shape& s, const Array& fill, int code) { return ops::full(s, fill, dtype_from_code(code)); });
   m.def("arange", [](double start, double stop, double step, int code) {

@@ -36,10 +36,16 @@ Packed pack_borders(const std::vector<Border>& borders, const int32_t* points, i
 Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy);
 
 // The Python outputs of a packed result (evaluated here if pending): the hierarchy, (1, n, 4), then
-// every contour, (count, 1, 2), each in a fresh buffer of its own. One call for all of them: a photo
+// every contour, (count, 1, 2), as realised leaves over slices of one shared buffer. One call for all of them: a photo
 // has thousands of contours, and per-contour slicing from Python cost more than the tracing.
 // Returns no arrays when n is 0.
 std::vector<core::Array> unpack_contours(const core::Array& packed);
+
+// findContours in one call, outside the graph: traces a contiguous 2-d image (uint8, or int32 for
+// mode 4) at once and returns the hierarchy, (1, n, 4), then every contour, (count, 1, 2), as
+// realised leaves over slices of one shared buffer (no node to evaluate, one allocation); no
+// arrays when nothing is found.
+std::vector<core::Array> find_contours_arrays(const core::Array& img, int mode, int method, int ox, int oy);
 
 // img: an int32 label image (RETR_FLOODFILL, cv2 5's mode for CV_32SC1; ops/cv/contours_labels.cpp).
 Packed find_contours_labels(const int32_t* img, int64_t h, int64_t w, int64_t stride, int method, int ox, int oy);

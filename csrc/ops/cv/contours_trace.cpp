@@ -148,6 +148,38 @@ inline int64_t next_change(const P* row, int64_t x, int64_t end, P v) {
 
 namespace {
 
+// Rows 1..h of the framed plane f (w + 2 wide): 1 where img is non-zero, 0 in the frame columns.
+template <class P>
+__attribute__((always_inline)) inline void binarize_rows(const uint8_t* img, int64_t h, int64_t w, int64_t stride,
+                                                         P* f) {
+  const int64_t W = w + 2;
+  for (int64_t y = 0; y < h; ++y) {
+    const uint8_t* src = img + y * stride;
+    P* dst = f + (y + 1) * W;
+    dst[0] = dst[W - 1] = 0;
+    for (int64_t x = 0; x < w; ++x) dst[x + 1] = src[x] != 0;
+  }
+}
+
+// One clone per ISA, picked at load time (GCC's target_clones): this pass writes 4 MB of int16
+// for a 1080p image, and AVX2 widens it 0.3 -> 0.12 ms (the rest of the library's x86 builds
+// target SSE2 only).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define MNN_CONTOURS_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MNN_CONTOURS_CLONES
+#endif
+MNN_CONTOURS_CLONES void binarize(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int8_t* f) {
+  binarize_rows(img, h, w, stride, f);
+}
+MNN_CONTOURS_CLONES void binarize(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int16_t* f) {
+  binarize_rows(img, h, w, stride, f);
+}
+MNN_CONTOURS_CLONES void binarize(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int32_t* f) {
+  binarize_rows(img, h, w, stride, f);
+}
+#undef MNN_CONTOURS_CLONES
+
 // The raster scan over the framed image f (W x H), tracing every border it starts. With kLabels,
 // border k is marked with label k + 2; returns false (a partial result) when the labels outgrow P.
 template <class P, bool kLabels, bool kSimple>
@@ -201,17 +233,13 @@ template <class P, bool kLabels, bool kSimple>
 bool trace_framed(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, Tracer& tracer,
                   std::vector<Border>& borders) {
   const int64_t W = w + 2, H = h + 2;
-  // Only the frame needs clearing.
-  std::unique_ptr<P[]> buf(new P[static_cast<size_t>(W * H)]);
-  P* f = buf.get();
+  // Only the frame needs clearing. The plane (4 MB of int16 for a 1080p image) comes from the
+  // engine's block cache: a fresh allocation each call page-faulted its way in, ~0.5 ms.
+  std::shared_ptr<core::Buffer> buf = core::Buffer::allocate(sizeof(P) * static_cast<size_t>(W * H));
+  P* f = reinterpret_cast<P*>(buf->data());
   std::fill(f, f + W, P(0));
   std::fill(f + (H - 1) * W, f + H * W, P(0));
-  for (int64_t y = 0; y < h; ++y) {
-    const uint8_t* src = img + y * stride;
-    P* dst = f + (y + 1) * W;
-    dst[0] = dst[W - 1] = 0;
-    for (int64_t x = 0; x < w; ++x) dst[x + 1] = src[x] != 0;
-  }
+  binarize(img, h, w, stride, f);
   return scan<P, kLabels, kSimple>(f, W, H, mode, method, tracer, borders);
 }
 

@@ -2,7 +2,8 @@
 measures taken on contours (area, perimeter, bounding boxes, hulls, moments, fits).
 
 findContours and the connected-component labelling scan whole images, so they run natively
-(registered primitives in csrc/ops/cv/contours*.cpp); the per-contour measures work on a few
+(csrc/ops/cv/contours*.cpp: findContours as one direct call returning realised arrays, the
+labelling as registered primitives); the per-contour measures work on a few
 hundred points and run here in Python, following cv2's arithmetic (float32 where cv2 computes in
 float, the same tie-breaking and starting points) so results match cv2's. The reference is cv2
 5.0, whose conventions differ from 4.x in places: minAreaRect's angle lies in [-90, 0),
@@ -93,21 +94,26 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
         raise fail(fn, f"unknown retrieval mode {mode}")
     if method not in (CHAIN_APPROX_NONE, CHAIN_APPROX_SIMPLE, CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS):
         raise fail(fn, f"unknown approximation method {method}")
-    img = _single_channel(image, fn)
-    if mode == RETR_FLOODFILL or (mode == RETR_CCOMP and str(img.dtype) == "int32"):
-        # cv2 5 traces int32 label images region by region (RETR_CCOMP on int32 runs as FLOODFILL)
-        if str(img.dtype) != "int32":
-            raise fail(fn, f"RETR_FLOODFILL mode supports only CV_32SC1 (int32) images, got {img.dtype}")
-        mode = RETR_FLOODFILL
-    elif str(img.dtype) != "uint8":
-        raise fail(fn, f"unsupported image depth {img.dtype}; expected uint8 (cv2: modes other than "
-                       "RETR_FLOODFILL and RETR_CCOMP support only CV_8UC1 images)")
-    img = _np.ascontiguousarray(img)
     ox, oy = (0, 0) if offset is None else (int(offset[0]), int(offset[1]))
-    packed = _core.prim("cv_find_contours", [img], [mode, method, ox, oy], [])
-    # Every contour becomes its own array in one native call: a photo has thousands of them, and
-    # slicing them out here (one buffer view and one array per contour) cost more than the tracing.
-    return _core.cv_unpack_contours(packed)
+    if type(image) is _core.ndarray and image.ndim == 2 and image.dtype == _np.uint8 and \
+            mode != RETR_FLOODFILL:
+        # the common case (a 2-d uint8 mnn image) skips the general checks below
+        img = _core.as_contiguous(image)
+    else:
+        img = _single_channel(image, fn)
+        if mode == RETR_FLOODFILL or (mode == RETR_CCOMP and str(img.dtype) == "int32"):
+            # cv2 5 traces int32 label images region by region (RETR_CCOMP on int32 runs as FLOODFILL)
+            if str(img.dtype) != "int32":
+                raise fail(fn, f"RETR_FLOODFILL mode supports only CV_32SC1 (int32) images, got {img.dtype}")
+            mode = RETR_FLOODFILL
+        elif str(img.dtype) != "uint8":
+            raise fail(fn, f"unsupported image depth {img.dtype}; expected uint8 (cv2: modes other than "
+                           "RETR_FLOODFILL and RETR_CCOMP support only CV_8UC1 images)")
+        img = _np.ascontiguousarray(img)
+    # One native call traces and returns every contour as a realised array over a slice of one
+    # shared buffer (no graph node, no evaluation): a photo has hundreds of contours, and building
+    # each as its own node and buffer cost a third of the tracing.
+    return _core.cv_find_contours(img, mode, method, ox, oy)
 
 
 # ---------------------------------------------------------------------------------------------
