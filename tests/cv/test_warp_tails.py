@@ -74,3 +74,21 @@ def test_warp_affine_full_hd_off_centre_rotation():
     a = rng.integers(0, 256, (1080, 1920, 3), dtype=numpy.uint8)
     M = cv2.getRotationMatrix2D((1920 / 2 + 0.3, 1080 / 2 - 0.1), 15, 1.0)
     assert_same(cv.warpAffine(np.array(a), M, (1920, 1080)), cv2.warpAffine(a, M, (1920, 1080)), "1080p")
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "float32"])
+@pytest.mark.parametrize("cn", [1, 3, 4])
+def test_remap_linear_every_tail_length(dtype, cn):
+    # remap's last width % 16 columns interpolate with cv2's fused lerp too
+    rng = numpy.random.default_rng(50 + cn + len(dtype))
+    for tail in range(16):
+        h, w = int(rng.integers(3, 40)), int(rng.integers(2, 50))
+        dw, dh = 16 * int(rng.integers(0, 3)) + tail or 16, int(rng.integers(1, 8))
+        a = image(rng, (h, w, cn) if cn > 1 else (h, w), dtype)
+        mx = rng.uniform(-3, w + 3, (dh, dw)).astype(numpy.float32)
+        my = rng.uniform(-3, h + 3, (dh, dw)).astype(numpy.float32)
+        for interp in (cv2.INTER_NEAREST, cv2.INTER_LINEAR):
+            border = BORDERS[(tail + interp) % 5]
+            want = cv2.remap(a, mx, my, interp, borderMode=border, borderValue=(7, 8, 9, 10))
+            got = cv.remap(np.array(a), np.array(mx), np.array(my), interp, borderMode=border, borderValue=(7, 8, 9, 10))
+            assert_same(got, want, f"remap tail={tail} interp={interp} border={border}")
