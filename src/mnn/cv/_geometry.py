@@ -14,9 +14,12 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   exact for every interpolation, CUBIC included; tests/cv/test_resize_channels.py), and cv2's error
   for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT is not
   implemented (raises).
-- warpAffine / warpPerspective / remap: NEAREST, LINEAR, CUBIC exact but for rare 1-level
-  differences; LANCZOS4 within a few levels; CUBIC with reflecting/wrapping borders sampled more
-  than an image width outside differs. Fixed-point maps (convertMaps) are exact.
+- warpAffine / warpPerspective / remap: NEAREST and LINEAR with 1, 3 or 4 channels of uint8,
+  uint16 or float32 exact in every column (cv2's AVX2 column split and scalar-tail rounding,
+  tests/cv/test_warp_tails.py); CUBIC within 1-2 levels (16-bit) / ~1e-4 relative (floats) of
+  cv2, and with reflecting/wrapping borders sampled more than an image width outside it differs;
+  2-channel LINEAR within 1 level / ~3e-5; LANCZOS4 within a few levels. Fixed-point maps
+  (convertMaps) are exact.
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
   getRectSubPix within 1.
 - estimateAffine2D / estimateAffinePartial2D: RANSAC (LMEDS runs the same consensus search) with a

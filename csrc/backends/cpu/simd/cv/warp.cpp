@@ -234,8 +234,11 @@ class WarpKernel final : public backend::Kernel {
   }
 
  private:
-  // cv2's float-coordinate warp of one row. Columns are processed in groups of 16 with fused
-  // multiply-adds (its AVX2 code), the last 1..16 columns with plain float arithmetic.
+  // cv2's float-coordinate warp of one row. cv2 (AVX2 dispatch) runs whole groups of 16 columns
+  // (x <= width - 16) with fused multiply-adds from the row's start (y*M1 + M2, rounded as a
+  // float); the remaining width % 16 columns run its scalar loop, which GCC compiles with
+  // contraction: x*M0 + y*M1 + M2 becomes fma(x, M0, y*M1) + M2 (a different rounding from the
+  // vector columns), and the interpolation there is the same fused lerp as in the vector code.
   static float fmaf_(float a, float b, float c) { return std::fma(a, b, c); }
 
   void row_v2(int y, const float* map, const T* src, T* D) const {
@@ -244,8 +247,7 @@ class WarpKernel final : public backend::Kernel {
     const float* M = mf_;
     const float yf = static_cast<float>(y);
     const float Mx = yf * M[1] + M[2], My = yf * M[4] + M[5], Mw = yf * M[7] + M[8];
-    int xend = 0;
-    while (xend < dw_ - uf) xend += uf;
+    const int xend = dw_ / uf * uf;
     const size_t step = size_t(sw_) * cn;
     T bval[4];
     for (int c = 0; c < 4; ++c) bval[c] = cast_out<T>(float(bv_[c]));
@@ -261,11 +263,11 @@ class WarpKernel final : public backend::Kernel {
         sy = map[(size_t(y) * dw_ + x) * 2 + 1];
       } else if (mode_ == kAffine) {
         if (vec) sx = fmaf_(M[0], xf, Mx), sy = fmaf_(M[3], xf, My);
-        else sx = xf * M[0] + yf * M[1] + M[2], sy = xf * M[3] + yf * M[4] + M[5];
+        else sx = fmaf_(xf, M[0], yf * M[1]) + M[2], sy = fmaf_(xf, M[3], yf * M[4]) + M[5];
       } else {
         float w;
         if (vec) sx = fmaf_(M[0], xf, Mx), sy = fmaf_(M[3], xf, My), w = fmaf_(M[6], xf, Mw);
-        else sx = xf * M[0] + yf * M[1] + M[2], sy = xf * M[3] + yf * M[4] + M[5], w = xf * M[6] + yf * M[7] + M[8];
+        else sx = fmaf_(xf, M[0], yf * M[1]) + M[2], sy = fmaf_(xf, M[3], yf * M[4]) + M[5], w = fmaf_(xf, M[6], yf * M[7]) + M[8];
         sx /= w;
         sy /= w;
       }
@@ -325,17 +327,9 @@ class WarpKernel final : public backend::Kernel {
         }
       }
       for (int c = 0; c < cn; ++c) {
-        float v0, v1, v;
-        if (vec) {
-          v0 = fmaf_(ax, px[1][c] - px[0][c], px[0][c]);
-          v1 = fmaf_(ax, px[3][c] - px[2][c], px[2][c]);
-          v = fmaf_(ay, v1 - v0, v0);
-        } else {
-          v0 = px[0][c] + ax * (px[1][c] - px[0][c]);
-          v1 = px[2][c] + ax * (px[3][c] - px[2][c]);
-          v = v0 + ay * (v1 - v0);
-        }
-        D[c] = cast_out<T>(v);
+        float v0 = fmaf_(ax, px[1][c] - px[0][c], px[0][c]);
+        float v1 = fmaf_(ax, px[3][c] - px[2][c], px[2][c]);
+        D[c] = cast_out<T>(fmaf_(ay, v1 - v0, v0));
       }
     };
 #if defined(__AVX2__)
