@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 // Inside the ISA namespace: each ISA target compiles its own copy with its own -m flags.
 namespace mnn::cpu::MNN_ISA_NS::warp_u8 {
@@ -37,9 +38,10 @@ struct RowArgs {
   const uint8_t* bval;        // border value, 4 channels
 };
 
-// Source points of pixels x..x+7 (x0 = first column as float lanes).
+// Source points of pixels x..x+7 (xf: their columns as floats).
+template <int Mode>
 inline void points(const RowArgs& r, int x, __m256 xf, __m256& sx, __m256& sy) {
-  if (r.mode == kMapCoords) {
+  if (Mode == kMapCoords) {
     // interleaved (x, y) pairs: deinterleave eight of them
     __m256 a = _mm256_loadu_ps(r.map + 2 * x), b = _mm256_loadu_ps(r.map + 2 * x + 8);
     __m256 xs = _mm256_shuffle_ps(a, b, 0x88), ys = _mm256_shuffle_ps(a, b, 0xdd);  // x0 x1 x4 x5 | x2 x3 x6 x7
@@ -49,7 +51,7 @@ inline void points(const RowArgs& r, int x, __m256 xf, __m256& sx, __m256& sy) {
   }
   sx = _mm256_fmadd_ps(_mm256_set1_ps(r.M[0]), xf, _mm256_set1_ps(r.Mx));
   sy = _mm256_fmadd_ps(_mm256_set1_ps(r.M[3]), xf, _mm256_set1_ps(r.My));
-  if (r.mode == kPerspectiveCoords) {
+  if (Mode == kPerspectiveCoords) {
     __m256 w = _mm256_fmadd_ps(_mm256_set1_ps(r.M[6]), xf, _mm256_set1_ps(r.Mw));
     sx = _mm256_div_ps(sx, w);
     sy = _mm256_div_ps(sy, w);
@@ -58,16 +60,17 @@ inline void points(const RowArgs& r, int x, __m256 xf, __m256& sx, __m256& sy) {
 
 // Requests the cache lines of the source points of pixels x..x+7 (both tap rows; every other
 // lane: neighbouring pixels share lines). Approximate points are fine here.
+template <int Mode>
 inline void prefetch_points(const RowArgs& r, int x, int x_limit) {
   __m256 px, py;
   const __m256 xf = _mm256_add_ps(_mm256_set1_ps(static_cast<float>(x)), _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7));
-  if (r.mode == kMapCoords) {
+  if (Mode == kMapCoords) {
     if (x + 8 > x_limit) return;
-    points(r, x, xf, px, py);
+    points<Mode>(r, x, xf, px, py);
   } else {
     px = _mm256_fmadd_ps(_mm256_set1_ps(r.M[0]), xf, _mm256_set1_ps(r.Mx));
     py = _mm256_fmadd_ps(_mm256_set1_ps(r.M[3]), xf, _mm256_set1_ps(r.My));
-    if (r.mode == kPerspectiveCoords) {
+    if (Mode == kPerspectiveCoords) {
       __m256 iw = _mm256_rcp_ps(_mm256_fmadd_ps(_mm256_set1_ps(r.M[6]), xf, _mm256_set1_ps(r.Mw)));
       px = _mm256_mul_ps(px, iw);
       py = _mm256_mul_ps(py, iw);
@@ -106,15 +109,14 @@ inline __m256i pair_lerp(const uint8_t* src, const int32_t* ofs, int step, __m25
   return _mm256_cvtps_epi32(_mm256_fmadd_ps(ayk, _mm256_sub_ps(v1, v0), v0));  // half to even, as cv2's v_round
 }
 
-// Writes pixels [0, x_end) of row D in groups of eight; a group with any tap outside the safe
-// interior (taps at ix..ix+1 < sw, iy..iy+1 <= sh-2, so the 16-byte loads stay in the buffer) goes
-// to fallback(x) pixel by pixel. Returns the first column not written.
-template <class Fallback>
-int linear_row(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
-  const int cn = r.cn, step = r.step;
-  // 16-byte loads from row iy+1 <= sh-2 end inside the image when a row holds 16 bytes
-  if (r.sw < 2 || r.sh < 3 || (cn != 1 && r.sw * cn < 16)) return 0;
-  constexpr int kAhead = 32;  // prefetch distance in pixels
+// linear_row for one coordinate mode and channel count (compile-time, so the loop keeps its
+// constants in registers).
+template <int Mode, int CN, class Fallback>
+int linear_row_t(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
+  constexpr int cn = CN;
+  const int step = r.step;
+  // Measured on Zen 3 (1080p, 15 degrees): 32 pixels ahead hid about half the stalls, 96-128 nearly all.
+  constexpr int kAhead = 128;
   const __m256i lim_x = _mm256_set1_epi32(r.sw - 2), lim_y = _mm256_set1_epi32(r.sh - 3);
   const __m256i vstep = _mm256_set1_epi32(step), vcn = _mm256_set1_epi32(cn);
   const __m256 lane = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
@@ -130,7 +132,7 @@ int linear_row(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
   for (; x + 8 <= x_end; x += 8) {
     const __m256 xf = _mm256_add_ps(_mm256_set1_ps(static_cast<float>(x)), lane);
     __m256 sx, sy;
-    points(r, x, xf, sx, sy);
+    points<Mode>(r, x, xf, sx, sy);
     const __m256 fx = _mm256_floor_ps(sx), fy = _mm256_floor_ps(sy);
     // NaN / out of range convert to INT_MIN, which the unsigned limits reject
     const __m256i ix = _mm256_cvttps_epi32(fx), iy = _mm256_cvttps_epi32(fy);
@@ -153,7 +155,7 @@ int linear_row(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
       for (int k = 0; k < 8; ++k) fallback(x + k);
       continue;
     }
-    prefetch_points(r, x + kAhead, x_end);
+    prefetch_points<Mode>(r, x + kAhead, x_end);
     const __m256 ax = _mm256_sub_ps(sx, fx), ay = _mm256_sub_ps(sy, fy);
     const __m256i addr = _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), _mm256_mullo_epi32(ix, vcn));
     uint8_t* out = D + size_t(x) * cn;
@@ -197,6 +199,24 @@ int linear_row(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
     std::memcpy(out + 20, &t, 4);
   }
   return x;
+}
+
+// Writes pixels [0, x_end) of row D in groups of eight; a group with any tap outside the safe
+// interior (taps at ix..ix+1 < sw, iy..iy+1 <= sh-2, so the 16-byte loads stay in the buffer) goes
+// to fallback(x) pixel by pixel. Returns the first column not written.
+template <class Fallback>
+int linear_row(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
+  // 16-byte loads from row iy+1 <= sh-2 end inside the image when a row holds 16 bytes
+  if (r.sw < 2 || r.sh < 3 || (r.cn != 1 && r.sw * r.cn < 16)) return 0;
+  auto by_cn = [&](auto mode) {
+    constexpr int M = decltype(mode)::value;
+    if (r.cn == 1) return linear_row_t<M, 1>(r, D, x_end, fallback);
+    if (r.cn == 3) return linear_row_t<M, 3>(r, D, x_end, fallback);
+    return linear_row_t<M, 4>(r, D, x_end, fallback);
+  };
+  if (r.mode == kAffineCoords) return by_cn(std::integral_constant<int, kAffineCoords>());
+  if (r.mode == kPerspectiveCoords) return by_cn(std::integral_constant<int, kPerspectiveCoords>());
+  return by_cn(std::integral_constant<int, kMapCoords>());
 }
 
 }  // namespace mnn::cpu::MNN_ISA_NS::warp_u8
