@@ -3,15 +3,18 @@
 // float-coordinate path lane for lane (floor, fused lerp along x on both rows, then along y,
 // round half to even), so results stay bit-exact with warp.cpp's scalar path.
 //
-// Why no gathers: on AMD Zen a vpgatherdd costs about as much as eight scalar loads, and four of
-// them per eight pixels were ~70% of the old kernel. For 3 and 4 channels one unaligned 16-byte
-// load per source row covers both horizontal taps of a pixel, and a byte shuffle spreads them into
-// float lanes; two pixels share a register ([pixel k | pixel k+1], 4 channel slots each).
+// Why no gathers: on AMD Zen (measured on Zen 3) vpgatherdd is microcoded and slow, and the old
+// kernel's four gathers per eight pixels were ~70% of its time. For 3 and 4 channels one unaligned
+// 16-byte load per source row covers both horizontal taps of a pixel, and a byte shuffle spreads
+// them into float lanes; two pixels share a register ([pixel k | pixel k+1], 4 channel slots
+// each). In a standalone A/B at 1080p this ran in ~0.6x the time of the gather kernel without
+// prefetching. One channel keeps gathers, but two (a 4-byte gather per row holds both taps).
 //
 // Why the prefetch: for a rotation the taps walk diagonally through the source, so every few
 // pixels they enter cache lines the hardware prefetcher did not predict (it follows rows), and the
-// kernel stalled on L3/DRAM for as long as it computed. The source points a few blocks ahead are
-// known, so their lines are requested early.
+// kernel stalled on L3/DRAM for about as long as it computed. The source points 128 pixels ahead
+// are known, so their lines are requested early. Column strips (a smaller working set) were
+// slower than whole rows with the prefetch.
 #pragma once
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -208,6 +211,7 @@ template <class Fallback>
 int linear_row(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
   // 16-byte loads from row iy+1 <= sh-2 end inside the image when a row holds 16 bytes
   if (r.sw < 2 || r.sh < 3 || (r.cn != 1 && r.sw * r.cn < 16)) return 0;
+  if (int64_t(r.sh) * r.step > INT32_MAX - 64) return 0;  // offsets are int32 lanes
   auto by_cn = [&](auto mode) {
     constexpr int M = decltype(mode)::value;
     if (r.cn == 1) return linear_row_t<M, 1>(r, D, x_end, fallback);
