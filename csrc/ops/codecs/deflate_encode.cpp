@@ -1,0 +1,486 @@
+// zlib stream encoder (RFC 1950 around RFC 1951 deflate) for the PNG writer, replacing Python's zlib on
+// the paths cv2 uses by default. cv2 writes PNG with zlib's Z_RLE strategy at level 1 (matches only at
+// distance 1) over Sub-filtered rows; on photos almost every symbol is a literal, so the time goes into
+// finding the rare runs, counting symbols and writing Huffman codes. Here:
+//  - the matchers (run-length, literal-only, a greedy single-probe hash for zlib's fast levels) skip
+//    literal stretches 16 bytes at a time and describe a block as sequences (a literal run followed by
+//    one match) that point into the input, so literals are never copied;
+//  - each block (up to kBlockSymbols symbols, like zlib's 16K symbol buffer at memLevel 8) gets the
+//    cheapest of dynamic Huffman, fixed Huffman and stored, from exact bit counts;
+//  - codes go out through a 64-bit accumulator, three literals per flush.
+#include <algorithm>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "ops/codecs/codecs.h"
+#include "ops/codecs/deflate_huffman.h"
+
+namespace mnn::codecs {
+namespace {
+
+using deflate::BitWriter;
+
+constexpr int kMinMatch = 3, kMaxMatch = 258;
+constexpr uint32_t kWindow = 32768;
+constexpr size_t kBlockSymbols = 16383;
+constexpr int kLitLenSymbols = 286, kDistSymbols = 30, kCodeLenSymbols = 19;
+
+// A literal run of lit bytes followed by a match of len bytes at distance dist (len 0: no match, the
+// block's tail).
+struct Seq {
+  uint32_t lit;
+  uint16_t len;
+  uint16_t dist;
+};
+
+struct Tables {
+  uint8_t len_sym[kMaxMatch + 1];    // match length -> litlen symbol - 257
+  uint8_t len_extra[29];             // extra bits per length symbol
+  uint16_t len_base[29];
+  uint8_t dist_sym_lo[256];          // dist - 1 < 256
+  uint8_t dist_sym_hi[256];          // (dist - 1) >> 7 for dist > 256
+  uint8_t dist_extra[30];
+  uint16_t dist_base[30];
+  Tables() {
+    int len = 3;
+    for (int s = 0; s < 28; ++s) {
+      len_extra[s] = static_cast<uint8_t>(s < 8 ? 0 : (s - 4) / 4);
+      len_base[s] = static_cast<uint16_t>(len);
+      for (int k = 0; k < (1 << len_extra[s]) && len <= kMaxMatch; ++k) len_sym[len++] = static_cast<uint8_t>(s);
+    }
+    len_extra[28] = 0;
+    len_base[28] = 258;
+    len_sym[258] = 28;  // 258 has its own symbol (285) rather than 284 with extra bits 31
+    int d = 1;
+    for (int s = 0; s < 30; ++s) {
+      dist_extra[s] = static_cast<uint8_t>(s < 4 ? 0 : (s - 2) / 2);
+      dist_base[s] = static_cast<uint16_t>(d);
+      for (int k = 0; k < (1 << dist_extra[s]); ++k, ++d) {
+        if (d <= 256) dist_sym_lo[d - 1] = static_cast<uint8_t>(s);
+        else if (((d - 1) & 127) == 0) dist_sym_hi[(d - 1) >> 7] = static_cast<uint8_t>(s);
+      }
+    }
+  }
+  int dist_symbol(int dist) const { return dist <= 256 ? dist_sym_lo[dist - 1] : dist_sym_hi[(dist - 1) >> 7]; }
+};
+
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+// ---- matchers: fill seqs and the symbol counts for input[start, end); return where the block ends ----
+
+struct BlockStats {
+  uint32_t lit[kLitLenSymbols];
+  uint32_t dist[kDistSymbols];
+};
+
+// Literal counting with four interleaved tables: consecutive equal bytes would otherwise serialise on
+// one counter's store-to-load round trip.
+struct LiteralCounter {
+  uint32_t h[4][256];
+  void clear() { std::memset(h, 0, sizeof(h)); }
+  void add(const uint8_t* p, size_t n) {
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      h[0][p[i]]++;
+      h[1][p[i + 1]]++;
+      h[2][p[i + 2]]++;
+      h[3][p[i + 3]]++;
+    }
+    for (; i < n; ++i) h[0][p[i]]++;
+  }
+  void merge_into(uint32_t* lit) const {
+    for (int b = 0; b < 256; ++b) lit[b] += h[0][b] + h[1][b] + h[2][b] + h[3][b];
+  }
+};
+
+// Length of the run of bytes equal to v starting at p, at most max.
+inline size_t run_length(const uint8_t* p, uint8_t v, size_t max) {
+  size_t k = 0;
+  const uint64_t pattern = 0x0101010101010101ull * v;
+  for (; k + 8 <= max; k += 8) {
+    uint64_t x;
+    std::memcpy(&x, p + k, 8);
+    x ^= pattern;
+    if (x) return k + (__builtin_ctzll(x) >> 3);
+  }
+  while (k < max && p[k] == v) ++k;
+  return k;
+}
+
+// Length of the common prefix of a and b, at most max.
+inline size_t match_length(const uint8_t* a, const uint8_t* b, size_t max) {
+  size_t k = 0;
+  for (; k + 8 <= max; k += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + k, 8);
+    std::memcpy(&y, b + k, 8);
+    if (x != y) return k + (__builtin_ctzll(x ^ y) >> 3);
+  }
+  while (k < max && a[k] == b[k]) ++k;
+  return k;
+}
+
+struct Matcher {
+  const uint8_t* data;
+  size_t size;
+  int mode;  // 0 literals only, 1 runs (distance 1), 2 greedy hash
+  int min_len = kMinMatch;
+  std::vector<int32_t> head;  // hash -> last position + 1 (0: none)
+  LiteralCounter counter;
+
+  static constexpr int kHashBits = 15;
+
+  // Next position >= i (and < limit) where a run of at least 3 bytes equal to data[i-1] starts, or limit.
+  size_t next_run(size_t i, size_t limit) const {
+    if (i == 0) i = 1;
+#if defined(__SSE2__)
+    // compares p[k-1..k+2] for 16 positions at once; needs p[i+17] readable
+    while (i < limit && i + 18 <= size) {
+      const uint8_t* p = data + i;
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p - 1));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+      const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2));
+      const __m128i eq = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(a, b), _mm_cmpeq_epi8(b, c)), _mm_cmpeq_epi8(c, d));
+      const int m = _mm_movemask_epi8(eq);
+      if (m) return std::min(limit, i + __builtin_ctz(m));
+      i += 16;
+    }
+#endif
+    for (; i < limit && i + 3 <= size; ++i)
+      if (data[i] == data[i - 1] && data[i + 1] == data[i - 1] && data[i + 2] == data[i - 1]) return i;
+    return limit;
+  }
+
+  // Tokenizes from start until kBlockSymbols symbols or the input's end; returns the end position.
+  size_t block(size_t start, std::vector<Seq>& seqs, BlockStats& st) {
+    const Tables& T = tables();
+    seqs.clear();
+    std::memset(&st, 0, sizeof(st));
+    counter.clear();
+    size_t pos = start, lit_start = start, symbols = 0;
+    auto add_match = [&](size_t at, size_t len, size_t dist) {
+      counter.add(data + lit_start, at - lit_start);
+      symbols += at - lit_start + 1;
+      seqs.push_back({static_cast<uint32_t>(at - lit_start), static_cast<uint16_t>(len), static_cast<uint16_t>(dist)});
+      st.lit[257 + T.len_sym[len]]++;
+      st.dist[T.dist_symbol(static_cast<int>(dist))]++;
+      lit_start = pos = at + len;
+    };
+    while (pos < size) {
+      // literals allowed before the block is full
+      const size_t room = kBlockSymbols - symbols - (pos - lit_start);
+      if (room == 0) break;
+      const size_t limit = std::min(size, pos + room);
+      if (mode == 0) {
+        pos = limit;
+      } else if (mode == 1) {
+        const size_t at = next_run(pos, limit);
+        if (at >= limit) {
+          pos = limit;
+          continue;
+        }
+        const uint8_t v = data[at - 1];
+        const size_t len = run_length(data + at, v, std::min<size_t>(kMaxMatch, size - at));
+        add_match(at, len, 1);
+      } else {
+        // positions from scan_end on have fewer than 4 bytes left: literals
+        const size_t scan_end = std::min(limit, size >= 4 ? size - 3 : 0);
+        size_t at = pos, len = 0, dist = 0;
+        for (; at < scan_end; ++at) {
+          uint32_t x;
+          std::memcpy(&x, data + at, 4);
+          const uint32_t h = (x * 2654435761u) >> (32 - kHashBits);
+          const int64_t cand = int64_t(head[h]) - 1;
+          head[h] = static_cast<int32_t>(at + 1);
+          if (cand < 0 || at - cand > kWindow) continue;
+          uint32_t y;
+          std::memcpy(&y, data + cand, 4);
+          if (x != y) continue;
+          len = 4 + match_length(data + cand + 4, data + at + 4, std::min<size_t>(kMaxMatch, size - at) - 4);
+          if (len >= static_cast<size_t>(min_len)) {
+            dist = at - cand;
+            break;
+          }
+        }
+        if (dist == 0) {
+          pos = limit;
+          continue;
+        }
+        add_match(at, len, dist);
+        // index the match's last positions so a repeat of what follows can find it
+        for (size_t k = std::max(at + 1, pos > 2 ? pos - 2 : 0); k + 4 <= size && k < pos; ++k) {
+          uint32_t x;
+          std::memcpy(&x, data + k, 4);
+          head[(x * 2654435761u) >> (32 - kHashBits)] = static_cast<int32_t>(k + 1);
+        }
+      }
+    }
+    if (pos > lit_start) {
+      counter.add(data + lit_start, pos - lit_start);
+      seqs.push_back({static_cast<uint32_t>(pos - lit_start), 0, 0});
+    }
+    counter.merge_into(st.lit);
+    st.lit[256] = 1;  // end of block
+    return pos;
+  }
+};
+
+// ---- block writers ----
+
+struct Code {
+  uint8_t lit_len[kLitLenSymbols + 2];
+  uint8_t dist_len[kDistSymbols + 2];
+  uint16_t lit_code[kLitLenSymbols + 2];
+  uint16_t dist_code[kDistSymbols + 2];
+  uint32_t lit_packed[256];      // literal: code | length << 16
+  uint32_t match_packed[kMaxMatch + 1];  // length symbol code + extra bits, (bits | nbits << 24) (<= 20 bits)
+  void pack() {
+    const Tables& T = tables();
+    for (int b = 0; b < 256; ++b) lit_packed[b] = lit_code[b] | (uint32_t(lit_len[b]) << 16);
+    for (int len = kMinMatch; len <= kMaxMatch; ++len) {
+      const int s = T.len_sym[len];
+      const uint32_t extra = len - T.len_base[s];
+      match_packed[len] = (lit_code[257 + s] | (extra << lit_len[257 + s])) |
+                          (uint32_t(lit_len[257 + s] + T.len_extra[s]) << 24);
+    }
+  }
+};
+
+const Code& fixed_code() {
+  static const Code code = [] {
+    Code c{};
+    for (int s = 0; s < 288 && s < kLitLenSymbols + 2; ++s) c.lit_len[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
+    for (int s = 0; s < kDistSymbols + 2; ++s) c.dist_len[s] = 5;
+    deflate::canonical_codes(c.lit_len, kLitLenSymbols + 2, c.lit_code);
+    deflate::canonical_codes(c.dist_len, kDistSymbols + 2, c.dist_code);
+    c.pack();
+    return c;
+  }();
+  return code;
+}
+
+// Bits of the block's symbols (excluding its header) under a code.
+uint64_t body_bits(const BlockStats& st, const uint8_t* lit_len, const uint8_t* dist_len) {
+  const Tables& T = tables();
+  uint64_t bits = 0;
+  for (int s = 0; s < 257; ++s) bits += uint64_t(st.lit[s]) * lit_len[s];
+  for (int s = 0; s < 29; ++s) bits += uint64_t(st.lit[257 + s]) * (lit_len[257 + s] + T.len_extra[s]);
+  for (int s = 0; s < kDistSymbols; ++s) bits += uint64_t(st.dist[s]) * (dist_len[s] + T.dist_extra[s]);
+  return bits;
+}
+
+constexpr uint8_t kCodeLenOrder[kCodeLenSymbols] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+// A dynamic block's header: the two code length sequences run-length coded with symbols 16/17/18.
+struct DynamicHeader {
+  int hlit = 257, hdist = 1, hclen = 4;
+  std::vector<uint16_t> items;  // symbol | extra value << 5
+  uint8_t cl_len[kCodeLenSymbols];
+  uint16_t cl_code[kCodeLenSymbols];
+  uint64_t bits = 0;
+
+  void build(const Code& c) {
+    hlit = kLitLenSymbols;
+    while (hlit > 257 && !c.lit_len[hlit - 1]) --hlit;
+    hdist = kDistSymbols;
+    while (hdist > 1 && !c.dist_len[hdist - 1]) --hdist;
+    uint8_t all[kLitLenSymbols + kDistSymbols];
+    std::memcpy(all, c.lit_len, hlit);
+    std::memcpy(all + hlit, c.dist_len, hdist);
+    const int n = hlit + hdist;
+    items.clear();
+    uint32_t freq[kCodeLenSymbols] = {0};
+    for (int i = 0; i < n;) {
+      const uint8_t v = all[i];
+      int r = 1;
+      while (i + r < n && all[i + r] == v) ++r;
+      i += r;
+      if (v == 0) {
+        while (r >= 11) {
+          const int k = std::min(r, 138);
+          items.push_back(static_cast<uint16_t>(18 | (k - 11) << 5));
+          freq[18]++;
+          r -= k;
+        }
+        if (r >= 3) {
+          items.push_back(static_cast<uint16_t>(17 | (r - 3) << 5));
+          freq[17]++;
+          r = 0;
+        }
+      } else {
+        items.push_back(v);  // the first one literally, then repeats of it
+        freq[v]++;
+        --r;
+        while (r >= 3) {
+          const int k = std::min(r, 6);
+          items.push_back(static_cast<uint16_t>(16 | (k - 3) << 5));
+          freq[16]++;
+          r -= k;
+        }
+      }
+      for (; r > 0; --r) {
+        items.push_back(v);
+        freq[v]++;
+      }
+    }
+    deflate::build_code_lengths(freq, kCodeLenSymbols, 7, cl_len);
+    deflate::canonical_codes(cl_len, kCodeLenSymbols, cl_code);
+    hclen = kCodeLenSymbols;
+    while (hclen > 4 && !cl_len[kCodeLenOrder[hclen - 1]]) --hclen;
+    bits = 5 + 5 + 4 + 3 * hclen;
+    for (int s = 0; s < kCodeLenSymbols; ++s) bits += uint64_t(freq[s]) * cl_len[s];
+    bits += 2 * freq[16] + 3 * freq[17] + 7 * freq[18];
+  }
+
+  void write(BitWriter& bw) const {
+    bw.put(hlit - 257, 5);
+    bw.put(hdist - 1, 5);
+    bw.put(hclen - 4, 4);
+    bw.flush();
+    for (int i = 0; i < hclen; ++i) {
+      bw.put(cl_len[kCodeLenOrder[i]], 3);
+      if (i % 8 == 7) bw.flush();
+    }
+    bw.flush();
+    static const uint8_t kExtra[3] = {2, 3, 7};
+    for (uint16_t it : items) {
+      const int s = it & 31;
+      bw.put(cl_code[s], cl_len[s]);
+      if (s >= 16) bw.put(it >> 5, kExtra[s - 16]);
+      bw.flush();
+    }
+  }
+};
+
+void write_symbols(BitWriter& bw, const Code& c, const uint8_t* data, const std::vector<Seq>& seqs) {
+  const Tables& T = tables();
+  const uint8_t* p = data;
+  for (const Seq& q : seqs) {
+    const uint8_t* end = p + q.lit;
+    // three literals of <= 15 bits after a flush leave <= 7 + 45 bits pending
+    for (; p + 3 <= end; p += 3) {
+      const uint32_t a = c.lit_packed[p[0]], b = c.lit_packed[p[1]], d = c.lit_packed[p[2]];
+      bw.put(a & 0xFFFF, a >> 16);
+      bw.put(b & 0xFFFF, b >> 16);
+      bw.put(d & 0xFFFF, d >> 16);
+      bw.flush();
+    }
+    for (; p < end; ++p) {
+      const uint32_t a = c.lit_packed[*p];
+      bw.put(a & 0xFFFF, a >> 16);
+    }
+    bw.flush();
+    if (q.len) {
+      const uint32_t m = c.match_packed[q.len];
+      bw.put(m & 0xFFFFFF, m >> 24);
+      const int ds = T.dist_symbol(q.dist);
+      bw.put(c.dist_code[ds] | (uint32_t(q.dist - T.dist_base[ds]) << c.dist_len[ds]),
+             c.dist_len[ds] + T.dist_extra[ds]);
+      bw.flush();
+      p += q.len;
+    }
+  }
+  bw.put(c.lit_code[256], c.lit_len[256]);
+  bw.flush();
+}
+
+void write_stored(BitWriter& bw, const uint8_t* p, size_t n, bool final) {
+  do {
+    const size_t k = std::min<size_t>(n, 65535);
+    n -= k;
+    bw.put((final && n == 0) ? 1 : 0, 3);
+    bw.align();
+    const uint8_t hdr[4] = {uint8_t(k), uint8_t(k >> 8), uint8_t(~k), uint8_t(~k >> 8)};
+    std::memcpy(bw.out, hdr, 4);
+    std::memcpy(bw.out + 4, p, k);
+    bw.out += 4 + k;
+    p += k;
+  } while (n);
+}
+
+uint64_t stored_bits(size_t n, int pending_bits) {
+  const size_t blocks = n ? (n + 65534) / 65535 : 1;
+  // the first header pads from the current bit position, later ones start aligned
+  return 3 + ((8 - (pending_bits + 3) % 8) % 8) + (blocks - 1) * 8 + 32 * blocks + 8 * uint64_t(n);
+}
+
+}  // namespace
+
+size_t zlib_bound(size_t n) {
+  // Every block is written as the cheapest of its encodings, never above stored: n bytes plus 5 per
+  // 64K piece, plus per-block padding, plus the 2-byte header and 4-byte checksum, plus slack for
+  // the bit writer's 8-byte stores.
+  return n + 5 * (n / 65535 + 1) + 6 * (n / kBlockSymbols + 1) + 64;
+}
+
+bool zlib_native(int level, int strategy) {
+  return level == 0 || strategy == kStrategyRle || strategy == kStrategyHuffmanOnly || level <= 3;
+}
+
+size_t zlib_compress(const uint8_t* data, size_t n, int level, int strategy, uint8_t* out) {
+  if (!zlib_native(level, strategy)) throw CodecError("zlib_compress: level/strategy not handled natively");
+  // RFC 1950 header: deflate, 32K window, FLEVEL as zlib writes it (0 fastest .. 3 best), FCHECK.
+  const int flevel = (strategy >= kStrategyHuffmanOnly || level < 2) ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
+  const int cmf = 0x78;
+  int flg = flevel << 6;
+  flg += (31 - (cmf * 256 + flg) % 31) % 31;
+  out[0] = static_cast<uint8_t>(cmf);
+  out[1] = static_cast<uint8_t>(flg);
+  BitWriter bw(out + 2);
+
+  if (level == 0) {
+    write_stored(bw, data, n, true);
+  } else {
+    Matcher m{data, n, strategy == kStrategyHuffmanOnly ? 0 : strategy == kStrategyRle ? 1 : 2};
+    if (m.mode == 2) m.head.assign(size_t(1) << Matcher::kHashBits, 0);
+    const bool force_fixed = strategy == kStrategyFixed;
+    std::vector<Seq> seqs;
+    seqs.reserve(kBlockSymbols + 1);
+    BlockStats st;
+    Code dyn;
+    DynamicHeader hdr;
+    size_t pos = 0;
+    do {
+      const size_t end = m.block(pos, seqs, st);
+      const bool final = end >= n;
+      const Code& fx = fixed_code();
+      const uint64_t fixed_bits = 3 + body_bits(st, fx.lit_len, fx.dist_len);
+      uint64_t dyn_bits = ~uint64_t(0);
+      if (!force_fixed) {
+        deflate::build_code_lengths(st.lit, kLitLenSymbols, 15, dyn.lit_len);
+        deflate::build_code_lengths(st.dist, kDistSymbols, 15, dyn.dist_len);
+        hdr.build(dyn);
+        dyn_bits = 3 + hdr.bits + body_bits(st, dyn.lit_len, dyn.dist_len);
+      }
+      const uint64_t raw_bits = stored_bits(end - pos, bw.count);
+      if (raw_bits <= fixed_bits && raw_bits <= dyn_bits) {
+        write_stored(bw, data + pos, end - pos, final);
+      } else if (fixed_bits <= dyn_bits) {
+        bw.put(final ? 3 : 2, 3);  // BTYPE 01, LSB first
+        write_symbols(bw, fx, data + pos, seqs);
+      } else {
+        deflate::canonical_codes(dyn.lit_len, kLitLenSymbols, dyn.lit_code);
+        deflate::canonical_codes(dyn.dist_len, kDistSymbols, dyn.dist_code);
+        dyn.pack();
+        bw.put(final ? 5 : 4, 3);  // BTYPE 10
+        hdr.write(bw);
+        write_symbols(bw, dyn, data + pos, seqs);
+      }
+      pos = end;
+    } while (pos < n);
+  }
+  bw.align();
+  const uint32_t adler = adler32_update(1, data, n);
+  const uint8_t tail[4] = {uint8_t(adler >> 24), uint8_t(adler >> 16), uint8_t(adler >> 8), uint8_t(adler)};
+  std::memcpy(bw.out, tail, 4);
+  return static_cast<size_t>(bw.out + 4 - out);
+}
+
+}  // namespace mnn::codecs
