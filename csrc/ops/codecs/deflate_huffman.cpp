@@ -54,8 +54,14 @@ void build_code_lengths(const uint32_t* freq, int n, int max_len, uint8_t* lens)
   // Fewer than two used symbols: add unused ones as dummies so the code is complete.
   for (int s = 0; m < 2 && s < n; ++s)
     if (!freq[s] && std::find(sym, sym + m, s) == sym + m) sym[m++] = s;
-  std::sort(sym, sym + m, [&](int a, int b) { return freq[a] != freq[b] ? freq[a] < freq[b] : a < b; });
-  for (int i = 0; i < m; ++i) f[i] = freq[sym[i]] ? freq[sym[i]] : 1;
+  // sort by (frequency, symbol) as one integer key: cheaper than a comparator, and runs per block
+  uint64_t key[kMaxSymbols];
+  for (int i = 0; i < m; ++i) key[i] = (uint64_t(freq[sym[i]] ? freq[sym[i]] : 1) << 9) | uint64_t(sym[i]);
+  std::sort(key, key + m);
+  for (int i = 0; i < m; ++i) {
+    sym[i] = static_cast<int>(key[i] & 511);
+    f[i] = static_cast<uint32_t>(key[i] >> 9);
+  }
   uint8_t depth[kMaxSymbols];
   while (huffman_depths(f, m, depth) > max_len) {
     // Flatten: the order is preserved (so f stays sorted) and the gaps shrink geometrically;

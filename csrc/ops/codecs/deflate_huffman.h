@@ -30,7 +30,7 @@ struct BitWriter {
   void flush() {
     std::memcpy(out, &acc, 8);  // little-endian hosts only (x86, aarch64)
     out += count >> 3;
-    acc = (count & 56) == 0 ? acc : acc >> (count & 56);
+    acc >>= count & 56;  // count <= 63, so the shift is < 64
     count &= 7;
   }
   // Pads to a byte boundary (stored blocks and the stream's end).
