@@ -429,3 +429,29 @@ def test_fallback_levels_still_use_zlib():
         ref = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, lvl])[1].tobytes()
         assert abs(len(mine) - len(ref)) <= 0.02 * len(ref)
         check_png(img, [cv2.IMWRITE_PNG_COMPRESSION, lvl])
+
+
+@pytest.mark.parametrize("threads", [2, 3, 5])
+def test_threads_split_the_stream_into_stretches(threads):
+    """With several threads, stretches of >= 512 KB are deflated in parallel and joined by sync flushes."""
+    import mnn
+    img = cv2.resize(_photo("coffee"), (1280, 960), interpolation=cv2.INTER_AREA)  # 3.7 MB of rows
+    img[:200] = 9  # a flat band: runs that cross stretch boundaries
+    before = mnn.get_num_threads()
+    try:
+        mnn.set_num_threads(1)
+        single = {tuple(p): encode(img, p) for p in ([], *STRATEGY_PARAMS, [cv2.IMWRITE_PNG_COMPRESSION, 2])}
+        mnn.set_num_threads(threads)
+        for p, one in single.items():
+            many = check_png(img, list(p))
+            assert many != one  # really split (each stretch ends with an empty stored block)
+            assert abs(len(many) - len(one)) <= 0.01 * len(one)
+    finally:
+        mnn.set_num_threads(before)
+    raw = bytes(range(256)) * 4000 + bytes(300000) + np.random.default_rng(3).integers(0, 256, 900000, np.uint8).tobytes()
+    try:
+        mnn.set_num_threads(threads)
+        for level, strategy in NATIVE:
+            deflate(raw, level, strategy)
+    finally:
+        mnn.set_num_threads(before)

@@ -15,6 +15,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/threadpool.h"
 #include "ops/codecs/codecs.h"
 #include "ops/codecs/deflate_huffman.h"
 
@@ -453,13 +454,64 @@ uint64_t stored_bits(size_t n, int pending_bits) {
   return 3 + ((8 - (pending_bits + 3) % 8) % 8) + (blocks - 1) * 8 + 32 * blocks + 8 * uint64_t(n);
 }
 
+
+// Deflates data[begin, end) (data[0, begin) is already in the decoder's window) as blocks onto bw;
+// the last block is final when `last`.
+void deflate_range(const uint8_t* data, size_t begin, size_t end, size_t total, int strategy, bool last,
+                   BitWriter& bw) {
+  Matcher m{data, end, strategy == kStrategyHuffmanOnly ? 0 : strategy == kStrategyRle ? 1 : 2};
+  if (m.mode == 2) m.head.assign(size_t(1) << Matcher::kHashBits, 0);
+  const bool force_fixed = strategy == kStrategyFixed;
+  std::vector<Seq> seqs(kBlockSymbols + 1);
+  size_t nseq = 0;
+  BlockStats st;
+  Code dyn;
+  DynamicHeader hdr;
+  size_t pos = begin;
+  do {
+    const size_t stop = m.block(pos, seqs.data(), &nseq, st);
+    const bool final = last && stop >= end;
+    const Code& fx = fixed_code();
+    const uint64_t fixed_bits = 3 + body_bits(st, fx.lit_len, fx.dist_len);
+    uint64_t dyn_bits = ~uint64_t(0);
+    if (!force_fixed) {
+      deflate::build_code_lengths(st.lit, kLitLenSymbols, 15, dyn.lit_len);
+      deflate::build_code_lengths(st.dist, kDistSymbols, 15, dyn.dist_len);
+      hdr.build(dyn);
+      dyn_bits = 3 + hdr.bits + body_bits(st, dyn.lit_len, dyn.dist_len);
+    }
+    const uint64_t raw_bits = stored_bits(stop - pos, bw.count);
+    if (raw_bits <= fixed_bits && raw_bits <= dyn_bits) {
+      write_stored(bw, data + pos, stop - pos, final);
+    } else if (fixed_bits <= dyn_bits) {
+      bw.put(final ? 3 : 2, 3);  // BTYPE 01, LSB first
+      write_symbols(bw, fx, data + pos, data + total, seqs.data(), nseq);
+    } else {
+      deflate::canonical_codes(dyn.lit_len, kLitLenSymbols, dyn.lit_code);
+      deflate::canonical_codes(dyn.dist_len, kDistSymbols, dyn.dist_code);
+      dyn.pack();
+      bw.put(final ? 5 : 4, 3);  // BTYPE 10
+      hdr.write(bw);
+      write_symbols(bw, dyn, data + pos, data + total, seqs.data(), nseq);
+    }
+    pos = stop;
+  } while (pos < end);
+}
+
+// Threads deflate separate stretches of the input (pigz's scheme): each ends on a byte boundary with
+// an empty stored block (a zlib sync flush, 5 bytes), so the pieces concatenate into one stream.
+// Matches never reach into an earlier stretch except the distance-1 runs at its start, which is fine:
+// the decoder has every earlier byte.
+constexpr size_t kMinStretch = size_t(1) << 19;
+constexpr int kMaxStretches = 64;
+
 }  // namespace
 
 size_t zlib_bound(size_t n) {
   // Every block is written as the cheapest of its encodings, never above stored: n bytes plus 5 per
-  // 64K piece, plus per-block padding, plus the 2-byte header and 4-byte checksum, plus slack for
-  // the bit writer's 8-byte stores.
-  return n + 5 * (n / 65535 + 1) + 6 * (n / kBlockSymbols + 1) + 64;
+  // 64K piece, plus per-block padding, plus the 2-byte header and 4-byte checksum, plus the sync
+  // flushes between threads' stretches, plus slack for the bit writer's 8-byte stores.
+  return n + 5 * (n / 65535 + 1) + 6 * (n / kBlockSymbols + 1) + 16 * kMaxStretches + 64;
 }
 
 bool zlib_native(int level, int strategy) {
@@ -476,47 +528,43 @@ size_t zlib_compress(const uint8_t* data, size_t n, int level, int strategy, uin
   out[0] = static_cast<uint8_t>(cmf);
   out[1] = static_cast<uint8_t>(flg);
   BitWriter bw(out + 2);
-
+  const int stretches =
+      level == 0 ? 1 : static_cast<int>(std::clamp<size_t>(std::min<size_t>(core::get_num_threads(), n / kMinStretch), 1, kMaxStretches));
   if (level == 0) {
     write_stored(bw, data, n, true);
+  } else if (stretches == 1) {
+    deflate_range(data, 0, n, n, strategy, true, bw);
   } else {
-    Matcher m{data, n, strategy == kStrategyHuffmanOnly ? 0 : strategy == kStrategyRle ? 1 : 2};
-    if (m.mode == 2) m.head.assign(size_t(1) << Matcher::kHashBits, 0);
-    const bool force_fixed = strategy == kStrategyFixed;
-    std::vector<Seq> seqs(kBlockSymbols + 1);
-    size_t nseq = 0;
-    BlockStats st;
-    Code dyn;
-    DynamicHeader hdr;
-    size_t pos = 0;
-    do {
-      const size_t end = m.block(pos, seqs.data(), &nseq, st);
-      const bool final = end >= n;
-      const Code& fx = fixed_code();
-      const uint64_t fixed_bits = 3 + body_bits(st, fx.lit_len, fx.dist_len);
-      uint64_t dyn_bits = ~uint64_t(0);
-      if (!force_fixed) {
-        deflate::build_code_lengths(st.lit, kLitLenSymbols, 15, dyn.lit_len);
-        deflate::build_code_lengths(st.dist, kDistSymbols, 15, dyn.dist_len);
-        hdr.build(dyn);
-        dyn_bits = 3 + hdr.bits + body_bits(st, dyn.lit_len, dyn.dist_len);
+    // stretch 0 writes straight into out; the others into their own buffers, copied after it
+    std::vector<std::vector<uint8_t>> bufs(stretches);
+    std::vector<size_t> sizes(stretches);
+    core::parallel_for(stretches, 1, [&](int64_t k0, int64_t k1) {
+      for (int64_t k = k0; k < k1; ++k) {
+        const size_t b = n * k / stretches, e = n * (k + 1) / stretches;
+        const bool last = k == stretches - 1;
+        uint8_t* dst = out + 2;
+        if (k > 0) {
+          bufs[k].resize(zlib_bound(e - b));
+          dst = bufs[k].data();
+        }
+        BitWriter w(dst);
+        deflate_range(data, b, e, n, strategy, last, w);
+        if (!last) {
+          w.put(0, 3);  // empty non-final stored block: byte-aligns the stretch's end
+          w.align();
+          const uint8_t sync[4] = {0, 0, 0xFF, 0xFF};
+          std::memcpy(w.out, sync, 4);
+          w.out += 4;
+        }
+        w.align();  // the final stretch's last bits
+        sizes[k] = static_cast<size_t>(w.out - dst);
       }
-      const uint64_t raw_bits = stored_bits(end - pos, bw.count);
-      if (raw_bits <= fixed_bits && raw_bits <= dyn_bits) {
-        write_stored(bw, data + pos, end - pos, final);
-      } else if (fixed_bits <= dyn_bits) {
-        bw.put(final ? 3 : 2, 3);  // BTYPE 01, LSB first
-        write_symbols(bw, fx, data + pos, data + n, seqs.data(), nseq);
-      } else {
-        deflate::canonical_codes(dyn.lit_len, kLitLenSymbols, dyn.lit_code);
-        deflate::canonical_codes(dyn.dist_len, kDistSymbols, dyn.dist_code);
-        dyn.pack();
-        bw.put(final ? 5 : 4, 3);  // BTYPE 10
-        hdr.write(bw);
-        write_symbols(bw, dyn, data + pos, data + n, seqs.data(), nseq);
-      }
-      pos = end;
-    } while (pos < n);
+    });
+    bw.out = out + 2 + sizes[0];
+    for (int k = 1; k < stretches; ++k) {
+      std::memcpy(bw.out, bufs[k].data(), sizes[k]);
+      bw.out += sizes[k];
+    }
   }
   bw.align();
   const uint32_t adler = adler32_update(1, data, n);
