@@ -222,7 +222,7 @@ struct Matcher {
       symbols += at - lit_start + 1;
       seqs[ns++] = {static_cast<uint32_t>(at - lit_start), static_cast<uint16_t>(len), static_cast<uint16_t>(dist)};
       st.lit[257 + T.len_sym[len]]++;
-      st.dist[mode == 1 ? 0 : T.dist_symbol(static_cast<int>(dist))]++;
+      if (mode != 1) st.dist[T.dist_symbol(static_cast<int>(dist))]++;  // runs: counted below
       lit_start = pos = at + len;
     };
     while (pos < size) {
@@ -279,8 +279,10 @@ struct Matcher {
     }
     if (mode == 1) counter.add(data + start, pos - start);
     counter.merge_into(st.lit);
-    if (mode == 1)
+    if (mode == 1) {
       for (int b = 0; b < 256; ++b) st.lit[b] -= run_bytes[b];
+      st.dist[0] = static_cast<uint32_t>(ns - (pos > lit_start));  // one distance-1 code per run
+    }
     *nseq = ns;
     st.lit[256] = 1;  // end of block
     return pos;

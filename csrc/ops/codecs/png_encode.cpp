@@ -41,8 +41,28 @@ size_t png_encode(const uint8_t* pixels, int width, int height, int channels, in
                   int level, int strategy, uint8_t* out) {
   if (!zlib_native(level, strategy)) throw CodecError("png_encode: level/strategy not handled natively");
   const size_t raw = filtered_size(width, height, channels, depth);
-  std::unique_ptr<uint8_t[]> rows(new uint8_t[raw]);
-  png_filter(pixels, width, height, channels, depth, filter_mask, rows.get());
+  // The filtered rows live in a per-thread scratch buffer kept between calls: a fresh 6 MB buffer per
+  // 1080p frame costs ~1500 page faults (the kernel zeroes every page), about 5% of the encode.
+  // Buffers above kKeep are released after use so one huge image does not pin its memory.
+  constexpr size_t kKeep = size_t(64) << 20;
+  thread_local std::unique_ptr<uint8_t[]> scratch;
+  thread_local size_t scratch_size = 0;
+  if (scratch_size < raw) {
+    scratch.reset();
+    scratch_size = 0;
+    scratch.reset(new uint8_t[raw]);
+    scratch_size = raw;
+  }
+  struct Release {
+    ~Release() {
+      if (scratch_size > kKeep) {
+        scratch.reset();
+        scratch_size = 0;
+      }
+    }
+  } release;
+  uint8_t* rows = scratch.get();
+  png_filter(pixels, width, height, channels, depth, filter_mask, rows);
   uint8_t* p = out;
   std::memcpy(p, kSignature, 8);
   p += 8;
@@ -52,7 +72,7 @@ size_t png_encode(const uint8_t* pixels, int width, int height, int channels, in
   const uint8_t tail[5] = {static_cast<uint8_t>(depth), color_type, 0, 0, 0};  // deflate, adaptive filters, no interlace
   std::memcpy(p + 16, tail, 5);
   p += close_chunk(p, "IHDR", 13);
-  p += close_chunk(p, "IDAT", zlib_compress(rows.get(), raw, level, strategy, p + 8));
+  p += close_chunk(p, "IDAT", zlib_compress(rows, raw, level, strategy, p + 8));
   p += close_chunk(p, "IEND", 0);
   return static_cast<size_t>(p - out);
 }
