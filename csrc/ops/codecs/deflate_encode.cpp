@@ -506,7 +506,8 @@ void deflate_range(const uint8_t* data, size_t begin, size_t end, size_t total, 
   Matcher m{data, end, strategy == kStrategyHuffmanOnly ? 0 : strategy == kStrategyRle ? 1 : 2};
   if (m.mode == 2) m.head.assign(size_t(1) << Matcher::kHashBits, 0);
   const bool force_fixed = strategy == kStrategyFixed;
-  std::vector<Seq> seqs(kBlockSymbols + 1);
+  // a block holds at most one sequence per input byte (+ the tail), so small images need little
+  std::vector<Seq> seqs(std::min(kBlockSymbols, end - begin) + 1);
   size_t nseq = 0;
   BlockStats st;
   Code dyn;
