@@ -193,7 +193,10 @@ def _png_encode(img, params):
     if params.get(IMWRITE_PNG_BILEVEL):
         raise NotImplementedError("[mnn.cv.imencode] IMWRITE_PNG_BILEVEL is not supported")
     if _core.zlib_native(level, strategy):  # deflated natively, see csrc/ops/codecs/deflate_encode.cpp
-        return _core.png_encode(memoryview(img), w, h, c, depth, (filters >> 3) & 31, level, strategy)
+        try:
+            return _core.png_encode(memoryview(img), w, h, c, depth, (filters >> 3) & 31, level, strategy)
+        except ValueError as e:  # e.g. an IDAT over PNG's 2^31 - 1 byte chunk limit
+            raise fail("imencode", str(e)) from None
     rows = _core.png_filter(memoryview(img), w, h, c, depth, (filters >> 3) & 31)
     z = zlib.compressobj(level, zlib.DEFLATED, 15, 8, strategy)
     payload = z.compress(rows) + z.flush()
