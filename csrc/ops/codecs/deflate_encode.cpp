@@ -10,7 +10,8 @@
 //    dynamic Huffman, fixed Huffman and stored, from exact bit counts, so noise costs at most the
 //    stored overhead;
 //  - codes go out through a 64-bit accumulator, three or four literals per flush;
-//  - with several threads, 512 KB+ stretches are deflated in parallel and joined by sync flushes.
+//  - inputs of 1 MB+ are cut into 512 KB+ stretches joined by sync flushes (the cut depends on the
+//    size only, so output bytes do not depend on the thread count); threads deflate them in parallel.
 // Levels 4-9 of the default/filtered/fixed strategies (zlib's lazy matching) stay with Python's zlib.
 #include <algorithm>
 #include <vector>
@@ -573,35 +574,40 @@ size_t zlib_compress(const uint8_t* data, size_t n, int level, int strategy, uin
   out[0] = static_cast<uint8_t>(cmf);
   out[1] = static_cast<uint8_t>(flg);
   BitWriter bw(out + 2);
-  const int stretches =
-      level == 0 ? 1 : static_cast<int>(std::clamp<size_t>(std::min<size_t>(core::get_num_threads(), n / kMinStretch), 1, kMaxStretches));
+  // The stretch count depends on the input size only, never on the thread count, so the same image
+  // always encodes to the same bytes; threads only decide who deflates which stretch.
+  const int stretches = level == 0 ? 1 : static_cast<int>(std::clamp<size_t>(n / kMinStretch, 1, kMaxStretches));
+  auto deflate_stretch = [&](int k, BitWriter& w) {
+    const size_t b = n * k / stretches, e = n * (k + 1) / stretches;
+    const bool last = k == stretches - 1;
+    deflate_range(data, b, e, n, strategy, last, w);
+    if (!last) {
+      w.put(0, 3);  // empty non-final stored block: byte-aligns the stretch's end
+      w.align();
+      const uint8_t sync[4] = {0, 0, 0xFF, 0xFF};
+      std::memcpy(w.out, sync, 4);
+      w.out += 4;
+    }
+    w.align();  // the final stretch's last bits
+  };
   if (level == 0) {
     write_stored(bw, data, n, true);
-  } else if (stretches == 1) {
-    deflate_range(data, 0, n, n, strategy, true, bw);
+  } else if (stretches == 1 || core::get_num_threads() == 1) {
+    // one thread: the byte-aligned stretches follow each other in out, no side buffers to fault in
+    for (int k = 0; k < stretches; ++k) deflate_stretch(k, bw);
   } else {
     // stretch 0 writes straight into out; the others into their own buffers, copied after it
     std::vector<std::vector<uint8_t>> bufs(stretches);
     std::vector<size_t> sizes(stretches);
     core::parallel_for(stretches, 1, [&](int64_t k0, int64_t k1) {
       for (int64_t k = k0; k < k1; ++k) {
-        const size_t b = n * k / stretches, e = n * (k + 1) / stretches;
-        const bool last = k == stretches - 1;
         uint8_t* dst = out + 2;
         if (k > 0) {
-          bufs[k].resize(zlib_bound(e - b));
+          bufs[k].resize(zlib_bound(n * (k + 1) / stretches - n * k / stretches));
           dst = bufs[k].data();
         }
         BitWriter w(dst);
-        deflate_range(data, b, e, n, strategy, last, w);
-        if (!last) {
-          w.put(0, 3);  // empty non-final stored block: byte-aligns the stretch's end
-          w.align();
-          const uint8_t sync[4] = {0, 0, 0xFF, 0xFF};
-          std::memcpy(w.out, sync, 4);
-          w.out += 4;
-        }
-        w.align();  // the final stretch's last bits
+        deflate_stretch(static_cast<int>(k), w);
         sizes[k] = static_cast<size_t>(w.out - dst);
       }
     });
