@@ -22,6 +22,7 @@
 #include <immintrin.h>
 #endif
 
+#include "backends/cpu/simd/cv/warp_cubic.h"
 #include "core/error.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
@@ -217,6 +218,12 @@ class WarpKernel final : public backend::Kernel {
     const size_t total = size_t(dh_) * dw_ * cn_;
     if (has_dst_) std::memcpy(dst, in[mode_ == kMap ? 2 : 1], total * sizeof(T));
     else if (border_ == kTransparent) std::memset(dst, 0, total * sizeof(T));
+    if constexpr (kCubicType) {
+      if (interp_ == kCubic && v2_) {  // float coordinates (not convertMaps' fixed-point maps)
+        run_cubic(src, map, dst);
+        return;
+      }
+    }
     parallel_for(dh_, std::max(1, 4096 / std::max(1, dw_)), [&](int64_t y0, int64_t y1) {
       std::vector<int> xs(dw_), ys(dw_);
       std::vector<int> al(dw_);
@@ -639,6 +646,21 @@ class WarpKernel final : public backend::Kernel {
         }
       }
     }
+  }
+
+  // INTER_CUBIC as cv2 5.0 computes it (warp_cubic.cpp); int8/int32 keep the path below.
+  static constexpr bool kCubicType = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
+                                     std::is_same_v<T, int16_t> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+  void run_cubic(const T* src, const float* map, T* dst) const {
+    CubicWarp p;
+    p.mode = mode_ == kMap ? 2 : mode_ == kPerspective ? 1 : 0;
+    p.src = src;
+    p.sh = sh_, p.sw = sw_, p.cn = cn_, p.dh = dh_, p.dw = dw_;
+    p.map = map;
+    for (int k = 0; k < 9; ++k) p.m[k] = m_[k];
+    p.border = border_;
+    for (int k = 0; k < 4; ++k) p.bval[k] = bv_[k];
+    if constexpr (kCubicType) warp_cubic_run<T>(p, dst);
   }
 
   Mode mode_;
