@@ -586,6 +586,17 @@ class WarpKernel final : public backend::Kernel {
               D[c] = cast_fixed<uint8_t>(v);
             }
           }
+        } else if (ks == 2) {
+          // cv2's remapBilinear: the four products added left to right (2-channel float32 is
+          // bit-exact this way; the row-first order below was ~1 ulp off)
+          const float* w = &wt_->f[wo];
+          for (int c = 0; c < cn; ++c) {
+            Acc v = Acc(p[c]) * w[0];
+            v += Acc(p[c + cn]) * w[1];
+            v += Acc(p[c + step]) * w[2];
+            v += Acc(p[c + step + cn]) * w[3];
+            D[c] = cast_acc(v);
+          }
         } else {
           // cv2 sums each row's taps, then adds the rows (in double for float64 images)
           const float* w = &wt_->f[wo];
