@@ -204,6 +204,25 @@ class CubicRow {
     return any;
   }
 
+  // The 4x4 taps all inside: the channels side by side (the same operations per channel, so the
+  // compiler may run them as one vector without changing any result).
+  template <int CN>
+  void inside(const T* S, const float* wx, const float* wy, T* D) const {
+    float v[CN];
+    for (int r = 0; r < 4; ++r, S += step_) {
+      float h[CN];
+      for (int c = 0; c < CN; ++c) h[c] = float(S[c]) * wx[0];
+      for (int k = 1; k < 4; ++k)
+        for (int c = 0; c < CN; ++c) h[c] = std::fma(float(S[k * CN + c]), wx[k], h[c]);
+      if (r == 0) {
+        for (int c = 0; c < CN; ++c) v[c] = h[c] * wy[0];
+      } else {
+        for (int c = 0; c < CN; ++c) v[c] = std::fma(h[c], wy[r], v[c]);
+      }
+    }
+    for (int c = 0; c < CN; ++c) D[c] = cubic_cast<T>(v[c]);
+  }
+
   void sample(float sx, float sy, T* D, const T* ref) const {
     const int cn = p_.cn, sw = p_.sw, sh = p_.sh;
     const int ix = static_cast<int>(std::floor(sx)), iy = static_cast<int>(std::floor(sy));
@@ -212,6 +231,9 @@ class CubicRow {
     cubic_weights(sy - static_cast<float>(iy), wy, generic_);
     if (ix >= 1 && iy >= 1 && ix + 2 < sw && iy + 2 < sh) {
       const T* S = src_ + size_t(iy - 1) * step_ + size_t(ix - 1) * cn;
+      if (cn == 3) return inside<3>(S, wx, wy, D);
+      if (cn == 4) return inside<4>(S, wx, wy, D);
+      if (cn == 1) return inside<1>(S, wx, wy, D);
       for (int c = 0; c < cn; ++c) {
         const T* q = S + c;
         float v = 0.f;
