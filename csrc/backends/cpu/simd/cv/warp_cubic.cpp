@@ -265,6 +265,13 @@ class CubicRow {
         const T* row = src_ + size_t(yi[r] < 0 ? 0 : yi[r]) * step_ + c;
         float t[4];
         for (int k = 0; k < 4; ++k) t[k] = (xi[k] >= 0 && yi[r] >= 0) ? float(row[size_t(xi[k]) * cn]) : o;
+        if constexpr (std::is_same_v<T, double>) {
+          // cv2 5.0 truncates every tap of a float64 pixel on this path to an integer (with the
+          // replicate / reflect / wrap borders; measured, the constant and transparent cases not
+          // reproduced)
+          if (!fixed_value)
+            for (int k = 0; k < 4; ++k) t[k] = float(std::trunc(double(row[size_t(xi[k]) * cn])));
+        }
         float h = t[0] * wx[0];
         h = std::fma(t[1], wx[1], h);
         h = std::fma(t[2], wx[2], h);
