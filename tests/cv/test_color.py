@@ -18,7 +18,7 @@ IPP_CODES = {68, 69, 70, 71, 72, 73}  # HLS_FULL both ways, HSV_FULL inverse: cv
 # cv2's SIMD code that is not reproduced bit for bit)
 FLOAT_PATH_CODES = {52, 53, 54, 55, 60, 61}
 # Lab/Luv: exact formulas against cv2's table-driven approximations
-LAB_CODES = {44, 45, 74, 75, 50, 51, 76, 77, 56, 57, 78, 79}
+LAB_CODES = {44, 45, 74, 75, 50, 51, 76, 77, 56, 57, 78, 79, 58, 59, 80, 81}
 
 
 def image(shape, dtype, hue=False):
@@ -58,8 +58,13 @@ def test_cvtcolor_matches_cv2(code, dtype, scn):
     kind = cv._color._TABLE[code][0]
     a = image(shape, dtype, hue=kind == cv._color._HSV_INV)
     if code in LAB_CODES:
-        if kind == cv._color._LAB_INV:  # valid Lab values: converted from colours
-            a = cv2.cvtColor(image((97, 131, 3), dtype), {56: 44, 57: 45, 78: 74, 79: 75}[code])
+        if kind == cv._color._LUV_INV and dtype == "uint8":
+            with pytest.raises(cv.error, match="not supported by mnn.cv for uint8"):
+                cv.cvtColor(a, code)
+            return
+        if kind in (cv._color._LAB_INV, cv._color._LUV_INV):  # valid Lab/Luv values: from colours
+            a = cv2.cvtColor(image((97, 131, 3), dtype),
+                             {56: 44, 57: 45, 78: 74, 79: 75, 58: 50, 59: 51, 80: 76, 81: 77}[code])
         g, w = numpy.asarray(cv.cvtColor(a, code)), cv2.cvtColor(a, code)
         assert g.shape == w.shape and g.dtype == w.dtype
         err = numpy.abs(g.astype(numpy.float64) - w)
@@ -141,6 +146,21 @@ def test_errors_where_cv2_errors(shape, dtype, code):
         cv2.cvtColor(a, code)
     with pytest.raises(cv.error, match=r"\[mnn.cv.cvtColor\]"):
         cv.cvtColor(a, code)
+
+
+@pytest.mark.parametrize("code", [cv.COLOR_Lab2BGR, cv.COLOR_Lab2LRGB, cv.COLOR_Luv2BGR, cv.COLOR_Luv2RGB,
+                                  cv.COLOR_Luv2LBGR, cv.COLOR_Luv2LRGB])
+def test_lab_luv_to_rgb_float_out_of_gamut(code):
+    # any L, a|u, b|v, most of them outside the gamut: cv2 clips to [0, 1] (linear codes too) and
+    # bounds Luv's v term; the linear codes agree to float rounding, the sRGB ones to cv2's
+    # gamma spline table
+    luv = code in (cv.COLOR_Luv2BGR, cv.COLOR_Luv2RGB, cv.COLOR_Luv2LBGR, cv.COLOR_Luv2LRGB)
+    lo, hi = ((0, -134, -140), (100, 220, 122)) if luv else ((0, -127, -127), (100, 127, 127))
+    a = numpy.stack([RNG.random((61, 67)) * (h - l) + l for l, h in zip(lo, hi)], -1).astype(numpy.float32)
+    a[0, :3] = [[0, 0, 0], [0, 50, -30], [100, 0, 0]]  # L = 0 (a zero denominator for Luv), white
+    g, w = numpy.asarray(cv.cvtColor(a, code)), cv2.cvtColor(a, code)
+    linear = code in (cv.COLOR_Lab2LRGB, cv.COLOR_Luv2LBGR, cv.COLOR_Luv2LRGB)
+    numpy.testing.assert_allclose(g, w, rtol=0, atol=1e-5 if linear else 2e-4)
 
 
 def test_unsupported_and_unknown_codes():

@@ -4,9 +4,10 @@ Every conversion runs in one native primitive, cv_color (csrc/ops/cv/color.cpp f
 rule, csrc/backends/cpu/simd/cv/color.cpp for the kernels). This module maps a cv2 code to the
 primitive's parameters and raises cv2's errors for channel counts and depths cv2 rejects.
 Supported: RGB/BGR channel swaps with alpha added or dropped, GRAY, XYZ, YCrCb, YUV, HSV(_FULL),
-HLS(_FULL), Lab (both ways) and RGB->Luv (sRGB and linear), and the camera formats
-NV12/NV21/YV12/I420 (to RGB/BGR/RGBA/BGRA/GRAY, and RGB/BGR(A) to I420/YV12). Other codes
-(Bayer, 5x5 packed, 4:2:2, mRGBA, Luv->RGB) raise mnn.cv.error naming the code.
+HLS(_FULL), Lab (both ways), Luv (both ways; Luv->RGB for float32 only), sRGB and linear, and
+the camera formats NV12/NV21/YV12/I420 (to RGB/BGR/RGBA/BGRA/GRAY, and RGB/BGR(A) to
+I420/YV12). Other codes (Bayer, 5x5 packed, 4:2:2, mRGBA, uint8 Luv->RGB) raise mnn.cv.error
+naming the code.
 
 Lab/Luv are computed from the exact formulas, while cv2 approximates them (gamma and cube-root
 tables, trilinear interpolation for float sRGB input): uint8 agrees within 2 levels, float Lab
@@ -429,9 +430,9 @@ def _build_table():
     for code, kind, bidx, srgb in ((44, _LAB, 0, 1), (45, _LAB, 2, 1), (74, _LAB, 0, 0), (75, _LAB, 2, 0),
                                    (50, _LUV, 0, 1), (51, _LUV, 2, 1), (76, _LUV, 0, 0), (77, _LUV, 2, 0)):
         t[code] = (kind, (bidx, srgb), (3, 4), _U8_F32)
-    # (Luv -> RGB is left out: cv2's clipping of out-of-gamut u, v is not reproduced)
     for code, kind, bidx, srgb in ((56, _LAB_INV, 0, 1), (57, _LAB_INV, 2, 1), (78, _LAB_INV, 0, 0),
-                                   (79, _LAB_INV, 2, 0)):
+                                   (79, _LAB_INV, 2, 0), (58, _LUV_INV, 0, 1), (59, _LUV_INV, 2, 1),
+                                   (80, _LUV_INV, 0, 0), (81, _LUV_INV, 2, 0)):
         t[code] = (kind, (3, bidx, srgb), (3,), _U8_F32)
     # Camera YUV 4:2:0, one uint8 plane of H*3/2 rows: (dcn, bidx, uidx)
     for code, dcn, bidx, uidx in ((90, 3, 2, 0), (91, 3, 0, 0), (92, 3, 2, 1), (93, 3, 0, 1),
@@ -497,6 +498,9 @@ def _cvt_color(src, code, dstCn, key):
     depth = str(img.dtype)
     if depth not in depths:
         raise fail(fn, f"Unsupported depth of input image: 'VDepth::contains(depth)' where depth is {depth}")
+    if kind == _LUV_INV and depth == "uint8":
+        raise fail(fn, f"color conversion code {code} is not supported by mnn.cv for uint8 images, only for "
+                       "float32 (cv2's fixed-point uint8 Luv->RGB clips out-of-gamut u, v its own way)")
     if dstCn not in (0, None) and kind in (_FROMGRAY, _XYZ_INV, _YCC_INV, _HSV_INV, _LAB_INV, _LUV_INV, _YUV420SP,
                                            _YUV420P):
         dcn = int(dstCn)

@@ -433,12 +433,14 @@ def _check_border(mode, fn, allow_transparent=True):
     return mode
 
 
-def _warp_interp(flags, fn):
+def _warp_interp(flags, fn, img=None):
     interp = int(flags) & INTER_MAX
     if interp == INTER_AREA:
         interp = INTER_LINEAR  # cv2 warps treat INTER_AREA as linear
     if interp not in (INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_LANCZOS4):
         raise fail(fn, f"Unknown interpolation method {interp}")
+    if interp == INTER_CUBIC and img is not None and str(img.dtype) == "int8":
+        raise fail(fn, "Unknown interpolation method: cv2 has no INTER_CUBIC for int8 images")
     return interp
 
 
@@ -459,7 +461,7 @@ def _warp(fn, src, M, dsize, dst, flags, borderMode, borderValue, perspective):
         raise fail(fn, "src.cols > 0 && src.rows > 0 (an empty source image)")
     n = 3 if perspective else 2
     m = _matrix(M, fn, n, 3)
-    interp = _warp_interp(flags, fn)
+    interp = _warp_interp(flags, fn, img)
     mode = _check_border(borderMode, fn)
     w, h = _size_arg(dsize, fn)
     if w <= 0 or h <= 0:
@@ -513,7 +515,7 @@ def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, 
     img = as_image(src, fn)
     _check_channels(img, fn)
     _check_depth(img, fn, _WARP_DTYPES)
-    interp = _warp_interp(interpolation, fn)
+    interp = _warp_interp(interpolation, fn, img)
     mode = _check_border(borderMode, fn)
     m = _float_map(map1, map2, fn)
     fixed = 1 if str(as_image(map1, fn, "map1").dtype) == "int16" else 0

@@ -747,19 +747,32 @@ inline void lab2rgb_px(float L, float A, float B, bool srgb, bool luv, float* rg
     X = inv(fx) * kXn;
     Z = inv(fz) * kZn;
   } else {
-    Y = L <= 8.f ? L / kLabK : std::pow((L + 16.f) / 116.f, 3.f);
-    if (L == 0) {
-      X = Y = Z = 0;
+    // cv2's form: with U = 3*(u + 13*un*L) = 39*L*u' and V = 1/(4*(v + 13*vn*L)) = 1/(52*L*v'),
+    // X = 3*Y*U*V and Z = Y*((156*L - U)*V - 5); V is clipped to +-0.25, which is how cv2
+    // bounds out-of-gamut (and L = 0) input
+    if (L >= 8.f) {
+      Y = (L + 16.f) * (1.f / 116.f);
+      Y = Y * Y * Y;
     } else {
-      float up = A / (13.f * L) + kUn, vp = B / (13.f * L) + kVn;
-      X = 9.f * Y * up / (4.f * vp);
-      Z = Y * (12.f - 3.f * up - 20.f * vp) / (4.f * vp);
+      Y = L * (1.f / 903.3f);
     }
+    static const float d = 1.f / (0.950456f + 1.f * 15.f + 1.088754f * 3.f);
+    static const float un13 = d * 52.f * 0.950456f, vn13 = d * 117.f * 1.f;
+    const float up = 3.f * (A + L * un13);
+    float vp = 0.25f / (B + L * vn13);
+    vp = std::min(std::max(vp, -0.25f), 0.25f);
+    X = Y * 3.f * up * vp;
+    Z = Y * (((12.f * 13.f) * L - up) * vp - 5.f);
   }
   float c[9];
   for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kMatXyz2Rgb[i]);
   float r = X * c[0] + Y * c[1] + Z * c[2], g = X * c[3] + Y * c[4] + Z * c[5], b = X * c[6] + Y * c[7] + Z * c[8];
-  if (srgb) r = linear_to_srgb(r), g = linear_to_srgb(g), b = linear_to_srgb(b);
+  // cv2 clips to [0, 1] before the optional sRGB curve, for the linear (L-) codes too
+  if (srgb) {
+    r = linear_to_srgb(r), g = linear_to_srgb(g), b = linear_to_srgb(b);
+  } else {
+    r = std::min(std::max(r, 0.f), 1.f), g = std::min(std::max(g, 0.f), 1.f), b = std::min(std::max(b, 0.f), 1.f);
+  }
   rgb[0] = r, rgb[1] = g, rgb[2] = b;
 }
 

@@ -20,6 +20,7 @@
 
 #include "backends/cpu/simd/cv/warp_linear_u8_avx2.h"
 
+#include "backends/cpu/simd/cv/warp_cubic.h"
 #include "core/error.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
@@ -215,6 +216,12 @@ class WarpKernel final : public backend::Kernel {
     const size_t total = size_t(dh_) * dw_ * cn_;
     if (has_dst_) std::memcpy(dst, in[mode_ == kMap ? 2 : 1], total * sizeof(T));
     else if (border_ == kTransparent) std::memset(dst, 0, total * sizeof(T));
+    if constexpr (kCubicType) {
+      if (interp_ == kCubic && v2_) {  // float coordinates (not convertMaps' fixed-point maps)
+        run_cubic(src, map, dst);
+        return;
+      }
+    }
     parallel_for(dh_, std::max(1, 4096 / std::max(1, dw_)), [&](int64_t y0, int64_t y1) {
       std::vector<int> xs(dw_), ys(dw_);
       std::vector<int> al(dw_);
@@ -493,6 +500,17 @@ class WarpKernel final : public backend::Kernel {
               D[c] = cast_fixed<uint8_t>(v);
             }
           }
+        } else if (ks == 2) {
+          // cv2's remapBilinear: the four products added left to right (2-channel float32 is
+          // bit-exact this way; the row-first order below was ~1 ulp off)
+          const float* w = &wt_->f[wo];
+          for (int c = 0; c < cn; ++c) {
+            Acc v = Acc(p[c]) * w[0];
+            v += Acc(p[c + cn]) * w[1];
+            v += Acc(p[c + step]) * w[2];
+            v += Acc(p[c + step + cn]) * w[3];
+            D[c] = cast_acc(v);
+          }
         } else {
           // cv2 sums each row's taps, then adds the rows (in double for float64 images)
           const float* w = &wt_->f[wo];
@@ -553,6 +571,21 @@ class WarpKernel final : public backend::Kernel {
         }
       }
     }
+  }
+
+  // INTER_CUBIC as cv2 5.0 computes it (warp_cubic.cpp); int8/int32 keep the path below.
+  static constexpr bool kCubicType = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
+                                     std::is_same_v<T, int16_t> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+  void run_cubic(const T* src, const float* map, T* dst) const {
+    CubicWarp p;
+    p.mode = mode_ == kMap ? 2 : mode_ == kPerspective ? 1 : 0;
+    p.src = src;
+    p.sh = sh_, p.sw = sw_, p.cn = cn_, p.dh = dh_, p.dw = dw_;
+    p.map = map;
+    for (int k = 0; k < 9; ++k) p.m[k] = m_[k];
+    p.border = border_;
+    for (int k = 0; k < 4; ++k) p.bval[k] = bv_[k];
+    if constexpr (kCubicType) warp_cubic_run<T>(p, dst);
   }
 
   Mode mode_;
