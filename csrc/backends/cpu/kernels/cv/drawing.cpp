@@ -71,41 +71,69 @@ const float* sin_table() {
   return t.data();
 }
 
+// The image and colour being drawn. Writes go through uint8_t pointers, which may alias anything,
+// so the members are read into locals before each loop (else every store reloads them); the walks
+// that plot pixel by pixel take a copy of the Canvas (Canvas lc = c) for the same reason.
 struct Canvas {
   uint8_t* data;
   int64_t h, w, pix, step;
   int cn;
   bool u8;
   uint8_t color[32];
-  int cval[4];  // colour as ints, for blending (uint8 images only)
+  uint8_t pattern[48];  // the colour repeated over 48 bytes (16 pixels of 3 bytes, 12 of 4, ...)
+  uint32_t col32;       // the first 4 bytes of the colour
+  int cval[4];          // colour as ints, for blending (uint8 images only)
 
-  void span(int64_t y, int64_t x1, int64_t x2) {  // x1..x2 inclusive, already inside the image
-    uint8_t* p = data + y * step + x1 * pix;
-    const int64_t n = x2 - x1 + 1;
-    // the common pixel sizes with constant-size stores (a memcpy of a run-time size per pixel
-    // costs a call each)
-    switch (pix) {
-      case 1:
-        std::memset(p, color[0], static_cast<size_t>(n));
-        break;
-      case 3:
-        for (int64_t i = 0; i < n; ++i, p += 3) p[0] = color[0], p[1] = color[1], p[2] = color[2];
-        break;
-      case 4:
-        for (int64_t i = 0; i < n; ++i, p += 4) std::memcpy(p, color, 4);
-        break;
-      default:
-        for (int64_t i = 0; i < n; ++i, p += pix) std::memcpy(p, color, static_cast<size_t>(pix));
-    }
+  void set_color() {  // after color[] and pix are filled in
+    for (int i = 0; i < 48; ++i) pattern[i] = color[i % pix];
+    std::memcpy(&col32, color, 4);
   }
-  void put(int64_t x, int64_t y) {
-    if (x >= 0 && x < w && y >= 0 && y < h) {
+  void span(int64_t y, int64_t x1, int64_t x2) const {  // x1..x2 inclusive, already inside the image
+    const int64_t ps = pix;
+    uint8_t* p = data + y * step + x1 * ps;
+    int64_t n = x2 - x1 + 1;
+    if (ps == 1) {
+      std::memset(p, color[0], static_cast<size_t>(n));
+      return;
+    }
+    if (ps == 3 || ps == 4) {
+      // long spans take 48-byte stores of the repeated colour (16 pixels of 3 bytes, 12 of 4), the
+      // rest one pixel at a time with stores of the pixel's own size
+      const int64_t per = 48 / ps;
+      if (n >= per) {
+        uint8_t pat[48];
+        std::memcpy(pat, pattern, 48);
+        for (; n >= per; n -= per, p += 48) std::memcpy(p, pat, 48);
+      }
+      const uint32_t cc = col32;
+      if (ps == 3) {
+        const uint16_t lo = static_cast<uint16_t>(cc);
+        const uint8_t hi = static_cast<uint8_t>(cc >> 16);
+        for (; n > 0; --n, p += 3) std::memcpy(p, &lo, 2), p[2] = hi;
+      } else {
+        for (; n > 0; --n, p += 4) std::memcpy(p, &cc, 4);
+      }
+      return;
+    }
+    for (; n > 0; --n, p += ps) std::memcpy(p, color, static_cast<size_t>(ps));
+  }
+  void put(int64_t x, int64_t y) const {
+    if (static_cast<uint64_t>(x) < static_cast<uint64_t>(w) && static_cast<uint64_t>(y) < static_cast<uint64_t>(h)) {
       uint8_t* p = data + y * step + x * pix;
-      if (pix == 3) p[0] = color[0], p[1] = color[1], p[2] = color[2];
-      else std::memcpy(p, color, static_cast<size_t>(pix));
+      switch (pix) {
+        case 1: *p = static_cast<uint8_t>(col32); break;
+        case 3: {
+          const uint16_t lo = static_cast<uint16_t>(col32);
+          std::memcpy(p, &lo, 2);
+          p[2] = static_cast<uint8_t>(col32 >> 16);
+          break;
+        }
+        case 4: std::memcpy(p, &col32, 4); break;
+        default: std::memcpy(p, color, static_cast<size_t>(pix));
+      }
     }
   }
-  void clipped_span(int64_t y, int64_t x1, int64_t x2) {
+  void clipped_span(int64_t y, int64_t x1, int64_t x2) const {
     if (y < 0 || y >= h) return;
     x1 = std::max<int64_t>(x1, 0);
     x2 = std::min<int64_t>(x2, w - 1);
@@ -155,7 +183,8 @@ bool clip_segment(int64_t w, int64_t h, Pt& a, Pt& b) {
 }
 
 // A 1-pixel line between integer points, 8- or 4-connected, always walked left to right.
-void line_int(Canvas& c, Pt a, Pt b, int connectivity) {
+void line_int(const Canvas& canvas, Pt a, Pt b, int connectivity) {
+  const Canvas c = canvas;  // a local copy: see Canvas
   connectivity = connectivity == 0 ? 8 : connectivity == 1 ? 4 : connectivity;  // cv2's aliases
   if (a.x < 0 || a.x >= c.w || b.x < 0 || b.x >= c.w || a.y < 0 || a.y >= c.h || b.y < 0 || b.y >= c.h)
     if (!clip_segment(c.w, c.h, a, b)) return;
@@ -199,7 +228,8 @@ void line_int(Canvas& c, Pt a, Pt b, int connectivity) {
 // A 1-pixel 8-connected line between fixed-point points (cv2 draws thin lines with shift > 0 so):
 // the far end point is rounded and set, then the major axis is walked one pixel at a time from
 // the near end while the minor coordinate advances by the slope in fixed point.
-void line_fixed(Canvas& c, Pt a, Pt b) {
+void line_fixed(const Canvas& canvas, Pt a, Pt b) {
+  const Canvas c = canvas;  // a local copy: see Canvas
   if (!clip_segment(c.w << kShift, c.h << kShift, a, b)) return;
   int64_t dx = b.x - a.x, dy = b.y - a.y;
   const int64_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
@@ -262,19 +292,30 @@ inline __m128i aa_blend_vec(__m128i v, __m128i cv, __m128i a) {
   return _mm_add_epi32(v, _mm_srai_epi32(_mm_add_epi32(_mm_madd_epi16(_mm_sub_epi32(cv, v), a), k127), 8));
 }
 
-// One pixel p (CN = 3 or 4 bytes) blended with weight a. `wide`: the 4 bytes at p lie inside the
-// image (a 3-channel pixel that is not the last of its row), so one 32-bit load reads it; the
-// store always writes the CN bytes of the pixel only.
+// One pixel p (CN = 3 or 4 bytes) blended with weight a. A 3-byte pixel is read and written with
+// the same 16+8-bit accesses (loads that match earlier stores forward from them; a memcpy of 3
+// bytes into a 32-bit local goes through the stack and stalls), never touching its neighbours.
 template <int CN>
-inline void aa_blend_px_vec(uint8_t* p, __m128i cv, int a, bool wide) {
-  uint32_t raw = 0;
-  if (CN == 4 || wide) std::memcpy(&raw, p, 4);
-  else std::memcpy(&raw, p, 3);
+inline void aa_blend_px_vec(uint8_t* p, __m128i cv, int a) {
+  uint32_t raw;
+  if (CN == 4) {
+    std::memcpy(&raw, p, 4);
+  } else {
+    uint16_t lo;
+    std::memcpy(&lo, p, 2);
+    raw = lo | static_cast<uint32_t>(p[2]) << 16;
+  }
   const __m128i z = _mm_setzero_si128();
   __m128i v = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(static_cast<int>(raw)), z), z);
   v = aa_blend_vec(v, cv, _mm_shuffle_epi32(_mm_cvtsi32_si128(a), 0));
   const uint32_t out = static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(v, v), z)));
-  std::memcpy(p, &out, CN);
+  if (CN == 4) {
+    std::memcpy(p, &out, 4);
+  } else {
+    const uint16_t lo = static_cast<uint16_t>(out);
+    std::memcpy(p, &lo, 2);
+    p[2] = static_cast<uint8_t>(out >> 16);
+  }
 }
 #endif
 
@@ -283,7 +324,9 @@ inline void aa_blend_px_vec(uint8_t* p, __m128i cv, int a, bool wide) {
 // where the three pixels reach past the image (the walk itself stays inside after clipping, u
 // checked anyway). 3- and 4-channel pixels take the SSE2 blend where it is available.
 template <int CN>
-void aa_walk(Canvas& c, bool x_major, int64_t u, int64_t v, int64_t vstep, int64_t left, const int (&ends)[3][3]) {
+void aa_walk(const Canvas& canvas, bool x_major, int64_t u, int64_t v, int64_t vstep, int64_t left,
+             const int (&ends)[3][3]) {
+  const Canvas c = canvas;  // a local copy: see Canvas
   const int64_t ulim = x_major ? c.w : c.h, vlim = x_major ? c.h : c.w;
   const int64_t su = x_major ? c.pix : c.step, sv = x_major ? c.step : c.pix;  // byte strides along u, v
 #if defined(__SSE2__)
@@ -301,11 +344,9 @@ void aa_walk(Canvas& c, bool x_major, int64_t u, int64_t v, int64_t vstep, int64
       uint8_t* p = c.data + u * su + (vc - 1) * sv;
 #if defined(__SSE2__)
       if constexpr (kVec) {
-        // a 3-channel pixel may be read as 4 bytes when another pixel of its row follows it
-        const bool wide = x_major ? u + 1 < ulim : vc + 2 < vlim;
-        aa_blend_px_vec<CN>(p, cv, w0, x_major ? wide : true);
-        aa_blend_px_vec<CN>(p + sv, cv, w1, x_major ? wide : true);
-        aa_blend_px_vec<CN>(p + 2 * sv, cv, w2, wide);
+        aa_blend_px_vec<CN>(p, cv, w0);
+        aa_blend_px_vec<CN>(p + sv, cv, w1);
+        aa_blend_px_vec<CN>(p + 2 * sv, cv, w2);
         continue;
       }
 #endif
@@ -374,8 +415,30 @@ void line_aa(Canvas& c, Pt a, Pt b) {
 
 // A filled convex polygon: outline first (so thin slivers still show), then one span per row
 // between a left and a right edge that are followed vertex by vertex from the topmost vertex.
+// The pixels fill_convex paints for an axis-aligned rectangle with corners on whole pixels and
+// LINE_4/LINE_8: the outline is the rectangle's border (every walk below steps along one axis
+// only) and the scan fill paints the rows between (all but the last, which the outline holds), so
+// together they paint the whole rectangle inside the image, which is filled directly here. This is
+// each thick segment of rectangle(), polylines() and drawContours() along an axis.
+bool fill_axis_rect(const Canvas& c, const Pt* v, int64_t n, int line_type, int shift) {
+  if (n != 4 || line_type >= kAA) return false;
+  const int64_t frac = (int64_t(1) << shift) - 1;
+  for (int64_t i = 0; i < 4; ++i)
+    if ((v[i].x | v[i].y) & frac) return false;
+  const bool a = v[0].x == v[3].x && v[1].x == v[2].x && v[0].y == v[1].y && v[2].y == v[3].y;
+  const bool b = v[0].x == v[1].x && v[2].x == v[3].x && v[0].y == v[3].y && v[1].y == v[2].y;
+  if (!a && !b) return false;
+  const int64_t x0 = std::max<int64_t>(std::min(v[0].x, v[2].x) >> shift, 0);
+  const int64_t x1 = std::min<int64_t>(std::max(v[0].x, v[2].x) >> shift, c.w - 1);
+  const int64_t y0 = std::max<int64_t>(std::min(v[0].y, v[2].y) >> shift, 0);
+  const int64_t y1 = std::min<int64_t>(std::max(v[0].y, v[2].y) >> shift, c.h - 1);
+  for (int64_t y = y0; x0 <= x1 && y <= y1; ++y) c.span(y, x0, x1);
+  return true;
+}
+
 void fill_convex(Canvas& c, const Pt* v, int64_t n, int line_type, int shift) {
   if (n <= 0) return;
+  if (fill_axis_rect(c, v, n, line_type, shift)) return;
   const int64_t delta = (int64_t(1) << shift) >> 1;
   const int64_t d1 = line_type < kAA ? (kOne >> 1) : kOne - 1;
   const int64_t d2 = line_type < kAA ? (kOne >> 1) : 0;
@@ -570,7 +633,8 @@ void fill_edges(Canvas& c, std::vector<Edge>& edges) {
 }
 
 // Midpoint circle of integer centre and radius: outline points or filled rows.
-void circle_int(Canvas& c, Pt ctr, int64_t r, bool fill) {
+void circle_int(const Canvas& canvas, Pt ctr, int64_t r, bool fill) {
+  const Canvas c = canvas;  // a local copy: see Canvas
   int64_t err = 0, dx = r, dy = 0, plus = 1, minus = (r << 1) - 1;
   while (dx >= dy) {
     const int64_t y11 = ctr.y - dy, y12 = ctr.y + dy, y21 = ctr.y - dx, y22 = ctr.y + dx;
@@ -770,7 +834,7 @@ void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType
                    size_t nints, const double* col) {
   const int64_t isz = static_cast<int64_t>(itemsize(dt));
   if (h == 0 || w == 0) return;
-    Canvas c;
+    Canvas c{};
     c.data = reinterpret_cast<uint8_t*>(data);
     c.h = h, c.w = w, c.pix = cn * isz, c.step = step, c.cn = cn;
     c.u8 = dt == DType::UInt8;
@@ -782,6 +846,7 @@ void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType
       }
       return 0;
     });
+    c.set_color();
     for (int k = 0; k < 4; ++k) c.cval[k] = static_cast<int>(saturate<uint8_t>(col[k]));
     size_t pos = 0;
     // the stream comes from mnn/cv/_drawing.py; a short one (a bug there) throws instead of reading past it
