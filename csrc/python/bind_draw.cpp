@@ -46,8 +46,17 @@ void bind_draw(py::module_& m) {
   // cv_draw_inplace(img, ints, color) -> 1 drawn in place, 0 not possible (mnn.cv then draws
   // through the graph, or reports what is wrong with the image), -1 the image is read-only.
   // `ints` is the command stream as a list or as packed native int64 bytes (putText's glyphs).
-  m.def("cv_draw_inplace", [](py::handle img, py::handle ints, const std::vector<double>& color) -> int {
-    if (color.size() != 4) throw ValueError("[mnn.cv.draw] bad colour");
+  m.def("cv_draw_inplace", [](py::handle img, py::handle ints, py::handle color_obj) -> int {
+    // every argument read directly (pybind11's generic casters cost more than many of the drawings
+    // they carry): the colour is the list of 4 floats mnn/cv/_drawing.py builds
+    double color[4];
+    PyObject* co = color_obj.ptr();
+    if (!PyList_CheckExact(co) || PyList_GET_SIZE(co) != 4) throw ValueError("[mnn.cv.draw] bad colour");
+    for (int k = 0; k < 4; ++k) {
+      color[k] = PyFloat_AsDouble(PyList_GET_ITEM(co, k));
+      if (color[k] == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    }
+    int64_t small[64];  // the usual stream (a line, a box, a circle) needs no heap
     std::vector<int64_t> owned;
     const int64_t* cmd;
     size_t n;
@@ -55,16 +64,15 @@ void bind_draw(py::module_& m) {
       n = static_cast<size_t>(PyBytes_GET_SIZE(ints.ptr())) / sizeof(int64_t);
       cmd = reinterpret_cast<const int64_t*>(PyBytes_AS_STRING(ints.ptr()));
     } else if (PyList_CheckExact(ints.ptr())) {
-      // the usual short list of Python ints, read directly (pybind11's generic caster costs more
-      // than many of the drawings it carries)
       const Py_ssize_t len = PyList_GET_SIZE(ints.ptr());
-      owned.resize(static_cast<size_t>(len));
+      int64_t* dst = small;
+      if (len > 64) owned.resize(static_cast<size_t>(len)), dst = owned.data();
       for (Py_ssize_t i = 0; i < len; ++i) {
         const long long v = PyLong_AsLongLong(PyList_GET_ITEM(ints.ptr(), i));
         if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
-        owned[static_cast<size_t>(i)] = v;
+        dst[i] = v;
       }
-      cmd = owned.data(), n = owned.size();
+      cmd = dst, n = static_cast<size_t>(len);
     } else {
       owned = ints.cast<std::vector<int64_t>>();
       cmd = owned.data(), n = owned.size();
@@ -72,7 +80,7 @@ void bind_draw(py::module_& m) {
     // a type check that skips the metaclass's Python __instancecheck__ (numpy/_strings.py)
     static PyTypeObject* array_type = reinterpret_cast<PyTypeObject*>(py::type::of<Array>().ptr());
     if (Py_TYPE(img.ptr()) == array_type || PyType_IsSubtype(Py_TYPE(img.ptr()), array_type))
-      return ops::draw::draw_inplace(img.cast<Array&>(), cmd, n, color.data()) ? 1 : 0;
+      return ops::draw::draw_inplace(img.cast<Array&>(), cmd, n, color) ? 1 : 0;
     if (!PyObject_CheckBuffer(img.ptr())) return 0;
     HeldBuffer b;
     if (PyObject_GetBuffer(img.ptr(), &b.view, PyBUF_RECORDS_RO) != 0) {
@@ -93,7 +101,7 @@ void bind_draw(py::module_& m) {
     }
     if (!ops::draw::drawable(dt, nd, shape, st)) return 0;
     ops::draw::draw_memory(static_cast<char*>(b.view.buf), dt, shape[0], shape[1], nd == 3 ? static_cast<int>(shape[2]) : 1,
-                           static_cast<int64_t>(b.view.strides[0]), cmd, n, color.data());
+                           static_cast<int64_t>(b.view.strides[0]), cmd, n, color);
     return 1;
   }, py::arg("img"), py::arg("ints"), py::arg("color"));
 }

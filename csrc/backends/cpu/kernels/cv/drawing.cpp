@@ -19,8 +19,8 @@
 //   7 OFFSET     dx dy   (added, raw, to the points of every later POLYLINE: putText's glyphs are
 //                         encoded once relative to their pen position and placed by an OFFSET)
 // line_type is cv2's value: 4, 8, 16 (LINE_AA) or the aliases 0 (8-connected) and 1 (4-connected),
-// which cv2 5 routes differently in places (thin lines with shift > 0); Python turns LINE_AA into 8
-// on images that are not 8-bit, as cv2 does.
+// which cv2 5 routes differently in places (thin lines with shift > 0); LINE_AA becomes 8 on images
+// that are not 8-bit, as in cv2 (decoded per command below).
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -85,7 +85,7 @@ struct Canvas {
   int cval[4];          // colour as ints, for blending (uint8 images only)
 
   void set_color() {  // after color[] and pix are filled in
-    for (int i = 0; i < 48; ++i) pattern[i] = color[i % pix];
+    for (int64_t i = 0; i < 48; i += pix) std::memcpy(pattern + i, color, static_cast<size_t>(std::min<int64_t>(pix, 48 - i)));
     std::memcpy(&col32, color, 4);
   }
   void span(int64_t y, int64_t x1, int64_t x2) const {  // x1..x2 inclusive, already inside the image
@@ -854,6 +854,12 @@ void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType
       if (pos >= nints) throw ValueError("[mnn.cv.draw] truncated command stream");
       return ints[pos++];
     };
+    // cv2 anti-aliases on 8-bit images only and draws LINE_8 on the others (mnn/cv/_drawing.py
+    // passes the caller's line type on)
+    auto next_lt = [&]() {
+      const int lt = static_cast<int>(next());
+      return lt == kAA && !c.u8 ? 8 : lt;
+    };
     Pt off{0, 0};  // OFFSET: added to the points of the POLYLINE commands that follow
     auto points = [&](int64_t n) {
       std::vector<Pt> v(static_cast<size_t>(n));
@@ -866,26 +872,26 @@ void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType
         case 0: {
           Pt a{next(), next()}, b{next(), next()};
           int64_t th = next();
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           thick_line(c, a, b, th, lt, 3, sh);
           break;
         }
         case 1: {
           bool closed = next() != 0;
           int64_t th = next();
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           std::vector<Pt> v = points(next());
           for (auto& p : v) p.x += off.x, p.y += off.y;
           poly_line(c, v, closed, th, lt, sh);
           break;
         }
         case 2: {
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           fill_convex(c, points(next()), lt, sh);
           break;
         }
         case 3: {
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           Pt off{next(), next()};
           int64_t nc = next();
           std::vector<Edge> edges;
@@ -896,20 +902,20 @@ void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType
         case 4: {
           Pt ctr{next(), next()};
           int64_t r = next(), th = next();
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           circle_cmd(c, ctr, r, th, lt, sh);
           break;
         }
         case 5: {
           Pt ctr{next(), next()}, ax{next(), next()};
           int64_t ang = next(), a0 = next(), a1 = next(), th = next();
-          int lt = static_cast<int>(next());
+          int lt = next_lt();
           ellipse_fixed(c, ctr, ax, ang, a0, a1, th, lt);
           break;
         }
         case 6: {
           int64_t th = next();
-          int lt = static_cast<int>(next());
+          int lt = next_lt();
           int64_t nc = next();
           for (int64_t k = 0; k < nc; ++k) {
             std::vector<Pt> v = points(next());
