@@ -378,6 +378,32 @@ def test_colors_are_cv2_scalars():
     check("rectangle", canvas(1, numpy.int16), (3, 3), (50, 50), (-40000,), -1)
 
 
+@pytest.mark.parametrize("name", ["line", "rectangle", "circle"])
+def test_argument_kinds_agree(name):
+    """line, rectangle and circle take a native route for plain arguments (int tuples, a tuple
+    colour, int thickness, line type and shift) and the checked Python route for anything else:
+    both draw what cv2 draws, on mnn and numpy images, also with the AA line type on float images."""
+    i32 = numpy.int32
+    second = (5, 60) if name != "circle" else 30
+    variants = [((20, 10), second, (255, 128, 30)),
+                ((20, 10), second, [255.0, 128.5, 30]),
+                ((20, 10), second, (255, 128, 30, 7), 3, cv2.LINE_AA),
+                ((20, 10), second, 200, -1 if name != "line" else 2, cv2.LINE_4, 2),
+                ((i32(20), i32(10)), second if name == "circle" else (i32(5), i32(60)), (1, 2, 3), i32(2)),
+                ([20, 10], second, numpy.array([9.0, 8.0, 7.0]), 1, cv2.LINE_8, 0),
+                ((20, 10), second, (True, 2, 3), 2, 0, 1),
+                ((-(2**31), 10), second, (1, 2, 3)),
+                ((20, 10), second, (1, 2, 3), 2, cv2.LINE_AA, 16)]
+    for args in variants:
+        for dtype in (numpy.uint8, numpy.float32):
+            img = canvas(3, dtype)
+            want = getattr(cv2, name)(img.copy(), *args)
+            for target in (img.copy(), mnp.array(img)):
+                got = getattr(cv, name)(target, *args)
+                assert got is target
+                numpy.testing.assert_array_equal(numpy.asarray(got), want, err_msg=f"{name}{args} {dtype}")
+
+
 def test_errors():
     img = canvas(3)
     with pytest.raises(cv.error, match=r"\[mnn.cv.line\]"):

@@ -373,7 +373,15 @@ _DTYPE_NAMES = {}
 
 # ---- lines and shapes -----------------------------------------------------------------------
 
+# line, rectangle and circle with plain arguments (int tuples, a tuple colour, int thickness, line
+# type and shift): checked and drawn in place by one native call that answers False, having drawn
+# nothing, for anything else (the functions below then check and report as cv2 does)
+_quick = _core.cv_draw_quick
+_RECT_DEFAULTS = ((1, LINE_8, 0), (LINE_8, 0), (0,))  # rectangle's defaults after 3, 4, 5 arguments
+
 def line(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
+    if _quick(_LINE, img, (pt1, pt2, color, thickness, lineType, shift)):
+        return img  # the usual arguments, checked and drawn in one native call (bind_draw.cpp)
     fn = "line"
     (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
     t = _thickness(thickness, fn, allow_filled=False)
@@ -401,6 +409,9 @@ def rectangle(img, *args, **kw):
     rectangle(img, rec=(x, y, w, h), color, thickness=1, lineType=8, shift=0)."""
     fn = "rectangle"
     if not kw and 3 <= len(args) <= 6 and type(args[0]) is tuple and len(args[0]) == 2:
+        if len(args) == 6 and _quick(_POLYLINE, img, args) or \
+                len(args) < 6 and _quick(_POLYLINE, img, args + _RECT_DEFAULTS[len(args) - 3]):
+            return img  # the usual arguments, checked and drawn in one native call (bind_draw.cpp)
         return _rectangle_pts(img, *args)  # the usual call, without the keyword bookkeeping
     first = args[0] if args else kw.get("rec", kw.get("pt1"))
     seq = first.tolist() if hasattr(first, "tolist") else first
@@ -454,6 +465,8 @@ def _rectangle_pts(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
 
 
 def circle(img, center, radius, color, thickness=1, lineType=LINE_8, shift=0):
+    if _quick(_CIRCLE, img, (center, radius, color, thickness, lineType, shift)):
+        return img  # the usual arguments, checked and drawn in one native call (bind_draw.cpp)
     fn = "circle"
     cx, cy = _point(center, fn, "center")
     r = _int(radius, fn, "radius")
