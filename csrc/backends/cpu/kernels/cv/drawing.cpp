@@ -141,6 +141,12 @@ struct Canvas {
   }
 };
 
+// A hint to fetch the cache line at byte offset `off` of the image for writing (the address may
+// lie outside it: a prefetch never faults, and the arithmetic is done on integers).
+inline void prefetch_w(const Canvas& c, int64_t off) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(c.data) + static_cast<uintptr_t>(off)), 1);
+}
+
 // Clips the segment a-b to [0, w-1] x [0, h-1] (Cohen-Sutherland; each intersection is computed in
 // double and truncated, the way cv2's clipLine does it, so clipped end points land on the same
 // pixels). False when nothing is left.
@@ -333,7 +339,9 @@ void aa_walk(const Canvas& canvas, bool x_major, int64_t u, int64_t v, int64_t v
   constexpr bool kVec = CN == 3 || CN == 4;
   const __m128i cv = _mm_setr_epi32(c.cval[0], c.cval[1], c.cval[2], c.cval[3]);
 #endif
+  constexpr int64_t kAhead = 12;  // steps: a y-major walk meets a new row (a cache line) at each
   for (int64_t done = 0; left >= 0; ++u, v += vstep, ++done, --left) {
+    if (!x_major && left > kAhead) prefetch_w(c, (u + kAhead) * su + (((v + kAhead * vstep) >> kShift) - 1) * sv);
     if (u < 0 || u >= ulim) continue;
     const int f = ends[done < 2 ? done : 2][left < 2 ? left : 2];
     const int d = static_cast<int>((v >> (kShift - 5)) & 31);
@@ -432,7 +440,10 @@ bool fill_axis_rect(const Canvas& c, const Pt* v, int64_t n, int line_type, int 
   const int64_t x1 = std::min<int64_t>(std::max(v[0].x, v[2].x) >> shift, c.w - 1);
   const int64_t y0 = std::max<int64_t>(std::min(v[0].y, v[2].y) >> shift, 0);
   const int64_t y1 = std::min<int64_t>(std::max(v[0].y, v[2].y) >> shift, c.h - 1);
-  for (int64_t y = y0; x0 <= x1 && y <= y1; ++y) c.span(y, x0, x1);
+  for (int64_t y = y0; x0 <= x1 && y <= y1; ++y) {
+    if (y + 8 <= y1) prefetch_w(c, (y + 8) * c.step + x0 * c.pix);  // a box's sides: a new row per span
+    c.span(y, x0, x1);
+  }
   return true;
 }
 
