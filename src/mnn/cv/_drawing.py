@@ -802,8 +802,7 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
     face = _face(fontFace, fn)
     if not 0 <= t <= _MAX_THICKNESS:
         raise fail(fn, f"thickness must be in [0, {_MAX_THICKNESS}], got {t}")
-    from . import _hershey
-    _, base, glyphs = _hershey.face_table(face, fn)
+    _, base, glyphs = _hershey().face_table(face, fn)
     hscale = round(scale * (1 << _XY_SHIFT))  # cv2: cvRound(fontScale * XY_ONE), ties to even
     vscale = -hscale if bottomLeftOrigin else hscale
     # thin strokes with sub-pixel end points: OpenCV 4 walks them with its fixed-point line
@@ -832,6 +831,17 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
     return _draw(img, b"".join(parts), col, fn)
 
 
+_HERSHEY = []
+
+
+def _hershey():
+    """mnn/cv/_hershey.py, imported at first use (an import statement costs microseconds per label)."""
+    if not _HERSHEY:
+        from . import _hershey as h
+        _HERSHEY.append(h)
+    return _HERSHEY[0]
+
+
 # putText's glyph strokes encoded once per (face, scale, thickness, line type) as packed POLYLINE
 # commands relative to the pen position, placed by an OFFSET command: a label then costs a few
 # dictionary look-ups per character instead of rounding every stroke point in Python.
@@ -857,8 +867,7 @@ def _codes(text, font_face):
         b = text.encode()
         if min(b) >= 32 and max(b) < 127:
             return b
-    from . import _hershey
-    return _hershey.codes(text, _int(font_face, "putText", "fontFace"))
+    return _hershey().codes(text, _int(font_face, "putText", "fontFace"))
 
 
 def getTextSize(text, fontFace, fontScale, thickness):
@@ -871,10 +880,9 @@ def getTextSize(text, fontFace, fontScale, thickness):
     face = _face(fontFace, fn)
     scale = _scale(fontScale, fn)
     t = _int(thickness, fn, "thickness")
-    from . import _hershey
-    cap, base, glyphs = _hershey.face_table(face, fn)
+    cap, base, glyphs = _hershey().face_table(face, fn)
     width = 0.0
-    for code in _hershey.codes(text, _int(fontFace, fn, "fontFace")):
+    for code in _hershey().codes(text, _int(fontFace, fn, "fontFace")):
         left, right, _ = glyphs[code]
         width += (right - left) * scale
     half = abs(t + 1) // 2 * (1 if t + 1 >= 0 else -1)  # C's truncating (thickness + 1) / 2
