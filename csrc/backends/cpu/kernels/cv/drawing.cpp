@@ -143,8 +143,8 @@ struct Canvas {
 
 // A hint to fetch the cache line at byte offset `off` of the image for writing (the address may
 // lie outside it: a prefetch never faults, and the arithmetic is done on integers).
-inline void prefetch_w(const Canvas& c, int64_t off) {
-  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(c.data) + static_cast<uintptr_t>(off)), 1);
+inline void prefetch_w(const uint8_t* data, int64_t off) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(data) + static_cast<uintptr_t>(off)), 1);
 }
 
 // Clips the segment a-b to [0, w-1] x [0, h-1] (Cohen-Sutherland; each intersection is computed in
@@ -332,7 +332,13 @@ inline void aa_blend_px_vec(uint8_t* p, __m128i cv, int a) {
 template <int CN>
 void aa_walk(const Canvas& canvas, bool x_major, int64_t u, int64_t v, int64_t vstep, int64_t left,
              const int (&ends)[3][3]) {
-  const Canvas c = canvas;  // a local copy: see Canvas
+  // a local copy of what the walk reads (see Canvas), without the colour patterns it does not need
+  const struct {
+    uint8_t* data;
+    int64_t w, h, pix, step;
+    int cval[4];
+  } c = {canvas.data, canvas.w, canvas.h, canvas.pix, canvas.step,
+         {canvas.cval[0], canvas.cval[1], canvas.cval[2], canvas.cval[3]}};
   const int64_t ulim = x_major ? c.w : c.h, vlim = x_major ? c.h : c.w;
   const int64_t su = x_major ? c.pix : c.step, sv = x_major ? c.step : c.pix;  // byte strides along u, v
 #if defined(__SSE2__)
@@ -341,7 +347,7 @@ void aa_walk(const Canvas& canvas, bool x_major, int64_t u, int64_t v, int64_t v
 #endif
   constexpr int64_t kAhead = 12;  // steps: a y-major walk meets a new row (a cache line) at each
   for (int64_t done = 0; left >= 0; ++u, v += vstep, ++done, --left) {
-    if (!x_major && left > kAhead) prefetch_w(c, (u + kAhead) * su + (((v + kAhead * vstep) >> kShift) - 1) * sv);
+    if (!x_major && left > kAhead) prefetch_w(c.data, (u + kAhead) * su + (((v + kAhead * vstep) >> kShift) - 1) * sv);
     if (u < 0 || u >= ulim) continue;
     const int f = ends[done < 2 ? done : 2][left < 2 ? left : 2];
     const int d = static_cast<int>((v >> (kShift - 5)) & 31);
@@ -441,7 +447,7 @@ bool fill_axis_rect(const Canvas& c, const Pt* v, int64_t n, int line_type, int 
   const int64_t y0 = std::max<int64_t>(std::min(v[0].y, v[2].y) >> shift, 0);
   const int64_t y1 = std::min<int64_t>(std::max(v[0].y, v[2].y) >> shift, c.h - 1);
   for (int64_t y = y0; x0 <= x1 && y <= y1; ++y) {
-    if (y + 8 <= y1) prefetch_w(c, (y + 8) * c.step + x0 * c.pix);  // a box's sides: a new row per span
+    if (y + 8 <= y1) prefetch_w(c.data, (y + 8) * c.step + x0 * c.pix);  // a box's sides: a new row per span
     c.span(y, x0, x1);
   }
   return true;
