@@ -347,7 +347,13 @@ void aa_walk(const Canvas& canvas, bool x_major, int64_t u, int64_t v, int64_t v
 #endif
   constexpr int64_t kAhead = 12;  // steps: a y-major walk meets a new row (a cache line) at each
   for (int64_t done = 0; left >= 0; ++u, v += vstep, ++done, --left) {
-    if (!x_major && left > kAhead) prefetch_w(c.data, (u + kAhead) * su + (((v + kAhead * vstep) >> kShift) - 1) * sv);
+    if (!x_major) {
+      if (left > kAhead) prefetch_w(c.data, (u + kAhead) * su + (((v + kAhead * vstep) >> kShift) - 1) * sv);
+    } else if ((done & 7) == 0 && left > 32) {
+      // an x-major walk moves along three rows: a new cache line of each every 64 / pix steps
+      const int64_t off = (u + 32) * su + (((v + 32 * vstep) >> kShift) - 1) * sv;
+      prefetch_w(c.data, off), prefetch_w(c.data, off + sv), prefetch_w(c.data, off + 2 * sv);
+    }
     if (u < 0 || u >= ulim) continue;
     const int f = ends[done < 2 ? done : 2][left < 2 ? left : 2];
     const int d = static_cast<int>((v >> (kShift - 5)) & 31);
