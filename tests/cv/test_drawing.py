@@ -291,6 +291,44 @@ def test_random_exact(name, cn, lt):
         numpy.testing.assert_array_equal(got, want, err_msg=f"{name}{(h, w, cn)}{args}")
 
 
+@pytest.mark.parametrize("cn,dtype", [(1, numpy.uint8), (3, numpy.uint8), (4, numpy.uint8), (2, numpy.uint8),
+                                      (3, numpy.float32)])
+def test_axis_aligned_exact(cn, dtype):
+    """Shapes whose thick segments run along an axis with whole-pixel corners (rectangle boxes,
+    axis-aligned polylines and contours, filled rectangles; mnn fills such segments directly):
+    random sizes, shift 0..4 with whole-pixel coordinates, corners far outside the image, empty
+    widths and heights, LINE_4 and LINE_8."""
+    rng = numpy.random.default_rng(4242 + cn)
+    for _ in range(150):
+        h, w = int(rng.integers(1, 50)), int(rng.integers(1, 70))
+        shape = (h, w) if cn == 1 else (h, w, cn)
+        img = (rng.integers(0, 256, shape) if dtype == numpy.uint8 else rng.random(shape)).astype(dtype)
+        sh = int(rng.choice([0, 0, 0, 1, 4]))
+        lt = int(rng.choice([cv2.LINE_4, cv2.LINE_8]))
+        t = int(rng.choice([1, 2, 2, 3, 4, 7, -1]))
+        col = tuple(int(v) for v in rng.integers(0, 256, 4))
+
+        def c(lo, hi):
+            return int(rng.integers(lo, hi)) if rng.integers(0, 8) else int(rng.choice([-10**6, 10**6]))
+
+        x0, y0 = c(-w // 2, w + w // 2), c(-h // 2, h + h // 2)
+        x1 = x0 + int(rng.integers(-30, 30)) * int(rng.integers(0, 2))
+        y1 = y0 + int(rng.integers(-30, 30)) * int(rng.integers(0, 2))
+        box = numpy.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], numpy.int32)
+        kind = int(rng.integers(0, 4))
+        if kind == 0:
+            name, args = "rectangle", ((x0 << sh, y0 << sh), (x1 << sh, y1 << sh), col, t, lt, sh)
+        elif kind == 1:
+            name, args = "polylines", ([box << sh], bool(rng.integers(0, 2)), col, max(t, 1), lt, sh)
+        elif kind == 2:
+            name, args = "drawContours", ([box.reshape(-1, 1, 2)], -1, col, t, lt)
+        else:
+            name, args = "fillConvexPoly", (box[::int(rng.choice([1, -1]))] << sh, col, lt, sh)
+        want = getattr(cv2, name)(img.copy(), *args)
+        got = getattr(cv, name)(img.copy(), *args)
+        numpy.testing.assert_array_equal(got, want, err_msg=f"{name}{(h, w, cn)}{args}")
+
+
 @pytest.mark.parametrize("dtype", [numpy.uint16, numpy.float32, numpy.int16, numpy.float64])
 def test_aa_random_other_depths(dtype):
     """LINE_AA on images that are not 8-bit: cv2 draws LINE_8 there; the same random calls, all functions."""
@@ -338,6 +376,32 @@ def test_colors_are_cv2_scalars():
     check("line", canvas(3), (0, 0), (100, 90), 255, 2)
     check("rectangle", canvas(4), (3, 3), (50, 50), (300, -5, 127.5, 1e9), -1)  # saturating
     check("rectangle", canvas(1, numpy.int16), (3, 3), (50, 50), (-40000,), -1)
+
+
+@pytest.mark.parametrize("name", ["line", "rectangle", "circle"])
+def test_argument_kinds_agree(name):
+    """line, rectangle and circle take a native route for plain arguments (int tuples, a tuple
+    colour, int thickness, line type and shift) and the checked Python route for anything else:
+    both draw what cv2 draws, on mnn and numpy images, also with the AA line type on float images."""
+    i32 = numpy.int32
+    second = (5, 60) if name != "circle" else 30
+    variants = [((20, 10), second, (255, 128, 30)),
+                ((20, 10), second, [255.0, 128.5, 30]),
+                ((20, 10), second, (255, 128, 30, 7), 3, cv2.LINE_AA),
+                ((20, 10), second, 200, -1 if name != "line" else 2, cv2.LINE_4, 2),
+                ((i32(20), i32(10)), second if name == "circle" else (i32(5), i32(60)), (1, 2, 3), i32(2)),
+                ([20, 10], second, numpy.array([9.0, 8.0, 7.0]), 1, cv2.LINE_8, 0),
+                ((20, 10), second, (True, 2, 3), 2, 0, 1),
+                ((-(2**31), 10), second, (1, 2, 3)),
+                ((20, 10), second, (1, 2, 3), 2, cv2.LINE_AA, 16)]
+    for args in variants:
+        for dtype in (numpy.uint8, numpy.float32):
+            img = canvas(3, dtype)
+            want = getattr(cv2, name)(img.copy(), *args)
+            for target in (img.copy(), mnp.array(img)):
+                got = getattr(cv, name)(target, *args)
+                assert got is target
+                numpy.testing.assert_array_equal(numpy.asarray(got), want, err_msg=f"{name}{args} {dtype}")
 
 
 def test_errors():

@@ -134,15 +134,17 @@ def _color(c, fn):
     return out + [0.0] * (4 - len(out))
 
 
-def _line_type(lt, img, fn):
+_LINE_TYPES = (0, 1, LINE_4, LINE_8, LINE_AA)
+
+
+def _line_type(lt, fn):
+    """cv2's line type, checked; LINE_AA stays LINE_AA whatever the image (the kernel draws LINE_8
+    instead on images that are not 8-bit, as cv2 does)."""
+    if type(lt) is int and (lt == LINE_8 or lt == LINE_AA or lt == LINE_4 or lt == 0 or lt == 1):
+        return lt  # the common case, without the calls below
     lt = _int(lt, fn, "lineType")
-    if lt not in (0, 1, LINE_4, LINE_8, LINE_AA):
+    if lt not in _LINE_TYPES:
         raise fail(fn, f"unsupported lineType {lt} (expected LINE_4, LINE_8 or LINE_AA)")
-    if lt == LINE_AA:
-        dt = getattr(img, "dtype", None)  # an image without one fails in _draw (_canvas)
-        if dt is not None:
-            if _dtype_name(dt) != "uint8":
-                lt = LINE_8  # cv2 draws anti-aliased only on 8-bit images
     return lt
 
 
@@ -371,21 +373,27 @@ _DTYPE_NAMES = {}
 
 # ---- lines and shapes -----------------------------------------------------------------------
 
+# line, rectangle and circle with plain arguments (int tuples, a tuple colour, int thickness, line
+# type and shift): checked and drawn in place by one native call that answers False, having drawn
+# nothing, for anything else (the functions below then check and report as cv2 does)
+_quick = _core.cv_draw_quick
+_RECT_DEFAULTS = ((1, LINE_8, 0), (LINE_8, 0), (0,))  # rectangle's defaults after 3, 4, 5 arguments
+
 def line(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
+    if _quick(_LINE, img, (pt1, pt2, color, thickness, lineType, shift)):
+        return img  # the usual arguments, checked and drawn in one native call (bind_draw.cpp)
     fn = "line"
-    a = img
     (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
     t = _thickness(thickness, fn, allow_filled=False)
-    ints = [_LINE, x0, y0, x1, y1, t, _line_type(lineType, a, fn), _shift(shift, fn)]
+    ints = [_LINE, x0, y0, x1, y1, t, _line_type(lineType, fn), _shift(shift, fn)]
     return _draw(img, ints, _color(color, fn), fn)
 
 
 def arrowedLine(img, pt1, pt2, color, thickness=1, line_type=LINE_8, shift=0, tipLength=0.1):
     fn = "arrowedLine"
-    a = img
     (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
     t = _thickness(thickness, fn, allow_filled=False)
-    lt, sh, col = _line_type(line_type, a, fn), _shift(shift, fn), _color(color, fn)
+    lt, sh, col = _line_type(line_type, fn), _shift(shift, fn), _color(color, fn)
     tip = math.hypot(x0 - x1, y0 - y1) * float(tipLength)
     ang = math.atan2(y0 - y1, x0 - x1)
     ints = [_LINE, x0, y0, x1, y1, t, lt, sh]
@@ -401,8 +409,10 @@ def rectangle(img, *args, **kw):
     rectangle(img, rec=(x, y, w, h), color, thickness=1, lineType=8, shift=0)."""
     fn = "rectangle"
     if not kw and 3 <= len(args) <= 6 and type(args[0]) is tuple and len(args[0]) == 2:
+        if len(args) == 6 and _quick(_POLYLINE, img, args) or \
+                len(args) < 6 and _quick(_POLYLINE, img, args + _RECT_DEFAULTS[len(args) - 3]):
+            return img  # the usual arguments, checked and drawn in one native call (bind_draw.cpp)
         return _rectangle_pts(img, *args)  # the usual call, without the keyword bookkeeping
-    a = img
     first = args[0] if args else kw.get("rec", kw.get("pt1"))
     seq = first.tolist() if hasattr(first, "tolist") else first
     rect_form = "rec" in kw or (isinstance(seq, (list, tuple)) and len(seq) == 4)
@@ -420,7 +430,7 @@ def rectangle(img, *args, **kw):
     col = _color(v["color"], fn)
     sh = _shift(v.get("shift", 0), fn)
     t = _thickness(v.get("thickness", 1), fn)
-    lt = _line_type(v.get("lineType", LINE_8), a, fn)
+    lt = _line_type(v.get("lineType", LINE_8), fn)
     if rect_form:
         try:
             x, y, w, h = (_int(q, fn, "rec") for q in seq)
@@ -447,8 +457,7 @@ def _rectangle_pts(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
     # plain ints in range skip the checking calls (same results: _shift, _thickness, _line_type)
     sh = 0 if shift == 0 and type(shift) is int else _shift(shift, fn)
     t = thickness if type(thickness) is int and -_I32 <= thickness <= _MAX_THICKNESS else _thickness(thickness, fn)
-    lt = lineType if (lineType == LINE_8 or lineType == LINE_4) and type(lineType) is int else \
-        _line_type(lineType, img, fn)
+    lt = _line_type(lineType, fn)
     (x0, y0), (x1, y1) = _point(pt1, fn, "pt1"), _point(pt2, fn, "pt2")
     if t >= 0:
         return _draw(img, [_POLYLINE, 1, t, lt, sh, 4, x0, y0, x1, y0, x1, y1, x0, y1], col, fn)
@@ -456,13 +465,14 @@ def _rectangle_pts(img, pt1, pt2, color, thickness=1, lineType=LINE_8, shift=0):
 
 
 def circle(img, center, radius, color, thickness=1, lineType=LINE_8, shift=0):
+    if _quick(_CIRCLE, img, (center, radius, color, thickness, lineType, shift)):
+        return img  # the usual arguments, checked and drawn in one native call (bind_draw.cpp)
     fn = "circle"
-    a = img
     cx, cy = _point(center, fn, "center")
     r = _int(radius, fn, "radius")
     if r < 0:
         raise fail(fn, f"radius must be >= 0, got {r}")
-    ints = [_CIRCLE, cx, cy, r, _thickness(thickness, fn), _line_type(lineType, a, fn), _shift(shift, fn)]
+    ints = [_CIRCLE, cx, cy, r, _thickness(thickness, fn), _line_type(lineType, fn), _shift(shift, fn)]
     return _draw(img, ints, _color(color, fn), fn)
 
 
@@ -470,7 +480,6 @@ def ellipse(img, *args, **kw):
     """ellipse(img, center, axes, angle, startAngle, endAngle, color, thickness=1, lineType=8, shift=0)
     or ellipse(img, box=((cx, cy), (w, h), angle), color, thickness=1, lineType=8)."""
     fn = "ellipse"
-    a = img
     if len(args) + len(kw) >= 6 or "center" in kw:
         names = ("center", "axes", "angle", "startAngle", "endAngle", "color", "thickness", "lineType", "shift")
         v = dict(zip(names, args), **kw)
@@ -505,7 +514,7 @@ def ellipse(img, *args, **kw):
         raise fail(fn, "missing required argument 'color'")
     col = _color(v["color"], fn)
     t = _thickness(v["thickness"], fn)
-    lt = _line_type(v["lineType"], a, fn)
+    lt = _line_type(v["lineType"], fn)
     ints = [_ELLIPSE, ctr[0], ctr[1], ax[0], ax[1], angs[0], angs[1], angs[2], t, lt]
     return _draw(img, ints, col, fn)
 
@@ -561,10 +570,9 @@ def ellipse2Poly(center, axes, angle, arcStart, arcEnd, delta):
 
 def polylines(img, pts, isClosed, color, thickness=1, lineType=LINE_8, shift=0):
     fn = "polylines"
-    a = img
     conts = _contours(pts, fn)
     t = _thickness(thickness, fn, allow_filled=False) if _int(thickness, fn, "thickness") != 0 else 0
-    lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
+    lt, sh, col = _line_type(lineType, fn), _shift(shift, fn), _color(color, fn)
     ints = []
     for c in conts:
         if c:
@@ -574,9 +582,8 @@ def polylines(img, pts, isClosed, color, thickness=1, lineType=LINE_8, shift=0):
 
 def fillPoly(img, pts, color, lineType=LINE_8, shift=0, offset=(0, 0)):
     fn = "fillPoly"
-    a = img
     conts = [c for c in _contours(pts, fn) if c]
-    lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
+    lt, sh, col = _line_type(lineType, fn), _shift(shift, fn), _color(color, fn)
     ox, oy = _point(offset, fn, "offset")
     if not conts:
         return _unchanged(img, fn)
@@ -588,9 +595,8 @@ def fillPoly(img, pts, color, lineType=LINE_8, shift=0, offset=(0, 0)):
 
 def fillConvexPoly(img, points, color, lineType=LINE_8, shift=0):
     fn = "fillConvexPoly"
-    a = img
     pts = _contour_points(points, fn, "points")
-    lt, sh, col = _line_type(lineType, a, fn), _shift(shift, fn), _color(color, fn)
+    lt, sh, col = _line_type(lineType, fn), _shift(shift, fn), _color(color, fn)
     if not pts:
         return _unchanged(img, fn)
     return _draw(img, [_FILLCONVEX, lt, sh] + _flat(pts), col, fn)
@@ -638,7 +644,6 @@ def _select(h, idx, max_level):
 def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_8, hierarchy=None,
                  maxLevel=_INT_MAX, offset=(0, 0)):
     fn = "drawContours"
-    a = image
     try:
         conts = [_contour_points(c, fn, "contours") for c in contours]
     except TypeError:
@@ -646,7 +651,7 @@ def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_
     n = len(conts)
     idx = _int(contourIdx, fn, "contourIdx")
     t = _thickness(thickness, fn)
-    lt, col = _line_type(lineType, a, fn), _color(color, fn)
+    lt, col = _line_type(lineType, fn), _color(color, fn)
     ox, oy = _point(offset, fn, "offset")
     max_level = _int(maxLevel, fn, "maxLevel")
     if n == 0:
@@ -672,11 +677,10 @@ def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_
 
 def drawMarker(img, position, color, markerType=MARKER_CROSS, markerSize=20, thickness=1, line_type=8):
     fn = "drawMarker"
-    a = img
     x, y = _point(position, fn, "position")
     s = _int(markerSize, fn, "markerSize") // 2
     t = _thickness(thickness, fn, allow_filled=False)
-    lt, col = _line_type(line_type, a, fn), _color(color, fn)
+    lt, col = _line_type(line_type, fn), _color(color, fn)
     segs = {
         MARKER_TILTED_CROSS: [((x - s, y - s), (x + s, y + s)), ((x + s, y - s), (x - s, y + s))],
         MARKER_STAR: [((x - s, y), (x + s, y)), ((x, y - s), (x, y + s)),
@@ -783,20 +787,22 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
     'x') and 18 punctuation marks; all of FONT_HERSHEY_PLAIN | FONT_ITALIC but the digits, the
     space and 16 marks."""
     fn = "putText"
-    a = img
     text = _text(text, fn)
     (ox, oy) = _point(org, fn, "org")
     col = _color(color, fn)
     t = _int(thickness, fn, "thickness")
-    lt = _line_type(lineType, a, fn)
+    lt = _line_type(lineType, fn)
+    if lt == LINE_AA:
+        dt = getattr(img, "dtype", None)  # an image without one fails in _draw (_canvas)
+        if dt is not None and _dtype_name(dt) != "uint8":
+            lt = LINE_8  # cv2 anti-aliases on 8-bit images only (decided here: the glyph route below differs)
     scale = _scale(fontScale, fn)
     if not text:
         return _unchanged(img, fn)
     face = _face(fontFace, fn)
     if not 0 <= t <= _MAX_THICKNESS:
         raise fail(fn, f"thickness must be in [0, {_MAX_THICKNESS}], got {t}")
-    from . import _hershey
-    _, base, glyphs = _hershey.face_table(face, fn)
+    _, base, glyphs = _hershey().face_table(face, fn)
     hscale = round(scale * (1 << _XY_SHIFT))  # cv2: cvRound(fontScale * XY_ONE), ties to even
     vscale = -hscale if bottomLeftOrigin else hscale
     # thin strokes with sub-pixel end points: OpenCV 4 walks them with its fixed-point line
@@ -825,6 +831,17 @@ def putText(img, text, org, fontFace, fontScale, color, thickness=1, lineType=LI
     return _draw(img, b"".join(parts), col, fn)
 
 
+_HERSHEY = []
+
+
+def _hershey():
+    """mnn/cv/_hershey.py, imported at first use (an import statement costs microseconds per label)."""
+    if not _HERSHEY:
+        from . import _hershey as h
+        _HERSHEY.append(h)
+    return _HERSHEY[0]
+
+
 # putText's glyph strokes encoded once per (face, scale, thickness, line type) as packed POLYLINE
 # commands relative to the pen position, placed by an OFFSET command: a label then costs a few
 # dictionary look-ups per character instead of rounding every stroke point in Python.
@@ -850,8 +867,7 @@ def _codes(text, font_face):
         b = text.encode()
         if min(b) >= 32 and max(b) < 127:
             return b
-    from . import _hershey
-    return _hershey.codes(text, _int(font_face, "putText", "fontFace"))
+    return _hershey().codes(text, _int(font_face, "putText", "fontFace"))
 
 
 def getTextSize(text, fontFace, fontScale, thickness):
@@ -864,10 +880,9 @@ def getTextSize(text, fontFace, fontScale, thickness):
     face = _face(fontFace, fn)
     scale = _scale(fontScale, fn)
     t = _int(thickness, fn, "thickness")
-    from . import _hershey
-    cap, base, glyphs = _hershey.face_table(face, fn)
+    cap, base, glyphs = _hershey().face_table(face, fn)
     width = 0.0
-    for code in _hershey.codes(text, _int(fontFace, fn, "fontFace")):
+    for code in _hershey().codes(text, _int(fontFace, fn, "fontFace")):
         left, right, _ = glyphs[code]
         width += (right - left) * scale
     half = abs(t + 1) // 2 * (1 if t + 1 >= 0 else -1)  # C's truncating (thickness + 1) / 2

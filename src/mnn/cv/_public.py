@@ -48,7 +48,10 @@ def _named(f, qualname):
 
 
 def _as_cv2_returns(r, args):
-    if isinstance(r, _np.ndarray) and r.ndim == 3 and r.shape[2] == 1 and not any(r is a for a in args):
+    for a in args:
+        if r is a:
+            return r  # handed back as given (the drawing functions' image): tested first, being cheap
+    if isinstance(r, _np.ndarray) and r.ndim == 3 and r.shape[2] == 1:
         return r.reshape(r.shape[:2])
     return r
 

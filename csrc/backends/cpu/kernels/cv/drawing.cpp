@@ -19,8 +19,8 @@
 //   7 OFFSET     dx dy   (added, raw, to the points of every later POLYLINE: putText's glyphs are
 //                         encoded once relative to their pen position and placed by an OFFSET)
 // line_type is cv2's value: 4, 8, 16 (LINE_AA) or the aliases 0 (8-connected) and 1 (4-connected),
-// which cv2 5 routes differently in places (thin lines with shift > 0); Python turns LINE_AA into 8
-// on images that are not 8-bit, as cv2 does.
+// which cv2 5 routes differently in places (thin lines with shift > 0); LINE_AA becomes 8 on images
+// that are not 8-bit, as in cv2 (decoded per command below).
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -30,6 +30,10 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "backends/cpu/kernels/cv/drawing.h"
 #include "core/error.h"
@@ -67,47 +71,81 @@ const float* sin_table() {
   return t.data();
 }
 
+// The image and colour being drawn. Writes go through uint8_t pointers, which may alias anything,
+// so the members are read into locals before each loop (else every store reloads them); the walks
+// that plot pixel by pixel take a copy of the Canvas (Canvas lc = c) for the same reason.
 struct Canvas {
   uint8_t* data;
   int64_t h, w, pix, step;
   int cn;
   bool u8;
   uint8_t color[32];
-  int cval[4];  // colour as ints, for blending (uint8 images only)
+  uint8_t pattern[48];  // the colour repeated over 48 bytes (16 pixels of 3 bytes, 12 of 4, ...)
+  uint32_t col32;       // the first 4 bytes of the colour
+  int cval[4];          // colour as ints, for blending (uint8 images only)
 
-  void span(int64_t y, int64_t x1, int64_t x2) {  // x1..x2 inclusive, already inside the image
-    uint8_t* p = data + y * step + x1 * pix;
-    const int64_t n = x2 - x1 + 1;
-    // the common pixel sizes with constant-size stores (a memcpy of a run-time size per pixel
-    // costs a call each)
-    switch (pix) {
-      case 1:
-        std::memset(p, color[0], static_cast<size_t>(n));
-        break;
-      case 3:
-        for (int64_t i = 0; i < n; ++i, p += 3) p[0] = color[0], p[1] = color[1], p[2] = color[2];
-        break;
-      case 4:
-        for (int64_t i = 0; i < n; ++i, p += 4) std::memcpy(p, color, 4);
-        break;
-      default:
-        for (int64_t i = 0; i < n; ++i, p += pix) std::memcpy(p, color, static_cast<size_t>(pix));
-    }
+  void set_color() {  // after color[] and pix are filled in
+    for (int64_t i = 0; i < 48; i += pix) std::memcpy(pattern + i, color, static_cast<size_t>(std::min<int64_t>(pix, 48 - i)));
+    std::memcpy(&col32, color, 4);
   }
-  void put(int64_t x, int64_t y) {
-    if (x >= 0 && x < w && y >= 0 && y < h) {
+  void span(int64_t y, int64_t x1, int64_t x2) const {  // x1..x2 inclusive, already inside the image
+    const int64_t ps = pix;
+    uint8_t* p = data + y * step + x1 * ps;
+    int64_t n = x2 - x1 + 1;
+    if (ps == 1) {
+      std::memset(p, color[0], static_cast<size_t>(n));
+      return;
+    }
+    if (ps == 3 || ps == 4) {
+      // long spans take 48-byte stores of the repeated colour (16 pixels of 3 bytes, 12 of 4), the
+      // rest one pixel at a time with stores of the pixel's own size
+      const int64_t per = 48 / ps;
+      if (n >= per) {
+        uint8_t pat[48];
+        std::memcpy(pat, pattern, 48);
+        for (; n >= per; n -= per, p += 48) std::memcpy(p, pat, 48);
+      }
+      const uint32_t cc = col32;
+      if (ps == 3) {
+        const uint16_t lo = static_cast<uint16_t>(cc);
+        const uint8_t hi = static_cast<uint8_t>(cc >> 16);
+        for (; n > 0; --n, p += 3) std::memcpy(p, &lo, 2), p[2] = hi;
+      } else {
+        for (; n > 0; --n, p += 4) std::memcpy(p, &cc, 4);
+      }
+      return;
+    }
+    for (; n > 0; --n, p += ps) std::memcpy(p, color, static_cast<size_t>(ps));
+  }
+  void put(int64_t x, int64_t y) const {
+    if (static_cast<uint64_t>(x) < static_cast<uint64_t>(w) && static_cast<uint64_t>(y) < static_cast<uint64_t>(h)) {
       uint8_t* p = data + y * step + x * pix;
-      if (pix == 3) p[0] = color[0], p[1] = color[1], p[2] = color[2];
-      else std::memcpy(p, color, static_cast<size_t>(pix));
+      switch (pix) {
+        case 1: *p = static_cast<uint8_t>(col32); break;
+        case 3: {
+          const uint16_t lo = static_cast<uint16_t>(col32);
+          std::memcpy(p, &lo, 2);
+          p[2] = static_cast<uint8_t>(col32 >> 16);
+          break;
+        }
+        case 4: std::memcpy(p, &col32, 4); break;
+        default: std::memcpy(p, color, static_cast<size_t>(pix));
+      }
     }
   }
-  void clipped_span(int64_t y, int64_t x1, int64_t x2) {
+  void clipped_span(int64_t y, int64_t x1, int64_t x2) const {
     if (y < 0 || y >= h) return;
     x1 = std::max<int64_t>(x1, 0);
     x2 = std::min<int64_t>(x2, w - 1);
     if (x1 <= x2) span(y, x1, x2);
   }
 };
+
+// A hint to fetch the cache line at byte offset `off` of the image for writing (the address may
+// lie outside it: a prefetch never faults, and the arithmetic is done on integers).
+inline void prefetch_w(const uint8_t* data, int64_t off) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(data) + static_cast<uintptr_t>(off)), 1);
+}
 
 // Clips the segment a-b to [0, w-1] x [0, h-1] (Cohen-Sutherland; each intersection is computed in
 // double and truncated, the way cv2's clipLine does it, so clipped end points land on the same
@@ -151,7 +189,8 @@ bool clip_segment(int64_t w, int64_t h, Pt& a, Pt& b) {
 }
 
 // A 1-pixel line between integer points, 8- or 4-connected, always walked left to right.
-void line_int(Canvas& c, Pt a, Pt b, int connectivity) {
+void line_int(const Canvas& canvas, Pt a, Pt b, int connectivity) {
+  const Canvas c = canvas;  // a local copy: see Canvas
   connectivity = connectivity == 0 ? 8 : connectivity == 1 ? 4 : connectivity;  // cv2's aliases
   if (a.x < 0 || a.x >= c.w || b.x < 0 || b.x >= c.w || a.y < 0 || a.y >= c.h || b.y < 0 || b.y >= c.h)
     if (!clip_segment(c.w, c.h, a, b)) return;
@@ -195,7 +234,8 @@ void line_int(Canvas& c, Pt a, Pt b, int connectivity) {
 // A 1-pixel 8-connected line between fixed-point points (cv2 draws thin lines with shift > 0 so):
 // the far end point is rounded and set, then the major axis is walked one pixel at a time from
 // the near end while the minor coordinate advances by the slope in fixed point.
-void line_fixed(Canvas& c, Pt a, Pt b) {
+void line_fixed(const Canvas& canvas, Pt a, Pt b) {
+  const Canvas c = canvas;  // a local copy: see Canvas
   if (!clip_segment(c.w << kShift, c.h << kShift, a, b)) return;
   int64_t dx = b.x - a.x, dy = b.y - a.y;
   const int64_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
@@ -248,15 +288,72 @@ inline void aa_blend_px(uint8_t* p, const int* cval, int a) {
   }
 }
 
+#if defined(__SSE2__)
+// The same double blend on one 3- or 4-channel pixel held as four int32 lanes (SSE2, the x86-64
+// baseline): _mm_madd_epi16 of (c - v) with (a, 0) pairs is (c - v) * a exactly, since |c - v| <= 255
+// fits the low int16 half of each lane. A third of the scalar ALU work; the same integers.
+inline __m128i aa_blend_vec(__m128i v, __m128i cv, __m128i a) {
+  const __m128i k127 = _mm_set1_epi32(127);
+  v = _mm_add_epi32(v, _mm_srai_epi32(_mm_add_epi32(_mm_madd_epi16(_mm_sub_epi32(cv, v), a), k127), 8));
+  return _mm_add_epi32(v, _mm_srai_epi32(_mm_add_epi32(_mm_madd_epi16(_mm_sub_epi32(cv, v), a), k127), 8));
+}
+
+// One pixel p (CN = 3 or 4 bytes) blended with weight a. A 3-byte pixel is read and written with
+// the same 16+8-bit accesses (loads that match earlier stores forward from them; a memcpy of 3
+// bytes into a 32-bit local goes through the stack and stalls), never touching its neighbours.
+template <int CN>
+inline void aa_blend_px_vec(uint8_t* p, __m128i cv, int a) {
+  uint32_t raw;
+  if (CN == 4) {
+    std::memcpy(&raw, p, 4);
+  } else {
+    uint16_t lo;
+    std::memcpy(&lo, p, 2);
+    raw = lo | static_cast<uint32_t>(p[2]) << 16;
+  }
+  const __m128i z = _mm_setzero_si128();
+  __m128i v = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(static_cast<int>(raw)), z), z);
+  v = aa_blend_vec(v, cv, _mm_shuffle_epi32(_mm_cvtsi32_si128(a), 0));
+  const uint32_t out = static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(v, v), z)));
+  if (CN == 4) {
+    std::memcpy(p, &out, 4);
+  } else {
+    const uint16_t lo = static_cast<uint16_t>(out);
+    std::memcpy(p, &lo, 2);
+    p[2] = static_cast<uint8_t>(out >> 16);
+  }
+}
+#endif
+
 // The walk of line_aa (below): one step per whole pixel along the major axis u, blending the three
 // pixels across the line. Pointers step along both axes; the bounds are checked per pixel only
 // where the three pixels reach past the image (the walk itself stays inside after clipping, u
-// checked anyway).
+// checked anyway). 3- and 4-channel pixels take the SSE2 blend where it is available.
 template <int CN>
-void aa_walk(Canvas& c, bool x_major, int64_t u, int64_t v, int64_t vstep, int64_t left, const int (&ends)[3][3]) {
+void aa_walk(const Canvas& canvas, bool x_major, int64_t u, int64_t v, int64_t vstep, int64_t left,
+             const int (&ends)[3][3]) {
+  // a local copy of what the walk reads (see Canvas), without the colour patterns it does not need
+  const struct {
+    uint8_t* data;
+    int64_t w, h, pix, step;
+    int cval[4];
+  } c = {canvas.data, canvas.w, canvas.h, canvas.pix, canvas.step,
+         {canvas.cval[0], canvas.cval[1], canvas.cval[2], canvas.cval[3]}};
   const int64_t ulim = x_major ? c.w : c.h, vlim = x_major ? c.h : c.w;
   const int64_t su = x_major ? c.pix : c.step, sv = x_major ? c.step : c.pix;  // byte strides along u, v
+#if defined(__SSE2__)
+  constexpr bool kVec = CN == 3 || CN == 4;
+  const __m128i cv = _mm_setr_epi32(c.cval[0], c.cval[1], c.cval[2], c.cval[3]);
+#endif
+  constexpr int64_t kAhead = 12;  // steps: a y-major walk meets a new row (a cache line) at each
   for (int64_t done = 0; left >= 0; ++u, v += vstep, ++done, --left) {
+    if (!x_major) {
+      if (left > kAhead) prefetch_w(c.data, (u + kAhead) * su + (((v + kAhead * vstep) >> kShift) - 1) * sv);
+    } else if ((done & 7) == 0 && left > 32) {
+      // an x-major walk moves along three rows: a new cache line of each every 64 / pix steps
+      const int64_t off = (u + 32) * su + (((v + 32 * vstep) >> kShift) - 1) * sv;
+      prefetch_w(c.data, off), prefetch_w(c.data, off + sv), prefetch_w(c.data, off + 2 * sv);
+    }
     if (u < 0 || u >= ulim) continue;
     const int f = ends[done < 2 ? done : 2][left < 2 ? left : 2];
     const int d = static_cast<int>((v >> (kShift - 5)) & 31);
@@ -265,6 +362,14 @@ void aa_walk(Canvas& c, bool x_major, int64_t u, int64_t v, int64_t vstep, int64
               w2 = (f * kAAFilter[63 - d] >> 8) & 0xff;
     if (vc >= 1 && vc + 1 < vlim) {
       uint8_t* p = c.data + u * su + (vc - 1) * sv;
+#if defined(__SSE2__)
+      if constexpr (kVec) {
+        aa_blend_px_vec<CN>(p, cv, w0);
+        aa_blend_px_vec<CN>(p + sv, cv, w1);
+        aa_blend_px_vec<CN>(p + 2 * sv, cv, w2);
+        continue;
+      }
+#endif
       aa_blend_px<CN>(p, c.cval, w0);
       aa_blend_px<CN>(p + sv, c.cval, w1);
       aa_blend_px<CN>(p + 2 * sv, c.cval, w2);
@@ -330,8 +435,33 @@ void line_aa(Canvas& c, Pt a, Pt b) {
 
 // A filled convex polygon: outline first (so thin slivers still show), then one span per row
 // between a left and a right edge that are followed vertex by vertex from the topmost vertex.
+// The pixels fill_convex paints for an axis-aligned rectangle with corners on whole pixels and
+// LINE_4/LINE_8: the outline is the rectangle's border (every walk below steps along one axis
+// only) and the scan fill paints the rows between (all but the last, which the outline holds), so
+// together they paint the whole rectangle inside the image, which is filled directly here. This is
+// each thick segment of rectangle(), polylines() and drawContours() along an axis.
+bool fill_axis_rect(const Canvas& c, const Pt* v, int64_t n, int line_type, int shift) {
+  if (n != 4 || line_type >= kAA) return false;
+  const int64_t frac = (int64_t(1) << shift) - 1;
+  for (int64_t i = 0; i < 4; ++i)
+    if ((v[i].x | v[i].y) & frac) return false;
+  const bool a = v[0].x == v[3].x && v[1].x == v[2].x && v[0].y == v[1].y && v[2].y == v[3].y;
+  const bool b = v[0].x == v[1].x && v[2].x == v[3].x && v[0].y == v[3].y && v[1].y == v[2].y;
+  if (!a && !b) return false;
+  const int64_t x0 = std::max<int64_t>(std::min(v[0].x, v[2].x) >> shift, 0);
+  const int64_t x1 = std::min<int64_t>(std::max(v[0].x, v[2].x) >> shift, c.w - 1);
+  const int64_t y0 = std::max<int64_t>(std::min(v[0].y, v[2].y) >> shift, 0);
+  const int64_t y1 = std::min<int64_t>(std::max(v[0].y, v[2].y) >> shift, c.h - 1);
+  for (int64_t y = y0; x0 <= x1 && y <= y1; ++y) {
+    if (y + 8 <= y1) prefetch_w(c.data, (y + 8) * c.step + x0 * c.pix);  // a box's sides: a new row per span
+    c.span(y, x0, x1);
+  }
+  return true;
+}
+
 void fill_convex(Canvas& c, const Pt* v, int64_t n, int line_type, int shift) {
   if (n <= 0) return;
+  if (fill_axis_rect(c, v, n, line_type, shift)) return;
   const int64_t delta = (int64_t(1) << shift) >> 1;
   const int64_t d1 = line_type < kAA ? (kOne >> 1) : kOne - 1;
   const int64_t d2 = line_type < kAA ? (kOne >> 1) : 0;
@@ -526,7 +656,8 @@ void fill_edges(Canvas& c, std::vector<Edge>& edges) {
 }
 
 // Midpoint circle of integer centre and radius: outline points or filled rows.
-void circle_int(Canvas& c, Pt ctr, int64_t r, bool fill) {
+void circle_int(const Canvas& canvas, Pt ctr, int64_t r, bool fill) {
+  const Canvas c = canvas;  // a local copy: see Canvas
   int64_t err = 0, dx = r, dy = 0, plus = 1, minus = (r << 1) - 1;
   while (dx >= dy) {
     const int64_t y11 = ctr.y - dy, y12 = ctr.y + dy, y21 = ctr.y - dx, y22 = ctr.y + dx;
@@ -726,7 +857,7 @@ void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType
                    size_t nints, const double* col) {
   const int64_t isz = static_cast<int64_t>(itemsize(dt));
   if (h == 0 || w == 0) return;
-    Canvas c;
+    Canvas c{};
     c.data = reinterpret_cast<uint8_t*>(data);
     c.h = h, c.w = w, c.pix = cn * isz, c.step = step, c.cn = cn;
     c.u8 = dt == DType::UInt8;
@@ -738,12 +869,19 @@ void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType
       }
       return 0;
     });
+    c.set_color();
     for (int k = 0; k < 4; ++k) c.cval[k] = static_cast<int>(saturate<uint8_t>(col[k]));
     size_t pos = 0;
     // the stream comes from mnn/cv/_drawing.py; a short one (a bug there) throws instead of reading past it
     auto next = [&]() {
       if (pos >= nints) throw ValueError("[mnn.cv.draw] truncated command stream");
       return ints[pos++];
+    };
+    // cv2 anti-aliases on 8-bit images only and draws LINE_8 on the others (mnn/cv/_drawing.py
+    // passes the caller's line type on)
+    auto next_lt = [&]() {
+      const int lt = static_cast<int>(next());
+      return lt == kAA && !c.u8 ? 8 : lt;
     };
     Pt off{0, 0};  // OFFSET: added to the points of the POLYLINE commands that follow
     auto points = [&](int64_t n) {
@@ -757,26 +895,26 @@ void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType
         case 0: {
           Pt a{next(), next()}, b{next(), next()};
           int64_t th = next();
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           thick_line(c, a, b, th, lt, 3, sh);
           break;
         }
         case 1: {
           bool closed = next() != 0;
           int64_t th = next();
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           std::vector<Pt> v = points(next());
           for (auto& p : v) p.x += off.x, p.y += off.y;
           poly_line(c, v, closed, th, lt, sh);
           break;
         }
         case 2: {
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           fill_convex(c, points(next()), lt, sh);
           break;
         }
         case 3: {
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           Pt off{next(), next()};
           int64_t nc = next();
           std::vector<Edge> edges;
@@ -787,20 +925,20 @@ void draw_commands(char* data, int64_t h, int64_t w, int64_t step, int cn, DType
         case 4: {
           Pt ctr{next(), next()};
           int64_t r = next(), th = next();
-          int lt = static_cast<int>(next()), sh = static_cast<int>(next());
+          int lt = next_lt(), sh = static_cast<int>(next());
           circle_cmd(c, ctr, r, th, lt, sh);
           break;
         }
         case 5: {
           Pt ctr{next(), next()}, ax{next(), next()};
           int64_t ang = next(), a0 = next(), a1 = next(), th = next();
-          int lt = static_cast<int>(next());
+          int lt = next_lt();
           ellipse_fixed(c, ctr, ax, ang, a0, a1, th, lt);
           break;
         }
         case 6: {
           int64_t th = next();
-          int lt = static_cast<int>(next());
+          int lt = next_lt();
           int64_t nc = next();
           for (int64_t k = 0; k < nc; ++k) {
             std::vector<Pt> v = points(next());
