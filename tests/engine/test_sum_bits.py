@@ -1,6 +1,6 @@
 """Float sums keep numpy's exact bits on every path of the sum kernels (simd/reduce_kernels.cpp,
-kernels/reduce.cpp): short runs, pairwise blocks, the long-run lockstep subtrees (quarters and
-eighths of numpy's tree), several runs in lockstep (axis 1), rows (axis 0), thread splits, strided
+kernels/reduce.cpp): short runs, pairwise blocks, a long run's four quarter subtrees of numpy's
+tree in lockstep, several runs in lockstep (axis 1), rows (axis 0), thread splits, strided
 and reversed views, empty and 0-d inputs, keepdims, dtype=, and the sign of a zero sum."""
 
 import numpy
@@ -12,8 +12,9 @@ import mnn.numpy as mnp
 FLOATS = ["float32", "float64", "float16"]
 
 # Around every threshold of the kernels: the 8-lane blocks and 128-element leaves of numpy's
-# pairwise sum, the 2048-element lockstep chunks, 16384 (a long run's subtrees in lockstep),
-# powers of two (equal eighths: the 8-stream path) and lengths whose halves are unequal.
+# pairwise sum, the 2048-element lockstep chunks, 16384 (a long run's quarter subtrees in
+# lockstep), powers of two (equal quarters and eighths: an earlier kernel read eighths as eight
+# streams) and lengths whose halves are unequal (no lockstep).
 LENGTHS = [1, 7, 8, 9, 127, 128, 129, 255, 256, 2047, 2048, 2049, 16383, 16384, 16385, 131072,
            131080, 196608, 262144, 3 * (1 << 17) + 5, (1 << 20) + 24]
 
@@ -40,7 +41,7 @@ def test_runs_of_every_length(dtype):
 def test_matrices_along_each_axis(dtype):
     rng = numpy.random.default_rng(8)
     # (7, 3001): 7 rows, not a multiple of the 4 runs summed in lockstep; (512, 256) sums all of
-    # 2^17 elements through equal eighths; (1024, 1024) has rows long enough to split in halves
+    # 2^17 elements through equal quarters; (1024, 1024) has rows long enough to split in halves
     for shape in [(7, 3001), (512, 256), (1024, 1024), (3, 1 << 16), (1 << 16, 3)]:
         a = rng.standard_normal(shape).astype(dtype)
         A = mnp.asarray(a)
