@@ -320,7 +320,9 @@ class ReduceKernel final : public backend::Kernel {
         A acc;
         if constexpr (std::is_floating_point_v<A>) {
           if (is_sum_ && g_.rdims.size() <= 1) {
-            out[o] = T(g_.rdims.empty() ? A(base[0]) : pairwise_sum<T, A>(base, nred, g_.rstr[0]));
+            // through finish: a lone -0.0 (a length-1 axis) or a pairwise block of them sums to
+            // +0.0 in numpy, which adds to its zero identity
+            out[o] = finish(g_.rdims.empty() ? A(base[0]) : pairwise_sum<T, A>(base, nred, g_.rstr[0]));
             continue;
           }
         }
