@@ -224,7 +224,10 @@ inline float exp_f64(float x) {
 }
 
 inline float log_f64(float x) {
-  if (!(x > 0.0f && x < kInf)) return x == 0.0f ? -kInf : x < 0.0f ? kNaN : x;  // +inf and NaN: x
+  // NaN first: < and > on NaN (comiss; GCC uses it even for std::isless under -fno-trapping-math)
+  // raise invalid, which numpy's log(nan) does not
+  if (x != x) return x;
+  if (!(x > 0.0f && x < kInf)) return x == 0.0f ? -kInf : x < 0.0f ? kNaN : x;  // +inf: x
   const bool subnormal = x < kFltMin;
   const uint32_t b = static_cast<uint32_t>(bits_of(subnormal ? x * 8388608.0f : x));
   const int32_t tmp = static_cast<int32_t>(b - static_cast<uint32_t>(kLogOff));
@@ -639,7 +642,8 @@ inline bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
     const float x = a[i];  // read before o[i] is written: o may be a (in place)
     o[i] = log_f64(x);
     zero |= x == 0.0f;
-    negative |= x < 0.0f;
+    const int32_t b = bits_of(x);  // x < 0 without a comparison that raises invalid on NaN
+    negative |= (b < 0) & (static_cast<uint32_t>(b & 0x7fffffff) - 1u < 0x7f800000u);  // not -0.0 or NaN
   }
   if (zero) fp_status_raise(FE_DIVBYZERO);
   if (negative) fp_status_raise(FE_INVALID);
