@@ -184,7 +184,8 @@ constexpr double kExpPoly[7] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120,
 // 16 buckets of z (the top 4 bits of z's offset from kLogOff), r = z (1/c) - 1. 1/c is a float, so
 // z (1/c) is exact in double and so is r. kLogOff puts 1.0 inside bucket 9, whose relative width
 // is the same on both sides of 1.0, with c = 1: near x = 1 the result is log1p(r) alone, no
-// cancellation. |r| < 0.0298; degree-8 Taylor polynomial for log1p (truncation < 1e-13 relative).
+// cancellation. |r| < 0.0298; a degree-7 polynomial for log1p, r + r^2 g(r) with g fitted by
+// weighted least squares (within 8e-14 of log1p relative to r; Taylor's 1/k would need degree 8).
 constexpr int32_t kLogOff = 0x3f32aaab;  // 0.6979167
 constexpr float kLogInvC[16] = {1.401459813117981f,  1.3426573276519775f, 1.2885905504226685f, 1.2387096881866455f,
                                 1.1925466060638428f, 1.1497005224227905f, 1.1098265647888184f, 1.0726256370544434f,
@@ -196,7 +197,8 @@ constexpr double kLogC[16] = {  // -log(kLogInvC[i])
     -0.03713957116384337, 0.0, 0.05077237256043477, 0.10848067465903798,
     0.16303963096979462, 0.2147753612483397, 0.26396561475233776, 0.3108491894753166};
 constexpr double kLn2 = 0.6931471805599453;
-constexpr double kLog1pPoly[8] = {1.0, -1.0 / 2, 1.0 / 3, -1.0 / 4, 1.0 / 5, -1.0 / 6, 1.0 / 7, -1.0 / 8};
+constexpr double kLog1pPoly[7] = {1.0,                  -0.5000000000092085,  0.33333333311470775, -0.24999991583253506,
+                                  0.20000079991495148, -0.16685880406381615, 0.14228865260277074};
 constexpr float kFltMin = 1.17549435e-38f;
 
 inline double double_of(uint64_t b) {
@@ -235,8 +237,8 @@ inline float log_f64(float x) {
   const int i = (tmp >> 19) & 15;
   const float z = float_of(static_cast<int32_t>(b - (static_cast<uint32_t>(tmp) & 0xff800000u)));
   const double r = static_cast<double>(z) * static_cast<double>(kLogInvC[i]) - 1.0;
-  double q = kLog1pPoly[7];
-  for (int j = 6; j >= 0; --j) q = q * r + kLog1pPoly[j];
+  double q = kLog1pPoly[6];
+  for (int j = 5; j >= 0; --j) q = q * r + kLog1pPoly[j];
   const double hi = static_cast<double>(k) * kLn2 + kLogC[i];
   return static_cast<float>(r * q + hi);
 }
@@ -539,7 +541,8 @@ struct LogConsts {
   __m256d one = _mm256_set1_pd(1.0), ln2 = _mm256_set1_pd(kLn2);
   __m256d c1 = _mm256_set1_pd(kLog1pPoly[0]), c2 = _mm256_set1_pd(kLog1pPoly[1]), c3 = _mm256_set1_pd(kLog1pPoly[2]),
           c4 = _mm256_set1_pd(kLog1pPoly[3]), c5 = _mm256_set1_pd(kLog1pPoly[4]), c6 = _mm256_set1_pd(kLog1pPoly[5]),
-          c7 = _mm256_set1_pd(kLog1pPoly[6]), c8 = _mm256_set1_pd(kLog1pPoly[7]);
+          c7 = _mm256_set1_pd(kLog1pPoly[6]);
+  __m256i normal_lo = _mm256_set1_epi32(0x00800000), normal_span = _mm256_set1_epi32(0x7f7fffff - 0x00800000);
   __m256 zero = _mm256_setzero_ps(), inf = _mm256_set1_ps(kInf), neg_inf = _mm256_set1_ps(-kInf),
          nan = _mm256_set1_ps(kNaN);
 };
@@ -553,8 +556,7 @@ inline __m256i lookup16(__m256i a, __m256i b, __m256i idx) {
 
 inline __m128 log_half(const LogConsts& k, __m256d z, __m256d invc, __m256d kd, __m256d logc) {
   const __m256d r = _mm256_fmsub_pd(z, invc, k.one);  // exact
-  __m256d q = _mm256_fmadd_pd(k.c8, r, k.c7);
-  q = _mm256_fmadd_pd(q, r, k.c6);
+  __m256d q = _mm256_fmadd_pd(k.c7, r, k.c6);
   q = _mm256_fmadd_pd(q, r, k.c5);
   q = _mm256_fmadd_pd(q, r, k.c4);
   q = _mm256_fmadd_pd(q, r, k.c3);
@@ -564,13 +566,20 @@ inline __m128 log_half(const LogConsts& k, __m256d z, __m256d invc, __m256d kd, 
   return _mm256_cvtpd_ps(_mm256_fmadd_pd(r, q, hi));
 }
 
-// log_f64 on eight lanes, any input.
+// log_f64 on eight lanes; Any: any input, else positive normal floats only (the common case,
+// which skips the subnormal scaling and the special values). A normal lane gets the same bits
+// either way.
+template <bool Any>
 inline __m256 log8(const LogConsts& k, __m256 x) {
-  const __m256 subnormal = _mm256_cmp_ps(x, k.tiny, _CMP_LT_OQ);  // and zero, negatives: fixed below
-  const __m256i b = _mm256_castps_si256(_mm256_blendv_ps(x, _mm256_mul_ps(x, k.two23), subnormal));
+  __m256 subnormal = _mm256_setzero_ps();
+  __m256i b = _mm256_castps_si256(x);
+  if (Any) {  // and zero, negatives: fixed below
+    subnormal = _mm256_cmp_ps(x, k.tiny, _CMP_LT_OQ);
+    b = _mm256_castps_si256(_mm256_blendv_ps(x, _mm256_mul_ps(x, k.two23), subnormal));
+  }
   const __m256i tmp = _mm256_sub_epi32(b, k.off);
-  const __m256i ki =
-      _mm256_sub_epi32(_mm256_srai_epi32(tmp, 23), _mm256_and_si256(_mm256_castps_si256(subnormal), k.i23));
+  __m256i ki = _mm256_srai_epi32(tmp, 23);
+  if (Any) ki = _mm256_sub_epi32(ki, _mm256_and_si256(_mm256_castps_si256(subnormal), k.i23));
   const __m256 z = _mm256_castsi256_ps(_mm256_sub_epi32(b, _mm256_and_si256(tmp, k.exp_mask)));
   const __m256i idx = _mm256_srli_epi32(tmp, 19);  // bucket in bits 0-3
   const __m256 invc = _mm256_castsi256_ps(
@@ -582,13 +591,29 @@ inline __m256 log8(const LogConsts& k, __m256 x) {
   const __m128 y1 = log_half(k, hi_pd(z), hi_pd(invc), _mm256_cvtepi32_pd(_mm256_extracti128_si256(ki, 1)),
                              _mm256_castsi256_pd(_mm256_unpackhi_epi32(lcl, lch)));
   __m256 y = _mm256_set_m128(y1, y0);
-  const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(x, k.zero, _CMP_GT_OQ), _mm256_cmp_ps(x, k.inf, _CMP_LT_OQ));
-  if (__builtin_expect(_mm256_movemask_ps(ok) != 0xff, 0)) {  // 0, negatives, +inf, NaN
-    __m256 special = _mm256_blendv_ps(x, k.nan, _mm256_cmp_ps(x, k.zero, _CMP_LT_OQ));
-    special = _mm256_blendv_ps(special, k.neg_inf, _mm256_cmp_ps(x, k.zero, _CMP_EQ_OQ));
-    y = _mm256_blendv_ps(special, y, ok);
+  if (Any) {
+    const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(x, k.zero, _CMP_GT_OQ), _mm256_cmp_ps(x, k.inf, _CMP_LT_OQ));
+    if (_mm256_movemask_ps(ok) != 0xff) {  // 0, negatives, +inf, NaN
+      __m256 special = _mm256_blendv_ps(x, k.nan, _mm256_cmp_ps(x, k.zero, _CMP_LT_OQ));
+      special = _mm256_blendv_ps(special, k.neg_inf, _mm256_cmp_ps(x, k.zero, _CMP_EQ_OQ));
+      y = _mm256_blendv_ps(special, y, ok);
+    }
   }
   return y;
+}
+
+// All eight lanes positive normal floats (bits - 2^23 within the span, unsigned).
+inline bool all_normal(const LogConsts& k, __m256 x) {
+  const __m256i u = _mm256_sub_epi32(_mm256_castps_si256(x), k.normal_lo);
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(u, k.normal_span), k.normal_span)) == -1;
+}
+
+// The other vectors: every lane through the full form, and the conditions numpy reports. Inline:
+// a call in the loop would clobber every ymm register, and the loop would rebuild its constants.
+__attribute__((always_inline)) inline __m256 log8_special(const LogConsts& k, __m256 x, __m256& zero, __m256& negative) {
+  zero = _mm256_or_ps(zero, _mm256_cmp_ps(x, k.zero, _CMP_EQ_OQ));
+  negative = _mm256_or_ps(negative, _mm256_cmp_ps(x, k.zero, _CMP_LT_OQ));
+  return log8<true>(k, x);
 }
 
 [[maybe_unused]] void map_log_f32(int64_t n, const char* const* in, char* out) {
@@ -599,18 +624,14 @@ inline __m256 log8(const LogConsts& k, __m256 x) {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m256 x = _mm256_loadu_ps(a + i);
-    _mm256_storeu_ps(o + i, log8(k, x));
-    zero = _mm256_or_ps(zero, _mm256_cmp_ps(x, k.zero, _CMP_EQ_OQ));
-    negative = _mm256_or_ps(negative, _mm256_cmp_ps(x, k.zero, _CMP_LT_OQ));
+    _mm256_storeu_ps(o + i, __builtin_expect(all_normal(k, x), 1) ? log8<false>(k, x) : log8_special(k, x, zero, negative));
   }
   if (i < n) {  // padded with 1.0 (no flag), so a result never depends on where it sits
     alignas(32) float buf[8] = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
     std::memcpy(buf, a + i, (n - i) * sizeof(float));
     const __m256 x = _mm256_load_ps(buf);
-    _mm256_store_ps(buf, log8(k, x));
+    _mm256_store_ps(buf, log8_special(k, x, zero, negative));
     std::memcpy(o + i, buf, (n - i) * sizeof(float));
-    zero = _mm256_or_ps(zero, _mm256_cmp_ps(x, k.zero, _CMP_EQ_OQ));
-    negative = _mm256_or_ps(negative, _mm256_cmp_ps(x, k.zero, _CMP_LT_OQ));
   }
   if (_mm256_movemask_ps(zero)) fp_status_raise(FE_DIVBYZERO);
   if (_mm256_movemask_ps(negative)) fp_status_raise(FE_INVALID);
