@@ -1,10 +1,14 @@
 // Vectorised float32 exp, log, sin, cos and tanh for one ISA (compiled once per target, like
 // elementwise_table.cpp). libm's scalar calls cannot be vectorised, so a float32 exp ran at ~3 ns
-// per element, four times slower than memory. These are branch-free polynomial formulations
-// (Cody-Waite range reduction + minimax polynomials, the classic Cephes single-precision
-// coefficients) written as plain per-element code the compiler turns into SIMD for the target:
-// every lane follows the same instructions, special values are patched with selects.
-// Accuracy against numpy's float32 results is measured by tests/engine/test_vmath.py (within 2 ulp).
+// per element, four times slower than memory. sin, cos and tanh (and the NEON target's exp and
+// log) are branch-free float polynomial formulations (Cody-Waite range reduction + minimax
+// polynomials, the classic Cephes single-precision coefficients) written as plain per-element
+// code the compiler turns into SIMD for the target: every lane follows the same instructions,
+// special values are patched with selects. exp and log on x86 are evaluated in double (or, for
+// exp's AVX2 fast form, a float table pair) and rounded once, near-correctly rounded (see
+// "exp and log evaluated in float64" below), so their distance to numpy's results is numpy's own
+// error. tests/engine/test_vmath.py measures all of them against numpy (within 2 ulp; log beyond
+// only where numpy's own log is >= 3 ulp off) and the correctly rounded result.
 // Targets with FMA contract a*b+c (CMakeLists.txt), so they differ from the scalar build by <= 1 ulp.
 #include <cfenv>
 #include <cmath>
@@ -66,8 +70,9 @@ inline float exp_f32(float x) {
   return y * float_of((n1 + 127) << 23) * float_of((n2 + 127) << 23);
 }
 
-// log(x) = e * ln2 + log(m), m in [sqrt(1/2), sqrt(2)).
-inline float log_f32(float x) {
+// log(x) = e * ln2 + log(m), m in [sqrt(1/2), sqrt(2)). The NEON target's log4 is this form;
+// x86 targets use log_f64 below.
+[[maybe_unused]] inline float log_f32(float x) {
   const bool subnormal = x < 1.17549435e-38f;  // also zero and negatives (patched below)
   float xs = subnormal ? x * 8388608.0f : x;
   int32_t b = bits_of(xs);
@@ -167,7 +172,9 @@ void map_f32(int64_t n, const char* const* in, char* out) {
 // gives the correctly rounded float32 except where the exact value lies within ~1e-13 of a rounding
 // midpoint (a few inputs per million; then the other neighbour, still within 1 ulp); the distance
 // to numpy's result is then numpy's own error. Results in the float32 subnormal range round once
-// too (their doubles are normal), and exp's overflow to inf is the final conversion's.
+// too (their doubles are normal), and exp's overflow to inf is the final conversion's. The AVX2
+// exp kernel uses the double form only for lanes whose result is not a normal float; the others
+// take a float form within 0.57 ulp (ExpConsts below), which costs half the instructions.
 //
 // exp(x) = 2^(k/8) exp(r), k = round(8x / ln2), |r| <= ln2/16: a table of 2^(j/8), j = k mod 8, with
 // k div 8 added to its exponent field; degree-6 Taylor polynomial for exp(r) (truncation < 6e-14).
