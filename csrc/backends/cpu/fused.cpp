@@ -256,7 +256,11 @@ class FusedKernel final : public backend::Kernel {
     std::vector<F32Instr> code;
     for (int k = 0; k < ncode; ++k) {
       const auto& c = p.code[k];
-      const int a = c.src[0], b = c.src[1] >= 0 ? c.src[1] : c.src[0];
+      int a = c.src[0], b = c.src[1] >= 0 ? c.src[1] : c.src[0];
+      // numpy's add and multiply loops put a broadcast scalar operand first (its NaN wins when
+      // both are NaN; the instruction keeps the first operand's)
+      auto scalar_in = [&](int r) { return r < nin && in_[r].mode == Operand::Scalar; };
+      if ((c.op == Op::Add || c.op == Op::Multiply) && scalar_in(b) && !scalar_in(a)) std::swap(a, b);
       F32Instr ins;
       ins.op = f32_op(c.op);
       ins.a = static_cast<uint8_t>(a);

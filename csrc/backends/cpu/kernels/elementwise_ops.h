@@ -93,11 +93,18 @@ template <class C> inline C wmul(C a, C b) { return C(wrap_t<C>(a) * wrap_t<C>(b
   };
 
 // ---- arithmetic ----
+// When both operands are NaN, x86's add and multiply return the first source's NaN, and numpy's
+// loops give the first operand's (its sign and payload: np.negative(x) * (y - x) is -NaN for
+// x = NaN). The compiler may swap the operands of a commutative operation, so the choice is
+// made explicit: a NaN a wins, else the hardware's result (b's NaN where only b is one).
+template <class C> inline C first_nan(C a, C r) { return a != a ? a : r; }
+
 struct Add {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline C f(C a, C b) {
     if constexpr (is_b<C>) return a || b;
     else if constexpr (is_i<C>) return wadd(a, b);
+    else if constexpr (is_f<C>) return first_nan(a, a + b);
     else return a + b;
   }
 };
@@ -114,6 +121,7 @@ struct Multiply {
     if constexpr (is_b<C>) return a && b;
     else if constexpr (is_i<C>) return wmul(a, b);
     else if constexpr (is_c<C>) return cmul(a, b);
+    else if constexpr (is_f<C>) return first_nan(a, a * b);
     else return a * b;
   }
 };

@@ -3,6 +3,9 @@
 // are plain C++ that the compiler vectorises for that target. Everything here has internal
 // linkage except fill_elementwise(), so the targets cannot leak into each other.
 #include <cstring>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "backends/cpu/kernels/elementwise_ops.h"
 #include "backends/cpu/simd/kernel_table.h"
@@ -38,6 +41,50 @@ void loop1(int64_t n, const char* const* in, char* out) {
   }
 }
 
+#if defined(__AVX2__)
+// Float add and multiply with the first operand as the instruction's first source, which x86
+// returns when both are NaN (numpy's choice, elementwise_ops.h first_nan); asm keeps GCC from
+// swapping the operands, so no select is needed. ScalarB: a NaN b0 has been dealt with.
+template <bool Mul, class T>
+inline T op1_ordered(T a, T b) {
+  if constexpr (std::is_same_v<T, float>) {
+    if constexpr (Mul) asm("vmulss %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+    else asm("vaddss %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+  } else {
+    if constexpr (Mul) asm("vmulsd %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+    else asm("vaddsd %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+  }
+  return a;
+}
+template <bool Mul, class T>
+inline __m256 op8_ordered(__m256 a, __m256 b) {
+  if constexpr (std::is_same_v<T, float>) {
+    if constexpr (Mul) asm("vmulps %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+    else asm("vaddps %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+  } else {
+    if constexpr (Mul) asm("vmulpd %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+    else asm("vaddpd %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+  }
+  return a;
+}
+template <bool Mul, class T, bool ScalarB>
+void ordered_loop(int64_t n, const T* a, const T* b, T* o) {
+  constexpr int64_t kLanes = 32 / sizeof(T);
+  const __m256 b0 = ScalarB ? _mm256_castsi256_ps(sizeof(T) == 4 ? _mm256_set1_epi32(*reinterpret_cast<const int32_t*>(b))
+                                                                 : _mm256_set1_epi64x(*reinterpret_cast<const int64_t*>(b)))
+                            : _mm256_setzero_ps();
+  int64_t i = 0;
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+    const float* pa = reinterpret_cast<const float*>(a + i);
+    const float* pb = reinterpret_cast<const float*>(b + i);
+    float* po = reinterpret_cast<float*>(o + i);
+    _mm256_storeu_ps(po, op8_ordered<Mul, T>(_mm256_loadu_ps(pa), ScalarB ? b0 : _mm256_loadu_ps(pb)));
+    _mm256_storeu_ps(po + 8, op8_ordered<Mul, T>(_mm256_loadu_ps(pa + 8), ScalarB ? b0 : _mm256_loadu_ps(pb + 8)));
+  }
+  for (; i < n; ++i) o[i] = op1_ordered<Mul, T>(a[i], ScalarB ? b[0] : b[i]);
+}
+#endif
+
 // ScalarB: b[0] is broadcast over the n elements (KernelTable::ew_scalar_b)
 template <class F, class T, bool ScalarB = false>
 void loop2(int64_t n, const char* const* in, char* out) {
@@ -47,6 +94,22 @@ void loop2(int64_t n, const char* const* in, char* out) {
   const C b0 = ScalarB ? C(b[0]) : C{};
   auto rhs = [&](int64_t i) { return ScalarB ? b0 : C(b[i]); };
   using R = decltype(F::template f<C>(C{}, C{}));
+  if constexpr (ScalarB && std::is_floating_point_v<C> &&
+                (std::is_same_v<F, ew::Add> || std::is_same_v<F, ew::Multiply>)) {
+    // numpy's add and multiply loops put a broadcast scalar operand first: its NaN wins
+    if (b0 != b0) {
+      T* o = reinterpret_cast<T*>(out);
+      for (int64_t i = 0; i < n; ++i) o[i] = T(b0);
+      return;
+    }
+  }
+#if defined(__AVX2__)
+  if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) &&
+                (std::is_same_v<F, ew::Add> || std::is_same_v<F, ew::Multiply>)) {
+    ordered_loop<std::is_same_v<F, ew::Multiply>, T, ScalarB>(n, a, b, reinterpret_cast<T*>(out));
+    return;
+  }
+#endif
   if constexpr (std::is_same_v<R, bool>) {
     bool* o = reinterpret_cast<bool*>(out);
     for (int64_t i = 0; i < n; ++i) o[i] = F::template f<C>(C(a[i]), rhs(i));

@@ -174,9 +174,21 @@ void store(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
   struct NAME {                \
     static __m256 f(__m256 x, __m256 y) { return EXPR; } \
   };
-MNN_F32_OP(AddOp, _mm256_add_ps(x, y))
+// x86 returns the first source's NaN when both operands are NaN, as numpy does for its first
+// operand; GCC may swap an add's or a multiply's operands (commutative), so asm pins the order.
+inline __m256 add_ordered(__m256 x, __m256 y) {
+  __m256 r;
+  asm("vaddps %2, %1, %0" : "=x"(r) : "x"(x), "xm"(y));
+  return r;
+}
+inline __m256 mul_ordered(__m256 x, __m256 y) {
+  __m256 r;
+  asm("vmulps %2, %1, %0" : "=x"(r) : "x"(x), "xm"(y));
+  return r;
+}
+MNN_F32_OP(AddOp, add_ordered(x, y))
 MNN_F32_OP(SubOp, _mm256_sub_ps(x, y))
-MNN_F32_OP(MulOp, _mm256_mul_ps(x, y))
+MNN_F32_OP(MulOp, mul_ordered(x, y))
 MNN_F32_OP(DivOp, _mm256_div_ps(x, y))
 MNN_F32_OP(MaxOp, vmax(x, y))
 MNN_F32_OP(MinOp, vmin(x, y))

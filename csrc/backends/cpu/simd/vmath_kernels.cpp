@@ -1,10 +1,14 @@
 // Vectorised float32 exp, log, sin, cos and tanh for one ISA (compiled once per target, like
 // elementwise_table.cpp). libm's scalar calls cannot be vectorised, so a float32 exp ran at ~3 ns
-// per element, four times slower than memory. These are branch-free polynomial formulations
-// (Cody-Waite range reduction + minimax polynomials, the classic Cephes single-precision
-// coefficients) written as plain per-element code the compiler turns into SIMD for the target:
-// every lane follows the same instructions, special values are patched with selects.
-// Accuracy against numpy's float32 results is measured by tests/engine/test_vmath.py (within 2 ulp).
+// per element, four times slower than memory. sin, cos and tanh (and the NEON target's exp and
+// log) are branch-free float polynomial formulations (Cody-Waite range reduction + minimax
+// polynomials, the classic Cephes single-precision coefficients) written as plain per-element
+// code the compiler turns into SIMD for the target: every lane follows the same instructions,
+// special values are patched with selects. exp and log on x86 are evaluated in double (or, for
+// exp's AVX2 fast form, a float table pair) and rounded once, near-correctly rounded (see
+// "exp and log evaluated in float64" below), so their distance to numpy's results is numpy's own
+// error. tests/engine/test_vmath.py measures all of them against numpy (within 2 ulp; log beyond
+// only where numpy's own log is >= 3 ulp off) and the correctly rounded result.
 // Targets with FMA contract a*b+c (CMakeLists.txt), so they differ from the scalar build by <= 1 ulp.
 #include <cfenv>
 #include <cmath>
@@ -66,8 +70,9 @@ inline float exp_f32(float x) {
   return y * float_of((n1 + 127) << 23) * float_of((n2 + 127) << 23);
 }
 
-// log(x) = e * ln2 + log(m), m in [sqrt(1/2), sqrt(2)).
-inline float log_f32(float x) {
+// log(x) = e * ln2 + log(m), m in [sqrt(1/2), sqrt(2)). The NEON target's log4 is this form;
+// x86 targets use log_f64 below.
+[[maybe_unused]] inline float log_f32(float x) {
   const bool subnormal = x < 1.17549435e-38f;  // also zero and negatives (patched below)
   float xs = subnormal ? x * 8388608.0f : x;
   int32_t b = bits_of(xs);
@@ -160,9 +165,94 @@ void map_f32(int64_t n, const char* const* in, char* out) {
   for (int64_t i = 0; i < n; ++i) o[i] = F(a[i]);
 }
 
-// exp and log build inf/-inf/NaN from bits and selects, so the hardware raises no IEEE flag for
-// them; numpy's do (errstate warnings), so the conditions are collected in the same pass (an OR
-// per lane) and raised once.
+// ---- exp and log evaluated in float64, rounded once to float32 ----------------------------------
+// numpy's own float32 exp and log (its AVX2 loops) are up to ~2.5 and ~3.8 ulp from the correctly
+// rounded result, and the float32 formulations above are up to 1 ulp off themselves, so the two
+// could be 3 ulp apart. These evaluate in double with ~1e-13 relative error and round once, which
+// gives the correctly rounded float32 except where the exact value lies within ~1e-13 of a rounding
+// midpoint (a few inputs per million; then the other neighbour, still within 1 ulp); the distance
+// to numpy's result is then numpy's own error. Results in the float32 subnormal range round once
+// too (their doubles are normal), and exp's overflow to inf is the final conversion's. The AVX2
+// exp kernel uses the double form only for lanes whose result is not a normal float; the others
+// take a float form within 0.57 ulp (ExpConsts below), which costs half the instructions.
+//
+// exp(x) = 2^(k/8) exp(r), k = round(8x / ln2), |r| <= ln2/16: a table of 2^(j/8), j = k mod 8, with
+// k div 8 added to its exponent field; degree-6 Taylor polynomial for exp(r) (truncation < 6e-14).
+constexpr double kExp2Table[8] = {1.0, 1.0905077326652577, 1.189207115002721, 1.2968395546510096,
+                                  1.4142135623730951, 1.5422108254079407, 1.681792830507429, 1.8340080864093424};
+constexpr float kExpClampLo = -150.0f, kExpClampHi = 89.0f;  // exp beyond: +0 and +inf in float
+constexpr float kExpK = 11.541560327111707f;                   // 8 / ln2
+constexpr float kShifter = 12582912.0f;                        // 1.5 * 2^23: adding it rounds to an integer
+constexpr int32_t kShifterBits = 0x4B400000;
+constexpr double kLn2Over8 = 0.6931471805599453 / 8;
+constexpr double kExpPoly[7] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720};
+
+// log(x) = k ln2 + log(c) + log1p(r): x = 2^k z with z in [kLogOff, 2 kLogOff), c the centre of one of
+// 16 buckets of z (the top 4 bits of z's offset from kLogOff), r = z (1/c) - 1. 1/c is a float, so
+// z (1/c) is exact in double and so is r. kLogOff puts 1.0 inside bucket 9, whose relative width
+// is the same on both sides of 1.0, with c = 1: near x = 1 the result is log1p(r) alone, no
+// cancellation. |r| < 0.0298; a degree-7 polynomial for log1p, r + r^2 g(r) with g fitted by
+// weighted least squares (within 8e-14 of log1p relative to r; Taylor's 1/k would need degree 8).
+constexpr int32_t kLogOff = 0x3f32aaab;  // 0.6979167
+constexpr float kLogInvC[16] = {1.401459813117981f,  1.3426573276519775f, 1.2885905504226685f, 1.2387096881866455f,
+                                1.1925466060638428f, 1.1497005224227905f, 1.1098265647888184f, 1.0726256370544434f,
+                                1.0378378629684448f, 1.0f,                0.9504950046539307f, 0.8971962332725525f,
+                                0.8495575189590454f, 0.8067226409912109f, 0.7679999470710754f, 0.7328243851661682f};
+constexpr double kLogC[16] = {  // -log(kLogInvC[i])
+    -0.33751441701821555, -0.2946507305920033, -0.25354902448324657, -0.21407026380087893,
+    -0.17609102566976986, -0.1395014931766806, -0.10420375517826055, -0.07010950906590702,
+    -0.03713957116384337, 0.0, 0.05077237256043477, 0.10848067465903798,
+    0.16303963096979462, 0.2147753612483397, 0.26396561475233776, 0.3108491894753166};
+constexpr double kLn2 = 0.6931471805599453;
+constexpr double kLog1pPoly[7] = {1.0,                  -0.5000000000092085,  0.33333333311470775, -0.24999991583253506,
+                                  0.20000079991495148, -0.16685880406381615, 0.14228865260277074};
+constexpr float kFltMin = 1.17549435e-38f;
+
+inline double double_of(uint64_t b) {
+  double d;
+  std::memcpy(&d, &b, 8);
+  return d;
+}
+inline uint64_t bits_of_double(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+
+// The per-element forms (the scalar target; the AVX2 code below is the same arithmetic on lanes).
+inline float exp_f64(float x) {
+  float xc = x > kExpClampLo ? x : kExpClampLo;  // NaN becomes a number here (no invalid int conversion)
+  xc = xc < kExpClampHi ? xc : kExpClampHi;
+  const float t = xc * kExpK + kShifter;
+  const int32_t k = bits_of(t) - kShifterBits;
+  const double r = static_cast<double>(xc) - static_cast<double>(t - kShifter) * kLn2Over8;
+  double p = kExpPoly[6];
+  for (int i = 5; i >= 0; --i) p = p * r + kExpPoly[i];
+  const double s = double_of(bits_of_double(kExp2Table[k & 7]) + (static_cast<uint64_t>(k >> 3) << 52));
+  return x != x ? x : static_cast<float>(s * p);
+}
+
+inline float log_f64(float x) {
+  // NaN first: < and > on NaN (comiss; GCC uses it even for std::isless under -fno-trapping-math)
+  // raise invalid, which numpy's log(nan) does not
+  if (x != x) return x;
+  if (!(x > 0.0f && x < kInf)) return x == 0.0f ? -kInf : x < 0.0f ? kNaN : x;  // +inf: x
+  const bool subnormal = x < kFltMin;
+  const uint32_t b = static_cast<uint32_t>(bits_of(subnormal ? x * 8388608.0f : x));
+  const int32_t tmp = static_cast<int32_t>(b - static_cast<uint32_t>(kLogOff));
+  const int32_t k = (tmp >> 23) - (subnormal ? 23 : 0);
+  const int i = (tmp >> 19) & 15;
+  const float z = float_of(static_cast<int32_t>(b - (static_cast<uint32_t>(tmp) & 0xff800000u)));
+  const double r = static_cast<double>(z) * static_cast<double>(kLogInvC[i]) - 1.0;
+  double q = kLog1pPoly[6];
+  for (int j = 5; j >= 0; --j) q = q * r + kLog1pPoly[j];
+  const double hi = static_cast<double>(k) * kLn2 + kLogC[i];
+  return static_cast<float>(r * q + hi);
+}
+
+// exp and log build inf/-inf/NaN from selects, so the hardware raises no IEEE flag for them;
+// numpy's do (errstate warnings), so the conditions are collected in the same pass (an OR per
+// lane) and raised once.
 
 // What the subtraction a - shift of exp(a - shift) itself raises (inf - inf is invalid, a finite
 // difference beyond the float range overflows), which numpy reports for the subtract.
@@ -172,65 +262,129 @@ inline int shift_flags(float a, float shift, float v) {
   return 0;
 }
 #if defined(__AVX2__) && defined(__FMA__)
-// exp_f32 on eight lanes whose results are all normal floats: no clamps, and 2^n is added to y's
-// exponent field with one integer add. Where every result is normal, exp_f32's two factors scale
-// exactly, so the bits are the same; the polynomial is the same expressions with the same FMA
-// contractions. About half the instructions of the general form, constants held in registers
-// (the auto-vectorised element loop reloaded and spilled them): 0.33 vs 0.6 ns per element on one
-// Zen core. Softmax spends most of its arithmetic here.
+// The double tables as 32-bit words, which one lane permute (vpermd) looks up 8 at a time.
+struct WordTables {
+  alignas(32) uint32_t exp_hi[8], exp_lo[8], logc_hi[16], logc_lo[16];
+};
+const WordTables& word_tables() {
+  static const WordTables t = [] {
+    WordTables w;
+    for (int j = 0; j < 8; ++j) {
+      w.exp_hi[j] = static_cast<uint32_t>(bits_of_double(kExp2Table[j]) >> 32);
+      w.exp_lo[j] = static_cast<uint32_t>(bits_of_double(kExp2Table[j]));
+    }
+    for (int j = 0; j < 16; ++j) {
+      w.logc_hi[j] = static_cast<uint32_t>(bits_of_double(kLogC[j]) >> 32);
+      w.logc_lo[j] = static_cast<uint32_t>(bits_of_double(kLogC[j]));
+    }
+    return w;
+  }();
+  return t;
+}
+inline __m256i load_words(const uint32_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+
+// Eight float lanes widen to two vectors of four doubles, lanes 0-3 and 4-7. Table words are
+// looked up in the order kPairOrder, so that interleaving the low and high words (unpacklo/hi,
+// which work within 128-bit halves) gives the doubles of lanes 0-3 and 4-7.
+inline __m256i pair_order() { return _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7); }
+inline __m256d lo_pd(__m256 v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
+inline __m256d hi_pd(__m256 v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }
+
+// The fast form, for lanes whose results are normal floats: the same reduction in float
+// arithmetic. 2^(j/8) is held as a float pair hi + lo (lo the next 24 bits), and
+// y = hi + (hi q + lo) with q = exp(r) - 1 rounds once at the end, the other roundings adding
+// < 0.07 ulp: within 0.57 ulp of the exact value (correctly rounded for all but ~1-2% of inputs,
+// the rest 1 ulp off), so the distance to numpy's result is below 0.57 + numpy's own error. The
+// double form costs 2.4x the instructions (widening and narrowing conversions); this one ~1.25x
+// the old single-float polynomial. r = x - k ln2/8 with ln2/8 as a float pair: the first FMA is
+// exact (|r| < 2^-4.5 and x, k ln2_hi lie on a 2^-28 grid), the second rounds r once.
+constexpr float kExp2Hi8[8] = {1.0f, 1.0905077f, 1.1892071f, 1.2968396f, 1.4142135f, 1.5422108f, 1.6817929f, 1.8340081f};
+constexpr float kExp2Lo8[8] = {0.0f,          -1.307754e-08f, 3.7976353e-08f, -4.0189995e-08f,
+                               2.4203235e-08f, 8.070905e-09f,  -2.4755327e-08f, -1.1239278e-08f};
+
 struct ExpConsts {
-  __m256 shifter = _mm256_set1_ps(12582912.0f), log2e = _mm256_set1_ps(1.44269504088896341f);
-  __m256 ln2_hi = _mm256_set1_ps(0.693359375f), ln2_lo = _mm256_set1_ps(-2.12194440e-4f);
-  __m256 p0 = _mm256_set1_ps(1.9875691500e-4f), p1 = _mm256_set1_ps(1.3981999507e-3f);
-  __m256 p2 = _mm256_set1_ps(8.3334519073e-3f), p3 = _mm256_set1_ps(4.1665795894e-2f);
-  __m256 p4 = _mm256_set1_ps(1.6666665459e-1f), p5 = _mm256_set1_ps(5.0000001201e-1f);
-  __m256 one = _mm256_set1_ps(1.0f);
-  // n = bits(t) - bits(shifter); the fast form needs -125 <= n <= 127 (y in [2^-0.5, 2^0.5], so
-  // y * 2^n is normal and finite), i.e. bits(t) - (bits(shifter) - 125) <= 252 unsigned. NaN and
-  // +-inf give t with bits far outside; so does any |x| beyond the range.
-  __m256i n_bias = _mm256_set1_epi32(0x4B400000 - 125), n_span = _mm256_set1_epi32(252);
+  __m256 k8f = _mm256_set1_ps(11.54156f), ln2_8_hi = _mm256_set1_ps(0.0866434f),
+         ln2_8_lo = _mm256_set1_ps(-2.3808178e-10f);
+  // (exp(r) - 1 - r) / r^2 on |r| <= ln2/16: a least-squares fit weighted towards equal error,
+  // within 3e-10 of exp(r) - 1 (0.005 ulp of y); Taylor's 1/2, 1/6, 1/24 would be 1.3e-9
+  __m256 q2 = _mm256_set1_ps(0.5000003f), q3 = _mm256_set1_ps(0.16668053f), q4 = _mm256_set1_ps(0.04148023f);
+  __m256 tab_hi_f = _mm256_loadu_ps(kExp2Hi8), tab_lo_f = _mm256_loadu_ps(kExp2Lo8);
+  __m256i e_mask = _mm256_set1_epi32(static_cast<int32_t>(0xff800000u));
+  // y in [0.95, 1.92] times 2^(k div 8) is normal and finite for -1000 <= k <= 1023: the lanes
+  // outside (and NaN, +-inf, whose t is far outside) take the double form.
+  __m256i k_bias = _mm256_set1_epi32(kShifterBits - 1000), k_span = _mm256_set1_epi32(2023);
+  __m256 clamp_lo = _mm256_set1_ps(kExpClampLo), clamp_hi = _mm256_set1_ps(kExpClampHi);
+  __m256 k8 = _mm256_set1_ps(kExpK), shifter = _mm256_set1_ps(kShifter);
+  __m256i shifter_bits = _mm256_set1_epi32(kShifterBits), order = pair_order();
+  __m256i tab_hi = load_words(word_tables().exp_hi), tab_lo = load_words(word_tables().exp_lo);
+  __m256d ln2_8 = _mm256_set1_pd(kLn2Over8);
+  __m256d c0 = _mm256_set1_pd(kExpPoly[0]), c1 = _mm256_set1_pd(kExpPoly[1]), c2 = _mm256_set1_pd(kExpPoly[2]),
+          c3 = _mm256_set1_pd(kExpPoly[3]), c4 = _mm256_set1_pd(kExpPoly[4]), c5 = _mm256_set1_pd(kExpPoly[5]),
+          c6 = _mm256_set1_pd(kExpPoly[6]);
 };
 
-inline __m256 exp_fast8(const ExpConsts& k, __m256 x, __m256i& n_biased) {
-  __m256 t = _mm256_fmadd_ps(x, k.log2e, k.shifter);  // 1.5 * 2^23 + n: n in t's low mantissa bits
-  __m256 n = _mm256_sub_ps(t, k.shifter);
-  __m256 r = _mm256_fnmadd_ps(n, k.ln2_hi, x);
-  r = _mm256_fnmadd_ps(n, k.ln2_lo, r);
-  __m256 r2 = _mm256_mul_ps(r, r);
-  __m256 q01 = _mm256_fmadd_ps(k.p0, r, k.p1);
-  __m256 q23 = _mm256_fmadd_ps(k.p2, r, k.p3);
-  __m256 q45 = _mm256_fmadd_ps(k.p4, r, k.p5);
-  __m256 p = _mm256_fmadd_ps(_mm256_fmadd_ps(q01, r2, q23), r2, q45);
-  __m256 y = _mm256_add_ps(_mm256_fmadd_ps(p, r2, r), k.one);
-  const __m256i tb = _mm256_castps_si256(t);
-  n_biased = _mm256_sub_epi32(tb, k.n_bias);
-  // bits(t) << 23 is n << 23: bits(shifter) = 0x4B400000 has its low 9 bits clear
-  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(y), _mm256_slli_epi32(tb, 23)));
+inline __m128 exp_half(const ExpConsts& k, __m256d x, __m256d kf, __m256d scale) {
+  const __m256d r = _mm256_fnmadd_pd(kf, k.ln2_8, x);
+  __m256d p = _mm256_fmadd_pd(k.c6, r, k.c5);
+  p = _mm256_fmadd_pd(p, r, k.c4);
+  p = _mm256_fmadd_pd(p, r, k.c3);
+  p = _mm256_fmadd_pd(p, r, k.c2);
+  p = _mm256_fmadd_pd(p, r, k.c1);
+  p = _mm256_fmadd_pd(p, r, k.c0);
+  return _mm256_cvtpd_ps(_mm256_mul_pd(scale, p));
 }
 
-// The element code, for the vectors with some result outside the fast form's range.
-//
-// Spurious flags: out-of-range lanes raise overflow in exp_fast8 before the range test sends them
-// here (r * r of x = -1e30), and this loop, vectorised under -fno-trapping-math, evaluates
-// exp_f32's in-range formula on the unclamped lanes too before blending (x < -175 gives a 2^n
-// factor of 2^-130). The only condition numpy reports for exp is the `over` the callers compute,
-// so a call that came here puts MXCSR back as it found it (ExpFlagGuard), dropping them.
-__attribute__((noinline)) bool exp_shifted_slow(int64_t n, const float* a, float shift, float* o, int& sub_fe) {
-  int over = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    float v = a[k] - shift;
-    o[k] = exp_f32(v);
-    over |= (v > 88.72283172607422f) & (v < kInf);  // exp(inf) = inf is exact: no overflow
-    sub_fe |= shift_flags(a[k], shift, v);
-  }
-  return over;
+// exp_f64 on eight lanes, any input.
+inline __m256 exp8_f64(const ExpConsts& k, __m256 x) {
+  const __m256 xc = _mm256_min_ps(_mm256_max_ps(x, k.clamp_lo), k.clamp_hi);  // max(NaN, lo) is lo
+  const __m256 t = _mm256_fmadd_ps(xc, k.k8, k.shifter);
+  const __m256 kf = _mm256_sub_ps(t, k.shifter);
+  const __m256i kp = _mm256_permutevar8x32_epi32(_mm256_sub_epi32(_mm256_castps_si256(t), k.shifter_bits), k.order);
+  // vpermd reads the low 3 bits of each index: k mod 8; k div 8 goes into the exponent field
+  const __m256i hi = _mm256_add_epi32(_mm256_permutevar8x32_epi32(k.tab_hi, kp),
+                                      _mm256_slli_epi32(_mm256_srai_epi32(kp, 3), 20));
+  const __m256i lo = _mm256_permutevar8x32_epi32(k.tab_lo, kp);
+  const __m128 y0 = exp_half(k, lo_pd(xc), lo_pd(kf), _mm256_castsi256_pd(_mm256_unpacklo_epi32(lo, hi)));
+  const __m128 y1 = exp_half(k, hi_pd(xc), hi_pd(kf), _mm256_castsi256_pd(_mm256_unpackhi_epi32(lo, hi)));
+  const __m256 y = _mm256_set_m128(y1, y0);
+  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));  // NaN keeps its payload
 }
 
-// Reads MXCSR on entry (a few cycles) and writes it back on exit only if the slow path ran.
+// The fast form on eight lanes; u (unsigned) <= k_span marks the lanes it is valid for.
+inline __m256 exp_fast8(const ExpConsts& k, __m256 x, __m256i& u) {
+  const __m256 t = _mm256_fmadd_ps(x, k.k8f, k.shifter);
+  const __m256 kf = _mm256_sub_ps(t, k.shifter);
+  const __m256i tb = _mm256_castps_si256(t);  // k in the low bits (bits(shifter) has 22 low zeros)
+  const __m256 rh = _mm256_fnmadd_ps(kf, k.ln2_8_hi, x);
+  const __m256 r = _mm256_fnmadd_ps(kf, k.ln2_8_lo, rh);
+  const __m256 p = _mm256_fmadd_ps(_mm256_fmadd_ps(k.q4, r, k.q3), r, k.q2);
+  const __m256 q = _mm256_fmadd_ps(_mm256_mul_ps(r, r), p, r);
+  // vpermps reads the low 3 bits of each index: k mod 8
+  const __m256 hi = _mm256_permutevar8x32_ps(k.tab_hi_f, tb), lo = _mm256_permutevar8x32_ps(k.tab_lo_f, tb);
+  const __m256 y = _mm256_add_ps(hi, _mm256_fmadd_ps(hi, q, lo));
+  u = _mm256_sub_epi32(tb, k.k_bias);
+  // 2^(k div 8) into the exponent field: (k << 20) with the low 23 bits cleared
+  return _mm256_castsi256_ps(
+      _mm256_add_epi32(_mm256_castps_si256(y), _mm256_and_si256(_mm256_slli_epi32(tb, 20), k.e_mask)));
+}
+inline bool exp_fast_ok(const ExpConsts& k, __m256i u) {
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(u, k.k_span), k.k_span)) == -1;
+}
+// Lanes the fast form is not valid for, from the double form (rare): per lane, so an element's
+// result does not depend on its neighbours.
+__attribute__((noinline)) __m256 exp_fix(const ExpConsts& k, __m256 x, __m256 y, __m256i u) {
+  const __m256 ok = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_max_epu32(u, k.k_span), k.k_span));
+  return _mm256_blendv_ps(exp8_f64(k, x), y, ok);
+}
+
+// Reads MXCSR on entry (a few cycles) and writes it back on exit only if some lane was outside
+// the fast form's range: such lanes raise spurious flags there (r * r overflows for x = -1e30) and
+// in the double form (exp(inf) = inf overflows the conversion), so the flags numpy reports are
+// raised explicitly instead.
 struct ExpFlagGuard {
   unsigned csr = _mm_getcsr();
   bool dirty = false;
-  int sub_fe = 0;  // the subtraction's own conditions, kept (exp_shifted_slow)
+  int sub_fe = 0;  // the subtraction's own conditions (exp_flags)
   ~ExpFlagGuard() {
     if (!dirty) return;
     _mm_setcsr(csr);
@@ -238,32 +392,71 @@ struct ExpFlagGuard {
   }
 };
 
-// out[i] = exp(a[i] - shift) (shift 0: plain exp); returns whether some a[i] - shift overflows.
-// Two vectors per iteration: the polynomial is one dependent chain, two keep both FMA pipes busy.
-bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
+// The conditions of a run of elements with some lane outside the safe range (rare).
+__attribute__((noinline)) bool exp_flags(int64_t n, const float* a, float shift, ExpFlagGuard& guard) {
+  guard.dirty = true;
+  int over = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    float v = a[i] - shift;
+    over |= (v > 88.72283172607422f) & (v < kInf);  // exp(inf) = inf is exact: no overflow
+    guard.sub_fe |= shift_flags(a[i], shift, v);
+  }
+  return over;
+}
+
+// The last n < 16 elements through padded vectors, so an element's result never depends on
+// where it sits.
+__attribute__((noinline)) bool exp_tail(const ExpConsts& k, int64_t n, const float* a, float shift, float* o,
+                                        ExpFlagGuard& guard) {
+  bool over = false;
+  for (int64_t i = 0; i < n; i += 8) {
+    const int64_t m = n - i < 8 ? n - i : 8;
+    alignas(32) float buf[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};  // exp(0) = 1 is safe
+    for (int64_t j = 0; j < m; ++j) buf[j] = a[i + j] - shift;
+    const __m256 x = _mm256_load_ps(buf);
+    __m256i u;
+    __m256 y = exp_fast8(k, x, u);
+    if (!exp_fast_ok(k, u)) {
+      over |= exp_flags(m, a + i, shift, guard);
+      y = exp_fix(k, x, y, u);
+    }
+    _mm256_store_ps(buf, y);
+    std::memcpy(o + i, buf, m * sizeof(float));  // after reading a: o may be a (in place)
+  }
+  return over;
+}
+
+// out[i] = exp(a[i] - shift); returns whether some a[i] - shift overflows. Two vectors per
+// iteration: the polynomial is one dependent chain, two keep both FMA pipes busy. Plain exp
+// (Shift false) skips the subtraction of 0, which changes no value.
+template <bool Shift>
+bool exp_run(int64_t n, const float* a, float shift, float* o) {
   const ExpConsts k;
   const __m256 s = _mm256_set1_ps(shift);
   ExpFlagGuard guard;
   bool over = false;
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    __m256 x0 = _mm256_sub_ps(_mm256_loadu_ps(a + i), s), x1 = _mm256_sub_ps(_mm256_loadu_ps(a + i + 8), s);
+    __m256 x0 = _mm256_loadu_ps(a + i), x1 = _mm256_loadu_ps(a + i + 8);
+    if (Shift) {
+      x0 = _mm256_sub_ps(x0, s);
+      x1 = _mm256_sub_ps(x1, s);
+    }
     __m256i u0, u1;
     __m256 y0 = exp_fast8(k, x0, u0), y1 = exp_fast8(k, x1, u1);
-    __m256i m = _mm256_max_epu32(_mm256_max_epu32(u0, u1), k.n_span);
-    if (__builtin_expect(_mm256_movemask_epi8(_mm256_cmpeq_epi32(m, k.n_span)) == -1, 1)) {
-      _mm256_storeu_ps(o + i, y0);
-      _mm256_storeu_ps(o + i + 8, y1);
-    } else {
-      guard.dirty = true;
-      over |= exp_shifted_slow(16, a + i, shift, o + i, guard.sub_fe);
+    if (__builtin_expect(!exp_fast_ok(k, _mm256_max_epu32(u0, u1)), 0)) {
+      over |= exp_flags(16, a + i, shift, guard);  // before the stores: o may be a (in place)
+      y0 = exp_fix(k, x0, y0, u0);
+      y1 = exp_fix(k, x1, y1, u1);
     }
+    _mm256_storeu_ps(o + i, y0);
+    _mm256_storeu_ps(o + i + 8, y1);
   }
-  if (i < n) {
-    guard.dirty = true;
-    over |= exp_shifted_slow(n - i, a + i, shift, o + i, guard.sub_fe);
-  }
+  if (i < n) over |= exp_tail(k, n - i, a + i, shift, o + i, guard);
   return over;
+}
+bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
+  return shift == 0.0f ? exp_run<false>(n, a, shift, o) : exp_run<true>(n, a, shift, o);
 }
 
 // ---- exp(x - m) and the sum of the results in one pass (softmax's exp then sum) ----------------
@@ -290,10 +483,6 @@ float pairwise_combine(int64_t n, const float* sums, int& k) {
   return a + pairwise_combine(n - n2, sums, k);
 }
 
-inline bool exp_fast_ok(const ExpConsts& k, __m256i u) {
-  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(u, k.n_span), k.n_span)) == -1;
-}
-
 // out[i] = exp(a[i] - shift), *sum = their pairwise sum (8 <= n <= kExpSumMaxN).
 constexpr int64_t kExpSumMaxN = 16384;
 bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float* sum) {
@@ -313,28 +502,25 @@ bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float
       __m256 x0 = _mm256_sub_ps(_mm256_loadu_ps(a + i), s), x1 = _mm256_sub_ps(_mm256_loadu_ps(a + i + 8), s);
       __m256i u0, u1;
       __m256 y0 = exp_fast8(k, x0, u0), y1 = exp_fast8(k, x1, u1);
-      if (__builtin_expect(exp_fast_ok(k, _mm256_max_epu32(u0, u1)), 1)) {
-        _mm256_storeu_ps(o + i, y0);
-        _mm256_storeu_ps(o + i + 8, y1);
-      } else {
-        guard.dirty = true;
-        over |= exp_shifted_slow(16, a + i, shift, o + i, guard.sub_fe);
-        y0 = _mm256_loadu_ps(o + i);
-        y1 = _mm256_loadu_ps(o + i + 8);
+      if (__builtin_expect(!exp_fast_ok(k, _mm256_max_epu32(u0, u1)), 0)) {
+        over |= exp_flags(16, a + i, shift, guard);
+        y0 = exp_fix(k, x0, y0, u0);
+        y1 = exp_fix(k, x1, y1, u1);
       }
+      _mm256_storeu_ps(o + i, y0);
+      _mm256_storeu_ps(o + i + 8, y1);
       r = _mm256_add_ps(r, y0);
       r = _mm256_add_ps(r, y1);
     }
     if (i < vend) {  // one vector left in the leaf
+      const __m256 x0 = _mm256_sub_ps(_mm256_loadu_ps(a + i), s);
       __m256i u0;
-      __m256 y0 = exp_fast8(k, _mm256_sub_ps(_mm256_loadu_ps(a + i), s), u0);
-      if (exp_fast_ok(k, u0)) {
-        _mm256_storeu_ps(o + i, y0);
-      } else {
-        guard.dirty = true;
-        over |= exp_shifted_slow(8, a + i, shift, o + i, guard.sub_fe);
-        y0 = _mm256_loadu_ps(o + i);
+      __m256 y0 = exp_fast8(k, x0, u0);
+      if (!exp_fast_ok(k, u0)) {
+        over |= exp_flags(8, a + i, shift, guard);
+        y0 = exp_fix(k, x0, y0, u0);
       }
+      _mm256_storeu_ps(o + i, y0);
       r = _mm256_add_ps(r, y0);
       i += 8;
     }
@@ -342,8 +528,7 @@ bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float
     _mm256_store_ps(v, r);
     float res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
     if (i < end) {
-      guard.dirty = true;
-      over |= exp_shifted_slow(end - i, a + i, shift, o + i, guard.sub_fe);
+      over |= exp_tail(k, end - i, a + i, shift, o + i, guard);
       for (; i < end; ++i) res += o[i];
     }
     sums[l] = res;
@@ -352,27 +537,129 @@ bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float
   *sum = pairwise_combine(n, sums, c);
   return over;
 }
+
+struct LogConsts {
+  __m256 tiny = _mm256_set1_ps(kFltMin), two23 = _mm256_set1_ps(8388608.0f);
+  __m256i off = _mm256_set1_epi32(kLogOff), exp_mask = _mm256_set1_epi32(static_cast<int32_t>(0xff800000u));
+  __m256i i23 = _mm256_set1_epi32(23), order = pair_order();
+  __m256 invc_a = _mm256_loadu_ps(kLogInvC), invc_b = _mm256_loadu_ps(kLogInvC + 8);
+  __m256i lch_a = load_words(word_tables().logc_hi), lch_b = load_words(word_tables().logc_hi + 8);
+  __m256i lcl_a = load_words(word_tables().logc_lo), lcl_b = load_words(word_tables().logc_lo + 8);
+  __m256d one = _mm256_set1_pd(1.0), ln2 = _mm256_set1_pd(kLn2);
+  __m256d c1 = _mm256_set1_pd(kLog1pPoly[0]), c2 = _mm256_set1_pd(kLog1pPoly[1]), c3 = _mm256_set1_pd(kLog1pPoly[2]),
+          c4 = _mm256_set1_pd(kLog1pPoly[3]), c5 = _mm256_set1_pd(kLog1pPoly[4]), c6 = _mm256_set1_pd(kLog1pPoly[5]),
+          c7 = _mm256_set1_pd(kLog1pPoly[6]);
+  __m256i normal_lo = _mm256_set1_epi32(0x00800000), normal_span = _mm256_set1_epi32(0x7f7fffff - 0x00800000);
+  __m256 zero = _mm256_setzero_ps(), inf = _mm256_set1_ps(kInf), neg_inf = _mm256_set1_ps(-kInf),
+         nan = _mm256_set1_ps(kNaN);
+};
+
+// 16-entry lookup: two vpermd over the halves of the table, picked by bit 3 of the index.
+inline __m256i lookup16(__m256i a, __m256i b, __m256i idx) {
+  const __m256 upper = _mm256_castsi256_ps(_mm256_slli_epi32(idx, 28));
+  return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(a, idx)),
+                                              _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(b, idx)), upper));
+}
+
+inline __m128 log_half(const LogConsts& k, __m256d z, __m256d invc, __m256d kd, __m256d logc) {
+  const __m256d r = _mm256_fmsub_pd(z, invc, k.one);  // exact
+  __m256d q = _mm256_fmadd_pd(k.c7, r, k.c6);
+  q = _mm256_fmadd_pd(q, r, k.c5);
+  q = _mm256_fmadd_pd(q, r, k.c4);
+  q = _mm256_fmadd_pd(q, r, k.c3);
+  q = _mm256_fmadd_pd(q, r, k.c2);
+  q = _mm256_fmadd_pd(q, r, k.c1);
+  const __m256d hi = _mm256_fmadd_pd(kd, k.ln2, logc);
+  return _mm256_cvtpd_ps(_mm256_fmadd_pd(r, q, hi));
+}
+
+// log_f64 on eight lanes; Any: any input, else positive normal floats only (the common case,
+// which skips the subnormal scaling and the special values). A normal lane gets the same bits
+// either way.
+template <bool Any>
+inline __m256 log8(const LogConsts& k, __m256 x) {
+  __m256 subnormal = _mm256_setzero_ps();
+  __m256i b = _mm256_castps_si256(x);
+  if (Any) {  // and zero, negatives: fixed below
+    subnormal = _mm256_cmp_ps(x, k.tiny, _CMP_LT_OQ);
+    b = _mm256_castps_si256(_mm256_blendv_ps(x, _mm256_mul_ps(x, k.two23), subnormal));
+  }
+  const __m256i tmp = _mm256_sub_epi32(b, k.off);
+  __m256i ki = _mm256_srai_epi32(tmp, 23);
+  if (Any) ki = _mm256_sub_epi32(ki, _mm256_and_si256(_mm256_castps_si256(subnormal), k.i23));
+  const __m256 z = _mm256_castsi256_ps(_mm256_sub_epi32(b, _mm256_and_si256(tmp, k.exp_mask)));
+  const __m256i idx = _mm256_srli_epi32(tmp, 19);  // bucket in bits 0-3
+  const __m256 invc = _mm256_castsi256_ps(
+      lookup16(_mm256_castps_si256(k.invc_a), _mm256_castps_si256(k.invc_b), idx));
+  const __m256i ip = _mm256_permutevar8x32_epi32(idx, k.order);
+  const __m256i lch = lookup16(k.lch_a, k.lch_b, ip), lcl = lookup16(k.lcl_a, k.lcl_b, ip);
+  const __m128 y0 = log_half(k, lo_pd(z), lo_pd(invc), _mm256_cvtepi32_pd(_mm256_castsi256_si128(ki)),
+                             _mm256_castsi256_pd(_mm256_unpacklo_epi32(lcl, lch)));
+  const __m128 y1 = log_half(k, hi_pd(z), hi_pd(invc), _mm256_cvtepi32_pd(_mm256_extracti128_si256(ki, 1)),
+                             _mm256_castsi256_pd(_mm256_unpackhi_epi32(lcl, lch)));
+  __m256 y = _mm256_set_m128(y1, y0);
+  if (Any) {
+    const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(x, k.zero, _CMP_GT_OQ), _mm256_cmp_ps(x, k.inf, _CMP_LT_OQ));
+    if (_mm256_movemask_ps(ok) != 0xff) {  // 0, negatives, +inf, NaN
+      __m256 special = _mm256_blendv_ps(x, k.nan, _mm256_cmp_ps(x, k.zero, _CMP_LT_OQ));
+      special = _mm256_blendv_ps(special, k.neg_inf, _mm256_cmp_ps(x, k.zero, _CMP_EQ_OQ));
+      y = _mm256_blendv_ps(special, y, ok);
+    }
+  }
+  return y;
+}
+
+// All eight lanes positive normal floats (bits - 2^23 within the span, unsigned).
+inline bool all_normal(const LogConsts& k, __m256 x) {
+  const __m256i u = _mm256_sub_epi32(_mm256_castps_si256(x), k.normal_lo);
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(u, k.normal_span), k.normal_span)) == -1;
+}
+
+// The other vectors: every lane through the full form, and the conditions numpy reports. Inline:
+// a call in the loop would clobber every ymm register, and the loop would rebuild its constants.
+__attribute__((always_inline)) inline __m256 log8_special(const LogConsts& k, __m256 x, __m256& zero, __m256& negative) {
+  zero = _mm256_or_ps(zero, _mm256_cmp_ps(x, k.zero, _CMP_EQ_OQ));
+  negative = _mm256_or_ps(negative, _mm256_cmp_ps(x, k.zero, _CMP_LT_OQ));
+  return log8<true>(k, x);
+}
+
+[[maybe_unused]] void map_log_f32(int64_t n, const char* const* in, char* out) {
+  const float* a = reinterpret_cast<const float*>(in[0]);
+  float* o = reinterpret_cast<float*>(out);
+  const LogConsts k;
+  __m256 zero = _mm256_setzero_ps(), negative = _mm256_setzero_ps();
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x = _mm256_loadu_ps(a + i);
+    _mm256_storeu_ps(o + i, __builtin_expect(all_normal(k, x), 1) ? log8<false>(k, x) : log8_special(k, x, zero, negative));
+  }
+  if (i < n) {  // padded with 1.0 (no flag), so a result never depends on where it sits
+    alignas(32) float buf[8] = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+    std::memcpy(buf, a + i, (n - i) * sizeof(float));
+    const __m256 x = _mm256_load_ps(buf);
+    _mm256_store_ps(buf, log8_special(k, x, zero, negative));
+    std::memcpy(o + i, buf, (n - i) * sizeof(float));
+  }
+  if (_mm256_movemask_ps(zero)) fp_status_raise(FE_DIVBYZERO);
+  if (_mm256_movemask_ps(negative)) fp_status_raise(FE_INVALID);
+}
 #else
-// Hardware flags dropped as in the AVX2 slow path above (the same speculated lanes).
+// The overflow of the final conversion (exp(inf)) is dropped with the other hardware flags, the
+// conditions numpy reports raised explicitly.
 inline bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
   std::fexcept_t saved;
   std::fegetexceptflag(&saved, FE_ALL_EXCEPT);
   int over = 0, sub_fe = 0;
   for (int64_t i = 0; i < n; ++i) {
-    float v = a[i] - shift;
-    o[i] = exp_f32(v);
+    const float ai = a[i];  // read before o[i] is written: o may be a (in place)
+    const float v = ai - shift;
+    o[i] = exp_f64(v);
     over |= (v > 88.72283172607422f) & (v < kInf);  // exp(inf) = inf is exact: no overflow
-    sub_fe |= shift_flags(a[i], shift, v);
+    sub_fe |= shift_flags(ai, shift, v);
   }
   std::fesetexceptflag(&saved, FE_ALL_EXCEPT);
   if (sub_fe) fp_status_raise(sub_fe);
   return over;
-}
-#endif
-
-[[maybe_unused]] void map_exp_f32(int64_t n, const char* const* in, char* out) {
-  if (exp_shifted_f32(n, reinterpret_cast<const float*>(in[0]), 0.0f, reinterpret_cast<float*>(out)))
-    fp_status_raise(FE_OVERFLOW);
 }
 
 [[maybe_unused]] void map_log_f32(int64_t n, const char* const* in, char* out) {
@@ -380,12 +667,20 @@ inline bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
   float* o = reinterpret_cast<float*>(out);
   int zero = 0, negative = 0;
   for (int64_t i = 0; i < n; ++i) {
-    o[i] = log_f32(a[i]);
-    zero |= a[i] == 0.0f;
-    negative |= a[i] < 0.0f;
+    const float x = a[i];  // read before o[i] is written: o may be a (in place)
+    o[i] = log_f64(x);
+    zero |= x == 0.0f;
+    const int32_t b = bits_of(x);  // x < 0 without a comparison that raises invalid on NaN
+    negative |= (b < 0) & (static_cast<uint32_t>(b & 0x7fffffff) - 1u < 0x7f800000u);  // not -0.0 or NaN
   }
   if (zero) fp_status_raise(FE_DIVBYZERO);
   if (negative) fp_status_raise(FE_INVALID);
+}
+#endif
+
+[[maybe_unused]] void map_exp_f32(int64_t n, const char* const* in, char* out) {
+  if (exp_shifted_f32(n, reinterpret_cast<const float*>(in[0]), 0.0f, reinterpret_cast<float*>(out)))
+    fp_status_raise(FE_OVERFLOW);
 }
 
 template <float (*F)(float), float (*Libm)(float)>
