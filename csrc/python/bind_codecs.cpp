@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "ops/codecs/codecs.h"
+#include "ops/codecs/inflate.h"
 #include "python/bindings.h"
 
 namespace mnn::py_bind {
@@ -71,25 +72,35 @@ void bind_codecs(py::module_& m) {
     }
     return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
   });
-  m.def("png_decode", [](py::buffer inflated, int width, int height, int depth, int color_type, bool interlaced,
+  // zdata: the concatenated IDAT chunks (a zlib stream).
+  m.def("png_decode", [](py::buffer zdata, int width, int height, int depth, int color_type, bool interlaced,
                          py::bytes palette, py::bytes trns, int out_channels, bool out16, bool rgb_order) {
-    Bytes b = bytes_of(inflated);
-    static const int kSpp[7] = {1, 0, 3, 1, 2, 0, 4};
+    Bytes b = bytes_of(zdata);
     std::string pal = palette, tr = trns;
-    const int spp = kSpp[color_type];
     const size_t esize = (depth == 16 && out16) ? 2 : 1;
     py::bytearray out = new_bytearray(static_cast<size_t>(width) * height * out_channels * esize);
     uint8_t* dst = bytearray_data(out);
     {
       py::gil_scoped_release nogil;
       codec_call([&] {
-        std::unique_ptr<uint8_t[]> samples = codecs::png_unfilter(b.ptr, b.size, width, height, depth, spp, interlaced);
-        codecs::png_convert(samples.get(), width, height, depth, color_type,
-                            reinterpret_cast<const uint8_t*>(pal.data()), static_cast<int>(pal.size() / 3),
-                            reinterpret_cast<const uint8_t*>(tr.data()), static_cast<int>(tr.size()), out_channels,
-                            out16, rgb_order, dst);
+        codecs::png_decode(b.ptr, b.size, width, height, depth, color_type, interlaced,
+                           reinterpret_cast<const uint8_t*>(pal.data()), static_cast<int>(pal.size() / 3),
+                           reinterpret_cast<const uint8_t*>(tr.data()), static_cast<int>(tr.size()), out_channels,
+                           out16, rgb_order, dst);
       });
     }
+    return out;
+  });
+  // The inflater alone, for tests against Python's zlib: the first out_size bytes of the stream's data.
+  m.def("zlib_inflate", [](py::buffer zdata, size_t out_size) {
+    Bytes b = bytes_of(zdata);
+    py::bytearray out = new_bytearray(out_size);
+    size_t n = 0;
+    {
+      py::gil_scoped_release nogil;
+      n = codec_call([&] { return codecs::zlib_inflate(b.ptr, b.size, bytearray_data(out), out_size); });
+    }
+    if (n < out_size) PyByteArray_Resize(out.ptr(), static_cast<Py_ssize_t>(n));
     return out;
   });
   m.def("png_filter", [](py::buffer pixels, int width, int height, int channels, int depth, int filter_mask) {

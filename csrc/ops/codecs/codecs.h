@@ -38,6 +38,13 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
 // (or CodecError is thrown), so the buffer is not zero-filled first.
 std::unique_ptr<uint8_t[]> png_unfilter(const uint8_t* data, size_t size, int width, int height, int bit_depth,
                                   int samples_per_pixel, bool interlaced);
+// Bytes of filtered scanlines (each with its filter byte) an image of this layout inflates to.
+size_t png_filtered_size(int width, int height, int depth, int samples_per_pixel, bool interlaced);
+// The whole pixel path of a PNG decode: inflates the concatenated IDAT data (a zlib stream), unfilters and
+// converts like png_unfilter + png_convert into out. Throws CodecError on a corrupt or short stream.
+void png_decode(const uint8_t* zdata, size_t zsize, int width, int height, int depth, int color_type, bool interlaced,
+                const uint8_t* palette, int npal, const uint8_t* trns, int ntrns, int out_channels, bool out16,
+                bool rgb_order, uint8_t* out);
 // cv2's image (B,G,R[,A] or gray; 8-bit or native 16-bit) -> filtered PNG scanlines for deflate:
 // filter_mask bit k enables filter k (0..4); with several enabled, picks per row by the minimum sum of
 // absolute differences (libpng's heuristic).

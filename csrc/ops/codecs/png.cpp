@@ -1,6 +1,7 @@
 // PNG pixel work: (un)filtering, Adam7, bit unpacking, and the conversions cv2's libpng setup performs
 // (palette/tRNS expansion, 16->8 by dropping the low byte, libpng's rgb_to_gray weights, RGB->BGR).
-// Chunk parsing and deflate stay in Python (zlib); these loops are the per-byte work.
+// Chunk parsing stays in Python; the IDAT stream is inflated by our own decoder (inflate.cpp), then rows
+// are unfiltered and converted one at a time while they are in cache.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "core/threadpool.h"
 #include "ops/codecs/codec_kernels.h"
 #include "ops/codecs/codecs.h"
+#include "ops/codecs/inflate.h"
 
 namespace mnn::codecs {
 namespace {
@@ -393,6 +395,64 @@ void png_convert(const uint8_t* samples, int width, int height, int depth, int c
       }
     }
   });
+}
+
+size_t png_filtered_size(int width, int height, int depth, int spp, bool interlaced) {
+  static const int adam7[7][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4},
+                                  {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}};
+  static const int whole[1][4] = {{0, 0, 1, 1}};
+  const auto* passes = interlaced ? adam7 : whole;
+  size_t total = 0;
+  for (int p = 0; p < (interlaced ? 7 : 1); ++p) {
+    const int x0 = passes[p][0], y0 = passes[p][1], dx = passes[p][2], dy = passes[p][3];
+    const size_t pw = width > x0 ? (width - x0 + dx - 1) / dx : 0, ph = height > y0 ? (height - y0 + dy - 1) / dy : 0;
+    if (pw && ph) total += ph * (1 + (pw * spp * depth + 7) / 8);
+  }
+  return total;
+}
+
+void png_decode(const uint8_t* zdata, size_t zsize, int width, int height, int depth, int color_type, bool interlaced,
+                const uint8_t* palette, int npal, const uint8_t* trns, int ntrns, int out_channels, bool out16,
+                bool rgb_order, uint8_t* out) {
+  static const int kSpp[7] = {1, 0, 3, 1, 2, 0, 4};
+  if (color_type < 0 || color_type > 6 || kSpp[color_type] == 0) throw CodecError("corrupt PNG data: bad color type");
+  const int spp = kSpp[color_type];
+  const size_t expected = png_filtered_size(width, height, depth, spp, interlaced);
+  std::unique_ptr<uint8_t[]> raw(new uint8_t[expected]);
+  if (zlib_inflate(zdata, zsize, raw.get(), expected) < expected)
+    throw CodecError("corrupt PNG data: not enough image data");
+  if (interlaced) {
+    std::unique_ptr<uint8_t[]> samples = png_unfilter(raw.get(), expected, width, height, depth, spp, true);
+    png_convert(samples.get(), width, height, depth, color_type, palette, npal, trns, ntrns, out_channels, out16,
+                rgb_order, out);
+    return;
+  }
+  // One row at a time: unfilter in place in the inflated stream (the row above is right before it), widen
+  // to samples if needed, convert into the output row.
+  const size_t rowbytes = (static_cast<size_t>(width) * spp * depth + 7) / 8;
+  const int bpp = std::max(1, spp * depth / 8);
+  const size_t out_row = static_cast<size_t>(width) * out_channels * (depth == 16 && out16 ? 2 : 1);
+  std::vector<uint8_t> zero(rowbytes, 0);
+  std::vector<uint16_t> wide(depth == 16 ? static_cast<size_t>(width) * spp : 0);
+  std::vector<uint8_t> narrow(depth < 8 ? static_cast<size_t>(width) : 0);
+  const uint8_t* prev = zero.data();
+  for (int y = 0; y < height; ++y) {
+    uint8_t* row = raw.get() + static_cast<size_t>(y) * (rowbytes + 1);
+    unfilter_row(row[0], row + 1, prev, rowbytes, bpp);
+    prev = row + 1;
+    const uint8_t* samples = row + 1;
+    if (depth == 16) {
+      for (size_t i = 0; i < wide.size(); ++i) wide[i] = static_cast<uint16_t>((row[1 + 2 * i] << 8) | row[2 + 2 * i]);
+      samples = reinterpret_cast<const uint8_t*>(wide.data());
+    } else if (depth < 8) {  // 1, 2, 4 bits: one sample per pixel (gray or palette)
+      const int mask = (1 << depth) - 1, per = 8 / depth;
+      for (int x = 0; x < width; ++x)
+        narrow[x] = static_cast<uint8_t>((row[1 + x / per] >> (8 - depth * (x % per + 1))) & mask);
+      samples = narrow.data();
+    }
+    png_convert(samples, width, 1, depth, color_type, palette, npal, trns, ntrns, out_channels, out16, rgb_order,
+                out + static_cast<size_t>(y) * out_row);
+  }
 }
 
 }  // namespace mnn::codecs
