@@ -78,6 +78,10 @@ void bind_codecs(py::module_& m) {
     Bytes b = bytes_of(zdata);
     std::string pal = palette, tr = trns;
     const size_t esize = (depth == 16 && out16) ? 2 : 1;
+    static const int kSpp[7] = {1, 0, 3, 1, 2, 0, 4};
+    if (color_type < 0 || color_type > 6 || kSpp[color_type] == 0) throw py::value_error("corrupt PNG data: bad color type");
+    if (!codecs::png_stream_can_fill(b.size, codecs::png_filtered_size(width, height, depth, kSpp[color_type], interlaced)))
+      throw py::value_error("corrupt PNG data: not enough image data");  // before allocating the output
     py::bytearray out = new_bytearray(static_cast<size_t>(width) * height * out_channels * esize);
     uint8_t* dst = bytearray_data(out);
     {

@@ -40,6 +40,9 @@ std::unique_ptr<uint8_t[]> png_unfilter(const uint8_t* data, size_t size, int wi
                                   int samples_per_pixel, bool interlaced);
 // Bytes of filtered scanlines (each with its filter byte) an image of this layout inflates to.
 size_t png_filtered_size(int width, int height, int depth, int samples_per_pixel, bool interlaced);
+// Whether zsize bytes of deflate data could inflate to `expected` bytes at all (deflate expands at most
+// 1032x: a 258-byte match per 2 bits): lets a tiny file claiming a huge image fail before allocating.
+inline bool png_stream_can_fill(size_t zsize, size_t expected) { return expected / 1032 <= zsize; }
 // The whole pixel path of a PNG decode: inflates the concatenated IDAT data (a zlib stream), unfilters and
 // converts like png_unfilter + png_convert into out. Throws CodecError on a corrupt or short stream.
 void png_decode(const uint8_t* zdata, size_t zsize, int width, int height, int depth, int color_type, bool interlaced,

@@ -418,6 +418,7 @@ void png_decode(const uint8_t* zdata, size_t zsize, int width, int height, int d
   if (color_type < 0 || color_type > 6 || kSpp[color_type] == 0) throw CodecError("corrupt PNG data: bad color type");
   const int spp = kSpp[color_type];
   const size_t expected = png_filtered_size(width, height, depth, spp, interlaced);
+  if (!png_stream_can_fill(zsize, expected)) throw CodecError("corrupt PNG data: not enough image data");
   std::unique_ptr<uint8_t[]> raw(new uint8_t[expected]);
   if (zlib_inflate(zdata, zsize, raw.get(), expected) < expected)
     throw CodecError("corrupt PNG data: not enough image data");
