@@ -82,7 +82,9 @@ void bind_codecs(py::module_& m) {
     if (color_type < 0 || color_type > 6 || kSpp[color_type] == 0) throw py::value_error("corrupt PNG data: bad color type");
     if (!codecs::png_stream_can_fill(b.size, codecs::png_filtered_size(width, height, depth, kSpp[color_type], interlaced)))
       throw py::value_error("corrupt PNG data: not enough image data");  // before allocating the output
-    py::bytearray out = new_bytearray(static_cast<size_t>(width) * height * out_channels * esize);
+    const size_t image = static_cast<size_t>(width) * height * out_channels * esize;
+    const size_t capacity = codecs::png_decode_capacity(width, height, depth, color_type, interlaced, out_channels, out16);
+    py::bytearray out = new_bytearray(capacity);
     uint8_t* dst = bytearray_data(out);
     {
       py::gil_scoped_release nogil;
@@ -90,9 +92,11 @@ void bind_codecs(py::module_& m) {
         codecs::png_decode(b.ptr, b.size, width, height, depth, color_type, interlaced,
                            reinterpret_cast<const uint8_t*>(pal.data()), static_cast<int>(pal.size() / 3),
                            reinterpret_cast<const uint8_t*>(tr.data()), static_cast<int>(tr.size()), out_channels,
-                           out16, rgb_order, dst);
+                           out16, rgb_order, dst, capacity);
       });
     }
+    if (capacity > image && PyByteArray_Resize(out.ptr(), static_cast<Py_ssize_t>(image)) != 0)
+      throw py::error_already_set();
     return out;
   });
   // The inflater alone, for tests against Python's zlib: the first out_size bytes of the stream's data.

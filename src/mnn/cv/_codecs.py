@@ -98,6 +98,7 @@ _MAX_PIXELS = 1 << 30  # cv2's CV_IO_MAX_IMAGE_PIXELS: larger headers are reject
 
 
 def _png_decode(data, flags):
+    data = memoryview(data)  # chunk bodies are views, not copies (the IDATs are joined once, below)
     pos, n = 8, len(data)
     ihdr = None
     palette, trns, idat, exif = b"", None, [], None
@@ -111,7 +112,7 @@ def _png_decode(data, flags):
         critical = not (ctype[0] & 0x20)
         if critical:  # libpng rejects a critical chunk whose CRC is wrong
             (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
-            if zlib.crc32(ctype + body) & 0xFFFFFFFF != crc:
+            if zlib.crc32(body, zlib.crc32(ctype)) & 0xFFFFFFFF != crc:
                 raise _Corrupt("PNG CRC error")
         pos += 12 + length
         if ctype == b"IHDR":
@@ -145,8 +146,8 @@ def _png_decode(data, flags):
     out_c, keep16, rgb = _want(flags, natural, depth == 16)
     try:
         # inflates only what the image needs (a small file can expand without bound), unfilters, converts
-        buf = _core.png_decode(b"".join(idat), w, h, depth, color_type, bool(interlace), palette, trns or b"",
-                               out_c, keep16, rgb)
+        buf = _core.png_decode(b"".join(idat), w, h, depth, color_type, bool(interlace), bytes(palette),
+                               bytes(trns or b""), out_c, keep16, rgb)
     except ValueError as e:
         raise _Corrupt(str(e)) from None
     img = _image(buf, h, w, out_c, _np.uint16 if keep16 and depth == 16 else None)
@@ -395,7 +396,7 @@ def _as_bytes(buf):
     a = as_image(buf, "imdecode", "buf")
     if a.size == 0:
         raise fail("imdecode", "Assertion failed: !buf.empty()")
-    return bytes(memoryview(_np.ascontiguousarray(a)).cast("B"))
+    return memoryview(_np.ascontiguousarray(a)).cast("B")  # the decoders only read it: no copy
 
 
 def imread(filename, flags=IMREAD_COLOR):
