@@ -451,14 +451,45 @@ void png_decode(const uint8_t* zdata, size_t zsize, int width, int height, int d
   uint8_t* prev = rows.data();  // zeros: the row above the first
   uint8_t* cur = prev + rowbytes;
   std::vector<uint16_t> wide(depth == 16 ? static_cast<size_t>(width) * spp : 0);
-  std::vector<uint8_t> narrow(depth < 8 ? static_cast<size_t>(width) : 0);
+  std::vector<uint8_t> narrow(depth < 8 || depth == 16 ? static_cast<size_t>(width) * spp : 0);
+  const bool rgb_trns = color_type == 2 && ntrns >= 6;
+  // 16-bit data kept as 16-bit in the common layouts: byte swap and channel order in one pass.
+  const bool direct16 = depth == 16 && out16 && !rgb_trns &&
+                        ((spp == 1 && out_channels == 1) || (spp >= 3 && out_channels >= 3 && out_channels <= spp));
+  // 16-bit data read as 8-bit: libpng drops the low byte first, so the high bytes go down the 8-bit path,
+  // except where the 16-bit values themselves matter (RGB->gray rounding, an RGB tRNS key).
+  const bool high8 = depth == 16 && !out16 && !rgb_trns && (out_channels != 1 || color_type == 0 || color_type == 4);
   for (int y = 0; y < height; ++y) {
     const uint8_t* src = raw + static_cast<size_t>(y) * (rowbytes + 1);
     const int type = src[0];
     std::memcpy(cur, src + 1, rowbytes);
     unfilter_row(type, cur, prev, rowbytes, bpp);
     const uint8_t* samples = cur;
-    if (depth == 16) {
+    if (direct16) {
+      uint16_t* o = reinterpret_cast<uint16_t*>(out + static_cast<size_t>(y) * out_row);
+      auto be = [&](size_t i) { return static_cast<uint16_t>((cur[2 * i] << 8) | cur[2 * i + 1]); };
+      const int a = rgb_order ? 0 : 2, b = rgb_order ? 2 : 0;
+      if (spp == 1) {
+        for (int x = 0; x < width; ++x) o[x] = be(x);
+      } else {
+        for (int x = 0; x < width; ++x) {
+          const size_t i = static_cast<size_t>(x) * spp;
+          uint16_t* px = o + static_cast<size_t>(x) * out_channels;
+          px[0] = be(i + a);
+          px[1] = be(i + 1);
+          px[2] = be(i + b);
+          if (out_channels == 4) px[3] = be(i + 3);
+        }
+      }
+      std::swap(prev, cur);
+      continue;
+    }
+    int conv_depth = depth;
+    if (high8) {
+      for (size_t i = 0; i < narrow.size(); ++i) narrow[i] = cur[2 * i];
+      samples = narrow.data();
+      conv_depth = 8;
+    } else if (depth == 16) {
       for (size_t i = 0; i < wide.size(); ++i) wide[i] = static_cast<uint16_t>((cur[2 * i] << 8) | cur[2 * i + 1]);
       samples = reinterpret_cast<const uint8_t*>(wide.data());
     } else if (depth < 8) {  // 1, 2, 4 bits: one sample per pixel (gray or palette)
@@ -467,7 +498,7 @@ void png_decode(const uint8_t* zdata, size_t zsize, int width, int height, int d
         narrow[x] = static_cast<uint8_t>((cur[x / per] >> (8 - depth * (x % per + 1))) & mask);
       samples = narrow.data();
     }
-    png_convert(samples, width, 1, depth, color_type, palette, npal, trns, ntrns, out_channels, out16, rgb_order,
+    png_convert(samples, width, 1, conv_depth, color_type, palette, npal, trns, ntrns, out_channels, out16, rgb_order,
                 out + static_cast<size_t>(y) * out_row);
     std::swap(prev, cur);
   }
