@@ -128,6 +128,17 @@ def test_png_photo_every_filter_matches_cv2(filt, layout):
             same(mcv.imdecode(buf, flags), cv2.imdecode(buf, flags))
 
 
+@pytest.mark.parametrize("shape", [(1, 1), (1, 3000, 3), (3000, 1), (2, 2, 4), (3, 5000), (700, 3, 3)])
+def test_png_thin_and_tiny_images_match_cv2(shape):
+    # Streams shorter than the inflater's fast-loop margins, and rows far longer than them.
+    smooth = np.cumsum(RNG.integers(-2, 3, shape), axis=1 if len(shape) > 1 else 0)
+    img = (smooth % 256).astype(np.uint8)
+    for params in ([], [cv2.IMWRITE_PNG_COMPRESSION, 9], [cv2.IMWRITE_PNG_COMPRESSION, 0]):
+        ok, buf = cv2.imencode(".png", img, params)
+        for flags in (cv2.IMREAD_UNCHANGED, cv2.IMREAD_COLOR, cv2.IMREAD_GRAYSCALE):
+            same(mcv.imdecode(buf, flags), cv2.imdecode(buf, flags))
+
+
 @pytest.mark.parametrize("name", list(PHOTOS))
 def test_png_full_size_photos_match_cv2(name):
     ok, buf = cv2.imencode(".png", PHOTOS[name])  # cv2's defaults: Sub filter, RLE strategy, level 1
