@@ -154,3 +154,35 @@ def test_stream_end_rules_match_cv2(case):
     assert (got is None) == (ref is None), case[0]
     if ref is not None:
         np.testing.assert_array_equal(np.asarray(got), ref)
+
+
+def _fix_crcs(b):
+    """Recomputes every chunk's CRC, so corrupted bytes reach the inflater instead of failing the CRC check."""
+    out, pos = bytearray(b[:8]), 8
+    while pos + 12 <= len(b):
+        (n,) = struct.unpack(">I", b[pos:pos + 4])
+        if pos + 12 + n > len(b):
+            return bytes(out + b[pos:])
+        out += b[pos:pos + 8 + n] + struct.pack(">I", zlib.crc32(b[pos + 4:pos + 8 + n]) & 0xFFFFFFFF)
+        pos += 12 + n
+    return bytes(out + b[pos:])
+
+
+def test_corrupt_idat_data_decodes_like_cv2():
+    # Damaged deflate data with valid chunk CRCs: cv2 and mnn agree on failing (None) or on the exact pixels.
+    img = np.ascontiguousarray(RNG.integers(0, 40, (61, 83, 3)).cumsum(axis=1).astype(np.uint8))
+    bases = [cv2.imencode(".png", img, p)[1].tobytes()
+             for p in ([], [cv2.IMWRITE_PNG_COMPRESSION, 9], [cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_PAETH])]
+    decoded = 0
+    for i in range(150):
+        b = bytearray(bases[i % len(bases)])
+        for _ in range(1 + i % 5):
+            b[int(RNG.integers(41, len(b)))] = int(RNG.integers(0, 256))
+        buf = np.frombuffer(_fix_crcs(bytes(b)), np.uint8)
+        ref = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+        got = mcv.imdecode(buf, cv2.IMREAD_UNCHANGED)
+        assert (got is None) == (ref is None), i
+        if ref is not None:
+            np.testing.assert_array_equal(np.asarray(got), ref)
+            decoded += 1
+    assert decoded > 0
