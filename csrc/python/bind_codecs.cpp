@@ -124,6 +124,47 @@ void bind_codecs(py::module_& m) {
     }
     return out;
   });
+  m.def("png_encode", [](py::buffer pixels, int width, int height, int channels, int depth, int filter_mask, int level,
+                         int strategy) {
+    Bytes b = bytes_of(pixels);
+    if (width <= 0 || height <= 0 || (channels != 1 && channels != 3 && channels != 4) || (depth != 8 && depth != 16))
+      throw py::value_error("png_encode: bad image geometry");
+    if (b.size < static_cast<size_t>(width) * height * channels * (depth / 8))
+      throw py::value_error("png_encode: buffer too small");
+    if (!codecs::zlib_native(level, strategy)) throw py::value_error("png_encode: level/strategy not native");
+    py::bytearray out = new_bytearray(codecs::png_encode_bound(width, height, channels, depth));
+    uint8_t* dst = bytearray_data(out);
+    size_t n;
+    {
+      py::gil_scoped_release nogil;
+      n = codec_call([&] {
+        return codecs::png_encode(b.ptr, width, height, channels, depth, filter_mask, level, strategy, dst);
+      });
+    }
+    if (PyByteArray_Resize(out.ptr(), static_cast<Py_ssize_t>(n)) != 0) throw py::error_already_set();
+    return out;
+  });
+  // The deflate encoder on its own, for tests over arbitrary bytes (runs, far matches, every block type).
+  m.def("zlib_compress", [](py::buffer data, int level, int strategy) {
+    Bytes b = bytes_of(data);
+    if (!codecs::zlib_native(level, strategy)) throw py::value_error("zlib_compress: level/strategy not native");
+    py::bytearray out = new_bytearray(codecs::zlib_bound(b.size));
+    uint8_t* dst = bytearray_data(out);
+    size_t n;
+    {
+      py::gil_scoped_release nogil;
+      n = codec_call([&] { return codecs::zlib_compress(b.ptr, b.size, level, strategy, dst); });
+    }
+    if (PyByteArray_Resize(out.ptr(), static_cast<Py_ssize_t>(n)) != 0) throw py::error_already_set();
+    return out;
+  });
+  m.def("zlib_native", &codecs::zlib_native);
+  m.def("crc32", [](py::buffer data, uint32_t crc) { Bytes b = bytes_of(data); return codecs::crc32_update(crc, b.ptr, b.size); },
+        py::arg("data"), py::arg("crc") = 0);
+  m.def("adler32", [](py::buffer data, uint32_t adler) {
+    Bytes b = bytes_of(data);
+    return codecs::adler32_update(adler, b.ptr, b.size);
+  }, py::arg("data"), py::arg("adler") = 1);
   m.def("palette_lookup", [](py::buffer indices, py::bytes palette, int entry) {
     Bytes b = bytes_of(indices);
     std::string pal = palette;

@@ -1,6 +1,7 @@
 // Image codecs for mnn.cv's imread/imdecode/imwrite/imencode: the pixel-level work (entropy coding,
 // transforms, filtering, colour conversion). Container parsing that only touches headers and the
-// mapping to cv2's flags live in Python (src/mnn/cv/_codecs.py); zlib comes from Python's zlib.
+// mapping to cv2's flags live in Python (src/mnn/cv/_codecs.py). PNG writing deflates natively
+// (deflate_encode.cpp) on the settings it covers; decoding and the rest use Python's zlib.
 // Every decoder validates its input and throws CodecError on anything malformed: a corrupt file
 // must become None or cv2.error in Python, never a crash or an out-of-bounds access.
 #pragma once
@@ -58,6 +59,29 @@ void png_decode(const uint8_t* zdata, size_t zsize, int width, int height, int d
 // absolute differences (libpng's heuristic).
 // out holds height * (1 + width * channels * depth / 8) bytes.
 void png_filter(const uint8_t* pixels, int width, int height, int channels, int depth, int filter_mask, uint8_t* out);
+// ---- zlib / deflate (deflate_encode.cpp, checksums.cpp) ----
+// zlib's strategies (Z_DEFAULT_STRATEGY .. Z_FIXED), the same numbers as cv2's IMWRITE_PNG_STRATEGY_*.
+constexpr int kStrategyDefault = 0, kStrategyFiltered = 1, kStrategyHuffmanOnly = 2, kStrategyRle = 3,
+              kStrategyFixed = 4;
+// Whether zlib_compress handles (level, strategy) itself: level 0 (stored), Huffman-only, RLE at any
+// level, and the other strategies at zlib's fast levels 1-3 (a greedy hash matcher). The lazy
+// levels 4-9 are left to zlib.
+bool zlib_native(int level, int strategy);
+// Most bytes zlib_compress writes for n input bytes (it never writes more than stored blocks would).
+size_t zlib_bound(size_t n);
+// A zlib stream (RFC 1950 header, deflate blocks, Adler-32) of data[0..n) into out (zlib_bound(n)
+// bytes); returns its length. Throws CodecError when !zlib_native(level, strategy).
+size_t zlib_compress(const uint8_t* data, size_t n, int level, int strategy, uint8_t* out);
+// Running CRC-32 (PNG/gzip polynomial; start from 0) and Adler-32 (start from 1).
+uint32_t crc32_update(uint32_t crc, const uint8_t* p, size_t n);
+uint32_t adler32_update(uint32_t adler, const uint8_t* p, size_t n);
+// A whole PNG file (signature, IHDR, one IDAT, IEND) of cv2's image, filtered as png_filter does and
+// deflated by zlib_compress (so zlib_native(level, strategy) must hold); png_encode_bound() bytes of
+// out suffice. Returns the file's length.
+size_t png_encode_bound(int width, int height, int channels, int depth);
+size_t png_encode(const uint8_t* pixels, int width, int height, int channels, int depth, int filter_mask,
+                  int level, int strategy, uint8_t* out);
+
 // out[i*entry ...] = palette[idx[i]*entry ...] (indices past npal give zeros): BMP and palette images.
 void palette_lookup(const uint8_t* idx, size_t n, const uint8_t* palette, int npal, int entry, uint8_t* out);
 

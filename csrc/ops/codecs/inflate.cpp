@@ -225,47 +225,6 @@ inline void copy_match_fast(uint8_t* op, size_t dist, size_t len) {
   }
 }
 
-// Adler-32 (RFC 1950) of p[0, n): SSE2 sums 16 bytes a step, the position weights by pmaddwd; reduced mod
-// 65521 every 5552 bytes like zlib, before any 32-bit lane can overflow.
-uint32_t adler32(const uint8_t* p, size_t n) {
-  constexpr uint32_t kMod = 65521;
-  uint64_t s1 = 1, s2 = 0;
-  while (n > 0) {
-    size_t chunk = std::min<size_t>(n, 5552);
-    n -= chunk;
-#if defined(__SSE2__)
-    const size_t blocks = chunk / 16;
-    if (blocks) {
-      const __m128i zero = _mm_setzero_si128();
-      const __m128i w_lo = _mm_setr_epi16(16, 15, 14, 13, 12, 11, 10, 9);
-      const __m128i w_hi = _mm_setr_epi16(8, 7, 6, 5, 4, 3, 2, 1);
-      __m128i v_s1 = zero, v_prefix = zero, v_s2 = zero;
-      for (size_t b = 0; b < blocks; ++b, p += 16) {
-        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        v_prefix = _mm_add_epi32(v_prefix, v_s1);  // the bytes before this block, counted once per block
-        v_s1 = _mm_add_epi32(v_s1, _mm_sad_epu8(x, zero));
-        v_s2 = _mm_add_epi32(v_s2, _mm_madd_epi16(_mm_unpacklo_epi8(x, zero), w_lo));
-        v_s2 = _mm_add_epi32(v_s2, _mm_madd_epi16(_mm_unpackhi_epi8(x, zero), w_hi));
-      }
-      alignas(16) uint32_t a[4], pre[4], c[4];
-      _mm_store_si128(reinterpret_cast<__m128i*>(a), v_s1);
-      _mm_store_si128(reinterpret_cast<__m128i*>(pre), v_prefix);
-      _mm_store_si128(reinterpret_cast<__m128i*>(c), v_s2);
-      s2 += s1 * (blocks * 16) + 16 * (uint64_t(pre[0]) + pre[2]) + (uint64_t(c[0]) + c[1] + c[2] + c[3]);
-      s1 += uint64_t(a[0]) + a[2];
-      chunk -= blocks * 16;
-    }
-#endif
-    for (; chunk > 0; --chunk) {
-      s1 += *p++;
-      s2 += s1;
-    }
-    s1 %= kMod;
-    s2 %= kMod;
-  }
-  return static_cast<uint32_t>((s2 << 16) | s1);
-}
-
 // The decoder proper; see zlib_inflate for what `extra` means.
 size_t inflate_stream(const uint8_t* in, size_t in_size, uint8_t* out, size_t out_size, bool& extra) {
   if (in_size < 2) throw Truncated();
@@ -532,7 +491,7 @@ size_t inflate_stream(const uint8_t* in, size_t in_size, uint8_t* out, size_t ou
   const size_t pos = static_cast<size_t>(ip - in) + over - left / 8;
   if (pos > in_size || in_size - pos < 4) throw Truncated();
   const uint32_t stored = (uint32_t(in[pos]) << 24) | (uint32_t(in[pos + 1]) << 16) | (uint32_t(in[pos + 2]) << 8) | in[pos + 3];
-  if (!extra && adler32(out, static_cast<size_t>(op - out)) != stored) corrupt("incorrect data check");
+  if (!extra && adler32_update(1, out, static_cast<size_t>(op - out)) != stored) corrupt("incorrect data check");
   return static_cast<size_t>(op - out);
 }
 

@@ -2,8 +2,8 @@
 
 Containers (PNG chunks, JPEG markers, BMP headers, EXIF) are parsed here; the per-pixel work (JPEG's
 entropy coding, DCTs, chroma resampling and colour conversion; PNG's filters and sample conversion)
-runs natively in csrc/ops/codecs through _core, PNG's inflate included (csrc/ops/codecs/inflate.cpp);
-the encoder's deflate is Python's zlib. Decoders mirror what cv2's
+runs natively in csrc/ops/codecs through _core, deflate included: PNG reading inflates with our own decoder
+(csrc/ops/codecs/inflate.cpp), PNG writing deflates natively (zlib's lazy levels 4-9 aside). Decoders mirror what cv2's
 libjpeg-turbo / libpng setup produces, so decoded pixels equal cv2's.
 """
 import os
@@ -179,6 +179,11 @@ def _png_encode(img, params):
         filters = params[IMWRITE_PNG_FILTER]
     if params.get(IMWRITE_PNG_BILEVEL):
         raise NotImplementedError("[mnn.cv.imencode] IMWRITE_PNG_BILEVEL is not supported")
+    if _core.zlib_native(level, strategy):  # deflated natively, see csrc/ops/codecs/deflate_encode.cpp
+        try:
+            return _core.png_encode(memoryview(img), w, h, c, depth, (filters >> 3) & 31, level, strategy)
+        except ValueError as e:  # e.g. an IDAT over PNG's 2^31 - 1 byte chunk limit
+            raise fail("imencode", str(e)) from None
     rows = _core.png_filter(memoryview(img), w, h, c, depth, (filters >> 3) & 31)
     z = zlib.compressobj(level, zlib.DEFLATED, 15, 8, strategy)
     payload = z.compress(rows) + z.flush()

@@ -18,9 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
+#include "backends/cpu/simd/cv/warp_linear_u8_avx2.h"
 
 #include "core/error.h"
 #include "core/threadpool.h"
@@ -334,101 +332,17 @@ class WarpKernel final : public backend::Kernel {
     };
 #if defined(__AVX2__)
     if constexpr (std::is_same_v<T, uint8_t>) {
-      if (mode_ == kAffine && interp_ == kLinear && (cn == 1 || cn == 3 || cn == 4) && sw_ >= 2 && sh_ >= 3)
-        x0 = affine_linear_u8_avx2(D, xend, Mx, My, src, [&](int x) { one(x, D + size_t(x) * cn); });
+      if (interp_ == kLinear && (cn == 1 || cn == 3 || cn == 4)) {
+        warp_u8::RowArgs r{src, sw_, sh_, cn, int(step), int(mode_), mf_, Mx, My, Mw,
+                           mode_ == kMap ? map + size_t(y) * dw_ * 2 : nullptr,
+                           border_ == kConstant, border_ == kTransparent, bval8_};
+        // remap columns have no vector/scalar split; the warps' fused columns end at xend
+        x0 = warp_u8::linear_row(r, D, mode_ == kMap ? dw_ : xend, [&](int x) { one(x, D + size_t(x) * cn); });
+      }
     }
 #endif
     for (int x = x0; x < dw_; ++x) one(x, D + size_t(x) * cn);
   }
-
-#if defined(__AVX2__)
-  // Eight pixels at a time of the FMA columns, while all eight sources lie inside the image
-  // (ix < W-1, iy < H-2: the 4-byte gathers then stay inside the buffer). The arithmetic is the
-  // scalar path's, lane for lane. Returns the first column it did not write.
-  template <class Fallback>
-  int affine_linear_u8_avx2(uint8_t* D, int xend, float Mx, float My, const uint8_t* src, Fallback&& fallback) const {
-    const int cn = cn_;
-    const int step = sw_ * cn;
-    const __m256 M0 = _mm256_set1_ps(mf_[0]), M3 = _mm256_set1_ps(mf_[3]);
-    const __m256 vMx = _mm256_set1_ps(Mx), vMy = _mm256_set1_ps(My);
-    const __m256i lim_x = _mm256_set1_epi32(sw_ - 1), lim_y = _mm256_set1_epi32(sh_ - 2);
-    const __m256i vstep = _mm256_set1_epi32(step), vcn = _mm256_set1_epi32(cn);
-    const __m256i ff = _mm256_set1_epi32(0xff);
-    const __m256 lane = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
-    const char* base = reinterpret_cast<const char*>(src);
-    int x = 0;
-    for (; x + 8 <= xend; x += 8) {
-      __m256 xf = _mm256_add_ps(_mm256_set1_ps(static_cast<float>(x)), lane);
-      __m256 sx = _mm256_fmadd_ps(M0, xf, vMx), sy = _mm256_fmadd_ps(M3, xf, vMy);
-      __m256 fx = _mm256_floor_ps(sx), fy = _mm256_floor_ps(sy);
-      __m256i ix = _mm256_cvttps_epi32(fx), iy = _mm256_cvttps_epi32(fy);
-      // unsigned ix < W-1 and iy < H-2, via signed compares on non-negative values
-      __m256i bad = _mm256_or_si256(_mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), ix), _mm256_cmpgt_epi32(ix, _mm256_sub_epi32(lim_x, _mm256_set1_epi32(1)))),
-                                    _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), iy), _mm256_cmpgt_epi32(iy, _mm256_sub_epi32(lim_y, _mm256_set1_epi32(1)))));
-      // out-of-range floats convert to INT_MIN, which the compares above reject
-      if (!_mm256_testz_si256(bad, bad)) {
-        // wholly outside (ix+1 outside [0, W] or iy+1 outside [0, H]) in every lane?
-        __m256i ox = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), ix), _mm256_cmpgt_epi32(ix, _mm256_set1_epi32(sw_ - 1)));
-        __m256i oy = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), iy), _mm256_cmpgt_epi32(iy, _mm256_set1_epi32(sh_ - 1)));
-        __m256i out_all = _mm256_or_si256(ox, oy);
-        if ((border_ == kConstant || border_ == kTransparent) && _mm256_movemask_epi8(out_all) == -1) {
-          if (border_ == kConstant) {
-            uint8_t* o = D + size_t(x) * cn;
-            for (int k = 0; k < 8; ++k)
-              for (int c = 0; c < cn; ++c) o[k * cn + c] = bval8_[c];
-          }
-          continue;
-        }
-        for (int k = 0; k < 8; ++k) fallback(x + k);
-        continue;
-      }
-      __m256 ax = _mm256_sub_ps(sx, fx), ay = _mm256_sub_ps(sy, fy);
-      __m256i addr = _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), _mm256_mullo_epi32(ix, vcn));
-      __m256i g0 = _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), addr, 1);
-      __m256i g1 = _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), _mm256_add_epi32(addr, vcn), 1);
-      __m256i g2 = _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), _mm256_add_epi32(addr, vstep), 1);
-      __m256i g3 = _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), _mm256_add_epi32(_mm256_add_epi32(addr, vstep), vcn), 1);
-      __m256i res[4];
-      for (int c = 0; c < cn; ++c) {
-        const int sh = 8 * c;
-        __m256 p00 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g0, sh), ff));
-        __m256 p01 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g1, sh), ff));
-        __m256 p10 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g2, sh), ff));
-        __m256 p11 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g3, sh), ff));
-        __m256 v0 = _mm256_fmadd_ps(ax, _mm256_sub_ps(p01, p00), p00);
-        __m256 v1 = _mm256_fmadd_ps(ax, _mm256_sub_ps(p11, p10), p10);
-        __m256 v = _mm256_fmadd_ps(ay, _mm256_sub_ps(v1, v0), v0);
-        __m256i r = _mm256_cvtps_epi32(v);  // round half to even, as cv2's v_round
-        r = _mm256_min_epi32(_mm256_max_epi32(r, _mm256_setzero_si256()), ff);
-        res[c] = _mm256_slli_epi32(r, sh);
-      }
-      __m256i px = res[0];
-      for (int c = 1; c < cn; ++c) px = _mm256_or_si256(px, res[c]);
-      uint8_t* out = D + size_t(x) * cn;
-      if (cn == 4) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), px);
-      } else if (cn == 1) {
-        __m256i p16 = _mm256_packus_epi32(px, px);
-        __m256i p8 = _mm256_packus_epi16(p16, p16);
-        uint32_t lo = uint32_t(_mm256_extract_epi32(p8, 0)), hi = uint32_t(_mm256_extract_epi32(p8, 4));
-        std::memcpy(out, &lo, 4);
-        std::memcpy(out + 4, &hi, 4);
-      } else {
-        const __m256i m = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
-                                           0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-        __m256i q = _mm256_shuffle_epi8(px, m);
-        __m128i lo = _mm256_castsi256_si128(q), hi = _mm256_extracti128_si256(q, 1);
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(out), lo);
-        uint32_t t = uint32_t(_mm_extract_epi32(lo, 2));
-        std::memcpy(out + 8, &t, 4);
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 12), hi);
-        t = uint32_t(_mm_extract_epi32(hi, 2));
-        std::memcpy(out + 20, &t, 4);
-      }
-    }
-    return x;
-  }
-#endif
 
   // Cubic / Lanczos4 at a float position: separable weights of the exact fraction.
   void sample_kernel_v2(const T* src, T* D, float sx, float sy, const T* bval, int btx, int bty) const {
