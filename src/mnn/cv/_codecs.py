@@ -98,7 +98,7 @@ _MAX_PIXELS = 1 << 30  # cv2's CV_IO_MAX_IMAGE_PIXELS: larger headers are reject
 
 
 def _png_decode(data, flags):
-    data = memoryview(data)  # chunk bodies are views, not copies (the IDATs are joined once, below)
+    data = memoryview(data)  # chunk bodies are views, not copies (_core.png_decode gathers the IDATs)
     pos, n = 8, len(data)
     ihdr = None
     palette, trns, idat, exif = b"", None, [], None
@@ -146,7 +146,7 @@ def _png_decode(data, flags):
     out_c, keep16, rgb = _want(flags, natural, depth == 16)
     try:
         # inflates only what the image needs (a small file can expand without bound), unfilters, converts
-        buf = _core.png_decode(b"".join(idat), w, h, depth, color_type, bool(interlace), bytes(palette),
+        buf = _core.png_decode(idat, w, h, depth, color_type, bool(interlace), bytes(palette),
                                bytes(trns or b""), out_c, keep16, rgb)
     except ValueError as e:
         raise _Corrupt(str(e)) from None
