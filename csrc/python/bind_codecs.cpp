@@ -2,7 +2,11 @@
 // while pixels are worked on. CodecError becomes ValueError; mnn.cv turns it into None or cv2.error.
 #include <pybind11/stl.h>
 
+#include <cstring>
+#include <vector>
+
 #include "ops/codecs/codecs.h"
+#include "ops/codecs/inflate.h"
 #include "python/bindings.h"
 
 namespace mnn::py_bind {
@@ -71,25 +75,59 @@ void bind_codecs(py::module_& m) {
     }
     return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
   });
-  m.def("png_decode", [](py::buffer inflated, int width, int height, int depth, int color_type, bool interlaced,
+  // idats: the IDAT chunks' bodies (together, one zlib stream). They are gathered into a per-thread buffer
+  // that is reused from call to call: a fresh one per image costs more in page faults than the copy.
+  m.def("png_decode", [](py::list idats, int width, int height, int depth, int color_type, bool interlaced,
                          py::bytes palette, py::bytes trns, int out_channels, bool out16, bool rgb_order) {
-    Bytes b = bytes_of(inflated);
-    static const int kSpp[7] = {1, 0, 3, 1, 2, 0, 4};
+    thread_local std::vector<uint8_t> gathered;
+    size_t total = 0;
+    std::vector<Bytes> parts;
+    parts.reserve(idats.size());
+    for (const py::handle& h : idats) {
+      parts.push_back(bytes_of(py::reinterpret_borrow<py::buffer>(h)));
+      total += parts.back().size;
+    }
+    if (gathered.capacity() > (size_t(64) << 20) && total < gathered.capacity() / 4) std::vector<uint8_t>().swap(gathered);
+    gathered.resize(total);
+    size_t at = 0;
+    for (const Bytes& part : parts) {
+      if (part.size) std::memcpy(gathered.data() + at, part.ptr, part.size);
+      at += part.size;
+    }
+    const Bytes b{gathered.data(), total, py::buffer_info()};
     std::string pal = palette, tr = trns;
-    const int spp = kSpp[color_type];
     const size_t esize = (depth == 16 && out16) ? 2 : 1;
-    py::bytearray out = new_bytearray(static_cast<size_t>(width) * height * out_channels * esize);
+    static const int kSpp[7] = {1, 0, 3, 1, 2, 0, 4};
+    if (color_type < 0 || color_type > 6 || kSpp[color_type] == 0) throw py::value_error("corrupt PNG data: bad color type");
+    if (!codecs::png_stream_can_fill(b.size, codecs::png_filtered_size(width, height, depth, kSpp[color_type], interlaced)))
+      throw py::value_error("corrupt PNG data: not enough image data");  // before allocating the output
+    const size_t image = static_cast<size_t>(width) * height * out_channels * esize;
+    const size_t capacity = codecs::png_decode_capacity(width, height, depth, color_type, interlaced, out_channels, out16);
+    py::bytearray out = new_bytearray(capacity);
     uint8_t* dst = bytearray_data(out);
     {
       py::gil_scoped_release nogil;
       codec_call([&] {
-        std::unique_ptr<uint8_t[]> samples = codecs::png_unfilter(b.ptr, b.size, width, height, depth, spp, interlaced);
-        codecs::png_convert(samples.get(), width, height, depth, color_type,
-                            reinterpret_cast<const uint8_t*>(pal.data()), static_cast<int>(pal.size() / 3),
-                            reinterpret_cast<const uint8_t*>(tr.data()), static_cast<int>(tr.size()), out_channels,
-                            out16, rgb_order, dst);
+        codecs::png_decode(b.ptr, b.size, width, height, depth, color_type, interlaced,
+                           reinterpret_cast<const uint8_t*>(pal.data()), static_cast<int>(pal.size() / 3),
+                           reinterpret_cast<const uint8_t*>(tr.data()), static_cast<int>(tr.size()), out_channels,
+                           out16, rgb_order, dst, capacity);
       });
     }
+    if (capacity > image && PyByteArray_Resize(out.ptr(), static_cast<Py_ssize_t>(image)) != 0)
+      throw py::error_already_set();
+    return out;
+  });
+  // The inflater alone, for tests against Python's zlib: the first out_size bytes of the stream's data.
+  m.def("zlib_inflate", [](py::buffer zdata, size_t out_size) {
+    Bytes b = bytes_of(zdata);
+    py::bytearray out = new_bytearray(out_size);
+    size_t n = 0;
+    {
+      py::gil_scoped_release nogil;
+      n = codec_call([&] { return codecs::zlib_inflate(b.ptr, b.size, bytearray_data(out), out_size); });
+    }
+    if (n < out_size) PyByteArray_Resize(out.ptr(), static_cast<Py_ssize_t>(n));
     return out;
   });
   m.def("png_filter", [](py::buffer pixels, int width, int height, int channels, int depth, int filter_mask) {

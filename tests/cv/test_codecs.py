@@ -104,6 +104,48 @@ def test_png_round_trips_with_cv2(shape, dtype, tmp_path):
     same(mcv.imread(path, cv2.IMREAD_UNCHANGED), img)
 
 
+PNG_FILTERS = {"none": cv2.IMWRITE_PNG_FILTER_NONE, "sub": cv2.IMWRITE_PNG_FILTER_SUB,
+               "up": cv2.IMWRITE_PNG_FILTER_UP, "avg": cv2.IMWRITE_PNG_FILTER_AVG,
+               "paeth": cv2.IMWRITE_PNG_FILTER_PAETH, "all": cv2.IMWRITE_PNG_ALL_FILTERS}
+
+
+@pytest.mark.parametrize("filt", list(PNG_FILTERS))
+@pytest.mark.parametrize("layout", ["gray", "bgr", "bgra", "bgr16", "gray16"])
+def test_png_photo_every_filter_matches_cv2(filt, layout):
+    # Real photos at odd sizes, written by cv2 with one filter type on every row (or libpng's per-row choice),
+    # through the decoder's fast paths (inflate's table loop, SIMD unfiltering, the in-place row conversion).
+    img = cv2.resize(PHOTOS["astronaut"], (301, 203), interpolation=cv2.INTER_AREA)
+    if layout.startswith("gray"):
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    if layout == "bgra":
+        img = np.dstack([img, img[:, :, 1]])
+    if layout.endswith("16"):
+        img = img.astype(np.uint16) * 257 + RNG.integers(0, 256, img.shape).astype(np.uint16)
+    for params in ([cv2.IMWRITE_PNG_FILTER, PNG_FILTERS[filt]],
+                   [cv2.IMWRITE_PNG_FILTER, PNG_FILTERS[filt], cv2.IMWRITE_PNG_COMPRESSION, 9]):
+        ok, buf = cv2.imencode(".png", img, params)
+        for flags in FLAGS:
+            same(mcv.imdecode(buf, flags), cv2.imdecode(buf, flags))
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 3000, 3), (3000, 1), (2, 2, 4), (3, 5000), (700, 3, 3)])
+def test_png_thin_and_tiny_images_match_cv2(shape):
+    # Streams shorter than the inflater's fast-loop margins, and rows far longer than them.
+    smooth = np.cumsum(RNG.integers(-2, 3, shape), axis=1 if len(shape) > 1 else 0)
+    img = (smooth % 256).astype(np.uint8)
+    for params in ([], [cv2.IMWRITE_PNG_COMPRESSION, 9], [cv2.IMWRITE_PNG_COMPRESSION, 0]):
+        ok, buf = cv2.imencode(".png", img, params)
+        for flags in (cv2.IMREAD_UNCHANGED, cv2.IMREAD_COLOR, cv2.IMREAD_GRAYSCALE):
+            same(mcv.imdecode(buf, flags), cv2.imdecode(buf, flags))
+
+
+@pytest.mark.parametrize("name", list(PHOTOS))
+def test_png_full_size_photos_match_cv2(name):
+    ok, buf = cv2.imencode(".png", PHOTOS[name])  # cv2's defaults: Sub filter, RLE strategy, level 1
+    same(mcv.imdecode(buf, cv2.IMREAD_COLOR), cv2.imdecode(buf, cv2.IMREAD_COLOR))
+    same(mcv.imdecode(buf, cv2.IMREAD_COLOR_RGB), cv2.imdecode(buf, cv2.IMREAD_COLOR_RGB))
+
+
 def test_png_compression_level_changes_size():
     img = PHOTOS["chelsea"]
     sizes = [len(as_np(mcv.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, lvl])[1])) for lvl in (0, 1, 9)]

@@ -39,6 +39,21 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
 // (or CodecError is thrown), so the buffer is not zero-filled first.
 std::unique_ptr<uint8_t[]> png_unfilter(const uint8_t* data, size_t size, int width, int height, int bit_depth,
                                   int samples_per_pixel, bool interlaced);
+// Bytes of filtered scanlines (each with its filter byte) an image of this layout inflates to.
+size_t png_filtered_size(int width, int height, int depth, int samples_per_pixel, bool interlaced);
+// Whether zsize bytes of deflate data could inflate to `expected` bytes at all (deflate expands at most
+// 1032x: a 258-byte match per 2 bits): lets a tiny file claiming a huge image fail before allocating.
+inline bool png_stream_can_fill(size_t zsize, size_t expected) { return expected / 1032 <= zsize; }
+// Bytes png_decode needs in out: the image, or for a non-interlaced image the inflated stream if larger
+// (it is inflated into out and converted in place).
+size_t png_decode_capacity(int width, int height, int depth, int color_type, bool interlaced, int out_channels,
+                           bool out16);
+// The whole pixel path of a PNG decode: inflates the concatenated IDAT data (a zlib stream), unfilters and
+// converts like png_unfilter + png_convert; the image ends up in out[0, image bytes). Throws CodecError on a
+// corrupt or short stream.
+void png_decode(const uint8_t* zdata, size_t zsize, int width, int height, int depth, int color_type, bool interlaced,
+                const uint8_t* palette, int npal, const uint8_t* trns, int ntrns, int out_channels, bool out16,
+                bool rgb_order, uint8_t* out, size_t capacity);
 // cv2's image (B,G,R[,A] or gray; 8-bit or native 16-bit) -> filtered PNG scanlines for deflate:
 // filter_mask bit k enables filter k (0..4); with several enabled, picks per row by the minimum sum of
 // absolute differences (libpng's heuristic).

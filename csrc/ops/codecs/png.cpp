@@ -1,6 +1,7 @@
 // PNG pixel work: (un)filtering, Adam7, bit unpacking, and the conversions cv2's libpng setup performs
 // (palette/tRNS expansion, 16->8 by dropping the low byte, libpng's rgb_to_gray weights, RGB->BGR).
-// Chunk parsing and deflate stay in Python (zlib); these loops are the per-byte work.
+// Chunk parsing stays in Python; the IDAT stream is inflated by our own decoder (inflate.cpp), then rows
+// are unfiltered and converted one at a time while they are in cache.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "core/threadpool.h"
 #include "ops/codecs/codec_kernels.h"
 #include "ops/codecs/codecs.h"
+#include "ops/codecs/inflate.h"
 
 namespace mnn::codecs {
 namespace {
@@ -68,6 +70,44 @@ size_t unfilter_sub_simd(uint8_t* row, size_t n) {
     return std::max<size_t>(i, kBpp);
   }
 }
+
+// Paeth on 3- and 4-byte pixels, one pixel a step with its channels in 16-bit lanes: the predictor's
+// selects become compares and masks (first of a, b, c at the minimum distance, as the spec orders them).
+// 2.5-3.5x the byte loop, where each byte is a chain of abs/compare/cmov. Pixels are read as 4 bytes
+// (the 4th lane of a 3-byte pixel is ignored) and the last 3-byte pixel is left to the scalar loop, so
+// nothing past the row is read; returns where that loop goes on.
+inline __m128i abs_epi16(__m128i x) { return _mm_max_epi16(x, _mm_sub_epi16(_mm_setzero_si128(), x)); }
+
+template <int kBpp>
+size_t unfilter_paeth_simd(uint8_t* row, const uint8_t* prev, size_t n) {
+  if constexpr (kBpp != 3 && kBpp != 4) {
+    return 0;
+  } else {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i a = zero, c = zero;  // left and upper-left pixels; zeros for the first pixel (predictor = b)
+    size_t i = 0;
+    for (; i + 4 <= n; i += kBpp) {
+      int32_t xv, bv;
+      std::memcpy(&xv, row + i, 4);
+      std::memcpy(&bv, prev + i, 4);
+      const __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128(bv), zero);
+      const __m128i bc = _mm_sub_epi16(b, c), ac = _mm_sub_epi16(a, c);
+      const __m128i pa = abs_epi16(bc), pb = abs_epi16(ac), pc = abs_epi16(_mm_add_epi16(bc, ac));
+      const __m128i m = _mm_min_epi16(_mm_min_epi16(pa, pb), pc);
+      const __m128i take_a = _mm_cmpeq_epi16(pa, m);
+      const __m128i take_b = _mm_andnot_si128(take_a, _mm_cmpeq_epi16(pb, m));
+      const __m128i take_c = _mm_andnot_si128(_mm_or_si128(take_a, take_b), _mm_set1_epi16(-1));
+      const __m128i pred = _mm_or_si128(_mm_or_si128(_mm_and_si128(take_a, a), _mm_and_si128(take_b, b)),
+                                        _mm_and_si128(take_c, c));
+      const __m128i r = _mm_add_epi8(_mm_cvtsi32_si128(xv), _mm_packus_epi16(pred, pred));
+      const int32_t rv = _mm_cvtsi128_si32(r);
+      std::memcpy(row + i, &rv, kBpp);  // exactly the pixel: the next one is still filtered
+      a = _mm_unpacklo_epi8(r, zero);
+      c = b;
+    }
+    return i;
+  }
+}
 #endif
 
 // Sub/Avg/Paeth depend on the previous pixel: with bpp a compile-time constant the bpp channels
@@ -92,11 +132,16 @@ void unfilter_row_bpp(int type, uint8_t* row, const uint8_t* prev, size_t n) {
       for (size_t i = 0; i < b; ++i) row[i] = static_cast<uint8_t>(row[i] + (prev[i] >> 1));
       for (size_t i = kBpp; i < n; ++i) row[i] = static_cast<uint8_t>(row[i] + ((row[i - kBpp] + prev[i]) >> 1));
       break;
-    case 4:
-      for (size_t i = 0; i < b; ++i) row[i] = static_cast<uint8_t>(row[i] + prev[i]);
-      for (size_t i = kBpp; i < n; ++i)
-        row[i] = static_cast<uint8_t>(row[i] + paeth_fast(row[i - kBpp], prev[i], prev[i - kBpp]));
+    case 4: {
+      size_t i = 0;
+#if defined(__SSE2__)
+      i = unfilter_paeth_simd<kBpp>(row, prev, n);
+#endif
+      if (i == 0)
+        for (; i < b; ++i) row[i] = static_cast<uint8_t>(row[i] + prev[i]);
+      for (; i < n; ++i) row[i] = static_cast<uint8_t>(row[i] + paeth_fast(row[i - kBpp], prev[i], prev[i - kBpp]));
       break;
+    }
     default: throw CodecError("corrupt PNG data: bad filter type " + std::to_string(type));
   }
 }
@@ -393,6 +438,113 @@ void png_convert(const uint8_t* samples, int width, int height, int depth, int c
       }
     }
   });
+}
+
+size_t png_filtered_size(int width, int height, int depth, int spp, bool interlaced) {
+  static const int adam7[7][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4},
+                                  {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}};
+  static const int whole[1][4] = {{0, 0, 1, 1}};
+  const auto* passes = interlaced ? adam7 : whole;
+  size_t total = 0;
+  for (int p = 0; p < (interlaced ? 7 : 1); ++p) {
+    const int x0 = passes[p][0], y0 = passes[p][1], dx = passes[p][2], dy = passes[p][3];
+    const size_t pw = width > x0 ? (width - x0 + dx - 1) / dx : 0, ph = height > y0 ? (height - y0 + dy - 1) / dy : 0;
+    if (pw && ph) total += ph * (1 + (pw * spp * depth + 7) / 8);
+  }
+  return total;
+}
+
+size_t png_decode_capacity(int width, int height, int depth, int color_type, bool interlaced, int out_channels,
+                           bool out16) {
+  static const int kSpp[7] = {1, 0, 3, 1, 2, 0, 4};
+  const size_t image = static_cast<size_t>(width) * height * out_channels * (depth == 16 && out16 ? 2 : 1);
+  if (interlaced || color_type < 0 || color_type > 6 || kSpp[color_type] == 0) return image;
+  return std::max(image, png_filtered_size(width, height, depth, kSpp[color_type], false));
+}
+
+void png_decode(const uint8_t* zdata, size_t zsize, int width, int height, int depth, int color_type, bool interlaced,
+                const uint8_t* palette, int npal, const uint8_t* trns, int ntrns, int out_channels, bool out16,
+                bool rgb_order, uint8_t* out, size_t capacity) {
+  static const int kSpp[7] = {1, 0, 3, 1, 2, 0, 4};
+  if (color_type < 0 || color_type > 6 || kSpp[color_type] == 0) throw CodecError("corrupt PNG data: bad color type");
+  if (capacity < png_decode_capacity(width, height, depth, color_type, interlaced, out_channels, out16))
+    throw CodecError("png_decode: output buffer too small");
+  const int spp = kSpp[color_type];
+  const size_t expected = png_filtered_size(width, height, depth, spp, interlaced);
+  if (!png_stream_can_fill(zsize, expected)) throw CodecError("corrupt PNG data: not enough image data");
+  if (interlaced) {
+    std::unique_ptr<uint8_t[]> raw(new uint8_t[expected]);
+    if (zlib_inflate(zdata, zsize, raw.get(), expected) < expected)
+      throw CodecError("corrupt PNG data: not enough image data");
+    std::unique_ptr<uint8_t[]> samples = png_unfilter(raw.get(), expected, width, height, depth, spp, true);
+    png_convert(samples.get(), width, height, depth, color_type, palette, npal, trns, ntrns, out_channels, out16,
+                rgb_order, out);
+    return;
+  }
+  // The stream is inflated into the end of out (no second image-sized buffer, whose page faults alone cost
+  // ~15% of a decode), then each row is unfiltered in a small buffer and converted to the front of out.
+  // Output row y ends at or before stream row y + 1 starts (out is max(image, stream) bytes), so a row is
+  // never overwritten before it is read.
+  const size_t rowbytes = (static_cast<size_t>(width) * spp * depth + 7) / 8;
+  const int bpp = std::max(1, spp * depth / 8);
+  const size_t out_row = static_cast<size_t>(width) * out_channels * (depth == 16 && out16 ? 2 : 1);
+  uint8_t* const raw = out + (capacity - expected);
+  if (zlib_inflate(zdata, zsize, raw, expected) < expected) throw CodecError("corrupt PNG data: not enough image data");
+  std::vector<uint8_t> rows(2 * rowbytes, 0);
+  uint8_t* prev = rows.data();  // zeros: the row above the first
+  uint8_t* cur = prev + rowbytes;
+  std::vector<uint16_t> wide(depth == 16 ? static_cast<size_t>(width) * spp : 0);
+  std::vector<uint8_t> narrow(depth < 8 || depth == 16 ? static_cast<size_t>(width) * spp : 0);
+  const bool rgb_trns = color_type == 2 && ntrns >= 6;
+  // 16-bit data kept as 16-bit in the common layouts: byte swap and channel order in one pass.
+  const bool direct16 = depth == 16 && out16 && !rgb_trns &&
+                        ((spp == 1 && out_channels == 1) || (spp >= 3 && out_channels >= 3 && out_channels <= spp));
+  // 16-bit data read as 8-bit: libpng drops the low byte first, so the high bytes go down the 8-bit path,
+  // except where the 16-bit values themselves matter (RGB->gray rounding, an RGB tRNS key).
+  const bool high8 = depth == 16 && !out16 && !rgb_trns && (out_channels != 1 || color_type == 0 || color_type == 4);
+  for (int y = 0; y < height; ++y) {
+    const uint8_t* src = raw + static_cast<size_t>(y) * (rowbytes + 1);
+    const int type = src[0];
+    std::memcpy(cur, src + 1, rowbytes);
+    unfilter_row(type, cur, prev, rowbytes, bpp);
+    const uint8_t* samples = cur;
+    if (direct16) {
+      uint16_t* o = reinterpret_cast<uint16_t*>(out + static_cast<size_t>(y) * out_row);
+      auto be = [&](size_t i) { return static_cast<uint16_t>((cur[2 * i] << 8) | cur[2 * i + 1]); };
+      const int a = rgb_order ? 0 : 2, b = rgb_order ? 2 : 0;
+      if (spp == 1) {
+        for (int x = 0; x < width; ++x) o[x] = be(x);
+      } else {
+        for (int x = 0; x < width; ++x) {
+          const size_t i = static_cast<size_t>(x) * spp;
+          uint16_t* px = o + static_cast<size_t>(x) * out_channels;
+          px[0] = be(i + a);
+          px[1] = be(i + 1);
+          px[2] = be(i + b);
+          if (out_channels == 4) px[3] = be(i + 3);
+        }
+      }
+      std::swap(prev, cur);
+      continue;
+    }
+    int conv_depth = depth;
+    if (high8) {
+      for (size_t i = 0; i < narrow.size(); ++i) narrow[i] = cur[2 * i];
+      samples = narrow.data();
+      conv_depth = 8;
+    } else if (depth == 16) {
+      for (size_t i = 0; i < wide.size(); ++i) wide[i] = static_cast<uint16_t>((cur[2 * i] << 8) | cur[2 * i + 1]);
+      samples = reinterpret_cast<const uint8_t*>(wide.data());
+    } else if (depth < 8) {  // 1, 2, 4 bits: one sample per pixel (gray or palette)
+      const int mask = (1 << depth) - 1, per = 8 / depth;
+      for (int x = 0; x < width; ++x)
+        narrow[x] = static_cast<uint8_t>((cur[x / per] >> (8 - depth * (x % per + 1))) & mask);
+      samples = narrow.data();
+    }
+    png_convert(samples, width, 1, conv_depth, color_type, palette, npal, trns, ntrns, out_channels, out16, rgb_order,
+                out + static_cast<size_t>(y) * out_row);
+    std::swap(prev, cur);
+  }
 }
 
 }  // namespace mnn::codecs

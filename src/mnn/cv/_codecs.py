@@ -2,8 +2,8 @@
 
 Containers (PNG chunks, JPEG markers, BMP headers, EXIF) are parsed here; the per-pixel work (JPEG's
 entropy coding, DCTs, chroma resampling and colour conversion; PNG's filters and sample conversion)
-runs natively in csrc/ops/codecs through _core. PNG writing deflates natively too (zlib's lazy levels
-4-9 aside); inflating is Python's zlib. Decoders mirror what cv2's
+runs natively in csrc/ops/codecs through _core, deflate included: PNG reading inflates with our own decoder
+(csrc/ops/codecs/inflate.cpp), PNG writing deflates natively (zlib's lazy levels 4-9 aside). Decoders mirror what cv2's
 libjpeg-turbo / libpng setup produces, so decoded pixels equal cv2's.
 """
 import os
@@ -94,12 +94,11 @@ def _image(buf, h, w, c, dtype=None):
 # PNG
 
 _PNG_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
-_PNG_SPP = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
-_ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))
 _MAX_PIXELS = 1 << 30  # cv2's CV_IO_MAX_IMAGE_PIXELS: larger headers are rejected before allocating
 
 
 def _png_decode(data, flags):
+    data = memoryview(data)  # chunk bodies are views, not copies (_core.png_decode gathers the IDATs)
     pos, n = 8, len(data)
     ihdr = None
     palette, trns, idat, exif = b"", None, [], None
@@ -113,7 +112,7 @@ def _png_decode(data, flags):
         critical = not (ctype[0] & 0x20)
         if critical:  # libpng rejects a critical chunk whose CRC is wrong
             (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
-            if zlib.crc32(ctype + body) & 0xFFFFFFFF != crc:
+            if zlib.crc32(body, zlib.crc32(ctype)) & 0xFFFFFFFF != crc:
                 raise _Corrupt("PNG CRC error")
         pos += 12 + length
         if ctype == b"IHDR":
@@ -140,27 +139,15 @@ def _png_decode(data, flags):
         raise _Corrupt("palette missing")
     if w * h > _MAX_PIXELS:
         raise _Corrupt("image too large")
-    spp = _PNG_SPP[color_type]
-    passes = _ADAM7 if interlace else ((0, 0, 1, 1),)
-    expected = 0
-    for x0, y0, dx, dy in passes:
-        pw, ph = (w - x0 + dx - 1) // dx if w > x0 else 0, (h - y0 + dy - 1) // dy if h > y0 else 0
-        if pw and ph:
-            expected += ph * (1 + (pw * spp * depth + 7) // 8)
-    try:  # never inflate more than the image needs (a small file can expand without bound)
-        raw = zlib.decompressobj().decompress(b"".join(idat), expected)
-    except zlib.error as e:
-        raise _Corrupt(str(e)) from None
-    if len(raw) < expected:
-        raise _Corrupt("not enough image data")
     if color_type in (0, 4) or trns is None:
         natural = {0: 1, 2: 3, 3: 3, 4: 4, 6: 4}[color_type]
     else:
         natural = 4 if color_type != 0 else 1  # libpng expands tRNS to alpha (cv2 ignores it on gray)
     out_c, keep16, rgb = _want(flags, natural, depth == 16)
     try:
-        buf = _core.png_decode(raw, w, h, depth, color_type, bool(interlace), palette, trns or b"", out_c,
-                               keep16, rgb)
+        # inflates only what the image needs (a small file can expand without bound), unfilters, converts
+        buf = _core.png_decode(idat, w, h, depth, color_type, bool(interlace), bytes(palette),
+                               bytes(trns or b""), out_c, keep16, rgb)
     except ValueError as e:
         raise _Corrupt(str(e)) from None
     img = _image(buf, h, w, out_c, _np.uint16 if keep16 and depth == 16 else None)
@@ -414,7 +401,7 @@ def _as_bytes(buf):
     a = as_image(buf, "imdecode", "buf")
     if a.size == 0:
         raise fail("imdecode", "Assertion failed: !buf.empty()")
-    return bytes(memoryview(_np.ascontiguousarray(a)).cast("B"))
+    return memoryview(_np.ascontiguousarray(a)).cast("B")  # the decoders only read it: no copy
 
 
 def imread(filename, flags=IMREAD_COLOR):
