@@ -5,6 +5,8 @@
 // pixel of each 2x2 block); HSV/HLS on uint8 use cv2's division tables (forward) or its float
 // path (inverse, and HLS both ways). float32 follows cv2's float formulas.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -150,8 +152,8 @@ void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map, boo
     for (int c = 0; c < dcn; ++c) d[c] = map[c] >= 0 ? s[map[c]] : amax;
 }
 
-// Whether a conversion that reads in_bytes and writes out_bytes in all writes its result with
-// non-temporal stores (channel permutations and gray, the ones that run at memory speed).
+// Conversions that read and write this many bytes in all (channel permutations and gray, the ones
+// that run at memory speed) may write their result with non-temporal stores.
 // A 1080p BGR2RGB / BGR2BGRA moves 6 MB in and 6-8 MB out at cache speed, and with ordinary
 // stores each output line is first read (for ownership) and later written back: on a shared L3
 // (a Zen 3 CCX gives 4 MB a core; this KVM guest's neighbours use the rest) those reads and
@@ -166,39 +168,57 @@ void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map, boo
 // whole footprint, since a permutation's 6 MB output stays cached only if its input does too.
 constexpr int64_t kStreamFootprintBytes = int64_t(6) << 20;
 
-#if defined(__x86_64__)
-// Whether most of the source is still in the caches: a chain of dependent loads from 16 lines
-// spread over it, timed with the TSC (the add of a zeroed load result makes each address wait
-// for the previous load). On the Zen 3 host a cached line costs 25-60 ticks, one from DRAM
-// 190-290 (600-1000 with a page walk that also misses), so 120 splits them with room on both
-// sides. The probe costs 1-3 us against the 0.3-1 ms of a 1080p conversion.
-inline bool mostly_cached(const uint8_t* p, int64_t bytes) {
-  constexpr int kProbes = 16;
-  if (bytes < kProbes * 4096) return true;
-  unsigned aux;
-  const uint64_t t0 = __rdtscp(&aux);
-  uint64_t v = 0;
-  for (int k = 0; k < kProbes; ++k) {
-    const uint8_t* q = p + (bytes / kProbes) * k + 64 * (k & 7) + 17;
-    asm volatile("andq $0, %1\n\taddq %1, %0" : "+r"(q), "+r"(v));
-    v = *reinterpret_cast<const volatile uint8_t*>(q);
+// Which stores a large conversion uses is decided by measuring both. Which one wins depends on
+// what the rest of the machine does to the shared L3, and no cheap test predicts it: a timed
+// probe of the source's lines (the first attempt) found them cached just after the previous
+// call read them and chose ordinary stores, which then lost to streaming by 1.5-2x on the
+// loaded host. So each kind of conversion keeps a running cost per byte for each store mode,
+// uses the cheaper one, and spends every 16th call on the other to follow changes (a busy L3
+// turning idle or back). Measured on the loaded 2-core Zen 3 host, 1080p BGR2RGB alone: streamed
+// (with the source prefetched, perm_u8.h) min 0.30 ms, ordinary 0.51-0.56 ms.
+class StoreModeChooser {
+ public:
+  // Streams when the footprint is large and streaming has been the cheaper of the two lately.
+  bool choose(int64_t bytes) {
+    if (bytes < kStreamFootprintBytes) return false;
+    const uint32_t n = calls_.fetch_add(1, std::memory_order_relaxed);
+    const double c_reg = cost(0), c_nt = cost(1);
+    if (c_nt == 0) return true;    // streaming until it has a sample,
+    if (c_reg == 0) return false;  // then ordinary stores until they have one
+    const bool nt = c_nt <= c_reg;
+    return n % 16 == 15 ? !nt : nt;  // and every 16th call tries the other
   }
-  const uint64_t t1 = __rdtscp(&aux);
-  return t1 - t0 < uint64_t(120) * kProbes;
-}
-#else
-inline bool mostly_cached(const uint8_t*, int64_t) { return false; }
-#endif
+  // The call took `ticks` for `bytes` with the given mode.
+  void record(bool nt, int64_t bytes, uint64_t ticks) {
+    if (bytes < kStreamFootprintBytes) return;
+    const uint32_t k = next_[nt].fetch_add(1, std::memory_order_relaxed) % kWindow;
+    recent_[nt][k].store(double(ticks) / double(bytes), std::memory_order_relaxed);
+  }
 
-// Streams when the footprint is large and the source has left the caches since it was written
-// (or last read): then the L3 is busy with other work and every ordinary store's line would come
-// from DRAM first. A source still cached means the L3 kept this call's data between calls, where
-// ordinary stores leave the result cached too and beat streaming to DRAM (idle host: 0.19-0.25
-// against 0.30 ms for 1080p BGR2RGB). Streamed stores leave no output lines behind, so the source
-// is what tells the two states apart from one call to the next.
-inline bool stream_output(const void* src, int64_t in_bytes, int64_t out_bytes) {
-  if (in_bytes + out_bytes < kStreamFootprintBytes) return false;
-  return !mostly_cached(static_cast<const uint8_t*>(src), in_bytes);
+ private:
+  // A mode's cost is the least of its last kWindow samples: a preempted or page-faulting call
+  // (the first one, 10-20x slower) only ever adds time, so a minimum ignores it, and a change of
+  // regime replaces the window within kWindow calls of that mode.
+  static constexpr int kWindow = 4;
+  double cost(int mode) const {
+    double best = 0;
+    for (const auto& r : recent_[mode]) {
+      const double v = r.load(std::memory_order_relaxed);
+      if (v > 0 && (best == 0 || v < best)) best = v;
+    }
+    return best;
+  }
+  std::atomic<uint32_t> calls_{0};
+  std::atomic<uint32_t> next_[2] = {{0}, {0}};
+  std::atomic<double> recent_[2][kWindow] = {};  // per mode (ordinary, streamed); 0: no sample
+};
+
+inline uint64_t now_ticks() {
+#if defined(__x86_64__)
+  return __rdtsc();
+#else
+  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
 }
 
 #if defined(__AVX2__)
@@ -208,7 +228,7 @@ inline bool stream_output(const void* src, int64_t in_bytes, int64_t out_bytes) 
 // Each 128-bit lane holds 4 pixels (3 channels: one vpermd spreads 24 loaded bytes over the two
 // lanes); the four 8-pixel results pack to bytes in the order lane 0 of each, then lane 1, put
 // back in pixel order by one vpermd. A 3-channel load reads 8 bytes past its 8 pixels. nt
-// streams the stores (stream_output), from the first 32-byte aligned pixel on. Returns how many
+// streams the stores (StoreModeChooser), from the first 32-byte aligned pixel on. Returns how many
 // of the n pixels were done.
 inline int64_t gray32_u8(const uint8_t* s, uint8_t* d, int64_t n, int scn, uint32_t c0, uint32_t c1, uint32_t c2,
                          bool nt) {
@@ -932,7 +952,12 @@ class ColorKernel final : public backend::Kernel {
     // A channel permutation moves bytes at memory speed: small chunks would spend a visible
     // share of it on per-chunk set-up (its shuffle masks) and dispatch.
     const int64_t grain = op == kPerm ? int64_t(1) << 18 : int64_t(1) << 14;
-    const bool nt = (op == kPerm || op == kRgb2Gray) && stream_output(src, npix_ * scn * int64_t(sizeof(T)), npix_ * dcn * int64_t(sizeof(T)));
+    // One chooser per kind of streamable conversion (per ISA build): they move different bytes.
+    static StoreModeChooser perm_modes, gray_modes;
+    StoreModeChooser* modes = op == kPerm ? &perm_modes : op == kRgb2Gray ? &gray_modes : nullptr;
+    const int64_t footprint = npix_ * (scn + dcn) * int64_t(sizeof(T));
+    const bool nt = modes && modes->choose(footprint);
+    const uint64_t t0 = modes ? now_ticks() : 0;
     parallel_for(npix_, grain, [&](int64_t lo, int64_t hi) {
       const T* s = src + lo * scn;
       T* d = dst + lo * dcn;
@@ -952,6 +977,7 @@ class ColorKernel final : public backend::Kernel {
         default: break;
       }
     });
+    if (modes) modes->record(nt, footprint, now_ticks() - t0);
   }
 
   void run_yuv420(char* const* in, char* out) {
