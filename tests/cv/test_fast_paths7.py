@@ -89,3 +89,16 @@ print(json.dumps(bad))
 def test_fast_paths_per_isa(isa):
     import os
     assert run_under_isa(ISA_PROGRAM, os.environ.get("MNN_ISA", "") if isa == "default" else isa) == []
+
+
+def test_large_conversions_in_either_store_mode():
+    # Large permutations and gray pick streamed or ordinary stores by their measured cost, trying
+    # the other mode every 16th call: 40 calls run both, and every result must be cv2's.
+    a = RNG.integers(0, 256, (1300, 1601, 3), dtype=numpy.uint8)
+    want_rgb, want_gray = cv2.cvtColor(a, cv2.COLOR_BGR2RGB), cv2.cvtColor(a, cv2.COLOR_BGR2GRAY)
+    want_bgra = cv2.cvtColor(a, cv2.COLOR_BGR2BGRA)
+    for _ in range(40):
+        same(cv.cvtColor(a, cv.COLOR_BGR2RGB), want_rgb)
+        same(cv.cvtColor(a, cv.COLOR_BGR2GRAY), want_gray)
+    for _ in range(20):
+        same(cv.cvtColor(a, cv.COLOR_BGR2BGRA), want_bgra)
