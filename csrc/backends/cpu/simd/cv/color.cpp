@@ -5,8 +5,6 @@
 // pixel of each 2x2 block); HSV/HLS on uint8 use cv2's division tables (forward) or its float
 // path (inverse, and HLS both ways). float32 follows cv2's float formulas.
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -16,9 +14,6 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
-#endif
-#if defined(__x86_64__)
-#include <x86intrin.h>
 #endif
 
 #include "core/error.h"
@@ -168,58 +163,11 @@ void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map, boo
 // whole footprint, since a permutation's 6 MB output stays cached only if its input does too.
 constexpr int64_t kStreamFootprintBytes = int64_t(6) << 20;
 
-// Which stores a large conversion uses is decided by measuring both. Which one wins depends on
-// what the rest of the machine does to the shared L3, and no cheap test predicts it: a timed
-// probe of the source's lines (the first attempt) found them cached just after the previous
-// call read them and chose ordinary stores, which then lost to streaming by 1.5-2x on the
-// loaded host. So each kind of conversion keeps a running cost per byte for each store mode,
-// uses the cheaper one, and spends every 16th call on the other to follow changes (a busy L3
-// turning idle or back). Measured on the loaded 2-core Zen 3 host, 1080p BGR2RGB alone: streamed
-// (with the source prefetched, perm_u8.h) min 0.30 ms, ordinary 0.51-0.56 ms.
-class StoreModeChooser {
- public:
-  // Streams when the footprint is large and streaming has been the cheaper of the two lately.
-  bool choose(int64_t bytes) {
-    if (bytes < kStreamFootprintBytes) return false;
-    const uint32_t n = calls_.fetch_add(1, std::memory_order_relaxed);
-    const double c_reg = cost(0), c_nt = cost(1);
-    if (c_nt == 0) return true;    // streaming until it has a sample,
-    if (c_reg == 0) return false;  // then ordinary stores until they have one
-    const bool nt = c_nt <= c_reg;
-    return n % 16 == 15 ? !nt : nt;  // and every 16th call tries the other
-  }
-  // The call took `ticks` for `bytes` with the given mode.
-  void record(bool nt, int64_t bytes, uint64_t ticks) {
-    if (bytes < kStreamFootprintBytes) return;
-    const uint32_t k = next_[nt].fetch_add(1, std::memory_order_relaxed) % kWindow;
-    recent_[nt][k].store(double(ticks) / double(bytes), std::memory_order_relaxed);
-  }
-
- private:
-  // A mode's cost is the least of its last kWindow samples: a preempted or page-faulting call
-  // (the first one, 10-20x slower) only ever adds time, so a minimum ignores it, and a change of
-  // regime replaces the window within kWindow calls of that mode.
-  static constexpr int kWindow = 4;
-  double cost(int mode) const {
-    double best = 0;
-    for (const auto& r : recent_[mode]) {
-      const double v = r.load(std::memory_order_relaxed);
-      if (v > 0 && (best == 0 || v < best)) best = v;
-    }
-    return best;
-  }
-  std::atomic<uint32_t> calls_{0};
-  std::atomic<uint32_t> next_[2] = {{0}, {0}};
-  std::atomic<double> recent_[2][kWindow] = {};  // per mode (ordinary, streamed); 0: no sample
-};
-
-inline uint64_t now_ticks() {
-#if defined(__x86_64__)
-  return __rdtsc();
-#else
-  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
+inline bool stream_output(int64_t in_bytes, int64_t out_bytes) { return in_bytes + out_bytes >= kStreamFootprintBytes; }
+// Choosing per call was tried and dropped: a timed probe of the source's lines finds them cached
+// right after the previous call read them even on a busy L3 (ordinary stores then lost 1.5-2x),
+// and a measured cost per store mode needs calls spent on the losing mode, which under load cost
+// 4 ms (1080p BGR2BGRA, ordinary) against 0.5 ms streamed: a short benchmark's median caught them.
 
 #if defined(__AVX2__)
 // uint8 gray, 32 pixels a step: cv2's (b * c0 + g * c1 + r * c2 + 2^14) >> 15 as two pmaddwd on
@@ -228,7 +176,7 @@ inline uint64_t now_ticks() {
 // Each 128-bit lane holds 4 pixels (3 channels: one vpermd spreads 24 loaded bytes over the two
 // lanes); the four 8-pixel results pack to bytes in the order lane 0 of each, then lane 1, put
 // back in pixel order by one vpermd. A 3-channel load reads 8 bytes past its 8 pixels. nt
-// streams the stores (StoreModeChooser), from the first 32-byte aligned pixel on. Returns how many
+// streams the stores (stream_output), from the first 32-byte aligned pixel on. Returns how many
 // of the n pixels were done.
 inline int64_t gray32_u8(const uint8_t* s, uint8_t* d, int64_t n, int scn, uint32_t c0, uint32_t c1, uint32_t c2,
                          bool nt) {
@@ -952,12 +900,7 @@ class ColorKernel final : public backend::Kernel {
     // A channel permutation moves bytes at memory speed: small chunks would spend a visible
     // share of it on per-chunk set-up (its shuffle masks) and dispatch.
     const int64_t grain = op == kPerm ? int64_t(1) << 18 : int64_t(1) << 14;
-    // One chooser per kind of streamable conversion (per ISA build): they move different bytes.
-    static StoreModeChooser perm_modes, gray_modes;
-    StoreModeChooser* modes = op == kPerm ? &perm_modes : op == kRgb2Gray ? &gray_modes : nullptr;
-    const int64_t footprint = npix_ * (scn + dcn) * int64_t(sizeof(T));
-    const bool nt = modes && modes->choose(footprint);
-    const uint64_t t0 = modes ? now_ticks() : 0;
+    const bool nt = (op == kPerm || op == kRgb2Gray) && stream_output(npix_ * scn * int64_t(sizeof(T)), npix_ * dcn * int64_t(sizeof(T)));
     parallel_for(npix_, grain, [&](int64_t lo, int64_t hi) {
       const T* s = src + lo * scn;
       T* d = dst + lo * dcn;
@@ -977,7 +920,6 @@ class ColorKernel final : public backend::Kernel {
         default: break;
       }
     });
-    if (modes) modes->record(nt, footprint, now_ticks() - t0);
   }
 
   void run_yuv420(char* const* in, char* out) {

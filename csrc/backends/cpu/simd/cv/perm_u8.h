@@ -99,8 +99,8 @@ inline void swap_rb3_u8(const uint8_t* s, uint8_t* d, int64_t n, bool nt) {
     __m256i prev = ld(s + j - 32);
     for (; j + 96 + 2 <= nb; j += 96) {
       const uint8_t* q = s + j;
-      // Streaming is chosen when the L3 is busy (StoreModeChooser in color.cpp) and the source
-      // comes from DRAM: there the hardware prefetcher alone leaves this loop waiting. Asking 8 KB ahead took standalone
+      // Streaming is for results too large to stay cached (stream_output in color.cpp), whose
+      // source mostly comes from DRAM: there the hardware prefetcher alone leaves this loop waiting. Asking 8 KB ahead took standalone
       // 1080p passes on the loaded Zen 3 host from min 367-393 / median 619-680 us to 296-305 /
       // 409-431 us, interleaved (2 KB: 298-310 / 484-542); ordinary stores gained nothing.
       if (nt) _mm_prefetch(reinterpret_cast<const char*>(q + 8192), _MM_HINT_T0);
@@ -128,7 +128,7 @@ inline void swap_rb3_u8(const uint8_t* s, uint8_t* d, int64_t n, bool nt) {
 
 // Returns how many of the n pixels were done; the caller finishes the rest. nt: write the
 // vector part of BGR<->RGB and of every map to 4 channels with non-temporal stores (d must then
-// be 32-byte aligned for the 4-channel loop; see StoreModeChooser in color.cpp for when).
+// be 32-byte aligned for the 4-channel loop; see stream_output in color.cpp for when).
 inline int64_t perm_u8_simd(const uint8_t* s, uint8_t* d, int64_t n, int scn, int dcn, const int* map, bool nt = false) {
   if ((scn != 3 && scn != 4) || (dcn != 3 && dcn != 4)) return 0;
   alignas(16) int8_t shuf[16], alpha[16];
