@@ -6,7 +6,8 @@
 //   cv_filter2d (src; kh, kw, ay, ax, border, out_dtype | k.., delta, bval)
 //   cv_morph    (src; kh, kw, ay, ax, border, op, mask.. | bval)          op 0 erode, 1 dilate
 //   cv_median   (src; ksize)
-//   cv_canny    (dx, dy; low, high, l2)                                 -> uint8 HxW
+//   cv_canny    (dx, dy; low, high, l2[, bounded])                      -> uint8 HxW
+//               bounded: every |dx|, |dy| < 2^14 (Canny's own Sobel), allowing int16 magnitudes
 //   cv_hist     (src[, mask]; nd, has_mask, ch.., bins.. | lo.., hi..)  -> float32 histogram
 //   cv_lut      (src, lut)                                              -> src's shape, lut's dtype
 #include <string>
@@ -95,7 +96,7 @@ prims::PrimMeta infer_canny(const std::vector<NodePtr>& in, const Params& p) {
   if (dx->shape != dy->shape || dx->dtype != dy->dtype || dx->ndim() != 3)
     throw ValueError(cvname(fn) + "dx and dy must have the same HxWxC shape and type");
   if (dx->dtype != DType::Int16 && dx->dtype != DType::Int32) throw TypeError(cvname(fn) + "dx/dy must be int16 or int32");
-  if (p.ints.size() != 3) throw ValueError(cvname(fn) + "bad parameters");
+  if (p.ints.size() != 3 && p.ints.size() != 4) throw ValueError(cvname(fn) + "bad parameters");
   return {DType::UInt8, Shape{dx->shape[0], dx->shape[1]}};
 }
 

@@ -797,7 +797,7 @@ def Canny(image, threshold1, threshold2, edges=None, apertureSize=3, L2gradient=
         l2 = bool(apertureSize) if isinstance(apertureSize, bool) else bool(L2gradient)
         if str(dx.dtype) != "int16" or str(dy.dtype) != "int16" or tuple(dx.shape) != tuple(dy.shape):
             raise fail(fn, "dx and dy must be int16 arrays of the same shape")
-        return _canny_core(dx, dy, lo, hi, l2, 3)
+        return _canny_core(dx, dy, lo, hi, l2, bounded=False)
     a = _image(image, fn)
     if str(a.dtype) != "uint8":
         raise fail(fn, "image must be uint8 (cv2: _src.depth() == CV_8U)")
@@ -813,11 +813,14 @@ def Canny(image, threshold1, threshold2, edges=None, apertureSize=3, L2gradient=
         lo, hi = lo * sc, hi * sc
     dx = _sep(a, k1, k0, (c, c), BORDER_REPLICATE, "int16", scale=sc)
     dy = _sep(a, k0, k1, (c, c), BORDER_REPLICATE, "int16", scale=sc)
-    res = _canny_core(dx, dy, lo, hi, bool(L2gradient), ap)
+    # |dx|, |dy| <= 12240 for every aperture (7: after the 1/16): the kernel's int16 path holds
+    res = _canny_core(dx, dy, lo, hi, bool(L2gradient), bounded=True)
     return _finish(res, edges)
 
 
-def _canny_core(dx, dy, lo, hi, l2, ap):
+def _canny_core(dx, dy, lo, hi, l2, bounded):
+    """bounded: every |gradient| is below 2^14 (mnn's own Sobel), so the kernel may keep L1
+    magnitudes in int16; caller-supplied dx/dy may use the whole int16 range."""
     if lo > hi:
         lo, hi = hi, lo
     if l2:
@@ -828,7 +831,7 @@ def _canny_core(dx, dy, lo, hi, l2, ap):
             hi *= hi
     if dx.ndim == 2:
         dx, dy = _np.reshape(dx, dx.shape + (1,)), _np.reshape(dy, dy.shape + (1,))
-    return _core.prim("cv_canny", [dx, dy], [math.floor(lo), math.floor(hi), int(l2)], [])
+    return _core.prim("cv_canny", [dx, dy], [math.floor(lo), math.floor(hi), int(l2), int(bounded)], [])
 
 
 # ---- bilateral filter and CLAHE -------------------------------------------------------------

@@ -147,8 +147,8 @@ void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map, boo
     for (int c = 0; c < dcn; ++c) d[c] = map[c] >= 0 ? s[map[c]] : amax;
 }
 
-// Whether a conversion that reads in_bytes and writes out_bytes in all writes its result with
-// non-temporal stores (channel permutations and gray, the ones that run at memory speed).
+// Conversions that read and write this many bytes in all (channel permutations and gray, the ones
+// that run at memory speed) may write their result with non-temporal stores.
 // A 1080p BGR2RGB / BGR2BGRA moves 6 MB in and 6-8 MB out at cache speed, and with ordinary
 // stores each output line is first read (for ownership) and later written back: on a shared L3
 // (a Zen 3 CCX gives 4 MB a core; this KVM guest's neighbours use the rest) those reads and
@@ -162,7 +162,12 @@ void perm_run(const T* s, T* d, int64_t n, int scn, int dcn, const int* map, boo
 // from DRAM) and the engine's copies past 8 MB of destination (strided.h), set here by the
 // whole footprint, since a permutation's 6 MB output stays cached only if its input does too.
 constexpr int64_t kStreamFootprintBytes = int64_t(6) << 20;
+
 inline bool stream_output(int64_t in_bytes, int64_t out_bytes) { return in_bytes + out_bytes >= kStreamFootprintBytes; }
+// Choosing per call was tried and dropped: a timed probe of the source's lines finds them cached
+// right after the previous call read them even on a busy L3 (ordinary stores then lost 1.5-2x),
+// and a measured cost per store mode needs calls spent on the losing mode, which under load cost
+// 4 ms (1080p BGR2BGRA, ordinary) against 0.5 ms streamed: a short benchmark's median caught them.
 
 #if defined(__AVX2__)
 // uint8 gray, 32 pixels a step: cv2's (b * c0 + g * c1 + r * c2 + 2^14) >> 15 as two pmaddwd on

@@ -271,25 +271,34 @@ class SeparableResize final : public backend::Kernel {
   // weights are loaded once for both, and the two rows' independent loads keep twice as many
   // cache misses in flight (a 1080p -> 224 downscale reads every row it needs from L3/DRAM).
   void hpair2_u8(const uint8_t* Sa, const uint8_t* Sb, int* Da, int* Db) const {
-    const int cn = g_.cn;
-    const __m128i shuf = cn == 3 ? _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1)
+    if (g_.cn == 3) hpair2_u8_loop<3>(Sa, Sb, Da, Db, ofs0_.data(), wvec_.data(), npair_);
+    else hpair2_u8_loop<4>(Sa, Sb, Da, Db, ofs0_.data(), wvec_.data(), npair_);
+  }
+
+  // The loop itself, out of line with everything it touches in arguments: inlined into run(),
+  // GCC kept reloading spilled pointers and npair_ (the int stores might alias it) from the
+  // stack every iteration, ~5 of its ~25 uops.
+  template <int CN>
+  __attribute__((noinline)) static void hpair2_u8_loop(const uint8_t* __restrict Sa, const uint8_t* __restrict Sb,
+                                                       int* __restrict Da, int* __restrict Db, const int* __restrict o0,
+                                                       const int* __restrict wvi, int np) {
+    const __m128i shuf = CN == 3 ? _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1)
                                  : _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
     const __m256i pack3 = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
-    const int* o0 = ofs0_.data();
-    const __m256i* wv = reinterpret_cast<const __m256i*>(wvec_.data());
-    for (int x = 0; x < npair_; x += 2) {
+    const __m256i* wv = reinterpret_cast<const __m256i*>(wvi);
+    for (int x = 0; x < np; x += 2, ++wv, Da += 2 * CN, Db += 2 * CN) {
       const int oa = o0[x], ob = o0[x + 1];
       int64_t a0, a1, b0, b1;
       std::memcpy(&a0, Sa + oa, 8);
       std::memcpy(&a1, Sa + ob, 8);
       std::memcpy(&b0, Sb + oa, 8);
       std::memcpy(&b1, Sb + ob, 8);
-      const __m256i w = _mm256_loadu_si256(wv + x / 2);
+      const __m256i w = _mm256_loadu_si256(wv);
       __m256i ra = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_shuffle_epi8(_mm_set_epi64x(a1, a0), shuf)), w);
       __m256i rb = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_shuffle_epi8(_mm_set_epi64x(b1, b0), shuf)), w);
-      if (cn == 3) ra = _mm256_permutevar8x32_epi32(ra, pack3), rb = _mm256_permutevar8x32_epi32(rb, pack3);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(Da + x * cn), ra);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(Db + x * cn), rb);
+      if (CN == 3) ra = _mm256_permutevar8x32_epi32(ra, pack3), rb = _mm256_permutevar8x32_epi32(rb, pack3);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(Da), ra);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(Db), rb);
     }
   }
 #endif
