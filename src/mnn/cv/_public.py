@@ -51,8 +51,10 @@ def _as_cv2_returns(r, args):
     for a in args:
         if r is a:
             return r  # handed back as given (the drawing functions' image): tested first, being cheap
-    if isinstance(r, _np.ndarray) and r.ndim == 3 and r.shape[2] == 1:
-        return r.reshape(r.shape[:2])
+    if isinstance(r, _np.ndarray):
+        shape = r.shape  # one engine call (ndim would be another)
+        if len(shape) == 3 and shape[2] == 1:
+            return r.reshape(shape[:2])
     return r
 
 
