@@ -119,6 +119,25 @@ def _cv_round(x):
 
 
 def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
+    # A repeated call (same image geometry and dtype, same dsize and interpolation) reuses the
+    # engine arguments its first call validated: an explicit dsize makes fx, fy irrelevant.
+    if type(src) is _core.ndarray and type(dsize) is tuple and type(interpolation) is int:
+        try:
+            args = _RESIZE_FAST.get((src.shape, src.dtype, dsize, interpolation))
+        except TypeError:  # an unhashable dsize element: the checks below reject it
+            args = None
+        if args is not None:
+            return _core.prim("cv_resize", [_core.as_contiguous(src)], args[0], args[1])
+    return _resize(src, dsize, fx, fy, interpolation)
+
+
+# (shape, dtype, dsize, interpolation) -> (ints, floats) of cv_resize, for calls that passed
+# every check with an explicit positive dsize and took the plain kernel path
+_RESIZE_FAST = {}
+
+
+def _resize(src, dsize, fx, fy, interpolation):
+    key_dsize, key_interp = dsize, interpolation
     # Checks in cv2's order; each engine attribute (shape, dtype) is read once: every read is a
     # call into the engine, and a tiny resize is mostly this wrapper's overhead.
     fn = "resize"
@@ -139,7 +158,8 @@ def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
     if sh == 0 or sw == 0:
         raise fail(fn, "!ssize.empty()")
     w, h = _size_arg(dsize, fn)
-    if w > 0 and h > 0:
+    explicit = w > 0 and h > 0
+    if explicit:
         isx, isy = w / sw, h / sh
     else:
         if w != 0 or h != 0 or not (fx > 0 and fy > 0):
@@ -164,11 +184,16 @@ def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
         # cv2's general (non-integer) area downscale has kernels for 1 to 4 channels only
         raise fail(fn, f"func != 0 && cn <= 4 (INTER_AREA downscaling by a non-integer factor takes 1 to 4 "
                        f"channels, got {shape[2]})")
+    ints, floats = [h, w, interpolation], [isx, isy]
     if type(img) is _core.ndarray:
+        if explicit and img is src and type(key_dsize) is tuple and type(key_interp) is int:
+            if len(_RESIZE_FAST) >= 256:
+                _RESIZE_FAST.clear()  # bounded: a caller sweeping sizes must not grow it without end
+            _RESIZE_FAST[(shape, img.dtype, key_dsize, key_interp)] = (ints, floats)
         img = _core.as_contiguous(img)  # zero-copy when it is contiguous already
     else:
         img = contiguous(img)
-    return _core.prim("cv_resize", [img], [h, w, interpolation], [isx, isy])
+    return _core.prim("cv_resize", [img], ints, floats)
 
 
 _INTERPOLATIONS = frozenset((INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_AREA, INTER_LANCZOS4,
