@@ -472,6 +472,8 @@ def _prim(kind, img, ints, key=None):
 
 def cvtColor(src, code, dst=None, dstCn=0, hint=None):
     key = None
+    if type(src) is not _core.ndarray and src is not None and type(code) is int:
+        src = as_image(src, "cvtColor")  # a numpy image takes the memoised path below too
     if type(src) is _core.ndarray and type(code) is int and type(dstCn) is int:
         key = _fast_key(src, code, dstCn)
         ints = _FAST.get(key)

@@ -74,14 +74,18 @@ def morphologyDefaultBorderValue():
 # ---- argument helpers -----------------------------------------------------------------------
 
 def _image(src, fn):
+    # shape and dtype read once: every attribute of an mnn array is a call into the engine
     a = as_image(src, fn)
-    if a.ndim not in (2, 3):
-        raise fail(fn, f"expected a 2-d or 3-d image, got {a.ndim} dimensions")
-    if str(a.dtype) not in _DEPTH_OF:
-        raise fail(fn, f"unsupported depth {a.dtype}")
-    if a.size == 0:
+    shape = a.shape
+    nd = len(shape)
+    if nd not in (2, 3):
+        raise fail(fn, f"expected a 2-d or 3-d image, got {nd} dimensions")
+    depth = str(a.dtype)
+    if depth not in _DEPTH_OF:
+        raise fail(fn, f"unsupported depth {depth}")
+    if 0 in shape:
         raise fail(fn, "empty image (cv2: !_src.empty())")
-    if a.ndim == 3 and a.shape[2] > 512:
+    if nd == 3 and shape[2] > 512:
         raise fail(fn, "too many channels")
     return a
 
@@ -248,34 +252,66 @@ def _fixed_q8(vals):
 def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAULT, hint=0):
     fn = "GaussianBlur"
     a = _image(src, fn)
-    if str(a.dtype) in ("int8", "int32"):
-        raise fail(fn, f"unsupported depth {a.dtype}")
+    out = str(a.dtype)
+    if out in ("int8", "int32"):
+        raise fail(fn, f"unsupported depth {out}")
     kw, kh = _pair(ksize, fn, "ksize")
     s1 = float(sigmaX)
     s2 = float(sigmaY) if sigmaY > 0 else s1
-    mult = 3 if str(a.dtype) == "uint8" else 4
+    taps = _gauss_taps(kw, kh, s1, s2, out, fn)
+    border = _border(borderType, fn, allow_wrap=out in ("uint8", "uint16"))
+    if taps is None:
+        return _finish(a.copy(), dst)
+    kx, ky, kw, kh, fixed = taps
+    ints = [len(kx), len(ky), kw // 2, kh // 2, border, _DTYPE_CODE[out], 0, fixed]
+    return _finish(_core.prim("cv_sep_filter", [a], ints, kx + ky + _NO_DELTA), dst)
+
+
+# (delta, scale, border value) of cv_sep_filter's float parameters, as GaussianBlur passes them
+_NO_DELTA = [0.0, 1.0, 0.0]
+# engine dtype codes of the depths GaussianBlur takes (dtype_code's argument parsing costs ~1 us)
+_DTYPE_CODE = {}
+# (kw, kh, sigmaX, sigmaY, depth) -> taps: building them is ~10 us of Python (float32 rounding
+# through mnn arrays), and callers use a handful of kernels over and over
+_GAUSS_TAPS = {}
+
+
+def _gauss_taps(kw, kh, s1, s2, out, fn):
+    """The separable taps of GaussianBlur: (kx, ky, kw, kh, fixed), or None for a 1x1 kernel (a
+    copy); raises cv2's error for an invalid size. Memoised on the arguments they depend on."""
+    key = (kw, kh, s1, s2, out)
+    taps = _GAUSS_TAPS.get(key, _MISSING)
+    if taps is not _MISSING:
+        return taps
+    mult = 3 if out == "uint8" else 4
     if kw <= 0 and s1 > 0:
         kw = int(_np.rint(_np.asarray(s1 * mult * 2 + 1)).item()) | 1
     if kh <= 0 and s2 > 0:
         kh = int(_np.rint(_np.asarray(s2 * mult * 2 + 1)).item()) | 1
     if kw <= 0 or kh <= 0 or kw % 2 == 0 or kh % 2 == 0:
         raise fail(fn, "ksize.width > 0 && ksize.width % 2 == 1 && ksize.height > 0 && ksize.height % 2 == 1")
-    border = _border(borderType, fn, allow_wrap=str(a.dtype) in ("uint8", "uint16"))
     s1, s2 = max(s1, 0.0), max(s2, 0.0)
     kx = _gauss_values(kw, s1)
     ky = kx if (kh == kw and abs(s1 - s2) < 2.220446049250313e-16) else _gauss_values(kh, s2)
-    out = str(a.dtype)
     if kw == 1 and kh == 1:
-        return _finish(a.copy(), dst)
-    if out == "uint8":
-        res = _sep(a, _fixed_q8(kx) if kw > 1 else [256], _fixed_q8(ky) if kh > 1 else [256],
-                   (kw // 2, kh // 2), border, out, fixed=True)
+        taps = None
+    elif out == "uint8":
+        taps = ([float(v) for v in (_fixed_q8(kx) if kw > 1 else [256])],
+                [float(v) for v in (_fixed_q8(ky) if kh > 1 else [256])], kw, kh, 1)
     else:
         if out == "float32" or out not in ("float64",):
             kx = [float(_np.asarray(v, dtype="float32").item()) for v in kx]
             ky = [float(_np.asarray(v, dtype="float32").item()) for v in ky]
-        res = _sep(a, kx, ky, (kw // 2, kh // 2), border, out)
-    return _finish(res, dst)
+        taps = ([float(v) for v in kx], [float(v) for v in ky], kw, kh, 0)
+    if out not in _DTYPE_CODE:
+        _DTYPE_CODE[out] = _dtype_code(out)
+    if len(_GAUSS_TAPS) >= 512:
+        _GAUSS_TAPS.clear()  # bounded: a caller sweeping sigmas must not grow it without end
+    _GAUSS_TAPS[key] = taps
+    return taps
+
+
+_MISSING = object()
 
 
 def sepFilter2D(src, ddepth, kernelX, kernelY, dst=None, anchor=(-1, -1), delta=0, borderType=BORDER_DEFAULT):

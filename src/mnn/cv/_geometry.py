@@ -119,23 +119,47 @@ def _cv_round(x):
 
 
 def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
+    # A repeated call (same image geometry and dtype, same dsize and interpolation) reuses the
+    # engine arguments its first call validated: an explicit dsize makes fx, fy irrelevant.
+    if type(src) is _core.ndarray and type(dsize) is tuple and type(interpolation) is int:
+        try:
+            args = _RESIZE_FAST.get((src.shape, src.dtype, dsize, interpolation))
+        except TypeError:  # an unhashable dsize element: the checks below reject it
+            args = None
+        if args is not None:
+            return _core.prim("cv_resize", [_core.as_contiguous(src)], args[0], args[1])
+    return _resize(src, dsize, fx, fy, interpolation)
+
+
+# (shape, dtype, dsize, interpolation) -> (ints, floats) of cv_resize, for calls that passed
+# every check with an explicit positive dsize and took the plain kernel path
+_RESIZE_FAST = {}
+
+
+def _resize(src, dsize, fx, fy, interpolation):
+    key_dsize, key_interp = dsize, interpolation
+    # Checks in cv2's order; each engine attribute (shape, dtype) is read once: every read is a
+    # call into the engine, and a tiny resize is mostly this wrapper's overhead.
     fn = "resize"
     img = as_image(src, fn)
-    shape = img.shape  # read once: every attribute of an mnn array is a call into the engine
-    if len(shape) not in (2, 3):
-        raise fail(fn, f"expected a 2-d or 3-d image, got {len(shape)} dimensions")
+    shape = img.shape
+    nd = len(shape)
+    if nd not in (2, 3):
+        raise fail(fn, f"expected a 2-d or 3-d image, got {nd} dimensions")
     # cv2 takes 1 to 128 channels (its Python binding's limit), resized one like the other
-    if len(shape) == 3 and not 1 <= shape[2] <= 128:
+    if nd == 3 and not 1 <= shape[2] <= 128:
         raise fail(fn, f"unsupported number of channels {shape[2]}")
-    depth = _dtype_name(img)
-    _check_depth(img, fn, _RESIZE_DTYPES + _NEAREST_ONLY_DTYPES)
-    if len(shape) == 3 and shape[2] == 1:
+    depth = str(img.dtype)
+    if depth not in _RESIZE_ALL_DTYPES:
+        raise fail(fn, f"unsupported depth {depth}")
+    if nd == 3 and shape[2] == 1:
         img = img.reshape(shape[:2])  # cv2 reads HxWx1 as one channel and returns HxW
     sh, sw = shape[0], shape[1]
     if sh == 0 or sw == 0:
         raise fail(fn, "!ssize.empty()")
     w, h = _size_arg(dsize, fn)
-    if w > 0 and h > 0:
+    explicit = w > 0 and h > 0
+    if explicit:
         isx, isy = w / sw, h / sh
     else:
         if w != 0 or h != 0 or not (fx > 0 and fy > 0):
@@ -145,28 +169,41 @@ def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
         if w <= 0 or h <= 0:
             raise fail(fn, "!dsize.empty()")
     interpolation = int(interpolation)
-    if interpolation not in (INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_AREA, INTER_LANCZOS4,
-                             INTER_NEAREST_EXACT):
+    if interpolation not in _INTERPOLATIONS:
         if interpolation == INTER_LINEAR_EXACT:
             raise fail(fn, "INTER_LINEAR_EXACT is not implemented in mnn.cv (use INTER_LINEAR)")
         raise fail(fn, f"Unknown interpolation method {interpolation}")
-    if (w, h) == (sw, sh):
+    if w == sw and h == sh:
         return _np.array(img)  # cv2 copies when the size does not change
     if depth == "int8" or depth in _NEAREST_ONLY_DTYPES:
         if interpolation not in (INTER_NEAREST, INTER_NEAREST_EXACT):
             raise fail(fn, f"func != 0 (cv2 resizes {depth} images with INTER_NEAREST or INTER_NEAREST_EXACT only)")
         if depth != "int8":
             return _resize_nearest_as_bits(img, h, w, interpolation, isx, isy)
-    if interpolation == INTER_AREA and len(shape) == 3 and shape[2] > 4 and _area_general(isx, isy):
+    if interpolation == INTER_AREA and nd == 3 and shape[2] > 4 and _area_general(isx, isy):
         # cv2's general (non-integer) area downscale has kernels for 1 to 4 channels only
         raise fail(fn, f"func != 0 && cn <= 4 (INTER_AREA downscaling by a non-integer factor takes 1 to 4 "
                        f"channels, got {shape[2]})")
-    return _core.prim("cv_resize", [_contig(img)], [h, w, interpolation], [isx, isy])
+    ints, floats = [h, w, interpolation], [isx, isy]
+    if type(img) is _core.ndarray:
+        if explicit and img is src and type(key_dsize) is tuple and type(key_interp) is int:
+            if len(_RESIZE_FAST) >= 256:
+                _RESIZE_FAST.clear()  # bounded: a caller sweeping sizes must not grow it without end
+            _RESIZE_FAST[(shape, img.dtype, key_dsize, key_interp)] = (ints, floats)
+        img = _core.as_contiguous(img)  # zero-copy when it is contiguous already
+    else:
+        img = contiguous(img)
+    return _core.prim("cv_resize", [img], ints, floats)
+
+
+_INTERPOLATIONS = frozenset((INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_AREA, INTER_LANCZOS4,
+                             INTER_NEAREST_EXACT))
 
 
 # Depths cv2 resizes with the nearest-neighbour modes only: a gather of whole pixels, which the
 # kernel does on same-sized integers (8-byte elements as two int32 channels).
 _NEAREST_ONLY_DTYPES = ("int32", "uint32", "int64", "uint64", "float16", "bool")
+_RESIZE_ALL_DTYPES = frozenset(_RESIZE_DTYPES + _NEAREST_ONLY_DTYPES)
 
 
 def _resize_nearest_as_bits(img, h, w, interpolation, isx, isy):
