@@ -3,6 +3,7 @@ arrays, ranges, identity matrices."""
 import builtins
 import math
 import operator
+import sys
 
 from .. import _core
 from . import _dtypes, _strings
@@ -68,7 +69,7 @@ def _flatten(obj):
     if _is_scalar(obj):
         return [obj], [], [type(obj)]  # Python scalars count at their default dtype next to arrays
     if hasattr(obj, "dtype") and hasattr(obj, "shape"):  # numpy arrays and scalars
-        a = asarray(obj)
+        a = asarray(_native_byte_order(obj))
         return _core.all_values(a), list(a.shape), [a.dtype]
     if hasattr(obj, "__index__"):
         return [operator.index(obj)], [], []
@@ -94,6 +95,19 @@ def _from_python(obj, dtype):
     else:
         dt = _dtypes.dtype(dtype)
     return _core.from_list(list(flat), shape, dt._code)
+
+
+def _native_byte_order(a):
+    """A numpy array in the other byte order (e.g. '>u2' read from a file) as a native-order copy: the
+    buffer import takes native data only, and without this asarray and _flatten would hand the same
+    object back and forth."""
+    dt = getattr(a, "dtype", None)
+    if getattr(dt, "byteorder", "=") == _SWAPPED_ORDER and hasattr(a, "astype"):
+        return a.astype(dt.newbyteorder("="))
+    return a
+
+
+_SWAPPED_ORDER = ">" if sys.byteorder == "little" else "<"
 
 
 def _from_foreign(obj):
@@ -163,6 +177,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None, req
         if copy is False:
             raise ValueError("[mnn.numpy.asarray] Unable to avoid copy while creating an array as requested.")
         return _from_python(a, dtype)
+    a = _native_byte_order(a)
     r = _from_foreign(a)
     if r is None:
         return _from_python(a, dtype)
