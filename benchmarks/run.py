@@ -9,7 +9,8 @@
     python benchmarks/run.py --markdown      # also print a markdown table (for BENCHMARKS.md)
 
 Each case is warmed up, then timed `--repeats` times (fewer when one case would run past
-`--max-seconds`, never fewer than 3); the table shows medians. mnn is lazy, so every mnn timing
+`--max-seconds` per library, never fewer than 3), the libraries interleaved within each repeat so
+that the shared machine's noise falls on all of them alike; the table shows medians. mnn is lazy, so every mnn timing
 includes evaluation (mnn.eval, or reading a value back). The ratio columns are peer time / mnn
 time from the same run: above 1 means mnn is faster. Results go to --json (default
 benchmarks/results/latest.json).
@@ -84,23 +85,36 @@ SEED = 20261122
 # ----------------------------------------------------------------------------------------------
 # timing
 
-def time_case(fn, inner=1):
-    """Median seconds per call of fn over timed repeats, after one warm-up call (two for tiny
-    cases, so plan caches and allocators are warm). `inner` calls are timed together and divided,
-    for cases far below the clock's resolution."""
-    for _ in range(2 if inner > 1 else 1):
-        for _ in range(inner):
-            fn()
-    samples = []
+def time_cases(fns, inner=1):
+    """Median seconds per call of each fn in `fns` ({lib: fn}), timed interleaved: every repeat
+    runs each library once, in an order that rotates, so a noisy second on this shared machine
+    slows all libraries alike instead of one library's block of repeats. Each fn is warmed up
+    first (twice for tiny cases, so plan caches and allocators are warm). `inner` calls are timed
+    together and divided, for cases far below the clock's resolution. A library whose warm-up
+    raises is returned in `failed` with its exception and left out of the timing."""
+    live, failed = {}, {}
+    for lib, fn in fns.items():
+        try:
+            for _ in range(2 if inner > 1 else 1):
+                for _ in range(inner):
+                    fn()
+            live[lib] = fn
+        except Exception as e:  # a library failing a case is a result, not a crash
+            failed[lib] = e
+    samples = {lib: [] for lib in live}
+    order = list(live)
     budget_start = time.perf_counter()
     for i in range(ARGS.repeats):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        samples.append((time.perf_counter() - t0) / inner)
-        if i >= 2 and time.perf_counter() - budget_start > ARGS.max_seconds:
+        for lib in order[i % len(order):] + order[:i % len(order)] if order else []:
+            fn = live[lib]
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                fn()
+            samples[lib].append((time.perf_counter() - t0) / inner)
+        if i >= 2 and time.perf_counter() - budget_start > ARGS.max_seconds * max(1, len(order)):
             break
-    return statistics.median(samples), len(samples)
+    return ({lib: statistics.median(v) for lib, v in samples.items()},
+            {lib: len(v) for lib, v in samples.items()}, failed)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -977,20 +991,20 @@ def main():
         for name, mk, inner, extra_fn in make():
             if not key_selected and not any(o in name.lower() for o in by_name):
                 continue
-            times, reps, extra, results = {}, {}, {}, {}
+            extra, results = {}, {}
             # cv2 runs only the cv2 groups' workloads (the others build no cv2 case)
+            fns = {}
             for lib in (libs if key in CV2_GROUPS else [x for x in libs if x != "cv2"]):
                 fn = mk(lib)
-                if fn is None:
-                    continue
-                try:
-                    times[lib], reps[lib] = time_case(fn, inner)
-                    results[lib] = fn() if inner == 1 and "record only" not in name else None
-                except Exception as e:  # a library failing a case is a result, not a crash
-                    times[lib] = None
-                    extra.setdefault(lib, {})
-                    print(f"  ! {lib} failed on {name}: {type(e).__name__}: {e}")
-                    continue
+                if fn is not None:
+                    fns[lib] = fn
+            times, reps, failed = time_cases(fns, inner)
+            for lib, e in failed.items():
+                times[lib] = None
+                extra.setdefault(lib, {})
+                print(f"  ! {lib} failed on {name}: {type(e).__name__}: {e}")
+            for lib in [x for x in fns if x not in failed]:
+                results[lib] = fns[lib]() if inner == 1 and "record only" not in name else None
                 if extra_fn is not None:
                     extra[lib] = extra_fn(lib, times[lib])
             if not times:
