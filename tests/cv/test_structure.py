@@ -282,10 +282,19 @@ def assert_box(got, want, tol=1e-4):
 
 
 def test_min_area_rect_and_box_points():
+    # bit for bit: cv2 5 runs its calipers in float over the counter-clockwise hull and normalises
+    # the angle in double (a last-bit difference moves OCR boxes by a pixel after floor())
+    # the exception: a hull symmetric enough that two caliper positions give the same float area
+    # (a square of 2500 random points; 1 in ~6000 random sets), where cv2 5 picks the other
+    # rectangle by a rule not reproduced yet: the same box within a few float ulps there
+    ties = 0
     for c in photo_contours()[:80] + random_point_sets():
         got, want = mcv.minAreaRect(c), cv2.minAreaRect(c)
-        assert_box(got, want)
-        np.testing.assert_allclose(np.asarray(mcv.boxPoints(want)), cv2.boxPoints(want), rtol=1e-5, atol=1e-4)
+        if got != want:
+            ties += 1
+            assert_box(got, want, tol=4e-6)
+        np.testing.assert_array_equal(np.asarray(mcv.boxPoints(want)), cv2.boxPoints(want))
+    assert ties <= 1
 
 
 def test_fit_ellipse_and_min_enclosing_circle():
@@ -462,3 +471,21 @@ def test_find_contours_floodfill_shapes_offset_views():
     before = a.copy()
     mcv.findContours(a, cv2.RETR_FLOODFILL, cv2.CHAIN_APPROX_SIMPLE)
     np.testing.assert_array_equal(a, before)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_min_area_rect_bits_on_small_point_sets(seed):
+    """Small random sets (int and float, 3..14 points, collinear ones too) give cv2 5's box bit for bit:
+    float calipers over the counter-clockwise hull, last of equal areas, angle normalised in double."""
+    rng = np.random.default_rng(seed)
+    ties = 0
+    for t in range(400):
+        n, s = int(rng.integers(1, 15)), int(rng.choice([1, 2, 5, 20, 300, 5000]))
+        pts = rng.integers(-s, s, (n, 2)).astype(np.int32) if t % 2 else ((rng.random((n, 2)) - 0.5) * s).astype(np.float32)
+        if t % 7 == 0:
+            pts[:, 1] = pts[:, 0] * 2
+        got, want = mcv.minAreaRect(mnp.asarray(pts)), cv2.minAreaRect(pts)
+        if got != want:  # an equal-area tie (see test_min_area_rect_and_box_points)
+            ties += 1
+            assert_box(got, want, tol=4e-6)
+    assert ties <= 1

@@ -474,8 +474,11 @@ def boxPoints(box, points=None):
     p0y = f(f(cy + f(b * h)) - f(a * w))
     p1x = f(f(cx + f(a * h)) - f(b * w))
     p1y = f(f(cy - f(b * h)) - f(a * w))
-    p2x, p2y = f(f(2 * cx) - p0x), f(f(2 * cy) - p0y)
-    p3x, p3y = f(f(2 * cx) - p1x), f(f(2 * cy) - p1y)
+    # cv2 5 computes every corner from the centre (4.x mirrored the first two through it)
+    p2x = f(f(cx + f(a * h)) + f(b * w))
+    p2y = f(f(cy - f(b * h)) + f(a * w))
+    p3x = f(f(cx - f(a * h)) + f(b * w))
+    p3y = f(f(cy + f(b * h)) + f(a * w))
     return _new_array([p0x, p0y, p1x, p1y, p2x, p2y, p3x, p3y], True, (4, 2))
 
 
