@@ -22,13 +22,15 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   (convertMaps) are exact.
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
   getRectSubPix within 1.
-- estimateAffine2D / estimateAffinePartial2D: RANSAC (LMEDS runs the same consensus search) with a
-  least-squares refit; method=0 is plain least squares (cv2 has no such method).
+- estimateAffine2D / estimateAffinePartial2D: cv2's RANSAC and LMEDS with its random sequence
+  (_robust.py): the same inliers; the matrix within ~1e-9 of cv2's Levenberg-Marquardt polish.
+  cv2's USAC methods are not supported.
 """
 import math
 
 from .. import _core
 from .. import numpy as _np
+from . import _robust
 from ._common import as_image, channels, contiguous, error, fail
 
 __all__ = [
@@ -382,67 +384,50 @@ def _lstsq_affine(s, d, partial):
     return [ru, rv]
 
 
-def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, confidence):
+def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, confidence, refineIters):
+    """cv2's robust fit (_robust.registration), then the least-squares polish on the inliers that
+    cv2's Levenberg-Marquardt step converges to. Returns (2x3 float64 or None, N x 1 uint8 mask)."""
     s, d = _points(from_, fn, "from"), _points(to, fn, "to")
     if len(s) != len(d):
         raise fail(fn, "'from' and 'to' must hold the same number of points")
-    need = 2 if partial else 3
-    if len(s) < need:
-        return None, None
     method = int(method)
-    if method not in (0, RANSAC, LMEDS):
-        raise fail(fn, f"Unknown or unsupported robust estimation method {method}")
-    if method == 0:
-        m = _lstsq_affine(s, d, partial)
-        if m is None:
-            return None, None
-        return _as_f64(m), _np.ones((len(s), 1), dtype=_np.uint8)
-    # RANSAC (LMEDS is served by the same consensus search): minimal samples from a fixed
-    # pseudo-random sequence, the largest inlier set refitted by least squares.
-    import random
-    rng = random.Random(0x5EED)
-    thr2 = float(ransacReprojThreshold) ** 2
+    if method not in (RANSAC, LMEDS):
+        raise fail(fn, f"Unknown or unsupported robust estimation method {method} (RANSAC and LMEDS are "
+                       "supported; cv2's USAC methods are not)")
+    confidence = float(confidence)
+    if not 0 < confidence < 1:
+        raise fail(fn, f"confidence must lie in (0, 1), got {confidence}")
+    need = 2 if partial else 3
+    if partial and len(s) < need:
+        raise fail(fn, f"At least 2 points for partial affine transformation estimation, got {len(s)}")
+    # cv2 converts the points to float32 first
+    s = [(_robust._f32(x), _robust._f32(y)) for x, y in s]
+    d = [(_robust._f32(x), _robust._f32(y)) for x, y in d]
     n = len(s)
-
-    def inliers_of(m):
-        out = []
-        for i, ((x, y), (u, v)) in enumerate(zip(s, d)):
-            px = m[0][0] * x + m[0][1] * y + m[0][2]
-            py = m[1][0] * x + m[1][1] * y + m[1][2]
-            out.append((px - u) ** 2 + (py - v) ** 2 <= thr2)
-        return out
-
-    best, best_count = None, -1
-    iters = int(maxIters)
-    for _ in range(max(iters, 1)):
-        idx = rng.sample(range(n), need)
-        m = _lstsq_affine([s[i] for i in idx], [d[i] for i in idx], partial)
-        if m is None:
-            continue
-        inl = inliers_of(m)
-        c = sum(inl)
-        if c > best_count:
-            best, best_count = inl, c
-            if c == n:
-                break
-    if best is None or best_count < need:
-        return None, None
-    m = _lstsq_affine([p for p, k in zip(s, best) if k], [p for p, k in zip(d, best) if k], partial)
+    zeros = _np.zeros((n, 1), dtype=_np.uint8)
+    if n < need:
+        return None, zeros
+    m, mask = _robust.registration(s, d, partial, method == LMEDS, float(ransacReprojThreshold), confidence,
+                                   int(maxIters))
     if m is None:
-        return None, None
-    inl = inliers_of(m)
-    return _as_f64(m), _np.array([[1 if k else 0] for k in inl], dtype=_np.uint8)
+        return None, zeros
+    if n > need and int(refineIters) > 0:
+        fitted = _lstsq_affine([p for p, k in zip(s, mask) if k], [p for p, k in zip(d, mask) if k], partial)
+        if fitted is not None:
+            m = fitted
+    return _as_f64(m), _np.array([[1 if k else 0] for k in mask], dtype=_np.uint8)
 
 
 def estimateAffine2D(from_, to, inliers=None, method=RANSAC, ransacReprojThreshold=3.0, maxIters=2000,
                      confidence=0.99, refineIters=10):
-    return _estimate("estimateAffine2D", False, from_, to, method, ransacReprojThreshold, maxIters, confidence)
+    return _estimate("estimateAffine2D", False, from_, to, method, ransacReprojThreshold, maxIters, confidence,
+                     refineIters)
 
 
 def estimateAffinePartial2D(from_, to, inliers=None, method=RANSAC, ransacReprojThreshold=3.0, maxIters=2000,
                             confidence=0.99, refineIters=10):
     return _estimate("estimateAffinePartial2D", True, from_, to, method, ransacReprojThreshold, maxIters,
-                     confidence)
+                     confidence, refineIters)
 
 
 # ---------------------------------------------------------------------------------------------
