@@ -55,3 +55,36 @@ def test_nan_sign_matches_numpy(name, dtype):
         got = numpy.asarray(f(np, np.asarray(a), np.asarray(b)))
     numpy.testing.assert_array_equal(numpy.isnan(got), numpy.isnan(want))
     numpy.testing.assert_array_equal(numpy.signbit(got), numpy.signbit(want))
+
+
+# A row region's result step over 8 MB and more runs the row kernel (simd/row_kernels.cpp): a chain
+# of +, -, *, / between each row's values and per-row scalars. For x + m[:, None] numpy keeps the
+# first operand's NaN (x's here, m's when m comes first), unlike a 0-d scalar operand. The per-row
+# scalar here is the max of rows of +NaN, and x holds -NaN, so the two NaNs differ in sign.
+ROW_CASES = {
+    "x + max(y)": lambda x, m: x + m,
+    "max(y) + x": lambda x, m: m + x,
+    "x * max(y)": lambda x, m: x * m,
+    "max(y) * x": lambda x, m: m * x,
+    "(x - max(y)) * max(y)": lambda x, m: (x - m) * m,
+    "max(y) * (x / max(y))": lambda x, m: m * (x / m),
+    "max(y) + x * max(y)": lambda x, m: m + x * m,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROW_CASES))
+def test_nan_sign_of_row_chains_matches_numpy(name):
+    rows, cols = 2048, 1024  # an 8 MB result: streamed by the row kernel
+    x = numpy.full((rows, cols), -NAN, dtype=numpy.float32)
+    x[:, ::3] = 1.5
+    x[::7, 1::5] = 2.0
+    y = numpy.full((rows, cols), NAN, dtype=numpy.float32)
+    y[1::2] = 0.5  # odd rows: a plain scalar
+    f = ROW_CASES[name]
+    with numpy.errstate(all="ignore"), np.errstate(all="ignore"):
+        want = f(x, y.max(axis=1, keepdims=True))
+        xm, ym = np.asarray(x), np.asarray(y)
+        got = numpy.asarray(f(xm, ym.max(axis=1, keepdims=True)))
+    numpy.testing.assert_array_equal(numpy.isnan(got), numpy.isnan(want))
+    numpy.testing.assert_array_equal(numpy.signbit(got), numpy.signbit(want))
+    numpy.testing.assert_array_equal(got[~numpy.isnan(want)], want[~numpy.isnan(want)])
