@@ -133,11 +133,15 @@ __attribute__((always_inline)) inline void finish(const Step* s, intptr_t ib, MN
 
 // What a step does after its arithmetic (Mode): 0 tail-calls the next step; 1 also keeps the
 // value in slot s->dst for a later instruction (spill); 2 and 3 are the last instruction's: the
-// block's result goes to the output (3: streaming stores) and the next block starts. Storing in
-// the last instruction's own step, rather than in a step of its own, saves one indirect jump per
-// block: on a Zen 3 core each cost ~6 cycles on cache-resident data (the 7 steps of
-// a*b + c*2 - sqrt(abs(a)) took 2x the time of the same loads, stores and arithmetic written out
-// as straight-line code; 1.15-1.2x on the 16M chain that streams from memory).
+// block's result goes to the output (3: streaming stores) and the next block starts, one step and
+// one indirect jump less per block than a store step of its own (a Call last still takes one).
+// Where the remaining gap to a hand-written loop lies: on cache-resident data (16K elements, one
+// Zen 3 core, loaded host) the 6 steps of a*b + c*2 - sqrt(abs(a)) took ~1.25x the time of the
+// same loads, spills and arithmetic written as one straight-line loop, and that loop matched the
+// hand-written one; operand addresses read from the steps cost nothing measurable. Fusing pairs
+// of steps into superinstructions (the 7 steps it had before, down to 4) did not close it outside
+// the noise (5.3-6.1 against 5.6-6.2 ms, straight-line 3.9-4.2), so it is
+// not the jump count alone.
 enum Mode { kNext = 0, kSpill = 1, kStore = 2, kStream = 3 };
 template <int M>
 __attribute__((always_inline)) inline void next(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
