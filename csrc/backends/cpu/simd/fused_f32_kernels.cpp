@@ -138,7 +138,9 @@ __attribute__((always_inline)) inline void finish(const Step* s, intptr_t ib, MN
 // Where the remaining gap to a hand-written loop lies: on cache-resident data (16K elements, one
 // Zen 3 core, loaded host) the 6 steps of a*b + c*2 - sqrt(abs(a)) took ~1.25x the time of the
 // same loads, spills and arithmetic written as one straight-line loop, and that loop matched the
-// hand-written one; operand addresses read from the steps cost nothing measurable. Fusing pairs
+// hand-written one; the straight-line loop reading its operand addresses from a step table came
+// out as fast as it in one build and as slow as the steps in another (benchmarks/native/
+// fused_chain_ab.cpp). Fusing pairs
 // of steps into superinstructions (the 7 steps it had before, down to 4) did not close it outside
 // the noise (5.3-6.1 against 5.6-6.2 ms, straight-line 3.9-4.2), so it is
 // not the jump count alone.
