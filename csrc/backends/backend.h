@@ -38,6 +38,10 @@ struct FusedProgram {
   TensorDesc output;               // may be strided (a write into a window of a buffer)
   std::vector<FusedInstr> code;
   int result = 0;                  // register holding the output value
+  // Per input (empty: none): one value per row of a row region, m[:, None], seen as a broadcast
+  // scalar. numpy gives an add's or a multiply's first operand's NaN with it (x + m[:, None] keeps
+  // x's), where a 0-d scalar operand's NaN wins wherever it stands.
+  std::vector<char> row_values;
 };
 
 // A row region: elementwise work and last-axis reductions over an [R, C] view of the data

@@ -119,10 +119,11 @@ def _warned(m, thunk):
     return [(x.category, str(x.message)) for x in w], r
 
 
-@pytest.mark.parametrize("where", [10, 5000, 3 * 4096 + 64 + 5])
+# block programs check the flags every 65536 elements: a flag in the first chunk, the second, the last
+@pytest.mark.parametrize("where", [10, 5000, 65536 + 64 + 5, 2 * 65536 + 4099])
 @pytest.mark.parametrize("case", ["sqrt", "divide", "overflow", "clean"])
 def test_flags_raised_mid_array_warn_like_numpy(case, where):
-    n = 4 * 4096 + 100
+    n = 2 * 65536 + 4096 + 100
     base = numpy.abs(_data(n, 12))
     base[numpy.isnan(base) | numpy.isinf(base)] = 1.0
     base[base > 1e30] = 1.0

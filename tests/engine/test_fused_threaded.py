@@ -1,7 +1,9 @@
 """The float32 block programs run as threaded code (simd/fused_f32_kernels.cpp): every step a
-handler chosen by opcode, operand form and whether it also spills its value, and a final store
-that runs 16 blocks before returning to its loop. These tests reach each handler kind with and
-without the spill, block counts on both sides of the 16-block run and of the 4096-element chunk,
+handler chosen by opcode, operand form and what it does next (hand on, spill its value, or, for
+the last instruction, store the block with plain or streaming stores and start the next one, 16
+blocks before returning to its loop; a store step of its own after a microkernel call). These
+tests reach each handler kind in each of those roles, block counts on both sides of the 16-block
+run and of the 65536-element chunk,
 programs with many inputs and slots, broadcast operands on either side, values squared from the
 accumulator, microkernel calls between spilled values, and 2-D and misaligned operands: all
 bit-identical to numpy, and to the scalar target (which has no block programs) in a subprocess."""
@@ -13,8 +15,10 @@ import mnn
 import mnn.numpy as mnp
 
 # blocks of 64: 1, 15, 16, 17 and 33 blocks (the store returns to its loop every 16), a chunk of
-# 4096 and one more block, each with and without a tail the tile interpreter finishes
-SIZES = [64, 64 * 15 + 3, 64 * 16, 64 * 17 + 63, 64 * 33 + 1, 4096 + 64, 4096 * 2 + 64 * 20 + 7]
+# 65536 and one more block, each with and without a tail the tile interpreter finishes
+SIZES = [64, 64 * 15 + 3, 64 * 16, 64 * 17 + 63, 64 * 33 + 1, 4096 + 64, 65536 + 64, 65536 * 2 + 64 * 20 + 7]
+# outputs of 8 MB and more are written with streaming stores (a 32-byte aligned output)
+STREAMED = (8 << 20) // 4 + 64 * 3 + 5
 
 BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "fmax", "fmin"]
 UNARY = ["negative", "absolute", "positive", "square", "reciprocal", "sqrt", "floor", "ceil", "trunc", "rint"]
@@ -88,13 +92,45 @@ def test_every_unary_handler_with_and_without_spill(op):
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_block_counts_around_the_16_block_run(n):
+def test_block_counts_around_the_16_block_and_chunk_boundaries(n):
     x, y, z = (_data(n, s) for s in (6, 7, 8))
     a, b, c = (mnp.array(v) for v in (x, y, z))
     with numpy.errstate(all="ignore"), mnp.errstate(all="ignore"):
         _same(a * b + c * 2.0 - mnp.sqrt(mnp.abs(a)), x * y + z * numpy.float32(2.0) - numpy.sqrt(numpy.abs(x)))
         # a second, different program on the same inputs after it (plans and slots are per program)
         _same(mnp.maximum(a, c) / (b * b + 1.0), numpy.maximum(x, z) / (y * y + numpy.float32(1.0)))
+
+
+@pytest.mark.parametrize("n", [64 * 17 + 5, STREAMED])
+def test_every_handler_as_the_storing_step(n):
+    # the last instruction's step stores the block, with streaming stores for the large output;
+    # each op once with its operands in memory and once from the accumulator
+    x, y = _data(n, 50), _data(n, 51)
+    a, b = mnp.array(x), mnp.array(y)
+    with numpy.errstate(all="ignore"), mnp.errstate(all="ignore"):
+        for op in BINARY:
+            for name, f in {"mem": lambda m, p, q: getattr(m, op)(p, q),
+                            "acc": lambda m, p, q: getattr(m, op)(p * q, q - p),
+                            "scalar": lambda m, p, q: getattr(m, op)(p - q, 1.5)}.items():
+                _same(f(mnp, a, b), f(numpy, x, y), f"{op} {name} last, n={n}")
+        for op in UNARY:
+            _same(getattr(mnp, op)(a * b), getattr(numpy, op)(x * y), f"{op} last, n={n}", nan_sign=False)
+            _same(getattr(mnp, op)(-a), getattr(numpy, op)(-x), f"{op} of negative last, n={n}")
+
+
+@pytest.mark.parametrize("n", [64 * 17 + 5, STREAMED])
+def test_a_call_last_gets_a_store_step(n):
+    # exp/sin are microkernel calls: their value is in a slot, and a store step of its own follows
+    x, y = _data(n, 52), _data(n, 53)
+    x, y = numpy.clip(x, -20, 20), numpy.clip(y, -20, 20)
+    a, b = mnp.array(x), mnp.array(y)
+    with numpy.errstate(all="ignore"), mnp.errstate(all="ignore"):
+        got = numpy.asarray(mnp.exp(a * b * 0.125))
+        # the same microkernel over the same products, unfused: bit for bit
+        ref = numpy.asarray(mnp.exp(mnp.array(x * y * numpy.float32(0.125))))
+    numpy.testing.assert_array_equal(_bits(got), _bits(ref))
+    want = numpy.exp(x * y * numpy.float32(0.125))
+    assert numpy.allclose(got, want, rtol=1e-6, atol=0, equal_nan=True)
 
 
 def test_many_inputs_and_live_values():
@@ -140,11 +176,12 @@ def test_two_dimensional_and_misaligned_operands():
 
 
 PROGRAM = r"""
+import hashlib
 import json
 import numpy
 import mnn.numpy as mnp
 out = {}
-for n in (64 * 16, 64 * 17 + 63, 4096 * 2 + 64 * 20 + 7):
+for n in (64 * 16, 64 * 17 + 63, 65536 + 64 * 20 + 7, (8 << 20) // 4 + 64 * 3 + 5):
     rng = numpy.random.default_rng(n)
     x, y, z = ((rng.standard_normal(n) * 3).astype(numpy.float32) for _ in range(3))
     x[::53] = numpy.nan
@@ -156,7 +193,9 @@ for n in (64 * 16, 64 * 17 + 63, 4096 * 2 + 64 * 20 + 7):
             "forms": mnp.fmax(a - b, a - b) + mnp.minimum(c, a * 2.0) - mnp.fmin(-0.0, b),
             "unary": mnp.rint(-a * 1.5) + mnp.square(mnp.floor(b)) - mnp.reciprocal(mnp.ceil(c) + 0.5),
         }
-        out.update({f"{k} {n}": numpy.asarray(v).view(numpy.uint32).tolist() for k, v in r.items()})
+        # the bits themselves for small n, a digest of them for the 8 MB (streamed) output
+        out.update({f"{k} {n}": numpy.asarray(v).view(numpy.uint32).tolist() if n < 1 << 20 else
+                    hashlib.sha256(numpy.asarray(v).tobytes()).hexdigest() for k, v in r.items()})
 print(json.dumps(out))
 """
 

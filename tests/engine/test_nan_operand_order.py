@@ -55,3 +55,45 @@ def test_nan_sign_matches_numpy(name, dtype):
         got = numpy.asarray(f(np, np.asarray(a), np.asarray(b)))
     numpy.testing.assert_array_equal(numpy.isnan(got), numpy.isnan(want))
     numpy.testing.assert_array_equal(numpy.signbit(got), numpy.signbit(want))
+
+
+# A row region's result step: a chain of +, -, *, / between each row's values and per-row scalars,
+# through the row kernel (simd/row_kernels.cpp) for results of 8 MB and more, through the step's
+# program (block program or tiles) below that. For x + m[:, None] numpy keeps the first operand's
+# NaN (x's here, m's when m comes first), unlike with a 0-d scalar operand, whose NaN wins in an add
+# or a multiply wherever it stands. The per-row scalar here is the max of rows of +NaN (a plain
+# value in odd rows), and x holds -NaN, so the two NaNs differ in sign.
+ROW_CASES = {
+    "x + max(y)": lambda x, m: x + m,
+    "max(y) + x": lambda x, m: m + x,
+    "x * max(y)": lambda x, m: x * m,
+    "max(y) * x": lambda x, m: m * x,
+    "(x - max(y)) * max(y)": lambda x, m: (x - m) * m,
+    "max(y) * (x / max(y))": lambda x, m: m * (x / m),
+    "max(y) + x * max(y)": lambda x, m: m + x * m,
+    "x * max(y) + nan": lambda x, m: x * m + numpy.float32(NAN),
+    "nan * (x + max(y))": lambda x, m: numpy.float32(NAN) * (x + m),
+    "(x - max(y)) * nan": lambda x, m: (x - m) * numpy.float32(NAN),
+    "x * max(y) * 2": lambda x, m: x * m * numpy.float32(2.0),
+}
+
+
+# 8 MB: the row kernel. (numpy itself gives the scalar's NaN in the last n % 16 elements of some
+# loops, so the rows are a multiple of 64 long.)
+@pytest.mark.parametrize("shape", [(2048, 1024), (8, 256), (33, 1088)])
+@pytest.mark.parametrize("name", sorted(ROW_CASES))
+def test_nan_sign_of_row_chains_matches_numpy(name, shape):
+    rows, cols = shape
+    x = numpy.full((rows, cols), -NAN, dtype=numpy.float32)
+    x[:, ::3] = 1.5
+    x[::7, 1::5] = 2.0
+    y = numpy.full((rows, cols), NAN, dtype=numpy.float32)
+    y[1::2] = 0.5  # odd rows: a plain scalar
+    f = ROW_CASES[name]
+    with numpy.errstate(all="ignore"), np.errstate(all="ignore"):
+        want = f(x, y.max(axis=1, keepdims=True))
+        xm, ym = np.asarray(x), np.asarray(y)
+        got = numpy.asarray(f(xm, ym.max(axis=1, keepdims=True)))
+    numpy.testing.assert_array_equal(numpy.isnan(got), numpy.isnan(want))
+    numpy.testing.assert_array_equal(numpy.signbit(got), numpy.signbit(want))
+    numpy.testing.assert_array_equal(got[~numpy.isnan(want)], want[~numpy.isnan(want)])

@@ -118,6 +118,8 @@ class FusedKernel final : public backend::Kernel {
       code_.push_back(ins);
     }
     result_ = p.result;
+    row_value_.assign(p.inputs.size(), 0);
+    for (size_t i = 0; i < p.row_values.size() && i < p.inputs.size(); ++i) row_value_[i] = p.row_values[i];
     use_scalar_kernels(p);
     // A program that only moves one input (x.T.copy(), a.T[...] = b, broadcast_to(x, s).copy(),
     // full) runs as a prepared N-d copy: cache-blocked transposes, row copies and fills, with no
@@ -191,7 +193,9 @@ class FusedKernel final : public backend::Kernel {
       const auto& c = p.code[k];
       const int b = ins.src[1];
       bool scalar_b = false;
-      if (ins.fn && b >= 0 && ins.src[2] < 0 && holds[b] >= 0) {
+      // (the add and multiply kernels give a NaN scalar's NaN: not numpy's choice for a row value)
+      const bool first_nan = (c.op == Op::Add || c.op == Op::Multiply) && b >= 0 && holds[b] >= 0 && row_value_[holds[b]];
+      if (ins.fn && b >= 0 && ins.src[2] < 0 && holds[b] >= 0 && !first_nan) {
         // reads ptr[b][0]: the value in place, or the first element of its filled tile
         if (EwFn f = ew_kernel_scalar_b(c.op, c.compute)) ins.fn = f, scalar_b = true;
       }
@@ -258,8 +262,8 @@ class FusedKernel final : public backend::Kernel {
       const auto& c = p.code[k];
       int a = c.src[0], b = c.src[1] >= 0 ? c.src[1] : c.src[0];
       // numpy's add and multiply loops put a broadcast scalar operand first (its NaN wins when
-      // both are NaN; the instruction keeps the first operand's)
-      auto scalar_in = [&](int r) { return r < nin && in_[r].mode == Operand::Scalar; };
+      // both are NaN; the instruction keeps the first operand's), but not a row region's per-row value
+      auto scalar_in = [&](int r) { return r < nin && in_[r].mode == Operand::Scalar && !row_value_[r]; };
       if ((c.op == Op::Add || c.op == Op::Multiply) && scalar_in(b) && !scalar_in(a)) std::swap(a, b);
       F32Instr ins;
       ins.op = f32_op(c.op);
@@ -436,7 +440,10 @@ class FusedKernel final : public backend::Kernel {
   // many negatives pays for one extra chunk, not one per chunk).
   int64_t run_f32_blocks(char* const* inputs, char* output, int64_t start, int64_t end, char* scr,
                          const char** ptr) const {
-    constexpr int64_t kChunk = 4096;  // elements between flag checks
+    // elements between flag checks: each chunk is a program call (its decoding, the broadcast slots'
+    // fill, an MXCSR read); 64K elements make that 1/64 of what 4096 did, and a chunk that raised a
+    // flag costs one 256 KB tile pass more
+    constexpr int64_t kChunk = 65536;
     const int nin = static_cast<int>(in_.size());
     float* out = reinterpret_cast<float*>(output);
     const bool stream = streaming_ && (reinterpret_cast<uintptr_t>(out + start) & 31) == 0;
@@ -544,6 +551,7 @@ class FusedKernel final : public backend::Kernel {
   int nregs_ = 0;
   int result_ = 0;
   std::vector<char> needs_fill_;  // per input: a broadcast value some instruction reads as a tile
+  std::vector<char> row_value_;   // per input: a row region's per-row value (FusedProgram::row_values)
   bool streaming_ = false;
   bool unfenced_ = false;  // streaming stores the caller fences (prepare_fused_streaming)
   bool prefetch_ = false;

@@ -402,7 +402,8 @@ class RegionKernel final : public backend::Kernel {
       if (value < 0 || scalar < 0 || value == scalar) return {};
       if (acc < 0) full = ins.src[value];
       c.ops[c.nops].op = op;
-      c.ops[c.nops].scalar_first = scalar == 0;
+      // a 0-d scalar's NaN wins in numpy's add and multiply loops, a per-row value's only first
+      c.ops[c.nops].scalar_first = scalar == 0 || ((op == 0 || op == 2) && !row_value(st.srcs[ins.src[scalar]]));
       c.scalar_in[c.nops] = ins.src[scalar];
       ++c.nops;
       acc = ins.dst;
@@ -425,6 +426,13 @@ class RegionKernel final : public backend::Kernel {
     const char* lo = row_step_[p_.steps[stream_step_].srcs[chain_.full]] < 0 ? in - (bytes - p_.cols * 4) : in;
     const int64_t out_bytes = (nrows - 1) * row_step_[p_.steps[stream_step_].dst] + p_.cols * 4;
     return lo < out + out_bytes && out < lo + bytes;
+  }
+
+  // A value per row (a reduction's, or an input's [R, 1] column), as opposed to one 0-d value for
+  // every row: with it numpy keeps the first operand's NaN in an add or a multiply.
+  bool row_value(int s) const {
+    const auto& sl = p_.slots[s];
+    return !is_full_width(s) && !(sl.external >= 0 && sl.row_stride == 0);
   }
 
   bool contiguous_row(int s) const {
@@ -505,9 +513,11 @@ class RegionKernel final : public backend::Kernel {
       const auto& st = p_.steps[k];
       if (per_row_[k]) {  // shape [C]: full-width operands stride along the row, per-row ones are scalars
         backend::FusedProgram prog = st.program;
+        prog.row_values.assign(st.srcs.size(), 0);
         for (size_t i = 0; i < st.srcs.size(); ++i) {
           prog.inputs[i].shape = {p_.cols};
           prog.inputs[i].strides = {is_full_width(st.srcs[i]) ? slot_strides(st.srcs[i], true)[1] : 0};
+          prog.row_values[i] = row_value(st.srcs[i]);
         }
         prog.output.shape = {p_.cols};
         prog.output.strides = {1};

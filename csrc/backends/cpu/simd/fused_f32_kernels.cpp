@@ -86,8 +86,10 @@ struct Step {
   const char* a;
   const char* b;
   intptr_t ma, mb;
-  float* dst;  // the slot a spill or a call writes; the output, for the final store
+  float* dst;  // the slot a spill or a call writes; the output, for the step that stores
   EwFn call;
+  const Step* first;  // for the step that stores: the program's first step, run on the next block
+  intptr_t end;       // and the byte offset where the blocks end
 };
 constexpr int kMaxSteps = 64 + 1;  // each instruction, and the final store
 
@@ -97,10 +99,6 @@ inline const float* opb(const Step* s, intptr_t ib) { return reinterpret_cast<co
 #define MNN_ACC_MAP(EXPR)                                                                                   \
   x0 = EXPR(0, x0); x1 = EXPR(1, x1); x2 = EXPR(2, x2); x3 = EXPR(3, x3); x4 = EXPR(4, x4); x5 = EXPR(5, x5); \
   x6 = EXPR(6, x6); x7 = EXPR(7, x7)
-// Spill: also keep the value in slot s->dst for a later instruction.
-#define MNN_NEXT                     \
-  if (Spill) put<false>(s->dst, MNN_ACC_ARGS); \
-  return s[1].fn(s + 1, ib, MNN_ACC_ARGS)
 
 // Stores the accumulator to d (32-byte aligned unless Stream: then for streaming stores).
 template <bool Stream>
@@ -114,8 +112,49 @@ inline void put(float* d, MNN_ACC_PARAMS) {
   }
 }
 
+// Stores the block's result (to s->dst + ib) and goes on with the next block from s->first,
+// returning to run_program's loop every kRunBlocks blocks, so the calls nest a bounded depth where
+// the compiler does not turn them into jumps (unoptimised builds).
+constexpr intptr_t kRunBlocks = 16;
+template <bool Stream>
+__attribute__((always_inline)) inline void finish(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
+  float* o = reinterpret_cast<float*>(reinterpret_cast<char*>(s->dst) + ib);
+  if (Stream) {
+    put<true>(o, MNN_ACC_ARGS);
+  } else {
+    _mm256_storeu_ps(o, x0), _mm256_storeu_ps(o + 8, x1), _mm256_storeu_ps(o + 16, x2), _mm256_storeu_ps(o + 24, x3);
+    _mm256_storeu_ps(o + 32, x4), _mm256_storeu_ps(o + 40, x5), _mm256_storeu_ps(o + 48, x6), _mm256_storeu_ps(o + 56, x7);
+  }
+  constexpr intptr_t kBlockBytes = kF32Block * sizeof(float);
+  ib += kBlockBytes;
+  if (ib % (kRunBlocks * kBlockBytes) == 0 || ib == s->end) return;
+  return s->first->fn(s->first, ib, MNN_ACC_ARGS);
+}
+
+// What a step does after its arithmetic (Mode): 0 tail-calls the next step; 1 also keeps the
+// value in slot s->dst for a later instruction (spill); 2 and 3 are the last instruction's: the
+// block's result goes to the output (3: streaming stores) and the next block starts, one step and
+// one indirect jump less per block than a store step of its own (a Call last still takes one).
+// Where the remaining gap to a hand-written loop lies: on cache-resident data (16K elements, one
+// Zen 3 core, loaded host) the 6 steps of a*b + c*2 - sqrt(abs(a)) took ~1.25x the time of the
+// same loads, spills and arithmetic written as one straight-line loop, and that loop matched the
+// hand-written one; the straight-line loop reading its operand addresses from a step table came
+// out as fast as it in one build and as slow as the steps in another (benchmarks/native/
+// fused_chain_ab.cpp). Fusing pairs
+// of steps into superinstructions (the 7 steps it had before, down to 4) did not close it outside
+// the noise (5.3-6.1 against 5.6-6.2 ms, straight-line 3.9-4.2), so it is
+// not the jump count alone.
+enum Mode { kNext = 0, kSpill = 1, kStore = 2, kStream = 3 };
+template <int M>
+__attribute__((always_inline)) inline void next(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
+  if (M == kSpill) put<false>(s->dst, MNN_ACC_ARGS);
+  if (M == kStore || M == kStream) return finish<M == kStream>(s, ib, MNN_ACC_ARGS);
+  return s[1].fn(s + 1, ib, MNN_ACC_ARGS);
+}
+#define MNN_NEXT return next<M>(s, ib, MNN_ACC_ARGS)
+
 // Form (kernel_table.h): bit 0, operand a is the accumulator; bit 1, operand b is.
-template <class Op, int Form, bool Spill>
+template <class Op, int Form, int M>
 void binary(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
   [[maybe_unused]] const float* a = opa(s, ib);
   [[maybe_unused]] const float* b = opb(s, ib);
@@ -126,7 +165,7 @@ void binary(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
   MNN_NEXT;
 }
 
-template <class Op, int Form, bool Spill>
+template <class Op, int Form, int M>
 void unary(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
   [[maybe_unused]] const float* a = opa(s, ib);
 #define MNN_E(V, X) Op::f(Form ? X : ldo(a + 8 * V))
@@ -138,7 +177,7 @@ void unary(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
 // Any other float32 microkernel: operands in slots or inputs, the value through its slot. The
 // accumulator is dead here (the call's value replaces it), so the call clobbers nothing live.
 void call(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
-  constexpr bool Spill = false;  // its value is in its slot already
+  constexpr int M = kNext;  // its value is in its slot already
   const char* args[2] = {reinterpret_cast<const char*>(opa(s, ib)), reinterpret_cast<const char*>(opb(s, ib))};
   s->call(kF32Block, args, reinterpret_cast<char*>(s->dst));
 #define MNN_E(V, X) _mm256_load_ps(s->dst + 8 * V)
@@ -147,25 +186,10 @@ void call(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
   MNN_NEXT;
 }
 
-// The final step: stores the block's result (to s->dst + ib) and goes on with the next block
-// (s->b holds the first step, s->mb the end offset), returning to run_program's loop every
-// kRunBlocks blocks, so the calls nest a bounded depth where the compiler does not turn them into
-// jumps (unoptimised builds).
-constexpr intptr_t kRunBlocks = 16;
+// The step that stores after a Call (whose value is in its slot, not in a step of its own).
 template <bool Stream>
 void store(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
-  float* o = reinterpret_cast<float*>(reinterpret_cast<char*>(s->dst) + ib);
-  if (Stream) {
-    put<true>(o, MNN_ACC_ARGS);
-  } else {
-    _mm256_storeu_ps(o, x0), _mm256_storeu_ps(o + 8, x1), _mm256_storeu_ps(o + 16, x2), _mm256_storeu_ps(o + 24, x3);
-    _mm256_storeu_ps(o + 32, x4), _mm256_storeu_ps(o + 40, x5), _mm256_storeu_ps(o + 48, x6), _mm256_storeu_ps(o + 56, x7);
-  }
-  constexpr intptr_t kBlockBytes = kF32Block * sizeof(float);
-  ib += kBlockBytes;
-  if (ib % (kRunBlocks * kBlockBytes) == 0 || ib == s->mb) return;
-  const Step* first = reinterpret_cast<const Step*>(s->b);
-  return first->fn(first, ib, MNN_ACC_ARGS);
+  return finish<Stream>(s, ib, MNN_ACC_ARGS);
 }
 #undef MNN_NEXT
 #undef MNN_ACC_MAP
@@ -211,16 +235,18 @@ MNN_F32_OP(TruncOp, vtrunc(x))
 MNN_F32_OP(RintOp, vrint(x))
 #undef MNN_F32_OP
 
-// handler per [spill][opcode << 2 | form]; unary ops have forms 0 and 3 only, a Call form 0
-#define MNN_B(OP, S) &binary<OP, 0, S>, &binary<OP, 1, S>, &binary<OP, 2, S>, &binary<OP, 3, S>,
-#define MNN_U(OP, S) &unary<OP, 0, S>, nullptr, nullptr, &unary<OP, 3, S>,
-#define MNN_ALL(S)                                                                                            \
-  {MNN_B(AddOp, S) MNN_B(SubOp, S) MNN_B(MulOp, S) MNN_B(DivOp, S) MNN_B(MaxOp, S) MNN_B(MinOp, S)           \
-   MNN_B(FmaxOp, S) MNN_B(FminOp, S) MNN_U(NegOp, S) MNN_U(AbsOp, S) MNN_U(CopyOp, S) MNN_U(SquareOp, S)     \
-   MNN_U(RecipOp, S) MNN_U(SqrtOp, S) MNN_U(FloorOp, S) MNN_U(CeilOp, S) MNN_U(TruncOp, S) MNN_U(RintOp, S) \
-   &call, nullptr, nullptr, nullptr}
+// handler per [mode][opcode << 2 | form]; unary ops have forms 0 and 3 only, a Call form 0 (and
+// no storing mode: a store step follows it)
+#define MNN_B(OP, M) &binary<OP, 0, M>, &binary<OP, 1, M>, &binary<OP, 2, M>, &binary<OP, 3, M>,
+#define MNN_U(OP, M) &unary<OP, 0, M>, nullptr, nullptr, &unary<OP, 3, M>,
+#define MNN_ALL(M, CALL)                                                                                      \
+  {MNN_B(AddOp, M) MNN_B(SubOp, M) MNN_B(MulOp, M) MNN_B(DivOp, M) MNN_B(MaxOp, M) MNN_B(MinOp, M)           \
+   MNN_B(FmaxOp, M) MNN_B(FminOp, M) MNN_U(NegOp, M) MNN_U(AbsOp, M) MNN_U(CopyOp, M) MNN_U(SquareOp, M)     \
+   MNN_U(RecipOp, M) MNN_U(SqrtOp, M) MNN_U(FloorOp, M) MNN_U(CeilOp, M) MNN_U(TruncOp, M) MNN_U(RintOp, M) \
+   CALL, nullptr, nullptr, nullptr}
 constexpr int kNumKeys = 4 * (static_cast<int>(F32Op::Call) + 1);
-const Handler kHandlers[2][kNumKeys] = {MNN_ALL(false), MNN_ALL(true)};
+const Handler kHandlers[4][kNumKeys] = {MNN_ALL(kNext, &call), MNN_ALL(kSpill, &call), MNN_ALL(kStore, nullptr),
+                                        MNN_ALL(kStream, nullptr)};
 #undef MNN_B
 #undef MNN_U
 #undef MNN_ALL
@@ -238,19 +264,23 @@ void run_program(const F32Instr* code, int ncode, int nin, const float* const* i
     mask = moves ? ~intptr_t(0) : 0;
   };
   Step steps[kMaxSteps];
+  const intptr_t end = n * static_cast<intptr_t>(sizeof(float));
   int ns = 0;
   for (int k = 0; k < ncode; ++k) {
     const F32Instr& ins = code[k];
+    const int key = static_cast<int>(ins.op) << 2 | ins.form;
+    const bool stores = k + 1 == ncode && ins.op != F32Op::Call && !ins.spill;  // the last one stores
     Step& st = steps[ns++];
-    st.fn = kHandlers[ins.spill][static_cast<int>(ins.op) << 2 | ins.form];
+    st.fn = kHandlers[stores ? (stream ? kStream : kStore) : ins.spill ? kSpill : kNext][key];
     operand(ins.a, st.a, st.ma);
     operand(ins.b, st.b, st.mb);
-    st.dst = slots[ins.dst];
+    st.dst = stores ? out : slots[ins.dst];
     st.call = ins.call;
+    st.first = steps;
+    st.end = end;
   }
-  const intptr_t end = n * static_cast<intptr_t>(sizeof(float));
-  steps[ns++] = Step{stream ? &store<true> : &store<false>, nullptr, reinterpret_cast<const char*>(steps), 0, end,
-                     out, nullptr};
+  if (steps[ns - 1].dst != out)  // a Call (or a spill) last: a step of its own stores
+    steps[ns++] = Step{stream ? &store<true> : &store<false>, nullptr, nullptr, 0, 0, out, nullptr, steps, end};
   const __m256 z = _mm256_setzero_ps();  // the first step always writes the accumulator
   for (intptr_t ib = 0; ib < end; ib += kRunBlocks * kF32Block * static_cast<intptr_t>(sizeof(float)))
     steps[0].fn(steps, ib, z, z, z, z, z, z, z, z);

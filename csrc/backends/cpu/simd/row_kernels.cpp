@@ -17,15 +17,39 @@ namespace mnn::cpu::MNN_ISA_NS {
 #if defined(__AVX2__)
 namespace {
 
+// When both operands are NaN, x86 returns the first source's, and numpy the first operand's (a
+// row's value + its row's scalar, x + m[:, None], gives x's NaN; m[:, None] + x gives m's). GCC may
+// swap the operands of a commutative add or multiply, so asm pins the program's order.
+inline float add1(float x, float y) {
+  float r;
+  asm("vaddss %2, %1, %0" : "=x"(r) : "x"(x), "xm"(y));
+  return r;
+}
+inline float mul1(float x, float y) {
+  float r;
+  asm("vmulss %2, %1, %0" : "=x"(r) : "x"(x), "xm"(y));
+  return r;
+}
+inline __m256 add8(__m256 x, __m256 y) {
+  __m256 r;
+  asm("vaddps %2, %1, %0" : "=x"(r) : "x"(x), "xm"(y));
+  return r;
+}
+inline __m256 mul8(__m256 x, __m256 y) {
+  __m256 r;
+  asm("vmulps %2, %1, %0" : "=x"(r) : "x"(x), "xm"(y));
+  return r;
+}
+
 // One element with scalar instructions: the same IEEE operations as the vector lanes.
 inline float chain1(float v, const RowChainOp* ops, int nops) {
   for (int k = 0; k < nops; ++k) {
     const float s = ops[k].s;
     const bool f = ops[k].scalar_first;
     switch (ops[k].op) {
-      case 0: v = f ? s + v : v + s; break;
+      case 0: v = f ? add1(s, v) : add1(v, s); break;
       case 1: v = f ? s - v : v - s; break;
-      case 2: v = f ? s * v : v * s; break;
+      case 2: v = f ? mul1(s, v) : mul1(v, s); break;
       default: v = f ? s / v : v / s; break;
     }
   }
@@ -36,9 +60,9 @@ inline __m256 chain8(__m256 v, const RowChainOp* ops, const __m256* s, int nops)
   for (int k = 0; k < nops; ++k) {
     const bool f = ops[k].scalar_first;
     switch (ops[k].op) {
-      case 0: v = f ? _mm256_add_ps(s[k], v) : _mm256_add_ps(v, s[k]); break;
+      case 0: v = f ? add8(s[k], v) : add8(v, s[k]); break;
       case 1: v = f ? _mm256_sub_ps(s[k], v) : _mm256_sub_ps(v, s[k]); break;
-      case 2: v = f ? _mm256_mul_ps(s[k], v) : _mm256_mul_ps(v, s[k]); break;
+      case 2: v = f ? mul8(s[k], v) : mul8(v, s[k]); break;
       default: v = f ? _mm256_div_ps(s[k], v) : _mm256_div_ps(v, s[k]); break;
     }
   }
