@@ -1,0 +1,567 @@
+// cvtColor's Lab and Luv conversions, giving cv2's answers bit for bit.
+//
+// cv2 does not evaluate the CIE formulas directly. It builds tables once, in its software float
+// arithmetic (correctly rounded IEEE operations, so plain float/double operations in the same
+// order give the same bits), and then:
+//   uint8 Lab ->      integer pipeline: 256-entry gamma table (x8 fixed point), 12-bit XYZ
+//                     coefficients, a 3072-entry cube-root table (15-bit), integer L/a/b.
+//   uint8 Lab <-      integer pipeline: L -> (y, f(y)) table, a/b -> f(x), f(z) by fixed-point
+//                     reciprocals, a cube table, 14-bit RGB coefficients, 4096-entry inverse gamma.
+//   uint8 Luv ->      sRGB: trilinear interpolation in a 33^3 RGB->Luv table (14-bit values);
+//                     linear: the float path below on x/255, scaled and rounded.
+//   uint8 Luv <-      integer pipeline with (L, u) and (L, v) tables.
+//   float Lab ->      sRGB: the same trilinear scheme on a 33^3 RGB->Lab table, input rounded to
+//                     1/16384; linear: float formulas with a cube-root spline for blocks of 8
+//                     pixels and a polynomial cube root (Turkowski) for the last 1-8 of a row.
+//   float Luv ->      float formulas with spline tables for the sRGB curve and the cube root;
+//                     blocks of 8 and the row tail sum the XYZ terms in different orders.
+// Its cube root rounds the mantissa of a double rational approximation towards zero and its pow
+// is exp(y*log(x)); both are reproduced here (pow by libm's, which agreed on every table entry).
+// cv2's SIMD code on x86 wheels is SSE3 without FMA, so every a*b+c is rounded twice, as here
+// (the project builds with -ffp-contract=off).
+#include "backends/cpu/simd/cv/color_lab.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+namespace {
+
+constexpr double kRgb2Xyz[9] = {0.412453, 0.357580, 0.180423, 0.212671, 0.715160, 0.072169, 0.019334, 0.119193, 0.950227};
+constexpr double kXyz2Rgb[9] = {3.240479, -1.53715, -0.498535, -0.969256, 1.875991, 0.041556, 0.055648, -0.204043, 1.057311};
+constexpr double kWhite[3] = {0.950456, 1.0, 1.088754};  // D65
+
+constexpr int kLabShift = 12, kLabShift2 = 15, kGammaShift = 3;
+constexpr int kBase = 1 << 14;            // fixed-point one of the tables below
+constexpr int kLutDim = 33;               // RGB -> Lab/Luv table: 32 cells per axis
+constexpr int kSplineN = 1024;            // spline tables: intervals over their input range
+constexpr int kCbrtTabB = 256 * 3 / 2 * (1 << kGammaShift);
+constexpr int kInvGammaN = 4096;
+constexpr int kMinAB = -8145;             // smallest f(x)/f(z) index of the uint8 inverse
+constexpr float kULow = -134.f, kURange = 354.f, kVLow = -140.f, kVRange = 262.f;
+
+inline int round_half_even(float v) { return static_cast<int>(std::lrint(v)); }
+inline int round_half_even(double v) { return static_cast<int>(std::lrint(v)); }
+inline int descale(int64_t x, int n) { return static_cast<int>((x + (int64_t(1) << (n - 1))) >> n); }
+inline uint8_t sat_u8(int v) { return static_cast<uint8_t>(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+float bits_to_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+uint32_t float_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+
+// Turkowski's quartic rational cube root of the mantissa in [1/8, 1); cv2 has two versions.
+double cbrt_rational(double fr) {
+  return ((((45.2548339756803022511987494 * fr + 192.2798368355061050458134625) * fr + 119.1654824285581628956914143) * fr +
+           13.43250139086239872172837314) * fr + 0.1636161226585754240958355063) /
+         ((((14.80884093219134573786480845 * fr + 151.9714051044435648658557668) * fr + 168.5254414101568283957668343) * fr +
+           33.9905941350215598754191872) * fr + 1.0);
+}
+// Splits x = m * 2^(3k) with m in [1/8, 1): returns m's bits as a float/double pair and k.
+inline void cbrt_split(uint32_t u, int& shx, int& ex) {
+  ex = int((u >> 23) & 255) - 127;
+  shx = ex % 3;
+  shx -= shx >= 0 ? 3 : 0;
+  ex = (ex - shx) / 3;
+}
+// The table builder's cube root (softfloat): the double result's mantissa is truncated to float.
+float cbrt_tables(float x) {
+  if (std::isnan(x)) return std::numeric_limits<float>::quiet_NaN();
+  if (std::isinf(x)) return x;
+  const uint32_t u = float_bits(x);
+  if ((u & 0x7fffffffu) == 0) return 0.f;
+  int shx, ex;
+  cbrt_split(u, shx, ex);
+  uint64_t fb = (uint64_t(shx + 1023) << 52) | (uint64_t(u & 0x7fffffu) << 29);
+  double fr;
+  std::memcpy(&fr, &fb, 8);
+  fr = cbrt_rational(fr);
+  std::memcpy(&fb, &fr, 8);
+  const uint32_t mant = uint32_t((fb & ((uint64_t(1) << 52) - 1)) >> 29);
+  return bits_to_float((u & 0x80000000u) | (uint32_t((ex - 1 + 127) & 255) << 23) | mant);
+}
+// cv::cubeRoot, used by cv2's per-pixel tail of float LRGB->Lab: the mantissa is rounded to
+// float, then the exponent is added to its bits.
+float cbrt_pixel(float x) {
+  const uint32_t u = float_bits(x);
+  const uint32_t ix = u & 0x7fffffffu;
+  int shx, ex;
+  cbrt_split(ix, shx, ex);
+  const float fr = bits_to_float((ix & 0x7fffffu) | (uint32_t(shx + 127) << 23));
+  const float r = static_cast<float>(cbrt_rational(fr));
+  const uint32_t v = (float_bits(r) + uint32_t(ex << 23) + (u & 0x80000000u)) & ((u << 1) != 0 ? 0xffffffffu : 0u);
+  return bits_to_float(v);
+}
+
+// sRGB transfer curve in double, as cv2's tables get it (rounded to float at the end)
+float gamma_fwd(float x) {
+  const double xd = x;
+  return static_cast<float>(xd <= 809.0 / 20000.0 ? xd / (323.0 / 25.0)
+                                                  : std::pow((xd + 11.0 / 200.0) / (1.0 + 11.0 / 200.0), 12.0 / 5.0));
+}
+float gamma_inv(float x) {
+  const double xd = x;
+  return static_cast<float>(xd <= 7827.0 / 2500000.0 ? xd * (323.0 / 25.0)
+                                                     : std::pow(xd, 1.0 / (12.0 / 5.0)) * (1.0 + 11.0 / 200.0) - 11.0 / 200.0);
+}
+
+const float kLThresh = 216.f / 24389.f;   // (6/29)^3
+const float kLScale = 841.f / 108.f;      // (29/3)^3 / (29*4)
+const float kLBias = 16.f / 116.f;
+// Lab's f(t): linear below the threshold (fused multiply-add in the table builder)
+float lab_f_tables(float x) { return x < kLThresh ? std::fma(x, kLScale, kLBias) : cbrt_tables(x); }
+
+// Natural cubic spline through f[0..n], 4 coefficients per interval, in cv2's operation order.
+std::vector<float> spline_build(const std::vector<float>& f, int n) {
+  std::vector<float> t(size_t(n) * 4, 0.f);
+  for (int i = 1; i < n; ++i) {
+    const float r = (f[i + 1] - f[i] * 2.f + f[i - 1]) * 3.f;
+    const float l = 1.f / (4.f - t[(i - 1) * 4]);
+    t[i * 4] = l;
+    t[i * 4 + 1] = (r - t[(i - 1) * 4 + 1]) * l;
+  }
+  float cn = 0.f;
+  for (int i = n - 1; i >= 0; --i) {
+    const float c = t[i * 4 + 1] - t[i * 4] * cn;
+    const float b = f[i + 1] - f[i] - (cn + c * 2.f) / 3.f;
+    const float d = (cn - c) / 3.f;
+    t[i * 4] = f[i], t[i * 4 + 1] = b, t[i * 4 + 2] = c, t[i * 4 + 3] = d;
+    cn = c;
+  }
+  return t;
+}
+inline float spline_eval(float x, const float* tab) {
+  int ix = x == x ? static_cast<int>(std::max(std::min(x, 2e9f), -2e9f)) : std::numeric_limits<int>::min();
+  ix = std::min(std::max(ix, 0), kSplineN - 1);
+  x -= float(ix);
+  tab += ix * 4;
+  return ((tab[3] * x + tab[2]) * x + tab[1]) * x + tab[0];
+}
+
+struct Tables {
+  uint16_t gamma_b[256], cbrt_b[kCbrtTabB], inv_gamma_b[kInvGammaN];
+  uint16_t y_b[256], ify_b[256];
+  std::vector<int32_t> ab_xz;                   // f -> x (uint8 inverse), index f - kMinAB
+  std::vector<int32_t> up_b, vp_b;              // Luv inverse: (L, u) and (L, v), 256 x 256
+  std::vector<int64_t> vpl_b;
+  std::vector<int16_t> lut_lab, lut_luv;        // [b][g][r]... see build_luts: 33^3 x 3
+  std::vector<float> gamma_spl, cbrt_spl;       // 1024 intervals x 4 coefficients
+  float cbrt_scale = 0.f;                       // spline input scale of the cube root: 2048/3
+  float un = 0.f, vn = 0.f;                     // white point's u', v' times 13
+
+  Tables() {
+    // uint8 forward Lab
+    for (int i = 0; i < 256; ++i) gamma_b[i] = uint16_t(round_half_even(255.f * (1 << kGammaShift) * gamma_fwd(float(i) / 255.f)));
+    const float cscale = 1.f / (255.f * (1 << kGammaShift));
+    for (int i = 0; i < kCbrtTabB; ++i)
+      cbrt_b[i] = uint16_t(round_half_even(float(1 << kLabShift2) * lab_f_tables(cscale * float(i))));
+    for (int i = 0; i < kInvGammaN; ++i)
+      inv_gamma_b[i] = uint16_t(round_half_even(255.f * gamma_inv((1.f / kInvGammaN) * float(i))));
+    // uint8 inverse: L -> y and f(y) in 1/kBase, exact for L <= 8 (index <= 20)
+    for (int i = 0; i < 256; ++i) {
+      int y, ify;
+      if (i <= 20) {
+        y = round_half_even(float(i * kBase * 20 * 9) / float(17 * 29 * 29 * 29));
+        ify = round_half_even(float(kBase) * (16.f / 116.f + float(i * 5) / float(3 * 17 * 29)));
+      } else {
+        const float fy = float(i * 100 * kBase) / float(255 * 116) + float(16 * kBase) / float(116);
+        ify = round_half_even(fy);
+        y = round_half_even(fy * fy * fy / float(kBase * kBase));
+      }
+      y_b[i] = uint16_t(y), ify_b[i] = uint16_t(ify);
+    }
+    ab_xz.resize(kBase * 9 / 4);
+    for (int i = kMinAB; i < kBase * 9 / 4 + kMinAB; ++i) {
+      // below 6/29 (3390 in 1/kBase) f -> (f - 16/116) / 7.787, above it f^3; integer division
+      // truncates toward zero, as cv2's does
+      int v = i <= 3390 ? i * 108 / 841 - kBase * 16 / 116 * 108 / 841 : i * i / kBase * i / kBase;
+      ab_xz[i - kMinAB] = v;
+    }
+    float d = static_cast<float>(kWhite[0] + kWhite[1] * 15.0 + kWhite[2] * 3.0);
+    d = 1.f / std::max(d, FLT_EPSILON);
+    un = d * 52.f * float(kWhite[0]);
+    vn = d * 117.f * float(kWhite[1]);
+    up_b.resize(256 * 256), vp_b.resize(256 * 256), vpl_b.resize(256 * 256);
+    for (int ll = 0; ll < 256; ++ll) {
+      const float L = float(ll * 100) / 255.f;
+      for (int uu = 0; uu < 256; ++uu) {
+        const float u = float(uu) * kURange / 255.f + kULow;
+        up_b[ll * 256 + uu] = round_half_even(9.f * (u + L * un) * float(kBase / 1024));
+      }
+      for (int vv = 0; vv < 256; ++vv) {
+        const float v = float(vv) * kVRange / 255.f + kVLow;
+        float vp = 0.25f / (v + L * vn);
+        vp = std::min(std::max(vp, -0.25f), 0.25f);
+        const int ivp = round_half_even(vp * float(kBase * 1024));
+        vp_b[ll * 256 + vv] = ivp;
+        vpl_b[ll * 256 + vv] = int64_t(12 * 13 * 100 * (kBase / 1024)) * int64_t(ivp * ll);
+      }
+    }
+    build_luts();
+    // float splines: sRGB curve over [0, 1], Lab's f over [0, 1.5]
+    std::vector<float> f(kSplineN + 1), g(kSplineN + 1);
+    cbrt_scale = float(kSplineN * 2) / 3.f;
+    const float cs = 1.f / cbrt_scale;
+    for (int i = 0; i <= kSplineN; ++i) {
+      f[i] = lab_f_tables(cs * float(i));
+      g[i] = gamma_fwd((1.f / kSplineN) * float(i));
+    }
+    cbrt_spl = spline_build(f, kSplineN);
+    gamma_spl = spline_build(g, kSplineN);
+  }
+
+  // The 33^3 RGB -> Lab and RGB -> Luv tables of the sRGB paths, values in 1/kBase of L/100,
+  // (a + 128)/256, (u - uLow)/uRange. Index: ((c2 * 33 + c1) * 33 + c0) * 3, where c0 is the
+  // blue input (cv2 indexes its table by the blue channel first).
+  void build_luts() {
+    const double sw[3] = {1.0 / kWhite[0], 1.0, 1.0 / kWhite[2]};
+    float S[9], C[9];
+    for (int i = 0; i < 3; ++i) {
+      C[i * 3 + 2] = float(kRgb2Xyz[i * 3 + 0]), C[i * 3 + 1] = float(kRgb2Xyz[i * 3 + 1]), C[i * 3 + 0] = float(kRgb2Xyz[i * 3 + 2]);
+      S[i * 3 + 0] = float(kRgb2Xyz[i * 3 + 2] * sw[i]);
+      S[i * 3 + 1] = float(kRgb2Xyz[i * 3 + 1] * sw[i]);
+      S[i * 3 + 2] = float(kRgb2Xyz[i * 3 + 0] * sw[i]);
+    }
+    float gm[kLutDim];
+    for (int p = 0; p < kLutDim; ++p) gm[p] = gamma_fwd(float(p) / float(kLutDim - 1));
+    const float f9033 = 24389.f / 27.f, f94 = 9.f / 4.f, lbase = float(kBase);
+    lut_lab.resize(size_t(kLutDim) * kLutDim * kLutDim * 3);
+    lut_luv.resize(lut_lab.size());
+    for (int r = 0; r < kLutDim; ++r)
+      for (int q = 0; q < kLutDim; ++q)
+        for (int p = 0; p < kLutDim; ++p) {
+          const float R = gm[p], G = gm[q], B = gm[r];
+          int16_t* o = &lut_lab[((size_t(r) * kLutDim + q) * kLutDim + p) * 3];
+          {
+            const float X = R * S[0] + G * S[1] + B * S[2], Y = R * S[3] + G * S[4] + B * S[5], Z = R * S[6] + G * S[7] + B * S[8];
+            const float FX = X > kLThresh ? cbrt_tables(X) : std::fma(X, kLScale, kLBias);
+            const float FY = Y > kLThresh ? cbrt_tables(Y) : std::fma(Y, kLScale, kLBias);
+            const float FZ = Z > kLThresh ? cbrt_tables(Z) : std::fma(Z, kLScale, kLBias);
+            const float L = Y > kLThresh ? 116.f * FY - 16.f : f9033 * Y;
+            const float a = 500.f * (FX - FY), b = 200.f * (FY - FZ);
+            o[0] = int16_t(round_half_even(lbase * L / 100.f));
+            o[1] = int16_t(round_half_even(lbase * (a + 128.f) / 256.f));
+            o[2] = int16_t(round_half_even(lbase * (b + 128.f) / 256.f));
+          }
+          o = &lut_luv[((size_t(r) * kLutDim + q) * kLutDim + p) * 3];
+          {
+            const float X = R * C[0] + G * C[1] + B * C[2], Y = R * C[3] + G * C[4] + B * C[5], Z = R * C[6] + G * C[7] + B * C[8];
+            float L = Y < kLThresh ? std::fma(Y, kLScale, kLBias) : cbrt_tables(Y);
+            L = L * 116.f - 16.f;
+            const float d = 52.f / std::max(X + 15.f * Y + 3.f * Z, FLT_EPSILON);
+            const float u = L * (X * d - un), v = L * (f94 * Y * d - vn);
+            o[0] = int16_t(round_half_even(lbase * L / 100.f));
+            o[1] = int16_t(round_half_even(lbase * (u - kULow) / kURange));
+            o[2] = int16_t(round_half_even(lbase * (v - kVLow) / kVRange));
+          }
+        }
+  }
+};
+
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+// Trilinear interpolation in a 33^3 table at (c0, c1, c2) in [0, kBase]: 32 cells per axis,
+// weights in 1/16 per axis (the 4 bits below the cell index), sum rounded from 1/4096.
+inline void trilinear(const int16_t* lut, int c0, int c1, int c2, int out[3]) {
+  const int t0 = c0 >> 9, t1 = c1 >> 9, t2 = c2 >> 9;
+  const int f0 = (c0 >> 5) & 15, f1 = (c1 >> 5) & 15, f2 = (c2 >> 5) & 15;
+  const int n0 = t0 < kLutDim - 1 ? 3 : 0, n1 = t1 < kLutDim - 1 ? kLutDim * 3 : 0,
+            n2 = t2 < kLutDim - 1 ? kLutDim * kLutDim * 3 : 0;
+  const int16_t* b = lut + ((t2 * kLutDim + t1) * kLutDim + t0) * 3;
+  const int w0[2] = {16 - f0, f0}, w1[2] = {16 - f1, f1}, w2[2] = {16 - f2, f2};
+  int acc[3] = {0, 0, 0};
+  for (int k2 = 0; k2 < 2; ++k2)
+    for (int k1 = 0; k1 < 2; ++k1) {
+      const int w12 = w1[k1] * w2[k2];
+      const int16_t* e = b + (k1 ? n1 : 0) + (k2 ? n2 : 0);
+      const int wa = w0[0] * w12, wb = w0[1] * w12;
+      for (int c = 0; c < 3; ++c) acc[c] += e[c] * wa + e[n0 + c] * wb;
+    }
+  for (int c = 0; c < 3; ++c) out[c] = (acc[c] + 2048) >> 12;
+}
+
+// ---- uint8 forward ----
+
+void lab_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int scn, int bidx, bool srgb) {
+  int C[9];
+  for (int i = 0; i < 3; ++i) {
+    C[i * 3 + (bidx ^ 2)] = round_half_even(4096.0 * kRgb2Xyz[i * 3 + 0] / kWhite[i]);
+    C[i * 3 + 1] = round_half_even(4096.0 * kRgb2Xyz[i * 3 + 1] / kWhite[i]);
+    C[i * 3 + bidx] = round_half_even(4096.0 * kRgb2Xyz[i * 3 + 2] / kWhite[i]);
+  }
+  const int Lscale = (116 * 255 + 50) / 100, Lshift = -((16 * 255 * (1 << kLabShift2) + 50) / 100);
+  for (int64_t i = 0; i < w; ++i, s += scn, d += 3) {
+    int R, G, B;
+    if (srgb) R = T.gamma_b[s[0]], G = T.gamma_b[s[1]], B = T.gamma_b[s[2]];
+    else R = s[0] << kGammaShift, G = s[1] << kGammaShift, B = s[2] << kGammaShift;
+    const int fX = T.cbrt_b[descale(R * C[0] + G * C[1] + B * C[2], kLabShift)];
+    const int fY = T.cbrt_b[descale(R * C[3] + G * C[4] + B * C[5], kLabShift)];
+    const int fZ = T.cbrt_b[descale(R * C[6] + G * C[7] + B * C[8], kLabShift)];
+    d[0] = sat_u8(descale(Lscale * fY + Lshift, kLabShift2));
+    d[1] = sat_u8(descale(500 * (fX - fY) + 128 * (1 << kLabShift2), kLabShift2));
+    d[2] = sat_u8(descale(200 * (fY - fZ) + 128 * (1 << kLabShift2), kLabShift2));
+  }
+}
+
+void luv_u8_srgb_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int scn, int bidx) {
+  for (int64_t i = 0; i < w; ++i, s += scn, d += 3) {
+    int o[3];
+    trilinear(T.lut_luv.data(), s[bidx] * (kBase / 256), s[1] * (kBase / 256), s[bidx ^ 2] * (kBase / 256), o);
+    d[0] = sat_u8(o[0] >> 6), d[1] = sat_u8(o[1] >> 6), d[2] = sat_u8(o[2] >> 6);
+  }
+}
+
+// ---- float forward ----
+
+// cv2's float RGB -> Luv (srgb or linear) on n pixels in [0, 1]; simd_n leading pixels take its
+// 8-wide path (NaN clipped to 0, XYZ summed as a + (b + c)), the rest its per-pixel path.
+void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t simd_n, int scn, int bidx, bool srgb) {
+  float C[9];
+  for (int i = 0; i < 9; ++i) C[i] = float(kRgb2Xyz[i]);
+  if (bidx == 0)
+    for (int i = 0; i < 3; ++i) std::swap(C[i * 3], C[i * 3 + 2]);
+  const float* gt = T.gamma_spl.data();
+  const float* ct = T.cbrt_spl.data();
+  const float gscale = float(kSplineN), cscale = T.cbrt_scale, un = T.un, vn = T.vn;
+  for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+    float R = s[0], G = s[1], B = s[2];
+    const bool vec = i < simd_n;
+    if (vec) {
+      // _mm_max_ps(x, 0) gives 0 for NaN
+      R = std::min(R > 0.f ? R : 0.f, 1.f), G = std::min(G > 0.f ? G : 0.f, 1.f), B = std::min(B > 0.f ? B : 0.f, 1.f);
+    } else {
+      R = std::min(std::max(R, 0.f), 1.f), G = std::min(std::max(G, 0.f), 1.f), B = std::min(std::max(B, 0.f), 1.f);
+    }
+    if (srgb) R = spline_eval(R * gscale, gt), G = spline_eval(G * gscale, gt), B = spline_eval(B * gscale, gt);
+    float X, Y, Z, dd;
+    if (vec) {
+      X = R * C[0] + (G * C[1] + B * C[2]);
+      Y = R * C[3] + (G * C[4] + B * C[5]);
+      Z = R * C[6] + (G * C[7] + B * C[8]);
+    } else {
+      X = R * C[0] + G * C[1] + B * C[2];
+      Y = R * C[3] + G * C[4] + B * C[5];
+      Z = R * C[6] + G * C[7] + B * C[8];
+    }
+    float L = spline_eval(Y * cscale, ct);
+    L = 116.f * L - 16.f;
+    if (vec) {
+      dd = Y * 15.f + (Z * 3.f + X);
+      dd = 52.f / (dd > FLT_EPSILON ? dd : FLT_EPSILON);
+    } else {
+      dd = 52.f / std::max(X + 15.f * Y + 3.f * Z, FLT_EPSILON);
+    }
+    d[0] = L;
+    d[1] = L * (X * dd - un);
+    d[2] = L * (2.25f * Y * dd - vn);
+  }
+}
+
+// cv2's float linear RGB -> Lab: blocks of 8 use the cube-root spline, the row tail cv::cubeRoot.
+void lab_f32_linear_row(const Tables& T, const float* s, float* d, int64_t w, int scn, int bidx) {
+  float C[9];
+  for (int i = 0; i < 3; ++i) {
+    const double sc = i == 1 ? 1.0 : 1.0 / kWhite[i];
+    C[i * 3 + (bidx ^ 2)] = float(sc * kRgb2Xyz[i * 3 + 0]);
+    C[i * 3 + 1] = float(sc * kRgb2Xyz[i * 3 + 1]);
+    C[i * 3 + bidx] = float(sc * kRgb2Xyz[i * 3 + 2]);
+  }
+  const float* ct = T.cbrt_spl.data();
+  const float cscale = T.cbrt_scale, a16 = 16.f / 116.f;
+  const int64_t simd_n = w / 8 * 8;
+  for (int64_t i = 0; i < w; ++i, s += scn, d += 3) {
+    float R = s[0], G = s[1], B = s[2], L, FX, FY, FZ;
+    if (i < simd_n) {
+      // v_max(0, v_min(x, 1)): _mm_min_ps(x, 1) gives 1 for NaN
+      R = std::max(0.f, R < 1.f ? R : 1.f), G = std::max(0.f, G < 1.f ? G : 1.f), B = std::max(0.f, B < 1.f ? B : 1.f);
+      const float X = R * C[0] + (G * C[1] + B * C[2]);
+      const float Y = R * C[3] + (G * C[4] + B * C[5]);
+      const float Z = R * C[6] + (G * C[7] + B * C[8]);
+      FX = spline_eval(X * cscale, ct), FY = spline_eval(Y * cscale, ct), FZ = spline_eval(Z * cscale, ct);
+      L = Y > 0.008856f ? 116.f * FY + -16.f : 903.3f * Y;
+    } else {
+      // cv2's clip macro keeps NaN
+      R = R < 0.f ? 0.f : R > 1.f ? 1.f : R, G = G < 0.f ? 0.f : G > 1.f ? 1.f : G, B = B < 0.f ? 0.f : B > 1.f ? 1.f : B;
+      const float X = R * C[0] + G * C[1] + B * C[2];
+      const float Y = R * C[3] + G * C[4] + B * C[5];
+      const float Z = R * C[6] + G * C[7] + B * C[8];
+      FX = X > 0.008856f ? cbrt_pixel(X) : 7.787f * X + a16;
+      FY = Y > 0.008856f ? cbrt_pixel(Y) : 7.787f * Y + a16;
+      FZ = Z > 0.008856f ? cbrt_pixel(Z) : 7.787f * Z + a16;
+      L = Y > 0.008856f ? 116.f * FY - 16.f : 903.3f * Y;
+    }
+    d[0] = L;
+    d[1] = 500.f * (FX - FY);
+    d[2] = 200.f * (FY - FZ);
+  }
+}
+
+// ---- inverse (uint8: cv2's integer pipelines) ----
+
+void inv_coeffs(int C[9], int bidx, bool white) {
+  for (int i = 0; i < 3; ++i) {
+    const double wp = white ? kWhite[i] : 1.0;
+    C[i + bidx * 3] = round_half_even(4096.0 * kXyz2Rgb[i] * wp);
+    C[i + 3] = round_half_even(4096.0 * kXyz2Rgb[i + 3] * wp);
+    C[i + (bidx ^ 2) * 3] = round_half_even(4096.0 * kXyz2Rgb[i + 6] * wp);
+  }
+}
+// XYZ in 1/kBase -> 8-bit channels (index 0 gets the first output channel)
+inline void xyz_to_u8(const Tables& T, const int C[9], int x, int y, int z, bool srgb, uint8_t* d) {
+  for (int c = 0; c < 3; ++c) {
+    int v = descale(int64_t(C[c * 3]) * x + int64_t(C[c * 3 + 1]) * y + int64_t(C[c * 3 + 2]) * z, 14);
+    v = std::max(0, std::min(kInvGammaN - 1, v));
+    d[2 - c] = sat_u8(srgb ? T.inv_gamma_b[v] : (v * 255) >> 12);
+  }
+}
+
+void lab_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, bool srgb) {
+  int C[9];
+  inv_coeffs(C, bidx, true);
+  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
+    const int y = T.y_b[s[0]], ify = T.ify_b[s[0]];
+    // a/500 and b/200 in 1/kBase by fixed-point reciprocals
+    const int adiv = ((5 * s[1] * 53687 + (1 << 7)) >> 13) - 128 * kBase / 500;
+    const int bdiv = ((s[2] * 41943 + (1 << 4)) >> 9) - 128 * kBase / 200 + 1;
+    const int x = T.ab_xz[ify + adiv - kMinAB], z = T.ab_xz[ify - bdiv - kMinAB];
+    xyz_to_u8(T, C, x, y, z, srgb, d);
+    if (dcn == 4) d[3] = 255;
+  }
+}
+
+void luv_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, bool srgb) {
+  int C[9];
+  inv_coeffs(C, bidx, false);
+  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
+    const int ll = s[0];
+    const int y = T.y_b[ll];
+    const int up = T.up_b[ll * 256 + s[1]], vp = T.vp_b[ll * 256 + s[2]];
+    // cv2 divides with truncation in its per-pixel code and shifts in its SIMD code; on every
+    // 8-bit input the two agree once x and z are clipped to [0, 2]
+    const int64_t xv = int64_t(up) * vp;
+    int x = int((int64_t(y) * (xv >> 14)) >> 14);
+    const int64_t zp = (T.vpl_b[ll * 256 + s[2]] - xv * (255 / 3)) >> 14;
+    const int zm = int((int64_t(y) * (zp - int64_t(5 * 255) * kBase)) >> 14);
+    int z = (zm >> 8) + (zm >> 16);
+    x = std::max(0, std::min(2 * kBase, x));
+    z = std::max(0, std::min(2 * kBase, z));
+    xyz_to_u8(T, C, x, y, z, srgb, d);
+    if (dcn == 4) d[3] = 255;
+  }
+}
+
+// ---- float inverse: the textbook formulas in cv2's order (within float rounding of cv2) ----
+
+float srgb_encode(float x) {
+  x = std::min(std::max(x, 0.f), 1.f);
+  return x <= 0.0031308f ? 12.92f * x : 1.055f * std::pow(x, 1.f / 2.4f) - 0.055f;
+}
+
+void lab2rgb_px(float L, float A, float B, bool srgb, bool luv, float* rgb) {
+  constexpr float kLabK = 903.3f, kT = 0.008856f;
+  float X, Y, Z;
+  if (!luv) {
+    float fy;
+    if (L <= 8.f) Y = L / kLabK, fy = 7.787f * Y + 16.f / 116.f;
+    else fy = (L + 16.f) / 116.f, Y = fy * fy * fy;
+    const float fx = A / 500.f + fy, fz = fy - B / 200.f;
+    auto inv = [kT](float f) { const float f3 = f * f * f; return f3 > kT ? f3 : (f - 16.f / 116.f) / 7.787f; };
+    X = inv(fx) * float(kWhite[0]);
+    Z = inv(fz) * float(kWhite[2]);
+  } else {
+    // X = 3*Y*U*V and Z = Y*((156*L - U)*V - 5) with U = 3*(u + L*un), V = 0.25/(v + L*vn)
+    // clipped to +-0.25 (how cv2 bounds out-of-gamut and L = 0 input)
+    if (L >= 8.f) {
+      Y = (L + 16.f) * (1.f / 116.f);
+      Y = Y * Y * Y;
+    } else {
+      Y = L * (1.f / 903.3f);
+    }
+    const Tables& T = tables();
+    const float up = 3.f * (A + L * T.un);
+    float vp = 0.25f / (B + L * T.vn);
+    vp = std::min(std::max(vp, -0.25f), 0.25f);
+    X = Y * 3.f * up * vp;
+    Z = Y * (((12.f * 13.f) * L - up) * vp - 5.f);
+  }
+  float c[9];
+  for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kXyz2Rgb[i]);
+  float r = X * c[0] + Y * c[1] + Z * c[2], g = X * c[3] + Y * c[4] + Z * c[5], b = X * c[6] + Y * c[7] + Z * c[8];
+  // cv2 clips to [0, 1] before the optional sRGB curve, for the linear codes too
+  if (srgb) {
+    r = srgb_encode(r), g = srgb_encode(g), b = srgb_encode(b);
+  } else {
+    r = std::min(std::max(r, 0.f), 1.f), g = std::min(std::max(g, 0.f), 1.f), b = std::min(std::max(b, 0.f), 1.f);
+  }
+  rgb[0] = r, rgb[1] = g, rgb[2] = b;
+}
+
+}  // namespace
+
+void lab_forward_row_u8(const uint8_t* s, uint8_t* d, int64_t w, int scn, int bidx, bool srgb, bool luv) {
+  const Tables& T = tables();
+  if (!luv) return lab_u8_row(T, s, d, w, scn, bidx, srgb);
+  if (srgb) return luv_u8_srgb_row(T, s, d, w, scn, bidx);
+  // linear Luv: cv2 runs its float path on x/255 in blocks of 256 pixels, then scales to 8 bits
+  constexpr int kBlock = 256;
+  float buf[kBlock * 3], out[kBlock * 3];
+  const float inv255 = 1.f / 255.f;
+  const float fL = 255.f / 100.f, fu = 255.f / kURange, fv = 255.f / kVRange;
+  const float su = -kULow * 255.f / kURange, sv = -kVLow * 255.f / kVRange;
+  for (int64_t i = 0; i < w; i += kBlock) {
+    const int dn = int(std::min<int64_t>(kBlock, w - i));
+    for (int j = 0; j < dn; ++j)
+      for (int c = 0; c < 3; ++c) buf[j * 3 + c] = float(s[(i + j) * scn + c]) * inv255;
+    luv_f32_run(T, buf, out, dn, dn / 8 * 8, 3, bidx, false);
+    uint8_t* o = d + i * 3;
+    for (int j = 0; j < dn; ++j) {
+      o[j * 3] = sat_u8(round_half_even(out[j * 3] * fL));
+      o[j * 3 + 1] = sat_u8(round_half_even(out[j * 3 + 1] * fu + su));
+      o[j * 3 + 2] = sat_u8(round_half_even(out[j * 3 + 2] * fv + sv));
+    }
+  }
+}
+
+void lab_forward_row_f32(const float* s, float* d, int64_t w, int scn, int bidx, bool srgb, bool luv) {
+  const Tables& T = tables();
+  if (luv) return luv_f32_run(T, s, d, w, w / 8 * 8, scn, bidx, srgb);
+  if (!srgb) return lab_f32_linear_row(T, s, d, w, scn, bidx);
+  // sRGB Lab: the input rounded to 1/16384 indexes the 33^3 table (blue first); NaN reads as 0
+  const float base = float(kBase), inv_base = 1.f / float(kBase);
+  for (int64_t i = 0; i < w; ++i, s += scn, d += 3) {
+    int c[3];
+    for (int k = 0; k < 3; ++k) {
+      const float v = s[k];
+      const float cl = v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;
+      c[k] = static_cast<int>(std::lrint(cl * base));
+    }
+    int o[3];
+    trilinear(T.lut_lab.data(), c[bidx], c[1], c[bidx ^ 2], o);
+    d[0] = (float(o[0]) * inv_base) * 100.f;
+    d[1] = (float(o[1]) * inv_base) * 256.f - 128.f;
+    d[2] = (float(o[2]) * inv_base) * 256.f - 128.f;
+  }
+}
+
+void lab_inverse_row_u8(const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, bool srgb, bool luv) {
+  const Tables& T = tables();
+  if (luv) luv_inv_u8_row(T, s, d, w, dcn, bidx, srgb);
+  else lab_inv_u8_row(T, s, d, w, dcn, bidx, srgb);
+}
+
+void lab_inverse_row_f32(const float* s, float* d, int64_t w, int dcn, int bidx, bool srgb, bool luv) {
+  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
+    float rgb[3];
+    lab2rgb_px(s[0], s[1], s[2], srgb, luv, rgb);
+    d[bidx ^ 2] = rgb[0], d[1] = rgb[1], d[bidx] = rgb[2];
+    if (dcn == 4) d[3] = 1.f;
+  }
+}
+
+}  // namespace mnn::cpu::MNN_ISA_NS
