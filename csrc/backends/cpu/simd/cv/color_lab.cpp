@@ -133,6 +133,10 @@ std::vector<float> spline_build(const std::vector<float>& f, int n) {
   }
   return t;
 }
+// Clipping to [0, 1] in cv2's per-pixel row tails: its compiled min/max send NaN to 1 (its SIMD
+// blocks send NaN to 0 or 1 depending on the operand order, see the callers).
+inline float clip_tail(float x) { return x == x ? std::min(std::max(x, 0.f), 1.f) : 1.f; }
+
 inline float spline_eval(float x, const float* tab) {
   int ix = x == x ? static_cast<int>(std::max(std::min(x, 2e9f), -2e9f)) : std::numeric_limits<int>::min();
   ix = std::min(std::max(ix, 0), kSplineN - 1);
@@ -336,7 +340,7 @@ void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t s
       // _mm_max_ps(x, 0) gives 0 for NaN
       R = std::min(R > 0.f ? R : 0.f, 1.f), G = std::min(G > 0.f ? G : 0.f, 1.f), B = std::min(B > 0.f ? B : 0.f, 1.f);
     } else {
-      R = std::min(std::max(R, 0.f), 1.f), G = std::min(std::max(G, 0.f), 1.f), B = std::min(std::max(B, 0.f), 1.f);
+      R = clip_tail(R), G = clip_tail(G), B = clip_tail(B);
     }
     if (srgb) R = spline_eval(R * gscale, gt), G = spline_eval(G * gscale, gt), B = spline_eval(B * gscale, gt);
     float X, Y, Z, dd;
@@ -386,8 +390,7 @@ void lab_f32_linear_row(const Tables& T, const float* s, float* d, int64_t w, in
       FX = spline_eval(X * cscale, ct), FY = spline_eval(Y * cscale, ct), FZ = spline_eval(Z * cscale, ct);
       L = Y > 0.008856f ? 116.f * FY + -16.f : 903.3f * Y;
     } else {
-      // cv2's clip macro keeps NaN
-      R = R < 0.f ? 0.f : R > 1.f ? 1.f : R, G = G < 0.f ? 0.f : G > 1.f ? 1.f : G, B = B < 0.f ? 0.f : B > 1.f ? 1.f : B;
+      R = clip_tail(R), G = clip_tail(G), B = clip_tail(B);
       const float X = R * C[0] + G * C[1] + B * C[2];
       const float Y = R * C[3] + G * C[4] + B * C[5];
       const float Z = R * C[6] + G * C[7] + B * C[8];
@@ -532,13 +535,15 @@ void lab_forward_row_f32(const float* s, float* d, int64_t w, int scn, int bidx,
   const Tables& T = tables();
   if (luv) return luv_f32_run(T, s, d, w, w / 8 * 8, scn, bidx, srgb);
   if (!srgb) return lab_f32_linear_row(T, s, d, w, scn, bidx);
-  // sRGB Lab: the input rounded to 1/16384 indexes the 33^3 table (blue first); NaN reads as 0
+  // sRGB Lab: the input rounded to 1/16384 indexes the 33^3 table (blue first). cv2's blocks of
+  // 8 pixels run while more than 8 remain (NaN reads as 0 there), its tail takes the rest.
   const float base = float(kBase), inv_base = 1.f / float(kBase);
+  const int64_t simd_n = w > 8 ? (w - 1) / 8 * 8 : 0;
   for (int64_t i = 0; i < w; ++i, s += scn, d += 3) {
     int c[3];
     for (int k = 0; k < 3; ++k) {
       const float v = s[k];
-      const float cl = v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;
+      const float cl = i < simd_n ? std::min(v > 0.f ? v : 0.f, 1.f) : clip_tail(v);
       c[k] = static_cast<int>(std::lrint(cl * base));
     }
     int o[3];
