@@ -28,6 +28,10 @@
 #include <limits>
 #include <vector>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 namespace mnn::cpu::MNN_ISA_NS {
 
 namespace {
@@ -153,6 +157,10 @@ struct Tables {
   std::vector<int64_t> vpl_b;
   std::vector<int16_t> lut_lab, lut_luv;        // [b][g][r]... see build_luts: 33^3 x 3
   std::vector<float> gamma_spl, cbrt_spl;       // 1024 intervals x 4 coefficients
+  // SIMD copies: 32-bit tables for gathers; the Lab table regrouped per cell as 3 channels x 8
+  // corners (corner k0 + 2*k1 + 4*k2) and the trilinear weights per (f0, f1, f2) in that order
+  int32_t gamma32[256], cbrt32[kCbrtTabB];
+  std::vector<int16_t> lab_cells, tri_w;
   float cbrt_scale = 0.f;                       // spline input scale of the cube root: 2048/3
   float un = 0.f, vn = 0.f;                     // white point's u', v' times 13
 
@@ -205,6 +213,26 @@ struct Tables {
       }
     }
     build_luts();
+    for (int i = 0; i < 256; ++i) gamma32[i] = gamma_b[i];
+    for (int i = 0; i < kCbrtTabB; ++i) cbrt32[i] = cbrt_b[i];
+    lab_cells.resize(size_t(kLutDim) * kLutDim * kLutDim * 24);
+    for (int t2 = 0; t2 < kLutDim; ++t2)
+      for (int t1 = 0; t1 < kLutDim; ++t1)
+        for (int t0 = 0; t0 < kLutDim; ++t0) {
+          int16_t* cell = &lab_cells[((size_t(t2) * kLutDim + t1) * kLutDim + t0) * 24];
+          for (int k = 0; k < 8; ++k) {
+            const int a0 = std::min(t0 + (k & 1), kLutDim - 1), a1 = std::min(t1 + ((k >> 1) & 1), kLutDim - 1),
+                      a2 = std::min(t2 + (k >> 2), kLutDim - 1);
+            const int16_t* e = &lut_lab[((size_t(a2) * kLutDim + a1) * kLutDim + a0) * 3];
+            for (int c = 0; c < 3; ++c) cell[c * 8 + k] = e[c];
+          }
+        }
+    tri_w.resize(16 * 16 * 16 * 8);
+    for (int f = 0; f < 4096; ++f) {
+      const int f0 = f & 15, f1 = (f >> 4) & 15, f2 = f >> 8;
+      for (int k = 0; k < 8; ++k)
+        tri_w[f * 8 + k] = int16_t(((k & 1) ? f0 : 16 - f0) * (((k >> 1) & 1) ? f1 : 16 - f1) * ((k >> 2) ? f2 : 16 - f2));
+    }
     // float splines: sRGB curve over [0, 1], Lab's f over [0, 1.5]
     std::vector<float> f(kSplineN + 1), g(kSplineN + 1);
     cbrt_scale = float(kSplineN * 2) / 3.f;
@@ -292,6 +320,57 @@ inline void trilinear(const int16_t* lut, int c0, int c1, int c2, int out[3]) {
 
 // ---- uint8 forward ----
 
+#if defined(__AVX2__)
+// Eight 3- or 4-channel pixels as int32 lanes (c0 | c1 << 8 | c2 << 16 [| c3 << 24]); the
+// 3-channel load reads 4 bytes past the eighth pixel.
+inline __m256i load8_px(const uint8_t* p, int scn) {
+  if (scn == 4) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
+  const __m256i m = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                     0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+  return _mm256_shuffle_epi8(v, m);
+}
+// Eight lanes (c0 | c1 << 8 | c2 << 16) -> 24 bytes; writes 4 bytes past them.
+inline void store8_c3(uint8_t* d, __m256i px) {
+  const __m256i m = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  const __m256i v = _mm256_shuffle_epi8(px, m);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm256_castsi256_si128(v));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 12), _mm256_extracti128_si256(v, 1));
+}
+// Eight pixels of cv2's integer RGB -> Lab: the same operations on int32 lanes, table look-ups
+// by gathers, R*C0 + G*C1 + B*C2 + round as two 16-bit pair products.
+inline void lab_u8_8px(const Tables& T, const uint8_t* s, uint8_t* d, int scn, bool srgb, const int C[9]) {
+  const __m256i px = load8_px(s, scn), m8 = _mm256_set1_epi32(255);
+  __m256i R = _mm256_and_si256(px, m8), G = _mm256_and_si256(_mm256_srli_epi32(px, 8), m8),
+          B = _mm256_and_si256(_mm256_srli_epi32(px, 16), m8);
+  if (srgb) {
+    R = _mm256_i32gather_epi32(T.gamma32, R, 4), G = _mm256_i32gather_epi32(T.gamma32, G, 4);
+    B = _mm256_i32gather_epi32(T.gamma32, B, 4);
+  } else {
+    R = _mm256_slli_epi32(R, kGammaShift), G = _mm256_slli_epi32(G, kGammaShift), B = _mm256_slli_epi32(B, kGammaShift);
+  }
+  const __m256i rg = _mm256_or_si256(R, _mm256_slli_epi32(G, 16)), b1 = _mm256_or_si256(B, _mm256_set1_epi32(1 << 16));
+  __m256i f[3];
+  for (int k = 0; k < 3; ++k) {
+    const __m256i crg = _mm256_set1_epi32((C[k * 3] & 0xffff) | (C[k * 3 + 1] << 16));
+    const __m256i cb = _mm256_set1_epi32((C[k * 3 + 2] & 0xffff) | ((1 << (kLabShift - 1)) << 16));
+    const __m256i x = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(rg, crg), _mm256_madd_epi16(b1, cb)), kLabShift);
+    f[k] = _mm256_i32gather_epi32(T.cbrt32, x, 4);
+  }
+  const int Lscale = (116 * 255 + 50) / 100, Lshift = -((16 * 255 * (1 << kLabShift2) + 50) / 100);
+  const __m256i half = _mm256_set1_epi32(1 << (kLabShift2 - 1)), off = _mm256_set1_epi32((128 << kLabShift2) + (1 << (kLabShift2 - 1)));
+  const __m256i L = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(f[1], _mm256_set1_epi32(Lscale)),
+                                                       _mm256_add_epi32(_mm256_set1_epi32(Lshift), half)), kLabShift2);
+  const __m256i a = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(f[0], f[1]), _mm256_set1_epi32(500)), off), kLabShift2);
+  const __m256i b = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(f[1], f[2]), _mm256_set1_epi32(200)), off), kLabShift2);
+  const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi32(255);
+  auto clamp = [&](__m256i v) { return _mm256_min_epi32(_mm256_max_epi32(v, zero), top); };
+  store8_c3(d, _mm256_or_si256(clamp(L), _mm256_or_si256(_mm256_slli_epi32(clamp(a), 8), _mm256_slli_epi32(clamp(b), 16))));
+}
+#endif
+
 void lab_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int scn, int bidx, bool srgb) {
   int C[9];
   for (int i = 0; i < 3; ++i) {
@@ -300,7 +379,12 @@ void lab_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int sc
     C[i * 3 + bidx] = round_half_even(4096.0 * kRgb2Xyz[i * 3 + 2] / kWhite[i]);
   }
   const int Lscale = (116 * 255 + 50) / 100, Lshift = -((16 * 255 * (1 << kLabShift2) + 50) / 100);
-  for (int64_t i = 0; i < w; ++i, s += scn, d += 3) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // 8 pixels at a time while the loads and stores that run past them stay inside the row
+  for (; i + 10 <= w; i += 8, s += 8 * scn, d += 24) lab_u8_8px(T, s, d, scn, srgb, C);
+#endif
+  for (; i < w; ++i, s += scn, d += 3) {
     int R, G, B;
     if (srgb) R = T.gamma_b[s[0]], G = T.gamma_b[s[1]], B = T.gamma_b[s[2]];
     else R = s[0] << kGammaShift, G = s[1] << kGammaShift, B = s[2] << kGammaShift;
@@ -547,7 +631,23 @@ void lab_forward_row_f32(const float* s, float* d, int64_t w, int scn, int bidx,
       c[k] = static_cast<int>(std::lrint(cl * base));
     }
     int o[3];
+#if defined(__AVX2__)
+    {
+      // the 8 corners of the cell times their weights: one 16-bit pair product per channel
+      const int c0 = c[bidx], c1 = c[1], c2 = c[bidx ^ 2];
+      const int16_t* cell = &T.lab_cells[size_t(((c2 >> 9) * kLutDim + (c1 >> 9)) * kLutDim + (c0 >> 9)) * 24];
+      const __m128i wv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(
+          &T.tri_w[size_t(((c0 >> 5) & 15) | (((c1 >> 5) & 15) << 4) | (((c2 >> 5) & 15) << 8)) * 8]));
+      const __m128i p0 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell)), wv);
+      const __m128i p1 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell + 8)), wv);
+      const __m128i p2 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell + 16)), wv);
+      const __m128i h = _mm_hadd_epi32(_mm_hadd_epi32(p0, p1), _mm_hadd_epi32(p2, p2));
+      const __m128i r = _mm_srai_epi32(_mm_add_epi32(h, _mm_set1_epi32(2048)), 12);
+      o[0] = _mm_cvtsi128_si32(r), o[1] = _mm_extract_epi32(r, 1), o[2] = _mm_extract_epi32(r, 2);
+    }
+#else
     trilinear(T.lut_lab.data(), c[bidx], c[1], c[bidx ^ 2], o);
+#endif
     d[0] = (float(o[0]) * inv_base) * 100.f;
     d[1] = (float(o[1]) * inv_base) * 256.f - 128.f;
     d[2] = (float(o[2]) * inv_base) * 256.f - 128.f;
