@@ -623,7 +623,43 @@ void lab_forward_row_f32(const float* s, float* d, int64_t w, int scn, int bidx,
   // 8 pixels run while more than 8 remain (NaN reads as 0 there), its tail takes the rest.
   const float base = float(kBase), inv_base = 1.f / float(kBase);
   const int64_t simd_n = w > 8 ? (w - 1) / 8 * 8 : 0;
-  for (int64_t i = 0; i < w; ++i, s += scn, d += 3) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  {
+    // one pixel per step with its channels in SSE lanes: clip, round, cell and weight indices,
+    // the 8 corners times their weights as 16-bit pair products, and the output scaling
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.f), vbase = _mm_set1_ps(base);
+    const __m128i cmul = _mm_setr_epi32(24, kLutDim * 24, kLutDim * kLutDim * 24, 0);
+    const __m128i wshift = _mm_setr_epi32(3, 7, 11, 0), m15 = _mm_setr_epi32(15, 15, 15, 0), round = _mm_set1_epi32(2048);
+    const __m128 omul = _mm_setr_ps(100.f, 256.f, 256.f, 0.f), oadd = _mm_setr_ps(0.f, -128.f, -128.f, 0.f);
+    const __m128 vinv = _mm_set1_ps(inv_base);
+    // the 4-float load and store reach one float into the next pixel: the last pixel goes below
+    const int64_t n4 = w - 1;
+    for (; i < n4; ++i, s += scn, d += 3) {
+      __m128 v = _mm_loadu_ps(s);
+      if (bidx == 2) v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 1, 2));
+      // blocks: max(x, 0) gives 0 for NaN; tail: min(x, 1) gives 1 for NaN
+      v = i < simd_n ? _mm_min_ps(_mm_max_ps(v, zero), one) : _mm_max_ps(_mm_min_ps(v, one), zero);
+      const __m128i ci = _mm_cvtps_epi32(_mm_mul_ps(v, vbase));
+      const __m128i cidx = _mm_mullo_epi32(_mm_srli_epi32(ci, 9), cmul);
+      // (f0 | f1 << 4 | f2 << 8) * 8 with f = (c >> 5) & 15
+      const __m128i widx = _mm_sllv_epi32(_mm_and_si128(_mm_srli_epi32(ci, 5), m15), wshift);
+      const __m128i hs = _mm_hadd_epi32(cidx, widx);
+      const __m128i hs2 = _mm_hadd_epi32(hs, hs);
+      const int16_t* cell = T.lab_cells.data() + _mm_cvtsi128_si32(hs2);
+      const __m128i wv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(T.tri_w.data() + _mm_extract_epi32(hs2, 1)));
+      const __m128i p0 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell)), wv);
+      const __m128i p1 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell + 8)), wv);
+      const __m128i p2 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell + 16)), wv);
+      const __m128i h = _mm_hadd_epi32(_mm_hadd_epi32(p0, p1), _mm_hadd_epi32(p2, p2));
+      const __m128i r = _mm_srai_epi32(_mm_add_epi32(h, round), 12);
+      // L = (o / 16384) * 100, a and b = (o / 16384) * 256 - 128 (the division is exact)
+      const __m128 o = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(r), vinv), omul), oadd);
+      _mm_storeu_ps(d, o);
+    }
+  }
+#endif
+  for (; i < w; ++i, s += scn, d += 3) {
     int c[3];
     for (int k = 0; k < 3; ++k) {
       const float v = s[k];
@@ -631,23 +667,7 @@ void lab_forward_row_f32(const float* s, float* d, int64_t w, int scn, int bidx,
       c[k] = static_cast<int>(std::lrint(cl * base));
     }
     int o[3];
-#if defined(__AVX2__)
-    {
-      // the 8 corners of the cell times their weights: one 16-bit pair product per channel
-      const int c0 = c[bidx], c1 = c[1], c2 = c[bidx ^ 2];
-      const int16_t* cell = &T.lab_cells[size_t(((c2 >> 9) * kLutDim + (c1 >> 9)) * kLutDim + (c0 >> 9)) * 24];
-      const __m128i wv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(
-          &T.tri_w[size_t(((c0 >> 5) & 15) | (((c1 >> 5) & 15) << 4) | (((c2 >> 5) & 15) << 8)) * 8]));
-      const __m128i p0 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell)), wv);
-      const __m128i p1 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell + 8)), wv);
-      const __m128i p2 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell + 16)), wv);
-      const __m128i h = _mm_hadd_epi32(_mm_hadd_epi32(p0, p1), _mm_hadd_epi32(p2, p2));
-      const __m128i r = _mm_srai_epi32(_mm_add_epi32(h, _mm_set1_epi32(2048)), 12);
-      o[0] = _mm_cvtsi128_si32(r), o[1] = _mm_extract_epi32(r, 1), o[2] = _mm_extract_epi32(r, 2);
-    }
-#else
     trilinear(T.lut_lab.data(), c[bidx], c[1], c[bidx ^ 2], o);
-#endif
     d[0] = (float(o[0]) * inv_base) * 100.f;
     d[1] = (float(o[1]) * inv_base) * 256.f - 128.f;
     d[2] = (float(o[2]) * inv_base) * 256.f - 128.f;
