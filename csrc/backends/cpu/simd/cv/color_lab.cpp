@@ -633,6 +633,42 @@ void lab_forward_row_f32(const float* s, float* d, int64_t w, int scn, int bidx,
     const __m128i wshift = _mm_setr_epi32(3, 7, 11, 0), m15 = _mm_setr_epi32(15, 15, 15, 0), round = _mm_set1_epi32(2048);
     const __m128 omul = _mm_setr_ps(100.f, 256.f, 256.f, 0.f), oadd = _mm_setr_ps(0.f, -128.f, -128.f, 0.f);
     const __m128 vinv = _mm_set1_ps(inv_base);
+    // two pixels per step in the blocks' range (clip NaN to 0): the same steps on 256-bit lanes
+    const __m256 zero8 = _mm256_setzero_ps(), one8 = _mm256_set1_ps(1.f), base8 = _mm256_set1_ps(base);
+    const __m256i cmul8 = _mm256_setr_epi32(24, kLutDim * 24, kLutDim * kLutDim * 24, 0, 24, kLutDim * 24, kLutDim * kLutDim * 24, 0);
+    const __m256i wshift8 = _mm256_setr_epi32(3, 7, 11, 0, 3, 7, 11, 0), m15_8 = _mm256_setr_epi32(15, 15, 15, 0, 15, 15, 15, 0);
+    const __m256 omul8 = _mm256_setr_ps(100.f, 256.f, 256.f, 0.f, 100.f, 256.f, 256.f, 0.f);
+    const __m256 oadd8 = _mm256_setr_ps(0.f, -128.f, -128.f, 0.f, 0.f, -128.f, -128.f, 0.f), vinv8 = _mm256_set1_ps(inv_base);
+    const __m256i round8 = _mm256_set1_epi32(2048);
+    const int16_t* cells = T.lab_cells.data();
+    const int16_t* tw = T.tri_w.data();
+    // the loads and stores reach one float into the pixel after the pair (simd_n < w)
+    for (; i + 2 <= simd_n; i += 2, s += 2 * scn, d += 6) {
+      __m256 v = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s)), _mm_loadu_ps(s + scn), 1);
+      if (bidx == 2) v = _mm256_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 1, 2));
+      v = _mm256_min_ps(_mm256_max_ps(v, zero8), one8);
+      const __m256i ci = _mm256_cvtps_epi32(_mm256_mul_ps(v, base8));
+      const __m256i cidx = _mm256_mullo_epi32(_mm256_srli_epi32(ci, 9), cmul8);
+      const __m256i widx = _mm256_sllv_epi32(_mm256_and_si256(_mm256_srli_epi32(ci, 5), m15_8), wshift8);
+      const __m256i hs = _mm256_hadd_epi32(cidx, widx);
+      const __m256i hs2 = _mm256_hadd_epi32(hs, hs);
+      const __m128i lo = _mm256_castsi256_si128(hs2), hi = _mm256_extracti128_si256(hs2, 1);
+      const int16_t* ca = cells + _mm_cvtsi128_si32(lo);
+      const int16_t* cb = cells + _mm_cvtsi128_si32(hi);
+      auto pair = [](const int16_t* a, const int16_t* b) {
+        return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))),
+                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), 1);
+      };
+      const __m256i wv = pair(tw + _mm_extract_epi32(lo, 1), tw + _mm_extract_epi32(hi, 1));
+      const __m256i p0 = _mm256_madd_epi16(pair(ca, cb), wv);
+      const __m256i p1 = _mm256_madd_epi16(pair(ca + 8, cb + 8), wv);
+      const __m256i p2 = _mm256_madd_epi16(pair(ca + 16, cb + 16), wv);
+      const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(p0, p1), _mm256_hadd_epi32(p2, p2));
+      const __m256i r = _mm256_srai_epi32(_mm256_add_epi32(h, round8), 12);
+      const __m256 o = _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(r), vinv8), omul8), oadd8);
+      _mm_storeu_ps(d, _mm256_castps256_ps128(o));
+      _mm_storeu_ps(d + 3, _mm256_extractf128_ps(o, 1));
+    }
     // the 4-float load and store reach one float into the next pixel: the last pixel goes below
     const int64_t n4 = w - 1;
     for (; i < n4; ++i, s += scn, d += 3) {
