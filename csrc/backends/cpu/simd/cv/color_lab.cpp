@@ -160,7 +160,7 @@ struct Tables {
   // SIMD copies: 32-bit tables for gathers; the Lab table regrouped per cell as 3 channels x 8
   // corners (corner k0 + 2*k1 + 4*k2) and the trilinear weights per (f0, f1, f2) in that order
   int32_t gamma32[256], cbrt32[kCbrtTabB];
-  std::vector<int16_t> lab_cells, tri_w;
+  std::vector<int16_t> lab_cells, luv_cells, tri_w;
   float cbrt_scale = 0.f;                       // spline input scale of the cube root: 2048/3
   float un = 0.f, vn = 0.f;                     // white point's u', v' times 13
 
@@ -215,18 +215,8 @@ struct Tables {
     build_luts();
     for (int i = 0; i < 256; ++i) gamma32[i] = gamma_b[i];
     for (int i = 0; i < kCbrtTabB; ++i) cbrt32[i] = cbrt_b[i];
-    lab_cells.resize(size_t(kLutDim) * kLutDim * kLutDim * 24);
-    for (int t2 = 0; t2 < kLutDim; ++t2)
-      for (int t1 = 0; t1 < kLutDim; ++t1)
-        for (int t0 = 0; t0 < kLutDim; ++t0) {
-          int16_t* cell = &lab_cells[((size_t(t2) * kLutDim + t1) * kLutDim + t0) * 24];
-          for (int k = 0; k < 8; ++k) {
-            const int a0 = std::min(t0 + (k & 1), kLutDim - 1), a1 = std::min(t1 + ((k >> 1) & 1), kLutDim - 1),
-                      a2 = std::min(t2 + (k >> 2), kLutDim - 1);
-            const int16_t* e = &lut_lab[((size_t(a2) * kLutDim + a1) * kLutDim + a0) * 3];
-            for (int c = 0; c < 3; ++c) cell[c * 8 + k] = e[c];
-          }
-        }
+    group_cells(lut_lab, lab_cells);
+    group_cells(lut_luv, luv_cells);
     tri_w.resize(16 * 16 * 16 * 8);
     for (int f = 0; f < 4096; ++f) {
       const int f0 = f & 15, f1 = (f >> 4) & 15, f2 = f >> 8;
@@ -243,6 +233,21 @@ struct Tables {
     }
     cbrt_spl = spline_build(f, kSplineN);
     gamma_spl = spline_build(g, kSplineN);
+  }
+
+  static void group_cells(const std::vector<int16_t>& lut, std::vector<int16_t>& cells) {
+    cells.resize(size_t(kLutDim) * kLutDim * kLutDim * 24);
+    for (int t2 = 0; t2 < kLutDim; ++t2)
+      for (int t1 = 0; t1 < kLutDim; ++t1)
+        for (int t0 = 0; t0 < kLutDim; ++t0) {
+          int16_t* cell = &cells[((size_t(t2) * kLutDim + t1) * kLutDim + t0) * 24];
+          for (int k = 0; k < 8; ++k) {
+            const int a0 = std::min(t0 + (k & 1), kLutDim - 1), a1 = std::min(t1 + ((k >> 1) & 1), kLutDim - 1),
+                      a2 = std::min(t2 + (k >> 2), kLutDim - 1);
+            const int16_t* e = &lut[((size_t(a2) * kLutDim + a1) * kLutDim + a0) * 3];
+            for (int c = 0; c < 3; ++c) cell[c * 8 + k] = e[c];
+          }
+        }
   }
 
   // The 33^3 RGB -> Lab and RGB -> Luv tables of the sRGB paths, values in 1/kBase of L/100,
@@ -398,7 +403,37 @@ void lab_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int sc
 }
 
 void luv_u8_srgb_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int scn, int bidx) {
-  for (int64_t i = 0; i < w; ++i, s += scn, d += 3) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // two pixels per step: byte x is x*64 in the table's 1/16384, so cell = x >> 3 and the weight
+  // index is (2x) & 15 per axis
+  const int16_t* cells = T.luv_cells.data();
+  const int16_t* tw = T.tri_w.data();
+  const __m256i round8 = _mm256_set1_epi32(2048);
+  auto pair = [](const int16_t* a, const int16_t* b) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))),
+                                   _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), 1);
+  };
+  for (; i + 2 <= w; i += 2, s += 2 * scn, d += 6) {
+    const uint8_t* q = s + scn;
+    const int a0 = s[bidx], a1 = s[1], a2 = s[bidx ^ 2], b0 = q[bidx], b1 = q[1], b2 = q[bidx ^ 2];
+    const int16_t* ca = cells + (((a2 >> 3) * kLutDim + (a1 >> 3)) * kLutDim + (a0 >> 3)) * 24;
+    const int16_t* cb = cells + (((b2 >> 3) * kLutDim + (b1 >> 3)) * kLutDim + (b0 >> 3)) * 24;
+    const int wa = (((a0 << 1) & 15) | (((a1 << 1) & 15) << 4) | (((a2 << 1) & 15) << 8)) * 8;
+    const int wb = (((b0 << 1) & 15) | (((b1 << 1) & 15) << 4) | (((b2 << 1) & 15) << 8)) * 8;
+    const __m256i wv = pair(tw + wa, tw + wb);
+    const __m256i p0 = _mm256_madd_epi16(pair(ca, cb), wv);
+    const __m256i p1 = _mm256_madd_epi16(pair(ca + 8, cb + 8), wv);
+    const __m256i p2 = _mm256_madd_epi16(pair(ca + 16, cb + 16), wv);
+    const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(p0, p1), _mm256_hadd_epi32(p2, p2));
+    // (sum + 2048) >> 12 in 1/16384, then >> 6 to 8 bits; at most 256 (white's L), saturated
+    const __m256i r = _mm256_min_epi32(_mm256_srai_epi32(_mm256_add_epi32(h, round8), 18), _mm256_set1_epi32(255));
+    const int rb = _mm256_extract_epi32(r, 4);
+    d[0] = uint8_t(_mm256_extract_epi32(r, 0)), d[1] = uint8_t(_mm256_extract_epi32(r, 1)), d[2] = uint8_t(_mm256_extract_epi32(r, 2));
+    d[3] = uint8_t(rb), d[4] = uint8_t(_mm256_extract_epi32(r, 5)), d[5] = uint8_t(_mm256_extract_epi32(r, 6));
+  }
+#endif
+  for (; i < w; ++i, s += scn, d += 3) {
     int o[3];
     trilinear(T.lut_luv.data(), s[bidx] * (kBase / 256), s[1] * (kBase / 256), s[bidx ^ 2] * (kBase / 256), o);
     d[0] = sat_u8(o[0] >> 6), d[1] = sat_u8(o[1] >> 6), d[2] = sat_u8(o[2] >> 6);
@@ -417,7 +452,50 @@ void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t s
   const float* gt = T.gamma_spl.data();
   const float* ct = T.cbrt_spl.data();
   const float gscale = float(kSplineN), cscale = T.cbrt_scale, un = T.un, vn = T.vn;
-  for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // cv2's block path on 8 pixels per step, its operations in its order (mul and add rounded
+  // separately), spline coefficients by gathers
+  {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f);
+    const __m256i nmax = _mm256_set1_epi32(kSplineN - 1), izero = _mm256_setzero_si256();
+    auto spline8 = [&](__m256 x, const float* tab) {
+      __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(x), izero), nmax);
+      const __m256 xx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix));
+      ix = _mm256_slli_epi32(ix, 2);
+      const __m256 t0 = _mm256_i32gather_ps(tab, ix, 4), t1 = _mm256_i32gather_ps(tab + 1, ix, 4);
+      const __m256 t2 = _mm256_i32gather_ps(tab + 2, ix, 4), t3 = _mm256_i32gather_ps(tab + 3, ix, 4);
+      return _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(t3, xx), t2), xx), t1), xx), t0);
+    };
+    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
+    __m256 c[9];
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
+    const __m256 vg = _mm256_set1_ps(gscale), vc = _mm256_set1_ps(cscale), eps = _mm256_set1_ps(FLT_EPSILON);
+    for (; i + 8 <= simd_n; i += 8, s += 8 * scn, d += 24) {
+      __m256 R = _mm256_i32gather_ps(s, idx, 4), G = _mm256_i32gather_ps(s + 1, idx, 4), B = _mm256_i32gather_ps(s + 2, idx, 4);
+      // max(x, 0) gives 0 for NaN, as _mm_max_ps in cv2
+      R = _mm256_min_ps(_mm256_max_ps(R, zero), one), G = _mm256_min_ps(_mm256_max_ps(G, zero), one);
+      B = _mm256_min_ps(_mm256_max_ps(B, zero), one);
+      if (srgb) {
+        R = spline8(_mm256_mul_ps(R, vg), gt), G = spline8(_mm256_mul_ps(G, vg), gt), B = spline8(_mm256_mul_ps(B, vg), gt);
+      }
+      auto row = [&](int k) {
+        return _mm256_add_ps(_mm256_mul_ps(R, c[k]), _mm256_add_ps(_mm256_mul_ps(G, c[k + 1]), _mm256_mul_ps(B, c[k + 2])));
+      };
+      const __m256 X = row(0), Y = row(3), Z = row(6);
+      __m256 L = spline8(_mm256_mul_ps(Y, vc), ct);
+      L = _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(116.f)), _mm256_set1_ps(-16.f));
+      __m256 dd = _mm256_add_ps(_mm256_mul_ps(Y, _mm256_set1_ps(15.f)), _mm256_add_ps(_mm256_mul_ps(Z, _mm256_set1_ps(3.f)), X));
+      dd = _mm256_div_ps(_mm256_set1_ps(52.f), _mm256_max_ps(dd, eps));
+      const __m256 u = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(X, dd), _mm256_set1_ps(-un)));
+      const __m256 v = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.25f), Y), dd), _mm256_set1_ps(-vn)));
+      alignas(32) float t[3][8];
+      _mm256_store_ps(t[0], L), _mm256_store_ps(t[1], u), _mm256_store_ps(t[2], v);
+      for (int j = 0; j < 8; ++j) d[j * 3] = t[0][j], d[j * 3 + 1] = t[1][j], d[j * 3 + 2] = t[2][j];
+    }
+  }
+#endif
+  for (; i < n; ++i, s += scn, d += 3) {
     float R = s[0], G = s[1], B = s[2];
     const bool vec = i < simd_n;
     if (vec) {
