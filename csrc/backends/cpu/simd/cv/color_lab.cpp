@@ -442,6 +442,24 @@ void luv_u8_srgb_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, i
 
 // ---- float forward ----
 
+#if defined(__AVX2__)
+// spline_eval on 8 lanes: truncated index clamped to the table, coefficients by gathers
+inline __m256 spline8(__m256 x, const float* tab) {
+  __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(x), _mm256_setzero_si256()), _mm256_set1_epi32(kSplineN - 1));
+  const __m256 xx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix));
+  ix = _mm256_slli_epi32(ix, 2);
+  const __m256 t0 = _mm256_i32gather_ps(tab, ix, 4), t1 = _mm256_i32gather_ps(tab + 1, ix, 4);
+  const __m256 t2 = _mm256_i32gather_ps(tab + 2, ix, 4), t3 = _mm256_i32gather_ps(tab + 3, ix, 4);
+  return _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(t3, xx), t2), xx), t1), xx), t0);
+}
+// 8 pixels' three planes -> 24 interleaved floats
+inline void store8_planes(float* d, __m256 a, __m256 b, __m256 c) {
+  alignas(32) float t[3][8];
+  _mm256_store_ps(t[0], a), _mm256_store_ps(t[1], b), _mm256_store_ps(t[2], c);
+  for (int j = 0; j < 8; ++j) d[j * 3] = t[0][j], d[j * 3 + 1] = t[1][j], d[j * 3 + 2] = t[2][j];
+}
+#endif
+
 // cv2's float RGB -> Luv (srgb or linear) on n pixels in [0, 1]; simd_n leading pixels take its
 // 8-wide path (NaN clipped to 0, XYZ summed as a + (b + c)), the rest its per-pixel path.
 void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t simd_n, int scn, int bidx, bool srgb) {
@@ -458,15 +476,6 @@ void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t s
   // separately), spline coefficients by gathers
   {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f);
-    const __m256i nmax = _mm256_set1_epi32(kSplineN - 1), izero = _mm256_setzero_si256();
-    auto spline8 = [&](__m256 x, const float* tab) {
-      __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(x), izero), nmax);
-      const __m256 xx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix));
-      ix = _mm256_slli_epi32(ix, 2);
-      const __m256 t0 = _mm256_i32gather_ps(tab, ix, 4), t1 = _mm256_i32gather_ps(tab + 1, ix, 4);
-      const __m256 t2 = _mm256_i32gather_ps(tab + 2, ix, 4), t3 = _mm256_i32gather_ps(tab + 3, ix, 4);
-      return _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(t3, xx), t2), xx), t1), xx), t0);
-    };
     const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
     __m256 c[9];
     for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
@@ -489,9 +498,7 @@ void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t s
       dd = _mm256_div_ps(_mm256_set1_ps(52.f), _mm256_max_ps(dd, eps));
       const __m256 u = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(X, dd), _mm256_set1_ps(-un)));
       const __m256 v = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.25f), Y), dd), _mm256_set1_ps(-vn)));
-      alignas(32) float t[3][8];
-      _mm256_store_ps(t[0], L), _mm256_store_ps(t[1], u), _mm256_store_ps(t[2], v);
-      for (int j = 0; j < 8; ++j) d[j * 3] = t[0][j], d[j * 3 + 1] = t[1][j], d[j * 3 + 2] = t[2][j];
+      store8_planes(d, L, u, v);
     }
   }
 #endif
@@ -541,7 +548,32 @@ void lab_f32_linear_row(const Tables& T, const float* s, float* d, int64_t w, in
   const float* ct = T.cbrt_spl.data();
   const float cscale = T.cbrt_scale, a16 = 16.f / 116.f;
   const int64_t simd_n = w / 8 * 8;
-  for (int64_t i = 0; i < w; ++i, s += scn, d += 3) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  {
+    // cv2's blocks on 8 lanes: min(x, 1) gives 1 for NaN, then max(0, .)
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f), vc = _mm256_set1_ps(cscale);
+    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
+    __m256 c[9];
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
+    for (; i + 8 <= simd_n; i += 8, s += 8 * scn, d += 24) {
+      __m256 R = _mm256_i32gather_ps(s, idx, 4), G = _mm256_i32gather_ps(s + 1, idx, 4), B = _mm256_i32gather_ps(s + 2, idx, 4);
+      R = _mm256_max_ps(zero, _mm256_min_ps(R, one)), G = _mm256_max_ps(zero, _mm256_min_ps(G, one));
+      B = _mm256_max_ps(zero, _mm256_min_ps(B, one));
+      auto row = [&](int k) {
+        return _mm256_add_ps(_mm256_mul_ps(R, c[k]), _mm256_add_ps(_mm256_mul_ps(G, c[k + 1]), _mm256_mul_ps(B, c[k + 2])));
+      };
+      const __m256 X = row(0), Y = row(3), Z = row(6);
+      const __m256 FX = spline8(_mm256_mul_ps(X, vc), ct), FY = spline8(_mm256_mul_ps(Y, vc), ct), FZ = spline8(_mm256_mul_ps(Z, vc), ct);
+      const __m256 big = _mm256_cmp_ps(Y, _mm256_set1_ps(0.008856f), _CMP_GT_OQ);
+      const __m256 L = _mm256_blendv_ps(_mm256_mul_ps(_mm256_set1_ps(903.3f), Y),
+                                        _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(116.f), FY), _mm256_set1_ps(-16.f)), big);
+      store8_planes(d, L, _mm256_mul_ps(_mm256_set1_ps(500.f), _mm256_sub_ps(FX, FY)),
+                    _mm256_mul_ps(_mm256_set1_ps(200.f), _mm256_sub_ps(FY, FZ)));
+    }
+  }
+#endif
+  for (; i < w; ++i, s += scn, d += 3) {
     float R = s[0], G = s[1], B = s[2], L, FX, FY, FZ;
     if (i < simd_n) {
       // v_max(0, v_min(x, 1)): _mm_min_ps(x, 1) gives 1 for NaN
