@@ -159,7 +159,7 @@ struct Tables {
   std::vector<float> gamma_spl, cbrt_spl;       // 1024 intervals x 4 coefficients
   // SIMD copies: 32-bit tables for gathers; the Lab table regrouped per cell as 3 channels x 8
   // corners (corner k0 + 2*k1 + 4*k2) and the trilinear weights per (f0, f1, f2) in that order
-  int32_t gamma32[256], cbrt32[kCbrtTabB];
+  int32_t gamma32[256], cbrt32[kCbrtTabB], y32[256], ify32[256], inv_gamma32[kInvGammaN];
   std::vector<int16_t> lab_cells, luv_cells, tri_w;
   float cbrt_scale = 0.f;                       // spline input scale of the cube root: 2048/3
   float un = 0.f, vn = 0.f;                     // white point's u', v' times 13
@@ -215,6 +215,8 @@ struct Tables {
     build_luts();
     for (int i = 0; i < 256; ++i) gamma32[i] = gamma_b[i];
     for (int i = 0; i < kCbrtTabB; ++i) cbrt32[i] = cbrt_b[i];
+    for (int i = 0; i < 256; ++i) y32[i] = y_b[i], ify32[i] = ify_b[i];
+    for (int i = 0; i < kInvGammaN; ++i) inv_gamma32[i] = inv_gamma_b[i];
     group_cells(lut_lab, lab_cells);
     group_cells(lut_luv, luv_cells);
     tri_w.resize(16 * 16 * 16 * 8);
@@ -621,7 +623,43 @@ inline void xyz_to_u8(const Tables& T, const int C[9], int x, int y, int z, bool
 void lab_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, bool srgb) {
   int C[9];
   inv_coeffs(C, bidx, true);
-  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // 8 pixels per step, the same integer steps on int32 lanes (every sum fits 32 bits, as in cv2),
+  // look-ups by gathers; the 3-byte loads and stores reach 4 bytes past the 8 pixels
+  {
+    const __m256i m8 = _mm256_set1_epi32(255), zero = _mm256_setzero_si256(), top = _mm256_set1_epi32(kInvGammaN - 1);
+    __m256i c[9];
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_epi32(C[k]);
+    for (; i + 10 <= w; i += 8, s += 24, d += 8 * dcn) {
+      const __m256i px = load8_px(s, 3);
+      const __m256i L = _mm256_and_si256(px, m8), A = _mm256_and_si256(_mm256_srli_epi32(px, 8), m8),
+                    Bv = _mm256_srli_epi32(px, 16);
+      const __m256i y = _mm256_i32gather_epi32(T.y32, L, 4), ify = _mm256_i32gather_epi32(T.ify32, L, 4);
+      const __m256i adiv = _mm256_sub_epi32(
+          _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(A, _mm256_set1_epi32(5 * 53687)), _mm256_set1_epi32(1 << 7)), 13),
+          _mm256_set1_epi32(128 * kBase / 500));
+      const __m256i bdiv = _mm256_add_epi32(
+          _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(Bv, _mm256_set1_epi32(41943)), _mm256_set1_epi32(1 << 4)), 9),
+          _mm256_set1_epi32(1 - 128 * kBase / 200));
+      const __m256i x = _mm256_i32gather_epi32(T.ab_xz.data(), _mm256_sub_epi32(_mm256_add_epi32(ify, adiv), _mm256_set1_epi32(kMinAB)), 4);
+      const __m256i z = _mm256_i32gather_epi32(T.ab_xz.data(), _mm256_sub_epi32(_mm256_sub_epi32(ify, bdiv), _mm256_set1_epi32(kMinAB)), 4);
+      __m256i o[3];
+      for (int k = 0; k < 3; ++k) {
+        __m256i v = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(c[k * 3], x), _mm256_mullo_epi32(c[k * 3 + 1], y)),
+                                     _mm256_mullo_epi32(c[k * 3 + 2], z));
+        v = _mm256_srai_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << 13)), 14);
+        v = _mm256_min_epi32(_mm256_max_epi32(v, zero), top);
+        o[k] = srgb ? _mm256_i32gather_epi32(T.inv_gamma32, v, 4) : _mm256_srli_epi32(_mm256_sub_epi32(_mm256_slli_epi32(v, 8), v), 12);
+      }
+      // first output channel from the third coefficient row (cv2 writes b, g, r of its rows)
+      const __m256i packed = _mm256_or_si256(o[2], _mm256_or_si256(_mm256_slli_epi32(o[1], 8), _mm256_slli_epi32(o[0], 16)));
+      if (dcn == 4) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), _mm256_or_si256(packed, _mm256_set1_epi32(int(0xff000000u))));
+      else store8_c3(d, packed);
+    }
+  }
+#endif
+  for (; i < w; ++i, s += 3, d += dcn) {
     const int y = T.y_b[s[0]], ify = T.ify_b[s[0]];
     // a/500 and b/200 in 1/kBase by fixed-point reciprocals
     const int adiv = ((5 * s[1] * 53687 + (1 << 7)) >> 13) - 128 * kBase / 500;
