@@ -416,6 +416,9 @@ def w_cv():
     bin_img = ((cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) > 128) * 255).astype(np.uint8)
     m_bin = mnp.array(bin_img)
     mnn.eval(m_bin)
+    fimg = img.astype(np.float32) / 255  # float BGR in [0, 1], as cv2's float colour codes expect
+    m_fimg = mnp.array(fimg)
+    mnn.eval(m_fimg)
 
     def contours(m):
         """findContours with every contour materialised (mnn's are views of one result buffer);
@@ -437,6 +440,9 @@ def w_cv():
         (f"cv cvtColor {w}x{h}x3 u8 BGR2RGB", lambda m, x: m.cvtColor(x, m.COLOR_BGR2RGB)),
         (f"cv cvtColor {w}x{h}x3 u8 BGR2BGRA", lambda m, x: m.cvtColor(x, m.COLOR_BGR2BGRA)),
         (f"cv cvtColor {w}x{h}x3 u8 BGR2HSV", lambda m, x: m.cvtColor(x, m.COLOR_BGR2HSV)),
+        (f"cv cvtColor {w}x{h}x3 u8 BGR2Lab", lambda m, x: m.cvtColor(x, m.COLOR_BGR2Lab)),
+        (f"cv cvtColor {w}x{h}x3 float BGR2Lab",
+         lambda m, x: m.cvtColor(fimg if m is cv2 else m_fimg, m.COLOR_BGR2Lab)),
         (f"cv warpAffine {w}x{h}x3 u8 rotate 15 deg linear", lambda m, x: m.warpAffine(x, rot, (w, h))),
         (f"cv findContours on a binarized {w}x{h} photo (TREE, SIMPLE)", lambda m, x: contours(m)),
         (f"cv classification preprocessing {w}x{h} -> 1x3x224x224", _cls_preprocess),

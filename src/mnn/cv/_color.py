@@ -4,14 +4,13 @@ Every conversion runs in one native primitive, cv_color (csrc/ops/cv/color.cpp f
 rule, csrc/backends/cpu/simd/cv/color.cpp for the kernels). This module maps a cv2 code to the
 primitive's parameters and raises cv2's errors for channel counts and depths cv2 rejects.
 Supported: RGB/BGR channel swaps with alpha added or dropped, GRAY, XYZ, YCrCb, YUV, HSV(_FULL),
-HLS(_FULL), Lab (both ways), Luv (both ways; Luv->RGB for float32 only), sRGB and linear, and
-the camera formats NV12/NV21/YV12/I420 (to RGB/BGR/RGBA/BGRA/GRAY, and RGB/BGR(A) to
-I420/YV12). Other codes (Bayer, 5x5 packed, 4:2:2, mRGBA, uint8 Luv->RGB) raise mnn.cv.error
-naming the code.
+HLS(_FULL), Lab and Luv (both ways), sRGB and linear, and the camera formats NV12/NV21/YV12/I420
+(to RGB/BGR/RGBA/BGRA/GRAY, and RGB/BGR(A) to I420/YV12). Other codes (Bayer, 5x5 packed, 4:2:2,
+mRGBA) raise mnn.cv.error naming the code.
 
-Lab/Luv are computed from the exact formulas, while cv2 approximates them (gamma and cube-root
-tables, trilinear interpolation for float sRGB input): uint8 agrees within 2 levels, float Lab
-within 0.5 (of L's 0..100), Luv within 0.15.
+Lab/Luv reproduce cv2's tables (gamma and cube-root tables and splines, the 33^3 RGB->Lab/Luv
+table with trilinear interpolation, the fixed-point uint8 pipelines): uint8 results and float
+RGB->Lab/Luv equal cv2's (see csrc/backends/cpu/simd/cv/color_lab.cpp).
 """
 from .. import _core
 from .. import numpy as _np
@@ -500,9 +499,6 @@ def _cvt_color(src, code, dstCn, key):
     depth = str(img.dtype)
     if depth not in depths:
         raise fail(fn, f"Unsupported depth of input image: 'VDepth::contains(depth)' where depth is {depth}")
-    if kind == _LUV_INV and depth == "uint8":
-        raise fail(fn, f"color conversion code {code} is not supported by mnn.cv for uint8 images, only for "
-                       "float32 (cv2's fixed-point uint8 Luv->RGB clips out-of-gamut u, v its own way)")
     if dstCn not in (0, None) and kind in (_FROMGRAY, _XYZ_INV, _YCC_INV, _HSV_INV, _LAB_INV, _LUV_INV, _YUV420SP,
                                            _YUV420P):
         dcn = int(dstCn)

@@ -18,6 +18,7 @@
 
 #include "core/error.h"
 #include "core/threadpool.h"
+#include "backends/cpu/simd/cv/color_lab.h"
 #include "backends/cpu/simd/cv/perm_u8.h"
 #include "prims/registry.h"
 
@@ -703,121 +704,6 @@ void xyz_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx) {
   }
 }
 
-// CIE L*a*b* and L*u*v* (D65), with the sRGB transfer curve unless the L-codes ask for linear
-// RGB. Computed in float from the textbook formulas; uint8 scales L to 0..255 and offsets the
-// chroma channels as cv2 does (a, b + 128; u, v mapped from [-134, 220] and [-140, 122]).
-constexpr float kXn = 0.950456f, kZn = 1.088754f, kUn = 0.19793943f, kVn = 0.46831096f;
-constexpr float kLabT = 0.008856f, kLabK = 903.3f;
-
-inline float srgb_to_linear(float x) {
-  x = std::min(std::max(x, 0.f), 1.f);
-  return x <= 0.04045f ? x * (1.f / 12.92f) : std::pow((x + 0.055f) * (1.f / 1.055f), 2.4f);
-}
-inline float linear_to_srgb(float x) {
-  x = std::min(std::max(x, 0.f), 1.f);
-  return x <= 0.0031308f ? 12.92f * x : 1.055f * std::pow(x, 1.f / 2.4f) - 0.055f;
-}
-inline float lab_f(float t) { return t > kLabT ? std::cbrt(t) : 7.787f * t + 16.f / 116.f; }
-
-// (r, g, b) in [0, 1] -> (L, a|u, b|v) in cv2's float ranges
-inline void rgb2lab_px(float r, float g, float b, bool srgb, bool luv, float* o) {
-  if (srgb) r = srgb_to_linear(r), g = srgb_to_linear(g), b = srgb_to_linear(b);
-  float X = r * 0.412453f + g * 0.357580f + b * 0.180423f;
-  float Y = r * 0.212671f + g * 0.715160f + b * 0.072169f;
-  float Z = r * 0.019334f + g * 0.119193f + b * 0.950227f;
-  float L = Y > kLabT ? 116.f * std::cbrt(Y) - 16.f : kLabK * Y;
-  if (!luv) {
-    float fx = lab_f(X / kXn), fy = lab_f(Y), fz = lab_f(Z / kZn);
-    o[0] = L;
-    o[1] = 500.f * (fx - fy);
-    o[2] = 200.f * (fy - fz);
-  } else {
-    float d = X + 15.f * Y + 3.f * Z;
-    d = d != 0 ? 1.f / d : 0.f;
-    float up = 4.f * X * d, vp = 9.f * Y * d;
-    o[0] = L;
-    o[1] = 13.f * L * (up - kUn);
-    o[2] = 13.f * L * (vp - kVn);
-  }
-}
-
-inline void lab2rgb_px(float L, float A, float B, bool srgb, bool luv, float* rgb) {
-  float X, Y, Z;
-  if (!luv) {
-    float fy;
-    if (L <= 8.f) Y = L / kLabK, fy = 7.787f * Y + 16.f / 116.f;
-    else fy = (L + 16.f) / 116.f, Y = fy * fy * fy;
-    float fx = A / 500.f + fy, fz = fy - B / 200.f;
-    auto inv = [](float f) { float f3 = f * f * f; return f3 > kLabT ? f3 : (f - 16.f / 116.f) / 7.787f; };
-    X = inv(fx) * kXn;
-    Z = inv(fz) * kZn;
-  } else {
-    // cv2's form: with U = 3*(u + 13*un*L) = 39*L*u' and V = 1/(4*(v + 13*vn*L)) = 1/(52*L*v'),
-    // X = 3*Y*U*V and Z = Y*((156*L - U)*V - 5); V is clipped to +-0.25, which is how cv2
-    // bounds out-of-gamut (and L = 0) input
-    if (L >= 8.f) {
-      Y = (L + 16.f) * (1.f / 116.f);
-      Y = Y * Y * Y;
-    } else {
-      Y = L * (1.f / 903.3f);
-    }
-    static const float d = 1.f / (0.950456f + 1.f * 15.f + 1.088754f * 3.f);
-    static const float un13 = d * 52.f * 0.950456f, vn13 = d * 117.f * 1.f;
-    const float up = 3.f * (A + L * un13);
-    float vp = 0.25f / (B + L * vn13);
-    vp = std::min(std::max(vp, -0.25f), 0.25f);
-    X = Y * 3.f * up * vp;
-    Z = Y * (((12.f * 13.f) * L - up) * vp - 5.f);
-  }
-  float c[9];
-  for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kMatXyz2Rgb[i]);
-  float r = X * c[0] + Y * c[1] + Z * c[2], g = X * c[3] + Y * c[4] + Z * c[5], b = X * c[6] + Y * c[7] + Z * c[8];
-  // cv2 clips to [0, 1] before the optional sRGB curve, for the linear (L-) codes too
-  if (srgb) {
-    r = linear_to_srgb(r), g = linear_to_srgb(g), b = linear_to_srgb(b);
-  } else {
-    r = std::min(std::max(r, 0.f), 1.f), g = std::min(std::max(g, 0.f), 1.f), b = std::min(std::max(b, 0.f), 1.f);
-  }
-  rgb[0] = r, rgb[1] = g, rgb[2] = b;
-}
-
-template <class T>
-void lab_run(const T* s, T* d, int64_t n, int scn, int bidx, bool srgb, bool luv) {
-  for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
-    float o[3];
-    if constexpr (std::is_same_v<T, uint8_t>) {
-      rgb2lab_px(s[bidx ^ 2] * (1.f / 255.f), s[1] * (1.f / 255.f), s[bidx] * (1.f / 255.f), srgb, luv, o);
-      d[0] = satf<uint8_t>(o[0] * (255.f / 100.f));
-      if (!luv) d[1] = satf<uint8_t>(o[1] + 128.f), d[2] = satf<uint8_t>(o[2] + 128.f);
-      else d[1] = satf<uint8_t>((o[1] + 134.f) * (255.f / 354.f)), d[2] = satf<uint8_t>((o[2] + 140.f) * (255.f / 262.f));
-    } else if constexpr (std::is_same_v<T, float>) {
-      rgb2lab_px(s[bidx ^ 2], s[1], s[bidx], srgb, luv, o);
-      d[0] = o[0], d[1] = o[1], d[2] = o[2];
-    }
-  }
-}
-
-template <class T>
-void lab_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx, bool srgb, bool luv) {
-  for (int64_t i = 0; i < n; ++i, s += 3, d += dcn) {
-    float rgb[3];
-    if constexpr (std::is_same_v<T, uint8_t>) {
-      float L = s[0] * (100.f / 255.f), A, B;
-      if (!luv) A = s[1] - 128.f, B = s[2] - 128.f;
-      else A = s[1] * (354.f / 255.f) - 134.f, B = s[2] * (262.f / 255.f) - 140.f;
-      lab2rgb_px(L, A, B, srgb, luv, rgb);
-      d[bidx ^ 2] = satf<uint8_t>(rgb[0] * 255.f);
-      d[1] = satf<uint8_t>(rgb[1] * 255.f);
-      d[bidx] = satf<uint8_t>(rgb[2] * 255.f);
-      if (dcn == 4) d[3] = 255;
-    } else if constexpr (std::is_same_v<T, float>) {
-      lab2rgb_px(s[0], s[1], s[2], srgb, luv, rgb);
-      d[bidx ^ 2] = rgb[0], d[1] = rgb[1], d[bidx] = rgb[2];
-      if (dcn == 4) d[3] = 1.f;
-    }
-  }
-}
-
 // BT.601 camera YUV (video range), 20-bit fixed point.
 constexpr int kShift = 20;
 constexpr int kCY = 1220542, kCUB = 2116026, kCUG = -409993, kCVG = -852492, kCVR = 1673527;
@@ -907,6 +793,10 @@ class ColorKernel final : public backend::Kernel {
         return;
       }
     }
+    if (op == kRgb2Lab || op == kRgb2Luv || op == kLab2Rgb || op == kLuv2Rgb) {
+      run_lab<T>(src, dst, op, scn, dcn);
+      return;
+    }
     int map[4] = {0, 1, 2, 3};
     if (op == kPerm)
       for (int c = 0; c < dcn; ++c) map[c] = int(p_[3 + c]);
@@ -928,9 +818,30 @@ class ColorKernel final : public backend::Kernel {
         case kYcc2Rgb: ycc_inv_run<T>(s, d, n, dcn, int(p_[2]), p_[3] != 0); break;
         case kRgb2Xyz: xyz_run<T>(s, d, n, scn, int(p_[2])); break;
         case kXyz2Rgb: xyz_inv_run<T>(s, d, n, dcn, int(p_[2])); break;
-        case kRgb2Lab: case kRgb2Luv: lab_run<T>(s, d, n, scn, int(p_[2]), p_[3] != 0, op == kRgb2Luv); break;
-        case kLab2Rgb: case kLuv2Rgb: lab_inv_run<T>(s, d, n, dcn, int(p_[2]), p_[3] != 0, op == kLuv2Rgb); break;
         default: break;
+      }
+    });
+  }
+
+  // Lab/Luv (color_lab.cpp) go row by row: cv2's float code treats a row's first pixels (blocks
+  // of 8) and its tail differently, so the result depends on the position in the row.
+  template <class T>
+  void run_lab(const T* src, T* dst, int op, int scn, int dcn) {
+    const int bidx = int(p_[2]);
+    const bool srgb = p_[3] != 0, fwd = op == kRgb2Lab || op == kRgb2Luv, luv = op == kRgb2Luv || op == kLuv2Rgb;
+    const int64_t w = w_;
+    const int64_t in_step = w * (fwd ? scn : 3), out_step = w * (fwd ? 3 : dcn);
+    parallel_for(h_, std::max<int64_t>(1, 8192 / std::max<int64_t>(w, 1)), [&](int64_t r0, int64_t r1) {
+      for (int64_t y = r0; y < r1; ++y) {
+        const T* s = src + y * in_step;
+        T* d = dst + y * out_step;
+        if constexpr (std::is_same_v<T, uint8_t>) {
+          if (fwd) lab_forward_row_u8(s, d, w, scn, bidx, srgb, luv);
+          else lab_inverse_row_u8(s, d, w, dcn, bidx, srgb, luv);
+        } else if constexpr (std::is_same_v<T, float>) {
+          if (fwd) lab_forward_row_f32(s, d, w, scn, bidx, srgb, luv);
+          else lab_inverse_row_f32(s, d, w, dcn, bidx, srgb, luv);
+        }
       }
     });
   }

@@ -1,0 +1,876 @@
+// cvtColor's Lab and Luv conversions, giving cv2's answers bit for bit.
+//
+// cv2 does not evaluate the CIE formulas directly. It builds tables once, in its software float
+// arithmetic (correctly rounded IEEE operations, so plain float/double operations in the same
+// order give the same bits), and then:
+//   uint8 Lab ->      integer pipeline: 256-entry gamma table (x8 fixed point), 12-bit XYZ
+//                     coefficients, a 3072-entry cube-root table (15-bit), integer L/a/b.
+//   uint8 Lab <-      integer pipeline: L -> (y, f(y)) table, a/b -> f(x), f(z) by fixed-point
+//                     reciprocals, a cube table, 14-bit RGB coefficients, 4096-entry inverse gamma.
+//   uint8 Luv ->      sRGB: trilinear interpolation in a 33^3 RGB->Luv table (14-bit values);
+//                     linear: the float path below on x/255, scaled and rounded.
+//   uint8 Luv <-      integer pipeline with (L, u) and (L, v) tables.
+//   float Lab ->      sRGB: the same trilinear scheme on a 33^3 RGB->Lab table, input rounded to
+//                     1/16384; linear: float formulas with a cube-root spline for blocks of 8
+//                     pixels and a polynomial cube root (Turkowski) for the last 1-8 of a row.
+//   float Luv ->      float formulas with spline tables for the sRGB curve and the cube root;
+//                     blocks of 8 and the row tail sum the XYZ terms in different orders.
+// Its cube root rounds the mantissa of a double rational approximation towards zero and its pow
+// is exp(y*log(x)); both are reproduced here (pow by libm's, which agreed on every table entry).
+// cv2's SIMD code on x86 wheels is SSE3 without FMA, so every a*b+c is rounded twice, as here
+// (the project builds with -ffp-contract=off).
+#include "backends/cpu/simd/cv/color_lab.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+namespace {
+
+constexpr double kRgb2Xyz[9] = {0.412453, 0.357580, 0.180423, 0.212671, 0.715160, 0.072169, 0.019334, 0.119193, 0.950227};
+constexpr double kXyz2Rgb[9] = {3.240479, -1.53715, -0.498535, -0.969256, 1.875991, 0.041556, 0.055648, -0.204043, 1.057311};
+constexpr double kWhite[3] = {0.950456, 1.0, 1.088754};  // D65
+
+constexpr int kLabShift = 12, kLabShift2 = 15, kGammaShift = 3;
+constexpr int kBase = 1 << 14;            // fixed-point one of the tables below
+constexpr int kLutDim = 33;               // RGB -> Lab/Luv table: 32 cells per axis
+constexpr int kSplineN = 1024;            // spline tables: intervals over their input range
+constexpr int kCbrtTabB = 256 * 3 / 2 * (1 << kGammaShift);
+constexpr int kInvGammaN = 4096;
+constexpr int kMinAB = -8145;             // smallest f(x)/f(z) index of the uint8 inverse
+constexpr float kULow = -134.f, kURange = 354.f, kVLow = -140.f, kVRange = 262.f;
+
+inline int round_half_even(float v) { return static_cast<int>(std::lrint(v)); }
+inline int round_half_even(double v) { return static_cast<int>(std::lrint(v)); }
+inline int descale(int64_t x, int n) { return static_cast<int>((x + (int64_t(1) << (n - 1))) >> n); }
+inline uint8_t sat_u8(int v) { return static_cast<uint8_t>(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+float bits_to_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+uint32_t float_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+
+// Turkowski's quartic rational cube root of the mantissa in [1/8, 1); cv2 has two versions.
+double cbrt_rational(double fr) {
+  return ((((45.2548339756803022511987494 * fr + 192.2798368355061050458134625) * fr + 119.1654824285581628956914143) * fr +
+           13.43250139086239872172837314) * fr + 0.1636161226585754240958355063) /
+         ((((14.80884093219134573786480845 * fr + 151.9714051044435648658557668) * fr + 168.5254414101568283957668343) * fr +
+           33.9905941350215598754191872) * fr + 1.0);
+}
+// Splits x = m * 2^(3k) with m in [1/8, 1): returns m's bits as a float/double pair and k.
+inline void cbrt_split(uint32_t u, int& shx, int& ex) {
+  ex = int((u >> 23) & 255) - 127;
+  shx = ex % 3;
+  shx -= shx >= 0 ? 3 : 0;
+  ex = (ex - shx) / 3;
+}
+// The table builder's cube root (softfloat): the double result's mantissa is truncated to float.
+float cbrt_tables(float x) {
+  if (std::isnan(x)) return std::numeric_limits<float>::quiet_NaN();
+  if (std::isinf(x)) return x;
+  const uint32_t u = float_bits(x);
+  if ((u & 0x7fffffffu) == 0) return 0.f;
+  int shx, ex;
+  cbrt_split(u, shx, ex);
+  uint64_t fb = (uint64_t(shx + 1023) << 52) | (uint64_t(u & 0x7fffffu) << 29);
+  double fr;
+  std::memcpy(&fr, &fb, 8);
+  fr = cbrt_rational(fr);
+  std::memcpy(&fb, &fr, 8);
+  const uint32_t mant = uint32_t((fb & ((uint64_t(1) << 52) - 1)) >> 29);
+  return bits_to_float((u & 0x80000000u) | (uint32_t((ex - 1 + 127) & 255) << 23) | mant);
+}
+// cv::cubeRoot, used by cv2's per-pixel tail of float LRGB->Lab: the mantissa is rounded to
+// float, then the exponent is added to its bits.
+float cbrt_pixel(float x) {
+  const uint32_t u = float_bits(x);
+  const uint32_t ix = u & 0x7fffffffu;
+  int shx, ex;
+  cbrt_split(ix, shx, ex);
+  const float fr = bits_to_float((ix & 0x7fffffu) | (uint32_t(shx + 127) << 23));
+  const float r = static_cast<float>(cbrt_rational(fr));
+  const uint32_t v = (float_bits(r) + uint32_t(ex << 23) + (u & 0x80000000u)) & ((u << 1) != 0 ? 0xffffffffu : 0u);
+  return bits_to_float(v);
+}
+
+// sRGB transfer curve in double, as cv2's tables get it (rounded to float at the end)
+float gamma_fwd(float x) {
+  const double xd = x;
+  return static_cast<float>(xd <= 809.0 / 20000.0 ? xd / (323.0 / 25.0)
+                                                  : std::pow((xd + 11.0 / 200.0) / (1.0 + 11.0 / 200.0), 12.0 / 5.0));
+}
+float gamma_inv(float x) {
+  const double xd = x;
+  return static_cast<float>(xd <= 7827.0 / 2500000.0 ? xd * (323.0 / 25.0)
+                                                     : std::pow(xd, 1.0 / (12.0 / 5.0)) * (1.0 + 11.0 / 200.0) - 11.0 / 200.0);
+}
+
+const float kLThresh = 216.f / 24389.f;   // (6/29)^3
+const float kLScale = 841.f / 108.f;      // (29/3)^3 / (29*4)
+const float kLBias = 16.f / 116.f;
+// Lab's f(t): linear below the threshold (fused multiply-add in the table builder)
+float lab_f_tables(float x) { return x < kLThresh ? std::fma(x, kLScale, kLBias) : cbrt_tables(x); }
+
+// Natural cubic spline through f[0..n], 4 coefficients per interval, in cv2's operation order.
+std::vector<float> spline_build(const std::vector<float>& f, int n) {
+  std::vector<float> t(size_t(n) * 4, 0.f);
+  for (int i = 1; i < n; ++i) {
+    const float r = (f[i + 1] - f[i] * 2.f + f[i - 1]) * 3.f;
+    const float l = 1.f / (4.f - t[(i - 1) * 4]);
+    t[i * 4] = l;
+    t[i * 4 + 1] = (r - t[(i - 1) * 4 + 1]) * l;
+  }
+  float cn = 0.f;
+  for (int i = n - 1; i >= 0; --i) {
+    const float c = t[i * 4 + 1] - t[i * 4] * cn;
+    const float b = f[i + 1] - f[i] - (cn + c * 2.f) / 3.f;
+    const float d = (cn - c) / 3.f;
+    t[i * 4] = f[i], t[i * 4 + 1] = b, t[i * 4 + 2] = c, t[i * 4 + 3] = d;
+    cn = c;
+  }
+  return t;
+}
+// Clipping to [0, 1] in cv2's per-pixel row tails: its compiled min/max send NaN to 1 (its SIMD
+// blocks send NaN to 0 or 1 depending on the operand order, see the callers).
+inline float clip_tail(float x) { return x == x ? std::min(std::max(x, 0.f), 1.f) : 1.f; }
+
+inline float spline_eval(float x, const float* tab) {
+  int ix = x == x ? static_cast<int>(std::max(std::min(x, 2e9f), -2e9f)) : std::numeric_limits<int>::min();
+  ix = std::min(std::max(ix, 0), kSplineN - 1);
+  x -= float(ix);
+  tab += ix * 4;
+  return ((tab[3] * x + tab[2]) * x + tab[1]) * x + tab[0];
+}
+
+struct Tables {
+  uint16_t gamma_b[256], cbrt_b[kCbrtTabB], inv_gamma_b[kInvGammaN];
+  uint16_t y_b[256], ify_b[256];
+  std::vector<int32_t> ab_xz;                   // f -> x (uint8 inverse), index f - kMinAB
+  std::vector<int32_t> up_b, vp_b;              // Luv inverse: (L, u) and (L, v), 256 x 256
+  std::vector<int64_t> vpl_b;
+  std::vector<int16_t> lut_lab, lut_luv;        // [b][g][r]... see build_luts: 33^3 x 3
+  std::vector<float> gamma_spl, cbrt_spl;       // 1024 intervals x 4 coefficients
+  // SIMD copies: 32-bit tables for gathers; the Lab table regrouped per cell as 3 channels x 8
+  // corners (corner k0 + 2*k1 + 4*k2) and the trilinear weights per (f0, f1, f2) in that order
+  int32_t gamma32[256], cbrt32[kCbrtTabB], y32[256], ify32[256], inv_gamma32[kInvGammaN];
+  std::vector<int16_t> lab_cells, luv_cells, tri_w;
+  float cbrt_scale = 0.f;                       // spline input scale of the cube root: 2048/3
+  float un = 0.f, vn = 0.f;                     // white point's u', v' times 13
+
+  Tables() {
+    // uint8 forward Lab
+    for (int i = 0; i < 256; ++i) gamma_b[i] = uint16_t(round_half_even(255.f * (1 << kGammaShift) * gamma_fwd(float(i) / 255.f)));
+    const float cscale = 1.f / (255.f * (1 << kGammaShift));
+    for (int i = 0; i < kCbrtTabB; ++i)
+      cbrt_b[i] = uint16_t(round_half_even(float(1 << kLabShift2) * lab_f_tables(cscale * float(i))));
+    for (int i = 0; i < kInvGammaN; ++i)
+      inv_gamma_b[i] = uint16_t(round_half_even(255.f * gamma_inv((1.f / kInvGammaN) * float(i))));
+    // uint8 inverse: L -> y and f(y) in 1/kBase, exact for L <= 8 (index <= 20)
+    for (int i = 0; i < 256; ++i) {
+      int y, ify;
+      if (i <= 20) {
+        y = round_half_even(float(i * kBase * 20 * 9) / float(17 * 29 * 29 * 29));
+        ify = round_half_even(float(kBase) * (16.f / 116.f + float(i * 5) / float(3 * 17 * 29)));
+      } else {
+        const float fy = float(i * 100 * kBase) / float(255 * 116) + float(16 * kBase) / float(116);
+        ify = round_half_even(fy);
+        y = round_half_even(fy * fy * fy / float(kBase * kBase));
+      }
+      y_b[i] = uint16_t(y), ify_b[i] = uint16_t(ify);
+    }
+    ab_xz.resize(kBase * 9 / 4);
+    for (int i = kMinAB; i < kBase * 9 / 4 + kMinAB; ++i) {
+      // below 6/29 (3390 in 1/kBase) f -> (f - 16/116) / 7.787, above it f^3; integer division
+      // truncates toward zero, as cv2's does
+      int v = i <= 3390 ? i * 108 / 841 - kBase * 16 / 116 * 108 / 841 : i * i / kBase * i / kBase;
+      ab_xz[i - kMinAB] = v;
+    }
+    float d = static_cast<float>(kWhite[0] + kWhite[1] * 15.0 + kWhite[2] * 3.0);
+    d = 1.f / std::max(d, FLT_EPSILON);
+    un = d * 52.f * float(kWhite[0]);
+    vn = d * 117.f * float(kWhite[1]);
+    up_b.resize(256 * 256), vp_b.resize(256 * 256), vpl_b.resize(256 * 256);
+    for (int ll = 0; ll < 256; ++ll) {
+      const float L = float(ll * 100) / 255.f;
+      for (int uu = 0; uu < 256; ++uu) {
+        const float u = float(uu) * kURange / 255.f + kULow;
+        up_b[ll * 256 + uu] = round_half_even(9.f * (u + L * un) * float(kBase / 1024));
+      }
+      for (int vv = 0; vv < 256; ++vv) {
+        const float v = float(vv) * kVRange / 255.f + kVLow;
+        float vp = 0.25f / (v + L * vn);
+        vp = std::min(std::max(vp, -0.25f), 0.25f);
+        const int ivp = round_half_even(vp * float(kBase * 1024));
+        vp_b[ll * 256 + vv] = ivp;
+        vpl_b[ll * 256 + vv] = int64_t(12 * 13 * 100 * (kBase / 1024)) * int64_t(ivp * ll);
+      }
+    }
+    build_luts();
+    for (int i = 0; i < 256; ++i) gamma32[i] = gamma_b[i];
+    for (int i = 0; i < kCbrtTabB; ++i) cbrt32[i] = cbrt_b[i];
+    for (int i = 0; i < 256; ++i) y32[i] = y_b[i], ify32[i] = ify_b[i];
+    for (int i = 0; i < kInvGammaN; ++i) inv_gamma32[i] = inv_gamma_b[i];
+    group_cells(lut_lab, lab_cells);
+    group_cells(lut_luv, luv_cells);
+    tri_w.resize(16 * 16 * 16 * 8);
+    for (int f = 0; f < 4096; ++f) {
+      const int f0 = f & 15, f1 = (f >> 4) & 15, f2 = f >> 8;
+      for (int k = 0; k < 8; ++k)
+        tri_w[f * 8 + k] = int16_t(((k & 1) ? f0 : 16 - f0) * (((k >> 1) & 1) ? f1 : 16 - f1) * ((k >> 2) ? f2 : 16 - f2));
+    }
+    // float splines: sRGB curve over [0, 1], Lab's f over [0, 1.5]
+    std::vector<float> f(kSplineN + 1), g(kSplineN + 1);
+    cbrt_scale = float(kSplineN * 2) / 3.f;
+    const float cs = 1.f / cbrt_scale;
+    for (int i = 0; i <= kSplineN; ++i) {
+      f[i] = lab_f_tables(cs * float(i));
+      g[i] = gamma_fwd((1.f / kSplineN) * float(i));
+    }
+    cbrt_spl = spline_build(f, kSplineN);
+    gamma_spl = spline_build(g, kSplineN);
+  }
+
+  static void group_cells(const std::vector<int16_t>& lut, std::vector<int16_t>& cells) {
+    cells.resize(size_t(kLutDim) * kLutDim * kLutDim * 24);
+    for (int t2 = 0; t2 < kLutDim; ++t2)
+      for (int t1 = 0; t1 < kLutDim; ++t1)
+        for (int t0 = 0; t0 < kLutDim; ++t0) {
+          int16_t* cell = &cells[((size_t(t2) * kLutDim + t1) * kLutDim + t0) * 24];
+          for (int k = 0; k < 8; ++k) {
+            const int a0 = std::min(t0 + (k & 1), kLutDim - 1), a1 = std::min(t1 + ((k >> 1) & 1), kLutDim - 1),
+                      a2 = std::min(t2 + (k >> 2), kLutDim - 1);
+            const int16_t* e = &lut[((size_t(a2) * kLutDim + a1) * kLutDim + a0) * 3];
+            for (int c = 0; c < 3; ++c) cell[c * 8 + k] = e[c];
+          }
+        }
+  }
+
+  // The 33^3 RGB -> Lab and RGB -> Luv tables of the sRGB paths, values in 1/kBase of L/100,
+  // (a + 128)/256, (u - uLow)/uRange. Index: ((c2 * 33 + c1) * 33 + c0) * 3, where c0 is the
+  // blue input (cv2 indexes its table by the blue channel first).
+  void build_luts() {
+    const double sw[3] = {1.0 / kWhite[0], 1.0, 1.0 / kWhite[2]};
+    float S[9], C[9];
+    for (int i = 0; i < 3; ++i) {
+      C[i * 3 + 2] = float(kRgb2Xyz[i * 3 + 0]), C[i * 3 + 1] = float(kRgb2Xyz[i * 3 + 1]), C[i * 3 + 0] = float(kRgb2Xyz[i * 3 + 2]);
+      S[i * 3 + 0] = float(kRgb2Xyz[i * 3 + 2] * sw[i]);
+      S[i * 3 + 1] = float(kRgb2Xyz[i * 3 + 1] * sw[i]);
+      S[i * 3 + 2] = float(kRgb2Xyz[i * 3 + 0] * sw[i]);
+    }
+    float gm[kLutDim];
+    for (int p = 0; p < kLutDim; ++p) gm[p] = gamma_fwd(float(p) / float(kLutDim - 1));
+    const float f9033 = 24389.f / 27.f, f94 = 9.f / 4.f, lbase = float(kBase);
+    lut_lab.resize(size_t(kLutDim) * kLutDim * kLutDim * 3);
+    lut_luv.resize(lut_lab.size());
+    for (int r = 0; r < kLutDim; ++r)
+      for (int q = 0; q < kLutDim; ++q)
+        for (int p = 0; p < kLutDim; ++p) {
+          const float R = gm[p], G = gm[q], B = gm[r];
+          int16_t* o = &lut_lab[((size_t(r) * kLutDim + q) * kLutDim + p) * 3];
+          {
+            const float X = R * S[0] + G * S[1] + B * S[2], Y = R * S[3] + G * S[4] + B * S[5], Z = R * S[6] + G * S[7] + B * S[8];
+            const float FX = X > kLThresh ? cbrt_tables(X) : std::fma(X, kLScale, kLBias);
+            const float FY = Y > kLThresh ? cbrt_tables(Y) : std::fma(Y, kLScale, kLBias);
+            const float FZ = Z > kLThresh ? cbrt_tables(Z) : std::fma(Z, kLScale, kLBias);
+            const float L = Y > kLThresh ? 116.f * FY - 16.f : f9033 * Y;
+            const float a = 500.f * (FX - FY), b = 200.f * (FY - FZ);
+            o[0] = int16_t(round_half_even(lbase * L / 100.f));
+            o[1] = int16_t(round_half_even(lbase * (a + 128.f) / 256.f));
+            o[2] = int16_t(round_half_even(lbase * (b + 128.f) / 256.f));
+          }
+          o = &lut_luv[((size_t(r) * kLutDim + q) * kLutDim + p) * 3];
+          {
+            const float X = R * C[0] + G * C[1] + B * C[2], Y = R * C[3] + G * C[4] + B * C[5], Z = R * C[6] + G * C[7] + B * C[8];
+            float L = Y < kLThresh ? std::fma(Y, kLScale, kLBias) : cbrt_tables(Y);
+            L = L * 116.f - 16.f;
+            const float d = 52.f / std::max(X + 15.f * Y + 3.f * Z, FLT_EPSILON);
+            const float u = L * (X * d - un), v = L * (f94 * Y * d - vn);
+            o[0] = int16_t(round_half_even(lbase * L / 100.f));
+            o[1] = int16_t(round_half_even(lbase * (u - kULow) / kURange));
+            o[2] = int16_t(round_half_even(lbase * (v - kVLow) / kVRange));
+          }
+        }
+  }
+};
+
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+// Trilinear interpolation in a 33^3 table at (c0, c1, c2) in [0, kBase]: 32 cells per axis,
+// weights in 1/16 per axis (the 4 bits below the cell index), sum rounded from 1/4096.
+inline void trilinear(const int16_t* lut, int c0, int c1, int c2, int out[3]) {
+  const int t0 = c0 >> 9, t1 = c1 >> 9, t2 = c2 >> 9;
+  const int f0 = (c0 >> 5) & 15, f1 = (c1 >> 5) & 15, f2 = (c2 >> 5) & 15;
+  const int n0 = t0 < kLutDim - 1 ? 3 : 0, n1 = t1 < kLutDim - 1 ? kLutDim * 3 : 0,
+            n2 = t2 < kLutDim - 1 ? kLutDim * kLutDim * 3 : 0;
+  const int16_t* b = lut + ((t2 * kLutDim + t1) * kLutDim + t0) * 3;
+  const int w0[2] = {16 - f0, f0}, w1[2] = {16 - f1, f1}, w2[2] = {16 - f2, f2};
+  int acc[3] = {0, 0, 0};
+  for (int k2 = 0; k2 < 2; ++k2)
+    for (int k1 = 0; k1 < 2; ++k1) {
+      const int w12 = w1[k1] * w2[k2];
+      const int16_t* e = b + (k1 ? n1 : 0) + (k2 ? n2 : 0);
+      const int wa = w0[0] * w12, wb = w0[1] * w12;
+      for (int c = 0; c < 3; ++c) acc[c] += e[c] * wa + e[n0 + c] * wb;
+    }
+  for (int c = 0; c < 3; ++c) out[c] = (acc[c] + 2048) >> 12;
+}
+
+// ---- uint8 forward ----
+
+#if defined(__AVX2__)
+// Eight 3- or 4-channel pixels as int32 lanes (c0 | c1 << 8 | c2 << 16 [| c3 << 24]); the
+// 3-channel load reads 4 bytes past the eighth pixel.
+inline __m256i load8_px(const uint8_t* p, int scn) {
+  if (scn == 4) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
+  const __m256i m = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                     0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+  return _mm256_shuffle_epi8(v, m);
+}
+// Eight lanes (c0 | c1 << 8 | c2 << 16) -> 24 bytes; writes 4 bytes past them.
+inline void store8_c3(uint8_t* d, __m256i px) {
+  const __m256i m = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  const __m256i v = _mm256_shuffle_epi8(px, m);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm256_castsi256_si128(v));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 12), _mm256_extracti128_si256(v, 1));
+}
+// Eight pixels of cv2's integer RGB -> Lab: the same operations on int32 lanes, table look-ups
+// by gathers, R*C0 + G*C1 + B*C2 + round as two 16-bit pair products.
+inline void lab_u8_8px(const Tables& T, const uint8_t* s, uint8_t* d, int scn, bool srgb, const int C[9]) {
+  const __m256i px = load8_px(s, scn), m8 = _mm256_set1_epi32(255);
+  __m256i R = _mm256_and_si256(px, m8), G = _mm256_and_si256(_mm256_srli_epi32(px, 8), m8),
+          B = _mm256_and_si256(_mm256_srli_epi32(px, 16), m8);
+  if (srgb) {
+    R = _mm256_i32gather_epi32(T.gamma32, R, 4), G = _mm256_i32gather_epi32(T.gamma32, G, 4);
+    B = _mm256_i32gather_epi32(T.gamma32, B, 4);
+  } else {
+    R = _mm256_slli_epi32(R, kGammaShift), G = _mm256_slli_epi32(G, kGammaShift), B = _mm256_slli_epi32(B, kGammaShift);
+  }
+  const __m256i rg = _mm256_or_si256(R, _mm256_slli_epi32(G, 16)), b1 = _mm256_or_si256(B, _mm256_set1_epi32(1 << 16));
+  __m256i f[3];
+  for (int k = 0; k < 3; ++k) {
+    const __m256i crg = _mm256_set1_epi32((C[k * 3] & 0xffff) | (C[k * 3 + 1] << 16));
+    const __m256i cb = _mm256_set1_epi32((C[k * 3 + 2] & 0xffff) | ((1 << (kLabShift - 1)) << 16));
+    const __m256i x = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(rg, crg), _mm256_madd_epi16(b1, cb)), kLabShift);
+    f[k] = _mm256_i32gather_epi32(T.cbrt32, x, 4);
+  }
+  const int Lscale = (116 * 255 + 50) / 100, Lshift = -((16 * 255 * (1 << kLabShift2) + 50) / 100);
+  const __m256i half = _mm256_set1_epi32(1 << (kLabShift2 - 1)), off = _mm256_set1_epi32((128 << kLabShift2) + (1 << (kLabShift2 - 1)));
+  const __m256i L = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(f[1], _mm256_set1_epi32(Lscale)),
+                                                       _mm256_add_epi32(_mm256_set1_epi32(Lshift), half)), kLabShift2);
+  const __m256i a = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(f[0], f[1]), _mm256_set1_epi32(500)), off), kLabShift2);
+  const __m256i b = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(f[1], f[2]), _mm256_set1_epi32(200)), off), kLabShift2);
+  const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi32(255);
+  auto clamp = [&](__m256i v) { return _mm256_min_epi32(_mm256_max_epi32(v, zero), top); };
+  store8_c3(d, _mm256_or_si256(clamp(L), _mm256_or_si256(_mm256_slli_epi32(clamp(a), 8), _mm256_slli_epi32(clamp(b), 16))));
+}
+#endif
+
+void lab_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int scn, int bidx, bool srgb) {
+  int C[9];
+  for (int i = 0; i < 3; ++i) {
+    C[i * 3 + (bidx ^ 2)] = round_half_even(4096.0 * kRgb2Xyz[i * 3 + 0] / kWhite[i]);
+    C[i * 3 + 1] = round_half_even(4096.0 * kRgb2Xyz[i * 3 + 1] / kWhite[i]);
+    C[i * 3 + bidx] = round_half_even(4096.0 * kRgb2Xyz[i * 3 + 2] / kWhite[i]);
+  }
+  const int Lscale = (116 * 255 + 50) / 100, Lshift = -((16 * 255 * (1 << kLabShift2) + 50) / 100);
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // 8 pixels at a time while the loads and stores that run past them stay inside the row
+  for (; i + 10 <= w; i += 8, s += 8 * scn, d += 24) lab_u8_8px(T, s, d, scn, srgb, C);
+#endif
+  for (; i < w; ++i, s += scn, d += 3) {
+    int R, G, B;
+    if (srgb) R = T.gamma_b[s[0]], G = T.gamma_b[s[1]], B = T.gamma_b[s[2]];
+    else R = s[0] << kGammaShift, G = s[1] << kGammaShift, B = s[2] << kGammaShift;
+    const int fX = T.cbrt_b[descale(R * C[0] + G * C[1] + B * C[2], kLabShift)];
+    const int fY = T.cbrt_b[descale(R * C[3] + G * C[4] + B * C[5], kLabShift)];
+    const int fZ = T.cbrt_b[descale(R * C[6] + G * C[7] + B * C[8], kLabShift)];
+    d[0] = sat_u8(descale(Lscale * fY + Lshift, kLabShift2));
+    d[1] = sat_u8(descale(500 * (fX - fY) + 128 * (1 << kLabShift2), kLabShift2));
+    d[2] = sat_u8(descale(200 * (fY - fZ) + 128 * (1 << kLabShift2), kLabShift2));
+  }
+}
+
+void luv_u8_srgb_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int scn, int bidx) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // two pixels per step: byte x is x*64 in the table's 1/16384, so cell = x >> 3 and the weight
+  // index is (2x) & 15 per axis
+  const int16_t* cells = T.luv_cells.data();
+  const int16_t* tw = T.tri_w.data();
+  const __m256i round8 = _mm256_set1_epi32(2048);
+  auto pair = [](const int16_t* a, const int16_t* b) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))),
+                                   _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), 1);
+  };
+  for (; i + 2 <= w; i += 2, s += 2 * scn, d += 6) {
+    const uint8_t* q = s + scn;
+    const int a0 = s[bidx], a1 = s[1], a2 = s[bidx ^ 2], b0 = q[bidx], b1 = q[1], b2 = q[bidx ^ 2];
+    const int16_t* ca = cells + (((a2 >> 3) * kLutDim + (a1 >> 3)) * kLutDim + (a0 >> 3)) * 24;
+    const int16_t* cb = cells + (((b2 >> 3) * kLutDim + (b1 >> 3)) * kLutDim + (b0 >> 3)) * 24;
+    const int wa = (((a0 << 1) & 15) | (((a1 << 1) & 15) << 4) | (((a2 << 1) & 15) << 8)) * 8;
+    const int wb = (((b0 << 1) & 15) | (((b1 << 1) & 15) << 4) | (((b2 << 1) & 15) << 8)) * 8;
+    const __m256i wv = pair(tw + wa, tw + wb);
+    const __m256i p0 = _mm256_madd_epi16(pair(ca, cb), wv);
+    const __m256i p1 = _mm256_madd_epi16(pair(ca + 8, cb + 8), wv);
+    const __m256i p2 = _mm256_madd_epi16(pair(ca + 16, cb + 16), wv);
+    const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(p0, p1), _mm256_hadd_epi32(p2, p2));
+    // (sum + 2048) >> 12 in 1/16384, then >> 6 to 8 bits; at most 256 (white's L), saturated
+    const __m256i r = _mm256_min_epi32(_mm256_srai_epi32(_mm256_add_epi32(h, round8), 18), _mm256_set1_epi32(255));
+    const int rb = _mm256_extract_epi32(r, 4);
+    d[0] = uint8_t(_mm256_extract_epi32(r, 0)), d[1] = uint8_t(_mm256_extract_epi32(r, 1)), d[2] = uint8_t(_mm256_extract_epi32(r, 2));
+    d[3] = uint8_t(rb), d[4] = uint8_t(_mm256_extract_epi32(r, 5)), d[5] = uint8_t(_mm256_extract_epi32(r, 6));
+  }
+#endif
+  for (; i < w; ++i, s += scn, d += 3) {
+    int o[3];
+    trilinear(T.lut_luv.data(), s[bidx] * (kBase / 256), s[1] * (kBase / 256), s[bidx ^ 2] * (kBase / 256), o);
+    d[0] = sat_u8(o[0] >> 6), d[1] = sat_u8(o[1] >> 6), d[2] = sat_u8(o[2] >> 6);
+  }
+}
+
+// ---- float forward ----
+
+#if defined(__AVX2__)
+// spline_eval on 8 lanes: truncated index clamped to the table, coefficients by gathers
+inline __m256 spline8(__m256 x, const float* tab) {
+  __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(x), _mm256_setzero_si256()), _mm256_set1_epi32(kSplineN - 1));
+  const __m256 xx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix));
+  ix = _mm256_slli_epi32(ix, 2);
+  const __m256 t0 = _mm256_i32gather_ps(tab, ix, 4), t1 = _mm256_i32gather_ps(tab + 1, ix, 4);
+  const __m256 t2 = _mm256_i32gather_ps(tab + 2, ix, 4), t3 = _mm256_i32gather_ps(tab + 3, ix, 4);
+  return _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(t3, xx), t2), xx), t1), xx), t0);
+}
+// 8 pixels' three planes -> 24 interleaved floats
+inline void store8_planes(float* d, __m256 a, __m256 b, __m256 c) {
+  alignas(32) float t[3][8];
+  _mm256_store_ps(t[0], a), _mm256_store_ps(t[1], b), _mm256_store_ps(t[2], c);
+  for (int j = 0; j < 8; ++j) d[j * 3] = t[0][j], d[j * 3 + 1] = t[1][j], d[j * 3 + 2] = t[2][j];
+}
+#endif
+
+// cv2's float RGB -> Luv (srgb or linear) on n pixels in [0, 1]; simd_n leading pixels take its
+// 8-wide path (NaN clipped to 0, XYZ summed as a + (b + c)), the rest its per-pixel path.
+void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t simd_n, int scn, int bidx, bool srgb) {
+  float C[9];
+  for (int i = 0; i < 9; ++i) C[i] = float(kRgb2Xyz[i]);
+  if (bidx == 0)
+    for (int i = 0; i < 3; ++i) std::swap(C[i * 3], C[i * 3 + 2]);
+  const float* gt = T.gamma_spl.data();
+  const float* ct = T.cbrt_spl.data();
+  const float gscale = float(kSplineN), cscale = T.cbrt_scale, un = T.un, vn = T.vn;
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // cv2's block path on 8 pixels per step, its operations in its order (mul and add rounded
+  // separately), spline coefficients by gathers
+  {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f);
+    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
+    __m256 c[9];
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
+    const __m256 vg = _mm256_set1_ps(gscale), vc = _mm256_set1_ps(cscale), eps = _mm256_set1_ps(FLT_EPSILON);
+    for (; i + 8 <= simd_n; i += 8, s += 8 * scn, d += 24) {
+      __m256 R = _mm256_i32gather_ps(s, idx, 4), G = _mm256_i32gather_ps(s + 1, idx, 4), B = _mm256_i32gather_ps(s + 2, idx, 4);
+      // max(x, 0) gives 0 for NaN, as _mm_max_ps in cv2
+      R = _mm256_min_ps(_mm256_max_ps(R, zero), one), G = _mm256_min_ps(_mm256_max_ps(G, zero), one);
+      B = _mm256_min_ps(_mm256_max_ps(B, zero), one);
+      if (srgb) {
+        R = spline8(_mm256_mul_ps(R, vg), gt), G = spline8(_mm256_mul_ps(G, vg), gt), B = spline8(_mm256_mul_ps(B, vg), gt);
+      }
+      auto row = [&](int k) {
+        return _mm256_add_ps(_mm256_mul_ps(R, c[k]), _mm256_add_ps(_mm256_mul_ps(G, c[k + 1]), _mm256_mul_ps(B, c[k + 2])));
+      };
+      const __m256 X = row(0), Y = row(3), Z = row(6);
+      __m256 L = spline8(_mm256_mul_ps(Y, vc), ct);
+      L = _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(116.f)), _mm256_set1_ps(-16.f));
+      __m256 dd = _mm256_add_ps(_mm256_mul_ps(Y, _mm256_set1_ps(15.f)), _mm256_add_ps(_mm256_mul_ps(Z, _mm256_set1_ps(3.f)), X));
+      dd = _mm256_div_ps(_mm256_set1_ps(52.f), _mm256_max_ps(dd, eps));
+      const __m256 u = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(X, dd), _mm256_set1_ps(-un)));
+      const __m256 v = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.25f), Y), dd), _mm256_set1_ps(-vn)));
+      store8_planes(d, L, u, v);
+    }
+  }
+#endif
+  for (; i < n; ++i, s += scn, d += 3) {
+    float R = s[0], G = s[1], B = s[2];
+    const bool vec = i < simd_n;
+    if (vec) {
+      // _mm_max_ps(x, 0) gives 0 for NaN
+      R = std::min(R > 0.f ? R : 0.f, 1.f), G = std::min(G > 0.f ? G : 0.f, 1.f), B = std::min(B > 0.f ? B : 0.f, 1.f);
+    } else {
+      R = clip_tail(R), G = clip_tail(G), B = clip_tail(B);
+    }
+    if (srgb) R = spline_eval(R * gscale, gt), G = spline_eval(G * gscale, gt), B = spline_eval(B * gscale, gt);
+    float X, Y, Z, dd;
+    if (vec) {
+      X = R * C[0] + (G * C[1] + B * C[2]);
+      Y = R * C[3] + (G * C[4] + B * C[5]);
+      Z = R * C[6] + (G * C[7] + B * C[8]);
+    } else {
+      X = R * C[0] + G * C[1] + B * C[2];
+      Y = R * C[3] + G * C[4] + B * C[5];
+      Z = R * C[6] + G * C[7] + B * C[8];
+    }
+    float L = spline_eval(Y * cscale, ct);
+    L = 116.f * L - 16.f;
+    if (vec) {
+      dd = Y * 15.f + (Z * 3.f + X);
+      dd = 52.f / (dd > FLT_EPSILON ? dd : FLT_EPSILON);
+    } else {
+      dd = 52.f / std::max(X + 15.f * Y + 3.f * Z, FLT_EPSILON);
+    }
+    d[0] = L;
+    d[1] = L * (X * dd - un);
+    d[2] = L * (2.25f * Y * dd - vn);
+  }
+}
+
+// cv2's float linear RGB -> Lab: blocks of 8 use the cube-root spline, the row tail cv::cubeRoot.
+void lab_f32_linear_row(const Tables& T, const float* s, float* d, int64_t w, int scn, int bidx) {
+  float C[9];
+  for (int i = 0; i < 3; ++i) {
+    const double sc = i == 1 ? 1.0 : 1.0 / kWhite[i];
+    C[i * 3 + (bidx ^ 2)] = float(sc * kRgb2Xyz[i * 3 + 0]);
+    C[i * 3 + 1] = float(sc * kRgb2Xyz[i * 3 + 1]);
+    C[i * 3 + bidx] = float(sc * kRgb2Xyz[i * 3 + 2]);
+  }
+  const float* ct = T.cbrt_spl.data();
+  const float cscale = T.cbrt_scale, a16 = 16.f / 116.f;
+  const int64_t simd_n = w / 8 * 8;
+  int64_t i = 0;
+#if defined(__AVX2__)
+  {
+    // cv2's blocks on 8 lanes: min(x, 1) gives 1 for NaN, then max(0, .)
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f), vc = _mm256_set1_ps(cscale);
+    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
+    __m256 c[9];
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
+    for (; i + 8 <= simd_n; i += 8, s += 8 * scn, d += 24) {
+      __m256 R = _mm256_i32gather_ps(s, idx, 4), G = _mm256_i32gather_ps(s + 1, idx, 4), B = _mm256_i32gather_ps(s + 2, idx, 4);
+      R = _mm256_max_ps(zero, _mm256_min_ps(R, one)), G = _mm256_max_ps(zero, _mm256_min_ps(G, one));
+      B = _mm256_max_ps(zero, _mm256_min_ps(B, one));
+      auto row = [&](int k) {
+        return _mm256_add_ps(_mm256_mul_ps(R, c[k]), _mm256_add_ps(_mm256_mul_ps(G, c[k + 1]), _mm256_mul_ps(B, c[k + 2])));
+      };
+      const __m256 X = row(0), Y = row(3), Z = row(6);
+      const __m256 FX = spline8(_mm256_mul_ps(X, vc), ct), FY = spline8(_mm256_mul_ps(Y, vc), ct), FZ = spline8(_mm256_mul_ps(Z, vc), ct);
+      const __m256 big = _mm256_cmp_ps(Y, _mm256_set1_ps(0.008856f), _CMP_GT_OQ);
+      const __m256 L = _mm256_blendv_ps(_mm256_mul_ps(_mm256_set1_ps(903.3f), Y),
+                                        _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(116.f), FY), _mm256_set1_ps(-16.f)), big);
+      store8_planes(d, L, _mm256_mul_ps(_mm256_set1_ps(500.f), _mm256_sub_ps(FX, FY)),
+                    _mm256_mul_ps(_mm256_set1_ps(200.f), _mm256_sub_ps(FY, FZ)));
+    }
+  }
+#endif
+  for (; i < w; ++i, s += scn, d += 3) {
+    float R = s[0], G = s[1], B = s[2], L, FX, FY, FZ;
+    if (i < simd_n) {
+      // v_max(0, v_min(x, 1)): _mm_min_ps(x, 1) gives 1 for NaN
+      R = std::max(0.f, R < 1.f ? R : 1.f), G = std::max(0.f, G < 1.f ? G : 1.f), B = std::max(0.f, B < 1.f ? B : 1.f);
+      const float X = R * C[0] + (G * C[1] + B * C[2]);
+      const float Y = R * C[3] + (G * C[4] + B * C[5]);
+      const float Z = R * C[6] + (G * C[7] + B * C[8]);
+      FX = spline_eval(X * cscale, ct), FY = spline_eval(Y * cscale, ct), FZ = spline_eval(Z * cscale, ct);
+      L = Y > 0.008856f ? 116.f * FY + -16.f : 903.3f * Y;
+    } else {
+      R = clip_tail(R), G = clip_tail(G), B = clip_tail(B);
+      const float X = R * C[0] + G * C[1] + B * C[2];
+      const float Y = R * C[3] + G * C[4] + B * C[5];
+      const float Z = R * C[6] + G * C[7] + B * C[8];
+      FX = X > 0.008856f ? cbrt_pixel(X) : 7.787f * X + a16;
+      FY = Y > 0.008856f ? cbrt_pixel(Y) : 7.787f * Y + a16;
+      FZ = Z > 0.008856f ? cbrt_pixel(Z) : 7.787f * Z + a16;
+      L = Y > 0.008856f ? 116.f * FY - 16.f : 903.3f * Y;
+    }
+    d[0] = L;
+    d[1] = 500.f * (FX - FY);
+    d[2] = 200.f * (FY - FZ);
+  }
+}
+
+// ---- inverse (uint8: cv2's integer pipelines) ----
+
+void inv_coeffs(int C[9], int bidx, bool white) {
+  for (int i = 0; i < 3; ++i) {
+    const double wp = white ? kWhite[i] : 1.0;
+    C[i + bidx * 3] = round_half_even(4096.0 * kXyz2Rgb[i] * wp);
+    C[i + 3] = round_half_even(4096.0 * kXyz2Rgb[i + 3] * wp);
+    C[i + (bidx ^ 2) * 3] = round_half_even(4096.0 * kXyz2Rgb[i + 6] * wp);
+  }
+}
+// XYZ in 1/kBase -> 8-bit channels (index 0 gets the first output channel)
+inline void xyz_to_u8(const Tables& T, const int C[9], int x, int y, int z, bool srgb, uint8_t* d) {
+  for (int c = 0; c < 3; ++c) {
+    int v = descale(int64_t(C[c * 3]) * x + int64_t(C[c * 3 + 1]) * y + int64_t(C[c * 3 + 2]) * z, 14);
+    v = std::max(0, std::min(kInvGammaN - 1, v));
+    d[2 - c] = sat_u8(srgb ? T.inv_gamma_b[v] : (v * 255) >> 12);
+  }
+}
+
+void lab_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, bool srgb) {
+  int C[9];
+  inv_coeffs(C, bidx, true);
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // 8 pixels per step, the same integer steps on int32 lanes (every sum fits 32 bits, as in cv2),
+  // look-ups by gathers; the 3-byte loads and stores reach 4 bytes past the 8 pixels
+  {
+    const __m256i m8 = _mm256_set1_epi32(255), zero = _mm256_setzero_si256(), top = _mm256_set1_epi32(kInvGammaN - 1);
+    __m256i c[9];
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_epi32(C[k]);
+    for (; i + 10 <= w; i += 8, s += 24, d += 8 * dcn) {
+      const __m256i px = load8_px(s, 3);
+      const __m256i L = _mm256_and_si256(px, m8), A = _mm256_and_si256(_mm256_srli_epi32(px, 8), m8),
+                    Bv = _mm256_srli_epi32(px, 16);
+      const __m256i y = _mm256_i32gather_epi32(T.y32, L, 4), ify = _mm256_i32gather_epi32(T.ify32, L, 4);
+      const __m256i adiv = _mm256_sub_epi32(
+          _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(A, _mm256_set1_epi32(5 * 53687)), _mm256_set1_epi32(1 << 7)), 13),
+          _mm256_set1_epi32(128 * kBase / 500));
+      const __m256i bdiv = _mm256_add_epi32(
+          _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(Bv, _mm256_set1_epi32(41943)), _mm256_set1_epi32(1 << 4)), 9),
+          _mm256_set1_epi32(1 - 128 * kBase / 200));
+      const __m256i x = _mm256_i32gather_epi32(T.ab_xz.data(), _mm256_sub_epi32(_mm256_add_epi32(ify, adiv), _mm256_set1_epi32(kMinAB)), 4);
+      const __m256i z = _mm256_i32gather_epi32(T.ab_xz.data(), _mm256_sub_epi32(_mm256_sub_epi32(ify, bdiv), _mm256_set1_epi32(kMinAB)), 4);
+      __m256i o[3];
+      for (int k = 0; k < 3; ++k) {
+        __m256i v = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(c[k * 3], x), _mm256_mullo_epi32(c[k * 3 + 1], y)),
+                                     _mm256_mullo_epi32(c[k * 3 + 2], z));
+        v = _mm256_srai_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << 13)), 14);
+        v = _mm256_min_epi32(_mm256_max_epi32(v, zero), top);
+        o[k] = srgb ? _mm256_i32gather_epi32(T.inv_gamma32, v, 4) : _mm256_srli_epi32(_mm256_sub_epi32(_mm256_slli_epi32(v, 8), v), 12);
+      }
+      // first output channel from the third coefficient row (cv2 writes b, g, r of its rows)
+      const __m256i packed = _mm256_or_si256(o[2], _mm256_or_si256(_mm256_slli_epi32(o[1], 8), _mm256_slli_epi32(o[0], 16)));
+      if (dcn == 4) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), _mm256_or_si256(packed, _mm256_set1_epi32(int(0xff000000u))));
+      else store8_c3(d, packed);
+    }
+  }
+#endif
+  for (; i < w; ++i, s += 3, d += dcn) {
+    const int y = T.y_b[s[0]], ify = T.ify_b[s[0]];
+    // a/500 and b/200 in 1/kBase by fixed-point reciprocals
+    const int adiv = ((5 * s[1] * 53687 + (1 << 7)) >> 13) - 128 * kBase / 500;
+    const int bdiv = ((s[2] * 41943 + (1 << 4)) >> 9) - 128 * kBase / 200 + 1;
+    const int x = T.ab_xz[ify + adiv - kMinAB], z = T.ab_xz[ify - bdiv - kMinAB];
+    xyz_to_u8(T, C, x, y, z, srgb, d);
+    if (dcn == 4) d[3] = 255;
+  }
+}
+
+void luv_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, bool srgb) {
+  int C[9];
+  inv_coeffs(C, bidx, false);
+  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
+    const int ll = s[0];
+    const int y = T.y_b[ll];
+    const int up = T.up_b[ll * 256 + s[1]], vp = T.vp_b[ll * 256 + s[2]];
+    // cv2 divides with truncation in its per-pixel code and shifts in its SIMD code; on every
+    // 8-bit input the two agree once x and z are clipped to [0, 2]
+    const int64_t xv = int64_t(up) * vp;
+    int x = int((int64_t(y) * (xv >> 14)) >> 14);
+    const int64_t zp = (T.vpl_b[ll * 256 + s[2]] - xv * (255 / 3)) >> 14;
+    const int zm = int((int64_t(y) * (zp - int64_t(5 * 255) * kBase)) >> 14);
+    int z = (zm >> 8) + (zm >> 16);
+    x = std::max(0, std::min(2 * kBase, x));
+    z = std::max(0, std::min(2 * kBase, z));
+    xyz_to_u8(T, C, x, y, z, srgb, d);
+    if (dcn == 4) d[3] = 255;
+  }
+}
+
+// ---- float inverse: the textbook formulas in cv2's order (within float rounding of cv2) ----
+
+float srgb_encode(float x) {
+  x = std::min(std::max(x, 0.f), 1.f);
+  return x <= 0.0031308f ? 12.92f * x : 1.055f * std::pow(x, 1.f / 2.4f) - 0.055f;
+}
+
+void lab2rgb_px(float L, float A, float B, bool srgb, bool luv, float* rgb) {
+  constexpr float kLabK = 903.3f, kT = 0.008856f;
+  float X, Y, Z;
+  if (!luv) {
+    float fy;
+    if (L <= 8.f) Y = L / kLabK, fy = 7.787f * Y + 16.f / 116.f;
+    else fy = (L + 16.f) / 116.f, Y = fy * fy * fy;
+    const float fx = A / 500.f + fy, fz = fy - B / 200.f;
+    auto inv = [kT](float f) { const float f3 = f * f * f; return f3 > kT ? f3 : (f - 16.f / 116.f) / 7.787f; };
+    X = inv(fx) * float(kWhite[0]);
+    Z = inv(fz) * float(kWhite[2]);
+  } else {
+    // X = 3*Y*U*V and Z = Y*((156*L - U)*V - 5) with U = 3*(u + L*un), V = 0.25/(v + L*vn)
+    // clipped to +-0.25 (how cv2 bounds out-of-gamut and L = 0 input)
+    if (L >= 8.f) {
+      Y = (L + 16.f) * (1.f / 116.f);
+      Y = Y * Y * Y;
+    } else {
+      Y = L * (1.f / 903.3f);
+    }
+    const Tables& T = tables();
+    const float up = 3.f * (A + L * T.un);
+    float vp = 0.25f / (B + L * T.vn);
+    vp = std::min(std::max(vp, -0.25f), 0.25f);
+    X = Y * 3.f * up * vp;
+    Z = Y * (((12.f * 13.f) * L - up) * vp - 5.f);
+  }
+  float c[9];
+  for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kXyz2Rgb[i]);
+  float r = X * c[0] + Y * c[1] + Z * c[2], g = X * c[3] + Y * c[4] + Z * c[5], b = X * c[6] + Y * c[7] + Z * c[8];
+  // cv2 clips to [0, 1] before the optional sRGB curve, for the linear codes too
+  if (srgb) {
+    r = srgb_encode(r), g = srgb_encode(g), b = srgb_encode(b);
+  } else {
+    r = std::min(std::max(r, 0.f), 1.f), g = std::min(std::max(g, 0.f), 1.f), b = std::min(std::max(b, 0.f), 1.f);
+  }
+  rgb[0] = r, rgb[1] = g, rgb[2] = b;
+}
+
+}  // namespace
+
+void lab_forward_row_u8(const uint8_t* s, uint8_t* d, int64_t w, int scn, int bidx, bool srgb, bool luv) {
+  const Tables& T = tables();
+  if (!luv) return lab_u8_row(T, s, d, w, scn, bidx, srgb);
+  if (srgb) return luv_u8_srgb_row(T, s, d, w, scn, bidx);
+  // linear Luv: cv2 runs its float path on x/255 in blocks of 256 pixels, then scales to 8 bits
+  constexpr int kBlock = 256;
+  float buf[kBlock * 3], out[kBlock * 3];
+  const float inv255 = 1.f / 255.f;
+  const float fL = 255.f / 100.f, fu = 255.f / kURange, fv = 255.f / kVRange;
+  const float su = -kULow * 255.f / kURange, sv = -kVLow * 255.f / kVRange;
+  for (int64_t i = 0; i < w; i += kBlock) {
+    const int dn = int(std::min<int64_t>(kBlock, w - i));
+    for (int j = 0; j < dn; ++j)
+      for (int c = 0; c < 3; ++c) buf[j * 3 + c] = float(s[(i + j) * scn + c]) * inv255;
+    luv_f32_run(T, buf, out, dn, dn / 8 * 8, 3, bidx, false);
+    uint8_t* o = d + i * 3;
+    for (int j = 0; j < dn; ++j) {
+      o[j * 3] = sat_u8(round_half_even(out[j * 3] * fL));
+      o[j * 3 + 1] = sat_u8(round_half_even(out[j * 3 + 1] * fu + su));
+      o[j * 3 + 2] = sat_u8(round_half_even(out[j * 3 + 2] * fv + sv));
+    }
+  }
+}
+
+void lab_forward_row_f32(const float* s, float* d, int64_t w, int scn, int bidx, bool srgb, bool luv) {
+  const Tables& T = tables();
+  if (luv) return luv_f32_run(T, s, d, w, w / 8 * 8, scn, bidx, srgb);
+  if (!srgb) return lab_f32_linear_row(T, s, d, w, scn, bidx);
+  // sRGB Lab: the input rounded to 1/16384 indexes the 33^3 table (blue first). cv2's blocks of
+  // 8 pixels run while more than 8 remain (NaN reads as 0 there), its tail takes the rest.
+  const float base = float(kBase), inv_base = 1.f / float(kBase);
+  const int64_t simd_n = w > 8 ? (w - 1) / 8 * 8 : 0;
+  int64_t i = 0;
+#if defined(__AVX2__)
+  {
+    // one pixel per step with its channels in SSE lanes: clip, round, cell and weight indices,
+    // the 8 corners times their weights as 16-bit pair products, and the output scaling
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.f), vbase = _mm_set1_ps(base);
+    const __m128i cmul = _mm_setr_epi32(24, kLutDim * 24, kLutDim * kLutDim * 24, 0);
+    const __m128i wshift = _mm_setr_epi32(3, 7, 11, 0), m15 = _mm_setr_epi32(15, 15, 15, 0), round = _mm_set1_epi32(2048);
+    const __m128 omul = _mm_setr_ps(100.f, 256.f, 256.f, 0.f), oadd = _mm_setr_ps(0.f, -128.f, -128.f, 0.f);
+    const __m128 vinv = _mm_set1_ps(inv_base);
+    // two pixels per step in the blocks' range (clip NaN to 0): the same steps on 256-bit lanes
+    const __m256 zero8 = _mm256_setzero_ps(), one8 = _mm256_set1_ps(1.f), base8 = _mm256_set1_ps(base);
+    const __m256i cmul8 = _mm256_setr_epi32(24, kLutDim * 24, kLutDim * kLutDim * 24, 0, 24, kLutDim * 24, kLutDim * kLutDim * 24, 0);
+    const __m256i wshift8 = _mm256_setr_epi32(3, 7, 11, 0, 3, 7, 11, 0), m15_8 = _mm256_setr_epi32(15, 15, 15, 0, 15, 15, 15, 0);
+    const __m256 omul8 = _mm256_setr_ps(100.f, 256.f, 256.f, 0.f, 100.f, 256.f, 256.f, 0.f);
+    const __m256 oadd8 = _mm256_setr_ps(0.f, -128.f, -128.f, 0.f, 0.f, -128.f, -128.f, 0.f), vinv8 = _mm256_set1_ps(inv_base);
+    const __m256i round8 = _mm256_set1_epi32(2048);
+    const int16_t* cells = T.lab_cells.data();
+    const int16_t* tw = T.tri_w.data();
+    // the loads and stores reach one float into the pixel after the pair (simd_n < w)
+    for (; i + 2 <= simd_n; i += 2, s += 2 * scn, d += 6) {
+      __m256 v = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s)), _mm_loadu_ps(s + scn), 1);
+      if (bidx == 2) v = _mm256_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 1, 2));
+      v = _mm256_min_ps(_mm256_max_ps(v, zero8), one8);
+      const __m256i ci = _mm256_cvtps_epi32(_mm256_mul_ps(v, base8));
+      const __m256i cidx = _mm256_mullo_epi32(_mm256_srli_epi32(ci, 9), cmul8);
+      const __m256i widx = _mm256_sllv_epi32(_mm256_and_si256(_mm256_srli_epi32(ci, 5), m15_8), wshift8);
+      const __m256i hs = _mm256_hadd_epi32(cidx, widx);
+      const __m256i hs2 = _mm256_hadd_epi32(hs, hs);
+      const __m128i lo = _mm256_castsi256_si128(hs2), hi = _mm256_extracti128_si256(hs2, 1);
+      const int16_t* ca = cells + _mm_cvtsi128_si32(lo);
+      const int16_t* cb = cells + _mm_cvtsi128_si32(hi);
+      auto pair = [](const int16_t* a, const int16_t* b) {
+        return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))),
+                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), 1);
+      };
+      const __m256i wv = pair(tw + _mm_extract_epi32(lo, 1), tw + _mm_extract_epi32(hi, 1));
+      const __m256i p0 = _mm256_madd_epi16(pair(ca, cb), wv);
+      const __m256i p1 = _mm256_madd_epi16(pair(ca + 8, cb + 8), wv);
+      const __m256i p2 = _mm256_madd_epi16(pair(ca + 16, cb + 16), wv);
+      const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(p0, p1), _mm256_hadd_epi32(p2, p2));
+      const __m256i r = _mm256_srai_epi32(_mm256_add_epi32(h, round8), 12);
+      const __m256 o = _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(r), vinv8), omul8), oadd8);
+      _mm_storeu_ps(d, _mm256_castps256_ps128(o));
+      _mm_storeu_ps(d + 3, _mm256_extractf128_ps(o, 1));
+    }
+    // the 4-float load and store reach one float into the next pixel: the last pixel goes below
+    const int64_t n4 = w - 1;
+    for (; i < n4; ++i, s += scn, d += 3) {
+      __m128 v = _mm_loadu_ps(s);
+      if (bidx == 2) v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 1, 2));
+      // blocks: max(x, 0) gives 0 for NaN; tail: min(x, 1) gives 1 for NaN
+      v = i < simd_n ? _mm_min_ps(_mm_max_ps(v, zero), one) : _mm_max_ps(_mm_min_ps(v, one), zero);
+      const __m128i ci = _mm_cvtps_epi32(_mm_mul_ps(v, vbase));
+      const __m128i cidx = _mm_mullo_epi32(_mm_srli_epi32(ci, 9), cmul);
+      // (f0 | f1 << 4 | f2 << 8) * 8 with f = (c >> 5) & 15
+      const __m128i widx = _mm_sllv_epi32(_mm_and_si128(_mm_srli_epi32(ci, 5), m15), wshift);
+      const __m128i hs = _mm_hadd_epi32(cidx, widx);
+      const __m128i hs2 = _mm_hadd_epi32(hs, hs);
+      const int16_t* cell = T.lab_cells.data() + _mm_cvtsi128_si32(hs2);
+      const __m128i wv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(T.tri_w.data() + _mm_extract_epi32(hs2, 1)));
+      const __m128i p0 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell)), wv);
+      const __m128i p1 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell + 8)), wv);
+      const __m128i p2 = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cell + 16)), wv);
+      const __m128i h = _mm_hadd_epi32(_mm_hadd_epi32(p0, p1), _mm_hadd_epi32(p2, p2));
+      const __m128i r = _mm_srai_epi32(_mm_add_epi32(h, round), 12);
+      // L = (o / 16384) * 100, a and b = (o / 16384) * 256 - 128 (the division is exact)
+      const __m128 o = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(r), vinv), omul), oadd);
+      _mm_storeu_ps(d, o);
+    }
+  }
+#endif
+  for (; i < w; ++i, s += scn, d += 3) {
+    int c[3];
+    for (int k = 0; k < 3; ++k) {
+      const float v = s[k];
+      const float cl = i < simd_n ? std::min(v > 0.f ? v : 0.f, 1.f) : clip_tail(v);
+      c[k] = static_cast<int>(std::lrint(cl * base));
+    }
+    int o[3];
+    trilinear(T.lut_lab.data(), c[bidx], c[1], c[bidx ^ 2], o);
+    d[0] = (float(o[0]) * inv_base) * 100.f;
+    d[1] = (float(o[1]) * inv_base) * 256.f - 128.f;
+    d[2] = (float(o[2]) * inv_base) * 256.f - 128.f;
+  }
+}
+
+void lab_inverse_row_u8(const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, bool srgb, bool luv) {
+  const Tables& T = tables();
+  if (luv) luv_inv_u8_row(T, s, d, w, dcn, bidx, srgb);
+  else lab_inv_u8_row(T, s, d, w, dcn, bidx, srgb);
+}
+
+void lab_inverse_row_f32(const float* s, float* d, int64_t w, int dcn, int bidx, bool srgb, bool luv) {
+  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
+    float rgb[3];
+    lab2rgb_px(s[0], s[1], s[2], srgb, luv, rgb);
+    d[bidx ^ 2] = rgb[0], d[1] = rgb[1], d[bidx] = rgb[2];
+    if (dcn == 4) d[3] = 1.f;
+  }
+}
+
+}  // namespace mnn::cpu::MNN_ISA_NS
