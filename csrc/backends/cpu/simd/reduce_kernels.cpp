@@ -25,6 +25,19 @@
 // Wide vector types only ever pass between inlined internal functions of one target.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+// Lane shuffles: clang and GCC >= 12 have __builtin_shufflevector, older GCC __builtin_shuffle.
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define MNN_SHUFFLE_KIND 1
+#endif
+#endif
+#if !defined(MNN_SHUFFLE_KIND) && defined(__GNUC__) && !defined(__clang__)
+#define MNN_SHUFFLE_KIND 2
+#endif
+#ifndef MNN_SHUFFLE_KIND
+#define MNN_SHUFFLE_KIND 0
+#endif
+
 
 namespace mnn::cpu::MNN_ISA_NS {
 
@@ -160,11 +173,21 @@ struct Pairwise {
   struct Leaf { const T* p; int64_t n; };
 
   // ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), numpy's order, with two in-register
-  // shuffles instead of eight lane extractions (a + b and b + a are the same bits).
+  // shuffles instead of eight lane extractions (a + b and b + a are the same bits). Per 128-block
+  // this was most of the lockstep kernel's extra time over a plain 4-stream read (C++ harness).
   static A combine8(V8 r) {
+#if MNN_SHUFFLE_KIND == 1
     V8 t = r + __builtin_shufflevector(r, r, 1, 0, 3, 2, 5, 4, 7, 6);
     V8 u = t + __builtin_shufflevector(t, t, 2, 3, 0, 1, 6, 7, 4, 5);
     return u[0] + u[4];
+#elif MNN_SHUFFLE_KIND == 2
+    using M = vec<std::conditional_t<sizeof(A) == 8, int64_t, int32_t>, 8>;
+    V8 t = r + __builtin_shuffle(r, M{1, 0, 3, 2, 5, 4, 7, 6});
+    V8 u = t + __builtin_shuffle(t, M{2, 3, 0, 1, 6, 7, 4, 5});
+    return u[0] + u[4];
+#else
+    return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+#endif
   }
 
   // One block of 8 <= n <= 128: eight lane accumulators, then the rest one by one.
@@ -281,8 +304,8 @@ struct Pairwise {
     if (n % 128 == 0 && ((n / 128) & (n / 128 - 1)) == 0) {
       // n = 128 * 2^k (a 4096-wide row's halves, a power-of-two total's 2048 chunks): numpy's
       // tree is then full blocks of 128 joined as a balanced binary tree, so the leaves are
-      // consecutive and their sums join level by level, without the generic walk below (whose
-      // bookkeeping made this 20-30% slower, measured on the contended host).
+      // consecutive and their sums join level by level, without the generic walk below (7-15%
+      // slower for 4096-wide rows in a C++ harness on the contended host).
       constexpr int kMaxLeaves = 16;
       const int nl = static_cast<int>(n / 128);
       A sums[S][kMaxLeaves];
