@@ -101,3 +101,18 @@ def test_negative_zeros_sum_to_positive_zero(dtype):
             same_bits(A[::2].sum(axis=axis), a[::2].sum(axis=axis))
         else:
             same_bits(A[:, ::2].sum(axis=axis), a[:, ::2].sum(axis=axis))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_power_of_two_rows_in_lockstep(dtype):
+    # Rows of 128 * 2^k (k = 1..5) take the lockstep kernel's full-block path (consecutive
+    # 128-element leaves joined level by level); 4096 splits into two 2048 halves first. Values
+    # spread over six decades so any change in the order of the adds changes the bits.
+    rng = numpy.random.default_rng(11)
+    for rows, cols in [(8, 128), (4, 256), (9, 512), (8, 1024), (12, 2048), (8, 4096), (5, 4096)]:
+        a = (rng.standard_normal((rows, cols)) * 10.0 ** rng.uniform(-3, 3, (rows, cols))).astype(dtype)
+        A = mnp.asarray(a)
+        for axis in (0, 1, None):
+            same_bits(A.sum(axis=axis), a.sum(axis=axis))
+        same_bits(A[1:].sum(axis=1), a[1:].sum(axis=1))       # rows not at the start of the buffer
+        same_bits(A[:, 8:].sum(axis=1), a[:, 8:].sum(axis=1))  # 128 * 2^k - 8: the generic tree
