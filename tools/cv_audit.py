@@ -12,11 +12,13 @@ and out-of-range or wrong-type parameters. Each case is classified:
   mnn_lenient  cv2 raises, mnn returns something (bad unless documented)
   mnn_missing  mnn raises, cv2 returns (missing support)
   differ       both return but the results (or the arrays passed in) differ: a wrong answer
-  crash        the process died in the call (segfault, abort): the worst bug
-  hang         the call did not return within the time limit
+  crash        mnn's process died in the call (segfault, abort): the worst bug
+  hang         mnn's call did not return within the time limit
+  empty_none   cv2 returns None for an empty result where mnn returns an empty array
+  cv2_crash    cv2 5.0 itself crashed or hung (its bug; mnn's side only has to answer cleanly)
 
-Cases run in worker subprocesses with faulthandler on; when a worker dies, the case it was in is
-recorded as a crash and the remaining cases continue in a fresh worker.
+cv2's side and mnn's side run in separate worker processes (faulthandler on): when a worker dies,
+the case it was in is recorded as a crash of that side and the rest continue in a fresh worker.
 
   python tools/cv_audit.py                     # full audit, summary to stdout
   python tools/cv_audit.py --only resize,flip  # some functions
@@ -37,8 +39,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # the source tree's mnn (tools/dev_build.sh puts _core*.so into src/mnn/), unless PYTHONPATH names another
 if not os.environ.get("PYTHONPATH"):
     sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))
-FINE = ("ok", "both_raise")
-SEVERITY = ["crash", "hang", "differ", "mnn_lenient", "mnn_missing", "bad_message", "both_raise", "ok"]
+FINE = ("ok", "both_raise", "cv2_crash")
+SEVERITY = ["crash", "hang", "differ", "mnn_lenient", "mnn_missing", "bad_message", "empty_none", "cv2_crash",
+            "both_raise", "ok"]
 
 # ---------------------------------------------------------------------------------------------
 # Inputs. Everything below is deterministic: a case is rebuilt from its description (function
@@ -498,6 +501,16 @@ def specs():
     S["dnn.NMSBoxes"] = Spec(lambda x, c: ((_boxes(c), [0.9, 0.8, 0.7, 0.3, 0.6], 0.5, 0.4), {}), grid="none",
                              params=[P("scores=short", 1, [0.9]), P("empty", 0, []), P("nms=nan", 3, NAN),
                                      K("top_k=2", top_k=2), K("eta=0.5", eta=0.5), P("boxes=f32", 0, lambda c: np.array(_boxes(c), np.float32))])
+    src3 = np.float32([[0, 0], [10, 0], [0, 10], [10, 10], [5, 3], [2, 8], [7, 7], [3, 1]])
+    A = np.float32([[0.9, -0.2, 3.0], [0.2, 0.9, -1.0]])
+    dst3 = src3 @ A[:, :2].T + A[:, 2]
+    for n in ("estimateAffine2D", "estimateAffinePartial2D"):
+        S[n] = Spec(lambda x, c: ((src3, dst3), {}), grid="none",
+                    params=[P("3pts", 0, src3[:3]), P("2pts", 0, src3[:2]), P("mismatch", 1, dst3[:5]),
+                            K("lmeds", method=cv2.LMEDS), P("f64", 0, src3.astype(np.float64)), P("None", 0, None)])
+    S["dnn.NMSBoxesRotated"] = Spec(lambda x, c: (([((5.0, 5.0), (10.0, 10.0), 0.0), ((6.0, 6.0), (10.0, 10.0), 10.0),
+                                                    ((30.0, 30.0), (5.0, 5.0), 45.0)], [0.9, 0.8, 0.7], 0.5, 0.4), {}),
+                                    grid="none", params=[P("empty", 0, []), P("scores=short", 1, [0.9])])
     S["dnn.imagesFromBlob"] = Spec(lambda x, c: ((rand_array(c.rng, (2, 3, 5, 4), "float32"),), {}), grid="none",
                                    params=[P("3d", 0, lambda c: rand_array(c.rng, (3, 5, 4), "float32"))])
     return S
@@ -759,8 +772,9 @@ def _arrays_in(args, kwargs):
 
 
 # ---------------------------------------------------------------------------------------------
-# Worker: runs cases, prints one JSON line per case. Markers before each side let the parent
-# attribute a crash.
+# Workers: one process runs cv2's side of the cases, another mnn's, so a crash (or a heap that cv2
+# corrupted: cv2 5.0 itself segfaults on some of these inputs) is attributed to the side it
+# happened in. Each prints a marker before a case and the pickled outcome after it.
 
 def run_side(mod, name, call, args, kwargs):
     fn = mod
@@ -770,16 +784,116 @@ def run_side(mod, name, call, args, kwargs):
         r = call(mod, args, kwargs) if call is not None else fn(*args, **kwargs)
         arrays = [(i, j, normalize(v).copy()) for i, j, v in _arrays_in(args, kwargs)]
         return {"ok": True, "r": normalize(r), "arrays": arrays}
+    except Exception as e:  # noqa: BLE001  (the audit records every exception; MemoryError included)
+        return {"ok": False, "type": type(e).__name__, "msg": str(e).strip()[:300]}
     except MemoryError as e:
         return {"ok": False, "type": "MemoryError", "msg": str(e)[:300]}
-    except Exception as e:  # noqa: BLE001  (the audit records every exception)
-        return {"ok": False, "type": type(e).__name__, "msg": str(e).strip()[:300]}
+
+
+def worker(side, ids, names, quick):
+    import base64
+    import faulthandler
+    import pickle
+    import resource
+    faulthandler.enable()
+    lim = 3 << 30  # a runaway allocation fails here instead of taking the machine's memory
+    resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+    import warnings
+    warnings.simplefilter("ignore")
+    if side == "cv2":
+        import cv2 as mod
+        mod.setNumThreads(1)
+        mod.setRNGSeed(0)
+    else:
+        import mnn.cv as mod
+    S = specs()
+    allc = cases(names, quick)
+    for i in ids:
+        case = allc[i]
+        print(f"@S {i}", flush=True)
+        t0 = time.perf_counter()
+        call, args, kwargs = materialize(case, S, side == "mnn")
+        out = run_side(mod, case["fn"], call, args, kwargs)
+        out["t"] = time.perf_counter() - t0
+        print(f"@R {i} " + base64.b64encode(pickle.dumps(out)).decode(), flush=True)
+
+
+def _run_side_workers(side, names, ids, quick, case_timeout, progress, allc):
+    """{id: outcome} for one side; outcomes of cases whose process died are {'crash'|'hang': detail}."""
+    import base64
+    import pickle
+    import tempfile
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    results = {}
+    todo = list(ids)
+    restarts = 0
+    while todo:
+        err = tempfile.TemporaryFile(mode="w+")  # a pipe nobody reads would block a chatty worker
+        p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", side, "--names", ",".join(names),
+                              "--ids", ",".join(map(str, todo))] + (["--quick"] if quick else []),
+                             stdout=subprocess.PIPE, stderr=err, env=env, text=True)
+        cur, t = None, time.time()
+        timed_out = False
+        while True:
+            r, _, _ = select.select([p.stdout], [], [], 0.2)
+            if r:
+                line = p.stdout.readline()
+                if not line:
+                    break
+                t = time.time()
+                if line.startswith("@S "):
+                    cur = int(line[3:])
+                elif line.startswith("@R "):
+                    i, blob = line[3:].split(" ", 1)
+                    results[int(i)] = pickle.loads(base64.b64decode(blob))
+                    todo.remove(int(i))
+                    cur = None
+                continue
+            if time.time() - t > case_timeout and cur is not None:
+                timed_out = True
+                p.kill()
+                break
+            if p.poll() is not None and not r:
+                rest = p.stdout.read()
+                for line in rest.splitlines():
+                    if line.startswith("@S "):
+                        cur = int(line[3:])
+                    elif line.startswith("@R "):
+                        i, blob = line[3:].split(" ", 1)
+                        results[int(i)] = pickle.loads(base64.b64decode(blob))
+                        todo.remove(int(i))
+                        cur = None
+                break
+        p.wait()
+        err.seek(0)
+        tail = err.read()
+        err.close()
+        if cur is not None and cur not in results:
+            first = [ln for ln in tail.splitlines() if ln.startswith("Fatal Python error") or "Error" in ln or "free()" in ln]
+            kind = "hang" if timed_out else "crash"
+            results[cur] = {kind: f"rc={p.returncode} " + " | ".join(first[:3])[:200]}
+            todo.remove(cur)
+            if progress:
+                print(f"  {kind} in {side}: {case_name(allc[cur])}", file=sys.stderr, flush=True)
+        elif todo:
+            restarts += 1
+            if restarts > 5:
+                raise RuntimeError(f"{side} workers keep dying outside any case: rc={p.returncode} {tail[-2000:]}")
+    return results
 
 
 def classify(case, a, b, S):
-    """a: cv2's side, b: mnn's side."""
+    """a: cv2's outcome, b: mnn's."""
     name = case["fn"]
     qual = f"[mnn.cv.{name}]"
+    if "crash" in b or "hang" in b:
+        k = "crash" if "crash" in b else "hang"
+        return k, f"mnn {b[k]}"
+    if "crash" in a or "hang" in a:
+        # cv2 5.0's own bug: nothing to compare with, but mnn must still answer cleanly
+        if b["ok"] or b["msg"].startswith(qual):
+            return "cv2_crash", f"cv2 {a.get('crash') or a.get('hang')}; mnn {'returns' if b['ok'] else 'raises'}"
+        return "bad_message", f"(cv2 crashed) mnn {b['type']}: {b['msg'][:160]}"
     if not a["ok"] and not b["ok"]:
         if b["msg"].startswith(qual) or (name.startswith("dnn.blobFromImage") and b["msg"].startswith("[mnn.cv.dnn.")):
             return "both_raise", ""
@@ -789,6 +903,8 @@ def classify(case, a, b, S):
     if not b["ok"]:
         return "mnn_missing", f"mnn {b['type']}: {b['msg'][:200]}"
     tol = S[name].tol
+    if a["r"] is None and isinstance(b["r"], _np().ndarray) and b["r"].size == 0:
+        return "empty_none", "cv2 returns None for an empty result, mnn an empty array"
     e = differs(a["r"], b["r"], tol)
     if e:
         return "differ", e
@@ -801,38 +917,6 @@ def classify(case, a, b, S):
     return "ok", ""
 
 
-def worker(ids, names, quick):
-    import faulthandler
-    import resource
-    faulthandler.enable()
-    lim = 6 << 30
-    resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
-    import warnings
-    warnings.simplefilter("ignore")
-    import cv2
-    import mnn.cv as mcv
-    cv2.setNumThreads(1)
-    cv2.setRNGSeed(0)
-    S = specs()
-    allc = {c["id"]: c for c in cases(names, quick)}
-    for i in ids:
-        case = allc[i]
-        print(f"@S {i}", flush=True)
-        call, args, kwargs = materialize(case, S, False)
-        a = run_side(cv2, case["fn"], call, args, kwargs)
-        print(f"@M {i}", flush=True)
-        call, args, kwargs = materialize(case, S, True)
-        b = run_side(mcv, case["fn"], call, args, kwargs)
-        cls, detail = classify(case, a, b, S)
-        rec = {"id": i, "cls": cls, "detail": detail,
-               "cv2": "ok" if a["ok"] else f"{a['type']}: {a['msg'][:120]}",
-               "mnn": "ok" if b["ok"] else f"{b['type']}: {b['msg'][:120]}"}
-        print("@R " + json.dumps(rec), flush=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# Parent: spreads the cases over worker processes, restarting after a crash.
-
 def audited_names():
     import mnn.cv as mcv
     import cv2
@@ -842,7 +926,8 @@ def audited_names():
         f = getattr(mcv, n)
         if n.startswith("_") or not inspect.isfunction(f) or n in ("setNumThreads", "getNumThreads"):
             continue
-        names.append(n)
+        if hasattr(cv2, n):
+            names.append(n)
     for n in sorted(dir(mcv.dnn)):
         f = getattr(mcv.dnn, n)
         if n.startswith("_") or not inspect.isfunction(f) or inspect.unwrap(f).__module__ != "mnn.cv._dnn":
@@ -852,76 +937,28 @@ def audited_names():
     return names
 
 
-def run_audit(names, quick=False, jobs=2, case_timeout=60.0, progress=False):
+def run_audit(names, quick=False, case_timeout=10.0, progress=False):
+    """Every case's record: both sides run concurrently, each in its own worker processes."""
+    import threading
     allc = cases(names, quick)
-    pending = [c["id"] for c in allc]
-    results = {}
-    chunks = [pending[k::jobs] for k in range(jobs)]
-    procs = []
-    env = dict(os.environ, PYTHONFAULTHANDLER="1", OMP_NUM_THREADS="1")
-
-    def start(ids):
-        p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", ",".join(names),
-                              "--ids", ",".join(map(str, ids))] + (["--quick"] if quick else []),
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-        return {"p": p, "ids": list(ids), "cur": None, "side": None, "t": time.time(), "buf": ""}
-
-    for ch in chunks:
-        if ch:
-            procs.append(start(ch))
-    while procs:
-        for w in list(procs):
-            p = w["p"]
-            r, _, _ = select.select([p.stdout], [], [], 0.05)
-            if r:
-                line = p.stdout.readline()
-                if line:
-                    w["t"] = time.time()
-                    if line.startswith("@S "):
-                        w["cur"], w["side"] = int(line[3:]), "cv2"
-                    elif line.startswith("@M "):
-                        w["side"] = "mnn"
-                    elif line.startswith("@R "):
-                        rec = json.loads(line[3:])
-                        results[rec["id"]] = rec
-                        w["ids"].remove(rec["id"])
-                        w["cur"] = None
-                        if progress and len(results) % 500 == 0:
-                            print(f"  {len(results)}/{len(allc)}", file=sys.stderr, flush=True)
-                    continue
-            timed_out = time.time() - w["t"] > case_timeout
-            if p.poll() is not None or timed_out:
-                rest = p.stdout.read() if not timed_out else ""
-                for line in rest.splitlines():
-                    if line.startswith("@R "):
-                        rec = json.loads(line[3:])
-                        results[rec["id"]] = rec
-                        w["ids"].remove(rec["id"])
-                    elif line.startswith("@S "):
-                        w["cur"], w["side"] = int(line[3:]), "cv2"
-                    elif line.startswith("@M "):
-                        w["side"] = "mnn"
-                if timed_out:
-                    p.kill()
-                    p.wait()
-                err = p.stderr.read() if not timed_out else ""
-                procs.remove(w)
-                if w["cur"] is not None and w["cur"] not in results:
-                    i = w["cur"]
-                    where = "in cv2" if w["side"] == "cv2" else "in mnn"
-                    tail = " | ".join(l for l in err.splitlines() if l.strip())[-300:]
-                    results[i] = {"id": i, "cls": "hang" if timed_out else "crash",
-                                  "detail": f"{where}, rc={p.returncode}: {tail}", "cv2": "?", "mnn": "?"}
-                    w["ids"].remove(i)
-                elif w["ids"] and p.returncode != 0:
-                    raise RuntimeError(f"worker failed before any case: {p.stderr.read() if timed_out else err}")
-                if w["ids"]:
-                    procs.append(start(w["ids"]))
+    ids = [c["id"] for c in allc]
+    out = {}
+    th = [threading.Thread(target=lambda s=s: out.__setitem__(s, _run_side_workers(s, names, ids, quick, case_timeout,
+                                                                                   progress, allc)))
+          for s in ("cv2", "mnn")]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join()
+    S = specs()
+    recs = []
     for c in allc:
-        rec = results[c["id"]]
-        rec["name"] = case_name(c)
-        rec["fn"] = c["fn"]
-    return [results[c["id"]] for c in allc]
+        a, b = out["cv2"][c["id"]], out["mnn"][c["id"]]
+        cls, detail = classify(c, a, b, S)
+        side = lambda o: ("ok" if o.get("ok") else f"{o['type']}: {o['msg'][:120]}") if "ok" in o else "died"  # noqa: E731
+        recs.append({"id": c["id"], "fn": c["fn"], "name": case_name(c), "cls": cls, "detail": detail,
+                     "cv2": side(a), "mnn": side(b), "t_mnn": round(b.get("t", 0), 4)})
+    return recs
 
 
 def summarize(recs, listing=None, out=sys.stdout):
@@ -954,12 +991,12 @@ def main():
     ap.add_argument("--quick", action="store_true", help="reduced grid")
     ap.add_argument("--list", help="'bad' or comma-separated classes to list case by case")
     ap.add_argument("--json", help="write every case's record here")
-    ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--names", help=argparse.SUPPRESS)
     ap.add_argument("--ids", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
-        worker([int(i) for i in a.ids.split(",")], a.worker.split(","), a.quick)
+        worker(a.worker, [int(i) for i in a.ids.split(",")], a.names.split(","), a.quick)
         return
     names = audited_names()
     if a.only:
@@ -974,7 +1011,7 @@ def main():
         print(f"no spec (not audited): {missing}", file=sys.stderr)
     names = [n for n in names if n in known]
     t0 = time.time()
-    recs = run_audit(names, a.quick, a.jobs, progress=True)
+    recs = run_audit(names, a.quick, progress=True)
     summarize(recs, a.list)
     print(f"\n{len(names)} functions, {time.time() - t0:.0f} s", file=sys.stderr)
     if a.json:

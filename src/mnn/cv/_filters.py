@@ -509,8 +509,10 @@ def _morph(fn, a, op, kernel, anchor, iterations, borderType, borderValue):
             ax, ay = ax * iterations, ay * iterations
             iterations = 1
     kh, kw, m = el
-    if iterations <= 0 or kh * kw == 1:
+    if iterations == 0 or kh * kw == 1:
         return a.copy()
+    # cv2 applies the element once, then repeats it while i < iterations: a negative count is one pass
+    iterations = max(iterations, 1)
     border = _border(borderType, fn)
     if border == BORDER_CONSTANT:
         # cv2's Scalar: a number v is (v, 0, 0, 0), so channels past the first get 0
@@ -724,14 +726,15 @@ def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C
 
 
 def _scalar_bound(b, a, fn):
-    if isinstance(b, (int, float)):
-        return _np.asarray(float(b))
-    if isinstance(b, (tuple, list)):
-        vals = [float(v) for v in b]
+    # cv2 makes a Scalar of a number or tuple: (v, 0, 0, 0) for a number, a short tuple padded with
+    # zeros; so on a multi-channel image a plain number bounds the first channel and asks 0 of the rest
+    if isinstance(b, (int, float, tuple, list)):
+        vals = [float(b)] if isinstance(b, (int, float)) else [float(v) for v in b]
         c = channels(a)
-        if len(vals) < c:
-            raise fail(fn, "the lower and upper boundaries need one value per channel")
-        return _np.asarray(vals[:c]) if a.ndim == 3 else _np.asarray(vals[0])
+        if c > 4 or len(vals) > 4:
+            raise fail(fn, "a scalar boundary applies to images of at most 4 channels")
+        vals = (vals + [0.0] * 4)[:c]
+        return _np.asarray(vals) if a.ndim == 3 else _np.asarray(vals[0])
     return as_image(b, fn).astype("float64")
 
 
@@ -875,6 +878,8 @@ def _canny_core(dx, dy, lo, hi, l2, bounded):
 def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_DEFAULT):
     fn = "bilateralFilter"
     a = _image(src, fn)
+    if not -2**31 <= int(d) < 2**31:  # cv2 takes d as a C int; a larger one would filter for hours
+        raise fail(fn, f"d={d} does not fit a C int")
     if str(a.dtype) not in ("uint8", "float32") or channels(a) not in (1, 3):
         raise fail(fn, "src must be uint8 or float32 with 1 or 3 channels")
     sc = float(sigmaColor) if sigmaColor > 0 else 1.0
