@@ -517,6 +517,8 @@ def _morph(fn, a, op, kernel, anchor, iterations, borderType, borderValue):
     if border == BORDER_CONSTANT:
         # cv2's Scalar: a number v is (v, 0, 0, 0), so channels past the first get 0
         vals = [float(v) for v in borderValue] if isinstance(borderValue, (tuple, list)) else [float(borderValue)]
+        if vals == [_DBL_MAX] * 4:  # cv2's default value means "no border" on every channel, 5+ included
+            vals = [_DBL_MAX] * max(4, channels(a))
         vals = (vals + [0.0] * 4)[:max(1, channels(a))]
         if len(set(vals)) > 1:
             return _morph_padded(a, op, kh, kw, ay, ax, m, iterations, vals)
@@ -662,7 +664,9 @@ def threshold(src, thresh, maxval, type, dst=None):
         raise fail(fn, f"unsupported format {d} (cv2: Unsupported format or combination of formats)")
     thresh, maxval = float(thresh), float(maxval)
     if d not in ("float32", "float64"):
-        thresh = float(math.floor(thresh))  # cv2 reports the integer threshold it applied
+        # cv2 reports the integer threshold it applied: cvFloor, whose answer for NaN or anything
+        # beyond a C int is INT_MIN (so the whole image is above it)
+        thresh = float(_cv_int(thresh, math.floor))
     if d in ("float32", "float64"):
         t, m, x = thresh, maxval, a
         if d == "float32":
@@ -725,6 +729,13 @@ def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C
     return _finish(_np.where(hit, _np.asarray(imax, dtype="uint8"), _np.asarray(0, dtype="uint8")), dst)
 
 
+def _cv_int(v, rounding):
+    """cv2's cvRound / cvFloor / cvCeil of a double: INT_MIN for NaN or a value outside a C int."""
+    if v != v or not -2147483648.0 <= v <= 2147483647.0:
+        return -2147483648
+    return int(rounding(v))
+
+
 def _scalar_bound(b, a, fn):
     # cv2 makes a Scalar of a number or tuple: (v, 0, 0, 0) for a number, a short tuple padded with
     # zeros; so on a multi-channel image a plain number bounds the first channel and asks 0 of the rest
@@ -734,6 +745,9 @@ def _scalar_bound(b, a, fn):
         if c > 4 or len(vals) > 4:
             raise fail(fn, "a scalar boundary applies to images of at most 4 channels")
         vals = (vals + [0.0] * 4)[:c]
+        if str(a.dtype) not in ("float32", "float64"):
+            # an integer image compares with the bounds converted to int (cvRound: half to even)
+            vals = [float(_cv_int(v, round)) for v in vals]
         return _np.asarray(vals) if a.ndim == 3 else _np.asarray(vals[0])
     return as_image(b, fn).astype("float64")
 

@@ -25,6 +25,7 @@ import inspect
 
 from .. import _core
 from .. import numpy as _np
+from ._common import error
 
 # Python's conversion errors, and the public type each is re-raised as.
 _RENAMED = ((AttributeError, TypeError), (TypeError, TypeError), (OverflowError, OverflowError),
@@ -96,10 +97,17 @@ def _named(f, qualname):
     def call(*args, **kwargs):
         try:
             result = f(*args, **kwargs)
-        except (AttributeError, TypeError, OverflowError, IndexError, KeyError, ValueError) as e:
+        except (AttributeError, TypeError, OverflowError, IndexError, KeyError, ValueError, MemoryError, error) as e:
             msg = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
-            if msg.startswith("[mnn.cv"):
+            if msg.startswith(prefix):
                 raise
+            if msg.startswith("[mnn.cv") and "] " in msg:
+                # another public cv function's error (imwrite encoding through imencode, blobFromImage
+                # resizing through resize): named after the function the caller called
+                inner, msg = msg[1:].split("] ", 1)
+                raise type(e)(f"{prefix} {msg} (in {inner})") from e
+            if isinstance(e, (MemoryError, error)):
+                raise type(e)(f"{prefix} {msg or 'out of memory'}") from e
             if msg.startswith("[mnn.") and "] " in msg:  # raised by an mnn.numpy function the cv one called
                 inner, msg = msg[1:].split("] ", 1)
                 msg = f"{msg} (in {inner})"
