@@ -72,6 +72,28 @@ def test_dst_of_another_shape_or_dtype_is_left_alone(name):
         _eq(got, ref)
 
 
+@pytest.mark.parametrize("fn", ["add", "subtract", "bitwise_and", "bitwise_or"])
+@pytest.mark.parametrize("kind", ["numpy", "mnn"])
+def test_masked_ops_keep_dst_outside_the_mask(fn, kind):
+    y = _img(_X.shape)
+    mask = (_RNG.random(_X.shape[:2]) > 0.5).astype(numpy.uint8)
+    init = _img(_X.shape)
+    ref_dst = init.copy()
+    getattr(cv2, fn)(_X, y, ref_dst, mask)
+    dst = init.copy() if kind == "numpy" else mnp.asarray(init.copy())
+    assert getattr(mcv, fn)(_X, y, dst, mask) is dst
+    _eq(dst, ref_dst)
+
+
+def test_masked_normalize_keeps_dst_outside_the_mask():
+    mask = (_RNG.random(_G.shape) > 0.5).astype(numpy.uint8)
+    init = _img(_G.shape)
+    ref_dst, dst = init.copy(), init.copy()
+    cv2.normalize(_G, ref_dst, 0, 255, cv2.NORM_MINMAX, mask=mask)
+    mcv.normalize(_G, dst, 0, 255, cv2.NORM_MINMAX, mask=mask)
+    _eq(dst, ref_dst)
+
+
 def test_dst_in_place_on_the_source():
     a, b = _X.copy(), _X.copy()
     cv2.flip(a, 0, a)

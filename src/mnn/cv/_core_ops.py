@@ -121,9 +121,16 @@ def _masked(res, mask, dst, a, fn):
     keep = m != 0
     if res.ndim == 3:
         keep = _np.reshape(keep, tuple(m.shape) + (1,))
-    base = dst if (dst is not None and isinstance(dst, _np.ndarray) and tuple(dst.shape) == tuple(res.shape)
-                   and dst.dtype == res.dtype) else _np.zeros(res.shape, dtype=res.dtype)
-    return _np.where(keep, res, base)
+    base = _dst_base(dst, res.shape, res.dtype)
+    return _np.where(keep, res, base if base is not None else _np.zeros(res.shape, dtype=res.dtype))
+
+
+def _dst_base(dst, shape, dtype):
+    """A dst argument (numpy or mnn) of the result's shape and dtype, as an mnn array: cv2 keeps its
+    values where a mask is 0. None when dst does not fit (cv2 then starts from zeros)."""
+    if dst is None or not hasattr(dst, "shape") or tuple(dst.shape) != tuple(shape) or str(dst.dtype) != str(dtype):
+        return None
+    return dst if isinstance(dst, _np.ndarray) else as_image(dst, "dst")
 
 
 def _finish(res, dst):
@@ -327,8 +334,8 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
         res = _saturate(x * scale + shift, out)
     if keep is not None:
         k = keep if res.ndim == 2 else _np.reshape(keep, tuple(keep.shape) + (1,))
-        base = dst if isinstance(dst, _np.ndarray) and tuple(dst.shape) == tuple(res.shape) else _np.zeros(res.shape, dtype=out)
-        res = _np.where(k, res, base.astype(out))
+        base = _dst_base(dst, res.shape, out)
+        res = _np.where(k, res, base if base is not None else _np.zeros(res.shape, dtype=out))
     return _finish(res, dst)
 
 
