@@ -180,6 +180,14 @@ def test_errors_raised_on_behalf_of_another_function_name_the_called_one(tmp_pat
         mcv.resize(_X, (5, 2**40))
 
 
+@pytest.mark.parametrize("ranges", [[256, 0], [float("nan"), 1.0], [5, 5]])
+def test_calchist_rejects_empty_or_reversed_ranges(ranges):
+    with pytest.raises(cv2.error):
+        cv2.calcHist([_G], [0], None, [16], ranges)
+    with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.calcHist\] each range needs low < high"):
+        mcv.calcHist([_G], [0], None, [16], ranges)
+
+
 # ---- a reduced run of the audit on the functions above: no crash, hang or wrong answer ----
 
 def _audit_module():

@@ -819,6 +819,8 @@ def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=Fa
     rng = [float(r) for r in ranges]
     if len(rng) != 2 * len(chs):
         raise fail(fn, "ranges must hold a (low, high) pair per dimension")
+    if not all(rng[i] < rng[i + 1] for i in range(0, len(rng), 2)):  # NaN fails this too, as in cv2
+        raise fail(fn, "each range needs low < high (cv2: ranges[i][0] < ranges[i][1])")
     for c in chs:
         if c < 0 or c >= len(planes):
             raise fail(fn, "channel index is out of range")
