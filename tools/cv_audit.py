@@ -884,9 +884,14 @@ def _run_side_workers(side, names, ids, quick, case_timeout, progress, allc):
     return results
 
 
-def documented(case):
-    """Why mnn returning where cv2 raises is intended, for the cases where it is (else None)."""
+def documented(case, cls="mnn_lenient"):
+    """Why a difference is intended, for the cases where it is (else None): mnn returning where cv2
+    raises (cls mnn_lenient), or answering differently on purpose (cls differ)."""
     v, lab = case["v"], case.get("label", "")
+    if case["fn"] in ("putText", "getTextSize"):
+        return "mnn draws OpenCV 4's Hershey text (tests/cv/test_text.py); cv2 5 draws TrueType, on uint8 only"
+    if cls != "mnn_lenient":
+        return None
     draw = case["fn"] in DRAWING
     if draw and (v == "layout" and case.get("layout") != "readonly" or v == "mnn" and case.get("layout") != "contig"):
         return "draws through a strided or Fortran-ordered view (cv2 refuses layouts it cannot wrap)"
@@ -930,12 +935,16 @@ def classify(case, a, b, S):
     if a["r"] is None and isinstance(b["r"], _np().ndarray) and b["r"].size == 0:
         return "empty_none", "cv2 returns None for an empty result, mnn an empty array"
     e = differs(a["r"], b["r"], tol)
+    if e and documented(case, "differ"):
+        return "documented", documented(case, "differ")
     if e:
         return "differ", e
     if len(a["arrays"]) != len(b["arrays"]):
         return "differ", "array argument count"
     for (i, j, u), (_, _, v) in zip(a["arrays"], b["arrays"]):
         e = differs(u, v, tol, f"arg{i}.{j}")
+        if e and documented(case, "differ"):
+            return "documented", documented(case, "differ")
         if e:
             return "differ", "after the call " + e
     return "ok", ""
@@ -1015,12 +1024,24 @@ def main():
     ap.add_argument("--quick", action="store_true", help="reduced grid")
     ap.add_argument("--list", help="'bad' or comma-separated classes to list case by case")
     ap.add_argument("--json", help="write every case's record here")
+    ap.add_argument("--from-json", help="summarize the records of an earlier --json run (with this file's rules)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--names", help=argparse.SUPPRESS)
     ap.add_argument("--ids", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
         worker(a.worker, [int(i) for i in a.ids.split(",")], a.names.split(","), a.quick)
+        return
+    if a.from_json:
+        with open(a.from_json) as f:
+            recs = json.load(f)
+        names = list(dict.fromkeys(r["fn"] for r in recs))
+        allc = cases(names, a.quick)
+        for r in recs:  # re-apply the documented rules, which may be newer than the run
+            why = documented(allc[r["id"]], r["cls"]) if r["cls"] in ("mnn_lenient", "differ") else None
+            if why:
+                r["cls"], r["detail"] = "documented", why
+        summarize(recs, a.list)
         return
     names = audited_names()
     if a.only:

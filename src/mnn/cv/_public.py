@@ -92,6 +92,7 @@ def _write_outputs(outs, args, kwargs, result, prefix):
 def _named(f, qualname):
     prefix = f"[{qualname}]"
     outs = _output_params(f, qualname.rsplit(".", 1)[-1])
+    out_names = frozenset(p for _, p, _ in outs)
 
     @functools.wraps(f)
     def call(*args, **kwargs):
@@ -113,7 +114,7 @@ def _named(f, qualname):
                 msg = f"{msg} (in {inner})"
             public = next(pub for cls, pub in _RENAMED if isinstance(e, cls))
             raise public(f"{prefix} {msg}") from e
-        if outs and (kwargs or len(args) > outs[0][0]):
+        if outs and (len(args) > outs[0][0] or (kwargs and not out_names.isdisjoint(kwargs))):
             result = _write_outputs(outs, args, kwargs, _as_cv2_returns(result, args) if not isinstance(result, tuple)
                                     else tuple(_as_cv2_returns(r, args) for r in result), prefix)
             return result
