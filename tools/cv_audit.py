@@ -824,7 +824,9 @@ def _run_side_workers(side, names, ids, quick, case_timeout, progress, allc):
     """{id: outcome} for one side; outcomes of cases whose process died are {'crash'|'hang': detail}."""
     import base64
     import pickle
+    import queue
     import tempfile
+    import threading
     env = dict(os.environ, OMP_NUM_THREADS="1")
     results = {}
     todo = list(ids)
@@ -834,38 +836,28 @@ def _run_side_workers(side, names, ids, quick, case_timeout, progress, allc):
         p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", side, "--names", ",".join(names),
                               "--ids", ",".join(map(str, todo))] + (["--quick"] if quick else []),
                              stdout=subprocess.PIPE, stderr=err, env=env, text=True)
-        cur, t = None, time.time()
-        timed_out = False
+        # A thread reads the worker's lines into a queue: select() on a buffered pipe would miss
+        # lines already read into Python's buffer and throttle the run to one line per timeout.
+        lines = queue.Queue()
+        reader = threading.Thread(target=lambda f=p.stdout: ([lines.put(ln) for ln in f], lines.put(None)), daemon=True)
+        reader.start()
+        cur, timed_out = None, False
         while True:
-            r, _, _ = select.select([p.stdout], [], [], 0.2)
-            if r:
-                line = p.stdout.readline()
-                if not line:
-                    break
-                t = time.time()
-                if line.startswith("@S "):
-                    cur = int(line[3:])
-                elif line.startswith("@R "):
-                    i, blob = line[3:].split(" ", 1)
-                    results[int(i)] = pickle.loads(base64.b64decode(blob))
-                    todo.remove(int(i))
-                    cur = None
-                continue
-            if time.time() - t > case_timeout and cur is not None:
+            try:
+                line = lines.get(timeout=case_timeout if cur is not None else 600.0)
+            except queue.Empty:
                 timed_out = True
                 p.kill()
                 break
-            if p.poll() is not None and not r:
-                rest = p.stdout.read()
-                for line in rest.splitlines():
-                    if line.startswith("@S "):
-                        cur = int(line[3:])
-                    elif line.startswith("@R "):
-                        i, blob = line[3:].split(" ", 1)
-                        results[int(i)] = pickle.loads(base64.b64decode(blob))
-                        todo.remove(int(i))
-                        cur = None
+            if line is None:
                 break
+            if line.startswith("@S "):
+                cur = int(line[3:])
+            elif line.startswith("@R "):
+                i, blob = line[3:].split(" ", 1)
+                results[int(i)] = pickle.loads(base64.b64decode(blob))
+                todo.remove(int(i))
+                cur = None
         p.wait()
         err.seek(0)
         tail = err.read()
