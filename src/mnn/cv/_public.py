@@ -107,11 +107,11 @@ def _named(f, qualname):
                 # resizing through resize): named after the function the caller called
                 inner, msg = msg[1:].split("] ", 1)
                 raise type(e)(f"{prefix} {msg} (in {inner})") from e
-            if isinstance(e, (MemoryError, error)):
-                raise type(e)(f"{prefix} {msg or 'out of memory'}") from e
             if msg.startswith("[mnn.") and "] " in msg:  # raised by an mnn.numpy function the cv one called
                 inner, msg = msg[1:].split("] ", 1)
                 msg = f"{msg} (in {inner})"
+            if isinstance(e, (MemoryError, error)):
+                raise type(e)(f"{prefix} {msg or 'out of memory'}") from e
             public = next(pub for cls, pub in _RENAMED if isinstance(e, cls))
             raise public(f"{prefix} {msg}") from e
         if outs and (len(args) > outs[0][0] or (kwargs and not out_names.isdisjoint(kwargs))):
