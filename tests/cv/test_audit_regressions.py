@@ -188,6 +188,15 @@ def test_calchist_rejects_empty_or_reversed_ranges(ranges):
         mcv.calcHist([_G], [0], None, [16], ranges)
 
 
+@pytest.mark.parametrize("ksize", [(1, 1), (2, 2), (1, 2), (4, 4), (8, 2), (16, 16), (3, 3), (2, 3), (6, 4)])
+@pytest.mark.parametrize("ch", [1, 3])
+def test_uint8_box_average_rounds_like_cv2(ksize, ch):
+    # cv2 5 divides power-of-two windows with a shift whose rounding constant is n/2 + 1
+    x = _img((31, 37, ch) if ch > 1 else (31, 37))
+    _eq(mcv.blur(x, ksize), cv2.blur(x, ksize))
+    _eq(mcv.boxFilter(x, -1, ksize, borderType=cv2.BORDER_CONSTANT), cv2.boxFilter(x, -1, ksize, borderType=cv2.BORDER_CONSTANT))
+
+
 # ---- a reduced run of the audit on the functions above: no crash, hang or wrong answer ----
 
 def _audit_module():
@@ -201,7 +210,7 @@ def _audit_module():
 def test_reduced_audit_finds_no_crash_or_wrong_answer():
     audit = _audit_module()
     names = ["flip", "add", "min", "bitwise_and", "inRange", "erode", "invertAffineTransform", "threshold",
-             "line", "imwrite"]
+             "line", "imwrite", "blur"]
     recs = audit.run_audit(names, quick=True, case_timeout=30.0)
     bad = [f"{r['cls']}: {r['name']}: {r['detail']}" for r in recs if r["cls"] in ("crash", "hang", "differ")]
     assert len(recs) > 200 and not bad, "\n".join(bad)

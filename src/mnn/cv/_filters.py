@@ -196,9 +196,14 @@ def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
     border = _border(borderType, fn, allow_wrap=str(a.dtype) == "float32" and not sqr)
     anc = _anchor(anchor, kw, kh, fn)
     if normalize and out == "uint8" and not sqr and str(a.dtype) == "uint8":
-        # cv2's 8-bit box average rounds halves up: (2*sum + n) // (2n), exact in int32.
+        # cv2's 8-bit box average rounds halves up: (2*sum + n) // (2n), exact in int32; except that
+        # cv2 5 divides by a power of two n > 1 with a shift whose rounding constant is n/2 + 1
+        # (so 130.25 becomes 131): (sum + n/2 + 1) >> log2(n), matched here bit for bit.
         n = kw * kh
         s = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, "int32")
+        if n > 1 and n & (n - 1) == 0:
+            q = (s + _np.asarray(n // 2 + 1, dtype="int32")) // _np.asarray(n, dtype="int32")
+            return _finish(q.astype("uint8"), dst)
         return _finish(((s * 2 + n) // (2 * n)).astype("uint8"), dst)
     scale = 1.0 / (kw * kh) if normalize else 1.0
     res = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, out, scale=scale, sqr=sqr)
