@@ -197,6 +197,14 @@ def test_uint8_box_average_rounds_like_cv2(ksize, ch):
     _eq(mcv.boxFilter(x, -1, ksize, borderType=cv2.BORDER_CONSTANT), cv2.boxFilter(x, -1, ksize, borderType=cv2.BORDER_CONSTANT))
 
 
+@pytest.mark.parametrize("d", [-1, 0, 5])
+@pytest.mark.parametrize("sigma_space", [0.0, -2.0, 3.0])
+@pytest.mark.parametrize("dtype", [numpy.uint8, numpy.float32])
+def test_bilateral_nonpositive_sigma_space_matches_cv2(d, sigma_space, dtype):
+    x = _img((13, 17, 3), dtype)
+    _eq(mcv.bilateralFilter(x, d, 50.0, sigma_space), cv2.bilateralFilter(x, d, 50.0, sigma_space), 1e-3)
+
+
 # ---- a reduced run of the audit on the functions above: no crash, hang or wrong answer ----
 
 def _audit_module():

@@ -903,8 +903,12 @@ def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_
         raise fail(fn, f"d={d} does not fit a C int")
     if str(a.dtype) not in ("uint8", "float32") or channels(a) not in (1, 3):
         raise fail(fn, "src must be uint8 or float32 with 1 or 3 channels")
+    if not float(sigmaSpace) > 0:
+        # cv2 5 returns the image unchanged for sigmaSpace <= 0 (whatever d is), where cv2 4 used 1
+        _border(borderType, fn, allow_wrap=True)  # still validated
+        return _finish(a.copy(), dst)
     sc = float(sigmaColor) if sigmaColor > 0 else 1.0
-    ss = float(sigmaSpace) if sigmaSpace > 0 else 1.0
+    ss = float(sigmaSpace)
     radius = int(_np.rint(_np.asarray(ss * 1.5)).item()) if d <= 0 else int(d) // 2
     radius = max(radius, 1)
     border = _border(borderType, fn, allow_wrap=True)
