@@ -157,6 +157,17 @@ def test_morphology_five_channels_default_border(fn, dtype):
     _eq(getattr(mcv, fn)(x, k), getattr(cv2, fn)(x, k))
 
 
+def test_inrange_five_channels_take_a_value_per_channel():
+    x = _img((5, 6, 5))
+    lo, hi = (10, 20, 30, 40, 50), (150, 160, 170, 180, 250)
+    _eq(mcv.inRange(x, lo, hi), cv2.inRange(x, lo, hi))
+    for bad in (10, (10, 20, 30, 40)):
+        with pytest.raises(cv2.error):
+            cv2.inRange(x, bad, hi)
+        with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.inRange\] "):
+            mcv.inRange(x, bad, hi)
+
+
 @pytest.mark.parametrize("bounds", [(10.5, 150.5), (11.5, 149.5), (-3.7, 2.5), (float("nan"), 100), (1e300, 2)])
 @pytest.mark.parametrize("dtype", [numpy.uint8, numpy.int16])
 def test_inrange_rounds_bounds_like_cv2_on_integer_images(bounds, dtype):

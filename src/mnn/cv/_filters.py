@@ -747,8 +747,9 @@ def _scalar_bound(b, a, fn):
     if isinstance(b, (int, float, tuple, list)):
         vals = [float(b)] if isinstance(b, (int, float)) else [float(v) for v in b]
         c = channels(a)
-        if c > 4 or len(vals) > 4:
-            raise fail(fn, "a scalar boundary applies to images of at most 4 channels")
+        if c > 4 and len(vals) != c or len(vals) > max(c, 4):
+            # past 4 channels cv2 takes only one value per channel (its Scalar has 4)
+            raise fail(fn, f"a boundary of {len(vals)} values for an image of {c} channels")
         vals = (vals + [0.0] * 4)[:c]
         if str(a.dtype) not in ("float32", "float64"):
             # an integer image compares with the bounds converted to int (cvRound: half to even)
