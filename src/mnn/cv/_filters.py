@@ -747,8 +747,9 @@ def _scalar_bound(b, a, fn):
     if isinstance(b, (int, float, tuple, list)):
         vals = [float(b)] if isinstance(b, (int, float)) else [float(v) for v in b]
         c = channels(a)
-        if c > 4 and len(vals) != c or len(vals) > max(c, 4):
-            # past 4 channels cv2 takes only one value per channel (its Scalar has 4)
+        if len(vals) not in ((1, c, 4) if c <= 4 else (c,)):
+            # cv2 takes a number, a 1-tuple, a 4-value Scalar or one value per channel (past 4
+            # channels only the last)
             raise fail(fn, f"a boundary of {len(vals)} values for an image of {c} channels")
         vals = (vals + [0.0] * 4)[:c]
         if str(a.dtype) not in ("float32", "float64"):
