@@ -64,10 +64,14 @@ def _is_scalar(x):
     return isinstance(x, (int, float, tuple, list))
 
 
-def _scalar_values(s, a):
-    """cv2's Scalar against an image: a number applies to every channel, a tuple per channel."""
+def _scalar_values(s, a, first_channel=False):
+    """cv2's Scalar against an image: a number applies to every channel (the arithmetic ops), or
+    with first_channel to the first one only, the others getting 0 (min, max and the bitwise ops
+    take a number as Scalar(v, 0, 0, 0)); a tuple applies per channel, padded with zeros."""
     c = channels(a)
-    if isinstance(s, (int, float)):
+    if isinstance(s, (int, float)) and first_channel:
+        vals = ([float(s)] + [0.0] * c)[:c]
+    elif isinstance(s, (int, float)):
         vals = [float(s)] * c
     else:
         vals = [float(v) for v in s] + [0.0] * 4
@@ -77,15 +81,16 @@ def _scalar_values(s, a):
     return _np.asarray(vals)
 
 
-def _operands(fn, src1, src2, dtype, round_scalar=False):
+def _operands(fn, src1, src2, dtype, round_scalar=False, first_channel=False):
     """Both operands as float64 arrays, plus the result dtype (cv2's rules for mixed types).
-    round_scalar: cv2 first converts a Scalar to the image's type (add, subtract, absdiff)."""
+    round_scalar: cv2 first converts a Scalar to the image's type (add, subtract, absdiff).
+    first_channel: a number is Scalar(v, 0, 0, 0) (min, max)."""
     s1, s2 = _is_scalar(src1), _is_scalar(src2)
     if s1 and s2:
         raise fail(fn, "at least one operand must be an array")
     if s1 or s2:
         a = _arr(src2 if s1 else src1, fn)
-        sv = _scalar_values(src1 if s1 else src2, a)
+        sv = _scalar_values(src1 if s1 else src2, a, first_channel)
         out = str(a.dtype) if dtype is None or dtype < 0 else _DEPTHS[int(dtype)]
         if round_scalar and str(a.dtype) not in _FLOATS:
             sv = _np.rint(sv)  # cv2 rounds the Scalar to an integer (no clipping) for integer images
@@ -116,9 +121,16 @@ def _masked(res, mask, dst, a, fn):
     keep = m != 0
     if res.ndim == 3:
         keep = _np.reshape(keep, tuple(m.shape) + (1,))
-    base = dst if (dst is not None and isinstance(dst, _np.ndarray) and tuple(dst.shape) == tuple(res.shape)
-                   and dst.dtype == res.dtype) else _np.zeros(res.shape, dtype=res.dtype)
-    return _np.where(keep, res, base)
+    base = _dst_base(dst, res.shape, res.dtype)
+    return _np.where(keep, res, base if base is not None else _np.zeros(res.shape, dtype=res.dtype))
+
+
+def _dst_base(dst, shape, dtype):
+    """A dst argument (numpy or mnn) of the result's shape and dtype, as an mnn array: cv2 keeps its
+    values where a mask is 0. None when dst does not fit (cv2 then starts from zeros)."""
+    if dst is None or not hasattr(dst, "shape") or tuple(dst.shape) != tuple(shape) or str(dst.dtype) != str(dtype):
+        return None
+    return dst if isinstance(dst, _np.ndarray) else as_image(dst, "dst")
 
 
 def _finish(res, dst):
@@ -211,13 +223,13 @@ def absdiff(src1, src2, dst=None):
 
 def min(src1, src2, dst=None):  # noqa: A001  (cv2's name)
     """cv2.min: the per-element minimum; a scalar operand is saturated to the image's depth."""
-    x, y, out, _ = _operands("min", src1, src2, -1, True)
+    x, y, out, _ = _operands("min", src1, src2, -1, True, True)
     return _finish(_saturate(_np.minimum(x, y), out), dst)
 
 
 def max(src1, src2, dst=None):  # noqa: A001  (cv2's name)
     """cv2.max: the per-element maximum; a scalar operand is saturated to the image's depth."""
-    x, y, out, _ = _operands("max", src1, src2, -1, True)
+    x, y, out, _ = _operands("max", src1, src2, -1, True, True)
     return _finish(_saturate(_np.maximum(x, y), out), dst)
 
 
@@ -322,8 +334,8 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
         res = _saturate(x * scale + shift, out)
     if keep is not None:
         k = keep if res.ndim == 2 else _np.reshape(keep, tuple(keep.shape) + (1,))
-        base = dst if isinstance(dst, _np.ndarray) and tuple(dst.shape) == tuple(res.shape) else _np.zeros(res.shape, dtype=out)
-        res = _np.where(k, res, base.astype(out))
+        base = _dst_base(dst, res.shape, out)
+        res = _np.where(k, res, base if base is not None else _np.zeros(res.shape, dtype=out))
     return _finish(res, dst)
 
 
@@ -410,7 +422,7 @@ def _bitwise(fn, op, src1, src2, dst, mask):
         a = _arr(src2 if s1 else src1, fn)
         if str(a.dtype) in _FLOATS:
             raise fail(fn, "bitwise operations with a scalar need an integer image")
-        sv = _saturate(_scalar_values(src1 if s1 else src2, a), str(a.dtype))
+        sv = _saturate(_scalar_values(src1 if s1 else src2, a, True), str(a.dtype))
         res = op(a, sv)
     else:
         a, b = _arr(src1, fn, "src1"), _arr(src2, fn, "src2")

@@ -196,9 +196,14 @@ def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
     border = _border(borderType, fn, allow_wrap=str(a.dtype) == "float32" and not sqr)
     anc = _anchor(anchor, kw, kh, fn)
     if normalize and out == "uint8" and not sqr and str(a.dtype) == "uint8":
-        # cv2's 8-bit box average rounds halves up: (2*sum + n) // (2n), exact in int32.
+        # cv2's 8-bit box average rounds halves up: (2*sum + n) // (2n), exact in int32; except that
+        # cv2 5 divides by a power of two n > 1 with a shift whose rounding constant is n/2 + 1
+        # (so 130.25 becomes 131): (sum + n/2 + 1) >> log2(n), matched here bit for bit.
         n = kw * kh
         s = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, "int32")
+        if n > 1 and n & (n - 1) == 0:
+            q = (s + _np.asarray(n // 2 + 1, dtype="int32")) // _np.asarray(n, dtype="int32")
+            return _finish(q.astype("uint8"), dst)
         return _finish(((s * 2 + n) // (2 * n)).astype("uint8"), dst)
     scale = 1.0 / (kw * kh) if normalize else 1.0
     res = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, out, scale=scale, sqr=sqr)
@@ -509,12 +514,16 @@ def _morph(fn, a, op, kernel, anchor, iterations, borderType, borderValue):
             ax, ay = ax * iterations, ay * iterations
             iterations = 1
     kh, kw, m = el
-    if iterations <= 0 or kh * kw == 1:
+    if iterations == 0 or kh * kw == 1:
         return a.copy()
+    # cv2 applies the element once, then repeats it while i < iterations: a negative count is one pass
+    iterations = max(iterations, 1)
     border = _border(borderType, fn)
     if border == BORDER_CONSTANT:
         # cv2's Scalar: a number v is (v, 0, 0, 0), so channels past the first get 0
         vals = [float(v) for v in borderValue] if isinstance(borderValue, (tuple, list)) else [float(borderValue)]
+        if vals == [_DBL_MAX] * 4:  # cv2's default value means "no border" on every channel, 5+ included
+            vals = [_DBL_MAX] * max(4, channels(a))
         vals = (vals + [0.0] * 4)[:max(1, channels(a))]
         if len(set(vals)) > 1:
             return _morph_padded(a, op, kh, kw, ay, ax, m, iterations, vals)
@@ -660,7 +669,9 @@ def threshold(src, thresh, maxval, type, dst=None):
         raise fail(fn, f"unsupported format {d} (cv2: Unsupported format or combination of formats)")
     thresh, maxval = float(thresh), float(maxval)
     if d not in ("float32", "float64"):
-        thresh = float(math.floor(thresh))  # cv2 reports the integer threshold it applied
+        # cv2 reports the integer threshold it applied: cvFloor, whose answer for NaN or anything
+        # beyond a C int is INT_MIN (so the whole image is above it)
+        thresh = float(_cv_int(thresh, math.floor))
     if d in ("float32", "float64"):
         t, m, x = thresh, maxval, a
         if d == "float32":
@@ -723,15 +734,28 @@ def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C
     return _finish(_np.where(hit, _np.asarray(imax, dtype="uint8"), _np.asarray(0, dtype="uint8")), dst)
 
 
+def _cv_int(v, rounding):
+    """cv2's cvRound / cvFloor / cvCeil of a double: INT_MIN for NaN or a value outside a C int."""
+    if v != v or not -2147483648.0 <= v <= 2147483647.0:
+        return -2147483648
+    return int(rounding(v))
+
+
 def _scalar_bound(b, a, fn):
-    if isinstance(b, (int, float)):
-        return _np.asarray(float(b))
-    if isinstance(b, (tuple, list)):
-        vals = [float(v) for v in b]
+    # cv2 makes a Scalar of a number or tuple: (v, 0, 0, 0) for a number, a short tuple padded with
+    # zeros; so on a multi-channel image a plain number bounds the first channel and asks 0 of the rest
+    if isinstance(b, (int, float, tuple, list)):
+        vals = [float(b)] if isinstance(b, (int, float)) else [float(v) for v in b]
         c = channels(a)
-        if len(vals) < c:
-            raise fail(fn, "the lower and upper boundaries need one value per channel")
-        return _np.asarray(vals[:c]) if a.ndim == 3 else _np.asarray(vals[0])
+        if len(vals) not in ((1, c, 4) if c <= 4 else (c,)):
+            # cv2 takes a number, a 1-tuple, a 4-value Scalar or one value per channel (past 4
+            # channels only the last)
+            raise fail(fn, f"a boundary of {len(vals)} values for an image of {c} channels")
+        vals = (vals + [0.0] * 4)[:c]
+        if str(a.dtype) not in ("float32", "float64"):
+            # an integer image compares with the bounds converted to int (cvRound: half to even)
+            vals = [float(_cv_int(v, round)) for v in vals]
+        return _np.asarray(vals) if a.ndim == 3 else _np.asarray(vals[0])
     return as_image(b, fn).astype("float64")
 
 
@@ -802,6 +826,8 @@ def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=Fa
     rng = [float(r) for r in ranges]
     if len(rng) != 2 * len(chs):
         raise fail(fn, "ranges must hold a (low, high) pair per dimension")
+    if not all(rng[i] < rng[i + 1] for i in range(0, len(rng), 2)):  # NaN fails this too, as in cv2
+        raise fail(fn, "each range needs low < high (cv2: ranges[i][0] < ranges[i][1])")
     for c in chs:
         if c < 0 or c >= len(planes):
             raise fail(fn, "channel index is out of range")
@@ -875,10 +901,16 @@ def _canny_core(dx, dy, lo, hi, l2, bounded):
 def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_DEFAULT):
     fn = "bilateralFilter"
     a = _image(src, fn)
+    if not -2**31 <= int(d) < 2**31:  # cv2 takes d as a C int; a larger one would filter for hours
+        raise fail(fn, f"d={d} does not fit a C int")
     if str(a.dtype) not in ("uint8", "float32") or channels(a) not in (1, 3):
         raise fail(fn, "src must be uint8 or float32 with 1 or 3 channels")
+    if not float(sigmaSpace) > 0:
+        # cv2 5 returns the image unchanged for sigmaSpace <= 0 (whatever d is), where cv2 4 used 1
+        _border(borderType, fn, allow_wrap=True)  # still validated
+        return _finish(a.copy(), dst)
     sc = float(sigmaColor) if sigmaColor > 0 else 1.0
-    ss = float(sigmaSpace) if sigmaSpace > 0 else 1.0
+    ss = float(sigmaSpace)
     radius = int(_np.rint(_np.asarray(ss * 1.5)).item()) if d <= 0 else int(d) // 2
     radius = max(radius, 1)
     border = _border(borderType, fn, allow_wrap=True)

@@ -314,7 +314,9 @@ def _invert_affine(m):
 
 
 def invertAffineTransform(M, iM=None):
-    return _as_f64(_invert_affine(_matrix(M, "invertAffineTransform", 2, 3)))
+    inv = _as_f64(_invert_affine(_matrix(M, "invertAffineTransform", 2, 3)))
+    # cv2 answers in the matrix's own type: float32 for a float32 M (float64 otherwise)
+    return inv.astype("float32") if str(getattr(M, "dtype", "")) == "float32" else inv
 
 
 def getRotationMatrix2D(center, angle, scale):
