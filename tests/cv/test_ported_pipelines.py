@@ -1,0 +1,228 @@
+"""Real server-side pipelines ported by changing two imports.
+
+Each pipeline is written once, as a function of the module pair (cv2, np), in the style such code is
+written in the wild; it runs with (cv2, numpy) and with (mnn.cv, mnn.numpy) on real photographs
+(scikit-image / scikit-learn sample images) and every output is compared: exact for integers, boxes
+and contours, 1e-5 relative for floats, and the container types too (tuple vs list, array vs scalar).
+Random choices are drawn once with numpy and handed to both runs as plain Python values.
+"""
+import math
+
+import cv2 as real_cv2
+import numpy
+import pytest
+
+import mnn.cv as mcv
+import mnn.numpy as mnp
+
+skdata = pytest.importorskip("skimage.data")
+
+REAL = (real_cv2, numpy)
+MNN = (mcv, mnp)
+
+
+# ----------------------------------------------------------------------------------------------
+# images and comparison
+
+
+def photo(name):
+    """A sample photograph as cv2 would load it (BGR for colour images)."""
+    if name in ("china", "flower"):
+        from sklearn.datasets import load_sample_image
+        rgb = load_sample_image(name + ".jpg")
+    else:
+        rgb = getattr(skdata, name)()
+    return numpy.ascontiguousarray(rgb[:, :, ::-1]) if rgb.ndim == 3 else rgb
+
+
+def both(fn, *args, **kw):
+    """Runs fn(cv2, np, ...) with both module pairs; inputs are handed over as each side's arrays."""
+    ref = fn(*REAL, *args, **kw)
+    got = fn(*MNN, *[mnp.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args], **kw)
+    return ref, got
+
+
+def check(ref, got, where="out"):
+    """Same structure, types, dtypes, shapes and values (exact unless floating point)."""
+    if isinstance(ref, numpy.ndarray):
+        assert isinstance(got, mnp.ndarray), f"{where}: {type(got)} is not an mnn.numpy.ndarray"
+        g = numpy.asarray(got)
+        assert g.dtype == ref.dtype, f"{where}: dtype {g.dtype} != {ref.dtype}"
+        assert g.shape == ref.shape, f"{where}: shape {g.shape} != {ref.shape}"
+        if ref.dtype.kind in "fc":
+            scale = float(numpy.abs(ref).max()) if ref.size else 1.0
+            numpy.testing.assert_allclose(g, ref, rtol=1e-5, atol=1e-6 * max(scale, 1.0), err_msg=where)
+        else:
+            numpy.testing.assert_array_equal(g, ref, err_msg=where)
+    elif isinstance(ref, (tuple, list)):
+        assert type(got) is type(ref), f"{where}: {type(got).__name__} != {type(ref).__name__}"
+        assert len(got) == len(ref), f"{where}: length {len(got)} != {len(ref)}"
+        for i, (r, g) in enumerate(zip(ref, got)):
+            check(r, g, f"{where}[{i}]")
+    elif isinstance(ref, dict):
+        assert isinstance(got, dict) and got.keys() == ref.keys(), where
+        for k in ref:
+            check(ref[k], got[k], f"{where}[{k!r}]")
+    elif isinstance(ref, numpy.generic):
+        # a numpy scalar: mnn.numpy's scalars are 0-d arrays (isinstance(s, mnp.float64) holds)
+        assert isinstance(got, mnp.ndarray) and got.ndim == 0, f"{where}: {type(got)} is not a scalar"
+        assert numpy.dtype(got.dtype) == ref.dtype, f"{where}: scalar dtype {got.dtype} != {ref.dtype}"
+        check_value(ref.item(), got.item(), where)
+    else:
+        assert type(got) is type(ref), f"{where}: {type(got).__name__} != {type(ref).__name__}"
+        check_value(ref, got, where)
+
+
+def check_value(ref, got, where):
+    if isinstance(ref, float):
+        assert math.isclose(got, ref, rel_tol=1e-5, abs_tol=1e-9), f"{where}: {got} != {ref}"
+    else:
+        assert got == ref, f"{where}: {got!r} != {ref!r}"
+
+
+# ----------------------------------------------------------------------------------------------
+# 1. YOLO: letterbox pre-processing, decode + NMS + drawing post-processing
+
+COCO_NAMES = ["person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck"]
+
+
+def letterbox(cv2, np, im, new_shape=(640, 640), color=(114, 114, 114), stride=32, auto=False):
+    shape = im.shape[:2]  # current shape [height, width]
+    r = min(new_shape[0] / shape[0], new_shape[1] / shape[1])
+    new_unpad = int(round(shape[1] * r)), int(round(shape[0] * r))
+    dw, dh = new_shape[1] - new_unpad[0], new_shape[0] - new_unpad[1]
+    if auto:  # minimum rectangle
+        dw, dh = np.mod(dw, stride), np.mod(dh, stride)
+    dw /= 2
+    dh /= 2
+    if shape[::-1] != new_unpad:
+        im = cv2.resize(im, new_unpad, interpolation=cv2.INTER_LINEAR)
+    top, bottom = int(round(dh - 0.1)), int(round(dh + 0.1))
+    left, right = int(round(dw - 0.1)), int(round(dw + 0.1))
+    im = cv2.copyMakeBorder(im, top, bottom, left, right, cv2.BORDER_CONSTANT, value=color)
+    return im, r, (dw, dh)
+
+
+def yolo_preprocess(cv2, np, img, auto=False):
+    im, ratio, pad = letterbox(cv2, np, img, auto=auto)
+    x = im[:, :, ::-1].transpose(2, 0, 1)  # BGR->RGB, HWC->CHW
+    x = np.ascontiguousarray(x)
+    x = x.astype(np.float32)
+    x /= 255.0
+    if len(x.shape) == 3:
+        x = x[None]
+    return x, ratio, pad
+
+
+def xywh2xyxy(np, x):
+    y = np.copy(x)
+    y[:, 0] = x[:, 0] - x[:, 2] / 2
+    y[:, 1] = x[:, 1] - x[:, 3] / 2
+    y[:, 2] = x[:, 0] + x[:, 2] / 2
+    y[:, 3] = x[:, 1] + x[:, 3] / 2
+    return y
+
+
+def yolo_postprocess(cv2, np, pred, img, ratio, pad, conf_thres=0.25, iou_thres=0.45):
+    """YOLOv5-style output (1, N, 5 + classes): objectness, class scores, NMS, boxes back to the image."""
+    p = np.squeeze(pred, axis=0)
+    p = p[p[:, 4] > conf_thres]
+    scores = p[:, 5:] * p[:, 4:5]
+    class_ids = np.argmax(scores, axis=1)
+    confidences = scores[np.arange(len(scores)), class_ids]
+    keep = np.where(confidences > conf_thres)[0]
+    boxes, confidences, class_ids = p[keep, :4], confidences[keep], class_ids[keep]
+    # OpenCV's NMS wants top-left x, y, w, h
+    tlwh = np.concatenate([boxes[:, :2] - boxes[:, 2:4] / 2, boxes[:, 2:4]], axis=1)
+    indices = cv2.dnn.NMSBoxes(tlwh.tolist(), confidences.tolist(), conf_thres, iou_thres)
+    indices = np.array(indices).flatten()
+    xyxy = xywh2xyxy(np, boxes[indices])
+    xyxy[:, [0, 2]] -= pad[0]
+    xyxy[:, [1, 3]] -= pad[1]
+    xyxy /= ratio
+    h, w = img.shape[:2]
+    xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, w)
+    xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, h)
+    out = img.copy()
+    for box, cls in zip(xyxy, class_ids[indices]):
+        x1, y1, x2, y2 = box.round().astype(int).tolist()
+        color = (int(cls) * 40 % 256, 255 - int(cls) * 30 % 256, 128)
+        cv2.rectangle(out, (x1, y1), (x2, y2), color, 2)
+    boxes_only = out.copy()
+    labels = []
+    for box, score, cls in zip(xyxy, confidences[indices], class_ids[indices]):
+        x1, y1 = int(box[0]), int(box[1])
+        color = (int(cls) * 40 % 256, 255 - int(cls) * 30 % 256, 128)
+        label = f"{COCO_NAMES[cls]} {score:.2f}"
+        (tw, th), baseline = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1)
+        cv2.rectangle(out, (x1, y1 - th - baseline), (x1 + tw, y1), color, cv2.FILLED)
+        cv2.putText(out, label, (x1, y1 - baseline), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1,
+                    cv2.LINE_AA)
+        labels.append(label)
+    return indices, xyxy, boxes_only, out, labels
+
+
+def yolov8_postprocess(cv2, np, pred, conf_thres=0.25, iou_thres=0.5):
+    """YOLOv8-style output (1, 4 + classes, N): transpose, amax, boolean mask, class-offset NMS."""
+    p = np.transpose(np.squeeze(pred))  # (N, 4 + classes)
+    scores = np.amax(p[:, 4:], axis=1)
+    mask = scores >= conf_thres
+    p, scores = p[mask], scores[mask]
+    class_ids = p[:, 4:].argmax(1)
+    xyxy = xywh2xyxy(np, p[:, :4])
+    offset = class_ids[:, None].astype(np.float32) * 4096  # per-class NMS in one call
+    shifted = xyxy + offset
+    tlwh = np.hstack((shifted[:, :2], shifted[:, 2:] - shifted[:, :2]))
+    keep = cv2.dnn.NMSBoxes(tlwh, scores, conf_thres, iou_thres)
+    return np.stack([xyxy[keep, 0], xyxy[keep, 1], xyxy[keep, 2], xyxy[keep, 3],
+                     scores[keep], class_ids[keep].astype(np.float32)], axis=-1)
+
+
+def synthetic_yolo_output(letterboxed_hw, n=2000, classes=8, seed=0, v8=False):
+    """A detector's raw output: a few clusters of overlapping candidate boxes over noise."""
+    rng = numpy.random.default_rng(seed)
+    h, w = letterboxed_hw
+    centers = rng.uniform([80, 80], [w - 80, h - 80], size=(6, 2))
+    sizes = rng.uniform(40, 200, size=(6, 2))
+    which = rng.integers(0, 6, size=n)
+    xy = centers[which] + rng.normal(0, 6, size=(n, 2))
+    wh = sizes[which] * rng.uniform(0.85, 1.15, size=(n, 2))
+    obj = rng.beta(0.6, 2.0, size=(n, 1))
+    cls = rng.random((n, classes)) ** 3
+    cls[numpy.arange(n), which % classes] += 0.6
+    pred = numpy.concatenate([xy, wh, obj, cls], axis=1).astype(numpy.float32)
+    if v8:
+        pred = numpy.concatenate([xy, wh, cls * obj], axis=1).astype(numpy.float32).T
+    return pred[None]
+
+
+def yolo_pipeline(cv2, np, img, pred, pred8):
+    x, ratio, pad = yolo_preprocess(cv2, np, img)
+    x_auto, _, pad_auto = yolo_preprocess(cv2, np, img, auto=True)
+    indices, boxes, drawn, labelled, labels = yolo_postprocess(cv2, np, pred, img, ratio, pad)
+    dets8 = yolov8_postprocess(cv2, np, pred8)
+    return dict(x=x, ratio=ratio, pad=pad, x_auto=x_auto, pad_auto=pad_auto, indices=indices, boxes=boxes,
+                drawn=drawn, labels=labels, dets8=dets8), labelled
+
+
+def outside_labels(img, boxes):
+    """img with the label bands above each box blanked: OpenCV 5's putText/getTextSize draw and
+    measure TrueType text, mnn.cv's OpenCV 4's Hershey text (a documented difference, see
+    tests/cv/test_text.py), so only the pixels no label touches can be compared."""
+    out = numpy.array(img)
+    for x1, y1 in numpy.asarray(boxes)[:, :2].astype(int):
+        out[max(y1 - 30, 0):y1 + 2, max(x1 - 2, 0):x1 + 160] = 0
+    return out
+
+
+@pytest.mark.parametrize("name", ["astronaut", "chelsea", "china"])
+def test_yolo_letterbox_and_postprocess(name):
+    img = photo(name)
+    pred = synthetic_yolo_output((640, 640), seed=len(name))
+    pred8 = synthetic_yolo_output((640, 640), seed=len(name) + 1, v8=True)
+    (ref, ref_labelled), (got, got_labelled) = both(yolo_pipeline, img, pred, pred8)
+    assert len(ref["indices"]) >= 3 and ref["x"].shape == (1, 3, 640, 640)  # the test exercises something
+    check(ref, got)
+    numpy.testing.assert_array_equal(outside_labels(got_labelled, ref["boxes"]),
+                                     outside_labels(ref_labelled, ref["boxes"]))
+    assert (numpy.asarray(got_labelled) != numpy.asarray(got["drawn"])).any()  # the labels were drawn
