@@ -226,3 +226,147 @@ def test_yolo_letterbox_and_postprocess(name):
     numpy.testing.assert_array_equal(outside_labels(got_labelled, ref["boxes"]),
                                      outside_labels(ref_labelled, ref["boxes"]))
     assert (numpy.asarray(got_labelled) != numpy.asarray(got["drawn"])).any()  # the labels were drawn
+
+
+# ----------------------------------------------------------------------------------------------
+# 2. OCR text detection (DB-style) post-processing
+
+
+def db_probability_map(cv2, np, gray):
+    """What a text detector's sigmoid output looks like: text strokes merged into word blobs, soft edges."""
+    ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY_INV, 25, 15)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (9, 3))
+    words = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, kernel)
+    return cv2.GaussianBlur(words.astype(np.float32) / 255.0, (5, 5), 0)
+
+
+def get_mini_boxes(cv2, np, contour):
+    bounding_box = cv2.minAreaRect(contour)
+    points = sorted(list(cv2.boxPoints(bounding_box)), key=lambda x: x[0])
+    if points[1][1] > points[0][1]:
+        index_1, index_4 = 0, 1
+    else:
+        index_1, index_4 = 1, 0
+    if points[3][1] > points[2][1]:
+        index_2, index_3 = 2, 3
+    else:
+        index_2, index_3 = 3, 2
+    box = [points[index_1], points[index_2], points[index_3], points[index_4]]
+    return box, min(bounding_box[1])
+
+
+def box_score_fast(cv2, np, bitmap, _box):
+    h, w = bitmap.shape[:2]
+    box = _box.copy()
+    xmin = np.clip(np.floor(box[:, 0].min()).astype(np.int32), 0, w - 1)
+    xmax = np.clip(np.ceil(box[:, 0].max()).astype(np.int32), 0, w - 1)
+    ymin = np.clip(np.floor(box[:, 1].min()).astype(np.int32), 0, h - 1)
+    ymax = np.clip(np.ceil(box[:, 1].max()).astype(np.int32), 0, h - 1)
+    mask = np.zeros((ymax - ymin + 1, xmax - xmin + 1), dtype=np.uint8)
+    box[:, 0] = box[:, 0] - xmin
+    box[:, 1] = box[:, 1] - ymin
+    cv2.fillPoly(mask, box.reshape(1, -1, 2).astype(np.int32), 1)
+    return cv2.mean(bitmap[ymin:ymax + 1, xmin:xmax + 1], mask)[0]
+
+
+def unclip(np, box, unclip_ratio):
+    """Grows a convex polygon by distance = area * ratio / perimeter: every edge moves out along its
+    normal and neighbouring edges are intersected again (pyclipper's job in the original)."""
+    pts = np.asarray(box, dtype=np.float64)
+    x, y = pts[:, 0], pts[:, 1]
+    area = 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    edges = np.roll(pts, -1, axis=0) - pts
+    lengths = np.linalg.norm(edges, axis=1)
+    distance = area * unclip_ratio / lengths.sum()
+    sign = 1.0 if np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)) > 0 else -1.0
+    normals = sign * np.stack([edges[:, 1], -edges[:, 0]], axis=1) / lengths[:, None]
+    p0 = pts + normals * distance  # a point on each moved edge
+    d0, d1 = edges, np.roll(edges, 1, axis=0)
+    q0 = np.roll(p0, 1, axis=0)
+    # intersection of edge i-1 (through q0, direction d1) and edge i (through p0, direction d0)
+    cross = d1[:, 0] * d0[:, 1] - d1[:, 1] * d0[:, 0]
+    t = ((p0[:, 0] - q0[:, 0]) * d0[:, 1] - (p0[:, 1] - q0[:, 1]) * d0[:, 0]) / cross
+    return q0 + d1 * t[:, None]
+
+
+def db_postprocess(cv2, np, pred, dest_w, dest_h, thresh=0.3, box_thresh=0.6, unclip_ratio=1.5, min_size=3):
+    height, width = pred.shape
+    segmentation = pred > thresh
+    bitmap = (segmentation * 255).astype(np.uint8)
+    contours, _ = cv2.findContours(bitmap, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    boxes, scores, stats = [], [], []
+    for contour in contours[:1000]:
+        points, sside = get_mini_boxes(cv2, np, contour)
+        if sside < min_size:
+            continue
+        points = np.array(points)
+        score = box_score_fast(cv2, np, pred, points.reshape(-1, 2))
+        if box_thresh > score:
+            continue
+        area, perimeter = cv2.contourArea(contour), cv2.arcLength(contour, True)
+        approx = cv2.approxPolyDP(contour, 0.01 * perimeter, True)
+        stats.append((area, perimeter, approx))
+        box = unclip(np, points, unclip_ratio).reshape(-1, 1, 2).astype(np.float32)
+        box, sside = get_mini_boxes(cv2, np, box)
+        if sside < min_size + 2:
+            continue
+        box = np.array(box)
+        box[:, 0] = np.clip(np.round(box[:, 0] / width * dest_w), 0, dest_w)
+        box[:, 1] = np.clip(np.round(box[:, 1] / height * dest_h), 0, dest_h)
+        boxes.append(box.astype("int32"))
+        scores.append(score)
+    return np.array(boxes, dtype="int32"), scores, stats
+
+
+def sorted_boxes(dt_boxes):
+    """Top to bottom, then left to right within a line (boxes less than 10 px apart vertically)."""
+    boxes = sorted(dt_boxes, key=lambda x: (x[0][1], x[0][0]))
+    for i in range(len(boxes) - 1):
+        for j in range(i, -1, -1):
+            if abs(boxes[j + 1][0][1] - boxes[j][0][1]) < 10 and boxes[j + 1][0][0] < boxes[j][0][0]:
+                boxes[j], boxes[j + 1] = boxes[j + 1], boxes[j]
+            else:
+                break
+    return boxes
+
+
+def rotate_crop(cv2, np, img, points):
+    points = points.astype(np.float32)
+    crop_w = int(max(np.linalg.norm(points[0] - points[1]), np.linalg.norm(points[2] - points[3])))
+    crop_h = int(max(np.linalg.norm(points[0] - points[3]), np.linalg.norm(points[1] - points[2])))
+    pts_std = np.float32([[0, 0], [crop_w, 0], [crop_w, crop_h], [0, crop_h]])
+    M = cv2.getPerspectiveTransform(points, pts_std)
+    dst = cv2.warpPerspective(img, M, (crop_w, crop_h), borderMode=cv2.BORDER_REPLICATE, flags=cv2.INTER_CUBIC)
+    if dst.shape[0] * 1.0 / dst.shape[1] >= 1.5:
+        dst = np.rot90(dst)
+    return M, dst
+
+
+def ocr_pipeline(cv2, np, gray):
+    pred = db_probability_map(cv2, np, gray)
+    boxes, scores, stats = db_postprocess(cv2, np, pred, gray.shape[1], gray.shape[0], box_thresh=0.5)
+    ordered = sorted_boxes(boxes)
+    crops = [rotate_crop(cv2, np, gray, b) for b in ordered[:12]]
+    return dict(pred=pred, boxes=boxes, scores=scores, stats=stats, ordered=ordered, crops=crops)
+
+
+MIN_AREA_RECT_ULP = pytest.mark.xfail(
+    strict=True, reason="mnn.cv.minAreaRect's centre/size differ from cv2 5's in the last float bits "
+    "(csrc/backends/cpu/kernels/cv/contours_hull.cpp, owned by the contours work): on 'text' one box edge "
+    "lands on 69.99999 in cv2 and 70.0 in mnn, so floor() picks another pixel and the box score changes")
+
+
+@pytest.mark.parametrize("name", ["page", pytest.param("text", marks=MIN_AREA_RECT_ULP)])
+def test_ocr_db_postprocess(name):
+    ref, got = both(ocr_pipeline, photo(name))
+    assert len(ref["boxes"]) >= 5  # words were found
+    check(ref, got)
+
+
+@MIN_AREA_RECT_ULP
+@pytest.mark.parametrize("quad", [[[70, 86], [94, 94], [92, 99], [68, 91]], [[0, 0], [10, 3], [9, 6], [-1, 3]],
+                                  [[394, 4], [396, 6], [395, 7], [393, 5]]])
+def test_min_area_rect_bits(quad):
+    """The OCR pipeline's failure on 'text', reduced to one quadrilateral each."""
+    pts = numpy.array(quad, numpy.int32)
+    assert mcv.minAreaRect(mnp.asarray(pts)) == real_cv2.minAreaRect(pts)
