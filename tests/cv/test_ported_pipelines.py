@@ -440,6 +440,238 @@ def test_face_alignment_with_an_outlier_landmark(shift):
             check((M, inl), (M2, inl2), f"{est} method={method}")
 
 
+
+# ----------------------------------------------------------------------------------------------
+# 4. Training-time augmentation (random values drawn once, handed to both runs)
+
+
+def draw_augment_params(seed, shape):
+    rng = numpy.random.default_rng(seed)
+    h, w = shape[:2]
+    ch, cw = int(h * rng.uniform(0.6, 0.9)), int(w * rng.uniform(0.6, 0.9))
+    return dict(y0=int(rng.integers(0, h - ch)), x0=int(rng.integers(0, w - cw)), ch=ch, cw=cw,
+                flip=int(rng.integers(-1, 2)), angle=float(rng.uniform(-20, 20)),
+                hsv_gain=rng.uniform(-1, 1, 3) * [0.015, 0.7, 0.4] + 1, alpha=float(rng.uniform(0.7, 1.3)),
+                beta=float(rng.uniform(-30, 30)), blend=float(rng.uniform(0.2, 0.5)), ksize=int(rng.choice([3, 5, 7])),
+                noise=rng.normal(0, 8, (64, 64, 3)).astype(numpy.float32))
+
+
+def augment_hsv(cv2, np, im, gains):
+    hue, sat, val = cv2.split(cv2.cvtColor(im, cv2.COLOR_BGR2HSV))
+    dtype = im.dtype  # uint8
+    x = np.arange(0, 256, dtype=gains.dtype)
+    lut_hue = ((x * gains[0]) % 180).astype(dtype)
+    lut_sat = np.clip(x * gains[1], 0, 255).astype(dtype)
+    lut_val = np.clip(x * gains[2], 0, 255).astype(dtype)
+    im_hsv = cv2.merge((cv2.LUT(hue, lut_hue), cv2.LUT(sat, lut_sat), cv2.LUT(val, lut_val)))
+    return cv2.cvtColor(im_hsv, cv2.COLOR_HSV2BGR)
+
+
+def augment(cv2, np, img, p):
+    out = {}
+    crop = img[p["y0"]:p["y0"] + p["ch"], p["x0"]:p["x0"] + p["cw"]]
+    crop = cv2.flip(crop, p["flip"])
+    out["flipped_np"] = np.fliplr(crop)[::-1]
+    h, w = crop.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), p["angle"], 1.0)
+    rot = cv2.warpAffine(crop, M, (w, h), borderMode=cv2.BORDER_REFLECT_101)
+    out["rot90"] = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    out["hsv"] = augment_hsv(cv2, np, crop, p["hsv_gain"])
+    out["contrast"] = cv2.convertScaleAbs(rot, alpha=p["alpha"], beta=p["beta"])
+    out["blend"] = cv2.addWeighted(rot, 1 - p["blend"], crop, p["blend"], 0)
+    out["gauss"] = cv2.GaussianBlur(out["contrast"], (p["ksize"], p["ksize"]), 0)
+    out["median"] = cv2.medianBlur(out["blend"], p["ksize"])
+    lab = cv2.cvtColor(out["gauss"], cv2.COLOR_BGR2LAB)
+    l, a, b = cv2.split(lab)
+    clahe = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
+    out["clahe_l"] = clahe.apply(l)
+    small = cv2.resize(out["median"], (64, 64), interpolation=cv2.INTER_AREA)
+    noisy = np.clip(small.astype(np.float32) + p["noise"], 0, 255).astype(np.uint8)
+    out["noisy"] = noisy
+    out["norm_minmax"] = cv2.normalize(noisy, None, 0, 1, cv2.NORM_MINMAX, dtype=cv2.CV_32F)
+    mean = np.array([0.485, 0.456, 0.406], dtype=np.float32) * 255
+    std = np.array([0.229, 0.224, 0.225], dtype=np.float32) * 255
+    rgb = cv2.cvtColor(noisy, cv2.COLOR_BGR2RGB).astype(np.float32)
+    out["tensor"] = np.transpose((rgb - mean) / std, (2, 0, 1))[np.newaxis]
+    out["stats"] = (float(out["tensor"].mean()), float(out["tensor"].std()), out["tensor"].min(axis=(0, 2, 3)))
+    out["rotated_shape"] = rot.shape
+    out["rotated_mean"] = cv2.mean(rot)
+    return out
+
+
+@pytest.mark.parametrize("name,seed", [("coffee", 1), ("chelsea", 2), ("flower", 3)])
+def test_augmentation(name, seed):
+    img = photo(name)
+    p = draw_augment_params(seed, img.shape)
+    ref = augment(real_cv2, numpy, img, p)
+    got = augment(mcv, mnp, mnp.asarray(img), dict(p, hsv_gain=mnp.asarray(p["hsv_gain"]),
+                                                      noise=mnp.asarray(p["noise"])))
+    # HSV->BGR on uint8 goes through float in cv2; a pixel whose value lands on .5 may round the other
+    # way (documented in tests/cv/test_color.py: FLOAT_PATH_CODES), so that branch is within 1
+    close_pixels(ref.pop("hsv"), got.pop("hsv"), "hsv")
+    # uint8 BGR->Lab is not yet cv2's table arithmetic (Lab kernels: another branch's work), so CLAHE
+    # is compared on the L channel each side computed (test_clahe_on_lab_l_exact, strict xfail) and
+    # here on cv2's L, which isolates CLAHE itself
+    ref_clahe, got_clahe = ref.pop("clahe_l"), got.pop("clahe_l")
+    assert got_clahe.shape == ref_clahe.shape and got_clahe.dtype == ref_clahe.dtype
+    l_ref = real_cv2.cvtColor(ref["gauss"], real_cv2.COLOR_BGR2LAB)[..., 0]
+    check(ref_clahe, mcv.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(mnp.asarray(l_ref)), "clahe")
+    check(ref, got)
+
+
+@pytest.mark.xfail(strict=True, reason="mnn.cv.cvtColor(COLOR_BGR2LAB) on uint8 differs from cv2's "
+                   "table-driven Lab on ~15% of a photo's pixels (Lab kernels are another branch's work)")
+def test_clahe_on_lab_l_exact():
+    img = photo("coffee")
+    p = draw_augment_params(1, img.shape)
+    ref = augment(real_cv2, numpy, img, p)
+    got = augment(mcv, mnp, mnp.asarray(img), dict(p, hsv_gain=mnp.asarray(p["hsv_gain"]),
+                                                      noise=mnp.asarray(p["noise"])))
+    check(ref["clahe_l"], got["clahe_l"], "clahe_l")
+
+
+
+# ----------------------------------------------------------------------------------------------
+# 5. Document scanner
+
+
+def photographed_page(background, page, quad):
+    """A test photo: 'page' (bordered white, as paper is) warped onto a background photograph."""
+    paper = real_cv2.copyMakeBorder(page, 12, 12, 12, 12, real_cv2.BORDER_CONSTANT, value=235)
+    paper = real_cv2.cvtColor(paper, real_cv2.COLOR_GRAY2BGR)
+    h, w = paper.shape[:2]
+    src = numpy.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    M = real_cv2.getPerspectiveTransform(src, numpy.float32(quad))
+    size = (background.shape[1], background.shape[0])
+    warped = real_cv2.warpPerspective(paper, M, size)
+    mask = real_cv2.warpPerspective(numpy.full((h, w), 255, numpy.uint8), M, size)
+    return numpy.where(mask[..., None] > 127, warped, background)
+
+
+def order_points(np, pts):
+    rect = np.zeros((4, 2), dtype="float32")
+    s = pts.sum(axis=1)
+    rect[0] = pts[np.argmin(s)]
+    rect[2] = pts[np.argmax(s)]
+    diff = np.diff(pts, axis=1)
+    rect[1] = pts[np.argmin(diff)]
+    rect[3] = pts[np.argmax(diff)]
+    return rect
+
+
+def four_point_transform(cv2, np, image, pts):
+    rect = order_points(np, pts)
+    (tl, tr, br, bl) = rect
+    width_a = np.sqrt(((br[0] - bl[0]) ** 2) + ((br[1] - bl[1]) ** 2))
+    width_b = np.sqrt(((tr[0] - tl[0]) ** 2) + ((tr[1] - tl[1]) ** 2))
+    max_width = max(int(width_a), int(width_b))
+    height_a = np.sqrt(((tr[0] - br[0]) ** 2) + ((tr[1] - br[1]) ** 2))
+    height_b = np.sqrt(((tl[0] - bl[0]) ** 2) + ((tl[1] - bl[1]) ** 2))
+    max_height = max(int(height_a), int(height_b))
+    dst = np.array([[0, 0], [max_width - 1, 0], [max_width - 1, max_height - 1], [0, max_height - 1]],
+                   dtype="float32")
+    M = cv2.getPerspectiveTransform(rect, dst)
+    return M, cv2.warpPerspective(image, M, (max_width, max_height))
+
+
+def scan_document(cv2, np, image):
+    ratio = image.shape[0] / 300.0
+    small = cv2.resize(image, (int(image.shape[1] / ratio), 300))
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
+    edged = cv2.Canny(gray, 75, 200)
+    edged = cv2.dilate(edged, np.ones((3, 3), np.uint8), iterations=1)
+    cnts, _ = cv2.findContours(edged.copy(), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cnts = sorted(cnts, key=cv2.contourArea, reverse=True)[:5]
+    screen = None
+    for c in cnts:
+        peri = cv2.arcLength(c, True)
+        approx = cv2.approxPolyDP(c, 0.02 * peri, True)
+        if len(approx) == 4:
+            screen = approx
+            break
+    assert screen is not None, "no quadrilateral found"
+    outlined = small.copy()
+    cv2.drawContours(outlined, [screen], -1, (0, 255, 0), 2)
+    M, warped = four_point_transform(cv2, np, image, screen.reshape(4, 2) * ratio)
+    warped_gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
+    scanned = cv2.adaptiveThreshold(warped_gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY, 11, 10)
+    return dict(edged=edged, cnts=cnts, screen=screen, outlined=outlined, M=M, warped=warped, scanned=scanned)
+
+
+@pytest.mark.parametrize("background,quad", [("coffee", [[120, 60], [470, 90], [500, 360], [90, 340]]),
+                                             ("astronaut", [[60, 120], [420, 40], [470, 420], [100, 470]])])
+def test_document_scan(background, quad):
+    img = photographed_page(photo(background), photo("page"), quad)
+    ref, got = both(scan_document, img)
+    check(ref, got)
+
+
+# ----------------------------------------------------------------------------------------------
+# 6. Motion detection over a frame loop
+
+
+def motion_frames(name, n=30, size=(240, 320)):
+    """A camera panning over a photo, with a bright object crossing it (drawn by cv2 before the test)."""
+    img = photo(name)
+    h, w = size
+    frames = []
+    for i in range(n):
+        y, x = 20 + i, 10 + 3 * i
+        f = img[y:y + h, x:x + w].copy()
+        real_cv2.circle(f, (40 + 8 * i, 60 + 4 * i), 18, (255, 255, 255), -1)
+        frames.append(f)
+    return frames
+
+
+def motion_loop(cv2, np, frames, min_area=40):
+    prev = None
+    boxes, annotated, masks, sizes, decoded = [], [], [], [], []
+    for frame in frames:
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        gray = cv2.GaussianBlur(gray, (21, 21), 0)
+        if prev is None:
+            prev = gray
+            continue
+        delta = cv2.absdiff(prev, gray)
+        thresh = cv2.threshold(delta, 25, 255, cv2.THRESH_BINARY)[1]
+        thresh = cv2.dilate(thresh, None, iterations=2)
+        cnts, hierarchy = cv2.findContours(thresh, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        out = frame.copy()
+        found = []
+        for c in cnts:
+            if cv2.contourArea(c) < min_area:
+                continue
+            (x, y, w, h) = cv2.boundingRect(c)
+            found.append((x, y, w, h))
+            cv2.rectangle(out, (x, y), (x + w, y + h), (0, 255, 0), 2)
+        boxes.append(found)
+        masks.append(int(np.count_nonzero(thresh)))
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        sizes.append(buf.shape)
+        dec = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded.append(dec)
+        annotated.append(out)
+        prev = gray
+    return dict(boxes=boxes, annotated=np.stack(annotated), masks=masks), decoded
+
+
+def test_motion_loop():
+    frames = motion_frames("rocket")
+    ref, ref_dec = motion_loop(real_cv2, numpy, frames)
+    got, got_dec = motion_loop(mcv, mnp, [mnp.asarray(f) for f in frames])
+    assert sum(len(b) for b in ref["boxes"]) >= 20  # the moving object is found frame after frame
+    check(ref, got)
+    for i, (r, g) in enumerate(zip(ref_dec, got_dec)):
+        # each library's JPEG round trip stays close to the frame it encoded
+        assert isinstance(g, mnp.ndarray) and g.shape == r.shape and g.dtype == r.dtype
+        assert numpy.abs(numpy.asarray(g).astype(int) - ref["annotated"][i]).mean() < 3
+    # mnn decodes cv2's JPEG bytes to cv2's pixels
+    ok, buf = real_cv2.imencode(".jpg", ref["annotated"][5], [real_cv2.IMWRITE_JPEG_QUALITY, 90])
+    check(real_cv2.imdecode(buf, real_cv2.IMREAD_COLOR), mcv.imdecode(mnp.asarray(buf), mcv.IMREAD_COLOR))
+
+
 # ----------------------------------------------------------------------------------------------
 # regressions: each bug the pipelines above ran into, reduced
 
