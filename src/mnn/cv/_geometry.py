@@ -26,6 +26,7 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   least-squares refit; method=0 is plain least squares (cv2 has no such method).
 """
 import math
+import struct
 
 from .. import _core
 from .. import numpy as _np
@@ -266,6 +267,14 @@ def _points(p, fn, name, n=None):
     return pts
 
 
+_F32 = struct.Struct("f")
+
+
+def _f32(v, _pack=_F32.pack, _unpack=_F32.unpack):
+    """v rounded to float32 (cv2's Point2f arithmetic)."""
+    return _unpack(_pack(v))[0]
+
+
 def _as_f64(rows):
     return _np.array(rows, dtype=_np.float64)
 
@@ -286,6 +295,41 @@ def _solve(a, b):
     x = [0.0] * n
     for r in range(n - 1, -1, -1):
         x[r] = (m[r][n] - sum(m[r][k] * x[k] for k in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def _lu_solve(a, b):
+    """cv2.solve(DECOMP_LU) for an n x n system, step for step (hal::LU64f): partial pivoting on the
+    first largest |pivot|, elimination by the pivot's negated reciprocal, back substitution that
+    subtracts term by term and then divides, so the transform helpers equal cv2's to the last bit
+    (a 1-ulp difference in a warp matrix moves pixels that sit on a rounding boundary).
+    None when a pivot is below 100 * DBL_EPSILON, where cv2 gives up."""
+    n = len(a)
+    A = [[float(v) for v in row] for row in a]
+    x = [float(v) for v in b]
+    for i in range(n):
+        k = i
+        for j in range(i + 1, n):
+            if abs(A[j][i]) > abs(A[k][i]):
+                k = j
+        if abs(A[k][i]) < 2.220446049250313e-14:
+            return None
+        if k != i:
+            A[i], A[k] = A[k], A[i]
+            x[i], x[k] = x[k], x[i]
+        d = -1.0 / A[i][i]
+        row_i = A[i]
+        for j in range(i + 1, n):
+            row_j = A[j]
+            alpha = row_j[i] * d
+            for c in range(i + 1, n):
+                row_j[c] += alpha * row_i[c]
+            x[j] += alpha * x[i]
+    for i in range(n - 1, -1, -1):
+        t = x[i]
+        for c in range(i + 1, n):
+            t -= A[i][c] * x[c]
+        x[i] = t / A[i][i]
     return x
 
 
@@ -332,7 +376,7 @@ def getAffineTransform(src, dst):
         b.append(u)
         a.append([0, 0, 0, x, y, 1])
         b.append(v)
-    x = _solve(a, b) or [0.0] * 6
+    x = _lu_solve(a, b) or [0.0] * 6
     return _as_f64([x[0:3], x[3:6]])
 
 
@@ -340,13 +384,16 @@ def getPerspectiveTransform(src, dst, solveMethod=0):
     fn = "getPerspectiveTransform"
     s, d = _points(src, fn, "src", 4), _points(dst, fn, "dst", 4)
     a, b = [], []
+    # cv2 multiplies the float32 coordinates in float (Point2f * Point2f) before widening to double
+    s = [(_f32(x), _f32(y)) for x, y in s]
+    d = [(_f32(u), _f32(v)) for u, v in d]
     for (x, y), (u, v) in zip(s, d):
-        a.append([x, y, 1, 0, 0, 0, -x * u, -y * u])
+        a.append([x, y, 1, 0, 0, 0, -_f32(x * u), -_f32(y * u)])
         b.append(u)
     for (x, y), (u, v) in zip(s, d):
-        a.append([0, 0, 0, x, y, 1, -x * v, -y * v])
+        a.append([0, 0, 0, x, y, 1, -_f32(x * v), -_f32(y * v)])
         b.append(v)
-    x = _solve(a, b) or [0.0] * 8
+    x = _lu_solve(a, b) or [0.0] * 8
     return _as_f64([x[0:3], x[3:6], [x[6], x[7], 1.0]])
 
 
