@@ -22,8 +22,10 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   (convertMaps) are exact.
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
   getRectSubPix within 1.
-- estimateAffine2D / estimateAffinePartial2D: RANSAC (LMEDS runs the same consensus search) with a
-  least-squares refit; method=0 is plain least squares (cv2 has no such method).
+- estimateAffine2D / estimateAffinePartial2D: cv2's RANSAC and LMeDS consensus (its RNG, minimal
+  samples, float32 errors, inlier masks); cv2's Levenberg-Marquardt polish is replaced by the
+  least-squares fit on the inliers it converges to (~1e-7 relative); method=0 is plain least
+  squares (cv2 has no such method).
 """
 import math
 import struct
@@ -429,10 +431,153 @@ def _lstsq_affine(s, d, partial):
     return [ru, rv]
 
 
-def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, confidence):
+class _CvRng:
+    """cv::RNG (multiply-with-carry), seeded as cv2's point-set registrators seed it."""
+
+    def __init__(self, state=0xFFFFFFFFFFFFFFFF):
+        self.state = state
+
+    def uniform(self, a, b):
+        self.state = (self.state & 0xFFFFFFFF) * 4164903690 + (self.state >> 32)
+        return a if a == b else (self.state & 0xFFFFFFFF) % (b - a) + a
+
+
+def _num_iters(p, ep, model_points, max_iters):
+    """cv2's RANSACUpdateNumIters."""
+    p, ep = min(max(p, 0.0), 1.0), min(max(ep, 0.0), 1.0)
+    num = max(1.0 - p, 2.2250738585072014e-308)
+    denom = 1.0 - (1.0 - ep) ** model_points
+    if denom < 2.2250738585072014e-308:
+        return 0
+    num, denom = math.log(num), math.log(denom)
+    return max_iters if denom >= 0 or -num >= max_iters * (-denom) else round(num / denom)  # cvRound
+
+
+def _collinear(pts):
+    """cv2's haveCollinearPoints for the last point of a minimal sample."""
+    i = len(pts) - 1
+    eps = 1.1920928955078125e-07
+    for j in range(i):
+        dx1, dy1 = pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]
+        for k in range(j):
+            dx2, dy2 = pts[k][0] - pts[i][0], pts[k][1] - pts[i][1]
+            if abs(dx2 * dy1 - dy2 * dx1) <= eps * (abs(dx1) + abs(dy1) + abs(dx2) + abs(dy2)):
+                return True
+    return False
+
+
+def _minimal_model(s, d, partial):
+    """cv2's closed-form kernels: a similarity from 2 points, an affine map from 3 (in double)."""
+    if partial:
+        (x1, y1), (x2, y2) = s
+        (X1, Y1), (X2, Y2) = d
+        den = (x1 - x2) * (x1 - x2) + (y1 - y2) * (y1 - y2)
+        if den == 0:
+            return None
+        dd = 1.0 / den
+        a = dd * ((X1 - X2) * (x1 - x2) + (Y1 - Y2) * (y1 - y2))
+        b = dd * ((Y1 - Y2) * (x1 - x2) - (X1 - X2) * (y1 - y2))
+        tx = dd * ((Y1 - Y2) * (x1 * y2 - x2 * y1) - (X1 * y2 - X2 * y1) * (y1 - y2) - (X1 * x2 - X2 * x1) * (x1 - x2))
+        ty = dd * (-(X1 - X2) * (x1 * y2 - x2 * y1) - (Y1 * x2 - Y2 * x1) * (x1 - x2) - (Y1 * y2 - Y2 * y1) * (y1 - y2))
+        return [[a, -b, tx], [b, a, ty]]
+    (x1, y1), (x2, y2), (x3, y3) = s
+    (X1, Y1), (X2, Y2), (X3, Y3) = d
+    den = x1 * (y2 - y3) + x2 * (y3 - y1) + x3 * (y1 - y2)
+    if den == 0:
+        return None
+    dd = 1.0 / den
+    return [[dd * (X1 * (y2 - y3) + X2 * (y3 - y1) + X3 * (y1 - y2)),
+             dd * (X1 * (x3 - x2) + X2 * (x1 - x3) + X3 * (x2 - x1)),
+             dd * (X1 * (x2 * y3 - x3 * y2) + X2 * (x3 * y1 - x1 * y3) + X3 * (x1 * y2 - x2 * y1))],
+            [dd * (Y1 * (y2 - y3) + Y2 * (y3 - y1) + Y3 * (y1 - y2)),
+             dd * (Y1 * (x3 - x2) + Y2 * (x1 - x3) + Y3 * (x2 - x1)),
+             dd * (Y1 * (x2 * y3 - x3 * y2) + Y2 * (x3 * y1 - x1 * y3) + Y3 * (x1 * y2 - x2 * y1))]]
+
+
+def _errors(m, s, d):
+    """Squared reprojection errors in float32, as cv2's computeError."""
+    f = _f32
+    F0, F1, F2 = f(m[0][0]), f(m[0][1]), f(m[0][2])
+    F3, F4, F5 = f(m[1][0]), f(m[1][1]), f(m[1][2])
+    out = []
+    for (x, y), (u, v) in zip(s, d):
+        a = f(f(f(f(F0 * x) + f(F1 * y)) + F2) - u)
+        b = f(f(f(f(F3 * x) + f(F4 * y)) + F5) - v)
+        out.append(f(f(a * a) + f(b * b)))
+    return out
+
+
+def _consensus(s, d, partial, method, threshold, max_iters, confidence):
+    """cv2's RANSAC / LMeDS point-set registrator: the minimal model and the inlier mask, or None."""
+    n, need = len(s), (2 if partial else 3)
+    rng = _CvRng()
+
+    def subset(max_attempts):
+        for _ in range(max_attempts):
+            idx = []
+            for _i in range(need):
+                k = rng.uniform(0, n)
+                while k in idx:
+                    k = rng.uniform(0, n)
+                idx.append(k)
+            ss, dd = [s[k] for k in idx], [d[k] for k in idx]
+            if not (_collinear(ss) or _collinear(dd)):
+                return ss, dd
+        return None
+
+    if n == need:
+        m = _minimal_model(s, d, partial)
+        return (m, [1] * n) if m is not None else None
+    if method == RANSAC:
+        t = _f32(threshold * threshold)
+        best, best_mask, best_count = None, None, 0
+        niters = max(max_iters, 1)
+        it = 0
+        while it < niters:
+            sample = subset(10000)
+            if sample is None:
+                if it == 0:
+                    return None
+                break
+            m = _minimal_model(*sample, partial)
+            it += 1
+            if m is None:
+                continue
+            mask = [1 if e <= t else 0 for e in _errors(m, s, d)]
+            good = sum(mask)
+            if good > max(best_count, need - 1):
+                best, best_mask, best_count = m, mask, good
+                niters = _num_iters(confidence, (n - good) / n, need, niters)
+        return (best, best_mask) if best_count > 0 else None
+    # LMeDS: the model with the least median error; inliers within a sigma derived from it
+    niters = max(_num_iters(confidence, 0.45, need, max_iters), 3)
+    best, min_median = None, float("inf")
+    for it in range(niters):
+        sample = subset(1000)
+        if sample is None:
+            if it == 0:
+                return None
+            break
+        m = _minimal_model(*sample, partial)
+        if m is None:
+            continue
+        median = sorted(_errors(m, s, d))[n // 2]
+        if median < min_median:
+            best, min_median = m, median
+    if best is None:
+        return None
+    sigma = max(2.5 * 1.4826 * (1 + 5.0 / (n - need)) * math.sqrt(min_median), 0.001)
+    t = _f32(sigma * sigma)
+    mask = [1 if e <= t else 0 for e in _errors(best, s, d)]
+    return (best, mask) if sum(mask) >= need else None
+
+
+def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, confidence, refineIters):
     s, d = _points(from_, fn, "from"), _points(to, fn, "to")
     if len(s) != len(d):
         raise fail(fn, "'from' and 'to' must hold the same number of points")
+    s = [(_f32(x), _f32(y)) for x, y in s]  # cv2 works on Point2f
+    d = [(_f32(x), _f32(y)) for x, y in d]
     need = 2 if partial else 3
     if len(s) < need:
         return None, None
@@ -444,52 +589,32 @@ def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, c
         if m is None:
             return None, None
         return _as_f64(m), _np.ones((len(s), 1), dtype=_np.uint8)
-    # RANSAC (LMEDS is served by the same consensus search): minimal samples from a fixed
-    # pseudo-random sequence, the largest inlier set refitted by least squares.
-    import random
-    rng = random.Random(0x5EED)
-    thr2 = float(ransacReprojThreshold) ** 2
-    n = len(s)
-
-    def inliers_of(m):
-        out = []
-        for i, ((x, y), (u, v)) in enumerate(zip(s, d)):
-            px = m[0][0] * x + m[0][1] * y + m[0][2]
-            py = m[1][0] * x + m[1][1] * y + m[1][2]
-            out.append((px - u) ** 2 + (py - v) ** 2 <= thr2)
-        return out
-
-    best, best_count = None, -1
-    iters = int(maxIters)
-    for _ in range(max(iters, 1)):
-        idx = rng.sample(range(n), need)
-        m = _lstsq_affine([s[i] for i in idx], [d[i] for i in idx], partial)
-        if m is None:
-            continue
-        inl = inliers_of(m)
-        c = sum(inl)
-        if c > best_count:
-            best, best_count = inl, c
-            if c == n:
-                break
-    if best is None or best_count < need:
-        return None, None
-    m = _lstsq_affine([p for p, k in zip(s, best) if k], [p for p, k in zip(d, best) if k], partial)
-    if m is None:
-        return None, None
-    inl = inliers_of(m)
-    return _as_f64(m), _np.array([[1 if k else 0] for k in inl], dtype=_np.uint8)
+    if not 0 < float(confidence) < 1:
+        raise fail(fn, "confidence must be in (0, 1)")
+    found = _consensus(s, d, partial, method, float(ransacReprojThreshold), int(maxIters), float(confidence))
+    if found is None:
+        return None, _np.zeros((len(s), 1), dtype=_np.uint8)
+    m, mask = found
+    if len(s) > need and int(refineIters) > 0:
+        # cv2 polishes the model on the inliers with Levenberg-Marquardt; on this linear problem that
+        # converges to the least-squares fit, solved here directly (equal to ~1e-7 relative)
+        ins = [k for k, v in enumerate(mask) if v]
+        refit = _lstsq_affine([s[k] for k in ins], [d[k] for k in ins], partial) if len(ins) >= need else None
+        if refit is not None:
+            m = refit
+    return _as_f64(m), _np.array([[v] for v in mask], dtype=_np.uint8)
 
 
 def estimateAffine2D(from_, to, inliers=None, method=RANSAC, ransacReprojThreshold=3.0, maxIters=2000,
                      confidence=0.99, refineIters=10):
-    return _estimate("estimateAffine2D", False, from_, to, method, ransacReprojThreshold, maxIters, confidence)
+    return _estimate("estimateAffine2D", False, from_, to, method, ransacReprojThreshold, maxIters, confidence,
+                     refineIters)
 
 
 def estimateAffinePartial2D(from_, to, inliers=None, method=RANSAC, ransacReprojThreshold=3.0, maxIters=2000,
                             confidence=0.99, refineIters=10):
     return _estimate("estimateAffinePartial2D", True, from_, to, method, ransacReprojThreshold, maxIters,
-                     confidence)
+                     confidence, refineIters)
 
 
 # ---------------------------------------------------------------------------------------------
