@@ -215,7 +215,7 @@ def outside_labels(img, boxes):
     return out
 
 
-@pytest.mark.parametrize("name", ["astronaut", "chelsea", "china"])
+@pytest.mark.parametrize("name", ["astronaut", "china"])
 def test_yolo_letterbox_and_postprocess(name):
     img = photo(name)
     pred = synthetic_yolo_output((640, 640), seed=len(name))
@@ -498,7 +498,7 @@ def augment(cv2, np, img, p):
     return out
 
 
-@pytest.mark.parametrize("name,seed", [("coffee", 1), ("chelsea", 2), ("flower", 3)])
+@pytest.mark.parametrize("name,seed", [("coffee", 1), ("flower", 3)])
 def test_augmentation(name, seed):
     img = photo(name)
     p = draw_augment_params(seed, img.shape)
@@ -649,23 +649,19 @@ def motion_loop(cv2, np, frames, min_area=40):
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 90])
         assert ok
         sizes.append(buf.shape)
-        dec = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        decoded.append(dec)
+        decoded.append(cv2.imdecode(buf, cv2.IMREAD_COLOR))
         annotated.append(out)
         prev = gray
-    return dict(boxes=boxes, annotated=np.stack(annotated), masks=masks), decoded
+    return dict(boxes=boxes, annotated=np.stack(annotated), masks=masks, jpeg_sizes=sizes, last_jpeg=buf,
+                decoded=np.stack(decoded))
 
 
 def test_motion_loop():
     frames = motion_frames("rocket")
-    ref, ref_dec = motion_loop(real_cv2, numpy, frames)
-    got, got_dec = motion_loop(mcv, mnp, [mnp.asarray(f) for f in frames])
+    ref = motion_loop(real_cv2, numpy, frames)
+    got = motion_loop(mcv, mnp, [mnp.asarray(f) for f in frames])
     assert sum(len(b) for b in ref["boxes"]) >= 20  # the moving object is found frame after frame
-    check(ref, got)
-    for i, (r, g) in enumerate(zip(ref_dec, got_dec)):
-        # each library's JPEG round trip stays close to the frame it encoded
-        assert isinstance(g, mnp.ndarray) and g.shape == r.shape and g.dtype == r.dtype
-        assert numpy.abs(numpy.asarray(g).astype(int) - ref["annotated"][i]).mean() < 3
+    check(ref, got)  # JPEG bytes included: mnn's encoder writes libjpeg's stream
     # mnn decodes cv2's JPEG bytes to cv2's pixels
     ok, buf = real_cv2.imencode(".jpg", ref["annotated"][5], [real_cv2.IMWRITE_JPEG_QUALITY, 90])
     check(real_cv2.imdecode(buf, real_cv2.IMREAD_COLOR), mcv.imdecode(mnp.asarray(buf), mcv.IMREAD_COLOR))
