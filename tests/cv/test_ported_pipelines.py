@@ -6,7 +6,10 @@ written in the wild; it runs with (cv2, numpy) and with (mnn.cv, mnn.numpy) on r
 and contours, 1e-5 relative for floats, and the container types too (tuple vs list, array vs scalar).
 Random choices are drawn once with numpy and handed to both runs as plain Python values.
 """
+import functools
+import importlib.util
 import math
+import os
 
 import cv2 as real_cv2
 import numpy
@@ -14,8 +17,6 @@ import pytest
 
 import mnn.cv as mcv
 import mnn.numpy as mnp
-
-skdata = pytest.importorskip("skimage.data")
 
 REAL = (real_cv2, numpy)
 MNN = (mcv, mnp)
@@ -25,14 +26,29 @@ MNN = (mcv, mnp)
 # images and comparison
 
 
+def _data_dir(package, *sub):
+    spec = importlib.util.find_spec(package)
+    if spec is None:
+        pytest.skip(f"{package} (the sample photographs) is not installed")
+    return os.path.join(spec.submodule_search_locations[0], *sub)
+
+
+@functools.lru_cache(maxsize=None)
 def photo(name):
-    """A sample photograph as cv2 would load it (BGR for colour images)."""
+    """A sample photograph as cv2.imread loads it (BGR, or gray for gray files), read straight from
+    scikit-image's / scikit-learn's data folders (importing those packages costs seconds)."""
     if name in ("china", "flower"):
-        from sklearn.datasets import load_sample_image
-        rgb = load_sample_image(name + ".jpg")
+        path = os.path.join(_data_dir("sklearn", "datasets", "images"), name + ".jpg")
     else:
-        rgb = getattr(skdata, name)()
-    return numpy.ascontiguousarray(rgb[:, :, ::-1]) if rgb.ndim == 3 else rgb
+        folder = _data_dir("skimage", "data")
+        path = os.path.join(folder, name + ".png")
+        if not os.path.exists(path):
+            path = os.path.join(folder, name + ".jpg")
+    img = real_cv2.imread(path, real_cv2.IMREAD_UNCHANGED)
+    assert img is not None, path
+    img = img[:, :, :3] if img.ndim == 3 else img
+    img.setflags(write=False)  # shared by the tests through the cache
+    return img
 
 
 def both(fn, *args, **kw):
