@@ -35,6 +35,14 @@ py::object binary(Op op, const Array& a, py::handle b, bool reflected) {
 
 py::object inplace(Op op, py::object self, py::handle b) {
   Array& a = self.cast<Array&>();
+  // mnn's scalars are 0-d arrays, and numpy's scalars are immutable: `s = a[0]; s += 5` or
+  // `dw = np.mod(dw, 32); dw /= 2` rebind s / dw to a new value (with the ordinary promotion,
+  // int -> float for /=) and leave `a` and every other alias alone. So in-place operators on a
+  // 0-d array behave as on a numpy scalar; writing into one goes through `x[...] = v` or out=.
+  // A 0-d array that tracks gradients is a tensor (a bias parameter: `b -= lr * b.grad` under
+  // no_grad), updated in place as torch does.
+  // (The CPython slots in fast_ops.cpp apply the same rule; this is the explicit x.__iadd__(v).)
+  if (a.ndim() == 0 && !a.autograd) return binary(op, a, b, false);
   Array other;
   if (!to_weak_operand(op, b, a.dtype(), other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
   ops::inplace(op, a, other);

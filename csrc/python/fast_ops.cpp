@@ -59,6 +59,10 @@ PyObject* inplace(Op op, PyObject* a, PyObject* b) {
   try {
     Array* pa = as_array(a);
     if (!pa) Py_RETURN_NOTIMPLEMENTED;
+    // A 0-d array stands for a numpy scalar, which is immutable: `s += 5` rebinds s (see
+    // bind_array.cpp's inplace) and never writes through to the array s was read from; one that
+    // tracks gradients is a parameter and is updated in place.
+    if (pa->ndim() == 0 && !pa->autograd) return binary(op, a, b);
     Array tmp;
     const Array* other = as_array(b);
     if (!other) {

@@ -1,6 +1,16 @@
 """Shared by the mnn.cv modules: cv2's exception type, input conversion and validation."""
+import struct
+
 from .. import _core
 from .. import numpy as _np
+
+_F32 = struct.Struct("f")
+
+
+def f32(v, _pack=_F32.pack, _unpack=_F32.unpack):
+    """v rounded to float32: what storing into a C float does (cv2 keeps many intermediates in
+    float, and reproducing its results means rounding at the same steps)."""
+    return _unpack(_pack(v))[0]
 
 
 class error(Exception):

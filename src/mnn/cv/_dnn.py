@@ -16,10 +16,10 @@ The pixel work is engine ops: mnn.cv.resize (native), then one elementwise chain
 multiply) and a transpose to channel-first that the engine plans as a single fused pass.
 """
 import math
-import struct
 
 from .. import _core
 from .. import numpy as _np
+from ._common import f32 as _f32
 from ._common import as_image, fail
 from ._geometry import BORDER_CONSTANT, INTER_LINEAR, copyMakeBorder, resize
 
@@ -82,11 +82,6 @@ def _planar(x):
     x = _np.ascontiguousarray(x)
     _core.eval(x)
     return x
-
-
-def _f32(x):
-    """x rounded to float32 (cv2 computes resize factors in float)."""
-    return struct.unpack("f", struct.pack("f", x))[0]
 
 
 def _scalar4(v, fn, name, default):

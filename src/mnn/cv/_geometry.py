@@ -31,6 +31,7 @@ import math
 from .. import _core
 from .. import numpy as _np
 from . import _robust
+from ._common import f32 as _f32
 from ._common import as_image, channels, contiguous, error, fail
 
 __all__ = [
@@ -291,6 +292,41 @@ def _solve(a, b):
     return x
 
 
+def _lu_solve(a, b):
+    """cv2.solve(DECOMP_LU) for an n x n system, step for step (hal::LU64f): partial pivoting on the
+    first largest |pivot|, elimination by the pivot's negated reciprocal, back substitution that
+    subtracts term by term and then divides, so the transform helpers equal cv2's to the last bit
+    (a 1-ulp difference in a warp matrix moves pixels that sit on a rounding boundary).
+    None when a pivot is below 100 * DBL_EPSILON, where cv2 gives up."""
+    n = len(a)
+    A = [[float(v) for v in row] for row in a]
+    x = [float(v) for v in b]
+    for i in range(n):
+        k = i
+        for j in range(i + 1, n):
+            if abs(A[j][i]) > abs(A[k][i]):
+                k = j
+        if abs(A[k][i]) < 2.220446049250313e-14:
+            return None
+        if k != i:
+            A[i], A[k] = A[k], A[i]
+            x[i], x[k] = x[k], x[i]
+        d = -1.0 / A[i][i]
+        row_i = A[i]
+        for j in range(i + 1, n):
+            row_j = A[j]
+            alpha = row_j[i] * d
+            for c in range(i + 1, n):
+                row_j[c] += alpha * row_i[c]
+            x[j] += alpha * x[i]
+    for i in range(n - 1, -1, -1):
+        t = x[i]
+        for c in range(i + 1, n):
+            t -= A[i][c] * x[c]
+        x[i] = t / A[i][i]
+    return x
+
+
 def _invert3(m):
     cols = []
     for j in range(3):
@@ -336,7 +372,7 @@ def getAffineTransform(src, dst):
         b.append(u)
         a.append([0, 0, 0, x, y, 1])
         b.append(v)
-    x = _solve(a, b) or [0.0] * 6
+    x = _lu_solve(a, b) or [0.0] * 6
     return _as_f64([x[0:3], x[3:6]])
 
 
@@ -344,13 +380,16 @@ def getPerspectiveTransform(src, dst, solveMethod=0):
     fn = "getPerspectiveTransform"
     s, d = _points(src, fn, "src", 4), _points(dst, fn, "dst", 4)
     a, b = [], []
+    # cv2 multiplies the float32 coordinates in float (Point2f * Point2f) before widening to double
+    s = [(_f32(x), _f32(y)) for x, y in s]
+    d = [(_f32(u), _f32(v)) for u, v in d]
     for (x, y), (u, v) in zip(s, d):
-        a.append([x, y, 1, 0, 0, 0, -x * u, -y * u])
+        a.append([x, y, 1, 0, 0, 0, -_f32(x * u), -_f32(y * u)])
         b.append(u)
     for (x, y), (u, v) in zip(s, d):
-        a.append([0, 0, 0, x, y, 1, -x * v, -y * v])
+        a.append([0, 0, 0, x, y, 1, -_f32(x * v), -_f32(y * v)])
         b.append(v)
-    x = _solve(a, b) or [0.0] * 8
+    x = _lu_solve(a, b) or [0.0] * 8
     return _as_f64([x[0:3], x[3:6], [x[6], x[7], 1.0]])
 
 
@@ -403,8 +442,8 @@ def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, c
     if partial and len(s) < need:
         raise fail(fn, f"At least 2 points for partial affine transformation estimation, got {len(s)}")
     # cv2 converts the points to float32 first
-    s = [(_robust._f32(x), _robust._f32(y)) for x, y in s]
-    d = [(_robust._f32(x), _robust._f32(y)) for x, y in d]
+    s = [(_f32(x), _f32(y)) for x, y in s]
+    d = [(_f32(x), _f32(y)) for x, y in d]
     n = len(s)
     zeros = _np.zeros((n, 1), dtype=_np.uint8)
     if n < need:

@@ -17,14 +17,8 @@ parameters, so that converges to the least-squares fit, which is what is compute
 cv2's within ~1e-9 relative).
 """
 import math
-import struct
 
-_F32 = struct.Struct("f")
-
-
-def _f32(v):
-    """v rounded to float32 (what a C float assignment does)."""
-    return _F32.unpack(_F32.pack(v))[0]
+from ._common import f32 as _f32
 
 
 class _CvRng:

@@ -13,11 +13,11 @@ RETR_FLOODFILL (and RETR_CCOMP, which cv2 5 runs as FLOODFILL on them): every re
 labels, zero included, gets its borders traced.
 """
 import math
-import struct
 from array import array
 
 from .. import _core
 from .. import numpy as _np
+from ._common import f32 as _f32
 from ._common import as_image, fail
 
 __all__ = [
@@ -38,14 +38,6 @@ CCL_DEFAULT, CCL_WU, CCL_GRANA, CCL_BOLELLI, CCL_SAUF, CCL_BBDT, CCL_SPAGHETTI =
 _CV_16U, _CV_32S = 2, 4
 _FLT_MAX = 3.4028234663852886e38
 _DBL_MAX = 1.7976931348623157e308
-
-
-_F32 = struct.Struct("f")
-
-
-def _f32(v, _pack=_F32.pack, _unpack=_F32.unpack):
-    """v rounded to float32, as cv2's float arithmetic stores every intermediate."""
-    return _unpack(_pack(v))[0]
 
 
 def _new_array(values, is_float, shape):

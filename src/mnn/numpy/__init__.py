@@ -94,7 +94,13 @@ builtins_bool = __builtins__["bool"] if isinstance(__builtins__, dict) else __bu
 
 
 def _scalar_hook(value, dt):
-    return _core.scalar(value, dt._code)
+    """np.float32(v): a scalar of a Python number; like numpy, a sequence or an array gives an array of
+    that dtype (`np.float32([[0, 0], [w, 0], [w, h]])` is how cv2 code writes its point sets)."""
+    if isinstance(value, (int, float, complex, bool)):
+        return _core.scalar(value, dt._code)
+    if isinstance(value, str) and dt.kind in "iufcb":  # np.float32("1.5"), np.int64("7")
+        return _core.scalar((float if dt.kind in "fb" else complex if dt.kind == "c" else int)(value), dt._code)
+    return array(value, dtype=dt)  # noqa: F405
 
 
 _dtypes._make_scalar = _scalar_hook

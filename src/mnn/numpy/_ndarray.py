@@ -1,5 +1,6 @@
 """ndarray methods and protocols written in Python (the operators live in C++ for speed)."""
 import builtins
+import math
 import operator
 
 from .. import _core
@@ -243,6 +244,23 @@ def _round(self, decimals=0, out=None):
     return _ufuncs.around(self, decimals, out)
 
 
+def _scalar_round(self, ndigits=None):
+    """round(x) on a 0-d array behaves as on the numpy scalar it stands for: a Python int without
+    ndigits (`int(round(dh - 0.1))` in every letterbox), the same dtype with them. numpy's ndarray
+    has no __round__, so round() of a 1-d array stays a TypeError."""
+    if self.ndim != 0:
+        raise TypeError("type mnn.numpy.ndarray doesn't define __round__ method")
+    if ndigits is None:
+        return round(_core.item(self, 0))
+    return _ufuncs.around(self, operator.index(ndigits))
+
+
+def _scalar_trunc(self):
+    if self.ndim != 0:
+        raise TypeError("type mnn.numpy.ndarray doesn't define __trunc__ method")
+    return math.trunc(_core.item(self, 0))
+
+
 def _backward(self, gradient=None, retain_graph=None):
     from ..autograd import backward
     backward(self, gradient)
@@ -252,6 +270,7 @@ METHODS = {
     "__repr__": _repr, "__str__": _str, "__len__": _len, "__iter__": _iter, "__bool__": _bool_,
     "__float__": lambda s: _scalar_of(s, _float, "__float__"), "__int__": lambda s: _scalar_of(s, _int, "__int__"),
     "__complex__": lambda s: _scalar_of(s, complex, "__complex__"), "__index__": _index,
+    "__round__": _scalar_round, "__trunc__": _scalar_trunc,
     "__array__": _array, "__dlpack__": _dlpack, "__dlpack_device__": lambda s: (1, 0),
     "__copy__": lambda s: _core.copy(s), "__deepcopy__": lambda s, memo=None: _core.copy(s),
     "__array_namespace__": lambda s, api_version=None: __import__("mnn.numpy", fromlist=["x"]),

@@ -481,8 +481,10 @@ MNN_EW1(Tanh, is_fc<C>, std::tanh(a))
 MNN_EW1(Arcsinh, is_fc<C>, std::asinh(a))
 MNN_EW1(Arccosh, is_fc<C>, std::acosh(a))
 MNN_EW1(Arctanh, is_fc<C>, std::atanh(a))
-MNN_EW1(Deg2rad, is_f<C>, a * C(0.017453292519943295769236907684886127))
-MNN_EW1(Rad2deg, is_f<C>, a * C(57.29577951308232087679815481410517033))
+// numpy's constants are quotients in the loop's own type (npy_rad2degf: x * (180.0f / NPY_PIf)), so
+// float32 degrees multiply by 57.295776f, not by float(180 / pi) = 57.29578f (off by one ulp on 80% of inputs)
+MNN_EW1(Deg2rad, is_f<C>, a * (C(3.14159265358979323846264338327950288) / C(180)))
+MNN_EW1(Rad2deg, is_f<C>, a * (C(180) / C(3.14159265358979323846264338327950288)))
 MNN_EW1(Erf, is_f<C>, std::erf(a))
 // numpy.spacing for float/double: the gap to the next value away from zero, signed like x;
 // +-0 give the smallest positive subnormal, infinities NaN.

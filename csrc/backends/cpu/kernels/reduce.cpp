@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <algorithm>
+#include <numeric>
 #include <limits>
 
 #include "backends/cpu/cpu_backend.h"
@@ -111,6 +112,19 @@ Geometry split(const backend::TensorDesc& in, const std::vector<int64_t>& axes) 
       g.kstr.push_back(in.strides[i]);
     }
   }
+  // The reduced dims in memory order (largest stride outermost, as numpy's iterator orders them):
+  // a transposed or channel-first view of a contiguous buffer then coalesces into one unit-stride
+  // run and sums pairwise like numpy, instead of accumulating along a strided dim (a float32 mean of
+  // an HWC->CHW tensor drifted by ~1e-5 relative from numpy's). Only commutative reductions use this.
+  std::vector<size_t> order(g.rdims.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::llabs(g.rstr[a]) > std::llabs(g.rstr[b]);
+  });
+  std::vector<int64_t> rd, rs;
+  for (size_t i : order) rd.push_back(g.rdims[i]), rs.push_back(g.rstr[i]);
+  g.rdims.swap(rd);
+  g.rstr.swap(rs);
   coalesce(g.kdims, {&g.kstr});
   coalesce(g.rdims, {&g.rstr});
   g.nout = numel(g.kdims);

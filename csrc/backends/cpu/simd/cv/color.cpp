@@ -322,8 +322,10 @@ inline void hsv2rgb_f(float h, float s, float v, float hscale, float& b, float& 
   if (static_cast<unsigned>(sector) >= 6u) sector = 0, h = 0.f;
   tab[0] = v;
   tab[1] = v * (1.f - s);
-  tab[2] = v * (1.f - s * h);
-  tab[3] = v * (1.f - s * (1.f - h));
+  // cv2's AVX2 build contracts `1 - s*h` into one fused multiply-add (its scalar tail too): plain
+  // float arithmetic rounded ~1 in 7000 uint8 pixels the other way (55 instead of 56)
+  tab[2] = v * std::fma(-s, h, 1.f);
+  tab[3] = v * std::fma(-s, 1.f - h, 1.f);
   b = tab[kSector[sector][0]];
   g = tab[kSector[sector][1]];
   r = tab[kSector[sector][2]];
@@ -374,7 +376,7 @@ inline void hsv2rgb_vec(float h, float s, float v, float hscale, float& b, float
   h *= hscale;
   float pre = std::trunc(h);
   h -= pre;
-  float t0 = v, t1 = v * (1.f - s), t2 = v * (1.f - s * h), t3 = v * (1.f - s * (1.f - h));
+  float t0 = v, t1 = v * (1.f - s), t2 = v * fmadd(-s, h, 1.f), t3 = v * fmadd(-s, 1.f - h, 1.f);  // as hsv2rgb_f
   float sec = std::trunc(pre * (1.0f / 6.0f));
   sec = pre - sec * 6.f;
   b = sec < 2 ? t1 : sec == 2 ? t3 : sec == 3 ? t0 : sec == 4 ? t0 : t2;
