@@ -245,10 +245,35 @@ bool trace_framed(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int 
 
 }  // namespace
 
-Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy) {
+namespace {
+
+// What a trace allocates, kept by the thread between calls: a photo's borders hold tens of
+// thousands of points, and growing fresh buffers each call (with the allocator consolidating
+// and trimming behind them, and the kernel faulting the pages back in) cost ~0.3 ms a 1080p call.
+struct TraceScratch {
+  std::unique_ptr<int32_t[]> pts;
+  size_t cap = 0;
+  std::vector<Border> borders;
+  std::vector<int64_t> tree;  // pack_borders_to's tree arrays
+};
+TraceScratch& trace_scratch() {
+  thread_local TraceScratch s;
+  return s;
+}
+// Point buffers past this many values (64 MB) go back to the allocator after the call.
+constexpr size_t kKeepPoints = size_t(16) << 20;
+
+}  // namespace
+
+void find_contours_traced(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox,
+                          int oy, const TracedFn& done) {
   const bool tree = mode >= 2, simple = method == 2;
   Tracer tracer(w, ox, oy);
-  std::vector<Border> borders;
+  TraceScratch& sc = trace_scratch();
+  tracer.pts_ = std::move(sc.pts);
+  tracer.cap_ = tracer.pts_ ? sc.cap : 0;
+  std::vector<Border> borders = std::move(sc.borders);
+  borders.clear();
   auto run = [&](auto zero) {
     using P = decltype(zero);
     return simple ? trace_framed<P, true, true>(img, h, w, stride, mode, method, tracer, borders)
@@ -262,42 +287,62 @@ Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, i
     borders.clear();
     run(int32_t{});
   }
-  return pack_borders(borders, tracer.pts_.get(), tracer.n_ / 2);
+  done(borders, tracer.pts_.get(), static_cast<int64_t>(tracer.n_ / 2));
+  if (tracer.cap_ <= kKeepPoints) {
+    sc.pts = std::move(tracer.pts_);
+    sc.cap = tracer.cap_;
+  }
+  sc.borders = std::move(borders);
+}
+
+Packed find_contours(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox, int oy) {
+  Packed out;
+  find_contours_traced(img, h, w, stride, mode, method, ox, oy,
+                       [&](const std::vector<Border>& b, const int32_t* pts, int64_t total) { out = pack_borders(b, pts, total); });
+  return out;
 }
 
 Packed pack_borders(const std::vector<Border>& borders, const int32_t* points, int64_t total) {
-  // The tree: each border is prepended to its parent's child list (index n stands for the frame).
   const int64_t n = static_cast<int64_t>(borders.size());
-  std::vector<int64_t> first_child(static_cast<size_t>(n + 1), -1), next_sib(static_cast<size_t>(n), -1);
+  Packed out(static_cast<size_t>(2 + 5 * n + 2 * total));
+  out[0] = static_cast<int32_t>(n);
+  out[1] = static_cast<int32_t>(total);
+  pack_borders_to(borders, points, out.data() + 2, out.data() + 2 + 4 * n, out.data() + 2 + 5 * n);
+  return out;
+}
+
+void pack_borders_to(const std::vector<Border>& borders, const int32_t* points, int32_t* hier, int32_t* counts,
+                     int32_t* pts) {
+  // The tree: each border is prepended to its parent's child list (index n stands for the frame).
+  // Its arrays live in one scratch vector of the thread: first_child (n + 1), next_sib, pos,
+  // order, prev_sib (n each), and the walk's stack (at most n).
+  const int64_t n = static_cast<int64_t>(borders.size());
+  std::vector<int64_t>& scratch = trace_scratch().tree;
+  scratch.assign(static_cast<size_t>(6 * n + 1), -1);
+  int64_t* first_child = scratch.data();
+  int64_t* next_sib = first_child + n + 1;
+  int64_t* pos = next_sib + n;
+  int64_t* order = pos + n;
+  int64_t* prev_sib = order + n;
+  int64_t* stack = prev_sib + n;
+  int64_t norder = 0, nstack = 0;
   for (int64_t i = 0; i < n; ++i) {
     int64_t par = borders[static_cast<size_t>(i)].parent < 0 ? n : borders[static_cast<size_t>(i)].parent;
     next_sib[static_cast<size_t>(i)] = first_child[static_cast<size_t>(par)];
     first_child[static_cast<size_t>(par)] = i;
   }
   // Depth-first preorder walk: order[k] is the border written k-th; pos is its inverse.
-  std::vector<int64_t> order, pos(static_cast<size_t>(n), -1), stack;
-  order.reserve(static_cast<size_t>(n));
   for (int64_t c = first_child[static_cast<size_t>(n)]; c >= 0;) {
-    pos[static_cast<size_t>(c)] = static_cast<int64_t>(order.size());
-    order.push_back(c);
+    pos[static_cast<size_t>(c)] = norder;
+    order[norder++] = c;
     if (first_child[static_cast<size_t>(c)] >= 0) {
-      stack.push_back(c);
+      stack[nstack++] = c;
       c = first_child[static_cast<size_t>(c)];
       continue;
     }
     c = next_sib[static_cast<size_t>(c)];
-    while (c < 0 && !stack.empty()) {
-      c = next_sib[static_cast<size_t>(stack.back())];
-      stack.pop_back();
-    }
+    while (c < 0 && nstack > 0) c = next_sib[static_cast<size_t>(stack[--nstack])];
   }
-  Packed out(static_cast<size_t>(2 + 5 * n + 2 * total));
-  out[0] = static_cast<int32_t>(n);
-  out[1] = static_cast<int32_t>(total);
-  int32_t* hier = out.data() + 2;
-  int32_t* counts = hier + 4 * n;
-  int32_t* pts = counts + n;
-  std::vector<int64_t> prev_sib(static_cast<size_t>(n), -1);
   for (int64_t i = 0; i < n; ++i)
     if (next_sib[static_cast<size_t>(i)] >= 0) prev_sib[static_cast<size_t>(next_sib[static_cast<size_t>(i)])] = i;
   auto at = [&](int64_t b) { return b < 0 ? -1 : static_cast<int32_t>(pos[static_cast<size_t>(b)]); };
@@ -312,7 +357,6 @@ Packed pack_borders(const std::vector<Border>& borders, const int32_t* points, i
     std::memcpy(pts, points + 2 * bd.first, sizeof(int32_t) * 2 * static_cast<size_t>(bd.count));
     pts += 2 * bd.count;
   }
-  return out;
 }
 
 namespace {
