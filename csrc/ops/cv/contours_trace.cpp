@@ -33,6 +33,27 @@ namespace {
 constexpr int kDx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 constexpr int kDy[8] = {0, -1, -1, -1, 0, 1, 1, 1};
 
+// The rows of the framed plane made so far (binarize_rows), extended on demand: the scan and the
+// tracer ask for rows just below where they are, so the plane is made a few rows ahead of the
+// scan and read back while still cached. Binarized whole first, a 1080p plane (4 MB of int16)
+// had left the L2 before its top rows were scanned, and each traced step into another row
+// waited on an L3 miss.
+struct LazyRows {
+  // The plane's rows 1..ready are made (row 0 and row h + 1, the frame, are cleared up front).
+  int64_t ready = 0;
+  int64_t h = 0;
+  void (*make)(LazyRows&, int64_t upto) = nullptr;  // makes rows ready+1..upto (upto <= h)
+  const uint8_t* img = nullptr;
+  int64_t w = 0, stride = 0;
+  void* f = nullptr;
+  // Rows up to `row` (at least) ready; returns the new `ready`, past which a caller asks again.
+  int64_t need(int64_t row) {
+    if (row > ready && ready < h) make(*this, std::min(h, std::max(row, ready + kChunk)));
+    return ready < h ? ready : std::numeric_limits<int64_t>::max();
+  }
+  static constexpr int64_t kChunk = 16;
+};
+
 class Tracer {
  public:
   Tracer(int64_t w, int ox, int oy) : W_(w + 2), ox_(ox - 1), oy_(oy - 1) {
@@ -45,8 +66,9 @@ class Tracer {
   // (Finding the next pixel from the 8-neighbourhood's non-zero mask with a rotate and ctz was
   // tried: no mispredicted probe loop, but a longer dependency chain per step, and slower.)
   template <class P, bool kSimple>
-  void follow(P* f, int64_t i0, bool hole, P label) {
+  void follow(P* f, int64_t i0, bool hole, P label, LazyRows& rows) {
     int64_t x = i0 % W_, y = i0 / W_;
+    int64_t ready = rows.need(y + 1);  // rows below it are made as the border reaches them
     int s_end = hole ? 0 : 4, s = s_end;
     int64_t i1;
     // Clockwise search for the neighbour the border arrives from.
@@ -66,6 +88,7 @@ class Tracer {
     int prev_s = s ^ 4;
     for (;;) {
       if (n + 2 > cap_) n_ = n, reserve(2);
+      if (y >= ready) ready = rows.need(y + 1);  // the 8 neighbours of row y read row y + 1
       s_end = s;
       // Counter-clockwise search for the next border pixel, starting after the one we came from.
       int64_t i4;
@@ -183,9 +206,11 @@ MNN_CONTOURS_CLONES void binarize(const uint8_t* img, int64_t h, int64_t w, int6
 // The raster scan over the framed image f (W x H), tracing every border it starts. With kLabels,
 // border k is marked with label k + 2; returns false (a partial result) when the labels outgrow P.
 template <class P, bool kLabels, bool kSimple>
-bool scan(P* f, int64_t W, int64_t H, int mode, int method, Tracer& tracer, std::vector<Border>& borders) {
+bool scan(P* f, int64_t W, int64_t H, int mode, int method, Tracer& tracer, std::vector<Border>& borders,
+          LazyRows& rows) {
   int64_t nbd = 2;  // the next label (LIST/EXTERNAL need none: every border is marked 2)
   for (int64_t y = 1; y < H - 1; ++y) {
+    rows.need(y + 1);  // this row, and the next for a border starting here
     const int64_t row0 = y * W;
     P* row = f + row0;
     int64_t lnbd_x = 0;  // the last marked pixel on this row (0: none, the frame)
@@ -211,7 +236,7 @@ bool scan(P* f, int64_t W, int64_t H, int mode, int method, Tracer& tracer, std:
         const P label = static_cast<P>(kLabels ? nbd++ : 2);
         const int64_t sx = hole ? x - 1 : x;
         const int64_t first = static_cast<int64_t>(tracer.n_ / 2);
-        tracer.follow<P, kSimple>(f, row0 + sx, hole, label);
+        tracer.follow<P, kSimple>(f, row0 + sx, hole, label, rows);
         if (method >= 3) {  // Teh-Chin replaces the border's points by its dominant ones (never more)
           std::vector<int32_t> all(tracer.pts_.get() + 2 * first, tracer.pts_.get() + tracer.n_);
           approximate_tc89(all, 0, method);
@@ -239,8 +264,18 @@ bool trace_framed(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int 
   P* f = reinterpret_cast<P*>(buf->data());
   std::fill(f, f + W, P(0));
   std::fill(f + (H - 1) * W, f + H * W, P(0));
-  binarize(img, h, w, stride, f);
-  return scan<P, kLabels, kSimple>(f, W, H, mode, method, tracer, borders);
+  LazyRows rows;
+  rows.h = h;
+  rows.img = img;
+  rows.w = w;
+  rows.stride = stride;
+  rows.f = f;
+  rows.make = [](LazyRows& r, int64_t upto) {
+    P* const plane = static_cast<P*>(r.f) + r.ready * (r.w + 2);
+    binarize(r.img + r.ready * r.stride, upto - r.ready, r.w, r.stride, plane);
+    r.ready = upto;
+  };
+  return scan<P, kLabels, kSimple>(f, W, H, mode, method, tracer, borders, rows);
 }
 
 }  // namespace

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -183,7 +182,6 @@ class SeparableResize final : public backend::Kernel {
       for (int d = 0; ones && d < g_.dw; ++d) ones = tx_.iw[2 * d] == 2048 && tx_.iw[2 * d + 1] == 0;
       for (int d = 0; ones && d < g_.dh; ++d) ones = ty_.iw[2 * d] == 2048 && ty_.iw[2 * d + 1] == 0;
       gather_ = ones;
-      stream_ = int64_t(g_.dh) * g_.dw * g_.cn >= (int64_t(8) << 20);
     }
     if (tx_.ksize == 2) {
       // Byte offsets and packed (a0, a1) 16-bit weights of each column; the 4-byte loads of
@@ -241,10 +239,9 @@ class SeparableResize final : public backend::Kernel {
 #if defined(__AVX2__)
   // Two source rows at once (3 or 4 channels, linear): twice the loads in flight when the rows
   // come from memory. The tails are left to hrow_u8.
-  void hrow2_u8(const uint8_t* Sa, const uint8_t* Sb, int* Da, int* Db, const uint8_t* Pa = nullptr,
-                const uint8_t* Pb = nullptr) const {
+  void hrow2_u8(const uint8_t* Sa, const uint8_t* Sb, int* Da, int* Db) const {
     if (npair_ > 0) {
-      hpair2_u8(Sa, Sb, Da, Db, Pa, Pb);
+      hpair2_u8(Sa, Sb, Da, Db);
       hrow_u8(Sa, Da, npair_);
       hrow_u8(Sb, Db, npair_);
       return;
@@ -295,35 +292,24 @@ class SeparableResize final : public backend::Kernel {
   // hpair_u8 over two source rows at once, as cv2's row pass does: the column offsets and
   // weights are loaded once for both, and the two rows' independent loads keep twice as many
   // cache misses in flight (a 1080p -> 224 downscale reads every row it needs from L3/DRAM).
-  // Pa, Pb (when given): the next output's two source rows, fetched at the columns this pass
-  // reads (two prefetches per step, spread over the row, where a burst of them ahead of the row
-  // stalled the loop; see run_u8).
-  void hpair2_u8(const uint8_t* Sa, const uint8_t* Sb, int* Da, int* Db, const uint8_t* Pa, const uint8_t* Pb) const {
-    if (Pa) {
-      if (g_.cn == 3) hpair2_u8_loop<3, true>(Sa, Sb, Da, Db, ofs0_.data(), wvec_.data(), npair_, Pa, Pb);
-      else hpair2_u8_loop<4, true>(Sa, Sb, Da, Db, ofs0_.data(), wvec_.data(), npair_, Pa, Pb);
-    } else {
-      if (g_.cn == 3) hpair2_u8_loop<3, false>(Sa, Sb, Da, Db, ofs0_.data(), wvec_.data(), npair_, Sa, Sb);
-      else hpair2_u8_loop<4, false>(Sa, Sb, Da, Db, ofs0_.data(), wvec_.data(), npair_, Sa, Sb);
-    }
+  void hpair2_u8(const uint8_t* Sa, const uint8_t* Sb, int* Da, int* Db) const {
+    if (g_.cn == 3) hpair2_u8_loop<3>(Sa, Sb, Da, Db, ofs0_.data(), wvec_.data(), npair_);
+    else hpair2_u8_loop<4>(Sa, Sb, Da, Db, ofs0_.data(), wvec_.data(), npair_);
   }
 
   // The loop itself, out of line with everything it touches in arguments: inlined into run(),
   // GCC kept reloading spilled pointers and npair_ (the int stores might alias it) from the
   // stack every iteration, ~5 of its ~25 uops.
-  template <int CN, bool PF>
+  template <int CN>
   __attribute__((noinline)) static void hpair2_u8_loop(const uint8_t* __restrict Sa, const uint8_t* __restrict Sb,
                                                        int* __restrict Da, int* __restrict Db, const int* __restrict o0,
-                                                       const int* __restrict wvi, int np, const uint8_t* Pa,
-                                                       const uint8_t* Pb) {
+                                                       const int* __restrict wvi, int np) {
     const __m128i shuf = CN == 3 ? _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1)
                                  : _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
     const __m256i pack3 = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
     const __m256i* wv = reinterpret_cast<const __m256i*>(wvi);
     for (int x = 0; x < np; x += 2, ++wv, Da += 2 * CN, Db += 2 * CN) {
       const int oa = o0[x], ob = o0[x + 1];
-      if (PF) _mm_prefetch(reinterpret_cast<const char*>(Pa + oa), _MM_HINT_T0),
-              _mm_prefetch(reinterpret_cast<const char*>(Pb + oa), _MM_HINT_T0);
       int64_t a0, a1, b0, b1;
       std::memcpy(&a0, Sa + oa, 8);
       std::memcpy(&a1, Sa + ob, 8);
@@ -427,8 +413,6 @@ class SeparableResize final : public backend::Kernel {
   }
 
   void run_u8(const uint8_t* src, uint8_t* dst, int64_t y0, int64_t y1) const {
-    const bool ab_nt = std::getenv("CVM8_NT") && std::getenv("CVM8_NT")[0] == '1';  // TEMP A/B
-    const bool ab_pf = std::getenv("CVM8_PF") && std::getenv("CVM8_PF")[0] == '1';  // TEMP A/B
     const Geometry g = g_;
     const int rw = g.dw * g.cn, ks = ty_.ksize;
     const size_t sstep = size_t(g.sw) * g.cn;
@@ -446,11 +430,7 @@ class SeparableResize final : public backend::Kernel {
 #if defined(__AVX2__)
       if (ks == 2 && tx_.ksize == 2 && (g.cn == 3 || g.cn == 4) && sy[0] != sy[1] && have[0] != sy[0] &&
           have[1] != sy[0] && have[0] != sy[1] && have[1] != sy[1]) {
-        // The next output's rows, when it needs two new ones (a downscale by more than 2)
-        const int* ny = sy + 2;
-        const bool pf = !ab_pf && y + 1 < y1 && ny[0] != ny[1] && ny[0] > sy[1];
-        hrow2_u8(src + size_t(sy[0]) * sstep, src + size_t(sy[1]) * sstep, &buf[0], &buf[slot_stride],
-                 pf ? src + size_t(ny[0]) * sstep : nullptr, pf ? src + size_t(ny[1]) * sstep : nullptr);
+        hrow2_u8(src + size_t(sy[0]) * sstep, src + size_t(sy[1]) * sstep, &buf[0], &buf[slot_stride]);
         have[0] = sy[0];
         have[1] = sy[1];
       }
@@ -493,13 +473,6 @@ class SeparableResize final : public backend::Kernel {
             __m256i v = _mm256_add_epi16(_mm256_mulhi_epi16(p0, vb0), _mm256_mulhi_epi16(p1, vb1));
             return _mm256_srai_epi16(_mm256_add_epi16(v, two), 2);
           };
-          if (stream_ && !ab_nt && (reinterpret_cast<uintptr_t>(D) & 31) == 0) {
-            for (; x + 32 <= rw; x += 32) {
-              __m256i lo = half16(x), hi = half16(x + 16);
-              __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
-              _mm256_stream_si256(reinterpret_cast<__m256i*>(D + x), r);
-            }
-          }
           for (; x + 32 <= rw; x += 32) {
             __m256i lo = half16(x), hi = half16(x + 16);
             __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
@@ -540,9 +513,6 @@ class SeparableResize final : public backend::Kernel {
         }
       }
     }
-#if defined(__AVX2__)
-    if (stream_) _mm_sfence();  // the streamed rows are visible before the kernel returns
-#endif
   }
 
   template <class W>
@@ -615,10 +585,6 @@ class SeparableResize final : public backend::Kernel {
   std::vector<int> ofs0_, ofs1_, wpk_, wvec_;
   int nsafe_ = 0, npair_ = 0;
   bool gather_ = false;
-  // Stream the rows of a large uint8 linear result past the caches (non-temporal stores): an
-  // 11 MB 1440p output written with ordinary stores first reads every line for ownership, from
-  // DRAM on this loaded shared L3 (the engine's large copies do the same, backends/cpu/strided.h).
-  bool stream_ = false;
 };
 
 // Nearest neighbour: a gather of whole pixels. NEAREST maps d -> floor(d * scale);
