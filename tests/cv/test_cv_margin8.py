@@ -20,7 +20,8 @@ def noise(shape, dtype, seed):
 # (src h, src w, dst h, dst w): 3x and 5x downscales (taps (1, 0) on both axes), one axis only,
 # odd sizes that leave a last column/row at the edge, and 1-pixel outputs
 GATHER = [(1080, 1920, 360, 640), (99, 150, 33, 50), (100, 151, 20, 30), (45, 45, 15, 45), (45, 45, 45, 9),
-          (9, 10, 3, 2), (3, 3, 1, 1), (31, 7, 31, 1), (300, 3, 100, 1)]
+          (9, 10, 3, 2), (3, 3, 1, 1), (31, 7, 31, 1), (300, 3, 100, 1),
+          (3, 1, 1, 3), (9, 1, 3, 5)]  # a 1-pixel-wide source: every column clamps to taps (1, 0)
 
 
 @pytest.mark.parametrize("cn", [1, 2, 3, 4, 5])

@@ -397,7 +397,7 @@ class SeparableResize final : public backend::Kernel {
       const uint8_t* S = src + size_t(ty_.idx[size_t(2 * y)]) * sstep;
       uint8_t* D = dst + size_t(y) * dw * cn;
       int x = 0;
-      if (cn == 3 || cn == 4) {
+      if ((cn == 3 || cn == 4) && sstep >= 4) {
         const size_t last = sstep - 4;  // a 4-byte load must start here or before
         for (; x < dw - 1; ++x) {
           const size_t o = size_t(xi[2 * x]) * cn;
