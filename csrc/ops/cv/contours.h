@@ -3,6 +3,7 @@
 // and the CPU kernels (backends/cpu/kernels/cv/contours_kernels.cpp).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,17 @@ struct Border {
   bool hole;
   int64_t first, count;
 };
+
+// The same hierarchy, counts and points written to three arrays (4n, n and 2 * total int32).
+void pack_borders_to(const std::vector<Border>& borders, const int32_t* points, int32_t* hier, int32_t* counts,
+                     int32_t* pts);
+
+// Traces like find_contours (modes 0-3) and hands the borders in the order they were met, and
+// their `total` points (x, y pairs), to done, before packing them: the buffers are the tracing
+// thread's scratch, valid during the call only.
+using TracedFn = std::function<void(const std::vector<Border>& borders, const int32_t* points, int64_t total)>;
+void find_contours_traced(const uint8_t* img, int64_t h, int64_t w, int64_t stride, int mode, int method, int ox,
+                          int oy, const TracedFn& done);
 
 // The packed result of borders listed in the order they were met, each the newest child of its
 // parent (so siblings come newest first, as from cv2's tree), walked depth first; points holds

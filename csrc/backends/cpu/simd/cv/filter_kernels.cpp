@@ -987,6 +987,12 @@ void median5_rows_u8(const uint8_t* src, uint8_t* dst, const Geom& g, int64_t y0
         const uint8_t* sr = src + std::min(std::max<int64_t>(r, 0), h - 1) * n;
         for (int64_t b = std::max<int64_t>(s0 - 2 * c, 0); b < std::min(s1 + 2 * c, n); b += 64) __builtin_prefetch(sr + b);
       }
+      // Likewise the next pair's output lines, for writing: each strip stores short runs of rows
+      // far apart, and every store that missed waited for its line's read for ownership. On the
+      // loaded 2-core Zen 3 host, interleaved in one process (1080p x 3, 1 thread): median 4.5
+      // against 6.6 ms without (cv2 7.6 ms); two pairs ahead, for either prefetch, measured the same.
+      for (int64_t r = y + 2; r <= y + 3 && r < y1; ++r)
+        for (int64_t b = s0 & ~int64_t(63); b < s1; b += 64) __builtin_prefetch(dst + r * n + b, 1);
       const uint8_t *h_top = hrow(y - 2), *h_prev = hrow(y + 1), *p_prev = prow(pi);
       uint8_t *h_a = hrow(y + 2), *h_b = hrow(y + 3), *p_next = prow(pi + 1);
       blocks<W>(sw, [&](int64_t x) {

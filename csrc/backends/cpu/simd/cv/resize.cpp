@@ -165,6 +165,24 @@ class SeparableResize final : public backend::Kernel {
     tx_ = make_taps(g_.sw, g_.dw, 1.0 / isx, isx, ip, area, true);
     ty_ = make_taps(g_.sh, g_.dh, 1.0 / isy, isy, ip, area, false);
     interp_ = ip;
+    if (std::is_integral_v<T> && ty_.ksize == 2) {
+      // A zero-weight second row adds exactly 0 (integer images hold no inf or NaN): point it at
+      // the first, so that row is neither fetched nor resized (a 3x linear downscale samples
+      // every third row with weights (1, 0) and used to resize twice the rows it needs).
+      for (int d = 0; d < g_.dh; ++d)
+        if (std::is_same_v<T, uint8_t> ? ty_.iw[2 * d + 1] == 0 : ty_.w[2 * d + 1] == 0.f)
+          ty_.idx[2 * d + 1] = ty_.idx[2 * d];
+    }
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      // Linear weights of exactly (1, 0) on both axes (odd integer downscales: 3x samples pixel
+      // 3d + 1) make cv2's fixed-point result the sampled pixel itself: with S = 2048 p, the
+      // vertical pass gives ((((S >> 4) * 2048) >> 16) + 2) >> 2 = (4 p + 2) >> 2 = p. Such a
+      // resize is a gather of whole pixels, with no row pass at all.
+      bool ones = tx_.ksize == 2 && ty_.ksize == 2;
+      for (int d = 0; ones && d < g_.dw; ++d) ones = tx_.iw[2 * d] == 2048 && tx_.iw[2 * d + 1] == 0;
+      for (int d = 0; ones && d < g_.dh; ++d) ones = ty_.iw[2 * d] == 2048 && ty_.iw[2 * d + 1] == 0;
+      gather_ = ones;
+    }
     if (tx_.ksize == 2) {
       // Byte offsets and packed (a0, a1) 16-bit weights of each column; the 4-byte loads of
       // the SIMD row pass stay inside the row for the first nsafe_ columns.
@@ -207,8 +225,12 @@ class SeparableResize final : public backend::Kernel {
     const int rw = g.dw * g.cn;
     int64_t grain = std::max<int64_t>(1, 32768 / std::max(rw, 1));
     parallel_for(g.dh, grain, [&](int64_t y0, int64_t y1) {
-      if constexpr (std::is_same_v<T, uint8_t>) run_u8(src, dst, y0, y1);
-      else run_float(src, dst, y0, y1);
+      if constexpr (std::is_same_v<T, uint8_t>) {
+        if (gather_) gather_u8(src, dst, y0, y1);
+        else run_u8(src, dst, y0, y1);
+      } else {
+        run_float(src, dst, y0, y1);
+      }
     });
   }
 
@@ -362,6 +384,32 @@ class SeparableResize final : public backend::Kernel {
         for (int k = 0; k < ks; ++k) sum += S[idx[x * ks + k] * cn + c] * w[x * ks + k];
         D[x * cn + c] = sum;
       }
+  }
+
+  // Output rows [y0, y1) of a resize whose weights are all (1, 0) (see gather_): pixel x of row
+  // y is source pixel idx[2x] of row idx[2y]. 3 and 4 channels move as one 4-byte word, the
+  // 3-channel word's fourth byte overwritten by the next pixel (the last pixel goes bytewise).
+  void gather_u8(const uint8_t* src, uint8_t* dst, int64_t y0, int64_t y1) const {
+    const int cn = g_.cn, dw = g_.dw;
+    const size_t sstep = size_t(g_.sw) * cn;
+    const int* xi = tx_.idx.data();
+    for (int64_t y = y0; y < y1; ++y) {
+      const uint8_t* S = src + size_t(ty_.idx[size_t(2 * y)]) * sstep;
+      uint8_t* D = dst + size_t(y) * dw * cn;
+      int x = 0;
+      if ((cn == 3 || cn == 4) && sstep >= 4) {
+        const size_t last = sstep - 4;  // a 4-byte load must start here or before
+        for (; x < dw - 1; ++x) {
+          const size_t o = size_t(xi[2 * x]) * cn;
+          if (o > last) break;
+          uint32_t v;
+          std::memcpy(&v, S + o, 4);
+          std::memcpy(D + size_t(x) * cn, &v, 4);
+        }
+      }
+      for (; x < dw; ++x)
+        for (int c = 0; c < cn; ++c) D[size_t(x) * cn + c] = S[size_t(xi[2 * x]) * cn + c];
+    }
   }
 
   void run_u8(const uint8_t* src, uint8_t* dst, int64_t y0, int64_t y1) const {
@@ -536,6 +584,7 @@ class SeparableResize final : public backend::Kernel {
   Taps tx_, ty_;
   std::vector<int> ofs0_, ofs1_, wpk_, wvec_;
   int nsafe_ = 0, npair_ = 0;
+  bool gather_ = false;
 };
 
 // Nearest neighbour: a gather of whole pixels. NEAREST maps d -> floor(d * scale);
