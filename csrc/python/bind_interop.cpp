@@ -137,6 +137,8 @@ Array from_list(py::list flat, const Shape& shape, int code) {
   return Array::from_node(n);
 }
 
+}  // namespace
+
 py::object scalar_to_py(const char* p, DType d) {
   return dispatch_dtype_all(d, [&](auto zero) -> py::object {
     using T = decltype(zero);
@@ -150,6 +152,8 @@ py::object scalar_to_py(const char* p, DType d) {
     else return py::int_(v);
   });
 }
+
+namespace {
 
 NodePtr realized(const Array& a) {
   NodePtr n = a.node();
@@ -282,15 +286,7 @@ void bind_interop(py::module_& m) {
     NodePtr n = realized(a);
     return nested(*n, 0, n->data_ptr());
   });
-  m.def("item", [](const Array& a, int64_t flat) {
-    NodePtr n = realized(a);
-    int64_t off = 0, rem = flat;
-    for (int d = n->ndim() - 1; d >= 0; --d) {
-      off += (rem % n->shape[d]) * n->strides[d];
-      rem /= n->shape[d];
-    }
-    return scalar_to_py(n->data_ptr() + off * static_cast<int64_t>(itemsize(n->dtype)), n->dtype);
-  });
+  // item(a, flat): fast_access.cpp
   m.def("flat_values", [](const Array& a, const std::vector<int64_t>& flat_indices) {
     // Only the requested elements (printing a huge array reads its corners only).
     NodePtr n = realized(a);
