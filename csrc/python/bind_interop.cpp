@@ -65,6 +65,8 @@ NodePtr wrap_strided(char* data, DType dt, const Shape& shape, const std::vector
   return make_leaf(buf, dt, shape, st, -lo / isz, empty ? 0 : (hi - lo) / isz);
 }
 
+}  // namespace
+
 // as_code >= 0 reinterprets a 1-d byte buffer as that dtype (frombuffer: memoryview cannot cast to 'e').
 py::object from_buffer(py::handle obj, int as_code) {
   auto held = new HeldView();
@@ -113,8 +115,10 @@ py::object from_buffer(py::handle obj, int as_code) {
   NodePtr leaf = wrap_strided(static_cast<char*>(v.buf), dt, shape, bst, release, writeable && !v.readonly);
   Array a = Array::from_node(leaf);
   a.set_writeable(writeable && !v.readonly);
-  return py::cast(a);
+  return py::reinterpret_steal<py::object>(wrap_array(std::move(a)));
 }
+
+namespace {
 
 template <class T>
 void put(char* p, T v) {
@@ -280,7 +284,7 @@ Array from_dlpack_capsule(py::object cap) {
 }  // namespace
 
 void bind_interop(py::module_& m) {
-  m.def("from_buffer", &from_buffer, py::arg("obj"), py::arg("as_code") = -1, "Zero-copy array over a buffer-protocol object, or None if unsupported");
+  // from_buffer(obj, as_code=-1): fast_access.cpp
   m.def("from_list", &from_list);
   m.def("tolist", [](const Array& a) {
     NodePtr n = realized(a);

@@ -2,6 +2,8 @@
 // (argument casters, overload walk, type-info lookups) costs ~1 us a call, more than the engine
 // work behind `.shape`, `_core.item`, or recording a memoised cv primitive. Each function here
 // does what the pybind11 definition it replaces did, with the same errors.
+#include <cstring>
+
 #include "autograd/tape.h"
 #include "core/error.h"
 #include "engine/eval.h"
@@ -130,7 +132,40 @@ PyObject* prim_apply(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   }
 }
 
+// ---- _core.from_buffer(obj, as_code=-1): what every numpy image entering mnn.cv goes through ----
+
+PyObject* from_buffer_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  PyObject* obj = nargs > 0 ? args[0] : nullptr;
+  PyObject* code = nargs > 1 ? args[1] : nullptr;
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nargs > 2) return type_error("from_buffer() takes at most 2 arguments (obj, as_code=-1)");
+  for (Py_ssize_t i = 0; i < nkw; ++i) {
+    const char* k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+    if (!k) return nullptr;
+    PyObject*& slot = std::strcmp(k, "obj") == 0 ? obj : code;
+    if ((std::strcmp(k, "obj") != 0 && std::strcmp(k, "as_code") != 0) || slot)
+      return type_error("from_buffer(): unexpected or repeated keyword argument");
+    slot = args[nargs + i];
+  }
+  if (!obj) return type_error("from_buffer() missing required argument 'obj'");
+  int as_code = -1;
+  if (code) {
+    if (!PyLong_Check(code)) return type_error("from_buffer(): as_code must be an int");
+    long c = PyLong_AsLong(code);
+    if (c == -1 && PyErr_Occurred()) return nullptr;
+    as_code = static_cast<int>(c);
+  }
+  try {
+    return from_buffer(obj, as_code).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
 PyMethodDef g_functions[] = {
+    {"from_buffer", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(from_buffer_fast)),
+     METH_FASTCALL | METH_KEYWORDS, "Zero-copy array over a buffer-protocol object, or None if unsupported"},
     {"item", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(item)), METH_FASTCALL,
      "item(a, flat): the element at a flat (C-order) index as a Python scalar"},
     {"prim_apply", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(prim_apply)), METH_FASTCALL,
