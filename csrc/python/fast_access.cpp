@@ -72,8 +72,11 @@ PyMethodDef g_getters[] = {
 PyObject* item(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs != 2) return type_error("[mnn.numpy.item] item() takes an array and a flat index");
   const Array* a = as_array(args[0]);
-  if (!a || !PyLong_Check(args[1])) return type_error("[mnn.numpy.item] item() takes an array and a flat index");
-  long long flat = PyLong_AsLongLong(args[1]);
+  if (!a || PyFloat_Check(args[1])) return type_error("[mnn.numpy.item] item() takes an array and a flat index");
+  PyObject* index = PyNumber_Index(args[1]);  // a Python int, or anything with __index__
+  if (!index) return nullptr;
+  long long flat = PyLong_AsLongLong(index);
+  Py_DECREF(index);
   if (flat == -1 && PyErr_Occurred()) return nullptr;
   try {
     // The window's element is read straight from its buffer family's base: evaluating the base
