@@ -10,6 +10,15 @@ Stages (each row adds one stage to the previous one; the difference is that stag
   + eval          `mnn.eval(a + b)`: extract the pending node, structural hash, plan-cache
                   lookup (a hit), bind buffers, run the kernel, realise the node
   + read back     `(a + b)[0].item()`: the round trip issue 3 measures (index view + item)
+
+Then the same split for one cv call on a small numpy image (a 64x48x3 uint8 frame: resize to
+32x24 LINEAR, and cvtColor BGR2RGB), next to cv2 doing the whole call:
+  from_buffer     `_core.from_buffer(img)`: the numpy image imported zero-copy
+  + record        the primitive recorded on it, as the wrapper's memoised path records it (one
+                  node; `_core.prim_apply` of a bound primitive, `_core.prim` on older builds)
+  + wrapper       `cv.resize(img, ...)`: the public call (checks, memo, error naming), unevaluated
+  + eval          `mnn.eval(cv.resize(img, ...))`: plan-cache hit, kernel run
+  + to numpy      `numpy.asarray(cv.resize(img, ...))`: what a cv2 caller gets back
 """
 import statistics
 import time
@@ -25,15 +34,83 @@ except ImportError:
 
 
 def per_call(fn, inner=20000, repeats=9):
+    """Median ns per call. CPU time of this thread (time.thread_time), not wall time: the host is
+    shared, and time spent waiting for a core is not this code's cost."""
     for _ in range(inner // 10):
         fn()
     samples = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         for _ in range(inner):
             fn()
-        samples.append((time.perf_counter() - t0) / inner)
+        samples.append((time.thread_time() - t0) / inner)
     return statistics.median(samples) * 1e9
+
+
+def print_rows(title, rows, peer=None):
+    print(f"{title:<48}{'ns/call':>10}{'stage ns':>10}")
+    prev = 0.0
+    for i, (name, ns) in enumerate(rows):
+        print(f"{name:<48}{ns:>10.0f}{ns - prev:>10.0f}")
+        prev = ns
+    if peer is not None:
+        name, ns = peer
+        print(f"{name:<48}{ns:>10.0f}")
+        print(f"whole call, mnn time / cv2 time: {rows[-1][1] / ns:.2f}x")
+
+
+def cv_rows():
+    """The cv split (needs numpy; the cv2 column needs cv2)."""
+    import mnn.cv as mcv
+    try:
+        import cv2
+    except ImportError:
+        cv2 = None
+    img = (np.arange(48 * 64 * 3, dtype=np.uint32) * 2654435761 >> 24).astype(np.uint8).reshape(48, 64, 3)
+    fb = _core.from_buffer
+    prim = _core.prim
+    asarray = np.asarray
+    ev = mnn.eval
+    m = fb(img)
+    resize, cvt = mcv.resize, mcv.cvtColor
+    lin, code = mcv.INTER_LINEAR, mcv.COLOR_BGR2RGB
+    # the engine arguments the wrappers pass (checked against the public call below)
+    rz_ints, rz_floats = [24, 32, 1], [32 / 64, 24 / 48]
+    perm = prim("cv_color", [m], [0, 3, 3, 2, 1, 0], [])
+    ok = np.array_equal(asarray(perm), asarray(cvt(img, code)))
+    ok &= np.array_equal(asarray(prim("cv_resize", [m], rz_ints, rz_floats)), asarray(resize(img, (32, 24))))
+    if cv2 is not None:
+        ok &= np.array_equal(asarray(resize(img, (32, 24))), cv2.resize(img, (32, 24)))
+        ok &= np.array_equal(asarray(cvt(img, code)), cv2.cvtColor(img, cv2.COLOR_BGR2RGB))
+    if not ok:
+        raise SystemExit("dispatch.py: the engine calls timed here no longer match the public cv calls")
+    # the record the wrappers' memoised path makes: a bound primitive where this build has them
+    if hasattr(_core, "prim_bind"):
+        apply, rz_bound, perm_bound = _core.prim_apply, _core.prim_bind("cv_resize", rz_ints, rz_floats), \
+            _core.prim_bind("cv_color", [0, 3, 3, 2, 1, 0], [])
+        rec_rz, rec_perm = (lambda: apply(rz_bound, fb(img))), (lambda: apply(perm_bound, fb(img)))
+    else:
+        rec_rz = lambda: prim("cv_resize", [fb(img)], rz_ints, rz_floats)  # noqa: E731
+        rec_perm = lambda: prim("cv_color", [fb(img)], [0, 3, 3, 2, 1, 0], [])  # noqa: E731
+    inner = 5000
+    for title, rec, pub, peer in (
+            ("cv resize 64x48x3 u8 -> 32x24 linear",
+             rec_rz,
+             lambda: resize(img, (32, 24), interpolation=lin),
+             cv2 and (lambda: cv2.resize(img, (32, 24), interpolation=cv2.INTER_LINEAR))),
+            ("cv cvtColor 64x48x3 u8 BGR2RGB",
+             rec_perm,
+             lambda: cvt(img, code),
+             cv2 and (lambda: cv2.cvtColor(img, cv2.COLOR_BGR2RGB)))):
+        rows = [
+            ("from_buffer (numpy image, zero-copy)", per_call(lambda: fb(img), inner)),
+            ("+ record (the primitive on it)", per_call(rec, inner)),
+            ("+ public wrapper (unevaluated result)", per_call(pub, inner)),
+            ("+ eval (plan-cache hit, kernel)", per_call(lambda: ev(pub()), inner)),
+            ("+ to numpy (numpy.asarray of the result)", per_call(lambda: asarray(pub()), inner)),
+        ]
+        print()
+        print_rows(title, rows, peer and ("cv2 (whole call)", per_call(peer, inner)))
 
 
 def main():
@@ -61,6 +138,8 @@ def main():
         print(f"{'numpy a + b':<48}{add:>10.0f}")
         print(f"{'numpy (a + b)[0].item()':<48}{trip:>10.0f}")
         print(f"round trip, mnn time / numpy time: {rows[-1][1] / trip:.2f}x (issue 3 asks <= 2.5x)")
+    if np is not None:
+        cv_rows()
     s = mnn.engine.stats()
     print(f"plan cache: {s['plan_hits']} hits, {s['plan_misses']} misses")
 

@@ -141,27 +141,27 @@ void extract(const std::vector<NodePtr>& roots, Extracted& g) {
   // and which leaf buffers may be overwritten (nobody else can see them).
   // How often each root was passed. Usually a handful: a flat list beats a hash map there (this
   // runs on every eval); mnn.eval(*many_views) switches to the map, or the scan is quadratic.
+  constexpr size_t kFlat = 16;
   struct RootCount {
-    const size_t kFlat = 16;
-    std::vector<std::pair<Node*, int>> v;
+    std::pair<Node*, int> v[kFlat];  // on the stack: an eval of one root allocates nothing here
+    size_t nv = 0;
     std::unordered_map<Node*, int> m;
     void add(Node* n) {
       if (!m.empty()) return void(++m[n]);
-      for (auto& e : v)
-        if (e.first == n) return void(++e.second);
-      v.push_back({n, 1});
-      if (v.size() > kFlat) {
-        for (auto& e : v) m[e.first] = e.second;
-        v.clear();
-      }
+      for (size_t i = 0; i < nv; ++i)
+        if (v[i].first == n) return void(++v[i].second);
+      if (nv < kFlat) return void(v[nv++] = {n, 1});
+      for (size_t i = 0; i < nv; ++i) m[v[i].first] = v[i].second;
+      nv = 0;
+      m[n] = 1;
     }
     int get(Node* n) const {
       if (!m.empty()) {
         auto it = m.find(n);
         return it == m.end() ? 0 : it->second;
       }
-      for (auto& e : v)
-        if (e.first == n) return e.second;
+      for (size_t i = 0; i < nv; ++i)
+        if (v[i].first == n) return v[i].second;
       return 0;
     }
   } root_count;
@@ -272,10 +272,30 @@ void note_fp_flags(const Step& step, int fe, int int_flags, const cpu::FusedFpBl
   }
 }
 
+// Per-run vectors, reused across evals (under the engine lock): a tiny plan's run then allocates
+// only its output buffers. The buffer references are dropped when the run ends, thrown or not.
+struct RunScratch {
+  std::vector<std::shared_ptr<Buffer>> bufs;
+  std::vector<char*> base, ins;
+  struct Release {
+    RunScratch& s;
+    ~Release() { s.bufs.clear(); }
+  };
+};
+
+RunScratch& run_scratch() {
+  static RunScratch* s = new RunScratch();
+  return *s;
+}
+
 void run_plan(Plan& plan, const Extracted& g) {
   const int nl = plan.n_leaves;
-  std::vector<std::shared_ptr<Buffer>> bufs(plan.stores.size());
-  std::vector<char*> base(plan.stores.size(), nullptr);
+  RunScratch& scratch = run_scratch();
+  RunScratch::Release release_buffers{scratch};
+  auto& bufs = scratch.bufs;
+  auto& base = scratch.base;
+  bufs.resize(plan.stores.size());
+  base.assign(plan.stores.size(), nullptr);
   if (plan.arena_bytes && (!plan.arena || plan.arena->nbytes() < static_cast<size_t>(plan.arena_bytes)))
     plan.arena = Buffer::allocate(plan.arena_bytes);
   uint64_t out_bytes = 0;
@@ -308,10 +328,8 @@ void run_plan(Plan& plan, const Extracted& g) {
     for (const Store& st : plan.stores)
       if (st.leaf < 0) plan.work_bytes += st.bytes;
   }
-  // Releasing and retaking the GIL costs more than a tiny plan's whole run.
-  auto region = plan.work_bytes < (256 << 10) ? [](const std::function<void()>& fn) { fn(); } : blocking;
-  region([&] {
-    std::vector<char*> ins;
+  auto body = [&] {
+    std::vector<char*>& ins = scratch.ins;
     for (auto& step : plan.steps) {
       ins.clear();
       for (size_t i = 0; i < step.inputs.size(); ++i) ins.push_back(ptr(step.inputs[i], step.input_byte_offsets[i]));
@@ -335,7 +353,11 @@ void run_plan(Plan& plan, const Extracted& g) {
         }
       }
     }
-  });
+  };
+  // Releasing and retaking the GIL costs more than a tiny plan's whole run (and so does wrapping
+  // the body in a std::function for the hook).
+  if (plan.work_bytes < (256 << 10)) body();
+  else blocking(body);
   const int flags = cpu::error_flags().load();
   if (flags & cpu::kErrNegativeIntPower)
     throw ValueError("[mnn.numpy.power] Integers to negative integer powers are not allowed.");

@@ -7,6 +7,10 @@
 
 #include "core/array.h"
 
+namespace mnn::prims {
+struct Primitive;
+}
+
 namespace mnn::ops {
 
 using core::Array;
@@ -66,5 +70,7 @@ Array empty(const Shape& shape, DType dtype);
 
 // ---- registered primitives (ops/prim.cpp, prims/registry.h) ----
 Array prim(const std::string& name, const std::vector<Array>& inputs, const core::Params& params);
+// The same for a primitive already looked up (a caller that records it often keeps the pointer).
+Array prim(const prims::Primitive& p, const std::vector<Array>& inputs, const core::Params& params);
 
 }  // namespace mnn::ops

@@ -13,6 +13,12 @@ using namespace core;
 Array prim(const std::string& name, const std::vector<Array>& xs, const Params& params) {
   const prims::Primitive* p = prims::find_primitive(name);
   if (!p) throw ValueError("[mnn.engine] unknown primitive '" + name + "'");
+  return prim(*p, xs, params);
+}
+
+Array prim(const prims::Primitive& prim_ref, const std::vector<Array>& xs, const Params& params) {
+  const prims::Primitive* p = &prim_ref;
+  const std::string& name = p->name;
   std::vector<Array> args;
   args.reserve(xs.size());
   for (size_t i = 0; i < xs.size(); ++i) {

@@ -287,7 +287,11 @@ Array basic_index(const Array& a, const std::vector<Index>& idx) {
     shape.push_back(a.shape()[d]);
     st.push_back(a.strides()[d]);
   }
+  // The index as params is read only by the gradient tape (autograd::record): an array that
+  // tracks no gradient skips building it (a 6-int vector per index, most of a tiny a[i]'s cost).
   Params p;
+  if (autograd::grad_enabled() && autograd::requires_grad(a)) p.ints.reserve(idx.size() * 6);
+  else return as_view(a, shape, st, off, "getitem", std::move(p));
   for (auto& i : idx) {
     p.ints.push_back(static_cast<int64_t>(i.kind));
     p.ints.push_back(i.start);

@@ -187,7 +187,7 @@ PyBufferProcs g_buffer_procs = {get_buffer, release_buffer};
 
 py::object getitem(const Array& a, py::handle key) {
   std::vector<ops::Index> idx;
-  if (parse_index(key, idx)) return py::cast(ops::basic_index(a, idx));
+  if (parse_index(key, idx)) return py::reinterpret_steal<py::object>(wrap_array(ops::basic_index(a, idx)));
   if (!g_advanced_getitem)
     throw IndexError("[mnn.numpy.__getitem__] only integers, slices (`:`), ellipsis (`...`) and numpy.newaxis "
                      "(`None`) are valid indices");
@@ -196,15 +196,8 @@ py::object getitem(const Array& a, py::handle key) {
 
 void bind_array(py::module_& m) {
   py::class_<Array> cls(m, "ndarray");
-  cls.def_property_readonly("shape", [](const Array& a) {
-        py::tuple t(a.ndim());
-        for (int i = 0; i < a.ndim(); ++i) t[i] = py::int_(a.shape()[i]);
-        return t;
-      })
-      .def_property_readonly("ndim", &Array::ndim)
-      .def_property_readonly("size", &Array::size)
-      .def_property_readonly("dtype", [](const Array& a) { return dtype_object(a.dtype()); })
-      .def_property_readonly("itemsize", [](const Array& a) { return itemsize(a.dtype()); })
+  // shape, ndim, size, dtype: fast_access.cpp (read by every wrapper, so without pybind11's dispatcher)
+  cls.def_property_readonly("itemsize", [](const Array& a) { return itemsize(a.dtype()); })
       .def_property_readonly("nbytes", [](const Array& a) { return a.size() * static_cast<int64_t>(itemsize(a.dtype())); })
       .def_property_readonly("_strides_elems", [](const Array& a) { return a.strides(); })
       .def_property_readonly("_offset_elems", &Array::offset)

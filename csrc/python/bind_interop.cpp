@@ -65,6 +65,8 @@ NodePtr wrap_strided(char* data, DType dt, const Shape& shape, const std::vector
   return make_leaf(buf, dt, shape, st, -lo / isz, empty ? 0 : (hi - lo) / isz);
 }
 
+}  // namespace
+
 // as_code >= 0 reinterprets a 1-d byte buffer as that dtype (frombuffer: memoryview cannot cast to 'e').
 py::object from_buffer(py::handle obj, int as_code) {
   auto held = new HeldView();
@@ -113,8 +115,10 @@ py::object from_buffer(py::handle obj, int as_code) {
   NodePtr leaf = wrap_strided(static_cast<char*>(v.buf), dt, shape, bst, release, writeable && !v.readonly);
   Array a = Array::from_node(leaf);
   a.set_writeable(writeable && !v.readonly);
-  return py::cast(a);
+  return py::reinterpret_steal<py::object>(wrap_array(std::move(a)));
 }
+
+namespace {
 
 template <class T>
 void put(char* p, T v) {
@@ -137,6 +141,8 @@ Array from_list(py::list flat, const Shape& shape, int code) {
   return Array::from_node(n);
 }
 
+}  // namespace
+
 py::object scalar_to_py(const char* p, DType d) {
   return dispatch_dtype_all(d, [&](auto zero) -> py::object {
     using T = decltype(zero);
@@ -150,6 +156,8 @@ py::object scalar_to_py(const char* p, DType d) {
     else return py::int_(v);
   });
 }
+
+namespace {
 
 NodePtr realized(const Array& a) {
   NodePtr n = a.node();
@@ -276,21 +284,13 @@ Array from_dlpack_capsule(py::object cap) {
 }  // namespace
 
 void bind_interop(py::module_& m) {
-  m.def("from_buffer", &from_buffer, py::arg("obj"), py::arg("as_code") = -1, "Zero-copy array over a buffer-protocol object, or None if unsupported");
+  // from_buffer(obj, as_code=-1): fast_access.cpp
   m.def("from_list", &from_list);
   m.def("tolist", [](const Array& a) {
     NodePtr n = realized(a);
     return nested(*n, 0, n->data_ptr());
   });
-  m.def("item", [](const Array& a, int64_t flat) {
-    NodePtr n = realized(a);
-    int64_t off = 0, rem = flat;
-    for (int d = n->ndim() - 1; d >= 0; --d) {
-      off += (rem % n->shape[d]) * n->strides[d];
-      rem /= n->shape[d];
-    }
-    return scalar_to_py(n->data_ptr() + off * static_cast<int64_t>(itemsize(n->dtype)), n->dtype);
-  });
+  // item(a, flat): fast_access.cpp
   m.def("flat_values", [](const Array& a, const std::vector<int64_t>& flat_indices) {
     // Only the requested elements (printing a huge array reads its corners only).
     NodePtr n = realized(a);

@@ -18,7 +18,20 @@ void install_fast_slots(py::handle ndarray_type);
 
 namespace mnn::core { class Array; }
 
+namespace mnn::core { enum class DType : uint8_t; }
+
 namespace mnn::py_bind {
 py::object getitem(const core::Array& a, py::handle key);  // bind_array.cpp: a[key]  // fast_ops.cpp: operators as CPython slots
+// fast_ops.cpp: the Array inside an mnn ndarray object, or nullptr when `o` is not one
+core::Array* as_array(PyObject* o);
+// fast_access.cpp: a new ndarray object owning `a` (a new reference; throws with a Python error set)
+PyObject* wrap_array(core::Array&& a);
+// fast_access.cpp: ndarray properties and the engine calls that skip pybind11's dispatcher
+void install_fast_access(py::module_& m);
+// bind_interop.cpp: a zero-copy array over a buffer-protocol object, or None if unsupported;
+// as_code >= 0 reads a 1-d byte buffer as that dtype
+py::object from_buffer(py::handle obj, int as_code);
+// bind_interop.cpp: the element at p as a Python scalar
+py::object scalar_to_py(const char* p, core::DType d);
 
 }  // namespace mnn::py_bind

@@ -12,17 +12,19 @@ namespace mnn::py_bind {
 using namespace core;
 
 namespace {
-
 PyTypeObject* g_type = nullptr;
+}  // namespace
 
-inline Array* as_array(PyObject* o) {
+Array* as_array(PyObject* o) {
   if (Py_TYPE(o) != g_type && !PyType_IsSubtype(Py_TYPE(o), g_type)) return nullptr;
   auto* inst = reinterpret_cast<py::detail::instance*>(o);
   void* v = inst->simple_layout ? inst->simple_value_holder[0] : inst->nonsimple.values_and_holders[0];
   return static_cast<Array*>(v);
 }
 
-PyObject* wrap(Array&& r) { return py::cast(std::move(r)).release().ptr(); }
+namespace {
+
+PyObject* wrap(Array&& r) { return wrap_array(std::move(r)); }
 
 // numpy 2: `a == None` (or a string, or any object) compares elementwise as unequal.
 PyObject* not_comparable(Op op, const Array& a) {

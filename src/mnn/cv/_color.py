@@ -14,7 +14,7 @@ RGB->Lab/Luv equal cv2's (see csrc/backends/cpu/simd/cv/color_lab.cpp).
 """
 from .. import _core
 from .. import numpy as _np
-from ._common import as_image, channels, contiguous, error, fail  # noqa: F401
+from ._common import as_image, channels, contiguous, error, fail, memo_type  # noqa: F401
 
 # The primitive's conversions (ColorOp in csrc/ops/cv/color.cpp).
 _PERM, _GRAY, _FROMGRAY, _HSV, _HSV_INV, _YCC, _YCC_INV, _XYZ, _XYZ_INV = range(9)
@@ -451,33 +451,46 @@ def _build_table():
 _TABLE = _build_table()
 
 
-# (code, channels or -ndim, dtype, dstCn) -> the primitive's ints, for the conversions whose
-# primitive takes the image as it is. A repeated call (a frame loop) then skips the validation and
-# table walk below: ~3 us of Python per call, 1-2% of a 1080p BGR2RGB.
+# (image type, code, channels or -ndim, dtype, dstCn) -> cv_color bound to its ints
+# (_core.prim_bind), for the conversions whose primitive takes the image as it is. A repeated call
+# (a frame loop) then skips the validation and table walk below: ~3 us of Python per call, 1-2% of
+# a 1080p BGR2RGB. numpy images are memoised under their own type, shape and dtype, and imported
+# zero-copy as as_image imports them; cv_color makes its input contiguous itself.
 _FAST = {}
+_FAST_NUMPY_TYPES = set()  # numpy.ndarray once one was memoised (mnn.cv never imports numpy)
 
 
 def _fast_key(img, code, dstCn):
     shape = img.shape
-    return (code, shape[2] if len(shape) == 3 else -len(shape), img.dtype, dstCn)
+    return (type(img), code, shape[2] if len(shape) == 3 else -len(shape), img.dtype, dstCn)
 
 
 def _prim(kind, img, ints, key=None):
     ints = [kind] + list(ints)
     if key is not None:
-        _FAST[key] = ints
+        if len(_FAST) >= 256:
+            _FAST.clear()  # bounded, as resize's memo
+        _FAST[key] = _core.prim_bind("cv_color", ints, [])
+        if key[0] is not _core.ndarray:
+            _FAST_NUMPY_TYPES.add(key[0])
     return _core.prim("cv_color", [contiguous(img)], ints, [])
 
 
 def cvtColor(src, code, dst=None, dstCn=0, hint=None):
+    t = type(src)
+    if type(code) is int and type(dstCn) is int and (t is _core.ndarray or t in _FAST_NUMPY_TYPES):
+        bound = _FAST.get(_fast_key(src, code, dstCn))
+        if bound is not None:
+            if t is _core.ndarray:
+                return _core.prim_apply(bound, src)
+            img = _core.from_buffer(src)
+            if img is not None:
+                return _core.prim_apply(bound, img)
     key = None
-    if type(src) is not _core.ndarray and src is not None and type(code) is int:
-        src = as_image(src, "cvtColor")  # a numpy image takes the memoised path below too
-    if type(src) is _core.ndarray and type(code) is int and type(dstCn) is int:
-        key = _fast_key(src, code, dstCn)
-        ints = _FAST.get(key)
-        if ints is not None:
-            return _core.prim("cv_color", [_core.as_contiguous(src)], ints, [])
+    if type(code) is int and type(dstCn) is int:
+        mt = memo_type(src)
+        if mt is not None:
+            key = _fast_key(src, code, dstCn)
     return _cvt_color(src, code, dstCn, key)
 
 

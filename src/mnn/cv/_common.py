@@ -50,6 +50,17 @@ def as_image(src, fn, name="src"):
 _BUFFER_CHARS = frozenset("?bBhHiIlLqQefdFD")
 
 
+def memo_type(src):
+    """The type a wrapper may memoise a validated call on `src` under, or None: mnn arrays, and
+    numpy arrays of a dtype that as_image imports through the buffer protocol (not a subclass)."""
+    t = type(src)
+    if t is _core.ndarray:
+        return t
+    if t.__name__ == "ndarray" and t.__module__ == "numpy" and src.dtype.char in _BUFFER_CHARS:
+        return t
+    return None
+
+
 def contiguous(img):
     """A validated image (an mnn ndarray, ndim >= 1) as a C-contiguous array, zero-copy when it is
     one already. The engine's as_contiguous directly: mnn.numpy.ascontiguousarray's argument

@@ -32,7 +32,7 @@ from .. import _core
 from .. import numpy as _np
 from . import _robust
 from ._common import f32 as _f32
-from ._common import as_image, channels, contiguous, error, fail
+from ._common import as_image, channels, contiguous, error, fail, memo_type
 
 __all__ = [
     "INTER_NEAREST", "INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4", "INTER_LINEAR_EXACT",
@@ -122,21 +122,30 @@ def _cv_round(x):
 
 
 def resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR):
-    # A repeated call (same image geometry and dtype, same dsize and interpolation) reuses the
-    # engine arguments its first call validated: an explicit dsize makes fx, fy irrelevant.
-    if type(src) is _core.ndarray and type(dsize) is tuple and type(interpolation) is int:
+    # A repeated call (same image type, geometry and dtype, same dsize and interpolation) records
+    # the primitive its first call validated and bound: an explicit dsize makes fx, fy irrelevant.
+    # numpy images (memoised by their own shape and dtype) are imported zero-copy as the first
+    # call imported them; cv_resize makes its input contiguous itself, as the slow path does.
+    t = type(src)
+    if (t is _core.ndarray or t in _RESIZE_NUMPY_TYPES) and type(dsize) is tuple and type(interpolation) is int:
         try:
-            args = _RESIZE_FAST.get((src.shape, src.dtype, dsize, interpolation))
+            bound = _RESIZE_FAST.get((t, src.shape, src.dtype, dsize, interpolation))
         except TypeError:  # an unhashable dsize element: the checks below reject it
-            args = None
-        if args is not None:
-            return _core.prim("cv_resize", [_core.as_contiguous(src)], args[0], args[1])
+            bound = None
+        if bound is not None:
+            if t is _core.ndarray:
+                return _core.prim_apply(bound, src)
+            img = _core.from_buffer(src)
+            if img is not None:
+                return _core.prim_apply(bound, img)
     return _resize(src, dsize, fx, fy, interpolation)
 
 
-# (shape, dtype, dsize, interpolation) -> (ints, floats) of cv_resize, for calls that passed
-# every check with an explicit positive dsize and took the plain kernel path
+# (image type, shape, dtype, dsize, interpolation) -> cv_resize bound to its (ints, floats)
+# (_core.prim_bind), for calls that passed every check with an explicit positive dsize and took the
+# plain kernel path on the image as given (mnn) or as imported through its buffer (numpy)
 _RESIZE_FAST = {}
+_RESIZE_NUMPY_TYPES = set()  # numpy.ndarray once one was memoised (mnn.cv never imports numpy)
 
 
 def _resize(src, dsize, fx, fy, interpolation):
@@ -155,7 +164,8 @@ def _resize(src, dsize, fx, fy, interpolation):
     depth = str(img.dtype)
     if depth not in _RESIZE_ALL_DTYPES:
         raise fail(fn, f"unsupported depth {depth}")
-    if nd == 3 and shape[2] == 1:
+    reshaped = nd == 3 and shape[2] == 1
+    if reshaped:
         img = img.reshape(shape[:2])  # cv2 reads HxWx1 as one channel and returns HxW
     sh, sw = shape[0], shape[1]
     if sh == 0 or sw == 0:
@@ -189,10 +199,15 @@ def _resize(src, dsize, fx, fy, interpolation):
                        f"channels, got {shape[2]})")
     ints, floats = [h, w, interpolation], [isx, isy]
     if type(img) is _core.ndarray:
-        if explicit and img is src and type(key_dsize) is tuple and type(key_interp) is int:
-            if len(_RESIZE_FAST) >= 256:
-                _RESIZE_FAST.clear()  # bounded: a caller sweeping sizes must not grow it without end
-            _RESIZE_FAST[(shape, img.dtype, key_dsize, key_interp)] = (ints, floats)
+        if explicit and not reshaped and type(key_dsize) is tuple and type(key_interp) is int:
+            t = memo_type(src)
+            if t is not None:
+                if len(_RESIZE_FAST) >= 256:
+                    _RESIZE_FAST.clear()  # bounded: a caller sweeping sizes must not grow it without end
+                _RESIZE_FAST[(t, src.shape, src.dtype, key_dsize, key_interp)] = \
+                    _core.prim_bind("cv_resize", ints, floats)
+                if t is not _core.ndarray:
+                    _RESIZE_NUMPY_TYPES.add(t)
         img = _core.as_contiguous(img)  # zero-copy when it is contiguous already
     else:
         img = contiguous(img)

@@ -1,0 +1,226 @@
+// The per-call hot spots of small work as plain CPython functions: pybind11's generic dispatcher
+// (argument casters, overload walk, type-info lookups) costs ~1 us a call, more than the engine
+// work behind `.shape`, `_core.item`, or recording a memoised cv primitive. Each function here
+// does what the pybind11 definition it replaces did, with the same errors.
+#include <cstring>
+
+#include "autograd/tape.h"
+#include "core/error.h"
+#include "engine/eval.h"
+#include "ops/ops.h"
+#include "prims/registry.h"
+#include "python/bindings.h"
+#include "python/convert.h"
+
+namespace mnn::py_bind {
+
+using namespace core;
+
+namespace {
+
+PyObject* type_error(const char* msg) {
+  PyErr_SetString(PyExc_TypeError, msg);
+  return nullptr;
+}
+
+// ---- ndarray attributes (installed as properties whose getter is a builtin) ----
+
+PyObject* get_shape(PyObject*, PyObject* self) {
+  const Array* a = as_array(self);
+  if (!a) return type_error("[mnn.numpy.ndarray.shape] expected an mnn ndarray");
+  const Shape& s = a->shape();
+  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(s.size()));
+  if (!t) return nullptr;
+  for (size_t i = 0; i < s.size(); ++i) {
+    PyObject* v = PyLong_FromLongLong(s[i]);
+    if (!v) {
+      Py_DECREF(t);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), v);
+  }
+  return t;
+}
+
+PyObject* get_ndim(PyObject*, PyObject* self) {
+  const Array* a = as_array(self);
+  if (!a) return type_error("[mnn.numpy.ndarray.ndim] expected an mnn ndarray");
+  return PyLong_FromLong(a->ndim());
+}
+
+PyObject* get_size(PyObject*, PyObject* self) {
+  const Array* a = as_array(self);
+  if (!a) return type_error("[mnn.numpy.ndarray.size] expected an mnn ndarray");
+  return PyLong_FromLongLong(a->size());
+}
+
+PyObject* get_dtype(PyObject*, PyObject* self) {
+  const Array* a = as_array(self);
+  if (!a) return type_error("[mnn.numpy.ndarray.dtype] expected an mnn ndarray");
+  return dtype_object(a->dtype()).release().ptr();
+}
+
+PyMethodDef g_getters[] = {
+    {"shape", get_shape, METH_O, "Tuple of array dimensions."},
+    {"ndim", get_ndim, METH_O, "Number of array dimensions."},
+    {"size", get_size, METH_O, "Number of elements in the array."},
+    {"dtype", get_dtype, METH_O, "Data-type of the array's elements."},
+};
+
+// ---- _core.item(a, flat): one element as a Python scalar (evaluates a) ----
+
+PyObject* item(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2) return type_error("[mnn.numpy.item] item() takes an array and a flat index");
+  const Array* a = as_array(args[0]);
+  if (!a || PyFloat_Check(args[1])) return type_error("[mnn.numpy.item] item() takes an array and a flat index");
+  PyObject* index = PyNumber_Index(args[1]);  // a Python int, or anything with __index__
+  if (!index) return nullptr;
+  long long flat = PyLong_AsLongLong(index);
+  Py_DECREF(index);
+  if (flat == -1 && PyErr_Occurred()) return nullptr;
+  try {
+    // The window's element is read straight from its buffer family's base: evaluating the base
+    // computes the same bytes without recording a View node for a window (`x[i].item()`), and
+    // costs nothing when the base holds its value already. The window's strides and offset are
+    // in elements of that buffer (core/array.h).
+    NodePtr base = a->storage()->base;
+    engine::eval({base});
+    const Shape& shape = a->shape();
+    const Strides& strides = a->strides();
+    int64_t off = a->offset(), rem = flat;
+    for (int d = a->ndim() - 1; d >= 0; --d) {
+      off += (rem % shape[d]) * strides[d];
+      rem /= shape[d];
+    }
+    return scalar_to_py(base->buffer->data() + off * static_cast<int64_t>(itemsize(base->dtype)), base->dtype)
+        .release()
+        .ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+// ---- a registered primitive with parameters fixed once (the cv wrappers' memoised calls) ----
+//
+// _core.prim_bind(name, ints, floats) looks the primitive up and converts the parameters once; the
+// capsule it returns is then applied to inputs with _core.prim_apply(bound, x, ...), which records
+// exactly what _core.prim(name, [x, ...], ints, floats) records.
+
+constexpr const char* kBoundName = "mnn.prim_bound";
+
+struct BoundPrim {
+  const prims::Primitive* prim;
+  Params params;
+};
+
+void bound_destructor(PyObject* cap) { delete static_cast<BoundPrim*>(PyCapsule_GetPointer(cap, kBoundName)); }
+
+PyObject* prim_apply(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs < 1 || !PyCapsule_IsValid(args[0], kBoundName))
+    return type_error("[mnn.engine] prim_apply() takes a prim_bind() capsule and input arrays");
+  auto* b = static_cast<BoundPrim*>(PyCapsule_GetPointer(args[0], kBoundName));
+  try {
+    std::vector<Array> xs;
+    xs.reserve(static_cast<size_t>(nargs - 1));
+    for (Py_ssize_t i = 1; i < nargs; ++i) {
+      const Array* a = as_array(args[i]);
+      if (!a) return type_error("[mnn.engine] prim_apply() inputs must be mnn ndarrays");
+      xs.push_back(*a);
+    }
+    return wrap_array(ops::prim(*b->prim, xs, b->params));
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+// ---- _core.from_buffer(obj, as_code=-1): what every numpy image entering mnn.cv goes through ----
+
+PyObject* from_buffer_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  PyObject* obj = nargs > 0 ? args[0] : nullptr;
+  PyObject* code = nargs > 1 ? args[1] : nullptr;
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nargs > 2) return type_error("from_buffer() takes at most 2 arguments (obj, as_code=-1)");
+  for (Py_ssize_t i = 0; i < nkw; ++i) {
+    const char* k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+    if (!k) return nullptr;
+    PyObject*& slot = std::strcmp(k, "obj") == 0 ? obj : code;
+    if ((std::strcmp(k, "obj") != 0 && std::strcmp(k, "as_code") != 0) || slot)
+      return type_error("from_buffer(): unexpected or repeated keyword argument");
+    slot = args[nargs + i];
+  }
+  if (!obj) return type_error("from_buffer() missing required argument 'obj'");
+  int as_code = -1;
+  if (code) {
+    if (!PyLong_Check(code)) return type_error("from_buffer(): as_code must be an int");
+    long c = PyLong_AsLong(code);
+    if (c == -1 && PyErr_Occurred()) return nullptr;
+    as_code = static_cast<int>(c);
+  }
+  try {
+    return from_buffer(obj, as_code).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+PyMethodDef g_functions[] = {
+    {"from_buffer", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(from_buffer_fast)),
+     METH_FASTCALL | METH_KEYWORDS, "Zero-copy array over a buffer-protocol object, or None if unsupported"},
+    {"item", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(item)), METH_FASTCALL,
+     "item(a, flat): the element at a flat (C-order) index as a Python scalar"},
+    {"prim_apply", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(prim_apply)), METH_FASTCALL,
+     "prim_apply(bound, *inputs): records the primitive prim_bind() fixed, on these inputs"},
+};
+
+}  // namespace
+
+PyObject* wrap_array(Array&& a) {
+  // pybind11's generic cast looks the type up by typeid and searches its registry of live
+  // instances for this address first; a fresh result needs neither.
+  static const py::detail::type_info* ti = py::detail::get_type_info(typeid(Array));
+  PyObject* self = py::detail::make_new_instance(ti->type);
+  if (!self) throw py::error_already_set();
+  auto* inst = reinterpret_cast<py::detail::instance*>(self);
+  try {
+    inst->owned = true;
+    py::detail::values_and_holders(inst).begin()->value_ptr() = new Array(std::move(a));
+    ti->init_instance(inst, nullptr);
+  } catch (...) {
+    Py_DECREF(self);
+    throw;
+  }
+  return self;
+}
+
+void install_fast_access(py::module_& m) {
+  auto cls = m.attr("ndarray");
+  py::object property = py::module_::import("builtins").attr("property");
+  for (auto& def : g_getters) {
+    py::object fget = py::reinterpret_steal<py::object>(PyCFunction_New(&def, nullptr));
+    if (!fget) throw py::error_already_set();
+    cls.attr(def.ml_name) = property(fget, py::none(), py::none(), def.ml_doc);
+  }
+  for (auto& def : g_functions) {
+    py::object f = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&def, nullptr, m.attr("__name__").ptr()));
+    if (!f) throw py::error_already_set();
+    m.attr(def.ml_name) = f;
+  }
+  m.def("prim_bind", [](const std::string& name, const std::vector<int64_t>& ints, const std::vector<double>& floats) {
+    const prims::Primitive* p = prims::find_primitive(name);
+    if (!p) throw ValueError("[mnn.engine] unknown primitive '" + name + "'");
+    auto* b = new BoundPrim{p, {}};
+    b->params.ints = ints;
+    b->params.floats = floats;
+    PyObject* cap = PyCapsule_New(b, kBoundName, bound_destructor);
+    if (!cap) {
+      delete b;
+      throw py::error_already_set();
+    }
+    return py::reinterpret_steal<py::object>(cap);
+  });
+}
+
+}  // namespace mnn::py_bind
