@@ -162,6 +162,16 @@ const WeightTable& table_for(int interp) {
 
 enum Mode { kAffine = 0, kPerspective = 1, kMap = 2 };
 
+// remap's maps as the caller passed them (ops/cv/geometry.cpp): float x and y with a stride of 1
+// (two HxW maps) or 2 (one interleaved HxWx2 map), or convertMaps' fixed-point pair.
+struct MapIn {
+  const float* x = nullptr;
+  const float* y = nullptr;
+  size_t stride = 2;
+  const int16_t* xy = nullptr;  // fixed: whole pixels (x, y)
+  const uint16_t* a = nullptr;  // fixed: 1/32-pixel table index (y * 32 + x), or none
+};
+
 template <class T>
 class WarpKernel final : public backend::Kernel {
  public:
@@ -178,8 +188,10 @@ class WarpKernel final : public backend::Kernel {
     if (mode == kMap) {
       interp_ = int(p.ints[0]);
       border_ = int(p.ints[1]);
+      fixed_ = p.ints.size() > 2 && p.ints[2] != 0;
+      nmaps_ = p.ints.size() > 3 ? int(p.ints[3]) : 1;
       fo = 0;
-      has_dst_ = s.inputs.size() > 2;
+      has_dst_ = s.inputs.size() > size_t(1 + nmaps_);
     } else {
       interp_ = int(p.ints[2]);
       border_ = int(p.ints[3]);
@@ -204,17 +216,26 @@ class WarpKernel final : public backend::Kernel {
     constexpr bool v2_type = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, float>;
     v2_ = (v2_type && (interp_ == kLinear || interp_ == kNearest) && cn_ != 2) || interp_ == kCubic;
     // Fixed-point maps (convertMaps' int16 + table index) keep cv2's 1/32-pixel path.
-    if (mode == kMap && p.ints.size() > 2 && p.ints[2] != 0) v2_ = false;
+    if (fixed_) v2_ = false;
     for (int k = 0; k < 9; ++k) mf_[k] = static_cast<float>(m_[k]);
     for (int k = 0; k < 4; ++k) bval8_[k] = static_cast<uint8_t>(std::min(255.0, std::max(0.0, std::nearbyint(bv_[k]))));
   }
 
   void run(char* const* in, char* out) override {
     const T* src = reinterpret_cast<const T*>(in[0]);
-    const float* map = mode_ == kMap ? reinterpret_cast<const float*>(in[1]) : nullptr;
+    MapIn mp;
+    if (mode_ == kMap && fixed_) {
+      mp.xy = reinterpret_cast<const int16_t*>(in[1]);
+      if (nmaps_ == 2) mp.a = reinterpret_cast<const uint16_t*>(in[2]);
+    } else if (mode_ == kMap) {
+      mp.x = reinterpret_cast<const float*>(in[1]);
+      mp.y = nmaps_ == 2 ? reinterpret_cast<const float*>(in[2]) : mp.x + 1;
+      mp.stride = nmaps_ == 2 ? 1 : 2;
+    }
+    const MapIn* map = mode_ == kMap ? &mp : nullptr;
     T* dst = reinterpret_cast<T*>(out);
     const size_t total = size_t(dh_) * dw_ * cn_;
-    if (has_dst_) std::memcpy(dst, in[mode_ == kMap ? 2 : 1], total * sizeof(T));
+    if (has_dst_) std::memcpy(dst, in[mode_ == kMap ? 1 + nmaps_ : 1], total * sizeof(T));
     else if (border_ == kTransparent) std::memset(dst, 0, total * sizeof(T));
     if constexpr (kCubicType) {
       if (interp_ == kCubic && v2_) {  // float coordinates (not convertMaps' fixed-point maps)
@@ -246,7 +267,7 @@ class WarpKernel final : public backend::Kernel {
   // vector columns), and the interpolation there is the same fused lerp as in the vector code.
   static float fmaf_(float a, float b, float c) { return std::fma(a, b, c); }
 
-  void row_v2(int y, const float* map, const T* src, T* D) const {
+  void row_v2(int y, const MapIn* map, const T* src, T* D) const {
     constexpr int uf = 16;
     const int cn = cn_;
     const float* M = mf_;
@@ -264,8 +285,9 @@ class WarpKernel final : public backend::Kernel {
       const float xf = static_cast<float>(x);
       float sx, sy;
       if (mode_ == kMap) {
-        sx = map[(size_t(y) * dw_ + x) * 2];
-        sy = map[(size_t(y) * dw_ + x) * 2 + 1];
+        const size_t i = (size_t(y) * dw_ + x) * map->stride;
+        sx = map->x[i];
+        sy = map->y[i];
       } else if (mode_ == kAffine) {
         if (vec) sx = fmaf_(M[0], xf, Mx), sy = fmaf_(M[3], xf, My);
         else sx = fmaf_(xf, M[0], yf * M[1]) + M[2], sy = fmaf_(xf, M[3], yf * M[4]) + M[5];
@@ -341,7 +363,9 @@ class WarpKernel final : public backend::Kernel {
     if constexpr (std::is_same_v<T, uint8_t>) {
       if (interp_ == kLinear && (cn == 1 || cn == 3 || cn == 4)) {
         warp_u8::RowArgs r{src, sw_, sh_, cn, int(step), int(mode_), mf_, Mx, My, Mw,
-                           mode_ == kMap ? map + size_t(y) * dw_ * 2 : nullptr,
+                           mode_ == kMap ? map->x + size_t(y) * dw_ * map->stride : nullptr,
+                           mode_ == kMap ? map->y + size_t(y) * dw_ * map->stride : nullptr,
+                           mode_ == kMap ? int(map->stride) : 0,
                            border_ == kConstant, border_ == kTransparent, bval8_};
         // remap columns have no vector/scalar split; the warps' fused columns end at xend
         x0 = warp_u8::linear_row(r, D, mode_ == kMap ? dw_ : xend, [&](int x) { one(x, D + size_t(x) * cn); });
@@ -391,7 +415,7 @@ class WarpKernel final : public backend::Kernel {
   }
 
   // Source pixel (xs, ys) and fractional index al = fy*32 + fx for one destination row.
-  void coords(int y, const float* map, int* xs, int* ys, int* al) const {
+  void coords(int y, const MapIn* map, int* xs, int* ys, int* al) const {
     const bool nearest = interp_ == kNearest;
     if (mode_ == kAffine) {
       const int ab = 10, rd = nearest ? (1 << ab) / 2 : (1 << ab) / kTab / 2;
@@ -428,14 +452,25 @@ class WarpKernel final : public backend::Kernel {
           al[x] = (Y & (kTab - 1)) * kTab + (X & (kTab - 1));
         }
       }
+    } else if (map->xy) {
+      // convertMaps' fixed-point form: whole pixels plus a table index (none: fraction 0)
+      const int16_t* m = map->xy + size_t(y) * dw_ * 2;
+      const uint16_t* a = map->a ? map->a + size_t(y) * dw_ : nullptr;
+      for (int x = 0; x < dw_; ++x) {
+        xs[x] = m[2 * x];
+        ys[x] = m[2 * x + 1];
+        if (!nearest) al[x] = a ? a[x] & (kTab * kTab - 1) : 0;
+      }
     } else {
-      const float* m = map + size_t(y) * dw_ * 2;
+      const size_t st = map->stride;
+      const float* mx = map->x + size_t(y) * dw_ * st;
+      const float* my = map->y + size_t(y) * dw_ * st;
       for (int x = 0; x < dw_; ++x) {
         if (nearest) {
-          xs[x] = sat_short(m[2 * x]);
-          ys[x] = sat_short(m[2 * x + 1]);
+          xs[x] = sat_short(mx[st * x]);
+          ys[x] = sat_short(my[st * x]);
         } else {
-          int X = sat_int(double(m[2 * x]) * kTab), Y = sat_int(double(m[2 * x + 1]) * kTab);
+          int X = sat_int(double(mx[st * x]) * kTab), Y = sat_int(double(my[st * x]) * kTab);
           xs[x] = clamp_short(X >> kBits);
           ys[x] = clamp_short(Y >> kBits);
           al[x] = (Y & (kTab - 1)) * kTab + (X & (kTab - 1));
@@ -576,12 +611,12 @@ class WarpKernel final : public backend::Kernel {
   // INTER_CUBIC as cv2 5.0 computes it (warp_cubic.cpp); int8/int32 keep the path below.
   static constexpr bool kCubicType = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
                                      std::is_same_v<T, int16_t> || std::is_same_v<T, float> || std::is_same_v<T, double>;
-  void run_cubic(const T* src, const float* map, T* dst) const {
+  void run_cubic(const T* src, const MapIn* map, T* dst) const {
     CubicWarp p;
     p.mode = mode_ == kMap ? 2 : mode_ == kPerspective ? 1 : 0;
     p.src = src;
     p.sh = sh_, p.sw = sw_, p.cn = cn_, p.dh = dh_, p.dw = dw_;
-    p.map = map;
+    if (map) p.mapx = map->x, p.mapy = map->y, p.mstride = map->stride;
     for (int k = 0; k < 9; ++k) p.m[k] = m_[k];
     p.border = border_;
     for (int k = 0; k < 4; ++k) p.bval[k] = bv_[k];
@@ -591,6 +626,8 @@ class WarpKernel final : public backend::Kernel {
   Mode mode_;
   int sh_, sw_, cn_, dh_, dw_, interp_, border_;
   bool has_dst_ = false;
+  bool fixed_ = false;  // remap with convertMaps' fixed-point maps
+  int nmaps_ = 1;
   bool v2_ = false;
   double m_[9] = {0};
   float mf_[9] = {0};

@@ -35,7 +35,9 @@ struct RowArgs {
   int mode;                   // CoordMode
   const float* M;             // the 3x3 (or 2x3) inverse map as floats
   float Mx, My, Mw;           // row terms: y*M1 + M2, y*M4 + M5, y*M7 + M8 (fused columns)
-  const float* map;           // remap: this row's interleaved (x, y) map
+  const float* mapx;          // remap: this row's x and y (x of pixel k at mapx[k * mstride])
+  const float* mapy;
+  int mstride;                // 1: two planar maps, 2: one interleaved (x, y) map
   bool fill_outside;          // constant border: groups wholly outside take bval
   bool skip_outside;          // transparent border: groups wholly outside are left alone
   const uint8_t* bval;        // border value, 4 channels
@@ -45,8 +47,13 @@ struct RowArgs {
 template <int Mode>
 inline void points(const RowArgs& r, int x, __m256 xf, __m256& sx, __m256& sy) {
   if (Mode == kMapCoords) {
+    if (r.mstride == 1) {  // two planar maps
+      sx = _mm256_loadu_ps(r.mapx + x);
+      sy = _mm256_loadu_ps(r.mapy + x);
+      return;
+    }
     // interleaved (x, y) pairs: deinterleave eight of them
-    __m256 a = _mm256_loadu_ps(r.map + 2 * x), b = _mm256_loadu_ps(r.map + 2 * x + 8);
+    __m256 a = _mm256_loadu_ps(r.mapx + 2 * x), b = _mm256_loadu_ps(r.mapx + 2 * x + 8);
     __m256 xs = _mm256_shuffle_ps(a, b, 0x88), ys = _mm256_shuffle_ps(a, b, 0xdd);  // x0 x1 x4 x5 | x2 x3 x6 x7
     sx = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(xs), 0xd8));
     sy = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(ys), 0xd8));
