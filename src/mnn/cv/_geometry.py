@@ -581,6 +581,9 @@ def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, 
     interp = _warp_interp(interpolation, fn, img)
     mode = _check_border(borderMode, fn)
     maps, fixed, nmaps = _remap_maps(map1, map2, fn)
+    if fixed and interp == INTER_CUBIC:
+        # cv2 5.0 turns fixed-point maps into float ones for INTER_CUBIC (x + fraction / 32)
+        maps, fixed, nmaps = [_float_map(map1, map2, fn)], 0, 1
     shape = (maps[0].shape[0], maps[0].shape[1]) + tuple(img.shape[2:])
     inputs = [_contig(img)] + maps + _dst_init(dst, shape, img.dtype, mode)
     return _core.prim("cv_remap", inputs, [interp, mode, fixed, nmaps], _border_value(borderValue, fn))

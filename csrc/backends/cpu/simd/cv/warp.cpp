@@ -114,6 +114,7 @@ struct WeightTable {
   int ks = 2;
   std::vector<float> f;
   std::vector<int> i;
+  std::vector<int32_t> w01, w23;  // bilinear: each tap row's two integer weights as an int16 pair
   explicit WeightTable(int interp) {
     ks = interp == kCubic ? 4 : interp == kLanczos4 ? 8 : 2;
     f.resize(size_t(kTab) * kTab * ks * ks);
@@ -152,6 +153,13 @@ struct WeightTable {
           else i[base + mk1 * ks + mk2] -= diff;
         }
       }
+    if (ks == 2) {
+      auto pack = [](int lo, int hi) { return int32_t(uint32_t(uint16_t(lo)) | (uint32_t(uint16_t(hi)) << 16)); };
+      for (int k = 0; k < kTab * kTab; ++k) {
+        w01.push_back(pack(i[k * 4], i[k * 4 + 1]));
+        w23.push_back(pack(i[k * 4 + 2], i[k * 4 + 3]));
+      }
+    }
   }
 };
 
@@ -253,8 +261,22 @@ class WarpKernel final : public backend::Kernel {
           continue;
         }
         coords(int(y), map, xs.data(), ys.data(), al.data());
-        if (interp_ == kNearest) sample_nearest(src, D, xs.data(), ys.data());
-        else sample(src, D, xs.data(), ys.data(), al.data());
+        if (interp_ == kNearest) {
+          sample_nearest(src, D, xs.data(), ys.data());
+          continue;
+        }
+        int x0 = 0;
+#if defined(__AVX2__)
+        if constexpr (std::is_same_v<T, uint8_t>) {
+          if (interp_ == kLinear && (cn_ == 1 || cn_ == 3 || cn_ == 4)) {
+            warp_u8::FixedArgs f{src, sw_, sh_, cn_, sw_ * cn_, wt_->w01.data(), wt_->w23.data()};
+            x0 = warp_u8::fixed_row(f, D, xs.data(), ys.data(), al.data(), dw_, [&](int x, int n) {
+              sample(src, D + size_t(x) * cn_, xs.data() + x, ys.data() + x, al.data() + x, n);
+            });
+          }
+        }
+#endif
+        sample(src, D + size_t(x0) * cn_, xs.data() + x0, ys.data() + x0, al.data() + x0, dw_ - x0);
       }
     });
   }
@@ -506,16 +528,17 @@ class WarpKernel final : public backend::Kernel {
     else return cast_out<T>(v);
   }
 
-  void sample(const T* src, T* D, const int* xs, const int* ys, const int* al) const {
+  void sample(const T* src, T* D, const int* xs, const int* ys, const int* al, int n) const {
     const int cn = cn_, ks = wt_->ks, off = ks / 2 - 1;
     const bool fixed = std::is_same_v<T, uint8_t>;
     const int wlim = sw_ - (ks - 1), hlim = sh_ - (ks - 1);
     const size_t step = size_t(sw_) * cn;
     T cval[4];
     for (int c = 0; c < 4; ++c) cval[c] = cast_out<T>(float(bv_[c]));
-    const int btype = border_ == kTransparent ? kReflect101 : border_;
+    // BORDER_TRANSPARENT: the taps outside replicate (bilinear) or reflect (wider kernels)
+    const int btype = border_ == kTransparent ? (ks == 2 ? kReplicate : kReflect101) : border_;
     int xi[8], yi[8];
-    for (int x = 0; x < dw_; ++x, D += cn) {
+    for (int x = 0; x < n; ++x, D += cn) {
       const int sx = xs[x] - off, sy = ys[x] - off;
       const size_t wo = size_t(al[x]) * ks * ks;
       if (sx >= 0 && sy >= 0 && sx < wlim && sy < hlim) {
@@ -561,7 +584,11 @@ class WarpKernel final : public backend::Kernel {
         }
         continue;
       }
-      // Partly or wholly outside.
+      // Partly or wholly outside. BORDER_TRANSPARENT (cv2's remapBilinear / remapBicubic /
+      // remapLanczos4) leaves the pixel as it was when the pixel the fraction is measured from is
+      // outside; otherwise the taps outside follow btype.
+      if (border_ == kTransparent && (unsigned(xs[x]) >= unsigned(sw_) || unsigned(ys[x]) >= unsigned(sh_)))
+        continue;
       if ((border_ == kConstant || border_ == kTransparent) &&
           (sx >= sw_ || sx + ks - 1 < 0 || sy >= sh_ || sy + ks - 1 < 0)) {
         if (border_ == kConstant)
