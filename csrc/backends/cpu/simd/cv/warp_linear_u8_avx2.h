@@ -19,6 +19,7 @@
 #if defined(__AVX2__)
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -267,6 +268,7 @@ int fixed_row_t(const FixedArgs& r, uint8_t* D, const int* xs, const int* ys, co
                       : cn == 3 ? _mm256_setr_epi8(0, z, 3, z, 1, z, 4, z, 2, z, 5, z, z, z, z, z, 0, z, 3, z, 1, z, 4, z, 2, z, 5, z, z, z, z, z)
                                 : _mm256_setr_epi8(0, z, 1, z, 4, z, 5, z, 8, z, 9, z, 12, z, 13, z, 0, z, 1, z, 4, z, 5, z, 8, z, 9, z, 12, z, 13, z);
   const int* base32 = reinterpret_cast<const int*>(r.src);
+  constexpr int kAhead = 128;
   alignas(32) int32_t ofs[8];
   int x = 0;
   for (; x + 8 <= n; x += 8) {
@@ -277,6 +279,14 @@ int fixed_row_t(const FixedArgs& r, uint8_t* D, const int* xs, const int* ys, co
     if (_mm256_movemask_epi8(ok) != -1) {
       fallback(x, 8);
       continue;
+    }
+    if (x + kAhead < n) {  // the source lines of pixels 128 ahead (see prefetch_points)
+      const char* b = reinterpret_cast<const char*>(r.src);
+      for (int k = x + kAhead; k < x + kAhead + 8; k += 2) {
+        const int px = std::min(std::max(xs[k], 0), r.sw - 1), py = std::min(std::max(ys[k], 0), r.sh - 2);
+        _mm_prefetch(b + size_t(py) * step + size_t(px) * cn, _MM_HINT_T0);
+        _mm_prefetch(b + size_t(py + 1) * step + size_t(px) * cn, _MM_HINT_T0);
+      }
     }
     const __m256i addr = _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), _mm256_mullo_epi32(ix, vcn));
     uint8_t* out = D + size_t(x) * cn;
