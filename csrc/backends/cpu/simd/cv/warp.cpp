@@ -58,6 +58,36 @@ inline int border_index(int p, int len, int mode) {
   return -1;  // constant: outside
 }
 
+// cv2's float -> int conversions (SIMD cvtps2dq / cvtss2si): NaN, infinities and values outside
+// the int range become INT_MIN.
+inline int cvt_floor(float v) {
+  const float f = std::floor(v);
+  return f >= -2147483648.f && f < 2147483648.f ? static_cast<int>(f) : INT_MIN;
+}
+inline int cvt_round(float v) {
+  return v >= -2147483648.f && v < 2147483648.f ? static_cast<int>(std::nearbyint(v)) : INT_MIN;
+}
+
+// borderInterpolate for any int, INT_MIN included, in O(1): the reflections are periodic; the
+// wrap follows cv2's formula in 32-bit two's complement arithmetic (it overflows there).
+inline int border_index_any(int p, int len, int mode) {
+  if (static_cast<unsigned>(p) < static_cast<unsigned>(len)) return p;
+  if (mode == kReplicate) return p < 0 ? 0 : len - 1;
+  if (len == 1) return 0;
+  if (mode == kReflect || mode == kReflect101) {
+    const int64_t period = mode == kReflect ? 2 * int64_t(len) : 2 * int64_t(len) - 2;
+    const int64_t q = ((int64_t(p) % period) + period) % period;
+    return int(q < len ? q : (mode == kReflect ? period - 1 - q : period - q));
+  }
+  // kWrap
+  if (p < 0) {
+    const int t = static_cast<int>(static_cast<uint32_t>(p) - static_cast<uint32_t>(len) + 1u);
+    p = static_cast<int>(static_cast<uint32_t>(p) - static_cast<uint32_t>((t / len) * len));
+  }
+  if (p >= len) p %= len;
+  return p < 0 ? ((p % len) + len) % len : p;
+}
+
 inline int sat_int(double v) {
   if (!(v > double(std::numeric_limits<int>::min()))) return std::numeric_limits<int>::min();
   if (!(v < double(std::numeric_limits<int>::max()))) return std::numeric_limits<int>::max();
@@ -72,6 +102,16 @@ inline T cast_out(float v) {
     if (r < long(std::numeric_limits<T>::min())) r = std::numeric_limits<T>::min();
     if (r > long(std::numeric_limits<T>::max())) r = std::numeric_limits<T>::max();
     return static_cast<T>(r);
+  }
+}
+// cv2's float-coordinate warps round through int: NaN and out-of-int-range sums become INT_MIN,
+// which saturates to the type's minimum (0 for unsigned types).
+template <class T>
+inline T cast_v2(float v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v);
+  else {
+    const int r = cvt_round(v);
+    return static_cast<T>(std::min<int64_t>(std::numeric_limits<T>::max(), std::max<int64_t>(std::numeric_limits<T>::min(), r)));
   }
 }
 template <class T>
@@ -302,10 +342,10 @@ class WarpKernel final : public backend::Kernel {
     const int btx = border_ != kConstant && border_ != kTransparent && sw_ <= 1 ? kReplicate : border_;
     const int bty = border_ != kConstant && border_ != kTransparent && sh_ <= 1 ? kReplicate : border_;
     int x0 = 0;
-    auto one = [&](int x, T* D) {
+    // source point of column x, as cv2 computes it in that column
+    auto point = [&](int x, float& sx, float& sy) {
       const bool vec = x < xend;
       const float xf = static_cast<float>(x);
-      float sx, sy;
       if (mode_ == kMap) {
         const size_t i = (size_t(y) * dw_ + x) * map->stride;
         sx = map->x[i];
@@ -320,31 +360,48 @@ class WarpKernel final : public backend::Kernel {
         sx /= w;
         sy /= w;
       }
+    };
+    auto wholly_outside = [&](int ix, int iy) { return ix >= sw_ || ix < -1 || iy >= sh_ || iy < -1; };
+    // whether every pixel of x's group of 16 vector columns is wholly outside (cv2 then fills it)
+    auto group_outside = [&](int x) {
+      for (int k = x / uf * uf; k < x / uf * uf + uf; ++k) {
+        float gx, gy;
+        point(k, gx, gy);
+        if (!wholly_outside(cvt_floor(gx), cvt_floor(gy))) return false;
+      }
+      return true;
+    };
+    auto one = [&](int x, T* D) {
+      float sx, sy;
+      point(x, sx, sy);
       if (interp_ == kNearest) {
-        int ix = static_cast<int>(std::lrint(sx)), iy = static_cast<int>(std::lrint(sy));
-        if (!(std::fabs(sx) < 2e9f) || !(std::fabs(sy) < 2e9f)) ix = iy = INT_MIN / 2;
+        const int ix = cvt_round(sx), iy = cvt_round(sy);  // INT_MIN for NaN / out of range, per axis
         if (unsigned(ix) < unsigned(sw_) && unsigned(iy) < unsigned(sh_)) {
           const T* p = src + size_t(iy) * step + size_t(ix) * cn;
           for (int c = 0; c < cn; ++c) D[c] = p[c];
         } else if (border_ == kConstant) {
           for (int c = 0; c < cn; ++c) D[c] = bval[c];
         } else if (border_ != kTransparent) {
-          const T* p = src + size_t(border_index(iy, sh_, bty)) * step + size_t(border_index(ix, sw_, btx)) * cn;
+          const T* p = src + size_t(border_index_any(iy, sh_, bty)) * step + size_t(border_index_any(ix, sw_, btx)) * cn;
           for (int c = 0; c < cn; ++c) D[c] = p[c];
         }
         return;
       }
-      if (!(std::fabs(sx) < 2e9f) || !(std::fabs(sy) < 2e9f)) {  // NaN/huge: wholly outside
-        if (border_ == kConstant)
-          for (int c = 0; c < cn; ++c) D[c] = bval[c];
-        return;
-      }
       if (interp_ != kLinear) {
+        if (!(std::fabs(sx) < 2e9f) || !(std::fabs(sy) < 2e9f)) {  // NaN/huge: wholly outside
+          if (border_ == kConstant)
+            for (int c = 0; c < cn; ++c) D[c] = bval[c];
+          return;
+        }
         sample_kernel_v2(src, D, sx, sy, bval, btx, bty);
         return;
       }
-      int ix = static_cast<int>(std::floor(sx)), iy = static_cast<int>(std::floor(sy));
-      float ax = sx - static_cast<float>(ix), ay = sy - static_cast<float>(iy);
+      // cv2: ix = floor as int (INT_MIN for NaN / out of range), fraction = s - float(ix), so a
+      // NaN or infinite coordinate gives a NaN sum (0 for integer images) unless the pixel is
+      // skipped as wholly outside: by the scalar tail pixel by pixel, by the vector columns only
+      // when their whole group of 16 is outside (constant / transparent borders).
+      const int ix = cvt_floor(sx), iy = cvt_floor(sy);
+      const float ax = sx - static_cast<float>(ix), ay = sy - static_cast<float>(iy);
       float px[4][4];  // [tap][channel]
       if (unsigned(ix) < unsigned(sw_ - 1) && unsigned(iy) < unsigned(sh_ - 1)) {
         const T* p = src + size_t(iy) * step + size_t(ix) * cn;
@@ -355,13 +412,14 @@ class WarpKernel final : public backend::Kernel {
           px[3][c] = float(p[c + step + cn]);
         }
       } else {
-        if ((border_ == kConstant || border_ == kTransparent) &&
-            (unsigned(ix + 1) >= unsigned(sw_ + 1) || unsigned(iy + 1) >= unsigned(sh_ + 1))) {
+        if ((border_ == kConstant || border_ == kTransparent) && wholly_outside(ix, iy) &&
+            (x >= xend || std::isfinite(ax + ay) || group_outside(x))) {
           if (border_ == kConstant)
             for (int c = 0; c < cn; ++c) D[c] = bval[c];
           return;
         }
         for (int t = 0; t < 4; ++t) {
+          // ix + 1 of INT_MAX cannot occur (floats below 2^31 floor to at most 2^31 - 128)
           int tx = ix + (t & 1), ty = iy + (t >> 1);
           if (unsigned(tx) < unsigned(sw_) && unsigned(ty) < unsigned(sh_)) {
             for (int c = 0; c < cn; ++c) px[t][c] = float(src[size_t(ty) * step + size_t(tx) * cn + c]);
@@ -370,7 +428,7 @@ class WarpKernel final : public backend::Kernel {
           } else if (border_ == kTransparent) {
             for (int c = 0; c < cn; ++c) px[t][c] = float(D[c]);
           } else {
-            const T* q = src + size_t(border_index(ty, sh_, bty)) * step + size_t(border_index(tx, sw_, btx)) * cn;
+            const T* q = src + size_t(border_index_any(ty, sh_, bty)) * step + size_t(border_index_any(tx, sw_, btx)) * cn;
             for (int c = 0; c < cn; ++c) px[t][c] = float(q[c]);
           }
         }
@@ -378,7 +436,7 @@ class WarpKernel final : public backend::Kernel {
       for (int c = 0; c < cn; ++c) {
         float v0 = fmaf_(ax, px[1][c] - px[0][c], px[0][c]);
         float v1 = fmaf_(ax, px[3][c] - px[2][c], px[2][c]);
-        D[c] = cast_out<T>(fmaf_(ay, v1 - v0, v0));
+        D[c] = cast_v2<T>(fmaf_(ay, v1 - v0, v0));
       }
     };
 #if defined(__AVX2__)

@@ -154,7 +154,9 @@ int linear_row_t(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
         // every lane wholly outside (ix+1 outside [0, sw] or iy+1 outside [0, sh])?
         __m256i ox = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), ix), _mm256_cmpgt_epi32(ix, _mm256_set1_epi32(r.sw - 1)));
         __m256i oy = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), iy), _mm256_cmpgt_epi32(iy, _mm256_set1_epi32(r.sh - 1)));
-        if (_mm256_movemask_epi8(_mm256_or_si256(ox, oy)) == -1) {
+        // (a NaN / infinite point goes to fallback: cv2 fills only whole groups of 16 then)
+        const __m256 finite = _mm256_cmp_ps(_mm256_add_ps(_mm256_sub_ps(sx, sx), _mm256_sub_ps(sy, sy)), _mm256_setzero_ps(), _CMP_EQ_OQ);
+        if (_mm256_movemask_epi8(_mm256_or_si256(ox, oy)) == -1 && _mm256_movemask_ps(finite) == 0xff) {
           if (r.fill_outside) {
             uint8_t* o = D + size_t(x) * cn;
             for (int k = 0; k < 8; ++k)
