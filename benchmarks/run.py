@@ -413,6 +413,13 @@ def w_cv():
     m_img = mnp.array(img)
     mnn.eval(m_img)
     rot = cv2.getRotationMatrix2D((w / 2, h / 2), 15, 1.0)
+    # remap maps: a smooth barrel distortion (float32 x and y maps, as cv2.initUndistortRectifyMap gives)
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    kd = 1 + 0.12 * (((gx - w / 2) ** 2 + (gy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2))
+    map_x = (w / 2 + (gx - w / 2) * kd).astype(np.float32)
+    map_y = (h / 2 + (gy - h / 2) * kd).astype(np.float32)
+    m_map_x, m_map_y = mnp.array(map_x), mnp.array(map_y)
+    mnn.eval(m_map_x, m_map_y)
     bin_img = ((cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) > 128) * 255).astype(np.uint8)
     m_bin = mnp.array(bin_img)
     mnn.eval(m_bin)
@@ -444,6 +451,8 @@ def w_cv():
         (f"cv cvtColor {w}x{h}x3 float BGR2Lab",
          lambda m, x: m.cvtColor(fimg if m is cv2 else m_fimg, m.COLOR_BGR2Lab)),
         (f"cv warpAffine {w}x{h}x3 u8 rotate 15 deg linear", lambda m, x: m.warpAffine(x, rot, (w, h))),
+        (f"cv remap LINEAR (float maps) {w}x{h}x3 u8",
+         lambda m, x: m.remap(x, *((map_x, map_y) if m is cv2 else (m_map_x, m_map_y)), m.INTER_LINEAR)),
         (f"cv findContours on a binarized {w}x{h} photo (TREE, SIMPLE)", lambda m, x: contours(m)),
         (f"cv classification preprocessing {w}x{h} -> 1x3x224x224", _cls_preprocess),
     ]

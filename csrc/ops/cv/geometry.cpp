@@ -68,13 +68,34 @@ prims::PrimMeta infer_warp(const std::vector<NodePtr>& in, const Params& p) {
   return {a->dtype, out};
 }
 
-// cv_remap: inputs [src, map (float32 HxWx2)]; ints [interpolation, border_mode]; floats border value.
+// cv_remap: inputs [src, map1, (map2), (dst)]; ints [interpolation, border_mode, fixed, nmaps];
+// floats border value. The maps are passed as the caller gave them, so that no stacked copy is
+// made (at 1080p that copy cost as much as a third of the warp):
+//   nmaps 1, float:  map1 float32 HxWx2 of (x, y);
+//   nmaps 2, float:  map1, map2 float32 HxW (x and y);
+//   nmaps 1, fixed:  map1 int16 HxWx2 of whole pixels;
+//   nmaps 2, fixed:  map1 int16 HxWx2 + map2 (u)int16 HxW of 1/32-pixel table indices (convertMaps).
+// fixed and nmaps default to 0 and 1 (getRectSubPix passes two ints).
 prims::PrimMeta infer_remap(const std::vector<NodePtr>& in, const Params& p) {
   const NodePtr& a = in.at(0);
-  const NodePtr& m = in.at(1);
   check_image(a, "remap");
-  if (m->dtype != DType::Float32 || m->ndim() != 3 || m->shape[2] != 2)
-    throw ValueError("[mnn.cv.remap] map must be float32 HxWx2");
+  const bool fixed = p.ints.size() > 2 && p.ints[2] != 0;
+  const int64_t nmaps = p.ints.size() > 3 ? p.ints[3] : 1;
+  if (nmaps != 1 && nmaps != 2) throw ValueError("[mnn.cv.remap] one or two maps expected");
+  if (in.size() < size_t(1 + nmaps)) throw ValueError("[mnn.cv.remap] missing map input");
+  const NodePtr& m = in.at(1);
+  const DType t1 = fixed ? DType::Int16 : DType::Float32;
+  const bool pairs = fixed || nmaps == 1;  // map1 holds (x, y) pairs
+  if (m->dtype != t1 || m->ndim() != (pairs ? 3 : 2) || (pairs && m->shape[2] != 2))
+    throw ValueError(std::string("[mnn.cv.remap] map1 must be ") + (fixed ? "int16" : "float32") +
+                     (pairs ? " HxWx2" : " HxW"));
+  if (nmaps == 2) {
+    const NodePtr& m2 = in.at(2);
+    const bool ok_type = fixed ? (m2->dtype == DType::UInt16 || m2->dtype == DType::Int16) : m2->dtype == DType::Float32;
+    if (!ok_type || m2->ndim() != 2 || m2->shape[0] != m->shape[0] || m2->shape[1] != m->shape[1])
+      throw ValueError(std::string("[mnn.cv.remap] map2 must be ") + (fixed ? "uint16" : "float32") +
+                       " HxW of map1's size");
+  }
   int64_t interp = p.ints.at(0), border = p.ints.at(1);
   if (interp < 0 || interp > 4 || interp == 3) throw ValueError("[mnn.cv.remap] unsupported interpolation");
   if (border < 0 || border > 5) throw ValueError("[mnn.cv.remap] unsupported border mode");
@@ -82,7 +103,8 @@ prims::PrimMeta infer_remap(const std::vector<NodePtr>& in, const Params& p) {
   Shape s = a->shape;
   s[0] = m->shape[0];
   s[1] = m->shape[1];
-  if (in.size() > 2 && (in[2]->dtype != a->dtype || in[2]->shape != s))
+  const size_t di = size_t(1 + nmaps);
+  if (in.size() > di && (in[di]->dtype != a->dtype || in[di]->shape != s))
     throw ValueError("[mnn.cv.remap] dst must match the output's size and type");
   return {a->dtype, s};
 }

@@ -588,6 +588,32 @@ def _float_map(map1, map2, fn):
     raise fail(fn, "unsupported map types")
 
 
+def _remap_maps(map1, map2, fn):
+    """The maps as cv_remap takes them, without copying: ([inputs], fixed, nmaps)."""
+    m1 = as_image(map1, fn, "map1")
+    empty2 = map2 is None or (hasattr(map2, "size") and map2.size == 0)
+    m2 = None if empty2 else as_image(map2, fn, "map2")
+    d1, d2 = str(m1.dtype), (None if m2 is None else str(m2.dtype))
+    if m2 is not None and d1 in ("uint16", "int16") and m2.ndim == 3 and str(m2.dtype) == "int16":
+        m1, m2, d1, d2 = m2, m1, d2, d1  # cv2 accepts the fixed-point pair in either order
+    pairs = m1.ndim == 3 and m1.shape[2] == 2
+    if d1 == "float32" and pairs and m2 is None:
+        return [_contig(m1)], 0, 1
+    if d1 == "float32" and (m1.ndim == 2 or (m1.ndim == 3 and m1.shape[2] == 1)) and m2 is not None:
+        if d2 != "float32" or tuple(m2.shape[:2]) != tuple(m1.shape[:2]) or m2.size != m2.shape[0] * m2.shape[1]:
+            raise fail(fn, "map2 must be float32 of map1's size")
+        h, w = m1.shape[0], m1.shape[1]
+        return [_contig(m1).reshape(h, w), _contig(m2).reshape(h, w)], 0, 2
+    if d1 == "int16" and pairs:
+        if m2 is None:
+            return [_contig(m1)], 1, 1
+        if d2 not in ("uint16", "int16") or tuple(m2.shape[:2]) != tuple(m1.shape[:2]) or \
+                m2.size != m2.shape[0] * m2.shape[1]:
+            raise fail(fn, "map2 must be a uint16 table index of map1's size")
+        return [_contig(m1), _contig(m2).reshape(m1.shape[0], m1.shape[1])], 1, 2
+    raise fail(fn, "unsupported map types")
+
+
 def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, borderValue=None):
     fn = "remap"
     img = as_image(src, fn)
@@ -595,11 +621,13 @@ def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, 
     _check_depth(img, fn, _WARP_DTYPES)
     interp = _warp_interp(interpolation, fn, img)
     mode = _check_border(borderMode, fn)
-    m = _float_map(map1, map2, fn)
-    fixed = 1 if str(as_image(map1, fn, "map1").dtype) == "int16" else 0
-    shape = (m.shape[0], m.shape[1]) + tuple(img.shape[2:])
-    inputs = [_contig(img), m] + _dst_init(dst, shape, img.dtype, mode)
-    return _core.prim("cv_remap", inputs, [interp, mode, fixed], _border_value(borderValue, fn))
+    maps, fixed, nmaps = _remap_maps(map1, map2, fn)
+    if fixed and interp == INTER_CUBIC:
+        # cv2 5.0 turns fixed-point maps into float ones for INTER_CUBIC (x + fraction / 32)
+        maps, fixed, nmaps = [_float_map(map1, map2, fn)], 0, 1
+    shape = (maps[0].shape[0], maps[0].shape[1]) + tuple(img.shape[2:])
+    inputs = [_contig(img)] + maps + _dst_init(dst, shape, img.dtype, mode)
+    return _core.prim("cv_remap", inputs, [interp, mode, fixed, nmaps], _border_value(borderValue, fn))
 
 
 _CV_16SC2, _CV_32FC1, _CV_32FC2 = 35, 5, 37  # cv2 5 type codes (channels shifted by 5 bits)

@@ -58,6 +58,36 @@ inline int border_index(int p, int len, int mode) {
   return -1;  // constant: outside
 }
 
+// cv2's float -> int conversions (SIMD cvtps2dq / cvtss2si): NaN, infinities and values outside
+// the int range become INT_MIN.
+inline int cvt_floor(float v) {
+  const float f = std::floor(v);
+  return f >= -2147483648.f && f < 2147483648.f ? static_cast<int>(f) : INT_MIN;
+}
+inline int cvt_round(float v) {
+  return v >= -2147483648.f && v < 2147483648.f ? static_cast<int>(std::nearbyint(v)) : INT_MIN;
+}
+
+// borderInterpolate for any int, INT_MIN included, in O(1): the reflections are periodic; the
+// wrap follows cv2's formula in 32-bit two's complement arithmetic (it overflows there).
+inline int border_index_any(int p, int len, int mode) {
+  if (static_cast<unsigned>(p) < static_cast<unsigned>(len)) return p;
+  if (mode == kReplicate) return p < 0 ? 0 : len - 1;
+  if (len == 1) return 0;
+  if (mode == kReflect || mode == kReflect101) {
+    const int64_t period = mode == kReflect ? 2 * int64_t(len) : 2 * int64_t(len) - 2;
+    const int64_t q = ((int64_t(p) % period) + period) % period;
+    return int(q < len ? q : (mode == kReflect ? period - 1 - q : period - q));
+  }
+  // kWrap
+  if (p < 0) {
+    const int t = static_cast<int>(static_cast<uint32_t>(p) - static_cast<uint32_t>(len) + 1u);
+    p = static_cast<int>(static_cast<uint32_t>(p) - static_cast<uint32_t>((t / len) * len));
+  }
+  if (p >= len) p %= len;
+  return p < 0 ? ((p % len) + len) % len : p;
+}
+
 inline int sat_int(double v) {
   if (!(v > double(std::numeric_limits<int>::min()))) return std::numeric_limits<int>::min();
   if (!(v < double(std::numeric_limits<int>::max()))) return std::numeric_limits<int>::max();
@@ -72,6 +102,16 @@ inline T cast_out(float v) {
     if (r < long(std::numeric_limits<T>::min())) r = std::numeric_limits<T>::min();
     if (r > long(std::numeric_limits<T>::max())) r = std::numeric_limits<T>::max();
     return static_cast<T>(r);
+  }
+}
+// cv2's float-coordinate warps round through int: NaN and out-of-int-range sums become INT_MIN,
+// which saturates to the type's minimum (0 for unsigned types).
+template <class T>
+inline T cast_v2(float v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v);
+  else {
+    const int r = cvt_round(v);
+    return static_cast<T>(std::min<int64_t>(std::numeric_limits<T>::max(), std::max<int64_t>(std::numeric_limits<T>::min(), r)));
   }
 }
 template <class T>
@@ -114,6 +154,7 @@ struct WeightTable {
   int ks = 2;
   std::vector<float> f;
   std::vector<int> i;
+  std::vector<int32_t> w01, w23;  // bilinear: each tap row's two integer weights as an int16 pair
   explicit WeightTable(int interp) {
     ks = interp == kCubic ? 4 : interp == kLanczos4 ? 8 : 2;
     f.resize(size_t(kTab) * kTab * ks * ks);
@@ -152,6 +193,13 @@ struct WeightTable {
           else i[base + mk1 * ks + mk2] -= diff;
         }
       }
+    if (ks == 2) {
+      auto pack = [](int lo, int hi) { return int32_t(uint32_t(uint16_t(lo)) | (uint32_t(uint16_t(hi)) << 16)); };
+      for (int k = 0; k < kTab * kTab; ++k) {
+        w01.push_back(pack(i[k * 4], i[k * 4 + 1]));
+        w23.push_back(pack(i[k * 4 + 2], i[k * 4 + 3]));
+      }
+    }
   }
 };
 
@@ -161,6 +209,16 @@ const WeightTable& table_for(int interp) {
 }
 
 enum Mode { kAffine = 0, kPerspective = 1, kMap = 2 };
+
+// remap's maps as the caller passed them (ops/cv/geometry.cpp): float x and y with a stride of 1
+// (two HxW maps) or 2 (one interleaved HxWx2 map), or convertMaps' fixed-point pair.
+struct MapIn {
+  const float* x = nullptr;
+  const float* y = nullptr;
+  size_t stride = 2;
+  const int16_t* xy = nullptr;  // fixed: whole pixels (x, y)
+  const uint16_t* a = nullptr;  // fixed: 1/32-pixel table index (y * 32 + x), or none
+};
 
 template <class T>
 class WarpKernel final : public backend::Kernel {
@@ -178,8 +236,10 @@ class WarpKernel final : public backend::Kernel {
     if (mode == kMap) {
       interp_ = int(p.ints[0]);
       border_ = int(p.ints[1]);
+      fixed_ = p.ints.size() > 2 && p.ints[2] != 0;
+      nmaps_ = p.ints.size() > 3 ? int(p.ints[3]) : 1;
       fo = 0;
-      has_dst_ = s.inputs.size() > 2;
+      has_dst_ = s.inputs.size() > size_t(1 + nmaps_);
     } else {
       interp_ = int(p.ints[2]);
       border_ = int(p.ints[3]);
@@ -204,17 +264,26 @@ class WarpKernel final : public backend::Kernel {
     constexpr bool v2_type = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, float>;
     v2_ = (v2_type && (interp_ == kLinear || interp_ == kNearest) && cn_ != 2) || interp_ == kCubic;
     // Fixed-point maps (convertMaps' int16 + table index) keep cv2's 1/32-pixel path.
-    if (mode == kMap && p.ints.size() > 2 && p.ints[2] != 0) v2_ = false;
+    if (fixed_) v2_ = false;
     for (int k = 0; k < 9; ++k) mf_[k] = static_cast<float>(m_[k]);
     for (int k = 0; k < 4; ++k) bval8_[k] = static_cast<uint8_t>(std::min(255.0, std::max(0.0, std::nearbyint(bv_[k]))));
   }
 
   void run(char* const* in, char* out) override {
     const T* src = reinterpret_cast<const T*>(in[0]);
-    const float* map = mode_ == kMap ? reinterpret_cast<const float*>(in[1]) : nullptr;
+    MapIn mp;
+    if (mode_ == kMap && fixed_) {
+      mp.xy = reinterpret_cast<const int16_t*>(in[1]);
+      if (nmaps_ == 2) mp.a = reinterpret_cast<const uint16_t*>(in[2]);
+    } else if (mode_ == kMap) {
+      mp.x = reinterpret_cast<const float*>(in[1]);
+      mp.y = nmaps_ == 2 ? reinterpret_cast<const float*>(in[2]) : mp.x + 1;
+      mp.stride = nmaps_ == 2 ? 1 : 2;
+    }
+    const MapIn* map = mode_ == kMap ? &mp : nullptr;
     T* dst = reinterpret_cast<T*>(out);
     const size_t total = size_t(dh_) * dw_ * cn_;
-    if (has_dst_) std::memcpy(dst, in[mode_ == kMap ? 2 : 1], total * sizeof(T));
+    if (has_dst_) std::memcpy(dst, in[mode_ == kMap ? 1 + nmaps_ : 1], total * sizeof(T));
     else if (border_ == kTransparent) std::memset(dst, 0, total * sizeof(T));
     if constexpr (kCubicType) {
       if (interp_ == kCubic && v2_) {  // float coordinates (not convertMaps' fixed-point maps)
@@ -232,8 +301,22 @@ class WarpKernel final : public backend::Kernel {
           continue;
         }
         coords(int(y), map, xs.data(), ys.data(), al.data());
-        if (interp_ == kNearest) sample_nearest(src, D, xs.data(), ys.data());
-        else sample(src, D, xs.data(), ys.data(), al.data());
+        if (interp_ == kNearest) {
+          sample_nearest(src, D, xs.data(), ys.data());
+          continue;
+        }
+        int x0 = 0;
+#if defined(__AVX2__)
+        if constexpr (std::is_same_v<T, uint8_t>) {
+          if (interp_ == kLinear && (cn_ == 1 || cn_ == 3 || cn_ == 4)) {
+            warp_u8::FixedArgs f{src, sw_, sh_, cn_, sw_ * cn_, wt_->w01.data(), wt_->w23.data()};
+            x0 = warp_u8::fixed_row(f, D, xs.data(), ys.data(), al.data(), dw_, [&](int x, int n) {
+              sample(src, D + size_t(x) * cn_, xs.data() + x, ys.data() + x, al.data() + x, n);
+            });
+          }
+        }
+#endif
+        sample(src, D + size_t(x0) * cn_, xs.data() + x0, ys.data() + x0, al.data() + x0, dw_ - x0);
       }
     });
   }
@@ -246,7 +329,7 @@ class WarpKernel final : public backend::Kernel {
   // vector columns), and the interpolation there is the same fused lerp as in the vector code.
   static float fmaf_(float a, float b, float c) { return std::fma(a, b, c); }
 
-  void row_v2(int y, const float* map, const T* src, T* D) const {
+  void row_v2(int y, const MapIn* map, const T* src, T* D) const {
     constexpr int uf = 16;
     const int cn = cn_;
     const float* M = mf_;
@@ -259,13 +342,14 @@ class WarpKernel final : public backend::Kernel {
     const int btx = border_ != kConstant && border_ != kTransparent && sw_ <= 1 ? kReplicate : border_;
     const int bty = border_ != kConstant && border_ != kTransparent && sh_ <= 1 ? kReplicate : border_;
     int x0 = 0;
-    auto one = [&](int x, T* D) {
+    // source point of column x, as cv2 computes it in that column
+    auto point = [&](int x, float& sx, float& sy) {
       const bool vec = x < xend;
       const float xf = static_cast<float>(x);
-      float sx, sy;
       if (mode_ == kMap) {
-        sx = map[(size_t(y) * dw_ + x) * 2];
-        sy = map[(size_t(y) * dw_ + x) * 2 + 1];
+        const size_t i = (size_t(y) * dw_ + x) * map->stride;
+        sx = map->x[i];
+        sy = map->y[i];
       } else if (mode_ == kAffine) {
         if (vec) sx = fmaf_(M[0], xf, Mx), sy = fmaf_(M[3], xf, My);
         else sx = fmaf_(xf, M[0], yf * M[1]) + M[2], sy = fmaf_(xf, M[3], yf * M[4]) + M[5];
@@ -276,31 +360,48 @@ class WarpKernel final : public backend::Kernel {
         sx /= w;
         sy /= w;
       }
+    };
+    auto wholly_outside = [&](int ix, int iy) { return ix >= sw_ || ix < -1 || iy >= sh_ || iy < -1; };
+    // whether every pixel of x's group of 16 vector columns is wholly outside (cv2 then fills it)
+    auto group_outside = [&](int x) {
+      for (int k = x / uf * uf; k < x / uf * uf + uf; ++k) {
+        float gx, gy;
+        point(k, gx, gy);
+        if (!wholly_outside(cvt_floor(gx), cvt_floor(gy))) return false;
+      }
+      return true;
+    };
+    auto one = [&](int x, T* D) {
+      float sx, sy;
+      point(x, sx, sy);
       if (interp_ == kNearest) {
-        int ix = static_cast<int>(std::lrint(sx)), iy = static_cast<int>(std::lrint(sy));
-        if (!(std::fabs(sx) < 2e9f) || !(std::fabs(sy) < 2e9f)) ix = iy = INT_MIN / 2;
+        const int ix = cvt_round(sx), iy = cvt_round(sy);  // INT_MIN for NaN / out of range, per axis
         if (unsigned(ix) < unsigned(sw_) && unsigned(iy) < unsigned(sh_)) {
           const T* p = src + size_t(iy) * step + size_t(ix) * cn;
           for (int c = 0; c < cn; ++c) D[c] = p[c];
         } else if (border_ == kConstant) {
           for (int c = 0; c < cn; ++c) D[c] = bval[c];
         } else if (border_ != kTransparent) {
-          const T* p = src + size_t(border_index(iy, sh_, bty)) * step + size_t(border_index(ix, sw_, btx)) * cn;
+          const T* p = src + size_t(border_index_any(iy, sh_, bty)) * step + size_t(border_index_any(ix, sw_, btx)) * cn;
           for (int c = 0; c < cn; ++c) D[c] = p[c];
         }
         return;
       }
-      if (!(std::fabs(sx) < 2e9f) || !(std::fabs(sy) < 2e9f)) {  // NaN/huge: wholly outside
-        if (border_ == kConstant)
-          for (int c = 0; c < cn; ++c) D[c] = bval[c];
-        return;
-      }
       if (interp_ != kLinear) {
+        if (!(std::fabs(sx) < 2e9f) || !(std::fabs(sy) < 2e9f)) {  // NaN/huge: wholly outside
+          if (border_ == kConstant)
+            for (int c = 0; c < cn; ++c) D[c] = bval[c];
+          return;
+        }
         sample_kernel_v2(src, D, sx, sy, bval, btx, bty);
         return;
       }
-      int ix = static_cast<int>(std::floor(sx)), iy = static_cast<int>(std::floor(sy));
-      float ax = sx - static_cast<float>(ix), ay = sy - static_cast<float>(iy);
+      // cv2: ix = floor as int (INT_MIN for NaN / out of range), fraction = s - float(ix), so a
+      // NaN or infinite coordinate gives a NaN sum (0 for integer images) unless the pixel is
+      // skipped as wholly outside: by the scalar tail pixel by pixel, by the vector columns only
+      // when their whole group of 16 is outside (constant / transparent borders).
+      const int ix = cvt_floor(sx), iy = cvt_floor(sy);
+      const float ax = sx - static_cast<float>(ix), ay = sy - static_cast<float>(iy);
       float px[4][4];  // [tap][channel]
       if (unsigned(ix) < unsigned(sw_ - 1) && unsigned(iy) < unsigned(sh_ - 1)) {
         const T* p = src + size_t(iy) * step + size_t(ix) * cn;
@@ -311,13 +412,14 @@ class WarpKernel final : public backend::Kernel {
           px[3][c] = float(p[c + step + cn]);
         }
       } else {
-        if ((border_ == kConstant || border_ == kTransparent) &&
-            (unsigned(ix + 1) >= unsigned(sw_ + 1) || unsigned(iy + 1) >= unsigned(sh_ + 1))) {
+        if ((border_ == kConstant || border_ == kTransparent) && wholly_outside(ix, iy) &&
+            (x >= xend || std::isfinite(ax + ay) || group_outside(x))) {
           if (border_ == kConstant)
             for (int c = 0; c < cn; ++c) D[c] = bval[c];
           return;
         }
         for (int t = 0; t < 4; ++t) {
+          // ix + 1 of INT_MAX cannot occur (floats below 2^31 floor to at most 2^31 - 128)
           int tx = ix + (t & 1), ty = iy + (t >> 1);
           if (unsigned(tx) < unsigned(sw_) && unsigned(ty) < unsigned(sh_)) {
             for (int c = 0; c < cn; ++c) px[t][c] = float(src[size_t(ty) * step + size_t(tx) * cn + c]);
@@ -326,7 +428,7 @@ class WarpKernel final : public backend::Kernel {
           } else if (border_ == kTransparent) {
             for (int c = 0; c < cn; ++c) px[t][c] = float(D[c]);
           } else {
-            const T* q = src + size_t(border_index(ty, sh_, bty)) * step + size_t(border_index(tx, sw_, btx)) * cn;
+            const T* q = src + size_t(border_index_any(ty, sh_, bty)) * step + size_t(border_index_any(tx, sw_, btx)) * cn;
             for (int c = 0; c < cn; ++c) px[t][c] = float(q[c]);
           }
         }
@@ -334,14 +436,16 @@ class WarpKernel final : public backend::Kernel {
       for (int c = 0; c < cn; ++c) {
         float v0 = fmaf_(ax, px[1][c] - px[0][c], px[0][c]);
         float v1 = fmaf_(ax, px[3][c] - px[2][c], px[2][c]);
-        D[c] = cast_out<T>(fmaf_(ay, v1 - v0, v0));
+        D[c] = cast_v2<T>(fmaf_(ay, v1 - v0, v0));
       }
     };
 #if defined(__AVX2__)
     if constexpr (std::is_same_v<T, uint8_t>) {
       if (interp_ == kLinear && (cn == 1 || cn == 3 || cn == 4)) {
         warp_u8::RowArgs r{src, sw_, sh_, cn, int(step), int(mode_), mf_, Mx, My, Mw,
-                           mode_ == kMap ? map + size_t(y) * dw_ * 2 : nullptr,
+                           mode_ == kMap ? map->x + size_t(y) * dw_ * map->stride : nullptr,
+                           mode_ == kMap ? map->y + size_t(y) * dw_ * map->stride : nullptr,
+                           mode_ == kMap ? int(map->stride) : 0,
                            border_ == kConstant, border_ == kTransparent, bval8_};
         // remap columns have no vector/scalar split; the warps' fused columns end at xend
         x0 = warp_u8::linear_row(r, D, mode_ == kMap ? dw_ : xend, [&](int x) { one(x, D + size_t(x) * cn); });
@@ -391,7 +495,7 @@ class WarpKernel final : public backend::Kernel {
   }
 
   // Source pixel (xs, ys) and fractional index al = fy*32 + fx for one destination row.
-  void coords(int y, const float* map, int* xs, int* ys, int* al) const {
+  void coords(int y, const MapIn* map, int* xs, int* ys, int* al) const {
     const bool nearest = interp_ == kNearest;
     if (mode_ == kAffine) {
       const int ab = 10, rd = nearest ? (1 << ab) / 2 : (1 << ab) / kTab / 2;
@@ -428,14 +532,25 @@ class WarpKernel final : public backend::Kernel {
           al[x] = (Y & (kTab - 1)) * kTab + (X & (kTab - 1));
         }
       }
+    } else if (map->xy) {
+      // convertMaps' fixed-point form: whole pixels plus a table index (none: fraction 0)
+      const int16_t* m = map->xy + size_t(y) * dw_ * 2;
+      const uint16_t* a = map->a ? map->a + size_t(y) * dw_ : nullptr;
+      for (int x = 0; x < dw_; ++x) {
+        xs[x] = m[2 * x];
+        ys[x] = m[2 * x + 1];
+        if (!nearest) al[x] = a ? a[x] & (kTab * kTab - 1) : 0;
+      }
     } else {
-      const float* m = map + size_t(y) * dw_ * 2;
+      const size_t st = map->stride;
+      const float* mx = map->x + size_t(y) * dw_ * st;
+      const float* my = map->y + size_t(y) * dw_ * st;
       for (int x = 0; x < dw_; ++x) {
         if (nearest) {
-          xs[x] = sat_short(m[2 * x]);
-          ys[x] = sat_short(m[2 * x + 1]);
+          xs[x] = sat_short(mx[st * x]);
+          ys[x] = sat_short(my[st * x]);
         } else {
-          int X = sat_int(double(m[2 * x]) * kTab), Y = sat_int(double(m[2 * x + 1]) * kTab);
+          int X = sat_int(double(mx[st * x]) * kTab), Y = sat_int(double(my[st * x]) * kTab);
           xs[x] = clamp_short(X >> kBits);
           ys[x] = clamp_short(Y >> kBits);
           al[x] = (Y & (kTab - 1)) * kTab + (X & (kTab - 1));
@@ -471,16 +586,17 @@ class WarpKernel final : public backend::Kernel {
     else return cast_out<T>(v);
   }
 
-  void sample(const T* src, T* D, const int* xs, const int* ys, const int* al) const {
+  void sample(const T* src, T* D, const int* xs, const int* ys, const int* al, int n) const {
     const int cn = cn_, ks = wt_->ks, off = ks / 2 - 1;
     const bool fixed = std::is_same_v<T, uint8_t>;
     const int wlim = sw_ - (ks - 1), hlim = sh_ - (ks - 1);
     const size_t step = size_t(sw_) * cn;
     T cval[4];
     for (int c = 0; c < 4; ++c) cval[c] = cast_out<T>(float(bv_[c]));
-    const int btype = border_ == kTransparent ? kReflect101 : border_;
+    // BORDER_TRANSPARENT: the taps outside replicate (bilinear) or reflect (wider kernels)
+    const int btype = border_ == kTransparent ? (ks == 2 ? kReplicate : kReflect101) : border_;
     int xi[8], yi[8];
-    for (int x = 0; x < dw_; ++x, D += cn) {
+    for (int x = 0; x < n; ++x, D += cn) {
       const int sx = xs[x] - off, sy = ys[x] - off;
       const size_t wo = size_t(al[x]) * ks * ks;
       if (sx >= 0 && sy >= 0 && sx < wlim && sy < hlim) {
@@ -526,7 +642,11 @@ class WarpKernel final : public backend::Kernel {
         }
         continue;
       }
-      // Partly or wholly outside.
+      // Partly or wholly outside. BORDER_TRANSPARENT (cv2's remapBilinear / remapBicubic /
+      // remapLanczos4) leaves the pixel as it was when the pixel the fraction is measured from is
+      // outside; otherwise the taps outside follow btype.
+      if (border_ == kTransparent && (unsigned(xs[x]) >= unsigned(sw_) || unsigned(ys[x]) >= unsigned(sh_)))
+        continue;
       if ((border_ == kConstant || border_ == kTransparent) &&
           (sx >= sw_ || sx + ks - 1 < 0 || sy >= sh_ || sy + ks - 1 < 0)) {
         if (border_ == kConstant)
@@ -576,12 +696,12 @@ class WarpKernel final : public backend::Kernel {
   // INTER_CUBIC as cv2 5.0 computes it (warp_cubic.cpp); int8/int32 keep the path below.
   static constexpr bool kCubicType = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
                                      std::is_same_v<T, int16_t> || std::is_same_v<T, float> || std::is_same_v<T, double>;
-  void run_cubic(const T* src, const float* map, T* dst) const {
+  void run_cubic(const T* src, const MapIn* map, T* dst) const {
     CubicWarp p;
     p.mode = mode_ == kMap ? 2 : mode_ == kPerspective ? 1 : 0;
     p.src = src;
     p.sh = sh_, p.sw = sw_, p.cn = cn_, p.dh = dh_, p.dw = dw_;
-    p.map = map;
+    if (map) p.mapx = map->x, p.mapy = map->y, p.mstride = map->stride;
     for (int k = 0; k < 9; ++k) p.m[k] = m_[k];
     p.border = border_;
     for (int k = 0; k < 4; ++k) p.bval[k] = bv_[k];
@@ -591,6 +711,8 @@ class WarpKernel final : public backend::Kernel {
   Mode mode_;
   int sh_, sw_, cn_, dh_, dw_, interp_, border_;
   bool has_dst_ = false;
+  bool fixed_ = false;  // remap with convertMaps' fixed-point maps
+  int nmaps_ = 1;
   bool v2_ = false;
   double m_[9] = {0};
   float mf_[9] = {0};

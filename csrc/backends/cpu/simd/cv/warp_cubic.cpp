@@ -188,10 +188,12 @@ class CubicRow {
         cy[x] = clamp_coord(static_cast<float>(Y / W), ylo_, yhi_);
       }
     } else {
-      const float* m = p_.map + size_t(y) * dw * 2;
+      const size_t st = p_.mstride;
+      const float* mx = p_.mapx + size_t(y) * dw * st;
+      const float* my = p_.mapy + size_t(y) * dw * st;
       for (int x = 0; x < dw; ++x) {
-        cx[x] = clamp_coord(m[2 * x], xlo_, xhi_);
-        cy[x] = clamp_coord(m[2 * x + 1], ylo_, yhi_);
+        cx[x] = clamp_coord(mx[st * x], xlo_, xhi_);
+        cy[x] = clamp_coord(my[st * x], ylo_, yhi_);
       }
     }
   }

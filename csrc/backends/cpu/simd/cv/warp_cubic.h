@@ -2,16 +2,19 @@
 // called by the cv_warp / cv_remap kernels of warp.cpp (compiled once per ISA, like them).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace mnn::cpu::MNN_ISA_NS {
 
 struct CubicWarp {
-  int mode = 0;  // 0 affine, 1 perspective, 2 remap (float map of (x, y) pairs, dh x dw x 2)
+  int mode = 0;  // 0 affine, 1 perspective, 2 remap (float maps)
   const void* src = nullptr;
   int sh = 0, sw = 0, cn = 1;
   int dh = 0, dw = 0;
-  const float* map = nullptr;
+  const float* mapx = nullptr;  // remap: x and y of pixel i at mapx[i * mstride], mapy[i * mstride]
+  const float* mapy = nullptr;
+  size_t mstride = 2;
   double m[9] = {0};  // the inverse matrix (dst -> src), row-major
   int border = 0;     // cv2 border code, 5 = BORDER_TRANSPARENT
   double bval[4] = {0};

@@ -1,4 +1,4 @@
-// AVX2 bilinear uint8 warps (warpAffine, warpPerspective, remap with float maps), included by
+// AVX2 bilinear uint8 warps (warpAffine, warpPerspective, remap with float or fixed-point maps), included by
 // warp.cpp inside its ISA namespace. Eight destination pixels at a time; the arithmetic is cv2's
 // float-coordinate path lane for lane (floor, fused lerp along x on both rows, then along y,
 // round half to even), so results stay bit-exact with warp.cpp's scalar path.
@@ -19,6 +19,7 @@
 #if defined(__AVX2__)
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -35,7 +36,9 @@ struct RowArgs {
   int mode;                   // CoordMode
   const float* M;             // the 3x3 (or 2x3) inverse map as floats
   float Mx, My, Mw;           // row terms: y*M1 + M2, y*M4 + M5, y*M7 + M8 (fused columns)
-  const float* map;           // remap: this row's interleaved (x, y) map
+  const float* mapx;          // remap: this row's x and y (x of pixel k at mapx[k * mstride])
+  const float* mapy;
+  int mstride;                // 1: two planar maps, 2: one interleaved (x, y) map
   bool fill_outside;          // constant border: groups wholly outside take bval
   bool skip_outside;          // transparent border: groups wholly outside are left alone
   const uint8_t* bval;        // border value, 4 channels
@@ -45,8 +48,13 @@ struct RowArgs {
 template <int Mode>
 inline void points(const RowArgs& r, int x, __m256 xf, __m256& sx, __m256& sy) {
   if (Mode == kMapCoords) {
+    if (r.mstride == 1) {  // two planar maps
+      sx = _mm256_loadu_ps(r.mapx + x);
+      sy = _mm256_loadu_ps(r.mapy + x);
+      return;
+    }
     // interleaved (x, y) pairs: deinterleave eight of them
-    __m256 a = _mm256_loadu_ps(r.map + 2 * x), b = _mm256_loadu_ps(r.map + 2 * x + 8);
+    __m256 a = _mm256_loadu_ps(r.mapx + 2 * x), b = _mm256_loadu_ps(r.mapx + 2 * x + 8);
     __m256 xs = _mm256_shuffle_ps(a, b, 0x88), ys = _mm256_shuffle_ps(a, b, 0xdd);  // x0 x1 x4 x5 | x2 x3 x6 x7
     sx = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(xs), 0xd8));
     sy = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(ys), 0xd8));
@@ -146,7 +154,9 @@ int linear_row_t(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
         // every lane wholly outside (ix+1 outside [0, sw] or iy+1 outside [0, sh])?
         __m256i ox = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), ix), _mm256_cmpgt_epi32(ix, _mm256_set1_epi32(r.sw - 1)));
         __m256i oy = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), iy), _mm256_cmpgt_epi32(iy, _mm256_set1_epi32(r.sh - 1)));
-        if (_mm256_movemask_epi8(_mm256_or_si256(ox, oy)) == -1) {
+        // (a NaN / infinite point goes to fallback: cv2 fills only whole groups of 16 then)
+        const __m256 finite = _mm256_cmp_ps(_mm256_add_ps(_mm256_sub_ps(sx, sx), _mm256_sub_ps(sy, sy)), _mm256_setzero_ps(), _CMP_EQ_OQ);
+        if (_mm256_movemask_epi8(_mm256_or_si256(ox, oy)) == -1 && _mm256_movemask_ps(finite) == 0xff) {
           if (r.fill_outside) {
             uint8_t* o = D + size_t(x) * cn;
             for (int k = 0; k < 8; ++k)
@@ -221,6 +231,115 @@ int linear_row(const RowArgs& r, uint8_t* D, int x_end, Fallback&& fallback) {
   if (r.mode == kAffineCoords) return by_cn(std::integral_constant<int, kAffineCoords>());
   if (r.mode == kPerspectiveCoords) return by_cn(std::integral_constant<int, kPerspectiveCoords>());
   return by_cn(std::integral_constant<int, kMapCoords>());
+}
+
+// ---------------------------------------------------------------------------------------------
+// remap with convertMaps' fixed-point maps: cv2's integer bilinear (the four taps times weights
+// scaled by 2^15, (sum + 2^14) >> 15, saturated), exact. Each tap row's two taps become an int16
+// pair multiplied by the packed weight pair with one madd.
+
+struct FixedArgs {
+  const uint8_t* src;
+  int sw, sh, cn, step;
+  const int32_t* w01;  // per table index: the weights of the top taps as an int16 pair
+  const int32_t* w23;  // the bottom taps
+};
+
+template <int K>
+inline __m256i fixed_pair(const uint8_t* src, const int32_t* ofs, const int32_t* al, const FixedArgs& r, __m256i mpair) {
+  const uint8_t* pa = src + ofs[K];
+  const uint8_t* pb = src + ofs[K + 1];
+  __m256i r0 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(pb), reinterpret_cast<const __m128i*>(pa));
+  __m256i r1 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(pb + r.step), reinterpret_cast<const __m128i*>(pa + r.step));
+  const __m256i wa = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi32(r.w01[al[K]])), _mm_set1_epi32(r.w01[al[K + 1]]), 1);
+  const __m256i wb = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi32(r.w23[al[K]])), _mm_set1_epi32(r.w23[al[K + 1]]), 1);
+  __m256i v = _mm256_add_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(r0, mpair), wa),
+                               _mm256_madd_epi16(_mm256_shuffle_epi8(r1, mpair), wb));
+  return _mm256_srai_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << 14)), 15);
+}
+
+template <int CN, class Fallback>
+int fixed_row_t(const FixedArgs& r, uint8_t* D, const int* xs, const int* ys, const int* al, int n, Fallback&& fallback) {
+  constexpr int cn = CN;
+  const int step = r.step;
+  const __m256i lim_x = _mm256_set1_epi32(r.sw - 2), lim_y = _mm256_set1_epi32(r.sh - 3);
+  const __m256i vstep = _mm256_set1_epi32(step), vcn = _mm256_set1_epi32(cn);
+  const char z = -1;
+  // int16 pairs (left tap, right tap) per channel
+  const __m256i mpair = cn == 4 ? _mm256_setr_epi8(0, z, 4, z, 1, z, 5, z, 2, z, 6, z, 3, z, 7, z, 0, z, 4, z, 1, z, 5, z, 2, z, 6, z, 3, z, 7, z)
+                      : cn == 3 ? _mm256_setr_epi8(0, z, 3, z, 1, z, 4, z, 2, z, 5, z, z, z, z, z, 0, z, 3, z, 1, z, 4, z, 2, z, 5, z, z, z, z, z)
+                                : _mm256_setr_epi8(0, z, 1, z, 4, z, 5, z, 8, z, 9, z, 12, z, 13, z, 0, z, 1, z, 4, z, 5, z, 8, z, 9, z, 12, z, 13, z);
+  const int* base32 = reinterpret_cast<const int*>(r.src);
+  constexpr int kAhead = 128;
+  alignas(32) int32_t ofs[8];
+  int x = 0;
+  for (; x + 8 <= n; x += 8) {
+    const __m256i ix = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + x));
+    const __m256i iy = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ys + x));
+    const __m256i ok = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(ix, lim_x), lim_x),
+                                        _mm256_cmpeq_epi32(_mm256_max_epu32(iy, lim_y), lim_y));
+    if (_mm256_movemask_epi8(ok) != -1) {
+      fallback(x, 8);
+      continue;
+    }
+    if (x + kAhead < n) {  // the source lines of pixels 128 ahead (see prefetch_points)
+      const char* b = reinterpret_cast<const char*>(r.src);
+      for (int k = x + kAhead; k < x + kAhead + 8; k += 2) {
+        const int px = std::min(std::max(xs[k], 0), r.sw - 1), py = std::min(std::max(ys[k], 0), r.sh - 2);
+        _mm_prefetch(b + size_t(py) * step + size_t(px) * cn, _MM_HINT_T0);
+        _mm_prefetch(b + size_t(py + 1) * step + size_t(px) * cn, _MM_HINT_T0);
+      }
+    }
+    const __m256i addr = _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), _mm256_mullo_epi32(ix, vcn));
+    uint8_t* out = D + size_t(x) * cn;
+    if (cn == 1) {
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(al + x));
+      const __m256i g0 = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base32, addr, 1), mpair);
+      const __m256i g1 = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base32, _mm256_add_epi32(addr, vstep), 1), mpair);
+      __m256i v = _mm256_add_epi32(_mm256_madd_epi16(g0, _mm256_i32gather_epi32(r.w01, a, 4)),
+                                   _mm256_madd_epi16(g1, _mm256_i32gather_epi32(r.w23, a, 4)));
+      v = _mm256_srai_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << 14)), 15);
+      __m256i p16 = _mm256_packus_epi32(v, v);
+      __m256i p8 = _mm256_packus_epi16(p16, p16);
+      uint32_t lo = uint32_t(_mm256_extract_epi32(p8, 0)), hi = uint32_t(_mm256_extract_epi32(p8, 4));
+      std::memcpy(out, &lo, 4);
+      std::memcpy(out + 4, &hi, 4);
+      continue;
+    }
+    _mm256_store_si256(reinterpret_cast<__m256i*>(ofs), addr);
+    const int32_t* a = al + x;
+    const __m256i r0 = fixed_pair<0>(r.src, ofs, a, r, mpair), r1 = fixed_pair<2>(r.src, ofs, a, r, mpair);
+    const __m256i r2 = fixed_pair<4>(r.src, ofs, a, r, mpair), r3 = fixed_pair<6>(r.src, ofs, a, r, mpair);
+    __m256i px = _mm256_packus_epi16(_mm256_packus_epi32(r0, r1), _mm256_packus_epi32(r2, r3));
+    px = _mm256_permutevar8x32_epi32(px, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    if (cn == 4) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), px);
+      continue;
+    }
+    const __m256i squeeze = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, z, z, z, z,
+                                             0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, z, z, z, z);
+    const __m256i q = _mm256_shuffle_epi8(px, squeeze);
+    const __m128i lo = _mm256_castsi256_si128(q), hi = _mm256_extracti128_si256(q, 1);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out), lo);
+    uint32_t t = uint32_t(_mm_extract_epi32(lo, 2));
+    std::memcpy(out + 8, &t, 4);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 12), hi);
+    t = uint32_t(_mm_extract_epi32(hi, 2));
+    std::memcpy(out + 20, &t, 4);
+  }
+  return x;
+}
+
+// Writes pixels [0, n) in groups of eight from their source pixels (xs, ys) and table indices
+// al; a group with a tap outside the safe interior goes to fallback(x, 8). Returns the first
+// column not written.
+template <class Fallback>
+int fixed_row(const FixedArgs& r, uint8_t* D, const int* xs, const int* ys, const int* al, int n, Fallback&& fallback) {
+  if (r.sw < 2 || r.sh < 3 || (r.cn != 1 && r.sw * r.cn < 16)) return 0;
+  if (int64_t(r.sh) * r.step > INT32_MAX - 64) return 0;
+  if (r.cn == 1) return fixed_row_t<1>(r, D, xs, ys, al, n, fallback);
+  if (r.cn == 3) return fixed_row_t<3>(r, D, xs, ys, al, n, fallback);
+  return fixed_row_t<4>(r, D, xs, ys, al, n, fallback);
 }
 
 }  // namespace mnn::cpu::MNN_ISA_NS::warp_u8
