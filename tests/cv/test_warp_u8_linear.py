@@ -4,8 +4,7 @@ These rows are long enough for the vectorised uint8 path (eight pixels per step,
 to the per-pixel code when any tap leaves the image interior), so the sweeps mix groups that lie
 wholly inside, straddle an edge, or lie wholly outside, under every border mode; the remap maps also
 carry points exactly on the last row/column and (constant / transparent borders) huge values.
-NaN / infinite map entries are left out: cv2's own results there are artefacts of its arithmetic
-(0 for integer images, NaN for float ones, whatever the border)."""
+NaN / infinite map entries are tested in tests/cv/test_warp_nonfinite.py."""
 import numpy
 import pytest
 

@@ -16,10 +16,12 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   implemented (raises).
 - warpAffine / warpPerspective / remap: NEAREST and LINEAR with 1, 3 or 4 channels of uint8,
   uint16 or float32 exact in every column (cv2's AVX2 column split and scalar-tail rounding,
-  tests/cv/test_warp_tails.py); CUBIC within 1-2 levels (16-bit) / ~1e-4 relative (floats) of
-  cv2, and with reflecting/wrapping borders sampled more than an image width outside it differs;
-  2-channel LINEAR within 1 level / ~3e-5; LANCZOS4 within a few levels. Fixed-point maps
-  (convertMaps) are exact.
+  tests/cv/test_warp_tails.py); CUBIC exact for uint8/uint16/float32 with 1, 3 or 4 channels
+  (tests/cv/test_warp_cubic.py), int16 and 2-channel CUBIC within 1, float64 CUBIC with constant
+  or transparent borders differs slightly; 2-channel float LINEAR exact; LANCZOS4 within a few
+  levels. remap takes two float maps, one 2-channel map or convertMaps' fixed-point pair, all
+  exact (tests/cv/test_remap_map_forms.py); NaN, infinite and huge map entries follow cv2's rule
+  for NEAREST and LINEAR (tests/cv/test_warp_nonfinite.py).
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
   getRectSubPix within 1.
 - estimateAffine2D / estimateAffinePartial2D: cv2's RANSAC and LMEDS with its random sequence
