@@ -9,8 +9,9 @@
     python benchmarks/run.py --markdown      # also print a markdown table (for BENCHMARKS.md)
 
 Each case is warmed up, then timed `--repeats` times (fewer when one case would run past
-`--max-seconds` per library, never fewer than 3), the libraries interleaved within each repeat so
-that the shared machine's noise falls on all of them alike; the table shows medians. mnn is lazy, so every mnn timing
+`--max-seconds` per library, never fewer than 3), at 1 thread the libraries interleaved within each
+repeat so that the shared machine's noise falls on all of them alike (at more threads each library's
+repeats run as a block: OpenBLAS and OpenMP workers spin after a call); the table shows medians. mnn is lazy, so every mnn timing
 includes evaluation (mnn.eval, or reading a value back). The ratio columns are peer time / mnn
 time from the same run: above 1 means mnn is faster. Results go to --json (default
 benchmarks/results/latest.json).
@@ -103,9 +104,23 @@ def time_cases(fns, inner=1):
             failed[lib] = e
     samples = {lib: [] for lib in live}
     order = list(live)
+    if ARGS.threads > 1:
+        # With several threads, OpenBLAS's and torch's OpenMP workers keep spinning for a while after
+        # a call returns and would hold the other core during the next library's call: time each
+        # library's repeats as one block instead.
+        for lib in order:
+            budget_start = time.perf_counter()
+            for i in range(ARGS.repeats):
+                t0 = time.perf_counter()
+                for _ in range(inner):
+                    live[lib]()
+                samples[lib].append((time.perf_counter() - t0) / inner)
+                if i >= 2 and time.perf_counter() - budget_start > ARGS.max_seconds:
+                    break
+        order = []
     budget_start = time.perf_counter()
-    for i in range(ARGS.repeats):
-        for lib in order[i % len(order):] + order[:i % len(order)] if order else []:
+    for i in range(ARGS.repeats if order else 0):
+        for lib in order[i % len(order):] + order[:i % len(order)]:
             fn = live[lib]
             t0 = time.perf_counter()
             for _ in range(inner):
