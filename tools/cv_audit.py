@@ -29,6 +29,7 @@ the case it was in is recorded as a crash of that side and the rest continue in 
   python tools/cv_audit.py --json out.json     # every case's record
 """
 import argparse
+import glob
 import json
 import math
 import os
@@ -38,9 +39,12 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# the source tree's mnn (tools/dev_build.sh puts _core*.so into src/mnn/), unless PYTHONPATH names another
-if not os.environ.get("PYTHONPATH"):
-    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))
+# the source tree's mnn when it holds a developer build (tools/dev_build.sh puts _core*.so into
+# src/mnn/) and PYTHONPATH names no other; otherwise the installed package (a CI checkout has no
+# build in src/, and importing that half-package would fail in every worker)
+_SRC = os.path.join(os.path.dirname(HERE), "src")
+if not os.environ.get("PYTHONPATH") and glob.glob(os.path.join(_SRC, "mnn", "_core*.so")):
+    sys.path.insert(0, _SRC)
 FINE = ("ok", "both_raise", "cv2_crash", "documented")
 SEVERITY = ["crash", "hang", "differ", "mnn_lenient", "mnn_missing", "bad_message", "empty_none", "cv2_crash",
             "documented", "both_raise", "ok"]
@@ -985,13 +989,21 @@ def run_audit(names, quick=False, case_timeout=10.0, progress=False):
     allc = cases(names, quick)
     ids = [c["id"] for c in allc]
     out = {}
-    th = [threading.Thread(target=lambda s=s: out.__setitem__(s, _run_side_workers(s, names, ids, quick, case_timeout,
-                                                                                   progress, allc)))
-          for s in ("cv2", "mnn")]
+    failures = {}
+
+    def side_run(s):
+        try:
+            out[s] = _run_side_workers(s, names, ids, quick, case_timeout, progress, allc)
+        except Exception as e:  # re-raised below: a dead side must fail the audit, not vanish
+            failures[s] = e
+
+    th = [threading.Thread(target=side_run, args=(s,)) for s in ("cv2", "mnn")]
     for t in th:
         t.start()
     for t in th:
         t.join()
+    for s, e in failures.items():
+        raise RuntimeError(f"the {s} side of the audit failed: {e}") from e
     S = specs()
     recs = []
     for c in allc:
