@@ -445,20 +445,57 @@ void luv_u8_srgb_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, i
 // ---- float forward ----
 
 #if defined(__AVX2__)
-// spline_eval on 8 lanes: truncated index clamped to the table, coefficients by gathers
-inline __m256 spline8(__m256 x, const float* tab) {
-  __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(x), _mm256_setzero_si256()), _mm256_set1_epi32(kSplineN - 1));
-  const __m256 xx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix));
-  ix = _mm256_slli_epi32(ix, 2);
-  const __m256 t0 = _mm256_i32gather_ps(tab, ix, 4), t1 = _mm256_i32gather_ps(tab + 1, ix, 4);
-  const __m256 t2 = _mm256_i32gather_ps(tab + 2, ix, 4), t3 = _mm256_i32gather_ps(tab + 3, ix, 4);
-  return _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(t3, xx), t2), xx), t1), xx), t0);
+// Four 4-float rows (p0..p3 in the low half, p4..p7 in the high half) transposed: lane k of
+// out[c] is row k's element c. This replaces gathers, which are slow on the AMD cores we target.
+inline void transpose8x4(__m256 a0, __m256 a1, __m256 a2, __m256 a3, __m256 out[4]) {
+  const __m256 l01 = _mm256_unpacklo_ps(a0, a1), l23 = _mm256_unpacklo_ps(a2, a3);
+  const __m256 h01 = _mm256_unpackhi_ps(a0, a1), h23 = _mm256_unpackhi_ps(a2, a3);
+  out[0] = _mm256_shuffle_ps(l01, l23, _MM_SHUFFLE(1, 0, 1, 0));
+  out[1] = _mm256_shuffle_ps(l01, l23, _MM_SHUFFLE(3, 2, 3, 2));
+  out[2] = _mm256_shuffle_ps(h01, h23, _MM_SHUFFLE(1, 0, 1, 0));
+  out[3] = _mm256_shuffle_ps(h01, h23, _MM_SHUFFLE(3, 2, 3, 2));
 }
-// 8 pixels' three planes -> 24 interleaved floats
-inline void store8_planes(float* d, __m256 a, __m256 b, __m256 c) {
-  alignas(32) float t[3][8];
-  _mm256_store_ps(t[0], a), _mm256_store_ps(t[1], b), _mm256_store_ps(t[2], c);
-  for (int j = 0; j < 8; ++j) d[j * 3] = t[0][j], d[j * 3 + 1] = t[1][j], d[j * 3 + 2] = t[2][j];
+inline __m256 load2x4(const float* lo, const float* hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
+}
+// Eight pixels of cn = 3 or 4 floats as planes c[0..2]. The eighth 3-float pixel is read from one
+// float before it, so nothing past the pixels is touched.
+inline void load8_planes(const float* s, int cn, __m256 c[4]) {
+  __m128 p7 = _mm_loadu_ps(s + 7 * cn - (cn == 3));
+  if (cn == 3) p7 = _mm_shuffle_ps(p7, p7, _MM_SHUFFLE(3, 3, 2, 1));
+  const __m256 a0 = load2x4(s, s + 4 * cn), a1 = load2x4(s + cn, s + 5 * cn), a2 = load2x4(s + 2 * cn, s + 6 * cn);
+  const __m256 a3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 3 * cn)), p7, 1);
+  transpose8x4(a0, a1, a2, a3, c);
+}
+// Planes -> eight interleaved pixels of cn = 3 or 4 floats (the fourth plane is the alpha); each
+// 3-float pixel's store spills one float into the next pixel, which is written after it, and the
+// eighth pixel is stored as 2 + 1 floats.
+inline void store8_planes(float* d, int cn, __m256 a, __m256 b, __m256 c, __m256 e) {
+  __m256 t[4];
+  transpose8x4(a, b, c, e, t);
+  // t[k] now holds pixels k (low half) and k + 4 (high half)
+  for (int k = 0; k < 4; ++k) _mm_storeu_ps(d + k * cn, _mm256_castps256_ps128(t[k]));
+  for (int k = 0; k < 3; ++k) _mm_storeu_ps(d + (k + 4) * cn, _mm256_extractf128_ps(t[k], 1));
+  const __m128 p7 = _mm256_extractf128_ps(t[3], 1);
+  if (cn == 4) {
+    _mm_storeu_ps(d + 28, p7);
+  } else {
+    _mm_storel_pi(reinterpret_cast<__m64*>(d + 21), p7);
+    _mm_store_ss(d + 23, _mm_movehl_ps(p7, p7));
+  }
+}
+inline void store8_planes(float* d, __m256 a, __m256 b, __m256 c) { store8_planes(d, 3, a, b, c, c); }
+// spline_eval on 8 lanes: truncated index clamped to the table, each lane's 4 coefficients by
+// one 16-byte load, transposed
+inline __m256 spline8(__m256 x, const float* tab) {
+  const __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(x), _mm256_setzero_si256()), _mm256_set1_epi32(kSplineN - 1));
+  const __m256 xx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix));
+  alignas(32) int32_t o[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(o), _mm256_slli_epi32(ix, 2));
+  __m256 t[4];
+  transpose8x4(load2x4(tab + o[0], tab + o[4]), load2x4(tab + o[1], tab + o[5]), load2x4(tab + o[2], tab + o[6]),
+               load2x4(tab + o[3], tab + o[7]), t);
+  return _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(t[3], xx), t[2]), xx), t[1]), xx), t[0]);
 }
 #endif
 
@@ -478,12 +515,13 @@ void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t s
   // separately), spline coefficients by gathers
   {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f);
-    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
     __m256 c[9];
     for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
     const __m256 vg = _mm256_set1_ps(gscale), vc = _mm256_set1_ps(cscale), eps = _mm256_set1_ps(FLT_EPSILON);
     for (; i + 8 <= simd_n; i += 8, s += 8 * scn, d += 24) {
-      __m256 R = _mm256_i32gather_ps(s, idx, 4), G = _mm256_i32gather_ps(s + 1, idx, 4), B = _mm256_i32gather_ps(s + 2, idx, 4);
+      __m256 px[4];
+      load8_planes(s, scn, px);
+      __m256 R = px[0], G = px[1], B = px[2];
       // max(x, 0) gives 0 for NaN, as _mm_max_ps in cv2
       R = _mm256_min_ps(_mm256_max_ps(R, zero), one), G = _mm256_min_ps(_mm256_max_ps(G, zero), one);
       B = _mm256_min_ps(_mm256_max_ps(B, zero), one);
@@ -555,11 +593,12 @@ void lab_f32_linear_row(const Tables& T, const float* s, float* d, int64_t w, in
   {
     // cv2's blocks on 8 lanes: min(x, 1) gives 1 for NaN, then max(0, .)
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f), vc = _mm256_set1_ps(cscale);
-    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
     __m256 c[9];
     for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
     for (; i + 8 <= simd_n; i += 8, s += 8 * scn, d += 24) {
-      __m256 R = _mm256_i32gather_ps(s, idx, 4), G = _mm256_i32gather_ps(s + 1, idx, 4), B = _mm256_i32gather_ps(s + 2, idx, 4);
+      __m256 px[4];
+      load8_planes(s, scn, px);
+      __m256 R = px[0], G = px[1], B = px[2];
       R = _mm256_max_ps(zero, _mm256_min_ps(R, one)), G = _mm256_max_ps(zero, _mm256_min_ps(G, one));
       B = _mm256_max_ps(zero, _mm256_min_ps(B, one));
       auto row = [&](int k) {
