@@ -156,7 +156,7 @@ struct Tables {
   std::vector<int32_t> up_b, vp_b;              // Luv inverse: (L, u) and (L, v), 256 x 256
   std::vector<int64_t> vpl_b;
   std::vector<int16_t> lut_lab, lut_luv;        // [b][g][r]... see build_luts: 33^3 x 3
-  std::vector<float> gamma_spl, cbrt_spl;       // 1024 intervals x 4 coefficients
+  std::vector<float> gamma_spl, cbrt_spl, inv_gamma_spl;  // 1024 intervals x 4 coefficients
   // SIMD copies: 32-bit tables for gathers; the Lab table regrouped per cell as 3 channels x 8
   // corners (corner k0 + 2*k1 + 4*k2) and the trilinear weights per (f0, f1, f2) in that order
   int32_t gamma32[256], cbrt32[kCbrtTabB], y32[256], ify32[256], inv_gamma32[kInvGammaN];
@@ -226,13 +226,15 @@ struct Tables {
         tri_w[f * 8 + k] = int16_t(((k & 1) ? f0 : 16 - f0) * (((k >> 1) & 1) ? f1 : 16 - f1) * ((k >> 2) ? f2 : 16 - f2));
     }
     // float splines: sRGB curve over [0, 1], Lab's f over [0, 1.5]
-    std::vector<float> f(kSplineN + 1), g(kSplineN + 1);
+    std::vector<float> f(kSplineN + 1), g(kSplineN + 1), ig(kSplineN + 1);
     cbrt_scale = float(kSplineN * 2) / 3.f;
     const float cs = 1.f / cbrt_scale;
     for (int i = 0; i <= kSplineN; ++i) {
       f[i] = lab_f_tables(cs * float(i));
       g[i] = gamma_fwd((1.f / kSplineN) * float(i));
+      ig[i] = gamma_inv((1.f / kSplineN) * float(i));
     }
+    inv_gamma_spl = spline_build(ig, kSplineN);
     cbrt_spl = spline_build(f, kSplineN);
     gamma_spl = spline_build(g, kSplineN);
   }
@@ -730,51 +732,144 @@ void luv_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, in
   }
 }
 
-// ---- float inverse: the textbook formulas in cv2's order (within float rounding of cv2) ----
+// ---- float inverse: cv2's Lab2RGBfloat / Luv2RGBfloat ----
+// Like the forward paths, cv2 runs blocks of 8 pixels (while 8 remain in the row) with
+// reciprocal multiplications, a different summation order and SSE min/max operand orders, and
+// the rest of the row per pixel with divisions. Both end in the spline of the inverse sRGB curve
+// (1024 intervals over [0, 1]). The scalar functions below reproduce both; the AVX2 block does the
+// block's operations on 8 lanes.
 
-float srgb_encode(float x) {
-  x = std::min(std::max(x, 0.f), 1.f);
-  return x <= 0.0031308f ? 12.92f * x : 1.055f * std::pow(x, 1.f / 2.4f) - 0.055f;
+struct InvF32 {
+  float C[9];          // output channel k = C[3k]*x + C[3k+1]*y + C[3k+2]*z
+  float un, vn;
+  const float* gtab;   // inverse sRGB spline, or null for the linear codes
+  bool luv;
+};
+
+InvF32 inv_f32_setup(const Tables& T, int bidx, bool srgb, bool luv) {
+  InvF32 P;
+  for (int i = 0; i < 3; ++i) {
+    // Lab folds the white point into the coefficients in double, Luv rounds them to float as is
+    const double wp = luv ? 1.0 : kWhite[i];
+    P.C[i + (bidx ^ 2) * 3] = float(kXyz2Rgb[i] * wp);
+    P.C[i + 3] = float(kXyz2Rgb[i + 3] * wp);
+    P.C[i + bidx * 3] = float(kXyz2Rgb[i + 6] * wp);
+  }
+  P.un = T.un, P.vn = T.vn;
+  P.gtab = srgb ? T.inv_gamma_spl.data() : nullptr;
+  P.luv = luv;
+  return P;
 }
 
-void lab2rgb_px(float L, float A, float B, bool srgb, bool luv, float* rgb) {
-  constexpr float kLabK = 903.3f, kT = 0.008856f;
-  float X, Y, Z;
-  if (!luv) {
+// SSE's min/max: the second operand when either is NaN
+inline float sse_min(float a, float b) { return a < b ? a : b; }
+inline float sse_max(float a, float b) { return a > b ? a : b; }
+const float kFThresh = 6.f / 29.f;
+
+// cv2's block arithmetic for one pixel -> 3 channel values before the gamma curve
+inline void inv_block_px(const InvF32& P, float L, float A, float B, float o[3]) {
+  const float* C = P.C;
+  if (!P.luv) {
+    const float ylo = L * (1.f / 903.3f), fylo = 7.787f * ylo + 16.f / 116.f;
+    const float fyhi = (L + 16.f) * (1.f / 116.f), yhi = fyhi * fyhi * fyhi;
+    const bool lo = L <= 8.f;
+    const float y = lo ? ylo : yhi, fy = lo ? fylo : fyhi;
+    float f[2] = {A * (1.f / 500.f) + fy, B * (-1.f / 200.f) + fy};
+    for (float& v : f) v = v <= kFThresh ? (v - 16.f / 116.f) * (1.f / 7.787f) : v * v * v;
+    for (int k = 0; k < 3; ++k) o[k] = sse_max(0.f, sse_min(C[k * 3] * f[0] + (C[k * 3 + 1] * y + C[k * 3 + 2] * f[1]), 1.f));
+  } else {
+    float ylo = (L + 16.f) * (1.f / 116.f);
+    ylo = ylo * ylo * ylo;
+    const float y = L >= 8.f ? ylo : L * (1.f / 903.296296f);
+    const float up = 3.f * (L * P.un + A);
+    const float vp = sse_max(-0.25f, sse_min(0.25f, 0.25f / (L * P.vn + B)));
+    const float x = 3.f * up * vp, z = (L * (12.f * 13.f) + -up) * vp + -5.f;
+    for (int k = 0; k < 3; ++k) o[k] = sse_min(sse_max((z * C[k * 3 + 2] + (x * C[k * 3] + C[k * 3 + 1])) * y, 0.f), 1.f);
+  }
+}
+
+// cv2's per-pixel arithmetic (the row's last w % 8 pixels)
+inline void inv_tail_px(const InvF32& P, float L, float A, float B, float o[3]) {
+  const float* C = P.C;
+  float x, y, z;
+  if (!P.luv) {
     float fy;
-    if (L <= 8.f) Y = L / kLabK, fy = 7.787f * Y + 16.f / 116.f;
-    else fy = (L + 16.f) / 116.f, Y = fy * fy * fy;
-    const float fx = A / 500.f + fy, fz = fy - B / 200.f;
-    auto inv = [kT](float f) { const float f3 = f * f * f; return f3 > kT ? f3 : (f - 16.f / 116.f) / 7.787f; };
-    X = inv(fx) * float(kWhite[0]);
-    Z = inv(fz) * float(kWhite[2]);
-  } else {
-    // X = 3*Y*U*V and Z = Y*((156*L - U)*V - 5) with U = 3*(u + L*un), V = 0.25/(v + L*vn)
-    // clipped to +-0.25 (how cv2 bounds out-of-gamut and L = 0 input)
-    if (L >= 8.f) {
-      Y = (L + 16.f) * (1.f / 116.f);
-      Y = Y * Y * Y;
+    if (L <= 8.f) {
+      y = L / 903.3f;
+      fy = 7.787f * y + 16.f / 116.f;
     } else {
-      Y = L * (1.f / 903.3f);
+      fy = (L + 16.f) / 116.f;
+      y = fy * fy * fy;
     }
-    const Tables& T = tables();
-    const float up = 3.f * (A + L * T.un);
-    float vp = 0.25f / (B + L * T.vn);
-    vp = std::min(std::max(vp, -0.25f), 0.25f);
-    X = Y * 3.f * up * vp;
-    Z = Y * (((12.f * 13.f) * L - up) * vp - 5.f);
-  }
-  float c[9];
-  for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kXyz2Rgb[i]);
-  float r = X * c[0] + Y * c[1] + Z * c[2], g = X * c[3] + Y * c[4] + Z * c[5], b = X * c[6] + Y * c[7] + Z * c[8];
-  // cv2 clips to [0, 1] before the optional sRGB curve, for the linear codes too
-  if (srgb) {
-    r = srgb_encode(r), g = srgb_encode(g), b = srgb_encode(b);
+    float f[2] = {A / 500.f + fy, fy - B / 200.f};
+    for (float& v : f) v = v <= kFThresh ? (v - 16.f / 116.f) / 7.787f : v * v * v;
+    x = f[0], z = f[1];
   } else {
-    r = std::min(std::max(r, 0.f), 1.f), g = std::min(std::max(g, 0.f), 1.f), b = std::min(std::max(b, 0.f), 1.f);
+    if (L >= 8.f) {
+      y = (L + 16.f) * (1.f / 116.f);
+      y = y * y * y;
+    } else {
+      y = L * (1.f / 903.3f);
+    }
+    const float up = 3.f * (A + L * P.un);
+    float vp = 0.25f / (B + L * P.vn);
+    if (vp > 0.25f) vp = 0.25f;
+    if (vp < -0.25f) vp = -0.25f;
+    x = y * 3.f * up * vp;
+    z = y * (((12.f * 13.f) * L - up) * vp - 5.f);
   }
-  rgb[0] = r, rgb[1] = g, rgb[2] = b;
+  for (int k = 0; k < 3; ++k) o[k] = clip_tail(C[k * 3] * x + C[k * 3 + 1] * y + C[k * 3 + 2] * z);
 }
+
+#if defined(__AVX2__)
+// inv_block_px on 8 lanes, with the gamma curve
+inline void inv_block8(const InvF32& P, __m256 L, __m256 A, __m256 B, __m256 o[3]) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f);
+  __m256 x, y, z;
+  if (!P.luv) {
+    const __m256 ylo = _mm256_mul_ps(L, _mm256_set1_ps(1.f / 903.3f));
+    const __m256 fylo = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(7.787f), ylo), _mm256_set1_ps(16.f / 116.f));
+    const __m256 fyhi = _mm256_mul_ps(_mm256_add_ps(L, _mm256_set1_ps(16.f)), _mm256_set1_ps(1.f / 116.f));
+    const __m256 yhi = _mm256_mul_ps(_mm256_mul_ps(fyhi, fyhi), fyhi);
+    const __m256 lo = _mm256_cmp_ps(L, _mm256_set1_ps(8.f), _CMP_LE_OQ);
+    y = _mm256_blendv_ps(yhi, ylo, lo);
+    const __m256 fy = _mm256_blendv_ps(fyhi, fylo, lo);
+    auto finv = [](__m256 f) {
+      const __m256 m = _mm256_cmp_ps(f, _mm256_set1_ps(kFThresh), _CMP_LE_OQ);
+      const __m256 flo = _mm256_mul_ps(_mm256_sub_ps(f, _mm256_set1_ps(16.f / 116.f)), _mm256_set1_ps(1.f / 7.787f));
+      return _mm256_blendv_ps(_mm256_mul_ps(_mm256_mul_ps(f, f), f), flo, m);
+    };
+    x = finv(_mm256_add_ps(_mm256_mul_ps(A, _mm256_set1_ps(1.f / 500.f)), fy));
+    z = finv(_mm256_add_ps(_mm256_mul_ps(B, _mm256_set1_ps(-1.f / 200.f)), fy));
+    for (int k = 0; k < 3; ++k) {
+      const __m256 r = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(P.C[k * 3]), x),
+                                     _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(P.C[k * 3 + 1]), y),
+                                                   _mm256_mul_ps(_mm256_set1_ps(P.C[k * 3 + 2]), z)));
+      o[k] = _mm256_max_ps(zero, _mm256_min_ps(r, one));
+    }
+  } else {
+    __m256 ylo = _mm256_mul_ps(_mm256_add_ps(L, _mm256_set1_ps(16.f)), _mm256_set1_ps(1.f / 116.f));
+    ylo = _mm256_mul_ps(_mm256_mul_ps(ylo, ylo), ylo);
+    const __m256 yhi = _mm256_mul_ps(L, _mm256_set1_ps(1.f / 903.296296f));
+    y = _mm256_blendv_ps(yhi, ylo, _mm256_cmp_ps(L, _mm256_set1_ps(8.f), _CMP_GE_OQ));
+    const __m256 up = _mm256_mul_ps(_mm256_set1_ps(3.f), _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(P.un)), A));
+    __m256 vp = _mm256_div_ps(_mm256_set1_ps(0.25f), _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(P.vn)), B));
+    vp = _mm256_max_ps(_mm256_set1_ps(-0.25f), _mm256_min_ps(_mm256_set1_ps(0.25f), vp));
+    x = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(3.f), up), vp);
+    z = _mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(L, _mm256_set1_ps(12.f * 13.f)), up), vp), _mm256_set1_ps(-5.f));
+    for (int k = 0; k < 3; ++k) {
+      const __m256 r = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(z, _mm256_set1_ps(P.C[k * 3 + 2])),
+                                                   _mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(P.C[k * 3])), _mm256_set1_ps(P.C[k * 3 + 1]))),
+                                     y);
+      o[k] = _mm256_min_ps(_mm256_max_ps(r, zero), one);
+    }
+  }
+  if (P.gtab) {
+    const __m256 gs = _mm256_set1_ps(float(kSplineN));
+    for (int k = 0; k < 3; ++k) o[k] = spline8(_mm256_mul_ps(o[k], gs), P.gtab);
+  }
+}
+#endif
 
 }  // namespace
 
@@ -904,10 +999,26 @@ void lab_inverse_row_u8(const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bi
 }
 
 void lab_inverse_row_f32(const float* s, float* d, int64_t w, int dcn, int bidx, bool srgb, bool luv) {
-  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
-    float rgb[3];
-    lab2rgb_px(s[0], s[1], s[2], srgb, luv, rgb);
-    d[bidx ^ 2] = rgb[0], d[1] = rgb[1], d[bidx] = rgb[2];
+  const Tables& T = tables();
+  const InvF32 P = inv_f32_setup(T, bidx, srgb, luv);
+  const int64_t simd_n = w / 8 * 8;
+  int64_t i = 0;
+#if defined(__AVX2__)
+  for (; i < simd_n; i += 8, s += 24, d += 8 * dcn) {
+    __m256 in[4], o[3];
+    load8_planes(s, 3, in);
+    inv_block8(P, in[0], in[1], in[2], o);
+    store8_planes(d, dcn, o[0], o[1], o[2], _mm256_set1_ps(1.f));
+  }
+#endif
+  const float gs = float(kSplineN);
+  for (; i < w; ++i, s += 3, d += dcn) {
+    float o[3];
+    if (i < simd_n) inv_block_px(P, s[0], s[1], s[2], o);
+    else inv_tail_px(P, s[0], s[1], s[2], o);
+    if (P.gtab)
+      for (float& v : o) v = spline_eval(v * gs, P.gtab);
+    d[0] = o[0], d[1] = o[1], d[2] = o[2];
     if (dcn == 4) d[3] = 1.f;
   }
 }
