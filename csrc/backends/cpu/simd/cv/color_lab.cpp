@@ -501,45 +501,62 @@ inline __m256 spline8(__m256 x, const float* tab) {
 }
 #endif
 
+#if defined(__AVX2__)
+// cv2's 8-wide RGB -> Luv block on clipped R, G, B planes (mul and add rounded separately, its
+// operation order), spline coefficients by transposed loads
+struct Luv8 {
+  __m256 c[9], vg, vc, eps, mun, mvn;
+  const float* gt;
+  const float* ct;
+  Luv8(const Tables& T, const float C[9], bool srgb) {
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
+    vg = _mm256_set1_ps(float(kSplineN)), vc = _mm256_set1_ps(T.cbrt_scale), eps = _mm256_set1_ps(FLT_EPSILON);
+    mun = _mm256_set1_ps(-T.un), mvn = _mm256_set1_ps(-T.vn);
+    gt = srgb ? T.gamma_spl.data() : nullptr, ct = T.cbrt_spl.data();
+  }
+  inline void run(__m256 R, __m256 G, __m256 B, __m256& L, __m256& u, __m256& v) const {
+    if (gt) R = spline8(_mm256_mul_ps(R, vg), gt), G = spline8(_mm256_mul_ps(G, vg), gt), B = spline8(_mm256_mul_ps(B, vg), gt);
+    auto row = [&](int k) {
+      return _mm256_add_ps(_mm256_mul_ps(R, c[k]), _mm256_add_ps(_mm256_mul_ps(G, c[k + 1]), _mm256_mul_ps(B, c[k + 2])));
+    };
+    const __m256 X = row(0), Y = row(3), Z = row(6);
+    L = spline8(_mm256_mul_ps(Y, vc), ct);
+    L = _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(116.f)), _mm256_set1_ps(-16.f));
+    __m256 dd = _mm256_add_ps(_mm256_mul_ps(Y, _mm256_set1_ps(15.f)), _mm256_add_ps(_mm256_mul_ps(Z, _mm256_set1_ps(3.f)), X));
+    dd = _mm256_div_ps(_mm256_set1_ps(52.f), _mm256_max_ps(dd, eps));
+    u = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(X, dd), mun));
+    v = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.25f), Y), dd), mvn));
+  }
+};
+#endif
+
+inline void luv_coeffs(float C[9], int bidx) {
+  for (int i = 0; i < 9; ++i) C[i] = float(kRgb2Xyz[i]);
+  if (bidx == 0)
+    for (int i = 0; i < 3; ++i) std::swap(C[i * 3], C[i * 3 + 2]);
+}
+
 // cv2's float RGB -> Luv (srgb or linear) on n pixels in [0, 1]; simd_n leading pixels take its
 // 8-wide path (NaN clipped to 0, XYZ summed as a + (b + c)), the rest its per-pixel path.
 void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t simd_n, int scn, int bidx, bool srgb) {
   float C[9];
-  for (int i = 0; i < 9; ++i) C[i] = float(kRgb2Xyz[i]);
-  if (bidx == 0)
-    for (int i = 0; i < 3; ++i) std::swap(C[i * 3], C[i * 3 + 2]);
+  luv_coeffs(C, bidx);
   const float* gt = T.gamma_spl.data();
   const float* ct = T.cbrt_spl.data();
   const float gscale = float(kSplineN), cscale = T.cbrt_scale, un = T.un, vn = T.vn;
   int64_t i = 0;
 #if defined(__AVX2__)
-  // cv2's block path on 8 pixels per step, its operations in its order (mul and add rounded
-  // separately), spline coefficients by gathers
   {
+    const Luv8 K(T, C, srgb);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f);
-    __m256 c[9];
-    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
-    const __m256 vg = _mm256_set1_ps(gscale), vc = _mm256_set1_ps(cscale), eps = _mm256_set1_ps(FLT_EPSILON);
     for (; i + 8 <= simd_n; i += 8, s += 8 * scn, d += 24) {
       __m256 px[4];
       load8_planes(s, scn, px);
-      __m256 R = px[0], G = px[1], B = px[2];
       // max(x, 0) gives 0 for NaN, as _mm_max_ps in cv2
-      R = _mm256_min_ps(_mm256_max_ps(R, zero), one), G = _mm256_min_ps(_mm256_max_ps(G, zero), one);
-      B = _mm256_min_ps(_mm256_max_ps(B, zero), one);
-      if (srgb) {
-        R = spline8(_mm256_mul_ps(R, vg), gt), G = spline8(_mm256_mul_ps(G, vg), gt), B = spline8(_mm256_mul_ps(B, vg), gt);
-      }
-      auto row = [&](int k) {
-        return _mm256_add_ps(_mm256_mul_ps(R, c[k]), _mm256_add_ps(_mm256_mul_ps(G, c[k + 1]), _mm256_mul_ps(B, c[k + 2])));
-      };
-      const __m256 X = row(0), Y = row(3), Z = row(6);
-      __m256 L = spline8(_mm256_mul_ps(Y, vc), ct);
-      L = _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(116.f)), _mm256_set1_ps(-16.f));
-      __m256 dd = _mm256_add_ps(_mm256_mul_ps(Y, _mm256_set1_ps(15.f)), _mm256_add_ps(_mm256_mul_ps(Z, _mm256_set1_ps(3.f)), X));
-      dd = _mm256_div_ps(_mm256_set1_ps(52.f), _mm256_max_ps(dd, eps));
-      const __m256 u = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(X, dd), _mm256_set1_ps(-un)));
-      const __m256 v = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.25f), Y), dd), _mm256_set1_ps(-vn)));
+      const __m256 R = _mm256_min_ps(_mm256_max_ps(px[0], zero), one), G = _mm256_min_ps(_mm256_max_ps(px[1], zero), one),
+                   B = _mm256_min_ps(_mm256_max_ps(px[2], zero), one);
+      __m256 L, u, v;
+      K.run(R, G, B, L, u, v);
       store8_planes(d, L, u, v);
     }
   }
@@ -878,21 +895,52 @@ void lab_forward_row_u8(const uint8_t* s, uint8_t* d, int64_t w, int scn, int bi
   if (!luv) return lab_u8_row(T, s, d, w, scn, bidx, srgb);
   if (srgb) return luv_u8_srgb_row(T, s, d, w, scn, bidx);
   // linear Luv: cv2 runs its float path on x/255 in blocks of 256 pixels, then scales to 8 bits
+  // (each block's first dn/8*8 pixels take its 8-wide arithmetic)
   constexpr int kBlock = 256;
-  float buf[kBlock * 3], out[kBlock * 3];
   const float inv255 = 1.f / 255.f;
   const float fL = 255.f / 100.f, fu = 255.f / kURange, fv = 255.f / kVRange;
   const float su = -kULow * 255.f / kURange, sv = -kVLow * 255.f / kVRange;
-  for (int64_t i = 0; i < w; i += kBlock) {
-    const int dn = int(std::min<int64_t>(kBlock, w - i));
-    for (int j = 0; j < dn; ++j)
-      for (int c = 0; c < 3; ++c) buf[j * 3 + c] = float(s[(i + j) * scn + c]) * inv255;
-    luv_f32_run(T, buf, out, dn, dn / 8 * 8, 3, bidx, false);
-    uint8_t* o = d + i * 3;
-    for (int j = 0; j < dn; ++j) {
-      o[j * 3] = sat_u8(round_half_even(out[j * 3] * fL));
-      o[j * 3 + 1] = sat_u8(round_half_even(out[j * 3 + 1] * fu + su));
-      o[j * 3 + 2] = sat_u8(round_half_even(out[j * 3 + 2] * fv + sv));
+#if defined(__AVX2__)
+  float C[9];
+  luv_coeffs(C, bidx);
+  const Luv8 K(T, C, false);
+#endif
+  for (int64_t i0 = 0; i0 < w; i0 += kBlock) {
+    const int dn = int(std::min<int64_t>(kBlock, w - i0)), simd_n = dn / 8 * 8;
+    int j = 0;
+#if defined(__AVX2__)
+    {
+      // 8 pixels per step straight from and to bytes, while the 3-byte loads and stores that
+      // reach 4 bytes past them stay inside the row
+      const __m256 vinv = _mm256_set1_ps(inv255), m8 = _mm256_castsi256_ps(_mm256_set1_epi32(255));
+      const __m256 ml = _mm256_set1_ps(fL), mu = _mm256_set1_ps(fu), mv = _mm256_set1_ps(fv);
+      const __m256 au = _mm256_set1_ps(su), av = _mm256_set1_ps(sv), zero = _mm256_setzero_ps();
+      for (; j + 8 <= simd_n && i0 + j + 10 <= w; j += 8) {
+        const __m256i px = load8_px(s + (i0 + j) * scn, scn), k255 = _mm256_castps_si256(m8);
+        const __m256 R = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(px, k255)), vinv);
+        const __m256 G = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(px, 8), k255)), vinv);
+        const __m256 B = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(px, 16), k255)), vinv);
+        __m256 L, u, v;
+        K.run(R, G, B, L, u, v);
+        // v_round(x*m + a), then saturating packs
+        const __m256i top = _mm256_set1_epi32(255), z = _mm256_setzero_si256();
+        auto q = [&](__m256 x, __m256 m, __m256 a) {
+          return _mm256_min_epi32(_mm256_max_epi32(_mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(x, m), a)), z), top);
+        };
+        const __m256i Lq = q(L, ml, zero), uq = q(u, mu, au), vq = q(v, mv, av);
+        store8_c3(d + (i0 + j) * 3, _mm256_or_si256(Lq, _mm256_or_si256(_mm256_slli_epi32(uq, 8), _mm256_slli_epi32(vq, 16))));
+      }
+    }
+#endif
+    for (; j < dn; ++j) {
+      const uint8_t* p = s + (i0 + j) * scn;
+      const float buf[3] = {float(p[0]) * inv255, float(p[1]) * inv255, float(p[2]) * inv255};
+      float out[3];
+      luv_f32_run(T, buf, out, 1, j < simd_n ? 1 : 0, 3, bidx, false);
+      uint8_t* o = d + (i0 + j) * 3;
+      o[0] = sat_u8(round_half_even(out[0] * fL));
+      o[1] = sat_u8(round_half_even(out[1] * fu + su));
+      o[2] = sat_u8(round_half_even(out[2] * fv + sv));
     }
   }
 }
