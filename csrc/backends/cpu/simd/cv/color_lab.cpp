@@ -728,10 +728,70 @@ void lab_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, in
   }
 }
 
+#if defined(__AVX2__)
+// Low 32 bits of 4 integer-valued doubles (|v| < 2^51), wrapped as a cast from int64 wraps: adding
+// 1.5 * 2^52 puts the integer in the low mantissa bits.
+inline __m128i wrap_i32(__m256d v) {
+  const __m256i b = _mm256_castpd_si256(_mm256_add_pd(v, _mm256_set1_pd(6755399441055744.0)));
+  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+}
+// x and z of cv2's integer Luv -> XYZ for 4 pixels. Its 64-bit steps are exact in double (every
+// product stays below 2^53), >> 14 is a floor after an exact scaling by 2^-14.
+inline void luv_xz4(__m128i y, __m128i up, __m128i vp, __m128i vpl32, __m128i& x, __m128i& zm) {
+  const __m256d k = _mm256_set1_pd(1.0 / 16384.0);
+  auto fl = [&](__m256d v) { return _mm256_floor_pd(_mm256_mul_pd(v, k)); };
+  const __m256d yd = _mm256_cvtepi32_pd(y);
+  const __m256d xv = _mm256_mul_pd(_mm256_cvtepi32_pd(up), _mm256_cvtepi32_pd(vp));
+  x = wrap_i32(fl(_mm256_mul_pd(yd, fl(xv))));
+  // vpl = 249600 * (ivp * ll), the int32 product passed in
+  const __m256d vpl = _mm256_mul_pd(_mm256_set1_pd(249600.0), _mm256_cvtepi32_pd(vpl32));
+  const __m256d zp = fl(_mm256_sub_pd(vpl, _mm256_mul_pd(xv, _mm256_set1_pd(85.0))));
+  zm = wrap_i32(fl(_mm256_mul_pd(yd, _mm256_sub_pd(zp, _mm256_set1_pd(5.0 * 255 * kBase)))));
+}
+#endif
+
 void luv_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, bool srgb) {
   int C[9];
   inv_coeffs(C, bidx, false);
-  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  {
+    const __m256i m8 = _mm256_set1_epi32(255), zero = _mm256_setzero_si256(), top = _mm256_set1_epi32(kInvGammaN - 1);
+    const __m256i two = _mm256_set1_epi32(2 * kBase);
+    __m256i c[9];
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_epi32(C[k]);
+    for (; i + 10 <= w; i += 8, s += 24, d += 8 * dcn) {
+      const __m256i px = load8_px(s, 3);
+      const __m256i L = _mm256_and_si256(px, m8), U = _mm256_and_si256(_mm256_srli_epi32(px, 8), m8), V = _mm256_srli_epi32(px, 16);
+      const __m256i l256 = _mm256_slli_epi32(L, 8);
+      const __m256i y = _mm256_i32gather_epi32(T.y32, L, 4);
+      const __m256i up = _mm256_i32gather_epi32(T.up_b.data(), _mm256_add_epi32(l256, U), 4);
+      const __m256i vp = _mm256_i32gather_epi32(T.vp_b.data(), _mm256_add_epi32(l256, V), 4);
+      const __m256i vpl = _mm256_mullo_epi32(vp, L);
+      __m128i x0, x1, z0, z1;
+      luv_xz4(_mm256_castsi256_si128(y), _mm256_castsi256_si128(up), _mm256_castsi256_si128(vp), _mm256_castsi256_si128(vpl), x0, z0);
+      luv_xz4(_mm256_extracti128_si256(y, 1), _mm256_extracti128_si256(up, 1), _mm256_extracti128_si256(vp, 1),
+              _mm256_extracti128_si256(vpl, 1), x1, z1);
+      __m256i x = _mm256_inserti128_si256(_mm256_castsi128_si256(x0), x1, 1);
+      __m256i z = _mm256_inserti128_si256(_mm256_castsi128_si256(z0), z1, 1);
+      z = _mm256_add_epi32(_mm256_srai_epi32(z, 8), _mm256_srai_epi32(z, 16));
+      x = _mm256_max_epi32(zero, _mm256_min_epi32(two, x));
+      z = _mm256_max_epi32(zero, _mm256_min_epi32(two, z));
+      __m256i o[3];
+      for (int k = 0; k < 3; ++k) {
+        __m256i v = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(c[k * 3], x), _mm256_mullo_epi32(c[k * 3 + 1], y)),
+                                     _mm256_mullo_epi32(c[k * 3 + 2], z));
+        v = _mm256_srai_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << 13)), 14);
+        v = _mm256_min_epi32(_mm256_max_epi32(v, zero), top);
+        o[k] = srgb ? _mm256_i32gather_epi32(T.inv_gamma32, v, 4) : _mm256_srli_epi32(_mm256_sub_epi32(_mm256_slli_epi32(v, 8), v), 12);
+      }
+      const __m256i packed = _mm256_or_si256(o[2], _mm256_or_si256(_mm256_slli_epi32(o[1], 8), _mm256_slli_epi32(o[0], 16)));
+      if (dcn == 4) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), _mm256_or_si256(packed, _mm256_set1_epi32(int(0xff000000u))));
+      else store8_c3(d, packed);
+    }
+  }
+#endif
+  for (; i < w; ++i, s += 3, d += dcn) {
     const int ll = s[0];
     const int y = T.y_b[ll];
     const int up = T.up_b[ll * 256 + s[1]], vp = T.vp_b[ll * 256 + s[2]];
