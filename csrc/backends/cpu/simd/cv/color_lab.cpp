@@ -15,6 +15,9 @@
 //                     pixels and a polynomial cube root (Turkowski) for the last 1-8 of a row.
 //   float Luv ->      float formulas with spline tables for the sRGB curve and the cube root;
 //                     blocks of 8 and the row tail sum the XYZ terms in different orders.
+//   float Lab/Luv <-  float formulas ending in a spline of the inverse sRGB curve; blocks of 8
+//                     multiply by reciprocals and order sums and min/max differently from the
+//                     row tail, which divides.
 // Its cube root rounds the mantissa of a double rational approximation towards zero and its pow
 // is exp(y*log(x)); both are reproduced here (pow by libm's, which agreed on every table entry).
 // cv2's SIMD code on x86 wheels is SSE3 without FMA, so every a*b+c is rounded twice, as here
