@@ -450,8 +450,9 @@ void luv_u8_srgb_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, i
 // ---- float forward ----
 
 #if defined(__AVX2__)
-// Four 4-float rows (p0..p3 in the low half, p4..p7 in the high half) transposed: lane k of
-// out[c] is row k's element c. This replaces gathers, which are slow on the AMD cores we target.
+// Eight 4-float rows transposed: a_k holds row k in its low half and row k + 4 in its high half;
+// lane k of out[c] becomes row k's element c. This replaces gathers, which are slow on the AMD
+// (Zen 3) cores these numbers were measured on.
 inline void transpose8x4(__m256 a0, __m256 a1, __m256 a2, __m256 a3, __m256 out[4]) {
   const __m256 l01 = _mm256_unpacklo_ps(a0, a1), l23 = _mm256_unpacklo_ps(a2, a3);
   const __m256 h01 = _mm256_unpackhi_ps(a0, a1), h23 = _mm256_unpackhi_ps(a2, a3);
