@@ -465,6 +465,7 @@ def w_cv():
         (f"cv cvtColor {w}x{h}x3 u8 BGR2Lab", lambda m, x: m.cvtColor(x, m.COLOR_BGR2Lab)),
         (f"cv cvtColor {w}x{h}x3 float BGR2Lab",
          lambda m, x: m.cvtColor(fimg if m is cv2 else m_fimg, m.COLOR_BGR2Lab)),
+        (f"cv cvtColor {w}x{h}x3 float BGR2Luv", lambda m, x: m.cvtColor(fimg if m is cv2 else m_fimg, m.COLOR_BGR2Luv)),
         (f"cv warpAffine {w}x{h}x3 u8 rotate 15 deg linear", lambda m, x: m.warpAffine(x, rot, (w, h))),
         (f"cv remap LINEAR (float maps) {w}x{h}x3 u8",
          lambda m, x: m.remap(x, *((map_x, map_y) if m is cv2 else (m_map_x, m_map_y)), m.INTER_LINEAR)),

@@ -9,8 +9,8 @@ HLS(_FULL), Lab and Luv (both ways), sRGB and linear, and the camera formats NV1
 mRGBA) raise mnn.cv.error naming the code.
 
 Lab/Luv reproduce cv2's tables (gamma and cube-root tables and splines, the 33^3 RGB->Lab/Luv
-table with trilinear interpolation, the fixed-point uint8 pipelines): uint8 results and float
-RGB->Lab/Luv equal cv2's (see csrc/backends/cpu/simd/cv/color_lab.cpp).
+table with trilinear interpolation, the fixed-point uint8 pipelines, the inverse-sRGB spline):
+uint8 and float32 results equal cv2's bits both ways (see csrc/backends/cpu/simd/cv/color_lab.cpp).
 """
 from .. import _core
 from .. import numpy as _np

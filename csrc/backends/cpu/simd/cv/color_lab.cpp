@@ -15,6 +15,9 @@
 //                     pixels and a polynomial cube root (Turkowski) for the last 1-8 of a row.
 //   float Luv ->      float formulas with spline tables for the sRGB curve and the cube root;
 //                     blocks of 8 and the row tail sum the XYZ terms in different orders.
+//   float Lab/Luv <-  float formulas ending in a spline of the inverse sRGB curve; blocks of 8
+//                     multiply by reciprocals and order sums and min/max differently from the
+//                     row tail, which divides.
 // Its cube root rounds the mantissa of a double rational approximation towards zero and its pow
 // is exp(y*log(x)); both are reproduced here (pow by libm's, which agreed on every table entry).
 // cv2's SIMD code on x86 wheels is SSE3 without FMA, so every a*b+c is rounded twice, as here
@@ -156,7 +159,7 @@ struct Tables {
   std::vector<int32_t> up_b, vp_b;              // Luv inverse: (L, u) and (L, v), 256 x 256
   std::vector<int64_t> vpl_b;
   std::vector<int16_t> lut_lab, lut_luv;        // [b][g][r]... see build_luts: 33^3 x 3
-  std::vector<float> gamma_spl, cbrt_spl;       // 1024 intervals x 4 coefficients
+  std::vector<float> gamma_spl, cbrt_spl, inv_gamma_spl;  // 1024 intervals x 4 coefficients
   // SIMD copies: 32-bit tables for gathers; the Lab table regrouped per cell as 3 channels x 8
   // corners (corner k0 + 2*k1 + 4*k2) and the trilinear weights per (f0, f1, f2) in that order
   int32_t gamma32[256], cbrt32[kCbrtTabB], y32[256], ify32[256], inv_gamma32[kInvGammaN];
@@ -226,13 +229,15 @@ struct Tables {
         tri_w[f * 8 + k] = int16_t(((k & 1) ? f0 : 16 - f0) * (((k >> 1) & 1) ? f1 : 16 - f1) * ((k >> 2) ? f2 : 16 - f2));
     }
     // float splines: sRGB curve over [0, 1], Lab's f over [0, 1.5]
-    std::vector<float> f(kSplineN + 1), g(kSplineN + 1);
+    std::vector<float> f(kSplineN + 1), g(kSplineN + 1), ig(kSplineN + 1);
     cbrt_scale = float(kSplineN * 2) / 3.f;
     const float cs = 1.f / cbrt_scale;
     for (int i = 0; i <= kSplineN; ++i) {
       f[i] = lab_f_tables(cs * float(i));
       g[i] = gamma_fwd((1.f / kSplineN) * float(i));
+      ig[i] = gamma_inv((1.f / kSplineN) * float(i));
     }
+    inv_gamma_spl = spline_build(ig, kSplineN);
     cbrt_spl = spline_build(f, kSplineN);
     gamma_spl = spline_build(g, kSplineN);
   }
@@ -445,61 +450,117 @@ void luv_u8_srgb_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, i
 // ---- float forward ----
 
 #if defined(__AVX2__)
-// spline_eval on 8 lanes: truncated index clamped to the table, coefficients by gathers
-inline __m256 spline8(__m256 x, const float* tab) {
-  __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(x), _mm256_setzero_si256()), _mm256_set1_epi32(kSplineN - 1));
-  const __m256 xx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix));
-  ix = _mm256_slli_epi32(ix, 2);
-  const __m256 t0 = _mm256_i32gather_ps(tab, ix, 4), t1 = _mm256_i32gather_ps(tab + 1, ix, 4);
-  const __m256 t2 = _mm256_i32gather_ps(tab + 2, ix, 4), t3 = _mm256_i32gather_ps(tab + 3, ix, 4);
-  return _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(t3, xx), t2), xx), t1), xx), t0);
+// Eight 4-float rows transposed: a_k holds row k in its low half and row k + 4 in its high half;
+// lane k of out[c] becomes row k's element c. This replaces gathers, which are slow on the AMD
+// (Zen 3) cores these numbers were measured on.
+inline void transpose8x4(__m256 a0, __m256 a1, __m256 a2, __m256 a3, __m256 out[4]) {
+  const __m256 l01 = _mm256_unpacklo_ps(a0, a1), l23 = _mm256_unpacklo_ps(a2, a3);
+  const __m256 h01 = _mm256_unpackhi_ps(a0, a1), h23 = _mm256_unpackhi_ps(a2, a3);
+  out[0] = _mm256_shuffle_ps(l01, l23, _MM_SHUFFLE(1, 0, 1, 0));
+  out[1] = _mm256_shuffle_ps(l01, l23, _MM_SHUFFLE(3, 2, 3, 2));
+  out[2] = _mm256_shuffle_ps(h01, h23, _MM_SHUFFLE(1, 0, 1, 0));
+  out[3] = _mm256_shuffle_ps(h01, h23, _MM_SHUFFLE(3, 2, 3, 2));
 }
-// 8 pixels' three planes -> 24 interleaved floats
-inline void store8_planes(float* d, __m256 a, __m256 b, __m256 c) {
-  alignas(32) float t[3][8];
-  _mm256_store_ps(t[0], a), _mm256_store_ps(t[1], b), _mm256_store_ps(t[2], c);
-  for (int j = 0; j < 8; ++j) d[j * 3] = t[0][j], d[j * 3 + 1] = t[1][j], d[j * 3 + 2] = t[2][j];
+inline __m256 load2x4(const float* lo, const float* hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
+}
+// Eight pixels of cn = 3 or 4 floats as planes c[0..2]. The eighth 3-float pixel is read from one
+// float before it, so nothing past the pixels is touched.
+inline void load8_planes(const float* s, int cn, __m256 c[4]) {
+  __m128 p7 = _mm_loadu_ps(s + 7 * cn - (cn == 3));
+  if (cn == 3) p7 = _mm_shuffle_ps(p7, p7, _MM_SHUFFLE(3, 3, 2, 1));
+  const __m256 a0 = load2x4(s, s + 4 * cn), a1 = load2x4(s + cn, s + 5 * cn), a2 = load2x4(s + 2 * cn, s + 6 * cn);
+  const __m256 a3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 3 * cn)), p7, 1);
+  transpose8x4(a0, a1, a2, a3, c);
+}
+// Planes -> eight interleaved pixels of cn = 3 or 4 floats (the fourth plane is the alpha); each
+// 3-float pixel's store spills one float into the next pixel, which is written after it, and the
+// eighth pixel is stored as 2 + 1 floats.
+inline void store8_planes(float* d, int cn, __m256 a, __m256 b, __m256 c, __m256 e) {
+  __m256 t[4];
+  transpose8x4(a, b, c, e, t);
+  // t[k] now holds pixels k (low half) and k + 4 (high half)
+  for (int k = 0; k < 4; ++k) _mm_storeu_ps(d + k * cn, _mm256_castps256_ps128(t[k]));
+  for (int k = 0; k < 3; ++k) _mm_storeu_ps(d + (k + 4) * cn, _mm256_extractf128_ps(t[k], 1));
+  const __m128 p7 = _mm256_extractf128_ps(t[3], 1);
+  if (cn == 4) {
+    _mm_storeu_ps(d + 28, p7);
+  } else {
+    _mm_storel_pi(reinterpret_cast<__m64*>(d + 21), p7);
+    _mm_store_ss(d + 23, _mm_movehl_ps(p7, p7));
+  }
+}
+inline void store8_planes(float* d, __m256 a, __m256 b, __m256 c) { store8_planes(d, 3, a, b, c, c); }
+// spline_eval on 8 lanes: truncated index clamped to the table, each lane's 4 coefficients by
+// one 16-byte load, transposed
+inline __m256 spline8(__m256 x, const float* tab) {
+  const __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(x), _mm256_setzero_si256()), _mm256_set1_epi32(kSplineN - 1));
+  const __m256 xx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix));
+  alignas(32) int32_t o[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(o), _mm256_slli_epi32(ix, 2));
+  __m256 t[4];
+  transpose8x4(load2x4(tab + o[0], tab + o[4]), load2x4(tab + o[1], tab + o[5]), load2x4(tab + o[2], tab + o[6]),
+               load2x4(tab + o[3], tab + o[7]), t);
+  return _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(t[3], xx), t[2]), xx), t[1]), xx), t[0]);
 }
 #endif
+
+#if defined(__AVX2__)
+// cv2's 8-wide RGB -> Luv block on clipped R, G, B planes (mul and add rounded separately, its
+// operation order), spline coefficients by transposed loads
+struct Luv8 {
+  __m256 c[9], vg, vc, eps, mun, mvn;
+  const float* gt;
+  const float* ct;
+  Luv8(const Tables& T, const float C[9], bool srgb) {
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
+    vg = _mm256_set1_ps(float(kSplineN)), vc = _mm256_set1_ps(T.cbrt_scale), eps = _mm256_set1_ps(FLT_EPSILON);
+    mun = _mm256_set1_ps(-T.un), mvn = _mm256_set1_ps(-T.vn);
+    gt = srgb ? T.gamma_spl.data() : nullptr, ct = T.cbrt_spl.data();
+  }
+  inline void run(__m256 R, __m256 G, __m256 B, __m256& L, __m256& u, __m256& v) const {
+    if (gt) R = spline8(_mm256_mul_ps(R, vg), gt), G = spline8(_mm256_mul_ps(G, vg), gt), B = spline8(_mm256_mul_ps(B, vg), gt);
+    auto row = [&](int k) {
+      return _mm256_add_ps(_mm256_mul_ps(R, c[k]), _mm256_add_ps(_mm256_mul_ps(G, c[k + 1]), _mm256_mul_ps(B, c[k + 2])));
+    };
+    const __m256 X = row(0), Y = row(3), Z = row(6);
+    L = spline8(_mm256_mul_ps(Y, vc), ct);
+    L = _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(116.f)), _mm256_set1_ps(-16.f));
+    __m256 dd = _mm256_add_ps(_mm256_mul_ps(Y, _mm256_set1_ps(15.f)), _mm256_add_ps(_mm256_mul_ps(Z, _mm256_set1_ps(3.f)), X));
+    dd = _mm256_div_ps(_mm256_set1_ps(52.f), _mm256_max_ps(dd, eps));
+    u = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(X, dd), mun));
+    v = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.25f), Y), dd), mvn));
+  }
+};
+#endif
+
+inline void luv_coeffs(float C[9], int bidx) {
+  for (int i = 0; i < 9; ++i) C[i] = float(kRgb2Xyz[i]);
+  if (bidx == 0)
+    for (int i = 0; i < 3; ++i) std::swap(C[i * 3], C[i * 3 + 2]);
+}
 
 // cv2's float RGB -> Luv (srgb or linear) on n pixels in [0, 1]; simd_n leading pixels take its
 // 8-wide path (NaN clipped to 0, XYZ summed as a + (b + c)), the rest its per-pixel path.
 void luv_f32_run(const Tables& T, const float* s, float* d, int64_t n, int64_t simd_n, int scn, int bidx, bool srgb) {
   float C[9];
-  for (int i = 0; i < 9; ++i) C[i] = float(kRgb2Xyz[i]);
-  if (bidx == 0)
-    for (int i = 0; i < 3; ++i) std::swap(C[i * 3], C[i * 3 + 2]);
+  luv_coeffs(C, bidx);
   const float* gt = T.gamma_spl.data();
   const float* ct = T.cbrt_spl.data();
   const float gscale = float(kSplineN), cscale = T.cbrt_scale, un = T.un, vn = T.vn;
   int64_t i = 0;
 #if defined(__AVX2__)
-  // cv2's block path on 8 pixels per step, its operations in its order (mul and add rounded
-  // separately), spline coefficients by gathers
   {
+    const Luv8 K(T, C, srgb);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f);
-    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
-    __m256 c[9];
-    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
-    const __m256 vg = _mm256_set1_ps(gscale), vc = _mm256_set1_ps(cscale), eps = _mm256_set1_ps(FLT_EPSILON);
     for (; i + 8 <= simd_n; i += 8, s += 8 * scn, d += 24) {
-      __m256 R = _mm256_i32gather_ps(s, idx, 4), G = _mm256_i32gather_ps(s + 1, idx, 4), B = _mm256_i32gather_ps(s + 2, idx, 4);
+      __m256 px[4];
+      load8_planes(s, scn, px);
       // max(x, 0) gives 0 for NaN, as _mm_max_ps in cv2
-      R = _mm256_min_ps(_mm256_max_ps(R, zero), one), G = _mm256_min_ps(_mm256_max_ps(G, zero), one);
-      B = _mm256_min_ps(_mm256_max_ps(B, zero), one);
-      if (srgb) {
-        R = spline8(_mm256_mul_ps(R, vg), gt), G = spline8(_mm256_mul_ps(G, vg), gt), B = spline8(_mm256_mul_ps(B, vg), gt);
-      }
-      auto row = [&](int k) {
-        return _mm256_add_ps(_mm256_mul_ps(R, c[k]), _mm256_add_ps(_mm256_mul_ps(G, c[k + 1]), _mm256_mul_ps(B, c[k + 2])));
-      };
-      const __m256 X = row(0), Y = row(3), Z = row(6);
-      __m256 L = spline8(_mm256_mul_ps(Y, vc), ct);
-      L = _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(116.f)), _mm256_set1_ps(-16.f));
-      __m256 dd = _mm256_add_ps(_mm256_mul_ps(Y, _mm256_set1_ps(15.f)), _mm256_add_ps(_mm256_mul_ps(Z, _mm256_set1_ps(3.f)), X));
-      dd = _mm256_div_ps(_mm256_set1_ps(52.f), _mm256_max_ps(dd, eps));
-      const __m256 u = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(X, dd), _mm256_set1_ps(-un)));
-      const __m256 v = _mm256_mul_ps(L, _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.25f), Y), dd), _mm256_set1_ps(-vn)));
+      const __m256 R = _mm256_min_ps(_mm256_max_ps(px[0], zero), one), G = _mm256_min_ps(_mm256_max_ps(px[1], zero), one),
+                   B = _mm256_min_ps(_mm256_max_ps(px[2], zero), one);
+      __m256 L, u, v;
+      K.run(R, G, B, L, u, v);
       store8_planes(d, L, u, v);
     }
   }
@@ -555,11 +616,12 @@ void lab_f32_linear_row(const Tables& T, const float* s, float* d, int64_t w, in
   {
     // cv2's blocks on 8 lanes: min(x, 1) gives 1 for NaN, then max(0, .)
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f), vc = _mm256_set1_ps(cscale);
-    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
     __m256 c[9];
     for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_ps(C[k]);
     for (; i + 8 <= simd_n; i += 8, s += 8 * scn, d += 24) {
-      __m256 R = _mm256_i32gather_ps(s, idx, 4), G = _mm256_i32gather_ps(s + 1, idx, 4), B = _mm256_i32gather_ps(s + 2, idx, 4);
+      __m256 px[4];
+      load8_planes(s, scn, px);
+      __m256 R = px[0], G = px[1], B = px[2];
       R = _mm256_max_ps(zero, _mm256_min_ps(R, one)), G = _mm256_max_ps(zero, _mm256_min_ps(G, one));
       B = _mm256_max_ps(zero, _mm256_min_ps(B, one));
       auto row = [&](int k) {
@@ -670,10 +732,70 @@ void lab_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, in
   }
 }
 
+#if defined(__AVX2__)
+// Low 32 bits of 4 integer-valued doubles (|v| < 2^51), wrapped as a cast from int64 wraps: adding
+// 1.5 * 2^52 puts the integer in the low mantissa bits.
+inline __m128i wrap_i32(__m256d v) {
+  const __m256i b = _mm256_castpd_si256(_mm256_add_pd(v, _mm256_set1_pd(6755399441055744.0)));
+  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+}
+// x and z of cv2's integer Luv -> XYZ for 4 pixels. Its 64-bit steps are exact in double (every
+// product stays below 2^53), >> 14 is a floor after an exact scaling by 2^-14.
+inline void luv_xz4(__m128i y, __m128i up, __m128i vp, __m128i vpl32, __m128i& x, __m128i& zm) {
+  const __m256d k = _mm256_set1_pd(1.0 / 16384.0);
+  auto fl = [&](__m256d v) { return _mm256_floor_pd(_mm256_mul_pd(v, k)); };
+  const __m256d yd = _mm256_cvtepi32_pd(y);
+  const __m256d xv = _mm256_mul_pd(_mm256_cvtepi32_pd(up), _mm256_cvtepi32_pd(vp));
+  x = wrap_i32(fl(_mm256_mul_pd(yd, fl(xv))));
+  // vpl = 249600 * (ivp * ll), the int32 product passed in
+  const __m256d vpl = _mm256_mul_pd(_mm256_set1_pd(249600.0), _mm256_cvtepi32_pd(vpl32));
+  const __m256d zp = fl(_mm256_sub_pd(vpl, _mm256_mul_pd(xv, _mm256_set1_pd(85.0))));
+  zm = wrap_i32(fl(_mm256_mul_pd(yd, _mm256_sub_pd(zp, _mm256_set1_pd(5.0 * 255 * kBase)))));
+}
+#endif
+
 void luv_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, bool srgb) {
   int C[9];
   inv_coeffs(C, bidx, false);
-  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  {
+    const __m256i m8 = _mm256_set1_epi32(255), zero = _mm256_setzero_si256(), top = _mm256_set1_epi32(kInvGammaN - 1);
+    const __m256i two = _mm256_set1_epi32(2 * kBase);
+    __m256i c[9];
+    for (int k = 0; k < 9; ++k) c[k] = _mm256_set1_epi32(C[k]);
+    for (; i + 10 <= w; i += 8, s += 24, d += 8 * dcn) {
+      const __m256i px = load8_px(s, 3);
+      const __m256i L = _mm256_and_si256(px, m8), U = _mm256_and_si256(_mm256_srli_epi32(px, 8), m8), V = _mm256_srli_epi32(px, 16);
+      const __m256i l256 = _mm256_slli_epi32(L, 8);
+      const __m256i y = _mm256_i32gather_epi32(T.y32, L, 4);
+      const __m256i up = _mm256_i32gather_epi32(T.up_b.data(), _mm256_add_epi32(l256, U), 4);
+      const __m256i vp = _mm256_i32gather_epi32(T.vp_b.data(), _mm256_add_epi32(l256, V), 4);
+      const __m256i vpl = _mm256_mullo_epi32(vp, L);
+      __m128i x0, x1, z0, z1;
+      luv_xz4(_mm256_castsi256_si128(y), _mm256_castsi256_si128(up), _mm256_castsi256_si128(vp), _mm256_castsi256_si128(vpl), x0, z0);
+      luv_xz4(_mm256_extracti128_si256(y, 1), _mm256_extracti128_si256(up, 1), _mm256_extracti128_si256(vp, 1),
+              _mm256_extracti128_si256(vpl, 1), x1, z1);
+      __m256i x = _mm256_inserti128_si256(_mm256_castsi128_si256(x0), x1, 1);
+      __m256i z = _mm256_inserti128_si256(_mm256_castsi128_si256(z0), z1, 1);
+      z = _mm256_add_epi32(_mm256_srai_epi32(z, 8), _mm256_srai_epi32(z, 16));
+      x = _mm256_max_epi32(zero, _mm256_min_epi32(two, x));
+      z = _mm256_max_epi32(zero, _mm256_min_epi32(two, z));
+      __m256i o[3];
+      for (int k = 0; k < 3; ++k) {
+        __m256i v = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(c[k * 3], x), _mm256_mullo_epi32(c[k * 3 + 1], y)),
+                                     _mm256_mullo_epi32(c[k * 3 + 2], z));
+        v = _mm256_srai_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << 13)), 14);
+        v = _mm256_min_epi32(_mm256_max_epi32(v, zero), top);
+        o[k] = srgb ? _mm256_i32gather_epi32(T.inv_gamma32, v, 4) : _mm256_srli_epi32(_mm256_sub_epi32(_mm256_slli_epi32(v, 8), v), 12);
+      }
+      const __m256i packed = _mm256_or_si256(o[2], _mm256_or_si256(_mm256_slli_epi32(o[1], 8), _mm256_slli_epi32(o[0], 16)));
+      if (dcn == 4) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), _mm256_or_si256(packed, _mm256_set1_epi32(int(0xff000000u))));
+      else store8_c3(d, packed);
+    }
+  }
+#endif
+  for (; i < w; ++i, s += 3, d += dcn) {
     const int ll = s[0];
     const int y = T.y_b[ll];
     const int up = T.up_b[ll * 256 + s[1]], vp = T.vp_b[ll * 256 + s[2]];
@@ -691,51 +813,144 @@ void luv_inv_u8_row(const Tables& T, const uint8_t* s, uint8_t* d, int64_t w, in
   }
 }
 
-// ---- float inverse: the textbook formulas in cv2's order (within float rounding of cv2) ----
+// ---- float inverse: cv2's Lab2RGBfloat / Luv2RGBfloat ----
+// Like the forward paths, cv2 runs blocks of 8 pixels (while 8 remain in the row) with
+// reciprocal multiplications, a different summation order and SSE min/max operand orders, and
+// the rest of the row per pixel with divisions. Both end in the spline of the inverse sRGB curve
+// (1024 intervals over [0, 1]). The scalar functions below reproduce both; the AVX2 block does the
+// block's operations on 8 lanes.
 
-float srgb_encode(float x) {
-  x = std::min(std::max(x, 0.f), 1.f);
-  return x <= 0.0031308f ? 12.92f * x : 1.055f * std::pow(x, 1.f / 2.4f) - 0.055f;
+struct InvF32 {
+  float C[9];          // output channel k = C[3k]*x + C[3k+1]*y + C[3k+2]*z
+  float un, vn;
+  const float* gtab;   // inverse sRGB spline, or null for the linear codes
+  bool luv;
+};
+
+InvF32 inv_f32_setup(const Tables& T, int bidx, bool srgb, bool luv) {
+  InvF32 P;
+  for (int i = 0; i < 3; ++i) {
+    // Lab folds the white point into the coefficients in double, Luv rounds them to float as is
+    const double wp = luv ? 1.0 : kWhite[i];
+    P.C[i + (bidx ^ 2) * 3] = float(kXyz2Rgb[i] * wp);
+    P.C[i + 3] = float(kXyz2Rgb[i + 3] * wp);
+    P.C[i + bidx * 3] = float(kXyz2Rgb[i + 6] * wp);
+  }
+  P.un = T.un, P.vn = T.vn;
+  P.gtab = srgb ? T.inv_gamma_spl.data() : nullptr;
+  P.luv = luv;
+  return P;
 }
 
-void lab2rgb_px(float L, float A, float B, bool srgb, bool luv, float* rgb) {
-  constexpr float kLabK = 903.3f, kT = 0.008856f;
-  float X, Y, Z;
-  if (!luv) {
+// SSE's min/max: the second operand when either is NaN
+inline float sse_min(float a, float b) { return a < b ? a : b; }
+inline float sse_max(float a, float b) { return a > b ? a : b; }
+const float kFThresh = 6.f / 29.f;
+
+// cv2's block arithmetic for one pixel -> 3 channel values before the gamma curve
+inline void inv_block_px(const InvF32& P, float L, float A, float B, float o[3]) {
+  const float* C = P.C;
+  if (!P.luv) {
+    const float ylo = L * (1.f / 903.3f), fylo = 7.787f * ylo + 16.f / 116.f;
+    const float fyhi = (L + 16.f) * (1.f / 116.f), yhi = fyhi * fyhi * fyhi;
+    const bool lo = L <= 8.f;
+    const float y = lo ? ylo : yhi, fy = lo ? fylo : fyhi;
+    float f[2] = {A * (1.f / 500.f) + fy, B * (-1.f / 200.f) + fy};
+    for (float& v : f) v = v <= kFThresh ? (v - 16.f / 116.f) * (1.f / 7.787f) : v * v * v;
+    for (int k = 0; k < 3; ++k) o[k] = sse_max(0.f, sse_min(C[k * 3] * f[0] + (C[k * 3 + 1] * y + C[k * 3 + 2] * f[1]), 1.f));
+  } else {
+    float ylo = (L + 16.f) * (1.f / 116.f);
+    ylo = ylo * ylo * ylo;
+    const float y = L >= 8.f ? ylo : L * (1.f / 903.296296f);
+    const float up = 3.f * (L * P.un + A);
+    const float vp = sse_max(-0.25f, sse_min(0.25f, 0.25f / (L * P.vn + B)));
+    const float x = 3.f * up * vp, z = (L * (12.f * 13.f) + -up) * vp + -5.f;
+    for (int k = 0; k < 3; ++k) o[k] = sse_min(sse_max((z * C[k * 3 + 2] + (x * C[k * 3] + C[k * 3 + 1])) * y, 0.f), 1.f);
+  }
+}
+
+// cv2's per-pixel arithmetic (the row's last w % 8 pixels)
+inline void inv_tail_px(const InvF32& P, float L, float A, float B, float o[3]) {
+  const float* C = P.C;
+  float x, y, z;
+  if (!P.luv) {
     float fy;
-    if (L <= 8.f) Y = L / kLabK, fy = 7.787f * Y + 16.f / 116.f;
-    else fy = (L + 16.f) / 116.f, Y = fy * fy * fy;
-    const float fx = A / 500.f + fy, fz = fy - B / 200.f;
-    auto inv = [kT](float f) { const float f3 = f * f * f; return f3 > kT ? f3 : (f - 16.f / 116.f) / 7.787f; };
-    X = inv(fx) * float(kWhite[0]);
-    Z = inv(fz) * float(kWhite[2]);
-  } else {
-    // X = 3*Y*U*V and Z = Y*((156*L - U)*V - 5) with U = 3*(u + L*un), V = 0.25/(v + L*vn)
-    // clipped to +-0.25 (how cv2 bounds out-of-gamut and L = 0 input)
-    if (L >= 8.f) {
-      Y = (L + 16.f) * (1.f / 116.f);
-      Y = Y * Y * Y;
+    if (L <= 8.f) {
+      y = L / 903.3f;
+      fy = 7.787f * y + 16.f / 116.f;
     } else {
-      Y = L * (1.f / 903.3f);
+      fy = (L + 16.f) / 116.f;
+      y = fy * fy * fy;
     }
-    const Tables& T = tables();
-    const float up = 3.f * (A + L * T.un);
-    float vp = 0.25f / (B + L * T.vn);
-    vp = std::min(std::max(vp, -0.25f), 0.25f);
-    X = Y * 3.f * up * vp;
-    Z = Y * (((12.f * 13.f) * L - up) * vp - 5.f);
-  }
-  float c[9];
-  for (int i = 0; i < 9; ++i) c[i] = static_cast<float>(kXyz2Rgb[i]);
-  float r = X * c[0] + Y * c[1] + Z * c[2], g = X * c[3] + Y * c[4] + Z * c[5], b = X * c[6] + Y * c[7] + Z * c[8];
-  // cv2 clips to [0, 1] before the optional sRGB curve, for the linear codes too
-  if (srgb) {
-    r = srgb_encode(r), g = srgb_encode(g), b = srgb_encode(b);
+    float f[2] = {A / 500.f + fy, fy - B / 200.f};
+    for (float& v : f) v = v <= kFThresh ? (v - 16.f / 116.f) / 7.787f : v * v * v;
+    x = f[0], z = f[1];
   } else {
-    r = std::min(std::max(r, 0.f), 1.f), g = std::min(std::max(g, 0.f), 1.f), b = std::min(std::max(b, 0.f), 1.f);
+    if (L >= 8.f) {
+      y = (L + 16.f) * (1.f / 116.f);
+      y = y * y * y;
+    } else {
+      y = L * (1.f / 903.3f);
+    }
+    const float up = 3.f * (A + L * P.un);
+    float vp = 0.25f / (B + L * P.vn);
+    if (vp > 0.25f) vp = 0.25f;
+    if (vp < -0.25f) vp = -0.25f;
+    x = y * 3.f * up * vp;
+    z = y * (((12.f * 13.f) * L - up) * vp - 5.f);
   }
-  rgb[0] = r, rgb[1] = g, rgb[2] = b;
+  for (int k = 0; k < 3; ++k) o[k] = clip_tail(C[k * 3] * x + C[k * 3 + 1] * y + C[k * 3 + 2] * z);
 }
+
+#if defined(__AVX2__)
+// inv_block_px on 8 lanes, with the gamma curve
+inline void inv_block8(const InvF32& P, __m256 L, __m256 A, __m256 B, __m256 o[3]) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f);
+  __m256 x, y, z;
+  if (!P.luv) {
+    const __m256 ylo = _mm256_mul_ps(L, _mm256_set1_ps(1.f / 903.3f));
+    const __m256 fylo = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(7.787f), ylo), _mm256_set1_ps(16.f / 116.f));
+    const __m256 fyhi = _mm256_mul_ps(_mm256_add_ps(L, _mm256_set1_ps(16.f)), _mm256_set1_ps(1.f / 116.f));
+    const __m256 yhi = _mm256_mul_ps(_mm256_mul_ps(fyhi, fyhi), fyhi);
+    const __m256 lo = _mm256_cmp_ps(L, _mm256_set1_ps(8.f), _CMP_LE_OQ);
+    y = _mm256_blendv_ps(yhi, ylo, lo);
+    const __m256 fy = _mm256_blendv_ps(fyhi, fylo, lo);
+    auto finv = [](__m256 f) {
+      const __m256 m = _mm256_cmp_ps(f, _mm256_set1_ps(kFThresh), _CMP_LE_OQ);
+      const __m256 flo = _mm256_mul_ps(_mm256_sub_ps(f, _mm256_set1_ps(16.f / 116.f)), _mm256_set1_ps(1.f / 7.787f));
+      return _mm256_blendv_ps(_mm256_mul_ps(_mm256_mul_ps(f, f), f), flo, m);
+    };
+    x = finv(_mm256_add_ps(_mm256_mul_ps(A, _mm256_set1_ps(1.f / 500.f)), fy));
+    z = finv(_mm256_add_ps(_mm256_mul_ps(B, _mm256_set1_ps(-1.f / 200.f)), fy));
+    for (int k = 0; k < 3; ++k) {
+      const __m256 r = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(P.C[k * 3]), x),
+                                     _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(P.C[k * 3 + 1]), y),
+                                                   _mm256_mul_ps(_mm256_set1_ps(P.C[k * 3 + 2]), z)));
+      o[k] = _mm256_max_ps(zero, _mm256_min_ps(r, one));
+    }
+  } else {
+    __m256 ylo = _mm256_mul_ps(_mm256_add_ps(L, _mm256_set1_ps(16.f)), _mm256_set1_ps(1.f / 116.f));
+    ylo = _mm256_mul_ps(_mm256_mul_ps(ylo, ylo), ylo);
+    const __m256 yhi = _mm256_mul_ps(L, _mm256_set1_ps(1.f / 903.296296f));
+    y = _mm256_blendv_ps(yhi, ylo, _mm256_cmp_ps(L, _mm256_set1_ps(8.f), _CMP_GE_OQ));
+    const __m256 up = _mm256_mul_ps(_mm256_set1_ps(3.f), _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(P.un)), A));
+    __m256 vp = _mm256_div_ps(_mm256_set1_ps(0.25f), _mm256_add_ps(_mm256_mul_ps(L, _mm256_set1_ps(P.vn)), B));
+    vp = _mm256_max_ps(_mm256_set1_ps(-0.25f), _mm256_min_ps(_mm256_set1_ps(0.25f), vp));
+    x = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(3.f), up), vp);
+    z = _mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(L, _mm256_set1_ps(12.f * 13.f)), up), vp), _mm256_set1_ps(-5.f));
+    for (int k = 0; k < 3; ++k) {
+      const __m256 r = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(z, _mm256_set1_ps(P.C[k * 3 + 2])),
+                                                   _mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(P.C[k * 3])), _mm256_set1_ps(P.C[k * 3 + 1]))),
+                                     y);
+      o[k] = _mm256_min_ps(_mm256_max_ps(r, zero), one);
+    }
+  }
+  if (P.gtab) {
+    const __m256 gs = _mm256_set1_ps(float(kSplineN));
+    for (int k = 0; k < 3; ++k) o[k] = spline8(_mm256_mul_ps(o[k], gs), P.gtab);
+  }
+}
+#endif
 
 }  // namespace
 
@@ -744,21 +959,52 @@ void lab_forward_row_u8(const uint8_t* s, uint8_t* d, int64_t w, int scn, int bi
   if (!luv) return lab_u8_row(T, s, d, w, scn, bidx, srgb);
   if (srgb) return luv_u8_srgb_row(T, s, d, w, scn, bidx);
   // linear Luv: cv2 runs its float path on x/255 in blocks of 256 pixels, then scales to 8 bits
+  // (each block's first dn/8*8 pixels take its 8-wide arithmetic)
   constexpr int kBlock = 256;
-  float buf[kBlock * 3], out[kBlock * 3];
   const float inv255 = 1.f / 255.f;
   const float fL = 255.f / 100.f, fu = 255.f / kURange, fv = 255.f / kVRange;
   const float su = -kULow * 255.f / kURange, sv = -kVLow * 255.f / kVRange;
-  for (int64_t i = 0; i < w; i += kBlock) {
-    const int dn = int(std::min<int64_t>(kBlock, w - i));
-    for (int j = 0; j < dn; ++j)
-      for (int c = 0; c < 3; ++c) buf[j * 3 + c] = float(s[(i + j) * scn + c]) * inv255;
-    luv_f32_run(T, buf, out, dn, dn / 8 * 8, 3, bidx, false);
-    uint8_t* o = d + i * 3;
-    for (int j = 0; j < dn; ++j) {
-      o[j * 3] = sat_u8(round_half_even(out[j * 3] * fL));
-      o[j * 3 + 1] = sat_u8(round_half_even(out[j * 3 + 1] * fu + su));
-      o[j * 3 + 2] = sat_u8(round_half_even(out[j * 3 + 2] * fv + sv));
+#if defined(__AVX2__)
+  float C[9];
+  luv_coeffs(C, bidx);
+  const Luv8 K(T, C, false);
+#endif
+  for (int64_t i0 = 0; i0 < w; i0 += kBlock) {
+    const int dn = int(std::min<int64_t>(kBlock, w - i0)), simd_n = dn / 8 * 8;
+    int j = 0;
+#if defined(__AVX2__)
+    {
+      // 8 pixels per step straight from and to bytes, while the 3-byte loads and stores that
+      // reach 4 bytes past them stay inside the row
+      const __m256 vinv = _mm256_set1_ps(inv255), m8 = _mm256_castsi256_ps(_mm256_set1_epi32(255));
+      const __m256 ml = _mm256_set1_ps(fL), mu = _mm256_set1_ps(fu), mv = _mm256_set1_ps(fv);
+      const __m256 au = _mm256_set1_ps(su), av = _mm256_set1_ps(sv), zero = _mm256_setzero_ps();
+      for (; j + 8 <= simd_n && i0 + j + 10 <= w; j += 8) {
+        const __m256i px = load8_px(s + (i0 + j) * scn, scn), k255 = _mm256_castps_si256(m8);
+        const __m256 R = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(px, k255)), vinv);
+        const __m256 G = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(px, 8), k255)), vinv);
+        const __m256 B = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(px, 16), k255)), vinv);
+        __m256 L, u, v;
+        K.run(R, G, B, L, u, v);
+        // v_round(x*m + a), then saturating packs
+        const __m256i top = _mm256_set1_epi32(255), z = _mm256_setzero_si256();
+        auto q = [&](__m256 x, __m256 m, __m256 a) {
+          return _mm256_min_epi32(_mm256_max_epi32(_mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(x, m), a)), z), top);
+        };
+        const __m256i Lq = q(L, ml, zero), uq = q(u, mu, au), vq = q(v, mv, av);
+        store8_c3(d + (i0 + j) * 3, _mm256_or_si256(Lq, _mm256_or_si256(_mm256_slli_epi32(uq, 8), _mm256_slli_epi32(vq, 16))));
+      }
+    }
+#endif
+    for (; j < dn; ++j) {
+      const uint8_t* p = s + (i0 + j) * scn;
+      const float buf[3] = {float(p[0]) * inv255, float(p[1]) * inv255, float(p[2]) * inv255};
+      float out[3];
+      luv_f32_run(T, buf, out, 1, j < simd_n ? 1 : 0, 3, bidx, false);
+      uint8_t* o = d + (i0 + j) * 3;
+      o[0] = sat_u8(round_half_even(out[0] * fL));
+      o[1] = sat_u8(round_half_even(out[1] * fu + su));
+      o[2] = sat_u8(round_half_even(out[2] * fv + sv));
     }
   }
 }
@@ -865,10 +1111,26 @@ void lab_inverse_row_u8(const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bi
 }
 
 void lab_inverse_row_f32(const float* s, float* d, int64_t w, int dcn, int bidx, bool srgb, bool luv) {
-  for (int64_t i = 0; i < w; ++i, s += 3, d += dcn) {
-    float rgb[3];
-    lab2rgb_px(s[0], s[1], s[2], srgb, luv, rgb);
-    d[bidx ^ 2] = rgb[0], d[1] = rgb[1], d[bidx] = rgb[2];
+  const Tables& T = tables();
+  const InvF32 P = inv_f32_setup(T, bidx, srgb, luv);
+  const int64_t simd_n = w / 8 * 8;
+  int64_t i = 0;
+#if defined(__AVX2__)
+  for (; i < simd_n; i += 8, s += 24, d += 8 * dcn) {
+    __m256 in[4], o[3];
+    load8_planes(s, 3, in);
+    inv_block8(P, in[0], in[1], in[2], o);
+    store8_planes(d, dcn, o[0], o[1], o[2], _mm256_set1_ps(1.f));
+  }
+#endif
+  const float gs = float(kSplineN);
+  for (; i < w; ++i, s += 3, d += dcn) {
+    float o[3];
+    if (i < simd_n) inv_block_px(P, s[0], s[1], s[2], o);
+    else inv_tail_px(P, s[0], s[1], s[2], o);
+    if (P.gtab)
+      for (float& v : o) v = spline_eval(v * gs, P.gtab);
+    d[0] = o[0], d[1] = o[1], d[2] = o[2];
     if (dcn == 4) d[3] = 1.f;
   }
 }
