@@ -20,6 +20,7 @@
 #include <immintrin.h>
 #endif
 
+#include "backends/cpu/simd/cv/resize_rows.h"
 #include "core/error.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
@@ -226,12 +227,19 @@ class SeparableResize final : public backend::Kernel {
     int64_t grain = std::max<int64_t>(1, 32768 / std::max(rw, 1));
     parallel_for(g.dh, grain, [&](int64_t y0, int64_t y1) {
       if constexpr (std::is_same_v<T, uint8_t>) {
-        if (gather_) gather_u8(src, dst, y0, y1);
-        else run_u8(src, dst, y0, y1);
+        if (gather_) gather_u8(src, dst + size_t(y0) * rw, y0, y1);
+        else run_u8(src, dst + size_t(y0) * rw, y0, y1);
       } else {
         run_float(src, dst, y0, y1);
       }
     });
+  }
+
+ public:
+  // uint8 rows [y0, y1) into dst, row y0 first (resize_rows.h)
+  void rows_u8(const uint8_t* src, uint8_t* dst, int64_t y0, int64_t y1) const {
+    if (gather_) gather_u8(src, dst, y0, y1);
+    else run_u8(src, dst, y0, y1);
   }
 
  private:
@@ -395,7 +403,7 @@ class SeparableResize final : public backend::Kernel {
     const int* xi = tx_.idx.data();
     for (int64_t y = y0; y < y1; ++y) {
       const uint8_t* S = src + size_t(ty_.idx[size_t(2 * y)]) * sstep;
-      uint8_t* D = dst + size_t(y) * dw * cn;
+      uint8_t* D = dst + size_t(y - y0) * dw * cn;
       int x = 0;
       if ((cn == 3 || cn == 4) && sstep >= 4) {
         const size_t last = sstep - 4;  // a 4-byte load must start here or before
@@ -451,7 +459,7 @@ class SeparableResize final : public backend::Kernel {
         }
         rows[k] = &buf[size_t(slot) * slot_stride];
       }
-      uint8_t* D = dst + size_t(y) * rw;
+      uint8_t* D = dst + size_t(y - y0) * rw;
       const int* b = &ty_.iw[size_t(y) * ks];
       if (ks == 2) {
         const int* S0 = rows[0];
@@ -981,7 +989,24 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
   });
 }
 
+class LinearRowsU8 final : public ResizeRowsU8 {
+ public:
+  LinearRowsU8(const backend::StepDesc& s, double isx, double isy) : r_(s, kLinear, isx, isy) {}
+  void rows(const uint8_t* src, uint8_t* dst, int64_t y0, int64_t y1) const override { r_.rows_u8(src, dst, y0, y1); }
+
+ private:
+  SeparableResize<uint8_t> r_;
+};
+
 }  // namespace
+
+std::unique_ptr<ResizeRowsU8> make_linear_rows_u8(int sh, int sw, int cn, int dh, int dw, double isx, double isy) {
+  if (sw == 2 * dw && sh == 2 * dh) return nullptr;  // prepare_resize's 2x AREA rule (exact for integer sizes)
+  backend::StepDesc s;
+  s.inputs.push_back({DType::UInt8, Shape{sh, sw, cn}, {}});
+  s.output = {DType::UInt8, Shape{dh, dw, cn}, {}};
+  return std::make_unique<LinearRowsU8>(s, isx, isy);
+}
 
 MNN_REGISTER_CPU_KERNEL(cv_resize, "cv_resize", &prepare_resize);
 
