@@ -160,6 +160,12 @@ def test_lazy_and_memoised_repeat():
     check(pre(img2), img2, (53, 37), **dict(kw, mean=(0.0, 0.0, 0.0)))
     pre.swapRB = False
     check(pre(img2), img2, (53, 37), **dict(kw, mean=(0.0, 0.0, 0.0), swapRB=False))
+    # a non-contiguous view of the memoised shape takes the memoised call too, and is read right
+    view = image((97, 262, 3))[:, ::2]
+    check(pre(view), numpy.ascontiguousarray(view), (53, 37), **dict(kw, mean=(0.0, 0.0, 0.0), swapRB=False))
+    mview = mnp.array(image((97, 131, 4)))[:, :, 1:]
+    check(pre(mview), numpy.ascontiguousarray(numpy.asarray(mview)), (53, 37),
+          **dict(kw, mean=(0.0, 0.0, 0.0), swapRB=False))
     pre.layout = "NHWC"
     check(pre(img2), img2, (53, 37), **dict(kw, mean=(0.0, 0.0, 0.0), swapRB=False, layout="NHWC"))
 

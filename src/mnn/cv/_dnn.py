@@ -7,13 +7,15 @@
   float32 (or uint8 with ddepth=CV_8U).
 - Preprocess: the usual classification / detection preprocessing in one call, including YOLO's
   letterbox (aspect-preserving resize, centred, padded with 114): resize -> (x*scale - mean)/std ->
-  RGB/BGR -> NCHW. It remembers the letterbox ratio and padding to map boxes back.
+  RGB/BGR -> NCHW. It remembers the letterbox ratio and padding to map boxes back. uint8 images
+  take one native primitive (cv_preprocess) that converts cv2.resize's rows while they are cached.
 - NMSBoxes / NMSBoxesRotated: greedy non-maximum suppression as cv2 does it (scores above the
   threshold, stable descending sort, top_k, IoU <= nms_threshold keeps, eta-adaptive threshold);
   returns an int32 index array like cv2 (and, like cv2, an empty tuple when nothing is kept).
 
-The pixel work is engine ops: mnn.cv.resize (native), then one elementwise chain (convert, subtract,
-multiply) and a transpose to channel-first that the engine plans as a single fused pass.
+The blob functions' pixel work is engine ops: mnn.cv.resize (native), then one elementwise chain
+(convert, subtract, multiply) and a transpose to channel-first that the engine plans as a single
+fused pass.
 """
 import math
 
