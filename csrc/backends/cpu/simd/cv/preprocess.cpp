@@ -5,7 +5,8 @@
 // channel (the same two float32 roundings as numpy's x.astype(float32) * a - b; the build has no
 // FMA contraction), the R/B swap, and the stores straight into the NCHW planes or NHWC rows, with
 // the letterbox padding around them. Against resize -> planar copy -> elementwise pass, the
-// resized image and the planar copy never go to memory and are never read back.
+// resized image and the planar copy never go to memory and are never read back. Plain stores:
+// non-temporal ones for a 640x640 letterbox output (4.9 MB) measured ~10% slower here.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
