@@ -7,20 +7,22 @@
   float32 (or uint8 with ddepth=CV_8U).
 - Preprocess: the usual classification / detection preprocessing in one call, including YOLO's
   letterbox (aspect-preserving resize, centred, padded with 114): resize -> (x*scale - mean)/std ->
-  RGB/BGR -> NCHW. It remembers the letterbox ratio and padding to map boxes back.
+  RGB/BGR -> NCHW. It remembers the letterbox ratio and padding to map boxes back. uint8 images
+  take one native primitive (cv_preprocess) that converts cv2.resize's rows while they are cached.
 - NMSBoxes / NMSBoxesRotated: greedy non-maximum suppression as cv2 does it (scores above the
   threshold, stable descending sort, top_k, IoU <= nms_threshold keeps, eta-adaptive threshold);
   returns an int32 index array like cv2 (and, like cv2, an empty tuple when nothing is kept).
 
-The pixel work is engine ops: mnn.cv.resize (native), then one elementwise chain (convert, subtract,
-multiply) and a transpose to channel-first that the engine plans as a single fused pass.
+The blob functions' pixel work is engine ops: mnn.cv.resize (native), then one elementwise chain
+(convert, subtract, multiply) and a transpose to channel-first that the engine plans as a single
+fused pass.
 """
 import math
 
 from .. import _core
 from .. import numpy as _np
 from ._common import f32 as _f32
-from ._common import as_image, fail
+from ._common import as_image, fail, memo_type
 from ._geometry import BORDER_CONSTANT, INTER_LINEAR, copyMakeBorder, resize
 
 __all__ = [
@@ -55,6 +57,7 @@ def _wrap_u8(x):
 
 
 _PLANES = {}
+_PREP_NUMPY_TYPES = set()  # numpy.ndarray once Preprocess memoised a call on one (mnn.cv never imports numpy)
 
 
 def _planes(vals, shape, axis):
@@ -232,6 +235,10 @@ def imagesFromBlob(blob_):
     return [_np.ascontiguousarray(b[i].transpose(1, 2, 0)) for i in range(b.shape[0])]
 
 
+# Preprocess attributes that decide its pixel work: assigning one drops the memoised calls
+_PREP_CONFIG = frozenset(("size", "mean", "std", "scale", "swapRB", "letterbox", "pad_value", "layout"))
+
+
 class Preprocess:
     """A model's input preprocessing as one reusable, fused step.
 
@@ -245,9 +252,14 @@ class Preprocess:
 
     Steps: resize with INTER_LINEAR to size=(width, height) (or letterbox: scale by
     r = min(w/iw, h/ih), resize to round(iw*r) x round(ih*r), pad evenly with pad_value), then
-    y = (x * scale - mean) / std per channel (mean/std in the output channel order), BGR->RGB when
-    swapRB, and the NCHW (or NHWC) layout. The per-pixel part is a single elementwise expression
-    followed by a layout copy, which the engine fuses; a repeated call reuses the cached plan.
+    y = x * float32(scale/std) - float32(mean/std) per channel in float32 (mean/std in the output
+    channel order), BGR->RGB when swapRB, and the NCHW (or NHWC) layout.
+
+    A uint8 image with 1, 3 or 4 channels (and integer padding values in [0, 255]) takes one
+    native primitive, cv_preprocess: cv2.resize's exact rows, converted and written straight into
+    the output while they are in cache. Other images take resize -> copyMakeBorder -> one fused
+    elementwise pass, with the same results. A repeated call on an image of the same type, shape
+    and dtype reuses the validated parameters (and the engine its cached plan).
     """
 
     def __init__(self, size, mean=0.0, std=1.0, scale=1.0, swapRB=False, letterbox=False, pad_value=114,
@@ -265,6 +277,11 @@ class Preprocess:
         self.layout = layout
         self.ratio, self.pad = 1.0, (0, 0)
 
+    def __setattr__(self, name, value):
+        if name in _PREP_CONFIG:
+            self.__dict__["_fast"] = {}
+        object.__setattr__(self, name, value)
+
     def _per_channel(self, v, nch, name):
         vals = [float(v)] * nch if isinstance(v, (int, float)) else [float(t) for t in v]
         if len(vals) != nch:
@@ -272,8 +289,22 @@ class Preprocess:
         return vals
 
     def __call__(self, image):
+        # (image type, shape, dtype) -> (cv_preprocess bound to its parameters, ratio, pad), for
+        # images that took the fused primitive: a pipeline calls with one frame geometry
+        t = type(image)
+        if t is _core.ndarray or t in _PREP_NUMPY_TYPES:
+            hit = self._fast.get((t, image.shape, image.dtype))
+            if hit is not None:
+                x = image if t is _core.ndarray else _core.from_buffer(image)
+                if x is not None:
+                    self.ratio, self.pad = hit[1], hit[2]
+                    return _core.prim_apply(hit[0], x)
+        return self._call(image)
+
+    def _call(self, image):
         fn = "dnn.Preprocess"
         img = as_image(image, fn, "image")
+        src = img
         if img.ndim == 2:
             img = img[:, :, None]
         if img.ndim != 3 or img.shape[0] == 0 or img.shape[1] == 0:
@@ -281,31 +312,51 @@ class Preprocess:
         nch = img.shape[2]
         ih, iw = img.shape[0], img.shape[1]
         w, h = self.size
+        mean = self._per_channel(self.mean, nch, "mean")
+        std = self._per_channel(self.std, nch, "std")
+        # y = x*scale/std - mean/std: float32 multiplier and offset per output channel
+        a = _np.array([self.scale / s for s in std], dtype=_np.float32)
+        b = _np.array([m / s for m, s in zip(mean, std)], dtype=_np.float32)
         if self.letterbox:
             r = min(w / iw, h / ih)
             rw, rh = max(1, int(round(iw * r))), max(1, int(round(ih * r)))
-            x = resize(img, (rw, rh), interpolation=INTER_LINEAR) if (rw, rh) != (iw, ih) else img
             left, top = (w - rw) // 2, (h - rh) // 2
             pad = self._per_channel(self.pad_value, nch, "pad_value")
+            ratio, offset = r, (left, top)
+        else:
+            rw, rh, left, top, pad = w, h, 0, 0, [0.0] * nch
+            ratio, offset = (w / iw, h / ih), (0, 0)
+        if str(img.dtype) == "uint8" and nch in (1, 3, 4) and all(v.is_integer() and 0 <= v <= 255 for v in pad):
+            ints = [h, w, rh, rw, top, left, int(self.layout == "NCHW"), int(self.swapRB)]
+            floats = [rw / iw, rh / ih] + a.tolist() + b.tolist() + pad
+            bound = _core.prim_bind("cv_preprocess", ints, floats)
+            t = memo_type(image)
+            if t is not None:
+                if len(self._fast) >= 16:
+                    self._fast.clear()
+                self._fast[(t, image.shape, image.dtype)] = (bound, ratio, offset)
+                if t is not _core.ndarray:
+                    _PREP_NUMPY_TYPES.add(t)
+            self.ratio, self.pad = ratio, offset
+            return _core.prim_apply(bound, src)
+        # the general path: any depth or channel count, the same arithmetic in engine ops
+        if self.letterbox:
+            x = resize(img, (rw, rh), interpolation=INTER_LINEAR) if (rw, rh) != (iw, ih) else img
             x = copyMakeBorder(x, top, h - top - rh, left, w - left - rw, BORDER_CONSTANT, value=pad[:4])
-            self.ratio, self.pad = r, (left, top)
         else:
             x = resize(img, (w, h), interpolation=INTER_LINEAR) if (w, h) != (iw, ih) else img
-            self.ratio, self.pad = (w / iw, h / ih), (0, 0)
+        self.ratio, self.pad = ratio, offset
         if x.ndim == 2:
             x = x[:, :, None]
         if self.swapRB and nch >= 3:
             x = x[:, :, ::-1] if nch == 3 else x[:, :, [2, 1, 0] + list(range(3, nch))]
-        mean = self._per_channel(self.mean, nch, "mean")
-        std = self._per_channel(self.std, nch, "std")
         axis = 2
         if self.layout == "NCHW":
             x, axis = x.transpose(2, 0, 1), 0
         if axis == 0 or (self.swapRB and nch >= 3):
             x = _planar(x)
-        # y = x*scale/std - mean/std: one fused multiply-add pass with output-shaped constants
-        a = _planes([self.scale / s for s in std], x.shape, axis)
-        b = _planes([m / s for m, s in zip(mean, std)], x.shape, axis)
+        a = _planes(a.tolist(), x.shape, axis)
+        b = _planes(b.tolist(), x.shape, axis)
         return (x.astype(_np.float32) * a - b)[None]
 
     def unletterbox(self, boxes):
