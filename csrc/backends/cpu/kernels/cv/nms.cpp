@@ -104,10 +104,66 @@ std::vector<int> greedy(const float* scores, int64_t n, float score_threshold, f
   return keep;
 }
 
+// A box whose cv2 overlap with another plain box is exactly 0 unless their intersection is
+// non-empty: finite fields and ends, positive sizes, an area above DBL_EPSILON (so that two areas
+// never sum to <= epsilon, where cv2 calls the overlap 1). An empty intersection then gives
+// 1 - (float)(1 - 0 / union) = 0, which never suppresses (the threshold stays >= 0).
+bool plain(const Box<double>& r) {
+  return std::isfinite(r.x) && std::isfinite(r.y) && std::isfinite(r.w) && std::isfinite(r.h) && r.w > 0 &&
+         r.h > 0 && r.w * r.h > DBL_EPSILON && std::isfinite(r.x + r.w) && std::isfinite(r.y + r.h);
+}
+
+// The greedy pass for axis-aligned boxes. Most candidate / kept pairs of a detector's output do not
+// touch, so a plain candidate first screens every plain kept box with intersection_area()'s own
+// emptiness test (branch-free over packed columns: the compiler vectorises it), and only the pairs
+// that pass, and any non-plain kept box, get the exact overlap. The decision is an AND over the
+// kept boxes, so the order in which they are checked does not change it.
 std::vector<int> boxes_impl(const std::vector<Box<double>>& b, const float* scores, int64_t n, float score_threshold,
                             float nms_threshold, float eta, int top_k) {
-  return greedy(scores, n, score_threshold, nms_threshold, eta, top_k,
-                [&](int i, int j) { return rect_overlap<double, Plain>(b[static_cast<size_t>(i)], b[static_cast<size_t>(j)]); });
+  const auto cand = candidates(scores, n, score_threshold, top_k);
+  std::vector<int> keep;
+  std::vector<double> kx, ky, kw, kh;  // plain kept boxes, packed
+  std::vector<int> kid, odd;           // their indices; the kept boxes that are not plain
+  uint8_t hit[64];
+  float thr = nms_threshold;
+  for (const auto& c : cand) {
+    const int idx = c.second;
+    const Box<double>& a = b[static_cast<size_t>(idx)];
+    const auto over = [&](int j) { return rect_overlap<double, Plain>(a, b[static_cast<size_t>(j)]) <= thr; };
+    bool ok = true;
+    if (plain(a)) {
+      const size_t m = kx.size();
+      const double ax = a.x, ay = a.y, aw = a.w, ah = a.h;
+      // blocks of 64 kept boxes: screened together, then checked, so that a suppressed candidate
+      // (most of them) stops near the kept box that suppresses it
+      for (size_t k0 = 0; k0 < m && ok; k0 += 64) {
+        const size_t k1 = std::min(m, k0 + 64);
+        for (size_t k = k0; k < k1; ++k) {
+          const bool lx = ax < kx[k], ly = ay < ky[k];
+          const double x0 = lx ? ax : kx[k], w0 = lx ? aw : kw[k], x1 = lx ? kx[k] : ax, w1 = lx ? kw[k] : aw;
+          const double y0 = ly ? ay : ky[k], h0 = ly ? ah : kh[k], y1 = ly ? ky[k] : ay, h1 = ly ? kh[k] : ah;
+          const double w = cv_min(w0 - (x1 - x0), w1), h = cv_min(h0 - (y1 - y0), h1);
+          const bool apart = (x0 < 0 && x0 + w0 < x1) | (y0 < 0 && y0 + h0 < y1);
+          hit[k - k0] = static_cast<uint8_t>(!apart & (w > 0) & (h > 0));
+        }
+        for (size_t k = k0; k < k1 && ok; ++k)
+          if (hit[k - k0]) ok = over(kid[k]);
+      }
+      for (size_t k = 0; k < odd.size() && ok; ++k) ok = over(odd[k]);
+    } else {
+      for (size_t k = 0; k < keep.size() && ok; ++k) ok = over(keep[k]);
+    }
+    if (ok) {
+      keep.push_back(idx);
+      if (plain(a)) {
+        kx.push_back(a.x), ky.push_back(a.y), kw.push_back(a.w), kh.push_back(a.h), kid.push_back(idx);
+      } else {
+        odd.push_back(idx);
+      }
+      if (eta < 1 && thr > 0.5f) thr *= eta;
+    }
+  }
+  return keep;
 }
 
 std::vector<Box<double>> unpack(const double* xywh, int64_t n) {
@@ -319,8 +375,23 @@ std::vector<int> rotated(const float* rects, const float* scores, int64_t n, flo
                          float nms_threshold, float eta, int top_k) {
   std::vector<RRect> r(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) r[static_cast<size_t>(i)] = rrect(rects + 5 * i);
-  return greedy(scores, n, score_threshold, nms_threshold, eta, top_k,
-                [&](int i, int j) { return rotated_overlap(r[static_cast<size_t>(i)], r[static_cast<size_t>(j)]); });
+  // Screening: rects whose circumscribed circles are apart by a margin far above the float
+  // rounding of their corners (relative to the coordinates' size) have no intersection point, so
+  // cv2's overlap is 0; NaN fails the comparison and takes the exact path.
+  std::vector<double> rad(static_cast<size_t>(n));
+  for (size_t i = 0; i < rad.size(); ++i) {
+    const RRect& q = r[i];
+    rad[i] = 0.5 * std::sqrt(static_cast<double>(q.w) * q.w + static_cast<double>(q.h) * q.h);
+  }
+  return greedy(scores, n, score_threshold, nms_threshold, eta, top_k, [&](int i, int j) {
+    const RRect& p = r[static_cast<size_t>(i)];
+    const RRect& q = r[static_cast<size_t>(j)];
+    const double dx = static_cast<double>(p.c.x) - q.c.x, dy = static_cast<double>(p.c.y) - q.c.y;
+    const double lim = 1.01 * (rad[static_cast<size_t>(i)] + rad[static_cast<size_t>(j)]) +
+                       1e-4 * (std::fabs(p.c.x) + std::fabs(p.c.y) + std::fabs(q.c.x) + std::fabs(q.c.y)) + 1e-6;
+    if (dx * dx + dy * dy > lim * lim) return 0.0f;
+    return rotated_overlap(p, q);
+  });
 }
 
 void soft(const int32_t* xywh, const float* scores, int64_t n, float score_threshold, float nms_threshold,
