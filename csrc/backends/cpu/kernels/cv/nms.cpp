@@ -118,12 +118,59 @@ bool plain(const Box<double>& r) {
 // emptiness test (branch-free over packed columns: the compiler vectorises it), and only the pairs
 // that pass, and any non-plain kept box, get the exact overlap. The decision is an AND over the
 // kept boxes, so the order in which they are checked does not change it.
+// intersection_area(a, k) > 0 for a plain a and a plain kept box k, as a predicate (no product).
+inline bool touches(double ax, double ay, double aw, double ah, double kx, double ky, double kw, double kh) {
+  const bool lx = ax < kx, ly = ay < ky;
+  const double x0 = lx ? ax : kx, w0 = lx ? aw : kw, x1 = lx ? kx : ax, w1 = lx ? kw : aw;
+  const double y0 = ly ? ay : ky, h0 = ly ? ah : kh, y1 = ly ? ky : ay, h1 = ly ? kh : ah;
+  const double w = cv_min(w0 - (x1 - x0), w1), h = cv_min(h0 - (y1 - y0), h1);
+  const bool apart = (x0 < 0 && x0 + w0 < x1) | (y0 < 0 && y0 + h0 < y1);
+  return !apart & (w > 0) & (h > 0);
+}
+
+// A uniform grid over the plain candidates' top-left corners, cells twice the largest side: two
+// boxes that touch have corners less than half a cell apart on each axis, so a candidate needs
+// only the kept boxes of its own cell and the 8 around it (with room to spare for rounding).
+// Not built when the cells would be too many (sparse outliers) or the extent is not finite.
+struct Grid {
+  double x0 = 0, y0 = 0, inv = 0;
+  int64_t nx = 0, ny = 0;
+  std::vector<std::vector<int>> cells;  // positions into the packed kept boxes
+  bool build(const std::vector<Box<double>>& b, const std::vector<std::pair<float, int>>& cand) {
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY, side = 0;
+    for (const auto& c : cand) {
+      const Box<double>& r = b[static_cast<size_t>(c.second)];
+      if (!plain(r)) continue;
+      lo_x = std::min(lo_x, r.x), lo_y = std::min(lo_y, r.y), hi_x = std::max(hi_x, r.x), hi_y = std::max(hi_y, r.y);
+      side = std::max(side, std::max(r.w, r.h));
+    }
+    const double cell = 2 * side;
+    if (!(cell > 0) || !std::isfinite(cell) || !std::isfinite(hi_x - lo_x) || !std::isfinite(hi_y - lo_y)) return false;
+    const double fx = (hi_x - lo_x) / cell + 1, fy = (hi_y - lo_y) / cell + 1;
+    if (!(fx * fy <= static_cast<double>(4 * cand.size() + 64))) return false;
+    x0 = lo_x, y0 = lo_y, inv = 1 / cell;
+    nx = static_cast<int64_t>(fx) + 1, ny = static_cast<int64_t>(fy) + 1;
+    cells.assign(static_cast<size_t>(nx * ny), {});
+    return true;
+  }
+  int64_t cx(double x) const { return std::clamp<int64_t>(static_cast<int64_t>((x - x0) * inv), 0, nx - 1); }
+  int64_t cy(double y) const { return std::clamp<int64_t>(static_cast<int64_t>((y - y0) * inv), 0, ny - 1); }
+};
+
+// The greedy pass for axis-aligned boxes. Most candidate / kept pairs of a detector's output do not
+// touch, and a plain pair that does not touch never suppresses (plain()), so a plain candidate
+// looks only at the plain kept boxes near it (Grid), or, without a grid, screens them in blocks
+// with the emptiness test (branch-free: the compiler vectorises it); only the pairs that touch,
+// and every non-plain kept box, get the exact overlap. The decision is an AND over the kept
+// boxes, so the order in which they are checked does not change it.
 std::vector<int> boxes_impl(const std::vector<Box<double>>& b, const float* scores, int64_t n, float score_threshold,
                             float nms_threshold, float eta, int top_k) {
   const auto cand = candidates(scores, n, score_threshold, top_k);
   std::vector<int> keep;
   std::vector<double> kx, ky, kw, kh;  // plain kept boxes, packed
   std::vector<int> kid, odd;           // their indices; the kept boxes that are not plain
+  Grid grid;
+  const bool gridded = cand.size() > 64 && grid.build(b, cand);
   uint8_t hit[64];
   float thr = nms_threshold;
   for (const auto& c : cand) {
@@ -131,21 +178,22 @@ std::vector<int> boxes_impl(const std::vector<Box<double>>& b, const float* scor
     const Box<double>& a = b[static_cast<size_t>(idx)];
     const auto over = [&](int j) { return rect_overlap<double, Plain>(a, b[static_cast<size_t>(j)]) <= thr; };
     bool ok = true;
-    if (plain(a)) {
+    const bool is_plain = plain(a);
+    if (is_plain && gridded) {
+      const int64_t gx = grid.cx(a.x), gy = grid.cy(a.y);
+      for (int64_t yy = std::max<int64_t>(gy - 1, 0); yy <= std::min(gy + 1, grid.ny - 1) && ok; ++yy)
+        for (int64_t xx = std::max<int64_t>(gx - 1, 0); xx <= std::min(gx + 1, grid.nx - 1) && ok; ++xx)
+          for (int k : grid.cells[static_cast<size_t>(yy * grid.nx + xx)])
+            if (touches(a.x, a.y, a.w, a.h, kx[k], ky[k], kw[k], kh[k]) && !(ok = over(kid[k]))) break;
+      for (size_t k = 0; k < odd.size() && ok; ++k) ok = over(odd[k]);
+    } else if (is_plain) {
       const size_t m = kx.size();
       const double ax = a.x, ay = a.y, aw = a.w, ah = a.h;
       // blocks of 64 kept boxes: screened together, then checked, so that a suppressed candidate
       // (most of them) stops near the kept box that suppresses it
       for (size_t k0 = 0; k0 < m && ok; k0 += 64) {
         const size_t k1 = std::min(m, k0 + 64);
-        for (size_t k = k0; k < k1; ++k) {
-          const bool lx = ax < kx[k], ly = ay < ky[k];
-          const double x0 = lx ? ax : kx[k], w0 = lx ? aw : kw[k], x1 = lx ? kx[k] : ax, w1 = lx ? kw[k] : aw;
-          const double y0 = ly ? ay : ky[k], h0 = ly ? ah : kh[k], y1 = ly ? ky[k] : ay, h1 = ly ? kh[k] : ah;
-          const double w = cv_min(w0 - (x1 - x0), w1), h = cv_min(h0 - (y1 - y0), h1);
-          const bool apart = (x0 < 0 && x0 + w0 < x1) | (y0 < 0 && y0 + h0 < y1);
-          hit[k - k0] = static_cast<uint8_t>(!apart & (w > 0) & (h > 0));
-        }
+        for (size_t k = k0; k < k1; ++k) hit[k - k0] = touches(ax, ay, aw, ah, kx[k], ky[k], kw[k], kh[k]);
         for (size_t k = k0; k < k1 && ok; ++k)
           if (hit[k - k0]) ok = over(kid[k]);
       }
@@ -155,7 +203,8 @@ std::vector<int> boxes_impl(const std::vector<Box<double>>& b, const float* scor
     }
     if (ok) {
       keep.push_back(idx);
-      if (plain(a)) {
+      if (is_plain) {
+        if (gridded) grid.cells[static_cast<size_t>(grid.cy(a.y) * grid.nx + grid.cx(a.x))].push_back(static_cast<int>(kx.size()));
         kx.push_back(a.x), ky.push_back(a.y), kw.push_back(a.w), kh.push_back(a.h), kid.push_back(idx);
       } else {
         odd.push_back(idx);
