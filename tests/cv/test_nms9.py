@@ -259,3 +259,25 @@ def test_bad_input(name, args, exc, what):
     with pytest.raises(exc, match=rf"^\[mnn\.cv\.dnn\.{name}\] .*{what}") as info:
         getattr(cv.dnn, name)(*args)
     assert isinstance(info.value, cv.error)  # parse errors are both cv.error and TypeError
+
+
+@pytest.mark.parametrize("layout", ["outlier", "huge_box", "far_apart", "tiny"])
+def test_nms_boxes_spatial_layouts(layout):
+    # the native pass looks only at kept boxes near a candidate when the boxes allow a grid, and
+    # scans them all otherwise; both must give cv2's answer
+    b = clustered(400, spread=3)
+    if layout == "outlier":
+        b[5] = [1e7, -1e7, 20, 20]  # a grid over the extent would be too sparse
+    elif layout == "huge_box":
+        b[5] = [-500, -500, 5000, 5000]  # cells as large as the whole set
+    elif layout == "far_apart":
+        b[:, :2] *= 1e4
+    else:
+        b[:, 2:] *= 1e-3
+        b[:, :2] *= 1e-3
+    s = scores_for(400)
+    for params in [(0.0, 0.5), (0.1, 0.2, 0.9, 0), (0.0, 0.0)]:
+        check_same(cv.dnn.NMSBoxes(b, s, *params), cv2.dnn.NMSBoxes(b.tolist(), s.tolist(), *params))
+        cls = numpy.arange(400) % 3
+        check_same(cv.dnn.NMSBoxesBatched(b, s, cls, *params),
+                   cv2.dnn.NMSBoxesBatched(b.tolist(), s.tolist(), cls.tolist(), *params))
