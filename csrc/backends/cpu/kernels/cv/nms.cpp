@@ -147,7 +147,7 @@ struct Grid {
     const double cell = 2 * side;
     if (!(cell > 0) || !std::isfinite(cell) || !std::isfinite(hi_x - lo_x) || !std::isfinite(hi_y - lo_y)) return false;
     const double fx = (hi_x - lo_x) / cell + 1, fy = (hi_y - lo_y) / cell + 1;
-    if (!(fx * fy <= static_cast<double>(4 * cand.size() + 64))) return false;
+    if (!(fx * fy <= static_cast<double>(16 * cand.size() + 4096))) return false;  // batched sets spread diagonally
     x0 = lo_x, y0 = lo_y, inv = 1 / cell;
     nx = static_cast<int64_t>(fx) + 1, ny = static_cast<int64_t>(fy) + 1;
     cells.assign(static_cast<size_t>(nx * ny), {});
