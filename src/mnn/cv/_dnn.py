@@ -366,7 +366,9 @@ def NMSBoxesBatched(bboxes, scores, class_ids, score_threshold, nms_threshold, e
 def NMSBoxesRotated(bboxes, scores, score_threshold, nms_threshold, eta=1.0, top_k=0):
     """cv2.dnn.NMSBoxesRotated: boxes are RotatedRects ((cx, cy), (w, h), angle in degrees); the
     overlap is cv2.rotatedRectangleIntersection's polygon area over the union (1 when one rect
-    lies inside the other)."""
+    lies inside the other), computed in float as cv2 does; it can differ from cv2 5.0's by an ulp
+    or two for partial overlaps, so only an IoU within those ulps of nms_threshold can decide
+    differently."""
     return _nms("dnn.NMSBoxesRotated", 1, bboxes, scores, None, score_threshold, nms_threshold, eta, top_k)
 
 

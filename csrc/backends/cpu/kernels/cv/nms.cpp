@@ -1,7 +1,8 @@
 // Non-maximum suppression with cv2 5.0's exact answers (see nms.h). Exactness comes from doing
 // every step in the precision cv2 does it: scores and thresholds in float, Rect2d overlaps in
 // double rounded to float once (1 - (float)jaccardDistance), softNMS's Rect in wrapping 32-bit int,
-// and rotated rectangles in float through cv2's vertex / edge-crossing / de-duplication steps.
+// and rotated rectangles in float through cv2's vertex / edge-crossing / de-duplication steps
+// (the one known gap: some edge-crossing points an ulp off cv2 5.0's, see intersect_shifted).
 // This file is compiled with -ffp-contract=off (CMakeLists.txt), so no product is fused into an
 // FMA that cv2's build would have rounded twice.
 #include "backends/cpu/kernels/cv/nms.h"
