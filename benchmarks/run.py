@@ -450,7 +450,14 @@ def w_cv():
         cs, hier = m.findContours(m_bin, m.RETR_TREE, m.CHAIN_APPROX_SIMPLE)
         mnn.eval(*cs)
         return hier
+    # NMS input as a YOLO head leaves it: 2000 (x, y, w, h) float32 boxes around 100 objects
+    nrng = np.random.default_rng(SEED)
+    centres = nrng.random((100, 2)) * (w - 60)
+    nms_boxes = np.concatenate([centres[nrng.integers(0, 100, 2000)] + nrng.normal(0, 6, (2000, 2)),
+                                nrng.random((2000, 2)) * 40 + 20], 1).astype(np.float32)
+    nms_scores = nrng.random(2000).astype(np.float32)
     cases = [
+        ("cv dnn.NMSBoxes 2000 boxes", lambda m, x: m.dnn.NMSBoxes(nms_boxes, nms_scores, 0.25, 0.45)),
         (f"cv resize {w}x{h}x3 u8 -> 224x224 linear", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR)),
         (f"cv resize {w}x{h}x3 u8 -> {w * 4 // 3}x{h * 4 // 3} linear",
          lambda m, x: m.resize(x, (w * 4 // 3, h * 4 // 3), interpolation=m.INTER_LINEAR)),

@@ -517,6 +517,13 @@ def specs():
     S["dnn.NMSBoxesRotated"] = Spec(lambda x, c: (([((5.0, 5.0), (10.0, 10.0), 0.0), ((6.0, 6.0), (10.0, 10.0), 10.0),
                                                     ((30.0, 30.0), (5.0, 5.0), 45.0)], [0.9, 0.8, 0.7], 0.5, 0.4), {}),
                                     grid="none", params=[P("empty", 0, []), P("scores=short", 1, [0.9])])
+    S["dnn.NMSBoxesBatched"] = Spec(lambda x, c: ((_boxes(c), [0.9, 0.8, 0.7, 0.3, 0.6], [0, 1, 0, 0, 1], 0.5, 0.4), {}),
+                                    grid="none", params=[P("ids=short", 2, [0]), P("ids=float", 2, [0.0] * 5), P("empty", 0, []),
+                                                         K("top_k=2", top_k=2), K("eta=0.5", eta=0.5)])
+    S["dnn.softNMSBoxes"] = Spec(lambda x, c: ((_boxes(c), [0.9, 0.8, 0.7, 0.3, 0.6], 0.2, 0.4), {}), grid="none",
+                                 params=[P("scores=short", 1, [0.9]), P("empty", 0, []), K("linear", method=1),
+                                         K("sigma=0", sigma=0.0), K("top_k=2", top_k=2), K("method=bad", method=9),
+                                         P("boxes=f32", 0, lambda c: np.array(_boxes(c), np.float32))])
     S["dnn.imagesFromBlob"] = Spec(lambda x, c: ((rand_array(c.rng, (2, 3, 5, 4), "float32"),), {}), grid="none",
                                    params=[P("3d", 0, lambda c: rand_array(c.rng, (3, 5, 4), "float32"))])
     return S

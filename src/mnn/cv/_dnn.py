@@ -9,25 +9,27 @@
   letterbox (aspect-preserving resize, centred, padded with 114): resize -> (x*scale - mean)/std ->
   RGB/BGR -> NCHW. It remembers the letterbox ratio and padding to map boxes back. uint8 images
   take one native primitive (cv_preprocess) that converts cv2.resize's rows while they are cached.
-- NMSBoxes / NMSBoxesRotated: greedy non-maximum suppression as cv2 does it (scores above the
-  threshold, stable descending sort, top_k, IoU <= nms_threshold keeps, eta-adaptive threshold);
-  returns an int32 index array like cv2 (and, like cv2, an empty tuple when nothing is kept).
+- NMSBoxes / NMSBoxesRotated / NMSBoxesBatched / softNMSBoxes: non-maximum suppression as cv2 5
+  does it, in native code (scores above the threshold, stable descending sort, top_k, IoU <=
+  nms_threshold keeps, eta-adaptive threshold); returns an int32 index array like cv2 (and, like
+  cv2, an empty tuple when nothing is kept).
 
 The blob functions' pixel work is engine ops: mnn.cv.resize (native), then one elementwise chain
 (convert, subtract, multiply) and a transpose to channel-first that the engine plans as a single
 fused pass.
 """
-import math
 
 from .. import _core
 from .. import numpy as _np
 from ._common import f32 as _f32
-from ._common import as_image, fail, memo_type
+from ._common import as_image, error, fail, memo_type
 from ._geometry import BORDER_CONSTANT, INTER_LINEAR, copyMakeBorder, resize
 
 __all__ = [
     "blobFromImage", "blobFromImages", "blobFromImageWithParams", "blobFromImagesWithParams",
-    "Image2BlobParams", "Preprocess", "NMSBoxes", "NMSBoxesRotated", "imagesFromBlob",
+    "Image2BlobParams", "Preprocess", "NMSBoxes", "NMSBoxesRotated", "NMSBoxesBatched", "softNMSBoxes",
+    "SOFT_NMSMETHOD_SOFTNMS_LINEAR", "SOFT_NMSMETHOD_SOFTNMS_GAUSSIAN", "SoftNMSMethod_SOFTNMS_LINEAR",
+    "SoftNMSMethod_SOFTNMS_GAUSSIAN", "imagesFromBlob",
     "DNN_PMODE_NULL", "DNN_PMODE_CROP_CENTER", "DNN_PMODE_LETTERBOX",
     "DNN_LAYOUT_UNKNOWN", "DNN_LAYOUT_ND", "DNN_LAYOUT_NCHW", "DNN_LAYOUT_NCDHW", "DNN_LAYOUT_NHWC",
     "DNN_LAYOUT_NDHWC", "DNN_LAYOUT_PLANAR", "CV_8U", "CV_32F",
@@ -374,150 +376,59 @@ class Preprocess:
 
 
 # ---- non-maximum suppression ----------------------------------------------------------------
+# The work is native (csrc/backends/cpu/kernels/cv/nms.cpp, reached through _core.cv_nms, which also
+# reads the boxes: lists, numpy or mnn arrays). cv2 5.0's semantics: scores and thresholds in float,
+# boxes (x, y, w, h) as Rect2d (no +1 on areas; an empty box, w or h <= 0, overlaps nothing),
+# candidates strictly above score_threshold, stably sorted by descending score (ties keep input
+# order), cut to top_k when top_k > 0 (before suppression, as cv2 does), a box kept when its
+# overlap with every kept box is <= the threshold, the threshold times eta after each keep while
+# it is above 0.5. Nothing kept returns (), as cv2's binding does.
 
-def _sorted_candidates(scores, score_threshold, top_k, fn):
+SOFT_NMSMETHOD_SOFTNMS_LINEAR = 1
+SOFT_NMSMETHOD_SOFTNMS_GAUSSIAN = 2
+SoftNMSMethod_SOFTNMS_LINEAR = SOFT_NMSMETHOD_SOFTNMS_LINEAR
+SoftNMSMethod_SOFTNMS_GAUSSIAN = SOFT_NMSMETHOD_SOFTNMS_GAUSSIAN
+
+
+class _ArgError(error, TypeError):
+    """A bad argument: an mnn.cv.error that is also the TypeError cv2 raises for unparsable input."""
+
+
+def _nms(fn, kind, bboxes, scores, class_ids, score_threshold, nms_threshold, eta, top_k, sigma=0.0, method=0):
     try:
-        sc = [float(s) for s in (scores.tolist() if hasattr(scores, "tolist") else scores)]
-    except (TypeError, ValueError):
-        raise fail(fn, "Can't parse 'scores': expected a sequence of numbers") from None
-    thr = _f32(float(score_threshold))
-    sc = [_f32(s) for s in sc]  # cv2 keeps scores and the threshold as float
-    cand = [(s, i) for i, s in enumerate(sc) if s > thr]
-    cand.sort(key=lambda t: -t[0])  # stable: equal scores keep their input order
-    if top_k > 0:
-        cand = cand[:top_k]
-    return sc, cand
-
-
-def _greedy(cand, overlap, nms_threshold, eta):
-    keep = []
-    thr = _f32(float(nms_threshold))
-    for _, i in cand:
-        ok = all(overlap(i, j) <= thr for j in keep)
-        if ok:
-            keep.append(i)
-            if eta < 1.0 and thr > 0.5:
-                thr = _f32(thr * eta)
-    if not keep:
-        return ()  # what cv2's binding returns for an empty index vector
-    return _np.array(keep, dtype=_np.int32)
-
-
-def _rects(bboxes, fn):
-    try:
-        rows = bboxes.tolist() if hasattr(bboxes, "tolist") else [list(b) for b in bboxes]
-        out = []
-        for r in rows:
-            x, y, w, h = (float(v) for v in r)
-            out.append((x, y, w, h))
-        return out
-    except (TypeError, ValueError):
-        raise fail(fn, "Can't parse 'bboxes': expected (x, y, width, height) boxes") from None
+        return _core.cv_nms(kind, bboxes, scores, class_ids, score_threshold, nms_threshold, eta, top_k, sigma, method)
+    except TypeError as e:
+        raise _ArgError(f"[mnn.cv.{fn}] {e}") from None
+    except (ValueError, OverflowError) as e:
+        raise fail(fn, str(e)) from None
 
 
 def NMSBoxes(bboxes, scores, score_threshold, nms_threshold, eta=1.0, top_k=0):
-    """cv2.dnn.NMSBoxes: indices (int32, best first) of the boxes kept; boxes are (x, y, w, h)."""
-    fn = "dnn.NMSBoxes"
-    boxes = _rects(bboxes, fn)
-    sc, cand = _sorted_candidates(scores, score_threshold, int(top_k), fn)
-    if len(sc) != len(boxes):
-        raise fail(fn, f"{len(boxes)} boxes but {len(sc)} scores")
-    if float(nms_threshold) < 0 or float(eta) <= 0:
-        raise fail(fn, "nms_threshold must be >= 0 and eta > 0")
-
-    def iou(i, j):
-        ax, ay, aw, ah = boxes[i]
-        bx, by, bw, bh = boxes[j]
-        area_a, area_b = aw * ah, bw * bh
-        x0, y0 = max(ax, bx), max(ay, by)
-        iw, ih = min(ax + aw, bx + bw) - x0, min(ay + ah, by + bh) - y0
-        inter = iw * ih if iw > 0 and ih > 0 else 0.0
-        if area_a + area_b <= 2.220446049250313e-16:
-            return 1.0
-        return inter / (area_a + area_b - inter)
-
-    return _greedy(cand, iou, nms_threshold, float(eta))
+    """cv2.dnn.NMSBoxes: int32 indices of the kept boxes, best first; boxes are (x, y, w, h)."""
+    return _nms("dnn.NMSBoxes", 0, bboxes, scores, None, score_threshold, nms_threshold, eta, top_k)
 
 
-def _corners(r):
-    (cx, cy), (w, h), ang = r
-    a = ang * math.pi / 180.0
-    b, c = math.cos(a) * 0.5, math.sin(a) * 0.5
-    return [(cx - c * h - b * w, cy + b * h - c * w), (cx + c * h - b * w, cy - b * h - c * w),
-            (2 * cx - (cx - c * h - b * w), 2 * cy - (cy + b * h - c * w)),
-            (2 * cx - (cx + c * h - b * w), 2 * cy - (cy - b * h - c * w))]
-
-
-def _poly_area(p):
-    s = 0.0
-    for k in range(len(p)):
-        x0, y0 = p[k]
-        x1, y1 = p[(k + 1) % len(p)]
-        s += x0 * y1 - x1 * y0
-    return abs(s) * 0.5
-
-
-def _clip_convex(subject, clip):
-    """Sutherland-Hodgman: the part of convex polygon `subject` inside convex polygon `clip`."""
-    def orient(p):
-        return sum(p[k][0] * p[(k + 1) % len(p)][1] - p[(k + 1) % len(p)][0] * p[k][1] for k in range(len(p)))
-    if orient(clip) < 0:
-        clip = clip[::-1]
-    out = subject
-    for k in range(len(clip)):
-        if not out:
-            break
-        (ax, ay), (bx, by) = clip[k], clip[(k + 1) % len(clip)]
-        inp, out = out, []
-
-        def side(p):
-            return (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
-        for m in range(len(inp)):
-            p, q = inp[m], inp[(m + 1) % len(inp)]
-            sp, sq = side(p), side(q)
-            if sp >= 0:
-                out.append(p)
-            if (sp >= 0) != (sq >= 0):
-                t = sp / (sp - sq)
-                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
-    return out
+def NMSBoxesBatched(bboxes, scores, class_ids, score_threshold, nms_threshold, eta=1.0, top_k=0):
+    """cv2.dnn.NMSBoxesBatched: NMSBoxes within each class (boxes of class c are moved by
+    c * (largest coordinate + 1) so that classes never overlap, as cv2 does)."""
+    return _nms("dnn.NMSBoxesBatched", 2, bboxes, scores, class_ids, score_threshold, nms_threshold, eta, top_k)
 
 
 def NMSBoxesRotated(bboxes, scores, score_threshold, nms_threshold, eta=1.0, top_k=0):
-    """cv2.dnn.NMSBoxesRotated: boxes are RotatedRects ((cx, cy), (w, h), angle in degrees)."""
-    fn = "dnn.NMSBoxesRotated"
-    try:
-        rects = [((float(c[0]), float(c[1])), (float(s[0]), float(s[1])), float(a)) for c, s, a in bboxes]
-    except (TypeError, ValueError):
-        raise fail(fn, "Can't parse 'bboxes': expected ((cx, cy), (w, h), angle) boxes") from None
-    sc, cand = _sorted_candidates(scores, score_threshold, int(top_k), fn)
-    if len(sc) != len(rects):
-        raise fail(fn, f"{len(rects)} boxes but {len(sc)} scores")
-    polys = [_corners(r) for r in rects]
+    """cv2.dnn.NMSBoxesRotated: boxes are RotatedRects ((cx, cy), (w, h), angle in degrees); the
+    overlap is cv2.rotatedRectangleIntersection's polygon area over the union (1 when one rect
+    lies inside the other), computed in float as cv2 does; it can differ from cv2 5.0's by an ulp
+    or two for partial overlaps, so only an IoU within those ulps of nms_threshold can decide
+    differently."""
+    return _nms("dnn.NMSBoxesRotated", 1, bboxes, scores, None, score_threshold, nms_threshold, eta, top_k)
 
-    def inside(p, poly):
-        sgn = 0
-        for k in range(4):
-            (ax, ay), (bx, by) = poly[k], poly[(k + 1) % 4]
-            c = (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
-            if abs(c) < 1e-9:
-                continue
-            if sgn == 0:
-                sgn = 1 if c > 0 else -1
-            elif (c > 0) != (sgn > 0):
-                return False
-        return True
 
-    def iou(i, j):
-        # cv2 counts a box lying wholly inside the other as a full overlap (INTERSECT_FULL -> 1.0)
-        if all(inside(p, polys[j]) for p in polys[i]) or all(inside(p, polys[i]) for p in polys[j]):
-            return 1.0
-        inter_poly = _clip_convex(polys[i], polys[j])
-        if len(inter_poly) < 3:
-            return 0.0
-        inter = _poly_area(inter_poly)
-        a = rects[i][1][0] * rects[i][1][1]
-        b = rects[j][1][0] * rects[j][1][1]
-        return inter / (a + b - inter) if a + b - inter > 0 else 0.0
-
-    return _greedy(cand, iou, nms_threshold, float(eta))
+def softNMSBoxes(bboxes, scores, score_threshold, nms_threshold, top_k=0, sigma=0.5,
+                 method=SOFT_NMSMETHOD_SOFTNMS_GAUSSIAN):
+    """cv2.dnn.softNMSBoxes -> (updated_scores float32, indices int32): repeatedly take the best
+    remaining box (lowest index among equal scores) while its score is >= score_threshold, and
+    decay the others by its overlap: linear (method 1) multiplies by 1 - IoU where IoU >
+    nms_threshold, gaussian (2) by exp(-IoU**2 / sigma). Boxes are integer (x, y, w, h), as cv2's
+    Rect; top_k 0 means all."""
+    return _nms("dnn.softNMSBoxes", 3, bboxes, scores, None, score_threshold, nms_threshold, 1.0, top_k,
+                sigma, method)
