@@ -947,6 +947,13 @@ class AreaResize final : public backend::Kernel {
   AreaTab tx_, ty_;
 };
 
+}  // namespace
+
+// resize_linear_exact.cpp: INTER_LINEAR_EXACT on the integer depths
+std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::StepDesc& s, double isx, double isy);
+
+namespace {
+
 std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
   const Params& p = *s.params;
   int interp = static_cast<int>(p.ints[2]);
@@ -956,7 +963,14 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
   int ix = static_cast<int>(std::lrint(sx)), iy = static_cast<int>(std::lrint(sy));
   bool area_fast = std::abs(sx - ix) < std::numeric_limits<double>::epsilon() &&
                    std::abs(sy - iy) < std::numeric_limits<double>::epsilon();
-  if (interp == kLinearExact) interp = kLinear;  // (the Python layer routes LINEAR_EXACT elsewhere)
+  if (interp == kLinearExact) {
+    // cv2: float images take plain INTER_LINEAR; on the integer depths a 2x downscale on both
+    // axes is the area average (but for 2 channels), anything else its bit-exact linear resize
+    const bool flt = s.output.dtype == DType::Float32 || s.output.dtype == DType::Float64;
+    if (flt) interp = kLinear;
+    else if (area_fast && ix == 2 && iy == 2 && g.cn != 2) interp = kArea;
+    else return prepare_resize_linear_exact(s, isx, isy);
+  }
   // cv2: a linear 2x downscale on both axes is the area average. Other depths with 1, 3 or 4
   // channels go to IPP first, which stays linear (float weights 0.5: round(sum / 4) ties to
   // even, not the area rounding); with 2 or more than 4 channels cv2's own rule holds for all.

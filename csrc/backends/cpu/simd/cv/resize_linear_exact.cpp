@@ -1,0 +1,339 @@
+// cv2.resize INTER_LINEAR_EXACT: cv2's bit-exact bilinear resize, reproduced in integer fixed
+// point so that every depth it takes (uint8, int8, uint16, int16, int32) gives cv2 5.0's values
+// exactly. (float32/float64 LINEAR_EXACT is plain INTER_LINEAR in cv2; the Python layer routes it
+// there, and a 2x downscale on both axes is INTER_AREA, chosen in resize.cpp's prepare.)
+//
+// The arithmetic, written from the behaviour of cv2's resize_bitExact and its fixed-point types:
+// * Coordinates in double: f = (1 / inv_scale) * (d + 0.5) - 0.5, i = floor(f). The fraction
+//   f - i becomes a fixed-point weight c1 = round_half_even((f - i) * 2^F), c0 = 2^F - c1, with F
+//   = 8 for uint8, 16 for the 8/16-bit types other than uint8, 32 for int32.
+// * i < 0 (or a source of one pixel) takes pixel 0 alone, i >= n - 1 the last pixel alone; both
+//   as the pixel scaled by 2^F, with no rounding in between.
+// * The horizontal pass keeps c0*p0 + c1*p1 in F fractional bits (uint16 for uint8, int32 /
+//   uint32 for the 16-bit types, int64 for int32: none of them can overflow, since c0 + c1 = 2^F).
+// * The vertical pass multiplies two such values into 2F bits and rounds half up:
+//   (h0*c0 + h1*c1 + 2^(2F-1)) >> 2F, saturated. For int32 each product is itself rounded back to
+//   32 fractional bits on its magnitude first (cv2's 64-bit fixed-point multiply). Rows that take
+//   one source row alone are (h + 2^(F-1)) >> F.
+// The results are integers computed exactly, so SIMD (AVX2 uint8 below) and scalar paths agree
+// bit for bit, whatever the thread split.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "backends/backend.h"
+#include "core/error.h"
+#include "core/threadpool.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::StepDesc& s, double isx, double isy);
+
+namespace {
+
+using core::DType;
+
+// Per source type: the fixed-point row type FT and its fractional bits.
+template <class T> struct ExactTraits;
+template <> struct ExactTraits<uint8_t> { using FT = uint16_t; static constexpr int F = 8; };
+template <> struct ExactTraits<int8_t> { using FT = int32_t; static constexpr int F = 16; };
+template <> struct ExactTraits<int16_t> { using FT = int32_t; static constexpr int F = 16; };
+template <> struct ExactTraits<uint16_t> { using FT = uint32_t; static constexpr int F = 16; };
+template <> struct ExactTraits<int32_t> { using FT = int64_t; static constexpr int F = 32; };
+
+// One axis: for destination index d in [lo, hi) the taps ofs[d], ofs[d] + 1 with weights c0, c1;
+// below lo the first source pixel, from hi on the last.
+struct ExactAxis {
+  std::vector<int> ofs;
+  std::vector<int64_t> c0, c1;
+  int lo = 0, hi = 0;
+};
+
+ExactAxis exact_axis(int ssize, int dsize, double inv_scale, int F) {
+  ExactAxis a;
+  a.ofs.assign(dsize, 0);
+  a.c0.assign(dsize, 0);
+  a.c1.assign(dsize, 0);
+  a.lo = 0;
+  a.hi = dsize;
+  const double scale = 1.0 / inv_scale;
+  const double one = std::ldexp(1.0, F);
+  for (int d = 0; d < dsize; ++d) {
+    // two roundings, no fused multiply-add (the build has -ffp-contract=off)
+    const double f = scale * (double(d) + 0.5) - 0.5;
+    const int i = static_cast<int>(std::floor(f));
+    if (i >= 0 && ssize > 1) {
+      if (i < ssize - 1) {
+        a.ofs[d] = i;
+        const int64_t c1 = static_cast<int64_t>(std::nearbyint((f - double(i)) * one));  // ties to even
+        a.c1[d] = c1;
+        a.c0[d] = (int64_t(1) << F) - c1;
+      } else {
+        a.ofs[d] = ssize - 1;
+        a.hi = std::min(a.hi, d);
+      }
+    } else {
+      a.lo = std::max(a.lo, d + 1);
+    }
+  }
+  if (a.hi < a.lo) a.hi = a.lo;  // (a one-pixel source: every index takes pixel 0)
+  return a;
+}
+
+template <class T>
+inline T sat_to(int64_t v) {
+  constexpr int64_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  return static_cast<T>(v < lo ? lo : v > hi ? hi : v);
+}
+
+// A row of one source pixel (cn values) scaled by 2^F.
+template <class T, class FT, int F>
+inline FT fixed_of(T v) {
+  return static_cast<FT>(static_cast<FT>(v) * (FT(1) << F));
+}
+
+// cv2's 64-bit fixed-point product (32 fractional bits each), rounded half up on the magnitude.
+inline int64_t mul_fixed64(int64_t h, int64_t c) {
+  const bool neg = (h < 0) != (c < 0);
+  const unsigned __int128 uh = h < 0 ? (unsigned __int128)(~uint64_t(h) + 1) : (unsigned __int128)uint64_t(h);
+  const unsigned __int128 uc = c < 0 ? (unsigned __int128)(~uint64_t(c) + 1) : (unsigned __int128)uint64_t(c);
+  const unsigned __int128 m = (uh * uc + (unsigned __int128)(uint64_t(1) << 31)) >> 32;
+  if (neg) return m >= ((unsigned __int128)1 << 63) ? std::numeric_limits<int64_t>::min() : -int64_t(uint64_t(m));
+  return m > (unsigned __int128)std::numeric_limits<int64_t>::max() ? std::numeric_limits<int64_t>::max()
+                                                                    : int64_t(uint64_t(m));
+}
+
+inline int64_t sat_add64(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return a < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+  return r;
+}
+
+template <class T>
+class LinearExactResize final : public backend::Kernel {
+  using FT = typename ExactTraits<T>::FT;
+  static constexpr int F = ExactTraits<T>::F;
+
+ public:
+  LinearExactResize(int sh, int sw, int dh, int dw, int cn, double isx, double isy)
+      : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn),
+        ax_(exact_axis(sw, dw, isx, F)), ay_(exact_axis(sh, dh, isy, F)) {
+    // Per element of the interpolated span [lo*cn, hi*cn): the first tap's offset in the row and
+    // the weights; for uint8 the weights packed as two int16 (c0 low, c1 high) for madd.
+    const int n = (ax_.hi - ax_.lo) * cn;
+    eofs_.resize(n);
+    ec0_.resize(n);
+    ec1_.resize(n);
+    for (int x = ax_.lo, e = 0; x < ax_.hi; ++x)
+      for (int c = 0; c < cn; ++c, ++e) {
+        eofs_[e] = ax_.ofs[x] * cn + c;
+        ec0_[e] = static_cast<FT>(ax_.c0[x]);
+        ec1_[e] = static_cast<FT>(ax_.c1[x]);
+      }
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      wpk_.resize(n);
+      for (int e = 0; e < n; ++e) wpk_[e] = int32_t(uint32_t(ec0_[e]) | (uint32_t(ec1_[e]) << 16));
+      // the vector loop reads 4 bytes at each tap (one load covers both taps when cn <= 3):
+      // only while that stays inside the row
+      const int reach = cn <= 3 ? 4 : cn + 4;
+      nvec_ = 0;
+      while (nvec_ < n && eofs_[nvec_] + reach <= sw * cn) ++nvec_;
+      nvec_ &= ~15;
+    }
+#endif
+  }
+
+  void run(char* const* in, char* out) override {
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const int rw = dw_ * cn_;
+    const int64_t grain = std::max<int64_t>(1, 8192 / std::max(1, rw));
+    core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
+      std::vector<FT> buf(size_t(2) * rw);
+      FT* slot[2] = {buf.data(), buf.data() + rw};
+      int held[2] = {-1, -1};
+      // the horizontal pass of source row r, kept in one of two slots (not in `keep`)
+      auto row = [&](int r, int keep) -> const FT* {
+        for (int k = 0; k < 2; ++k)
+          if (held[k] == r) return slot[k];
+        const int k = held[0] == keep ? 1 : 0;
+        hline(src + size_t(r) * sw_ * cn_, slot[k]);
+        held[k] = r;
+        return slot[k];
+      };
+      for (int64_t y = y0; y < y1; ++y) {
+        T* D = dst + size_t(y) * rw;
+        if (y < ay_.lo || y >= ay_.hi) {
+          set_row(row(y < ay_.lo ? 0 : sh_ - 1, -1), D, rw);
+        } else {
+          const int iy = ay_.ofs[y];
+          const FT* h0 = row(iy, iy + 1);
+          const FT* h1 = row(iy + 1, iy);
+          vline(h0, h1, ay_.c0[y], ay_.c1[y], D, rw);
+        }
+      }
+    });
+  }
+
+ private:
+  void hline(const T* S, FT* H) const {
+    const int cn = cn_;
+    for (int x = 0; x < ax_.lo; ++x)
+      for (int c = 0; c < cn; ++c) H[x * cn + c] = fixed_of<T, FT, F>(S[c]);
+    const T* last = S + size_t(sw_ - 1) * cn;
+    for (int x = ax_.hi; x < dw_; ++x)
+      for (int c = 0; c < cn; ++c) H[x * cn + c] = fixed_of<T, FT, F>(last[c]);
+    FT* Hm = H + ax_.lo * cn;
+    const int n = (ax_.hi - ax_.lo) * cn;
+    int e = 0;
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<T, uint8_t>) e = hline_u8_avx2(S, Hm);
+#endif
+    const int* of = eofs_.data();
+    const FT* c0 = ec0_.data();
+    const FT* c1 = ec1_.data();
+    for (; e < n; ++e) {
+      const T* p = S + of[e];
+      if constexpr (std::is_same_v<T, int32_t>) {
+        Hm[e] = int64_t(c0[e]) * p[0] + int64_t(c1[e]) * p[cn];  // exact: |sum| <= 2^63
+      } else {
+        Hm[e] = static_cast<FT>(c0[e] * static_cast<FT>(p[0]) + c1[e] * static_cast<FT>(p[cn]));
+      }
+    }
+  }
+
+#if defined(__AVX2__)
+  // uint8: 16 elements at a time; a 32-bit gather fetches both taps of an element (cn <= 3) or
+  // two gathers do (cn >= 4); the taps as int16 pairs times the packed weights (madd) give the
+  // 16-bit fixed-point values (at most 255 * 256, no overflow).
+  int hline_u8_avx2(const uint8_t* S, uint16_t* H) const {
+    const int n = nvec_, cn = cn_;
+    const int* of = eofs_.data();
+    const __m256i lo8 = _mm256_set1_epi32(0xff);
+    const __m128i shift1 = _mm_cvtsi32_si128(8 * cn);
+    const int* base = reinterpret_cast<const int*>(S);
+    int e = 0;
+    for (; e < n; e += 16) {
+      __m256i r[2];
+      for (int h = 0; h < 2; ++h) {
+        const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(of + e + 8 * h));
+        const __m256i g0 = _mm256_i32gather_epi32(base, idx, 1);
+        __m256i p0 = _mm256_and_si256(g0, lo8), p1;
+        if (cn <= 3) {
+          p1 = _mm256_and_si256(_mm256_srl_epi32(g0, shift1), lo8);
+        } else {
+          const __m256i g1 = _mm256_i32gather_epi32(base, _mm256_add_epi32(idx, _mm256_set1_epi32(cn)), 1);
+          p1 = _mm256_and_si256(g1, lo8);
+        }
+        const __m256i pk = _mm256_or_si256(p0, _mm256_slli_epi32(p1, 16));
+        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wpk_.data() + e + 8 * h));
+        r[h] = _mm256_madd_epi16(pk, w);
+      }
+      const __m256i pk16 = _mm256_permute4x64_epi64(_mm256_packus_epi32(r[0], r[1]), 0xD8);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(H + e), pk16);
+    }
+    return e;
+  }
+#endif
+
+  void set_row(const FT* H, T* D, int n) const {
+    constexpr int64_t half = int64_t(1) << (F - 1);
+    for (int i = 0; i < n; ++i) {
+      if constexpr (std::is_same_v<T, uint8_t>) {
+        D[i] = sat_to<uint8_t>((int64_t(H[i]) + half) >> F);
+      } else if constexpr (std::is_same_v<T, int32_t>) {
+        D[i] = sat_to<int32_t>(int64_t(uint64_t(H[i]) + uint64_t(half)) >> F);
+      } else if constexpr (std::is_signed_v<FT>) {
+        D[i] = sat_to<T>(int32_t(uint32_t(H[i]) + uint32_t(half)) >> F);
+      } else {
+        D[i] = sat_to<T>((uint32_t(H[i]) + uint32_t(half)) >> F);
+      }
+    }
+  }
+
+  void vline(const FT* H0, const FT* H1, int64_t c0, int64_t c1, T* D, int n) const {
+    int i = 0;
+    if constexpr (std::is_same_v<T, uint8_t>) {
+#if defined(__AVX2__)
+      i = vline_u8_avx2(H0, H1, int(c0), int(c1), D, n);
+#endif
+      for (; i < n; ++i) D[i] = sat_to<uint8_t>((uint32_t(H0[i]) * uint32_t(c0) + uint32_t(H1[i]) * uint32_t(c1) + (1u << 15)) >> 16);
+    } else if constexpr (std::is_same_v<T, int32_t>) {
+      for (; i < n; ++i) {
+        const int64_t s = sat_add64(mul_fixed64(H0[i], c0), mul_fixed64(H1[i], c1));
+        D[i] = sat_to<int32_t>(int64_t(uint64_t(s) + (uint64_t(1) << 31)) >> 32);
+      }
+    } else if constexpr (std::is_signed_v<FT>) {
+      for (; i < n; ++i) {
+        const int64_t s = int64_t(H0[i]) * c0 + int64_t(H1[i]) * c1;
+        D[i] = sat_to<T>(int64_t(uint64_t(s) + (uint64_t(1) << 31)) >> 32);
+      }
+    } else {
+      for (; i < n; ++i) {
+        const uint64_t s = uint64_t(H0[i]) * uint64_t(c0) + uint64_t(H1[i]) * uint64_t(c1);
+        D[i] = sat_to<T>(int64_t((s + (uint64_t(1) << 31)) >> 32));
+      }
+    }
+  }
+
+#if defined(__AVX2__)
+  // (h0*c0 + h1*c1 + 2^15) >> 16 with madd: the 16-bit values are offset by -2^15 to fit int16,
+  // which takes 2^15 * (c0 + c1) = 2^23 off every sum; it is added back with the rounding term.
+  static int vline_u8_avx2(const uint16_t* H0, const uint16_t* H1, int c0, int c1, uint8_t* D, int n) {
+    const __m256i w = _mm256_set1_epi32(int32_t(uint32_t(c0) | (uint32_t(c1) << 16)));
+    const __m256i flip = _mm256_set1_epi16(int16_t(0x8000));
+    const __m256i bias = _mm256_set1_epi32((1 << 23) + (1 << 15));
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
+      __m256i out[2];
+      for (int h = 0; h < 2; ++h) {
+        const __m256i a = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(H0 + i + 16 * h)), flip);
+        const __m256i b = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(H1 + i + 16 * h)), flip);
+        const __m256i lo = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w), bias), 16);
+        const __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w), bias), 16);
+        out[h] = _mm256_packs_epi32(lo, hi);  // 16 values in order, per 128-bit lane
+      }
+      const __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi16(out[0], out[1]), 0xD8);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + i), r);
+    }
+    return i;
+  }
+#endif
+
+  int sh_, sw_, dh_, dw_, cn_;
+  ExactAxis ax_, ay_;
+  std::vector<int> eofs_;
+  std::vector<FT> ec0_, ec1_;
+  std::vector<int32_t> wpk_;
+  int nvec_ = 0;
+};
+
+}  // namespace
+
+// Called by prepare_resize (resize.cpp) for INTER_LINEAR_EXACT on the integer depths.
+std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::StepDesc& s, double isx, double isy) {
+  const auto& a = s.inputs[0].shape;
+  const auto& o = s.output.shape;
+  const int sh = int(a[0]), sw = int(a[1]), cn = a.size() == 3 ? int(a[2]) : 1;
+  const int dh = int(o[0]), dw = int(o[1]);
+  switch (s.output.dtype) {
+    case DType::UInt8: return std::make_unique<LinearExactResize<uint8_t>>(sh, sw, dh, dw, cn, isx, isy);
+    case DType::Int8: return std::make_unique<LinearExactResize<int8_t>>(sh, sw, dh, dw, cn, isx, isy);
+    case DType::UInt16: return std::make_unique<LinearExactResize<uint16_t>>(sh, sw, dh, dw, cn, isx, isy);
+    case DType::Int16: return std::make_unique<LinearExactResize<int16_t>>(sh, sw, dh, dw, cn, isx, isy);
+    case DType::Int32: return std::make_unique<LinearExactResize<int32_t>>(sh, sw, dh, dw, cn, isx, isy);
+    default: throw core::ValueError("[mnn.cv.resize] INTER_LINEAR_EXACT takes 8-, 16- and 32-bit integer images here");
+  }
+}
+
+}  // namespace mnn::cpu::MNN_ISA_NS
