@@ -141,14 +141,18 @@ class LinearExactResize final : public backend::Kernel {
       }
 #if defined(__AVX2__)
     if constexpr (std::is_same_v<T, uint8_t>) {
-      wpk_.resize(n);
-      for (int e = 0; e < n; ++e) wpk_[e] = int32_t(uint32_t(ec0_[e]) | (uint32_t(ec1_[e]) << 16));
-      // the vector loop reads 4 bytes at each tap (one load covers both taps when cn <= 3):
-      // only while that stays inside the row
-      const int reach = cn <= 3 ? 4 : cn + 4;
-      nvec_ = 0;
-      while (nvec_ < n && eofs_[nvec_] + reach <= sw * cn) ++nvec_;
-      nvec_ &= ~15;
+      if (cn <= 4) {
+        // pixels whose 8-byte load (both taps: 2 cn <= 8 bytes) stays inside the row, in pairs;
+        // the weights of pixels x, x + 1 broadcast to the two 128-bit halves
+        const int np = ax_.hi - ax_.lo;
+        while (npix_ < np && ax_.ofs[ax_.lo + npix_] * cn + 8 <= sw * cn) ++npix_;
+        npix_ &= ~1;
+        wvec_.resize(size_t(npix_) * 4);
+        for (int x = 0; x < npix_; ++x) {
+          const int32_t w = int32_t(uint32_t(ax_.c0[ax_.lo + x]) | (uint32_t(ax_.c1[ax_.lo + x]) << 16));
+          for (int k = 0; k < 4; ++k) wvec_[size_t(x) * 4 + k] = w;
+        }
+      }
     }
 #endif
   }
@@ -159,8 +163,8 @@ class LinearExactResize final : public backend::Kernel {
     const int rw = dw_ * cn_;
     const int64_t grain = std::max<int64_t>(1, 8192 / std::max(1, rw));
     core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
-      std::vector<FT> buf(size_t(2) * rw);
-      FT* slot[2] = {buf.data(), buf.data() + rw};
+      std::vector<FT> buf(size_t(2) * (rw + 4));
+      FT* slot[2] = {buf.data(), buf.data() + rw + 4};
       int held[2] = {-1, -1};
       // the horizontal pass of source row r, kept in one of two slots (not in `keep`)
       auto row = [&](int r, int keep) -> const FT* {
@@ -188,11 +192,6 @@ class LinearExactResize final : public backend::Kernel {
  private:
   void hline(const T* S, FT* H) const {
     const int cn = cn_;
-    for (int x = 0; x < ax_.lo; ++x)
-      for (int c = 0; c < cn; ++c) H[x * cn + c] = fixed_of<T, FT, F>(S[c]);
-    const T* last = S + size_t(sw_ - 1) * cn;
-    for (int x = ax_.hi; x < dw_; ++x)
-      for (int c = 0; c < cn; ++c) H[x * cn + c] = fixed_of<T, FT, F>(last[c]);
     FT* Hm = H + ax_.lo * cn;
     const int n = (ax_.hi - ax_.lo) * cn;
     int e = 0;
@@ -210,39 +209,53 @@ class LinearExactResize final : public backend::Kernel {
         Hm[e] = static_cast<FT>(c0[e] * static_cast<FT>(p[0]) + c1[e] * static_cast<FT>(p[cn]));
       }
     }
+    // the edges last: the vector loop's stores run past its last pixel
+    for (int x = 0; x < ax_.lo; ++x)
+      for (int c = 0; c < cn; ++c) H[x * cn + c] = fixed_of<T, FT, F>(S[c]);
+    const T* last = S + size_t(sw_ - 1) * cn;
+    for (int x = ax_.hi; x < dw_; ++x)
+      for (int c = 0; c < cn; ++c) H[x * cn + c] = fixed_of<T, FT, F>(last[c]);
   }
 
 #if defined(__AVX2__)
-  // uint8: 16 elements at a time; a 32-bit gather fetches both taps of an element (cn <= 3) or
-  // two gathers do (cn >= 4); the taps as int16 pairs times the packed weights (madd) give the
-  // 16-bit fixed-point values (at most 255 * 256, no overflow).
+  // uint8 with 1 to 4 channels, two pixels per vector: one 8-byte load holds both taps of a
+  // pixel; a byte shuffle pairs them per channel as int16 (p0, p1), madd with (c0, c1) gives
+  // c0*p0 + c1*p1 (at most 255 * 256), and 4 values are stored per pixel, the ones past its cn
+  // overwritten by the next pixel (or the edge fill; the row buffer has room for them).
   int hline_u8_avx2(const uint8_t* S, uint16_t* H) const {
-    const int n = nvec_, cn = cn_;
-    const int* of = eofs_.data();
-    const __m256i lo8 = _mm256_set1_epi32(0xff);
-    const __m128i shift1 = _mm_cvtsi32_si128(8 * cn);
-    const int* base = reinterpret_cast<const int*>(S);
-    int e = 0;
-    for (; e < n; e += 16) {
-      __m256i r[2];
-      for (int h = 0; h < 2; ++h) {
-        const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(of + e + 8 * h));
-        const __m256i g0 = _mm256_i32gather_epi32(base, idx, 1);
-        __m256i p0 = _mm256_and_si256(g0, lo8), p1;
-        if (cn <= 3) {
-          p1 = _mm256_and_si256(_mm256_srl_epi32(g0, shift1), lo8);
-        } else {
-          const __m256i g1 = _mm256_i32gather_epi32(base, _mm256_add_epi32(idx, _mm256_set1_epi32(cn)), 1);
-          p1 = _mm256_and_si256(g1, lo8);
-        }
-        const __m256i pk = _mm256_or_si256(p0, _mm256_slli_epi32(p1, 16));
-        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wpk_.data() + e + 8 * h));
-        r[h] = _mm256_madd_epi16(pk, w);
-      }
-      const __m256i pk16 = _mm256_permute4x64_epi64(_mm256_packus_epi32(r[0], r[1]), 0xD8);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(H + e), pk16);
+    const int cn = cn_, np = npix_;
+    if (np == 0) return 0;
+    alignas(16) int8_t ctl[16];
+    for (int j = 0; j < 4; ++j) {
+      const bool on = j < cn;
+      ctl[4 * j] = on ? int8_t(j) : int8_t(-128);
+      ctl[4 * j + 1] = -128;
+      ctl[4 * j + 2] = on ? int8_t(cn + j) : int8_t(-128);
+      ctl[4 * j + 3] = -128;
     }
-    return e;
+    const __m256i shuf = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(ctl)));
+    const int* ofs = ax_.ofs.data() + ax_.lo;
+    const int32_t* wv = wvec_.data();
+    int x = 0;
+    for (; x + 4 <= np; x += 4) {
+      const __m256i pa = _mm256_inserti128_si256(
+          _mm256_castsi128_si256(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(S + ofs[x] * cn))),
+          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(S + ofs[x + 1] * cn)), 1);
+      const __m256i pb = _mm256_inserti128_si256(
+          _mm256_castsi128_si256(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(S + ofs[x + 2] * cn))),
+          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(S + ofs[x + 3] * cn)), 1);
+      const __m256i ra = _mm256_madd_epi16(_mm256_shuffle_epi8(pa, shuf),
+                                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wv + 4 * x)));
+      const __m256i rb = _mm256_madd_epi16(_mm256_shuffle_epi8(pb, shuf),
+                                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wv + 4 * x + 8)));
+      const __m256i r = _mm256_packus_epi32(ra, rb);  // lanes: (x, x+2), (x+1, x+3)
+      const __m128i lo = _mm256_castsi256_si128(r), hi = _mm256_extracti128_si256(r, 1);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(H + x * cn), lo);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(H + (x + 1) * cn), hi);
+      _mm_storeh_pi(reinterpret_cast<__m64*>(H + (x + 2) * cn), _mm_castsi128_ps(lo));
+      _mm_storeh_pi(reinterpret_cast<__m64*>(H + (x + 3) * cn), _mm_castsi128_ps(hi));
+    }
+    return x * cn;
   }
 #endif
 
@@ -314,8 +327,8 @@ class LinearExactResize final : public backend::Kernel {
   ExactAxis ax_, ay_;
   std::vector<int> eofs_;
   std::vector<FT> ec0_, ec1_;
-  std::vector<int32_t> wpk_;
-  int nvec_ = 0;
+  std::vector<int32_t> wvec_;
+  int npix_ = 0;
 };
 
 }  // namespace
