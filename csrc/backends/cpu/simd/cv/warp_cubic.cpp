@@ -17,17 +17,20 @@
 //   image follow the border mode one by one: the constant value, the reflected / wrapped /
 //   replicated pixel, or for BORDER_TRANSPARENT a reference pixel of the destination.
 // * uint8/uint16/float32 run cv2's 8-lane loop: whole groups of 8 pixels. With BORDER_CONSTANT a
-//   group whose every point lies outside (-3, n+1) on some axis is set to the constant (points
+//   group whose every point lies outside [-3, n+1) on some axis is set to the constant (points
 //   that would sum to the constant times weights not adding up to exactly 1 elsewhere); the last,
 //   partial group is the 8 pixels ending at the row's end (overlapping the previous group); a
 //   row shorter than 8 is computed pixel by pixel. With BORDER_TRANSPARENT such an all-outside
 //   group is left as it was, the partial group is the remaining pixels, and every outside tap of
 //   a group reads the destination's pixel at the group's first column (as cv2 does).
-// * int16, float64 and 2-channel images take cv2's generic path: the products of w0 and w3
-//   grouped as (A*t)*(t-1)^2 and (A*t*t)*(1-t), every pixel computed, an outside transparent tap
-//   reading the pixel's own old value. Its sums differ from ours in the last float bit on about
-//   one value in six (not found which order it uses): float results within ~2 ulp, integer
-//   results rarely 1 off where the sum lies within a hair of .5.
+// * int16, float64 and 2-channel images take cv2's generic path, pixel by pixel (measured bit
+//   by bit against cv2 5.0, tests/cv/test_warp_cubic9.py): the products of w0 and w3 grouped as
+//   (A*t)*(t-1)^2 and (A*t*t)*(1-t); each row of taps summed from its second tap (w1*p1, then
+//   fma of p0, p2, p3); an outside transparent tap reads the pixel's own old value. With
+//   BORDER_CONSTANT / BORDER_TRANSPARENT a point outside [-3, n+1) on some axis takes the
+//   constant as given / keeps its old value. A float64 pixel that is not wholly inside sums taps
+//   truncated toward zero to integers (cv2 holds them in int registers there): the source
+//   pixels, the constant and the old destination pixel alike, whatever the border mode.
 #include "backends/cpu/simd/cv/warp_cubic.h"
 
 #include <algorithm>
@@ -198,11 +201,12 @@ class CubicRow {
     }
   }
 
-  // Whether any point of a group may have a tap inside: (-3, n+1) on both axes.
+  // Whether any point of a group lies in [-3, n+1) on both axes (cv2 computes such a group; -3
+  // itself included, though all its taps are outside).
   bool group_touches(const float* cx, const float* cy) const {
     const float xr = float(p_.sw + 1), yr = float(p_.sh + 1);
     bool any = false;
-    for (int k = 0; k < kLanes; ++k) any |= cx[k] > -3.f && cx[k] < xr && cy[k] > -3.f && cy[k] < yr;
+    for (int k = 0; k < kLanes; ++k) any |= cx[k] >= -3.f && cx[k] < xr && cy[k] >= -3.f && cy[k] < yr;
     return any;
   }
 
@@ -265,9 +269,8 @@ class CubicRow {
       yi[k] = unsigned(ty) < unsigned(sh) ? ty : fixed_value ? -1 : cubic_border_index(ty, sh, mode);
     }
     const T* other = mode == kConstant ? bval_ : ref;
-    if (generic_ && fixed_value &&
-        !(sx > -3.f && sx < float(sw + 1) && sy > -3.f && sy < float(sh + 1))) {
-      // far outside, (-3, n+1) on some axis: cv2's generic path stores the constant as given /
+    if (generic_ && fixed_value && (ix < -3 || ix > sw || iy < -3 || iy > sh)) {
+      // far outside, [-3, n+1) on some axis: cv2's generic path stores the constant as given /
       // keeps the old pixel (nearer points sum their taps, every one of them outside or not)
       if (mode == kConstant)
         for (int c = 0; c < cn; ++c) D[c] = bval_[c];
