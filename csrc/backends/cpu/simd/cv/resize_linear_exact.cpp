@@ -161,7 +161,10 @@ class LinearExactResize final : public backend::Kernel {
     const T* src = reinterpret_cast<const T*>(in[0]);
     T* dst = reinterpret_cast<T*>(out);
     const int rw = dw_ * cn_;
-    const int64_t grain = std::max<int64_t>(1, 8192 / std::max(1, rw));
+    // A small resize (1080p -> 224x224 is ~0.15 ms on one core) loses more to waking the pool's
+    // workers on a busy machine than a second core gains it: one chunk below ~1M row-pass values.
+    const int64_t work = (std::min<int64_t>(sh_, 2 * int64_t(dh_)) + dh_) * int64_t(rw);
+    const int64_t grain = work < (int64_t(1) << 20) ? std::max(1, dh_) : std::max<int64_t>(1, 8192 / std::max(1, rw));
     core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
       std::vector<FT> buf(size_t(2) * (rw + 4));
       FT* slot[2] = {buf.data(), buf.data() + rw + 4};
