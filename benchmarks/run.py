@@ -452,6 +452,7 @@ def w_cv():
         return hier
     cases = [
         (f"cv resize {w}x{h}x3 u8 -> 224x224 linear", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR)),
+        (f"cv resize {w}x{h}x3 u8 -> 224x224 linear_exact", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR_EXACT)),
         (f"cv resize {w}x{h}x3 u8 -> {w * 4 // 3}x{h * 4 // 3} linear",
          lambda m, x: m.resize(x, (w * 4 // 3, h * 4 // 3), interpolation=m.INTER_LINEAR)),
         (f"cv resize {w}x{h}x3 u8 -> {w // 3}x{h // 3} linear",
