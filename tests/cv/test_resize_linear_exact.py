@@ -127,19 +127,37 @@ def test_linear_exact_noncontiguous(dtype):
 
 @pytest.mark.parametrize("cn", [1, 2, 3, 4, 5])
 def test_linear_exact_floats_are_linear(cn):
+    # cv2 resizes float images with INTER_LINEAR; with 1, 3 or 4 channels and an explicit dsize
+    # that is IPP's lerp (resize_linear_exact.cpp): exact for float64 and 1-channel float32,
+    # float32 with 3 or 4 channels within a few ulp on a few pixels (IPP's vector lanes)
     rng = np.random.default_rng(4)
     for dtype in ("float32", "float64"):
-        src = _image(rng, dtype, (21, 34, cn))
-        for dsize in [(13, 9), (50, 41), (17, 10)]:
+        for _ in range(4):
+            h, w = (int(v) for v in rng.integers(2, 40, 2))
+            src = _image(rng, dtype, (h, w, cn))
+            dsize = tuple(int(v) for v in rng.integers(1, 60, 2))
             want = cv2.resize(src, dsize, interpolation=LE)
             np.testing.assert_array_equal(want, cv2.resize(src, dsize, interpolation=cv2.INTER_LINEAR))
             got = np.asarray(cv.resize(src, dsize, interpolation=LE))
             lin = np.asarray(cv.resize(src, dsize, interpolation=cv2.INTER_LINEAR))
             np.testing.assert_array_equal(got, lin)  # the same kernel as INTER_LINEAR
-            if cn in (2, 5):  # cv2's own code
+            if dtype == "float64" or cn in (1, 2, 5):
                 np.testing.assert_array_equal(got, want)
-            else:  # 1, 3, 4 channels: cv2 hands INTER_LINEAR to IPP, whose float rounding is its own
+            else:
                 np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
+                assert (got != want).mean() < 0.05
+
+
+def test_linear_float_fx_fy_and_thin_sources_stay_close():
+    # fx / fy that are not the size ratios, and 1-pixel sources: cv2's own code there, not IPP
+    rng = np.random.default_rng(12)
+    for dtype in ("float32", "float64"):
+        for shape, kw in [((13, 37), dict(dsize=(0, 0), fx=2.1, fy=1.3)), ((1, 9, 3), dict(dsize=(12, 5))),
+                          ((24, 1, 4), dict(dsize=(3, 26)))]:
+            src = _image(rng, dtype, shape)
+            want = cv2.resize(src, interpolation=LE, **kw)
+            got = np.asarray(cv.resize(src, interpolation=LE, **kw))
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
 
 
 def test_linear_exact_same_size_is_a_copy():

@@ -37,6 +37,7 @@
 namespace mnn::cpu::MNN_ISA_NS {
 
 std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::StepDesc& s, double isx, double isy);
+std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s);
 
 namespace {
 
@@ -334,6 +335,93 @@ class LinearExactResize final : public backend::Kernel {
   int npix_ = 0;
 };
 
+// INTER_LINEAR (and so LINEAR_EXACT) on float32 / float64 images of 1, 3 or 4 channels: cv2 5.0
+// hands these to IPP, whose arithmetic (measured against cv2 bit by bit) is: the source coordinate
+// f = fma(d + 0.5, n_src / n_dst, -0.5) in double, i = floor(f), t = f - i in the image's type
+// (a t that rounds to 1 moves on to i + 1 with t = 0); taps clamped to the image; each pass a
+// fused lerp fma(b - a, t, a), the horizontal one first.
+struct LerpAxis {
+  std::vector<int> i0, i1;
+  std::vector<double> t;
+};
+
+LerpAxis lerp_axis(int ssize, int dsize, bool f32) {
+  LerpAxis a;
+  a.i0.resize(dsize);
+  a.i1.resize(dsize);
+  a.t.resize(dsize);
+  const double scale = double(ssize) / double(dsize);
+  for (int d = 0; d < dsize; ++d) {
+    const double f = std::fma(double(d) + 0.5, scale, -0.5);
+    int i = static_cast<int>(std::floor(f));
+    double t = f - double(i);
+    if (f32) t = double(static_cast<float>(t));
+    if (t == 1.0) ++i, t = 0.0;
+    a.i0[d] = std::min(std::max(i, 0), ssize - 1);
+    a.i1[d] = std::min(std::max(i + 1, 0), ssize - 1);
+    a.t[d] = t;
+  }
+  return a;
+}
+
+template <class T>
+class LerpResize final : public backend::Kernel {
+ public:
+  LerpResize(int sh, int sw, int dh, int dw, int cn)
+      : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn),
+        ax_(lerp_axis(sw, dw, std::is_same_v<T, float>)), ay_(lerp_axis(sh, dh, std::is_same_v<T, float>)) {
+    const int n = dw * cn;
+    e0_.resize(n);
+    e1_.resize(n);
+    et_.resize(n);
+    for (int x = 0, e = 0; x < dw; ++x)
+      for (int c = 0; c < cn; ++c, ++e) {
+        e0_[e] = ax_.i0[x] * cn + c;
+        e1_[e] = ax_.i1[x] * cn + c;
+        et_[e] = static_cast<T>(ax_.t[x]);
+      }
+  }
+
+  void run(char* const* in, char* out) override {
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const int rw = dw_ * cn_;
+    const int64_t grain = std::max<int64_t>(1, 16384 / std::max(1, rw));
+    core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
+      std::vector<T> buf(size_t(2) * rw);
+      T* slot[2] = {buf.data(), buf.data() + rw};
+      int held[2] = {-1, -1};
+      auto row = [&](int r, int keep) -> const T* {
+        for (int k = 0; k < 2; ++k)
+          if (held[k] == r) return slot[k];
+        const int k = held[0] == keep ? 1 : 0;
+        const T* S = src + size_t(r) * sw_ * cn_;
+        T* H = slot[k];
+        for (int e = 0; e < rw; ++e) {
+          const T a = S[e0_[e]], b = S[e1_[e]];
+          H[e] = std::fma(b - a, et_[e], a);
+        }
+        held[k] = r;
+        return H;
+      };
+      for (int64_t y = y0; y < y1; ++y) {
+        const int r0 = ay_.i0[y], r1 = ay_.i1[y];
+        const T* h0 = row(r0, r1);
+        const T* h1 = row(r1, r0);
+        const T t = static_cast<T>(ay_.t[y]);
+        T* D = dst + size_t(y) * rw;
+        for (int e = 0; e < rw; ++e) D[e] = std::fma(h1[e] - h0[e], t, h0[e]);
+      }
+    });
+  }
+
+ private:
+  int sh_, sw_, dh_, dw_, cn_;
+  LerpAxis ax_, ay_;
+  std::vector<int> e0_, e1_;
+  std::vector<T> et_;
+};
+
 }  // namespace
 
 // Called by prepare_resize (resize.cpp) for INTER_LINEAR_EXACT on the integer depths.
@@ -350,6 +438,17 @@ std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::Step
     case DType::Int32: return std::make_unique<LinearExactResize<int32_t>>(sh, sw, dh, dw, cn, isx, isy);
     default: throw core::ValueError("[mnn.cv.resize] INTER_LINEAR_EXACT takes 8-, 16- and 32-bit integer images here");
   }
+}
+
+// Called by prepare_resize (resize.cpp) for INTER_LINEAR / LINEAR_EXACT on float32 / float64
+// images of 1, 3 or 4 channels (those cv2 gives IPP).
+std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s) {
+  const auto& a = s.inputs[0].shape;
+  const auto& o = s.output.shape;
+  const int sh = int(a[0]), sw = int(a[1]), cn = a.size() == 3 ? int(a[2]) : 1;
+  const int dh = int(o[0]), dw = int(o[1]);
+  if (s.output.dtype == core::DType::Float32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn);
+  return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn);
 }
 
 }  // namespace mnn::cpu::MNN_ISA_NS
