@@ -9,12 +9,14 @@ Python lists; they return mnn arrays of float64 like cv2 returns numpy arrays.
 Agreement with cv2 5.0 (tests/cv/test_geometry.py):
 - resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact, and NEAREST(_EXACT) and
   AREA on every depth; CUBIC and the other 16-bit interpolations within 1 (cv2 hands those with
-  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative. HxWx1 comes back
+  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative but LINEAR with an
+  explicit dsize: IPP's lerp, exact for float64 and 1-channel float32, a few ulp on a few 3/4-channel
+  float32 pixels (resize_linear_exact.cpp). HxWx1 comes back
   HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with 2 or more than 4 channels is
   exact for every interpolation, CUBIC included; tests/cv/test_resize_channels.py), and cv2's error
   for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT exact on
-  every depth cv2 takes (its fixed-point resize on uint8/int8/uint16/int16/int32, INTER_AREA for
-  a 2x downscale, INTER_LINEAR on floats; tests/cv/test_resize_linear_exact.py).
+  the integer depths cv2 takes (its fixed-point resize on uint8/int8/uint16/int16/int32, INTER_AREA
+  for a 2x downscale); floats are INTER_LINEAR as in cv2 (tests/cv/test_resize_linear_exact.py).
 - warpAffine / warpPerspective / remap: NEAREST and LINEAR with 1, 3 or 4 channels of uint8,
   uint16 or float32 exact in every column (cv2's AVX2 column split and scalar-tail rounding,
   tests/cv/test_warp_tails.py); CUBIC exact for uint8/uint16/float32 with 1, 3 or 4 channels
