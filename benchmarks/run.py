@@ -459,6 +459,7 @@ def w_cv():
     cases = [
         ("cv dnn.NMSBoxes 2000 boxes", lambda m, x: m.dnn.NMSBoxes(nms_boxes, nms_scores, 0.25, 0.45)),
         (f"cv resize {w}x{h}x3 u8 -> 224x224 linear", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR)),
+        (f"cv resize {w}x{h}x3 u8 -> 224x224 linear_exact", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR_EXACT)),
         (f"cv resize {w}x{h}x3 u8 -> {w * 4 // 3}x{h * 4 // 3} linear",
          lambda m, x: m.resize(x, (w * 4 // 3, h * 4 // 3), interpolation=m.INTER_LINEAR)),
         (f"cv resize {w}x{h}x3 u8 -> {w // 3}x{h // 3} linear",

@@ -9,11 +9,14 @@ Python lists; they return mnn arrays of float64 like cv2 returns numpy arrays.
 Agreement with cv2 5.0 (tests/cv/test_geometry.py):
 - resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact, and NEAREST(_EXACT) and
   AREA on every depth; CUBIC and the other 16-bit interpolations within 1 (cv2 hands those with
-  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative. HxWx1 comes back
+  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative but LINEAR with an
+  explicit dsize: IPP's lerp, exact for float64 and 1-channel float32, a few ulp on a few 3/4-channel
+  float32 pixels (resize_linear_exact.cpp). HxWx1 comes back
   HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with 2 or more than 4 channels is
   exact for every interpolation, CUBIC included; tests/cv/test_resize_channels.py), and cv2's error
-  for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT is not
-  implemented (raises).
+  for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT exact on
+  the integer depths cv2 takes (its fixed-point resize on uint8/int8/uint16/int16/int32, INTER_AREA
+  for a 2x downscale); floats are INTER_LINEAR as in cv2 (tests/cv/test_resize_linear_exact.py).
 - warpAffine / warpPerspective / remap: NEAREST and LINEAR with 1, 3 or 4 channels of uint8,
   uint16 or float32 exact in every column (cv2's AVX2 column split and scalar-tail rounding,
   tests/cv/test_warp_tails.py); CUBIC exact for uint8/uint16/float32 with 1, 3 or 4 channels
@@ -185,12 +188,15 @@ def _resize(src, dsize, fx, fy, interpolation):
             raise fail(fn, "!dsize.empty()")
     interpolation = int(interpolation)
     if interpolation not in _INTERPOLATIONS:
-        if interpolation == INTER_LINEAR_EXACT:
-            raise fail(fn, "INTER_LINEAR_EXACT is not implemented in mnn.cv (use INTER_LINEAR)")
         raise fail(fn, f"Unknown interpolation method {interpolation}")
     if w == sw and h == sh:
         return _np.array(img)  # cv2 copies when the size does not change
-    if depth == "int8" or depth in _NEAREST_ONLY_DTYPES:
+    if interpolation == INTER_LINEAR_EXACT and depth in ("int8", "int32"):
+        # cv2's bit-exact linear resize (resize_linear_exact.cpp) takes these depths too, but its
+        # 2x downscale on both axes is INTER_AREA, which it has for neither (but for 2 channels)
+        if shape[2:3] != (2,) and _area_fast2x(isx, isy):
+            raise fail(fn, f"func != 0 (cv2 has no INTER_AREA for {depth}, which INTER_LINEAR_EXACT uses for a 2x downscale)")
+    elif depth == "int8" or depth in _NEAREST_ONLY_DTYPES:
         if interpolation not in (INTER_NEAREST, INTER_NEAREST_EXACT):
             raise fail(fn, f"func != 0 (cv2 resizes {depth} images with INTER_NEAREST or INTER_NEAREST_EXACT only)")
         if depth != "int8":
@@ -217,7 +223,15 @@ def _resize(src, dsize, fx, fy, interpolation):
 
 
 _INTERPOLATIONS = frozenset((INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_AREA, INTER_LANCZOS4,
-                             INTER_NEAREST_EXACT))
+                             INTER_NEAREST_EXACT, INTER_LINEAR_EXACT))
+
+
+def _area_fast2x(isx, isy):
+    """Whether both scale factors are 2 within DBL_EPSILON (cv2's is_area_fast with factor 2), the
+    test of prepare_resize (resize.cpp) in the same doubles."""
+    sx, sy = 1.0 / isx, 1.0 / isy
+    eps = 2.220446049250313e-16
+    return round(sx) == 2 and round(sy) == 2 and abs(sx - 2) < eps and abs(sy - 2) < eps
 
 
 # Depths cv2 resizes with the nearest-neighbour modes only: a gather of whole pixels, which the

@@ -17,17 +17,20 @@
 //   image follow the border mode one by one: the constant value, the reflected / wrapped /
 //   replicated pixel, or for BORDER_TRANSPARENT a reference pixel of the destination.
 // * uint8/uint16/float32 run cv2's 8-lane loop: whole groups of 8 pixels. With BORDER_CONSTANT a
-//   group whose every point lies outside (-3, n+1) on some axis is set to the constant (points
+//   group whose every point lies outside [-3, n+1) on some axis is set to the constant (points
 //   that would sum to the constant times weights not adding up to exactly 1 elsewhere); the last,
 //   partial group is the 8 pixels ending at the row's end (overlapping the previous group); a
 //   row shorter than 8 is computed pixel by pixel. With BORDER_TRANSPARENT such an all-outside
 //   group is left as it was, the partial group is the remaining pixels, and every outside tap of
 //   a group reads the destination's pixel at the group's first column (as cv2 does).
-// * int16, float64 and 2-channel images take cv2's generic path: the products of w0 and w3
-//   grouped as (A*t)*(t-1)^2 and (A*t*t)*(1-t), every pixel computed, an outside transparent tap
-//   reading the pixel's own old value. Its sums differ from ours in the last float bit on about
-//   one value in six (not found which order it uses): float results within ~2 ulp, integer
-//   results rarely 1 off where the sum lies within a hair of .5.
+// * int16, float64 and 2-channel images take cv2's generic path, pixel by pixel (measured bit
+//   by bit against cv2 5.0, tests/cv/test_warp_cubic9.py): the products of w0 and w3 grouped as
+//   (A*t)*(t-1)^2 and (A*t*t)*(1-t); each row of taps summed from its second tap (w1*p1, then
+//   fma of p0, p2, p3); an outside transparent tap reads the pixel's own old value. With
+//   BORDER_CONSTANT / BORDER_TRANSPARENT a point outside [-3, n+1) on some axis takes the
+//   constant as given / keeps its old value. A float64 pixel that is not wholly inside sums taps
+//   truncated toward zero to integers (cv2 holds them in int registers there): the source
+//   pixels, the constant and the old destination pixel alike, whatever the border mode.
 #include "backends/cpu/simd/cv/warp_cubic.h"
 
 #include <algorithm>
@@ -198,11 +201,12 @@ class CubicRow {
     }
   }
 
-  // Whether any point of a group may have a tap inside: (-3, n+1) on both axes.
+  // Whether any point of a group lies in [-3, n+1) on both axes (cv2 computes such a group; -3
+  // itself included, though all its taps are outside).
   bool group_touches(const float* cx, const float* cy) const {
     const float xr = float(p_.sw + 1), yr = float(p_.sh + 1);
     bool any = false;
-    for (int k = 0; k < kLanes; ++k) any |= cx[k] > -3.f && cx[k] < xr && cy[k] > -3.f && cy[k] < yr;
+    for (int k = 0; k < kLanes; ++k) any |= cx[k] >= -3.f && cx[k] < xr && cy[k] >= -3.f && cy[k] < yr;
     return any;
   }
 
@@ -213,9 +217,16 @@ class CubicRow {
     float v[CN];
     for (int r = 0; r < 4; ++r, S += step_) {
       float h[CN];
-      for (int c = 0; c < CN; ++c) h[c] = float(S[c]) * wx[0];
-      for (int k = 1; k < 4; ++k)
-        for (int c = 0; c < CN; ++c) h[c] = std::fma(float(S[k * CN + c]), wx[k], h[c]);
+      if (generic_) {  // cv2's generic path starts each row at its second tap
+        for (int c = 0; c < CN; ++c) h[c] = float(S[CN + c]) * wx[1];
+        for (int c = 0; c < CN; ++c) h[c] = std::fma(float(S[c]), wx[0], h[c]);
+        for (int k = 2; k < 4; ++k)
+          for (int c = 0; c < CN; ++c) h[c] = std::fma(float(S[k * CN + c]), wx[k], h[c]);
+      } else {
+        for (int c = 0; c < CN; ++c) h[c] = float(S[c]) * wx[0];
+        for (int k = 1; k < 4; ++k)
+          for (int c = 0; c < CN; ++c) h[c] = std::fma(float(S[k * CN + c]), wx[k], h[c]);
+      }
       if (r == 0) {
         for (int c = 0; c < CN; ++c) v[c] = h[c] * wy[0];
       } else {
@@ -240,10 +251,8 @@ class CubicRow {
         const T* q = S + c;
         float v = 0.f;
         for (int r = 0; r < 4; ++r, q += step_) {
-          float h = float(q[0]) * wx[0];
-          h = std::fma(float(q[cn]), wx[1], h);
-          h = std::fma(float(q[2 * cn]), wx[2], h);
-          h = std::fma(float(q[3 * cn]), wx[3], h);
+          const float t[4] = {float(q[0]), float(q[cn]), float(q[2 * cn]), float(q[3 * cn])};
+          const float h = row_sum(t, wx);
           v = r == 0 ? h * wy[0] : std::fma(h, wy[r], v);
         }
         D[c] = cubic_cast<T>(v);
@@ -260,27 +269,52 @@ class CubicRow {
       yi[k] = unsigned(ty) < unsigned(sh) ? ty : fixed_value ? -1 : cubic_border_index(ty, sh, mode);
     }
     const T* other = mode == kConstant ? bval_ : ref;
+    if (generic_ && fixed_value && (ix < -3 || ix > sw || iy < -3 || iy > sh)) {
+      // far outside, [-3, n+1) on some axis: cv2's generic path stores the constant as given /
+      // keeps the old pixel (nearer points sum their taps, every one of them outside or not)
+      if (mode == kConstant)
+        for (int c = 0; c < cn; ++c) D[c] = bval_[c];
+      return;
+    }
     for (int c = 0; c < cn; ++c) {
-      const float o = float(other[c]);
+      const float o = tap_value(other[c]);
       float v = 0.f;
       for (int r = 0; r < 4; ++r) {
         const T* row = src_ + size_t(yi[r] < 0 ? 0 : yi[r]) * step_ + c;
         float t[4];
-        for (int k = 0; k < 4; ++k) t[k] = (xi[k] >= 0 && yi[r] >= 0) ? float(row[size_t(xi[k]) * cn]) : o;
-        if constexpr (std::is_same_v<T, double>) {
-          // cv2 5.0 truncates every tap of a float64 pixel on this path to an integer (with the
-          // replicate / reflect / wrap borders; measured, the constant and transparent cases not
-          // reproduced)
-          if (!fixed_value)
-            for (int k = 0; k < 4; ++k) t[k] = float(std::trunc(double(row[size_t(xi[k]) * cn])));
-        }
-        float h = t[0] * wx[0];
-        h = std::fma(t[1], wx[1], h);
-        h = std::fma(t[2], wx[2], h);
-        h = std::fma(t[3], wx[3], h);
+        for (int k = 0; k < 4; ++k) t[k] = (xi[k] >= 0 && yi[r] >= 0) ? tap_value(row[size_t(xi[k]) * cn]) : o;
+        const float h = row_sum(t, wx);
         v = r == 0 ? h * wy[0] : std::fma(h, wy[r], v);
       }
       D[c] = cubic_cast<T>(v);
+    }
+  }
+
+  // One row of four taps: tap 0 first then fused multiply-adds; cv2's generic path starts at tap 1.
+  float row_sum(const float* t, const float* wx) const {
+    if (generic_) {
+      float h = t[1] * wx[1];
+      h = std::fma(t[0], wx[0], h);
+      h = std::fma(t[2], wx[2], h);
+      return std::fma(t[3], wx[3], h);
+    }
+    float h = t[0] * wx[0];
+    h = std::fma(t[1], wx[1], h);
+    h = std::fma(t[2], wx[2], h);
+    return std::fma(t[3], wx[3], h);
+  }
+
+  // A tap of a pixel that is not wholly inside, as the sum sees it. cv2 5.0's generic path
+  // holds these in int registers: a float64 value (source pixel, border constant or old
+  // destination pixel, whatever the border mode) is truncated toward zero there, and one out of
+  // int range (or NaN) becomes INT_MIN, as the x86 conversion gives.
+  static float tap_value(T v) { return float(int_value(v)); }
+  static double int_value(T v) {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!(v > -2147483649.0 && v < 2147483648.0)) return -2147483648.0;
+      return std::trunc(v);
+    } else {
+      return double(v);
     }
   }
 

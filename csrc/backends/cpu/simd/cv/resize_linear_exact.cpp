@@ -1,0 +1,454 @@
+// cv2.resize INTER_LINEAR_EXACT: cv2's bit-exact bilinear resize, reproduced in integer fixed
+// point so that every depth it takes (uint8, int8, uint16, int16, int32) gives cv2 5.0's values
+// exactly. (float32/float64 LINEAR_EXACT is plain INTER_LINEAR in cv2; the Python layer routes it
+// there, and a 2x downscale on both axes is INTER_AREA, chosen in resize.cpp's prepare.)
+//
+// The arithmetic, written from the behaviour of cv2's resize_bitExact and its fixed-point types:
+// * Coordinates in double: f = (1 / inv_scale) * (d + 0.5) - 0.5, i = floor(f). The fraction
+//   f - i becomes a fixed-point weight c1 = round_half_even((f - i) * 2^F), c0 = 2^F - c1, with F
+//   = 8 for uint8, 16 for the 8/16-bit types other than uint8, 32 for int32.
+// * i < 0 (or a source of one pixel) takes pixel 0 alone, i >= n - 1 the last pixel alone; both
+//   as the pixel scaled by 2^F, with no rounding in between.
+// * The horizontal pass keeps c0*p0 + c1*p1 in F fractional bits (uint16 for uint8, int32 /
+//   uint32 for the 16-bit types, int64 for int32: none of them can overflow, since c0 + c1 = 2^F).
+// * The vertical pass multiplies two such values into 2F bits and rounds half up:
+//   (h0*c0 + h1*c1 + 2^(2F-1)) >> 2F, saturated. For int32 each product is itself rounded back to
+//   32 fractional bits on its magnitude first (cv2's 64-bit fixed-point multiply). Rows that take
+//   one source row alone are (h + 2^(F-1)) >> F.
+// The results are integers computed exactly, so SIMD (AVX2 uint8 below) and scalar paths agree
+// bit for bit, whatever the thread split.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "backends/backend.h"
+#include "core/error.h"
+#include "core/threadpool.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::StepDesc& s, double isx, double isy);
+std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s);
+
+namespace {
+
+using core::DType;
+
+// Per source type: the fixed-point row type FT and its fractional bits.
+template <class T> struct ExactTraits;
+template <> struct ExactTraits<uint8_t> { using FT = uint16_t; static constexpr int F = 8; };
+template <> struct ExactTraits<int8_t> { using FT = int32_t; static constexpr int F = 16; };
+template <> struct ExactTraits<int16_t> { using FT = int32_t; static constexpr int F = 16; };
+template <> struct ExactTraits<uint16_t> { using FT = uint32_t; static constexpr int F = 16; };
+template <> struct ExactTraits<int32_t> { using FT = int64_t; static constexpr int F = 32; };
+
+// One axis: for destination index d in [lo, hi) the taps ofs[d], ofs[d] + 1 with weights c0, c1;
+// below lo the first source pixel, from hi on the last.
+struct ExactAxis {
+  std::vector<int> ofs;
+  std::vector<int64_t> c0, c1;
+  int lo = 0, hi = 0;
+};
+
+ExactAxis exact_axis(int ssize, int dsize, double inv_scale, int F) {
+  ExactAxis a;
+  a.ofs.assign(dsize, 0);
+  a.c0.assign(dsize, 0);
+  a.c1.assign(dsize, 0);
+  a.lo = 0;
+  a.hi = dsize;
+  const double scale = 1.0 / inv_scale;
+  const double one = std::ldexp(1.0, F);
+  for (int d = 0; d < dsize; ++d) {
+    // two roundings, no fused multiply-add (the build has -ffp-contract=off)
+    const double f = scale * (double(d) + 0.5) - 0.5;
+    const int i = static_cast<int>(std::floor(f));
+    if (i >= 0 && ssize > 1) {
+      if (i < ssize - 1) {
+        a.ofs[d] = i;
+        const int64_t c1 = static_cast<int64_t>(std::nearbyint((f - double(i)) * one));  // ties to even
+        a.c1[d] = c1;
+        a.c0[d] = (int64_t(1) << F) - c1;
+      } else {
+        a.ofs[d] = ssize - 1;
+        a.hi = std::min(a.hi, d);
+      }
+    } else {
+      a.lo = std::max(a.lo, d + 1);
+    }
+  }
+  if (a.hi < a.lo) a.hi = a.lo;  // (a one-pixel source: every index takes pixel 0)
+  return a;
+}
+
+template <class T>
+inline T sat_to(int64_t v) {
+  constexpr int64_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  return static_cast<T>(v < lo ? lo : v > hi ? hi : v);
+}
+
+// A row of one source pixel (cn values) scaled by 2^F.
+template <class T, class FT, int F>
+inline FT fixed_of(T v) {
+  return static_cast<FT>(static_cast<FT>(v) * (FT(1) << F));
+}
+
+// cv2's 64-bit fixed-point product (32 fractional bits each), rounded half up on the magnitude.
+inline int64_t mul_fixed64(int64_t h, int64_t c) {
+  const bool neg = (h < 0) != (c < 0);
+  const unsigned __int128 uh = h < 0 ? (unsigned __int128)(~uint64_t(h) + 1) : (unsigned __int128)uint64_t(h);
+  const unsigned __int128 uc = c < 0 ? (unsigned __int128)(~uint64_t(c) + 1) : (unsigned __int128)uint64_t(c);
+  const unsigned __int128 m = (uh * uc + (unsigned __int128)(uint64_t(1) << 31)) >> 32;
+  if (neg) return m >= ((unsigned __int128)1 << 63) ? std::numeric_limits<int64_t>::min() : -int64_t(uint64_t(m));
+  return m > (unsigned __int128)std::numeric_limits<int64_t>::max() ? std::numeric_limits<int64_t>::max()
+                                                                    : int64_t(uint64_t(m));
+}
+
+inline int64_t sat_add64(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return a < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+  return r;
+}
+
+template <class T>
+class LinearExactResize final : public backend::Kernel {
+  using FT = typename ExactTraits<T>::FT;
+  static constexpr int F = ExactTraits<T>::F;
+
+ public:
+  LinearExactResize(int sh, int sw, int dh, int dw, int cn, double isx, double isy)
+      : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn),
+        ax_(exact_axis(sw, dw, isx, F)), ay_(exact_axis(sh, dh, isy, F)) {
+    // Per element of the interpolated span [lo*cn, hi*cn): the first tap's offset in the row and
+    // the weights; for uint8 the weights packed as two int16 (c0 low, c1 high) for madd.
+    const int n = (ax_.hi - ax_.lo) * cn;
+    eofs_.resize(n);
+    ec0_.resize(n);
+    ec1_.resize(n);
+    for (int x = ax_.lo, e = 0; x < ax_.hi; ++x)
+      for (int c = 0; c < cn; ++c, ++e) {
+        eofs_[e] = ax_.ofs[x] * cn + c;
+        ec0_[e] = static_cast<FT>(ax_.c0[x]);
+        ec1_[e] = static_cast<FT>(ax_.c1[x]);
+      }
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      if (cn <= 4) {
+        // pixels whose 8-byte load (both taps: 2 cn <= 8 bytes) stays inside the row, in pairs;
+        // the weights of pixels x, x + 1 broadcast to the two 128-bit halves
+        const int np = ax_.hi - ax_.lo;
+        while (npix_ < np && ax_.ofs[ax_.lo + npix_] * cn + 8 <= sw * cn) ++npix_;
+        npix_ &= ~1;
+        wvec_.resize(size_t(npix_) * 4);
+        for (int x = 0; x < npix_; ++x) {
+          const int32_t w = int32_t(uint32_t(ax_.c0[ax_.lo + x]) | (uint32_t(ax_.c1[ax_.lo + x]) << 16));
+          for (int k = 0; k < 4; ++k) wvec_[size_t(x) * 4 + k] = w;
+        }
+      }
+    }
+#endif
+  }
+
+  void run(char* const* in, char* out) override {
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const int rw = dw_ * cn_;
+    // A small resize (1080p -> 224x224 is ~0.15 ms on one core) loses more to waking the pool's
+    // workers on a busy machine than a second core gains it: one chunk below ~1M row-pass values.
+    const int64_t work = (std::min<int64_t>(sh_, 2 * int64_t(dh_)) + dh_) * int64_t(rw);
+    const int64_t grain = work < (int64_t(1) << 20) ? std::max(1, dh_) : std::max<int64_t>(1, 8192 / std::max(1, rw));
+    core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
+      std::vector<FT> buf(size_t(2) * (rw + 4));
+      FT* slot[2] = {buf.data(), buf.data() + rw + 4};
+      int held[2] = {-1, -1};
+      // the horizontal pass of source row r, kept in one of two slots (not in `keep`)
+      auto row = [&](int r, int keep) -> const FT* {
+        for (int k = 0; k < 2; ++k)
+          if (held[k] == r) return slot[k];
+        const int k = held[0] == keep ? 1 : 0;
+        hline(src + size_t(r) * sw_ * cn_, slot[k]);
+        held[k] = r;
+        return slot[k];
+      };
+      for (int64_t y = y0; y < y1; ++y) {
+        T* D = dst + size_t(y) * rw;
+        if (y < ay_.lo || y >= ay_.hi) {
+          set_row(row(y < ay_.lo ? 0 : sh_ - 1, -1), D, rw);
+        } else {
+          const int iy = ay_.ofs[y];
+          const FT* h0 = row(iy, iy + 1);
+          const FT* h1 = row(iy + 1, iy);
+          vline(h0, h1, ay_.c0[y], ay_.c1[y], D, rw);
+        }
+      }
+    });
+  }
+
+ private:
+  void hline(const T* S, FT* H) const {
+    const int cn = cn_;
+    FT* Hm = H + ax_.lo * cn;
+    const int n = (ax_.hi - ax_.lo) * cn;
+    int e = 0;
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<T, uint8_t>) e = hline_u8_avx2(S, Hm);
+#endif
+    const int* of = eofs_.data();
+    const FT* c0 = ec0_.data();
+    const FT* c1 = ec1_.data();
+    for (; e < n; ++e) {
+      const T* p = S + of[e];
+      if constexpr (std::is_same_v<T, int32_t>) {
+        Hm[e] = int64_t(c0[e]) * p[0] + int64_t(c1[e]) * p[cn];  // exact: |sum| <= 2^63
+      } else {
+        Hm[e] = static_cast<FT>(c0[e] * static_cast<FT>(p[0]) + c1[e] * static_cast<FT>(p[cn]));
+      }
+    }
+    // the edges last: the vector loop's stores run past its last pixel
+    for (int x = 0; x < ax_.lo; ++x)
+      for (int c = 0; c < cn; ++c) H[x * cn + c] = fixed_of<T, FT, F>(S[c]);
+    const T* last = S + size_t(sw_ - 1) * cn;
+    for (int x = ax_.hi; x < dw_; ++x)
+      for (int c = 0; c < cn; ++c) H[x * cn + c] = fixed_of<T, FT, F>(last[c]);
+  }
+
+#if defined(__AVX2__)
+  // uint8 with 1 to 4 channels, two pixels per vector: one 8-byte load holds both taps of a
+  // pixel; a byte shuffle pairs them per channel as int16 (p0, p1), madd with (c0, c1) gives
+  // c0*p0 + c1*p1 (at most 255 * 256), and 4 values are stored per pixel, the ones past its cn
+  // overwritten by the next pixel (or the edge fill; the row buffer has room for them).
+  int hline_u8_avx2(const uint8_t* S, uint16_t* H) const {
+    const int cn = cn_, np = npix_;
+    if (np == 0) return 0;
+    alignas(16) int8_t ctl[16];
+    for (int j = 0; j < 4; ++j) {
+      const bool on = j < cn;
+      ctl[4 * j] = on ? int8_t(j) : int8_t(-128);
+      ctl[4 * j + 1] = -128;
+      ctl[4 * j + 2] = on ? int8_t(cn + j) : int8_t(-128);
+      ctl[4 * j + 3] = -128;
+    }
+    const __m256i shuf = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(ctl)));
+    const int* ofs = ax_.ofs.data() + ax_.lo;
+    const int32_t* wv = wvec_.data();
+    int x = 0;
+    for (; x + 4 <= np; x += 4) {
+      const __m256i pa = _mm256_inserti128_si256(
+          _mm256_castsi128_si256(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(S + ofs[x] * cn))),
+          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(S + ofs[x + 1] * cn)), 1);
+      const __m256i pb = _mm256_inserti128_si256(
+          _mm256_castsi128_si256(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(S + ofs[x + 2] * cn))),
+          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(S + ofs[x + 3] * cn)), 1);
+      const __m256i ra = _mm256_madd_epi16(_mm256_shuffle_epi8(pa, shuf),
+                                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wv + 4 * x)));
+      const __m256i rb = _mm256_madd_epi16(_mm256_shuffle_epi8(pb, shuf),
+                                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wv + 4 * x + 8)));
+      const __m256i r = _mm256_packus_epi32(ra, rb);  // lanes: (x, x+2), (x+1, x+3)
+      const __m128i lo = _mm256_castsi256_si128(r), hi = _mm256_extracti128_si256(r, 1);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(H + x * cn), lo);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(H + (x + 1) * cn), hi);
+      _mm_storeh_pi(reinterpret_cast<__m64*>(H + (x + 2) * cn), _mm_castsi128_ps(lo));
+      _mm_storeh_pi(reinterpret_cast<__m64*>(H + (x + 3) * cn), _mm_castsi128_ps(hi));
+    }
+    return x * cn;
+  }
+#endif
+
+  void set_row(const FT* H, T* D, int n) const {
+    constexpr int64_t half = int64_t(1) << (F - 1);
+    for (int i = 0; i < n; ++i) {
+      if constexpr (std::is_same_v<T, uint8_t>) {
+        D[i] = sat_to<uint8_t>((int64_t(H[i]) + half) >> F);
+      } else if constexpr (std::is_same_v<T, int32_t>) {
+        D[i] = sat_to<int32_t>(int64_t(uint64_t(H[i]) + uint64_t(half)) >> F);
+      } else if constexpr (std::is_signed_v<FT>) {
+        D[i] = sat_to<T>(int32_t(uint32_t(H[i]) + uint32_t(half)) >> F);
+      } else {
+        D[i] = sat_to<T>((uint32_t(H[i]) + uint32_t(half)) >> F);
+      }
+    }
+  }
+
+  void vline(const FT* H0, const FT* H1, int64_t c0, int64_t c1, T* D, int n) const {
+    int i = 0;
+    if constexpr (std::is_same_v<T, uint8_t>) {
+#if defined(__AVX2__)
+      i = vline_u8_avx2(H0, H1, int(c0), int(c1), D, n);
+#endif
+      for (; i < n; ++i) D[i] = sat_to<uint8_t>((uint32_t(H0[i]) * uint32_t(c0) + uint32_t(H1[i]) * uint32_t(c1) + (1u << 15)) >> 16);
+    } else if constexpr (std::is_same_v<T, int32_t>) {
+      for (; i < n; ++i) {
+        const int64_t s = sat_add64(mul_fixed64(H0[i], c0), mul_fixed64(H1[i], c1));
+        D[i] = sat_to<int32_t>(int64_t(uint64_t(s) + (uint64_t(1) << 31)) >> 32);
+      }
+    } else if constexpr (std::is_signed_v<FT>) {
+      for (; i < n; ++i) {
+        const int64_t s = int64_t(H0[i]) * c0 + int64_t(H1[i]) * c1;
+        D[i] = sat_to<T>(int64_t(uint64_t(s) + (uint64_t(1) << 31)) >> 32);
+      }
+    } else {
+      for (; i < n; ++i) {
+        const uint64_t s = uint64_t(H0[i]) * uint64_t(c0) + uint64_t(H1[i]) * uint64_t(c1);
+        D[i] = sat_to<T>(int64_t((s + (uint64_t(1) << 31)) >> 32));
+      }
+    }
+  }
+
+#if defined(__AVX2__)
+  // (h0*c0 + h1*c1 + 2^15) >> 16 with madd: the 16-bit values are offset by -2^15 to fit int16,
+  // which takes 2^15 * (c0 + c1) = 2^23 off every sum; it is added back with the rounding term.
+  static int vline_u8_avx2(const uint16_t* H0, const uint16_t* H1, int c0, int c1, uint8_t* D, int n) {
+    const __m256i w = _mm256_set1_epi32(int32_t(uint32_t(c0) | (uint32_t(c1) << 16)));
+    const __m256i flip = _mm256_set1_epi16(int16_t(0x8000));
+    const __m256i bias = _mm256_set1_epi32((1 << 23) + (1 << 15));
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
+      __m256i out[2];
+      for (int h = 0; h < 2; ++h) {
+        const __m256i a = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(H0 + i + 16 * h)), flip);
+        const __m256i b = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(H1 + i + 16 * h)), flip);
+        const __m256i lo = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w), bias), 16);
+        const __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w), bias), 16);
+        out[h] = _mm256_packs_epi32(lo, hi);  // 16 values in order, per 128-bit lane
+      }
+      const __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi16(out[0], out[1]), 0xD8);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + i), r);
+    }
+    return i;
+  }
+#endif
+
+  int sh_, sw_, dh_, dw_, cn_;
+  ExactAxis ax_, ay_;
+  std::vector<int> eofs_;
+  std::vector<FT> ec0_, ec1_;
+  std::vector<int32_t> wvec_;
+  int npix_ = 0;
+};
+
+// INTER_LINEAR (and so LINEAR_EXACT) on float32 / float64 images of 1, 3 or 4 channels: cv2 5.0
+// hands these to IPP, whose arithmetic (measured against cv2 bit by bit) is: the source coordinate
+// f = fma(d + 0.5, n_src / n_dst, -0.5) in double, i = floor(f), t = f - i in the image's type
+// (a t that rounds to 1 moves on to i + 1 with t = 0); taps clamped to the image; each pass a
+// fused lerp fma(b - a, t, a), the horizontal one first.
+struct LerpAxis {
+  std::vector<int> i0, i1;
+  std::vector<double> t;
+};
+
+LerpAxis lerp_axis(int ssize, int dsize, bool f32) {
+  LerpAxis a;
+  a.i0.resize(dsize);
+  a.i1.resize(dsize);
+  a.t.resize(dsize);
+  const double scale = double(ssize) / double(dsize);
+  for (int d = 0; d < dsize; ++d) {
+    const double f = std::fma(double(d) + 0.5, scale, -0.5);
+    int i = static_cast<int>(std::floor(f));
+    double t = f - double(i);
+    if (f32) t = double(static_cast<float>(t));
+    if (t == 1.0) ++i, t = 0.0;
+    a.i0[d] = std::min(std::max(i, 0), ssize - 1);
+    a.i1[d] = std::min(std::max(i + 1, 0), ssize - 1);
+    a.t[d] = t;
+  }
+  return a;
+}
+
+template <class T>
+class LerpResize final : public backend::Kernel {
+ public:
+  LerpResize(int sh, int sw, int dh, int dw, int cn)
+      : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn),
+        ax_(lerp_axis(sw, dw, std::is_same_v<T, float>)), ay_(lerp_axis(sh, dh, std::is_same_v<T, float>)) {
+    const int n = dw * cn;
+    e0_.resize(n);
+    e1_.resize(n);
+    et_.resize(n);
+    for (int x = 0, e = 0; x < dw; ++x)
+      for (int c = 0; c < cn; ++c, ++e) {
+        e0_[e] = ax_.i0[x] * cn + c;
+        e1_[e] = ax_.i1[x] * cn + c;
+        et_[e] = static_cast<T>(ax_.t[x]);
+      }
+  }
+
+  void run(char* const* in, char* out) override {
+    const T* src = reinterpret_cast<const T*>(in[0]);
+    T* dst = reinterpret_cast<T*>(out);
+    const int rw = dw_ * cn_;
+    const int64_t grain = std::max<int64_t>(1, 16384 / std::max(1, rw));
+    core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
+      std::vector<T> buf(size_t(2) * rw);
+      T* slot[2] = {buf.data(), buf.data() + rw};
+      int held[2] = {-1, -1};
+      auto row = [&](int r, int keep) -> const T* {
+        for (int k = 0; k < 2; ++k)
+          if (held[k] == r) return slot[k];
+        const int k = held[0] == keep ? 1 : 0;
+        const T* S = src + size_t(r) * sw_ * cn_;
+        T* H = slot[k];
+        for (int e = 0; e < rw; ++e) {
+          const T a = S[e0_[e]], b = S[e1_[e]];
+          H[e] = std::fma(b - a, et_[e], a);
+        }
+        held[k] = r;
+        return H;
+      };
+      for (int64_t y = y0; y < y1; ++y) {
+        const int r0 = ay_.i0[y], r1 = ay_.i1[y];
+        const T* h0 = row(r0, r1);
+        const T* h1 = row(r1, r0);
+        const T t = static_cast<T>(ay_.t[y]);
+        T* D = dst + size_t(y) * rw;
+        for (int e = 0; e < rw; ++e) D[e] = std::fma(h1[e] - h0[e], t, h0[e]);
+      }
+    });
+  }
+
+ private:
+  int sh_, sw_, dh_, dw_, cn_;
+  LerpAxis ax_, ay_;
+  std::vector<int> e0_, e1_;
+  std::vector<T> et_;
+};
+
+}  // namespace
+
+// Called by prepare_resize (resize.cpp) for INTER_LINEAR_EXACT on the integer depths.
+std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::StepDesc& s, double isx, double isy) {
+  const auto& a = s.inputs[0].shape;
+  const auto& o = s.output.shape;
+  const int sh = int(a[0]), sw = int(a[1]), cn = a.size() == 3 ? int(a[2]) : 1;
+  const int dh = int(o[0]), dw = int(o[1]);
+  switch (s.output.dtype) {
+    case DType::UInt8: return std::make_unique<LinearExactResize<uint8_t>>(sh, sw, dh, dw, cn, isx, isy);
+    case DType::Int8: return std::make_unique<LinearExactResize<int8_t>>(sh, sw, dh, dw, cn, isx, isy);
+    case DType::UInt16: return std::make_unique<LinearExactResize<uint16_t>>(sh, sw, dh, dw, cn, isx, isy);
+    case DType::Int16: return std::make_unique<LinearExactResize<int16_t>>(sh, sw, dh, dw, cn, isx, isy);
+    case DType::Int32: return std::make_unique<LinearExactResize<int32_t>>(sh, sw, dh, dw, cn, isx, isy);
+    default: throw core::ValueError("[mnn.cv.resize] INTER_LINEAR_EXACT takes 8-, 16- and 32-bit integer images here");
+  }
+}
+
+// Called by prepare_resize (resize.cpp) for INTER_LINEAR / LINEAR_EXACT on float32 / float64
+// images of 1, 3 or 4 channels (those cv2 gives IPP).
+std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s) {
+  const auto& a = s.inputs[0].shape;
+  const auto& o = s.output.shape;
+  const int sh = int(a[0]), sw = int(a[1]), cn = a.size() == 3 ? int(a[2]) : 1;
+  const int dh = int(o[0]), dw = int(o[1]);
+  if (s.output.dtype == core::DType::Float32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn);
+  return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn);
+}
+
+}  // namespace mnn::cpu::MNN_ISA_NS
