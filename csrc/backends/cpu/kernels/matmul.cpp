@@ -33,7 +33,7 @@ T* scratch(int slot, size_t n) {
     size_t n = 0;
     ~Buf() { std::free(p); }
   };
-  thread_local Buf bufs[3];
+  thread_local Buf bufs[4];
   Buf& b = bufs[slot];
   if (b.n < n) {
     std::free(b.p);
@@ -87,9 +87,17 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
       if (!pack_in_task) parallel_for(mpan, pack_grain, pack_a_panels);
       const bool acc = accumulate || pc > 0;
       parallel_for(nib * njg, 1, [&](int64_t t0, int64_t t1) {
+        // A task that packs its own block packs it into this thread's buffer, the same one for
+        // every block: it stays in L2, where a block of the shared buffer (all of A's rows, more
+        // than L2) would first have to be fetched from L3 just to be overwritten.
+        T* pa_own = pack_in_task ? scratch<T>(3, static_cast<size_t>(MC * kc)) : nullptr;
         for (int64_t t = t0; t < t1; ++t) {
           const int64_t i0 = (t / njg) * MC, i1 = std::min(M, i0 + MC);
-          if (pack_in_task) pack_a_panels(i0 / MR, (i1 + MR - 1) / MR);
+          const T* pa_blk = pa + (i0 / MR) * kc * MR;
+          if (pack_in_task) {
+            g.pack_a(pa_own, A + i0 * am + pc * ak, i1 - i0, kc, am, ak, negate_a);
+            pa_blk = pa_own;
+          }
           const int64_t p0 = (t % njg) * per_g, p1 = std::min(npan, p0 + per_g);
           for (int64_t p = p0; p < p1; ++p) {
             const T* bp = pb + p * kc * NR;
@@ -99,7 +107,7 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
             // not come from L3 while the tiles that use it run.
             const T* next = bp + kc * NR;
             for (int64_t ir = i0, t = 0; ir < i1; ir += MR, ++t)
-              g.ukr(kc, pa + (ir / MR) * kc * MR, bp, cp + ir * ldc, ldc, static_cast<int>(std::min<int64_t>(MR, M - ir)), n,
+              g.ukr(kc, pa_blk + ((ir - i0) / MR) * kc * MR, bp, cp + ir * ldc, ldc, static_cast<int>(std::min<int64_t>(MR, M - ir)), n,
                     acc, t < 4 ? next + t * (kc * NR / 4) : bp);
           }
         }
