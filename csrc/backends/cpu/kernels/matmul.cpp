@@ -59,12 +59,26 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
   // Row blocks of equal height (a multiple of MR): 1024 rows are 8 x 132 rather than 7 x 144 + 16,
   // whose last block would stream every B panel for three tiles. Only the grouping changes, so
   // the results do not.
-  const int64_t MC = round_up((M + (M + g.mc - 1) / g.mc - 1) / ((M + g.mc - 1) / g.mc), MR);
+  const int64_t nt = get_num_threads();
+  const int64_t mpan = (M + MR - 1) / MR;
+  int64_t MC = round_up((M + (M + g.mc - 1) / g.mc - 1) / ((M + g.mc - 1) / g.mc), MR);
+  if (nt > 1 && mpan > nt) {
+    // Threads take whole row blocks, so the slowest one holds ceil(blocks / nt) of them: among
+    // block counts from the L2-sized one up to two rounds more, take the one whose busiest thread
+    // has the fewest MR panels (2048 rows on 2 threads: 18 blocks of 19 panels, 171 per thread,
+    // rather than 15 of 23, 184 on one thread and 158 on the other).
+    const int64_t base = (M + g.mc - 1) / g.mc;
+    int64_t best = -1;
+    for (int64_t nb = base; nb <= base + 2 * nt && nb <= mpan; ++nb) {
+      const int64_t per = (mpan + nb - 1) / nb, used = (mpan + per - 1) / per;
+      const int64_t span = per * ((used + nt - 1) / nt);
+      if (best < 0 || span < best) best = span, MC = per * MR;
+    }
+  }
   const int64_t kcmax = std::min(KC, K), ncmax = std::min(NC, round_up(N, NR));
   T* pa = scratch<T>(0, static_cast<size_t>(round_up(M, MR) * kcmax));
   T* pb = scratch<T>(1, static_cast<size_t>(ncmax * kcmax));
-  const int64_t nt = get_num_threads();
-  const int64_t mpan = (M + MR - 1) / MR, nib = (M + MC - 1) / MC;
+  const int64_t nib = (M + MC - 1) / MC;
   for (int64_t jc = 0; jc < N; jc += NC) {
     const int64_t nc = std::min(NC, N - jc), npan = (nc + NR - 1) / NR;
     // Tiles for the threads: MC row blocks x groups of NR panels; more groups when M is short.
