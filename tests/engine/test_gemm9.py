@@ -5,9 +5,8 @@
   order. Both orders are replayed here in numpy with the same dtype, so the results must be
   bit-identical, for every size around the vector width, the four-row block and the 16 KiB
   column chunk, strided operands, and at 1 and 2 threads.
-- The packed GEMM: the microkernel touches C late in its k loop (tiles with fewer than 16 k steps
-  take a different branch), each task packs its A block into a per-thread buffer, and row blocks
-  are balanced over threads. Checked against float64 numpy with an error bound scaled by k, and
+- The packed GEMM: each task packs its A block into a per-thread buffer, and row blocks are
+  balanced over threads; tiles at every depth around the 4-step unrolled k loop. Checked against float64 numpy with an error bound scaled by k, and
   bitwise across thread counts.
 """
 
@@ -160,8 +159,8 @@ def check_gemm(a, b, dt):
 
 @pytest.mark.parametrize("k", EDGE + [63, 64, 65, 255, 256, 257, 300])
 def test_full_tiles_every_depth(k, dt, threads):
-    # whole 6 x 16 (float32) / 6 x 8 (float64) tiles go straight to C; the C prefetch sits 16 k
-    # steps before the end, or at the start below 16 steps; depths past 256 accumulate
+    # whole 6 x 16 (float32) / 6 x 8 (float64) tiles go straight to C, partial ones through a
+    # buffer; the k loop runs 4 steps at a time plus a remainder; depths past 256 accumulate
     rng = numpy.random.default_rng(k)
     for m, n in [(12, 32), (36, 48), (7, 17), (13, 33)]:
         check_gemm(rand(rng, (m, k), dt), rand(rng, (k, n), dt), dt)

@@ -132,7 +132,6 @@ template <class T>
 // way from L3 while this one computes (it needs no more than the L2 prefetch; L1 keeps this one).
 #define MNN_GEMM_ROWOUT(SUF, R0, R1, ADDR0, ADDR1)                                                  \
   "vaddp" SUF " " ADDR0 ", %%ymm" #R0 ", %%ymm" #R0 "\n\t vaddp" SUF " " ADDR1 ", %%ymm" #R1 ", %%ymm" #R1 "\n\t"
-#define MNN_GEMM_ROWPF(SUF, R0, R1, ADDR0, ADDR1) "prefetcht0 " ADDR0 "\n\t prefetcht0 " ADDR1 "\n\t"
 #define MNN_GEMM_ROWST(SUF, R0, R1, ADDR0, ADDR1) "vmovups %%ymm" #R0 ", " ADDR0 "\n\t vmovups %%ymm" #R1 ", " ADDR1 "\n\t"
 #define MNN_GEMM_ROWS(M, SUF)                                                                         \
   M(SUF, 0, 1, "(%[c])", "32(%[c])") M(SUF, 2, 3, "(%[c],%[ldc])", "32(%[c],%[ldc])")                  \
@@ -145,16 +144,13 @@ template <class T>
   "vxorps %%ymm6, %%ymm6, %%ymm6\n\t vxorps %%ymm7, %%ymm7, %%ymm7\n\t"                            \
   "vxorps %%ymm8, %%ymm8, %%ymm8\n\t vxorps %%ymm9, %%ymm9, %%ymm9\n\t"                            \
   "vxorps %%ymm10, %%ymm10, %%ymm10\n\t vxorps %%ymm11, %%ymm11, %%ymm11\n\t"                      \
-  "test %[k4], %[k4]\n\t jz 6f\n\t"                                                                \
+  "test %[k4], %[k4]\n\t jz 2f\n\t"                                                                \
   "1:\n\t"                                                                                         \
   "prefetcht0 4*6*" ES "*4(%[a])\n\t"                                                             \
   "prefetcht1 (%[pf])\n\t"                                                                         \
   MNN_GEMM_STEP(SUF, ES, "0*6*" ES, "0") MNN_GEMM_STEP(SUF, ES, "1*6*" ES, "64")                  \
   MNN_GEMM_STEP(SUF, ES, "2*6*" ES, "128") MNN_GEMM_STEP(SUF, ES, "3*6*" ES, "192")               \
   "add $4*6*" ES ", %[a]\n\t add $256, %[b]\n\t add $64, %[pf]\n\t dec %[k4]\n\t jnz 1b\n\t"      \
-  "6:\n\t test %[late], %[late]\n\t js 2f\n\t"                                                    \
-  MNN_GEMM_ROWS(MNN_GEMM_ROWPF, SUF)                                                               \
-  "mov %[late], %[k4]\n\t mov $-1, %[late]\n\t test %[k4], %[k4]\n\t jnz 1b\n\t"                 \
   "2:\n\t test %[k1], %[k1]\n\t jz 4f\n\t"                                                         \
   "3:\n\t"                                                                                         \
   MNN_GEMM_STEP(SUF, ES, "0", "0")                                                                 \
@@ -163,7 +159,7 @@ template <class T>
   MNN_GEMM_ROWS(MNN_GEMM_ROWOUT, SUF)                                                             \
   "5:\n\t"                                                                                         \
   MNN_GEMM_ROWS(MNN_GEMM_ROWST, SUF)                                                                \
-  : [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf), [late] "+r"(late)       \
+  : [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf)                          \
   : [c] "r"(c), [c3] "r"(c3), [ldc] "r"(ldc), [acc] "r"(acc)                                       \
   : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",       \
     "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc"
@@ -172,11 +168,7 @@ template <class T>
 template <class T>
 void kloop_c(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool accumulate, const T* pf) {
   static_assert(2 * Vec<T>::W * sizeof(T) == 64, "the assembly assumes 64-byte B rows");
-  // The loop runs k4 - late blocks, touches the C tile, then the last `late` blocks (late = -1
-  // afterwards). A prefetch at the start would not do: C's rows are ldc apart, usually a multiple
-  // of 4 KiB, so all of them fall into one L1 set and B's panel evicts them long before the end.
-  int64_t k4 = kc / 4, k1 = kc % 4, late = k4 < 4 ? k4 : 4;
-  k4 -= late;
+  int64_t k4 = kc / 4, k1 = kc % 4;
   const int64_t acc = accumulate;
   T* c3 = c + 3 * ldc;
   ldc *= sizeof(T);
@@ -187,7 +179,6 @@ void kloop_c(int64_t kc, const T* a, const T* b, T* c, int64_t ldc, bool accumul
 #undef MNN_GEMM_KLOOP
 #undef MNN_GEMM_ROWS
 #undef MNN_GEMM_ROWST
-#undef MNN_GEMM_ROWPF
 #undef MNN_GEMM_ROWOUT
 #undef MNN_GEMM_STEP
 #undef MNN_GEMM_ROW
