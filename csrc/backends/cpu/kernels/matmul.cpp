@@ -9,6 +9,7 @@
 // Other dtypes: a straightforward i-k-j kernel (ints wrap, bool is or-of-ands, float16 computes
 // in float32 and rounds once).
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -100,12 +101,16 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
       const bool pack_in_task = njg == 1;
       if (!pack_in_task) parallel_for(mpan, pack_grain, pack_a_panels);
       const bool acc = accumulate || pc > 0;
-      parallel_for(nib * njg, 1, [&](int64_t t0, int64_t t1) {
+      // Each thread claims tiles one at a time (parallel_for would hand out runs of several): a
+      // thread the shared machine delays then costs at most one tile's wait at the end.
+      const int64_t ntile = nib * njg;
+      std::atomic<int64_t> next_tile{0};
+      parallel_for(std::min(nt, ntile), 1, [&](int64_t, int64_t) {
         // A task that packs its own block packs it into this thread's buffer, the same one for
         // every block: it stays in L2, where a block of the shared buffer (all of A's rows, more
         // than L2) would first have to be fetched from L3 just to be overwritten.
         T* pa_own = pack_in_task ? scratch<T>(3, static_cast<size_t>(MC * kc)) : nullptr;
-        for (int64_t t = t0; t < t1; ++t) {
+        for (int64_t t; (t = next_tile.fetch_add(1, std::memory_order_relaxed)) < ntile;) {
           const int64_t i0 = (t / njg) * MC, i1 = std::min(M, i0 + MC);
           const T* pa_blk = pa + (i0 / MR) * kc * MR;
           if (pack_in_task) {
@@ -121,8 +126,8 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
             // not come from L3 while the tiles that use it run.
             const T* next = bp + kc * NR;
             for (int64_t ir = i0, t = 0; ir < i1; ir += MR, ++t)
-              g.ukr(kc, pa_blk + ((ir - i0) / MR) * kc * MR, bp, cp + ir * ldc, ldc, static_cast<int>(std::min<int64_t>(MR, M - ir)), n,
-                    acc, t < 4 ? next + t * (kc * NR / 4) : bp);
+              g.ukr(kc, pa_blk + ((ir - i0) / MR) * kc * MR, bp, cp + ir * ldc, ldc,
+                    static_cast<int>(std::min<int64_t>(MR, M - ir)), n, acc, t < 4 ? next + t * (kc * NR / 4) : bp);
           }
         }
       });
