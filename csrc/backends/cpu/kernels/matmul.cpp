@@ -9,6 +9,7 @@
 // Other dtypes: a straightforward i-k-j kernel (ints wrap, bool is or-of-ands, float16 computes
 // in float32 and rounds once).
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -33,7 +34,7 @@ T* scratch(int slot, size_t n) {
     size_t n = 0;
     ~Buf() { std::free(p); }
   };
-  thread_local Buf bufs[3];
+  thread_local Buf bufs[4];
   Buf& b = bufs[slot];
   if (b.n < n) {
     std::free(b.p);
@@ -59,12 +60,26 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
   // Row blocks of equal height (a multiple of MR): 1024 rows are 8 x 132 rather than 7 x 144 + 16,
   // whose last block would stream every B panel for three tiles. Only the grouping changes, so
   // the results do not.
-  const int64_t MC = round_up((M + (M + g.mc - 1) / g.mc - 1) / ((M + g.mc - 1) / g.mc), MR);
+  const int64_t nt = get_num_threads();
+  const int64_t mpan = (M + MR - 1) / MR;
+  int64_t MC = round_up((M + (M + g.mc - 1) / g.mc - 1) / ((M + g.mc - 1) / g.mc), MR);
+  if (nt > 1 && mpan > nt) {
+    // Threads take whole row blocks, so the slowest one holds ceil(blocks / nt) of them: among
+    // block counts from the L2-sized one up to two rounds more, take the one whose busiest thread
+    // has the fewest MR panels (2048 rows on 2 threads: 18 blocks of 19 panels, 171 per thread,
+    // rather than 15 of 23, 184 on one thread and 158 on the other).
+    const int64_t base = (M + g.mc - 1) / g.mc;
+    int64_t best = -1;
+    for (int64_t nb = base; nb <= base + 2 * nt && nb <= mpan; ++nb) {
+      const int64_t per = (mpan + nb - 1) / nb, used = (mpan + per - 1) / per;
+      const int64_t span = per * ((used + nt - 1) / nt);
+      if (best < 0 || span < best) best = span, MC = per * MR;
+    }
+  }
   const int64_t kcmax = std::min(KC, K), ncmax = std::min(NC, round_up(N, NR));
   T* pa = scratch<T>(0, static_cast<size_t>(round_up(M, MR) * kcmax));
   T* pb = scratch<T>(1, static_cast<size_t>(ncmax * kcmax));
-  const int64_t nt = get_num_threads();
-  const int64_t mpan = (M + MR - 1) / MR, nib = (M + MC - 1) / MC;
+  const int64_t nib = (M + MC - 1) / MC;
   for (int64_t jc = 0; jc < N; jc += NC) {
     const int64_t nc = std::min(NC, N - jc), npan = (nc + NR - 1) / NR;
     // Tiles for the threads: MC row blocks x groups of NR panels; more groups when M is short.
@@ -86,10 +101,22 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
       const bool pack_in_task = njg == 1;
       if (!pack_in_task) parallel_for(mpan, pack_grain, pack_a_panels);
       const bool acc = accumulate || pc > 0;
-      parallel_for(nib * njg, 1, [&](int64_t t0, int64_t t1) {
-        for (int64_t t = t0; t < t1; ++t) {
+      // Each thread claims tiles one at a time (parallel_for would hand out runs of several): a
+      // thread the shared machine delays then costs at most one tile's wait at the end.
+      const int64_t ntile = nib * njg;
+      std::atomic<int64_t> next_tile{0};
+      parallel_for(std::min(nt, ntile), 1, [&](int64_t, int64_t) {
+        // A task that packs its own block packs it into this thread's buffer, the same one for
+        // every block: it stays in L2, where a block of the shared buffer (all of A's rows, more
+        // than L2) would first have to be fetched from L3 just to be overwritten.
+        T* pa_own = pack_in_task ? scratch<T>(3, static_cast<size_t>(MC * kc)) : nullptr;
+        for (int64_t t; (t = next_tile.fetch_add(1, std::memory_order_relaxed)) < ntile;) {
           const int64_t i0 = (t / njg) * MC, i1 = std::min(M, i0 + MC);
-          if (pack_in_task) pack_a_panels(i0 / MR, (i1 + MR - 1) / MR);
+          const T* pa_blk = pa + (i0 / MR) * kc * MR;
+          if (pack_in_task) {
+            g.pack_a(pa_own, A + i0 * am + pc * ak, i1 - i0, kc, am, ak, negate_a);
+            pa_blk = pa_own;
+          }
           const int64_t p0 = (t % njg) * per_g, p1 = std::min(npan, p0 + per_g);
           for (int64_t p = p0; p < p1; ++p) {
             const T* bp = pb + p * kc * NR;
@@ -99,8 +126,8 @@ void packed_gemm(const GemmKernel<T>& g, int64_t M, int64_t N, int64_t K, const 
             // not come from L3 while the tiles that use it run.
             const T* next = bp + kc * NR;
             for (int64_t ir = i0, t = 0; ir < i1; ir += MR, ++t)
-              g.ukr(kc, pa + (ir / MR) * kc * MR, bp, cp + ir * ldc, ldc, static_cast<int>(std::min<int64_t>(MR, M - ir)), n,
-                    acc, t < 4 ? next + t * (kc * NR / 4) : bp);
+              g.ukr(kc, pa_blk + ((ir - i0) / MR) * kc * MR, bp, cp + ir * ldc, ldc,
+                    static_cast<int>(std::min<int64_t>(MR, M - ir)), n, acc, t < 4 ? next + t * (kc * NR / 4) : bp);
           }
         }
       });

@@ -342,6 +342,11 @@ void pack_a(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk,
         if constexpr (sizeof(T) == 4) {
           const __m256 sg = _mm256_set1_ps(negate ? -0.0f : 0.0f);  // xor: exact negation
           for (; k + 8 <= kc; k += 8) {
+            // Every other block (one line of each row), touch the next panel's rows: a panel's
+            // rows are kc*4 bytes long, too short for the hardware streams to ramp up, so
+            // without this each line comes from L3/DRAM at full latency.
+            if ((k & 15) == 0)
+              for (int i = 0; i < 6; ++i) _mm_prefetch(reinterpret_cast<const char*>(s + (MR + i) * sm + k), _MM_HINT_T0);
             __m256 r[8];
             for (int i = 0; i < 6; ++i) r[i] = _mm256_xor_ps(_mm256_loadu_ps(s + i * sm + k), sg);
             r[6] = r[7] = _mm256_setzero_ps();
@@ -356,6 +361,8 @@ void pack_a(T* dst, const T* src, int64_t m, int64_t kc, int64_t sm, int64_t sk,
         } else {
           const __m256d sg = _mm256_set1_pd(negate ? -0.0 : 0.0);
           for (; k + 4 <= kc; k += 4) {
+            if ((k & 7) == 0)  // as for float: the next panel's rows, one line each
+              for (int i = 0; i < 6; ++i) _mm_prefetch(reinterpret_cast<const char*>(s + (MR + i) * sm + k), _MM_HINT_T0);
             __m256d r[4], q[4];
             for (int i = 0; i < 4; ++i) r[i] = _mm256_xor_pd(_mm256_loadu_pd(s + i * sm + k), sg);
             q[0] = _mm256_xor_pd(_mm256_loadu_pd(s + 4 * sm + k), sg);
@@ -450,11 +457,25 @@ void pack_b(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn)
   if (nfull * NR < n) pack_b_scalar(dst + nfull * kc * NR, src + nfull * NR * sn, n - nfull * NR, kc, sk, sn);
 }
 
-// y[i] = sum_k A[i*lda + k] x[k]. Lane-wise partial sums (a fixed order, so the compiler may
-// vectorise without reassociating), combined pairwise at the end.
+// y[i] = sum_k A[i*lda + k] x[k]. Lane-wise partial sums (lane l adds the k = l mod L terms in
+// order), combined pairwise at the end. Written with explicit vectors: GCC vectorised the
+// lane-array form only partly for double (A @ x ran at half of numpy's speed).
 template <class T>
 void gemv_rows(int64_t m, int64_t kk, const T* __restrict a, int64_t lda, const T* __restrict x, T* __restrict y) {
-  constexpr int L = 2 * Vec<T>::W;
+  using V = Vec<T>;
+  using reg = typename V::reg;
+  constexpr int W = V::W, L = 2 * W;
+  const int64_t kv = kk / L * L;
+  // Finish one row: spill its vector sums to lanes, add the tail, reduce pairwise.
+  auto finish = [&](const T* ai, reg v0, reg v1) {
+    alignas(64) T s[L];
+    V::store(s, v0);
+    V::store(s + W, v1);
+    for (int64_t k = kv, l = 0; k < kk; ++k, ++l) s[l] += ai[k] * x[k];
+    for (int w = L / 2; w >= 1; w /= 2)
+      for (int l = 0; l < w; ++l) s[l] += s[l + w];
+    return s[0];
+  };
   int64_t i = 0;
   // Four rows at a time: x is loaded once for four, and four streams keep more loads in flight.
   for (; i + 4 <= m; i += 4) {
@@ -462,55 +483,67 @@ void gemv_rows(int64_t m, int64_t kk, const T* __restrict a, int64_t lda, const 
     const T* a1 = a0 + lda;
     const T* a2 = a1 + lda;
     const T* a3 = a2 + lda;
-    T s0[L] = {}, s1[L] = {}, s2[L] = {}, s3[L] = {};
-    int64_t k = 0;
-    for (; k + L <= kk; k += L)
-      for (int l = 0; l < L; ++l) {
-        const T xv = x[k + l];
-        s0[l] += a0[k + l] * xv;
-        s1[l] += a1[k + l] * xv;
-        s2[l] += a2[k + l] * xv;
-        s3[l] += a3[k + l] * xv;
-      }
-    for (int l = 0; k < kk; ++k, ++l) {
-      s0[l] += a0[k] * x[k];
-      s1[l] += a1[k] * x[k];
-      s2[l] += a2[k] * x[k];
-      s3[l] += a3[k] * x[k];
+    reg s00 = V::zero(), s01 = V::zero(), s10 = V::zero(), s11 = V::zero();
+    reg s20 = V::zero(), s21 = V::zero(), s30 = V::zero(), s31 = V::zero();
+    for (int64_t k = 0; k < kv; k += L) {
+      const reg x0 = V::load(x + k), x1 = V::load(x + k + W);
+      s00 = s00 + V::load(a0 + k) * x0, s01 = s01 + V::load(a0 + k + W) * x1;
+      s10 = s10 + V::load(a1 + k) * x0, s11 = s11 + V::load(a1 + k + W) * x1;
+      s20 = s20 + V::load(a2 + k) * x0, s21 = s21 + V::load(a2 + k + W) * x1;
+      s30 = s30 + V::load(a3 + k) * x0, s31 = s31 + V::load(a3 + k + W) * x1;
     }
-    for (int w = L / 2; w >= 1; w /= 2)
-      for (int l = 0; l < w; ++l) {
-        s0[l] += s0[l + w];
-        s1[l] += s1[l + w];
-        s2[l] += s2[l + w];
-        s3[l] += s3[l + w];
-      }
-    y[i] = s0[0];
-    y[i + 1] = s1[0];
-    y[i + 2] = s2[0];
-    y[i + 3] = s3[0];
+    y[i] = finish(a0, s00, s01);
+    y[i + 1] = finish(a1, s10, s11);
+    y[i + 2] = finish(a2, s20, s21);
+    y[i + 3] = finish(a3, s30, s31);
   }
   for (; i < m; ++i) {
     const T* ai = a + i * lda;
-    T acc[L] = {};
-    int64_t k = 0;
-    for (; k + L <= kk; k += L)
-      for (int l = 0; l < L; ++l) acc[l] += ai[k + l] * x[k + l];
-    for (int l = 0; k < kk; ++k, ++l) acc[l] += ai[k] * x[k];
-    for (int w = L / 2; w >= 1; w /= 2)
-      for (int l = 0; l < w; ++l) acc[l] += acc[l + w];
-    y[i] = acc[0];
+    reg s0 = V::zero(), s1 = V::zero();
+    for (int64_t k = 0; k < kv; k += L)
+      s0 = s0 + V::load(ai + k) * V::load(x + k), s1 = s1 + V::load(ai + k + W) * V::load(x + k + W);
+    y[i] = finish(ai, s0, s1);
   }
 }
 
-// y[j] = sum_k x[k] B[k*ldb + j], columns in chunks that keep y in L1.
+// y[j] = sum_k x[k] B[k*ldb + j] (added in k order), columns in chunks of 16 KiB of y (it stays in
+// L1). Four rows of B per pass over the chunk: y is loaded and stored once per four rows, and
+// four row streams are in flight; each y[j] still takes its terms one at a time, in k order.
 template <class T>
 void gemv_cols(int64_t kk, int64_t n, const T* __restrict b, int64_t ldb, const T* __restrict x, T* __restrict y) {
-  constexpr int64_t kChunk = 2048;
+  using V = Vec<T>;
+  using reg = typename V::reg;
+  constexpr int W = V::W;
+  constexpr int64_t kChunk = 16384 / sizeof(T);
   for (int64_t j0 = 0; j0 < n; j0 += kChunk) {
-    int64_t j1 = j0 + kChunk < n ? j0 + kChunk : n;
+    const int64_t j1 = j0 + kChunk < n ? j0 + kChunk : n;
+    const int64_t jv = j0 + (j1 - j0) / W * W;
     for (int64_t j = j0; j < j1; ++j) y[j] = T(0);
-    for (int64_t k = 0; k < kk; ++k) {
+    int64_t k = 0;
+    for (; k + 4 <= kk; k += 4) {
+      const T* b0 = b + k * ldb;
+      const T* b1 = b0 + ldb;
+      const T* b2 = b1 + ldb;
+      const T* b3 = b2 + ldb;
+      const reg x0 = V::bcast(x[k]), x1 = V::bcast(x[k + 1]), x2 = V::bcast(x[k + 2]), x3 = V::bcast(x[k + 3]);
+      for (int64_t j = j0; j < jv; j += W) {
+        reg v = V::load(y + j);
+        v = v + x0 * V::load(b0 + j);
+        v = v + x1 * V::load(b1 + j);
+        v = v + x2 * V::load(b2 + j);
+        v = v + x3 * V::load(b3 + j);
+        V::store(y + j, v);
+      }
+      for (int64_t j = jv; j < j1; ++j) {
+        T v = y[j];
+        v += x[k] * b0[j];
+        v += x[k + 1] * b1[j];
+        v += x[k + 2] * b2[j];
+        v += x[k + 3] * b3[j];
+        y[j] = v;
+      }
+    }
+    for (; k < kk; ++k) {
       const T xv = x[k];
       const T* bk = b + k * ldb;
       for (int64_t j = j0; j < j1; ++j) y[j] += xv * bk[j];
