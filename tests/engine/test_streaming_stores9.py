@@ -104,3 +104,102 @@ def test_large_transpose_repeated_reuses_memory(threads):
         r = mnp.ascontiguousarray((m + float(k)).T)
         assert_same(r, numpy.ascontiguousarray((a + numpy.float32(k)).T))
         del r
+
+
+# ---- fused elementwise chains (streamed outputs, block programs with broadcast operands) ----
+
+CHAIN_SIZES = [(8 << 20) // 4, (8 << 20) // 4 + 13, 3_000_017]  # whole blocks, a tail, odd
+
+
+def _abc(n, dtype="float32"):
+    return (sample((n,), dtype, seed=1), sample((n,), dtype, seed=2), sample((n,), dtype, seed=3))
+
+
+@pytest.mark.parametrize("n", CHAIN_SIZES)
+def test_large_chain(threads, n):
+    a, b, c = _abc(n)
+    ma, mb, mc = (mnp.asarray(x) for x in (a, b, c))
+    assert_same(ma * mb + mc * 2.0 - mnp.sqrt(mnp.abs(ma)), a * b + c * numpy.float32(2.0) - numpy.sqrt(numpy.abs(a)))
+
+
+@pytest.mark.parametrize("n", CHAIN_SIZES[1:])
+def test_large_chain_broadcast_operands_both_sides(threads, n):
+    # a broadcast operand as a and as b of every binary operation (read once per block)
+    a, b, _ = _abc(n)
+    ma, mb = mnp.asarray(a), mnp.asarray(b)
+    f32 = numpy.float32
+    assert_same(2.0 - ma / 3.0 + (1.5 * mb) * 0.25, f32(2.0) - a / f32(3.0) + (f32(1.5) * b) * f32(0.25))
+    assert_same(mnp.maximum(ma, 0.5) - mnp.minimum(0.25, mb), numpy.maximum(a, f32(0.5)) - numpy.minimum(f32(0.25), b))
+    assert_same(mnp.fmax(3.0, ma) * mnp.fmin(mb, -1.0), numpy.fmax(f32(3.0), a) * numpy.fmin(b, f32(-1.0)))
+    assert_same(7.0 / (mnp.abs(ma) + 1.0) - 1.0 / 7.0, f32(7.0) / (numpy.abs(a) + f32(1.0)) - f32(1.0) / f32(7.0))
+    # a 0-d array operand and a NaN scalar: numpy's NaN choice when both are NaN
+    an = a.copy()
+    an[::97] = numpy.nan
+    man = mnp.asarray(an)
+    with numpy.errstate(invalid="ignore"):
+        assert_same(float("nan") + man * 2.0, f32("nan") + an * f32(2.0))
+        assert_same(man * mnp.asarray(numpy.float32(3.0)) - 1.0, an * f32(3.0) - f32(1.0))
+
+
+def test_large_chain_views(threads):
+    n = 3_000_017
+    a, b, c = _abc(2 * n + 2)
+    ma, mb, mc = (mnp.asarray(x) for x in (a, b, c))
+    # offset starts (the output still contiguous and aligned), strided and reversed inputs
+    assert_same(ma[1:n + 1] * mb[3:n + 3] + mc[:n], a[1:n + 1] * b[3:n + 3] + c[:n])
+    assert_same(ma[::2] - mb[1::2] * 2.0, a[::2] - b[1::2] * numpy.float32(2.0))
+    assert_same(mnp.sqrt(mnp.abs(ma[::-1])) + mb, numpy.sqrt(numpy.abs(a[::-1])) + b)
+    # 2-D with a broadcast row and column
+    m2 = a[: 1501 * 1503].reshape(1501, 1503)
+    mm2 = mnp.asarray(m2)
+    assert_same(mm2 * mnp.asarray(b[:1503]) + mnp.asarray(c[:1501])[:, None],
+                m2 * b[:1503] + c[:1501][:, None])
+
+
+@pytest.mark.parametrize("n", CHAIN_SIZES)
+def test_large_in_place_updates_aliasing_an_input(threads, n):
+    # the output is an input's memory: every element must be read before its line is streamed over
+    a, b, c = _abc(n)
+    ma, mb = mnp.asarray(a.copy()), mnp.asarray(b)
+    ea = a.copy()
+    ma += mb
+    ea += b
+    assert_same(ma, ea)
+    ma *= 2.0
+    ea *= numpy.float32(2.0)
+    assert_same(ma, ea)
+    ma[...] = ma * mb - mnp.sqrt(mnp.abs(ma))
+    ea[...] = ea * b - numpy.sqrt(numpy.abs(ea))
+    assert_same(ma, ea)
+    # shifted windows of the same buffer: the numpy answer reads the old values
+    mc = mnp.asarray(c.copy())
+    ec = c.copy()
+    mc[1:] = mc[:-1] + 1.0
+    ec[1:] = ec[:-1] + numpy.float32(1.0)
+    assert_same(mc, ec)
+    mc[:-5] = mc[5:] * 0.5 + mc[:-5]
+    ec[:-5] = ec[5:] * numpy.float32(0.5) + ec[:-5]
+    assert_same(mc, ec)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "uint8", "float16"])
+def test_large_chain_other_dtypes_and_casts(threads, dtype):
+    n = (8 << 20) // numpy.dtype(dtype).itemsize + 7
+    a, b, _ = _abc(n, dtype)
+    ma, mb = mnp.asarray(a), mnp.asarray(b)
+    assert_same(ma + mb * mb, a + b * b)
+    assert_same(ma.astype(mnp.float32), a.astype(numpy.float32))
+    assert_same(mnp.ascontiguousarray(ma[::-1]), numpy.ascontiguousarray(a[::-1]))
+    assert_same(ma.copy(), a.copy())
+
+
+def test_large_results_repeat_with_reused_blocks(threads):
+    # the same plan and the same cached output block on every call: fresh values each time
+    n = 3_000_017
+    a, b, c = _abc(n)
+    ma, mb, mc = (mnp.asarray(x) for x in (a, b, c))
+    for k in range(4):
+        s = float(k) - 1.5
+        r = ma * mb + mc * s - mnp.sqrt(mnp.abs(ma))
+        assert_same(r, a * b + c * numpy.float32(s) - numpy.sqrt(numpy.abs(a)))
+        del r
