@@ -337,8 +337,10 @@ void StridedCopy::run_units(const char* src, char* dst, int64_t u0, int64_t u1) 
 // rows of 256 bytes, too short for the hardware prefetcher to follow. Here each block is transposed
 // into L1 scratch, then its destination segments leave with streaming stores (whole lines, no
 // read for ownership), and while they drain the next block's source lines are prefetched, a
-// share after each segment. 4096x4096 float32, one Zen 3 core (benchmarks/native, medians of 9):
-// 31-34 ms before, 11-12 ms after; a plain memcpy of the same 64 MB took 10-14 ms.
+// share after each segment. 4096x4096 float32, one Zen 3 core, thread-time medians
+// (benchmarks/native/transpose_stream_ab.cpp): direct 26 ms, scratch 11 ms (17 ms without the
+// prefetch), memcpy of the same 64 MB 10 ms; in mnn.numpy.ascontiguousarray(x.T), A/B in one
+// process with MNN_TRANSPOSE_DIRECT=1: 20-26 ms before, 11-16 ms after.
 void StridedCopy::run_stream_blocks(const char* src, char* dst, int64_t u0, int64_t u1) const {
   const int64_t sz = static_cast<int64_t>(isz_);
   const int j = static_cast<int>(dims_.size()) - 1;
