@@ -203,3 +203,23 @@ def test_large_results_repeat_with_reused_blocks(threads):
         r = ma * mb + mc * s - mnp.sqrt(mnp.abs(ma))
         assert_same(r, a * b + c * numpy.float32(s) - numpy.sqrt(numpy.abs(a)))
         del r
+
+
+def test_large_chain_with_transposed_operands(threads):
+    # blocked fused programs: transposed inputs gathered per block, the result's rows streamed
+    a = _big((1450, 1461), "float32")
+    b = sample((1461, 1450), "float32", seed=4)
+    ma, mb = mnp.asarray(a), mnp.asarray(b)
+    f32 = numpy.float32
+    assert_same(ma.T + mb * 2.0, a.T + b * f32(2.0))
+    assert_same(mnp.sqrt(mnp.abs(ma.T)) - mb, numpy.sqrt(numpy.abs(a.T)) - b)
+    # into a window whose rows start off a 16-byte boundary, and onto an input's own memory
+    got = mnp.zeros((1461, 1453), mnp.float32)
+    expect = numpy.zeros((1461, 1453), numpy.float32)
+    got[:, 3:] = ma.T * 0.5 + mb
+    expect[:, 3:] = a.T * f32(0.5) + b
+    assert_same(got, expect)
+    sq = _big((1500, 1500), "float32")
+    msq = mnp.asarray(sq.copy())
+    msq[...] = msq.T + msq
+    assert_same(msq, sq.T + sq)
