@@ -484,6 +484,9 @@ class FusedKernel final : public backend::Kernel {
     if (k < 0) return;
     blocked_ = true;
     bi_dim_ = k;
+    // MNN_FUSED_NO_STREAM_ROWS=1 (read when a plan is built): the A/B switch for the streamed rows
+    stream_rows_ = out_.mode == Operand::Strided && out_.strides[j] == 1 && std::llabs(out_.strides[k]) != 1 &&
+                   total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes && !std::getenv("MNN_FUSED_NO_STREAM_ROWS");
     for (int q = 0; q < j; ++q)
       if (q != k) outer_.push_back(q);
     const int64_t di = dims_[k], dj = dims_[j], B = 32;  // blocks of kTile / 32 x 32 elements
@@ -535,11 +538,19 @@ class FusedKernel final : public backend::Kernel {
       const char* res = exec(ni * nj, ptr, scr, nullptr);
       if (out_.mode == Operand::Scalar) {
         std::memcpy(output, res + (ni * nj - 1) * out_.isz, out_.isz);
+      } else if (stream_rows_) {
+        // a large result with contiguous rows: each block row leaves with streaming stores
+        char* o = output + off[nin] * static_cast<int64_t>(out_.isz);
+        const int64_t step = out_.strides[ki] * static_cast<int64_t>(out_.isz);
+        for (int64_t r = 0; r < ni; ++r) stream_copy(o + r * step, res + r * nj * out_.isz, nj * out_.isz);
       } else {
         copy_2d(res, nj, 1, output + off[nin] * static_cast<int64_t>(out_.isz), out_.strides[ki], out_.strides[j],
                 ni, nj, out_.isz);
       }
     }
+#if defined(__SSE2__)
+    if (stream_rows_) _mm_sfence();  // streaming stores are weakly ordered: publish before returning
+#endif
   }
 
   std::vector<int64_t> dims_;
@@ -561,6 +572,7 @@ class FusedKernel final : public backend::Kernel {
   int copy_src_ = -1;
   StridedCopy copy_;
   bool blocked_ = false;
+  bool stream_rows_ = false;  // blocked: the result's block rows are contiguous and streamed
   int bi_dim_ = -1;
   std::vector<int> outer_;
   int64_t bi_ = 1, bj_ = 1, nbi_ = 1, nbj_ = 1, units_ = 0;

@@ -52,9 +52,14 @@ class StridedCopy {
   int64_t total_ = 0;
   bool blocked_ = false;                 // 2-D blocks over (bi_dim_, last dim)
   bool streaming_ = false;
+  bool stream_blocks_ = false;           // blocked transpose of a large result: through L1 scratch
   int bi_dim_ = -1;
   int64_t bi_ = 1, bj_ = 1, nbi_ = 1, nbj_ = 1;
   int64_t units_ = 0, grain_ = 1;
+
+  // Unit u's source and destination element offsets and its block extents.
+  void unit_at(int64_t u, int64_t& so, int64_t& dof, int64_t& ni, int64_t& nj) const;
+  void run_stream_blocks(const char* src, char* dst, int64_t u0, int64_t u1) const;
 };
 
 }  // namespace mnn::cpu

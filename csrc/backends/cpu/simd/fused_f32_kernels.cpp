@@ -158,8 +158,12 @@ template <class Op, int Form, int M>
 void binary(const Step* s, intptr_t ib, MNN_ACC_PARAMS) {
   [[maybe_unused]] const float* a = opa(s, ib);
   [[maybe_unused]] const float* b = opb(s, ib);
+  // a broadcast operand (bits 2, 3) is one value: loaded once, not once per vector
+  [[maybe_unused]] __m256 ua, ub;
+  if (Form & 4) ua = _mm256_broadcast_ss(a);
+  if (Form & 8) ub = _mm256_broadcast_ss(b);
 #define MNN_E(V, X)                                                                                  \
-  Op::f(Form & 1 ? X : ldo(a + 8 * V), Form & 2 ? X : ldo(b + 8 * V))
+  Op::f(Form & 1 ? X : Form & 4 ? ua : ldo(a + 8 * V), Form & 2 ? X : Form & 8 ? ub : ldo(b + 8 * V))
   MNN_ACC_MAP(MNN_E);
 #undef MNN_E
   MNN_NEXT;
@@ -235,18 +239,25 @@ MNN_F32_OP(TruncOp, vtrunc(x))
 MNN_F32_OP(RintOp, vrint(x))
 #undef MNN_F32_OP
 
-// handler per [mode][opcode << 2 | form]; unary ops have forms 0 and 3 only, a Call form 0 (and
-// no storing mode: a store step follows it)
-#define MNN_B(OP, M) &binary<OP, 0, M>, &binary<OP, 1, M>, &binary<OP, 2, M>, &binary<OP, 3, M>,
-#define MNN_U(OP, M) &unary<OP, 0, M>, nullptr, nullptr, &unary<OP, 3, M>,
+// handler per [mode][opcode << 4 | form]: form bits 0 and 1, operand a / b is the accumulator;
+// bits 2 and 3, it is a broadcast slot. Unary ops read a only (bit 0: the accumulator); a Call
+// form 0 only (and no storing mode: a store step follows it).
+#define MNN_B4(OP, M, F) &binary<OP, F, M>, &binary<OP, F + 1, M>, &binary<OP, F + 2, M>, &binary<OP, F + 3, M>,
+#define MNN_B(OP, M) MNN_B4(OP, M, 0) MNN_B4(OP, M, 4) MNN_B4(OP, M, 8) MNN_B4(OP, M, 12)
+#define MNN_U4(OP, M) &unary<OP, 0, M>, &unary<OP, 3, M>, &unary<OP, 0, M>, &unary<OP, 3, M>,
+#define MNN_U(OP, M) MNN_U4(OP, M) MNN_U4(OP, M) MNN_U4(OP, M) MNN_U4(OP, M)
+#define MNN_N4 nullptr, nullptr, nullptr, nullptr,
 #define MNN_ALL(M, CALL)                                                                                      \
   {MNN_B(AddOp, M) MNN_B(SubOp, M) MNN_B(MulOp, M) MNN_B(DivOp, M) MNN_B(MaxOp, M) MNN_B(MinOp, M)           \
    MNN_B(FmaxOp, M) MNN_B(FminOp, M) MNN_U(NegOp, M) MNN_U(AbsOp, M) MNN_U(CopyOp, M) MNN_U(SquareOp, M)     \
    MNN_U(RecipOp, M) MNN_U(SqrtOp, M) MNN_U(FloorOp, M) MNN_U(CeilOp, M) MNN_U(TruncOp, M) MNN_U(RintOp, M) \
-   CALL, nullptr, nullptr, nullptr}
-constexpr int kNumKeys = 4 * (static_cast<int>(F32Op::Call) + 1);
+   CALL, nullptr, nullptr, nullptr, MNN_N4 MNN_N4 MNN_N4}
+constexpr int kNumKeys = 16 * (static_cast<int>(F32Op::Call) + 1);
 const Handler kHandlers[4][kNumKeys] = {MNN_ALL(kNext, &call), MNN_ALL(kSpill, &call), MNN_ALL(kStore, nullptr),
                                         MNN_ALL(kStream, nullptr)};
+#undef MNN_B4
+#undef MNN_U4
+#undef MNN_N4
 #undef MNN_B
 #undef MNN_U
 #undef MNN_ALL
@@ -268,7 +279,13 @@ void run_program(const F32Instr* code, int ncode, int nin, const float* const* i
   int ns = 0;
   for (int k = 0; k < ncode; ++k) {
     const F32Instr& ins = code[k];
-    const int key = static_cast<int>(ins.op) << 2 | ins.form;
+    // operands that are broadcast inputs (and not the accumulator) read one value
+    int form = ins.form & 3;
+    if (ins.op != F32Op::Call) {
+      if (!(form & 1) && ins.a < nin && broadcast[ins.a]) form |= 4;
+      if (!(form & 2) && ins.b < nin && broadcast[ins.b]) form |= 8;
+    }
+    const int key = static_cast<int>(ins.op) << 4 | form;
     const bool stores = k + 1 == ncode && ins.op != F32Op::Call && !ins.spill;  // the last one stores
     Step& st = steps[ns++];
     st.fn = kHandlers[stores ? (stream ? kStream : kStore) : ins.spill ? kSpill : kNext][key];

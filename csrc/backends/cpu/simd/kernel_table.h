@@ -74,7 +74,8 @@ enum class F32Op : uint8_t {
 struct F32Instr {
   F32Op op;
   // bit 0: operand a is the accumulator (slot a otherwise); bit 1: b likewise. A unary op has
-  // b == a (form 0 or 3); a Call reads slots (form 0).
+  // b == a (form 0 or 3); a Call reads slots (form 0). (The kernel adds its own bits for
+  // operands that are broadcast inputs.)
   uint8_t form = 0;
   uint8_t a = 0, b = 0, dst = 0;
   bool spill = false;
