@@ -1,0 +1,95 @@
+"""Reductions against numpy 2.4: the NaN max/min return (sign and payload follow numpy's loop),
+and the audit's regressions (tools/reduce_audit.py holds the wide sweep)."""
+import numpy as np
+import pytest
+
+import mnn.numpy as mp
+
+_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+_NANS = {
+    np.float16: [0xFE01, 0x7E02, 0x7C03],
+    np.float32: [0xFFC00001, 0x7FC00002, 0x7F800003],
+    np.float64: [0xFFF8000000000001, 0x7FF8000000000002, 0x7FF0000000000003],
+}
+
+
+def _bits(a):
+    a = np.asarray(a)
+    return a.view(_UINT[a.itemsize])
+
+
+def _nan(dt, bits):
+    return np.array([bits], _UINT[np.dtype(dt).itemsize]).view(dt)[0]
+
+
+def _views(a):
+    return {"c": lambda x: x, "T": lambda x: x.T, "rev": lambda x: x[..., ::-1],
+            "step": lambda x: x[..., ::2], "sub": lambda x: x[..., 1:]}
+
+
+@pytest.mark.parametrize("fn", ["max", "min"])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_row_with_negative_nan_matches_numpy(fn, dt):
+    # the issue's case: numpy's SIMD reduce returns +NaN for a row holding -NaN, axis 0 keeps -NaN
+    x = np.arange(3 * 17, dtype=dt).reshape(3, 17)
+    x[1, 8] = -np.nan
+    m = mp.asarray(x)
+    for ax in (None, 0, 1, -1):
+        np.testing.assert_array_equal(_bits(getattr(mp, fn)(m, axis=ax)), _bits(getattr(np, fn)(x, axis=ax)))
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64])
+def test_single_nan_every_position_1d(dt):
+    a = _nan(dt, _NANS[dt][0])
+    for n in range(1, 40):
+        for p in range(n):
+            x = np.arange(n, dtype=dt)
+            x[p] = a
+            for fn in ("max", "min"):
+                assert _bits(getattr(mp, fn)(mp.asarray(x))) == _bits(getattr(np, fn)(x)), (n, p, fn)
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(5,), (9,), (33,), (130,), (3, 9), (4, 17), (9, 3), (2, 3, 11), (3, 5, 8),
+                                   (1, 19), (19, 1), (2, 300)])
+@pytest.mark.parametrize("view", ["c", "T", "rev", "step", "sub"])
+def test_nan_payloads_views_axes(dt, shape, view):
+    rng = np.random.default_rng(hash((np.dtype(dt).name, shape, view)) % 2**32)
+    f = _views(None)[view]
+    for _ in range(4):
+        base = rng.standard_normal(shape).astype(dt)
+        flat = base.reshape(-1)
+        for _ in range(int(rng.integers(1, 4))):
+            flat[rng.integers(0, flat.size)] = _nan(dt, _NANS[dt][int(rng.integers(0, 3))])
+        x, xm = f(base), f(mp.asarray(base))
+        if x.size == 0:
+            continue
+        axes = [None] + list(range(x.ndim)) + ([(0, x.ndim - 1), (1, 2)] if x.ndim == 3 else [])
+        for ax in axes:
+            for fn in ("max", "min", "amax"):
+                r, q = getattr(np, fn)(x, axis=ax), getattr(mp, fn)(xm, axis=ax)
+                np.testing.assert_array_equal(_bits(q), _bits(r), err_msg=f"{fn} axis={ax}")
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_two_payloads_strided_unrolled(dt):
+    # numpy's strided loop keeps eight accumulators: the lowest lane holding a NaN wins
+    a, b = _nan(dt, _NANS[dt][0]), _nan(dt, _NANS[dt][1])
+    for n, i, j in [(65, 5, 50), (65, 50, 5), (20, 3, 10), (20, 10, 3), (20, 2, 17), (9, 0, 3), (9, 3, 0)]:
+        x = np.arange(2 * n, dtype=dt)
+        x[2 * i], x[2 * j] = a, b
+        for fn in ("max", "min"):
+            assert _bits(getattr(mp, fn)(mp.asarray(x)[::2])) == _bits(getattr(np, fn)(x[::2])), (n, i, j)
+            assert _bits(getattr(mp, fn)(mp.asarray(x[::2]))) == _bits(getattr(np, fn)(x[::2])), (n, i, j)
+            y = np.ascontiguousarray(x[::2])
+            assert _bits(getattr(mp, fn)(mp.asarray(y))) == _bits(getattr(np, fn)(y)), (n, i, j)
+
+
+def test_large_nan_threads():
+    x = np.arange(300000, dtype=np.float32)
+    x[123457] = -np.nan
+    for fn in ("max", "min"):
+        assert _bits(getattr(mp, fn)(mp.asarray(x))) == _bits(getattr(np, fn)(x))
+        y = x.reshape(300, 1000)
+        np.testing.assert_array_equal(_bits(getattr(mp, fn)(mp.asarray(y), axis=1)), _bits(getattr(np, fn)(y, axis=1)))
+        np.testing.assert_array_equal(_bits(getattr(mp, fn)(mp.asarray(y), axis=0)), _bits(getattr(np, fn)(y, axis=0)))
