@@ -373,6 +373,12 @@ class ReduceKernel final : public backend::Kernel {
     if (unit_run(g_)) {
       ReduceRunFn fn = kernels().reduce_run[kind_][dt];
       if (nout == 1) {
+        if (kind_ == 1 && std::is_floating_point_v<A>) {  // numpy's float product is one ordered chain
+          A a;
+          fn(reinterpret_cast<const char*>(in + offset_of(0, g_.kdims, g_.kstr)), nred, 1, 0, &a);
+          out[0] = T(a);
+          return;
+        }
         out[0] = finish(run_split<T, R>(fn, in + offset_of(0, g_.kdims, g_.kstr), nred));
         fix_nans(in, out);
         return;

@@ -371,6 +371,12 @@ void run_one(const T* p, int64_t n, calc_t<T>* acc) {
   using C0 = calc_t<T>;
   if constexpr (std::is_same_v<Op, SumOp> && is_float_v<T>) {
     *acc = Pairwise<T>::sum_long(p, n);
+  } else if constexpr (std::is_same_v<Op, ProdOp> && is_float_v<T>) {
+    // numpy multiplies a float run in order (float16 in float, rounded once): lanes would round
+    // differently and can meet inf * 0 = NaN where numpy's running product is already 0
+    C0 r = C0(1);
+    for (int64_t i = 0; i < n; ++i) r *= C0(p[i]);
+    *acc = r;
   } else {
     using C = std::conditional_t<std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>, C0, typename Wrap<C0>::type>;
     constexpr int N = lanes<T>();
