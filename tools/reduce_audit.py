@@ -98,14 +98,22 @@ def close_enough(fn, x, r, q, kw):
     er = np.abs(r.astype(wide)[fin] - ref[fin])
     eq = np.abs(q.astype(wide)[fin] - ref[fin])
     eps = np.finfo(r.dtype).eps
-    scale = np.abs(ref[fin]) * eps * 4 + (eps if r.dtype.itemsize > 2 else 1e-3)
+    # rounding of the terms themselves: sums cancel, so scale by the sum of magnitudes
+    mag = np.abs(ref)
+    if fn in ("sum", "nansum", "mean", "cumsum"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mag = np.asarray(getattr(np, fn)(np.abs(np.nan_to_num(np.asarray(x).astype(wide))), **kw2)).astype(wide)
+            mag = np.abs(mag)
+    scale = np.broadcast_to(mag, ref.shape)[fin] * eps * 4 + (eps if r.dtype.itemsize > 2 else 1e-3)
     return bool(np.all(eq <= 2 * er + scale))
 
 
 def call(mod, fn, x, kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return getattr(mod, fn)(x, **kw)
+        with np.errstate(all="ignore"):
+            return getattr(mod, fn)(x, **kw)
 
 
 def check(fn, x, xm, kw, report):
@@ -121,6 +129,9 @@ def check(fn, x, xm, kw, report):
     except Exception as e:  # noqa: BLE001
         q, merr = None, e
     tag = f"{fn}({x.dtype}{list(x.shape)} strides={x.strides}, {kw})"
+    if merr is not None and "complex" in str(merr) and "not supported" in str(merr):
+        report.append(f"UNSUPPORTED {fn} complex: {merr}")  # a clear exception, counted apart
+        return
     if err is not None or merr is not None:
         if err is None:
             report.append(f"RAISE {tag}: mnn {type(merr).__name__}: {merr}")
@@ -184,7 +195,10 @@ def check_where(fn, x, xm, kw, kwm, report):
     try:
         q = np.asarray(call(mp, fn, xm, kwm))
     except Exception as e:  # noqa: BLE001
-        report.append(f"RAISE {fn} where {x.dtype}{x.shape}: {e}")
+        if "complex" in str(e) and "not supported" in str(e):
+            report.append(f"UNSUPPORTED {fn} complex: {e}")
+        else:
+            report.append(f"RAISE {fn} where {x.dtype}{x.shape}: {e}")
         return
     if not (same_bits(r, q) or (np.asarray(r).dtype.kind in "fc" and np.allclose(r, q, rtol=1e-3, equal_nan=True))):
         report.append(f"DIFF {fn} where {x.dtype}{x.shape}: {np.ravel(r)[:4]} vs {np.ravel(q)[:4]}")
@@ -197,9 +211,11 @@ def main():
     a = ap.parse_args()
     funcs = a.only.split(",") if a.only else FUNCS
     rep = audit(funcs, a.quick)
-    for line in rep:
+    unsupported = sorted({line for line in rep if line.startswith("UNSUPPORTED")})
+    rep = [line for line in rep if not line.startswith("UNSUPPORTED")]
+    for line in unsupported + rep:
         print(line)
-    print(f"{len(rep)} mismatches", file=sys.stderr)
+    print(f"{len(rep)} mismatches ({len(unsupported)} unsupported complex features)", file=sys.stderr)
     return 1 if rep else 0
 
 

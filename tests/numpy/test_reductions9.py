@@ -93,3 +93,59 @@ def test_large_nan_threads():
         y = x.reshape(300, 1000)
         np.testing.assert_array_equal(_bits(getattr(mp, fn)(mp.asarray(y), axis=1)), _bits(getattr(np, fn)(y, axis=1)))
         np.testing.assert_array_equal(_bits(getattr(mp, fn)(mp.asarray(y), axis=0)), _bits(getattr(np, fn)(y, axis=0)))
+
+
+# ---- regressions from tools/reduce_audit.py -----------------------------------------------------
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64])
+def test_float_prod_in_numpy_order(dt):
+    rng = np.random.default_rng(3)
+    for n in (5, 40, 1000, 70000):
+        x = (rng.standard_normal(n) * 0.3 + 1).astype(dt)
+        assert _bits(mp.prod(mp.asarray(x))) == _bits(np.prod(x)), n
+    # the running product reaches 0 before overflowing: numpy's answer is 0, lanes would meet inf * 0
+    x = np.full(400, 100.0, np.float32)
+    x[3] = 0
+    assert _bits(mp.prod(mp.asarray(x))) == _bits(np.prod(x))
+
+
+def test_nansum_complex_nan_replaced_whole():
+    x = np.array([complex(np.nan, 1), 2 + 1j, complex(3, np.nan), 1j], np.complex128)
+    for ax in (None, 0):
+        np.testing.assert_array_equal(np.asarray(mp.nansum(mp.asarray(x), axis=ax)), np.nansum(x, axis=ax))
+    y = x.astype(np.complex64).reshape(2, 2)
+    np.testing.assert_array_equal(np.asarray(mp.nansum(mp.asarray(y), axis=1)), np.nansum(y, axis=1))
+
+
+@pytest.mark.parametrize("fn", ["nanmax", "nanmin"])
+def test_nan_extreme_empty(fn):
+    x = np.zeros((3, 0), np.float32)
+    r = getattr(mp, fn)(mp.asarray(x), axis=0)
+    assert np.asarray(r).shape == getattr(np, fn)(x, axis=0).shape == (0,)
+    with pytest.raises(ValueError, match=rf"^\[mnn.numpy.{fn}\] zero-size array"):
+        getattr(mp, fn)(mp.asarray(x), axis=1)
+
+
+def test_median_complex_and_empty():
+    x = np.array([1 + 1j, 2 + 5j, -1 + 0.5j, 3j], np.complex64)
+    for v in (x, x[:3], np.array([1 + 1j, complex(np.nan, 1), 5], np.complex128)):
+        r, q = np.median(v), np.asarray(mp.median(mp.asarray(v)))
+        assert q.dtype == r.dtype
+        np.testing.assert_array_equal(q, r)
+    for shape, ax in [((3, 0), 0), ((0, 3), 1), ((0, 3), -1)]:
+        z = np.zeros(shape, bool)
+        r, q = np.median(z, axis=ax), np.asarray(mp.median(mp.asarray(z), axis=ax))
+        assert q.shape == r.shape and q.dtype == r.dtype
+
+
+def test_reduce_audit_quick_subset():
+    # the audit's sweep on small shapes (0-d, empty, 1xN, Nx1, views) for the functions fixed here
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[2] / "tools" / "reduce_audit.py"
+    spec = importlib.util.spec_from_file_location("reduce_audit", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rep = mod.audit(["max", "min", "argmax", "prod", "nansum", "nanmax", "median"], quick=True)
+    rep = [line for line in rep if not line.startswith("UNSUPPORTED")]
+    assert rep == []

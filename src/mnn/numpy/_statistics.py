@@ -61,7 +61,10 @@ def _normalize_axes(a, axis, fn):
     rest = [d for d in range(a.ndim) if d not in axes]
     t = _core.transpose(a, rest + axes)
     kept = [1 if d in axes else a.shape[d] for d in range(a.ndim)]
-    return _core.reshape(_core.as_contiguous(t), [a.shape[d] for d in rest] + [-1]), kept
+    n = 1
+    for d in axes:
+        n *= a.shape[d]
+    return _core.reshape(_core.as_contiguous(t), [a.shape[d] for d in rest] + [n]), kept  # n: -1 fails on size 0
 
 
 def _finish(r, qshape, kept, keepdims):
