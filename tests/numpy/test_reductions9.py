@@ -149,3 +149,26 @@ def test_reduce_audit_quick_subset():
     rep = mod.audit(["max", "min", "argmax", "prod", "nansum", "nanmax", "median"], quick=True)
     rep = [line for line in rep if not line.startswith("UNSUPPORTED")]
     assert rep == []
+
+
+@pytest.mark.parametrize("src", ["bool", "int8", "float32"])
+def test_var_and_cast_sums_follow_memory_order(src):
+    # numpy's temporaries (astype, x - mean, dtype= casts) keep the input's memory order, and the
+    # summation order follows: an F-ordered input reduced over its strided axis sums sequentially
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((3, 130)) * 50).astype(src).T.copy().T
+    x3 = (rng.standard_normal((4, 5, 70)) * 50).astype(src).transpose(2, 0, 1)
+    for arr in (x, x3):
+        m = mp.asarray(arr)
+        for ax in [None, 0, 1, -1, (0, 1)]:
+            for kd in (False, True):
+                # bit-exact for 2-d; 3-d multi-axis reductions may split numpy's buffer differently
+                check = np.testing.assert_array_equal if arr.ndim == 2 else \
+                    (lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-12 if b.dtype == np.float64 else 2e-6))
+                r, q = np.var(arr, axis=ax, keepdims=kd), np.asarray(mp.var(m, axis=ax, keepdims=kd))
+                assert q.shape == r.shape
+                check(q, r)
+                r = np.sum(arr, axis=ax, dtype=np.float32, keepdims=kd)
+                q = np.asarray(mp.sum(m, axis=ax, dtype="float32", keepdims=kd))
+                assert q.shape == r.shape
+                check(q, r) if arr.ndim == 2 else np.testing.assert_allclose(q, r, rtol=1e-5)
