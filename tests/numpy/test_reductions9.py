@@ -172,3 +172,17 @@ def test_var_and_cast_sums_follow_memory_order(src):
                 q = np.asarray(mp.sum(m, axis=ax, dtype="float32", keepdims=kd))
                 assert q.shape == r.shape
                 check(q, r) if arr.ndim == 2 else np.testing.assert_allclose(q, r, rtol=1e-5)
+
+
+@pytest.mark.parametrize("fn", ["sum", "prod"])
+def test_float16_kept_axis_innermost_rounds_each_step(fn):
+    # numpy's elementwise half loop rounds after every row: a product overflows to inf, then * 0 = NaN
+    rng = np.random.default_rng(7)
+    for _ in range(10):
+        x = (rng.standard_normal((130, 3)) * 3).astype(np.float16)
+        x[rng.integers(0, 130), :] = 0
+        for v in (x[:, ::-1], x[::2, ::-1], x[:, ::2]):
+            with np.errstate(all="ignore"):
+                r = getattr(np, fn)(v, axis=0)
+            q = np.asarray(getattr(mp, fn)(mp.asarray(v), axis=0))
+            np.testing.assert_array_equal(_bits(q), _bits(r))

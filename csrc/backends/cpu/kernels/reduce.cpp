@@ -444,11 +444,29 @@ class ReduceKernel final : public backend::Kernel {
       if constexpr (std::is_same_v<T, core::half>) fix_nans(in, out);
       return;
     }
+    // float16 with a kept dim innermost in memory: numpy runs its elementwise half loop, which
+    // rounds the running value to half after every element (a product can overflow there)
+    bool half_steps = false;
+    if constexpr (std::is_same_v<T, core::half>) {
+      int64_t kmin = std::numeric_limits<int64_t>::max(), rmin = kmin;
+      for (size_t i = 0; i < g_.kdims.size(); ++i)
+        if (g_.kdims[i] > 1) kmin = std::min<int64_t>(kmin, std::llabs(g_.kstr[i]));
+      for (size_t i = 0; i < g_.rdims.size(); ++i)
+        if (g_.rdims[i] > 1) rmin = std::min<int64_t>(rmin, std::llabs(g_.rstr[i]));
+      half_steps = kind_ < 2 && kmin < rmin;
+    }
     int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(nred, 1));
     parallel_for(nout, grain, [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) {
         const T* base = in + offset_of(o, g_.kdims, g_.kstr);
         A acc;
+        if (half_steps) {
+          acc = R::init();
+          for (int64_t r = 0; r < nred; ++r)
+            acc = A(T(R::apply(acc, A(base[offset_of(r, g_.rdims, g_.rstr)]))));
+          out[o] = T(acc);
+          continue;
+        }
         if constexpr (std::is_floating_point_v<A>) {
           if (is_sum_ && g_.rdims.size() <= 1) {
             // through finish: a lone -0.0 (a length-1 axis) or a pairwise block of them sums to
