@@ -42,7 +42,10 @@ def _memory_order(a, axis, keepdims, compute):
     nd = a.ndim
     perm = sorted(range(nd), key=lambda d: (-abs(a.strides[d]) if a.shape[d] > 1 else -(2 ** 62), d))
     axes = axis_tuple(axis, "reduce")
-    if nd < 2 or perm == list(range(nd)) or builtins.any(not -nd <= x < nd for x in (axes or ())):
+    big = [abs(a.strides[d]) for d in range(nd) if a.shape[d] > 1]  # size-1 dims: any stride, no order
+    if big == sorted(big, reverse=True):
+        return None
+    if nd < 2 or builtins.any(not -nd <= x < nd for x in (axes or ())):
         return None  # C-ordered already, or a bad axis: the plain path (and its numpy error)
     axes = list(range(nd)) if axes is None else [x % nd for x in axes]
     if len(set(axes)) != len(axes):
