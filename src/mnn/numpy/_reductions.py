@@ -33,8 +33,40 @@ def _where_count(a, axis, keepdims, where):
     return _core.reduce(_SUM, w, axis_tuple(axis, "mean"), bool(keepdims), opt_dtype_code("int64"), "mean")
 
 
+def _memory_order(a, axis, keepdims, compute):
+    """compute(view, axes, keepdims=True) on `a` with its axes in memory order, as numpy's K-order.
+
+    A cast or elementwise temporary (astype, x - mean) comes out C-ordered here but in the input's
+    memory order in numpy, and the reduction's summation order follows it: a float64 var over
+    axis 1 of an F-ordered array sums one column after another in numpy, pairwise in a C copy."""
+    nd = a.ndim
+    perm = sorted(range(nd), key=lambda d: (-abs(a.strides[d]) if a.shape[d] > 1 else -(2 ** 62), d))
+    axes = axis_tuple(axis, "reduce")
+    big = [abs(a.strides[d]) for d in range(nd) if a.shape[d] > 1]  # size-1 dims: any stride, no order
+    if big == sorted(big, reverse=True):
+        return None
+    if nd < 2 or builtins.any(not -nd <= x < nd for x in (axes or ())):
+        return None  # C-ordered already, or a bad axis: the plain path (and its numpy error)
+    axes = list(range(nd)) if axes is None else [x % nd for x in axes]
+    if len(set(axes)) != len(axes):
+        return None
+    t = _core.transpose(a, perm)
+    r = compute(t, tuple(perm.index(x) for x in axes))
+    inv = [perm.index(d) for d in range(nd)]
+    r = _core.transpose(r, inv)
+    if not keepdims:
+        r = _core.reshape(r, [d for i, d in enumerate(a.shape) if i not in axes])
+    return r
+
+
 def _reduce(kind, fn, a, axis, dtype, out, keepdims, initial=None, where=True):
     a = asarray(a)
+    if where is True and initial is None and dtype is not None and a.ndim >= 2 and \
+            _dtypes.dtype(dtype) != a.dtype and (axis is None or isinstance(axis, (int, tuple, list))):
+        r = _memory_order(a, axis, keepdims,
+                          lambda t, ax: _core.reduce(kind, t, ax, True, opt_dtype_code(dtype), fn))
+        if r is not None:
+            return write_out(r, out, fn, "unsafe")
     if where is not True:
         a = _masked_input(kind, fn, a, initial, where)
     axis = _zero_d_axis(a, axis)
@@ -143,6 +175,10 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     if correction is not None:
         ddof = correction
     a = asarray(a)
+    if where is True and mean is None and a.ndim >= 2 and (axis is None or isinstance(axis, (int, tuple, list))):
+        r = _memory_order(a, axis, keepdims, lambda t, ax: var(t, ax, dtype, None, ddof, True))
+        if r is not None:
+            return write_out(r, out, "var", "unsafe")
     acc, res = _var_dtype(a, dtype)
     x = a.astype(acc) if a.dtype != acc else a
     n = _where_count(a, axis, keepdims, where)

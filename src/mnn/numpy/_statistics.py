@@ -61,7 +61,10 @@ def _normalize_axes(a, axis, fn):
     rest = [d for d in range(a.ndim) if d not in axes]
     t = _core.transpose(a, rest + axes)
     kept = [1 if d in axes else a.shape[d] for d in range(a.ndim)]
-    return _core.reshape(_core.as_contiguous(t), [a.shape[d] for d in rest] + [-1]), kept
+    n = 1
+    for d in axes:
+        n *= a.shape[d]
+    return _core.reshape(_core.as_contiguous(t), [a.shape[d] for d in rest] + [n]), kept  # n: -1 fails on size 0
 
 
 def _finish(r, qshape, kept, keepdims):
@@ -277,7 +280,7 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 
 def _median_dtype(a):
-    return a.dtype if a.dtype.kind == "f" else _F8
+    return a.dtype if a.dtype.kind in "fc" else _F8
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -293,6 +296,9 @@ def _median(a, axis, keepdims, nan_aware):
     a2, kept = _normalize_axes(a, axis, fn)
     n = a2.shape[-1]
     rd = _median_dtype(a)
+    if n and a2.size == 0:  # numpy: an empty result, no warning (the reduced axes are not empty)
+        r = full(list(a2.shape[:-1]), 0, rd)
+        return _core.reshape(r, kept) if keepdims else r
     if n == 0:
         _warn("Mean of empty slice", 4)
         r = full(list(a2.shape[:-1]), float("nan"), rd)
@@ -313,7 +319,7 @@ def _median(a, axis, keepdims, nan_aware):
         lo = s[..., (n - 1) // 2:(n - 1) // 2 + 1].astype(acc)
         hi = s[..., n // 2:n // 2 + 1].astype(acc)
         r = (lo if n % 2 else (lo + hi) / _core.scalar(2, acc._code)).astype(rd)
-        if a.dtype.kind == "f":
+        if a.dtype.kind in "fc":  # numpy: a NaN sorts last and is the median, as it is
             last = s[..., n - 1:n]
             r = where(_isnan(last), last.astype(rd), r).astype(rd)
     r = _core.reshape(r, list(r.shape[:-1]))
@@ -749,7 +755,7 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
 
 def _replace_nan(a, value):
     a = asarray(a)
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fc":  # numpy: a complex with a NaN part is replaced whole
         return a, None
     mask = _isnan(a)
     return where(mask, _core.scalar(value, a.dtype._code), a).astype(a.dtype), mask
@@ -779,9 +785,15 @@ def _nan_extreme(a, axis, out, keepdims, fn, fill, reduce_fn):
     a = asarray(a)
     if a.dtype.kind != "f":
         return reduce_fn(a, axis, out, keepdims)
-    if a.size == 0:
-        op = "fmin" if fn == "nanmin" else "fmax"
-        raise ValueError(f"[mnn.numpy.{fn}] zero-size array to reduction operation {op} which has no identity")
+    if a.size == 0:  # an error only when a reduced axis is empty (no NaN to drop either way)
+        try:
+            return write_out(reduce_fn(a, axis, None, keepdims), out, fn, "unsafe")
+        except ValueError as e:
+            if "zero-size" not in str(e):
+                raise
+            op = "fmin" if fn == "nanmin" else "fmax"
+            raise ValueError(f"[mnn.numpy.{fn}] zero-size array to reduction operation {op} which has no identity") \
+                from None
     a2, mask = _replace_nan(a, fill)
     r = reduce_fn(a2, axis, None, keepdims)
     allnan = _all(mask, axis, keepdims=keepdims)

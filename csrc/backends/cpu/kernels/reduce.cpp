@@ -143,6 +143,112 @@ inline int64_t offset_of(int64_t i, const std::vector<int64_t>& dims, const std:
 }
 
 
+// ---- numpy's NaN from max/min -----------------------------------------------------------------
+// numpy 2.4 returns a NaN from max/min whose sign and payload depend on the loop that met it
+// (umath/loops_minmax): the first element is the start value and the inner loop runs over the rest.
+//  - A unit-stride reduced innermost axis takes the SIMD reduce loop (float32/float64): per call of
+//    len elements, when the running value or any of the first floor(len / lanes) * lanes elements is
+//    NaN, the horizontal reduce returns the default quiet NaN (+, zero payload); the scalar tail
+//    keeps the first NaN it meets, as it is. So x.max(axis=1) of a row holding -NaN reads +NaN.
+//  - Otherwise (a strided or reversed axis, a kept axis innermost, float16's scalar loops) the
+//    first NaN in iteration order wins, sign and payload intact.
+// The kernels find the NaN-ness; outputs that came out NaN are then redone here (rare, so a scan).
+
+// numpy's SIMD width for those loops: its AVX512_SKX target on such CPUs, AVX2, else 128 bits.
+int numpy_minmax_lane_bytes() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const int bytes = [] {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      return 64;
+    return __builtin_cpu_supports("avx2") ? 32 : 16;
+  }();
+  return bytes;
+#else
+  return 16;
+#endif
+}
+
+template <class T>
+inline bool nan_of(T v) {
+  if constexpr (std::is_same_v<T, core::half>) return (v.bits & 0x7fff) > 0x7c00;
+  else if constexpr (std::is_floating_point_v<T>) return v != v;
+  else return false;
+}
+
+// numpy's inner loop for one output. The reduced dims nested inside every kept dim (of size > 1)
+// form its core, one call per index of the outer reduced dims (the rest: the elementwise loop,
+// first NaN wins). float32/float64 only (float16's loops are plain scalar ones):
+//  - a core of one unit-stride dim: the SIMD reduce loop, in place;
+//  - a core of several dims: copied into numpy's buffer (8192 elements), then the SIMD loop;
+//  - a core of one strided dim: the scalar loop unrolled by 8 (eight accumulators, element k of
+//    a call into lane k % 8, each lane keeping its first NaN, then lanes joined as a tree, so the
+//    lowest lane with a NaN wins; the running value before the call wins over them).
+struct NanLoop {
+  enum Kind { First, Simd, Unrolled } kind = First;
+  int64_t core = 0;
+};
+
+template <class T>
+NanLoop numpy_minmax_loop(const Geometry& g) {
+  NanLoop l;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    int64_t kmin = std::numeric_limits<int64_t>::max();
+    for (size_t i = 0; i < g.kdims.size(); ++i)
+      if (g.kdims[i] > 1) kmin = std::min<int64_t>(kmin, std::llabs(g.kstr[i]));
+    int64_t core = 1;
+    size_t ng = 0;
+    for (size_t i = g.rdims.size(); i-- > 0 && std::llabs(g.rstr[i]) < kmin;) core *= g.rdims[i], ++ng;
+    if (ng == 0) return l;
+    l.core = core;
+    l.kind = ng == 1 && g.rstr.back() != 1 ? NanLoop::Unrolled : NanLoop::Simd;
+  }
+  return l;
+}
+
+// One output's NaN as numpy returns it; base: the output's first element, elements in the
+// Geometry's reduced order (numpy's: largest stride outermost).
+template <class T>
+T numpy_minmax_nan(const T* base, const Geometry& g, NanLoop loop) {
+  const int64_t nred = g.nred;
+  auto at = [&](int64_t r) { return base[offset_of(r, g.rdims, g.rstr)]; };
+  if (loop.kind == NanLoop::First) {
+    for (int64_t r = 0; r < nred; ++r)
+      if (nan_of(at(r))) return at(r);
+    return base[0];
+  }
+  const T canon = std::numeric_limits<T>::quiet_NaN();
+  const int64_t vs = loop.kind == NanLoop::Unrolled ? 8 : numpy_minmax_lane_bytes() / int64_t(sizeof(T));
+  const int64_t core = loop.core, chunk = loop.kind == NanLoop::Simd ? std::min<int64_t>(core, 8192) : core;
+  T r = base[0];
+  for (int64_t c1 = 0; c1 < nred; c1 += core)
+    for (int64_t c0 = c1; c0 < c1 + core; c0 += chunk) {
+      const int64_t start = c0 == 0 ? 1 : 0, len = std::min(chunk, c1 + core - c0) - start;
+      if (len <= 0 || (loop.kind == NanLoop::Unrolled && nan_of(r))) continue;
+      if (nan_of(r)) return canon;
+      const int64_t first = c0 + start, nv = len / vs * vs;
+      if (loop.kind == NanLoop::Simd) {
+        for (int64_t i = 0; i < nv; ++i)
+          if (nan_of(at(first + i))) return canon;
+      } else if (nv > 0) {
+        for (int64_t lane = 0; lane < 8 && !nan_of(r); ++lane)
+          for (int64_t i = lane; i < nv; i += 8)
+            if (nan_of(at(first + i))) {
+              r = at(first + i);
+              break;
+            }
+        if (nan_of(r)) continue;
+      }
+      for (int64_t i = nv; i < len; ++i)
+        if (nan_of(at(first + i))) {
+          r = at(first + i);
+          break;
+        }
+    }
+  return r;
+}
+
 // ---- fast paths over the SIMD microkernels ----------------------------------------------------
 
 template <class T>
@@ -267,7 +373,14 @@ class ReduceKernel final : public backend::Kernel {
     if (unit_run(g_)) {
       ReduceRunFn fn = kernels().reduce_run[kind_][dt];
       if (nout == 1) {
+        if (kind_ == 1 && std::is_floating_point_v<A>) {  // numpy's float product is one ordered chain
+          A a;
+          fn(reinterpret_cast<const char*>(in + offset_of(0, g_.kdims, g_.kstr)), nred, 1, 0, &a);
+          out[0] = T(a);
+          return;
+        }
         out[0] = finish(run_split<T, R>(fn, in + offset_of(0, g_.kdims, g_.kstr), nred));
+        fix_nans(in, out);
         return;
       }
       // Outputs along the innermost kept dim go to the kernel four at a time, a quarter of the
@@ -289,6 +402,7 @@ class ReduceKernel final : public backend::Kernel {
           o += cnt;
         }
       });
+      fix_nans(in, out);
       return;
     }
     if (unit_rows(g_)) {
@@ -306,6 +420,8 @@ class ReduceKernel final : public backend::Kernel {
              plan.sin * int64_t(sizeof(T)), plan.nin - skip, c1 - c0, reinterpret_cast<char*>(o));
         }
       });
+      // float16 rows round-trip through float, which quiets a signalling NaN numpy passes through
+      if constexpr (std::is_same_v<T, core::half>) fix_nans(in, out);
       return;
     }
     // kept-innermost: accumulate whole rows of the output (reads in memory order)
@@ -325,13 +441,32 @@ class ReduceKernel final : public backend::Kernel {
         }
         for (int64_t j = b; j < e; ++j) out[j] = T(acc[j - b]);
       });
+      if constexpr (std::is_same_v<T, core::half>) fix_nans(in, out);
       return;
+    }
+    // float16 with a kept dim innermost in memory: numpy runs its elementwise half loop, which
+    // rounds the running value to half after every element (a product can overflow there)
+    bool half_steps = false;
+    if constexpr (std::is_same_v<T, core::half>) {
+      int64_t kmin = std::numeric_limits<int64_t>::max(), rmin = kmin;
+      for (size_t i = 0; i < g_.kdims.size(); ++i)
+        if (g_.kdims[i] > 1) kmin = std::min<int64_t>(kmin, std::llabs(g_.kstr[i]));
+      for (size_t i = 0; i < g_.rdims.size(); ++i)
+        if (g_.rdims[i] > 1) rmin = std::min<int64_t>(rmin, std::llabs(g_.rstr[i]));
+      half_steps = kind_ < 2 && kmin < rmin;
     }
     int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(nred, 1));
     parallel_for(nout, grain, [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) {
         const T* base = in + offset_of(o, g_.kdims, g_.kstr);
         A acc;
+        if (half_steps) {
+          acc = R::init();
+          for (int64_t r = 0; r < nred; ++r)
+            acc = A(T(R::apply(acc, A(base[offset_of(r, g_.rdims, g_.rstr)]))));
+          out[o] = T(acc);
+          continue;
+        }
         if constexpr (std::is_floating_point_v<A>) {
           if (is_sum_ && g_.rdims.size() <= 1) {
             // through finish: a lone -0.0 (a length-1 axis) or a pairwise block of them sums to
@@ -350,9 +485,19 @@ class ReduceKernel final : public backend::Kernel {
         out[o] = T(acc);
       }
     });
+    fix_nans(in, out);
   }
 
  private:
+  // max/min outputs that came out NaN take the NaN numpy returns (see numpy_minmax_nan).
+  void fix_nans(const T* in, T* out) const {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, core::half>) {
+      if (kind_ < 2) return;
+      const NanLoop loop = numpy_minmax_loop<T>(g_);
+      for (int64_t o = 0; o < g_.nout; ++o)
+        if (nan_of(out[o])) out[o] = numpy_minmax_nan(in + offset_of(o, g_.kdims, g_.kstr), g_, loop);
+    }
+  }
   Geometry g_;
   bool is_sum_;
   int kind_;

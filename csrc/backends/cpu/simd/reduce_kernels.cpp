@@ -371,6 +371,12 @@ void run_one(const T* p, int64_t n, calc_t<T>* acc) {
   using C0 = calc_t<T>;
   if constexpr (std::is_same_v<Op, SumOp> && is_float_v<T>) {
     *acc = Pairwise<T>::sum_long(p, n);
+  } else if constexpr (std::is_same_v<Op, ProdOp> && is_float_v<T>) {
+    // numpy multiplies a float run in order (float16 in float, rounded once): lanes would round
+    // differently and can meet inf * 0 = NaN where numpy's running product is already 0
+    C0 r = C0(1);
+    for (int64_t i = 0; i < n; ++i) r *= C0(p[i]);
+    *acc = r;
   } else {
     using C = std::conditional_t<std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>, C0, typename Wrap<C0>::type>;
     constexpr int N = lanes<T>();
@@ -426,33 +432,32 @@ void run_fn(const char* src, int64_t n, int64_t count, int64_t stride, void* acc
 }
 
 // ---- rows: acc[j] = op(acc[j], row_r[j]) for r < nrows, rows `stride` bytes apart ------------
-template <class Op, class T>
-void rows_fn(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
+// G rows per pass, W vectors of columns per step, each row prefetched PF bytes ahead (0: none).
+template <class Op, class T, int G, int W, int PF>
+void rows_impl(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
   using C0 = calc_t<T>;
   using C = std::conditional_t<std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>, C0, typename Wrap<C0>::type>;
   constexpr bool kHalf = std::is_same_v<T, half>;
   constexpr int N = lanes<T>();
-  constexpr int G = 8;  // rows per pass over acc: acc traffic stays 1/8 of the input's
   T* acc = reinterpret_cast<T*>(accp);
   for (int64_t r0 = 0; r0 < nrows; r0 += G) {
     const int g = static_cast<int>(std::min<int64_t>(G, nrows - r0));
     const T* rows[G];
     for (int k = 0; k < g; ++k) rows[k] = reinterpret_cast<const T*>(base + (r0 + k) * stride);
     int64_t j = 0;
-    for (; j + 2 * N <= n; j += 2 * N) {
-      vec<C0, N> a0 = load<N>(acc + j), a1 = load<N>(acc + j + N);
+    for (; j + W * N <= n; j += W * N) {
+      vec<C0, N> a[W];
+      for (int w = 0; w < W; ++w) a[w] = load<N>(acc + j + w * N);
       for (int k = 0; k < g; ++k) {
-        vec<C0, N> x0 = load<N>(rows[k] + j), x1 = load<N>(rows[k] + j + N);
-        if constexpr (std::is_same_v<C, C0>) {
-          a0 = Op::apply(a0, x0), a1 = Op::apply(a1, x1);
-        } else {
-          a0 = (vec<C0, N>)Op::apply((vec<C, N>)a0, (vec<C, N>)x0);
-          a1 = (vec<C0, N>)Op::apply((vec<C, N>)a1, (vec<C, N>)x1);
+        if constexpr (PF > 0) __builtin_prefetch(rows[k] + j + PF / int(sizeof(T)));
+        for (int w = 0; w < W; ++w) {
+          vec<C0, N> x = load<N>(rows[k] + j + w * N);
+          if constexpr (std::is_same_v<C, C0>) a[w] = Op::apply(a[w], x);
+          else a[w] = (vec<C0, N>)Op::apply((vec<C, N>)a[w], (vec<C, N>)x);
+          if constexpr (kHalf) a[w] = round_half<N>(a[w]);
         }
-        if constexpr (kHalf) a0 = round_half<N>(a0), a1 = round_half<N>(a1);
       }
-      store<N>(acc + j, a0);
-      store<N>(acc + j + N, a1);
+      for (int w = 0; w < W; ++w) store<N>(acc + j + w * N, a[w]);
     }
     for (; j < n; ++j) {
       C a = C(C0(acc[j]));
@@ -463,6 +468,14 @@ void rows_fn(const char* base, int64_t stride, int64_t nrows, int64_t n, char* a
       acc[j] = T(C0(a));
     }
   }
+}
+
+// G = 8 rows per pass over acc (acc traffic 1/8 of the input's), two vectors of columns per step,
+// each row prefetched 256 bytes ahead: 2-4% faster on a 4096^2 float32 axis-0 sum in paired
+// in-process runs (4 of 4; 16 rows, 4 rows x 4 vectors, 512/1024/2048-byte prefetch were not).
+template <class Op, class T>
+void rows_fn(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
+  rows_impl<Op, T, 8, 2, 256>(base, stride, nrows, n, accp);
 }
 
 // ---- any / all -------------------------------------------------------------------------------
