@@ -97,3 +97,16 @@ def setNumThreads(nthreads):
 
 def getNumThreads():
     return _core.get_num_threads()
+
+
+def int_arg(v, fn, name):
+    """An int parameter as cv2's binding takes it: None is 0 (cv2 passes the C default), a Python or
+    numpy integer must fit a C int, and anything else (a float included) is refused."""
+    if v is None:
+        return 0
+    if isinstance(v, float) or not hasattr(v, "__index__"):
+        raise TypeError(f"[mnn.cv.{fn}] Argument '{name}' is required to be an integer")
+    i = v.__index__()
+    if not -2147483648 <= i <= 2147483647:
+        raise TypeError(f"[mnn.cv.{fn}] integer won't fit into a C int (argument '{name}')")
+    return i

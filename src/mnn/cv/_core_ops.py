@@ -397,6 +397,8 @@ def _scalar4(vals):
 def mean(src, mask=None):
     fn = "mean"
     a = _arr(src, fn, extra=F16)
+    if channels(a) > 4:
+        raise fail(fn, "cn <= 4 (cv2's mean is a Scalar of at most 4 channels)")
     x = a.astype("float64")
     if x.ndim == 2:
         x = _np.reshape(x, tuple(x.shape) + (1,))

@@ -444,11 +444,19 @@ def medianBlur(src, ksize, dst=None):
         return _finish(a.copy(), dst)
     if k < 1 or k % 2 == 0:
         raise fail(fn, "(ksize % 2 == 1) && (ksize > 1)")
-    if channels(a) not in (1, 3, 4):
-        raise fail(fn, "medianBlur supports 1, 3 or 4 channels")
     d = str(a.dtype)
     if not (d == "uint8" or (k <= 5 and d in ("uint16", "int16", "float32"))):
         raise fail(fn, f"unsupported depth {d} for ksize {k}")
+    if channels(a) not in (1, 3, 4):
+        # cv2 takes any channel count; each channel's median is independent of the others, so
+        # the single-channel kernel runs plane by plane (cv2's large-aperture uint8 path, k > 5,
+        # has 1, 3 or 4 channels only)
+        if k > 5:
+            raise fail(fn, "medianBlur with ksize > 5 supports 1, 3 or 4 channels")
+        if a.shape[0] == 0 or a.shape[1] == 0:
+            return _finish(a.copy(), dst)
+        planes = [_core.prim("cv_median", [_np.ascontiguousarray(a[:, :, c])], [k], []) for c in range(a.shape[2])]
+        return _finish(_np.stack(planes, axis=2), dst)
     return _finish(_core.prim("cv_median", [a], [k], []), dst)
 
 

@@ -34,7 +34,7 @@ from .. import _core
 from .. import numpy as _np
 from . import _robust
 from ._common import f32 as _f32
-from ._common import as_image, channels, contiguous, error, fail, memo_type
+from ._common import as_image, channels, contiguous, error, fail, int_arg, memo_type
 
 __all__ = [
     "INTER_NEAREST", "INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4", "INTER_LINEAR_EXACT",
@@ -659,7 +659,9 @@ def convertMaps(map1, map2, dstmap1type, dstmap1=None, dstmap2=None, nninterpola
 # ---------------------------------------------------------------------------------------------
 # flips, rotations by quarter turns, borders, sub-pixel patches, pyramids
 
-_ANY_DTYPES = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16")
+_ANY_DTYPES = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16", "bool")
+# element sizes (bytes per pixel) cv2's transpose has a kernel for: others raise in cv2
+_TRANSPOSE_ESZ = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 
 
 def _image_any(src, fn):
@@ -670,9 +672,14 @@ def _image_any(src, fn):
     return img
 
 
+def _check_transpose(img, fn):
+    if channels(img) * img.dtype.itemsize not in _TRANSPOSE_ESZ:
+        raise fail(fn, f"no transpose for {channels(img)}-channel {img.dtype} pixels (cv2: func != 0)")
+
+
 def flip(src, flipCode, dst=None):
     img = _image_any(src, "flip")
-    code = int(flipCode)
+    code = int_arg(flipCode, "flip", "flipCode")
     if code == 0:
         v = img[::-1]
     elif code > 0:
@@ -684,13 +691,16 @@ def flip(src, flipCode, dst=None):
 
 def transpose(src, dst=None):
     img = _image_any(src, "transpose")
+    _check_transpose(img, "transpose")
     axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
     return _np.array(img.transpose(axes))
 
 
 def rotate(src, rotateCode, dst=None):
     img = _image_any(src, "rotate")
-    code = int(rotateCode)
+    code = int_arg(rotateCode, "rotate", "rotateCode")
+    if code in (ROTATE_90_CLOCKWISE, ROTATE_90_COUNTERCLOCKWISE):
+        _check_transpose(img, "rotate")
     axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
     if code == ROTATE_90_CLOCKWISE:
         v = img.transpose(axes)[:, ::-1]
@@ -706,12 +716,15 @@ def rotate(src, rotateCode, dst=None):
 def copyMakeBorder(src, top, bottom, left, right, borderType, dst=None, value=None):
     fn = "copyMakeBorder"
     img = _image_any(src, fn)
-    t, b, l, r = (int(v) for v in (top, bottom, left, right))
+    t, b, l, r = (int_arg(v, fn, k) for v, k in ((top, "top"), (bottom, "bottom"), (left, "left"), (right, "right")))
     if min(t, b, l, r) < 0:
         raise fail(fn, "top >= 0 && bottom >= 0 && left >= 0 && right >= 0")
     mode = _check_border(borderType, fn, allow_transparent=False)
     if mode != BORDER_CONSTANT and (img.shape[0] == 0 or img.shape[1] == 0):
         raise fail(fn, "cannot extrapolate an empty image")
+    if str(img.dtype) == "bool":  # bytes copied as uint8; the fill value becomes cv2's bool (nonzero)
+        vals = None if value is None else [float(v != 0) for v in (value if isinstance(value, (tuple, list)) else (value,))]
+        return copyMakeBorder(img.view(_np.uint8), t, b, l, r, borderType, value=vals).view(_np.bool_)
     if str(img.dtype) == "float16":  # the kernel copies pixels; only the fill value needs a type
         img32 = img.astype(_np.float32)
         return copyMakeBorder(img32, t, b, l, r, borderType, value=value).astype(_np.float16)
