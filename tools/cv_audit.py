@@ -12,6 +12,8 @@ and out-of-range or wrong-type parameters. Each case is classified:
   mnn_lenient  cv2 raises, mnn returns something (bad unless documented)
   mnn_missing  mnn raises, cv2 returns (missing support)
   differ       both return but the results (or the arrays passed in) differ: a wrong answer
+  off_by_1     differ, but only integer values off by exactly 1 where the spec wants them exact
+               (cv2's IPP / fixed-point paths round differently): listed, a lesser finding
   crash        mnn's process died in the call (segfault, abort): the worst bug
   hang         mnn's call did not return within the time limit
   empty_none   cv2 returns None for an empty result where mnn returns an empty array
@@ -27,6 +29,13 @@ the case it was in is recorded as a crash of that side and the rest continue in 
   python tools/cv_audit.py --quick             # the reduced grid tests/cv/test_audit_regressions.py runs
   python tools/cv_audit.py --list bad          # also list every non-fine case
   python tools/cv_audit.py --json out.json     # every case's record
+
+Random mode (tools/cv_audit_random.py): random valid and spoiled arguments per function instead of
+the grid, each case replayable from (function, seed, case number):
+
+  python tools/cv_audit.py --random 200                                  # 200 random cases per function
+  python tools/cv_audit.py --random 1000 --only resize,remap --seed 3
+  python tools/cv_audit.py --random 1 --only resize --seed 7 --case 12   # replay one case, print it
 """
 import argparse
 import glob
@@ -46,7 +55,7 @@ _SRC = os.path.join(os.path.dirname(HERE), "src")
 if not os.environ.get("PYTHONPATH") and glob.glob(os.path.join(_SRC, "mnn", "_core*.so")):
     sys.path.insert(0, _SRC)
 FINE = ("ok", "both_raise", "cv2_crash", "documented")
-SEVERITY = ["crash", "hang", "differ", "mnn_lenient", "mnn_missing", "bad_message", "empty_none", "cv2_crash",
+SEVERITY = ["crash", "hang", "differ", "off_by_1", "mnn_lenient", "mnn_missing", "bad_message", "empty_none", "cv2_crash",
             "documented", "both_raise", "ok"]
 
 # ---------------------------------------------------------------------------------------------
@@ -951,7 +960,7 @@ def classify(case, a, b, S):
     if e and documented(case, "differ"):
         return "documented", documented(case, "differ")
     if e:
-        return "differ", e
+        return ("off_by_1" if _off_by_one(a["r"], b["r"]) else "differ"), e
     if len(a["arrays"]) != len(b["arrays"]):
         return "differ", "array argument count"
     for (i, j, u), (_, _, v) in zip(a["arrays"], b["arrays"]):
@@ -959,8 +968,21 @@ def classify(case, a, b, S):
         if e and documented(case, "differ"):
             return "documented", documented(case, "differ")
         if e:
-            return "differ", "after the call " + e
+            return ("off_by_1" if _off_by_one(u, v) else "differ"), "after the call " + e
     return "ok", ""
+
+
+def _off_by_one(a, b):
+    """Whether every difference between a and b is an integer array value off by exactly 1."""
+    np = _np()
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        pairs = [(u, v) for u, v in zip(a, b) if differs(u, v, None) is not None]
+        return bool(pairs) and all(_off_by_one(u, v) for u, v in pairs)
+    if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind not in "iu" or a.size == 0:
+        return False
+    return int(np.abs(a.astype(np.int64) - b.astype(np.int64)).max()) == 1
 
 
 def audited_names():
@@ -1046,6 +1068,13 @@ def main():
     ap.add_argument("--list", help="'bad' or comma-separated classes to list case by case")
     ap.add_argument("--json", help="write every case's record here")
     ap.add_argument("--from-json", help="summarize the records of an earlier --json run (with this file's rules)")
+    ap.add_argument("--random", type=int, metavar="N", help="random mode: N random cases per function")
+    ap.add_argument("--seed", type=int, default=0, help="random mode: the seed")
+    ap.add_argument("--case", type=int, help="random mode: replay this one case (with --only) and print it")
+    ap.add_argument("-v", action="store_true", help="random mode: list off_by_1 / mnn_stricter cases too")
+    ap.add_argument("--random-worker", help=argparse.SUPPRESS)
+    ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--log", help=argparse.SUPPRESS)
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--names", help=argparse.SUPPRESS)
     ap.add_argument("--ids", help=argparse.SUPPRESS)
@@ -1053,6 +1082,14 @@ def main():
     if a.worker:
         worker(a.worker, [int(i) for i in a.ids.split(",")], a.names.split(","), a.quick)
         return
+    if a.random_worker or a.random is not None:
+        sys.path.insert(0, HERE)
+        import cv_audit_random as rnd
+        if a.random_worker:
+            rnd.worker(a.random_worker, a.seed, a.random, a.start, a.log)
+            return
+        names = a.only.split(",") if a.only else sorted(rnd.SPECS)
+        sys.exit(rnd.main(names, a.seed, a.random, a.case, a.v))
     if a.from_json:
         with open(a.from_json) as f:
             recs = json.load(f)
