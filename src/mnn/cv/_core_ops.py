@@ -69,7 +69,11 @@ def _saturate(x, dtype):
 def _wraps_int32(a, out, *operands):
     """cv2 adds and subtracts int32 images in int32 arithmetic: the result wraps around."""
     return out == "int32" and str(a.dtype) == "int32" and all(
-        _is_scalar(v) or str(getattr(v, "dtype", "")) == "int32" for v in operands)
+        _is_scalar(v) or str(getattr(v, "dtype", "")) in _INT32_IN for v in operands)
+
+
+# operand dtypes that reach the ops as int32 (64-bit integers are narrowed on the way in)
+_INT32_IN = ("int32", "int64", "uint64")
 
 
 def _wrap_int32(r):
@@ -352,9 +356,12 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
         shift = 0.0
     else:
         raise fail(fn, "unknown/unsupported norm type")
-    if _small_int(a, out):
-        # convertTo from 8/16-bit data runs fma(x, scale, shift) in float32.
+    if _small_int(a, out) or str(a.dtype) == "float16":
+        # convertTo from 8/16-bit data (half floats included) runs fma(x, scale, shift) in float32.
         res = _saturate(_f32(x * _f32s(scale) + _f32s(shift)), out)
+    elif str(a.dtype) == "int32" and out in ("uint8", "int8", "uint16", "int16"):
+        # int32 to a small type: the same float32 fma, on the int32 values converted to float32
+        res = _saturate(_f32(_f32(x).astype("float64") * _f32s(scale) + _f32s(shift)), out)
     else:
         res = _saturate(x * scale + shift, out)
     if keep is not None:

@@ -102,7 +102,17 @@ _BOX_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 4, 5, 6), 3: (0, 2, 3, 4, 5, 6), 
 _SQR_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 5, 6), 3: (0, 2, 3, 5, 6), 5: (0, 2, 3, 5, 6), 6: (0, 2, 3, 5, 6)}
 
 
+def _ddepth(ddepth):
+    """ddepth as cv2's binding and CV_MAT_DEPTH read it: None is 0 (CV_8U), a code keeps its low
+    5 bits (99 is CV_16S); negative means the source's depth."""
+    if ddepth is None:
+        return 0
+    d = int(ddepth)
+    return d if d < 0 else d & 31
+
+
 def _out_dtype(a, ddepth, fn, table=None):
+    ddepth = _ddepth(ddepth)
     sd = _depth(a)
     if table is not None and sd not in table:
         raise fail(fn, f"unsupported source depth {_DEPTHS[sd]}")
@@ -188,8 +198,9 @@ def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
     if kw <= 0 or kh <= 0:
         raise fail(fn, "ksize must be positive")
     if sqr:
+        ddepth = _ddepth(ddepth)
         out = _out_dtype(a, ddepth, fn, _SQR_OK)
-        if ddepth is None or ddepth < 0:
+        if ddepth < 0:
             out = "float64" if out in ("float32", "float64") else "float32"
     else:
         out = _out_dtype(a, ddepth, fn, _BOX_OK)
@@ -223,7 +234,10 @@ def _gauss_values(n, sigma):
         return list(table[n])
     s = sigma if sigma > 0 else ((n - 1) * 0.5 - 1) * 0.3 + 0.8
     scale2 = -0.5 / (s * s)
-    vals = [math.exp(scale2 * (i - (n - 1) * 0.5) ** 2) for i in range(n)]
+    # an even size: cv2 5 gives its two middle taps the centre's weight (offset 0, not +-0.5),
+    # the others their true offsets
+    vals = [math.exp(scale2 * (0.0 if n % 2 == 0 and abs(i - (n - 1) * 0.5) == 0.5 else i - (n - 1) * 0.5) ** 2)
+            for i in range(n)]
     total = sum(vals)
     return [v / total for v in vals]
 
