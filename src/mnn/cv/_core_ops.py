@@ -297,6 +297,8 @@ def merge(mv, dst=None):
     if not isinstance(mv, (list, tuple)) or not mv:
         raise fail(fn, "mv must be a non-empty sequence of arrays")
     arrs = [_arr(x, fn, "mv", F16B) for x in mv]
+    if arrs[0].size == 0:
+        raise fail(fn, "!mv[0].empty()")
     h, w = arrs[0].shape[:2]
     for x in arrs:
         if tuple(x.shape[:2]) != (h, w) or x.dtype != arrs[0].dtype:
@@ -331,12 +333,23 @@ def _norm_value(x, kind, keep=None):
 
 def norm(src1, normType=NORM_L2, mask=None):
     a = _arr(src1, "norm", extra=F16B)
-    return _norm_value(a.astype("float64"), normType & 7 if normType & 7 else normType, _mask_bool(mask, a, "norm"))
+    kind = int(normType) & 7
+    if kind not in (NORM_INF, NORM_L1, NORM_L2, NORM_L2SQR):
+        # NORM_HAMMING / NORM_HAMMING2 (6, 7) are not implemented; other codes fail in cv2 too
+        raise fail("norm", f"unsupported norm type {normType} (cv2: normType == NORM_INF || NORM_L1 || NORM_L2 || NORM_L2SQR)")
+    return _norm_value(a.astype("float64"), kind, _mask_bool(mask, a, "norm"))
 
 
 def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=None):
     fn = "normalize"
+    if dst is not None and not hasattr(dst, "shape") and not isinstance(dst, (int, float)):
+        raise TypeError(f"[mnn.cv.{fn}] dst is not a numpy array, neither a scalar")
     a = _arr(src, fn, extra=F16B)
+    out = str(a.dtype) if dtype is None or dtype < 0 else _out_depth(fn, dtype)
+    if a.size == 0:  # cv2 normalizes nothing: an empty result of the asked type
+        return a.astype(out)
+    if mask is not None and norm_type == NORM_MINMAX and channels(a) != 1:
+        raise fail(fn, "a mask needs a single-channel image for NORM_MINMAX (cv2: cn == 1)")
     out = str(a.dtype) if dtype is None or dtype < 0 else _out_depth(fn, dtype)
     x = a.astype("float64")
     keep = _mask_bool(mask, a, fn)

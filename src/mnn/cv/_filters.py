@@ -10,7 +10,7 @@ import math
 from .. import _core
 from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
-from ._common import as_image, channels, contiguous, fail
+from ._common import as_image, channels, contiguous, fail, int_arg
 
 __all__ = [
     "BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101",
@@ -102,17 +102,16 @@ _BOX_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 4, 5, 6), 3: (0, 2, 3, 4, 5, 6), 
 _SQR_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 5, 6), 3: (0, 2, 3, 5, 6), 5: (0, 2, 3, 5, 6), 6: (0, 2, 3, 5, 6)}
 
 
-def _ddepth(ddepth):
-    """ddepth as cv2's binding and CV_MAT_DEPTH read it: None is 0 (CV_8U), a code keeps its low
-    5 bits (99 is CV_16S); negative means the source's depth."""
-    if ddepth is None:
-        return 0
-    d = int(ddepth)
-    return d if d < 0 else d & 31
+def _ddepth(ddepth, fn, masked=True):
+    """ddepth as cv2's binding and CV_MAT_DEPTH read it: None is 0 (CV_8U), it must fit a C int,
+    and (masked: the box and 2-D filters) a code keeps its low 5 bits (99 is CV_16S); negative
+    means the source's depth. The derivative filters use the code unmasked (99 fails there)."""
+    d = int_arg(ddepth, fn, "ddepth")
+    return d & 31 if masked and d >= 0 else d
 
 
-def _out_dtype(a, ddepth, fn, table=None):
-    ddepth = _ddepth(ddepth)
+def _out_dtype(a, ddepth, fn, table=None, masked=True):
+    ddepth = _ddepth(ddepth, fn, masked)
     sd = _depth(a)
     if table is not None and sd not in table:
         raise fail(fn, f"unsupported source depth {_DEPTHS[sd]}")
@@ -198,7 +197,7 @@ def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
     if kw <= 0 or kh <= 0:
         raise fail(fn, "ksize must be positive")
     if sqr:
-        ddepth = _ddepth(ddepth)
+        ddepth = _ddepth(ddepth, fn)
         out = _out_dtype(a, ddepth, fn, _SQR_OK)
         if ddepth < 0:
             out = "float64" if out in ("float32", "float64") else "float32"
@@ -398,7 +397,7 @@ def getDerivKernels(dx, dy, ksize, kx=None, ky=None, normalize=False, ktype=CV_3
 
 def _deriv(fn, src, ddepth, dx, dy, ksize, scale, delta, borderType, dst):
     a = _image(src, fn)
-    out = _out_dtype(a, ddepth, fn, _SEP_OK)
+    out = _out_dtype(a, ddepth, fn, _SEP_OK, masked=False)
     if dx < 0 or dy < 0 or dx + dy <= 0:
         raise fail(fn, "dx >= 0 && dy >= 0 && dx+dy > 0")
     if ksize != -1 and (ksize % 2 == 0 or ksize > 31 or ksize < 1):
@@ -429,7 +428,8 @@ def Laplacian(src, ddepth, dst=None, ksize=1, scale=1, delta=0, borderType=BORDE
     fn = "Laplacian"
     a = _image(src, fn)
     ksize = int(ksize)
-    out = _out_dtype(a, ddepth, fn, _F2D_OK if ksize <= 3 else {d: tuple(range(7)) for d in (0, 2, 3, 5, 6)})
+    out = _out_dtype(a, ddepth, fn, _F2D_OK if ksize <= 3 else {d: tuple(range(7)) for d in (0, 2, 3, 5, 6)},
+                     masked=False)
     if ksize <= 0 or ksize % 2 == 0 or ksize > 31:
         raise fail(fn, "ksize must be odd, positive and at most 31")
     border = _border(borderType, fn)
@@ -783,8 +783,13 @@ def _scalar_bound(b, a, fn):
 
 def inRange(src, lowerb, upperb, dst=None):
     fn = "inRange"
-    a = _image(src, fn)
+    a = as_image(src, fn)
+    if str(a.dtype) == "float16":
+        a = a.astype("float32")  # cv2 5 compares half images like float ones (exact in float32)
+    a = _image(a, fn)
     lo, hi = _scalar_bound(lowerb, a, fn), _scalar_bound(upperb, a, fn)
+    if isinstance(lowerb, (int, float, tuple, list)) != isinstance(upperb, (int, float, tuple, list)):
+        raise fail(fn, "both boundaries must be arrays or both Scalars (cv2: lbScalar == ubScalar)")
     x = a.astype("float64")
     if lo.ndim >= 2 and tuple(lo.shape[:2]) != tuple(a.shape[:2]):
         raise fail(fn, "the lower boundary array must have the image's size")
@@ -834,7 +839,16 @@ def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=Fa
     fn = "calcHist"
     if not isinstance(images, (list, tuple)) or not images:
         raise TypeError("[mnn.cv.calcHist] images must be a list of arrays")
-    imgs = [_image(im, fn) for im in images]
+    imgs = [as_image(im, fn, "images") for im in images]
+    for im in imgs:
+        if str(im.dtype) not in ("uint8", "uint16", "float32"):
+            raise fail(fn, f"unsupported depth {im.dtype} (cv2 takes uint8, uint16 and float32 images)")
+    if all(im.ndim in (2, 3) and (im.shape[0] == 0 or im.shape[1] == 0) for im in imgs) and mask is None:
+        # cv2 counts nothing in an empty image: an all-zero histogram of the asked size
+        sizes = [int(v) for v in histSize]
+        if sizes and min(sizes) > 0 and len(sizes) == len(list(channels_)):
+            return _np.zeros(tuple(sizes), dtype="float32")  # 1-d: (bins,), not (bins, 1)
+    imgs = [_image(im, fn) for im in imgs]
     planes = []
     for im in imgs:
         if im.ndim == 2:

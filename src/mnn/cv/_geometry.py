@@ -366,7 +366,15 @@ def _invert_affine(m):
     return [[A11, A12, b1], [A21, A22, b2]]
 
 
+def _typed(m, fn, name, dtypes):
+    """cv2 takes these small matrices / point sets as arrays of the given dtypes only (a list, or
+    an integer array, fails its type check)."""
+    if m is not None and str(getattr(m, "dtype", "")) not in dtypes:
+        raise fail(fn, f"'{name}' must be an array of {' or '.join(dtypes)} (cv2's type check)")
+
+
 def invertAffineTransform(M, iM=None):
+    _typed(M, "invertAffineTransform", "M", ("float32", "float64"))
     inv = _as_f64(_invert_affine(_matrix(M, "invertAffineTransform", 2, 3)))
     # cv2 answers in the matrix's own type: float32 for a float32 M (float64 otherwise)
     return inv.astype("float32") if str(getattr(M, "dtype", "")) == "float32" else inv
@@ -382,6 +390,8 @@ def getRotationMatrix2D(center, angle, scale):
 
 def getAffineTransform(src, dst):
     fn = "getAffineTransform"
+    _typed(src, fn, "src", ("float32",))
+    _typed(dst, fn, "dst", ("float32",))
     s, d = _points(src, fn, "src", 3), _points(dst, fn, "dst", 3)
     a, b = [], []
     for (x, y), (u, v) in zip(s, d):
@@ -395,6 +405,8 @@ def getAffineTransform(src, dst):
 
 def getPerspectiveTransform(src, dst, solveMethod=0):
     fn = "getPerspectiveTransform"
+    _typed(src, fn, "src", ("float32",))
+    _typed(dst, fn, "dst", ("float32",))
     s, d = _points(src, fn, "src", 4), _points(dst, fn, "dst", 4)
     a, b = [], []
     # cv2 multiplies the float32 coordinates in float (Point2f * Point2f) before widening to double
@@ -519,8 +531,8 @@ def _warp_interp(flags, fn, img=None):
         interp = INTER_LINEAR  # cv2 warps treat INTER_AREA as linear
     if interp not in (INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_LANCZOS4):
         raise fail(fn, f"Unknown interpolation method {interp}")
-    if interp == INTER_CUBIC and img is not None and str(img.dtype) == "int8":
-        raise fail(fn, "Unknown interpolation method: cv2 has no INTER_CUBIC for int8 images")
+    if interp != INTER_NEAREST and img is not None and str(img.dtype) == "int8":
+        raise fail(fn, "cv2 interpolates int8 images with INTER_NEAREST only (ifunc != 0)")
     return interp
 
 
@@ -540,6 +552,8 @@ def _warp(fn, src, M, dsize, dst, flags, borderMode, borderValue, perspective):
     if img.shape[0] == 0 or img.shape[1] == 0:
         raise fail(fn, "src.cols > 0 && src.rows > 0 (an empty source image)")
     n = 3 if perspective else 2
+    if hasattr(M, "dtype"):
+        _typed(M, fn, "M", ("float32", "float64"))
     m = _matrix(M, fn, n, 3)
     interp = _warp_interp(flags, fn, img)
     mode = _check_border(borderMode, fn)
@@ -621,6 +635,8 @@ def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, 
     img = as_image(src, fn)
     _check_channels(img, fn)
     _check_depth(img, fn, _WARP_DTYPES)
+    if int(interpolation) & ~(INTER_MAX | 32):  # cv2's remap takes INTER_* (| WARP_RELATIVE_MAP) only
+        raise fail(fn, f"Unknown interpolation method {interpolation}")
     interp = _warp_interp(interpolation, fn, img)
     mode = _check_border(borderMode, fn)
     maps, fixed, nmaps = _remap_maps(map1, map2, fn)
@@ -759,18 +775,22 @@ def getRectSubPix(image, patchSize, center, patch=None, patchType=-1):
     return _core.prim("cv_remap", [_contig(img), m], [INTER_LINEAR, BORDER_REPLICATE], [0.0] * 4)
 
 
+# cv2's pyramids have no int8 (or int32) kernel
+_PYR_DTYPES = ("uint8", "uint16", "int16", "float32", "float64")
+
+
 def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
     fn = "pyrDown"
     img = as_image(src, fn)
     _check_channels(img, fn, 512)
-    _check_depth(img, fn)
+    _check_depth(img, fn, _PYR_DTYPES)
     h, w = img.shape[0], img.shape[1]
     dw, dh = _size_arg(dstsize, fn, "dstsize")
     if dw <= 0 or dh <= 0:
         dw, dh = (w + 1) // 2, (h + 1) // 2
     if not (dw > 0 and dh > 0 and abs(dw * 2 - w) <= 2 and abs(dh * 2 - h) <= 2):
         raise fail(fn, "std::abs(dsize.width*2 - ssize.width) <= 2 && std::abs(dsize.height*2 - ssize.height) <= 2")
-    mode = int(borderType) & ~BORDER_ISOLATED
+    mode = int(borderType)  # BORDER_ISOLATED included: cv2's pyrDown refuses it
     if mode not in (BORDER_REPLICATE, BORDER_REFLECT, BORDER_REFLECT_101):
         raise fail(fn, "borderType must be BORDER_REFLECT_101, BORDER_REFLECT or BORDER_REPLICATE")
     if h == 0 or w == 0:
@@ -782,7 +802,7 @@ def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
     fn = "pyrUp"
     img = as_image(src, fn)
     _check_channels(img, fn, 512)
-    _check_depth(img, fn)
+    _check_depth(img, fn, _PYR_DTYPES)
     h, w = img.shape[0], img.shape[1]
     dw, dh = _size_arg(dstsize, fn, "dstsize")
     if dw <= 0 or dh <= 0:
@@ -792,7 +812,7 @@ def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
             raise fail(fn, "odd destination sizes are not supported by mnn.cv (use the default size)")
         raise fail(fn, "std::abs(dsize.width - ssize.width*2) == dsize.width % 2 && "
                        "std::abs(dsize.height - ssize.height*2) == dsize.height % 2")
-    if int(borderType) & ~BORDER_ISOLATED != BORDER_DEFAULT:
+    if int(borderType) != BORDER_DEFAULT:
         raise fail(fn, "borderType must be BORDER_DEFAULT")
     if h == 0 or w == 0:
         raise fail(fn, "!_src.empty()")
