@@ -202,3 +202,79 @@ def test_filter_ddepth_codes(ddepth):
     a = _img((9, 11, 3), "uint8", 12)
     _same(mcv.sqrBoxFilter(a, ddepth, (3, 3)), cv2.sqrBoxFilter(a, ddepth, (3, 3)))
     _same(mcv.boxFilter(a, ddepth, (3, 3)), cv2.boxFilter(a, ddepth, (3, 3)))
+
+
+DRAW = {
+    "line": lambda m, x: m.line(x, (1, 1), (10, 8), (255, 0, 128, 50), 2),
+    "line_aa": lambda m, x: m.line(x, (1, 1), (10, 8), (200, 7, 1, 0), 1, m.LINE_AA),
+    "circle": lambda m, x: m.circle(x, (6, 6), 4, (255, 0, 128, 50), -1),
+    "rectangle": lambda m, x: m.rectangle(x, (1, 1), (10, 8), (3.5, 0, 0.25, 1), 1),
+    "ellipse": lambda m, x: m.ellipse(x, (6, 6), (4, 3), 30.0, 0.0, 360.0, (255, 0, 128, 50), 1),
+    "fillPoly": lambda m, x: m.fillPoly(x, [numpy.array([[0, 0], [9, 1], [5, 11]], numpy.int32)], (9, 0, 255, 1)),
+    "polylines": lambda m, x: m.polylines(x, [numpy.array([[0, 0], [9, 1], [5, 11]], numpy.int32)], True, (1, 2, 3, 4), 2),
+    "drawMarker": lambda m, x: m.drawMarker(x, (5, 5), (255, 0, 0, 0), m.MARKER_STAR, 7),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DRAW))
+@pytest.mark.parametrize("dt", ["float16", "bool"])
+@pytest.mark.parametrize("ch", [1, 2, 3, 4])
+def test_drawing_on_half_and_bool_images(name, dt, ch):
+    base = _img((13, 17) if ch == 1 else (13, 17, ch), dt, 13)
+    want, got, got_m = base.copy(), base.copy(), mnp.asarray(base.copy())
+    DRAW[name](cv2, want)
+    assert DRAW[name](mcv, got) is got
+    DRAW[name](mcv, got_m)
+    _same(got, want)
+    _same(got_m, want)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.arrowedLine(x, (1, 1), (10, 8), (255, 0, 0), 1, tipLength=float("nan")),
+    lambda m, x: m.arrowedLine(x, (1, 1), (10, 8), (255, 0, 0), 1, tipLength=1e9),
+    lambda m, x: m.ellipse(x, (6, 6), (4, 3), float("nan"), 0.0, 360.0, (255, 0, 0), 1),
+    lambda m, x: m.drawMarker(x, (5, 5), (255, 0, 0), m.MARKER_CROSS, -3),
+    lambda m, x: m.drawMarker(x, (5, 5), (255, 0, 0), m.MARKER_SQUARE, -7),
+    lambda m, x: m.line(x, (1, 1), (10, 8), None, 2),
+])
+def test_drawing_odd_parameters_as_cv2(call):
+    want, got = numpy.zeros((13, 17, 3), numpy.uint8), numpy.zeros((13, 17, 3), numpy.uint8)
+    call(cv2, want)
+    call(mcv, got)
+    _same(got, want)
+
+
+def test_refused_like_cv2():
+    """What cv2 refuses, mnn refuses too (with its own message)."""
+    img8 = _img((6, 7), "int8", 14)
+    M = numpy.array([[0.9, 0.1, 1.5], [-0.1, 0.95, 2.0]])
+    cases = [
+        ("pyrDown", lambda m: m.pyrDown(img8)),
+        ("pyrUp", lambda m: m.pyrUp(_img((6, 7), "uint8", 1), borderType=m.BORDER_DEFAULT | m.BORDER_ISOLATED)),
+        ("warpAffine", lambda m: m.warpAffine(img8, M, (5, 4))),
+        ("warpAffine", lambda m: m.warpAffine(_img((6, 7), "uint8", 1), numpy.array([[1, 0, 2], [0, 1, 3]], numpy.int32), (5, 4))),
+        ("getAffineTransform", lambda m: m.getAffineTransform(numpy.float64([[0, 0], [1, 0], [0, 1]]), numpy.float32([[0, 0], [1, 0], [0, 1]]))),
+        ("invertAffineTransform", lambda m: m.invertAffineTransform(numpy.array([[1, 0, 2], [0, 1, 3]], numpy.int32))),
+        ("norm", lambda m: m.norm(_img((4, 4), "uint8", 1), 99)),
+        ("merge", lambda m: m.merge([numpy.zeros((0, 0), numpy.uint8)] * 2)),
+        ("normalize", lambda m: m.normalize(_img((4, 4, 3), "uint8", 1), None, 0, 255, m.NORM_MINMAX, mask=numpy.ones((4, 4), numpy.uint8))),
+        ("calcHist", lambda m: m.calcHist([_img((4, 4), "int32", 1)], [0], None, [4], [0, 256])),
+        ("inRange", lambda m: m.inRange(_img((4, 4), "uint8", 1), numpy.zeros((4, 4), numpy.uint8), 100)),
+        ("Sobel", lambda m: m.Sobel(_img((6, 7), "uint8", 1), 99, 1, 0)),
+        ("boxFilter", lambda m: m.boxFilter(_img((6, 7), "uint8", 1), 1 << 40, (3, 3))),
+    ]
+    for fn, call in cases:
+        with pytest.raises(Exception):
+            call(cv2)
+        with pytest.raises(Exception, match=rf"^\[mnn\.cv\.{fn}\]"):
+            call(mcv)
+
+
+def test_warp_int8_nearest_and_calchist_empty():
+    img8 = _img((6, 7, 3), "int8", 15)
+    M = numpy.array([[0.9, 0.1, 1.5], [-0.1, 0.95, 2.0]])
+    _same(mcv.warpAffine(img8, M, (9, 7), flags=cv2.INTER_NEAREST), cv2.warpAffine(img8, M, (9, 7), flags=cv2.INTER_NEAREST))
+    e = numpy.zeros((0, 0), numpy.uint8)
+    _same(mcv.calcHist([e], [0], None, [16], [0, 256]), cv2.calcHist([e], [0], None, [16], [0, 256]))
+    h = _img((9, 11, 3), "float16", 16)
+    _same(mcv.inRange(h, (10.5, 20, 30), (150, 160.25, 170)), cv2.inRange(h, (10.5, 20, 30), (150, 160.25, 170)))
