@@ -259,7 +259,6 @@ def test_refused_like_cv2():
         ("merge", lambda m: m.merge([numpy.zeros((0, 0), numpy.uint8)] * 2)),
         ("normalize", lambda m: m.normalize(_img((4, 4, 3), "uint8", 1), None, 0, 255, m.NORM_MINMAX, mask=numpy.ones((4, 4), numpy.uint8))),
         ("calcHist", lambda m: m.calcHist([_img((4, 4), "int32", 1)], [0], None, [4], [0, 256])),
-        ("inRange", lambda m: m.inRange(_img((4, 4), "uint8", 1), numpy.zeros((4, 4), numpy.uint8), 100)),
         ("Sobel", lambda m: m.Sobel(_img((6, 7), "uint8", 1), 99, 1, 0)),
         ("boxFilter", lambda m: m.boxFilter(_img((6, 7), "uint8", 1), 1 << 40, (3, 3))),
     ]

@@ -263,6 +263,8 @@ def max(src1, src2, dst=None):  # noqa: A001  (cv2's name)
 
 
 def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
+    # cv2's binding passes None as 0
+    alpha, beta, gamma = (0.0 if v is None else v for v in (alpha, beta, gamma))
     x, y, out, a = _operands("addWeighted", src1, src2, dtype)
     if _small_int(a, out):
         # cv2's 8/16-bit loop: fma(a, alpha, fma(b, beta, gamma)) in float32.
@@ -597,7 +599,7 @@ def log(src, dst=None):
 def pow(src, power, dst=None):
     fn = "pow"
     a = _arr(src, fn, extra=F16)
-    p = float(power)
+    p = 0.0 if power is None else float(power)  # cv2's binding passes None as 0
     d = str(a.dtype)
     if d == "float16":  # cv2 raises half to a power in float32
         return _finish(_np.power(a.astype("float32"), _np.asarray(p, dtype="float32")).astype(d), dst)
@@ -607,8 +609,10 @@ def pow(src, power, dst=None):
 
 
 def _concat(fn, src, axis):
-    if not isinstance(src, (list, tuple)) or not src:
-        raise fail(fn, "src must be a non-empty sequence of arrays")
+    if isinstance(src, (list, tuple)) and not src:
+        return None  # cv2 concatenates nothing into an empty Mat, which its binding returns as None
+    if not isinstance(src, (list, tuple)):
+        raise fail(fn, "src must be a sequence of arrays")
     arrs = [_arr(x, fn, extra=F16B) for x in src]
     ref = arrs[0]
     for x in arrs:
@@ -620,8 +624,10 @@ def _concat(fn, src, axis):
 
 
 def hconcat(src, dst=None):
-    return _finish(_concat("hconcat", src, 1), dst)
+    r = _concat("hconcat", src, 1)
+    return r if r is None else _finish(r, dst)
 
 
 def vconcat(src, dst=None):
-    return _finish(_concat("vconcat", src, 0), dst)
+    r = _concat("vconcat", src, 0)
+    return r if r is None else _finish(r, dst)

@@ -273,8 +273,8 @@ def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAU
     out = str(a.dtype)
     if out in ("int8", "int32"):
         raise fail(fn, f"unsupported depth {out}")
-    kw, kh = _pair(ksize, fn, "ksize")
-    s1 = float(sigmaX)
+    kw, kh = (0, 0) if ksize is None else _pair(ksize, fn, "ksize")  # cv2: None is Size(): from sigma
+    s1 = 0.0 if sigmaX is None else float(sigmaX)  # (cv2's binding passes None as 0)
     s2 = float(sigmaY) if sigmaY > 0 else s1
     taps = _gauss_taps(kw, kh, s1, s2, out, fn)
     border = _border(borderType, fn, allow_wrap=out in ("uint8", "uint16"))
@@ -584,6 +584,7 @@ def morphologyEx(src, op, kernel, dst=None, anchor=(-1, -1), iterations=1, borde
     fn = "morphologyEx"
     a = _image(src, fn)
     args = (kernel, anchor, iterations, borderType, borderValue)
+    op = 0 if op is None else op  # cv2's binding passes None as 0 (MORPH_ERODE)
     if op == MORPH_ERODE:
         res = _morph(fn, a, 0, *args)
     elif op == MORPH_DILATE:
@@ -674,10 +675,18 @@ def _triangle(hist):
 
 def threshold(src, thresh, maxval, type, dst=None):
     fn = "threshold"
-    a = _image(src, fn)
+    # cv2's binding passes None as 0
+    thresh, maxval, type = (0 if v is None else v for v in (thresh, maxval, type))
+    e = as_image(src, fn)
+    if e.ndim in (2, 3) and (e.shape[0] == 0 or e.shape[1] == 0) and str(e.dtype) in _DEPTH_OF:
+        # cv2 thresholds nothing: the threshold it would apply (0 for Otsu / triangle), an empty image
+        if type & (THRESH_OTSU | THRESH_TRIANGLE):
+            return 0.0, e.copy()
+        return (float(thresh) if str(e.dtype) in ("float32", "float64") else float(_cv_int(float(thresh), math.floor))), e.copy()
+    a = _image(e, fn)
     d = str(a.dtype)
     kind = type & THRESH_MASK
-    auto = type & ~THRESH_MASK
+    auto = type & (THRESH_OTSU | THRESH_TRIANGLE)  # cv2 ignores the bits above these flags
     if kind not in (0, 1, 2, 3, 4):
         raise fail(fn, f"unknown threshold type {type}")
     if auto:
@@ -788,8 +797,6 @@ def inRange(src, lowerb, upperb, dst=None):
         a = a.astype("float32")  # cv2 5 compares half images like float ones (exact in float32)
     a = _image(a, fn)
     lo, hi = _scalar_bound(lowerb, a, fn), _scalar_bound(upperb, a, fn)
-    if isinstance(lowerb, (int, float, tuple, list)) != isinstance(upperb, (int, float, tuple, list)):
-        raise fail(fn, "both boundaries must be arrays or both Scalars (cv2: lbScalar == ubScalar)")
     x = a.astype("float64")
     if lo.ndim >= 2 and tuple(lo.shape[:2]) != tuple(a.shape[:2]):
         raise fail(fn, "the lower boundary array must have the image's size")
@@ -937,6 +944,7 @@ def _canny_core(dx, dy, lo, hi, l2, bounded):
 def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_DEFAULT):
     fn = "bilateralFilter"
     a = _image(src, fn)
+    d = 0 if d is None else d  # cv2's binding passes None as 0 (the diameter from sigmaSpace)
     if not -2**31 <= int(d) < 2**31:  # cv2 takes d as a C int; a larger one would filter for hours
         raise fail(fn, f"d={d} does not fit a C int")
     if str(a.dtype) not in ("uint8", "float32") or channels(a) not in (1, 3):

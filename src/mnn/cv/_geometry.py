@@ -795,7 +795,16 @@ def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
         raise fail(fn, "borderType must be BORDER_REFLECT_101, BORDER_REFLECT or BORDER_REPLICATE")
     if h == 0 or w == 0:
         raise fail(fn, "!_src.empty()")
+    if channels(img) > 4 and str(img.dtype) not in ("float32", "float64"):
+        return _pyr_planes(img, [1, dh, dw, mode])
     return _core.prim("cv_pyr", [_contig(img)], [1, dh, dw, mode], [])
+
+
+def _pyr_planes(img, params):
+    """A pyramid step on more than 4 channels, plane by plane: cv2 filters each channel on its own
+    (its float pyrDown on >4 channels rounds differently, so those stay refused by the kernel)."""
+    planes = [_core.prim("cv_pyr", [_contig(img[:, :, c])], params, []) for c in range(img.shape[2])]
+    return _np.stack(planes, axis=2)
 
 
 def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
@@ -814,6 +823,8 @@ def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
                        "std::abs(dsize.height - ssize.height*2) == dsize.height % 2")
     if int(borderType) != BORDER_DEFAULT:
         raise fail(fn, "borderType must be BORDER_DEFAULT")
-    if h == 0 or w == 0:
-        raise fail(fn, "!_src.empty()")
+    if h == 0 or w == 0:  # cv2 enlarges nothing into nothing (its binding's None)
+        return _np.zeros((0, 0) + tuple(img.shape[2:]), dtype=img.dtype)
+    if channels(img) > 4:
+        return _pyr_planes(img, [0, dh, dw, BORDER_REFLECT_101])
     return _core.prim("cv_pyr", [_contig(img)], [0, dh, dw, BORDER_REFLECT_101], [])
