@@ -27,7 +27,7 @@ def as_image(src, fn, name="src"):
     if src is None:
         raise fail(fn, f"'{name}' is None (cv2: !_{name}.empty())")
     if isinstance(src, _np.ndarray):
-        return src
+        return _narrow(src) if src.dtype.char in _WIDE_CHARS else src
     # A numpy array of a plain numeric dtype (the usual cv2-style caller): its buffer directly,
     # which is what mnn.numpy.asarray ends in, without its ~5 us of dispatch on the argument.
     # Other dtypes (strings, bfloat16, objects) and anything the buffer import refuses take the
@@ -39,11 +39,24 @@ def as_image(src, fn, name="src"):
         except (TypeError, ValueError):
             r = None
         if r is not None:
-            return r
+            return _narrow(r) if src.dtype.char in _WIDE_CHARS else r
     try:
-        return _np.asarray(src)
+        return _narrow(_np.asarray(src))
     except (TypeError, ValueError) as e:
         raise TypeError(f"[mnn.cv.{fn}] Expected Ptr<cv::UMat> for argument '{name}'") from e
+
+
+def _narrow(a):
+    """cv2's Python binding turns an int64 / uint64 array into int32 before any function sees it,
+    keeping the low 32 bits (2**40 + 5 -> 5); mnn does the same, so every function's answer on
+    64-bit integers is its int32 answer, as in cv2."""
+    if a.dtype.char in _WIDE_CHARS and a.dtype.itemsize == 8:
+        return a.astype("int32")
+    return a
+
+
+# dtype chars of 64-bit integers (numpy's and mnn's): narrowed to int32 on the way in
+_WIDE_CHARS = frozenset("qQlL")
 
 
 # numpy dtype chars whose arrays mnn imports zero-copy through the buffer protocol
@@ -84,3 +97,16 @@ def setNumThreads(nthreads):
 
 def getNumThreads():
     return _core.get_num_threads()
+
+
+def int_arg(v, fn, name):
+    """An int parameter as cv2's binding takes it: None is 0 (cv2 passes the C default), a Python or
+    numpy integer must fit a C int, and anything else (a float included) is refused."""
+    if v is None:
+        return 0
+    if isinstance(v, float) or not hasattr(v, "__index__"):
+        raise TypeError(f"[mnn.cv.{fn}] Argument '{name}' is required to be an integer")
+    i = v.__index__()
+    if not -2147483648 <= i <= 2147483647:
+        raise TypeError(f"[mnn.cv.{fn}] integer won't fit into a C int (argument '{name}')")
+    return i

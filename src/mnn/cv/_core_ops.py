@@ -22,32 +22,58 @@ __all__ = [
 
 NORM_INF, NORM_L1, NORM_L2, NORM_L2SQR, NORM_MINMAX = 1, 2, 4, 5, 32
 _DEPTHS = ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64"]
-_FLOATS = ("float32", "float64")
+_FLOATS = ("float32", "float64", "float16")
+# cv2 5's extra depths that these ops take: float16 (CV_16F) everywhere cv2 has it, bool (CV_Bool)
+# where cv2 only moves, compares or counts values (arithmetic on bool raises in cv2 too)
+F16 = ("float16",)
+F16B = ("float16", "bool")
+# cv2's depth codes (dtype= / ddepth=) that mnn produces: CV_8U..CV_64F, CV_16F, CV_Bool
+_CODES = {**dict(enumerate(_DEPTHS)), 7: "float16", 9: "bool"}
 
 
-def _arr(x, fn, name="src"):
+def _arr(x, fn, name="src", extra=()):
     a = as_image(x, fn, name)
-    if str(a.dtype) not in _DEPTHS:
+    d = str(a.dtype)
+    if d not in _DEPTHS and d not in extra:
         raise fail(fn, f"unsupported depth {a.dtype}")
     return a
 
 
+def _out_depth(fn, dtype):
+    """The dtype for a cv2 depth code: cv2 keeps only its low 5 bits (99 is CV_16S)."""
+    d = _CODES.get(int(dtype) & 31)
+    if d is None:
+        raise fail(fn, f"unsupported output depth {dtype}")
+    return d
+
+
 def _saturate(x, dtype):
+    if dtype == "float16":
+        # cv2 computes in float32 and rounds that to half: the same double rounding here
+        return x.astype("float32").astype("float16")
+    if dtype == "bool":
+        return x != 0  # cv2's conversion to CV_Bool: nonzero is true
     if dtype in _FLOATS:
         return x.astype(dtype)
     info = _np.iinfo(dtype)
+    # cv2 rounds to int32 with the x86 conversion (cvRound), whose answer for anything out of
+    # int32's range (or NaN) is INT_MIN, of either sign; only then does it saturate to a smaller
+    # type (uint8 + 2**40 is 0, not 255)
+    r = _np.rint(x)
+    r = _np.where((r >= -2147483648.0) & (r <= 2147483647.0), r, _np.asarray(-2147483648.0))
     if dtype == "int32":
-        # cv2 rounds to int32 with the x86 conversion (cvRound), whose answer for anything out of
-        # range (or NaN) is INT_MIN, of either sign: it does not saturate
-        r = _np.rint(x)
-        return _np.where((r >= info.min) & (r <= info.max), r, _np.asarray(float(info.min))).astype(dtype)
-    return _np.clip(_np.rint(x), info.min, info.max).astype(dtype)
+        return r.astype(dtype)
+    return _np.clip(r, info.min, info.max).astype(dtype)
 
 
 def _wraps_int32(a, out, *operands):
     """cv2 adds and subtracts int32 images in int32 arithmetic: the result wraps around."""
     return out == "int32" and str(a.dtype) == "int32" and all(
-        _is_scalar(v) or str(getattr(v, "dtype", "")) == "int32" for v in operands)
+        _is_scalar(v) or str(getattr(v, "dtype", "")) in _INT32_IN for v in operands)
+
+
+# operand dtypes that reach the ops as int32 (64-bit integers are narrowed on the way in)
+_INT32_IN = ("int32", "int64", "uint64")
 
 
 def _wrap_int32(r):
@@ -81,7 +107,7 @@ def _scalar_values(s, a, first_channel=False):
     return _np.asarray(vals)
 
 
-def _operands(fn, src1, src2, dtype, round_scalar=False, first_channel=False):
+def _operands(fn, src1, src2, dtype, round_scalar=False, first_channel=False, extra=F16):
     """Both operands as float64 arrays, plus the result dtype (cv2's rules for mixed types).
     round_scalar: cv2 first converts a Scalar to the image's type (add, subtract, absdiff).
     first_channel: a number is Scalar(v, 0, 0, 0) (min, max)."""
@@ -89,14 +115,16 @@ def _operands(fn, src1, src2, dtype, round_scalar=False, first_channel=False):
     if s1 and s2:
         raise fail(fn, "at least one operand must be an array")
     if s1 or s2:
-        a = _arr(src2 if s1 else src1, fn)
+        a = _arr(src2 if s1 else src1, fn, extra=extra)
         sv = _scalar_values(src1 if s1 else src2, a, first_channel)
-        out = str(a.dtype) if dtype is None or dtype < 0 else _DEPTHS[int(dtype)]
+        out = str(a.dtype) if dtype is None or dtype < 0 else _out_depth(fn, dtype)
         if round_scalar and str(a.dtype) not in _FLOATS:
-            sv = _np.rint(sv)  # cv2 rounds the Scalar to an integer (no clipping) for integer images
+            # cv2 rounds the Scalar to an integer with cvRound (no clipping; INT_MIN when out of
+            # int32's range or NaN) for integer images
+            sv = _int32_scalar(_np.rint(sv))
         x = a.astype("float64")
         return (sv, x, out, a) if s1 else (x, sv, out, a)
-    a, b = _arr(src1, fn, "src1"), _arr(src2, fn, "src2")
+    a, b = _arr(src1, fn, "src1", extra), _arr(src2, fn, "src2", extra)
     if tuple(a.shape) != tuple(b.shape):
         raise fail(fn, "Sizes of input arguments do not match (the operation is neither 'array op array' "
                        "where arrays have the same size and the same number of channels, nor 'array op scalar')")
@@ -106,9 +134,7 @@ def _operands(fn, src1, src2, dtype, round_scalar=False, first_channel=False):
                            "explicitly specified")
         out = str(a.dtype)
     else:
-        if int(dtype) not in range(7):
-            raise fail(fn, f"unsupported output depth {dtype}")
-        out = _DEPTHS[int(dtype)]
+        out = _out_depth(fn, dtype)
     return a.astype("float64"), b.astype("float64"), out, a
 
 
@@ -193,8 +219,8 @@ def divide(src1, src2, dst=None, scale=1, dtype=-1):
     fn = "divide"
     if isinstance(src1, (int, float)) and not _is_scalar(src2):
         # divide(scale, src2): scale / src2 per element (cv2's reciprocal form).
-        b = _arr(src2, fn, "src2")
-        out = str(b.dtype) if dtype is None or dtype < 0 else _DEPTHS[int(dtype)]
+        b = _arr(src2, fn, "src2", F16)
+        out = str(b.dtype) if dtype is None or dtype < 0 else _out_depth(fn, dtype)
         x, y = _np.asarray(float(src1)), b.astype("float64")
         if out not in _FLOATS:
             # scale / 0 is cvRound(inf) = INT_MIN in cv2, then saturated to the type.
@@ -207,7 +233,7 @@ def divide(src1, src2, dst=None, scale=1, dtype=-1):
         if scale != 1:
             x = x * float(scale)
     if out in _FLOATS:
-        return _finish((x / y).astype(out), dst)
+        return _finish(_saturate(x / y, out), dst)
     zero = y == 0
     q = x / _np.where(zero, _np.asarray(1.0), y)
     return _finish(_saturate(_np.where(zero, _np.asarray(0.0), q), out), dst)
@@ -215,6 +241,9 @@ def divide(src1, src2, dst=None, scale=1, dtype=-1):
 
 def absdiff(src1, src2, dst=None):
     x, y, out, a = _operands("absdiff", src1, src2, -1, True)
+    if str(a.dtype) not in _FLOATS and (_is_scalar(src1) or _is_scalar(src2)):
+        # an integer image against a Scalar: cv2 subtracts in int32, wrapping (|0 - INT_MIN| is INT_MIN)
+        return _finish(_saturate(_wrap_int32(_np.abs(_wrap_int32(x - y).astype("float64"))).astype("float64"), out), dst)
     if _wraps_int32(a, out, src1, src2):  # |a - b| of the wrapped int32 difference
         x, y = (_int32_scalar(x) if _is_scalar(src1) else x), (_int32_scalar(y) if _is_scalar(src2) else y)
         return _finish(_wrap_int32(_np.abs(_wrap_int32(x - y).astype("float64"))), dst)
@@ -223,17 +252,19 @@ def absdiff(src1, src2, dst=None):
 
 def min(src1, src2, dst=None):  # noqa: A001  (cv2's name)
     """cv2.min: the per-element minimum; a scalar operand is saturated to the image's depth."""
-    x, y, out, _ = _operands("min", src1, src2, -1, True, True)
+    x, y, out, _ = _operands("min", src1, src2, -1, True, True, F16B)
     return _finish(_saturate(_np.minimum(x, y), out), dst)
 
 
 def max(src1, src2, dst=None):  # noqa: A001  (cv2's name)
     """cv2.max: the per-element maximum; a scalar operand is saturated to the image's depth."""
-    x, y, out, _ = _operands("max", src1, src2, -1, True, True)
+    x, y, out, _ = _operands("max", src1, src2, -1, True, True, F16B)
     return _finish(_saturate(_np.maximum(x, y), out), dst)
 
 
 def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
+    # cv2's binding passes None as 0
+    alpha, beta, gamma = (0.0 if v is None else v for v in (alpha, beta, gamma))
     x, y, out, a = _operands("addWeighted", src1, src2, dtype)
     if _small_int(a, out):
         # cv2's 8/16-bit loop: fma(a, alpha, fma(b, beta, gamma)) in float32.
@@ -243,7 +274,7 @@ def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
 
 
 def convertScaleAbs(src, dst=None, alpha=1, beta=0):
-    a = _arr(src, "convertScaleAbs")
+    a = _arr(src, "convertScaleAbs", extra=F16B)
     # cv2 takes alpha and beta as float32 and runs fma(x, alpha, beta) in float32 (int32 converted
     # to float32 first), in double for float64 images
     if str(a.dtype) == "float64":
@@ -257,7 +288,7 @@ def convertScaleAbs(src, dst=None, alpha=1, beta=0):
 
 
 def split(m, mv=None):
-    a = _arr(m, "split")
+    a = _arr(m, "split", extra=F16B)
     if a.ndim == 2:
         return (a.copy(),)
     return tuple(_np.ascontiguousarray(a[:, :, k]) for k in range(a.shape[2]))
@@ -267,7 +298,9 @@ def merge(mv, dst=None):
     fn = "merge"
     if not isinstance(mv, (list, tuple)) or not mv:
         raise fail(fn, "mv must be a non-empty sequence of arrays")
-    arrs = [_arr(x, fn, "mv") for x in mv]
+    arrs = [_arr(x, fn, "mv", F16B) for x in mv]
+    if arrs[0].size == 0:
+        raise fail(fn, "!mv[0].empty()")
     h, w = arrs[0].shape[:2]
     for x in arrs:
         if tuple(x.shape[:2]) != (h, w) or x.dtype != arrs[0].dtype:
@@ -301,14 +334,25 @@ def _norm_value(x, kind, keep=None):
 
 
 def norm(src1, normType=NORM_L2, mask=None):
-    a = _arr(src1, "norm")
-    return _norm_value(a.astype("float64"), normType & 7 if normType & 7 else normType, _mask_bool(mask, a, "norm"))
+    a = _arr(src1, "norm", extra=F16B)
+    kind = int(normType) & 7
+    if kind not in (NORM_INF, NORM_L1, NORM_L2, NORM_L2SQR):
+        # NORM_HAMMING / NORM_HAMMING2 (6, 7) are not implemented; other codes fail in cv2 too
+        raise fail("norm", f"unsupported norm type {normType} (cv2: normType == NORM_INF || NORM_L1 || NORM_L2 || NORM_L2SQR)")
+    return _norm_value(a.astype("float64"), kind, _mask_bool(mask, a, "norm"))
 
 
 def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=None):
     fn = "normalize"
-    a = _arr(src, fn)
-    out = str(a.dtype) if dtype is None or dtype < 0 else _DEPTHS[int(dtype)]
+    if dst is not None and not hasattr(dst, "shape") and not isinstance(dst, (int, float)):
+        raise TypeError(f"[mnn.cv.{fn}] dst is not a numpy array, neither a scalar")
+    a = _arr(src, fn, extra=F16B)
+    out = str(a.dtype) if dtype is None or dtype < 0 else _out_depth(fn, dtype)
+    if a.size == 0:  # cv2 normalizes nothing: an empty result of the asked type
+        return a.astype(out)
+    if mask is not None and norm_type == NORM_MINMAX and channels(a) != 1:
+        raise fail(fn, "a mask needs a single-channel image for NORM_MINMAX (cv2: cn == 1)")
+    out = str(a.dtype) if dtype is None or dtype < 0 else _out_depth(fn, dtype)
     x = a.astype("float64")
     keep = _mask_bool(mask, a, fn)
     if norm_type == NORM_MINMAX:
@@ -327,9 +371,12 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
         shift = 0.0
     else:
         raise fail(fn, "unknown/unsupported norm type")
-    if _small_int(a, out):
-        # convertTo from 8/16-bit data runs fma(x, scale, shift) in float32.
+    if _small_int(a, out) or str(a.dtype) == "float16":
+        # convertTo from 8/16-bit data (half floats included) runs fma(x, scale, shift) in float32.
         res = _saturate(_f32(x * _f32s(scale) + _f32s(shift)), out)
+    elif str(a.dtype) == "int32" and out in ("uint8", "int8", "uint16", "int16"):
+        # int32 to a small type: the same float32 fma, on the int32 values converted to float32
+        res = _saturate(_f32(_f32(x).astype("float64") * _f32s(scale) + _f32s(shift)), out)
     else:
         res = _saturate(x * scale + shift, out)
     if keep is not None:
@@ -341,7 +388,7 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
 
 def minMaxLoc(src, mask=None):
     fn = "minMaxLoc"
-    a = _arr(src, fn)
+    a = _arr(src, fn, extra=F16B)
     if a.ndim > 3:
         raise fail(fn, f"expected a 2-d or 3-d array, got {a.ndim} dimensions (cv2: dims <= 2)")
     if a.ndim == 3 and a.shape[2] != 1:
@@ -371,7 +418,9 @@ def _scalar4(vals):
 
 def mean(src, mask=None):
     fn = "mean"
-    a = _arr(src, fn)
+    a = _arr(src, fn, extra=F16)
+    if channels(a) > 4:
+        raise fail(fn, "cn <= 4 (cv2's mean is a Scalar of at most 4 channels)")
     x = a.astype("float64")
     if x.ndim == 2:
         x = _np.reshape(x, tuple(x.shape) + (1,))
@@ -389,7 +438,7 @@ def mean(src, mask=None):
 
 def meanStdDev(src, mean=None, stddev=None, mask=None):
     fn = "meanStdDev"
-    a = _arr(src, fn)
+    a = _arr(src, fn, extra=F16)
     if a.size == 0:
         raise fail(fn, "!_src.empty()")
     x = a.astype("float64")
@@ -410,7 +459,7 @@ def meanStdDev(src, mean=None, stddev=None, mask=None):
 
 def countNonZero(src):
     fn = "countNonZero"
-    a = _arr(src, fn)
+    a = _arr(src, fn, extra=F16B)
     if a.ndim == 3 and a.shape[2] != 1:
         raise fail(fn, "src must be single-channel (cv2: cn == 1)")
     return int(_np.sum(a != 0))
@@ -419,22 +468,26 @@ def countNonZero(src):
 def _bitwise(fn, op, src1, src2, dst, mask):
     s1, s2 = _is_scalar(src1), _is_scalar(src2)
     if s1 or s2:
-        a = _arr(src2 if s1 else src1, fn)
+        a = _arr(src2 if s1 else src1, fn, extra=F16B)
         if str(a.dtype) in _FLOATS:
             raise fail(fn, "bitwise operations with a scalar need an integer image")
         sv = _saturate(_scalar_values(src1 if s1 else src2, a, True), str(a.dtype))
         res = op(a, sv)
     else:
-        a, b = _arr(src1, fn, "src1"), _arr(src2, fn, "src2")
+        a, b = _arr(src1, fn, "src1", F16B), _arr(src2, fn, "src2", F16B)
         if tuple(a.shape) != tuple(b.shape) or a.dtype != b.dtype:
             raise fail(fn, "Sizes/types of input arguments do not match")
         if str(a.dtype) in _FLOATS:
             # Bits of the float pattern, as cv2 does.
-            it = "int32" if str(a.dtype) == "float32" else "int64"
+            it = _BITS[str(a.dtype)]
             res = op(contiguous(a).view(it), contiguous(b).view(it)).view(str(a.dtype))
         else:
             res = op(a, b)
     return _finish(_masked(res.astype(str(a.dtype)), mask, dst, a, fn), dst)
+
+
+# the integer type whose bits a float's bitwise ops work on
+_BITS = {"float16": "int16", "float32": "int32", "float64": "int64"}
 
 
 def bitwise_and(src1, src2, dst=None, mask=None):
@@ -451,9 +504,12 @@ def bitwise_xor(src1, src2, dst=None, mask=None):
 
 def bitwise_not(src, dst=None, mask=None):
     fn = "bitwise_not"
-    a = _arr(src, fn)
+    a = _arr(src, fn, extra=F16B)
+    if str(a.dtype) == "bool":
+        # cv2 flips all 8 bits of each bool byte (true -> 0xFE): the same bytes, seen as bool
+        return _finish(_masked(_np.bitwise_not(contiguous(a).view("uint8")).view("bool"), mask, dst, a, fn), dst)
     if str(a.dtype) in _FLOATS:  # the bits of the float pattern, as cv2 does
-        it = "int32" if str(a.dtype) == "float32" else "int64"
+        it = _BITS[str(a.dtype)]
         return _finish(_masked(_np.bitwise_not(contiguous(a).view(it)).view(str(a.dtype)), mask, dst, a, fn), dst)
     return _finish(_masked(_np.bitwise_not(a), mask, dst, a, fn), dst)
 
@@ -542,18 +598,22 @@ def log(src, dst=None):
 
 def pow(src, power, dst=None):
     fn = "pow"
-    a = _arr(src, fn)
-    p = float(power)
+    a = _arr(src, fn, extra=F16)
+    p = 0.0 if power is None else float(power)  # cv2's binding passes None as 0
     d = str(a.dtype)
+    if d == "float16":  # cv2 raises half to a power in float32
+        return _finish(_np.power(a.astype("float32"), _np.asarray(p, dtype="float32")).astype(d), dst)
     if d in _FLOATS:
         return _finish(_np.power(a, _np.asarray(p, dtype=d)), dst)
     return _finish(_saturate(_np.power(a.astype("float64"), _np.asarray(p)), d), dst)
 
 
 def _concat(fn, src, axis):
-    if not isinstance(src, (list, tuple)) or not src:
-        raise fail(fn, "src must be a non-empty sequence of arrays")
-    arrs = [_arr(x, fn) for x in src]
+    if isinstance(src, (list, tuple)) and not src:
+        return None  # cv2 concatenates nothing into an empty Mat, which its binding returns as None
+    if not isinstance(src, (list, tuple)):
+        raise fail(fn, "src must be a sequence of arrays")
+    arrs = [_arr(x, fn, extra=F16B) for x in src]
     ref = arrs[0]
     for x in arrs:
         if x.dtype != ref.dtype or x.ndim != ref.ndim or (x.ndim == 3 and x.shape[2] != ref.shape[2]):
@@ -564,8 +624,10 @@ def _concat(fn, src, axis):
 
 
 def hconcat(src, dst=None):
-    return _finish(_concat("hconcat", src, 1), dst)
+    r = _concat("hconcat", src, 1)
+    return r if r is None else _finish(r, dst)
 
 
 def vconcat(src, dst=None):
-    return _finish(_concat("vconcat", src, 0), dst)
+    r = _concat("vconcat", src, 0)
+    return r if r is None else _finish(r, dst)

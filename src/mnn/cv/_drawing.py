@@ -108,7 +108,7 @@ def _point(p, fn, name):
 def _color(c, fn):
     """cv2.Scalar: one number, or up to 4; missing channels are 0 (so 255 on a BGR image is blue)."""
     if c is None:
-        raise fail(fn, "'color' is None")
+        return [0.0, 0.0, 0.0, 0.0]  # cv2's binding passes the default Scalar(): black
     if type(c) is tuple and len(c) == 3:
         try:
             return [float(c[0]), float(c[1]), float(c[2]), 0.0]
@@ -155,6 +155,14 @@ def _shift(s, fn):
     return s
 
 
+def _cv_round(v):
+    """cvRound: half to even, and INT_MIN for NaN or anything past int32 (the x86 conversion)."""
+    if not (-2147483648.5 < v < 2147483647.5):  # NaN fails this too
+        return -2147483648
+    r = round(v)
+    return r if -2147483648 <= r <= 2147483647 else -2147483648
+
+
 def _thickness(t, fn, allow_filled=True):
     t = _int(t, fn, "thickness")
     if t > _MAX_THICKNESS or (not allow_filled and t <= 0):
@@ -162,7 +170,7 @@ def _thickness(t, fn, allow_filled=True):
     return t
 
 
-def _canvas(img, fn):
+def _canvas(img, fn, converted=False):
     """The image to draw on as an mnn array (numpy arrays are read zero-copy), checked like cv2."""
     if img is None:
         raise fail(fn, "'img' is None")
@@ -176,7 +184,7 @@ def _canvas(img, fn):
             raise fail(fn, "the image is read-only")
     if a.ndim not in (2, 3):
         raise fail(fn, f"expected an HxW or HxWxC image, got {a.ndim} dimensions")
-    if str(a.dtype) not in _DEPTHS:
+    if str(a.dtype) not in _DEPTHS and not (converted and str(a.dtype) in _CONVERTED):
         raise fail(fn, f"unsupported image depth {a.dtype}")
     if a.ndim == 3 and not 1 <= a.shape[2] <= 4:
         raise fail(fn, f"drawing supports 1 to 4 channels, got {a.shape[2]}")
@@ -271,6 +279,9 @@ def _draw(img, ints, color, fn):
     """Runs the command stream on the caller's image, in place as cv2 does. Straight into its memory
     when that may be written (a numpy array or other writable buffer; an mnn array whose buffer no
     pending computation reads: _core.cv_draw_inplace, ops/cv/drawing.h), else through the graph."""
+    d = str(getattr(img, "dtype", ""))
+    if d in _CONVERTED:
+        return _draw_converted(img, ints, color, fn, d)
     if ints:
         r = _core.cv_draw_inplace(img, ints, color)
         if r == 1:
@@ -282,7 +293,30 @@ def _draw(img, ints, color, fn):
 
 def _unchanged(img, fn):
     """The image of a call that draws nothing, checked as cv2 checks it."""
-    _canvas(img, fn)
+    _canvas(img, fn, converted=True)
+    return img
+
+
+# depths cv2 5 draws on that the kernel has no type for: drawn on a converted copy, written back
+_CONVERTED = ("float16", "bool")
+
+
+def _draw_converted(img, ints, color, fn, d):
+    """Drawing on a half-float image runs on a float32 copy (every half value is exact in float32,
+    and the colour's conversion to half is the one rounding, as in cv2); on a bool image on its
+    bytes widened to int16 (not uint8: cv2 anti-aliases uint8 images only, and draws LINE_AA on
+    the others as LINE_8), with the colour as cv2 converts it to bool (nonzero is 1)."""
+    a = _canvas(img, fn, converted=True)
+    if not ints or a.size == 0:
+        return img
+    if d == "bool":
+        work = a.view("uint8").astype("int16")
+        _draw(work, ints, [1.0 if v != 0 else 0.0 for v in color], fn)
+        img[...] = work.astype("uint8").view("bool")
+    else:
+        work = a.astype("float32")
+        _draw(work, ints, color, fn)
+        img[...] = work.astype("float16")
     return img
 
 
@@ -398,8 +432,8 @@ def arrowedLine(img, pt1, pt2, color, thickness=1, line_type=LINE_8, shift=0, ti
     ang = math.atan2(y0 - y1, x0 - x1)
     ints = [_LINE, x0, y0, x1, y1, t, lt, sh]
     for side in (1, -1):
-        px = round(x1 + tip * math.cos(ang + side * math.pi / 4))
-        py = round(y1 + tip * math.sin(ang + side * math.pi / 4))
+        px = _cv_round(x1 + tip * math.cos(ang + side * math.pi / 4))
+        py = _cv_round(y1 + tip * math.sin(ang + side * math.pi / 4))
         ints += [_LINE, px, py, x1, y1, t, lt, sh]
     return _draw(img, ints, col, fn)
 
@@ -491,7 +525,7 @@ def ellipse(img, *args, **kw):
         sh = _shift(v["shift"], fn)
         up = _XY_SHIFT - sh
         ctr, ax = (cx << up, cy << up), (aw << up, ah << up)
-        angs = [round(float(v[k])) for k in ("angle", "startAngle", "endAngle")]
+        angs = [_cv_round(float(v[k])) for k in ("angle", "startAngle", "endAngle")]
     else:
         names = ("box", "color", "thickness", "lineType")
         v = dict(zip(names, args), **kw)
@@ -678,7 +712,8 @@ def drawContours(image, contours, contourIdx, color, thickness=1, lineType=LINE_
 def drawMarker(img, position, color, markerType=MARKER_CROSS, markerSize=20, thickness=1, line_type=8):
     fn = "drawMarker"
     x, y = _point(position, fn, "position")
-    s = _int(markerSize, fn, "markerSize") // 2
+    m = _int(markerSize, fn, "markerSize")
+    s = -(-m // 2) if m < 0 else m // 2  # C's division truncates: -3 / 2 is -1
     t = _thickness(thickness, fn, allow_filled=False)
     lt, col = _line_type(line_type, fn), _color(color, fn)
     segs = {

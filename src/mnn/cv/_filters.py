@@ -10,7 +10,7 @@ import math
 from .. import _core
 from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
-from ._common import as_image, channels, contiguous, fail
+from ._common import as_image, channels, contiguous, fail, int_arg
 
 __all__ = [
     "BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101",
@@ -102,7 +102,16 @@ _BOX_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 4, 5, 6), 3: (0, 2, 3, 4, 5, 6), 
 _SQR_OK = {0: (0, 2, 3, 4, 5, 6), 2: (0, 2, 3, 5, 6), 3: (0, 2, 3, 5, 6), 5: (0, 2, 3, 5, 6), 6: (0, 2, 3, 5, 6)}
 
 
-def _out_dtype(a, ddepth, fn, table=None):
+def _ddepth(ddepth, fn, masked=True):
+    """ddepth as cv2's binding and CV_MAT_DEPTH read it: None is 0 (CV_8U), it must fit a C int,
+    and (masked: the box and 2-D filters) a code keeps its low 5 bits (99 is CV_16S); negative
+    means the source's depth. The derivative filters use the code unmasked (99 fails there)."""
+    d = int_arg(ddepth, fn, "ddepth")
+    return d & 31 if masked and d >= 0 else d
+
+
+def _out_dtype(a, ddepth, fn, table=None, masked=True):
+    ddepth = _ddepth(ddepth, fn, masked)
     sd = _depth(a)
     if table is not None and sd not in table:
         raise fail(fn, f"unsupported source depth {_DEPTHS[sd]}")
@@ -188,8 +197,9 @@ def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
     if kw <= 0 or kh <= 0:
         raise fail(fn, "ksize must be positive")
     if sqr:
+        ddepth = _ddepth(ddepth, fn)
         out = _out_dtype(a, ddepth, fn, _SQR_OK)
-        if ddepth is None or ddepth < 0:
+        if ddepth < 0:
             out = "float64" if out in ("float32", "float64") else "float32"
     else:
         out = _out_dtype(a, ddepth, fn, _BOX_OK)
@@ -223,7 +233,10 @@ def _gauss_values(n, sigma):
         return list(table[n])
     s = sigma if sigma > 0 else ((n - 1) * 0.5 - 1) * 0.3 + 0.8
     scale2 = -0.5 / (s * s)
-    vals = [math.exp(scale2 * (i - (n - 1) * 0.5) ** 2) for i in range(n)]
+    # an even size: cv2 5 gives its two middle taps the centre's weight (offset 0, not +-0.5),
+    # the others their true offsets
+    vals = [math.exp(scale2 * (0.0 if n % 2 == 0 and abs(i - (n - 1) * 0.5) == 0.5 else i - (n - 1) * 0.5) ** 2)
+            for i in range(n)]
     total = sum(vals)
     return [v / total for v in vals]
 
@@ -260,8 +273,8 @@ def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAU
     out = str(a.dtype)
     if out in ("int8", "int32"):
         raise fail(fn, f"unsupported depth {out}")
-    kw, kh = _pair(ksize, fn, "ksize")
-    s1 = float(sigmaX)
+    kw, kh = (0, 0) if ksize is None else _pair(ksize, fn, "ksize")  # cv2: None is Size(): from sigma
+    s1 = 0.0 if sigmaX is None else float(sigmaX)  # (cv2's binding passes None as 0)
     s2 = float(sigmaY) if sigmaY > 0 else s1
     taps = _gauss_taps(kw, kh, s1, s2, out, fn)
     border = _border(borderType, fn, allow_wrap=out in ("uint8", "uint16"))
@@ -384,7 +397,7 @@ def getDerivKernels(dx, dy, ksize, kx=None, ky=None, normalize=False, ktype=CV_3
 
 def _deriv(fn, src, ddepth, dx, dy, ksize, scale, delta, borderType, dst):
     a = _image(src, fn)
-    out = _out_dtype(a, ddepth, fn, _SEP_OK)
+    out = _out_dtype(a, ddepth, fn, _SEP_OK, masked=False)
     if dx < 0 or dy < 0 or dx + dy <= 0:
         raise fail(fn, "dx >= 0 && dy >= 0 && dx+dy > 0")
     if ksize != -1 and (ksize % 2 == 0 or ksize > 31 or ksize < 1):
@@ -415,7 +428,8 @@ def Laplacian(src, ddepth, dst=None, ksize=1, scale=1, delta=0, borderType=BORDE
     fn = "Laplacian"
     a = _image(src, fn)
     ksize = int(ksize)
-    out = _out_dtype(a, ddepth, fn, _F2D_OK if ksize <= 3 else {d: tuple(range(7)) for d in (0, 2, 3, 5, 6)})
+    out = _out_dtype(a, ddepth, fn, _F2D_OK if ksize <= 3 else {d: tuple(range(7)) for d in (0, 2, 3, 5, 6)},
+                     masked=False)
     if ksize <= 0 or ksize % 2 == 0 or ksize > 31:
         raise fail(fn, "ksize must be odd, positive and at most 31")
     border = _border(borderType, fn)
@@ -444,11 +458,19 @@ def medianBlur(src, ksize, dst=None):
         return _finish(a.copy(), dst)
     if k < 1 or k % 2 == 0:
         raise fail(fn, "(ksize % 2 == 1) && (ksize > 1)")
-    if channels(a) not in (1, 3, 4):
-        raise fail(fn, "medianBlur supports 1, 3 or 4 channels")
     d = str(a.dtype)
     if not (d == "uint8" or (k <= 5 and d in ("uint16", "int16", "float32"))):
         raise fail(fn, f"unsupported depth {d} for ksize {k}")
+    if channels(a) not in (1, 3, 4):
+        # cv2 takes any channel count; each channel's median is independent of the others, so
+        # the single-channel kernel runs plane by plane (cv2's large-aperture uint8 path, k > 5,
+        # has 1, 3 or 4 channels only)
+        if k > 5:
+            raise fail(fn, "medianBlur with ksize > 5 supports 1, 3 or 4 channels")
+        if a.shape[0] == 0 or a.shape[1] == 0:
+            return _finish(a.copy(), dst)
+        planes = [_core.prim("cv_median", [_np.ascontiguousarray(a[:, :, c])], [k], []) for c in range(a.shape[2])]
+        return _finish(_np.stack(planes, axis=2), dst)
     return _finish(_core.prim("cv_median", [a], [k], []), dst)
 
 
@@ -562,6 +584,7 @@ def morphologyEx(src, op, kernel, dst=None, anchor=(-1, -1), iterations=1, borde
     fn = "morphologyEx"
     a = _image(src, fn)
     args = (kernel, anchor, iterations, borderType, borderValue)
+    op = 0 if op is None else op  # cv2's binding passes None as 0 (MORPH_ERODE)
     if op == MORPH_ERODE:
         res = _morph(fn, a, 0, *args)
     elif op == MORPH_DILATE:
@@ -652,10 +675,18 @@ def _triangle(hist):
 
 def threshold(src, thresh, maxval, type, dst=None):
     fn = "threshold"
-    a = _image(src, fn)
+    # cv2's binding passes None as 0
+    thresh, maxval, type = (0 if v is None else v for v in (thresh, maxval, type))
+    e = as_image(src, fn)
+    if e.ndim in (2, 3) and (e.shape[0] == 0 or e.shape[1] == 0) and str(e.dtype) in _DEPTH_OF:
+        # cv2 thresholds nothing: the threshold it would apply (0 for Otsu / triangle), an empty image
+        if type & (THRESH_OTSU | THRESH_TRIANGLE):
+            return 0.0, e.copy()
+        return (float(thresh) if str(e.dtype) in ("float32", "float64") else float(_cv_int(float(thresh), math.floor))), e.copy()
+    a = _image(e, fn)
     d = str(a.dtype)
     kind = type & THRESH_MASK
-    auto = type & ~THRESH_MASK
+    auto = type & (THRESH_OTSU | THRESH_TRIANGLE)  # cv2 ignores the bits above these flags
     if kind not in (0, 1, 2, 3, 4):
         raise fail(fn, f"unknown threshold type {type}")
     if auto:
@@ -761,7 +792,10 @@ def _scalar_bound(b, a, fn):
 
 def inRange(src, lowerb, upperb, dst=None):
     fn = "inRange"
-    a = _image(src, fn)
+    a = as_image(src, fn)
+    if str(a.dtype) == "float16":
+        a = a.astype("float32")  # cv2 5 compares half images like float ones (exact in float32)
+    a = _image(a, fn)
     lo, hi = _scalar_bound(lowerb, a, fn), _scalar_bound(upperb, a, fn)
     x = a.astype("float64")
     if lo.ndim >= 2 and tuple(lo.shape[:2]) != tuple(a.shape[:2]):
@@ -812,7 +846,16 @@ def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=Fa
     fn = "calcHist"
     if not isinstance(images, (list, tuple)) or not images:
         raise TypeError("[mnn.cv.calcHist] images must be a list of arrays")
-    imgs = [_image(im, fn) for im in images]
+    imgs = [as_image(im, fn, "images") for im in images]
+    for im in imgs:
+        if str(im.dtype) not in ("uint8", "uint16", "float32"):
+            raise fail(fn, f"unsupported depth {im.dtype} (cv2 takes uint8, uint16 and float32 images)")
+    if all(im.ndim in (2, 3) and (im.shape[0] == 0 or im.shape[1] == 0) for im in imgs) and mask is None:
+        # cv2 counts nothing in an empty image: an all-zero histogram of the asked size
+        sizes = [int(v) for v in histSize]
+        if sizes and min(sizes) > 0 and len(sizes) == len(list(channels_)):
+            return _np.zeros(tuple(sizes), dtype="float32")  # 1-d: (bins,), not (bins, 1)
+    imgs = [_image(im, fn) for im in imgs]
     planes = []
     for im in imgs:
         if im.ndim == 2:
@@ -901,6 +944,7 @@ def _canny_core(dx, dy, lo, hi, l2, bounded):
 def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_DEFAULT):
     fn = "bilateralFilter"
     a = _image(src, fn)
+    d = 0 if d is None else d  # cv2's binding passes None as 0 (the diameter from sigmaSpace)
     if not -2**31 <= int(d) < 2**31:  # cv2 takes d as a C int; a larger one would filter for hours
         raise fail(fn, f"d={d} does not fit a C int")
     if str(a.dtype) not in ("uint8", "float32") or channels(a) not in (1, 3):

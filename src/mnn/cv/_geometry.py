@@ -37,7 +37,7 @@ from .. import _core
 from .. import numpy as _np
 from . import _robust
 from ._common import f32 as _f32
-from ._common import as_image, channels, contiguous, error, fail, memo_type
+from ._common import as_image, channels, contiguous, error, fail, int_arg, memo_type
 
 __all__ = [
     "INTER_NEAREST", "INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4", "INTER_LINEAR_EXACT",
@@ -380,7 +380,15 @@ def _invert_affine(m):
     return [[A11, A12, b1], [A21, A22, b2]]
 
 
+def _typed(m, fn, name, dtypes):
+    """cv2 takes these small matrices / point sets as arrays of the given dtypes only (a list, or
+    an integer array, fails its type check)."""
+    if m is not None and str(getattr(m, "dtype", "")) not in dtypes:
+        raise fail(fn, f"'{name}' must be an array of {' or '.join(dtypes)} (cv2's type check)")
+
+
 def invertAffineTransform(M, iM=None):
+    _typed(M, "invertAffineTransform", "M", ("float32", "float64"))
     inv = _as_f64(_invert_affine(_matrix(M, "invertAffineTransform", 2, 3)))
     # cv2 answers in the matrix's own type: float32 for a float32 M (float64 otherwise)
     return inv.astype("float32") if str(getattr(M, "dtype", "")) == "float32" else inv
@@ -396,6 +404,8 @@ def getRotationMatrix2D(center, angle, scale):
 
 def getAffineTransform(src, dst):
     fn = "getAffineTransform"
+    _typed(src, fn, "src", ("float32",))
+    _typed(dst, fn, "dst", ("float32",))
     s, d = _points(src, fn, "src", 3), _points(dst, fn, "dst", 3)
     a, b = [], []
     for (x, y), (u, v) in zip(s, d):
@@ -409,6 +419,8 @@ def getAffineTransform(src, dst):
 
 def getPerspectiveTransform(src, dst, solveMethod=0):
     fn = "getPerspectiveTransform"
+    _typed(src, fn, "src", ("float32",))
+    _typed(dst, fn, "dst", ("float32",))
     s, d = _points(src, fn, "src", 4), _points(dst, fn, "dst", 4)
     a, b = [], []
     # cv2 multiplies the float32 coordinates in float (Point2f * Point2f) before widening to double
@@ -533,8 +545,8 @@ def _warp_interp(flags, fn, img=None):
         interp = INTER_LINEAR  # cv2 warps treat INTER_AREA as linear
     if interp not in (INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_LANCZOS4):
         raise fail(fn, f"Unknown interpolation method {interp}")
-    if interp == INTER_CUBIC and img is not None and str(img.dtype) == "int8":
-        raise fail(fn, "Unknown interpolation method: cv2 has no INTER_CUBIC for int8 images")
+    if interp != INTER_NEAREST and img is not None and str(img.dtype) == "int8":
+        raise fail(fn, "cv2 interpolates int8 images with INTER_NEAREST only (ifunc != 0)")
     return interp
 
 
@@ -554,6 +566,8 @@ def _warp(fn, src, M, dsize, dst, flags, borderMode, borderValue, perspective):
     if img.shape[0] == 0 or img.shape[1] == 0:
         raise fail(fn, "src.cols > 0 && src.rows > 0 (an empty source image)")
     n = 3 if perspective else 2
+    if hasattr(M, "dtype"):
+        _typed(M, fn, "M", ("float32", "float64"))
     m = _matrix(M, fn, n, 3)
     interp = _warp_interp(flags, fn, img)
     mode = _check_border(borderMode, fn)
@@ -635,6 +649,8 @@ def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, 
     img = as_image(src, fn)
     _check_channels(img, fn)
     _check_depth(img, fn, _WARP_DTYPES)
+    if int(interpolation) & ~(INTER_MAX | 32):  # cv2's remap takes INTER_* (| WARP_RELATIVE_MAP) only
+        raise fail(fn, f"Unknown interpolation method {interpolation}")
     interp = _warp_interp(interpolation, fn, img)
     mode = _check_border(borderMode, fn)
     maps, fixed, nmaps = _remap_maps(map1, map2, fn)
@@ -673,7 +689,9 @@ def convertMaps(map1, map2, dstmap1type, dstmap1=None, dstmap2=None, nninterpola
 # ---------------------------------------------------------------------------------------------
 # flips, rotations by quarter turns, borders, sub-pixel patches, pyramids
 
-_ANY_DTYPES = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16")
+_ANY_DTYPES = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16", "bool")
+# element sizes (bytes per pixel) cv2's transpose has a kernel for: others raise in cv2
+_TRANSPOSE_ESZ = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 
 
 def _image_any(src, fn):
@@ -684,9 +702,14 @@ def _image_any(src, fn):
     return img
 
 
+def _check_transpose(img, fn):
+    if channels(img) * img.dtype.itemsize not in _TRANSPOSE_ESZ:
+        raise fail(fn, f"no transpose for {channels(img)}-channel {img.dtype} pixels (cv2: func != 0)")
+
+
 def flip(src, flipCode, dst=None):
     img = _image_any(src, "flip")
-    code = int(flipCode)
+    code = int_arg(flipCode, "flip", "flipCode")
     if code == 0:
         v = img[::-1]
     elif code > 0:
@@ -698,13 +721,16 @@ def flip(src, flipCode, dst=None):
 
 def transpose(src, dst=None):
     img = _image_any(src, "transpose")
+    _check_transpose(img, "transpose")
     axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
     return _np.array(img.transpose(axes))
 
 
 def rotate(src, rotateCode, dst=None):
     img = _image_any(src, "rotate")
-    code = int(rotateCode)
+    code = int_arg(rotateCode, "rotate", "rotateCode")
+    if code in (ROTATE_90_CLOCKWISE, ROTATE_90_COUNTERCLOCKWISE):
+        _check_transpose(img, "rotate")
     axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
     if code == ROTATE_90_CLOCKWISE:
         v = img.transpose(axes)[:, ::-1]
@@ -720,12 +746,15 @@ def rotate(src, rotateCode, dst=None):
 def copyMakeBorder(src, top, bottom, left, right, borderType, dst=None, value=None):
     fn = "copyMakeBorder"
     img = _image_any(src, fn)
-    t, b, l, r = (int(v) for v in (top, bottom, left, right))
+    t, b, l, r = (int_arg(v, fn, k) for v, k in ((top, "top"), (bottom, "bottom"), (left, "left"), (right, "right")))
     if min(t, b, l, r) < 0:
         raise fail(fn, "top >= 0 && bottom >= 0 && left >= 0 && right >= 0")
     mode = _check_border(borderType, fn, allow_transparent=False)
     if mode != BORDER_CONSTANT and (img.shape[0] == 0 or img.shape[1] == 0):
         raise fail(fn, "cannot extrapolate an empty image")
+    if str(img.dtype) == "bool":  # bytes copied as uint8; the fill value becomes cv2's bool (nonzero)
+        vals = None if value is None else [float(v != 0) for v in (value if isinstance(value, (tuple, list)) else (value,))]
+        return copyMakeBorder(img.view(_np.uint8), t, b, l, r, borderType, value=vals).view(_np.bool_)
     if str(img.dtype) == "float16":  # the kernel copies pixels; only the fill value needs a type
         img32 = img.astype(_np.float32)
         return copyMakeBorder(img32, t, b, l, r, borderType, value=value).astype(_np.float16)
@@ -760,30 +789,43 @@ def getRectSubPix(image, patchSize, center, patch=None, patchType=-1):
     return _core.prim("cv_remap", [_contig(img), m], [INTER_LINEAR, BORDER_REPLICATE], [0.0] * 4)
 
 
+# cv2's pyramids have no int8 (or int32) kernel
+_PYR_DTYPES = ("uint8", "uint16", "int16", "float32", "float64")
+
+
 def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
     fn = "pyrDown"
     img = as_image(src, fn)
     _check_channels(img, fn, 512)
-    _check_depth(img, fn)
+    _check_depth(img, fn, _PYR_DTYPES)
     h, w = img.shape[0], img.shape[1]
     dw, dh = _size_arg(dstsize, fn, "dstsize")
     if dw <= 0 or dh <= 0:
         dw, dh = (w + 1) // 2, (h + 1) // 2
     if not (dw > 0 and dh > 0 and abs(dw * 2 - w) <= 2 and abs(dh * 2 - h) <= 2):
         raise fail(fn, "std::abs(dsize.width*2 - ssize.width) <= 2 && std::abs(dsize.height*2 - ssize.height) <= 2")
-    mode = int(borderType) & ~BORDER_ISOLATED
+    mode = int(borderType)  # BORDER_ISOLATED included: cv2's pyrDown refuses it
     if mode not in (BORDER_REPLICATE, BORDER_REFLECT, BORDER_REFLECT_101):
         raise fail(fn, "borderType must be BORDER_REFLECT_101, BORDER_REFLECT or BORDER_REPLICATE")
     if h == 0 or w == 0:
         raise fail(fn, "!_src.empty()")
+    if channels(img) > 4 and str(img.dtype) not in ("float32", "float64"):
+        return _pyr_planes(img, [1, dh, dw, mode])
     return _core.prim("cv_pyr", [_contig(img)], [1, dh, dw, mode], [])
+
+
+def _pyr_planes(img, params):
+    """A pyramid step on more than 4 channels, plane by plane: cv2 filters each channel on its own
+    (its float pyrDown on >4 channels rounds differently, so those stay refused by the kernel)."""
+    planes = [_core.prim("cv_pyr", [_contig(img[:, :, c])], params, []) for c in range(img.shape[2])]
+    return _np.stack(planes, axis=2)
 
 
 def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
     fn = "pyrUp"
     img = as_image(src, fn)
     _check_channels(img, fn, 512)
-    _check_depth(img, fn)
+    _check_depth(img, fn, _PYR_DTYPES)
     h, w = img.shape[0], img.shape[1]
     dw, dh = _size_arg(dstsize, fn, "dstsize")
     if dw <= 0 or dh <= 0:
@@ -793,8 +835,10 @@ def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
             raise fail(fn, "odd destination sizes are not supported by mnn.cv (use the default size)")
         raise fail(fn, "std::abs(dsize.width - ssize.width*2) == dsize.width % 2 && "
                        "std::abs(dsize.height - ssize.height*2) == dsize.height % 2")
-    if int(borderType) & ~BORDER_ISOLATED != BORDER_DEFAULT:
+    if int(borderType) != BORDER_DEFAULT:
         raise fail(fn, "borderType must be BORDER_DEFAULT")
-    if h == 0 or w == 0:
-        raise fail(fn, "!_src.empty()")
+    if h == 0 or w == 0:  # cv2 enlarges nothing into nothing (its binding's None)
+        return _np.zeros((0, 0) + tuple(img.shape[2:]), dtype=img.dtype)
+    if channels(img) > 4:
+        return _pyr_planes(img, [0, dh, dw, BORDER_REFLECT_101])
     return _core.prim("cv_pyr", [_contig(img)], [0, dh, dw, BORDER_REFLECT_101], [])

@@ -81,7 +81,7 @@ def findContours(image, mode, method, contours=None, hierarchy=None, offset=None
     """cv2.findContours: (contours, hierarchy) with cv2's contours, order, starting points and
     hierarchy [next, previous, first child, parent]; hierarchy is None when nothing is found."""
     fn = "findContours"
-    mode, method = int(mode), int(method)
+    mode, method = (0 if v is None else int(v) for v in (mode, method))  # cv2 passes None as 0
     if mode not in (RETR_EXTERNAL, RETR_LIST, RETR_CCOMP, RETR_TREE, RETR_FLOODFILL):
         raise fail(fn, f"unknown retrieval mode {mode}")
     if method not in (CHAIN_APPROX_NONE, CHAIN_APPROX_SIMPLE, CHAIN_APPROX_TC89_L1, CHAIN_APPROX_TC89_KCOS):

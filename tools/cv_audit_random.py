@@ -1,31 +1,23 @@
-#!/usr/bin/env python3
-"""Differential fuzzing of mnn.cv against cv2 (a tool, not a test: run it by hand, read its report).
+"""Random-argument mode of tools/cv_audit.py (a helper module it imports; run the audit, not this).
 
-Every public mnn.cv function with a cv2 twin gets random valid arguments: odd sizes (97x131, 1x1, 1xN,
-Nx1), every depth and channel count, every border mode / interpolation / flag value, numpy, mnn and
-non-contiguous inputs; and invalid ones (bad depth, bad flags, empty or 4-d images). It compares with
-cv2: integer results exactly, float results within 1e-5 relative to the result's scale; where cv2
-raises, mnn must raise too, with a Python exception that names the function ("[mnn.cv.<name>] ...").
-Each function runs in its own child process, so a crash (segfault, abort) is caught and reported with
-the case that caused it.
+Where the audit's grid calls each function with fixed inputs, this draws random valid arguments per
+function: odd sizes (97x131, 1x1, 1xN, Nx1), every depth and channel count, every border mode /
+interpolation / flag value, numpy, mnn and non-contiguous inputs; and, one case in four, a spoiled
+one (bad depth, bad flag, empty or 4-d image). A case is fully determined by (function, seed, case
+number), so any finding replays:
 
-    python tools/cv_fuzz.py                      # every function, 200 cases each
-    python tools/cv_fuzz.py -n 1000 resize remap # some functions, more cases
-    python tools/cv_fuzz.py --list               # the functions it knows
-    python tools/cv_fuzz.py --show resize --seed 7 --case 12   # replay one case, print it
+    python tools/cv_audit.py --random 200                         # every function here, 200 cases each
+    python tools/cv_audit.py --random 1000 --only resize,remap --seed 3
+    python tools/cv_audit.py --random 1 --only resize --seed 7 --case 12   # replay one case, print it
 
-A mismatch line gives the function, seed, case number and the arguments (shapes and dtypes): replay it
-with --show. Statuses: ok; ok-raise (both raise); mismatch; off-by-1 (integer results off by exactly 1:
-what cv2's IPP paths give, e.g. uint8 CUBIC resize, which the issue accepts); mnn-raises (mnn raises on
-a call cv2 takes); stricter (the same, on a deliberately spoiled argument cv2 takes anyway, e.g. an
-empty image); cv2-raises (mnn takes what cv2 rejects); badmsg (mnn's error does not name the
-function); empty-none (cv2 hands an empty result back as None, mnn as an empty array); CRASH; HANG
-(each says whether it happened in cv2 or in mnn: cv2 5.0 itself loops forever in warpAffine/remap
-on 1-pixel images with BORDER_REFLECT_101 and in some copyMakeBorder calls, and crashes in
-minMaxLoc on some spoiled inputs; the generators steer clear of the ones known).
-off-by-1, stricter and empty-none are counted but not listed without -v.
+Outcomes use the audit's classes (ok, both_raise, differ, mnn_lenient, mnn_missing, bad_message,
+empty_none, crash, hang) plus two of this mode's own: off_by_1 (integer results off by exactly 1:
+what cv2's IPP paths give, e.g. uint8 CUBIC resize, which the issue accepts) and mnn_stricter (mnn
+raises on a spoiled argument cv2 takes anyway, e.g. an empty image: a lesser finding than
+mnn_missing). Each function runs in its own child process, so a crash (segfault, abort) or a hang is
+attributed to its case and side (cv2 5.0 itself loops forever in warpAffine/remap on 1-pixel images
+with BORDER_REFLECT_101 and in some copyMakeBorder calls; the generators steer clear of those).
 """
-import argparse
 import json
 import math
 import os
@@ -36,8 +28,10 @@ import traceback
 
 import numpy
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "src"))
+# the audit's entry point: workers are started through it, so they find mnn the way it does
+AUDIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cv_audit.py")
+# findings not listed without verbose: accepted or lesser differences
+QUIET = ("off_by_1", "mnn_stricter", "empty_none")
 
 DEPTHS = ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64"]
 BAD_DEPTHS = ["int64", "uint32", "bool", "float16", "uint64"]
@@ -178,7 +172,7 @@ class Mismatch(Exception):
     def __init__(self, msg, off_by_one=False, status=None):
         super().__init__(msg)
         self.off_by_one = off_by_one
-        self.status = status or ("off-by-1" if off_by_one else "mismatch")
+        self.status = status or ("off_by_1" if off_by_one else "differ")
 
 
 def compare(got, want, path="out", rel=1e-5, scale=1.0):
@@ -234,7 +228,7 @@ def compare(got, want, path="out", rel=1e-5, scale=1.0):
     if want is None:
         if isinstance(got, (mnp.ndarray, numpy.ndarray)) and got.size == 0:
             raise Mismatch(f"{path}: got an empty array, want None (cv2 hands an empty result back as None)",
-                           status="empty-none")
+                           status="empty_none")
         if got is not None:
             raise Mismatch(f"{path}: got {type(got).__name__}, want None")
         return
@@ -861,13 +855,13 @@ def run_case(name, seed, case, show=False, phase=None):
         tag = f"[mnn.cv.{name}]"
         if cv2_err is not None:
             if tag not in str(e):
-                return "badmsg", desc, f"{type(e).__name__}: {str(e)[:200]}"
-            return "ok-raise", desc, ""
+                return "bad_message", desc, f"{type(e).__name__}: {str(e)[:200]}"
+            return "both_raise", desc, ""
         # on a spoiled argument that cv2 takes anyway (an empty image, an unknown flag value it
         # ignores), mnn being stricter is a lesser finding than raising on a valid call
-        return ("stricter" if g.spoiled else "mnn-raises"), desc, f"{type(e).__name__}: {str(e)[:300]}"
+        return ("mnn_stricter" if g.spoiled else "mnn_missing"), desc, f"{type(e).__name__}: {str(e)[:300]}"
     if cv2_err is not None:
-        return "cv2-raises", desc, f"cv2: {str(cv2_err).strip().splitlines()[-1][:200]}"
+        return "mnn_lenient", desc, f"cv2: {str(cv2_err).strip().splitlines()[-1][:200]}"
     if s["post"]:
         got, want = s["post"](got, want)
     try:
@@ -888,7 +882,7 @@ def worker(name, seed, n, start, logpath):
         try:
             status, desc, msg = run_case(name, seed, case, phase=phase)
         except Exception as e:  # the fuzzer's own failure: report, go on
-            status, desc, msg = "fuzzer-error", "", f"{type(e).__name__}: {e}"
+            status, desc, msg = "tool_error", "", f"{type(e).__name__}: {e}"
         print(json.dumps(dict(case=case, status=status, desc=desc, msg=msg)), flush=True)
 
 
@@ -916,14 +910,15 @@ def _wait(p, logpath, hang_s):
 
 
 def drive(names, seed, n, verbose, hang_s=20):
-    total = {}
+    """Runs n random cases of each function (one child process per function, restarted after a
+    crash or hang); prints a line per function and the findings. Returns the findings."""
     findings = []
     for name in names:
         start = 0
         counts = {}
         while start < n:
-            logpath = f"/tmp/cv_fuzz_{os.getpid()}_{name}.json"
-            p = subprocess.Popen([sys.executable, __file__, "--worker", name, "--seed", str(seed), "-n", str(n),
+            logpath = f"/tmp/cv_audit_random_{os.getpid()}_{name}.json"
+            p = subprocess.Popen([sys.executable, AUDIT, "--random-worker", name, "--seed", str(seed), "--random", str(n),
                                   "--start", str(start), "--log", logpath], stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
             out, err, hung = _wait(p, logpath, hang_s)
@@ -935,14 +930,15 @@ def drive(names, seed, n, verbose, hang_s=20):
                     continue
                 last = r["case"] + 1
                 counts[r["status"]] = counts.get(r["status"], 0) + 1
-                if r["status"] not in ("ok", "ok-raise"):
+                if r["status"] not in ("ok", "both_raise"):
                     findings.append((name, r["case"], r["status"], r["desc"], r["msg"]))
             if p.returncode != 0:
                 try:
-                    info = json.load(open(logpath))
+                    with open(logpath) as f:
+                        info = json.load(f)
                 except (OSError, ValueError):
                     info = dict(case=last, phase="?")
-                kind = "HANG" if hung else "CRASH"
+                kind = "hang" if hung else "crash"
                 counts[kind] = counts.get(kind, 0) + 1
                 tail = (err or "").strip().splitlines()[-1:] or [""]
                 findings.append((name, info["case"], kind, f"in {info['phase']} (rc={p.returncode})", tail[0][:300]))
@@ -951,48 +947,25 @@ def drive(names, seed, n, verbose, hang_s=20):
                 start = n
             if os.path.exists(logpath):
                 os.remove(logpath)
-        total[name] = counts
-        line = " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
-        print(f"{name:30s} {line}", flush=True)
+        print(f"{name:30s} " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())), flush=True)
     print()
     for name, case, status, desc, msg in findings:
-        if verbose or status not in ("off-by-1", "stricter", "empty-none"):
-            print(f"[{status}] {name} seed={seed} case={case}: {desc}\n    {msg}")
-    off = [f for f in findings if f[2] in ("off-by-1", "stricter", "empty-none")]
-    if off and not verbose:
-        print(f"({len(off)} off-by-1 / stricter cases not listed; -v lists them)")
+        if verbose or status not in QUIET:
+            print(f"{status:12s} {name} --seed {seed} --case {case}: {desc}\n    {msg}")
+    quiet = [f for f in findings if f[2] in QUIET]
+    if quiet and not verbose:
+        print(f"({len(quiet)} off_by_1 / mnn_stricter / empty_none cases not listed; -v lists them)")
     return findings
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("names", nargs="*")
-    ap.add_argument("-n", type=int, default=200, help="cases per function")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--show", metavar="NAME")
-    ap.add_argument("--case", type=int, default=0)
-    ap.add_argument("-v", action="store_true", help="list off-by-1 cases too")
-    ap.add_argument("--worker", help=argparse.SUPPRESS)
-    ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
-    ap.add_argument("--log", help=argparse.SUPPRESS)
-    a = ap.parse_args()
-    if a.list:
-        print(" ".join(sorted(SPECS)))
-        return
-    if a.worker:
-        worker(a.worker, a.seed, a.n, a.start, a.log)
-        return
-    if a.show:
-        print(run_case(a.show, a.seed, a.case, show=True))
-        return
-    names = a.names or sorted(SPECS)
-    unknown = [n for n in names if n not in SPECS]
+def main(names, seed, n, case=None, verbose=False):
+    """The audit's --random mode: exit status 1 when a finding other than the quiet ones remains."""
+    unknown = [x for x in names if x not in SPECS]
     if unknown:
-        sys.exit(f"unknown: {unknown}")
-    findings = drive(names, a.seed, a.n, a.v)
-    sys.exit(1 if any(f[2] not in ("off-by-1", "stricter", "empty-none") for f in findings) else 0)
-
-
-if __name__ == "__main__":
-    main()
+        sys.exit(f"no random generator for {unknown}; these have one: {' '.join(sorted(SPECS))}")
+    if case is not None:
+        for name in names:
+            print(run_case(name, seed, case, show=True))
+        return 0
+    findings = drive(names, seed, n, verbose)
+    return 1 if any(f[2] not in QUIET for f in findings) else 0
