@@ -1,0 +1,183 @@
+"""Issue 5's photo coverage: every function of the cv list against cv2 on real photographs
+(scikit-image's astronaut, coffee, chelsea, camera, coins), in the depths and channel counts that
+pipelines feed them (uint8 gray/BGR/BGRA, uint16 from 16-bit PNGs, float32 after /255).
+
+Exact on integer outputs except where another test documents cv2's own rounding (named at each
+tol=1); floats within 1e-5 of the output's magnitude. Crops are small odd sizes (CI's time budget):
+the photo's content, not its size, is what these tests add to the random-image grids."""
+import numpy
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+skdata = pytest.importorskip("skimage.data")
+
+import mnn.cv as cv  # noqa: E402
+import mnn.numpy as np  # noqa: E402
+
+
+def _bgr(rgb):
+    return numpy.ascontiguousarray(rgb[..., ::-1])
+
+
+ASTRO = _bgr(skdata.astronaut()[40:237, 150:381])  # 197x231: the face and the flag
+COFFEE = _bgr(skdata.coffee()[100:297, 200:431])  # same size as ASTRO, for two-image ops
+CHELSEA = _bgr(skdata.chelsea()[50:250, 100:330])  # 200x230: even, for 4:2:0 YUV
+CAMERA = numpy.ascontiguousarray(skdata.camera()[100:353, 130:421])  # 253x291 gray
+COINS = numpy.ascontiguousarray(skdata.coins()[:201, :253])  # gray, many blobs
+GRAY = cv2.cvtColor(ASTRO, cv2.COLOR_BGR2GRAY)
+BGRA = numpy.dstack([ASTRO, GRAY])  # a real alpha plane
+U16 = {1: CAMERA.astype(numpy.uint16) * 257, 3: ASTRO.astype(numpy.uint16) * 257}
+F32 = {1: GRAY.astype(numpy.float32) / 255, 3: ASTRO.astype(numpy.float32) / 255}
+PIPELINE = [ASTRO, BGRA, CAMERA, U16[1], U16[3], F32[1], F32[3]]
+PIPELINE_IDS = ["bgr", "bgra", "gray", "gray16", "bgr16", "grayf", "bgrf"]
+
+
+def same(got, want, tol=0, rel=1e-5, where=""):
+    if isinstance(want, dict):
+        for k in want:
+            same(got[k], want[k], tol, rel, f"{where}[{k}]")
+        return
+    if isinstance(want, (tuple, list)):
+        assert isinstance(got, (tuple, list)) and len(got) == len(want), where
+        for i, (g, w) in enumerate(zip(got, want)):
+            same(g, w, tol, rel, f"{where}[{i}]")
+        return
+    if want is None or isinstance(want, (bool, int, float, numpy.generic)):
+        if isinstance(want, float) or isinstance(want, numpy.floating):
+            assert abs(float(got) - float(want)) <= rel * max(1.0, abs(float(want))), (where, got, want)
+        else:
+            assert got == want, (where, got, want)
+        return
+    g = numpy.asarray(got)
+    assert g.shape == want.shape and g.dtype == want.dtype, (where, g.shape, want.shape, g.dtype, want.dtype)
+    if want.dtype.kind in "iub":
+        d = numpy.abs(g.astype(numpy.int64) - want.astype(numpy.int64))
+        assert d.max(initial=0) <= tol, f"{where}: max diff {d.max()} on {int((d > 0).sum())} of {d.size}"
+    else:
+        scale = max(1.0, float(numpy.abs(want[numpy.isfinite(want)]).max(initial=0)))
+        numpy.testing.assert_allclose(g, want, rtol=rel, atol=rel * scale, equal_nan=True, err_msg=where)
+
+
+def both(fn, *args, **kw):
+    """(mnn result, cv2 result) of the same call; inputs copied so in-place drawing stays separate."""
+    def cp(v):
+        return v.copy() if isinstance(v, numpy.ndarray) else v
+    return getattr(cv, fn)(*map(cp, args), **kw), getattr(cv2, fn)(*map(cp, args), **kw)
+
+
+# ---- codecs ----------------------------------------------------------------------------------
+
+READ_FLAGS = [cv2.IMREAD_UNCHANGED, cv2.IMREAD_GRAYSCALE, cv2.IMREAD_COLOR, cv2.IMREAD_ANYDEPTH,
+              cv2.IMREAD_ANYCOLOR, cv2.IMREAD_ANYDEPTH | cv2.IMREAD_ANYCOLOR, cv2.IMREAD_COLOR_RGB]
+
+
+@pytest.mark.parametrize("img", [CAMERA, ASTRO, BGRA, U16[1], U16[3]], ids=["gray", "bgr", "bgra", "gray16", "bgr16"])
+def test_png_photo_both_ways_every_read_flag(img, tmp_path):
+    ok, mine = cv.imencode(".png", img)
+    assert ok
+    same(cv2.imdecode(numpy.asarray(mine), cv2.IMREAD_UNCHANGED), img)  # mnn writes, cv2 reads: lossless
+    ok, ref = cv2.imencode(".png", img)
+    for flags in READ_FLAGS:
+        same(cv.imdecode(ref, flags), cv2.imdecode(ref, flags), where=str(flags))
+    path = str(tmp_path / "p.png")
+    assert cv.imwrite(path, img)
+    for flags in (cv2.IMREAD_UNCHANGED, cv2.IMREAD_COLOR, cv2.IMREAD_GRAYSCALE):
+        same(cv.imread(path, flags), cv2.imread(path, flags), where=str(flags))
+
+
+@pytest.mark.parametrize("img", [CAMERA, ASTRO], ids=["gray", "bgr"])
+def test_bmp_photo_both_ways(img, tmp_path):
+    ok, mine = cv.imencode(".bmp", img)
+    assert ok
+    same(cv2.imdecode(numpy.asarray(mine), cv2.IMREAD_UNCHANGED), img)
+    ok, ref = cv2.imencode(".bmp", img)
+    for flags in (cv2.IMREAD_UNCHANGED, cv2.IMREAD_COLOR, cv2.IMREAD_GRAYSCALE):
+        same(cv.imdecode(ref, flags), cv2.imdecode(ref, flags), where=str(flags))
+
+
+@pytest.mark.parametrize("img", [CAMERA, CHELSEA], ids=["gray", "bgr"])
+def test_jpeg_photo_decode_and_encode(img, tmp_path):
+    ok, ref = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    for flags in (cv2.IMREAD_COLOR, cv2.IMREAD_GRAYSCALE, cv2.IMREAD_UNCHANGED, cv2.IMREAD_COLOR_RGB):
+        got, want = numpy.asarray(cv.imdecode(ref, flags)), cv2.imdecode(ref, flags)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        # IDCT/upsampling rounding: within 1 on average (tests/cv/test_codecs.py::test_jpeg_decode_matches_cv2)
+        assert numpy.abs(got.astype(int) - want).mean() <= 1
+    ok, mine = cv.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    back = cv2.imdecode(numpy.asarray(mine), cv2.IMREAD_UNCHANGED)
+    theirs = cv2.imdecode(ref, cv2.IMREAD_UNCHANGED)
+    assert back.shape == img.shape
+    # mnn's encoder loses no more than cv2's at the same quality
+    assert numpy.abs(back.astype(int) - img).mean() <= numpy.abs(theirs.astype(int) - img).mean() + 0.5
+
+
+# ---- color -----------------------------------------------------------------------------------
+
+IPP_OR_FLOAT_PATH = {68, 69, 70, 71, 72, 73, 52, 53, 54, 55, 60, 61}  # tests/cv/test_color.py: within 1
+
+
+def _color_cases():
+    out = []
+    for code, (kind, _p, scns, depths) in sorted(cv._color._TABLE.items()):
+        if kind in (cv._color._YUV420SP, cv._color._YUV420P, "y_plane", cv._color._TO_YUV420P):
+            continue
+        for d in depths:
+            out.append(pytest.param(code, d, scns[-1] if d == "uint8" else scns[0], id=f"{code}-{d}-c{scns[-1] if d == 'uint8' else scns[0]}"))
+    return out
+
+
+@pytest.mark.parametrize("code,dtype,scn", _color_cases())
+def test_cvtcolor_every_code_on_a_photo(code, dtype, scn):
+    src = {1: CAMERA, 3: ASTRO, 4: BGRA}[scn]
+    if dtype == "uint16":
+        src = src.astype(numpy.uint16) * 257
+    elif dtype == "float32":
+        src = src.astype(numpy.float32) / 255
+    same(cv.cvtColor(src, code), cv2.cvtColor(src, code), tol=1 if code in IPP_OR_FLOAT_PATH else 0)
+
+
+@pytest.mark.parametrize("fwd,inv", [(cv2.COLOR_BGR2HSV, cv2.COLOR_HSV2BGR), (cv2.COLOR_BGR2HLS, cv2.COLOR_HLS2BGR),
+                                     (cv2.COLOR_BGR2Lab, cv2.COLOR_Lab2BGR), (cv2.COLOR_BGR2Luv, cv2.COLOR_Luv2BGR),
+                                     (cv2.COLOR_BGR2YCrCb, cv2.COLOR_YCrCb2BGR), (cv2.COLOR_BGR2XYZ, cv2.COLOR_XYZ2BGR)])
+@pytest.mark.parametrize("dtype", ["uint8", "float32"])
+def test_cvtcolor_inverse_on_a_converted_photo(fwd, inv, dtype):
+    # the inverse conversions fed real HSV/Lab/... values, as a pipeline does
+    src = ASTRO if dtype == "uint8" else F32[3]
+    mid = cv2.cvtColor(src, fwd)
+    same(cv.cvtColor(mid, inv), cv2.cvtColor(mid, inv), tol=1 if inv in IPP_OR_FLOAT_PATH else 0)
+
+
+def _yuv420(layout):
+    i420 = cv2.cvtColor(CHELSEA, cv2.COLOR_BGR2YUV_I420)
+    h, w = CHELSEA.shape[:2]
+    y, u, v = i420[:h], i420[h:h + h // 4].reshape(h // 2, w // 2), i420[h + h // 4:].reshape(h // 2, w // 2)
+    if layout == "I420":
+        return i420
+    if layout == "YV12":
+        return numpy.vstack([y, v.reshape(-1, w), u.reshape(-1, w)])
+    uv = numpy.dstack([u, v] if layout == "NV12" else [v, u]).reshape(h // 2, w)
+    return numpy.vstack([y, uv])
+
+
+@pytest.mark.parametrize("layout,codes", [
+    ("NV12", [cv2.COLOR_YUV2BGR_NV12, cv2.COLOR_YUV2RGB_NV12, cv2.COLOR_YUV2BGRA_NV12, cv2.COLOR_YUV2RGBA_NV12]),
+    ("NV21", [cv2.COLOR_YUV2BGR_NV21, cv2.COLOR_YUV2RGB_NV21, cv2.COLOR_YUV2BGRA_NV21, cv2.COLOR_YUV2RGBA_NV21]),
+    ("I420", [cv2.COLOR_YUV2BGR_I420, cv2.COLOR_YUV2RGB_I420, cv2.COLOR_YUV2BGRA_I420, cv2.COLOR_YUV2GRAY_420]),
+    ("YV12", [cv2.COLOR_YUV2BGR_YV12, cv2.COLOR_YUV2RGB_YV12, cv2.COLOR_YUV2BGRA_YV12, cv2.COLOR_YUV2RGBA_YV12])])
+def test_yuv420_photo_to_bgr(layout, codes):
+    yuv = _yuv420(layout)
+    for code in codes:
+        same(cv.cvtColor(yuv, code), cv2.cvtColor(yuv, code), where=str(code))
+    if layout in ("NV12", "NV21"):
+        h = CHELSEA.shape[0]
+        y, uv = yuv[:h], numpy.ascontiguousarray(yuv[h:].reshape(h // 2, -1, 2))
+        for code in codes:
+            same(cv.cvtColorTwoPlane(y, uv, code), cv2.cvtColorTwoPlane(y, uv, code), where=f"two-plane {code}")
+
+
+def test_photo_to_yuv420_every_layout():
+    bgra = numpy.dstack([CHELSEA, CHELSEA[..., 0]])
+    for code in (cv2.COLOR_BGR2YUV_I420, cv2.COLOR_RGB2YUV_I420, cv2.COLOR_BGR2YUV_YV12, cv2.COLOR_RGB2YUV_YV12):
+        same(cv.cvtColor(CHELSEA, code), cv2.cvtColor(CHELSEA, code), where=str(code))
+    for code in (cv2.COLOR_BGRA2YUV_I420, cv2.COLOR_RGBA2YUV_YV12):
+        same(cv.cvtColor(bgra, code), cv2.cvtColor(bgra, code), where=str(code))
