@@ -181,3 +181,100 @@ def test_photo_to_yuv420_every_layout():
         same(cv.cvtColor(CHELSEA, code), cv2.cvtColor(CHELSEA, code), where=str(code))
     for code in (cv2.COLOR_BGRA2YUV_I420, cv2.COLOR_RGBA2YUV_YV12):
         same(cv.cvtColor(bgra, code), cv2.cvtColor(bgra, code), where=str(code))
+
+
+# ---- geometry --------------------------------------------------------------------------------
+
+def _resize_tol(img, interp):
+    # tests/cv/test_geometry.py::_exact_resize: cv2 hands 16-bit/float LINEAR and uint8/16-bit/float32
+    # CUBIC (1, 3, 4 channels) to IPP, within 1 / 2e-5 relative there
+    d = str(img.dtype)
+    if (interp == cv2.INTER_LINEAR and d != "uint8") or (interp == cv2.INTER_CUBIC and d != "float64"):
+        return 1, 2e-5
+    return 0, 1e-5
+
+
+@pytest.mark.parametrize("img", PIPELINE, ids=PIPELINE_IDS)
+def test_resize_every_interpolation(img):
+    h, w = img.shape[:2]
+    for interp in (cv2.INTER_NEAREST, cv2.INTER_NEAREST_EXACT, cv2.INTER_LINEAR, cv2.INTER_CUBIC, cv2.INTER_AREA,
+                   cv2.INTER_LANCZOS4):
+        tol, rel = _resize_tol(img, interp)
+        for dsize in ((w // 2, h // 2), (113, 61), (2 * w + 1, h + 37)):
+            same(cv.resize(img, dsize, interpolation=interp), cv2.resize(img, dsize, interpolation=interp), tol, rel,
+                 where=f"{interp} {dsize}")
+    same(cv.resize(img, None, fx=0.37, fy=0.61), cv2.resize(img, None, fx=0.37, fy=0.61), *_resize_tol(img, 1))
+
+
+@pytest.mark.parametrize("img", PIPELINE, ids=PIPELINE_IDS)
+def test_warps_remap_and_matrices(img):
+    h, w = img.shape[:2]
+    R, R2 = both("getRotationMatrix2D", (w / 2, h / 2), 17.5, 0.9)
+    same(R, R2)
+    src3 = numpy.float32([[0, 0], [w - 1, 0], [0, h - 1]])
+    dst3 = numpy.float32([[5, 3], [w - 20, 9], [11, h - 4]])
+    A, A2 = both("getAffineTransform", src3, dst3)
+    same(A, A2)
+    same(*both("invertAffineTransform", A2))
+    src4 = numpy.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    dst4 = numpy.float32([[9, 4], [w - 3, 12], [w - 15, h - 2], [2, h - 20]])
+    P, P2 = both("getPerspectiveTransform", src4, dst4)
+    same(P, P2)
+    # linear / nearest: a rare 1-off where coordinates round differently (test_geometry.py, tol=1);
+    # cubic exact on uint8 / uint16 / float32 (test_warp_cubic.py)
+    for flags in (cv2.INTER_NEAREST, cv2.INTER_LINEAR, cv2.INTER_CUBIC, cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP):
+        tol = 0 if flags == cv2.INTER_CUBIC else 1
+        for border in (cv2.BORDER_CONSTANT, cv2.BORDER_REFLECT_101):
+            same(*both("warpAffine", img, R2, (w, h), flags=flags, borderMode=border), tol, 1e-4, where=f"A {flags}")
+            same(*both("warpPerspective", img, P2, (w, h), flags=flags, borderMode=border), tol, 1e-4,
+                 where=f"P {flags}")
+    # a lens-like remap, in float maps and in cv2's fixed-point maps from convertMaps
+    yy, xx = numpy.mgrid[0:h, 0:w].astype(numpy.float32)
+    r = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w * w)
+    mx, my = (w / 2 + (xx - w / 2) * (1 + 0.3 * r)).astype(numpy.float32), (h / 2 + (yy - h / 2) * (1 + 0.3 * r)).astype(numpy.float32)
+    for interp in (cv2.INTER_NEAREST, cv2.INTER_LINEAR, cv2.INTER_CUBIC):
+        same(*both("remap", img, mx, my, interp), 0, 1e-4, where=f"remap {interp}")
+    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+    g1, g2 = cv.convertMaps(mx, my, cv2.CV_16SC2)
+    same([g1, g2], [m1, m2])
+    same(*both("remap", img, m1, m2, cv2.INTER_LINEAR), 0, 1e-4, where="fixed-point remap")
+    same(cv.convertMaps(m1, m2, cv2.CV_32FC1), cv2.convertMaps(m1, m2, cv2.CV_32FC1))
+
+
+@pytest.mark.parametrize("img", PIPELINE, ids=PIPELINE_IDS)
+def test_flip_rotate_border_subpix_pyramids(img):
+    for c in (0, 1, -1):
+        same(*both("flip", img, c))
+    for c in (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE):
+        same(*both("rotate", img, c))
+    same(*both("transpose", img))
+    for border in (cv2.BORDER_CONSTANT, cv2.BORDER_REPLICATE, cv2.BORDER_REFLECT, cv2.BORDER_WRAP,
+                   cv2.BORDER_REFLECT_101):
+        same(*both("copyMakeBorder", img, 7, 3, 11, 5, border, value=(10, 20, 30, 40)))
+    # cv2 takes 1 or 3 channels of uint8 / float32 here (the grid checks mnn raises elsewhere)
+    subpix = img.dtype != numpy.uint16 and img.ndim == 2 or img.shape[-1] == 3 and img.dtype != numpy.uint16
+    for center in ((50.3, 40.7), (3.5, 2.25), (img.shape[1] - 2.6, 100.0)) if subpix else ():
+        # within 1 on integers: tests/cv/test_geometry.py's getRectSubPix check
+        same(*both("getRectSubPix", img, (31, 17), center), 1, 1e-4)
+    same(*both("pyrDown", img))
+    same(*both("pyrUp", img[:60, :70]))
+
+
+def _corners(gray):
+    # real point sets: the vertices of a photo's simplified contours
+    bw = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+    cs, _ = cv2.findContours(bw, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    pts = numpy.vstack([cv2.approxPolyDP(c, 2, True) for c in cs if len(c) > 20]).reshape(-1, 2)
+    return pts.astype(numpy.float32)
+
+
+@pytest.mark.parametrize("est", ["estimateAffine2D", "estimateAffinePartial2D"])
+def test_estimate_affine_on_photo_points(est):
+    pts = _corners(CAMERA)[:300]
+    A = cv2.getRotationMatrix2D((140, 120), 12, 1.1)
+    dst = (pts @ A[:, :2].T + A[:, 2]).astype(numpy.float32)
+    dst[::7] += 25  # outliers
+    for method in (cv2.RANSAC, cv2.LMEDS):
+        (gm, gi), (wm, wi) = both(est, pts, dst, method=method)
+        same(gi, wi)
+        same(gm, wm, rel=1e-5)
