@@ -278,3 +278,135 @@ def test_estimate_affine_on_photo_points(est):
         (gm, gi), (wm, wi) = both(est, pts, dst, method=method)
         same(gi, wi)
         same(gm, wm, rel=1e-5)
+
+
+# ---- filters and morphology ------------------------------------------------------------------
+
+@pytest.mark.parametrize("img", PIPELINE, ids=PIPELINE_IDS)
+def test_smoothing_filters(img):
+    same(*both("blur", img, (5, 3)))
+    same(*both("boxFilter", img, -1, (3, 7), normalize=True, borderType=cv2.BORDER_REPLICATE))
+    same(*both("sqrBoxFilter", img, cv2.CV_32F if img.dtype != numpy.float64 else -1, (5, 5)))
+    # GaussianBlur: exact on uint8; within 1 on 16-bit (tests/cv/test_filters.py::test_gaussian_other_depths)
+    tol = 0 if img.dtype == numpy.uint8 else 1
+    for ks, sigma in (((5, 5), 0), ((7, 3), 1.7), ((0, 0), 2.5)):
+        same(*both("GaussianBlur", img, ks, sigma), tol, 1e-5, where=str(ks))
+    k = cv2.getGaussianKernel(9, 1.6)
+    same(cv.getGaussianKernel(9, 1.6), k)
+    same(cv.getGaussianKernel(7, 0, ktype=cv2.CV_32F), cv2.getGaussianKernel(7, 0, ktype=cv2.CV_32F))
+    # float kernels on integer images: within 1 (tests/cv/test_filters.py::test_filter2d_sepfilter)
+    same(*both("sepFilter2D", img, -1, k, k.T.copy()), 1, 1e-5)
+    for ksize in (3, 5) + ((7,) if img.dtype == numpy.uint8 else ()):  # cv2: ksize > 5 on uint8 only
+        same(*both("medianBlur", img, ksize), where=str(ksize))
+
+
+@pytest.mark.parametrize("img", [ASTRO, CAMERA, F32[1], F32[3]], ids=["bgr", "gray", "grayf", "bgrf"])
+def test_bilateral_filter(img):
+    # within 1 on uint8: tests/cv/test_threshold.py::test_bilateral
+    sc = 30 if img.dtype == numpy.uint8 else 0.12
+    same(*both("bilateralFilter", img, 7, sc, 5), 1, 1e-5)
+    if img.dtype == numpy.uint8:  # float32: test_bilateral_float_constant_border
+        same(*both("bilateralFilter", img, 0, sc, 2.5, borderType=cv2.BORDER_CONSTANT), 1, 1e-5)
+    same(*both("bilateralFilter", img, 0, sc, 2.5, borderType=cv2.BORDER_REFLECT), 1, 1e-5)
+
+
+@pytest.mark.xfail(strict=True, reason="float32 bilateralFilter with BORDER_CONSTANT: cv2 averages the zero padding "
+                                       "in (mnn does so for uint8 only, _filters.py bilateralFilter); up to 0.12 on [0,1]")
+def test_bilateral_float_constant_border():
+    same(*both("bilateralFilter", F32[1], 9, 0.12, 2.5, borderType=cv2.BORDER_CONSTANT))
+
+
+@pytest.mark.parametrize("img", PIPELINE, ids=PIPELINE_IDS)
+def test_derivatives_and_filter2d(img):
+    fdepth = cv2.CV_32F if img.dtype != numpy.float64 else cv2.CV_64F
+    for dx, dy, ks in ((1, 0, 3), (0, 1, 5), (1, 1, 3), (2, 0, 7), (1, 0, 1)):
+        same(*both("Sobel", img, fdepth, dx, dy, ksize=ks), where=f"{dx}{dy}{ks}")
+    same(*both("Sobel", img, -1, 1, 0, scale=0.5, delta=3))
+    same(*both("Scharr", img, fdepth, 0, 1))
+    same(*both("Scharr", img, -1, 1, 0, scale=0.25))
+    for ks in (1, 3, 5):
+        same(*both("Laplacian", img, fdepth, ksize=ks), where=str(ks))
+    if img.dtype == numpy.uint8:  # the usual u8 -> s16 gradient pipeline (then convertScaleAbs)
+        gx, gx2 = both("Sobel", img, cv2.CV_16S, 1, 0)
+        same(gx, gx2)
+        same(cv.convertScaleAbs(gx), cv2.convertScaleAbs(gx2))
+        same(*both("Laplacian", img, cv2.CV_16S, ksize=3))
+    for dx, dy, ks in ((1, 0, 3), (0, 2, 5), (0, 1, cv2.FILTER_SCHARR)):
+        same(cv.getDerivKernels(dx, dy, ks, normalize=True), cv2.getDerivKernels(dx, dy, ks, normalize=True))
+    kx, ky = cv2.getDerivKernels(1, 0, 5, normalize=True, ktype=cv2.CV_32F)
+    same(*both("sepFilter2D", img, fdepth, kx, ky))
+    sharpen = numpy.array([[0, -1, 0], [-1, 5, -1], [0, -1, 0]], numpy.float32)
+    same(*both("filter2D", img, -1, sharpen))
+    same(*both("filter2D", img, fdepth, numpy.float32([[1, 2, 1, 0, -1]]) / 6, anchor=(1, 0), delta=0.5,
+               borderType=cv2.BORDER_REFLECT))
+    emboss = (numpy.arange(49, dtype=numpy.float32).reshape(7, 7) - 24) / 100  # large kernel: the DFT path in cv2
+    same(*both("filter2D", img, fdepth, emboss), 0, 1e-4)
+
+
+@pytest.mark.parametrize("img", PIPELINE, ids=PIPELINE_IDS)
+def test_morphology_every_op_and_shape(img):
+    for shape in (cv2.MORPH_RECT, cv2.MORPH_CROSS, cv2.MORPH_ELLIPSE):
+        k = cv2.getStructuringElement(shape, (5, 3))
+        same(cv.getStructuringElement(shape, (5, 3)), k)
+        same(*both("erode", img, k), where=f"erode {shape}")
+        same(*both("dilate", img, k, iterations=2, borderType=cv2.BORDER_REFLECT), where=f"dilate {shape}")
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    for op in (cv2.MORPH_ERODE, cv2.MORPH_DILATE, cv2.MORPH_OPEN, cv2.MORPH_CLOSE, cv2.MORPH_GRADIENT,
+               cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT):
+        same(*both("morphologyEx", img, op, k), where=str(op))
+
+
+def test_morphology_hitmiss_on_a_binarized_photo():
+    bw = cv2.threshold(COINS, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+    k = numpy.array([[0, 1, 0], [-1, 1, 1], [0, 1, 0]], numpy.int32)
+    same(*both("morphologyEx", bw, cv2.MORPH_HITMISS, k))
+
+
+# ---- threshold, histograms, edges ------------------------------------------------------------
+
+@pytest.mark.parametrize("img", [CAMERA, COINS, ASTRO, F32[1], F32[3], U16[1]],
+                         ids=["camera", "coins", "bgr", "grayf", "bgrf", "gray16"])
+def test_threshold_every_type(img):
+    t = 0.4 if img.dtype == numpy.float32 else (30000 if img.dtype == numpy.uint16 else 100)
+    for kind in (cv2.THRESH_BINARY, cv2.THRESH_BINARY_INV, cv2.THRESH_TRUNC, cv2.THRESH_TOZERO,
+                 cv2.THRESH_TOZERO_INV):
+        same(*both("threshold", img, t, 200, kind), where=str(kind))
+        if img.dtype == numpy.uint8 and img.ndim == 2:
+            for auto in (cv2.THRESH_OTSU, cv2.THRESH_TRIANGLE):
+                same(*both("threshold", img, 0, 255, kind | auto), where=f"{kind}|{auto}")
+
+
+@pytest.mark.parametrize("img", [CAMERA, COINS], ids=["camera", "coins"])
+def test_adaptive_threshold_equalize_clahe_canny(img):
+    for method in (cv2.ADAPTIVE_THRESH_MEAN_C, cv2.ADAPTIVE_THRESH_GAUSSIAN_C):
+        for kind in (cv2.THRESH_BINARY, cv2.THRESH_BINARY_INV):
+            same(*both("adaptiveThreshold", img, 255, method, kind, 11, 2), where=f"{method} {kind}")
+    same(*both("equalizeHist", img))
+    for clip, grid in ((2.0, (8, 8)), (4.0, (3, 5)), (0.0, (2, 2))):
+        same(cv.createCLAHE(clip, grid).apply(img), cv2.createCLAHE(clip, grid).apply(img), where=str(grid))
+    for lo, hi, ap, l2 in ((50, 150, 3, False), (30, 90, 5, True), (100, 200, 3, True)):
+        same(*both("Canny", img, lo, hi, apertureSize=ap, L2gradient=l2), where=f"{lo} {hi} {ap} {l2}")
+    dx = cv2.Sobel(img, cv2.CV_16S, 1, 0)
+    dy = cv2.Sobel(img, cv2.CV_16S, 0, 1)
+    same(*both("Canny", dx, dy, 60, 160))
+
+
+@pytest.mark.xfail(strict=True, reason="inRange on float32 compares with the bound in float64; cv2 first rounds the "
+                                       "bound to float32, so a pixel equal to float32(0.6) is inside in cv2 and not in "
+                                       "mnn (43 of 45507 pixels here)")
+def test_in_range_float32_bound_equal_to_a_pixel():
+    same(*both("inRange", F32[3], (0.1, 0.2, 0.3), (0.6, 0.7, 0.9)))
+
+
+def test_in_range_and_histograms_on_photos():
+    hsv = cv2.cvtColor(ASTRO, cv2.COLOR_BGR2HSV)
+    same(*both("inRange", hsv, (0, 60, 40), (25, 255, 255)))  # a skin mask
+    same(*both("inRange", F32[3], (0.1, 0.2, 0.3), (0.65, 0.75, 0.95)))  # no pixel equals a bound
+    same(*both("inRange", CAMERA, 40, 120))
+    same(*both("inRange", U16[1], 10000, 40000))
+    mask = cv2.inRange(hsv, (0, 60, 40), (25, 255, 255))
+    for ch, size, rng in (([0], [180], [0, 180]), ([1], [32], [0, 256]), ([0, 1], [30, 32], [0, 180, 0, 256])):
+        same(cv.calcHist([hsv], ch, None, size, rng), cv2.calcHist([hsv], ch, None, size, rng), where=str(ch))
+        same(cv.calcHist([hsv], ch, mask, size, rng), cv2.calcHist([hsv], ch, mask, size, rng), where=f"mask {ch}")
+    same(cv.calcHist([U16[1]], [0], None, [64], [0, 65536]), cv2.calcHist([U16[1]], [0], None, [64], [0, 65536]))
+    same(cv.calcHist([F32[1]], [0], None, [50], [0, 1]), cv2.calcHist([F32[1]], [0], None, [50], [0, 1]))
