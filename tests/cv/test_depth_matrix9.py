@@ -47,6 +47,16 @@ MY = (_gy + 0.21 * numpy.cos(_gx)).astype(numpy.float32)
 ONES33 = numpy.ones((3, 3), numpy.uint8)
 
 
+POLY = numpy.int32([[3, 2], [33, 5], [25, 20], [6, 17]])
+
+
+def _contours(m, a, mode):
+    # a binary picture of a in a's own depth; contours as lists (cv2 gives a tuple of arrays)
+    b = (numpy.asarray(a if a.ndim == 2 else a[..., 0]) > 10).astype(a.dtype)
+    cs, h = m.findContours(b, mode, m.CHAIN_APPROX_SIMPLE)
+    return [numpy.asarray(c) for c in cs], h
+
+
 def _nonneg(a):
     # |a| in a's own dtype (int8's -128 has no positive twin: lifted to -127 first)
     return numpy.abs(numpy.maximum(a, -127)) if a.dtype.kind == "i" else numpy.abs(a)
@@ -149,6 +159,22 @@ CASES = {
     "moments": lambda m, a, cn: m.moments(numpy.abs(a)),
     "boundingRect": lambda m, a, cn: m.boundingRect(a),
     "blobFromImage": lambda m, a, cn: m.dnn.blobFromImage(a, 0.5, (17, 13), _scalar(cn, 3), swapRB=cn >= 3),
+    "inRange_fractional_bounds": lambda m, a, cn: m.inRange(a, _scalar(cn, -5.5), _scalar(cn, 60.5)),
+    "findContours": lambda m, a, cn: _contours(m, a, m.RETR_CCOMP),
+    "findContours_floodfill": lambda m, a, cn: _contours(m, a, m.RETR_FLOODFILL),
+    "connectedComponents": lambda m, a, cn: m.connectedComponents((a > 10).astype(a.dtype)),
+    "connectedComponentsWithStats": lambda m, a, cn: m.connectedComponentsWithStats((a > 10).astype(a.dtype), connectivity=4),
+    "draw_line_circle_rect": lambda m, a, cn: [m.line(a.copy(), (2, 3), (35, 19), _scalar(4, 77), 2),
+                                               m.circle(a.copy(), (18, 11), 8, _scalar(4, 99), -1),
+                                               m.rectangle(a.copy(), (3, 4), (30, 20), _scalar(4, 55), 1, m.LINE_4)],
+    "draw_ellipse_polys": lambda m, a, cn: [m.ellipse(a.copy(), (18, 11), (12, 6), 30, 0, 270, _scalar(4, 66), 2),
+                                            m.fillPoly(a.copy(), [POLY], _scalar(4, 44)),
+                                            m.polylines(a.copy(), [POLY], True, _scalar(4, 88), 1),
+                                            m.fillConvexPoly(a.copy(), POLY[:3], _scalar(4, 33)),
+                                            m.arrowedLine(a.copy(), (30, 2), (4, 20), _scalar(4, 22), 1)],
+    "draw_aa": lambda m, a, cn: [m.line(a.copy(), (2, 3), (35, 19), _scalar(4, 77), 2, m.LINE_AA),
+                                 m.circle(a.copy(), (18, 11), 8, _scalar(4, 99), 1, m.LINE_AA)],
+    "drawContours": lambda m, a, cn: m.drawContours(a.copy(), [POLY.reshape(-1, 1, 2)], -1, _scalar(4, 11), 2),
     "cvtColor_gray": lambda m, a, cn: m.cvtColor(a, {1: m.COLOR_GRAY2BGR, 2: m.COLOR_BGR5652BGR,
                                                      3: m.COLOR_BGR2GRAY, 4: m.COLOR_BGRA2GRAY}[cn]),
     "cvtColor_hsv": lambda m, a, cn: m.cvtColor(a, m.COLOR_BGR2HSV),
