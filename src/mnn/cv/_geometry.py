@@ -751,6 +751,8 @@ def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
     img = as_image(src, fn)
     _check_channels(img, fn, 512)
     _check_depth(img, fn)
+    if str(img.dtype) == "int8":  # cv2 5.0 has no CV_8S pyramid kernel and raises; so do we
+        raise fail(fn, "unsupported depth int8 (cv2: Unsupported format or combination of formats)")
     h, w = img.shape[0], img.shape[1]
     dw, dh = _size_arg(dstsize, fn, "dstsize")
     if dw <= 0 or dh <= 0:
@@ -770,6 +772,8 @@ def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
     img = as_image(src, fn)
     _check_channels(img, fn, 512)
     _check_depth(img, fn)
+    if str(img.dtype) == "int8":  # cv2 5.0 has no CV_8S pyramid kernel and raises; so do we
+        raise fail(fn, "unsupported depth int8 (cv2: Unsupported format or combination of formats)")
     h, w = img.shape[0], img.shape[1]
     dw, dh = _size_arg(dstsize, fn, "dstsize")
     if dw <= 0 or dh <= 0:
