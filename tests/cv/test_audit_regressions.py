@@ -235,3 +235,14 @@ def test_reduced_audit_finds_no_crash_or_wrong_answer():
     recs = audit.run_audit(names, quick=True, case_timeout=30.0)
     bad = [f"{r['cls']}: {r['name']}: {r['detail']}" for r in recs if r["cls"] in ("crash", "hang", "differ")]
     assert len(recs) > 200 and not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("sigma", [1e12, 3e9, float("inf")])
+def test_gaussian_blur_huge_sigma_fails_like_cv2(sigma):
+    # cv2 rounds the sigma-derived size with cvRound (INT_MIN when out of range) and asserts; mnn
+    # once built a kernel of ~10^13 taps here and the process was killed for memory
+    img = numpy.zeros((6, 7, 3), numpy.uint8)
+    with pytest.raises(cv2.error):
+        cv2.GaussianBlur(img, None, sigma)
+    with pytest.raises(Exception, match=r"^\[mnn\.cv\.GaussianBlur\]"):
+        mcv.GaussianBlur(img, None, sigma)

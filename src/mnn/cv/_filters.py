@@ -294,6 +294,15 @@ _DTYPE_CODE = {}
 _GAUSS_TAPS = {}
 
 
+def _size_from_sigma(sigma, mult):
+    """cv2's cvRound(sigma*mult*2 + 1) | 1: a value outside int's range rounds to INT_MIN (so a huge
+    sigma fails the size assertion, as in cv2, instead of building a kernel of 10^13 taps)."""
+    v = sigma * mult * 2 + 1
+    if not (-2147483648.0 <= v < 2147483647.5):
+        return -2147483648 | 1
+    return int(_np.rint(_np.asarray(v)).item()) | 1
+
+
 def _gauss_taps(kw, kh, s1, s2, out, fn):
     """The separable taps of GaussianBlur: (kx, ky, kw, kh, fixed), or None for a 1x1 kernel (a
     copy); raises cv2's error for an invalid size. Memoised on the arguments they depend on."""
@@ -303,9 +312,9 @@ def _gauss_taps(kw, kh, s1, s2, out, fn):
         return taps
     mult = 3 if out == "uint8" else 4
     if kw <= 0 and s1 > 0:
-        kw = int(_np.rint(_np.asarray(s1 * mult * 2 + 1)).item()) | 1
+        kw = _size_from_sigma(s1, mult)
     if kh <= 0 and s2 > 0:
-        kh = int(_np.rint(_np.asarray(s2 * mult * 2 + 1)).item()) | 1
+        kh = _size_from_sigma(s2, mult)
     if kw <= 0 or kh <= 0 or kw % 2 == 0 or kh % 2 == 0:
         raise fail(fn, "ksize.width > 0 && ksize.width % 2 == 1 && ksize.height > 0 && ksize.height % 2 == 1")
     s1, s2 = max(s1, 0.0), max(s2, 0.0)
