@@ -8,17 +8,19 @@ channel (cv2 5 semantics); a tuple is a cv2 Scalar, one value per channel.
 """
 import builtins
 import math
+import threading
 
 from .. import _core
 from .. import numpy as _np
 from ._common import as_image, channels, contiguous, fail
+from ._common import f32 as _f32c
 
 __all__ = [
     "NORM_INF", "NORM_L1", "NORM_L2", "NORM_L2SQR", "NORM_MINMAX",
     "split", "merge", "add", "subtract", "multiply", "divide", "absdiff", "addWeighted",
     "convertScaleAbs", "normalize", "norm", "minMaxLoc", "mean", "meanStdDev", "countNonZero",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "magnitude", "phase", "cartToPolar",
-    "polarToCart", "sqrt", "exp", "log", "pow", "hconcat", "vconcat", "min", "max",
+    "polarToCart", "sqrt", "exp", "log", "pow", "hconcat", "vconcat", "min", "max", "setRNGSeed",
 ]
 
 NORM_INF, NORM_L1, NORM_L2, NORM_L2SQR, NORM_MINMAX = 1, 2, 4, 5, 32
@@ -702,3 +704,39 @@ def hconcat(src, dst=None):
 def vconcat(src, dst=None):
     r = _concat("vconcat", src, 0)
     return r if r is None else _finish(r, dst)
+
+
+# ---------------------------------------------------------------------------------------------
+# cv2's default random generator (theRNG), for the functions whose answer depends on it
+
+class _TheRng(threading.local):
+    """cv::theRNG(): a per-thread 64-bit multiply-with-carry generator, starting at 2^32 - 1 as
+    cv2's does in a new thread; setRNGSeed restarts it. cv2 advances its own with other calls
+    (randu, kmeans, ...): the two agree after the same setRNGSeed and the same sequence of calls
+    that draw from it (fitEllipse of a degenerate point set is one)."""
+
+    def __init__(self):
+        self.state = 0xFFFFFFFF
+
+    def next(self):
+        s = self.state
+        s = ((s & 0xFFFFFFFF) * 4164903690 + (s >> 32)) & 0xFFFFFFFFFFFFFFFF
+        self.state = s
+        return s & 0xFFFFFFFF
+
+    def uniform_f32(self, a, b):
+        """cv::RNG::uniform(float, float): float(next()) * 2^-32 (in float), scaled to [a, b)."""
+        f = _f32c
+        r = f(f(float(self.next())) * 2.3283064365386963e-10)
+        return f(f(r * f(b - a)) + a)
+
+
+the_rng = _TheRng()
+
+
+def setRNGSeed(seed):
+    """cv2.setRNGSeed: restarts the generator that cv2 draws from (0 means 2^32 - 1, as in cv2)."""
+    seed = int(seed)
+    if not 0 <= seed < (1 << 64):
+        seed &= (1 << 64) - 1  # cv2's binding takes the seed as an int: its bits
+    the_rng.state = seed if seed else 0xFFFFFFFF
