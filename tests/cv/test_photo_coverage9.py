@@ -393,9 +393,6 @@ def test_adaptive_threshold_equalize_clahe_canny(img):
     same(*both("Canny", dx, dy, 60, 160))
 
 
-@pytest.mark.xfail(strict=True, reason="inRange on float32 compares with the bound in float64; cv2 first rounds the "
-                                       "bound to float32, so a pixel equal to float32(0.6) is inside in cv2 and not in "
-                                       "mnn (43 of 45507 pixels here)")
 def test_in_range_float32_bound_equal_to_a_pixel():
     same(*both("inRange", F32[3], (0.1, 0.2, 0.3), (0.6, 0.7, 0.9)))
 
@@ -471,8 +468,6 @@ def test_shape_descriptors_of_photo_contours():
             assert g[k] == pytest.approx(w[k], rel=1e-9, abs=1e-9), k
 
 
-@pytest.mark.xfail(strict=True, reason="fitEllipse of a 2-pixel-wide contour (coins' right edge): cv2 gives center "
-                                       "(251.5, 194.5) size (0, 1) angle 0, mnn center y 195.79 angle 180")
 def test_fit_ellipse_of_a_sliver():
     # the 18-point outline of a coin cut by the crop's right edge (COINS, RETR_LIST, CHAIN_APPROX_NONE)
     ys = [190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 198, 197, 196, 195, 194, 193, 192, 191]
@@ -542,10 +537,9 @@ PAIRS = [(ASTRO, COFFEE), (ASTRO.astype(numpy.uint16) * 257, COFFEE.astype(numpy
          (cv2.Sobel(GRAY, cv2.CV_16S, 1, 0), cv2.Sobel(GRAY, cv2.CV_16S, 0, 1))]
 
 
-# mnn.cv.divide of float zeros raises numpy's divide-by-zero RuntimeWarning (cv2 is silent): noted
-# for the _core_ops owner; the values (inf / nan where cv2 has them) are what this test checks
-@pytest.mark.filterwarnings("ignore:divide by zero encountered:RuntimeWarning")
-@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+# the float pair divides by zero: cv2 gives inf / nan silently, and so must mnn (a RuntimeWarning
+# is an error here)
+@pytest.mark.filterwarnings("error::RuntimeWarning")
 @pytest.mark.parametrize("a,b", PAIRS, ids=["u8", "u16", "f32", "s16-gradients"])
 def test_arithmetic_on_photo_pairs(a, b):
     mask = cv2.inRange(GRAY, 60, 200)

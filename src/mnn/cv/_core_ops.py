@@ -8,16 +8,19 @@ channel (cv2 5 semantics); a tuple is a cv2 Scalar, one value per channel.
 """
 import builtins
 import math
+import threading
 
+from .. import _core
 from .. import numpy as _np
 from ._common import as_image, channels, contiguous, fail
+from ._common import f32 as _f32c
 
 __all__ = [
     "NORM_INF", "NORM_L1", "NORM_L2", "NORM_L2SQR", "NORM_MINMAX",
     "split", "merge", "add", "subtract", "multiply", "divide", "absdiff", "addWeighted",
     "convertScaleAbs", "normalize", "norm", "minMaxLoc", "mean", "meanStdDev", "countNonZero",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "magnitude", "phase", "cartToPolar",
-    "polarToCart", "sqrt", "exp", "log", "pow", "hconcat", "vconcat", "min", "max",
+    "polarToCart", "sqrt", "exp", "log", "pow", "hconcat", "vconcat", "min", "max", "setRNGSeed",
 ]
 
 NORM_INF, NORM_L1, NORM_L2, NORM_L2SQR, NORM_MINMAX = 1, 2, 4, 5, 32
@@ -166,6 +169,19 @@ def _finish(res, dst):
     return res
 
 
+def _quiet(res, *inputs):
+    """cv2 never warns about IEEE conditions (x / 0, log(0), sqrt of a negative, overflow to inf):
+    the result is computed now, under errstate(all='ignore'), so that numpy's RuntimeWarning is
+    not raised where it would be read. The inputs are computed first, outside that state, so a
+    warning that the caller's own pending work owes still comes."""
+    pending = [x for x in inputs if isinstance(x, _np.ndarray)]
+    if pending:
+        _core.eval(*pending)
+    with _np.errstate(all="ignore"):
+        _core.eval(res)
+    return res
+
+
 def _small_int(a, out):
     return str(a.dtype) in ("uint8", "int8", "uint16", "int16") and out not in _FLOATS
 
@@ -233,7 +249,8 @@ def divide(src1, src2, dst=None, scale=1, dtype=-1):
         if scale != 1:
             x = x * float(scale)
     if out in _FLOATS:
-        return _finish(_saturate(x / y, out), dst)
+        # IEEE inf / nan where the divisor is 0, as cv2, without numpy's warning
+        return _finish(_quiet(_saturate(x / y, out), src1, src2), dst)
     zero = y == 0
     q = x / _np.where(zero, _np.asarray(1.0), y)
     return _finish(_saturate(_np.where(zero, _np.asarray(0.0), q), out), dst)
@@ -585,15 +602,58 @@ def _float_only(fn, src):
 
 
 def sqrt(src, dst=None):
-    return _finish(_np.sqrt(_float_only("sqrt", src)), dst)
+    return _finish(_quiet(_np.sqrt(_float_only("sqrt", src)), src), dst)
 
 
 def exp(src, dst=None):
-    return _finish(_np.exp(_float_only("exp", src)), dst)
+    return _finish(_quiet(_np.exp(_float_only("exp", src)), src), dst)
 
 
 def log(src, dst=None):
-    return _finish(_np.log(_float_only("log", src)), dst)
+    return _finish(_quiet(_np.log(_float_only("log", src)), src), dst)
+
+
+def _square_multiply(b, q):
+    """b ** q (q >= 1) by cv2's loop: square b, multiplying it in at each set bit of q; each
+    product rounds (floats) or wraps (uint32) as cv2's does."""
+    acc = None
+    while q > 1:
+        if q & 1:
+            acc = b if acc is None else acc * b
+        b = b * b
+        q >>= 1
+    return b if acc is None else acc * b
+
+
+def _ipow(a, p, d):
+    """cv2's integer power of an integer image (cv::pow with a whole power): 0, 1 and 2 are ones,
+    a copy and multiply(src, src); a negative power looks up |src| <= 2 in a table (anything
+    larger gives 0, as the true power rounds to it); a positive one squares and multiplies in
+    32-bit arithmetic that wraps on overflow (unsigned for uint8/uint16, int for the signed
+    depths), and only the wrapped result is saturated to the depth."""
+    info = _np.iinfo(d)
+    if p == 0:
+        return _np.ones(a.shape, dtype=d)
+    if p == 1:
+        return a.copy()
+    if p == 2:
+        return multiply(a, a)
+    if p < 0:
+        x = a.astype("int32")
+        two = 1.0 if p == -1 else 0.0  # cv2's table: 2**-1 is 1, -2**-1 is -1, otherwise 0
+        r = _np.where(x == 1, _np.asarray(1.0), _np.asarray(0.0))
+        r = _np.where(x == -1, _np.asarray(-1.0 if p & 1 else 1.0), r)
+        r = _np.where(x == 0, _np.asarray(float(info.max)), r)
+        r = _np.where(x == 2, _np.asarray(two), r)
+        r = _np.where(x == -2, _np.asarray(-two), r)
+        return _np.clip(r, float(info.min), float(info.max)).astype(d)
+    # products modulo 2**32 (uint32 multiplication wraps, as cv2's unsigned/int accumulator
+    # does); a negative int16/int32 value enters as its two's complement
+    acc = _square_multiply(a.astype("int64").astype("uint32"), p)
+    if d in ("uint8", "uint16"):
+        return _np.minimum(acc, _np.asarray(info.max, dtype="uint32")).astype(d)
+    r = acc.view("int32")
+    return r if d == "int32" else _np.clip(r, info.min, info.max).astype(d)
 
 
 def pow(src, power, dst=None):
@@ -602,10 +662,23 @@ def pow(src, power, dst=None):
     p = 0.0 if power is None else float(power)  # cv2's binding passes None as 0
     d = str(a.dtype)
     if d == "float16":  # cv2 raises half to a power in float32
-        return _finish(_np.power(a.astype("float32"), _np.asarray(p, dtype="float32")).astype(d), dst)
+        return _finish(_quiet(_np.power(a.astype("float32"), _np.asarray(p, dtype="float32")).astype(d), src), dst)
+    whole = math.isfinite(p) and abs(p) < 2147483647.0 and abs(round(p) - p) < 2.220446049250313e-16
+    if d in _FLOATS and whole and round(p) != 0:
+        # cv2's whole power of a float image: the reciprocal first for a negative power, then
+        # squares and products in the image's type (not the correctly rounded power)
+        q = int(round(p))
+        b = _np.asarray(1.0, dtype=d) / a if q < 0 else a
+        return _finish(_quiet(_square_multiply(b, abs(q)), src), dst)
+    if d in _FLOATS and abs(p - 0.5) < 2.220446049250313e-16:
+        return _finish(_quiet(_np.sqrt(a), src), dst)  # cv2 takes the square root for 0.5
     if d in _FLOATS:
-        return _finish(_np.power(a, _np.asarray(p, dtype=d)), dst)
-    return _finish(_saturate(_np.power(a.astype("float64"), _np.asarray(p)), d), dst)
+        return _finish(_quiet(_np.power(a, _np.asarray(p, dtype=d)), src), dst)
+    if whole:
+        return _finish(_ipow(a, int(round(p)), d), dst)
+    # a fractional power of an integer image crashes cv2 5.0 (its documented meaning is used:
+    # the power in floating point, rounded and saturated)
+    return _finish(_saturate(_quiet(_np.power(a.astype("float64"), _np.asarray(p)), src), d), dst)
 
 
 def _concat(fn, src, axis):
@@ -631,3 +704,39 @@ def hconcat(src, dst=None):
 def vconcat(src, dst=None):
     r = _concat("vconcat", src, 0)
     return r if r is None else _finish(r, dst)
+
+
+# ---------------------------------------------------------------------------------------------
+# cv2's default random generator (theRNG), for the functions whose answer depends on it
+
+class _TheRng(threading.local):
+    """cv::theRNG(): a per-thread 64-bit multiply-with-carry generator, starting at 2^32 - 1 as
+    cv2's does in a new thread; setRNGSeed restarts it. cv2 advances its own with other calls
+    (randu, kmeans, ...): the two agree after the same setRNGSeed and the same sequence of calls
+    that draw from it (fitEllipse of a degenerate point set is one)."""
+
+    def __init__(self):
+        self.state = 0xFFFFFFFF
+
+    def next(self):
+        s = self.state
+        s = ((s & 0xFFFFFFFF) * 4164903690 + (s >> 32)) & 0xFFFFFFFFFFFFFFFF
+        self.state = s
+        return s & 0xFFFFFFFF
+
+    def uniform_f32(self, a, b):
+        """cv::RNG::uniform(float, float): float(next()) * 2^-32 (in float), scaled to [a, b)."""
+        f = _f32c
+        r = f(f(float(self.next())) * 2.3283064365386963e-10)
+        return f(f(r * f(b - a)) + a)
+
+
+the_rng = _TheRng()
+
+
+def setRNGSeed(seed):
+    """cv2.setRNGSeed: restarts the generator that cv2 draws from (0 means 2^32 - 1, as in cv2)."""
+    seed = int(seed)
+    if not 0 <= seed < (1 << 64):
+        seed &= (1 << 64) - 1  # cv2's binding takes the seed as an int: its bits
+    the_rng.state = seed if seed else 0xFFFFFFFF

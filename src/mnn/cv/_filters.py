@@ -781,36 +781,63 @@ def _cv_int(v, rounding):
     return int(rounding(v))
 
 
-def _scalar_bound(b, a, fn):
-    # cv2 makes a Scalar of a number or tuple: (v, 0, 0, 0) for a number, a short tuple padded with
-    # zeros; so on a multi-channel image a plain number bounds the first channel and asks 0 of the rest
+def _one_value_fills(depth, bound_dtype):
+    """Whether cv2 applies a one-element bound (a 1-tuple, which its binding makes a 1x1 float64
+    Mat, or a one-element array) to every channel. It does for int32 and float images and for a
+    bound of the image's own type; an 8- or 16-bit image takes any other as (v, 0, 0, 0), as
+    cv2 5.0 answers (a plain number is always (v, 0, 0, 0))."""
+    return depth in ("int32", "float16", "float32", "float64") or bound_dtype == depth
+
+
+def _scalar_bound(b, a, fn, depth, which):
+    """A bound of inRange as float64 values that compare with the image as cv2's do: cv2 converts
+    a Scalar to the image's depth first (depth: the image's dtype before any widening)."""
     if isinstance(b, (int, float, tuple, list)):
+        # cv2 makes a Scalar of a number or tuple: (v, 0, 0, 0) for a number, a short tuple padded
+        # with zeros; so on a multi-channel image a plain number bounds the first channel and asks 0
+        # of the rest
         vals = [float(b)] if isinstance(b, (int, float)) else [float(v) for v in b]
         c = channels(a)
         if len(vals) not in ((1, c, 4) if c <= 4 else (c,)):
             # cv2 takes a number, a 1-tuple, a 4-value Scalar or one value per channel (past 4
             # channels only the last)
             raise fail(fn, f"a boundary of {len(vals)} values for an image of {c} channels")
+        if not isinstance(b, (int, float)) and len(vals) == 1 and _one_value_fills(depth, "float64"):
+            vals = vals * c
         vals = (vals + [0.0] * 4)[:c]
-        if str(a.dtype) not in ("float32", "float64"):
-            # an integer image compares with the bounds converted to int (cvRound: half to even)
-            vals = [float(_cv_int(v, round)) for v in vals]
-        return _np.asarray(vals) if a.ndim == 3 else _np.asarray(vals[0])
-    return as_image(b, fn).astype("float64")
+    else:
+        m = as_image(b, fn)
+        c = channels(a)
+        if m.size == 1 or (m.size == c and m.ndim == 1):
+            # a one-element array or one value per channel is a Scalar to cv2
+            vals = [float(v) for v in m.reshape(m.size).tolist()]
+            if len(vals) == 1:
+                vals = vals * c if _one_value_fills(depth, str(m.dtype)) else (vals + [0.0] * c)[:c]
+        else:
+            if str(m.dtype) != depth or tuple(m.shape) != tuple(a.shape):
+                raise fail(fn, f"The {which} boundary is neither an array of the same size and same type as "
+                               "src, nor a scalar")
+            return m.astype("float64")
+    if depth in ("float32", "float16"):
+        # cv2 converts the Scalar to the image's float type first: a pixel equal to float32(0.6)
+        # is inside [.., 0.6]
+        vals = _np.asarray(vals, dtype=depth).astype("float64").tolist()
+    elif depth != "float64":
+        # an integer image compares with the bounds converted to int (cvRound: half to even;
+        # INT_MIN for NaN or out of int's range), not saturated to the depth
+        vals = [float(_cv_int(v, round)) for v in vals]
+    return _np.asarray(vals) if a.ndim == 3 else _np.asarray(vals[0])
 
 
 def inRange(src, lowerb, upperb, dst=None):
     fn = "inRange"
     a = as_image(src, fn)
-    if str(a.dtype) == "float16":
+    depth = str(a.dtype)
+    if depth == "float16":
         a = a.astype("float32")  # cv2 5 compares half images like float ones (exact in float32)
     a = _image(a, fn)
-    lo, hi = _scalar_bound(lowerb, a, fn), _scalar_bound(upperb, a, fn)
+    lo, hi = _scalar_bound(lowerb, a, fn, depth, "lower"), _scalar_bound(upperb, a, fn, depth, "upper")
     x = a.astype("float64")
-    if lo.ndim >= 2 and tuple(lo.shape[:2]) != tuple(a.shape[:2]):
-        raise fail(fn, "the lower boundary array must have the image's size")
-    if hi.ndim >= 2 and tuple(hi.shape[:2]) != tuple(a.shape[:2]):
-        raise fail(fn, "the upper boundary array must have the image's size")
     ok = (x >= lo) & (x <= hi)
     if a.ndim == 3:
         ok = _np.all(ok, axis=2)
@@ -841,14 +868,18 @@ def equalizeHist(src, dst=None):
         i += 1
     if i == 256 or hist[i] == total:
         return _finish(_np.full(a.shape, i if i < 256 else 0, dtype="uint8"), dst)
-    scale = 255.0 / (total - hist[i])
-    lut = [0] * 256
+    # cv2's arithmetic is float32: scale = 255.f / (total - first bin), each count (an int made
+    # float) times it rounds to float32, and that product is rounded half to even (cvRound)
+    f32 = _np.float32
+    scale = f32(f32(255.0) / f32(total - hist[i]))
+    sums = [0] * 256
     s = 0
     for j in range(i + 1, 256):
         s += hist[j]
-        v = int(_np.rint(_np.asarray(s * scale)).item())
-        lut[j] = min(max(v, 0), 255)
-    return _finish(LUT(a, _np.asarray(lut, dtype="uint8")), dst)
+        sums[j] = s
+    prod = _np.asarray(sums, dtype="float32") * scale
+    lut = _np.clip(_np.rint(prod), 0, 255).astype("uint8")
+    return _finish(LUT(a, lut), dst)
 
 
 def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=False):

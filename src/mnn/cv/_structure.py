@@ -19,6 +19,7 @@ from .. import _core
 from .. import numpy as _np
 from ._common import f32 as _f32
 from ._common import as_image, fail
+from ._core_ops import the_rng
 
 __all__ = [
     "RETR_EXTERNAL", "RETR_LIST", "RETR_CCOMP", "RETR_TREE", "RETR_FLOODFILL",
@@ -612,42 +613,142 @@ def pointPolygonTest(contour, pt, measureDist):
     return -r if counter % 2 == 0 else r
 
 
-def _lstsq(rows, rhs):
-    """Least-squares solution of rows @ x = rhs (normal equations, Gauss-Jordan with pivoting)."""
-    k = len(rows[0])
-    ata = [[sum(r[i] * r[j] for r in rows) for j in range(k)] for i in range(k)]
-    atb = [sum(r[i] * b for r, b in zip(rows, rhs)) for i in range(k)]
-    mat = [ata[i] + [atb[i]] for i in range(k)]
-    for c in range(k):
-        p = max(range(c, k), key=lambda r: abs(mat[r][c]))
-        mat[c], mat[p] = mat[p], mat[c]
-        if mat[c][c] == 0:
+_DBL_EPS = 2.220446049250313e-16
+_FLT_EPS = 1.1920928955078125e-07
+
+
+def _svd(rows):
+    """Thin SVD of an n x k matrix (rows: n lists of k floats, n >= k) by one-sided Jacobi
+    rotations in cv2's order and formulas (its JacobiSVD: rotation angles from hypot, running
+    column norms, at most max(n, 30) sweeps, a selection sort by singular value), so that a
+    degenerate fit's noise, whose sign decides cv2's answer, comes out as cv2's does.
+    Returns (w, us, vs), singular values descending with their left and right vectors."""
+    m, k = len(rows), len(rows[0])
+    at = [[r[j] for r in rows] for j in range(k)]  # cv2 works on the transpose: a row per column
+    vt = [[1.0 if i == j else 0.0 for j in range(k)] for i in range(k)]
+    w = [0.0] * k
+    for i in range(k):
+        sd = 0.0
+        for t in at[i]:
+            sd += t * t
+        w[i] = sd
+    eps = 10 * _DBL_EPS
+    for _ in range(max(m, 30)):
+        changed = False
+        for i in range(k - 1):
+            for j in range(i + 1, k):
+                ai, aj = at[i], at[j]
+                a, b, p = w[i], w[j], 0.0
+                for x, y in zip(ai, aj):
+                    p += x * y
+                if abs(p) <= eps * math.sqrt(a * b):
+                    continue
+                p *= 2
+                beta = a - b
+                gamma = math.hypot(p, beta)
+                if beta < 0:
+                    delta = (gamma - beta) * 0.5
+                    sn = math.sqrt(delta / gamma)
+                    c = p / (gamma * sn * 2)
+                else:
+                    c = math.sqrt((gamma + beta) / (gamma * 2))
+                    sn = p / (gamma * c * 2)
+                a = b = 0.0
+                ni, nj = [0.0] * m, [0.0] * m
+                for q in range(m):
+                    t0 = c * ai[q] + sn * aj[q]
+                    t1 = -sn * ai[q] + c * aj[q]
+                    ni[q], nj[q] = t0, t1
+                    a += t0 * t0
+                    b += t1 * t1
+                at[i], at[j] = ni, nj
+                w[i], w[j] = a, b
+                changed = True
+                vi, vj = vt[i], vt[j]
+                vt[i] = [c * x + sn * y for x, y in zip(vi, vj)]
+                vt[j] = [-sn * x + c * y for x, y in zip(vi, vj)]
+        if not changed:
+            break
+    for i in range(k):
+        sd = 0.0
+        for t in at[i]:
+            sd += t * t
+        w[i] = math.sqrt(sd)
+    for i in range(k - 1):
+        j = i
+        for q in range(i + 1, k):
+            if w[j] < w[q]:
+                j = q
+        if i != j:
+            w[i], w[j] = w[j], w[i]
+            at[i], at[j] = at[j], at[i]
+            vt[i], vt[j] = vt[j], vt[i]
+    # a zero singular value's left vector is never used (the solve drops it)
+    us = [[t * (1 / sd) for t in row] if sd > 2.2250738585072014e-308 else [0.0] * m for row, sd in zip(at, w)]
+    return w, us, vt
+
+
+def _svd_solve(rows, rhs, svd=None):
+    """cv2's solve(..., DECOMP_SVD): the least-squares solution of least norm, dropping every
+    singular value within 2 * DBL_EPSILON * (their sum) of zero. On a degenerate fit this is
+    what decides cv2's answer (a sliver's centre lies on its axis, not wherever noise puts it)."""
+    w, us, vs = svd if svd is not None else _svd(rows)
+    threshold = 0.0
+    for wi in w:
+        threshold += wi
+    threshold *= 2 * _DBL_EPS
+    x = [0.0] * len(rows[0])
+    for wi, u, v in zip(w, us, vs):
+        if abs(wi) <= threshold:
             continue
-        for r in range(k):
-            if r != c and mat[r][c] != 0:
-                t = mat[r][c] / mat[c][c]
-                mat[r] = [a - t * b for a, b in zip(mat[r], mat[c])]
-    return [mat[i][k] / mat[i][i] if mat[i][i] != 0 else 0.0 for i in range(k)]
+        coef = 0.0
+        for p, q in zip(u, rhs):
+            coef += p * q
+        coef *= 1 / wi
+        x = [xv + coef * vv for xv, vv in zip(x, v)]
+    return x
 
 
 def _fit_ellipse_general(xs, ys):
     """cv2's fitEllipseNoDirect: a least-squares conic through centred, scaled points, then the
-    centre from its gradient and the axes from a second fit about that centre."""
+    centre from its gradient and the axes from a second fit about that centre (each an SVD
+    solve). When the first fit is that ill-conditioned (collinear points, repeated points) cv2
+    moves every point by a random offset within +-s/(2n)/1000 drawn from its generator
+    (theRNG), so its answer there depends on that generator's state: the same draws are made
+    here from mnn.cv's copy of it (see setRNGSeed)."""
     f = _f32
     n = len(xs)
     cx = cy = 0.0
     for x, y in zip(xs, ys):
         cx, cy = f(cx + x), f(cy + y)
     cx, cy = f(cx / n), f(cy / n)
-    px = [f(x - cx) for x in xs]
-    py = [f(y - cy) for y in ys]
-    s = sum(abs(x) + abs(y) for x, y in zip(px, py))
-    scale = 100.0 / (s if s > 1.1920928955078125e-07 else 1.1920928955078125e-07)
-    px = [x * scale for x in px]
-    py = [y * scale for y in py]
-    gfp = _lstsq([[-x * x, -y * y, -x * y, x, y] for x, y in zip(px, py)], [10000.0] * n)
-    rp = _lstsq([[2 * gfp[0], gfp[2]], [gfp[2], 2 * gfp[1]]], [gfp[3], gfp[4]])
-    gfp = _lstsq([[(x - rp[0]) ** 2, (y - rp[1]) ** 2, (x - rp[0]) * (y - rp[1])] for x, y in zip(px, py)], [1.0] * n)
+    s = sum(f(abs(f(x - cx)) + abs(f(y - cy))) for x, y in zip(xs, ys))
+    scale = 100.0 / (s if s > _FLT_EPS else _FLT_EPS)
+
+    def design(xs, ys):
+        px = [f(x - cx) * scale for x in xs]
+        py = [f(y - cy) * scale for y in ys]
+        return px, py, [[-x * x, -y * y, -x * y, x, y] for x, y in zip(px, py)]
+
+    px, py, rows = design(xs, ys)
+    svd = _svd(rows)
+    if svd[0][0] * _FLT_EPS > svd[0][4]:
+        eps = f(s / (n * 2) * 1e-3)
+        nx, ny = [], []
+        for x, y in zip(xs, ys):
+            # cv2 builds Point2f(rng.uniform(-eps, eps), rng.uniform(-eps, eps)) and its compiler
+            # evaluates the y argument first: the draws are y then x
+            oy = the_rng.uniform_f32(-eps, eps)
+            ox = the_rng.uniform_f32(-eps, eps)
+            nx.append(f(x + ox))
+            ny.append(f(y + oy))
+        xs, ys = nx, ny
+        px, py, rows = design(xs, ys)
+        svd = _svd(rows)
+    gfp = _svd_solve(rows, [10000.0] * n, svd)
+    rp = _svd_solve([[2 * gfp[0], gfp[2]], [gfp[2], 2 * gfp[1]]], [gfp[3], gfp[4]])
+    gfp = _svd_solve([[(x - rp[0]) ** 2, (y - rp[1]) ** 2, (x - rp[0]) * (y - rp[1])] for x, y in zip(px, py)],
+                     [1.0] * n)
     ang = -0.5 * math.atan2(gfp[2], gfp[1] - gfp[0])
     t = gfp[2] / math.sin(-2.0 * ang) if abs(gfp[2]) > 1e-8 else gfp[1] - gfp[0]
     r2 = abs(gfp[0] + gfp[1] - t)
