@@ -939,8 +939,9 @@ def Canny(image, threshold1, threshold2, edges=None, apertureSize=3, L2gradient=
         return _canny_core(dx, dy, lo, hi, l2, bounded=False)
     lo, hi = _canny_threshold(threshold1, "threshold1"), _canny_threshold(threshold2, "threshold2")
     a = as_image(image, fn)
-    if a.ndim in (2, 3) and 0 in tuple(a.shape[:2]) and str(a.dtype) == "uint8":
-        # no pixels, no edges: an empty edge map (cv2's binding returns None for it)
+    if a.ndim in (2, 3) and a.shape[0] == 0 and str(a.dtype) == "uint8":
+        # no rows, no edges: an empty edge map (cv2's binding returns None for it; cv2 refuses an
+        # image of rows without columns, in its Sobel, and so does _image below)
         return _np.zeros(tuple(a.shape[:2]), dtype="uint8")
     a = _image(a, fn)
     if str(a.dtype) != "uint8":
