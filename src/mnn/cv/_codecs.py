@@ -443,9 +443,11 @@ def _prepare(img, fn):
 
 
 def _encode(ext, img, params, fn):
-    ext = ext.lower()
-    if not ext.startswith("."):
-        ext = "." + ext
+    # cv2 takes what follows the last dot ("a.png" is PNG) and finds no encoder without one ("png")
+    dot = ext.rfind(".")
+    if dot < 0:
+        raise fail(fn, f"could not find encoder for the specified extension '{ext}' (it needs a dot: '.png')")
+    ext = ext[dot:].lower()
     p = _params_dict(fn, params)
     img = _prepare(img, fn)
     if ext == ".png":

@@ -200,11 +200,23 @@ def _blob(images, p, fn):
     return _np.ascontiguousarray(_np.stack(planes) if len(planes) > 1 else planes[0][None])
 
 
+def _scale_arg(scalefactor, fn):
+    """scalefactor as a float; None is its default 1.0, as in cv2 (its binding keeps an optional
+    argument's default for None, and size=None / mean=None are taken the same way here)."""
+    if scalefactor is None:
+        return 1.0
+    try:
+        return float(scalefactor)
+    except (TypeError, ValueError):
+        raise TypeError(f"[mnn.cv.{fn}] scalefactor must be a number, got {type(scalefactor).__name__}") from None
+
+
 def blobFromImage(image, scalefactor=1.0, size=None, mean=None, swapRB=False, crop=False, ddepth=CV_32F):
     """cv2.dnn.blobFromImage: an HxW[xC] image to a 1xCxHxW blob (see the module docstring)."""
-    p = Image2BlobParams(scalefactor=float(scalefactor), size=size, mean=mean, swapRB=swapRB, ddepth=ddepth,
+    scalefactor = _scale_arg(scalefactor, "dnn.blobFromImage")
+    p = Image2BlobParams(scalefactor=scalefactor, size=size, mean=mean, swapRB=swapRB, ddepth=ddepth,
                          mode=DNN_PMODE_CROP_CENTER if crop else DNN_PMODE_NULL)
-    p.scalefactor = (float(scalefactor),) * 4
+    p.scalefactor = (scalefactor,) * 4
     return _blob([image], p, "dnn.blobFromImage")
 
 
@@ -212,7 +224,7 @@ def blobFromImages(images, scalefactor=1.0, size=None, mean=None, swapRB=False, 
     """cv2.dnn.blobFromImages: N images of one size after resizing to an NxCxHxW blob."""
     p = Image2BlobParams(size=size, mean=mean, swapRB=swapRB, ddepth=ddepth,
                          mode=DNN_PMODE_CROP_CENTER if crop else DNN_PMODE_NULL)
-    p.scalefactor = (float(scalefactor),) * 4
+    p.scalefactor = (_scale_arg(scalefactor, "dnn.blobFromImages"),) * 4
     try:
         imgs = list(images)
     except TypeError:

@@ -884,9 +884,15 @@ def equalizeHist(src, dst=None):
 
 def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=False):
     fn = "calcHist"
+    if not isinstance(images, (list, tuple)) and hasattr(images, "shape") and len(images.shape) >= 2:
+        # cv2's binding reads a bare array as a sequence of images along its first axis (an
+        # H x W x C image gives H images of W x C): the same here
+        images = [images[i] for i in range(images.shape[0])]
     if not isinstance(images, (list, tuple)) or not images:
         raise TypeError("[mnn.cv.calcHist] images must be a list of arrays")
     imgs = [as_image(im, fn, "images") for im in images]
+    # a 1-d array is cv2's N x 1 image
+    imgs = [_np.reshape(im, (im.shape[0], 1)) if im.ndim == 1 else im for im in imgs]
     for im in imgs:
         if str(im.dtype) not in ("uint8", "uint16", "float32"):
             raise fail(fn, f"unsupported depth {im.dtype} (cv2 takes uint8, uint16 and float32 images)")
@@ -906,6 +912,9 @@ def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=Fa
     sizes = [int(s) for s in histSize]
     if len(sizes) != len(chs) or not chs:
         raise fail(fn, "channels and histSize must have the same length")
+    if min(sizes) == 0:
+        # a histogram with no bins: cv2 leaves it empty (its binding returns None)
+        return _np.zeros((0, 1) if len(sizes) == 1 else tuple(sizes), dtype="float32")
     rng = [float(r) for r in ranges]
     if len(rng) != 2 * len(chs):
         raise fail(fn, "ranges must hold a (low, high) pair per dimension")
@@ -930,26 +939,47 @@ def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=Fa
 
 # ---- Canny ----------------------------------------------------------------------------------
 
+def _canny_threshold(v, name):
+    """A threshold as a float. cv2's binding reads None as 0 and floors NaN to INT_MIN (every
+    gradient passes): both are refused here (tools/cv_audit.py documents the difference)."""
+    if v is None or isinstance(v, bool) or not isinstance(v, (int, float)) and not hasattr(v, "__float__"):
+        raise TypeError(f"[mnn.cv.Canny] {name} must be a number, got {type(v).__name__}")
+    v = float(v)
+    if math.isnan(v):
+        raise ValueError(f"[mnn.cv.Canny] {name} is NaN")
+    # Gradients stay far below 2^40: clamping keeps the order (and floor() of inf possible).
+    # cv2 floors a threshold of 2^31 or more into a C int, which overflows to INT_MIN (more edges
+    # than at 2^31 - 1); mnn keeps it huge (no edges): a documented difference.
+    return min(max(v, -2.0 ** 40), 2.0 ** 40)
+
+
 def Canny(image, threshold1, threshold2, edges=None, apertureSize=3, L2gradient=False, *args):
     fn = "Canny"
+    if threshold1 is None:
+        _canny_threshold(threshold1, "threshold1")  # raises: not the dx, dy form either
     if isinstance(threshold2, (int, float)) is False and not isinstance(threshold1, (int, float)):
         raise TypeError("[mnn.cv.Canny] thresholds must be numbers")
     if not isinstance(threshold1, (int, float)):
         # Canny(dx, dy, threshold1, threshold2[, edges[, L2gradient]])
         dx, dy = as_image(image, fn, "dx"), as_image(threshold1, fn, "dy")
-        lo, hi = float(threshold2), float(edges)
+        lo, hi = _canny_threshold(threshold2, "threshold1"), _canny_threshold(edges, "threshold2")
         # The sixth positional argument of this form is L2gradient (it lands in apertureSize).
         l2 = bool(apertureSize) if isinstance(apertureSize, bool) else bool(L2gradient)
         if str(dx.dtype) != "int16" or str(dy.dtype) != "int16" or tuple(dx.shape) != tuple(dy.shape):
             raise fail(fn, "dx and dy must be int16 arrays of the same shape")
         return _canny_core(dx, dy, lo, hi, l2, bounded=False)
-    a = _image(image, fn)
+    lo, hi = _canny_threshold(threshold1, "threshold1"), _canny_threshold(threshold2, "threshold2")
+    a = as_image(image, fn)
+    if a.ndim in (2, 3) and a.shape[0] == 0 and str(a.dtype) == "uint8":
+        # no rows, no edges: an empty edge map (cv2's binding returns None for it; cv2 refuses an
+        # image of rows without columns, in its Sobel, and so does _image below)
+        return _np.zeros(tuple(a.shape[:2]), dtype="uint8")
+    a = _image(a, fn)
     if str(a.dtype) != "uint8":
         raise fail(fn, "image must be uint8 (cv2: _src.depth() == CV_8U)")
     ap = int(apertureSize)
     if ap % 2 == 0 or ap < 3 or ap > 7:
         raise fail(fn, "Aperture size should be odd between 3 and 7")
-    lo, hi = float(threshold1), float(threshold2)
     k1, k0 = _deriv_kernel(1, ap), _deriv_kernel(0, ap)
     c = ap // 2
     # cv2 keeps the 7x7 gradients in int16 by scaling them (and the thresholds) by 1/16.

@@ -395,6 +395,8 @@ def invertAffineTransform(M, iM=None):
 
 
 def getRotationMatrix2D(center, angle, scale):
+    if center is None:  # cv2's binding reads None as the point (0, 0): refused (tools/cv_audit.py)
+        raise TypeError("[mnn.cv.getRotationMatrix2D] center must be a point (x, y), got None")
     cx, cy = (float(v) for v in center)
     a = math.radians(float(angle))
     alpha, beta = math.cos(a) * scale, math.sin(a) * scale
@@ -769,9 +771,11 @@ def getRectSubPix(image, patchSize, center, patch=None, patchType=-1):
         raise fail(fn, "cn == 1 || cn == 3")
     if str(img.dtype) not in ("uint8", "float32"):
         raise fail(fn, f"unsupported depth {img.dtype}")
+    if patchSize is None:  # cv2's binding reads None as (0, 0): refused (tools/cv_audit.py)
+        raise TypeError("[mnn.cv.getRectSubPix] patchSize must be a (width, height) pair, got None")
     w, h = _size_arg(patchSize, fn, "patchSize")
-    if w <= 0 or h <= 0:
-        raise fail(fn, "patch size must be positive")
+    if w < 0 or h < 0:
+        raise fail(fn, "patch size must not be negative")
     cx, cy = (float(v) for v in center)
     if patchType not in (-1, None):
         pt = int(patchType) & 7
@@ -779,6 +783,8 @@ def getRectSubPix(image, patchSize, center, patch=None, patchType=-1):
             img = img.astype(_np.float32)
         elif not ((pt == 0 and str(img.dtype) == "uint8") or (pt == 5 and str(img.dtype) == "float32")):
             raise fail(fn, "Unsupported combination of input and output formats")
+    if w == 0 or h == 0:  # an empty patch (cv2's binding returns None for it)
+        return _np.zeros((h, w) + tuple(img.shape[2:]), dtype=img.dtype)
     x0 = _np.float32(cx - (w - 1) * 0.5)
     y0 = _np.float32(cy - (h - 1) * 0.5)
     xs = _np.arange(w, dtype=_np.float32) + x0
@@ -805,18 +811,20 @@ def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
     if not (dw > 0 and dh > 0 and abs(dw * 2 - w) <= 2 and abs(dh * 2 - h) <= 2):
         raise fail(fn, "std::abs(dsize.width*2 - ssize.width) <= 2 && std::abs(dsize.height*2 - ssize.height) <= 2")
     mode = int(borderType)  # BORDER_ISOLATED included: cv2's pyrDown refuses it
-    if mode not in (BORDER_REPLICATE, BORDER_REFLECT, BORDER_REFLECT_101):
-        raise fail(fn, "borderType must be BORDER_REFLECT_101, BORDER_REFLECT or BORDER_REPLICATE")
+    if mode not in (BORDER_REPLICATE, BORDER_REFLECT, BORDER_WRAP, BORDER_REFLECT_101):
+        raise fail(fn, "borderType must be BORDER_REFLECT_101, BORDER_REFLECT, BORDER_WRAP or BORDER_REPLICATE")
     if h == 0 or w == 0:
         raise fail(fn, "!_src.empty()")
-    if channels(img) > 4 and str(img.dtype) not in ("float32", "float64"):
+    if channels(img) > 4:
+        # plane by plane; cv2's float sums for > 4 channels associate differently, so float
+        # results differ from its in the last bit (well inside float tolerance)
         return _pyr_planes(img, [1, dh, dw, mode])
     return _core.prim("cv_pyr", [_contig(img)], [1, dh, dw, mode], [])
 
 
 def _pyr_planes(img, params):
     """A pyramid step on more than 4 channels, plane by plane: cv2 filters each channel on its own
-    (its float pyrDown on >4 channels rounds differently, so those stay refused by the kernel)."""
+    (integer results are exact; float ones differ from cv2's in the last bit, as 1 to 4 channels do)."""
     planes = [_core.prim("cv_pyr", [_contig(img[:, :, c])], params, []) for c in range(img.shape[2])]
     return _np.stack(planes, axis=2)
 

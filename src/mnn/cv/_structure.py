@@ -274,6 +274,9 @@ def boundingRect(array_):
     if not xs:
         return (0, 0, 0, 0)
     if is_float:
+        if not all(map(math.isfinite, xs + ys)):
+            # cv2 floors NaN and inf to INT_MIN or skips them, depending on its SIMD lanes: no answer to match
+            raise fail(fn, "the points must be finite (got NaN or inf)")
         x0, x1 = math.floor(min(xs)), math.floor(max(xs))
         y0, y1 = math.floor(min(ys)), math.floor(max(ys))
     else:
