@@ -212,3 +212,26 @@ def test_bilateral_uint8_unchanged(border):
         got = numpy.asarray(cv.bilateralFilter(img, 7, 40, 3, borderType=border))
         assert got.shape == want.shape and got.dtype == want.dtype
         assert numpy.abs(got.astype(int) - want).max() <= 1
+
+
+@pytest.mark.parametrize("shape", [(17, 23), (15, 19, 3)])
+def test_bilateral_float32_nan_spreads_over_its_window(shape):
+    # cv2 5.0 has no defined answer here (it reads its range table at an index cast from NaN: NaN
+    # outputs in some windows, garbage or a crash in others), so it is not called. mnn follows IEEE
+    # arithmetic: every output whose disc-shaped window holds a NaN pixel is NaN, the others finite
+    # and equal to the result without the NaN where no window reaches it.
+    img = RNG.random(shape).astype(numpy.float32)
+    nan = img.copy()
+    nan[3, 4] = numpy.nan
+    nan[10, 12, ...] = numpy.nan if len(shape) == 2 else (0.5, numpy.nan, 0.5)
+    got = numpy.asarray(cv.bilateralFilter(nan, 5, 0.2, 2, borderType=cv2.BORDER_CONSTANT))
+    clean = numpy.asarray(cv.bilateralFilter(img, 5, 0.2, 2, borderType=cv2.BORDER_CONSTANT))
+    bad = numpy.isnan(nan) if len(shape) == 2 else numpy.isnan(nan).any(axis=2)
+    yy, xx = numpy.mgrid[-2:3, -2:3]
+    disc = (yy * yy + xx * xx <= 4).astype(numpy.uint8)  # cv2's window: offsets within the radius
+    reach = cv2.dilate(bad.astype(numpy.uint8), disc, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    got_nan = numpy.isnan(got) if len(shape) == 2 else numpy.isnan(got).all(axis=2)
+    assert numpy.array_equal(got_nan, reach)
+    # outside the NaN windows the value range (and so the table) is the same as without them
+    far = ~cv2.dilate(reach.astype(numpy.uint8), disc).astype(bool)
+    numpy.testing.assert_allclose(got[far], clean[far], rtol=1e-6)

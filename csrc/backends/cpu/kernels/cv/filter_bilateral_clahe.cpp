@@ -56,8 +56,8 @@ std::vector<T> pad_image(const T* src, int64_t h, int64_t w, int64_t c, int64_t 
 // absolute channel difference, space weight for offsets inside the disc of `radius`), float
 // accumulation, cvRound of sum / wsum. float32: cv2's range kernel is a 4096-per-channel table
 // over the value range of the border-extended image, read with linear interpolation; the centre
-// pixel is left out of the loop and added with weight 1; NaN neighbours are skipped and a NaN
-// centre weighs every neighbour by its space weight alone.
+// pixel is left out of the loop and added with weight 1. A NaN pixel makes every output whose
+// window holds it NaN (what cv2 5.0 gives; its NaN-skipping code is newer than that release).
 class BilateralKernel final : public backend::Kernel {
  public:
   explicit BilateralKernel(const backend::StepDesc& s) {
@@ -154,10 +154,12 @@ class BilateralKernel final : public backend::Kernel {
     }
     const size_t nk = space_w_.size();
     const std::vector<int64_t> ofs = offsets(pw);
-    // Interpolated range weight of a summed absolute difference d (>= 0); an index past the table
-    // (only float rounding at the range's ends can give one) reads its last entry.
+    // Interpolated range weight of a summed absolute difference d (>= 0, or NaN: a NaN weight);
+    // an index past the table (only float rounding at the range's ends can give one) reads its
+    // last entry.
     auto range_w = [&](float d) {
       float a = d * scale;
+      if (std::isnan(a)) return a;
       int idx = static_cast<int>(std::floor(a));
       if (idx >= nbins + 1) return lut[static_cast<size_t>(nbins + 1)];
       a -= static_cast<float>(idx);
@@ -170,37 +172,29 @@ class BilateralKernel final : public backend::Kernel {
           float* o = dst + (y * w + x) * c;
           if (c == 1) {
             const float rv = p0[0];
-            const bool rnan = std::isnan(rv);
             float sum = 0, wsum = 0;
             for (size_t k = 0; k < nk; ++k) {
               const float v = p0[ofs[k]];
-              if (std::isnan(v)) continue;
-              const float wgt = space_w_[k] * (rnan ? 1.0f : range_w(std::abs(v - rv)));
+              const float wgt = space_w_[k] * range_w(std::abs(v - rv));
               wsum += wgt;
               sum += v * wgt;
             }
-            o[0] = rnan ? sum / wsum : (sum + rv) / (wsum + 1.0f);
+            o[0] = (sum + rv) / (wsum + 1.0f);
           } else {
             const float rb = p0[0], rg = p0[1], rr = p0[2];
-            const bool rnan = std::isnan(rb) || std::isnan(rg) || std::isnan(rr);
             float sb = 0, sg = 0, sr = 0, wsum = 0;
             for (size_t k = 0; k < nk; ++k) {
               const float* q = p0 + ofs[k];
               const float b = q[0], g = q[1], rd = q[2];
-              if (std::isnan(b) || std::isnan(g) || std::isnan(rd)) continue;
               const float d = std::abs(b - rb) + std::abs(g - rg) + std::abs(rd - rr);
-              const float wgt = space_w_[k] * (rnan ? 1.0f : range_w(d));
+              const float wgt = space_w_[k] * range_w(d);
               wsum += wgt;
               sb += b * wgt;
               sg += g * wgt;
               sr += rd * wgt;
             }
-            if (rnan) {
-              o[0] = sb / wsum, o[1] = sg / wsum, o[2] = sr / wsum;
-            } else {
-              const float ws1 = wsum + 1.0f;
-              o[0] = (sb + rb) / ws1, o[1] = (sg + rg) / ws1, o[2] = (sr + rr) / ws1;
-            }
+            const float ws1 = wsum + 1.0f;
+            o[0] = (sb + rb) / ws1, o[1] = (sg + rg) / ws1, o[2] = (sr + rr) / ws1;
           }
         }
     });
