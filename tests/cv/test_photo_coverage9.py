@@ -312,8 +312,6 @@ def test_bilateral_filter(img):
     same(*both("bilateralFilter", img, 0, sc, 2.5, borderType=cv2.BORDER_REFLECT), 1, 1e-5)
 
 
-@pytest.mark.xfail(strict=True, reason="float32 bilateralFilter with BORDER_CONSTANT: cv2 averages the zero padding "
-                                       "in (mnn does so for uint8 only, _filters.py bilateralFilter); up to 0.12 on [0,1]")
 def test_bilateral_float_constant_border():
     same(*both("bilateralFilter", F32[1], 9, 0.12, 2.5, borderType=cv2.BORDER_CONSTANT))
 

@@ -166,8 +166,8 @@ prims::PrimMeta infer_bilateral(const std::vector<core::NodePtr>& in, const core
 prims::PrimMeta infer_clahe(const std::vector<core::NodePtr>& in, const core::Params& p) {
   const core::NodePtr& a = in.at(0);
   const char* fn = "[mnn.cv.CLAHE.apply] ";
-  if (a->ndim() != 2 || a->dtype != core::DType::UInt8)
-    throw core::ValueError(std::string(fn) + "src must be a single-channel uint8 image");
+  if (a->ndim() != 2 || (a->dtype != core::DType::UInt8 && a->dtype != core::DType::UInt16))
+    throw core::ValueError(std::string(fn) + "src must be a single-channel uint8 or uint16 image");
   if (p.ints.size() != 2 || p.ints[0] < 1 || p.ints[1] < 1 || p.floats.size() != 1)
     throw core::ValueError(std::string(fn) + "bad parameters");
   return {a->dtype, a->shape};

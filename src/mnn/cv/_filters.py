@@ -701,10 +701,16 @@ def threshold(src, thresh, maxval, type, dst=None):
     if auto:
         if auto not in (THRESH_OTSU, THRESH_TRIANGLE):
             raise fail(fn, "THRESH_OTSU and THRESH_TRIANGLE cannot be combined")
-        if d not in ("uint8",) or channels(a) != 1:
-            raise fail(fn, "THRESH_OTSU / THRESH_TRIANGLE need a single-channel uint8 image")
-        hist = _hist256(a).tolist()
-        thresh = float(_otsu(hist, a.size) if auto == THRESH_OTSU else _triangle(hist))
+        if channels(a) != 1 or d not in (("uint8", "uint16") if auto == THRESH_OTSU else ("uint8",)):
+            # cv2 5: Otsu on CV_8UC1 / CV_16UC1, the triangle method on CV_8UC1 only
+            raise fail(fn, "THRESH_OTSU needs a single-channel uint8 or uint16 image, THRESH_TRIANGLE a "
+                           f"single-channel uint8 one (got {d} with {channels(a)} channels)")
+        if d == "uint16":
+            # 65536 bins: the search runs in C++ (csrc/backends/cpu/kernels/cv/otsu_kernel.cpp)
+            thresh = float(_core.prim("cv_otsu", [a], [], []).item())
+        else:
+            hist = _hist256(a).tolist()
+            thresh = float(_otsu(hist, a.size) if auto == THRESH_OTSU else _triangle(hist))
     if d not in ("uint8", "uint16", "int16", "float32", "float64"):
         raise fail(fn, f"unsupported format {d} (cv2: Unsupported format or combination of formats)")
     thresh, maxval = float(thresh), float(maxval)
@@ -1019,32 +1025,21 @@ def bilateralFilter(src, d, sigmaColor, sigmaSpace, dst=None, borderType=BORDER_
         raise fail(fn, f"d={d} does not fit a C int")
     if str(a.dtype) not in ("uint8", "float32") or channels(a) not in (1, 3):
         raise fail(fn, "src must be uint8 or float32 with 1 or 3 channels")
-    if not float(sigmaSpace) > 0:
-        # cv2 5 returns the image unchanged for sigmaSpace <= 0 (whatever d is), where cv2 4 used 1
-        _border(borderType, fn, allow_wrap=True)  # still validated
+    border = _border(borderType, fn, allow_wrap=True)
+    # cv2 5 returns the image unchanged when either sigma is <= 1e-6 (whatever d is), where cv2 4
+    # used 1 for a non-positive sigmaColor; a NaN sigma is treated the same way here
+    if not (float(sigmaSpace) > 1e-6 and float(sigmaColor) > 1e-6):
         return _finish(a.copy(), dst)
-    sc = float(sigmaColor) if sigmaColor > 0 else 1.0
-    ss = float(sigmaSpace)
+    sc, ss = float(sigmaColor), float(sigmaSpace)
     radius = int(_np.rint(_np.asarray(ss * 1.5)).item()) if d <= 0 else int(d) // 2
     radius = max(radius, 1)
-    border = _border(borderType, fn, allow_wrap=True)
-    if border == BORDER_CONSTANT and str(a.dtype) == "uint8":
-        # cv2 pads with zeros, which take part in the average like any pixel (weighted by their
-        # colour distance): pad explicitly, filter (the border mode no longer matters), crop
-        from ._geometry import copyMakeBorder
-        h, w = a.shape[0], a.shape[1]
-        padded = copyMakeBorder(a, radius, radius, radius, radius, BORDER_CONSTANT, value=(0, 0, 0, 0))
-        if padded.ndim == 2 and a.ndim == 3:
-            padded = _np.reshape(padded, tuple(padded.shape) + (1,))
-        res = _core.prim("cv_bilateral", [contiguous(padded)], [radius, BORDER_REPLICATE],
-                         [-0.5 / (sc * sc), -0.5 / (ss * ss)])
-        return _finish(contiguous(res[radius:radius + h, radius:radius + w]), dst)
+    # the kernel pads by itself; BORDER_CONSTANT pads with zeros, averaged in like any pixel
     res = _core.prim("cv_bilateral", [a], [radius, border], [-0.5 / (sc * sc), -0.5 / (ss * ss)])
     return _finish(res, dst)
 
 
 class CLAHE:
-    """cv2.CLAHE: contrast-limited adaptive histogram equalisation of 8-bit single-channel images."""
+    """cv2.CLAHE: contrast-limited adaptive histogram equalisation of 8- or 16-bit single-channel images."""
 
     def __init__(self, clipLimit=40.0, tileGridSize=(8, 8)):
         self._clip = float(clipLimit)
@@ -1054,8 +1049,9 @@ class CLAHE:
 
     def apply(self, src, dst=None):
         a = _image(src, "CLAHE.apply")
-        if str(a.dtype) != "uint8" or channels(a) != 1:
-            raise fail("CLAHE.apply", "src must be a single-channel uint8 image (cv2: _src.type() == CV_8UC1)")
+        if str(a.dtype) not in ("uint8", "uint16") or channels(a) != 1:
+            raise fail("CLAHE.apply", "src must be a single-channel uint8 or uint16 image "
+                                      "(cv2: _src.type() == CV_8UC1 || _src.type() == CV_16UC1)")
         if a.ndim == 3:
             a = _np.reshape(a, a.shape[:2])
         return _finish(_core.prim("cv_clahe", [a], [self._grid[0], self._grid[1]], [self._clip]), dst)
