@@ -46,7 +46,11 @@ def test_pivoting_heavy_matrix():
     a = rand((n, n), 3) * numpy.logspace(-3, 3, n)[:, None]
     b = rand((n, 1), 4)
     got = numpy.asarray(np.linalg.solve(np.asarray(a), np.asarray(b)))
-    numpy.testing.assert_allclose(a @ got, b, rtol=1e-9, atol=1e-9)
+    # backward stability, componentwise: rows span 1e-3..1e3, so a fixed absolute tolerance on the
+    # residual measures the ISA's rounding (and numpy's own residual here is 8e-10), not the solve
+    resid = numpy.abs(a @ got - b)
+    bound = 8 * n * numpy.finfo(numpy.float64).eps * (numpy.abs(a) @ numpy.abs(got) + numpy.abs(b))
+    assert (resid <= bound).all(), float((resid / bound).max())
     s, l = np.linalg.slogdet(np.asarray(a))
     ws, wl = numpy.linalg.slogdet(a)
     assert float(s) == ws and abs(float(l) - wl) <= 1e-10 * abs(wl)
