@@ -1,0 +1,170 @@
+// cv_color_bayer (shape rule: ops/cv/color_ext.cpp): bilinear demosaicing of a raw Bayer image
+// (uint8 or uint16) to BGR(A)/RGB(A) or gray, giving cv2's results bit for bit.
+//
+// cv2's scheme: each inner pixel is interpolated from its 3x3 neighbourhood. At a red or blue
+// site the two missing colours are the averages of the 4 diagonal and the 4 cross neighbours
+// ((sum + 2) >> 2); at a green site they are the averages of the 2 vertical and the 2 horizontal
+// neighbours ((sum + 1) >> 1). The first and last columns then copy their neighbours, and the
+// first and last rows copy theirs; images under 3 pixels a side are all zero (alpha kept in
+// columns when only the width is that small). Row r (from 0 at the first inner row) swaps the
+// blue/red sides and the green phase of row r - 1.
+//
+// Gray weights the same neighbourhood with cv2's 14-bit luma weights in unsigned 32-bit
+// arithmetic (uint16 sums may wrap, as in cv2). For uint8, cv2 computes whole blocks of 14
+// pixels with 16-bit SIMD (a rounded-down high product per term, and a stray bit from the
+// neighbouring byte in the vertical green sum): gray_block_u8 reproduces that arithmetic
+// for the same blocks, so the results match at every position.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu {
+
+using namespace core;
+
+namespace {
+
+constexpr unsigned kR2Y = 4899, kG2Y = 9617, kB2Y = 1868;
+constexpr int kShift = 14;
+// cv2's SIMD gray blocks (128-bit registers): 14 pixels each, while 18 remain in the row.
+constexpr int kBlock = 14, kBlockNeed = 18;
+
+inline unsigned descale(unsigned x, int n) { return (x + (1u << (n - 1))) >> n; }
+inline unsigned mulhi16(unsigned a, unsigned b) { return ((a & 0xffff) * (b & 0xffff)) >> 16; }
+
+// One output row of colour: rows T, M, B of the source around it, w inner pixels starting at
+// column 1 of d (a full output row, dcn channels).
+template <class T>
+void rgb_row(const T* t, const T* m, const T* b, T* d, int64_t w, int dcn, int blue, bool green) {
+  const T alpha = std::numeric_limits<T>::max();
+  const int lo = 1 - blue, hi = 1 + blue;
+  T* o = d + dcn;
+  for (int64_t j = 0; j < w; ++j, o += dcn) {
+    if (((j + (green ? 1 : 0)) & 1) == 0) {
+      o[lo] = T((t[j] + t[j + 2] + b[j] + b[j + 2] + 2) >> 2);
+      o[1] = T((t[j + 1] + m[j] + m[j + 2] + b[j + 1] + 2) >> 2);
+      o[hi] = m[j + 1];
+    } else {
+      o[lo] = T((t[j + 1] + b[j + 1] + 1) >> 1);
+      o[1] = m[j + 1];
+      o[hi] = T((m[j] + m[j + 2] + 1) >> 1);
+    }
+    if (dcn == 4) o[3] = alpha;
+  }
+  std::memcpy(d, d + dcn, dcn * sizeof(T));
+  std::memcpy(d + (w + 1) * dcn, d + w * dcn, dcn * sizeof(T));
+}
+
+// cv2's scalar gray formulas for one inner pixel at offset j (red/blue site or green site).
+template <class T>
+inline T gray_px(const T* t, const T* m, const T* b, int64_t j, bool green_site, unsigned bc, unsigned rc) {
+  if (!green_site) {
+    unsigned t0 = (unsigned(t[j]) + t[j + 2] + b[j] + b[j + 2]) * rc;
+    unsigned t1 = (unsigned(t[j + 1]) + m[j] + m[j + 2] + b[j + 1]) * kG2Y;
+    unsigned t2 = unsigned(m[j + 1]) * (4 * bc);
+    return T(descale(t0 + t1 + t2, kShift + 2));
+  }
+  unsigned t0 = (unsigned(t[j + 1]) + b[j + 1]) * rc;
+  unsigned t1 = (unsigned(m[j]) + m[j + 2]) * bc;
+  unsigned t2 = unsigned(m[j + 1]) * (2 * kG2Y);
+  return T(descale(t0 + t1 + t2, kShift + 1));
+}
+
+// cv2's 16-bit SIMD arithmetic for the pixel pair at p (red/blue site p, green site p + 1).
+inline void gray_pair_simd_u8(const uint8_t* t, const uint8_t* m, const uint8_t* b, int64_t p, unsigned bc,
+                              unsigned rc, uint8_t* o) {
+  const unsigned kb = 2 * rc, kg = 2 * kG2Y, kr = 2 * bc;
+  const unsigned b0 = 2u * (t[p] + b[p]) + 2u * (t[p + 2] + b[p + 2]);
+  const unsigned b1 = 4u * (t[p + 2] + b[p + 2]);
+  // the vertical green sum shifts a 16-bit pair right by 7: the red/blue byte's top bit joins it
+  const unsigned g0 = 2u * t[p + 1] + (t[p] >> 7) + 2u * b[p + 1] + (b[p] >> 7) + 2u * m[p + 2] + 2u * m[p];
+  const unsigned g1 = 8u * m[p + 2];
+  const unsigned r0 = 8u * m[p + 1];
+  const unsigned r1 = 4u * (m[p + 3] + m[p + 1]);
+  const unsigned e = (mulhi16(b0, kb) + mulhi16(g0, kg) + mulhi16(r0, kr)) >> 2;
+  const unsigned od = (mulhi16(b1, kb) + mulhi16(g1, kg) + mulhi16(r1, kr)) >> 2;
+  o[0] = uint8_t(std::min(e, 255u));
+  o[1] = uint8_t(std::min(od, 255u));
+}
+
+template <class T>
+void gray_row(const T* t, const T* m, const T* b, T* d, int64_t w, bool green, unsigned bc, unsigned rc) {
+  T* o = d + 1;
+  int64_t j = 0;
+  if (green) {
+    o[0] = gray_px(t, m, b, 0, true, bc, rc);
+    j = 1;
+  }
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    for (; j + kBlockNeed <= w; j += kBlock)
+      for (int k = 0; k < kBlock; k += 2) gray_pair_simd_u8(t, m, b, j + k, bc, rc, o + j + k);
+  }
+  for (; j < w; ++j) o[j] = gray_px(t, m, b, j, ((j + (green ? 1 : 0)) & 1) != 0, bc, rc);
+  d[0] = d[1];
+  d[w + 1] = d[w];
+}
+
+class BayerKernel final : public backend::Kernel {
+ public:
+  explicit BayerKernel(const backend::StepDesc& s) : dtype_(s.inputs[0].dtype) {
+    const auto& p = s.params->ints;
+    dcn_ = int(p[0]), blue_ = int(p[1]), green_ = p[2] != 0;
+    h_ = s.inputs[0].shape[0];
+    w_ = s.inputs[0].shape[1];
+  }
+
+  void run(char* const* in, char* out) override {
+    if (dtype_ == DType::UInt16) run_t<uint16_t>(in[0], out);
+    else run_t<uint8_t>(in[0], out);
+  }
+
+ private:
+  template <class T>
+  void run_t(const char* in, char* out) {
+    const T* src = reinterpret_cast<const T*>(in);
+    T* dst = reinterpret_cast<T*>(out);
+    const int64_t h = h_, w = w_, row = w * dcn_;
+    if (h < 3 || w < 3) {
+      std::fill(dst, dst + h * row, T(0));
+      if (dcn_ == 4 && h >= 3)
+        for (int64_t i = 0; i < h * w; ++i) dst[i * 4 + 3] = std::numeric_limits<T>::max();
+      return;
+    }
+    parallel_for(h - 2, std::max<int64_t>(1, 8192 / w), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const T* t = src + r * w;
+        const bool odd = (r & 1) != 0;
+        const bool green = green_ != odd;
+        T* d = dst + (r + 1) * row;
+        if (dcn_ == 1) {
+          // blue_ < 0 marks the BG/GB layouts, whose first inner row weights blue at its red/blue sites
+          unsigned bc = kB2Y, rc = kR2Y;
+          if ((blue_ > 0) != odd) std::swap(bc, rc);
+          gray_row(t, t + w, t + 2 * w, d, w - 2, green, bc, rc);
+        } else {
+          rgb_row(t, t + w, t + 2 * w, d, w - 2, dcn_, odd ? -blue_ : blue_, green);
+        }
+      }
+    });
+    std::memcpy(dst, dst + row, row * sizeof(T));
+    std::memcpy(dst + (h - 1) * row, dst + (h - 2) * row, row * sizeof(T));
+  }
+
+  DType dtype_;
+  int dcn_ = 3, blue_ = -1;
+  bool green_ = false;
+  int64_t h_ = 0, w_ = 0;
+};
+
+std::unique_ptr<backend::Kernel> prepare_bayer(const backend::StepDesc& s) { return std::make_unique<BayerKernel>(s); }
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(cv_color_bayer, "cv_color_bayer", &prepare_bayer);
+
+}  // namespace mnn::cpu
