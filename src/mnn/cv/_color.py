@@ -7,9 +7,9 @@ Supported: RGB/BGR channel swaps with alpha added or dropped, GRAY, XYZ, YCrCb, 
 HLS(_FULL), Lab and Luv (both ways), sRGB and linear, and the camera formats NV12/NV21/YV12/I420
 (to RGB/BGR/RGBA/BGRA/GRAY, and RGB/BGR(A) to I420/YV12), 16-bit packed BGR565/BGR555 both ways,
 packed YUV 4:2:2 (YUY2/UYVY/YVYU) both ways, RGBA <-> mRGBA, and bilinear Bayer demosaicing to
-BGR(A)/RGB(A)/GRAY (uint8 and uint16). These four families are their own primitives
-(csrc/ops/cv/color_ext.cpp, kernels in csrc/backends/cpu/kernels/cv/color_*.cpp). Other codes
-(Bayer VNG and edge-aware) raise mnn.cv.error naming the code.
+BGR(A)/RGB(A)/GRAY and edge-aware to BGR/RGB (uint8 and uint16). These four families are their own primitives
+(csrc/ops/cv/color_ext.cpp, kernels in csrc/backends/cpu/kernels/cv/color_*.cpp). Bayer VNG
+(codes 62-65) raises mnn.cv.error naming the code.
 
 Lab/Luv reproduce cv2's tables (gamma and cube-root tables and splines, the 33^3 RGB->Lab/Luv
 table with trilinear interpolation, the fixed-point uint8 pipelines, the inverse-sRGB spline):
@@ -473,7 +473,9 @@ def _build_table():
     # Bayer (cv_color_bayer): (dcn, blue, start_with_green) for the BG, GB, RG, GR layouts
     for first, dcn in ((46, 3), (139, 4), (86, 1)):
         for k, (blue, green) in enumerate(((-1, 0), (-1, 1), (1, 0), (1, 1))):
-            t[first + k] = ("bayer", (dcn, blue, green), (1,), ("uint8", "uint16"))
+            t[first + k] = ("bayer", (dcn, blue, green, 0), (1,), ("uint8", "uint16"))
+    for k, (blue, green) in enumerate(((-1, 0), (-1, 1), (1, 0), (1, 1))):  # edge-aware: BGR/RGB only
+        t[135 + k] = ("bayer", (3, blue, green, 1), (1,), ("uint8", "uint16"))
     return t
 
 
@@ -623,6 +625,8 @@ def _packed(fn, img, kind, params, dstCn, key):
         if dcn not in (3, 4):
             raise fail(fn, f"Invalid number of channels in output image: 'VDcn::contains(dcn)' where dcn is {dcn}")
         params[1 if kind != "bayer" else 0] = dcn
+    if kind == "bayer" and params[3] and dcn not in (0, 3):
+        raise fail(fn, f"Invalid number of channels in output image: 'scn == 1 && dcn == 3' where dcn is {dcn}")
     if kind == "bayer" and params[0] == 1 and dcn not in (0, 1):
         raise fail(fn, f"Invalid number of channels in output image: 'scn == 1 && dcn == 1' where dcn is {dcn}")
     if kind == "422" and params[0] != 2 and img.shape[1] % 2:

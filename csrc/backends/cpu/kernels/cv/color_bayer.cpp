@@ -9,6 +9,8 @@
 // columns when only the width is that small). Row r (from 0 at the first inner row) swaps the
 // blue/red sides and the green phase of row r - 1.
 //
+// The _EA codes choose the green at red/blue sites by the smaller gradient (rgb_row).
+//
 // Gray weights the same neighbourhood with cv2's 14-bit luma weights in unsigned 32-bit
 // arithmetic (uint16 sums may wrap, as in cv2). For uint8, cv2 computes whole blocks of 14
 // pixels with 16-bit SIMD (a rounded-down high product per term, and a stray bit from the
@@ -16,6 +18,7 @@
 // for the same blocks, so the results match at every position.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -39,15 +42,22 @@ inline unsigned mulhi16(unsigned a, unsigned b) { return ((a & 0xffff) * (b & 0x
 
 // One output row of colour: rows T, M, B of the source around it, w inner pixels starting at
 // column 1 of d (a full output row, dcn channels).
+// Edge-aware (ea): green at a red/blue site averages the pair, vertical or horizontal, whose
+// difference is not larger than the other's (horizontal on ties), as cv2's _EA codes do.
 template <class T>
-void rgb_row(const T* t, const T* m, const T* b, T* d, int64_t w, int dcn, int blue, bool green) {
+void rgb_row(const T* t, const T* m, const T* b, T* d, int64_t w, int dcn, int blue, bool green, bool ea) {
   const T alpha = std::numeric_limits<T>::max();
   const int lo = 1 - blue, hi = 1 + blue;
   T* o = d + dcn;
   for (int64_t j = 0; j < w; ++j, o += dcn) {
     if (((j + (green ? 1 : 0)) & 1) == 0) {
       o[lo] = T((t[j] + t[j + 2] + b[j] + b[j + 2] + 2) >> 2);
-      o[1] = T((t[j + 1] + m[j] + m[j + 2] + b[j + 1] + 2) >> 2);
+      if (!ea) {
+        o[1] = T((t[j + 1] + m[j] + m[j + 2] + b[j + 1] + 2) >> 2);
+      } else {
+        const int dh = std::abs(int(m[j]) - int(m[j + 2])), dv = std::abs(int(b[j + 1]) - int(t[j + 1]));
+        o[1] = T(dh > dv ? (t[j + 1] + b[j + 1] + 1) >> 1 : (m[j] + m[j + 2] + 1) >> 1);
+      }
       o[hi] = m[j + 1];
     } else {
       o[lo] = T((t[j + 1] + b[j + 1] + 1) >> 1);
@@ -113,7 +123,7 @@ class BayerKernel final : public backend::Kernel {
  public:
   explicit BayerKernel(const backend::StepDesc& s) : dtype_(s.inputs[0].dtype) {
     const auto& p = s.params->ints;
-    dcn_ = int(p[0]), blue_ = int(p[1]), green_ = p[2] != 0;
+    dcn_ = int(p[0]), blue_ = int(p[1]), green_ = p[2] != 0, ea_ = p.size() > 3 && p[3] != 0;
     h_ = s.inputs[0].shape[0];
     w_ = s.inputs[0].shape[1];
   }
@@ -131,7 +141,7 @@ class BayerKernel final : public backend::Kernel {
     const int64_t h = h_, w = w_, row = w * dcn_;
     if (h < 3 || w < 3) {
       std::fill(dst, dst + h * row, T(0));
-      if (dcn_ == 4 && h >= 3)
+      if (dcn_ == 4 && h >= 3 && !ea_)
         for (int64_t i = 0; i < h * w; ++i) dst[i * 4 + 3] = std::numeric_limits<T>::max();
       return;
     }
@@ -147,7 +157,7 @@ class BayerKernel final : public backend::Kernel {
           if ((blue_ > 0) != odd) std::swap(bc, rc);
           gray_row(t, t + w, t + 2 * w, d, w - 2, green, bc, rc);
         } else {
-          rgb_row(t, t + w, t + 2 * w, d, w - 2, dcn_, odd ? -blue_ : blue_, green);
+          rgb_row(t, t + w, t + 2 * w, d, w - 2, dcn_, odd ? -blue_ : blue_, green, ea_);
         }
       }
     });
@@ -157,7 +167,7 @@ class BayerKernel final : public backend::Kernel {
 
   DType dtype_;
   int dcn_ = 3, blue_ = -1;
-  bool green_ = false;
+  bool green_ = false, ea_ = false;
   int64_t h_ = 0, w_ = 0;
 };
 
