@@ -161,7 +161,7 @@ def test_repeated_calls_use_the_memo_and_agree():
     for _ in range(3):
         check(cv.cvtColor(b, 88), cv2.cvtColor(b, 88))
     odd = rand((9, 13, 2))  # same code and channel count, odd width: still refused after the memo
-    with pytest.raises((cv.error, ValueError), match=r"^\[mnn\.cv\.cvtColor\]"):
+    with pytest.raises(cv.error, match=r"^\[mnn\.cv\.cvtColor\]"):
         numpy.asarray(cv.cvtColor(odd, 116, dstCn=4))
     check(cv.cvtColor(odd, 124), cv2.cvtColor(odd, 124))  # Y extraction takes odd widths
 
@@ -175,7 +175,6 @@ def test_repeated_calls_use_the_memo_and_agree():
     (numpy.zeros((5, 6, 3), numpy.uint8), 20, {}),             # gray source has 1 channel
     (numpy.zeros((5, 7, 2), numpy.uint8), 115, {}),            # 4:2:2 needs an even width
     (numpy.zeros((5, 7, 3), numpy.uint8), 148, {}),
-    (numpy.zeros((5, 6, 4), numpy.uint8), 148, {}),            # BGR2YUV_YUY2 takes 3 channels
     (numpy.zeros((5, 6, 2), numpy.uint16), 115, {}),
     (numpy.zeros((5, 6, 3), numpy.uint8), 125, {}),            # mRGBA needs 4 channels
     (numpy.zeros((5, 6, 4), numpy.uint16), 126, {}),

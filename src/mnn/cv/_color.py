@@ -408,7 +408,7 @@ def _build_table():
     t = {}
     # BGR <-> RGB, with alpha added (filled with the depth's maximum), kept or dropped.
     for code, dcn, swap in ((0, 4, False), (1, 3, False), (2, 4, True), (3, 3, True), (4, 3, True), (5, 4, True)):
-        t[code] = ("perm", (dcn, swap), (3, 4), _U8_U16_F32)
+        t[code] = ("perm", (dcn, swap), (1, 3, 4), _U8_U16_F32)  # cv2 5.0 reads 1 channel as gray
     for code, bidx in ((6, 0), (7, 2), (10, 0), (11, 2)):
         t[code] = (_GRAY, (bidx,), (3, 4), _U8_U16_F32)
     t[8] = (_FROMGRAY, (3,), (1,), _U8_U16_F32)
@@ -445,9 +445,9 @@ def _build_table():
                                   (102, 4, 2, 1), (103, 4, 0, 1), (104, 4, 2, 0), (105, 4, 0, 0)):
         t[code] = (_YUV420P, (dcn, bidx, uidx), (1,), ("uint8",))
     t[106] = ("y_plane", (), (1,), ("uint8",))
-    for code, scn, bidx, uidx in ((127, 3, 2, 0), (128, 3, 0, 0), (129, 4, 2, 0), (130, 4, 0, 0),
+    for code, _scn, bidx, uidx in ((127, 3, 2, 0), (128, 3, 0, 0), (129, 4, 2, 0), (130, 4, 0, 0),
                                   (131, 3, 2, 1), (132, 3, 0, 1), (133, 4, 2, 1), (134, 4, 0, 1)):
-        t[code] = (_TO_YUV420P, (bidx, uidx), (scn,), ("uint8",))
+        t[code] = (_TO_YUV420P, (bidx, uidx), (3, 4), ("uint8",))  # cv2 takes either count for any code
     # 16-bit packed BGR565/BGR555 (cv_color_5x5): (direction, channels, bidx, green bits)
     for gbits, base in ((6, 12), (5, 22)):
         for off, scn, bidx in ((0, (3, 4), 0), (1, (3, 4), 2), (4, (3, 4), 0), (5, (3, 4), 2)):
@@ -464,10 +464,10 @@ def _build_table():
         t[code] = ("422", (0, dcn, bidx, uidx, yidx), (2,), ("uint8",))
     t[123] = ("422", (2, 1, 0, 0, 1), (2,), ("uint8",))
     t[124] = ("422", (2, 1, 0, 0, 0), (2,), ("uint8",))
-    for code, scn, bidx, uidx, yidx in ((143, 3, 2, 0, 1), (144, 3, 0, 0, 1), (145, 4, 2, 0, 1), (146, 4, 0, 0, 1),
+    for code, _scn, bidx, uidx, yidx in ((143, 3, 2, 0, 1), (144, 3, 0, 0, 1), (145, 4, 2, 0, 1), (146, 4, 0, 0, 1),
                                         (147, 3, 2, 0, 0), (148, 3, 0, 0, 0), (149, 3, 2, 1, 0), (150, 3, 0, 1, 0),
                                         (151, 4, 2, 0, 0), (152, 4, 0, 0, 0), (153, 4, 2, 1, 0), (154, 4, 0, 1, 0)):
-        t[code] = ("422", (1, scn, bidx, uidx, yidx), (scn,), ("uint8",))
+        t[code] = ("422", (1, scn, bidx, uidx, yidx), (3, 4), ("uint8",))  # as the 4:2:0 encoders
     t[125] = ("mrgba", (0,), (4,), ("uint8",))
     t[126] = ("mrgba", (1,), (4,), ("uint8",))
     # Bayer (cv_color_bayer): (dcn, blue, start_with_green) for the BG, GB, RG, GR layouts
@@ -555,6 +555,10 @@ def _cvt_color(src, code, dstCn, key):
         return _packed(fn, img, kind, params, dstCn, key)
     if kind == "perm":
         dcn, swap = params
+        if scn == 1:
+            if img.ndim == 3:
+                img = img.reshape(img.shape[0], img.shape[1])
+            return _prim(_FROMGRAY, img, [dcn])
         order = [2, 1, 0] if swap else [0, 1, 2]
         if dcn == 4:
             order.append(3 if scn == 4 else -1)
@@ -617,6 +621,8 @@ _PACKED_PRIMS = {"5x5": "cv_color_5x5", "422": "cv_color_422", "mrgba": "cv_colo
 
 def _packed(fn, img, kind, params, dstCn, key):
     params = list(params)
+    if (kind == "5x5" and params[0] == 0) or (kind == "422" and params[0] == 1):
+        params[1] = channels(img)  # encoders take 3 or 4 channels whatever the code says
     # where cv2 lets dstCn choose the output's channels: decoding to colour (3 or 4)
     to_colour = (kind == "5x5" and params[0] == 1) or (kind == "422" and params[0] == 0) or \
                 (kind == "bayer" and params[0] != 1)
@@ -629,8 +635,10 @@ def _packed(fn, img, kind, params, dstCn, key):
         raise fail(fn, f"Invalid number of channels in output image: 'scn == 1 && dcn == 3' where dcn is {dcn}")
     if kind == "bayer" and params[0] == 1 and dcn not in (0, 1):
         raise fail(fn, f"Invalid number of channels in output image: 'scn == 1 && dcn == 1' where dcn is {dcn}")
-    if kind == "422" and params[0] != 2 and img.shape[1] % 2:
-        raise fail(fn, f"Bad size of 4:2:2 image: 'sz.width % 2 == 0' where sz is {img.shape[1]}x{img.shape[0]}")
+    if kind == "422" and params[0] != 2:
+        if img.shape[1] % 2:
+            raise fail(fn, f"Bad size of 4:2:2 image: 'sz.width % 2 == 0' where sz is {img.shape[1]}x{img.shape[0]}")
+        key = None  # the memo skips this check: an odd width must still raise cv2's error
     if img.ndim == 3 and img.shape[2] == 1:
         img = img.reshape(img.shape[0], img.shape[1])
         key = None  # the memo is keyed on the image's own shape

@@ -12,16 +12,14 @@
 // The _EA codes choose the green at red/blue sites by the smaller gradient (rgb_row).
 //
 // Gray weights the same neighbourhood with cv2's 14-bit luma weights in unsigned 32-bit
-// arithmetic (uint16 sums may wrap, as in cv2). For uint8, cv2 computes whole blocks of 14
-// pixels with 16-bit SIMD (a rounded-down high product per term, and a stray bit from the
-// neighbouring byte in the vertical green sum): gray_block_u8 reproduces that arithmetic
-// for the same blocks, so the results match at every position.
+// arithmetic (uint16 sums may wrap, as in cv2). cv2's source also has a 16-bit SIMD gray path
+// with other rounding, but the cv2 5.0 wheels give the scalar formula's result everywhere
+// (tests/cv/test_color10.py checks every row length up to 65), so only that one is written.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <type_traits>
 
 #include "core/threadpool.h"
 #include "prims/registry.h"
@@ -34,11 +32,8 @@ namespace {
 
 constexpr unsigned kR2Y = 4899, kG2Y = 9617, kB2Y = 1868;
 constexpr int kShift = 14;
-// cv2's SIMD gray blocks (128-bit registers): 14 pixels each, while 18 remain in the row.
-constexpr int kBlock = 14, kBlockNeed = 18;
 
 inline unsigned descale(unsigned x, int n) { return (x + (1u << (n - 1))) >> n; }
-inline unsigned mulhi16(unsigned a, unsigned b) { return ((a & 0xffff) * (b & 0xffff)) >> 16; }
 
 // One output row of colour: rows T, M, B of the source around it, w inner pixels starting at
 // column 1 of d (a full output row, dcn channels).
@@ -85,23 +80,6 @@ inline T gray_px(const T* t, const T* m, const T* b, int64_t j, bool green_site,
   return T(descale(t0 + t1 + t2, kShift + 1));
 }
 
-// cv2's 16-bit SIMD arithmetic for the pixel pair at p (red/blue site p, green site p + 1).
-inline void gray_pair_simd_u8(const uint8_t* t, const uint8_t* m, const uint8_t* b, int64_t p, unsigned bc,
-                              unsigned rc, uint8_t* o) {
-  const unsigned kb = 2 * rc, kg = 2 * kG2Y, kr = 2 * bc;
-  const unsigned b0 = 2u * (t[p] + b[p]) + 2u * (t[p + 2] + b[p + 2]);
-  const unsigned b1 = 4u * (t[p + 2] + b[p + 2]);
-  // the vertical green sum shifts a 16-bit pair right by 7: the red/blue byte's top bit joins it
-  const unsigned g0 = 2u * t[p + 1] + (t[p] >> 7) + 2u * b[p + 1] + (b[p] >> 7) + 2u * m[p + 2] + 2u * m[p];
-  const unsigned g1 = 8u * m[p + 2];
-  const unsigned r0 = 8u * m[p + 1];
-  const unsigned r1 = 4u * (m[p + 3] + m[p + 1]);
-  const unsigned e = (mulhi16(b0, kb) + mulhi16(g0, kg) + mulhi16(r0, kr)) >> 2;
-  const unsigned od = (mulhi16(b1, kb) + mulhi16(g1, kg) + mulhi16(r1, kr)) >> 2;
-  o[0] = uint8_t(std::min(e, 255u));
-  o[1] = uint8_t(std::min(od, 255u));
-}
-
 template <class T>
 void gray_row(const T* t, const T* m, const T* b, T* d, int64_t w, bool green, unsigned bc, unsigned rc) {
   T* o = d + 1;
@@ -109,10 +87,6 @@ void gray_row(const T* t, const T* m, const T* b, T* d, int64_t w, bool green, u
   if (green) {
     o[0] = gray_px(t, m, b, 0, true, bc, rc);
     j = 1;
-  }
-  if constexpr (std::is_same_v<T, uint8_t>) {
-    for (; j + kBlockNeed <= w; j += kBlock)
-      for (int k = 0; k < kBlock; k += 2) gray_pair_simd_u8(t, m, b, j + k, bc, rc, o + j + k);
   }
   for (; j < w; ++j) o[j] = gray_px(t, m, b, j, ((j + (green ? 1 : 0)) & 1) != 0, bc, rc);
   d[0] = d[1];

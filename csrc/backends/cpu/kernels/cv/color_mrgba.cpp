@@ -1,5 +1,6 @@
 // cv_color_mrgba (shape rule: ops/cv/color_ext.cpp): RGBA <-> alpha-premultiplied RGBA (uint8),
-// as cv2 rounds it: premultiply c' = (c * a + 128) / 255; un-premultiply
+// as cv2 5.0 rounds it: premultiply c' = (c * a + 127) / 255 (c * a / 255 to nearest; it is
+// never a half); un-premultiply
 // c = min(255, (c' * 255 + a / 2) / a), 0 where a is 0. Alpha is copied either way.
 #include <cstdint>
 
@@ -15,7 +16,7 @@ namespace {
 void premultiply(const uint8_t* s, uint8_t* d, int64_t n) {
   for (int64_t i = 0; i < n; ++i, s += 4, d += 4) {
     const unsigned a = s[3];
-    for (int c = 0; c < 3; ++c) d[c] = static_cast<uint8_t>((s[c] * a + 128) / 255);
+    for (int c = 0; c < 3; ++c) d[c] = static_cast<uint8_t>((s[c] * a + 127) / 255);
     d[3] = s[3];
   }
 }
