@@ -8,9 +8,10 @@
 //   cv_color_422    ints: [dir, cn, bidx, uidx, yidx]  packed 4:2:2 (YUY2/UYVY/YVYU), HxWx2
 //                   dir 0: HxWx2 -> HxWx{3,4}, 1: HxWx{3,4} -> HxWx2 (W even), 2: HxWx2 -> HxW (Y)
 //   cv_color_mrgba  ints: [dir]  RGBA <-> alpha-premultiplied RGBA, HxWx4 uint8
-//   cv_color_bayer  ints: [dcn, blue, start_with_green, edge_aware]  raw Bayer HxW (uint8/uint16)
+//   cv_color_bayer  ints: [dcn, blue, start_with_green, algo]  raw Bayer HxW (uint8/uint16)
 //                   -> HxWxdcn (dcn 1: gray, 3 or 4: colour; blue is -1 or 1 as cv2's bilinear
-//                   demosaicing names it; edge_aware 1 only with dcn 3)
+//                   demosaicing names it; algo 0 bilinear, 1 edge-aware, 2 VNG (uint8): the
+//                   last two with dcn 3 only)
 #include <string>
 
 #include "core/error.h"
@@ -83,7 +84,10 @@ prims::PrimMeta infer_bayer(const std::vector<NodePtr>& in, const Params& p) {
   expect_cn(channels_of(a), 1);
   const int64_t dcn = p.ints.at(0);
   if (dcn != 1 && dcn != 3 && dcn != 4) bad("invalid number of output channels " + std::to_string(dcn));
-  if (p.ints.size() > 3 && p.ints[3] != 0 && dcn != 3) bad("edge-aware demosaicing gives 3 channels");
+  const int64_t algo = p.ints.size() > 3 ? p.ints[3] : 0;
+  if (algo < 0 || algo > 2) bad("unknown demosaicing algorithm");
+  if (algo != 0 && dcn != 3) bad("edge-aware and VNG demosaicing give 3 channels");
+  if (algo == 2 && a->dtype != DType::UInt8) bad("VNG demosaicing needs uint8");
   return {a->dtype, image_shape(a->shape[0], a->shape[1], dcn)};
 }
 

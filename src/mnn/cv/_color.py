@@ -6,10 +6,11 @@ primitive's parameters and raises cv2's errors for channel counts and depths cv2
 Supported: RGB/BGR channel swaps with alpha added or dropped, GRAY, XYZ, YCrCb, YUV, HSV(_FULL),
 HLS(_FULL), Lab and Luv (both ways), sRGB and linear, and the camera formats NV12/NV21/YV12/I420
 (to RGB/BGR/RGBA/BGRA/GRAY, and RGB/BGR(A) to I420/YV12), 16-bit packed BGR565/BGR555 both ways,
-packed YUV 4:2:2 (YUY2/UYVY/YVYU) both ways, RGBA <-> mRGBA, and bilinear Bayer demosaicing to
-BGR(A)/RGB(A)/GRAY and edge-aware to BGR/RGB (uint8 and uint16). These four families are their own primitives
-(csrc/ops/cv/color_ext.cpp, kernels in csrc/backends/cpu/kernels/cv/color_*.cpp). Bayer VNG
-(codes 62-65) raises mnn.cv.error naming the code.
+packed YUV 4:2:2 (YUY2/UYVY/YVYU) both ways, RGBA <-> mRGBA, and Bayer demosaicing: bilinear to
+BGR(A)/RGB(A)/GRAY and edge-aware to BGR/RGB (uint8 and uint16), VNG to BGR/RGB (uint8). These
+four families are their own primitives (csrc/ops/cv/color_ext.cpp, kernels in
+csrc/backends/cpu/kernels/cv/color_*.cpp). VNG with dstCn=4 is refused (cv2 writes 3-channel
+pixels into a 4-channel image there).
 
 Lab/Luv reproduce cv2's tables (gamma and cube-root tables and splines, the 33^3 RGB->Lab/Luv
 table with trilinear interpolation, the fixed-point uint8 pipelines, the inverse-sRGB spline):
@@ -476,6 +477,7 @@ def _build_table():
             t[first + k] = ("bayer", (dcn, blue, green, 0), (1,), ("uint8", "uint16"))
     for k, (blue, green) in enumerate(((-1, 0), (-1, 1), (1, 0), (1, 1))):  # edge-aware: BGR/RGB only
         t[135 + k] = ("bayer", (3, blue, green, 1), (1,), ("uint8", "uint16"))
+        t[62 + k] = ("bayer", (3, blue, green, 2), (1,), ("uint8",))  # VNG
     return t
 
 
@@ -632,7 +634,9 @@ def _packed(fn, img, kind, params, dstCn, key):
             raise fail(fn, f"Invalid number of channels in output image: 'VDcn::contains(dcn)' where dcn is {dcn}")
         params[1 if kind != "bayer" else 0] = dcn
     if kind == "bayer" and params[3] and dcn not in (0, 3):
-        raise fail(fn, f"Invalid number of channels in output image: 'scn == 1 && dcn == 3' where dcn is {dcn}")
+        # cv2 refuses 4 for _EA; for _VNG it accepts 4 but writes 3-channel pixels into it
+        raise fail(fn, f"Invalid number of channels in output image: 'scn == 1 && dcn == 3' where dcn is {dcn}"
+                       + (" (mnn.cv gives VNG only as 3 channels)" if params[3] == 2 else ""))
     if kind == "bayer" and params[0] == 1 and dcn not in (0, 1):
         raise fail(fn, f"Invalid number of channels in output image: 'scn == 1 && dcn == 1' where dcn is {dcn}")
     if kind == "422" and params[0] != 2:

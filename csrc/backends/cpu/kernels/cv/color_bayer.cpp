@@ -9,7 +9,8 @@
 // columns when only the width is that small). Row r (from 0 at the first inner row) swaps the
 // blue/red sides and the green phase of row r - 1.
 //
-// The _EA codes choose the green at red/blue sites by the smaller gradient (rgb_row).
+// The _EA codes choose the green at red/blue sites by the smaller gradient (rgb_row); the _VNG
+// codes are in color_bayer_vng.cpp.
 //
 // Gray weights the same neighbourhood with cv2's 14-bit luma weights in unsigned 32-bit
 // arithmetic (uint16 sums may wrap, as in cv2). cv2's source also has a 16-bit SIMD gray path
@@ -20,7 +21,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
+#include "backends/cpu/kernels/cv/color_bayer_vng.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
@@ -97,7 +100,9 @@ class BayerKernel final : public backend::Kernel {
  public:
   explicit BayerKernel(const backend::StepDesc& s) : dtype_(s.inputs[0].dtype) {
     const auto& p = s.params->ints;
-    dcn_ = int(p[0]), blue_ = int(p[1]), green_ = p[2] != 0, ea_ = p.size() > 3 && p[3] != 0;
+    dcn_ = int(p[0]), blue_ = int(p[1]), green_ = p[2] != 0;
+    const int64_t algo = p.size() > 3 ? p[3] : 0;  // 0 bilinear, 1 edge-aware, 2 VNG
+    ea_ = algo == 1, vng_ = algo == 2;
     h_ = s.inputs[0].shape[0];
     w_ = s.inputs[0].shape[1];
   }
@@ -113,6 +118,15 @@ class BayerKernel final : public backend::Kernel {
     const T* src = reinterpret_cast<const T*>(in);
     T* dst = reinterpret_cast<T*>(out);
     const int64_t h = h_, w = w_, row = w * dcn_;
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      if (vng_ && std::min(h, w) >= 8) {
+        bayer_vng_u8(src, dst, h, w, blue_ < 0 ? 0 : 2, green_);
+        return;
+      }
+    }
+    // VNG under 8 pixels a side: cv2 demosaics bilinearly
+    const int blue0 = blue_;
+    const bool green0 = green_;
     if (h < 3 || w < 3) {
       std::fill(dst, dst + h * row, T(0));
       if (dcn_ == 4 && h >= 3 && !ea_)
@@ -123,7 +137,7 @@ class BayerKernel final : public backend::Kernel {
       for (int64_t r = r0; r < r1; ++r) {
         const T* t = src + r * w;
         const bool odd = (r & 1) != 0;
-        const bool green = green_ != odd;
+        const bool green = green0 != odd;
         T* d = dst + (r + 1) * row;
         if (dcn_ == 1) {
           // blue_ < 0 marks the BG/GB layouts, whose first inner row weights blue at its red/blue sites
@@ -131,7 +145,7 @@ class BayerKernel final : public backend::Kernel {
           if ((blue_ > 0) != odd) std::swap(bc, rc);
           gray_row(t, t + w, t + 2 * w, d, w - 2, green, bc, rc);
         } else {
-          rgb_row(t, t + w, t + 2 * w, d, w - 2, dcn_, odd ? -blue_ : blue_, green, ea_);
+          rgb_row(t, t + w, t + 2 * w, d, w - 2, dcn_, odd ? -blue0 : blue0, green, ea_);
         }
       }
     });
@@ -141,7 +155,7 @@ class BayerKernel final : public backend::Kernel {
 
   DType dtype_;
   int dcn_ = 3, blue_ = -1;
-  bool green_ = false, ea_ = false;
+  bool green_ = false, ea_ = false, vng_ = false;
   int64_t h_ = 0, w_ = 0;
 };
 
