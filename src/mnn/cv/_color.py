@@ -446,13 +446,15 @@ def _build_table():
                                   (102, 4, 2, 1), (103, 4, 0, 1), (104, 4, 2, 0), (105, 4, 0, 0)):
         t[code] = (_YUV420P, (dcn, bidx, uidx), (1,), ("uint8",))
     t[106] = ("y_plane", (), (1,), ("uint8",))
-    for code, _scn, bidx, uidx in ((127, 3, 2, 0), (128, 3, 0, 0), (129, 4, 2, 0), (130, 4, 0, 0),
-                                  (131, 3, 2, 1), (132, 3, 0, 1), (133, 4, 2, 1), (134, 4, 0, 1)):
-        t[code] = (_TO_YUV420P, (bidx, uidx), (3, 4), ("uint8",))  # cv2 takes either count for any code
+    # to I420/YV12: cv2 takes 3 or 4 channels whatever the code's name says
+    for code, bidx, uidx in ((127, 2, 0), (128, 0, 0), (129, 2, 0), (130, 0, 0),
+                             (131, 2, 1), (132, 0, 1), (133, 2, 1), (134, 0, 1)):
+        t[code] = (_TO_YUV420P, (bidx, uidx), (3, 4), ("uint8",))
     # 16-bit packed BGR565/BGR555 (cv_color_5x5): (direction, channels, bidx, green bits)
+    # (the encoders' channel count, 3 or 4 for every code, is the image's)
     for gbits, base in ((6, 12), (5, 22)):
-        for off, scn, bidx in ((0, (3, 4), 0), (1, (3, 4), 2), (4, (3, 4), 0), (5, (3, 4), 2)):
-            t[base + off] = ("5x5", (0, 0, bidx, gbits), scn, ("uint8",))
+        for off, bidx in ((0, 0), (1, 2), (4, 0), (5, 2)):
+            t[base + off] = ("5x5", (0, 0, bidx, gbits), (3, 4), ("uint8",))
         for off, dcn, bidx in ((2, 3, 0), (3, 3, 2), (6, 4, 0), (7, 4, 2)):
             t[base + off] = ("5x5", (1, dcn, bidx, gbits), (2,), ("uint8",))
         t[base + 8] = ("5x5", (2, 1, 0, gbits), (1,), ("uint8",))
@@ -465,19 +467,21 @@ def _build_table():
         t[code] = ("422", (0, dcn, bidx, uidx, yidx), (2,), ("uint8",))
     t[123] = ("422", (2, 1, 0, 0, 1), (2,), ("uint8",))
     t[124] = ("422", (2, 1, 0, 0, 0), (2,), ("uint8",))
-    for code, _scn, bidx, uidx, yidx in ((143, 3, 2, 0, 1), (144, 3, 0, 0, 1), (145, 4, 2, 0, 1), (146, 4, 0, 0, 1),
-                                        (147, 3, 2, 0, 0), (148, 3, 0, 0, 0), (149, 3, 2, 1, 0), (150, 3, 0, 1, 0),
-                                        (151, 4, 2, 0, 0), (152, 4, 0, 0, 0), (153, 4, 2, 1, 0), (154, 4, 0, 1, 0)):
-        t[code] = ("422", (1, scn, bidx, uidx, yidx), (3, 4), ("uint8",))  # as the 4:2:0 encoders
+    # encoders: the channel count (3 or 4, whatever the code's name says) is the image's
+    for code, bidx, uidx, yidx in ((143, 2, 0, 1), (144, 0, 0, 1), (145, 2, 0, 1), (146, 0, 0, 1),
+                                   (147, 2, 0, 0), (148, 0, 0, 0), (149, 2, 1, 0), (150, 0, 1, 0),
+                                   (151, 2, 0, 0), (152, 0, 0, 0), (153, 2, 1, 0), (154, 0, 1, 0)):
+        t[code] = ("422", (1, 0, bidx, uidx, yidx), (3, 4), ("uint8",))
     t[125] = ("mrgba", (0,), (4,), ("uint8",))
     t[126] = ("mrgba", (1,), (4,), ("uint8",))
-    # Bayer (cv_color_bayer): (dcn, blue, start_with_green) for the BG, GB, RG, GR layouts
+    # Bayer (cv_color_bayer): (dcn, blue, start_with_green, algorithm) for the BG, GB, RG, GR
+    # layouts; algorithm 0 bilinear, 1 edge-aware, 2 VNG
     for first, dcn in ((46, 3), (139, 4), (86, 1)):
         for k, (blue, green) in enumerate(((-1, 0), (-1, 1), (1, 0), (1, 1))):
             t[first + k] = ("bayer", (dcn, blue, green, 0), (1,), ("uint8", "uint16"))
-    for k, (blue, green) in enumerate(((-1, 0), (-1, 1), (1, 0), (1, 1))):  # edge-aware: BGR/RGB only
+    for k, (blue, green) in enumerate(((-1, 0), (-1, 1), (1, 0), (1, 1))):  # BGR/RGB only
         t[135 + k] = ("bayer", (3, blue, green, 1), (1,), ("uint8", "uint16"))
-        t[62 + k] = ("bayer", (3, blue, green, 2), (1,), ("uint8",))  # VNG
+        t[62 + k] = ("bayer", (3, blue, green, 2), (1,), ("uint8",))
     return t
 
 

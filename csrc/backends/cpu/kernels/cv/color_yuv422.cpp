@@ -31,7 +31,10 @@ inline void decode_px(int Y, int ruv, int guv, int buv, uint8_t* d, int dcn, int
   if (dcn == 4) d[3] = 255;
 }
 
-void decode_row(const uint8_t* s, uint8_t* d, int64_t w, int dcn, int bidx, int ui, int vi, int yi) {
+// Templated on the layout so the byte offsets are constants (the compiler then keeps the
+// whole pair in registers).
+template <int dcn, int bidx, int ui, int vi, int yi>
+void decode_row(const uint8_t* s, uint8_t* d, int64_t w) {
   for (int64_t i = 0; i + 1 < w; i += 2, s += 4, d += 2 * dcn) {
     const int u = s[ui] - 128, v = s[vi] - 128;
     const int ruv = (1 << (kShift - 1)) + kCVR * v;
@@ -60,6 +63,20 @@ void encode_row(const uint8_t* s, uint8_t* d, int64_t w, int scn, int bidx, int 
   }
 }
 
+using DecodeFn = void (*)(const uint8_t*, uint8_t*, int64_t);
+
+template <int dcn, int bidx>
+DecodeFn pick_layout(int yi, int ui) {
+  if (yi == 1) return &decode_row<dcn, bidx, 0, 2, 1>;  // UYVY
+  if (ui == 1) return &decode_row<dcn, bidx, 1, 3, 0>;  // YUY2
+  return &decode_row<dcn, bidx, 3, 1, 0>;               // YVYU
+}
+
+DecodeFn pick_decode(int dcn, int bidx, int yi, int ui) {
+  if (dcn == 3) return bidx == 0 ? pick_layout<3, 0>(yi, ui) : pick_layout<3, 2>(yi, ui);
+  return bidx == 0 ? pick_layout<4, 0>(yi, ui) : pick_layout<4, 2>(yi, ui);
+}
+
 class Yuv422Kernel final : public backend::Kernel {
  public:
   explicit Yuv422Kernel(const backend::StepDesc& s) {
@@ -78,11 +95,12 @@ class Yuv422Kernel final : public backend::Kernel {
     uint8_t* dst = reinterpret_cast<uint8_t*>(out);
     const int64_t w = w_;
     const int scn = dir_ == 1 ? cn_ : 2, dcn = dir_ == 0 ? cn_ : dir_ == 1 ? 2 : 1;
+    const DecodeFn decode = pick_decode(cn_, bidx_, yi_, ui_);
     parallel_for(h_, std::max<int64_t>(1, 16384 / std::max<int64_t>(w, 1)), [&](int64_t r0, int64_t r1) {
       for (int64_t y = r0; y < r1; ++y) {
         const uint8_t* s = src + y * w * scn;
         uint8_t* d = dst + y * w * dcn;
-        if (dir_ == 0) decode_row(s, d, w, cn_, bidx_, ui_, vi_, yi_);
+        if (dir_ == 0) decode(s, d, w);
         else if (dir_ == 1) encode_row(s, d, w, cn_, bidx_, ui_, vi_, yi_);
         else
           for (int64_t x = 0; x < w; ++x) d[x] = s[2 * x + yi_];
