@@ -142,11 +142,15 @@ def test_single_channel_3d_input():
 
 @pytest.mark.parametrize("code,dcn", [(14, 4), (18, 3), (29, 3), (24, 4), (108, 4), (112, 3), (121, 3),
                                       (46, 4), (139, 3), (142, 3), (21, 3), (31, 4), (123, 4), (12, 4),
-                                      (144, 3), (125, 3), (86, 1), (135, 3), (63, 3)])
+                                      (144, 3), (125, 3), (86, 1), (135, 3), (63, 3),
+                                      (0, 3), (1, 4), (2, 3), (3, 4), (4, 4), (5, 3)])
 def test_dstcn(code, dcn):
-    cn = src_channels(code)[0]
+    cn = src_channels(code)[0] if code > 5 else 4
     a = rand((7, 10) if cn == 1 else (7, 10, cn))
     check(cv.cvtColor(a, code, dstCn=dcn), cv2.cvtColor(a, code, dstCn=dcn))
+    if code <= 5:  # the channel swaps also take 3 channels, and 1 (as gray)
+        for b in (a[:, :, :3], a[:, :, 0]):
+            check(cv.cvtColor(b, code, dstCn=dcn), cv2.cvtColor(b, code, dstCn=dcn))
     if code in BAYER and code not in VNG:
         a16 = a.astype(numpy.uint16) * 257
         check(cv.cvtColor(a16, code, dstCn=dcn), cv2.cvtColor(a16, code, dstCn=dcn))
@@ -181,6 +185,8 @@ def test_repeated_calls_use_the_memo_and_agree():
     (numpy.zeros((5, 6, 3), numpy.uint8), 46, {}),             # Bayer is one channel
     (numpy.zeros((5, 6), numpy.float32), 46, {}),
     (numpy.zeros((5, 6), numpy.uint8), 46, {"dstCn": 1}),
+    (numpy.zeros((5, 6, 3), numpy.uint8), 4, {"dstCn": 1}),     # channel swaps give 3 or 4
+    (numpy.zeros((5, 6), numpy.uint8), 0, {"dstCn": 2}),
     (numpy.zeros((5, 6), numpy.uint8), 86, {"dstCn": 3}),
     (numpy.zeros((5, 6), numpy.uint8), 135, {"dstCn": 4}),    # edge-aware gives 3 channels only
     (numpy.zeros((5, 6), numpy.float32), 138, {}),

@@ -561,6 +561,10 @@ def _cvt_color(src, code, dstCn, key):
         return _packed(fn, img, kind, params, dstCn, key)
     if kind == "perm":
         dcn, swap = params
+        if dstCn not in (0, None):  # cv2 lets dstCn add or drop the alpha channel here too
+            dcn = int(dstCn)
+            if dcn not in (3, 4):
+                raise fail(fn, f"Invalid number of channels in output image: 'VDcn::contains(dcn)' where dcn is {dcn}")
         if scn == 1:
             if img.ndim == 3:
                 img = img.reshape(img.shape[0], img.shape[1])
