@@ -205,7 +205,6 @@ KNOWN = {}
 for _c in ("warpAffine_nearest", "warpPerspective_nearest", "remap_nearest"):
     for _n in CNS:
         KNOWN[(_c, "int32", _n)] = "mnn raises 'unsupported depth int32'; cv2 5.0 warps int32 with INTER_NEAREST"
-KNOWN[("cvtColor_gray", "uint8", 2)] = "COLOR_BGR5652BGR (code 14) is not supported by mnn.cv"
 
 
 def _cmp(got, want, tol, ftol, where="out", atol=0.0):

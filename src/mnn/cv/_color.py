@@ -5,8 +5,12 @@ rule, csrc/backends/cpu/simd/cv/color.cpp for the kernels). This module maps a c
 primitive's parameters and raises cv2's errors for channel counts and depths cv2 rejects.
 Supported: RGB/BGR channel swaps with alpha added or dropped, GRAY, XYZ, YCrCb, YUV, HSV(_FULL),
 HLS(_FULL), Lab and Luv (both ways), sRGB and linear, and the camera formats NV12/NV21/YV12/I420
-(to RGB/BGR/RGBA/BGRA/GRAY, and RGB/BGR(A) to I420/YV12). Other codes (Bayer, 5x5 packed, 4:2:2,
-mRGBA) raise mnn.cv.error naming the code.
+(to RGB/BGR/RGBA/BGRA/GRAY, and RGB/BGR(A) to I420/YV12), 16-bit packed BGR565/BGR555 both ways,
+packed YUV 4:2:2 (YUY2/UYVY/YVYU) both ways, RGBA <-> mRGBA, and Bayer demosaicing: bilinear to
+BGR(A)/RGB(A)/GRAY and edge-aware to BGR/RGB (uint8 and uint16), VNG to BGR/RGB (uint8). These
+four families are their own primitives (csrc/ops/cv/color_ext.cpp, kernels in
+csrc/backends/cpu/kernels/cv/color_*.cpp). VNG with dstCn=4 is refused (cv2 writes 3-channel
+pixels into a 4-channel image there).
 
 Lab/Luv reproduce cv2's tables (gamma and cube-root tables and splines, the 33^3 RGB->Lab/Luv
 table with trilinear interpolation, the fixed-point uint8 pipelines, the inverse-sRGB spline):
@@ -405,7 +409,7 @@ def _build_table():
     t = {}
     # BGR <-> RGB, with alpha added (filled with the depth's maximum), kept or dropped.
     for code, dcn, swap in ((0, 4, False), (1, 3, False), (2, 4, True), (3, 3, True), (4, 3, True), (5, 4, True)):
-        t[code] = ("perm", (dcn, swap), (3, 4), _U8_U16_F32)
+        t[code] = ("perm", (dcn, swap), (1, 3, 4), _U8_U16_F32)  # cv2 5.0 reads 1 channel as gray
     for code, bidx in ((6, 0), (7, 2), (10, 0), (11, 2)):
         t[code] = (_GRAY, (bidx,), (3, 4), _U8_U16_F32)
     t[8] = (_FROMGRAY, (3,), (1,), _U8_U16_F32)
@@ -442,9 +446,42 @@ def _build_table():
                                   (102, 4, 2, 1), (103, 4, 0, 1), (104, 4, 2, 0), (105, 4, 0, 0)):
         t[code] = (_YUV420P, (dcn, bidx, uidx), (1,), ("uint8",))
     t[106] = ("y_plane", (), (1,), ("uint8",))
-    for code, scn, bidx, uidx in ((127, 3, 2, 0), (128, 3, 0, 0), (129, 4, 2, 0), (130, 4, 0, 0),
-                                  (131, 3, 2, 1), (132, 3, 0, 1), (133, 4, 2, 1), (134, 4, 0, 1)):
-        t[code] = (_TO_YUV420P, (bidx, uidx), (scn,), ("uint8",))
+    # to I420/YV12: cv2 takes 3 or 4 channels whatever the code's name says
+    for code, bidx, uidx in ((127, 2, 0), (128, 0, 0), (129, 2, 0), (130, 0, 0),
+                             (131, 2, 1), (132, 0, 1), (133, 2, 1), (134, 0, 1)):
+        t[code] = (_TO_YUV420P, (bidx, uidx), (3, 4), ("uint8",))
+    # 16-bit packed BGR565/BGR555 (cv_color_5x5): (direction, channels, bidx, green bits)
+    # (the encoders' channel count, 3 or 4 for every code, is the image's)
+    for gbits, base in ((6, 12), (5, 22)):
+        for off, bidx in ((0, 0), (1, 2), (4, 0), (5, 2)):
+            t[base + off] = ("5x5", (0, 0, bidx, gbits), (3, 4), ("uint8",))
+        for off, dcn, bidx in ((2, 3, 0), (3, 3, 2), (6, 4, 0), (7, 4, 2)):
+            t[base + off] = ("5x5", (1, dcn, bidx, gbits), (2,), ("uint8",))
+        t[base + 8] = ("5x5", (2, 1, 0, gbits), (1,), ("uint8",))
+        t[base + 9] = ("5x5", (3, 1, 0, gbits), (2,), ("uint8",))
+    # packed YUV 4:2:2 (cv_color_422): (direction, channels, bidx, uidx, yidx); UYVY has yidx 1,
+    # YUY2 uidx 0 and YVYU uidx 1 with yidx 0
+    for code, dcn, bidx, uidx, yidx in ((107, 3, 2, 0, 1), (108, 3, 0, 0, 1), (111, 4, 2, 0, 1), (112, 4, 0, 0, 1),
+                                        (115, 3, 2, 0, 0), (116, 3, 0, 0, 0), (117, 3, 2, 1, 0), (118, 3, 0, 1, 0),
+                                        (119, 4, 2, 0, 0), (120, 4, 0, 0, 0), (121, 4, 2, 1, 0), (122, 4, 0, 1, 0)):
+        t[code] = ("422", (0, dcn, bidx, uidx, yidx), (2,), ("uint8",))
+    t[123] = ("422", (2, 1, 0, 0, 1), (2,), ("uint8",))
+    t[124] = ("422", (2, 1, 0, 0, 0), (2,), ("uint8",))
+    # encoders: the channel count (3 or 4, whatever the code's name says) is the image's
+    for code, bidx, uidx, yidx in ((143, 2, 0, 1), (144, 0, 0, 1), (145, 2, 0, 1), (146, 0, 0, 1),
+                                   (147, 2, 0, 0), (148, 0, 0, 0), (149, 2, 1, 0), (150, 0, 1, 0),
+                                   (151, 2, 0, 0), (152, 0, 0, 0), (153, 2, 1, 0), (154, 0, 1, 0)):
+        t[code] = ("422", (1, 0, bidx, uidx, yidx), (3, 4), ("uint8",))
+    t[125] = ("mrgba", (0,), (4,), ("uint8",))
+    t[126] = ("mrgba", (1,), (4,), ("uint8",))
+    # Bayer (cv_color_bayer): (dcn, blue, start_with_green, algorithm) for the BG, GB, RG, GR
+    # layouts; algorithm 0 bilinear, 1 edge-aware, 2 VNG
+    for first, dcn in ((46, 3), (139, 4), (86, 1)):
+        for k, (blue, green) in enumerate(((-1, 0), (-1, 1), (1, 0), (1, 1))):
+            t[first + k] = ("bayer", (dcn, blue, green, 0), (1,), ("uint8", "uint16"))
+    for k, (blue, green) in enumerate(((-1, 0), (-1, 1), (1, 0), (1, 1))):  # BGR/RGB only
+        t[135 + k] = ("bayer", (3, blue, green, 1), (1,), ("uint8", "uint16"))
+        t[62 + k] = ("bayer", (3, blue, green, 2), (1,), ("uint8",))
     return t
 
 
@@ -465,15 +502,17 @@ def _fast_key(img, code, dstCn):
     return (type(img), code, shape[2] if len(shape) == 3 else -len(shape), img.dtype, dstCn)
 
 
-def _prim(kind, img, ints, key=None):
-    ints = [kind] + list(ints)
+def _prim(kind, img, ints, key=None, name="cv_color"):
+    """Runs primitive `name` (cv_color with `kind` first, or a packed-format primitive with
+    kind None) on img, memoising it under key for cvtColor's fast path."""
+    ints = ([] if kind is None else [kind]) + list(ints)
     if key is not None:
         if len(_FAST) >= 256:
             _FAST.clear()  # bounded, as resize's memo
-        _FAST[key] = _core.prim_bind("cv_color", ints, [])
+        _FAST[key] = _core.prim_bind(name, ints, [])
         if key[0] is not _core.ndarray:
             _FAST_NUMPY_TYPES.add(key[0])
-    return _core.prim("cv_color", [contiguous(img)], ints, [])
+    return _core.prim(name, [contiguous(img)], ints, [])
 
 
 def cvtColor(src, code, dst=None, dstCn=0, hint=None):
@@ -518,8 +557,18 @@ def _cvt_color(src, code, dstCn, key):
         if dcn not in (3, 4):
             raise fail(fn, f"Invalid number of channels in output image: dcn is {dcn}")
         params = (dcn,) + tuple(params[1:])
+    if kind in ("5x5", "422", "mrgba", "bayer"):
+        return _packed(fn, img, kind, params, dstCn, key)
     if kind == "perm":
         dcn, swap = params
+        if dstCn not in (0, None):  # cv2 lets dstCn add or drop the alpha channel here too
+            dcn = int(dstCn)
+            if dcn not in (3, 4):
+                raise fail(fn, f"Invalid number of channels in output image: 'VDcn::contains(dcn)' where dcn is {dcn}")
+        if scn == 1:
+            if img.ndim == 3:
+                img = img.reshape(img.shape[0], img.shape[1])
+            return _prim(_FROMGRAY, img, [dcn])
         order = [2, 1, 0] if swap else [0, 1, 2]
         if dcn == 4:
             order.append(3 if scn == 4 else -1)
@@ -574,6 +623,38 @@ def _cvt_color(src, code, dstCn, key):
         bidx, uidx = params
         return _prim(_TO_YUV420P, img, [scn, bidx, uidx])
     raise fail(fn, f"color conversion code {code} is not supported by mnn.cv")  # pragma: no cover
+
+
+# The packed and raw camera formats, each its own primitive (csrc/ops/cv/color_ext.cpp).
+_PACKED_PRIMS = {"5x5": "cv_color_5x5", "422": "cv_color_422", "mrgba": "cv_color_mrgba", "bayer": "cv_color_bayer"}
+
+
+def _packed(fn, img, kind, params, dstCn, key):
+    params = list(params)
+    if (kind == "5x5" and params[0] == 0) or (kind == "422" and params[0] == 1):
+        params[1] = channels(img)  # encoders take 3 or 4 channels whatever the code says
+    # where cv2 lets dstCn choose the output's channels: decoding to colour (3 or 4)
+    to_colour = (kind == "5x5" and params[0] == 1) or (kind == "422" and params[0] == 0) or \
+                (kind == "bayer" and params[0] != 1)
+    dcn = int(dstCn) if dstCn not in (0, None) else 0
+    if to_colour and dcn:
+        if dcn not in (3, 4):
+            raise fail(fn, f"Invalid number of channels in output image: 'VDcn::contains(dcn)' where dcn is {dcn}")
+        params[1 if kind != "bayer" else 0] = dcn
+    if kind == "bayer" and params[3] and dcn not in (0, 3):
+        # cv2 refuses 4 for _EA; for _VNG it accepts 4 but writes 3-channel pixels into it
+        raise fail(fn, f"Invalid number of channels in output image: 'scn == 1 && dcn == 3' where dcn is {dcn}"
+                       + (" (mnn.cv gives VNG only as 3 channels)" if params[3] == 2 else ""))
+    if kind == "bayer" and params[0] == 1 and dcn not in (0, 1):
+        raise fail(fn, f"Invalid number of channels in output image: 'scn == 1 && dcn == 1' where dcn is {dcn}")
+    if kind == "422" and params[0] != 2:
+        if img.shape[1] % 2:
+            raise fail(fn, f"Bad size of 4:2:2 image: 'sz.width % 2 == 0' where sz is {img.shape[1]}x{img.shape[0]}")
+        key = None  # the memo skips this check: an odd width must still raise cv2's error
+    if img.ndim == 3 and img.shape[2] == 1:
+        img = img.reshape(img.shape[0], img.shape[1])
+        key = None  # the memo is keyed on the image's own shape
+    return _prim(None, img, params, key, _PACKED_PRIMS[kind])
 
 
 def cvtColorTwoPlane(src1, src2, code, dst=None):
