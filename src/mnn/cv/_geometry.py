@@ -517,7 +517,7 @@ def estimateAffinePartial2D(from_, to, inliers=None, method=RANSAC, ransacReproj
 # ---------------------------------------------------------------------------------------------
 # warps and remap
 
-_WARP_DTYPES = ("uint8", "int8", "uint16", "int16", "float32", "float64")
+_WARP_DTYPES = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
 
 
 def _border_value(v, fn):
@@ -545,9 +545,33 @@ def _warp_interp(flags, fn, img=None):
         interp = INTER_LINEAR  # cv2 warps treat INTER_AREA as linear
     if interp not in (INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_LANCZOS4):
         raise fail(fn, f"Unknown interpolation method {interp}")
-    if interp != INTER_NEAREST and img is not None and str(img.dtype) == "int8":
-        raise fail(fn, "cv2 interpolates int8 images with INTER_NEAREST only (ifunc != 0)")
+    if img is not None:
+        _check_warp_depth(img, interp, fn)
     return interp
+
+
+def _check_warp_channels(img, interp, fn):
+    """cv2 warps 1 to 128 channels (its Python binding's limit) with INTER_NEAREST and INTER_LINEAR,
+    1 to 4 with INTER_CUBIC and INTER_LANCZOS4; it checks this before the depth."""
+    if img.ndim not in (2, 3):
+        raise fail(fn, f"expected a 2-d or 3-d image, got {img.ndim} dimensions")
+    cn = channels(img)
+    if not 1 <= cn <= 128:
+        raise fail(fn, f"unsupported number of channels {cn} (cv2 takes 1 to 128)")
+    if cn > 4 and interp in (INTER_CUBIC, INTER_LANCZOS4):
+        raise fail(fn, f"_src.channels() <= 4 || (interpolation != INTER_LANCZOS4 && interpolation != INTER_CUBIC) "
+                       f"(got {cn} channels)")
+
+
+def _check_warp_depth(img, interp, fn):
+    """cv2's remap tables: NEAREST for 8/16/32-bit integers and floats (int64 arrives as int32, as
+    cv2's binding narrows it), the interpolating modes for uint8, uint16, int16 and floats only."""
+    depth = str(img.dtype)
+    if depth not in _WARP_DTYPES:
+        raise fail(fn, f"unsupported depth {depth} (cv2: nnfunc != 0; it warps 8-, 16- and 32-bit integer "
+                       f"and float32/float64 images)")
+    if interp != INTER_NEAREST and depth in ("int8", "int32"):
+        raise fail(fn, f"cv2 interpolates {depth} images with INTER_NEAREST only (ifunc != 0)")
 
 
 def _dst_init(dst, shape, dtype, mode):
@@ -561,8 +585,8 @@ def _dst_init(dst, shape, dtype, mode):
 
 def _warp(fn, src, M, dsize, dst, flags, borderMode, borderValue, perspective):
     img = as_image(src, fn)
-    _check_channels(img, fn)
-    _check_depth(img, fn, _WARP_DTYPES)
+    _check_warp_channels(img, int(flags) & INTER_MAX, fn)
+    _check_warp_depth(img, INTER_NEAREST, fn)
     if img.shape[0] == 0 or img.shape[1] == 0:
         raise fail(fn, "src.cols > 0 && src.rows > 0 (an empty source image)")
     n = 3 if perspective else 2
@@ -647,8 +671,8 @@ def _remap_maps(map1, map2, fn):
 def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, borderValue=None):
     fn = "remap"
     img = as_image(src, fn)
-    _check_channels(img, fn)
-    _check_depth(img, fn, _WARP_DTYPES)
+    _check_warp_channels(img, int(interpolation) & INTER_MAX, fn)
+    _check_warp_depth(img, INTER_NEAREST, fn)
     if int(interpolation) & ~(INTER_MAX | 32):  # cv2's remap takes INTER_* (| WARP_RELATIVE_MAP) only
         raise fail(fn, f"Unknown interpolation method {interpolation}")
     interp = _warp_interp(interpolation, fn, img)
