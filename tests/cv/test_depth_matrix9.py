@@ -202,9 +202,6 @@ FTOL = {"resize_linear": 2e-5, "resize_cubic": 2e-5}
 ATOL = {("blobFromImage", "uint16"): 0.5, ("blobFromImage", "int16"): 0.5}
 
 KNOWN = {}
-for _c in ("warpAffine_nearest", "warpPerspective_nearest", "remap_nearest"):
-    for _n in CNS:
-        KNOWN[(_c, "int32", _n)] = "mnn raises 'unsupported depth int32'; cv2 5.0 warps int32 with INTER_NEAREST"
 KNOWN[("threshold_otsu", "uint16", 1)] = "mnn raises (needs uint8); cv2 5.0 runs OTSU on uint16"
 KNOWN[("CLAHE", "uint16", 1)] = "mnn raises (needs CV_8UC1); cv2 applies CLAHE to uint16"
 KNOWN[("cvtColor_gray", "uint8", 2)] = "COLOR_BGR5652BGR (code 14) is not supported by mnn.cv"

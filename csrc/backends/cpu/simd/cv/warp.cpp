@@ -605,7 +605,7 @@ class WarpKernel final : public backend::Kernel {
     const int wlim = sw_ - (ks - 1), hlim = sh_ - (ks - 1);
     const size_t step = size_t(sw_) * cn;
     // cv2 gives channel c the border value's entry c % 4 (a Scalar has four)
-    std::vector<T> cval(size_t(cn));
+    std::vector<T> cval(static_cast<size_t>(cn));
     for (int c = 0; c < cn; ++c) cval[c] = border_value<T>(bv_[c & 3]);
     // BORDER_TRANSPARENT: the taps outside replicate (bilinear) or reflect (wider kernels)
     const int btype = border_ == kTransparent ? (ks == 2 ? kReplicate : kReflect101) : border_;
