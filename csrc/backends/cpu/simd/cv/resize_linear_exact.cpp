@@ -24,6 +24,7 @@
 #include <limits>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__AVX2__)
@@ -364,12 +365,40 @@ LerpAxis lerp_axis(int ssize, int dsize, bool f32) {
   return a;
 }
 
+// resize with fx / fy that are not the size ratios: cv2 hands IPP a forward affine map
+// x_dst = s * x_src + (0.5 * s - 0.5) (s = fx) and IPP warps with it. Measured against cv2 bit by bit:
+// the source coordinate is (d - (0.5 * s - 0.5)) / s in double, i = floor, t = f - i (in the image's
+// type); a point left of the first pixel takes it (t = 0), one at or right of the last pixel is
+// the last pair's lerp at t = 1 (fma(b - a, 1, a), which can differ from b by an ulp).
+LerpAxis lerp_axis_affine(int ssize, int dsize, double s, bool f32) {
+  LerpAxis a;
+  a.i0.resize(dsize);
+  a.i1.resize(dsize);
+  a.t.resize(dsize);
+  const double shift = -0.5 + 0.5 * s;
+  for (int d = 0; d < dsize; ++d) {
+    const double f = (double(d) - shift) / s;
+    int i = static_cast<int>(std::floor(f));
+    double t = f - double(i);
+    if (t == 1.0) ++i, t = 0.0;
+    if (f < 0) i = 0, t = 0.0;
+    if (i >= ssize - 1) i = ssize - 2, t = 1.0;  // ssize >= 2 (IPP is not used for one row or column)
+    if (f32) t = double(static_cast<float>(t));
+    a.i0[d] = i;
+    a.i1[d] = i + 1;
+    a.t[d] = t;
+  }
+  return a;
+}
+
 template <class T>
 class LerpResize final : public backend::Kernel {
  public:
   LerpResize(int sh, int sw, int dh, int dw, int cn)
-      : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn),
-        ax_(lerp_axis(sw, dw, std::is_same_v<T, float>)), ay_(lerp_axis(sh, dh, std::is_same_v<T, float>)) {
+      : LerpResize(sh, sw, dh, dw, cn, lerp_axis(sw, dw, std::is_same_v<T, float>),
+                   lerp_axis(sh, dh, std::is_same_v<T, float>)) {}
+  LerpResize(int sh, int sw, int dh, int dw, int cn, LerpAxis ax, LerpAxis ay)
+      : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn), ax_(std::move(ax)), ay_(std::move(ay)) {
     const int n = dw * cn;
     e0_.resize(n);
     e1_.resize(n);
@@ -441,13 +470,23 @@ std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::Step
 }
 
 // Called by prepare_resize (resize.cpp) for INTER_LINEAR / LINEAR_EXACT on float32 / float64
-// images of 1, 3 or 4 channels (those cv2 gives IPP).
-std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s) {
+// images of 1, 3 or 4 channels and at least 2x2 (those cv2 gives IPP). IPP's own resize when the
+// scales are the size ratios (within 1e-10 relative; exactly for float64), its affine warp when
+// fx / fy are not (ipp_hal_resize's rule).
+std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s, double isx, double isy) {
   const auto& a = s.inputs[0].shape;
   const auto& o = s.output.shape;
   const int sh = int(a[0]), sw = int(a[1]), cn = a.size() == 3 ? int(a[2]) : 1;
   const int dh = int(o[0]), dw = int(o[1]);
-  if (s.output.dtype == core::DType::Float32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn);
+  const bool f32 = s.output.dtype == core::DType::Float32;
+  const double eps = f32 ? 1e-10 : 0.0;
+  const double ex = std::fabs(double(dw) / sw - isx) / isx, ey = std::fabs(double(dh) / sh - isy) / isy;
+  if (ex > eps || ey > eps) {
+    LerpAxis ax = lerp_axis_affine(sw, dw, isx, f32), ay = lerp_axis_affine(sh, dh, isy, f32);
+    if (f32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
+    return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
+  }
+  if (f32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn);
   return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn);
 }
 
