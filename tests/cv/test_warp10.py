@@ -166,11 +166,11 @@ FACTORS = [0.37, 1.7, 0.5, 2.0, 1 / 3]
 RESIZE_DTYPES = ["uint8", "int8", "uint16", "int16", "float32", "float64"]
 INTERPS = [cv2.INTER_NEAREST, cv2.INTER_LINEAR, cv2.INTER_CUBIC, cv2.INTER_AREA, cv2.INTER_LANCZOS4,
            cv2.INTER_LINEAR_EXACT, cv2.INTER_NEAREST_EXACT]
-# cv2 gives IPP uint8 / 16-bit / float32 CUBIC and 16-bit LINEAR with 1, 3 or 4 channels; IPP's
-# integer rounding and its cubic are its own (the docstring of mnn/cv/_geometry.py): within 1 on
-# integers, ~1e-5 relative on float32 CUBIC.
+# cv2 gives IPP uint8 / 16-bit / float32 CUBIC with 1, 3 or 4 channels; IPP's cubic is its own (the
+# docstring of mnn/cv/_geometry.py): within 1 on integers, ~1e-5 relative on float32. 16-bit LINEAR
+# is IPP's affine warp (exact) unless fx / fy are the size ratios: then IPP's resize (int16 within 1).
 IPP_APPROX = {("uint8", cv2.INTER_CUBIC), ("uint16", cv2.INTER_CUBIC), ("int16", cv2.INTER_CUBIC),
-              ("float32", cv2.INTER_CUBIC), ("uint16", cv2.INTER_LINEAR), ("int16", cv2.INTER_LINEAR)}
+              ("float32", cv2.INTER_CUBIC)}
 
 
 def _resize_pair(img, interp, fx, fy):
@@ -189,9 +189,11 @@ def _resize_pair(img, interp, fx, fy):
 def test_resize_fx_fy_matches_cv2(dtype, cn, interp):
     rng = np.random.default_rng(cn * 7 + interp)
     img = _image(rng, dtype, cn)
-    approx = cn in (1, 3, 4) and (dtype, interp) in IPP_APPROX
     for f in FACTORS + [(1.7, 0.61)]:
         fx, fy = f if isinstance(f, tuple) else (f, f)
+        ratios = round(W * fx) / W == fx and round(H * fy) / H == fy
+        approx = cn in (1, 3, 4) and ((dtype, interp) in IPP_APPROX or
+                                      (dtype == "int16" and interp == cv2.INTER_LINEAR and ratios))
         got, want = _resize_pair(img, interp, fx, fy)
         if want is None:
             continue
@@ -220,6 +222,21 @@ def test_resize_fx_fy_float32_linear_bit_exact(cn):
                 np.testing.assert_array_equal(got, want)
             else:  # IPP's warp of 2-pixel-wide sources rounds its own way: an ulp on some pixels
                 np.testing.assert_allclose(got, want, rtol=3e-7, atol=3e-7 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "int16"])
+@pytest.mark.parametrize("cn", [1, 3, 4])
+def test_resize_fx_fy_16bit_linear_bit_exact(dtype, cn):
+    # IPP's affine warp on 16-bit images: float lerps rounded to nearest (ties to even)
+    rng = np.random.default_rng(50 + cn)
+    for shape in ((H, W), (13, 9), (3, 57), (40, 33)):
+        img = _image(rng, dtype, cn, shape)
+        for fx, fy in ((0.37, 0.37), (1.7, 1.7), (1 / 3, 1 / 3), (2.3, 0.77), (0.61, 1.45), (7.3, 5.1)):
+            got, want = _resize_pair(img, cv2.INTER_LINEAR, fx, fy)
+            np.testing.assert_array_equal(got, want)
+    view = _image(rng, dtype, 4, (H + 4, W + 6))[2:2 + H, ::-1][:, :W, :cn]
+    got, want = _resize_pair(view, cv2.INTER_LINEAR, 0.37, 1.7)
+    np.testing.assert_array_equal(got, cv2.resize(np.ascontiguousarray(view), (0, 0), fx=0.37, fy=1.7))
 
 
 def test_resize_fx_fy_noncontiguous():

@@ -9,9 +9,12 @@ Python lists; they return mnn arrays of float64 like cv2 returns numpy arrays.
 Agreement with cv2 5.0 (tests/cv/test_geometry.py):
 - resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact, and NEAREST(_EXACT) and
   AREA on every depth; CUBIC and the other 16-bit interpolations within 1 (cv2 hands those with
-  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative but LINEAR with an
-  explicit dsize: IPP's lerp, exact for float64 and 1-channel float32, a few ulp on a few 3/4-channel
-  float32 pixels (resize_linear_exact.cpp). HxWx1 comes back
+  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative but LINEAR: IPP's
+  lerp with an explicit dsize, exact for float64 and 1-channel float32, a few ulp on a few 3/4-channel
+  float32 pixels (narrow sources); with fx / fy that are not the size ratios IPP's affine warp
+  (resize_linear_exact.cpp), exact for float32, uint16 and int16 (a source 2 pixels wide or high:
+  an ulp on some float32 pixels) and ~1e-12 relative for float64 (tests/cv/test_warp10.py). Every
+  other fx / fy resize is cv2's own code and exact as with a dsize. HxWx1 comes back
   HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with 2 or more than 4 channels is
   exact for every interpolation, CUBIC included; tests/cv/test_resize_channels.py), and cv2's error
   for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT exact on
@@ -19,10 +22,14 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   for a 2x downscale); floats are INTER_LINEAR as in cv2 (tests/cv/test_resize_linear_exact.py).
 - warpAffine / warpPerspective / remap: NEAREST and LINEAR with 1, 3 or 4 channels of uint8,
   uint16 or float32 exact in every column (cv2's AVX2 column split and scalar-tail rounding,
-  tests/cv/test_warp_tails.py); CUBIC exact for uint8/uint16/float32 with 1, 3 or 4 channels
-  (tests/cv/test_warp_cubic.py), int16 and 2-channel CUBIC within 1, float64 CUBIC with constant
-  or transparent borders differs slightly; 2-channel float LINEAR exact; LANCZOS4 within a few
-  levels. remap takes two float maps, one 2-channel map or convertMaps' fixed-point pair, all
+  tests/cv/test_warp_tails.py); CUBIC exact for uint8/uint16/int16/float32 with 1 to 4 channels
+  (tests/cv/test_warp_cubic.py, test_warp_cubic9.py), float64 CUBIC with constant or transparent
+  borders differs slightly; 2-channel float LINEAR exact; LANCZOS4 within a few levels. Depths and
+  channel counts as cv2 takes them (tests/cv/test_warp10.py): NEAREST on 8-, 16- and 32-bit integers
+  and floats (int64 arrives as int32, as through cv2's binding), the other modes on uint8, uint16,
+  int16 and floats; 1 to 128 channels for NEAREST and LINEAR (5 and more on cv2's 1/32-pixel remap
+  path, exact; float64 LINEAR within ~1e-7 relative, any channel count), 1 to 4 for CUBIC and
+  LANCZOS4. The border value rounds as cv2's saturate_cast from double (1e10 fills uint8 with 0). remap takes two float maps, one 2-channel map or convertMaps' fixed-point pair, all
   exact (tests/cv/test_remap_map_forms.py); NaN, infinite and huge map entries follow cv2's rule
   for NEAREST and LINEAR (tests/cv/test_warp_nonfinite.py).
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;

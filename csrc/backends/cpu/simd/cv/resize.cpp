@@ -991,9 +991,11 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
   // float32 / float64 linear with 1, 3 or 4 channels is IPP's in cv2 when the source is at least
   // 2x2 (else cv2's own code, as here): its resize, or its affine warp for fx / fy that are not the
   // size ratios (resize_linear_exact.cpp)
-  if (interp == kLinear && (g.cn == 1 || g.cn == 3 || g.cn == 4) &&
-      (s.output.dtype == DType::Float32 || s.output.dtype == DType::Float64) && g.sw > 1 && g.sh > 1)
-    return prepare_resize_linear_float(s, isx, isy);
+  // 16-bit images likewise take IPP's affine warp for such fx / fy.
+  if (interp == kLinear && (g.cn == 1 || g.cn == 3 || g.cn == 4) && g.sw > 1 && g.sh > 1 &&
+      (s.output.dtype == DType::Float32 || s.output.dtype == DType::Float64 || s.output.dtype == DType::UInt16 ||
+       s.output.dtype == DType::Int16))
+    if (auto k = prepare_resize_linear_float(s, isx, isy)) return k;
   // cv2: a linear 2x downscale on both axes is the area average. Other depths with 1, 3 or 4
   // channels go to IPP first, which stays linear (float weights 0.5: round(sum / 4) ties to
   // even, not the area rounding); with 2 or more than 4 channels cv2's own rule holds for all.

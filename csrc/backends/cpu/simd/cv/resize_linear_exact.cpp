@@ -391,12 +391,14 @@ LerpAxis lerp_axis_affine(int ssize, int dsize, double s, bool f32) {
   return a;
 }
 
-template <class T>
+// T: the image's type; F: the type IPP computes in (the image's for floats, float for 16-bit
+// images, whose results it rounds to nearest, ties to even).
+template <class T, class F = T>
 class LerpResize final : public backend::Kernel {
  public:
   LerpResize(int sh, int sw, int dh, int dw, int cn)
-      : LerpResize(sh, sw, dh, dw, cn, lerp_axis(sw, dw, std::is_same_v<T, float>),
-                   lerp_axis(sh, dh, std::is_same_v<T, float>)) {}
+      : LerpResize(sh, sw, dh, dw, cn, lerp_axis(sw, dw, std::is_same_v<F, float>),
+                   lerp_axis(sh, dh, std::is_same_v<F, float>)) {}
   LerpResize(int sh, int sw, int dh, int dw, int cn, LerpAxis ax, LerpAxis ay)
       : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn), ax_(std::move(ax)), ay_(std::move(ay)) {
     const int n = dw * cn;
@@ -407,7 +409,7 @@ class LerpResize final : public backend::Kernel {
       for (int c = 0; c < cn; ++c, ++e) {
         e0_[e] = ax_.i0[x] * cn + c;
         e1_[e] = ax_.i1[x] * cn + c;
-        et_[e] = static_cast<T>(ax_.t[x]);
+        et_[e] = static_cast<F>(ax_.t[x]);
       }
   }
 
@@ -417,17 +419,17 @@ class LerpResize final : public backend::Kernel {
     const int rw = dw_ * cn_;
     const int64_t grain = std::max<int64_t>(1, 16384 / std::max(1, rw));
     core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
-      std::vector<T> buf(size_t(2) * rw);
-      T* slot[2] = {buf.data(), buf.data() + rw};
+      std::vector<F> buf(size_t(2) * rw);
+      F* slot[2] = {buf.data(), buf.data() + rw};
       int held[2] = {-1, -1};
-      auto row = [&](int r, int keep) -> const T* {
+      auto row = [&](int r, int keep) -> const F* {
         for (int k = 0; k < 2; ++k)
           if (held[k] == r) return slot[k];
         const int k = held[0] == keep ? 1 : 0;
         const T* S = src + size_t(r) * sw_ * cn_;
-        T* H = slot[k];
+        F* H = slot[k];
         for (int e = 0; e < rw; ++e) {
-          const T a = S[e0_[e]], b = S[e1_[e]];
+          const F a = static_cast<F>(S[e0_[e]]), b = static_cast<F>(S[e1_[e]]);
           H[e] = std::fma(b - a, et_[e], a);
         }
         held[k] = r;
@@ -435,11 +437,11 @@ class LerpResize final : public backend::Kernel {
       };
       for (int64_t y = y0; y < y1; ++y) {
         const int r0 = ay_.i0[y], r1 = ay_.i1[y];
-        const T* h0 = row(r0, r1);
-        const T* h1 = row(r1, r0);
-        const T t = static_cast<T>(ay_.t[y]);
+        const F* h0 = row(r0, r1);
+        const F* h1 = row(r1, r0);
+        const F t = static_cast<F>(ay_.t[y]);
         T* D = dst + size_t(y) * rw;
-        for (int e = 0; e < rw; ++e) D[e] = std::fma(h1[e] - h0[e], t, h0[e]);
+        for (int e = 0; e < rw; ++e) D[e] = store(std::fma(h1[e] - h0[e], t, h0[e]));
       }
     });
   }
@@ -448,7 +450,15 @@ class LerpResize final : public backend::Kernel {
   int sh_, sw_, dh_, dw_, cn_;
   LerpAxis ax_, ay_;
   std::vector<int> e0_, e1_;
-  std::vector<T> et_;
+  std::vector<F> et_;
+
+  static T store(F v) {
+    if constexpr (std::is_same_v<T, F>) return v;
+    else {
+      const F r = std::nearbyint(v);
+      return static_cast<T>(std::min<F>(F(std::numeric_limits<T>::max()), std::max<F>(F(std::numeric_limits<T>::min()), r)));
+    }
+  }
 };
 
 }  // namespace
@@ -469,23 +479,31 @@ std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::Step
   }
 }
 
-// Called by prepare_resize (resize.cpp) for INTER_LINEAR / LINEAR_EXACT on float32 / float64
-// images of 1, 3 or 4 channels and at least 2x2 (those cv2 gives IPP). IPP's own resize when the
-// scales are the size ratios (within 1e-10 relative; exactly for float64), its affine warp when
-// fx / fy are not (ipp_hal_resize's rule).
+// Called by prepare_resize (resize.cpp) for INTER_LINEAR (and LINEAR_EXACT on floats) on float32,
+// float64, uint16 and int16 images of 1, 3 or 4 channels and at least 2x2 (those cv2 gives IPP).
+// IPP's own resize when the scales are the size ratios (within 1e-10 relative; exactly for
+// float64), its affine warp when fx / fy are not (ipp_hal_resize's rule). 16-bit images: the affine
+// warp only (float lerps rounded to nearest, bit for bit); nullptr for IPP's 16-bit resize, whose
+// rounding mnn does not reproduce (resize.cpp's kernel, within 1).
 std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s, double isx, double isy) {
   const auto& a = s.inputs[0].shape;
   const auto& o = s.output.shape;
   const int sh = int(a[0]), sw = int(a[1]), cn = a.size() == 3 ? int(a[2]) : 1;
   const int dh = int(o[0]), dw = int(o[1]);
-  const bool f32 = s.output.dtype == core::DType::Float32;
-  const double eps = f32 ? 1e-10 : 0.0;
+  const core::DType dt = s.output.dtype;
+  const bool f64 = dt == core::DType::Float64, f32 = !f64;  // 16-bit images compute in float
+  const double eps = f64 ? 0.0 : 1e-10;
   const double ex = std::fabs(double(dw) / sw - isx) / isx, ey = std::fabs(double(dh) / sh - isy) / isy;
   if (ex > eps || ey > eps) {
     LerpAxis ax = lerp_axis_affine(sw, dw, isx, f32), ay = lerp_axis_affine(sh, dh, isy, f32);
+    if (dt == core::DType::UInt16)
+      return std::make_unique<LerpResize<uint16_t, float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
+    if (dt == core::DType::Int16)
+      return std::make_unique<LerpResize<int16_t, float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
     if (f32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
     return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
   }
+  if (dt == core::DType::UInt16 || dt == core::DType::Int16) return nullptr;  // resize.cpp's own kernel
   if (f32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn);
   return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn);
 }
