@@ -6,7 +6,7 @@ with fx / fy.
   mode refused on uint32 / float16 / bool, as cv2 refuses them.
 - 5 to 128 channels (cv2's Python binding's limit) with NEAREST and LINEAR, on cv2's 1/32-pixel
   remap path, bit for bit; CUBIC and LANCZOS4 take at most 4 channels in cv2 and here. float64
-  LINEAR keeps the tolerance it has for 1 to 4 channels (a few 1e-7 relative, any channel count).
+  LINEAR is bit for bit too, on any channel count (its border pixels now sum in double, as cv2's).
 - the border value rounds as cv2's saturate_cast from double: out-of-int values become the type's
   minimum, and channel c takes entry c % 4.
 - resize with dsize=(0, 0) and fx / fy that are not the size ratios: cv2 hands float32 / float64
@@ -53,13 +53,10 @@ def _calls(interp, border, bv, maps):
     }
 
 
-def _same(got, want, dtype=None, interp=None):
+def _same(got, want):
     got = np.asarray(got)
     assert got.dtype == want.dtype and got.shape == want.shape
-    if dtype == "float64" and interp == cv2.INTER_LINEAR:
-        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6 * np.abs(want).max())
-    else:
-        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "uint64"])
@@ -118,7 +115,17 @@ def test_many_channels_match_cv2(dtype, interp, cn):
     img = _image(rng, dtype, cn, shape)
     for border in BORDERS:
         for call in _calls(interp, border, (7, 300, -2, 9.5), _maps(rng)).values():
-            _same(call(cv, img), call(cv2, img), dtype, interp)
+            _same(call(cv, img), call(cv2, img))
+
+
+@pytest.mark.parametrize("cn", [1, 2, 3, 4])
+def test_float64_linear_borders_exact(cn):
+    # the taps outside the image (constant, replicate, reflect, wrap) sum in double, as cv2's
+    rng = np.random.default_rng(20 + cn)
+    img = _image(rng, "float64", cn)
+    for border in BORDERS:
+        for call in _calls(cv2.INTER_LINEAR, border, (7.25, 300, -2, 9.5), _maps(rng)).values():
+            _same(call(cv, img), call(cv2, img))
 
 
 @pytest.mark.parametrize("cn", [5, 6])

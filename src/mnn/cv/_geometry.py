@@ -23,13 +23,12 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
 - warpAffine / warpPerspective / remap: NEAREST and LINEAR with 1, 3 or 4 channels of uint8,
   uint16 or float32 exact in every column (cv2's AVX2 column split and scalar-tail rounding,
   tests/cv/test_warp_tails.py); CUBIC exact for uint8/uint16/int16/float32 with 1 to 4 channels
-  (tests/cv/test_warp_cubic.py, test_warp_cubic9.py), float64 CUBIC with constant or transparent
-  borders differs slightly; 2-channel float LINEAR exact; LANCZOS4 within a few levels. Depths and
+  (tests/cv/test_warp_cubic.py, test_warp_cubic9.py), float64 CUBIC too (constant and transparent
+  borders included); 2-channel and float64 LINEAR exact; LANCZOS4 within a few levels. Depths and
   channel counts as cv2 takes them (tests/cv/test_warp10.py): NEAREST on 8-, 16- and 32-bit integers
   and floats (int64 arrives as int32, as through cv2's binding), the other modes on uint8, uint16,
   int16 and floats; 1 to 128 channels for NEAREST and LINEAR (5 and more on cv2's 1/32-pixel remap
-  path, exact; float64 LINEAR within ~1e-7 relative, any channel count), 1 to 4 for CUBIC and
-  LANCZOS4. The border value rounds as cv2's saturate_cast from double (1e10 fills uint8 with 0). remap takes two float maps, one 2-channel map or convertMaps' fixed-point pair, all
+  path, exact), 1 to 4 for CUBIC and LANCZOS4. The border value rounds as cv2's saturate_cast from double (1e10 fills uint8 with 0). remap takes two float maps, one 2-channel map or convertMaps' fixed-point pair, all
   exact (tests/cv/test_remap_map_forms.py); NaN, infinite and huge map entries follow cv2's rule
   for NEAREST and LINEAR (tests/cv/test_warp_nonfinite.py).
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;

@@ -695,13 +695,14 @@ class WarpKernel final : public backend::Kernel {
           D[c] = cast_acc(v);
         } else {
           const float* w = &wt_->f[wo];
-          float v = 0;
+          // in double for float64 images, as the inside pixels (cv2's WT): float lost ~1e-7
+          Acc v = 0;
           for (int r = 0; r < ks; ++r)
             for (int k = 0; k < ks; ++k) {
-              float pv = (xi[k] >= 0 && yi[r] >= 0) ? float(src[size_t(yi[r]) * step + size_t(xi[k]) * cn + c]) : float(cval[c]);
+              Acc pv = (xi[k] >= 0 && yi[r] >= 0) ? Acc(src[size_t(yi[r]) * step + size_t(xi[k]) * cn + c]) : Acc(cval[c]);
               v += pv * w[r * ks + k];
             }
-          D[c] = cast_out<T>(v);
+          D[c] = cast_acc(v);
         }
       }
     }
