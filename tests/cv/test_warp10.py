@@ -255,3 +255,25 @@ def test_resize_fx_fy_noncontiguous():
             want = cv2.resize(np.ascontiguousarray(view), (0, 0), fx=fx, fy=fy, interpolation=cv2.INTER_LINEAR)
             got = cv.resize(view, (0, 0), fx=fx, fy=fy, interpolation=cv2.INTER_LINEAR)
             np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("cn", [1, 3, 4])
+def test_resize_dsize_float_linear_bit_exact(dtype, cn):
+    # IPP's resize with an explicit dsize, narrow sources included: float32 coordinates are
+    # (d + 0.5) * scale - 0.5 unfused (a t rounding to 1 stays with its pixel), and 5 or more
+    # destination columns outside the source on one side take an unfused vertical lerp (3 channels:
+    # the first two); float64 is one fma and fused lerps throughout
+    rng = np.random.default_rng(60 + cn)
+    for _ in range(60):
+        h, w = (int(v) for v in rng.integers(2, 40, 2))
+        src = _image(rng, dtype, cn, (h, w))
+        dsize = tuple(int(v) for v in rng.integers(1, 60, 2))
+        want = cv2.resize(src, dsize, interpolation=cv2.INTER_LINEAR)
+        np.testing.assert_array_equal(np.asarray(cv.resize(src, dsize, interpolation=cv2.INTER_LINEAR)), want)
+    for shape, dsize in (((11, 3), (52, 43)), ((36, 2), (47, 15)), ((H, W), (200, 150)), ((34, 13), (45, 56))):
+        src = _image(rng, dtype, cn, shape)
+        view = np.concatenate([src, src], axis=1)[:, ::2] if shape[1] > 2 else src[:, ::-1]
+        for img in (src, view):
+            want = cv2.resize(np.ascontiguousarray(img), dsize, interpolation=cv2.INTER_LINEAR)
+            np.testing.assert_array_equal(np.asarray(cv.resize(img, dsize, interpolation=cv2.INTER_LINEAR)), want)

@@ -338,12 +338,15 @@ class LinearExactResize final : public backend::Kernel {
 
 // INTER_LINEAR (and so LINEAR_EXACT) on float32 / float64 images of 1, 3 or 4 channels: cv2 5.0
 // hands these to IPP, whose arithmetic (measured against cv2 bit by bit) is: the source coordinate
-// f = fma(d + 0.5, n_src / n_dst, -0.5) in double, i = floor(f), t = f - i in the image's type
-// (a t that rounds to 1 moves on to i + 1 with t = 0); taps clamped to the image; each pass a
-// fused lerp fma(b - a, t, a), the horizontal one first.
+// f = (d + 0.5) * (n_src / n_dst) - 0.5 in double (for float32 two roundings, not an fma: a point
+// on a pixel comes out whole; for float64 one fma), i = floor(f), t = f - i in the image's type
+// (a float t that rounds to 1 stays with i: fma(b - a, 1, a), which can differ from b by an ulp);
+// taps clamped to the image; each pass a fused lerp fma(b - a, t, a), the horizontal one first
+// (float32 with 3 or 4 channels: see LerpResize for the columns outside the source).
 struct LerpAxis {
   std::vector<int> i0, i1;
   std::vector<double> t;
+  std::vector<int8_t> side;  // IPP's resize: -1 left of the first pixel, 1 right of the last (none: empty)
 };
 
 LerpAxis lerp_axis(int ssize, int dsize, bool f32) {
@@ -353,14 +356,15 @@ LerpAxis lerp_axis(int ssize, int dsize, bool f32) {
   a.t.resize(dsize);
   const double scale = double(ssize) / double(dsize);
   for (int d = 0; d < dsize; ++d) {
-    const double f = std::fma(double(d) + 0.5, scale, -0.5);
+    // float32: not fused (-ffp-contract=off); float64: fused
+    const double f = f32 ? (double(d) + 0.5) * scale - 0.5 : std::fma(double(d) + 0.5, scale, -0.5);
     int i = static_cast<int>(std::floor(f));
     double t = f - double(i);
-    if (f32) t = double(static_cast<float>(t));
-    if (t == 1.0) ++i, t = 0.0;
+    if (f32) t = double(static_cast<float>(t));  // may round to 1: IPP keeps i, lerping at t = 1
     a.i0[d] = std::min(std::max(i, 0), ssize - 1);
     a.i1[d] = std::min(std::max(i + 1, 0), ssize - 1);
     a.t[d] = t;
+    a.side.push_back(i < 0 ? -1 : i + 1 > ssize - 1 ? 1 : 0);
   }
   return a;
 }
@@ -411,6 +415,20 @@ class LerpResize final : public backend::Kernel {
         e1_[e] = ax_.i1[x] * cn + c;
         et_[e] = static_cast<F>(ax_.t[x]);
       }
+    // IPP's resize (not its warp) runs the destination columns left or right of the source on
+    // their own path when there are at least 5 of them on that side, and there its vertical lerp
+    // is not fused (a + (b - a) * t): for 4 channels all of them, for 3 the first two (measured
+    // against cv2 5.0 element by element on float32; 1 channel and float64 stay fused).
+    unfused_.assign(size_t(n), 0);
+    if (std::is_same_v<T, float> && !ax_.side.empty() && (cn == 3 || cn == 4)) {
+      int nl = 0, nr = 0;
+      for (int8_t v : ax_.side) nl += v < 0, nr += v > 0;
+      for (int x = 0; x < dw; ++x) {
+        const int8_t v = ax_.side[x];
+        if ((v < 0 && nl >= 5) || (v > 0 && nr >= 5))
+          for (int c = 0; c < (cn == 3 ? 2 : 4); ++c) unfused_[size_t(x) * cn + c] = 1;
+      }
+    }
   }
 
   void run(char* const* in, char* out) override {
@@ -441,7 +459,8 @@ class LerpResize final : public backend::Kernel {
         const F* h1 = row(r1, r0);
         const F t = static_cast<F>(ay_.t[y]);
         T* D = dst + size_t(y) * rw;
-        for (int e = 0; e < rw; ++e) D[e] = store(std::fma(h1[e] - h0[e], t, h0[e]));
+        for (int e = 0; e < rw; ++e)
+          D[e] = store(unfused_[e] ? F(h0[e] + (h1[e] - h0[e]) * t) : std::fma(h1[e] - h0[e], t, h0[e]));
       }
     });
   }
@@ -451,6 +470,7 @@ class LerpResize final : public backend::Kernel {
   LerpAxis ax_, ay_;
   std::vector<int> e0_, e1_;
   std::vector<F> et_;
+  std::vector<uint8_t> unfused_;
 
   static T store(F v) {
     if constexpr (std::is_same_v<T, F>) return v;
