@@ -10,12 +10,11 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
 - resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact, and NEAREST(_EXACT) and
   AREA on every depth; CUBIC and the other 16-bit interpolations within 1 (cv2 hands those with
   1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative but LINEAR: IPP's
-  lerp with an explicit dsize, exact for float64 and 1-channel float32, a few ulp on a few 3/4-channel
-  float32 pixels (narrow sources); with fx / fy that are not the size ratios IPP's affine warp
-  (resize_linear_exact.cpp), exact for float32, uint16 and int16 (a source 2 pixels wide or high:
-  an ulp on some float32 pixels) and ~1e-12 relative for float64 (tests/cv/test_warp10.py). Every
-  other fx / fy resize is cv2's own code and exact as with a dsize. HxWx1 comes back
-  HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with 2 or more than 4 channels is
+  lerp with an explicit dsize, exact for float32 and float64 (narrow sources included); with fx / fy
+  that are not the size ratios IPP's affine warp (resize_linear_exact.cpp), exact for float32,
+  uint16 and int16 (a source 2 pixels wide or high: an ulp on some float32 pixels), ~1e-12
+  relative for float64 (tests/cv/test_warp10.py). Every other fx / fy resize is cv2's own code and
+  exact as with a dsize. HxWx1 comes back HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with 2 or more than 4 channels is
   exact for every interpolation, CUBIC included; tests/cv/test_resize_channels.py), and cv2's error
   for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT exact on
   the integer depths cv2 takes (its fixed-point resize on uint8/int8/uint16/int16/int32, INTER_AREA
@@ -28,8 +27,9 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   channel counts as cv2 takes them (tests/cv/test_warp10.py): NEAREST on 8-, 16- and 32-bit integers
   and floats (int64 arrives as int32, as through cv2's binding), the other modes on uint8, uint16,
   int16 and floats; 1 to 128 channels for NEAREST and LINEAR (5 and more on cv2's 1/32-pixel remap
-  path, exact), 1 to 4 for CUBIC and LANCZOS4. The border value rounds as cv2's saturate_cast from double (1e10 fills uint8 with 0). remap takes two float maps, one 2-channel map or convertMaps' fixed-point pair, all
-  exact (tests/cv/test_remap_map_forms.py); NaN, infinite and huge map entries follow cv2's rule
+  path, exact), 1 to 4 for CUBIC and LANCZOS4. The border value rounds as cv2's saturate_cast
+  from double (1e10 fills uint8 with 0). remap takes two float maps, one 2-channel map or
+  convertMaps' fixed-point pair, all exact (tests/cv/test_remap_map_forms.py); NaN, infinite and huge map entries follow cv2's rule
   for NEAREST and LINEAR (tests/cv/test_warp_nonfinite.py).
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
   getRectSubPix within 1.
