@@ -14,8 +14,9 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   that are not the size ratios IPP's affine warp (resize_linear_exact.cpp), exact for float32,
   uint16 and int16 (a source 2 pixels wide or high: an ulp on some float32 pixels), ~1e-12
   relative for float64 (tests/cv/test_warp10.py). Every other fx / fy resize is cv2's own code and
-  exact as with a dsize. HxWx1 comes back HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with 2 or more than 4 channels is
-  exact for every interpolation, CUBIC included; tests/cv/test_resize_channels.py), and cv2's error
+  exact as with a dsize. HxWx1 comes back HxW as from cv2. 1 to 128 channels as cv2's Python
+  binding (uint8 with 2 or more than 4 channels is exact for every interpolation, CUBIC included;
+  tests/cv/test_resize_channels.py), and cv2's error
   for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT exact on
   the integer depths cv2 takes (its fixed-point resize on uint8/int8/uint16/int16/int32, INTER_AREA
   for a 2x downscale); floats are INTER_LINEAR as in cv2 (tests/cv/test_resize_linear_exact.py).
@@ -29,8 +30,8 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   int16 and floats; 1 to 128 channels for NEAREST and LINEAR (5 and more on cv2's 1/32-pixel remap
   path, exact), 1 to 4 for CUBIC and LANCZOS4. The border value rounds as cv2's saturate_cast
   from double (1e10 fills uint8 with 0). remap takes two float maps, one 2-channel map or
-  convertMaps' fixed-point pair, all exact (tests/cv/test_remap_map_forms.py); NaN, infinite and huge map entries follow cv2's rule
-  for NEAREST and LINEAR (tests/cv/test_warp_nonfinite.py).
+  convertMaps' fixed-point pair, all exact (tests/cv/test_remap_map_forms.py); NaN, infinite and
+  huge map entries follow cv2's rule for NEAREST and LINEAR (tests/cv/test_warp_nonfinite.py).
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
   getRectSubPix within 1.
 - estimateAffine2D / estimateAffinePartial2D: cv2's RANSAC and LMEDS with its random sequence
