@@ -88,7 +88,7 @@ def test_int32_nearest_noncontiguous_and_transparent():
     _same(got, want)
 
 
-@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint32", "float16", "bool"])
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint64", "uint32", "float16", "bool"])
 @pytest.mark.parametrize("interp", [cv2.INTER_NEAREST, cv2.INTER_LINEAR, cv2.INTER_CUBIC, cv2.INTER_LANCZOS4])
 @pytest.mark.parametrize("cn", [1, 3, 5])
 def test_depths_accepted_exactly_as_cv2(dtype, interp, cn):
