@@ -108,11 +108,16 @@ def test_depths_accepted_exactly_as_cv2(dtype, interp, cn):
 @pytest.mark.parametrize("interp", [cv2.INTER_NEAREST, cv2.INTER_LINEAR])
 @pytest.mark.parametrize("cn", [5, 7, 16, 128])
 def test_many_channels_match_cv2(dtype, interp, cn):
-    if interp != cv2.INTER_NEAREST and dtype in ("int8", "int32"):
-        pytest.skip("cv2 has NEAREST only for int8 / int32 (test_depths_accepted_exactly_as_cv2)")
     rng = np.random.default_rng(cn)
     shape = (H, W) if cn < 128 else (29, 37)
     img = _image(rng, dtype, cn, shape)
+    if interp != cv2.INTER_NEAREST and dtype in ("int8", "int32"):  # cv2: NEAREST only (ifunc != 0)
+        for name, call in _calls(interp, cv2.BORDER_CONSTANT, 0, _maps(rng)).items():
+            with pytest.raises(cv2.error):
+                call(cv2, img)
+            with pytest.raises(cv.error, match=r"^\[mnn\.cv\.%s\] cv2 interpolates" % name):
+                call(cv, img)
+        return
     for border in BORDERS:
         for call in _calls(interp, border, (7, 300, -2, 9.5), _maps(rng)).values():
             _same(call(cv, img), call(cv2, img))
