@@ -202,9 +202,6 @@ FTOL = {"resize_linear": 2e-5, "resize_cubic": 2e-5}
 ATOL = {("blobFromImage", "uint16"): 0.5, ("blobFromImage", "int16"): 0.5}
 
 KNOWN = {}
-for _c in ("warpAffine_nearest", "warpPerspective_nearest", "remap_nearest"):
-    for _n in CNS:
-        KNOWN[(_c, "int32", _n)] = "mnn raises 'unsupported depth int32'; cv2 5.0 warps int32 with INTER_NEAREST"
 
 
 def _cmp(got, want, tol, ftol, where="out", atol=0.0):

@@ -4,7 +4,8 @@
 // mnn.cv.error; these rules are the engine-level guard, so a direct _core.prim call with bad
 // parameters is a clear exception, never a kernel reading out of bounds.
 //
-// Images are H x W or H x W x C (C in 1..4); every primitive keeps the input dtype.
+// Images are H x W or H x W x C (C in 1..4, more where a rule says so); every primitive keeps the
+// input dtype.
 #include <string>
 
 #include "core/error.h"
@@ -26,6 +27,16 @@ void check_image(const NodePtr& a, const char* fn, bool any_channels = false) {
   if (d != DType::UInt8 && d != DType::Int8 && d != DType::UInt16 && d != DType::Int16 && d != DType::Int32 &&
       d != DType::Float32 && d != DType::Float64)
     throw TypeError(std::string("[mnn.cv.") + fn + "] unsupported image dtype " + dtype_name(d));
+}
+
+// Warps and remap: 1 to 128 channels (cv2's Python binding's limit) for NEAREST and LINEAR, 1 to 4
+// for CUBIC and LANCZOS4, as cv2 (the wider kernels keep per-channel state for 4 at most).
+void check_warp_channels(const NodePtr& a, int64_t interp, const char* fn) {
+  const int64_t cn = a->ndim() == 3 ? a->shape[2] : 1;
+  const int64_t maxcn = interp == 2 || interp == 4 ? 4 : 128;
+  if (cn < 1 || cn > maxcn)
+    throw ValueError(std::string("[mnn.cv.") + fn + "] " + std::to_string(cn) + " channels: this interpolation takes 1 to " +
+                     std::to_string(maxcn));
 }
 
 Shape with_size(const NodePtr& a, int64_t h, int64_t w, const char* fn) {
@@ -55,7 +66,8 @@ prims::PrimMeta infer_resize(const std::vector<NodePtr>& in, const Params& p) {
 prims::PrimMeta infer_warp(const std::vector<NodePtr>& in, const Params& p) {
   const NodePtr& a = in.at(0);
   const char* fn = p.ints.at(4) ? "warpPerspective" : "warpAffine";
-  check_image(a, fn);
+  check_image(a, fn, true);
+  check_warp_channels(a, p.ints.at(2), fn);
   size_t nm = p.ints.at(4) ? 9 : 6;
   if (p.floats.size() != nm + 4) throw ValueError(std::string("[mnn.cv.") + fn + "] bad transformation matrix");
   int64_t interp = p.ints.at(2), border = p.ints.at(3);
@@ -78,7 +90,8 @@ prims::PrimMeta infer_warp(const std::vector<NodePtr>& in, const Params& p) {
 // fixed and nmaps default to 0 and 1 (getRectSubPix passes two ints).
 prims::PrimMeta infer_remap(const std::vector<NodePtr>& in, const Params& p) {
   const NodePtr& a = in.at(0);
-  check_image(a, "remap");
+  check_image(a, "remap", true);
+  check_warp_channels(a, p.ints.at(0), "remap");
   const bool fixed = p.ints.size() > 2 && p.ints[2] != 0;
   const int64_t nmaps = p.ints.size() > 3 ? p.ints[3] : 1;
   if (nmaps != 1 && nmaps != 2) throw ValueError("[mnn.cv.remap] one or two maps expected");

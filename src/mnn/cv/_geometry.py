@@ -9,22 +9,29 @@ Python lists; they return mnn arrays of float64 like cv2 returns numpy arrays.
 Agreement with cv2 5.0 (tests/cv/test_geometry.py):
 - resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact, and NEAREST(_EXACT) and
   AREA on every depth; CUBIC and the other 16-bit interpolations within 1 (cv2 hands those with
-  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative but LINEAR with an
-  explicit dsize: IPP's lerp, exact for float64 and 1-channel float32, a few ulp on a few 3/4-channel
-  float32 pixels (resize_linear_exact.cpp). HxWx1 comes back
-  HxW as from cv2. 1 to 128 channels as cv2's Python binding (uint8 with 2 or more than 4 channels is
-  exact for every interpolation, CUBIC included; tests/cv/test_resize_channels.py), and cv2's error
+  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative but LINEAR: IPP's
+  lerp with an explicit dsize, exact for float32 and float64 (narrow sources included); with fx / fy
+  that are not the size ratios IPP's affine warp (resize_linear_exact.cpp), exact for float32,
+  uint16 and int16 (a source 2 pixels wide or high: an ulp on some float32 pixels), ~1e-12
+  relative for float64 (tests/cv/test_warp10.py). Every other fx / fy resize is cv2's own code and
+  exact as with a dsize. HxWx1 comes back HxW as from cv2. 1 to 128 channels as cv2's Python
+  binding (uint8 with 2 or more than 4 channels is exact for every interpolation, CUBIC included;
+  tests/cv/test_resize_channels.py), and cv2's error
   for INTER_AREA downscaling by non-integer factors with more than 4. INTER_LINEAR_EXACT exact on
   the integer depths cv2 takes (its fixed-point resize on uint8/int8/uint16/int16/int32, INTER_AREA
   for a 2x downscale); floats are INTER_LINEAR as in cv2 (tests/cv/test_resize_linear_exact.py).
 - warpAffine / warpPerspective / remap: NEAREST and LINEAR with 1, 3 or 4 channels of uint8,
   uint16 or float32 exact in every column (cv2's AVX2 column split and scalar-tail rounding,
-  tests/cv/test_warp_tails.py); CUBIC exact for uint8/uint16/float32 with 1, 3 or 4 channels
-  (tests/cv/test_warp_cubic.py), int16 and 2-channel CUBIC within 1, float64 CUBIC with constant
-  or transparent borders differs slightly; 2-channel float LINEAR exact; LANCZOS4 within a few
-  levels. remap takes two float maps, one 2-channel map or convertMaps' fixed-point pair, all
-  exact (tests/cv/test_remap_map_forms.py); NaN, infinite and huge map entries follow cv2's rule
-  for NEAREST and LINEAR (tests/cv/test_warp_nonfinite.py).
+  tests/cv/test_warp_tails.py); CUBIC exact for uint8/uint16/int16/float32 with 1 to 4 channels
+  (tests/cv/test_warp_cubic.py, test_warp_cubic9.py), float64 CUBIC too (constant and transparent
+  borders included); 2-channel and float64 LINEAR exact; LANCZOS4 within a few levels. Depths and
+  channel counts as cv2 takes them (tests/cv/test_warp10.py): NEAREST on 8-, 16- and 32-bit integers
+  and floats (int64 arrives as int32, as through cv2's binding), the other modes on uint8, uint16,
+  int16 and floats; 1 to 128 channels for NEAREST and LINEAR (5 and more on cv2's 1/32-pixel remap
+  path, exact), 1 to 4 for CUBIC and LANCZOS4. The border value rounds as cv2's saturate_cast
+  from double (1e10 fills uint8 with 0). remap takes two float maps, one 2-channel map or
+  convertMaps' fixed-point pair, all exact (tests/cv/test_remap_map_forms.py); NaN, infinite and
+  huge map entries follow cv2's rule for NEAREST and LINEAR (tests/cv/test_warp_nonfinite.py).
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
   getRectSubPix within 1.
 - estimateAffine2D / estimateAffinePartial2D: cv2's RANSAC and LMEDS with its random sequence
@@ -519,7 +526,7 @@ def estimateAffinePartial2D(from_, to, inliers=None, method=RANSAC, ransacReproj
 # ---------------------------------------------------------------------------------------------
 # warps and remap
 
-_WARP_DTYPES = ("uint8", "int8", "uint16", "int16", "float32", "float64")
+_WARP_DTYPES = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
 
 
 def _border_value(v, fn):
@@ -547,9 +554,33 @@ def _warp_interp(flags, fn, img=None):
         interp = INTER_LINEAR  # cv2 warps treat INTER_AREA as linear
     if interp not in (INTER_NEAREST, INTER_LINEAR, INTER_CUBIC, INTER_LANCZOS4):
         raise fail(fn, f"Unknown interpolation method {interp}")
-    if interp != INTER_NEAREST and img is not None and str(img.dtype) == "int8":
-        raise fail(fn, "cv2 interpolates int8 images with INTER_NEAREST only (ifunc != 0)")
+    if img is not None:
+        _check_warp_depth(img, interp, fn)
     return interp
+
+
+def _check_warp_channels(img, interp, fn):
+    """cv2 warps 1 to 128 channels (its Python binding's limit) with INTER_NEAREST and INTER_LINEAR,
+    1 to 4 with INTER_CUBIC and INTER_LANCZOS4; it checks this before the depth."""
+    if img.ndim not in (2, 3):
+        raise fail(fn, f"expected a 2-d or 3-d image, got {img.ndim} dimensions")
+    cn = channels(img)
+    if not 1 <= cn <= 128:
+        raise fail(fn, f"unsupported number of channels {cn} (cv2 takes 1 to 128)")
+    if cn > 4 and interp in (INTER_CUBIC, INTER_LANCZOS4):
+        raise fail(fn, f"_src.channels() <= 4 || (interpolation != INTER_LANCZOS4 && interpolation != INTER_CUBIC) "
+                       f"(got {cn} channels)")
+
+
+def _check_warp_depth(img, interp, fn):
+    """cv2's remap tables: NEAREST for 8/16/32-bit integers and floats (int64 arrives as int32, as
+    cv2's binding narrows it), the interpolating modes for uint8, uint16, int16 and floats only."""
+    depth = str(img.dtype)
+    if depth not in _WARP_DTYPES:
+        raise fail(fn, f"unsupported depth {depth} (cv2: nnfunc != 0; it warps 8-, 16- and 32-bit integer "
+                       f"and float32/float64 images)")
+    if interp != INTER_NEAREST and depth in ("int8", "int32"):
+        raise fail(fn, f"cv2 interpolates {depth} images with INTER_NEAREST only (ifunc != 0)")
 
 
 def _dst_init(dst, shape, dtype, mode):
@@ -563,8 +594,8 @@ def _dst_init(dst, shape, dtype, mode):
 
 def _warp(fn, src, M, dsize, dst, flags, borderMode, borderValue, perspective):
     img = as_image(src, fn)
-    _check_channels(img, fn)
-    _check_depth(img, fn, _WARP_DTYPES)
+    _check_warp_channels(img, int(flags) & INTER_MAX, fn)
+    _check_warp_depth(img, INTER_NEAREST, fn)
     if img.shape[0] == 0 or img.shape[1] == 0:
         raise fail(fn, "src.cols > 0 && src.rows > 0 (an empty source image)")
     n = 3 if perspective else 2
@@ -649,8 +680,8 @@ def _remap_maps(map1, map2, fn):
 def remap(src, map1, map2, interpolation, dst=None, borderMode=BORDER_CONSTANT, borderValue=None):
     fn = "remap"
     img = as_image(src, fn)
-    _check_channels(img, fn)
-    _check_depth(img, fn, _WARP_DTYPES)
+    _check_warp_channels(img, int(interpolation) & INTER_MAX, fn)
+    _check_warp_depth(img, INTER_NEAREST, fn)
     if int(interpolation) & ~(INTER_MAX | 32):  # cv2's remap takes INTER_* (| WARP_RELATIVE_MAP) only
         raise fail(fn, f"Unknown interpolation method {interpolation}")
     interp = _warp_interp(interpolation, fn, img)

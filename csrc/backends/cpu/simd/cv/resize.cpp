@@ -967,7 +967,7 @@ class AreaResize final : public backend::Kernel {
 
 // resize_linear_exact.cpp: INTER_LINEAR_EXACT on the integer depths; IPP's INTER_LINEAR on floats
 std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::StepDesc& s, double isx, double isy);
-std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s);
+std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s, double isx, double isy);
 
 namespace {
 
@@ -988,12 +988,14 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
     else if (area_fast && ix == 2 && iy == 2 && g.cn != 2) interp = kArea;
     else return prepare_resize_linear_exact(s, isx, isy);
   }
-  // float32 / float64 linear with 1, 3 or 4 channels is IPP's in cv2 when the scales are the size
-  // ratios and the source is at least 2x2 (else cv2's own code, as here) (resize_linear_exact.cpp)
-  if (interp == kLinear && (g.cn == 1 || g.cn == 3 || g.cn == 4) &&
-      (s.output.dtype == DType::Float32 || s.output.dtype == DType::Float64) &&
-      isx == double(g.dw) / g.sw && isy == double(g.dh) / g.sh && g.sw > 1 && g.sh > 1)
-    return prepare_resize_linear_float(s);
+  // float32 / float64 linear with 1, 3 or 4 channels is IPP's in cv2 when the source is at least
+  // 2x2 (else cv2's own code, as here): its resize, or its affine warp for fx / fy that are not the
+  // size ratios (resize_linear_exact.cpp)
+  // 16-bit images likewise take IPP's affine warp for such fx / fy.
+  if (interp == kLinear && (g.cn == 1 || g.cn == 3 || g.cn == 4) && g.sw > 1 && g.sh > 1 &&
+      (s.output.dtype == DType::Float32 || s.output.dtype == DType::Float64 || s.output.dtype == DType::UInt16 ||
+       s.output.dtype == DType::Int16))
+    if (auto k = prepare_resize_linear_float(s, isx, isy)) return k;
   // cv2: a linear 2x downscale on both axes is the area average. Other depths with 1, 3 or 4
   // channels go to IPP first, which stays linear (float weights 0.5: round(sum / 4) ties to
   // even, not the area rounding); with 2 or more than 4 channels cv2's own rule holds for all.

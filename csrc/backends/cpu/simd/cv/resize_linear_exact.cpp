@@ -24,6 +24,7 @@
 #include <limits>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__AVX2__)
@@ -337,12 +338,15 @@ class LinearExactResize final : public backend::Kernel {
 
 // INTER_LINEAR (and so LINEAR_EXACT) on float32 / float64 images of 1, 3 or 4 channels: cv2 5.0
 // hands these to IPP, whose arithmetic (measured against cv2 bit by bit) is: the source coordinate
-// f = fma(d + 0.5, n_src / n_dst, -0.5) in double, i = floor(f), t = f - i in the image's type
-// (a t that rounds to 1 moves on to i + 1 with t = 0); taps clamped to the image; each pass a
-// fused lerp fma(b - a, t, a), the horizontal one first.
+// f = (d + 0.5) * (n_src / n_dst) - 0.5 in double (for float32 two roundings, not an fma: a point
+// on a pixel comes out whole; for float64 one fma), i = floor(f), t = f - i in the image's type
+// (a float t that rounds to 1 stays with i: fma(b - a, 1, a), which can differ from b by an ulp);
+// taps clamped to the image; each pass a fused lerp fma(b - a, t, a), the horizontal one first
+// (float32 with 3 or 4 channels: see LerpResize for the columns outside the source).
 struct LerpAxis {
   std::vector<int> i0, i1;
   std::vector<double> t;
+  std::vector<int8_t> side;  // IPP's resize: -1 left of the first pixel, 1 right of the last (none: empty)
 };
 
 LerpAxis lerp_axis(int ssize, int dsize, bool f32) {
@@ -352,24 +356,55 @@ LerpAxis lerp_axis(int ssize, int dsize, bool f32) {
   a.t.resize(dsize);
   const double scale = double(ssize) / double(dsize);
   for (int d = 0; d < dsize; ++d) {
-    const double f = std::fma(double(d) + 0.5, scale, -0.5);
+    // float32: not fused (-ffp-contract=off); float64: fused
+    const double f = f32 ? (double(d) + 0.5) * scale - 0.5 : std::fma(double(d) + 0.5, scale, -0.5);
     int i = static_cast<int>(std::floor(f));
     double t = f - double(i);
-    if (f32) t = double(static_cast<float>(t));
-    if (t == 1.0) ++i, t = 0.0;
+    if (f32) t = double(static_cast<float>(t));  // may round to 1: IPP keeps i, lerping at t = 1
     a.i0[d] = std::min(std::max(i, 0), ssize - 1);
     a.i1[d] = std::min(std::max(i + 1, 0), ssize - 1);
+    a.t[d] = t;
+    a.side.push_back(i < 0 ? -1 : i + 1 > ssize - 1 ? 1 : 0);
+  }
+  return a;
+}
+
+// resize with fx / fy that are not the size ratios: cv2 hands IPP a forward affine map
+// x_dst = s * x_src + (0.5 * s - 0.5) (s = fx) and IPP warps with it. Measured against cv2 bit by bit:
+// the source coordinate is (d - (0.5 * s - 0.5)) / s in double, i = floor, t = f - i (in the image's
+// type); a point left of the first pixel takes it (t = 0), one at or right of the last pixel is
+// the last pair's lerp at t = 1 (fma(b - a, 1, a), which can differ from b by an ulp).
+LerpAxis lerp_axis_affine(int ssize, int dsize, double s, bool f32) {
+  LerpAxis a;
+  a.i0.resize(dsize);
+  a.i1.resize(dsize);
+  a.t.resize(dsize);
+  const double shift = -0.5 + 0.5 * s;
+  for (int d = 0; d < dsize; ++d) {
+    const double f = (double(d) - shift) / s;
+    int i = static_cast<int>(std::floor(f));
+    double t = f - double(i);
+    if (t == 1.0) ++i, t = 0.0;
+    if (f < 0) i = 0, t = 0.0;
+    if (i >= ssize - 1) i = ssize - 2, t = 1.0;  // ssize >= 2 (IPP is not used for one row or column)
+    if (f32) t = double(static_cast<float>(t));
+    a.i0[d] = i;
+    a.i1[d] = i + 1;
     a.t[d] = t;
   }
   return a;
 }
 
-template <class T>
+// T: the image's type; F: the type IPP computes in (the image's for floats, float for 16-bit
+// images, whose results it rounds to nearest, ties to even).
+template <class T, class F = T>
 class LerpResize final : public backend::Kernel {
  public:
   LerpResize(int sh, int sw, int dh, int dw, int cn)
-      : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn),
-        ax_(lerp_axis(sw, dw, std::is_same_v<T, float>)), ay_(lerp_axis(sh, dh, std::is_same_v<T, float>)) {
+      : LerpResize(sh, sw, dh, dw, cn, lerp_axis(sw, dw, std::is_same_v<F, float>),
+                   lerp_axis(sh, dh, std::is_same_v<F, float>)) {}
+  LerpResize(int sh, int sw, int dh, int dw, int cn, LerpAxis ax, LerpAxis ay)
+      : sh_(sh), sw_(sw), dh_(dh), dw_(dw), cn_(cn), ax_(std::move(ax)), ay_(std::move(ay)) {
     const int n = dw * cn;
     e0_.resize(n);
     e1_.resize(n);
@@ -378,8 +413,22 @@ class LerpResize final : public backend::Kernel {
       for (int c = 0; c < cn; ++c, ++e) {
         e0_[e] = ax_.i0[x] * cn + c;
         e1_[e] = ax_.i1[x] * cn + c;
-        et_[e] = static_cast<T>(ax_.t[x]);
+        et_[e] = static_cast<F>(ax_.t[x]);
       }
+    // IPP's resize (not its warp) runs the destination columns left or right of the source on
+    // their own path when there are at least 5 of them on that side, and there its vertical lerp
+    // is not fused (a + (b - a) * t): for 4 channels all of them, for 3 the first two (measured
+    // against cv2 5.0 element by element on float32; 1 channel and float64 stay fused).
+    unfused_.assign(size_t(n), 0);
+    if (std::is_same_v<T, float> && !ax_.side.empty() && (cn == 3 || cn == 4)) {
+      int nl = 0, nr = 0;
+      for (int8_t v : ax_.side) nl += v < 0, nr += v > 0;
+      for (int x = 0; x < dw; ++x) {
+        const int8_t v = ax_.side[x];
+        if ((v < 0 && nl >= 5) || (v > 0 && nr >= 5))
+          for (int c = 0; c < (cn == 3 ? 2 : 4); ++c) unfused_[size_t(x) * cn + c] = 1;
+      }
+    }
   }
 
   void run(char* const* in, char* out) override {
@@ -388,17 +437,17 @@ class LerpResize final : public backend::Kernel {
     const int rw = dw_ * cn_;
     const int64_t grain = std::max<int64_t>(1, 16384 / std::max(1, rw));
     core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
-      std::vector<T> buf(size_t(2) * rw);
-      T* slot[2] = {buf.data(), buf.data() + rw};
+      std::vector<F> buf(size_t(2) * rw);
+      F* slot[2] = {buf.data(), buf.data() + rw};
       int held[2] = {-1, -1};
-      auto row = [&](int r, int keep) -> const T* {
+      auto row = [&](int r, int keep) -> const F* {
         for (int k = 0; k < 2; ++k)
           if (held[k] == r) return slot[k];
         const int k = held[0] == keep ? 1 : 0;
         const T* S = src + size_t(r) * sw_ * cn_;
-        T* H = slot[k];
+        F* H = slot[k];
         for (int e = 0; e < rw; ++e) {
-          const T a = S[e0_[e]], b = S[e1_[e]];
+          const F a = static_cast<F>(S[e0_[e]]), b = static_cast<F>(S[e1_[e]]);
           H[e] = std::fma(b - a, et_[e], a);
         }
         held[k] = r;
@@ -406,11 +455,12 @@ class LerpResize final : public backend::Kernel {
       };
       for (int64_t y = y0; y < y1; ++y) {
         const int r0 = ay_.i0[y], r1 = ay_.i1[y];
-        const T* h0 = row(r0, r1);
-        const T* h1 = row(r1, r0);
-        const T t = static_cast<T>(ay_.t[y]);
+        const F* h0 = row(r0, r1);
+        const F* h1 = row(r1, r0);
+        const F t = static_cast<F>(ay_.t[y]);
         T* D = dst + size_t(y) * rw;
-        for (int e = 0; e < rw; ++e) D[e] = std::fma(h1[e] - h0[e], t, h0[e]);
+        for (int e = 0; e < rw; ++e)
+          D[e] = store(unfused_[e] ? F(h0[e] + (h1[e] - h0[e]) * t) : std::fma(h1[e] - h0[e], t, h0[e]));
       }
     });
   }
@@ -419,7 +469,16 @@ class LerpResize final : public backend::Kernel {
   int sh_, sw_, dh_, dw_, cn_;
   LerpAxis ax_, ay_;
   std::vector<int> e0_, e1_;
-  std::vector<T> et_;
+  std::vector<F> et_;
+  std::vector<uint8_t> unfused_;
+
+  static T store(F v) {
+    if constexpr (std::is_same_v<T, F>) return v;
+    else {
+      const F r = std::nearbyint(v);
+      return static_cast<T>(std::min<F>(F(std::numeric_limits<T>::max()), std::max<F>(F(std::numeric_limits<T>::min()), r)));
+    }
+  }
 };
 
 }  // namespace
@@ -440,14 +499,32 @@ std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::Step
   }
 }
 
-// Called by prepare_resize (resize.cpp) for INTER_LINEAR / LINEAR_EXACT on float32 / float64
-// images of 1, 3 or 4 channels (those cv2 gives IPP).
-std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s) {
+// Called by prepare_resize (resize.cpp) for INTER_LINEAR (and LINEAR_EXACT on floats) on float32,
+// float64, uint16 and int16 images of 1, 3 or 4 channels and at least 2x2 (those cv2 gives IPP).
+// IPP's own resize when the scales are the size ratios (within 1e-10 relative; exactly for
+// float64), its affine warp when fx / fy are not (ipp_hal_resize's rule). 16-bit images: the affine
+// warp only (float lerps rounded to nearest, bit for bit); nullptr for IPP's 16-bit resize, whose
+// rounding mnn does not reproduce (resize.cpp's kernel, within 1).
+std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s, double isx, double isy) {
   const auto& a = s.inputs[0].shape;
   const auto& o = s.output.shape;
   const int sh = int(a[0]), sw = int(a[1]), cn = a.size() == 3 ? int(a[2]) : 1;
   const int dh = int(o[0]), dw = int(o[1]);
-  if (s.output.dtype == core::DType::Float32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn);
+  const core::DType dt = s.output.dtype;
+  const bool f64 = dt == core::DType::Float64, f32 = !f64;  // 16-bit images compute in float
+  const double eps = f64 ? 0.0 : 1e-10;
+  const double ex = std::fabs(double(dw) / sw - isx) / isx, ey = std::fabs(double(dh) / sh - isy) / isy;
+  if (ex > eps || ey > eps) {
+    LerpAxis ax = lerp_axis_affine(sw, dw, isx, f32), ay = lerp_axis_affine(sh, dh, isy, f32);
+    if (dt == core::DType::UInt16)
+      return std::make_unique<LerpResize<uint16_t, float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
+    if (dt == core::DType::Int16)
+      return std::make_unique<LerpResize<int16_t, float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
+    if (f32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
+    return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
+  }
+  if (dt == core::DType::UInt16 || dt == core::DType::Int16) return nullptr;  // resize.cpp's own kernel
+  if (f32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn);
   return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn);
 }
 

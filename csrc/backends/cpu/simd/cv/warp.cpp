@@ -114,6 +114,17 @@ inline T cast_v2(float v) {
     return static_cast<T>(std::min<int64_t>(std::numeric_limits<T>::max(), std::max<int64_t>(std::numeric_limits<T>::min(), r)));
   }
 }
+// The border value as cv2 stores it in the image's type (saturate_cast from double: cvRound,
+// whose out-of-range result INT_MIN saturates to the type's minimum).
+template <class T>
+inline T border_value(double v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v);
+  else {
+    const double n = std::nearbyint(v);
+    const int r = n >= -2147483648.0 && n < 2147483648.0 ? static_cast<int>(n) : INT_MIN;
+    return static_cast<T>(std::min<int64_t>(std::numeric_limits<T>::max(), std::max<int64_t>(std::numeric_limits<T>::min(), r)));
+  }
+}
 template <class T>
 inline T cast_fixed(int v) {  // uint8: (v + 2^14) >> 15, saturated
   int r = (v + (1 << 14)) >> 15;
@@ -262,11 +273,13 @@ class WarpKernel final : public backend::Kernel {
     // cv2 (4.11+) warps 1/3/4-channel uint8, uint16 and float32 images with float coordinates
     // (no 1/32 quantisation) when interpolating linearly or rounding to the nearest pixel.
     constexpr bool v2_type = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, float>;
-    v2_ = (v2_type && (interp_ == kLinear || interp_ == kNearest) && cn_ != 2) || interp_ == kCubic;
+    // Other channel counts (2, and 5 to 128 for NEAREST / LINEAR) keep its 1/32-pixel remap path.
+    v2_ = (v2_type && (interp_ == kLinear || interp_ == kNearest) && (cn_ == 1 || cn_ == 3 || cn_ == 4)) ||
+          interp_ == kCubic;
     // Fixed-point maps (convertMaps' int16 + table index) keep cv2's 1/32-pixel path.
     if (fixed_) v2_ = false;
     for (int k = 0; k < 9; ++k) mf_[k] = static_cast<float>(m_[k]);
-    for (int k = 0; k < 4; ++k) bval8_[k] = static_cast<uint8_t>(std::min(255.0, std::max(0.0, std::nearbyint(bv_[k]))));
+    for (int k = 0; k < 4; ++k) bval8_[k] = border_value<uint8_t>(bv_[k]);
   }
 
   void run(char* const* in, char* out) override {
@@ -338,7 +351,7 @@ class WarpKernel final : public backend::Kernel {
     const int xend = dw_ / uf * uf;
     const size_t step = size_t(sw_) * cn;
     T bval[4];
-    for (int c = 0; c < 4; ++c) bval[c] = cast_out<T>(float(bv_[c]));
+    for (int c = 0; c < 4; ++c) bval[c] = border_value<T>(bv_[c]);
     const int btx = border_ != kConstant && border_ != kTransparent && sw_ <= 1 ? kReplicate : border_;
     const int bty = border_ != kConstant && border_ != kTransparent && sh_ <= 1 ? kReplicate : border_;
     int x0 = 0;
@@ -571,7 +584,7 @@ class WarpKernel final : public backend::Kernel {
       } else if (border_ == kTransparent) {
         continue;
       } else if (border_ == kConstant) {
-        for (int c = 0; c < cn; ++c) D[c] = cast_out<T>(float(bv_[c]));
+        for (int c = 0; c < cn; ++c) D[c] = border_value<T>(bv_[c & 3]);
       } else {
         int bx = border_index(sx, sw_, border_), by = border_index(sy, sh_, border_);
         const T* p = src + (size_t(by) * sw_ + bx) * cn;
@@ -591,8 +604,9 @@ class WarpKernel final : public backend::Kernel {
     const bool fixed = std::is_same_v<T, uint8_t>;
     const int wlim = sw_ - (ks - 1), hlim = sh_ - (ks - 1);
     const size_t step = size_t(sw_) * cn;
-    T cval[4];
-    for (int c = 0; c < 4; ++c) cval[c] = cast_out<T>(float(bv_[c]));
+    // cv2 gives channel c the border value's entry c % 4 (a Scalar has four)
+    std::vector<T> cval(static_cast<size_t>(cn));
+    for (int c = 0; c < cn; ++c) cval[c] = border_value<T>(bv_[c & 3]);
     // BORDER_TRANSPARENT: the taps outside replicate (bilinear) or reflect (wider kernels)
     const int btype = border_ == kTransparent ? (ks == 2 ? kReplicate : kReflect101) : border_;
     int xi[8], yi[8];
@@ -681,13 +695,14 @@ class WarpKernel final : public backend::Kernel {
           D[c] = cast_acc(v);
         } else {
           const float* w = &wt_->f[wo];
-          float v = 0;
+          // in double for float64 images, as the inside pixels (cv2's WT): float lost ~1e-7
+          Acc v = 0;
           for (int r = 0; r < ks; ++r)
             for (int k = 0; k < ks; ++k) {
-              float pv = (xi[k] >= 0 && yi[r] >= 0) ? float(src[size_t(yi[r]) * step + size_t(xi[k]) * cn + c]) : float(cval[c]);
+              Acc pv = (xi[k] >= 0 && yi[r] >= 0) ? Acc(src[size_t(yi[r]) * step + size_t(xi[k]) * cn + c]) : Acc(cval[c]);
               v += pv * w[r * ks + k];
             }
-          D[c] = cast_out<T>(v);
+          D[c] = cast_acc(v);
         }
       }
     }

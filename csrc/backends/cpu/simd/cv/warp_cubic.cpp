@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -105,9 +106,11 @@ T bval_cast(double v) {
   if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(v);
   } else {
-    const double lo = double(std::numeric_limits<T>::min()), hi = double(std::numeric_limits<T>::max());
-    if (!(v == v)) return T(0);
-    return static_cast<T>(std::nearbyint(std::min(hi, std::max(lo, v))));
+    // saturate_cast<T>(double) is cvRound first: NaN and values outside int become INT_MIN,
+    // which saturates to the type's minimum (cv2 fills 1e10 as 0 on uint8)
+    const double n = std::nearbyint(v);
+    const int64_t r = n >= -2147483648.0 && n < 2147483648.0 ? int64_t(n) : int64_t(INT32_MIN);
+    return static_cast<T>(std::min<int64_t>(std::numeric_limits<T>::max(), std::max<int64_t>(std::numeric_limits<T>::min(), r)));
   }
 }
 
