@@ -128,8 +128,7 @@ def test_linear_exact_noncontiguous(dtype):
 @pytest.mark.parametrize("cn", [1, 2, 3, 4, 5])
 def test_linear_exact_floats_are_linear(cn):
     # cv2 resizes float images with INTER_LINEAR; with 1, 3 or 4 channels and an explicit dsize
-    # that is IPP's lerp (resize_linear_exact.cpp): exact for float64 and 1-channel float32,
-    # float32 with 3 or 4 channels within a few ulp on a few pixels (IPP's vector lanes)
+    # that is IPP's lerp (resize_linear_exact.cpp), reproduced to the bit for every channel count
     rng = np.random.default_rng(4)
     for dtype in ("float32", "float64"):
         for _ in range(4):
@@ -141,11 +140,7 @@ def test_linear_exact_floats_are_linear(cn):
             got = np.asarray(cv.resize(src, dsize, interpolation=LE))
             lin = np.asarray(cv.resize(src, dsize, interpolation=cv2.INTER_LINEAR))
             np.testing.assert_array_equal(got, lin)  # the same kernel as INTER_LINEAR
-            if dtype == "float64" or cn in (1, 2, 5):
-                np.testing.assert_array_equal(got, want)
-            else:
-                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
-                assert (got != want).mean() < 0.05
+            np.testing.assert_array_equal(got, want)
 
 
 def test_linear_float_fx_fy_and_thin_sources_stay_close():
