@@ -129,7 +129,13 @@ def _color_cases():
 
 @pytest.mark.parametrize("code,dtype,scn", _color_cases())
 def test_cvtcolor_every_code_on_a_photo(code, dtype, scn):
-    src = {1: CAMERA, 3: ASTRO, 4: BGRA}[scn]
+    if scn == 2:  # packed 2-byte pixels (BGR565/555, YUV 4:2:2): the photo packed by cv2 itself
+        packer = cv2.COLOR_BGR2YUV_YUY2 if cv._color._TABLE[code][0] == "422" else cv2.COLOR_BGR2BGR565
+        src = cv2.cvtColor(numpy.ascontiguousarray(ASTRO[:, : ASTRO.shape[1] // 2 * 2]), packer)
+    else:
+        src = {1: CAMERA, 3: ASTRO, 4: BGRA}[scn]
+    if cv._color._TABLE[code][0] == "422":  # 4:2:2 needs an even width
+        src = numpy.ascontiguousarray(src[:, : src.shape[1] // 2 * 2])
     if dtype == "uint16":
         src = src.astype(numpy.uint16) * 257
     elif dtype == "float32":
