@@ -263,9 +263,8 @@ def multiply(src1, src2, dst=None, scale=1, dtype=-1):
     s = float(scale)
     src = str(a.dtype)
     if _is_scalar(src1) or _is_scalar(src2):
-        # a Scalar makes cv2 work in double: (image * scale) * value
-        img, v = (y, x) if _is_scalar(src1) else (x, y)
-        r = (img * s) * v
+        # a Scalar makes cv2 work in double: (src1 * scale) * src2, whichever is the Scalar
+        r = (x * s) * y
     elif src == "uint16" and out == "uint16" and _near_one(s):
         # cv2 multiplies two uint16 images in int: a product past 2^31 wraps negative, then
         # saturates to 0
