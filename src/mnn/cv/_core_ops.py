@@ -359,7 +359,7 @@ def scaleAdd(src1, alpha, src2, dst=None):
     fn = "scaleAdd"
     if _is_scalar(src1) or _is_scalar(src2):
         raise fail(fn, "src1 and src2 must be arrays")
-    a, b = _arr(src1, fn, "src1"), _arr(src2, fn, "src2")
+    a, b = _arr(src1, fn, "src1", F16), _arr(src2, fn, "src2", F16)
     if a.dtype != b.dtype or tuple(a.shape) != tuple(b.shape):
         raise fail(fn, "src1 and src2 must have the same size and type")
     if alpha is None or not isinstance(alpha, (int, float)):

@@ -48,6 +48,11 @@ def _round_odd(s, e):
 def fma64(x, y, z):
     """x * y + z with one rounding, in double (Boldo & Melquiond's emulated fma). Where the exact
     transforms cannot hold (inf, NaN, overflow) the plain x * y + z is the answer IEEE gives too."""
+    with _np.errstate(all="ignore"):  # inf - inf inside the transforms is expected, never reported
+        return _fma64(x, y, z)
+
+
+def _fma64(x, y, z):
     uh, ul = _two_prod(x, y)
     th, tl = _two_sum(z, uh)
     r = th + _round_odd(*_two_sum(tl, ul))
@@ -59,6 +64,11 @@ def fma32(x, y, z):
     """float32 fma(x, y, z) of float32 values held in float64 arrays, returned as float32: the
     product of two floats is exact in double, and the double sum rounded to odd rounds to the
     correctly rounded float32 (53 >= 24 + 2 bits)."""
+    with _np.errstate(all="ignore"):
+        return _fma32(x, y, z)
+
+
+def _fma32(x, y, z):
     p = x * y
     s, e = _two_sum(p, z)
     r = _round_odd(s, e)
