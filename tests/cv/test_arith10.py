@@ -14,7 +14,8 @@ import mnn.numpy as mnp
 DEPTHS = ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64"]
 CODES = [-1, cv2.CV_8U, cv2.CV_8S, cv2.CV_16U, cv2.CV_16S, cv2.CV_32S, cv2.CV_32F, cv2.CV_64F]
 SCALES = [1.0, 0.37, 3.3, 1 / 3, -2.0, 1 + 2.0 ** -24]
-WEIGHTS = [(0.3, 0.7, 1.5), (0.5, 0.5, 0.0), (1.7, -0.3, -12.25), (0.1, 1.0, 0.0), (1 / 3, 2 / 3, 0.5)]
+WEIGHTS = [(0.3, 0.7, 1.5), (0.5, 0.5, 0.0), (1.7, -0.3, -12.25), (0.1, 1.0, 0.0), (1 / 3, 2 / 3, 0.5),
+           (0.3, 0.7, 1e-30), (3e7, -1e-7, 0.5)]  # the last two defeat the exact-double-sum shortcut
 
 
 def _draw(rng, dtype, shape, big=False, special=False):
@@ -167,7 +168,7 @@ def test_scale_add(src, cn):
             a, b = (x.astype("float16") for x in _pair("float32", shape, 50 + k))
         else:
             a, b = _pair(src, shape, 50 + k, big=big)
-        for alpha in (0.3, -1.7, 1.0, 1 / 3, 2.5):
+        for alpha in (0.3, -1.7, 1.0, 1 / 3, 2.5, 1e-30, 3e9):
             _same("scaleAdd", a, alpha, b)
         _same("scaleAdd", a[1::2, ::3], 0.3, b[1::2, 1::3])
 

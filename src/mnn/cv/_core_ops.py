@@ -219,6 +219,8 @@ def subtract(src1, src2, dst=None, mask=None, dtype=-1):
 # their operations, which is what the results' last bits (or .5 ties of integer outputs) show.
 
 _FLT_EPSILON = 2.0 ** -23
+# the largest magnitude of each 8/16-bit depth: bounds the products in _exact_fp.sums_exact
+_SMALL_INT_MAX = {"uint8": 255, "int8": 128, "uint16": 65535, "int16": 32768}
 
 
 def _work_depth(src, out):
@@ -347,9 +349,14 @@ def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
     else:
         # the 8/16-bit and float32 kernels: fma(a, alpha, fma(b, beta, gamma)) in float32, with
         # the weights rounded to float32
-        fa, fb, fg = (_np.asarray(_f32s(v)) for v in (alpha, beta, gamma))
-        inner = _xfp.fma32(y, fb, fg).astype("float64")
-        r = _xfp.fma32(x, fa, inner)
+        fa, fb, fg = (_f32s(v) for v in (alpha, beta, gamma))
+        if src in _SMALL_INT_MAX and _xfp.sums_exact(_SMALL_INT_MAX[src], fa, fb, fg):
+            # 8/16-bit pixels times float32 weights: both double sums are exact, so rounding
+            # each once to float32 is the fma (and ~20x cheaper than the general emulation)
+            r = _f32(x * fa + _f32r(y * fb + fg))
+        else:
+            inner = _xfp.fma32(y, _np.asarray(fb), _np.asarray(fg)).astype("float64")
+            r = _xfp.fma32(x, _np.asarray(fa), inner)
     return _finish(_quiet(_saturate(r, out), src1, src2), dst)
 
 
@@ -368,6 +375,8 @@ def scaleAdd(src1, alpha, src2, dst=None):
     x, y = a.astype("float64"), b.astype("float64")
     if d in ("int32", "float64"):
         r = _xfp.fma64(x, _np.asarray(float(alpha)), y)
+    elif d in _SMALL_INT_MAX and _xfp.sums_exact(_SMALL_INT_MAX[d], _f32s(alpha), 1.0, 0.0):
+        r = _f32(x * _f32s(alpha) + y)  # an exact double sum: one float32 rounding is the fma
     else:
         r = _xfp.fma32(x, _np.asarray(_f32s(alpha)), y)
     return _finish(_quiet(_saturate(r, d), src1, src2), dst)

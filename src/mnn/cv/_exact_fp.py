@@ -4,11 +4,14 @@ cv2 computes addWeighted and scaleAdd with fma (v_fma in its SIMD loops, and the
 its scalar tails to fma too), so a*alpha + b*beta + gamma rounded twice is 1 ulp off, and an
 integer result is 1 off on .5 ties. mnn's engine has no fma opcode, so these helpers build a
 correctly rounded one from plain IEEE double operations (error-free transforms: Knuth's TwoSum,
-Veltkamp's split and Dekker's product) plus rounding to odd (Boldo & Melquiond). Everything is
+Veltkamp's split and Dekker's product) plus rounding to odd (Boldo & Melquiond) for double, and
+a tie check for float32. Everything is
 element-wise mnn.numpy work, so it stays vectorized and lazy: no Python loop per element.
 
 The helpers take and return float64 mnn arrays (numpy-compatible); scalars are Python floats.
 """
+import math
+
 from .. import numpy as _np
 
 _SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's constant for splitting a double into two 26-bit halves
@@ -62,15 +65,42 @@ def _fma64(x, y, z):
 
 def fma32(x, y, z):
     """float32 fma(x, y, z) of float32 values held in float64 arrays, returned as float32: the
-    product of two floats is exact in double, and the double sum rounded to odd rounds to the
-    correctly rounded float32 (53 >= 24 + 2 bits)."""
+    product of two floats is exact in double, and the double sum, with its rounding error from
+    TwoSum, decides the one float32 rounding (a tie is broken by the error's sign)."""
     with _np.errstate(all="ignore"):
         return _fma32(x, y, z)
 
 
 def _fma32(x, y, z):
-    p = x * y
-    s, e = _two_sum(p, z)
-    r = _round_odd(s, e)
-    # inf / NaN: the odd-rounding step is meaningless there, IEEE's own sum is right
-    return _np.where(_np.isfinite(s), r, s).astype("float32")
+    # Rounding the double sum s to float32 is wrong only where s is exactly halfway between two
+    # floats while the exact sum s + e is not: then the tie goes the way e points. Detecting that
+    # with casts (no bit views, which cost several times more in mnn) keeps this cheap.
+    s, e = _two_sum(x * y, z)
+    r = s.astype("float32")
+    rd = r.astype("float64")
+    d = s - rd  # exact: s and its float32 rounding are within a factor of 2
+    other = rd + 2.0 * d  # the float32 on s's far side, when s is a tie
+    tie = (e != 0) & (d != 0) & (other.astype("float32").astype("float64") == other)
+    return _np.where(tie & ((e > 0) == (d > 0)), other.astype("float32"), r)
+
+
+def _lsb(v):
+    """A power of two that divides the float32 value v (its last mantissa bit's weight or less)."""
+    return math.ldexp(1.0, math.frexp(v)[1] - 24)
+
+
+def sums_exact(m, a, b, c):
+    """Whether, for integers |x|, |y| <= m and float32 weights a, b, c, both double sums of
+    x * a + (y * b + c) are exact, so that rounding each once to float32 equals the fma chain.
+    Each term is a multiple of the smallest weight's last bit (x, y are integers, and rounding
+    y * b + c to float32 keeps it a multiple of that), so a sum is exact when its bound spans
+    under 53 bits of that unit."""
+    ws = [v for v in (a, b, c) if v != 0]
+    if not all(math.isfinite(v) for v in ws):
+        return False
+    if not ws:
+        return True
+    unit = min(_lsb(v) for v in ws)
+    inner = m * abs(b) + abs(c)
+    outer = m * abs(a) + inner * (1 + 2.0 ** -23)
+    return max(inner, outer) < unit * 2.0 ** 53
