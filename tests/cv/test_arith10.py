@@ -183,6 +183,20 @@ def test_scale_add_bad_input():
         cv.scaleAdd(a, "x", a)
 
 
+def test_scale_and_weight_arguments_as_cv2_reads_them():
+    a = numpy.arange(1, 16, dtype=numpy.uint8).reshape(3, 5) * 13
+    f = a.astype(numpy.float32)
+    for s in (None, numpy.float32(0.37), numpy.float64(3.3), 2):
+        _same("multiply", a, a[::-1].copy(), scale=s)
+        _same("divide", a, a[::-1].copy(), scale=s)
+    _same("addWeighted", a, numpy.float32(0.3), a, None, numpy.int64(4))
+    _same("scaleAdd", f, None, f)
+    _same("scaleAdd", f, numpy.float32(0.3), f)
+    for fn, kw in (("multiply", {"scale": "x"}), ("divide", {"scale": "x"})):
+        with pytest.raises(cv.error, match=rf"^\[mnn\.cv\.{fn}\]"):
+            getattr(cv, fn)(a, a, **kw)
+
+
 # ---------------------------------------------------------------------------------------------
 # getRectSubPix: patches partly and wholly outside small images
 

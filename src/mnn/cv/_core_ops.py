@@ -251,8 +251,21 @@ def _near_one(scale):
     return builtins.abs(_f32s(scale) - 1.0) <= _FLT_EPSILON
 
 
+def _number(v, fn, name, none):
+    """A scale / weight argument as cv2's binding reads it: None is the given default, anything
+    float() takes (numpy scalars included) is a double, a string is refused."""
+    if v is None:
+        return none
+    if not isinstance(v, (str, bytes)):
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            pass
+    raise fail(fn, f"Argument '{name}' can not be treated as a double")
+
+
 def _mul_kernel(x, y, s, work):
-    if work in ("float64", "int32") or s != s:
+    if work in ("float64", "int32"):
         # double kernels: (a * scale) * b for float64; int32 scales the product, (a * b) * scale
         return (x * s) * y if work == "float64" else (x * y) * s
     # 8/16-bit and float32 kernels: float32 arithmetic with a float32 scale, (a * scale) * b;
@@ -261,8 +274,8 @@ def _mul_kernel(x, y, s, work):
 
 
 def multiply(src1, src2, dst=None, scale=1, dtype=-1):
+    s = _number(scale, "multiply", "scale", 1.0)
     x, y, out, a = _operands("multiply", src1, src2, dtype)
-    s = float(scale)
     src = str(a.dtype)
     if _is_scalar(src1) or _is_scalar(src2):
         # a Scalar makes cv2 work in double: (src1 * scale) * src2, whichever is the Scalar
@@ -292,7 +305,7 @@ def _div_kernel(x, y, s, work):
 
 def divide(src1, src2, dst=None, scale=1, dtype=-1):
     fn = "divide"
-    s = float(scale)
+    s = _number(scale, fn, "scale", 1.0)
     if isinstance(src1, (int, float)) and not _is_scalar(src2):
         # divide(value, image): cv2 works in double with no zero check, so value / 0 is inf and
         # an integer output gets cvRound(inf) = INT_MIN, saturated
@@ -335,7 +348,7 @@ def max(src1, src2, dst=None):  # noqa: A001  (cv2's name)
 
 def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
     # cv2's binding passes None as 0
-    alpha, beta, gamma = (0.0 if v is None else float(v) for v in (alpha, beta, gamma))
+    alpha, beta, gamma = (_number(v, "addWeighted", k, 0.0) for v, k in ((alpha, "alpha"), (beta, "beta"), (gamma, "gamma")))
     x, y, out, a = _operands("addWeighted", src1, src2, dtype)
     src = str(a.dtype)
     work = "float64" if _is_scalar(src1) or _is_scalar(src2) else _work_depth(src, out)
@@ -369,12 +382,11 @@ def scaleAdd(src1, alpha, src2, dst=None):
     a, b = _arr(src1, fn, "src1", F16), _arr(src2, fn, "src2", F16)
     if a.dtype != b.dtype or tuple(a.shape) != tuple(b.shape):
         raise fail(fn, "src1 and src2 must have the same size and type")
-    if alpha is None or not isinstance(alpha, (int, float)):
-        raise fail(fn, f"alpha must be a number, got {type(alpha).__name__}")
+    alpha = _number(alpha, fn, "alpha", 0.0)  # cv2's binding reads None as 0
     d = str(a.dtype)
     x, y = a.astype("float64"), b.astype("float64")
     if d in ("int32", "float64"):
-        r = _xfp.fma64(x, _np.asarray(float(alpha)), y)
+        r = _xfp.fma64(x, _np.asarray(alpha), y)
     elif d in _SMALL_INT_MAX and _xfp.sums_exact(_SMALL_INT_MAX[d], _f32s(alpha), 1.0, 0.0):
         r = _f32(x * _f32s(alpha) + y)  # an exact double sum: one float32 rounding is the fma
     else:

@@ -10,9 +10,12 @@ the edges, by whole levels, so the patch is built here from gathers and element-
 work, with no Python loop over rows, columns or elements.
 
 What cv2 runs for single-channel images is Intel IPP's CopySubpixIntersect where IPP is built in
-(the pip wheels): its top-right corner outside the image reads column W-2 and, for one-column
-images, leaves pixels unwritten. mnn follows OpenCV's own code, which is what cv2 gives for 3
-channels always and for 1 channel with cv2.setUseOptimized(False) (tests/cv/test_arith10.py).
+(the pip wheels). It differs from OpenCV's own code: float sums as an fma chain (so the answer
+depends on the CPU IPP dispatches to), 2-tap rows above and below the image, the top-right corner
+outside the image read from column W-2, uint8 corners left of the image from wrong pixels, and
+pixels of a one-row or one-column image left unwritten. mnn follows OpenCV's own, portable code:
+what cv2 gives for 3 channels always, and for 1 channel with cv2.setUseOptimized(False)
+(tests/cv/test_arith10.py).
 """
 import math
 
