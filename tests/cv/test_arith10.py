@@ -279,3 +279,18 @@ def test_get_rect_sub_pix_bad_input():
         cv.getRectSubPix(img.astype(numpy.int16), (3, 3), (2.0, 2.0))
     with pytest.raises(cv.error, match=r"^\[mnn\.cv\.getRectSubPix\]"):
         cv.getRectSubPix(img, (3, 3), (2.0, 2.0), patchType=cv2.CV_16S)
+
+
+def test_float32_fma_ties_broken_by_the_exact_sum():
+    # (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 sits halfway between two floats; a +-2^-60 addend decides
+    # the fma's rounding, which a double sum (rounding to the tie) would lose
+    x = numpy.full((3, 5), 1 + 2.0 ** -12, numpy.float32)
+    x[1] = -(1 + 2.0 ** -12)
+    x[2, ::2] = 3.0
+    y = numpy.full((3, 5), 2.0 ** -60, numpy.float32)
+    y[:, 1::2] *= -1
+    alpha = float(numpy.float32(1 + 2.0 ** -12))
+    got = _same("addWeighted", x, alpha, y, 1.0, 0.0)
+    assert len(numpy.unique(got[0])) == 2  # the two signs of the addend round apart
+    _same("addWeighted", y, 1.0, x, alpha, 0.0)
+    _same("scaleAdd", x, alpha, y)

@@ -73,15 +73,21 @@ def fma32(x, y, z):
 
 def _fma32(x, y, z):
     # Rounding the double sum s to float32 is wrong only where s is exactly halfway between two
-    # floats while the exact sum s + e is not: then the tie goes the way e points. Detecting that
-    # with casts (no bit views, which cost several times more in mnn) keeps this cheap.
-    s, e = _two_sum(x * y, z)
+    # floats while the exact sum is not: then the tie goes the way TwoSum's error points. Ties are
+    # found with casts (bit views cost several times more in mnn), and the error is computed only
+    # when there is one: for most data that halves the work.
+    p = x * y
+    s = p + z
     r = s.astype("float32")
     rd = r.astype("float64")
     d = s - rd  # exact: s and its float32 rounding are within a factor of 2
     other = rd + 2.0 * d  # the float32 on s's far side, when s is a tie
-    tie = (e != 0) & (d != 0) & (other.astype("float32").astype("float64") == other)
-    return _np.where(tie & ((e > 0) == (d > 0)), other.astype("float32"), r)
+    tie = (d != 0) & (other.astype("float32").astype("float64") == other)
+    if not bool(_np.any(tie)):
+        return r
+    bb = s - p
+    e = (p - (s - bb)) + (z - bb)  # TwoSum's error of s = p + z
+    return _np.where(tie & (e != 0) & ((e > 0) == (d > 0)), other.astype("float32"), r)
 
 
 def _lsb(v):
