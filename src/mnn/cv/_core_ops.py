@@ -348,7 +348,8 @@ def max(src1, src2, dst=None):  # noqa: A001  (cv2's name)
 
 def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
     # cv2's binding passes None as 0
-    alpha, beta, gamma = (_number(v, "addWeighted", k, 0.0) for v, k in ((alpha, "alpha"), (beta, "beta"), (gamma, "gamma")))
+    alpha, beta, gamma = (_number(v, "addWeighted", k, 0.0)
+                          for v, k in ((alpha, "alpha"), (beta, "beta"), (gamma, "gamma")))
     x, y, out, a = _operands("addWeighted", src1, src2, dtype)
     src = str(a.dtype)
     work = "float64" if _is_scalar(src1) or _is_scalar(src2) else _work_depth(src, out)
