@@ -14,11 +14,12 @@ from .. import _core
 from .. import numpy as _np
 from ._common import as_image, channels, contiguous, fail
 from ._common import f32 as _f32c
+from . import _exact_fp as _xfp
 
 __all__ = [
     "NORM_INF", "NORM_L1", "NORM_L2", "NORM_L2SQR", "NORM_MINMAX",
     "split", "merge", "add", "subtract", "multiply", "divide", "absdiff", "addWeighted",
-    "convertScaleAbs", "normalize", "norm", "minMaxLoc", "mean", "meanStdDev", "countNonZero",
+    "scaleAdd", "convertScaleAbs", "normalize", "norm", "minMaxLoc", "mean", "meanStdDev", "countNonZero",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "magnitude", "phase", "cartToPolar",
     "polarToCart", "sqrt", "exp", "log", "pow", "hconcat", "vconcat", "min", "max", "setRNGSeed",
 ]
@@ -212,48 +213,114 @@ def subtract(src1, src2, dst=None, mask=None, dtype=-1):
     return _add_sub("subtract", src1, src2, dst, mask, dtype, -1)
 
 
+# ---- multiply, divide, addWeighted, scaleAdd: cv2's work depth and its kernels, bit for bit ----
+# cv2 (arithm_op with muldiv) converts both images to a work depth, runs that depth's kernel and
+# converts the result to the output depth. The kernels differ in precision and in the order of
+# their operations, which is what the results' last bits (or .5 ties of integer outputs) show.
+
+_FLT_EPSILON = 2.0 ** -23
+# the largest magnitude of each 8/16-bit depth: bounds the products in _exact_fp.sums_exact
+_SMALL_INT_MAX = {"uint8": 255, "int8": 128, "uint16": 65535, "int16": 32768}
+
+
+def _work_depth(src, out):
+    """cv2's coerceTypes for the muldiv ops: the source's own kernel when the output keeps its
+    depth, int32 between two integer depths, double where a float64 is involved, else float32
+    (float16 is computed in float32, as cv2 does)."""
+    if src == out and src != "float16":
+        return src
+    if src not in _FLOATS and out not in _FLOATS:
+        return "int32"
+    if "float64" in (src, out):
+        return "float64"
+    return "float32"
+
+
+def _to_work(x, src, work):
+    """Source values (float64) as cv2 converts them to the work depth: only int32 to float32 rounds."""
+    return _f32(x).astype("float64") if work == "float32" and src == "int32" else x
+
+
+def _f32r(x):
+    """x rounded to float32, kept in float64 (an exact product of two floats rounds once here)."""
+    return _f32(x).astype("float64")
+
+
+def _near_one(scale):
+    """cv2's 8/16-bit and float kernels treat a float32 scale within FLT_EPSILON of 1 as no scale."""
+    return builtins.abs(_f32s(scale) - 1.0) <= _FLT_EPSILON
+
+
+def _number(v, fn, name, none):
+    """A scale / weight argument as cv2's binding reads it: None is the given default, anything
+    float() takes (numpy scalars included) is a double, a string is refused."""
+    if v is None:
+        return none
+    if not isinstance(v, (str, bytes)):
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            pass
+    raise fail(fn, f"Argument '{name}' can not be treated as a double")
+
+
+def _mul_kernel(x, y, s, work):
+    if work in ("float64", "int32"):
+        # double kernels: (a * scale) * b for float64; int32 scales the product, (a * b) * scale
+        return (x * s) * y if work == "float64" else (x * y) * s
+    # 8/16-bit and float32 kernels: float32 arithmetic with a float32 scale, (a * scale) * b;
+    # each product of two floats is exact in double, so rounding it to float32 is float32 math
+    return _f32r(_f32r(x * _f32s(s)) * y)
+
+
 def multiply(src1, src2, dst=None, scale=1, dtype=-1):
+    s = _number(scale, "multiply", "scale", 1.0)
     x, y, out, a = _operands("multiply", src1, src2, dtype)
-    if scale == 1 and out == "uint16" and str(a.dtype) == "uint16" and not (_is_scalar(src1) or _is_scalar(src2)):
+    src = str(a.dtype)
+    if _is_scalar(src1) or _is_scalar(src2):
+        # a Scalar makes cv2 work in double: (src1 * scale) * src2, whichever is the Scalar
+        r = (x * s) * y
+    elif src == "uint16" and out == "uint16" and _near_one(s):
         # cv2 multiplies two uint16 images in int: a product past 2^31 wraps negative, then
         # saturates to 0
         r = _wrap_int32(x * y).astype("float64")
-    elif scale == 1:
-        r = x * y
-    elif _small_int(a, out):
-        # cv2 scales in float32: round32(round32(a * scale) * b) (exact products in float64).
-        r = _f32((_f32(x * _f32s(scale)).astype("float64")) * y).astype("float64")
-        # then to int with cvRound (INT_MIN when out of range) before saturating to the type
-        ri = _np.rint(r)
-        r = _np.where((ri >= -2147483648.0) & (ri <= 2147483647.0), r, _np.asarray(-2147483648.0))
     else:
-        r = x * y * float(scale)
-    return _finish(_saturate(r, out), dst)
+        work = _work_depth(src, out)
+        r = _mul_kernel(_to_work(x, src, work), _to_work(y, src, work), s, work)
+    return _finish(_quiet(_saturate(r, out), src1, src2), dst)
+
+
+def _div_kernel(x, y, s, work):
+    if work in ("float64", "int32"):
+        q = (x * s) / y  # double: (a * scale) / b
+    elif work == "float32" and _near_one(s):
+        q = _f32r(x / y)  # a double quotient of floats rounds to the correctly rounded float32
+    else:
+        q = _f32r(_f32r(x * _f32s(s)) / y)
+    if work in _FLOATS:
+        return q  # IEEE: x / 0 is inf or NaN, which the output conversion then handles
+    # integer kernels: x / 0 is 0
+    return _np.where(y == 0, _np.asarray(0.0), q)
 
 
 def divide(src1, src2, dst=None, scale=1, dtype=-1):
     fn = "divide"
+    s = _number(scale, fn, "scale", 1.0)
     if isinstance(src1, (int, float)) and not _is_scalar(src2):
-        # divide(scale, src2): scale / src2 per element (cv2's reciprocal form).
+        # divide(value, image): cv2 works in double with no zero check, so value / 0 is inf and
+        # an integer output gets cvRound(inf) = INT_MIN, saturated
         b = _arr(src2, fn, "src2", F16)
         out = str(b.dtype) if dtype is None or dtype < 0 else _out_depth(fn, dtype)
-        x, y = _np.asarray(float(src1)), b.astype("float64")
-        if out not in _FLOATS:
-            # scale / 0 is cvRound(inf) = INT_MIN in cv2, then saturated to the type.
-            zero = y == 0
-            q = _saturate(x / _np.where(zero, _np.asarray(1.0), y), out)
-            lo = _np.asarray(_np.iinfo(out).min if out.startswith("int") else 0, dtype=out)
-            return _finish(_np.where(zero, lo, q), dst)
+        r = (_np.asarray(float(src1)) * s) / b.astype("float64")
+        return _finish(_quiet(_saturate(r, out), src2), dst)
+    x, y, out, a = _operands(fn, src1, src2, dtype)
+    src = str(a.dtype)
+    if _is_scalar(src1) or _is_scalar(src2):
+        r = (x * s) / y  # a Scalar: double, no zero check (as above)
     else:
-        x, y, out, _ = _operands(fn, src1, src2, dtype)
-        if scale != 1:
-            x = x * float(scale)
-    if out in _FLOATS:
-        # IEEE inf / nan where the divisor is 0, as cv2, without numpy's warning
-        return _finish(_quiet(_saturate(x / y, out), src1, src2), dst)
-    zero = y == 0
-    q = x / _np.where(zero, _np.asarray(1.0), y)
-    return _finish(_saturate(_np.where(zero, _np.asarray(0.0), q), out), dst)
+        work = _work_depth(src, out)
+        r = _div_kernel(_to_work(x, src, work), _to_work(y, src, work), s, work)
+    return _finish(_quiet(_saturate(r, out), src1, src2), dst)
 
 
 def absdiff(src1, src2, dst=None):
@@ -281,13 +348,51 @@ def max(src1, src2, dst=None):  # noqa: A001  (cv2's name)
 
 def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
     # cv2's binding passes None as 0
-    alpha, beta, gamma = (0.0 if v is None else v for v in (alpha, beta, gamma))
+    alpha, beta, gamma = (_number(v, "addWeighted", k, 0.0)
+                          for v, k in ((alpha, "alpha"), (beta, "beta"), (gamma, "gamma")))
     x, y, out, a = _operands("addWeighted", src1, src2, dtype)
-    if _small_int(a, out):
-        # cv2's 8/16-bit loop: fma(a, alpha, fma(b, beta, gamma)) in float32.
-        inner = _f32(y * _f32s(beta) + _f32s(gamma)).astype("float64")
-        return _finish(_saturate(_f32(x * _f32s(alpha) + inner), out), dst)
-    return _finish(_saturate(x * float(alpha) + y * float(beta) + float(gamma), out), dst)
+    src = str(a.dtype)
+    work = "float64" if _is_scalar(src1) or _is_scalar(src2) else _work_depth(src, out)
+    x, y = _to_work(x, src, work), _to_work(y, src, work)
+    if work == "float64":
+        r = _xfp.fma64(x, _np.asarray(alpha), _xfp.fma64(y, _np.asarray(beta), _np.asarray(gamma)))
+    elif work == "int32":
+        # cv2's int32 kernel is its scalar loop, which the compiler contracts to
+        # fma(a, alpha, b * beta) + gamma in double
+        r = _xfp.fma64(x, _np.asarray(alpha), y * beta) + gamma
+    else:
+        # the 8/16-bit and float32 kernels: fma(a, alpha, fma(b, beta, gamma)) in float32, with
+        # the weights rounded to float32
+        fa, fb, fg = (_f32s(v) for v in (alpha, beta, gamma))
+        if src in _SMALL_INT_MAX and _xfp.sums_exact(_SMALL_INT_MAX[src], fa, fb, fg):
+            # 8/16-bit pixels times float32 weights: both double sums are exact, so rounding
+            # each once to float32 is the fma (and ~20x cheaper than the general emulation)
+            r = _f32(x * fa + _f32r(y * fb + fg))
+        else:
+            inner = _xfp.fma32(y, _np.asarray(fb), _np.asarray(fg)).astype("float64")
+            r = _xfp.fma32(x, _np.asarray(fa), inner)
+    return _finish(_quiet(_saturate(r, out), src1, src2), dst)
+
+
+def scaleAdd(src1, alpha, src2, dst=None):
+    """cv2.scaleAdd: src1 * alpha + src2 as one fma, in float32 (alpha rounded to float32) for
+    8/16-bit and float32 images, in double for int32 and float64 ones."""
+    fn = "scaleAdd"
+    if _is_scalar(src1) or _is_scalar(src2):
+        raise fail(fn, "src1 and src2 must be arrays")
+    a, b = _arr(src1, fn, "src1", F16), _arr(src2, fn, "src2", F16)
+    if a.dtype != b.dtype or tuple(a.shape) != tuple(b.shape):
+        raise fail(fn, "src1 and src2 must have the same size and type")
+    alpha = _number(alpha, fn, "alpha", 0.0)  # cv2's binding reads None as 0
+    d = str(a.dtype)
+    x, y = a.astype("float64"), b.astype("float64")
+    if d in ("int32", "float64"):
+        r = _xfp.fma64(x, _np.asarray(alpha), y)
+    elif d in _SMALL_INT_MAX and _xfp.sums_exact(_SMALL_INT_MAX[d], _f32s(alpha), 1.0, 0.0):
+        r = _f32(x * _f32s(alpha) + y)  # an exact double sum: one float32 rounding is the fma
+    else:
+        r = _xfp.fma32(x, _np.asarray(_f32s(alpha)), y)
+    return _finish(_quiet(_saturate(r, d), src1, src2), dst)
 
 
 def convertScaleAbs(src, dst=None, alpha=1, beta=0):

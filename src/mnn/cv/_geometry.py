@@ -33,7 +33,8 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   convertMaps' fixed-point pair, all exact (tests/cv/test_remap_map_forms.py); NaN, infinite and
   huge map entries follow cv2's rule for NEAREST and LINEAR (tests/cv/test_warp_nonfinite.py).
 - copyMakeBorder, pyrDown, pyrUp (default size), flip, rotate, transpose: exact;
-  getRectSubPix within 1.
+  getRectSubPix exact: cv2's own samplers.cpp (cv2 gives it for 3 channels; its IPP path for 1
+  channel differs at the edges, _rect_sub_pix.py).
 - estimateAffine2D / estimateAffinePartial2D: cv2's RANSAC and LMEDS with its random sequence
   (_robust.py): the same inliers; the matrix within ~1e-9 of cv2's Levenberg-Marquardt polish.
   cv2's USAC methods are not supported.
@@ -42,7 +43,7 @@ import math
 
 from .. import _core
 from .. import numpy as _np
-from . import _robust
+from . import _rect_sub_pix, _robust
 from ._common import f32 as _f32
 from ._common import as_image, channels, contiguous, error, fail, int_arg, memo_type
 
@@ -811,19 +812,19 @@ def getRectSubPix(image, patchSize, center, patch=None, patchType=-1):
     if patchType not in (-1, None):
         pt = int(patchType) & 7
         if pt == 5 and str(img.dtype) == "uint8":
-            img = img.astype(_np.float32)
+            img = img.astype(_np.float32)  # exact: uint8 -> float32 sampling is float arithmetic
         elif not ((pt == 0 and str(img.dtype) == "uint8") or (pt == 5 and str(img.dtype) == "float32")):
             raise fail(fn, "Unsupported combination of input and output formats")
+    fixed = str(img.dtype) == "uint8"  # uint8 -> uint8: cv2's 16-bit fixed point
     if w == 0 or h == 0:  # an empty patch (cv2's binding returns None for it)
         return _np.zeros((h, w) + tuple(img.shape[2:]), dtype=img.dtype)
-    x0 = _np.float32(cx - (w - 1) * 0.5)
-    y0 = _np.float32(cy - (h - 1) * 0.5)
-    xs = _np.arange(w, dtype=_np.float32) + x0
-    ys = _np.arange(h, dtype=_np.float32) + y0
-    gx = _np.broadcast_to(xs.reshape(1, w), (h, w))
-    gy = _np.broadcast_to(ys.reshape(h, 1), (h, w))
-    m = _contig(_np.stack([gx, gy], axis=-1))
-    return _core.prim("cv_remap", [_contig(img), m], [INTER_LINEAR, BORDER_REPLICATE], [0.0] * 4)
+    if w > 2147483647 or h > 2147483647:  # cv2's binding cannot parse it either
+        raise fail(fn, "patchSize does not fit in int")
+    if img.shape[0] == 0 or img.shape[1] == 0:
+        # an empty source: cv2 samples uninitialised memory (tools/cv_audit.py); zeros here
+        return _np.zeros((h, w) + tuple(img.shape[2:]), dtype="uint8" if fixed else "float32")
+    # cv2's own sampling (samplers.cpp), edge handling included: _rect_sub_pix.py
+    return _rect_sub_pix.rect_sub_pix(img, w, h, cx, cy, fixed)
 
 
 # cv2's pyramids have no int8 (or int32) kernel
