@@ -479,6 +479,10 @@ def w_cv():
          lambda m, x: m.remap(x, *((map_x, map_y) if m is cv2 else (m_map_x, m_map_y)), m.INTER_LINEAR)),
         (f"cv findContours on a binarized {w}x{h} photo (TREE, SIMPLE)", lambda m, x: contours(m)),
         (f"cv classification preprocessing {w}x{h} -> 1x3x224x224", _cls_preprocess),
+        (f"cv bilateralFilter d=9 {w}x{h}x3 uint8", lambda m, x: m.bilateralFilter(x, 9, 50, 50)),
+        # sigmaColor on the [0, 1] scale, so the float path's range table spans the same weights
+        (f"cv bilateralFilter d=9 {w}x{h}x3 float32",
+         lambda m, x: m.bilateralFilter(fimg if m is cv2 else m_fimg, 9, 0.12, 50)),
     ]
     out = []
     for name, op in cases:
@@ -676,31 +680,10 @@ def w_cv_filters():
             return None
         return (f"{label} {w}x{h}x3 u8", mk, 1, None)
 
-    # the same photo as float32 in [0, 1] (sigmaColor on that scale), so the range-kernel table
-    # path of the float filter is timed too
-    fimg = img.astype(np.float32) / 255
-    mfimg = mnp.array(fimg)
-    mnn.eval(mfimg)
-
-    def mk_bilateral_f32(lib):
-        if lib == "cv2":
-            return lambda: cv2.bilateralFilter(fimg, 9, 0.12, 50)
-        if lib == "mnn":
-            def f():
-                r = mcv.bilateralFilter(mfimg, 9, 0.12, 50)
-                mnn.eval(r)
-                return r
-            return f
-        return None
-    bilateral_f32 = (f"cv bilateralFilter d=9 {w}x{h}x3 f32", mk_bilateral_f32, 1, None)
-
     return [case("cv GaussianBlur 5x5", lambda a: cv2.GaussianBlur(a, (5, 5), 0), lambda a: mcv.GaussianBlur(a, (5, 5), 0)),
             case("cv medianBlur 5", lambda a: cv2.medianBlur(a, 5), lambda a: mcv.medianBlur(a, 5)),
             case("cv medianBlur 3", lambda a: cv2.medianBlur(a, 3), lambda a: mcv.medianBlur(a, 3)),
-            case("cv Canny 50/150", lambda a: cv2.Canny(a, 50, 150), lambda a: mcv.Canny(a, 50, 150)),
-            case("cv bilateralFilter d=9", lambda a: cv2.bilateralFilter(a, 9, 50, 50),
-                 lambda a: mcv.bilateralFilter(a, 9, 50, 50)),
-            bilateral_f32]
+            case("cv Canny 50/150", lambda a: cv2.Canny(a, 50, 150), lambda a: mcv.Canny(a, 50, 150))]
 
 
 class _FreshDrawing:
