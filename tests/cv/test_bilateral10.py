@@ -124,3 +124,29 @@ def test_scalar_isa_gives_the_same_bits(isa):
     diff = [i for i, (a, b) in enumerate(zip(scalar, default)) if a != b]
     assert not diff, f"cases {diff} differ between MNN_ISA=scalar and MNN_ISA={isa}"
     assert json.dumps(scalar) != json.dumps([scalar[0]] * 120)  # the cases are not all alike
+
+
+@pytest.mark.parametrize("cn", [1, 3])
+def test_float32_noise_with_subnormal_range_weights(cn):
+    # a narrow sigmaColor on noise: many range weights fall in the table's subnormal tail, which the
+    # kernel flushes to zero (FTZ/DAZ); the answers stay within the float tolerance of cv2
+    img = RNG.random((97, 131, cn)[:2 + (cn == 3)]).astype(numpy.float32)
+    for sc in (0.05, 0.12):
+        for border in BORDERS:
+            _check(cv.bilateralFilter(img, 9, sc, 50, borderType=border),
+                   cv2.bilateralFilter(img, 9, sc, 50, borderType=border))
+
+
+@pytest.mark.parametrize("dtype", [numpy.uint8, numpy.float32])
+def test_threads_give_the_same_bits(dtype):
+    img = _image(97, 131, 3, dtype)
+    old = mnn.get_num_threads()
+    try:
+        mnn.set_num_threads(1)
+        one = numpy.asarray(cv.bilateralFilter(img, 9, _sigma_color(dtype), 3.0))
+        mnn.set_num_threads(3)
+        many = numpy.asarray(cv.bilateralFilter(img, 9, _sigma_color(dtype), 3.0))
+    finally:
+        mnn.set_num_threads(old)
+    assert one.tobytes() == many.tobytes()
+    _check(one, cv2.bilateralFilter(img, 9, _sigma_color(dtype), 3.0), 4)
