@@ -1,5 +1,6 @@
 // bilateralFilter (shape rule: ops/cv/filter_ops.cpp). Compiled once per ISA: AVX2 filters eight
-// output pixels of a row at a time, the scalar target (and every row's tail) one pixel at a time.
+// output pixels of a row at a time (AVX-512 sixteen, for one-channel uint8), the scalar target (and
+// every row's tail) one pixel at a time; rows are split over the thread pool.
 //
 // cv2's arithmetic, which the answers depend on bit for bit:
 // - 8-bit: float weights from tables (colour weight indexed by the summed absolute channel
@@ -10,7 +11,9 @@
 //   loop and added with weight 1. A NaN pixel makes every output whose window holds it NaN (what
 //   cv2 5.0 gives; its NaN-skipping code is newer than that release).
 // A vector lane does exactly the scalar operations of its pixel in the same order (the build has
-// no FMA contraction), so every ISA gives the same bits (tests/cv/test_bilateral10.py).
+// no FMA contraction), so every ISA gives the same bits (tests/cv/test_bilateral10.py); uint8
+// answers are those of the scalar kernel mnn had before, float32 ones too but for the subnormal
+// weights flushed to zero (FlushDenormals).
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
