@@ -479,6 +479,10 @@ def w_cv():
          lambda m, x: m.remap(x, *((map_x, map_y) if m is cv2 else (m_map_x, m_map_y)), m.INTER_LINEAR)),
         (f"cv findContours on a binarized {w}x{h} photo (TREE, SIMPLE)", lambda m, x: contours(m)),
         (f"cv classification preprocessing {w}x{h} -> 1x3x224x224", _cls_preprocess),
+        (f"cv bilateralFilter d=9 {w}x{h}x3 uint8", lambda m, x: m.bilateralFilter(x, 9, 50, 50)),
+        # sigmaColor on the [0, 1] scale, so the float path's range table spans the same weights
+        (f"cv bilateralFilter d=9 {w}x{h}x3 float32",
+         lambda m, x: m.bilateralFilter(fimg if m is cv2 else m_fimg, 9, 0.12, 50)),
     ]
     out = []
     for name, op in cases:
