@@ -12,7 +12,7 @@
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
-namespace mnn::cpu {
+namespace mnn::cpu::MNN_ISA_NS {
 
 using namespace core;
 
@@ -38,7 +38,8 @@ inline void unpack(unsigned t, bool g6, unsigned& b, unsigned& g, unsigned& r) {
   }
 }
 
-void to_packed(const uint8_t* s, uint8_t* d, int64_t n, int scn, int bidx, bool g6) {
+template <int scn, int bidx, bool g6>
+void to_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
   for (int64_t i = 0; i < n; ++i, s += scn, d += 2) {
     const unsigned b = s[bidx], g = s[1], r = s[bidx ^ 2];
     unsigned v;
@@ -48,7 +49,8 @@ void to_packed(const uint8_t* s, uint8_t* d, int64_t n, int scn, int bidx, bool 
   }
 }
 
-void from_packed(const uint8_t* s, uint8_t* d, int64_t n, int dcn, int bidx, bool g6) {
+template <int dcn, int bidx, bool g6>
+void from_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
   for (int64_t i = 0; i < n; ++i, s += 2, d += dcn) {
     const unsigned t = load16(s);
     unsigned b, g, r;
@@ -60,18 +62,38 @@ void from_packed(const uint8_t* s, uint8_t* d, int64_t n, int dcn, int bidx, boo
   }
 }
 
-void gray_to_packed(const uint8_t* s, uint8_t* d, int64_t n, bool g6) {
+template <bool g6>
+void gray_to_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
   for (int64_t i = 0; i < n; ++i, d += 2) {
     const unsigned t = s[i], t3 = t >> 3;
     store16(d, g6 ? (t3 | ((t & ~3u) << 3) | (t3 << 11)) : (t3 | (t3 << 5) | (t3 << 10)));
   }
 }
 
-void packed_to_gray(const uint8_t* s, uint8_t* d, int64_t n, bool g6) {
+template <bool g6>
+void packed_to_gray_t(const uint8_t* s, uint8_t* d, int64_t n) {
   for (int64_t i = 0; i < n; ++i, s += 2) {
     unsigned b, g, r;
     unpack(load16(s), g6, b, g, r);
     d[i] = static_cast<uint8_t>((b * kBY + g * kGY + r * kRY + (1u << (kGrayShift - 1))) >> kGrayShift);
+  }
+}
+
+// The layout as template arguments: constant strides and field positions are what lets the
+// compiler vectorise these loops (interleaved loads / stores), per ISA.
+using RowFn = void (*)(const uint8_t*, uint8_t*, int64_t);
+
+template <bool g6>
+RowFn pick_g(int dir, int cn, int bidx) {
+  switch (dir) {
+    case 0:
+      if (cn == 3) return bidx == 0 ? &to_packed_t<3, 0, g6> : &to_packed_t<3, 2, g6>;
+      return bidx == 0 ? &to_packed_t<4, 0, g6> : &to_packed_t<4, 2, g6>;
+    case 1:
+      if (cn == 3) return bidx == 0 ? &from_packed_t<3, 0, g6> : &from_packed_t<3, 2, g6>;
+      return bidx == 0 ? &from_packed_t<4, 0, g6> : &from_packed_t<4, 2, g6>;
+    case 2: return &gray_to_packed_t<g6>;
+    default: return &packed_to_gray_t<g6>;
   }
 }
 
@@ -88,17 +110,8 @@ class Packed16Kernel final : public backend::Kernel {
     uint8_t* dst = reinterpret_cast<uint8_t*>(out);
     const int scn = dir_ == 0 ? cn_ : dir_ == 2 ? 1 : 2;
     const int dcn = dir_ == 1 ? cn_ : dir_ == 3 ? 1 : 2;
-    parallel_for(npix_, int64_t(1) << 15, [&](int64_t lo, int64_t hi) {
-      const uint8_t* s = src + lo * scn;
-      uint8_t* d = dst + lo * dcn;
-      const int64_t n = hi - lo;
-      switch (dir_) {
-        case 0: to_packed(s, d, n, cn_, bidx_, g6_); break;
-        case 1: from_packed(s, d, n, cn_, bidx_, g6_); break;
-        case 2: gray_to_packed(s, d, n, g6_); break;
-        default: packed_to_gray(s, d, n, g6_); break;
-      }
-    });
+    const RowFn fn = g6_ ? pick_g<true>(dir_, cn_, bidx_) : pick_g<false>(dir_, cn_, bidx_);
+    parallel_for(npix_, int64_t(1) << 15, [&](int64_t lo, int64_t hi) { fn(src + lo * scn, dst + lo * dcn, hi - lo); });
   }
 
  private:
@@ -113,4 +126,4 @@ std::unique_ptr<backend::Kernel> prepare_packed16(const backend::StepDesc& s) { 
 
 MNN_REGISTER_CPU_KERNEL(cv_color_5x5, "cv_color_5x5", &prepare_packed16);
 
-}  // namespace mnn::cpu
+}  // namespace mnn::cpu::MNN_ISA_NS

@@ -5,13 +5,17 @@
 // (U at 1 - yidx + 2 * uidx). Decoding is BT.601 video range with 20-bit weights (as the 4:2:0
 // formats in simd/cv/color.cpp); encoding uses cv2's separate 14-bit 4:2:2 weights, with one U/V
 // pair from the sum of the two pixels' channels.
+//
+// Compiled once per ISA (simd/): on AVX2 targets decoding takes 16 pixels a step in 32-bit lanes,
+// the same integer arithmetic as the scalar loop, so every target gives the same bytes.
 #include <algorithm>
 #include <cstdint>
 
+#include "backends/cpu/simd/cv/interleave_u8.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
-namespace mnn::cpu {
+namespace mnn::cpu::MNN_ISA_NS {
 
 using namespace core;
 
@@ -33,9 +37,57 @@ inline void decode_px(int Y, int ruv, int guv, int buv, uint8_t* d, int dcn, int
 
 // Templated on the layout so the byte offsets are constants (the compiler then keeps the
 // whole pair in registers).
+#if defined(__AVX2__)
+// 16 pixels (32 source bytes) a step; returns the pixels done. The chroma terms are computed
+// once per pair (8 lanes) and spread to both pixels with a lane permute.
+template <int dcn, int bidx, int ui, int vi, int yi>
+int64_t decode_row_avx2(const uint8_t* s, uint8_t* d, int64_t w) {
+  alignas(32) int8_t sh[32];
+  for (int l = 0; l < 2; ++l)
+    for (int k = 0; k < 8; ++k) {
+      sh[16 * l + k] = static_cast<int8_t>(yi + 2 * k);
+      if (k < 4) sh[16 * l + 8 + k] = static_cast<int8_t>(ui + 4 * k), sh[16 * l + 12 + k] = static_cast<int8_t>(vi + 4 * k);
+    }
+  const __m256i split = _mm256_load_si256(reinterpret_cast<const __m256i*>(sh));
+  const __m128i uv_order = _mm_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
+  const __m256i dup_lo = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), dup_hi = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
+  const __m256i c16 = _mm256_set1_epi32(16), c128 = _mm256_set1_epi32(128), zero = _mm256_setzero_si256();
+  const __m256i cy = _mm256_set1_epi32(kCY), cub = _mm256_set1_epi32(kCUB), cug = _mm256_set1_epi32(kCUG),
+                cvg = _mm256_set1_epi32(kCVG), cvr = _mm256_set1_epi32(kCVR), half = _mm256_set1_epi32(1 << (kShift - 1));
+  auto chan = [&](__m256i ya, __m256i yb, __m256i c) {  // (y + c) >> 20 for 16 pixels -> 16 saturated bytes
+    const __m256i a = _mm256_srai_epi32(_mm256_add_epi32(ya, _mm256_permutevar8x32_epi32(c, dup_lo)), kShift);
+    const __m256i b = _mm256_srai_epi32(_mm256_add_epi32(yb, _mm256_permutevar8x32_epi32(c, dup_hi)), kShift);
+    return pack16_u8(_mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8));
+  };
+  int64_t i = 0;
+  for (; i + 16 <= w; i += 16, s += 32, d += 16 * dcn) {
+    const __m256i x = _mm256_permute4x64_epi64(
+        _mm256_shuffle_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s)), split), 0xD8);
+    const __m128i y8 = _mm256_castsi256_si128(x);
+    const __m128i uv8 = _mm_shuffle_epi8(_mm256_extracti128_si256(x, 1), uv_order);
+    auto ycoef = [&](__m128i b) { return _mm256_mullo_epi32(_mm256_max_epi32(_mm256_sub_epi32(_mm256_cvtepu8_epi32(b), c16), zero), cy); };
+    const __m256i ya = ycoef(y8), yb = ycoef(_mm_srli_si128(y8, 8));
+    const __m256i u = _mm256_sub_epi32(_mm256_cvtepu8_epi32(uv8), c128);
+    const __m256i v = _mm256_sub_epi32(_mm256_cvtepu8_epi32(_mm_srli_si128(uv8, 8)), c128);
+    const __m256i ruv = _mm256_add_epi32(half, _mm256_mullo_epi32(v, cvr));
+    const __m256i guv = _mm256_add_epi32(_mm256_add_epi32(half, _mm256_mullo_epi32(v, cvg)), _mm256_mullo_epi32(u, cug));
+    const __m256i buv = _mm256_add_epi32(half, _mm256_mullo_epi32(u, cub));
+    const __m128i r = chan(ya, yb, ruv), g = chan(ya, yb, guv), b = chan(ya, yb, buv);
+    if (bidx == 0) store_px16(d, dcn, b, g, r);
+    else store_px16(d, dcn, r, g, b);
+  }
+  return i;
+}
+#endif
+
 template <int dcn, int bidx, int ui, int vi, int yi>
 void decode_row(const uint8_t* s, uint8_t* d, int64_t w) {
-  for (int64_t i = 0; i + 1 < w; i += 2, s += 4, d += 2 * dcn) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  i = decode_row_avx2<dcn, bidx, ui, vi, yi>(s, d, w);
+  s += 2 * i, d += dcn * i;
+#endif
+  for (; i + 1 < w; i += 2, s += 4, d += 2 * dcn) {
     const int u = s[ui] - 128, v = s[vi] - 128;
     const int ruv = (1 << (kShift - 1)) + kCVR * v;
     const int guv = (1 << (kShift - 1)) + kCVG * v + kCUG * u;
@@ -119,4 +171,4 @@ std::unique_ptr<backend::Kernel> prepare_yuv422(const backend::StepDesc& s) { re
 
 MNN_REGISTER_CPU_KERNEL(cv_color_422, "cv_color_422", &prepare_yuv422);
 
-}  // namespace mnn::cpu
+}  // namespace mnn::cpu::MNN_ISA_NS
