@@ -6,12 +6,15 @@
 // formats in simd/cv/color.cpp); encoding uses cv2's separate 14-bit 4:2:2 weights, with one U/V
 // pair from the sum of the two pixels' channels.
 //
-// Compiled once per ISA (simd/): on AVX2 targets decoding takes 16 pixels a step in 32-bit lanes,
-// the same integer arithmetic as the scalar loop, so every target gives the same bytes.
+// Compiled once per ISA (simd/): on AVX2 targets decoding takes 16 pixels a step in 32-bit lanes
+// with the scalar loop's integer arithmetic, so every target gives the same bytes.
 #include <algorithm>
 #include <cstdint>
 
-#include "backends/cpu/simd/cv/interleave_u8.h"
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
@@ -38,43 +41,65 @@ inline void decode_px(int Y, int ruv, int guv, int buv, uint8_t* d, int dcn, int
 // Templated on the layout so the byte offsets are constants (the compiler then keeps the
 // whole pair in registers).
 #if defined(__AVX2__)
-// 16 pixels (32 source bytes) a step; returns the pixels done. The chroma terms are computed
-// once per pair (8 lanes) and spread to both pixels with a lane permute.
+// Byte k of each 32-bit lane (one pixel pair: two Y, one U, one V).
+template <int k>
+inline __m256i byte_of(__m256i w) {
+  if constexpr (k == 3) return _mm256_srli_epi32(w, 24);
+  else return _mm256_and_si256(_mm256_srli_epi32(w, 8 * k), _mm256_set1_epi32(0xff));
+}
+
+// 16 pixels (32 source bytes) a step; returns the pixels done. Each 32-bit lane is one pixel
+// pair, so U, V and both Y come out with shifts and masks, the chroma terms are computed once
+// per pair, and even / odd pixels are two 8-lane vectors: no cross-lane shuffles. The packs
+// leave each 128-bit lane holding its 8 pixels' channels in a fixed order (even pixels, then
+// odd, per channel), and two byte shuffles per output chunk interleave them.
 template <int dcn, int bidx, int ui, int vi, int yi>
 int64_t decode_row_avx2(const uint8_t* s, uint8_t* d, int64_t w) {
-  alignas(32) int8_t sh[32];
-  for (int l = 0; l < 2; ++l)
-    for (int k = 0; k < 8; ++k) {
-      sh[16 * l + k] = static_cast<int8_t>(yi + 2 * k);
-      if (k < 4) sh[16 * l + 8 + k] = static_cast<int8_t>(ui + 4 * k), sh[16 * l + 12 + k] = static_cast<int8_t>(vi + 4 * k);
+  // P1 bytes: c0 at 0-7, c1 at 8-15; P2: c2 at 0-7, 255 at 8-15 (per lane, 8 pixels). Pixel p
+  // of a channel block sits at p / 2 (even p) or 4 + p / 2 (odd p).
+  alignas(32) int8_t mk[2][2][32];  // [output chunk][source P1 / P2], both lanes alike
+  for (int chunk = 0; chunk < 2; ++chunk)
+    for (int o = 0; o < 16; ++o) {
+      const int byte = 16 * chunk + o, p = byte / dcn, ch = byte % dcn;
+      const int at = (p & 1) ? 4 + p / 2 : p / 2;
+      int8_t from1 = -1, from2 = -1;
+      if (p < 8) {
+        if (ch < 2) from1 = static_cast<int8_t>(8 * ch + at);
+        else from2 = static_cast<int8_t>(ch == 2 ? at : 8);
+      }
+      for (int l = 0; l < 2; ++l) mk[chunk][0][16 * l + o] = from1, mk[chunk][1][16 * l + o] = from2;
     }
-  const __m256i split = _mm256_load_si256(reinterpret_cast<const __m256i*>(sh));
-  const __m128i uv_order = _mm_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
-  const __m256i dup_lo = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), dup_hi = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
+  auto ldm = [&](int c, int src) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(mk[c][src])); };
+  const __m256i m00 = ldm(0, 0), m01 = ldm(0, 1), m10 = ldm(1, 0), m11 = ldm(1, 1);
   const __m256i c16 = _mm256_set1_epi32(16), c128 = _mm256_set1_epi32(128), zero = _mm256_setzero_si256();
   const __m256i cy = _mm256_set1_epi32(kCY), cub = _mm256_set1_epi32(kCUB), cug = _mm256_set1_epi32(kCUG),
                 cvg = _mm256_set1_epi32(kCVG), cvr = _mm256_set1_epi32(kCVR), half = _mm256_set1_epi32(1 << (kShift - 1));
-  auto chan = [&](__m256i ya, __m256i yb, __m256i c) {  // (y + c) >> 20 for 16 pixels -> 16 saturated bytes
-    const __m256i a = _mm256_srai_epi32(_mm256_add_epi32(ya, _mm256_permutevar8x32_epi32(c, dup_lo)), kShift);
-    const __m256i b = _mm256_srai_epi32(_mm256_add_epi32(yb, _mm256_permutevar8x32_epi32(c, dup_hi)), kShift);
-    return pack16_u8(_mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8));
+  const __m256i alpha = _mm256_set1_epi16(255);
+  auto ycoef = [&](__m256i y) { return _mm256_mullo_epi32(_mm256_max_epi32(_mm256_sub_epi32(y, c16), zero), cy); };
+  auto chan = [&](__m256i ye, __m256i yo, __m256i c) {  // int16: even pixels' 4, odd pixels' 4 per lane
+    return _mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(ye, c), kShift),
+                              _mm256_srai_epi32(_mm256_add_epi32(yo, c), kShift));
   };
   int64_t i = 0;
   for (; i + 16 <= w; i += 16, s += 32, d += 16 * dcn) {
-    const __m256i x = _mm256_permute4x64_epi64(
-        _mm256_shuffle_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s)), split), 0xD8);
-    const __m128i y8 = _mm256_castsi256_si128(x);
-    const __m128i uv8 = _mm_shuffle_epi8(_mm256_extracti128_si256(x, 1), uv_order);
-    auto ycoef = [&](__m128i b) { return _mm256_mullo_epi32(_mm256_max_epi32(_mm256_sub_epi32(_mm256_cvtepu8_epi32(b), c16), zero), cy); };
-    const __m256i ya = ycoef(y8), yb = ycoef(_mm_srli_si128(y8, 8));
-    const __m256i u = _mm256_sub_epi32(_mm256_cvtepu8_epi32(uv8), c128);
-    const __m256i v = _mm256_sub_epi32(_mm256_cvtepu8_epi32(_mm_srli_si128(uv8, 8)), c128);
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+    const __m256i ye = ycoef(byte_of<yi>(x)), yo = ycoef(byte_of<yi + 2>(x));
+    const __m256i u = _mm256_sub_epi32(byte_of<ui>(x), c128), v = _mm256_sub_epi32(byte_of<vi>(x), c128);
     const __m256i ruv = _mm256_add_epi32(half, _mm256_mullo_epi32(v, cvr));
     const __m256i guv = _mm256_add_epi32(_mm256_add_epi32(half, _mm256_mullo_epi32(v, cvg)), _mm256_mullo_epi32(u, cug));
     const __m256i buv = _mm256_add_epi32(half, _mm256_mullo_epi32(u, cub));
-    const __m128i r = chan(ya, yb, ruv), g = chan(ya, yb, guv), b = chan(ya, yb, buv);
-    if (bidx == 0) store_px16(d, dcn, b, g, r);
-    else store_px16(d, dcn, r, g, b);
+    const __m256i r = chan(ye, yo, ruv), g = chan(ye, yo, guv), b = chan(ye, yo, buv);
+    const __m256i p1 = _mm256_packus_epi16(bidx == 0 ? b : r, g), p2 = _mm256_packus_epi16(bidx == 0 ? r : b, alpha);
+    const __m256i o0 = _mm256_or_si256(_mm256_shuffle_epi8(p1, m00), _mm256_shuffle_epi8(p2, m01));
+    const __m256i o1 = _mm256_or_si256(_mm256_shuffle_epi8(p1, m10), _mm256_shuffle_epi8(p2, m11));
+    // lane 0 holds pixels 0-7, lane 1 pixels 8-15: 8 * dcn bytes each
+    auto st16 = [](uint8_t* q, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(q), v); };
+    st16(d, _mm256_castsi256_si128(o0));
+    if (dcn == 4) st16(d + 16, _mm256_castsi256_si128(o1));
+    else _mm_storel_epi64(reinterpret_cast<__m128i*>(d + 16), _mm256_castsi256_si128(o1));
+    st16(d + 8 * dcn, _mm256_extracti128_si256(o0, 1));
+    if (dcn == 4) st16(d + 48, _mm256_extracti128_si256(o1, 1));
+    else _mm_storel_epi64(reinterpret_cast<__m128i*>(d + 40), _mm256_extracti128_si256(o1, 1));
   }
   return i;
 }
