@@ -5,9 +5,14 @@
 // in 5-10 (565) or 5-9 (555), red in 11-15 or 10-14; 555 keeps an alpha bit in bit 15 (set when
 // the source alpha is non-zero; decodes to 255 or 0). Unpacking shifts the field to the top of
 // the byte and leaves the low bits zero (no replication), as cv2 does. Gray uses cv2's 15-bit
-// weights on the unpacked channels. The loops are plain per-pixel code the compiler vectorises.
+// weights on the unpacked channels. Compiled once per ISA (simd/): the loops are per-pixel code
+// the compiler vectorises, except packing, which has an AVX2 loop.
 #include <cstdint>
 #include <cstring>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "core/threadpool.h"
 #include "prims/registry.h"
@@ -38,8 +43,54 @@ inline void unpack(unsigned t, bool g6, unsigned& b, unsigned& g, unsigned& r) {
   }
 }
 
+#if defined(__AVX2__)
+// x >> n for n >= 0, x << -n otherwise (n a constant).
+template <int n>
+inline __m256i shr(__m256i x) {
+  if constexpr (n >= 0) return _mm256_srli_epi32(x, n);
+  else return _mm256_slli_epi32(x, -n);
+}
+
+// 16 pixels a step, each 32-bit lane one pixel's bytes, so every field is one shift and mask;
+// returns the pixels done. The 3-channel loads read 4 bytes past their 8 pixels (hence the
+// 2-pixel margin).
+template <int scn, int bidx, bool g6>
+int64_t to_packed_avx2(const uint8_t* s, uint8_t* d, int64_t n) {
+  const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                          0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+  auto load8 = [&](const uint8_t* p) {
+    if constexpr (scn == 4) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
+    return _mm256_shuffle_epi8(v, spread);
+  };
+  constexpr int rpos = 8 * (bidx ^ 2);
+  const __m256i mb = _mm256_set1_epi32(0x1f), mg = _mm256_set1_epi32(g6 ? 0x7e0 : 0x3e0),
+                mr = _mm256_set1_epi32(g6 ? 0xf800 : 0x7c00), abit = _mm256_set1_epi32(0x8000);
+  auto pack8 = [&](__m256i x) {
+    __m256i v = _mm256_or_si256(_mm256_and_si256(shr<8 * bidx + 3>(x), mb),
+                                _mm256_and_si256(shr<g6 ? 5 : 6>(x), mg));
+    v = _mm256_or_si256(v, _mm256_and_si256(shr<rpos - (g6 ? 8 : 7)>(x), mr));
+    if constexpr (scn == 4 && !g6)
+      v = _mm256_or_si256(v, _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_srli_epi32(x, 24), _mm256_setzero_si256()), abit));
+    return v;
+  };
+  const int64_t margin = scn == 3 ? 2 : 0;
+  int64_t i = 0;
+  for (; i + 16 + margin <= n; i += 16) {
+    const __m256i v = _mm256_packus_epi32(pack8(load8(s + scn * i)), pack8(load8(s + scn * (i + 8))));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 2 * i), _mm256_permute4x64_epi64(v, 0xD8));
+  }
+  return i;
+}
+#endif
+
 template <int scn, int bidx, bool g6>
 void to_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
+#if defined(__AVX2__)
+  const int64_t done = to_packed_avx2<scn, bidx, g6>(s, d, n);
+  s += scn * done, d += 2 * done, n -= done;
+#endif
   for (int64_t i = 0; i < n; ++i, s += scn, d += 2) {
     const unsigned b = s[bidx], g = s[1], r = s[bidx ^ 2];
     unsigned v;
