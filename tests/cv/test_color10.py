@@ -251,3 +251,11 @@ print(json.dumps(bad))
 def test_per_isa(isa):
     import os
     assert run_under_isa(ISA_PROGRAM, os.environ.get("MNN_ISA", "") if isa == "default" else isa) == []
+
+
+def test_packed16_decode_large():
+    # over 6 MB of source + result: the decoders stream their stores (aligned 96-byte blocks after
+    # a scalar head); an odd width puts every row at another alignment
+    a = rand((1201, 1151, 2))
+    for code in (14, 15, 18, 19, 24, 25, 28, 29):
+        check(cv.cvtColor(a, code), cv2.cvtColor(a, code))

@@ -86,7 +86,7 @@ int64_t to_packed_avx2(const uint8_t* s, uint8_t* d, int64_t n) {
 #endif
 
 template <int scn, int bidx, bool g6>
-void to_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
+void to_packed_t(const uint8_t* s, uint8_t* d, int64_t n, bool) {
 #if defined(__AVX2__)
   const int64_t done = to_packed_avx2<scn, bidx, g6>(s, d, n);
   s += scn * done, d += 2 * done, n -= done;
@@ -102,25 +102,53 @@ void to_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
 
 #if defined(__AVX2__)
 // 8 pixels a step: each packed value widened to a 32-bit lane and its fields shifted straight to
-// their output byte; a 3-channel result drops byte 3 in each 128-bit lane and joins the lanes.
+// their output byte; a 3-channel result drops byte 3 in each 128-bit lane and joins the lanes
+// (24 bytes in dwords 0-5). With nt (a footprint past the caches, as color.cpp's
+// stream_output), 32 pixels a step from the first 32-byte aligned output on, their four 24-byte
+// results merged into whole aligned registers for streaming stores.
 template <int dcn, int bidx, bool g6>
-int64_t from_packed_avx2(const uint8_t* s, uint8_t* d, int64_t n) {
+int64_t from_packed_avx2(const uint8_t* s, uint8_t* d, int64_t n, bool nt) {
   constexpr int bpos = 8 * bidx, rpos = 8 * (bidx ^ 2);
   const __m256i mb = _mm256_set1_epi32(0xf8 << bpos), mg = _mm256_set1_epi32(g6 ? 0xfc00 : 0xf800),
                 mr = _mm256_set1_epi32(0xf8 << rpos), a255 = _mm256_set1_epi32(int(0xff000000u));
   const __m256i drop = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
                                         0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
   const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256i x = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 2 * i)));
+  auto px8 = [&](const uint8_t* p) {  // 8 pixels as 32 bytes (4 channels) or 24 bytes in dwords 0-5
+    const __m256i x = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     __m256i v = _mm256_or_si256(_mm256_and_si256(shr<-(3 + bpos)>(x), mb), _mm256_and_si256(shr<g6 ? -5 : -6>(x), mg));
     v = _mm256_or_si256(v, _mm256_and_si256(shr<(g6 ? 8 : 7) - rpos>(x), mr));
     if constexpr (dcn == 4) {
-      const __m256i a = g6 ? a255 : _mm256_and_si256(_mm256_srai_epi32(_mm256_slli_epi32(x, 16), 31), a255);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 4 * i), _mm256_or_si256(v, a));
+      return _mm256_or_si256(v, g6 ? a255 : _mm256_and_si256(_mm256_srai_epi32(_mm256_slli_epi32(x, 16), 31), a255));
     } else {
-      const __m256i p = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(v, drop), join);
+      return _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(v, drop), join);
+    }
+  };
+  int64_t i = 0;
+  if (nt && (reinterpret_cast<uintptr_t>(d) & 31) == 0) {  // the caller aligned d
+    // a (bytes 0-23) + b (0-7); b (8-23) + c (0-15); c (16-23) + e (0-23), as dword permutes + blends
+    const __m256i b_to0 = _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 0, 1), b_to1 = _mm256_setr_epi32(2, 3, 4, 5, 0, 0, 0, 0);
+    const __m256i c_to1 = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3), c_to2 = _mm256_setr_epi32(4, 5, 0, 0, 0, 0, 0, 0);
+    const __m256i e_to2 = _mm256_setr_epi32(0, 0, 0, 1, 2, 3, 4, 5);
+    for (; i + 32 <= n; i += 32) {
+      const uint8_t* p = s + 2 * i;
+      __m256i* o = reinterpret_cast<__m256i*>(d + dcn * i);
+      const __m256i a = px8(p), b = px8(p + 16), c = px8(p + 32), e = px8(p + 48);
+      if constexpr (dcn == 4) {
+        _mm256_stream_si256(o, a), _mm256_stream_si256(o + 1, b), _mm256_stream_si256(o + 2, c), _mm256_stream_si256(o + 3, e);
+      } else {
+        _mm256_stream_si256(o, _mm256_blend_epi32(a, _mm256_permutevar8x32_epi32(b, b_to0), 0xC0));
+        _mm256_stream_si256(o + 1, _mm256_blend_epi32(_mm256_permutevar8x32_epi32(b, b_to1), _mm256_permutevar8x32_epi32(c, c_to1), 0xF0));
+        _mm256_stream_si256(o + 2, _mm256_blend_epi32(_mm256_permutevar8x32_epi32(c, c_to2), _mm256_permutevar8x32_epi32(e, e_to2), 0xFC));
+      }
+    }
+    _mm_sfence();
+  }
+  for (; i + 8 <= n; i += 8) {
+    const __m256i p = px8(s + 2 * i);
+    if constexpr (dcn == 4) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 4 * i), p);
+    } else {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 3 * i), _mm256_castsi256_si128(p));
       _mm_storel_epi64(reinterpret_cast<__m128i*>(d + 3 * i + 16), _mm256_extracti128_si256(p, 1));
     }
@@ -130,11 +158,7 @@ int64_t from_packed_avx2(const uint8_t* s, uint8_t* d, int64_t n) {
 #endif
 
 template <int dcn, int bidx, bool g6>
-void from_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
-#if defined(__AVX2__)
-  const int64_t done = from_packed_avx2<dcn, bidx, g6>(s, d, n);
-  s += 2 * done, d += dcn * done, n -= done;
-#endif
+void from_packed_scalar(const uint8_t* s, uint8_t* d, int64_t n) {
   for (int64_t i = 0; i < n; ++i, s += 2, d += dcn) {
     const unsigned t = load16(s);
     unsigned b, g, r;
@@ -146,8 +170,25 @@ void from_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
   }
 }
 
+template <int dcn, int bidx, bool g6>
+void from_packed_t(const uint8_t* s, uint8_t* d, int64_t n, bool nt) {
+#if defined(__AVX2__)
+  if (nt) {  // pixels up to the first 32-byte aligned output, so the streaming stores can start
+    int64_t head = 0;
+    while (head < n && head < 32 && (reinterpret_cast<uintptr_t>(d + dcn * head) & 31) != 0) ++head;
+    from_packed_scalar<dcn, bidx, g6>(s, d, head);
+    s += 2 * head, d += dcn * head, n -= head;
+  }
+  const int64_t done = from_packed_avx2<dcn, bidx, g6>(s, d, n, nt);
+  s += 2 * done, d += dcn * done, n -= done;
+#else
+  (void)nt;
+#endif
+  from_packed_scalar<dcn, bidx, g6>(s, d, n);
+}
+
 template <bool g6>
-void gray_to_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
+void gray_to_packed_t(const uint8_t* s, uint8_t* d, int64_t n, bool) {
   for (int64_t i = 0; i < n; ++i, d += 2) {
     const unsigned t = s[i], t3 = t >> 3;
     store16(d, g6 ? (t3 | ((t & ~3u) << 3) | (t3 << 11)) : (t3 | (t3 << 5) | (t3 << 10)));
@@ -155,7 +196,7 @@ void gray_to_packed_t(const uint8_t* s, uint8_t* d, int64_t n) {
 }
 
 template <bool g6>
-void packed_to_gray_t(const uint8_t* s, uint8_t* d, int64_t n) {
+void packed_to_gray_t(const uint8_t* s, uint8_t* d, int64_t n, bool) {
   for (int64_t i = 0; i < n; ++i, s += 2) {
     unsigned b, g, r;
     unpack(load16(s), g6, b, g, r);
@@ -165,7 +206,7 @@ void packed_to_gray_t(const uint8_t* s, uint8_t* d, int64_t n) {
 
 // The layout as template arguments: constant strides and field positions are what lets the
 // compiler vectorise these loops (interleaved loads / stores), per ISA.
-using RowFn = void (*)(const uint8_t*, uint8_t*, int64_t);
+using RowFn = void (*)(const uint8_t*, uint8_t*, int64_t, bool);
 
 template <bool g6>
 RowFn pick_g(int dir, int cn, int bidx) {
@@ -195,7 +236,10 @@ class Packed16Kernel final : public backend::Kernel {
     const int scn = dir_ == 0 ? cn_ : dir_ == 2 ? 1 : 2;
     const int dcn = dir_ == 1 ? cn_ : dir_ == 3 ? 1 : 2;
     const RowFn fn = g6_ ? pick_g<true>(dir_, cn_, bidx_) : pick_g<false>(dir_, cn_, bidx_);
-    parallel_for(npix_, int64_t(1) << 15, [&](int64_t lo, int64_t hi) { fn(src + lo * scn, dst + lo * dcn, hi - lo); });
+    // decoding to 3 / 4 channels streams its stores past the caches for large images (the
+    // footprint rule of color.cpp's stream_output: 1080p BGR5652BGR is 10 MB)
+    const bool nt = dir_ == 1 && npix_ * (scn + dcn) >= (int64_t(6) << 20);
+    parallel_for(npix_, int64_t(1) << 15, [&](int64_t lo, int64_t hi) { fn(src + lo * scn, dst + lo * dcn, hi - lo, nt); });
   }
 
  private:
