@@ -27,7 +27,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "backends/cpu/kernels/cv/color_bayer_vng.h"
+#include "backends/cpu/simd/cv/color_bayer_vng.h"
 #include "backends/cpu/simd/cv/interleave_u8.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
