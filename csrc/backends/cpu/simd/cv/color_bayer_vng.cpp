@@ -20,6 +20,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "core/threadpool.h"
 
 namespace mnn::cpu::MNN_ISA_NS {
@@ -62,6 +66,71 @@ inline int round_even(float v) { return static_cast<int>(std::nearbyint(v)); }
 
 inline uint8_t sat(int v) { return static_cast<uint8_t>(v < 0 ? 0 : v > 255 ? 255 : v); }
 
+#if defined(__AVX2__)
+// Eight sites i .. i + 7 of one row as cv2's SIMD loop computes them (k = 0.5f / n), one site per
+// 32-bit lane: both kinds of site are computed and blended by the lane's parity (green when
+// green ^ (lane & 1)). Same integer sums, the same float multiply and round-half-even
+// conversion as the scalar code, so the bytes are identical.
+void vng_block8(const uint8_t* src, int64_t w, int64_t c, int64_t i, const uint16_t* b0, const uint16_t* b1,
+                const uint16_t* b2, uint8_t* o, int blue_idx, bool green) {
+  const uint8_t* s = src + c * w + i;
+  const int64_t bs = w;
+  auto S = [&](int64_t off) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s + off))); };
+  auto P = [&](const uint16_t* b, int plane, int off) {
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + plane * w + i + off)));
+  };
+  auto add = [](__m256i x, __m256i y) { return _mm256_add_epi32(x, y); };
+  auto dbl = [](__m256i x) { return _mm256_slli_epi32(x, 1); };
+  const __m256i G = green ? _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0) : _mm256_setr_epi32(0, -1, 0, -1, 0, -1, 0, -1);
+  auto sel = [&](__m256i rb, __m256i gr) { return _mm256_blendv_epi8(rb, gr, G); };
+  const __m256i gN = add(P(b0, 0, 0), P(b1, 0, 0)), gS = add(P(b1, 0, 0), P(b2, 0, 0));
+  const __m256i gW = add(P(b1, 1, -1), P(b1, 1, 0)), gE = add(P(b1, 1, 0), P(b1, 1, 1));
+  const __m256i gNE = sel(add(P(b0, 4, 1), P(b1, 4, 0)), add(add(P(b0, 2, 0), P(b0, 2, 1)), add(P(b1, 2, 0), P(b1, 2, 1))));
+  const __m256i gSW = sel(add(P(b1, 4, 0), P(b2, 4, -1)), add(add(P(b1, 2, 0), P(b1, 2, -1)), add(P(b2, 2, 0), P(b2, 2, -1))));
+  const __m256i gNW = sel(add(P(b0, 5, -1), P(b1, 5, 0)), add(add(P(b0, 3, 0), P(b0, 3, -1)), add(P(b1, 3, 0), P(b1, 3, -1))));
+  const __m256i gSE = sel(add(P(b1, 5, 0), P(b2, 5, 1)), add(add(P(b1, 3, 0), P(b1, 3, 1)), add(P(b2, 3, 0), P(b2, 3, 1))));
+  const __m256i mn = _mm256_min_epi32(_mm256_min_epi32(_mm256_min_epi32(gN, gS), _mm256_min_epi32(gW, gE)),
+                                      _mm256_min_epi32(_mm256_min_epi32(gNE, gSW), _mm256_min_epi32(gNW, gSE)));
+  const __m256i mx = _mm256_max_epi32(_mm256_max_epi32(_mm256_max_epi32(gN, gS), _mm256_max_epi32(gW, gE)),
+                                      _mm256_max_epi32(_mm256_max_epi32(gNE, gSW), _mm256_max_epi32(gNW, gSE)));
+  const __m256i T = add(mn, _mm256_max_epi32(_mm256_srli_epi32(mx, 1), _mm256_set1_epi32(1)));
+  const __m256i s0 = S(0);
+  __m256i own = _mm256_setzero_si256(), va = own, vb = own, ng = own;
+  auto vote = [&](__m256i g, __m256i o_, __m256i x, __m256i y) {
+    const __m256i m = _mm256_cmpgt_epi32(T, g);
+    own = add(own, _mm256_and_si256(m, o_));
+    va = add(va, _mm256_and_si256(m, x));
+    vb = add(vb, _mm256_and_si256(m, y));
+    ng = _mm256_sub_epi32(ng, m);
+  };
+  const int64_t n2 = 2 * bs;
+  vote(gN, add(S(-n2), s0), sel(dbl(S(-bs)), add(S(-n2 - 1), S(-n2 + 1))), sel(add(S(-bs - 1), S(-bs + 1)), dbl(S(-bs))));
+  vote(gS, add(S(n2), s0), sel(dbl(S(bs)), add(S(n2 - 1), S(n2 + 1))), sel(add(S(bs - 1), S(bs + 1)), dbl(S(bs))));
+  vote(gW, add(S(-2), s0), dbl(S(-1)), sel(add(S(-bs - 1), S(bs - 1)), add(S(-bs - 2), S(bs - 2))));
+  vote(gE, add(S(2), s0), dbl(S(1)), sel(add(S(-bs + 1), S(bs + 1)), add(S(-bs + 2), S(bs + 2))));
+  vote(gNE, sel(add(S(-n2 + 2), s0), dbl(S(-bs + 1))), sel(P(b0, 6, 1), add(S(-n2 + 1), S(1))),
+       sel(dbl(S(-bs + 1)), add(S(-bs), S(-bs + 2))));
+  vote(gSW, sel(add(S(n2 - 2), s0), dbl(S(bs - 1))), sel(P(b2, 6, -1), add(S(n2 - 1), S(-1))),
+       sel(dbl(S(bs - 1)), add(S(bs), S(bs - 2))));
+  vote(gNW, sel(add(S(-n2 - 2), s0), dbl(S(-bs - 1))), sel(P(b0, 6, -1), add(S(-n2 - 1), S(-1))),
+       sel(dbl(S(-bs - 1)), add(S(-bs - 2), S(-bs))));
+  vote(gSE, sel(add(S(n2 + 2), s0), dbl(S(bs + 1))), sel(P(b2, 6, 1), add(S(n2 + 1), S(1))),
+       sel(dbl(S(bs + 1)), add(S(bs + 2), S(bs))));
+  const __m256 k = _mm256_div_ps(_mm256_set1_ps(0.5f), _mm256_cvtepi32_ps(ng));
+  const __m256i x = add(s0, _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(va, own)), k)));
+  const __m256i y = add(s0, _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(vb, own)), k)));
+  auto clamp = [](__m256i v) { return _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(255)); };
+  const __m256i R = clamp(sel(s0, x)), Gc = clamp(sel(x, s0)), B = clamp(y);
+  const __m256i px = _mm256_or_si256(_mm256_or_si256(blue_idx == 0 ? B : R, _mm256_slli_epi32(Gc, 8)),
+                                     _mm256_slli_epi32(blue_idx == 0 ? R : B, 16));
+  const __m256i drop = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  const __m256i p = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(px, drop), _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm256_castsi256_si128(p));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(o + 16), _mm256_extracti128_si256(p, 1));
+}
+#endif
+
 // One output row around row c of the padded image (width w): planes of rows c - 1, c, c + 1;
 // d receives padded columns 2 .. w - 3 (the image's columns).
 void vng_row(const uint8_t* src, int64_t w, int64_t c, const uint16_t* b0, const uint16_t* b1, const uint16_t* b2,
@@ -70,6 +139,16 @@ void vng_row(const uint8_t* src, int64_t w, int64_t c, const uint16_t* b0, const
   const int64_t N = w, N2 = 2 * w, N3 = 3 * w, N4 = 4 * w, N5 = 5 * w, N6 = 6 * w;
   const int64_t simd_from = green ? 3 : 2;  // cv2 runs one scalar green site first
   for (int64_t i = 2; i < w - 2; ++i, green = !green) {
+#if defined(__AVX2__)
+    // cv2's SIMD blocks: 8 sites from simd_from on while 10 padded columns remain; 8 sites keep
+    // the parity, so the loop's flip is undone here
+    if (i >= simd_from && (i - simd_from) % kSimdBlock == 0 && i <= w - kSimdNeed) {
+      vng_block8(src, w, c, i, b0, b1, b2, d + (i - 2) * 3, blue_idx, green);
+      i += kSimdBlock - 1;
+      green = !green;
+      continue;
+    }
+#endif
     const uint8_t* s = src + c * w + i;
     const int64_t bs = w;
     const int gN = b0[i] + b1[i], gS = b1[i] + b2[i], gW = b1[N + i - 1] + b1[N + i], gE = b1[N + i] + b1[N + i + 1];
