@@ -11,7 +11,9 @@
 // (after one scalar site when a row starts on green, while 10 padded columns remain), where the
 // mean's 1/(2n) factor is 0.5f / n; its scalar path uses a table whose n = 7 entry is another
 // float (0.0714286f), so a difference of 7 (mod 14) over 7 votes rounds the other way there.
-// Both are reproduced, so the result equals cv2's bit for bit.
+// Both are reproduced, so the result equals cv2's bit for bit. Compiled once per ISA (simd/):
+// on AVX2 targets cv2's 8-site blocks are computed 8 lanes at a time too (vng_block8), other
+// targets run every site through the scalar code with the same per-site factor.
 #include "backends/cpu/simd/cv/color_bayer_vng.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
-// Planar <-> interleaved helpers for 16 uint8 pixels (AVX2 targets only), shared by the packed
-// colour kernels (color_yuv422.cpp, color_bayer.cpp, color_packed16.cpp). Compiled once per ISA.
+// Planar -> interleaved helpers for 16 uint8 pixels (AVX2 targets only), for kernels that end
+// with one plane per channel (color_bayer.cpp). Compiled once per ISA.
 #pragma once
 
 #include <cstdint>
