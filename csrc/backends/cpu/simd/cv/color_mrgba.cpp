@@ -48,8 +48,8 @@ int64_t premultiply_avx2(const uint8_t* s, uint8_t* d, int64_t n) {
 }
 
 // 8 pixels a step, 2 pixels per 8 float lanes, num = c * 255 + a / 2 divided by a through a
-// reciprocal (rcp + one Newton step: relative error under 2^-21), computed once per pixel. Only quotients under 256
-// matter (larger ones clamp to 255). A non-integer one is at least 1 / a >= 1 / 255 below the
+// reciprocal computed once per pixel (rcp + one Newton step: relative error under 2^-21). Only
+// quotients under 256 matter (larger ones clamp to 255). A non-integer one is at least 1 / a >= 1 / 255 below the
 // next integer and the product is off by under 256 * 2^-21 = 1.3e-4, so adding 2e-3 before
 // truncating lifts exact integers that came out a hair low and never reaches the next one.
 int64_t unpremultiply_avx2(const uint8_t* s, uint8_t* d, int64_t n) {
