@@ -456,6 +456,12 @@ def w_cv():
     nms_boxes = np.concatenate([centres[nrng.integers(0, 100, 2000)] + nrng.normal(0, 6, (2000, 2)),
                                 nrng.random((2000, 2)) * 40 + 20], 1).astype(np.float32)
     nms_scores = nrng.random(2000).astype(np.float32)
+    # packed / raw camera inputs for the cvtColor families of color_ext (random bytes: every code
+    # path and value is as likely as in a real frame, and the kernels have no data-dependent work)
+    crng = np.random.default_rng(SEED)
+    yuy2, raw, bgr565 = (crng.integers(0, 256, s).astype(np.uint8) for s in ((h, w, 2), (h, w), (h, w, 2)))
+    m_yuy2, m_raw, m_bgr565 = (mnp.array(a) for a in (yuy2, raw, bgr565))
+    mnn.eval(m_yuy2, m_raw, m_bgr565)
     cases = [
         ("cv dnn.NMSBoxes 2000 boxes", lambda m, x: m.dnn.NMSBoxes(nms_boxes, nms_scores, 0.25, 0.45)),
         (f"cv resize {w}x{h}x3 u8 -> 224x224 linear", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR)),
@@ -474,6 +480,11 @@ def w_cv():
         (f"cv cvtColor {w}x{h}x3 float BGR2Lab",
          lambda m, x: m.cvtColor(fimg if m is cv2 else m_fimg, m.COLOR_BGR2Lab)),
         (f"cv cvtColor {w}x{h}x3 float BGR2Luv", lambda m, x: m.cvtColor(fimg if m is cv2 else m_fimg, m.COLOR_BGR2Luv)),
+        (f"cv cvtColor {w}x{h}x2 u8 YUV2BGR_YUY2",
+         lambda m, x: m.cvtColor(yuy2 if m is cv2 else m_yuy2, m.COLOR_YUV2BGR_YUY2)),
+        (f"cv cvtColor {w}x{h} u8 BayerBG2BGR", lambda m, x: m.cvtColor(raw if m is cv2 else m_raw, m.COLOR_BayerBG2BGR)),
+        (f"cv cvtColor {w}x{h}x2 u8 BGR5652BGR",
+         lambda m, x: m.cvtColor(bgr565 if m is cv2 else m_bgr565, m.COLOR_BGR5652BGR)),
         (f"cv warpAffine {w}x{h}x3 u8 rotate 15 deg linear", lambda m, x: m.warpAffine(x, rot, (w, h))),
         (f"cv remap LINEAR (float maps) {w}x{h}x3 u8",
          lambda m, x: m.remap(x, *((map_x, map_y) if m is cv2 else (m_map_x, m_map_y)), m.INTER_LINEAR)),

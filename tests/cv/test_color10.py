@@ -9,6 +9,8 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
+from helpers import run_under_isa  # noqa: E402
+
 import mnn.cv as cv  # noqa: E402
 import mnn.numpy as np  # noqa: E402
 
@@ -206,3 +208,56 @@ def test_vng_four_channels_refused():
     assert cv2.cvtColor(a, cv2.COLOR_BayerBG2BGR_VNG, dstCn=4).shape == (16, 16, 4)
     with pytest.raises(cv.error, match=r"^\[mnn\.cv\.cvtColor\].*VNG only as 3 channels"):
         cv.cvtColor(a, cv.COLOR_BayerBG2BGR_VNG, dstCn=4)
+
+
+# The kernels are compiled per ISA (scalar, AVX2, AVX-512): each target must give cv2's bytes.
+# The inputs are small (under color_packed16's streaming footprint); test_packed16_decode_large
+# covers the streamed stores under the default ISA.
+# Widths straddle the 16-pixel SIMD steps; the packed16 / mRGBA inputs cover every value.
+ISA_PROGRAM = r"""
+import json
+import cv2, numpy
+import mnn.cv as cv
+rng = numpy.random.default_rng(10)
+bad = []
+def check(name, got, want):
+    if not numpy.array_equal(numpy.asarray(got), want):
+        bad.append(name)
+packed = numpy.arange(65536, dtype=numpy.uint16).view(numpy.uint8).reshape(256, 256, 2)
+for code in (14, 15, 18, 19, 21, 24, 25, 28, 29, 31):
+    check(f"p{code}", cv.cvtColor(packed, code), cv2.cvtColor(packed, code))
+v, a = numpy.meshgrid(numpy.arange(256), numpy.arange(256), indexing="ij")
+rgba = numpy.stack([v, 255 - v, v // 2, a], axis=-1).astype(numpy.uint8)
+for code in (125, 126):
+    check(f"m{code}", cv.cvtColor(rgba, code), cv2.cvtColor(rgba, code))
+for w in (2, 16, 18, 34, 66, 130):
+    for code in (12, 13, 16, 17, 22, 23, 26, 27):
+        x = rng.integers(0, 256, (5, w + 1, 4 if code in (16, 17, 26, 27) else 3)).astype(numpy.uint8)
+        x[::2, ::3, -1] = 0  # BGR555's alpha bit
+        check(f"e{code},{w}", cv.cvtColor(x, code), cv2.cvtColor(x, code))
+    for code in (20, 30):
+        g = rng.integers(0, 256, (5, w + 1)).astype(numpy.uint8)
+        check(f"g{code},{w}", cv.cvtColor(g, code), cv2.cvtColor(g, code))
+    yuv = rng.integers(0, 256, (5, w, 2)).astype(numpy.uint8)
+    for code in (107, 108, 111, 112, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124):
+        check(f"y{code},{w}", cv.cvtColor(yuv, code), cv2.cvtColor(yuv, code))
+    for ww in (w, w + 1, w + 3):
+        raw = rng.integers(0, 256, (7, ww)).astype(numpy.uint8)
+        for code in (46, 47, 48, 49, 86, 87, 88, 89, 139, 140, 141, 142, 135, 136, 137, 138, 62, 63, 64, 65):
+            check(f"b{code},{ww}", cv.cvtColor(raw, code), cv2.cvtColor(raw, code))
+print(json.dumps(bad))
+"""
+
+
+@pytest.mark.parametrize("isa", ["scalar", "avx2", "default"])  # avx2 caps at neon on aarch64
+def test_per_isa(isa):
+    import os
+    assert run_under_isa(ISA_PROGRAM, os.environ.get("MNN_ISA", "") if isa == "default" else isa) == []
+
+
+def test_packed16_decode_large():
+    # over 6 MB of source + result: the decoders stream their stores (aligned 96-byte blocks after
+    # a scalar head); an odd width puts every row at another alignment
+    a = rand((1201, 1151, 2))
+    for code in (14, 15, 18, 19, 24, 25, 28, 29):
+        check(cv.cvtColor(a, code), cv2.cvtColor(a, code))

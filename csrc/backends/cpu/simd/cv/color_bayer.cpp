@@ -16,6 +16,10 @@
 // arithmetic (uint16 sums may wrap, as in cv2). cv2's source also has a 16-bit SIMD gray path
 // with other rounding, but the cv2 5.0 wheels give the scalar formula's result everywhere
 // (tests/cv/test_color10.py checks every row length up to 65), so only that one is written.
+//
+// Compiled once per ISA (simd/): on AVX2 targets uint8 rows take 16 pixels a step in 16-bit
+// lanes (colour) or 32-bit madd sums (gray) with the scalar formulas' exact integers; the
+// scalar loops finish each row and do uint16.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -23,11 +27,12 @@
 #include <limits>
 #include <type_traits>
 
-#include "backends/cpu/kernels/cv/color_bayer_vng.h"
+#include "backends/cpu/simd/cv/color_bayer_vng.h"
+#include "backends/cpu/simd/cv/interleave_u8.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
-namespace mnn::cpu {
+namespace mnn::cpu::MNN_ISA_NS {
 
 using namespace core;
 
@@ -42,12 +47,54 @@ inline unsigned descale(unsigned x, int n) { return (x + (1u << (n - 1))) >> n; 
 // column 1 of d (a full output row, dcn channels).
 // Edge-aware (ea): green at a red/blue site averages the pair, vertical or horizontal, whose
 // difference is not larger than the other's (horizontal on ties), as cv2's _EA codes do.
+#if defined(__AVX2__)
+// Inner pixels [0, 16k) of a uint8 row; returns 16k. Lane k is a red/blue site when
+// (k + green) is even (the step is even, so the pattern is the same every step).
+int64_t rgb_row_avx2(const uint8_t* t, const uint8_t* m, const uint8_t* b, uint8_t* d, int64_t w, int dcn, int blue,
+                     bool green, bool ea) {
+  const __m256i rb = green ? _mm256_set1_epi32(int(0xffff0000u)) : _mm256_set1_epi32(0x0000ffff);
+  const __m256i one = _mm256_set1_epi16(1), two = _mm256_set1_epi16(2);
+  auto ld = [](const uint8_t* p) { return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); };
+  uint8_t* o = d + dcn;
+  int64_t j = 0;
+  for (; j + 16 <= w; j += 16, o += 16 * dcn) {
+    const __m256i t0 = ld(t + j), t1 = ld(t + j + 1), t2 = ld(t + j + 2);
+    const __m256i m0 = ld(m + j), m1 = ld(m + j + 1), m2 = ld(m + j + 2);
+    const __m256i b0 = ld(b + j), b1 = ld(b + j + 1), b2 = ld(b + j + 2);
+    const __m256i diag = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(_mm256_add_epi16(t0, t2), _mm256_add_epi16(b0, b2)), two), 2);
+    const __m256i vert = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(t1, b1), one), 1);
+    const __m256i horz = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(m0, m2), one), 1);
+    __m256i gsite;  // green at a red/blue site
+    if (!ea) {
+      gsite = _mm256_srli_epi16(
+          _mm256_add_epi16(_mm256_add_epi16(_mm256_add_epi16(t1, b1), _mm256_add_epi16(m0, m2)), two), 2);
+    } else {
+      const __m256i dh = _mm256_abs_epi16(_mm256_sub_epi16(m0, m2)), dv = _mm256_abs_epi16(_mm256_sub_epi16(b1, t1));
+      gsite = _mm256_blendv_epi8(horz, vert, _mm256_cmpgt_epi16(dh, dv));
+    }
+    const __m128i lo = pack16_u8(_mm256_blendv_epi8(vert, diag, rb));
+    const __m128i gr = pack16_u8(_mm256_blendv_epi8(m1, gsite, rb));
+    const __m128i hi = pack16_u8(_mm256_blendv_epi8(horz, m1, rb));
+    if (blue > 0) store_px16(o, dcn, lo, gr, hi);
+    else store_px16(o, dcn, hi, gr, lo);
+  }
+  return j;
+}
+#endif
+
 template <class T>
 void rgb_row(const T* t, const T* m, const T* b, T* d, int64_t w, int dcn, int blue, bool green, bool ea) {
   const T alpha = std::numeric_limits<T>::max();
   const int lo = 1 - blue, hi = 1 + blue;
   T* o = d + dcn;
-  for (int64_t j = 0; j < w; ++j, o += dcn) {
+  int64_t j = 0;
+#if defined(__AVX2__)
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    j = rgb_row_avx2(t, m, b, d, w, dcn, blue, green, ea);
+    o += j * dcn;
+  }
+#endif
+  for (; j < w; ++j, o += dcn) {
     if (((j + (green ? 1 : 0)) & 1) == 0) {
       o[lo] = T((t[j] + t[j + 2] + b[j] + b[j + 2] + 2) >> 2);
       if (!ea) {
@@ -83,14 +130,51 @@ inline T gray_px(const T* t, const T* m, const T* b, int64_t j, bool green_site,
   return T(descale(t0 + t1 + t2, kShift + 1));
 }
 
+#if defined(__AVX2__)
+// Inner pixels [0, 16k) of a uint8 gray row; returns 16k. Both sites become one sum of three
+// products, P * wp + Q * wq + M * wm, shifted by 16: a green site's sum is doubled (its shift is
+// 15; descale(x, 15) == descale(2x, 16)). M's weight (up to 4 * 9617) is split over an (M, M)
+// pair so every weight fits madd's int16; the unpack / madd / pack round trip keeps pixel order.
+int64_t gray_row_avx2(const uint8_t* t, const uint8_t* m, const uint8_t* b, uint8_t* d, int64_t w, bool green,
+                      unsigned bc, unsigned rc) {
+  auto pair = [](int even, int odd) { return int((unsigned(even) & 0xffff) | (unsigned(odd) << 16)); };
+  // per 32-bit element e: lane parity e & 1; wpq = (wp, wq), wm = (wm / 2, wm / 2)
+  const int rb_p = int(rc), rb_q = int(kG2Y), rb_m = int(2 * bc), g_p = int(2 * rc), g_q = int(2 * bc), g_m = int(2 * kG2Y);
+  const __m256i wpq_rb = _mm256_set1_epi32(pair(rb_p, rb_q)), wpq_g = _mm256_set1_epi32(pair(g_p, g_q));
+  const __m256i wm_rb = _mm256_set1_epi32(pair(rb_m, rb_m)), wm_g = _mm256_set1_epi32(pair(g_m, g_m));
+  const __m256i even32 = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0);  // element e even
+  const __m256i rb32 = green ? _mm256_xor_si256(even32, _mm256_set1_epi32(-1)) : even32;
+  const __m256i wpq = _mm256_blendv_epi8(wpq_g, wpq_rb, rb32), wm = _mm256_blendv_epi8(wm_g, wm_rb, rb32);
+  const __m256i rb16 = green ? _mm256_set1_epi32(int(0xffff0000u)) : _mm256_set1_epi32(0x0000ffff);
+  const __m256i round = _mm256_set1_epi32(1 << 15);
+  auto ld = [](const uint8_t* p) { return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); };
+  int64_t j = 0;
+  for (; j + 16 <= w; j += 16) {
+    const __m256i t0 = ld(t + j), t1 = ld(t + j + 1), t2 = ld(t + j + 2);
+    const __m256i m0 = ld(m + j), m1 = ld(m + j + 1), m2 = ld(m + j + 2);
+    const __m256i b0 = ld(b + j), b1 = ld(b + j + 1), b2 = ld(b + j + 2);
+    const __m256i tb1 = _mm256_add_epi16(t1, b1), hm = _mm256_add_epi16(m0, m2);
+    const __m256i diag = _mm256_add_epi16(_mm256_add_epi16(t0, t2), _mm256_add_epi16(b0, b2));
+    const __m256i p = _mm256_blendv_epi8(tb1, diag, rb16);
+    const __m256i q = _mm256_blendv_epi8(hm, _mm256_add_epi16(tb1, hm), rb16);
+    auto sum = [&](__m256i pq, __m256i mm) {
+      return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(pq, wpq), _mm256_madd_epi16(mm, wm)), round), 16);
+    };
+    const __m256i s0 = sum(_mm256_unpacklo_epi16(p, q), _mm256_unpacklo_epi16(m1, m1));
+    const __m256i s1 = sum(_mm256_unpackhi_epi16(p, q), _mm256_unpackhi_epi16(m1, m1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 1 + j), pack16_u8(_mm256_packus_epi32(s0, s1)));
+  }
+  return j;
+}
+#endif
+
 template <class T>
 void gray_row(const T* t, const T* m, const T* b, T* d, int64_t w, bool green, unsigned bc, unsigned rc) {
   T* o = d + 1;
   int64_t j = 0;
-  if (green) {
-    o[0] = gray_px(t, m, b, 0, true, bc, rc);
-    j = 1;
-  }
+#if defined(__AVX2__)
+  if constexpr (std::is_same_v<T, uint8_t>) j = gray_row_avx2(t, m, b, d, w, green, bc, rc);
+#endif
   for (; j < w; ++j) o[j] = gray_px(t, m, b, j, ((j + (green ? 1 : 0)) & 1) != 0, bc, rc);
   d[0] = d[1];
   d[w + 1] = d[w];
@@ -165,4 +249,4 @@ std::unique_ptr<backend::Kernel> prepare_bayer(const backend::StepDesc& s) { ret
 
 MNN_REGISTER_CPU_KERNEL(cv_color_bayer, "cv_color_bayer", &prepare_bayer);
 
-}  // namespace mnn::cpu
+}  // namespace mnn::cpu::MNN_ISA_NS
