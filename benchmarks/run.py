@@ -456,8 +456,16 @@ def w_cv():
     nms_boxes = np.concatenate([centres[nrng.integers(0, 100, 2000)] + nrng.normal(0, 6, (2000, 2)),
                                 nrng.random((2000, 2)) * 40 + 20], 1).astype(np.float32)
     nms_scores = nrng.random(2000).astype(np.float32)
+    # second operands for the per-pixel arithmetic rows (the image upside down)
+    img2, fimg2 = np.ascontiguousarray(img[::-1]), np.ascontiguousarray(fimg[::-1])
+    m_img2, m_fimg2 = mnp.array(img2), mnp.array(fimg2)
+    mnn.eval(m_img2, m_fimg2)
     cases = [
         ("cv dnn.NMSBoxes 2000 boxes", lambda m, x: m.dnn.NMSBoxes(nms_boxes, nms_scores, 0.25, 0.45)),
+        ("cv addWeighted 1080p uint8",
+         lambda m, x: m.addWeighted(x, 0.3, img2 if m is cv2 else m_img2, 0.7, 1.5)),
+        ("cv multiply scale 1080p float32",
+         lambda m, x: m.multiply(fimg if m is cv2 else m_fimg, fimg2 if m is cv2 else m_fimg2, scale=0.5)),
         (f"cv resize {w}x{h}x3 u8 -> 224x224 linear", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR)),
         (f"cv resize {w}x{h}x3 u8 -> 224x224 linear_exact", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR_EXACT)),
         (f"cv resize {w}x{h}x3 u8 -> {w * 4 // 3}x{h * 4 // 3} linear",
