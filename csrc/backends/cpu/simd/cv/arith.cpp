@@ -47,17 +47,21 @@ inline T sat(double r) {
   if constexpr (!kInt<T>) {
     return static_cast<T>(r);
   } else {
+    // selects, not branches or fmin/fmax (NaN rules), so the loops vectorise
+    constexpr double lo = double(std::numeric_limits<T>::min()), hi = double(std::numeric_limits<T>::max());
     double q = std::nearbyint(r);
-    if (!(q >= -2147483648.0 && q <= 2147483647.0)) q = -2147483648.0;
-    q = std::fmin(std::fmax(q, double(std::numeric_limits<T>::min())), double(std::numeric_limits<T>::max()));
-    return static_cast<T>(q);
+    q = (q >= -2147483648.0 && q <= 2147483647.0) ? q : -2147483648.0;
+    q = q < lo ? lo : q;
+    q = q > hi ? hi : q;
+    return static_cast<T>(static_cast<int32_t>(q));
   }
 }
 
 template <class T>
-inline T sat_int(int64_t v) {
-  const int64_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
-  return static_cast<T>(v < lo ? lo : (v > hi ? hi : v));
+inline T sat_int(int32_t v) {
+  constexpr int32_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  v = v < lo ? lo : v;
+  return static_cast<T>(v > hi ? hi : v);
 }
 
 // cvRound of a Scalar for an integer image: half to even, INT_MIN outside int32 or NaN.
@@ -160,7 +164,10 @@ struct Arith {
       // exact in int32, then saturated
       if (op == kAdd) for (int64_t i = 0; i < n; ++i) o[i] = sat_int<T>(int32_t(a[i]) + int32_t(b[i]));
       else if (op == kSub) for (int64_t i = 0; i < n; ++i) o[i] = sat_int<T>(int32_t(a[i]) - int32_t(b[i]));
-      else for (int64_t i = 0; i < n; ++i) o[i] = sat_int<T>(std::abs(int32_t(a[i]) - int32_t(b[i])));
+      else for (int64_t i = 0; i < n; ++i) {
+        const int32_t d = int32_t(a[i]) - int32_t(b[i]);
+        o[i] = sat_int<T>(d < 0 ? -d : d);
+      }
     } else {
       if (op == kAdd) for (int64_t i = 0; i < n; ++i) o[i] = a[i] + b[i];
       else if (op == kSub) for (int64_t i = 0; i < n; ++i) o[i] = a[i] - b[i];
@@ -275,56 +282,34 @@ struct Arith {
   // an integer first for integer images).
   void with_scalar(const T* a, T* o, int64_t n) const {
     const double s = fl[0];
-    double v[64];
-    const bool few = c <= 64;
-    bool uniform = true;
-    for (int64_t k = 0; k < (few ? c : 1); ++k) {
-      double x = fl[1 + k];
-      if (kInt<T> && (op == kAddS || op == kSubS || op == kRSubS || op == kAbsdiffS)) x = round_int32(x);
-      v[k] = x;
-      if (x != v[0] || std::signbit(x) != std::signbit(v[0])) uniform = false;
-    }
-    if (uniform && few) {
-      scalar_loop(a, o, n, s, v[0]);
-    } else {
-      for (int64_t p = 0; p < n; p += c)
-        for (int64_t k = 0; k < c; ++k) {
-          double x = fl[1 + k];
-          if (kInt<T> && (op == kAddS || op == kSubS || op == kRSubS || op == kAbsdiffS)) x = round_int32(x);
-          scalar_loop(a + p + k, o + p + k, 1, s, x);
-        }
-    }
+    const bool int_scalar = kInt<T> && (op == kAddS || op == kSubS || op == kRSubS || op == kAbsdiffS);
+    // The Scalar repeated over a block of whole pixels (the range starts at a pixel boundary).
+    const int64_t block = c * std::max<int64_t>(1, 1024 / c);
+    std::vector<double> v(static_cast<size_t>(block));
+    for (int64_t i = 0; i < block; ++i) v[i] = int_scalar ? round_int32(fl[1 + i % c]) : fl[1 + i % c];
+    for (int64_t p = 0; p < n; p += block) scalar_loop(a + p, o + p, std::min(block, n - p), s, v.data());
   }
 
-  void scalar_loop(const T* a, T* o, int64_t n, double s, double v) const {
+  void scalar_loop(const T* a, T* o, int64_t n, double s, const double* v) const {
     switch (op) {
-      case kAddS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(double(a[i]) + v); break;
-      case kSubS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(double(a[i]) - v); break;
-      case kRSubS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(v - double(a[i])); break;
+      case kAddS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(double(a[i]) + v[i]); break;
+      case kSubS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(double(a[i]) - v[i]); break;
+      case kRSubS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(v[i] - double(a[i])); break;
       case kAbsdiffS:
         if constexpr (kInt<T>) {
           // cv2 subtracts in int32, wrapping (|0 - INT_MIN| is INT_MIN, saturated)
-          const int64_t iv = static_cast<int64_t>(v);
           for (int64_t i = 0; i < n; ++i) {
-            const int64_t d = wrap32(int64_t(a[i]) - iv);
-            o[i] = sat_int<T>(wrap32(d < 0 ? -d : d));
+            const int64_t d = wrap32(int64_t(a[i]) - static_cast<int64_t>(v[i]));
+            o[i] = sat<T>(double(wrap32(d < 0 ? -d : d)));
           }
         } else {
-          for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(std::fabs(double(a[i]) - v));
+          for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(std::fabs(double(a[i]) - v[i]));
         }
         break;
-      case kMulS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>((double(a[i]) * s) * v); break;
-      case kRMulS: {
-        const double vs = v * s;
-        for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(vs * double(a[i]));
-        break;
-      }
-      case kDivS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>((double(a[i]) * s) / v); break;
-      case kRDivS: {
-        const double vs = v * s;
-        for (int64_t i = 0; i < n; ++i) o[i] = sat<T>(vs / double(a[i]));
-        break;
-      }
+      case kMulS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>((double(a[i]) * s) * v[i]); break;
+      case kRMulS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>((v[i] * s) * double(a[i])); break;
+      case kDivS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>((double(a[i]) * s) / v[i]); break;
+      case kRDivS: for (int64_t i = 0; i < n; ++i) o[i] = sat<T>((v[i] * s) / double(a[i])); break;
       default: break;
     }
   }
