@@ -258,6 +258,17 @@ struct Arith {
           }
         }
       }
+      if constexpr (std::is_same<T, float>::value) {
+        // the double x * alpha + beta, rounded to float32, 4 lanes of double at a time
+        const __m256d va = _mm256_set1_pd(al), vb = _mm256_set1_pd(be);
+        const __m256 sign = _mm256_set1_ps(-0.0f);
+        for (; i + 8 <= n; i += 8) {
+          const __m256 x = _mm256_loadu_ps(a + i);
+          const __m128 lo = _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)), va), vb));
+          const __m128 hi = _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)), va), vb));
+          store8(o + i, _mm256_andnot_ps(sign, _mm256_set_m128(hi, lo)));
+        }
+      }
 #endif
       for (; i < n; ++i) o[i] = sat<uint8_t>(std::fabs(double(float(double(a[i]) * al + be))));
     }
@@ -286,7 +297,26 @@ struct Arith {
     // The Scalar repeated over a block of whole pixels (the range starts at a pixel boundary).
     const int64_t block = c * std::max<int64_t>(1, 1024 / c);
     std::vector<double> v(static_cast<size_t>(block));
-    for (int64_t i = 0; i < block; ++i) v[i] = int_scalar ? round_int32(fl[1 + i % c]) : fl[1 + i % c];
+    bool small = int_scalar && op != kAbsdiffS;
+    for (int64_t i = 0; i < block; ++i) {
+      v[i] = int_scalar ? round_int32(fl[1 + i % c]) : fl[1 + i % c];
+      small = small && std::fabs(v[i]) <= 1073741824.0;
+    }
+    if constexpr (kInt<T>) {
+      if (small) {
+        // x +- v cannot leave int32 (|x| <= 65535): the double sum's saturation is int32's
+        std::vector<int32_t> iv(v.begin(), v.end());
+        for (int64_t p = 0; p < n; p += block) {
+          const int64_t m = std::min(block, n - p);
+          const T* x = a + p;
+          T* y = o + p;
+          if (op == kAddS) for (int64_t i = 0; i < m; ++i) y[i] = sat_int<T>(int32_t(x[i]) + iv[i]);
+          else if (op == kSubS) for (int64_t i = 0; i < m; ++i) y[i] = sat_int<T>(int32_t(x[i]) - iv[i]);
+          else for (int64_t i = 0; i < m; ++i) y[i] = sat_int<T>(iv[i] - int32_t(x[i]));
+        }
+        return;
+      }
+    }
     for (int64_t p = 0; p < n; p += block) scalar_loop(a + p, o + p, std::min(block, n - p), s, v.data());
   }
 
