@@ -131,6 +131,15 @@ template <class T, class F>
 void float_work2(const T* a, const T* b, T* o, int64_t n, F f) {
   int64_t i = 0;
 #if defined(__AVX2__)
+  if constexpr (std::is_same<T, float>::value) {
+    if (n >= (1 << 15)) {
+      // a large float32 result goes around the cache (no read-for-ownership of the output
+      // lines): this op is bound by memory traffic
+      for (; i < n && (reinterpret_cast<uintptr_t>(o + i) & 31) != 0; ++i) store1(o + i, f(load1(a + i), load1(b + i)));
+      for (; i + 8 <= n; i += 8) _mm256_stream_ps(o + i, f(load8(a + i), load8(b + i)));
+      _mm_sfence();
+    }
+  }
   for (; i + 8 <= n; i += 8) store8(o + i, f(load8(a + i), load8(b + i)));
 #endif
   for (; i < n; ++i) store1(o + i, f(load1(a + i), load1(b + i)));
