@@ -74,6 +74,9 @@ inline int32_t wrap32(int64_t v) { return static_cast<int32_t>(static_cast<uint3
 
 // ---- the float32 work of 8/16-bit and float32 images: 8 lanes with AVX2, one at a time after ----
 
+inline float f_add(float a, float b) { return a + b; }
+inline float f_sub(float a, float b) { return a - b; }
+inline float f_absdiff(float a, float b) { return std::fabs(a - b); }
 inline float f_mul(float a, float b) { return a * b; }
 inline float f_div(float a, float b) { return a / b; }
 inline float f_fma(float a, float b, float c) { return std::fma(a, b, c); }
@@ -86,6 +89,9 @@ template <class T> inline float load1(const T* p) { return static_cast<float>(*p
 template <class T> inline void store1(T* p, float v) { *p = sat<T>(static_cast<double>(v)); }
 
 #if defined(__AVX2__)
+inline __m256 f_add(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
+inline __m256 f_sub(__m256 a, __m256 b) { return _mm256_sub_ps(a, b); }
+inline __m256 f_absdiff(__m256 a, __m256 b) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_sub_ps(a, b)); }
 inline __m256 f_mul(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
 inline __m256 f_div(__m256 a, __m256 b) { return _mm256_div_ps(a, b); }
 inline __m256 f_fma(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }
@@ -182,6 +188,10 @@ struct Arith {
         const int32_t d = int32_t(a[i]) - int32_t(b[i]);
         o[i] = sat_int<T>(d < 0 ? -d : d);
       }
+    } else if constexpr (std::is_same<T, float>::value) {
+      if (op == kAdd) float_work2(a, b, o, n, [](auto x, auto y) { return f_add(x, y); });
+      else if (op == kSub) float_work2(a, b, o, n, [](auto x, auto y) { return f_sub(x, y); });
+      else float_work2(a, b, o, n, [](auto x, auto y) { return f_absdiff(x, y); });
     } else {
       if (op == kAdd) for (int64_t i = 0; i < n; ++i) o[i] = a[i] + b[i];
       else if (op == kSub) for (int64_t i = 0; i < n; ++i) o[i] = a[i] - b[i];
