@@ -462,8 +462,16 @@ def w_cv():
     yuy2, raw, bgr565 = (crng.integers(0, 256, s).astype(np.uint8) for s in ((h, w, 2), (h, w), (h, w, 2)))
     m_yuy2, m_raw, m_bgr565 = (mnp.array(a) for a in (yuy2, raw, bgr565))
     mnn.eval(m_yuy2, m_raw, m_bgr565)
+    # second operands for the per-pixel arithmetic rows (the image upside down)
+    img2, fimg2 = np.ascontiguousarray(img[::-1]), np.ascontiguousarray(fimg[::-1])
+    m_img2, m_fimg2 = mnp.array(img2), mnp.array(fimg2)
+    mnn.eval(m_img2, m_fimg2)
     cases = [
         ("cv dnn.NMSBoxes 2000 boxes", lambda m, x: m.dnn.NMSBoxes(nms_boxes, nms_scores, 0.25, 0.45)),
+        (f"cv addWeighted {w}x{h}x3 uint8",
+         lambda m, x: m.addWeighted(x, 0.3, img2 if m is cv2 else m_img2, 0.7, 1.5)),
+        (f"cv multiply scale {w}x{h}x3 float32",
+         lambda m, x: m.multiply(fimg if m is cv2 else m_fimg, fimg2 if m is cv2 else m_fimg2, scale=0.5)),
         (f"cv resize {w}x{h}x3 u8 -> 224x224 linear", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR)),
         (f"cv resize {w}x{h}x3 u8 -> 224x224 linear_exact", lambda m, x: m.resize(x, (224, 224), interpolation=m.INTER_LINEAR_EXACT)),
         (f"cv resize {w}x{h}x3 u8 -> {w * 4 // 3}x{h * 4 // 3} linear",

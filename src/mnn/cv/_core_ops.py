@@ -195,7 +195,87 @@ def _f32s(v):
     return float(_np.asarray(float(v), dtype="float32").item())
 
 
+# ---- native fast paths (the cv_arith primitive) ----
+# The same-depth, unmasked cases of the arithmetic below run in one native kernel
+# (csrc/backends/cpu/simd/cv/arith.cpp) that reproduces, bit for bit, the float64 work written
+# out in this file; everything else (mixed depths, masks, dtype=, int32, float16, ...) keeps the
+# Python path, which also raises the errors for bad input.
+_NATIVE = ("uint8", "int8", "uint16", "int16", "float32", "float64")
+_OP = {"add": 0, "subtract": 1, "absdiff": 2, "multiply": 3, "divide": 4, "addWeighted": 5,
+       "convertScaleAbs": 6}
+_OP_S = {"add": 10, "subtract": 11, "rsubtract": 12, "absdiff": 13, "multiply": 14, "rmultiply": 15,
+         "divide": 16, "rdivide": 17}
+
+
+def _native_image(x):
+    """x as an mnn image the native kernel takes, or None (a scalar, another depth, empty, ...)."""
+    if x is None or _is_scalar(x):
+        return None
+    try:
+        a = as_image(x, "arith")
+    except (TypeError, ValueError):
+        return None
+    if str(a.dtype) not in _NATIVE or a.ndim not in (2, 3) or a.size == 0:
+        return None
+    return a
+
+
+def _native_default(dtype):
+    return dtype is None or (isinstance(dtype, int) and dtype < 0)
+
+
+def _native_pair(fn, src1, src2, floats=()):
+    """The array-array op natively, or None where the Python path must run."""
+    a = _native_image(src1)
+    if a is None:
+        return None
+    b = _native_image(src2)
+    if b is None or a.dtype != b.dtype or tuple(a.shape) != tuple(b.shape):
+        return None
+    return _core.prim("cv_arith", [a, b], [_OP[fn]], [float(v) for v in floats])
+
+
+def _native_scalar(fn, img, value, scale=1.0):
+    """An image against a cv2 Scalar (a number applies to every channel, a tuple per channel,
+    padded with zeros) natively, or None."""
+    a = _native_image(img)
+    if a is None:
+        return None
+    c = channels(a)
+    try:
+        if isinstance(value, (int, float)):
+            vals = [float(value)] * c
+        else:
+            vals = ([float(v) for v in value] + [0.0] * 4)[:c]
+    except (TypeError, ValueError):
+        return None
+    if len(vals) != c:
+        return None
+    return _core.prim("cv_arith", [a], [_OP_S[fn]], [float(scale)] + vals)
+
+
+def _native_binary(fn, src1, src2, dst, mask=None, dtype=-1, scale=1.0, rfn=None):
+    """Dispatch of add / subtract / absdiff / multiply / divide: the native result (finished into
+    dst), or None. rfn: the op's name when the Scalar is src1 (subtract and divide are not
+    symmetric)."""
+    if mask is not None or not _native_default(dtype):
+        return None
+    s1, s2 = _is_scalar(src1), _is_scalar(src2)
+    if s1 and s2:
+        return None
+    if s2:
+        res = _native_scalar(fn, src1, src2, scale)
+    elif s1:
+        res = _native_scalar(rfn or fn, src2, src1, scale)
+    else:
+        res = _native_pair(fn, src1, src2, (scale,) if fn in ("multiply", "divide") else ())
+    return None if res is None else _finish(res, dst)
+
+
 def _add_sub(fn, src1, src2, dst, mask, dtype, sign):
+    fast = _native_binary(fn, src1, src2, dst, mask, dtype, rfn="add" if sign > 0 else "rsubtract")
+    if fast is not None:
+        return fast
     x, y, out, a = _operands(fn, src1, src2, dtype, True)
     if _wraps_int32(a, out, src1, src2):
         x, y = (_int32_scalar(x) if _is_scalar(src1) else x), (_int32_scalar(y) if _is_scalar(src2) else y)
@@ -275,6 +355,9 @@ def _mul_kernel(x, y, s, work):
 
 def multiply(src1, src2, dst=None, scale=1, dtype=-1):
     s = _number(scale, "multiply", "scale", 1.0)
+    fast = _native_binary("multiply", src1, src2, dst, None, dtype, s, "rmultiply")
+    if fast is not None:
+        return fast
     x, y, out, a = _operands("multiply", src1, src2, dtype)
     src = str(a.dtype)
     if _is_scalar(src1) or _is_scalar(src2):
@@ -306,6 +389,9 @@ def _div_kernel(x, y, s, work):
 def divide(src1, src2, dst=None, scale=1, dtype=-1):
     fn = "divide"
     s = _number(scale, fn, "scale", 1.0)
+    fast = _native_binary(fn, src1, src2, dst, None, dtype, s, "rdivide")
+    if fast is not None:
+        return fast
     if isinstance(src1, (int, float)) and not _is_scalar(src2):
         # divide(value, image): cv2 works in double with no zero check, so value / 0 is inf and
         # an integer output gets cvRound(inf) = INT_MIN, saturated
@@ -324,6 +410,9 @@ def divide(src1, src2, dst=None, scale=1, dtype=-1):
 
 
 def absdiff(src1, src2, dst=None):
+    fast = _native_binary("absdiff", src1, src2, dst)  # |s - x| == |x - s|, wrapped too
+    if fast is not None:
+        return fast
     x, y, out, a = _operands("absdiff", src1, src2, -1, True)
     if str(a.dtype) not in _FLOATS and (_is_scalar(src1) or _is_scalar(src2)):
         # an integer image against a Scalar: cv2 subtracts in int32, wrapping (|0 - INT_MIN| is INT_MIN)
@@ -350,6 +439,10 @@ def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
     # cv2's binding passes None as 0
     alpha, beta, gamma = (_number(v, "addWeighted", k, 0.0)
                           for v, k in ((alpha, "alpha"), (beta, "beta"), (gamma, "gamma")))
+    if _native_default(dtype) and not (_is_scalar(src1) or _is_scalar(src2)):
+        fast = _native_pair("addWeighted", src1, src2, (alpha, beta, gamma))
+        if fast is not None:
+            return _finish(fast, dst)
     x, y, out, a = _operands("addWeighted", src1, src2, dtype)
     src = str(a.dtype)
     work = "float64" if _is_scalar(src1) or _is_scalar(src2) else _work_depth(src, out)
@@ -397,6 +490,10 @@ def scaleAdd(src1, alpha, src2, dst=None):
 
 def convertScaleAbs(src, dst=None, alpha=1, beta=0):
     a = _arr(src, "convertScaleAbs", extra=F16B)
+    if str(a.dtype) in _NATIVE and a.ndim in (2, 3) and a.size and isinstance(alpha, (int, float)) \
+            and isinstance(beta, (int, float)):
+        # the kernel rounds alpha and beta to float32, as cv2 does
+        return _finish(_core.prim("cv_arith", [a], [_OP["convertScaleAbs"]], [float(alpha), float(beta)]), dst)
     # cv2 takes alpha and beta as float32 and runs fma(x, alpha, beta) in float32 (int32 converted
     # to float32 first), in double for float64 images
     if str(a.dtype) == "float64":
