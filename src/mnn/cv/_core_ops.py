@@ -280,9 +280,33 @@ def _add_sub(fn, src1, src2, dst, mask, dtype, sign):
     if _wraps_int32(a, out, src1, src2):
         x, y = (_int32_scalar(x) if _is_scalar(src1) else x), (_int32_scalar(y) if _is_scalar(src2) else y)
         res = _wrap_int32(x + y if sign > 0 else x - y)
+    elif not _is_scalar(src1) and not _is_scalar(src2):
+        res = _saturate(_add_sub_in_work_depth(x, y, sign, str(a.dtype), out), out)
     else:
         res = _saturate(x + y if sign > 0 else x - y, out)
     return _finish(_masked(res, mask, dst, a, fn), dst)
+
+
+# cv2's depth order, by which arithm_op takes the wider of two depths
+_DEPTH_ORDER = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
+
+
+def _add_sub_in_work_depth(x, y, sign, src, out):
+    """x +- y (exact float64 values of two `src` images) as cv2's arithm_op computes it for another
+    output depth: in a work depth of 16-bit for 8-bit sources, int32 for 16/32-bit ones, the source's
+    for floats, widened to the output's; int32 work wraps (int32 + int32 saved as uint8 wraps before
+    it saturates), float32 work rounds the operands and the sum to float32 (int32 to float32, and
+    float32 to int32, differ from an exact sum there)."""
+    if src not in _DEPTH_ORDER or out not in _DEPTH_ORDER:
+        return x + y if sign > 0 else x - y
+    work = "int16" if src in ("uint8", "int8") else "int32" if src in ("uint16", "int16", "int32") else src
+    work = _DEPTH_ORDER[builtins.max(_DEPTH_ORDER.index(work), _DEPTH_ORDER.index(out))]  # cv.max shadows max
+    if work == "int32":
+        return _wrap_int32(x + y if sign > 0 else x - y).astype("float64")
+    if work == "float32":
+        xf, yf = _f32(x), _f32(y)
+        return (xf + yf if sign > 0 else xf - yf).astype("float64")
+    return x + y if sign > 0 else x - y
 
 
 def add(src1, src2, dst=None, mask=None, dtype=-1):
