@@ -629,6 +629,40 @@ bool exp_run16(int64_t n, const float* a, float shift, float* o) {
   return over;
 }
 
+// The rest of one pairwise leaf p[j, n) of exp_sum16 (j a multiple of 8), r its eight lane
+// accumulators so far: exps stored to q, and the leaf's sum in numpy's order returned.
+__attribute__((always_inline)) inline float exp16_leaf_rest(const ExpConsts16& k, const float* p, float* q, int64_t j,
+                                                             int64_t n, __m256 r, __m512 s, float shift, bool& over,
+                                                             ExpFlagGuard& guard) {
+  const int64_t vend = n - n % 8;
+  for (; j + 16 <= vend; j += 16) {
+    const __m512 x = _mm512_sub_ps(_mm512_loadu_ps(p + j), s);
+    __mmask16 ok;
+    __m512 y = exp_fast16(k, x, ok);
+    if (__builtin_expect(ok != 0xffff, 0)) {
+      over |= exp_flags(16, p + j, shift, guard);
+      y = exp_fix16(x);
+    }
+    _mm512_storeu_ps(q + j, y);
+    r = _mm256_add_ps(_mm256_add_ps(r, _mm512_castps512_ps256(y)), _mm512_extractf32x8_ps(y, 1));
+  }
+  if (j < vend) {  // one vector of 8 left
+    const __m512 y = exp16_part(k, p + j, 8, s, shift, over, guard);
+    _mm256_storeu_ps(q + j, _mm512_castps512_ps256(y));
+    r = _mm256_add_ps(r, _mm512_castps512_ps256(y));
+    j += 8;
+  }
+  alignas(32) float v[8];
+  _mm256_store_ps(v, r);
+  float res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+  if (j < n) {
+    const __m512 y = exp16_part(k, p + j, n - j, s, shift, over, guard);
+    _mm512_mask_storeu_ps(q + j, static_cast<__mmask16>((1u << (n - j)) - 1u), y);
+    for (; j < n; ++j) res += q[j];
+  }
+  return res;
+}
+
 // exp_sum_shifted8 on sixteen lanes. numpy's leaf order (eight lane accumulators, r += e[j..j+8)
 // in order) is one chain of dependent adds per leaf, so four leaves run in lockstep, each a
 // separate chain, and a 16-element vector of one leaf is added as its two halves in order.
@@ -642,38 +676,6 @@ bool exp_sum16(int64_t n, const float* a, float shift, float* o, float* sum) {
   const __m512 s = _mm512_set1_ps(shift);
   ExpFlagGuard guard;
   bool over = false;
-  // Leaf l from element j on (j a multiple of 8), its lane accumulators r so far; returns its sum.
-  auto finish_leaf = [&](int l, int64_t j, __m256 r) {
-    const float* p = a + start[l];
-    float* q = o + start[l];
-    const int64_t end = len[l], vend = end - end % 8;
-    for (; j + 16 <= vend; j += 16) {
-      const __m512 x = _mm512_sub_ps(_mm512_loadu_ps(p + j), s);
-      __mmask16 ok;
-      __m512 y = exp_fast16(k, x, ok);
-      if (__builtin_expect(ok != 0xffff, 0)) {
-        over |= exp_flags(16, p + j, shift, guard);
-        y = exp_fix16(x);
-      }
-      _mm512_storeu_ps(q + j, y);
-      r = _mm256_add_ps(_mm256_add_ps(r, _mm512_castps512_ps256(y)), _mm512_extractf32x8_ps(y, 1));
-    }
-    if (j < vend) {  // one vector of 8 left
-      const __m512 y = exp16_part(k, p + j, 8, s, shift, over, guard);
-      _mm256_storeu_ps(q + j, _mm512_castps512_ps256(y));
-      r = _mm256_add_ps(r, _mm512_castps512_ps256(y));
-      j += 8;
-    }
-    alignas(32) float v[8];
-    _mm256_store_ps(v, r);
-    float res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
-    if (j < end) {
-      const __m512 y = exp16_part(k, p + j, end - j, s, shift, over, guard);
-      _mm512_mask_storeu_ps(q + j, static_cast<__mmask16>((1u << (end - j)) - 1u), y);
-      for (; j < end; ++j) res += q[j];
-    }
-    return res;
-  };
   int l = 0;
   for (; l + 4 <= nleaves; l += 4) {
     int64_t m = len[l] - len[l] % 16;
@@ -694,15 +696,17 @@ bool exp_sum16(int64_t n, const float* a, float shift, float* o, float* sum) {
       }
       _mm512_storeu_ps(o0 + j, y0), _mm512_storeu_ps(o1 + j, y1);
       _mm512_storeu_ps(o2 + j, y2), _mm512_storeu_ps(o3 + j, y3);
-      r0 = _mm256_add_ps(_mm256_add_ps(r0, _mm512_castps512_ps256(y0)), _mm512_extractf32x8_ps(y0, 1));
-      r1 = _mm256_add_ps(_mm256_add_ps(r1, _mm512_castps512_ps256(y1)), _mm512_extractf32x8_ps(y1, 1));
-      r2 = _mm256_add_ps(_mm256_add_ps(r2, _mm512_castps512_ps256(y2)), _mm512_extractf32x8_ps(y2, 1));
-      r3 = _mm256_add_ps(_mm256_add_ps(r3, _mm512_castps512_ps256(y3)), _mm512_extractf32x8_ps(y3, 1));
+      r0 = _mm256_add_ps(_mm256_add_ps(r0, _mm256_loadu_ps(o0 + j)), _mm256_loadu_ps(o0 + j + 8));
+      r1 = _mm256_add_ps(_mm256_add_ps(r1, _mm256_loadu_ps(o1 + j)), _mm256_loadu_ps(o1 + j + 8));
+      r2 = _mm256_add_ps(_mm256_add_ps(r2, _mm256_loadu_ps(o2 + j)), _mm256_loadu_ps(o2 + j + 8));
+      r3 = _mm256_add_ps(_mm256_add_ps(r3, _mm256_loadu_ps(o3 + j)), _mm256_loadu_ps(o3 + j + 8));
     }
-    sums[l] = finish_leaf(l, m, r0), sums[l + 1] = finish_leaf(l + 1, m, r1);
-    sums[l + 2] = finish_leaf(l + 2, m, r2), sums[l + 3] = finish_leaf(l + 3, m, r3);
+    const __m256 rs[4] = {r0, r1, r2, r3};
+    for (int t = 0; t < 4; ++t)
+      sums[l + t] = exp16_leaf_rest(k, a + start[l + t], o + start[l + t], m, len[l + t], rs[t], s, shift, over, guard);
   }
-  for (; l < nleaves; ++l) sums[l] = finish_leaf(l, 0, _mm256_setzero_ps());
+  for (; l < nleaves; ++l)
+    sums[l] = exp16_leaf_rest(k, a + start[l], o + start[l], 0, len[l], _mm256_setzero_ps(), s, shift, over, guard);
   int c = 0;
   *sum = pairwise_combine(n, sums, c);
   return over;
