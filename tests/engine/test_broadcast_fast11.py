@@ -26,7 +26,7 @@ def threads(request):
 
 def _bits(a):
     a = numpy.ascontiguousarray(a)
-    return a.view(numpy.uint8) if a.dtype.itemsize == 1 else a.view(f"u{a.dtype.itemsize}")
+    return a.view(f"u{a.dtype.itemsize}") if a.dtype.itemsize in (2, 4, 8) else a.view(numpy.uint8)
 
 
 def check(got, want):
@@ -205,3 +205,28 @@ print(json.dumps(out))
 @pytest.mark.parametrize("isa", [i for i in mnn._core.available_isas() if i != "scalar"])
 def test_isa_matches_scalar(isa):
     assert run_under_isa(PROGRAM, isa) == run_under_isa(PROGRAM, "scalar")
+
+
+@pytest.mark.parametrize("R,C", [(7, 97), (97, 7), (33, 1031)])
+def test_mixed_dtypes_casts_and_complex(R, C, threads):
+    # programs with Cast instructions: int8 x float32 column, a broadcast copied into a new dtype
+    x8, cf, r16 = data((R, C), "int8", 17), data((R, 1), "float32", 18), data((1, C), "float16", 19)
+    check(mnp.asarray(x8) * mnp.asarray(cf), x8 * cf)
+    check(mnp.asarray(cf) - mnp.asarray(r16), cf - r16)
+    check(mnp.broadcast_to(mnp.asarray(cf), (R, C)).astype("float64"), numpy.broadcast_to(cf, (R, C)).astype("float64"))
+    check(mnp.asarray(x8) + mnp.asarray(r16) * mnp.asarray(cf), x8 + r16 * cf)
+    # complex operands are 8 and 16 bytes wide (the 16-byte expansion). Sums are exact; a complex
+    # product's rounding depends on where numpy's own loop computes it (its SIMD body contracts to
+    # FMA, its scalar tail does not), so products are held to a tolerance.
+    for dt in ("complex64", "complex128"):
+        xc = (data((R, C), "float64", 20) + 1j * data((R, C), "float64", 21)).astype(dt)
+        cc = (data((R, 1), "float64", 22) - 2j).astype(dt)
+        rc = (data((1, C), "float64", 23) + 0.5j).astype(dt)
+        check(mnp.asarray(xc) + mnp.asarray(cc), xc + cc)
+        check(mnp.asarray(cc) - mnp.asarray(xc), cc - xc)
+        check(mnp.asarray(xc) - mnp.asarray(rc), xc - rc)
+        check(mnp.asarray(cc) + mnp.asarray(rc), cc + rc)
+        got = numpy.asarray(mnp.asarray(cc) * mnp.asarray(rc) + mnp.asarray(xc))
+        assert got.dtype == dt
+        tol = 1e-4 if dt == "complex64" else 1e-12  # absolute: the sum cancels, values are up to ~100
+        numpy.testing.assert_allclose(got, cc * rc + xc, rtol=0, atol=tol)
