@@ -154,7 +154,8 @@ class FusedKernel final : public backend::Kernel {
     if (total_ == 0) return;
     if (copy_src_ >= 0) return copy_.run(inputs[copy_src_], output);
     if (row_) {
-      parallel_for(row_units_, std::max<int64_t>(1, kParallelGrain / std::min(row_len_, kRowChunk)),
+      // a unit is a group of rows_per_ rows, or a chunk of one long row
+      parallel_for(row_units_, std::max<int64_t>(1, kParallelGrain / (rows_per_ * std::min(row_len_, kRowChunk))),
                    [&](int64_t u0, int64_t u1) { run_row_units(inputs, output, u0, u1); });
       return;
     }
