@@ -340,6 +340,31 @@ def w_rows():
             (f"(x-mean)/std {r}x{c} f32 (plain ops)", mk_std, 1, None)]
 
 
+def w_bcast():
+    """Broadcast elementwise: x times a column vector (R, 1) and times a row vector (1, C)."""
+    r, c = sizes()["rows"]
+    d = DATA.normal("rows", (r, c))
+    col, row = DATA.normal("bcast_col", (r, 1)), DATA.normal("bcast_row", (1, c))
+
+    def mk(other):
+        def make(lib):
+            x, v = d[lib], other[lib]
+            if lib == "mnn":
+                def f():
+                    y = x * v
+                    mnn.eval(y)
+                    return y
+                return f
+            return lambda: x * v
+        return make
+
+    def gbs(lib, t):  # x read and the result written once
+        return {"GB/s": 2 * 4 * r * c / t / 1e9}
+
+    return [(f"x*c col-broadcast {r}x{c} f32", mk(col), 1, gbs),
+            (f"x*r row-broadcast {r}x{c} f32", mk(row), 1, gbs)]
+
+
 def w_einsum():
     """einsum: a batched matmul spelled as einsum, and a three-operand chain (contraction order)."""
     b, n = (8, 64) if ARGS.quick else (64, 128)
@@ -918,7 +943,7 @@ def w_random():
 
 # Short keys for --only, in the order they run.
 WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpose", w_transpose),
-             ("matmul", w_matmul), ("softmax", w_rows), ("einsum", w_einsum), ("fft", w_fft),
+             ("matmul", w_matmul), ("softmax", w_rows), ("bcast", w_bcast), ("einsum", w_einsum), ("fft", w_fft),
              ("sort", w_sort), ("unique", w_unique), ("cv", w_cv), ("cvfilters", w_cv_filters), ("cvdraw", w_cv_draw),
              ("codecs", w_codecs), ("linalg", w_linalg)]
 WORKLOADS.append(("linalg512", w_linalg512))

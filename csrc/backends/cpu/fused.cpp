@@ -36,6 +36,10 @@ constexpr int64_t kTile = 512;
 constexpr size_t kSlotBytes = kTile * 16 + 5 * 64;
 constexpr int64_t kPrefetchBytes = 2 << 20;  // contiguous input bytes from which tiles prefetch ahead
 constexpr int64_t kParallelGrain = 32768;  // elements below which splitting costs more than it saves
+// Row broadcasts (plan_rows): rows shorter than this that cannot be grouped keep the gathered tiles,
+// whose cost is paid per kTile elements and not per row; long rows split into units of kRowChunk.
+constexpr int64_t kRowMin = 64;
+constexpr int64_t kRowChunk = 32768;
 
 // Copies n bytes from cache-resident scratch to 16-byte-aligned memory, bypassing the caches.
 inline void stream_copy(char* dst, const char* src, size_t n) {
@@ -139,6 +143,7 @@ class FusedKernel final : public backend::Kernel {
     streaming_ = out_.mode == Operand::Direct && total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes;
     if (stream_unfenced && out_.mode == Operand::Direct) streaming_ = unfenced_ = true;
     if (copy_src_ < 0) plan_blocks();
+    if (copy_src_ < 0 && !blocked_ && plan_rows(p, stream_unfenced)) return;
     int64_t direct_bytes = 0;  // prefetching pays only for inputs that come from beyond the caches
     for (auto& in : in_) direct_bytes += in.mode == Operand::Direct ? total_ * static_cast<int64_t>(in.isz) : 0;
     prefetch_ = copy_src_ < 0 && !blocked_ && !code_.empty() && direct_bytes >= kPrefetchBytes;
@@ -148,6 +153,12 @@ class FusedKernel final : public backend::Kernel {
   void run(char* const* inputs, char* output) override {
     if (total_ == 0) return;
     if (copy_src_ >= 0) return copy_.run(inputs[copy_src_], output);
+    if (row_) {
+      // a unit is a group of rows_per_ rows, or a chunk of one long row
+      parallel_for(row_units_, std::max<int64_t>(1, kParallelGrain / (rows_per_ * std::min(row_len_, kRowChunk))),
+                   [&](int64_t u0, int64_t u1) { run_row_units(inputs, output, u0, u1); });
+      return;
+    }
     if (blocked_) {
       parallel_for(units_, std::max<int64_t>(1, kParallelGrain / (bi_ * bj_)), [&](int64_t u0, int64_t u1) {
         run_blocks(inputs, output, u0, u1);
@@ -194,7 +205,9 @@ class FusedKernel final : public backend::Kernel {
       const int b = ins.src[1];
       bool scalar_b = false;
       // (the add and multiply kernels give a NaN scalar's NaN: not numpy's choice for a row value)
-      const bool first_nan = (c.op == Op::Add || c.op == Op::Multiply) && b >= 0 && holds[b] >= 0 && row_value_[holds[b]];
+      // (integers have no NaN: x * c[:, None] on int32 keeps the scalar kernel)
+      const bool first_nan = (c.op == Op::Add || c.op == Op::Multiply) && (is_float(c.compute) || is_complex(c.compute)) &&
+                             b >= 0 && holds[b] >= 0 && row_value_[holds[b]];
       if (ins.fn && b >= 0 && ins.src[2] < 0 && holds[b] >= 0 && !first_nan) {
         // reads ptr[b][0]: the value in place, or the first element of its filled tile
         if (EwFn f = ew_kernel_scalar_b(c.op, c.compute)) ins.fn = f, scalar_b = true;
@@ -378,10 +391,11 @@ class FusedKernel final : public backend::Kernel {
     run_tiles(inputs, output, t0, t1, scratch());
   }
 
-  void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1, char* scr) const {
+  // limit: the elements that exist (a row group's last unit may hold fewer rows than total_ has)
+  void run_tiles(char* const* inputs, char* output, int64_t t0, int64_t t1, char* scr, int64_t limit = -1) const {
     const char* ptr[64];
     fill_scalars(inputs, scr, ptr);
-    const int64_t end = std::min(t1 * kTile, total_);
+    const int64_t end = std::min(t1 * kTile, limit < 0 ? total_ : limit);
     int64_t start = t0 * kTile;
     if (!f32_code_.empty() && !overlaps_output(inputs, output)) start = run_f32_blocks(inputs, output, start, end, scr, ptr);
     for (; start < end; start += kTile) run_tile(inputs, output, start, std::min(kTile, end - start), end, scr, ptr);
@@ -465,6 +479,160 @@ class FusedKernel final : public backend::Kernel {
     }
     return start;
   }
+  // Broadcasts along rows: the output's last axis is contiguous and every input either walks it
+  // contiguously (x, or a row vector r of shape (1, C): outer strides 0) or holds one value per
+  // row (a column vector c of shape (R, 1): last stride 0). Gathering such operands into tiles and
+  // scattering the result cost 2-3x the arithmetic (x * c ran at 0.3x numpy). Instead a work unit
+  // is a group of k consecutive rows (along the innermost outer dim) run by the 1-d program row_
+  // over k * C elements, its inputs read in place where they can be:
+  //  - k == 1 (long rows): x and r are read in place, c is a broadcast scalar refilled per row
+  //    (the path a row region's per-row values take), long rows split into chunks of columns;
+  //  - k > 1 (short rows, where a call per row would cost more than its work): x is read in place
+  //    when its k rows are contiguous, r is repeated k times into a buffer once (refilled only
+  //    when it moves, as for (B, 1, C)), c is expanded to k runs of C values per group.
+  // The result is written in place, through the f32 block program where it applies.
+  enum RowKind : uint8_t { kRowDirect, kRowRepeat, kRowExpand, kRowScalar };
+
+  bool plan_rows(const FusedProgram& p, bool stream_unfenced) {
+    const int nd = static_cast<int>(dims_.size());
+    if (nd < 2 || out_.mode != Operand::Strided || out_.strides[nd - 1] != 1 ||
+        std::getenv("MNN_FUSED_NO_ROWS"))  // the A/B switch for benchmarks and bisecting
+      return false;
+    const int nin = static_cast<int>(in_.size());
+    const int64_t C = dims_[nd - 1], inner = dims_[nd - 2];
+    // k rows in one run: the output's and every moving input's rows must follow each other
+    bool groupable = stride_at(out_, nd - 2) == C;
+    std::vector<RowKind> kind(nin, kRowScalar);
+    for (int i = 0; i < nin; ++i) {
+      if (in_[i].mode == Operand::Scalar) continue;
+      const int64_t last = in_[i].strides[nd - 1], s2 = stride_at(in_[i], nd - 2);
+      if (last != 0 && last != 1) return false;
+      kind[i] = last == 0 ? kRowExpand : s2 == 0 ? kRowRepeat : kRowDirect;
+      groupable &= kind[i] != kRowDirect || s2 == C;
+    }
+    outer_dims_.assign(dims_.begin(), dims_.end() - 1);
+    outer_strides_.assign(nin + 1, std::vector<int64_t>(nd - 1, 0));
+    for (int i = 0; i <= nin; ++i)
+      for (int d = 0; d < nd - 1; ++d) outer_strides_[i][d] = stride_at(i < nin ? in_[i] : out_, d);
+    // a large result leaves with streaming stores, fenced once per thread (not once per row)
+    streaming_ = stream_unfenced || total_ * static_cast<int64_t>(out_.isz) >= kStreamingBytes;
+    unfenced_ = stream_unfenced;
+    // Group sizes measured on Zen 4 (x * c, x * r, (x - c) * r + 1 over C = 16..1024): the tile
+    // interpreter is fastest at groups of one tile, the f32 block program at twice that; larger
+    // groups push the expanded operands out of L1. Rows of more than half a group run one by one.
+    auto group_rows = [&](int64_t elems) {
+      return groupable ? std::max<int64_t>(1, std::min(inner, elems / C)) : int64_t(1);
+    };
+    const char* env = std::getenv("MNN_ROW_GROUP");  // the A/B switch for the group size
+    int64_t k = group_rows(env ? std::atoll(env) : kTile);
+    if (k == 1 && C < kRowMin) return false;  // a call per short row costs more than the gathered tiles
+    build_row_kernel(p, kind, k, C);
+    if (!env && !row_->f32_code_.empty() && group_rows(2 * kTile) != k) build_row_kernel(p, kind, group_rows(2 * kTile), C);
+    row_tiles_ = (rows_per_ * C + kTile - 1) / kTile;
+    chunk_tiles_ = rows_per_ > 1 ? row_tiles_ : std::max<int64_t>(1, kRowChunk / kTile);
+    row_chunks_ = (row_tiles_ + chunk_tiles_ - 1) / chunk_tiles_;
+    groups_ = (inner + rows_per_ - 1) / rows_per_;
+    row_units_ = total_ / (C * inner) * groups_ * row_chunks_;
+    return true;
+  }
+
+  static int64_t stride_at(const Operand& op, int d) { return op.mode == Operand::Strided ? op.strides[d] : 0; }
+
+  // row_: the program over groups of k rows of C elements, each input read as `kind` says.
+  void build_row_kernel(const FusedProgram& p, std::vector<RowKind> kind, int64_t k, int64_t C) {
+    const int nin = static_cast<int>(in_.size());
+    const int no = static_cast<int>(outer_dims_.size());
+    FusedProgram q = p;
+    q.row_values.assign(nin, 0);
+    int64_t moving_bytes = 0;
+    for (int i = 0; i < nin; ++i) {
+      bool varies = false;  // along the outer dims: a per-row value (numpy keeps x's NaN in x + c)
+      for (int d = 0; d < no; ++d) varies |= outer_strides_[i][d] != 0;
+      if (k == 1 && kind[i] == kRowExpand) kind[i] = kRowScalar;  // one value per row
+      q.inputs[i].shape = {k * C};
+      q.inputs[i].strides = {kind[i] == kRowScalar ? 0 : 1};
+      q.row_values[i] = (i < static_cast<int>(p.row_values.size()) && p.row_values[i]) ||
+                        (kind[i] == kRowScalar && varies);
+      moving_bytes += kind[i] == kRowDirect ? total_ * static_cast<int64_t>(in_[i].isz) : 0;
+    }
+    q.output.shape = {k * C};
+    q.output.strides = {1};
+    row_ = std::make_unique<FusedKernel>(q, streaming_);
+    // the row program alone sees one group's bytes: whether its tiles prefetch is the whole call's
+    row_->prefetch_ = row_->copy_src_ < 0 && !row_->code_.empty() && moving_bytes >= kPrefetchBytes;
+    row_kind_ = std::move(kind);
+    rows_per_ = k;
+    row_len_ = C;
+  }
+
+  template <class U>
+  static void expand_as(char* dst, const char* src, int64_t stride, int64_t k, int64_t C) {
+    U* d = reinterpret_cast<U*>(dst);
+    const U* s = reinterpret_cast<const U*>(src);
+    for (int64_t r = 0; r < k; ++r, d += C) std::fill(d, d + C, s[r * stride]);
+  }
+  // dst = k runs of C copies of src[r * stride] (a column vector's values for a group of rows).
+  static void expand(char* dst, const char* src, int64_t stride, int64_t k, int64_t C, size_t isz) {
+    switch (isz) {
+      case 1: expand_as<uint8_t>(dst, src, stride, k, C); break;
+      case 2: expand_as<uint16_t>(dst, src, stride, k, C); break;
+      case 4: expand_as<uint32_t>(dst, src, stride, k, C); break;
+      case 8: expand_as<uint64_t>(dst, src, stride, k, C); break;
+      default: expand_as<Bytes16>(dst, src, stride, k, C); break;
+    }
+  }
+
+  void run_row_units(char* const* inputs, char* output, int64_t u0, int64_t u1) const {
+    char* scr = row_->scratch();
+    const int nin = static_cast<int>(in_.size());
+    const int no = static_cast<int>(outer_dims_.size());
+    const int64_t k = rows_per_, C = row_len_, inner = outer_dims_[no - 1];
+    char* bufs = nullptr;  // k > 1: a group's repeated and expanded inputs, one slot per input
+    const size_t slot = static_cast<size_t>(k * C) * 16 + 64;
+    if (k > 1) {
+      thread_local std::vector<char> buf;
+      if (buf.size() < slot * nin + 64) buf.resize(slot * nin + 64);
+      bufs = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(buf.data()) + 63) & ~uintptr_t(63));
+    }
+    const char* repeated[64] = {};  // which row each repeat buffer holds
+    int64_t rep_k[64] = {};
+    char* rin[64];
+    for (int64_t u = u0; u < u1; ++u) {
+      const int64_t chunk = u % row_chunks_;
+      int64_t rest = u / row_chunks_;
+      const int64_t r0 = rest % groups_ * k, kk = std::min(k, inner - r0);
+      rest /= groups_;
+      int64_t off[65] = {};
+      for (int i = 0; i <= nin; ++i) off[i] = r0 * outer_strides_[i][no - 1];
+      for (int d = no - 2; d >= 0; --d) {
+        const int64_t idx = rest % outer_dims_[d];
+        rest /= outer_dims_[d];
+        for (int i = 0; i <= nin; ++i) off[i] += idx * outer_strides_[i][d];
+      }
+      for (int i = 0; i < nin; ++i) {
+        const size_t isz = in_[i].isz;
+        char* src = inputs[i] + off[i] * static_cast<int64_t>(isz);
+        rin[i] = src;
+        if (k == 1 || row_kind_[i] == kRowDirect || row_kind_[i] == kRowScalar) continue;
+        char* b = bufs + slot * i;
+        rin[i] = b;
+        if (row_kind_[i] == kRowExpand) {
+          expand(b, src, outer_strides_[i][no - 1], kk, C, isz);
+        } else if (repeated[i] != src || rep_k[i] < kk) {
+          for (int64_t r = 0; r < kk; ++r) std::memcpy(b + r * C * isz, src, C * isz);
+          repeated[i] = src;
+          rep_k[i] = kk;
+        }
+      }
+      const int64_t t0 = chunk * chunk_tiles_;
+      row_->run_tiles(rin, output + off[nin] * static_cast<int64_t>(out_.isz), t0,
+                      std::min(row_tiles_, t0 + chunk_tiles_), scr, kk * C);
+    }
+#if defined(__SSE2__)
+    if (streaming_ && !unfenced_) _mm_sfence();  // the row kernel streams unfenced: publish before returning
+#endif
+  }
+
   // Transposed operands: tiles are 2-D blocks over (bi_dim_, last dim), so an operand that walks
   // bi_dim_ contiguously is moved with block transposes (copy_2d) instead of one column at a
   // time. Inside a block elements are row-major (i outer, j inner), like any other tile.
@@ -576,6 +744,12 @@ class FusedKernel final : public backend::Kernel {
   int bi_dim_ = -1;
   std::vector<int> outer_;
   int64_t bi_ = 1, bj_ = 1, nbi_ = 1, nbj_ = 1, units_ = 0;
+  // row broadcasts (plan_rows): the one-row program and how rows map to the operands
+  std::unique_ptr<FusedKernel> row_;
+  std::vector<int64_t> outer_dims_;                 // dims_ without the last
+  std::vector<std::vector<int64_t>> outer_strides_;  // per input, then the output: over outer_dims_
+  std::vector<RowKind> row_kind_;                   // per input: how a unit reads it
+  int64_t row_len_ = 0, rows_per_ = 1, groups_ = 1, row_tiles_ = 0, chunk_tiles_ = 1, row_chunks_ = 1, row_units_ = 0;
 };
 
 }  // namespace
