@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #if defined(__AVX2__)
@@ -111,6 +112,24 @@ __attribute__((target("avx512vbmi"))) inline int64_t lut_u8_vbmi(const uint8_t* 
 }
 #endif
 
+// Without VBMI: C words of 8 bytes a step (8 C bytes, so byte j of a step is channel j % C), each
+// byte looked up in its channel's table and the results put together in a register: one load and
+// one store per 8 bytes around the 8 table loads, which a byte-by-byte loop (that the compiler
+// must assume may write into the table) does not get (MNN_ISA=avx2, 1080p x3 multiply by 2.0 on
+// the Zen 4 host: 2.0 ms against 3.6 ms; cv2 3.4 ms).
+template <int C>
+int64_t lut_u8_words(const uint8_t* s, uint8_t* d, int64_t n, const uint8_t* __restrict tabs) {
+  int64_t i = 0;
+  for (; i + 8 * C <= n; i += 8 * C)
+    for (int w = 0; w < C; ++w) {
+      uint64_t x, r = 0;
+      std::memcpy(&x, s + i + 8 * w, 8);
+      for (int b = 0; b < 8; ++b) r |= uint64_t(tabs[256 * ((8 * w + b) % C) + ((x >> (8 * b)) & 255)]) << (8 * b);
+      std::memcpy(d + i + 8 * w, &r, 8);
+    }
+  return i;
+}
+
 // The table lookup for every element, from a pixel boundary (tc as above).
 template <class T>
 void lut_u8(const T* a, T* o, int64_t n, const uint8_t* tabs, int64_t tc, int64_t c) {
@@ -122,12 +141,12 @@ void lut_u8(const T* a, T* o, int64_t n, const uint8_t* tabs, int64_t tc, int64_
   static const bool vbmi = __builtin_cpu_supports("avx512vbmi");
   if (vbmi) i = lut_u8_vbmi(s, d, n, tabs, tc, c);
 #endif
-  if (tc == 1) {
-    for (; i < n; ++i) d[i] = tabs[s[i]];
-    return;
-  }
-  for (; i < n; i += c)
-    for (int64_t k = 0; k < c && i + k < n; ++k) d[i + k] = tabs[256 * k + s[i + k]];
+  const int64_t k = tc == 1 ? 1 : c;
+  if (k == 1) i += lut_u8_words<1>(s + i, d + i, n - i, tabs);
+  else if (k == 2) i += lut_u8_words<2>(s + i, d + i, n - i, tabs);
+  else if (k == 3) i += lut_u8_words<3>(s + i, d + i, n - i, tabs);
+  else if (k == 4) i += lut_u8_words<4>(s + i, d + i, n - i, tabs);
+  for (; i < n; ++i) d[i] = tabs[256 * (k == 1 ? 0 : i % k) + s[i]];
 }
 
 }  // namespace
