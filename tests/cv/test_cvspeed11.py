@@ -56,6 +56,26 @@ def test_channel_swap_unaligned_buffers():
             assert _same(cv.cvtColor(a, code), cv2.cvtColor(numpy.ascontiguousarray(a), code)), (off, code)
 
 
+def test_repeated_cvtcolor_keeps_the_public_contract():
+    """cvtColor's memoised calls skip the public wrapper: dst, named errors and 2-d gray results
+    must still behave as the wrapper makes them."""
+    rng = numpy.random.default_rng(3)
+    a = rng.integers(0, 256, (9, 13, 3), dtype=numpy.uint8)
+    for _ in range(3):  # the first call memoises, the next ones take the fast path
+        assert _same(cv.cvtColor(a, cv2.COLOR_BGR2RGB), cv2.cvtColor(a, cv2.COLOR_BGR2RGB))
+        g = cv.cvtColor(a, cv2.COLOR_BGR2GRAY)
+        assert _same(g, cv2.cvtColor(a, cv2.COLOR_BGR2GRAY)) and g.shape == (9, 13)
+        out = numpy.zeros_like(a)
+        r = cv.cvtColor(a, cv2.COLOR_BGR2RGB, out)
+        assert r is out and numpy.array_equal(out, cv2.cvtColor(a, cv2.COLOR_BGR2RGB))
+        r = cv.cvtColor(a, cv2.COLOR_BGR2RGBA, dstCn=3)
+        assert _same(r, cv2.cvtColor(a, cv2.COLOR_BGR2RGBA, dstCn=3))
+    for args, kwargs in (((), {}), ((a,), {}), ((a, 4, None, 0, None, 5), {}), ((a, 4), {"foo": 1}), ((), {"code": 4}),
+                         ((a, "x"), {}), ((a[:, :, :2], 4), {}), ((a.astype(numpy.int32), 4), {})):
+        with pytest.raises((TypeError, ValueError, cv.error), match=r"^\[mnn\.cv\.cvtColor\]"):
+            cv.cvtColor(*args, **kwargs)
+
+
 # ---- images against a Scalar ----
 
 SCALARS = [5, 5.0, 2.5, 3.5, -2.5, 0.5, -7.5, 300.5, -300, 1e10, (5, 5, 5, 0), (7, -3, 300, 1.5),
