@@ -155,7 +155,7 @@ void float_work2(const T* a, const T* b, T* o, int64_t n, F f) {
 template <class T>
 struct Arith {
   int64_t op;
-  std::vector<double> fl;  // the parameters as given
+  const std::vector<double>& fl;  // the parameters as given
   int64_t c;
   std::vector<uint8_t> lut;  // 8-bit images against a Scalar: lut_c tables of 256 (prepare)
   int64_t lut_c = 0;
@@ -343,19 +343,21 @@ struct Arith {
     if constexpr (std::is_same<T, float>::value) stream_out = op == kConvertScaleAbs && n * 5 >= (int64_t(6) << 20);
     if constexpr (sizeof(T) == 1) {
       if (op < kAddS || c > 4 || n < 4096 || small_add()) return;
-      std::vector<T> x(256), y(256);
-      for (int b = 0; b < 256; ++b) x[b] = static_cast<T>(static_cast<uint8_t>(b));
-      lut.resize(256 * c);
-      std::vector<double> v(256);
-      for (int64_t k = 0; k < c; ++k) {
-        std::fill(v.begin(), v.end(), scalar_value(k));
-        scalar_loop(x.data(), y.data(), 256, fl[0], v.data());
-        std::memcpy(lut.data() + 256 * k, y.data(), 256);
+      bool same = true;  // one Scalar value for every channel (bitwise: -0.0 is not 0.0 to a divide)
+      for (int64_t k = 1; k < c; ++k) {
+        const double v0 = scalar_value(0), vk = scalar_value(k);
+        same = same && std::memcmp(&v0, &vk, sizeof(double)) == 0;
       }
-      lut_c = c;
-      bool same = true;
-      for (int64_t k = 1; k < c; ++k) same = same && std::memcmp(lut.data(), lut.data() + 256 * k, 256) == 0;
-      if (same) lut_c = 1;
+      lut_c = same ? 1 : c;
+      T x[256], y[256];
+      for (int b = 0; b < 256; ++b) x[b] = static_cast<T>(static_cast<uint8_t>(b));
+      lut.resize(256 * lut_c);
+      std::vector<double> v(256);
+      for (int64_t k = 0; k < lut_c; ++k) {
+        std::fill(v.begin(), v.end(), scalar_value(k));
+        scalar_loop(x, y, 256, fl[0], v.data());
+        std::memcpy(lut.data() + 256 * k, y, 256);
+      }
     }
   }
 
@@ -365,15 +367,13 @@ struct Arith {
     if constexpr (sizeof(T) == 1) {
       if (lut_c) return lut_u8(a, o, n, lut.data(), lut_c, c);
     }
-    const double s = fl[0];
-    // The Scalar repeated over a block of whole pixels (the range starts at a pixel boundary).
-    const int64_t block = c * std::max<int64_t>(1, 1024 / c);
-    std::vector<double> v(static_cast<size_t>(block));
-    for (int64_t i = 0; i < block; ++i) v[i] = scalar_value(i % c);
+    // (Small images make this set-up visible: it is per channel, not per element.)
+    std::vector<double> vals(static_cast<size_t>(c));
+    for (int64_t k = 0; k < c; ++k) vals[k] = scalar_value(k);
     if constexpr (kInt<T>) {
       if (small_add()) {
         // x +- v cannot leave int32 (|x| <= 65535): the double sum's saturation is int32's
-        std::vector<int32_t> iv(v.begin(), v.end());
+        std::vector<int32_t> iv(vals.begin(), vals.end());
 #if defined(__AVX2__)
         if constexpr (sizeof(T) <= 2) {
           const ScalarAddOp aop = op == kAddS ? kScalarAdd : op == kSubS ? kScalarSub : kScalarRSub;
@@ -381,18 +381,19 @@ struct Arith {
           a += done, o += done, n -= done;
         }
 #endif
-        for (int64_t p = 0; p < n; p += block) {
-          const int64_t m = std::min(block, n - p);
-          const T* x = a + p;
-          T* y = o + p;
-          if (op == kAddS) for (int64_t i = 0; i < m; ++i) y[i] = sat_int<T>(int32_t(x[i]) + iv[i]);
-          else if (op == kSubS) for (int64_t i = 0; i < m; ++i) y[i] = sat_int<T>(int32_t(x[i]) - iv[i]);
-          else for (int64_t i = 0; i < m; ++i) y[i] = sat_int<T>(iv[i] - int32_t(x[i]));
+        // from a pixel boundary on (the SIMD part is whole pixels): element i is channel k
+        for (int64_t i = 0, k = 0; i < n; ++i, k = k + 1 == c ? 0 : k + 1) {
+          const int32_t x = int32_t(a[i]);
+          o[i] = sat_int<T>(op == kAddS ? x + iv[k] : op == kSubS ? x - iv[k] : iv[k] - x);
         }
         return;
       }
     }
-    for (int64_t p = 0; p < n; p += block) scalar_loop(a + p, o + p, std::min(block, n - p), s, v.data());
+    // The Scalar repeated over a block of whole pixels (the range starts at a pixel boundary).
+    const int64_t block = c * std::max<int64_t>(1, 1024 / c);
+    std::vector<double> v(static_cast<size_t>(block));
+    for (int64_t i = 0; i < block; i += c) std::memcpy(v.data() + i, vals.data(), sizeof(double) * c);
+    for (int64_t p = 0; p < n; p += block) scalar_loop(a + p, o + p, std::min(block, n - p), fl[0], v.data());
   }
 
   void scalar_loop(const T* a, T* o, int64_t n, double s, const double* v) const {
