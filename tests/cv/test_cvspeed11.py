@@ -124,6 +124,39 @@ def test_scalar_ops_match_cv2(dtype, threads):
     assert not bad, f"{len(bad)} of {n} differ from cv2, first: {bad[:6]}"
 
 
+def test_repeated_scalar_calls_match_cv2():
+    """The memoised road (_arith_scalar_fast.py) for mnn images: repeated calls, views, every
+    channel count and integer depth, Scalars that compare equal but differ (5 / 5.0, 0.0 / -0.0),
+    and the calls it must leave alone (divide, float images, dst, mask, dtype)."""
+    rng = numpy.random.default_rng(21)
+    for dtype in ("uint8", "int8", "uint16", "int16", "float32"):
+        for shape in ((37, 41), (37, 41, 1), (37, 41, 2), (37, 41, 3), (37, 41, 4)):
+            a = _img(rng, dtype, shape) if dtype != "float32" else rng.standard_normal(shape).astype(dtype) * 100
+            m = mnn.numpy.array(a)
+            for _ in range(2):
+                for v in (5, 5.0, 0.0, -0.0, 2.5, (1, -2.5, 3.5, 4), (0.5,)):
+                    for op in ("add", "subtract", "absdiff", "multiply", "divide"):
+                        assert _same(getattr(cv, op)(m, v), getattr(cv2, op)(a, v)), (op, dtype, shape, v)
+                        assert _same(getattr(cv, op)(v, m), getattr(cv2, op)(v, a)), (op, dtype, shape, v)
+                    assert _same(cv.multiply(m, v, scale=-0.5), cv2.multiply(a, v, scale=-0.5)), (dtype, shape, v)
+                mv = m[::2, 1::3]
+                av = numpy.ascontiguousarray(a[::2, 1::3])
+                assert _same(cv.add(mv, (3, 4, 5, 6)), cv2.add(av, (3, 4, 5, 6))), (dtype, shape)
+                assert _same(cv.multiply(mv, 1.5), cv2.multiply(av, 1.5)), (dtype, shape)
+    from mnn.cv import _arith_scalar_fast
+    assert any(k[0] == "rsubtract" and str(k[1]) == "int16" for k in _arith_scalar_fast._BOUND)  # the road was taken
+    a = _img(rng, "uint8", (9, 13, 3))
+    m = mnn.numpy.array(a)
+    for _ in range(2):
+        out = mnn.numpy.zeros((9, 13, 3), dtype="uint8")
+        assert cv.add(m, 5, out) is out and _same(out, cv2.add(a, 5))
+        mask = (rng.integers(0, 2, (9, 13)) * 255).astype(numpy.uint8)
+        assert _same(cv.add(m, 5, mask=mask), cv2.add(a, 5, mask=mask))
+        assert _same(cv.add(m, 5, dtype=cv2.CV_16S), cv2.add(a, 5, dtype=cv2.CV_16S))
+        with pytest.raises(cv.error, match=r"^\[mnn\.cv\.multiply\]"):
+            cv.multiply(m, 2.0, scale="x")
+
+
 def test_scalar_ties_uint8():
     """Every byte value against Scalars whose products / quotients land on .5: the tables are
     filled by the double loop, which rounds half to even as cvRound does."""
