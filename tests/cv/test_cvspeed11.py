@@ -198,6 +198,11 @@ def test_convert_scale_abs_ties(cn, threads):
         v = x[:, 1::2]
         assert _same(cv.convertScaleAbs(v, alpha=al, beta=be), cv2.convertScaleAbs(numpy.ascontiguousarray(v), alpha=al,
                                                                                   beta=be)), (al, be)
+    # >= 6 MB read + written: the streamed-store loop, from an unaligned start (a view)
+    big = (rng.standard_normal((1100, 403, 3)) * 200).astype(numpy.float32)
+    for part in (big, big[:, 1:]):
+        want = cv2.convertScaleAbs(numpy.ascontiguousarray(part), alpha=0.5, beta=0.25)
+        assert _same(cv.convertScaleAbs(part, alpha=0.5, beta=0.25), want)
     for dtype in ("uint8", "int8", "uint16", "int16"):
         a = _img(rng, dtype, shape)
         for al, be in ((0.5, 0.0), (1 / 3, -5.0), (-2.5, 0.5), (1e-3, 2.5)):
