@@ -10,7 +10,10 @@
 // float32 operation (double has more than 2 * 24 + 2 bits), which is why float32 add/sub/absdiff
 // run in float32 here while Python computes them in float64.
 // The build has -ffp-contract=off, so a * b + c rounds twice wherever Python's does; the fmas
-// that cv2 runs are explicit (std::fma, _mm256_fmadd_ps).
+// that cv2 runs are explicit (std::fma, _mm256_fmadd_ps). convertScaleAbs of a non-float64 image
+// is cv2's float32 fma itself, where the Python path rounds the double x * alpha + beta to
+// float32 (the same but for double-rounding ties). Scalar ops on 8/16-bit images take the
+// shortcuts of arith_scalar.h, which give the double loops' bits by construction.
 #include <algorithm>
 #include <cfenv>
 #include <cmath>
