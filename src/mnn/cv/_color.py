@@ -19,6 +19,7 @@ uint8 and float32 results equal cv2's bits both ways (see csrc/backends/cpu/simd
 from .. import _core
 from .. import numpy as _np
 from ._common import as_image, channels, contiguous, error, fail, memo_type  # noqa: F401
+from . import _public
 
 # The primitive's conversions (ColorOp in csrc/ops/cv/color.cpp).
 _PERM, _GRAY, _FROMGRAY, _HSV, _HSV_INV, _YCC, _YCC_INV, _XYZ, _XYZ_INV = range(9)
@@ -506,16 +507,53 @@ def _prim(kind, img, ints, key=None, name="cv_color"):
     """Runs primitive `name` (cv_color with `kind` first, or a packed-format primitive with
     kind None) on img, memoising it under key for cvtColor's fast path."""
     ints = ([] if kind is None else [kind]) + list(ints)
-    if key is not None:
+    res = _core.prim(name, [contiguous(img)], ints, [])
+    shape = res.shape
+    # cvtColor's fast path hands results back as they are: an HxWx1 one needs the public
+    # wrapper's flattening, so it is not memoised
+    if key is not None and not (len(shape) == 3 and shape[2] == 1):
         if len(_FAST) >= 256:
             _FAST.clear()  # bounded, as resize's memo
         _FAST[key] = _core.prim_bind(name, ints, [])
         if key[0] is not _core.ndarray:
             _FAST_NUMPY_TYPES.add(key[0])
-    return _core.prim(name, [contiguous(img)], ints, [])
+    return res
 
 
-def cvtColor(src, code, dst=None, dstCn=0, hint=None):
+_NO = object()  # an argument not given
+
+
+def cvtColor(src=_NO, code=_NO, dst=None, dstCn=0, hint=None, *more, **extra):
+    # A repeated conversion (see _FAST) runs here, outside the wrapper every public mnn.cv
+    # function gets (_public.py): that wrapper costs ~0.45 us a call, a fifth of a 64x48
+    # BGR2RGB. What it would do to these calls is nothing: no dst to fill, errors impossible for
+    # an image the memo already validated (the checked path below raises them if one comes
+    # anyway, under cvtColor's name), and no HxWx1 result to flatten (_prim memoises none).
+    # Every other call, a wrong one included (missing or extra arguments: hence the defaults
+    # and *more, **extra), goes to the wrapped function as it was made.
+    if dst is None and type(code) is int and type(dstCn) is int and not more and not extra:
+        t = type(src)
+        if t is _core.ndarray or t in _FAST_NUMPY_TYPES:
+            bound = _FAST.get(_fast_key(src, code, dstCn))
+            if bound is not None:
+                try:
+                    if t is _core.ndarray:
+                        return _core.prim_apply(bound, src)
+                    img = _core.from_buffer(src)
+                    if img is not None:
+                        return _core.prim_apply(bound, img)
+                except Exception:  # noqa: BLE001  (re-raised, named, by the checked path)
+                    pass
+    if more or src is _NO or code is _NO:
+        given = {k: v for k, v in (("src", src), ("code", code)) if v is not _NO}
+        if more:
+            return _cvt_color_public(src, code, dst, dstCn, hint, *more, **extra)
+        return _cvt_color_public(dst=dst, dstCn=dstCn, hint=hint, **given, **extra)
+    return _cvt_color_public(src, code, dst, dstCn, hint, **extra)
+
+
+def _cvt_color_checked(src, code, dst=None, dstCn=0, hint=None):
+    """cvtColor with everything checked; the memo's entry is made here."""
     t = type(src)
     if type(code) is int and type(dstCn) is int and (t is _core.ndarray or t in _FAST_NUMPY_TYPES):
         bound = _FAST.get(_fast_key(src, code, dstCn))
@@ -681,5 +719,11 @@ def cvtColorTwoPlane(src1, src2, code, dst=None):
     cc = _np.ascontiguousarray(uv).reshape(-1)
     return _core.prim("cv_color", [yy, cc], [_YUV420SP, dcn, bidx, uidx], [])
 
+
+# cvtColor's checked path, wrapped as every public function is; cvtColor itself is marked as
+# wrapped (__wrapped__) so that wrap_public leaves it as it is.
+_cvt_color_checked.__name__ = _cvt_color_checked.__qualname__ = "cvtColor"  # as Python's argument errors name it
+_cvt_color_public = _public._named(_cvt_color_checked, "mnn.cv.cvtColor")
+cvtColor.__wrapped__ = _cvt_color_checked
 
 __all__ = ["cvtColor", "cvtColorTwoPlane"] + [n for n in dir() if n.startswith("COLOR_")]

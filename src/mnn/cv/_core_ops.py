@@ -15,6 +15,7 @@ from .. import numpy as _np
 from ._common import as_image, channels, contiguous, fail
 from ._common import f32 as _f32c
 from . import _exact_fp as _xfp
+from . import _arith_scalar_fast as _asf
 
 __all__ = [
     "NORM_INF", "NORM_L1", "NORM_L2", "NORM_L2SQR", "NORM_MINMAX",
@@ -258,6 +259,8 @@ def _native_binary(fn, src1, src2, dst, mask=None, dtype=-1, scale=1.0, rfn=None
     """Dispatch of add / subtract / absdiff / multiply / divide: the native result (finished into
     dst), or None. rfn: the op's name when the Scalar is src1 (subtract and divide are not
     symmetric)."""
+    if (fast := _asf.scalar_op(fn, src1, src2, dst, mask, dtype, scale, rfn)) is not None:  # _arith_scalar_fast.py
+        return fast
     if mask is not None or not _native_default(dtype):
         return None
     s1, s2 = _is_scalar(src1), _is_scalar(src2)

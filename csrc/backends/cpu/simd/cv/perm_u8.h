@@ -28,43 +28,6 @@ inline void perm_u8_masks(int scn, int dcn, const int* map, int8_t* shuf, int8_t
     }
 }
 
-#if defined(__AVX512BW__)
-// 3 -> 3 maps (BGR2RGB) where the CPU has AVX512-VBMI (checked at run time: the avx512 target
-// does not assume it): 64 pixels = three whole registers in and out, so loads and stores stay
-// cache-line aligned. Output register k takes its bytes from inputs k - 1 .. k + 1: two-source
-// byte permutes, and one masked permute for the two bytes of output 1 that come from input 2.
-// Other maps stay on the AVX2 loops below: on Zen 4 they beat both a 16-pixel AVX-512 version
-// of them and masked byte permutes (whose 48- and 63-byte steps straddle cache lines).
-__attribute__((target("avx512vbmi"))) inline int64_t perm3_u8_vbmi(const uint8_t* s, uint8_t* d, int64_t n,
-                                                                    const int* map) {
-  alignas(64) uint8_t t0[64], t1[64], t1b[64], t2[64];
-  uint64_t from2 = 0;
-  for (int j = 0; j < 192; ++j) {
-    const int src = 3 * (j / 3) + map[j % 3], k = j / 64, o = j % 64;
-    if (k == 0) t0[o] = static_cast<uint8_t>(src);
-    if (k == 1) {
-      t1[o] = static_cast<uint8_t>(src < 128 ? src : 0);
-      t1b[o] = static_cast<uint8_t>(src >= 128 ? src - 128 : 0);
-      if (src >= 128) from2 |= uint64_t(1) << o;
-    }
-    if (k == 2) t2[o] = static_cast<uint8_t>(src - 64);
-  }
-  const __m512i i0 = _mm512_load_si512(t0), i1 = _mm512_load_si512(t1), i1b = _mm512_load_si512(t1b),
-                i2 = _mm512_load_si512(t2);
-  const __mmask64 k2 = from2;
-  int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const __m512i* p = reinterpret_cast<const __m512i*>(s + i * 3);
-    const __m512i x0 = _mm512_loadu_si512(p), x1 = _mm512_loadu_si512(p + 1), x2 = _mm512_loadu_si512(p + 2);
-    __m512i* q = reinterpret_cast<__m512i*>(d + i * 3);
-    _mm512_storeu_si512(q, _mm512_permutex2var_epi8(x0, i0, x1));
-    _mm512_storeu_si512(q + 1, _mm512_mask_permutexvar_epi8(_mm512_permutex2var_epi8(x0, i1, x1), k2, i1b, x2));
-    _mm512_storeu_si512(q + 2, _mm512_permutex2var_epi8(x1, i2, x2));
-  }
-  return i;
-}
-#endif
-
 // BGR <-> RGB (3 -> 3 with map {2, 1, 0}), all n pixels. Output byte j is input byte j + 2, j or
 // j - 2 (by j % 3), so overlapping loads and two byte blends make 32 output bytes, with no
 // shuffle at all; the vector loop starts where d is 32-byte aligned, so no store splits a cache
@@ -134,11 +97,18 @@ inline int64_t perm_u8_simd(const uint8_t* s, uint8_t* d, int64_t n, int scn, in
   alignas(16) int8_t shuf[16], alpha[16];
   perm_u8_masks(scn, dcn, map, shuf, alpha);
   int64_t i = 0;
+  if (scn == 3 && dcn == 3 && map[0] == 2 && map[1] == 1 && map[2] == 0) {
 #if defined(__AVX512BW__)
-  static const bool vbmi = __builtin_cpu_supports("avx512vbmi");
-  if (vbmi && scn == 3 && dcn == 3) i = perm3_u8_vbmi(s, d, n, map);
+    // On the Zen 4 host (AVX512-VBMI, 32 MB L3), where a 1080p swap's 12 MB stay cached, stores
+    // that go around the cache lose: standalone loops of 1080p BGR2RGB, interleaved, took
+    // 235 us streamed against 143-148 us with ordinary stores (cv2 144-154 us; a plain 6 MB
+    // copy 158 us: all at memory speed). The Zen 3 measurements at stream_output (color.cpp)
+    // are why other CPUs stream. VBMI stands in for that CPU generation here; until session
+    // 11 this path ran vpermb loops with ordinary stores, which measured 150-158 us against
+    // the blends' 143-148 us standalone and the same 220-230 us interleaved with cv2 calls.
+    static const bool vbmi = __builtin_cpu_supports("avx512vbmi");
+    if (vbmi) nt = false;
 #endif
-  if (i == 0 && scn == 3 && dcn == 3 && map[0] == 2 && map[1] == 1 && map[2] == 0) {
     swap_rb3_u8(s, d, n, nt);
     return n;
   }
