@@ -112,6 +112,17 @@ class RegionKernel final : public backend::Kernel {
         prefetched_.push_back(static_cast<int>(s));
     }
     if (stream_step_ >= 0) chain_ = row_chain(p.steps[stream_step_]);
+    // softmax's exp(x - m) with its row sum, then e / sum as the streamed result: run row by row
+    // together (run_exp_chain).
+    if (chain_.ok() && chain_.nops == 1 && chain_.ops[0].op == 3 && !chain_.ops[0].scalar_first) {
+      const auto& cst = p.steps[stream_step_];
+      for (size_t k = 0; k + 2 < p.steps.size(); ++k) {
+        const int sum_step = exp_shift_[k].sum_step;
+        if (sum_step == static_cast<int>(k + 1) && stream_step_ == sum_step + 1 &&
+            cst.srcs[chain_.full] == p.steps[k].dst && cst.srcs[chain_.scalar_in[0]] == p.steps[sum_step].dst)
+          exp_chain_ = static_cast<int>(k);
+      }
+    }
     for (size_t k = 1; k < p.steps.size(); ++k) {
       if (skip_[k]) continue;
       const bool rows = exp_shift_[k].a >= 0 || static_cast<int>(k) == stream_step_;
@@ -144,6 +155,7 @@ class RegionKernel final : public backend::Kernel {
         const int64_t nrows = (b == nblocks_ - 1) ? tail_rows_ : block_rows_;
         Prefetch pf;
         if (b + 1 < b1) setup_prefetch(pf, inputs, b + 1);
+        bool chain_done = false;  // run_exp_chain did the chain step of this block
         for (size_t k = 0; k < p_.steps.size(); ++k) {
           const auto& st = p_.steps[k];
           if (skip_[k]) continue;  // done by the step before
@@ -162,8 +174,19 @@ class RegionKernel final : public backend::Kernel {
             run_fused_rows(*kernels[k], args.data(), zero, slot_ptr[st.dst], 0, 1);
           } else if (exp_shift_[k].a >= 0) {
             char* sums = exp_shift_[k].sum_step >= 0 ? slot_ptr[p_.steps[exp_shift_[k].sum_step].dst] : nullptr;
+            static const bool no_ec = std::getenv("MNN_NO_EXP_CHAIN") != nullptr;
+            if (exp_chain_ == static_cast<int>(k) && !no_ec) {
+              const auto& cst = p_.steps[stream_step_];
+              const char* e_rows = slot_ptr[cst.srcs[chain_.full]];
+              if (!chain_in_place(e_rows, slot_ptr[cst.dst], nrows) &&
+                  run_exp_chain(st, exp_shift_[k], args.data(), slot_ptr[st.dst], sums, slot_ptr[cst.dst], nrows, pf)) {
+                chain_done = true;
+                continue;
+              }
+            }
             run_exp_shift(st, *kernels[k], exp_shift_[k], args.data(), slot_ptr[st.dst], sums, nrows, pf);
           } else if (chain) {
+            if (chain_done) continue;
             run_chain(st, *kernels[k], args.data(), slot_ptr[st.dst], nrows, pf);
           } else if (static_cast<int>(k) == stream_step_) {
             // row by row (streaming stores), with the next block's prefetches in between
@@ -440,6 +463,38 @@ class RegionKernel final : public backend::Kernel {
     return sl.external >= 0 ? sl.col_stride == 1 : sl.full;
   }
 
+  // exp(x - m) of a row, its sum s (the exp kernel's pass), then the row's e / s through the row
+  // kernel with streaming stores, one row after the other. Step by step, a block's rows of stores
+  // came in one burst that waited for the memory bus with nothing to overlap; here each row's
+  // stores drain while the next row's exps are computed. The values are the steps' own (the same
+  // kernels on the same rows). Returns false, with the block's flags cleared, when some IEEE flag
+  // came up: the caller then runs the two steps as before, which raise and attribute it.
+  bool run_exp_chain(const backend::RegionStep& st, ExpShift e, char* const* args, char* e_dst, char* sums,
+                     char* out, int64_t nrows, Prefetch& pf) const {
+    const int64_t a_step = row_step_[st.srcs[e.a]], b_step = row_step_[st.srcs[e.b]], e_step = row_step_[st.dst];
+    const int64_t out_step = row_step_[p_.steps[stream_step_].dst];
+    float* sum = reinterpret_cast<float*>(sums);
+    RowChainOp op = chain_.ops[0];
+    const int before = fp_status_take();
+    bool over = false;
+    for (int64_t r = 0; r < nrows; ++r) {
+      if (r > 0) pf.tick();
+      const float* a = reinterpret_cast<const float*>(args[e.a] + r * a_step);
+      const float m = *reinterpret_cast<const float*>(args[e.b] + r * b_step);
+      float* er = reinterpret_cast<float*>(e_dst + r * e_step);
+      over |= kernels().exp_sum_shifted_f32(p_.cols, a, m, er, sum + r);
+      sum[r] = 0.0f + sum[r];  // numpy starts a float sum at 0
+      op.s = sum[r];
+      const char* pf_p;
+      int64_t pf_bytes;
+      pf.take(pf_p, pf_bytes, chain_share());
+      kernels().row_chain_f32(p_.cols, er, &op, 1, reinterpret_cast<float*>(out + r * out_step), pf_p, pf_bytes);
+    }
+    const bool clean = !over && !fp_status_take();
+    if (before) fp_status_raise(before);
+    return clean;
+  }
+
   // The result step through the row kernel, each row's stores overlapping a share of the next
   // block's prefetches. IEEE flags are read once for the block; a block that raised one runs the
   // step's program again (the same values), which raises and attributes them as always.
@@ -561,6 +616,7 @@ class RegionKernel final : public backend::Kernel {
   std::vector<int> prefetched_;             // external input slots prefetched a block ahead
   int stream_step_ = -1;                    // the per-row step whose rows are streamed out as made
   Chain chain_;                             // stream_step_ as the table's row_chain_f32
+  int exp_chain_ = -1;                      // the exp step run_exp_chain runs with stream_step_
   int64_t ticks_ = 0;                       // Prefetch ticks in a full block
   std::vector<std::unique_ptr<backend::Kernel>> main_, tail_;
 };
