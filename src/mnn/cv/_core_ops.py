@@ -291,7 +291,8 @@ def _add_sub(fn, src1, src2, dst, mask, dtype, sign):
             return fast
     x, y, out, a = _operands(fn, src1, src2, dtype, True)
     if s1 != s2 and str(a.dtype) in _as.DEPTHS and out in _as.DEPTHS:
-        res = _saturate(_as.add_sub(a, _as.channel_values(sc, channels(a)), s1, sign, out), out)
+        # computed now, quietly: an overflow to inf (1e300 into float32) is not a warning in cv2
+        res = _quiet(_saturate(_as.add_sub(a, _as.channel_values(sc, channels(a)), s1, sign, out), out), a)
     elif _wraps_int32(a, out, src1, src2):
         x, y = (_int32_scalar(x) if _is_scalar(src1) else x), (_int32_scalar(y) if _is_scalar(src2) else y)
         res = _wrap_int32(x + y if sign > 0 else x - y)
@@ -546,7 +547,7 @@ def convertScaleAbs(src, dst=None, alpha=1, beta=0):
         y = _np.abs(_f32(x * _f32s(alpha) + _f32s(beta))).astype("float64")
     # then cvRound to int, whose answer past INT_MAX is INT_MIN: saturated to 0, not 255
     y = _np.where(_np.rint(y) <= 2147483647.0, y, _np.asarray(0.0))
-    return _finish(_saturate(y, "uint8"), dst)
+    return _finish(_quiet(_saturate(y, "uint8"), a), dst)
 
 
 def split(m, mv=None):
