@@ -431,10 +431,10 @@ LerpAxis lerp_axis_affine(int ssize, int dsize, double s, bool f32, AffineF64 f6
     a.i1[d] = i + 1;
     // float64: outside the image the edge pixel itself (a coordinate on the last pixel is still the
     // last pair's lerp at t = 1)
-    if (f64 != AffineF64::kNone && f < 0) a.i1[d] = 0;
     // (the rows outside take the last pixel for a coordinate on it too)
     if (f64 != AffineF64::kNone && (f > double(ssize - 1) || (f64 == AffineF64::kColumnsScalar && f >= double(ssize - 1))))
       a.i0[d] = a.i1[d] = ssize - 1, t = 0.0;
+    if (f64 != AffineF64::kNone) a.side.push_back(f < 0 ? -1 : a.i0[d] == a.i1[d] ? 1 : 0);
     a.t[d] = t;
   }
   return a;
@@ -567,7 +567,7 @@ class AffineLerpF64 final : public backend::Kernel {
           continue;
         }
         for (int x = 0; x < dw_; ++x) {
-          if (ax_.i0[x] == ax_.i1[x] && t == 1.0) {
+          if (ax_.side[size_t(x)] != 0 && t == 1.0) {
             // a column outside the image on the last row itself: that source pixel (IPP's edge
             // columns clamp the row rather than lerp at t = 1)
             for (int c = 0; c < cn_; ++c) D[x * cn_ + c] = b[size_t(ax_.i0[x]) * cn_ + c];
@@ -628,9 +628,15 @@ std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::Step
     if (f64) {
       std::vector<uint8_t> outside(static_cast<size_t>(dh));
       const double det = isx * isy, inv = isx / det, off = -(isx * (-0.5 + 0.5 * isy)) / det;
+      // a row is outside above the first source row, or past the last one (by its coordinate,
+      // or by the forward map of the last row, which IPP bounds the rows with)
+      const double last = double(sh - 1) * isy + (-0.5 + 0.5 * isy);
       for (int y = 0; y < dh; ++y) {
         const double f = std::fma(double(y), inv, off);
-        outside[size_t(y)] = f < 0 || f > double(sh - 1);
+        const bool below = f > double(sh - 1) || double(y) > last;
+        outside[size_t(y)] = f < 0 || below;
+        // (the rows above still read the second row at t = 0: a NaN there comes through, as in cv2)
+        if (outside[size_t(y)]) ay.i0[size_t(y)] = below ? sh - 1 : 0, ay.i1[size_t(y)] = below ? sh - 1 : 1, ay.t[size_t(y)] = 0.0;
       }
       return std::make_unique<AffineLerpF64>(sh, sw, dh, dw, cn, std::move(ax),
                                              lerp_axis_affine(sw, dw, isx, false, AffineF64::kColumnsScalar, isy),
