@@ -27,6 +27,13 @@ def calls():
     """(name, fn(module, a, b, dtype)) for every function and parameter variation."""
     out = [("add", lambda m, a, b, d: m.add(a, b, dtype=d)),
            ("subtract", lambda m, a, b, d: m.subtract(a, b, dtype=d))]
+    # a Scalar on either side of add / subtract: cv2 picks the Scalar's own depth and a work depth
+    # from it (int32 work wraps: 1e10 is cvRound's INT_MIN; float32 work rounds the Scalar)
+    for v in (3, -7.5, 0.1, 300.5, 2147483647.0, 3e9, -1e10, 1e300, float("nan"), (1e10, 2.5, -3e9)):
+        out.append((f"add(a, {v})", lambda m, a, b, d, v=v: m.add(a, v, dtype=d)))
+        out.append((f"add({v}, b)", lambda m, a, b, d, v=v: m.add(v, b, dtype=d)))
+        out.append((f"subtract(a, {v})", lambda m, a, b, d, v=v: m.subtract(a, v, dtype=d)))
+        out.append((f"subtract({v}, b)", lambda m, a, b, d, v=v: m.subtract(v, b, dtype=d)))
     for s in (1.0, 0.37, 3.3, 1 / 3, -2.0):
         out.append((f"multiply scale={s:.4g}", lambda m, a, b, d, s=s: m.multiply(a, b, scale=s, dtype=d)))
         out.append((f"divide scale={s:.4g}", lambda m, a, b, d, s=s: m.divide(a, b, scale=s, dtype=d)))

@@ -39,18 +39,18 @@ def _radius(d, ss):
 
 
 def _check(got, want, radius=3):
-    """uint8: within one level of cv2, and equal to it except where mnn's arithmetic (unchanged by
-    the vector kernel) is known to round differently: cv2 5 gives a different one-channel result
-    for radius <= 2 (half the pixels one level apart, also before this kernel), and on three
-    channels an occasional pixel whose sum / wsum lands next to a half."""
+    """uint8: within one level of cv2, and equal to it but for an occasional pixel whose sum / wsum
+    lands next to a half (three channels) or an integer (one channel with radius <= 2, which cv2 5
+    hands to IPP, whose float weights round their own way; its truncation is reproduced:
+    tests/cv/test_cvexact11.py)."""
     g = numpy.asarray(got)
     assert g.shape == want.shape and g.dtype == want.dtype, (g.shape, want.shape, g.dtype, want.dtype)
     if want.dtype == numpy.uint8:
         d = numpy.abs(g.astype(numpy.int64) - want)
         assert d.max(initial=0) <= 1, f"max diff {d.max()}"
-        if want.ndim == 3:
-            assert (d > 0).sum() <= max(2, d.size // 10000), f"{int((d > 0).sum())} of {d.size} differ"
-        elif radius >= 3:
+        if want.ndim == 3 or radius <= 2:
+            assert (d > 0).sum() <= max(2, d.size // 5000), f"{int((d > 0).sum())} of {d.size} differ"
+        else:
             assert (d > 0).sum() == 0, f"{int((d > 0).sum())} of {d.size} differ"
     else:
         scale = max(1.0, float(numpy.abs(want).max(initial=0)))

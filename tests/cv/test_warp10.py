@@ -10,8 +10,8 @@ with fx / fy.
 - the border value rounds as cv2's saturate_cast from double: out-of-int values become the type's
   minimum, and channel c takes entry c % 4.
 - resize with dsize=(0, 0) and fx / fy that are not the size ratios: cv2 hands float32 / float64
-  LINEAR with 1, 3 or 4 channels to IPP's affine warp; float32 is bit for bit, float64 within
-  ~1e-12 relative. Everything else cv2 resizes with its own code, which mnn already matched.
+  LINEAR with 1, 3 or 4 channels to IPP's affine warp; float32 and float64 are bit for bit.
+  Everything else cv2 resizes with its own code, which mnn already matched.
 """
 import numpy as np
 import pytest
@@ -210,10 +210,7 @@ def test_resize_fx_fy_matches_cv2(dtype, cn, interp):
         if want is None:
             continue
         assert got.dtype == want.dtype and got.shape == want.shape
-        if dtype == "float64" and interp in (cv2.INTER_LINEAR, cv2.INTER_LINEAR_EXACT) and cn in (1, 3, 4):
-            # IPP's float64 affine warp: its coordinates differ from (d - shift) / s by a few ulp
-            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())
-        elif not approx:
+        if not approx:  # float64 LINEAR too: IPP's affine warp reproduced (tests/cv/test_cvexact11.py)
             np.testing.assert_array_equal(got, want)
         elif dtype == "float32":
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())

@@ -5,7 +5,8 @@
 //
 //   ints   = [op]
 //   floats = array-array ops: [scale] (mul, div), [alpha, beta, gamma] (addWeighted),
-//            [alpha, beta] (convertScaleAbs), [] (add, subtract, absdiff);
+//            [alpha, beta] (convertScaleAbs; float64: [alpha, beta, vector_rows]), [] (add, subtract,
+//            absdiff);
 //            array-scalar ops: [scale, v_0 .. v_{c-1}], one scalar value per channel.
 #include <string>
 
@@ -46,6 +47,8 @@ prims::PrimMeta infer_arith(const std::vector<core::NodePtr>& in, const core::Pa
       break;
     default: throw core::ValueError(std::string(fn) + "unknown op " + std::to_string(op));
   }
+  // convertScaleAbs of float64 takes a third float: whether cv2 runs its float32 vector loop
+  if (op == kConvertScaleAbs && a->dtype == core::DType::Float64 && p.floats.size() == 3) n_floats = 3;
   if (in.size() != n_in || p.floats.size() != n_floats) throw core::ValueError(std::string(fn) + "bad operands");
   if (n_in == 2 && (in[1]->dtype != a->dtype || in[1]->shape != a->shape))
     throw core::ValueError(std::string(fn) + "operands must have the same size and depth");

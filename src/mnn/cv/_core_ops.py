@@ -14,6 +14,7 @@ from .. import _core
 from .. import numpy as _np
 from ._common import as_image, channels, contiguous, fail
 from ._common import f32 as _f32c
+from . import _arith_scalar as _as
 from . import _exact_fp as _xfp
 from . import _arith_scalar_fast as _asf
 
@@ -276,11 +277,26 @@ def _native_binary(fn, src1, src2, dst, mask=None, dtype=-1, scale=1.0, rfn=None
 
 
 def _add_sub(fn, src1, src2, dst, mask, dtype, sign):
-    fast = _native_binary(fn, src1, src2, dst, mask, dtype, rfn="add" if sign > 0 else "rsubtract")
-    if fast is not None:
-        return fast
+    s1, s2 = _is_scalar(src1), _is_scalar(src2)
+    img, sc = (src2, src1) if s1 else (src1, src2)
+    n1, n2 = src1, src2
+    native = _native_image(img) if s1 != s2 and mask is None and _native_default(dtype) else None
+    if native is not None:
+        vals = _as.channel_values(sc, channels(native))
+        if _as.needs_python(str(native.dtype), vals):
+            native = None  # cv2's int32 work wraps there: the Python path below
+        elif str(native.dtype) == "float32":
+            fsc = _as.f32_scalar(sc)  # cv2 adds float32(Scalar) in float32
+            n1, n2 = (fsc, src2) if s1 else (src1, fsc)
+    if native is not None or s1 == s2:
+        fast = _native_binary(fn, n1, n2, dst, mask, dtype, rfn="add" if sign > 0 else "rsubtract")
+        if fast is not None:
+            return fast
     x, y, out, a = _operands(fn, src1, src2, dtype, True)
-    if _wraps_int32(a, out, src1, src2):
+    if s1 != s2 and str(a.dtype) in _as.DEPTHS and out in _as.DEPTHS:
+        # computed now, quietly: an overflow to inf (1e300 into float32) is not a warning in cv2
+        res = _quiet(_saturate(_as.add_sub(a, _as.channel_values(sc, channels(a)), s1, sign, out), out), a)
+    elif _wraps_int32(a, out, src1, src2):
         x, y = (_int32_scalar(x) if _is_scalar(src1) else x), (_int32_scalar(y) if _is_scalar(src2) else y)
         res = _wrap_int32(x + y if sign > 0 else x - y)
     elif not _is_scalar(src1) and not _is_scalar(src2):
@@ -520,17 +536,21 @@ def convertScaleAbs(src, dst=None, alpha=1, beta=0):
     if str(a.dtype) in _NATIVE and a.ndim in (2, 3) and a.size and isinstance(alpha, (int, float)) \
             and isinstance(beta, (int, float)):
         # the kernel rounds alpha and beta to float32, as cv2 does
-        return _finish(_core.prim("cv_arith", [a], [_OP["convertScaleAbs"]], [float(alpha), float(beta)]), dst)
+        fl = [float(alpha), float(beta)] + ([float(_as.csa_vector_rows(src, a))] if str(a.dtype) == "float64" else [])
+        return _finish(_core.prim("cv_arith", [a], [_OP["convertScaleAbs"]], fl), dst)
     # cv2 takes alpha and beta as float32 and runs fma(x, alpha, beta) in float32 (int32 converted
-    # to float32 first), in double for float64 images
-    if str(a.dtype) == "float64":
-        y = _np.abs(a * _f32s(alpha) + _f32s(beta))
+    # to float32 first); float64 images: see _arith_scalar.csa_vector_rows
+    if str(a.dtype) == "float64" and _as.csa_vector_rows(src, a):
+        x = _f32(a).astype("float64")
+        y = _np.abs(_xfp.fma32(x, _np.asarray(_f32s(alpha)), _np.asarray(_f32s(beta)))).astype("float64")
+    elif str(a.dtype) == "float64":
+        y = _np.abs(_xfp.fma64(a, _np.asarray(_f32s(alpha)), _np.asarray(_f32s(beta))))
     else:
         x = _f32(a).astype("float64") if str(a.dtype) == "int32" else a.astype("float64")
         y = _np.abs(_f32(x * _f32s(alpha) + _f32s(beta))).astype("float64")
     # then cvRound to int, whose answer past INT_MAX is INT_MIN: saturated to 0, not 255
     y = _np.where(_np.rint(y) <= 2147483647.0, y, _np.asarray(0.0))
-    return _finish(_saturate(y, "uint8"), dst)
+    return _finish(_quiet(_saturate(y, "uint8"), a), dst)
 
 
 def split(m, mv=None):

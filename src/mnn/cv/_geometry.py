@@ -12,8 +12,9 @@ Agreement with cv2 5.0 (tests/cv/test_geometry.py):
   1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative but LINEAR: IPP's
   lerp with an explicit dsize, exact for float32 and float64 (narrow sources included); with fx / fy
   that are not the size ratios IPP's affine warp (resize_linear_exact.cpp), exact for float32,
-  uint16 and int16 (a source 2 pixels wide or high: an ulp on some float32 pixels), ~1e-12
-  relative for float64 (tests/cv/test_warp10.py). Every other fx / fy resize is cv2's own code and
+  uint16 and int16 (a source 2 pixels wide or high: an ulp on some float32 pixels) and float64
+  (IPP's own coordinate arithmetic; a coordinate landing exactly on the last source row or column
+  can still differ in the last bits: tests/cv/test_warp10.py, test_cvexact11.py). Every other fx / fy resize is cv2's own code and
   exact as with a dsize. HxWx1 comes back HxW as from cv2. 1 to 128 channels as cv2's Python
   binding (uint8 with 2 or more than 4 channels is exact for every interpolation, CUBIC included;
   tests/cv/test_resize_channels.py), and cv2's error

@@ -1,8 +1,7 @@
 // Non-maximum suppression with cv2 5.0's exact answers (see nms.h). Exactness comes from doing
 // every step in the precision cv2 does it: scores and thresholds in float, Rect2d overlaps in
 // double rounded to float once (1 - (float)jaccardDistance), softNMS's Rect in wrapping 32-bit int,
-// and rotated rectangles in float through cv2's vertex / edge-crossing / de-duplication steps
-// (the one known gap: some edge-crossing points an ulp off cv2 5.0's, see intersect_shifted).
+// and rotated rectangles in float through cv2's vertex / edge-crossing / de-duplication steps.
 // This file is compiled with -ffp-contract=off (CMakeLists.txt), so no product is fused into an
 // FMA that cv2's build would have rounded twice.
 #include "backends/cpu/kernels/cv/nms.h"
@@ -235,7 +234,9 @@ struct RRect {
   float area() const { return w * h; }
 };
 
-// RotatedRect::points: the corners from cos/sin of the angle (double, rounded to float), halved.
+// RotatedRect::points as cv2 5.0 computes them: the corners from cos/sin of the angle (double,
+// rounded to float), halved; each of the four summed from the centre left to right (cv2 4.x took
+// the last two as 2 * centre - the first two, which rounds differently).
 void corners(const RRect& r, Pt p[4]) {
   const double ang = r.angle * 3.14159265358979323846 / 180.;
   const float b = static_cast<float>(std::cos(ang)) * 0.5f;
@@ -244,10 +245,10 @@ void corners(const RRect& r, Pt p[4]) {
   p[0].y = r.c.y + b * r.h - a * r.w;
   p[1].x = r.c.x + a * r.h - b * r.w;
   p[1].y = r.c.y - b * r.h - a * r.w;
-  p[2].x = 2 * r.c.x - p[0].x;
-  p[2].y = 2 * r.c.y - p[0].y;
-  p[3].x = 2 * r.c.x - p[1].x;
-  p[3].y = 2 * r.c.y - p[1].y;
+  p[2].x = r.c.x + a * r.h + b * r.w;
+  p[2].y = r.c.y - b * r.h + a * r.w;
+  p[3].x = r.c.x - a * r.h + b * r.w;
+  p[3].y = r.c.y + b * r.h + a * r.w;
 }
 
 enum { kNone = 0, kPartial = 1, kFull = 2 };
@@ -263,9 +264,6 @@ inline double cross(const Pt& a, const Pt& b) { return static_cast<double>(a.x) 
 // float: the same rect (all corners within eps) is a full overlap; else every edge crossing (float
 // 2x2 solve), then the corners of each rect inside the other, near-duplicates dropped, at most 8
 // points kept (closest pairs merged), ordered by a selection on cross products.
-// cv2 5.0's own build differs from this (and from the double-precision variant of later 4.x) by
-// an ulp in some crossing points (~15% of partially overlapping pairs give an IoU an ulp or two
-// away); suppression decisions differ only when an IoU lies within those ulps of the threshold.
 int intersect_shifted(const RRect& r1, const RRect& r2, Pt* out, int& nout) {
   Pt p1[4], p2[4], v1[4], v2[4];
   corners(r1, p1);

@@ -287,14 +287,29 @@ struct Arith {
   }
 
   // |x * alpha + beta| with float32 alpha, beta, then cvRound (whose INT_MIN past int32 or for
-  // NaN saturates to 0). float64 images: in double. Every other depth: cv2's cvtabs_32f, one
+  // NaN saturates to 0). float64 images: cv2 runs its vector loop on rows of 16 elements or more,
+  // which rounds x to float32 and takes the float32 fma (fl[2] != 0 says the rows are that long),
+  // and its scalar loop (a double fma) on shorter rows. Every other depth: cv2's cvtabs_32f, one
   // float32 fma of the source converted to float32 (exact for 8/16-bit), at every width: its
   // scalar tail is contracted to the same fma (1x3 float32 22.5 * (1/3) - 5 gives 3, not the
   // 2 of separate float32 roundings).
   void convert_scale_abs(const T* a, uint8_t* o, int64_t n) const {
     if constexpr (std::is_same<T, double>::value) {
       const double al = double(float(fl[0])), be = double(float(fl[1]));
-      for (int64_t i = 0; i < n; ++i) o[i] = sat<uint8_t>(std::fabs(a[i] * al + be));
+      if (fl.size() > 2 && fl[2] != 0) {
+        const float af = float(al), bf = float(be);
+        int64_t i = 0;
+#if defined(__AVX2__)
+        const __m256 va = _mm256_set1_ps(af), vb = _mm256_set1_ps(bf), sign = _mm256_set1_ps(-0.0f);
+        for (; i + 8 <= n; i += 8) {
+          const __m256 x = _mm256_set_m128(_mm256_cvtpd_ps(_mm256_loadu_pd(a + i + 4)), _mm256_cvtpd_ps(_mm256_loadu_pd(a + i)));
+          store8(o + i, _mm256_andnot_ps(sign, _mm256_fmadd_ps(x, va, vb)));
+        }
+#endif
+        for (; i < n; ++i) o[i] = sat<uint8_t>(double(std::fabs(std::fma(float(a[i]), af, bf))));
+      } else {
+        for (int64_t i = 0; i < n; ++i) o[i] = sat<uint8_t>(std::fabs(std::fma(a[i], al, be)));
+      }
     } else {
       const float al = static_cast<float>(fl[0]), be = static_cast<float>(fl[1]);
       int64_t i = 0;

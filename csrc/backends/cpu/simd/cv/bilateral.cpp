@@ -105,9 +105,12 @@ struct U8Job {
   const Taps* taps;
   const float* color_w;
   int64_t c;
+  // One channel: the columns [tx0, tx1) whose sum / wsum is truncated, not rounded (see IppMode)
+  int64_t tx0 = 0, tx1 = 0;
 };
 
 inline uint8_t store_u8(float v) { return static_cast<uint8_t>(std::min(255.0f, std::max(0.0f, std::nearbyint(v)))); }
+inline uint8_t store_u8_trunc(float v) { return static_cast<uint8_t>(std::min(255.0f, std::max(0.0f, std::trunc(v)))); }
 
 // Output pixels [x0, x1) of one row, one at a time.
 void u8_row_scalar(const U8Job& j, int64_t x0, int64_t x1, uint8_t* dst) {
@@ -125,7 +128,7 @@ void u8_row_scalar(const U8Job& j, int64_t x0, int64_t x1, uint8_t* dst) {
         sum += static_cast<float>(v) * wgt;
         wsum += wgt;
       }
-      o[0] = store_u8(sum / wsum);
+      o[0] = x >= j.tx0 && x < j.tx1 ? store_u8_trunc(sum / wsum) : store_u8(sum / wsum);
     } else {
       const uint8_t *pb = j.pl[0] + x, *pg = j.pl[1] + x, *pr = j.pl[2] + x;
       float sb = 0, sg = 0, sr = 0, wsum = 0;
@@ -157,6 +160,19 @@ inline __m256i load8_u8(const uint8_t* p) {
 // sum / wsum, rounded half to even and saturated, as four bytes per lane's low byte.
 inline __m256i round_u8(__m256 s, __m256 ws) {
   __m256 q = _mm256_round_ps(_mm256_div_ps(s, ws), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  q = _mm256_min_ps(_mm256_set1_ps(255.0f), _mm256_max_ps(_mm256_setzero_ps(), q));
+  return _mm256_cvtps_epi32(q);
+}
+
+// The same, truncated instead in the lanes of the columns x + i inside [j.tx0, j.tx1).
+inline __m256i round_u8_cols(__m256 s, __m256 ws, const U8Job& j, int64_t x) {
+  const __m256 v = _mm256_div_ps(s, ws);
+  const __m256 rn = _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m256 tz = _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  const __m256i col = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int32_t>(x)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  const __m256i in = _mm256_and_si256(_mm256_cmpgt_epi32(col, _mm256_set1_epi32(static_cast<int32_t>(j.tx0 - 1))),
+                                      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int32_t>(j.tx1)), col));
+  __m256 q = _mm256_blendv_ps(rn, tz, _mm256_castsi256_ps(in));
   q = _mm256_min_ps(_mm256_set1_ps(255.0f), _mm256_max_ps(_mm256_setzero_ps(), q));
   return _mm256_cvtps_epi32(q);
 }
@@ -193,7 +209,15 @@ int64_t u8c1_row_avx512(const U8Job& j, int64_t x0, int64_t x1, uint8_t* dst) {
       sum = _mm512_add_ps(sum, _mm512_mul_ps(_mm512_cvtepi32_ps(v), wgt));
       wsum = _mm512_add_ps(wsum, wgt);
     }
-    __m512 q = _mm512_roundscale_ps(_mm512_div_ps(sum, wsum), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512 quo = _mm512_div_ps(sum, wsum);
+    __m512 q = _mm512_roundscale_ps(quo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    if (j.tx1 > j.tx0) {  // the truncated columns (see IppMode)
+      const __m512i col = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int32_t>(x)),
+                                           _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+      const __mmask16 in = _mm512_cmpge_epi32_mask(col, _mm512_set1_epi32(static_cast<int32_t>(j.tx0))) &
+                           _mm512_cmplt_epi32_mask(col, _mm512_set1_epi32(static_cast<int32_t>(j.tx1)));
+      q = _mm512_mask_roundscale_ps(q, in, quo, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    }
     q = _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), q));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + x), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(q)));
   }
@@ -220,7 +244,7 @@ int64_t u8_row_avx2(const U8Job& j, int64_t x0, int64_t x1, uint8_t* dst) {
         sum = _mm256_add_ps(sum, _mm256_mul_ps(_mm256_cvtepi32_ps(v), wgt));
         wsum = _mm256_add_ps(wsum, wgt);
       }
-      const __m256i q = round_u8(sum, wsum);
+      const __m256i q = j.tx1 > j.tx0 ? round_u8_cols(sum, wsum, j, x) : round_u8(sum, wsum);
       // 8 int32 in [0, 255] -> 8 bytes
       const __m128i q16 = _mm_packus_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
       _mm_storel_epi64(reinterpret_cast<__m128i*>(dst + x), _mm_packus_epi16(q16, q16));
@@ -432,8 +456,13 @@ class BilateralKernel final : public backend::Kernel {
     pad_planes(src, h_, w, c, r, border_, planes);
     parallel_for(h_, 4, [&](int64_t y0, int64_t y1) {
       U8Job j{{nullptr, nullptr, nullptr}, &taps_, color_w_.data(), c};
+      const bool ipp = ipp_mode();
       for (int64_t y = y0; y < y1; ++y) {
         for (int64_t ch = 0; ch < c; ++ch) j.pl[ch] = planes[ch].data() + (y + r) * pw + r;
+        if (ipp) {  // the first and last r rows truncate throughout, the others but their r edge columns
+          const bool edge_row = y < r || y >= h_ - r;
+          j.tx0 = edge_row ? 0 : r, j.tx1 = edge_row ? w : w - r;
+        }
         uint8_t* o = dst + y * w * c;
         int64_t x = 0;
 #if defined(__AVX512F__)
@@ -445,6 +474,17 @@ class BilateralKernel final : public backend::Kernel {
         u8_row_scalar(j, x, w, o);
       }
     });
+  }
+
+  // cv2 5.0 hands one-channel uint8 images to IPP's bilateral filter (borders constant, replicate
+  // and reflect-101), whose kernel for a radius of 1 or 2 on rows of 16 pixels or more (and 2r + 1
+  // rows or more) truncates
+  // sum / wsum where cv2's own code rounds it, but in the r columns at either end of the rows
+  // between the first and last r (measured against cv2 5.0; its weights are cv2's, as here,
+  // within float rounding).
+  bool ipp_mode() const {
+    const int b = border_ & 15;
+    return c_ == 1 && radius_ <= 2 && w_ >= 16 && h_ >= 2 * radius_ + 1 && (b == 0 || b == 1 || b == 4);
   }
 
   void run_f32(const float* src, float* dst) {

@@ -374,14 +374,88 @@ LerpAxis lerp_axis(int ssize, int dsize, bool f32) {
 // the source coordinate is (d - (0.5 * s - 0.5)) / s in double, i = floor, t = f - i (in the image's
 // type); a point left of the first pixel takes it (t = 0), one at or right of the last pixel is
 // the last pair's lerp at t = 1 (fma(b - a, 1, a), which can differ from b by an ulp).
-LerpAxis lerp_axis_affine(int ssize, int dsize, double s, bool f32) {
+//
+// float64 (f64_columns / f64_rows): IPP inverts the map [[s, 0, shift], [0, so, shift_o]] itself,
+// coefficient by coefficient: inv = so / (s * so), off = -(so * shift) / (s * so) (so: the other
+// axis's scale), and evaluates it in its own order. A row's coordinate is fma(y, inv, off). Columns
+// run from the first whose coordinate is >= 0 to the last below the last pixel in two-lane double
+// vectors, two of them a step: the first two columns fma(x, inv, off), the next two those + 2 inv,
+// then each column the one four back + 4 inv; past the last whole step, the next two columns are
+// the ones four back + 4 inv and a third is the one two back + 2 inv. (Measured against cv2 5.0's
+// float64 resize bit for bit; the columns outside that span take the edge pixels, whatever their
+// coordinate.)
+// Rows outside the image (above the first, below the last) take a scalar loop instead: from the
+// first column's fma, each column the previous one + inv (kColumnsScalar).
+// With 3 or 4 channels a vector holds one column's coordinate pair: the first two columns fma(x,
+// inv, off), then each column the one two back + 2 inv (kColumnsPairs).
+enum class AffineF64 { kNone, kColumns, kColumnsPairs, kColumnsScalar, kRows };
+// How far past the image a column coordinate may be (rounding) and still be lerped: measured
+// excesses of 4e-15 are, of 0.016 are not.
+constexpr double kAffineTol = 1e-9;
+
+LerpAxis lerp_axis_affine(int ssize, int dsize, double s, bool f32, AffineF64 f64 = AffineF64::kNone,
+                          double so = 1.0) {
   LerpAxis a;
   a.i0.resize(dsize);
   a.i1.resize(dsize);
   a.t.resize(dsize);
   const double shift = -0.5 + 0.5 * s;
+  std::vector<double> coord(static_cast<size_t>(dsize));
+  for (int d = 0; d < dsize; ++d) coord[size_t(d)] = (double(d) - shift) / s;
+  int lo = 0, hi = dsize;  // float64 columns: the span IPP's column loop covers
+  if (f64 != AffineF64::kNone) {
+    const double det = s * so, inv = so / det, off = -(so * shift) / det;
+    for (int d = 0; d < dsize; ++d) coord[size_t(d)] = std::fma(double(d), inv, off);
+    if (f64 != AffineF64::kRows) {
+      // IPP's vector loops take the columns whose coordinate is in [0, ssize - 1] give or take a
+      // rounding error (there the lerp extrapolates that little from the last pair)
+      // (a single destination column is not the vector loop's: measured, no tolerance there)
+      const bool vec = f64 != AffineF64::kColumnsScalar && dsize > 1;
+      const double tol = vec ? kAffineTol : 0.0;
+      int x0 = 0, x1 = 0;
+      while (x0 < dsize && coord[size_t(x0)] < -tol && vec) ++x0;
+      x1 = x0;
+      while (x1 < dsize && coord[size_t(x1)] <= double(ssize - 1) + tol) ++x1;
+      lo = x0, hi = x1;
+      const int m = x1 - x0, n4 = m / 4 * 4;
+      double* c = coord.data() + x0;
+      for (int k = 0; k < m; ++k) {
+        if (f64 == AffineF64::kColumnsScalar) c[k] = k == 0 ? std::fma(double(x0), inv, off) : c[k - 1] + inv;
+        else if (k < 2) c[k] = std::fma(double(x0 + k), inv, off);
+        else if (f64 == AffineF64::kColumnsPairs) c[k] = c[k - 2] + 2 * inv;
+        else if (k < 4) c[k] = c[k - 2] + 2 * inv;
+        else if (k < n4 || k - n4 < 2) c[k] = c[k - 4] + 4 * inv;
+        else c[k] = c[k - 2] + 2 * inv;
+      }
+    }
+  }
+  if (f64 == AffineF64::kRows) {  // the rows outside are set by the caller
+    for (int d = 0; d < dsize; ++d) {
+      const double f = coord[size_t(d)];
+      const int i = std::min(std::max(static_cast<int>(std::floor(f)), 0), ssize - 2);
+      a.i0[d] = i, a.i1[d] = i + 1, a.t[d] = f - double(i);
+    }
+    return a;
+  }
+  if (f64 == AffineF64::kColumns || f64 == AffineF64::kColumnsPairs) {
+    for (int d = 0; d < dsize; ++d) {
+      const double f = coord[size_t(d)];
+      if (d >= lo && d < hi && (dsize > 1 || f < double(ssize - 1))) {  // the last pair's (or first pair's) lerp, even a hair outside
+        const int i = std::min(std::max(static_cast<int>(std::floor(f)), 0), ssize - 2);
+        a.i0[d] = i, a.i1[d] = i + 1, a.t[d] = f - double(i);
+        a.side.push_back(0);
+      } else if (d < lo) {  // the first pixel (reading the second at t = 0: a NaN there comes through)
+        a.i0[d] = 0, a.i1[d] = 1, a.t[d] = 0.0;
+        a.side.push_back(-1);
+      } else {  // the last pixel
+        a.i0[d] = a.i1[d] = ssize - 1, a.t[d] = 0.0;
+        a.side.push_back(1);
+      }
+    }
+    return a;
+  }
   for (int d = 0; d < dsize; ++d) {
-    const double f = (double(d) - shift) / s;
+    const double f = coord[size_t(d)];
     int i = static_cast<int>(std::floor(f));
     double t = f - double(i);
     if (t == 1.0) ++i, t = 0.0;
@@ -390,6 +464,12 @@ LerpAxis lerp_axis_affine(int ssize, int dsize, double s, bool f32) {
     if (f32) t = double(static_cast<float>(t));
     a.i0[d] = i;
     a.i1[d] = i + 1;
+    // float64: outside the image the edge pixel itself (a coordinate on the last pixel is still the
+    // last pair's lerp at t = 1)
+    // (the rows outside take the last pixel for a coordinate on it too)
+    if (f64 != AffineF64::kNone && (f > double(ssize - 1) || (f64 == AffineF64::kColumnsScalar && f >= double(ssize - 1))))
+      a.i0[d] = a.i1[d] = ssize - 1, t = 0.0;
+    if (f64 != AffineF64::kNone) a.side.push_back(f < 0 ? -1 : a.i0[d] == a.i1[d] ? 1 : 0);
     a.t[d] = t;
   }
   return a;
@@ -481,6 +561,87 @@ class LerpResize final : public backend::Kernel {
   }
 };
 
+// IPP's float64 affine warp (resize with fx / fy that are not the size ratios): for each output
+// row the vertical lerp fma(b - a, t, a) of its two source rows over the whole width first, then
+// the horizontal one fma(b - a, u, a) of that row (the opposite order of its resize). A row above
+// the first source row or below the last is that edge row, lerped along its own column
+// coordinates (kColumnsScalar), unfused (a + (b - a) * u) for one channel and the third of three.
+class AffineLerpF64 final : public backend::Kernel {
+ public:
+  AffineLerpF64(int sh, int sw, int dh, int dw, int cn, LerpAxis ax, LerpAxis ax_outside, LerpAxis ay,
+                std::vector<uint8_t> outside)
+      : sw_(sw), dh_(dh), dw_(dw), cn_(cn), ax_(std::move(ax)), axo_(std::move(ax_outside)), ay_(std::move(ay)),
+        outside_(std::move(outside)) {
+    (void)sh;
+  }
+
+  void run(char* const* in, char* out) override {
+    const double* src = reinterpret_cast<const double*>(in[0]);
+    double* dst = reinterpret_cast<double*>(out);
+    const int rw = dw_ * cn_, sw = sw_ * cn_;
+    const int64_t grain = std::max<int64_t>(1, 16384 / std::max(1, rw + sw));
+    core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
+      std::vector<double> v(static_cast<size_t>(sw));
+      for (int64_t y = y0; y < y1; ++y) {
+        const double* a = src + size_t(ay_.i0[y]) * sw;
+        const double* b = src + size_t(ay_.i1[y]) * sw;
+        const double t = ay_.t[y];
+        // the edge rows and columns outside the image are weighted sums with weights 1 and 0 in IPP,
+        // a * 1 + b * 0 (an inf on the edge stays inf; a NaN or inf beside it gives NaN), or the
+        // edge value itself past the last row or column
+        const bool out_row = outside_[size_t(y)] != 0;
+        if (out_row && a == b) std::copy(a, a + sw, v.begin());
+        else if (out_row) for (int e = 0; e < sw; ++e) v[size_t(e)] = std::fma(b[e] - a[e], 0.0, a[e]);
+        else for (int e = 0; e < sw; ++e) v[size_t(e)] = std::fma(b[e] - a[e], t, a[e]);
+        double* D = dst + size_t(y) * rw;
+        auto edge = [&](const LerpAxis& ax, int x) {
+          const double* p = v.data() + size_t(ax.i0[x]) * cn_;
+          const double* q = v.data() + size_t(ax.i1[x]) * cn_;
+          for (int c = 0; c < cn_; ++c) D[x * cn_ + c] = ax.side[size_t(x)] < 0 ? p[c] + q[c] * 0.0 : p[c];
+        };
+        if (outside_[size_t(y)]) {
+          // IPP's loop for the rows outside: its lerp is not fused (this file has -ffp-contract=off)
+          // for one channel and for the third of three, fused for the others
+          const int fused = cn_ == 1 ? 0 : cn_ == 3 ? 2 : cn_;
+          for (int x = 0; x < dw_; ++x) {
+            if (axo_.side[size_t(x)] != 0) {
+              edge(axo_, x);
+              continue;
+            }
+            const double* p = v.data() + size_t(axo_.i0[x]) * cn_;
+            const double* q = v.data() + size_t(axo_.i1[x]) * cn_;
+            const double u = axo_.t[x];
+            for (int c = 0; c < cn_; ++c)
+              D[x * cn_ + c] = c < fused ? std::fma(q[c] - p[c], u, p[c]) : p[c] + (q[c] - p[c]) * u;
+          }
+          continue;
+        }
+        for (int x = 0; x < dw_; ++x) {
+          if (ax_.side[size_t(x)] != 0 && t >= 1.0) {
+            // a column outside the image on the last row itself: that source pixel (IPP's edge
+            // columns clamp the row rather than lerp at t = 1)
+            for (int c = 0; c < cn_; ++c) D[x * cn_ + c] = b[size_t(ax_.i0[x]) * cn_ + c];
+            continue;
+          }
+          if (ax_.side[size_t(x)] != 0) {
+            edge(ax_, x);
+            continue;
+          }
+          const double* p = v.data() + size_t(ax_.i0[x]) * cn_;
+          const double* q = v.data() + size_t(ax_.i1[x]) * cn_;
+          const double u = ax_.t[x];
+          for (int c = 0; c < cn_; ++c) D[x * cn_ + c] = std::fma(q[c] - p[c], u, p[c]);
+        }
+      }
+    });
+  }
+
+ private:
+  int sw_, dh_, dw_, cn_;
+  LerpAxis ax_, axo_, ay_;
+  std::vector<uint8_t> outside_;  // per output row: above the first source row or below the last
+};
+
 }  // namespace
 
 // Called by prepare_resize (resize.cpp) for INTER_LINEAR_EXACT on the integer depths.
@@ -515,13 +676,33 @@ std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::Step
   const double eps = f64 ? 0.0 : 1e-10;
   const double ex = std::fabs(double(dw) / sw - isx) / isx, ey = std::fabs(double(dh) / sh - isy) / isy;
   if (ex > eps || ey > eps) {
-    LerpAxis ax = lerp_axis_affine(sw, dw, isx, f32), ay = lerp_axis_affine(sh, dh, isy, f32);
+    const AffineF64 cols = !f64 ? AffineF64::kNone : cn == 1 ? AffineF64::kColumns : AffineF64::kColumnsPairs;
+    LerpAxis ax = lerp_axis_affine(sw, dw, isx, f32, cols, isy);
+    LerpAxis ay = lerp_axis_affine(sh, dh, isy, f32, f64 ? AffineF64::kRows : AffineF64::kNone, isx);
+    if (f64) {
+      std::vector<uint8_t> outside(static_cast<size_t>(dh));
+      const double det = isx * isy, inv = isx / det, off = -(isx * (-0.5 + 0.5 * isy)) / det;
+      // a row is outside above the first source row, or past the last one: by the forward map of
+      // the last row, which IPP bounds the rows with (a coordinate a rounding error past the last
+      // row is still a lerp of the last pair if that map says so)
+      const double last = double(sh - 1) * isy + (-0.5 + 0.5 * isy);
+      for (int y = 0; y < dh; ++y) {
+        const double f = std::fma(double(y), inv, off);
+        const bool below = f > double(sh - 1) + kAffineTol || double(y) > last;
+        outside[size_t(y)] = f < 0 || below;
+        // (the rows above still read the second row at t = 0: a NaN there comes through, as in cv2)
+        if (outside[size_t(y)]) ay.i0[size_t(y)] = below ? sh - 1 : 0, ay.i1[size_t(y)] = below ? sh - 1 : 1, ay.t[size_t(y)] = 0.0;
+        // (the kernel takes the rows below as the last row, those above as row 0 * 1 + row 1 * 0)
+      }
+      return std::make_unique<AffineLerpF64>(sh, sw, dh, dw, cn, std::move(ax),
+                                             lerp_axis_affine(sw, dw, isx, false, AffineF64::kColumnsScalar, isy),
+                                             std::move(ay), std::move(outside));
+    }
     if (dt == core::DType::UInt16)
       return std::make_unique<LerpResize<uint16_t, float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
     if (dt == core::DType::Int16)
       return std::make_unique<LerpResize<int16_t, float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
-    if (f32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
-    return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
+    return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
   }
   if (dt == core::DType::UInt16 || dt == core::DType::Int16) return nullptr;  // resize.cpp's own kernel
   if (f32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn);
