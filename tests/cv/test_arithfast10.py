@@ -147,6 +147,9 @@ print(json.dumps(t._sweep(seed=9, shapes=t.SHAPES[:2] + t.SHAPES[5:12] + t.SHAPE
 @pytest.mark.parametrize("isa", ["scalar"])
 def test_scalar_isa_matches_cv2(isa):
     env = dict(os.environ, MNN_ISA=isa)
+    # the subprocess imports the mnn under test, not whichever one site-packages holds
+    src = os.path.dirname(os.path.dirname(mnn.__file__))
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     prog = _ISA_PROGRAM.format(tests=os.path.dirname(os.path.abspath(__file__)))
     out = subprocess.run([sys.executable, "-c", prog], env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
