@@ -494,7 +494,10 @@ class FusedKernel final : public backend::Kernel {
   //  - an input whose rows are strided (x[:, ::2], x[:, ::-1], inner stride other than 0 and 1)
   //    is gathered chunk by chunk (kRowGatherChunk elements, in L1) with the ISA's column kernel
   //    (whole-vector loads for strides 2 and -1) and the row program reads the chunk as contiguous,
-  //    which lets the f32 block program run it; gathered per tile, x[:, ::2] * 2 ran at 0.6-0.9x numpy.
+  //    which lets the f32 block program run it. A/B in one process against the gathered tiles
+  //    (MNN_FUSED_NO_ROW_GATHER=1), 4096x2048 float32, one Zen 4 core, medians of 31:
+  //    x[:, ::-1] * 2 5.3 ms against 8.3; x[:, ::2] * 2, int32 x[:, ::2] + 1 and
+  //    x[:, ::2].astype(float64) within 3% either way (both paths use the same column kernel).
   enum RowKind : uint8_t { kRowDirect, kRowRepeat, kRowExpand, kRowScalar, kRowGather };
   static constexpr int64_t kRowGatherChunk = 8 * kTile;
 
@@ -687,7 +690,11 @@ class FusedKernel final : public backend::Kernel {
     // holds (kSlotBytes fits kTile elements of 16 bytes): each block pays the unit's bookkeeping,
     // one copy_2d call per transposed input and one program dispatch, which at 512 float32
     // elements cost as much as the transpose itself (x.T * 2 on 512x512 float32 in cache, thread
-    // time min of 101: 112 us at 512 elements, 98 at 1024, 86 at 2048; x * 2 takes 31 us).
+    // time min of 101: 112 us at 512 elements, 98 at 1024, 86 at 2048; x * 2 takes 31 us). Past
+    // the caches the larger block also reads 256-byte segments of each transposed row, not 64:
+    // x.T * 2 over 4096x2048 float32, one Zen 4 core, A/B interleaved in one process (min of 31):
+    // 13.0 ms (median 19.6) at 512 elements, 4.4 ms (median 4.9-6.5) at 2048. Walking the blocks
+    // along the contiguous input dim first instead measured 5.0-5.1 ms.
     size_t widest = out_.isz;
     for (size_t r : reg_isz_) widest = std::max(widest, r);
     const char* env = std::getenv("MNN_BLOCK_ELEMS");  // the A/B switch for the block size
@@ -700,12 +707,6 @@ class FusedKernel final : public backend::Kernel {
     nbj_ = (dj + bj_ - 1) / bj_;
     units_ = nbi_ * nbj_;
     for (int q : outer_) units_ *= dims_[q];
-    // Blocks along the dim a transposed input walks contiguously come one after another, so a
-    // thread reads the same nj input rows further along, block after block (rows the hardware
-    // prefetcher follows), and leaves the result in column strips: x.T * 2 over 4096x2048 float32
-    // took 12-14 ms (min of 25) the other way round, 5-6 ms this way on one Zen 4 core.
-    // MNN_BLOCKS_J_FIRST=1 (read when a plan is built): the A/B switch.
-    i_first_ = !std::getenv("MNN_BLOCKS_J_FIRST");
   }
 
   void run_blocks(char* const* inputs, char* output, int64_t u0, int64_t u1) const {
@@ -717,18 +718,10 @@ class FusedKernel final : public backend::Kernel {
     int64_t off[65];
     for (int64_t u = u0; u < u1; ++u) {
       int64_t rest = u;
-      int64_t j0, i0;
-      if (i_first_) {
-        i0 = rest % nbi_ * bi_;
-        rest /= nbi_;
-        j0 = rest % nbj_ * bj_;
-        rest /= nbj_;
-      } else {
-        j0 = rest % nbj_ * bj_;
-        rest /= nbj_;
-        i0 = rest % nbi_ * bi_;
-        rest /= nbi_;
-      }
+      int64_t j0 = rest % nbj_ * bj_;
+      rest /= nbj_;
+      int64_t i0 = rest % nbi_ * bi_;
+      rest /= nbi_;
       int64_t ni = std::min(bi_, dims_[ki] - i0), nj = std::min(bj_, dims_[j] - j0);
       for (int i = 0; i <= nin; ++i) {
         const Operand& op = i < nin ? in_[i] : out_;
@@ -793,7 +786,6 @@ class FusedKernel final : public backend::Kernel {
   int bi_dim_ = -1;
   std::vector<int> outer_;
   int64_t bi_ = 1, bj_ = 1, nbi_ = 1, nbj_ = 1, units_ = 0;
-  bool i_first_ = true;
   // row broadcasts (plan_rows): the one-row program and how rows map to the operands
   std::unique_ptr<FusedKernel> row_;
   std::vector<int64_t> outer_dims_;                 // dims_ without the last
