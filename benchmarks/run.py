@@ -365,6 +365,32 @@ def w_bcast():
             (f"x*r row-broadcast {r}x{c} f32", mk(row), 1, gbs)]
 
 
+def w_strided():
+    """Non-contiguous inputs: every other row or column copied, a transpose in arithmetic, a strided cast."""
+    r, c = (512, 256) if ARGS.quick else (4096, 2048)
+    d = DATA.normal("strided", (r, c))
+    exprs = [(f"x[::2].copy() {r}x{c} f32", lambda m, x: x[::2].copy() if m is not torch else x[::2].clone()),
+             ("x[:, ::2].copy()", lambda m, x: x[:, ::2].copy() if m is not torch else x[:, ::2].clone()),
+             ("x.T*2", lambda m, x: x.T * 2),
+             ("x[:, ::2].astype(float64)",
+              lambda m, x: x[:, ::2].astype(m.float64) if m is not torch else x[:, ::2].to(torch.float64))]
+
+    def mk(expr):
+        def make(lib):
+            x = d[lib]
+            if lib == "mnn":
+                def f():
+                    y = expr(mnp, x)
+                    mnn.eval(y)
+                    return y
+                return f
+            m = np if lib == "numpy" else torch
+            return lambda: expr(m, x)
+        return make
+
+    return [(name, mk(expr), 1, None) for name, expr in exprs]
+
+
 def w_einsum():
     """einsum: a batched matmul spelled as einsum, and a three-operand chain (contraction order)."""
     b, n = (8, 64) if ARGS.quick else (64, 128)
@@ -957,6 +983,7 @@ WORKLOADS = [("chain", w_chain), ("add", w_small_add), ("sum", w_sum), ("transpo
 WORKLOADS.append(("linalg512", w_linalg512))
 WORKLOADS.append(("random", w_random))
 WORKLOADS.append(("strings", w_strings))
+WORKLOADS.append(("strided", w_strided))
 
 
 def _count(n):

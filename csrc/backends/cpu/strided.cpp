@@ -41,6 +41,13 @@ void coalesce(std::vector<int64_t>& dims, std::vector<std::vector<int64_t>*> str
 
 namespace {
 
+inline int log2_size(size_t isz) { return isz == 1 ? 0 : isz == 2 ? 1 : isz == 4 ? 2 : 3; }
+
+// dst[r] = src[r * stride], r < n: a transpose of one column (simd/transpose_kernels.cpp).
+inline void gather_run(const char* src, int64_t stride, char* dst, int64_t n, size_t isz) {
+  kernels().transpose[log2_size(isz)](src, stride, dst, 1, n, 1);
+}
+
 template <class T, bool Gather>
 void move_run(char* strided, int64_t stride, char* contig, int64_t n) {
   T* s = reinterpret_cast<T*>(strided);
@@ -51,6 +58,8 @@ void move_run(char* strided, int64_t stride, char* contig, int64_t n) {
     return;
   }
   if (Gather) {
+    // the ISA's column kernel: whole-vector loads for strides 2 and -1 (x[:, ::2], x[:, ::-1])
+    if (sizeof(T) <= 8 && n >= 8 && (stride == 2 || stride == -1)) return gather_run(strided, stride, contig, n, sizeof(T));
     for (int64_t i = 0; i < n; ++i) c[i] = s[i * stride];
   } else {
     for (int64_t i = 0; i < n; ++i) s[i * stride] = c[i];
@@ -109,8 +118,6 @@ void scatter(const char* src, const std::vector<int64_t>& dims, const std::vecto
 }
 
 namespace {
-
-inline int log2_size(size_t isz) { return isz == 1 ? 0 : isz == 2 ? 1 : isz == 4 ? 2 : 3; }
 
 // Element loops for the layouts no kernel covers; the inner loop runs along the destination's
 // smaller stride so writes stay close together.
@@ -188,6 +195,11 @@ void copy_2d(const char* src, int64_t s_i, int64_t s_j, char* dst, int64_t d_i, 
     return;
   }
   const KernelTable& k = kernels();
+  // strided rows into contiguous rows (x[:, ::2], x[:, ::-1]): the column kernel per row
+  if (isz <= 8 && d_j == 1 && (s_j == 2 || s_j == -1) && nj >= 8 && (ni == 1 || std::llabs(d_i) >= nj)) {
+    for (int64_t a = 0; a < ni; ++a) k.transpose[log2_size(isz)](src + a * s_i * sz, s_j, dst + a * d_i * sz, 1, nj, 1);
+    return;
+  }
   if (isz <= 8 && s_i == 1 && d_j == 1) return k.transpose[log2_size(isz)](src, s_j, dst, d_i, nj, ni);
   if (isz <= 8 && s_j == 1 && d_i == 1) return k.transpose[log2_size(isz)](src, s_i, dst, d_j, ni, nj);
   switch (isz) {

@@ -205,6 +205,72 @@ void cast_f16_f32(int64_t n, const char* in, char* out) {
 }
 #endif
 
+// One column of a transpose: d[r] = s[r * sp], the gather of a strided view's row (x[:, ::2],
+// x[:, ::-1]) into a tile. Element loops move one element per load/store pair; strides 2 and -1,
+// the common views, load whole vectors and pick or reverse lanes with permutes (only bits move,
+// so every ISA gives the scalar target's bytes). Other strides keep the element loop.
+template <class T>
+inline void column_scalar(const T* s, int64_t sp, T* d, int64_t n) {
+  for (int64_t r = 0; r < n; ++r) d[r] = s[r * sp];
+}
+
+#if defined(__AVX2__)
+inline __m256i load256(const void* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+inline void store256(void* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+
+// 32 bytes of even elements from 64 bytes at s (two registers a, b): a's evens, then b's.
+template <int Size>
+inline __m256i evens(__m256i a, __m256i b) {
+  if constexpr (Size == 8) {
+    __m256i t = _mm256_unpacklo_epi64(a, b);  // a0 b0 | a2 b2
+    return _mm256_permute4x64_epi64(t, _MM_SHUFFLE(3, 1, 2, 0));
+  } else if constexpr (Size == 4) {
+    __m256 t = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(t), _MM_SHUFFLE(3, 1, 2, 0));  // a0 a2 b0 b2 | a4 a6 b4 b6
+  } else if constexpr (Size == 2) {
+    const __m256i lo = _mm256_set1_epi32(0xFFFF);  // the packs never saturate: values fit
+    __m256i t = _mm256_packus_epi32(_mm256_and_si256(a, lo), _mm256_and_si256(b, lo));
+    return _mm256_permute4x64_epi64(t, _MM_SHUFFLE(3, 1, 2, 0));
+  } else {
+    const __m256i lo = _mm256_set1_epi16(0xFF);
+    __m256i t = _mm256_packus_epi16(_mm256_and_si256(a, lo), _mm256_and_si256(b, lo));
+    return _mm256_permute4x64_epi64(t, _MM_SHUFFLE(3, 1, 2, 0));
+  }
+}
+
+// The 32 bytes at s in reverse element order.
+template <int Size>
+inline __m256i reversed(__m256i a) {
+  if constexpr (Size == 8) {
+    return _mm256_permute4x64_epi64(a, _MM_SHUFFLE(0, 1, 2, 3));
+  } else if constexpr (Size == 4) {
+    return _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+  } else {
+    // reverse inside each 16-byte lane, then swap the lanes
+    const __m256i m = Size == 2 ? _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12,
+                                                    13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1)
+                                : _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13,
+                                                    12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(a, m), _MM_SHUFFLE(1, 0, 3, 2));
+  }
+}
+#endif
+
+template <class T>
+void column(const T* s, int64_t sp, T* d, int64_t n) {
+  int64_t r = 0;
+#if defined(__AVX2__)
+  constexpr int64_t V = 32 / sizeof(T);  // elements per register
+  if (sp == 2) {
+    for (; r + V <= n; r += V) store256(d + r, evens<sizeof(T)>(load256(s + 2 * r), load256(s + 2 * r + V)));
+  } else if (sp == -1) {
+    // elements r .. r+V-1 lie at s - r - V + 1 .. s - r
+    for (; r + V <= n; r += V) store256(d + r, reversed<sizeof(T)>(load256(s - r - V + 1)));
+  }
+#endif
+  column_scalar(s + r * sp, sp, d + r, n - r);
+}
+
 // Few columns packed densely (HWC pixels -> CHW planes) or few rows written densely (planes ->
 // pixels): fixed-width group loads / stores the compiler turns into shuffles.
 template <class T, int C>
@@ -243,6 +309,7 @@ template <class T>
 void transpose_t(const char* src, int64_t sp, char* dst, int64_t dp, int64_t rows, int64_t cols) {
   const T* s = reinterpret_cast<const T*>(src);
   T* d = reinterpret_cast<T*>(dst);
+  if (cols == 1) return column(s, sp, d, rows);
   if (transpose_narrow(s, sp, d, dp, rows, cols)) return;
 #if defined(__AVX2__)
   if constexpr (sizeof(T) == 4) {
