@@ -719,7 +719,9 @@ int64_t arg_run(const char* src, int64_t n) {
         if constexpr (kFloat) u |= (x0 != x0) | (x1 != x1) | (x2 != x2) | (x3 != x3);
       }
       if constexpr (kFloat) nan = any_lane(u);
-      if (!nan) {
+      if (!nan && c0 > 0 && !any_lane(better<Max>(a, V{} + best))) {
+        m = best, at = 0;  // no lane beats the best so far: only the tail below may
+      } else if (!nan) {
         m = lanes_extreme<Max, C, N>(a);
         const VI first = (a == (V{} + m)) ? blk : VI{} + I(64);
         const int64_t b = lanes_extreme<false, I, N>(first);
