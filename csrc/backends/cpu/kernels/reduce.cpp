@@ -664,6 +664,24 @@ class ArgKernel final : public backend::Kernel {
     }
   }
 
+  // dst[k] = last[-k], k < len, 8 bytes at a time: GCC at -O2 copies a reversed run element by
+  // element (1 ns a byte, more than the search), a byte swap reverses 8 bytes in one instruction.
+  static void reverse_copy(T* dst, const T* last, int64_t len) {
+    constexpr int64_t kPer = 8 / sizeof(T);
+    int64_t k = 0;
+    if constexpr (sizeof(T) <= 4) {
+      for (; k + kPer <= len; k += kPer) {
+        uint64_t w;
+        std::memcpy(&w, last - k - (kPer - 1), 8);
+        if constexpr (sizeof(T) == 1) w = __builtin_bswap64(w);
+        else if constexpr (sizeof(T) == 2) w = __builtin_bswap64(((w >> 8) & 0x00ff00ff00ff00ffull) | ((w & 0x00ff00ff00ff00ffull) << 8));
+        else w = (w >> 32) | (w << 32);
+        std::memcpy(dst + k, &w, 8);
+      }
+    }
+    for (; k < len; ++k) dst[k] = last[-k];
+  }
+
   // argmax/argmin of base[0], base[s], ..., base[(n-1)s]: chunks copied to a contiguous buffer;
   // a later chunk wins only with a strictly better value, and a NaN ends the search.
   int64_t strided_run(ArgRunFn fn, const T* base, int64_t n, int64_t s) const {
@@ -676,7 +694,7 @@ class ArgKernel final : public backend::Kernel {
       const int64_t len = std::min(kBuf, n - c0);
       const T* src = base + c0 * s;
       if (s == -1) {
-        for (int64_t k = 0; k < len; ++k) buf[k] = src[-k];
+        reverse_copy(buf, src, len);
       } else {
         for (int64_t k = 0; k < len; ++k) buf[k] = src[k * s];
       }
