@@ -676,7 +676,7 @@ class ArgKernel final : public backend::Kernel {
         if constexpr (sizeof(T) == 1) w = __builtin_bswap64(w);
         else if constexpr (sizeof(T) == 2) w = __builtin_bswap64(((w >> 8) & 0x00ff00ff00ff00ffull) | ((w & 0x00ff00ff00ff00ffull) << 8));
         else w = (w >> 32) | (w << 32);
-        std::memcpy(dst + k, &w, 8);
+        std::memcpy(static_cast<void*>(dst + k), &w, 8);
       }
     }
     for (; k < len; ++k) dst[k] = last[-k];
