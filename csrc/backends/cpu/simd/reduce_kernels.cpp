@@ -620,6 +620,41 @@ inline bool any_lane(M m) {
   return r != 0;
 }
 
+// The first set lane of a comparison mask that has one (lanes are 0 or all ones): the lowest set
+// byte of a byte mask, over the lane's width. (Scanning for the lane element by element cost up
+// to 4 vectors of scalar compares per search: most of a short bool row's time.)
+template <int N, class M>
+inline int first_lane(M m) {
+  constexpr int kLane = int(sizeof(M)) / N;
+#if defined(__AVX512BW__)
+  if constexpr (sizeof(M) == 64) {
+    __m512i v;
+    std::memcpy(&v, &m, 64);
+    return __builtin_ctzll(_mm512_test_epi8_mask(v, v)) / kLane;
+  }
+#endif
+#if defined(__AVX2__)
+  if constexpr (sizeof(M) == 32) {
+    __m256i v;
+    std::memcpy(&v, &m, 32);
+    return __builtin_ctz(static_cast<unsigned>(_mm256_movemask_epi8(v))) / kLane;
+  }
+#endif
+#if defined(__SSE2__)
+  if constexpr (sizeof(M) % 16 == 0) {
+    for (size_t k = 0; k < sizeof(M); k += 16) {
+      __m128i w;
+      std::memcpy(&w, reinterpret_cast<const char*>(&m) + k, 16);
+      const int bits = _mm_movemask_epi8(w);
+      if (bits) return int((k + __builtin_ctz(static_cast<unsigned>(bits))) / kLane);
+    }
+  }
+#endif
+  for (int k = 0; k < N; ++k)
+    if (m[k]) return k;
+  return N;
+}
+
 // The plain extreme, for lanes known to hold no NaN (NaNs are found separately).
 template <bool Max, class V>
 inline V extreme(V a, V x) {
@@ -660,11 +695,13 @@ int64_t first_equal(const T* q, int64_t len, C m) {
              (load<N>(q + i + 3 * N) == mv);
     if (any_lane(e)) break;
   }
-  for (; i + N <= len; i += N)
-    if (any_lane(load<N>(q + i) == mv)) break;
+  for (; i + N <= len; i += N) {
+    const auto e = load<N>(q + i) == mv;
+    if (any_lane(e)) return i + first_lane<N>(e);
+  }
   for (; i < len; ++i)
     if (C(q[i]) == m) return i;
-  return len;  // not reached: m is one of q's values
+  return len;  // m is not in q (the bool search's "not found")
 }
 
 // Signed integer lanes as wide as C's (the type of a comparison of C vectors).
