@@ -4,8 +4,9 @@ The run kernel searches L1-sized chunks in one pass (lane-wise best values and t
 reached them); a later chunk only wins with a strictly better value; a NaN wins and the FIRST NaN's
 index is returned; -0.0 and 0.0 tie (the first wins). Axis 0 of a row-major matrix takes the rows
 kernel (per-column best and row), strided runs (reversed rows, transposed views) are gathered into a
-buffer chunk by chunk. Lengths straddle the vector widths, the 4-vector blocks and the chunks (2048
-float32, 8192 int8 elements), values are drawn from few distinct values so ties are everywhere.
+buffer chunk by chunk. Lengths straddle the vector widths, the 4-vector blocks and the chunks of 64
+blocks (4096 float32 / 16384 int8 elements at AVX-512, half that at AVX2), values are drawn from few
+distinct values so ties are everywhere.
 """
 import os
 

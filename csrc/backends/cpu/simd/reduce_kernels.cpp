@@ -711,7 +711,7 @@ using lane_int_t = std::conditional_t<sizeof(C) == 1, int8_t,
                                                          std::conditional_t<sizeof(C) == 4, int32_t, int64_t>>>;
 
 // numpy's argmax/argmin of a run: the first index of the extreme, or of the first NaN (floats).
-// The run goes in chunks that stay in L1 (8 KB, at most 64 blocks of 4 vectors), one pass each:
+// The run goes in chunks of 64 blocks of 4 vectors (block numbers fit int8 lanes), one pass each:
 // per block the lane-wise extreme of its 4 vectors; each lane keeps its best value and the first
 // block that reached it (a strict comparison, so ties keep the earlier block). The chunk's extreme
 // is then the lanes' extreme, and its first index lies in the earliest block any lane with that
@@ -729,7 +729,7 @@ int64_t arg_run(const char* src, int64_t n) {
   using V = vec<C, N>;
   using VI = vec<I, N>;
   constexpr int64_t kBlock = 4 * N;
-  constexpr int64_t kChunk = std::min<int64_t>(64 * kBlock, std::max<int64_t>(4 * kBlock, 8192 / int64_t(sizeof(T))));
+  constexpr int64_t kChunk = 64 * kBlock;
   static_assert(kChunk % kBlock == 0 && kChunk / kBlock <= 64, "block numbers must fit the lanes");
   constexpr C kTop = Bool ? C(Max ? 1 : 0) : (Max ? std::numeric_limits<C>::max() : std::numeric_limits<C>::lowest());
   if constexpr (Bool) {
