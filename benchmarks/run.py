@@ -391,6 +391,35 @@ def w_strided():
     return [(name, mk(expr), 1, None) for name, expr in exprs]
 
 
+def w_argreduce():
+    """argmax along axis 1, axis 0 and over everything of a 4096x2048 float32 matrix; clip to [-1, 1]."""
+    r, c = (512, 256) if ARGS.quick else (4096, 2048)
+    d = DATA.normal("argred", (r, c))
+
+    def mk(np_fn, torch_fn):
+        def make(lib):
+            x = d[lib]
+            if lib == "mnn":
+                def f():
+                    y = np_fn(mnp, x)
+                    mnn.eval(y)
+                    return y
+                return f
+            if lib == "numpy":
+                return lambda: np_fn(np, x)
+            return (lambda: torch_fn(x)) if torch_fn is not None else None
+        return make
+
+    def gbs(lib, t):  # x read once
+        return {"GB/s": 4 * r * c / t / 1e9}
+
+    return [(f"argmax axis 1 {r}x{c} f32", mk(lambda m, x: m.argmax(x, axis=1), lambda x: torch.argmax(x, 1)), 1, gbs),
+            (f"argmax axis 0 {r}x{c} f32", mk(lambda m, x: m.argmax(x, axis=0), lambda x: torch.argmax(x, 0)), 1, gbs),
+            (f"argmax all {r}x{c} f32", mk(lambda m, x: m.argmax(x), lambda x: torch.argmax(x)), 1, gbs),
+            (f"clip f32 {r}x{c} [-1, 1]", mk(lambda m, x: m.clip(x, -1.0, 1.0), lambda x: torch.clamp(x, -1.0, 1.0)), 1,
+             lambda lib, t: {"GB/s": 8 * r * c / t / 1e9})]
+
+
 def w_einsum():
     """einsum: a batched matmul spelled as einsum, and a three-operand chain (contraction order)."""
     b, n = (8, 64) if ARGS.quick else (64, 128)
@@ -984,6 +1013,7 @@ WORKLOADS.append(("linalg512", w_linalg512))
 WORKLOADS.append(("random", w_random))
 WORKLOADS.append(("strings", w_strings))
 WORKLOADS.append(("strided", w_strided))
+WORKLOADS.append(("argreduce", w_argreduce))
 
 
 def _count(n):

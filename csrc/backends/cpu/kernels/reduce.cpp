@@ -588,8 +588,7 @@ class ArgKernel final : public backend::Kernel {
         return;
       }
       parallel_for(g_.nout, std::max<int64_t>(1, kMinTask / n), [&](int64_t b, int64_t e) {
-        for (int64_t o = b; o < e; ++o)
-          out[o] = fn(reinterpret_cast<const char*>(in + offset_of(o, g_.kdims, g_.kstr)), n);
+        for_offsets(b, e, [&](int64_t o, int64_t off) { out[o] = fn(reinterpret_cast<const char*>(in + off), n); });
       });
       return;
     }
@@ -603,6 +602,15 @@ class ArgKernel final : public backend::Kernel {
         std::fill(out + ooff, out + ooff + w, int64_t(0));
         fn(reinterpret_cast<const char*>(in + ioff + s), s * int64_t(sizeof(T)), n - 1, 1, w,
            reinterpret_cast<char*>(best.get()), out + ooff);
+      });
+      return;
+    }
+    if (n >= 16) {
+      // A strided run (a reversed row, a column of a transposed view): gathered into a buffer
+      // chunk by chunk and searched by the run kernel; numpy copies such a run whole.
+      ArgRunFn fn = kernels().arg_run[max_ ? 0 : 1][dt];
+      parallel_for(g_.nout, std::max<int64_t>(1, 4096 / n), [&](int64_t b, int64_t e) {
+        for_offsets(b, e, [&](int64_t o, int64_t off) { out[o] = strided_run(fn, in + off, n, s); });
       });
       return;
     }
@@ -629,6 +637,79 @@ class ArgKernel final : public backend::Kernel {
   }
 
  private:
+  // f(o, offset of output o's first element) for o in [b, e), the offset carried from one
+  // output to the next (a division per output and dim cost as much as a short row's search).
+  template <class F>
+  void for_offsets(int64_t b, int64_t e, F f) const {
+    const size_t nd = g_.kdims.size();
+    if (nd == 0) {
+      for (int64_t o = b; o < e; ++o) f(o, 0);
+      return;
+    }
+    std::vector<int64_t> idx(nd);
+    int64_t r = b;
+    for (size_t d = nd; d-- > 0;) idx[d] = r % g_.kdims[d], r /= g_.kdims[d];
+    int64_t off = offset_of(b, g_.kdims, g_.kstr);
+    const int64_t last = g_.kstr[nd - 1], width = g_.kdims[nd - 1];
+    for (int64_t o = b; o < e; ++o) {
+      f(o, off);
+      if (++idx[nd - 1] < width) {
+        off += last;
+        continue;
+      }
+      idx[nd - 1] = 0;
+      size_t d = nd - 1;
+      while (d > 0 && ++idx[d - 1] == g_.kdims[d - 1]) idx[--d] = 0;
+      off = offset_of(o + 1, g_.kdims, g_.kstr);
+    }
+  }
+
+  // dst[k] = last[-k], k < len, 8 bytes at a time: GCC at -O2 copies a reversed run element by
+  // element (1 ns a byte, more than the search), a byte swap reverses 8 bytes in one instruction.
+  static void reverse_copy(T* dst, const T* last, int64_t len) {
+    constexpr int64_t kPer = 8 / sizeof(T);
+    int64_t k = 0;
+    if constexpr (sizeof(T) <= 4) {
+      for (; k + kPer <= len; k += kPer) {
+        uint64_t w;
+        std::memcpy(&w, last - k - (kPer - 1), 8);
+        if constexpr (sizeof(T) == 1) w = __builtin_bswap64(w);
+        else if constexpr (sizeof(T) == 2) w = __builtin_bswap64(((w >> 8) & 0x00ff00ff00ff00ffull) | ((w & 0x00ff00ff00ff00ffull) << 8));
+        else w = (w >> 32) | (w << 32);
+        std::memcpy(static_cast<void*>(dst + k), &w, 8);
+      }
+    }
+    for (; k < len; ++k) dst[k] = last[-k];
+  }
+
+  // argmax/argmin of base[0], base[s], ..., base[(n-1)s]: chunks copied to a contiguous buffer;
+  // a later chunk wins only with a strictly better value, and a NaN ends the search.
+  int64_t strided_run(ArgRunFn fn, const T* base, int64_t n, int64_t s) const {
+    using C = acc_t<T>;
+    constexpr int64_t kBuf = 2048;
+    alignas(64) T buf[kBuf];
+    C best{};
+    int64_t bi = 0;
+    for (int64_t c0 = 0; c0 < n; c0 += kBuf) {
+      const int64_t len = std::min(kBuf, n - c0);
+      const T* src = base + c0 * s;
+      if (s == -1) {
+        reverse_copy(buf, src, len);
+      } else {
+        for (int64_t k = 0; k < len; ++k) buf[k] = src[k * s];
+      }
+      const int64_t j = fn(reinterpret_cast<const char*>(buf), len);
+      const C v = C(buf[j]);
+      bool take = c0 == 0 || (max_ ? v > best : v < best);
+      if constexpr (std::is_floating_point_v<C>) take = take || v != v;
+      if (take) best = v, bi = c0 + j;
+      if constexpr (std::is_floating_point_v<C>) {
+        if (best != best) break;
+      }
+    }
+    return bi;
+  }
+
   Geometry g_;
   bool max_;
 };
