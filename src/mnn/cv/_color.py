@@ -16,10 +16,15 @@ Lab/Luv reproduce cv2's tables (gamma and cube-root tables and splines, the 33^3
 table with trilinear interpolation, the fixed-point uint8 pipelines, the inverse-sRGB spline):
 uint8 and float32 results equal cv2's bits both ways (see csrc/backends/cpu/simd/cv/color_lab.cpp).
 """
+import platform as _platform
+
 from .. import _core
 from .. import numpy as _np
 from ._common import as_image, channels, contiguous, error, fail, memo_type  # noqa: F401
 from . import _public
+
+# cv2's x86 wheels carry Intel IPP, which some conversions go through (see _HSV below)
+_X86 = _platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
 
 # The primitive's conversions (ColorOp in csrc/ops/cv/color.cpp).
 _PERM, _GRAY, _FROMGRAY, _HSV, _HSV_INV, _YCC, _YCC_INV, _XYZ, _XYZ_INV = range(9)
@@ -627,8 +632,11 @@ def _cvt_color(src, code, dstCn, key):
         return _prim(kind, img, list(params), key)
     if kind == _HSV:
         bidx, full, hls = params
-        # cv2 hands uint8 HLS_FULL to IPP, whose hue scale is 255 (results agree within 2)
-        hrange = 360 if depth == "float32" else ((255 if hls else 256) if full else 180)
+        if hls and full and depth == "uint8" and _X86:
+            # cv2 on x86 hands these to IPP (hue scale 255; its own code, elsewhere, has 256):
+            # the kernel reproduces IPP's arithmetic (simd/cv/color.cpp, hls_full_ipp_row_u8)
+            return _prim(_HSV, img, [scn, bidx, 255, hls, 1], key)
+        hrange = 360 if depth == "float32" else (256 if full else 180)
         return _prim(_HSV, img, [scn, bidx, hrange, hls], key)
     if kind == _HSV_INV:
         dcn, bidx, full, hls = params

@@ -5,6 +5,7 @@
 // pixel of each 2x2 block); HSV/HLS on uint8 use cv2's division tables (forward) or its float
 // path (inverse, and HLS both ways). float32 follows cv2's float formulas.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +15,8 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+#elif defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)
+#include <xmmintrin.h>
 #endif
 
 #include "core/error.h"
@@ -427,6 +430,68 @@ void hsv_row_u8(const uint8_t* s, uint8_t* d, int n, int scn, int bidx, int hran
   (void)hls;
 }
 
+#if defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)
+// cv2 on x86 hands uint8 BGR/RGB -> HLS_FULL to IPP, whose hue scale is 255 (OpenCV's own code,
+// used where IPP is not, has 256). Its arithmetic, fitted over all 2^24 colours against cv2 5.0
+// with IPP on (tools: black-box tables, no IPP source):
+//  - the first n - n % 8 pixels of a row (its vector code): L = rint((max + min) / 2), half to
+//    even; S = rint(float(d * rcp(den)) * 255), d = max - min, den = max + min where that is
+//    <= 255, else 510 - (max + min); H = rint(float(h * float(255/360))) with h = (num * rcp(d) +
+//    {0, 2, 4}) * 60, +360 if negative, num the difference of the two other channels; all in
+//    float32, rcp the processor's approximate reciprocal (rcpps), whose values this CPU's
+//    instruction gives here too. Exact on every colour.
+//  - the last n % 8 pixels (its scalar code): L = (max + min) >> 1 exactly; S and H the same
+//    formulas truncated, with a true division: all but 2.4% (S) and 0.25% (H) of colours exact,
+//    the rest one level away from IPP's.
+const float* ipp_rcp_table() {
+  static const std::array<float, 512> t = [] {
+    std::array<float, 512> r{};
+    for (int i = 0; i < 512; i += 4)
+      _mm_storeu_ps(r.data() + i, _mm_rcp_ps(_mm_setr_ps(float(i), float(i + 1), float(i + 2), float(i + 3))));
+    return r;
+  }();
+  return t.data();
+}
+
+void hls_full_ipp_row_u8(const uint8_t* s, uint8_t* dst, int n, int scn, int bidx) {
+  const float* rcp = ipp_rcp_table();
+  const int nvec = n - n % 8;
+  for (int k = 0; k < n; ++k) {
+    const uint8_t* p = s + size_t(k) * scn;
+    uint8_t* q = dst + size_t(k) * 3;
+    const int r = p[bidx ^ 2], g = p[1], b = p[bidx];
+    const int mx = std::max(std::max(r, g), b), mn = std::min(std::min(r, g), b);
+    const int d = mx - mn, sum = mx + mn, den = sum <= 255 ? sum : 510 - sum;
+    const int num = mx == r ? g - b : mx == g ? b - r : r - g;
+    const float off = mx == r ? 0.f : mx == g ? 2.f : 4.f;
+    if (k < nvec) {
+      q[1] = static_cast<uint8_t>(std::nearbyint(sum * 0.5f));
+      if (d == 0) {
+        q[0] = q[2] = 0;
+        continue;
+      }
+      const float sv = float(d) * rcp[den];
+      q[2] = static_cast<uint8_t>(std::nearbyint(sv * 255.f));
+      // separate multiply and add (a contracted fma would round once, IPP's code twice)
+      const __m128 t = _mm_add_ss(_mm_mul_ss(_mm_set_ss(float(num)), _mm_set_ss(rcp[d])), _mm_set_ss(off));
+      float h = _mm_cvtss_f32(t) * 60.f;
+      if (h < 0.f) h += 360.f;
+      q[0] = static_cast<uint8_t>(std::nearbyint(h * (255.f / 360.f)));
+    } else {
+      q[1] = static_cast<uint8_t>(sum >> 1);
+      if (d == 0) {
+        q[0] = q[2] = 0;
+        continue;
+      }
+      q[2] = static_cast<uint8_t>(std::trunc((float(d) / float(den)) * 255.f));
+      float h = (float(num) / float(d) + off) * 60.f;
+      if (h < 0.f) h += 360.f;
+      q[0] = static_cast<uint8_t>(std::trunc(h * (255.f / 360.f)));
+    }
+  }
+}
+#endif
+
 void hsv_inv_row_u8(const uint8_t* s, uint8_t* d, int n, int dcn, int bidx, int hrange, bool hls) {
   const float hscale = 6.f / hrange;
   if (!hls) {
@@ -786,6 +851,11 @@ class ColorKernel final : public backend::Kernel {
         const int w = static_cast<int>(w_);
         parallel_for(h_, std::max<int64_t>(1, 4096 / std::max(w, 1)), [&](int64_t r0, int64_t r1) {
           for (int64_t y = r0; y < r1; ++y) {
+#if defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)
+            if (op == kRgb2Hsv && p_.size() > 5 && p_[5] != 0)
+              hls_full_ipp_row_u8(src + size_t(y) * w * scn, dst + size_t(y) * w * 3, w, scn, int(p_[2]));
+            else
+#endif
             if (op == kRgb2Hsv)
               hsv_row_u8(src + size_t(y) * w * scn, dst + size_t(y) * w * 3, w, scn, int(p_[2]), int(p_[3]), true);
             else
