@@ -1,4 +1,4 @@
-"""uint8 BGR/RGB -> HLS_FULL against cv2, which on x86 hands it to Intel IPP (hue scale 255, and
+"""uint8 BGR/RGB -> HLS_FULL (and HSV_FULL -> BGR/RGB) against cv2, which on x86 hands it to Intel IPP (hue scale 255, and
 IPP's own float arithmetic with the approximate reciprocal). IPP's vector code covers the first
 w - w % 8 pixels of each row, which mnn reproduces exactly on every colour; its scalar code does
 the last w % 8, where mnn is exact on ~97% of colours and one level away on the rest."""
@@ -60,3 +60,27 @@ def test_view_and_mnn_input():
     want = cv2.cvtColor(numpy.ascontiguousarray(img), cv2.COLOR_BGR2HLS_FULL)
     numpy.testing.assert_array_equal(numpy.asarray(cv.cvtColor(img, cv2.COLOR_BGR2HLS_FULL)), want)
     numpy.testing.assert_array_equal(numpy.asarray(cv.cvtColor(mnp.asarray(img), cv2.COLOR_BGR2HLS_FULL)), want)
+
+
+@pytest.mark.parametrize("code", [cv2.COLOR_HSV2BGR_FULL, cv2.COLOR_HSV2RGB_FULL])
+def test_hsv_full_inverse_every_input(code):
+    """HSV_FULL -> BGR/RGB (IPP too): equal on all but 53 of the 2^24 inputs, one level apart there."""
+    img = all_colours(4096)  # H, S, V
+    want = cv2.cvtColor(img, code)
+    got = numpy.asarray(cv.cvtColor(img, code))
+    diff = numpy.abs(got.astype(numpy.int16) - want)
+    assert diff.max() <= 1
+    assert numpy.count_nonzero(diff.any(-1)) <= 53
+
+
+@pytest.mark.parametrize("dcn", [3, 4])
+@pytest.mark.parametrize("shape", [(1, 1), (7, 13), (97, 131)])
+def test_hsv_full_inverse_random(dcn, shape):
+    rng = numpy.random.default_rng(dcn + shape[1])
+    img = rng.integers(0, 256, shape + (3,), dtype=numpy.uint8)
+    for code in (cv2.COLOR_HSV2BGR_FULL, cv2.COLOR_HSV2RGB_FULL):
+        want = cv2.cvtColor(img, code, dstCn=dcn)
+        got = numpy.asarray(cv.cvtColor(img, code, dstCn=dcn))
+        assert got.shape == want.shape
+        assert numpy.abs(got.astype(int) - want).max() <= 1
+        assert numpy.count_nonzero(got != want) <= 1

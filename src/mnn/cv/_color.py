@@ -640,6 +640,9 @@ def _cvt_color(src, code, dstCn, key):
         return _prim(_HSV, img, [scn, bidx, hrange, hls], key)
     if kind == _HSV_INV:
         dcn, bidx, full, hls = params
+        if full and not hls and depth == "uint8" and _X86:
+            # IPP again on x86 (hsv_full_ipp_inv_row_u8)
+            return _prim(_HSV_INV, img, [dcn, bidx, 255, 0, 1], key)
         # cv2's uint8 inverse uses 255 as the full hue range (the forward direction 256)
         hrange = 360 if depth == "float32" else (255 if full else 180)
         return _prim(_HSV_INV, img, [dcn, bidx, hrange, hls], key)

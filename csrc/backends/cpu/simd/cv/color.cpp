@@ -443,6 +443,33 @@ void hsv_row_u8(const uint8_t* s, uint8_t* d, int n, int scn, int bidx, int hran
 //  - the last n % 8 pixels (its scalar code): L = (max + min) >> 1 exactly; S and H the same
 //    formulas truncated, with a true division: all but 2.4% (S) and 0.25% (H) of colours exact,
 //    the rest one level away from IPP's.
+// One float32 multiply or subtract that the compiler can neither fuse into an fma (the FMA
+// targets contract a*b+c) nor reassociate: IPP's code rounds each of them.
+inline float mul_r(float a, float b) {
+#if defined(__AVX__)
+  asm("vmulss %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+#else
+  asm("mulss %1, %0" : "+x"(a) : "xm"(b));
+#endif
+  return a;
+}
+inline float sub_r(float a, float b) {
+#if defined(__AVX__)
+  asm("vsubss %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+#else
+  asm("subss %1, %0" : "+x"(a) : "xm"(b));
+#endif
+  return a;
+}
+inline float add_r(float a, float b) {
+#if defined(__AVX__)
+  asm("vaddss %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
+#else
+  asm("addss %1, %0" : "+x"(a) : "xm"(b));
+#endif
+  return a;
+}
+
 const float* ipp_rcp_table() {
   static const std::array<float, 512> t = [] {
     std::array<float, 512> r{};
@@ -472,9 +499,7 @@ void hls_full_ipp_row_u8(const uint8_t* s, uint8_t* dst, int n, int scn, int bid
       }
       const float sv = float(d) * rcp[den];
       q[2] = static_cast<uint8_t>(std::nearbyint(sv * 255.f));
-      // separate multiply and add (a contracted fma would round once, IPP's code twice)
-      const __m128 t = _mm_add_ss(_mm_mul_ss(_mm_set_ss(float(num)), _mm_set_ss(rcp[d])), _mm_set_ss(off));
-      float h = _mm_cvtss_f32(t) * 60.f;
+      float h = mul_r(add_r(mul_r(float(num), rcp[d]), off), 60.f);
       if (h < 0.f) h += 360.f;
       q[0] = static_cast<uint8_t>(std::nearbyint(h * (255.f / 360.f)));
     } else {
@@ -488,6 +513,38 @@ void hls_full_ipp_row_u8(const uint8_t* s, uint8_t* dst, int n, int scn, int bid
       if (h < 0.f) h += 360.f;
       q[0] = static_cast<uint8_t>(std::trunc(h * (255.f / 360.f)));
     }
+  }
+}
+// cv2 on x86 hands uint8 HSV_FULL -> BGR/RGB to IPP as well. Its arithmetic, fitted the same way
+// (all 2^24 inputs): h = H * float(1/255) * 6, sector i = floor(h), f = h - i, s = S * float(1/255),
+// and the channels V, V (1 - s), V (1 - s f), V (1 - s (1 - f)) on the 0..255 scale, each step a
+// float32 rounding, then rint. Equal to cv2 on all but 53 of the 2^24 inputs (one level, on
+// values within 2e-5 of a half), where IPP's own evaluation order is not known.
+void hsv_full_ipp_inv_row_u8(const uint8_t* s, uint8_t* dst, int n, int dcn, int bidx) {
+  for (int k = 0; k < n; ++k) {
+    const uint8_t* p = s + size_t(k) * 3;
+    uint8_t* q = dst + size_t(k) * dcn;
+    const float h = mul_r(mul_r(float(p[0]), 1.f / 255.f), 6.f);
+    const float sat = mul_r(float(p[1]), 1.f / 255.f), v = float(p[2]);
+    const float fl = std::floor(h);
+    const int sector = static_cast<int>(fl) % 6;
+    const float f = sub_r(h, fl);
+    const float m = mul_r(v, sub_r(1.f, sat));
+    const float nn = mul_r(v, sub_r(1.f, mul_r(sat, f)));
+    const float kk = mul_r(v, sub_r(1.f, mul_r(sat, sub_r(1.f, f))));
+    float r, g, b;
+    switch (sector) {
+      case 0: r = v, g = kk, b = m; break;
+      case 1: r = nn, g = v, b = m; break;
+      case 2: r = m, g = v, b = kk; break;
+      case 3: r = m, g = nn, b = v; break;
+      case 4: r = kk, g = m, b = v; break;
+      default: r = v, g = m, b = nn; break;
+    }
+    q[bidx] = static_cast<uint8_t>(std::nearbyint(b));
+    q[1] = static_cast<uint8_t>(std::nearbyint(g));
+    q[bidx ^ 2] = static_cast<uint8_t>(std::nearbyint(r));
+    if (dcn == 4) q[3] = 255;
   }
 }
 #endif
@@ -851,15 +908,25 @@ class ColorKernel final : public backend::Kernel {
         const int w = static_cast<int>(w_);
         parallel_for(h_, std::max<int64_t>(1, 4096 / std::max(w, 1)), [&](int64_t r0, int64_t r1) {
           for (int64_t y = r0; y < r1; ++y) {
+            const bool ipp = p_.size() > 5 && p_[5] != 0;  // IPP's arithmetic (x86 builds of cv2)
+            (void)ipp;
+            if (op == kRgb2Hsv) {
 #if defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)
-            if (op == kRgb2Hsv && p_.size() > 5 && p_[5] != 0)
-              hls_full_ipp_row_u8(src + size_t(y) * w * scn, dst + size_t(y) * w * 3, w, scn, int(p_[2]));
-            else
+              if (ipp) {
+                hls_full_ipp_row_u8(src + size_t(y) * w * scn, dst + size_t(y) * w * 3, w, scn, int(p_[2]));
+                continue;
+              }
 #endif
-            if (op == kRgb2Hsv)
               hsv_row_u8(src + size_t(y) * w * scn, dst + size_t(y) * w * 3, w, scn, int(p_[2]), int(p_[3]), true);
-            else
+            } else {
+#if defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)
+              if (ipp) {
+                hsv_full_ipp_inv_row_u8(src + size_t(y) * w * 3, dst + size_t(y) * w * dcn, w, dcn, int(p_[2]));
+                continue;
+              }
+#endif
               hsv_inv_row_u8(src + size_t(y) * w * 3, dst + size_t(y) * w * dcn, w, dcn, int(p_[2]), int(p_[3]), hls);
+            }
           }
         });
         return;
