@@ -310,7 +310,7 @@ class FusedKernel final : public backend::Kernel {
         continue;
       }
       char* b = reg_buf(scr, static_cast<int>(i));
-      const int64_t m = std::min(kTile, total_);
+      const int64_t m = std::min(fill_elems_, total_);  // a tile, or a block of the transposed path
       switch (in_[i].isz) {  // typed fills: a memcpy call per element cost microseconds per run
         case 1: std::memset(b, *reinterpret_cast<const uint8_t*>(inputs[i]), m); break;
         case 2: fill_as<uint16_t>(b, inputs[i], m); break;
@@ -695,10 +695,16 @@ class FusedKernel final : public backend::Kernel {
     // x.T * 2 over 4096x2048 float32, one Zen 4 core, A/B interleaved in one process (min of 31):
     // 13.0 ms (median 19.6) at 512 elements, 4.4 ms (median 4.9-6.5) at 2048. Walking the blocks
     // along the contiguous input dim first instead measured 5.0-5.1 ms.
+    // Every buffer a block fills lives in a register slot: the registers, and the inputs gathered
+    // (Strided) or filled with a broadcast value (Scalar read as a tile, as where's branches are).
     size_t widest = out_.isz;
     for (size_t r : reg_isz_) widest = std::max(widest, r);
+    for (const Operand& op : in_)
+      if (op.mode != Operand::Direct) widest = std::max(widest, op.isz);
     const char* env = std::getenv("MNN_BLOCK_ELEMS");  // the A/B switch for the block size
-    const int64_t elems = env ? std::atoll(env) : std::min<int64_t>(4 * kTile, kTile * 16 / static_cast<int64_t>(std::max<size_t>(widest, 1)));
+    const int64_t elems = std::min<int64_t>(env ? std::max<int64_t>(1, std::atoll(env)) : 4 * kTile,
+                                            kTile * 16 / static_cast<int64_t>(std::max<size_t>(widest, 1)));
+    fill_elems_ = std::max(kTile, elems);
     const int64_t di = dims_[k], dj = dims_[j], B = 32;  // blocks of elems / 32 x 32 elements
     bj_ = std::min(dj, B);
     bi_ = std::min(di, elems / bj_);
@@ -771,6 +777,7 @@ class FusedKernel final : public backend::Kernel {
   std::vector<size_t> reg_isz_;
   int nregs_ = 0;
   int result_ = 0;
+  int64_t fill_elems_ = kTile;     // elements of a broadcast value filled into its slot (run_blocks: more)
   std::vector<char> needs_fill_;  // per input: a broadcast value some instruction reads as a tile
   std::vector<char> row_value_;   // per input: a row region's per-row value (FusedProgram::row_values)
   bool streaming_ = false;
