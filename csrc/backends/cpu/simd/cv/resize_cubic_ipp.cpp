@@ -17,7 +17,8 @@
 //   vertical fma(w0, h0, p1) + fma(w2, h2, p3).
 //   IPP's vector loop covers a row's inner elements (pixels x channels) four at a time; the last
 //   (count mod 4) elements are its tail, where the horizontal sum of one channel is
-//   (p0 + p2) + (p1 + p3) and the vertical one fma(w1, h1, p0) + fma(w2, h2, p3).
+//   (p0 + p2) + (p1 + p3) and, for float32 images, the vertical one fma(w1, h1, p0) + fma(w2, h2, p3)
+//   (16-bit images keep the body's vertical sum there).
 // * The others (a tap clamped on either axis, the "border"): each of the four rows' horizontal sum
 //   is an fma chain, p1 then w0, w2, w3 for the rows of taps 1 and 2, p0 then w1, w2, w3 for taps 0
 //   and 3; the vertical sum (p0 + p2) + (p1 + p3).
@@ -136,7 +137,8 @@ class CubicIppResize final : public backend::Kernel {
         for (int k = 0; k < 4; ++k) h[k] = inner_row(src, ry[k], ring.data(), held, n, ry);
         T* Di = D + size_t(ax_.lo) * cn_;
         const float w0 = wy[0], w1 = wy[1], w2 = wy[2], w3 = wy[3];
-        const int body = n - tail_;
+        // (16-bit images: their vertical tail is the body's sum)
+        const int body = std::is_same_v<T, float> ? n - tail_ : n;
         for (int e = 0; e < body; ++e) {
           const float a = std::fma(w0, h[0][e], w1 * h[1][e]);
           const float b = std::fma(w2, h[2][e], w3 * h[3][e]);
