@@ -542,6 +542,10 @@ def w_cv():
     yuy2, raw, bgr565 = (crng.integers(0, 256, s).astype(np.uint8) for s in ((h, w, 2), (h, w), (h, w, 2)))
     m_yuy2, m_raw, m_bgr565 = (mnp.array(a) for a in (yuy2, raw, bgr565))
     mnn.eval(m_yuy2, m_raw, m_bgr565)
+    # a 16-bit copy (the full range), for the resize rows cv2 hands to IPP
+    img16 = img.astype(np.uint16) * 257
+    m_img16 = mnp.array(img16)
+    mnn.eval(m_img16)
     # second operands for the per-pixel arithmetic rows (the image upside down)
     img2, fimg2 = np.ascontiguousarray(img[::-1]), np.ascontiguousarray(fimg[::-1])
     m_img2, m_fimg2 = mnp.array(img2), mnp.array(fimg2)
@@ -568,6 +572,8 @@ def w_cv():
          lambda m, x: m.resize(x, (w // 3, h // 3), interpolation=m.INTER_LINEAR)),
         (f"cv resize {w}x{h}x3 u8 -> {w // 2}x{h // 2} area",
          lambda m, x: m.resize(x, (w // 2, h // 2), interpolation=m.INTER_AREA)),
+        (f"cv resize {w}x{h}x3 u16 -> {w // 2}x{h // 2} LINEAR",
+         lambda m, x: m.resize(img16 if m is cv2 else m_img16, (w // 2, h // 2), interpolation=m.INTER_LINEAR)),
         (f"cv cvtColor {w}x{h}x3 u8 BGR2GRAY", lambda m, x: m.cvtColor(x, m.COLOR_BGR2GRAY)),
         (f"cv cvtColor {w}x{h}x3 u8 BGR2RGB", lambda m, x: m.cvtColor(x, m.COLOR_BGR2RGB)),
         (f"cv cvtColor {w}x{h}x3 u8 BGR2BGRA", lambda m, x: m.cvtColor(x, m.COLOR_BGR2BGRA)),

@@ -8,8 +8,12 @@ Python lists; they return mnn arrays of float64 like cv2 returns numpy arrays.
 
 Agreement with cv2 5.0 (tests/cv/test_geometry.py):
 - resize: uint8 NEAREST, NEAREST_EXACT, LINEAR, AREA and LANCZOS4 exact, and NEAREST(_EXACT) and
-  AREA on every depth; CUBIC and the other 16-bit interpolations within 1 (cv2 hands those with
-  1, 3 or 4 channels to IPP, whose rounding is its own), floats ~1e-5 relative but LINEAR: IPP's
+  AREA on every depth. cv2 hands 1, 3 and 4 channels of 16-bit and float LINEAR, and of uint8,
+  16-bit and float32 CUBIC (sources of at least 4x4), to IPP, whose arithmetic is its own; mnn
+  reproduces it bit for bit with a dsize for uint16/int16 LINEAR and float32/uint16/int16 CUBIC
+  (resize_linear_exact.cpp, resize_cubic_ipp.cpp; tests/cv/test_ipp_resize11.py). uint8 CUBIC is
+  within 1, and CUBIC with fx / fy that are not the size ratios (IPP's affine warp, not
+  reproduced: cv2's own cubic resize) within 1 on 16-bit and ~3e-6 relative on float32. LINEAR: IPP's
   lerp with an explicit dsize, exact for float32 and float64 (narrow sources included); with fx / fy
   that are not the size ratios IPP's affine warp (resize_linear_exact.cpp), exact for float32,
   uint16 and int16 (a source 2 pixels wide or high: an ulp on some float32 pixels) and float64

@@ -968,6 +968,8 @@ class AreaResize final : public backend::Kernel {
 // resize_linear_exact.cpp: INTER_LINEAR_EXACT on the integer depths; IPP's INTER_LINEAR on floats
 std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::StepDesc& s, double isx, double isy);
 std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s, double isx, double isy);
+// resize_cubic_ipp.cpp: IPP's INTER_CUBIC (float32 / uint16 / int16, dsize scales)
+std::unique_ptr<backend::Kernel> prepare_resize_cubic_ipp(const backend::StepDesc& s, double isx, double isy);
 
 namespace {
 
@@ -996,6 +998,11 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
       (s.output.dtype == DType::Float32 || s.output.dtype == DType::Float64 || s.output.dtype == DType::UInt16 ||
        s.output.dtype == DType::Int16))
     if (auto k = prepare_resize_linear_float(s, isx, isy)) return k;
+  // cubic on float32 / uint16 / int16 with 1, 3 or 4 channels and a source of at least 4x4 is
+  // IPP's in cv2 (smaller sources and other depths: cv2's own code, as here)
+  if (interp == kCubic && (g.cn == 1 || g.cn == 3 || g.cn == 4) && g.sw >= 4 && g.sh >= 4 &&
+      (s.output.dtype == DType::Float32 || s.output.dtype == DType::UInt16 || s.output.dtype == DType::Int16))
+    if (auto k = prepare_resize_cubic_ipp(s, isx, isy)) return k;
   // cv2: a linear 2x downscale on both axes is the area average. Other depths with 1, 3 or 4
   // channels go to IPP first, which stays linear (float weights 0.5: round(sum / 4) ties to
   // even, not the area rounding); with 2 or more than 4 channels cv2's own rule holds for all.

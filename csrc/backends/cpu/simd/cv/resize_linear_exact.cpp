@@ -509,13 +509,21 @@ class LerpResize final : public backend::Kernel {
           for (int c = 0; c < (cn == 3 ? 2 : 4); ++c) unfused_[size_t(x) * cn + c] = 1;
       }
     }
+    any_unfused_ = std::find(unfused_.begin(), unfused_.end(), uint8_t(1)) != unfused_.end();
   }
+
+  // IPP's int16 resize (not its warp) lerps the edge rows and columns, whose taps the image's edge
+  // clamps to one source row or column, on a path of its own: a + round((b - a) * t), the float
+  // product rounded to an integer before a is added (ties to even on the difference, not on the
+  // sum as inside). Measured against cv2 5.0 tie by tie; uint16 keeps the inner formula there.
+  void set_anchored_edges() { anchored_ = true; }
 
   void run(char* const* in, char* out) override {
     const T* src = reinterpret_cast<const T*>(in[0]);
     T* dst = reinterpret_cast<T*>(out);
     const int rw = dw_ * cn_;
     const int64_t grain = std::max<int64_t>(1, 16384 / std::max(1, rw));
+    if (anchored_) return run_anchored(src, dst, rw, grain);
     core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
       std::vector<F> buf(size_t(2) * rw);
       F* slot[2] = {buf.data(), buf.data() + rw};
@@ -539,6 +547,10 @@ class LerpResize final : public backend::Kernel {
         const F* h1 = row(r1, r0);
         const F t = static_cast<F>(ay_.t[y]);
         T* D = dst + size_t(y) * rw;
+        if (!any_unfused_) {  // one branch-free loop the compiler vectorises
+          for (int e = 0; e < rw; ++e) D[e] = store(std::fma(h1[e] - h0[e], t, h0[e]));
+          continue;
+        }
         for (int e = 0; e < rw; ++e)
           D[e] = store(unfused_[e] ? F(h0[e] + (h1[e] - h0[e]) * t) : std::fma(h1[e] - h0[e], t, h0[e]));
       }
@@ -551,6 +563,41 @@ class LerpResize final : public backend::Kernel {
   std::vector<int> e0_, e1_;
   std::vector<F> et_;
   std::vector<uint8_t> unfused_;
+  bool any_unfused_ = false;
+  bool anchored_ = false;
+
+  // a + round((b - a) * t) in F, for the lerps along an edge (see set_anchored_edges)
+  static T anchored(T a, T b, F t) {
+    const F d = static_cast<F>(b) - static_cast<F>(a);
+    return store(static_cast<F>(std::nearbyint(d * t)) + static_cast<F>(a));
+  }
+
+  void run_anchored(const T* src, T* dst, int rw, int64_t grain) {
+    core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
+      std::vector<F> h0(static_cast<size_t>(rw)), h1(static_cast<size_t>(rw));
+      for (int64_t y = y0; y < y1; ++y) {
+        const int r0 = ay_.i0[y], r1 = ay_.i1[y];
+        const T* S0 = src + size_t(r0) * sw_ * cn_;
+        const T* S1 = src + size_t(r1) * sw_ * cn_;
+        T* D = dst + size_t(y) * rw;
+        if (r0 == r1) {  // an edge row: the horizontal lerp alone
+          for (int e = 0; e < rw; ++e) D[e] = anchored(S0[e0_[e]], S0[e1_[e]], et_[e]);
+          continue;
+        }
+        const F ty = static_cast<F>(ay_.t[y]);
+        for (int e = 0; e < rw; ++e) {
+          if (e0_[e] == e1_[e]) {  // an edge column: the vertical lerp alone
+            D[e] = anchored(S0[e0_[e]], S1[e0_[e]], ty);
+            continue;
+          }
+          const F a0 = static_cast<F>(S0[e0_[e]]), b0 = static_cast<F>(S0[e1_[e]]);
+          const F a1 = static_cast<F>(S1[e0_[e]]), b1 = static_cast<F>(S1[e1_[e]]);
+          const F p = std::fma(b0 - a0, et_[e], a0), q = std::fma(b1 - a1, et_[e], a1);
+          D[e] = store(std::fma(q - p, ty, p));
+        }
+      }
+    });
+  }
 
   static T store(F v) {
     if constexpr (std::is_same_v<T, F>) return v;
@@ -663,9 +710,9 @@ std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::Step
 // Called by prepare_resize (resize.cpp) for INTER_LINEAR (and LINEAR_EXACT on floats) on float32,
 // float64, uint16 and int16 images of 1, 3 or 4 channels and at least 2x2 (those cv2 gives IPP).
 // IPP's own resize when the scales are the size ratios (within 1e-10 relative; exactly for
-// float64), its affine warp when fx / fy are not (ipp_hal_resize's rule). 16-bit images: the affine
-// warp only (float lerps rounded to nearest, bit for bit); nullptr for IPP's 16-bit resize, whose
-// rounding mnn does not reproduce (resize.cpp's kernel, within 1).
+// float64), its affine warp when fx / fy are not (ipp_hal_resize's rule). 16-bit images compute in
+// float and round to nearest, ties to even: the resize as float32's lerps (int16 with its own edge
+// rounding, LerpResize::set_anchored_edges), the warp as its float lerps; both bit for bit.
 std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s, double isx, double isy) {
   const auto& a = s.inputs[0].shape;
   const auto& o = s.output.shape;
@@ -704,7 +751,12 @@ std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::Step
       return std::make_unique<LerpResize<int16_t, float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
     return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn, std::move(ax), std::move(ay));
   }
-  if (dt == core::DType::UInt16 || dt == core::DType::Int16) return nullptr;  // resize.cpp's own kernel
+  if (dt == core::DType::UInt16) return std::make_unique<LerpResize<uint16_t, float>>(sh, sw, dh, dw, cn);
+  if (dt == core::DType::Int16) {
+    auto k = std::make_unique<LerpResize<int16_t, float>>(sh, sw, dh, dw, cn);
+    k->set_anchored_edges();
+    return k;
+  }
   if (f32) return std::make_unique<LerpResize<float>>(sh, sw, dh, dw, cn);
   return std::make_unique<LerpResize<double>>(sh, sw, dh, dw, cn);
 }
