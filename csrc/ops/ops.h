@@ -48,7 +48,10 @@ struct Index {
 Array basic_index(const Array& a, const std::vector<Index>& idx);
 
 // ---- reductions (ops/reduce.cpp) ----
-enum class ReduceKind : int64_t { Sum = 0, Prod = 1, Max = 2, Min = 3, Any = 4, All = 5 };
+// NanMax/NanMin skip NaN (numpy's fmax/fmin reductions: an all-NaN slice gives NaN; non-float
+// inputs reduce as Max/Min). CountNonzero counts elements != 0 into int64, reading the raw input.
+enum class ReduceKind : int64_t { Sum = 0, Prod = 1, Max = 2, Min = 3, Any = 4, All = 5, NanMax = 6, NanMin = 7,
+                                  CountNonzero = 8 };
 // axes empty + all_axes: reduce everything. dtype: numpy's `dtype=` argument.
 Array reduce(ReduceKind kind, const Array& a, std::vector<int64_t> axes, bool all_axes, bool keepdims,
              std::optional<DType> dtype, const char* fn);

@@ -70,6 +70,18 @@ struct MinOp {
   }
 };
 
+// numpy's fmax/fmin reductions (nanmax/nanmin): NaNs are skipped; from NaN, a NaN-only run stays NaN.
+template <class A>
+struct FMaxOp {
+  static A init() { return std::numeric_limits<A>::quiet_NaN(); }
+  static A apply(A a, A b) { return (a >= b || b != b) ? a : b; }
+};
+template <class A>
+struct FMinOp {
+  static A init() { return std::numeric_limits<A>::quiet_NaN(); }
+  static A apply(A a, A b) { return (a <= b || b != b) ? a : b; }
+};
+
 // numpy's pairwise summation for a contiguous-or-strided run of floats.
 template <class T, class A>
 A pairwise_sum(const T* p, int64_t n, int64_t stride) {
@@ -492,7 +504,7 @@ class ReduceKernel final : public backend::Kernel {
   // max/min outputs that came out NaN take the NaN numpy returns (see numpy_minmax_nan).
   void fix_nans(const T* in, T* out) const {
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, core::half>) {
-      if (kind_ < 2) return;
+      if (kind_ < 2 || kind_ > 3) return;  // fmax/fmin: an all-NaN slice's NaN, any payload
       const NanLoop loop = numpy_minmax_loop<T>(g_);
       for (int64_t o = 0; o < g_.nout; ++o)
         if (nan_of(out[o])) out[o] = numpy_minmax_nan(in + offset_of(o, g_.kdims, g_.kstr), g_, loop);
@@ -714,6 +726,168 @@ class ArgKernel final : public backend::Kernel {
   bool max_;
 };
 
+// Bool/integer reductions into int64 that read the input in its own type: a sum accumulated in
+// int64 (numpy's sum of small integers; uint64's bits are the same) or a count of nonzeros.
+// Integer addition is associative, so any split over lanes or threads gives numpy's bits.
+template <class T>
+class Int64AccKernel final : public backend::Kernel {
+ public:
+  Int64AccKernel(Geometry g, bool count) : g_(std::move(g)), count_(count) {}
+  void run(char* const* inputs, char* output) override {
+    const T* in = reinterpret_cast<const T*>(inputs[0]);
+    int64_t* out = reinterpret_cast<int64_t*>(output);
+    const int dt = static_cast<int>(dtype_of<T>());
+    const int64_t nout = g_.nout, nred = g_.nred;
+    if (nout == 0) return;
+    if (unit_run(g_)) {
+      ReduceRunFn fn = count_ ? kernels().count_run[dt] : kernels().wsum_run[dt];
+      if (nout == 1) {
+        const char* p = reinterpret_cast<const char*>(in + offset_of(0, g_.kdims, g_.kstr));
+        const int64_t nparts = std::clamp<int64_t>(nred / (4 * kMinTask), 1, 4 * get_num_threads());
+        std::vector<int64_t> part(nparts, 0);
+        parallel_for(nparts, 1, [&](int64_t b, int64_t e) {
+          for (int64_t k = b; k < e; ++k) {
+            const int64_t c0 = nred * k / nparts, c1 = nred * (k + 1) / nparts;
+            fn(p + c0 * int64_t(sizeof(T)), c1 - c0, 1, 0, &part[k]);
+          }
+        });
+        uint64_t total = 0;
+        for (int64_t v : part) total += uint64_t(v);
+        out[0] = int64_t(total);
+        return;
+      }
+      parallel_for(nout, std::max<int64_t>(1, kMinTask / nred), [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o)
+          fn(reinterpret_cast<const char*>(in + offset_of(o, g_.kdims, g_.kstr)), nred, 1, 0, out + o);
+      });
+      return;
+    }
+    if (unit_rows(g_)) {
+      ReduceRowsFn fn = count_ ? kernels().count_rows[dt] : kernels().wsum_rows[dt];
+      RowsPlan plan(g_);
+      plan.for_each([&](int64_t ioff, int64_t ooff, int64_t c0, int64_t c1) {
+        std::fill(out + ooff, out + ooff + (c1 - c0), int64_t(0));
+        for (int64_t ro = 0; ro < plan.nrouter; ++ro)
+          fn(reinterpret_cast<const char*>(in + ioff + offset_of(ro, plan.rd, plan.rs)), plan.sin * int64_t(sizeof(T)),
+             plan.nin, c1 - c0, reinterpret_cast<char*>(out + ooff));
+      });
+      return;
+    }
+    parallel_for(nout, std::max<int64_t>(1, 4096 / std::max<int64_t>(nred, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        const T* base = in + offset_of(o, g_.kdims, g_.kstr);
+        uint64_t acc = 0;
+        for (int64_t r = 0; r < nred; ++r) acc += value(base[offset_of(r, g_.rdims, g_.rstr)]);
+        out[o] = int64_t(acc);
+      }
+    });
+  }
+
+ private:
+  uint64_t value(T x) const {
+    if constexpr (std::is_same_v<T, core::half>) {
+      return (x.bits & 0x7fff) != 0;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return x != T(0);
+    } else {
+      if (count_) return x != T(0);
+      return uint64_t(int64_t(x));  // sign- or zero-extended, as numpy's cast to int64
+    }
+  }
+  Geometry g_;
+  bool count_;
+};
+
+// A bool/integer sum into float32/float64 (mean, sum(dtype=float)): numpy casts the input in
+// buffers of 8192 elements and sums each buffer pairwise into the running total, so a run is cast
+// block by block into a small buffer and summed by the float kernel; axis-0 shapes add rows in
+// order, per column, as numpy's loop does.
+template <class T, class A>
+class CastSumKernel final : public backend::Kernel {
+ public:
+  static constexpr int64_t kBuf = 8192;  // numpy's default buffer size (NPY_BUFSIZE)
+  explicit CastSumKernel(Geometry g) : g_(std::move(g)) {}
+  void run(char* const* inputs, char* output) override {
+    const T* in = reinterpret_cast<const T*>(inputs[0]);
+    A* out = reinterpret_cast<A*>(output);
+    const int64_t nout = g_.nout, nred = g_.nred;
+    if (nout == 0) return;
+    CastFn cast = kernels().cast[static_cast<int>(dtype_of<T>())][static_cast<int>(dtype_of<A>())];
+    ReduceRunFn sum = kernels().reduce_run[0][static_cast<int>(dtype_of<A>())];
+    auto block_sum = [&](const T* p, int64_t len, A* buf) {
+      A s;
+      cast(len, reinterpret_cast<const char*>(p), reinterpret_cast<char*>(buf));
+      sum(reinterpret_cast<const char*>(buf), len, 1, 0, &s);
+      return s;
+    };
+    if (unit_run(g_)) {
+      if (nout == 1 && get_num_threads() > 1 && nred >= 4 * kBuf) {
+        // block sums in parallel, added in order: the single-threaded bits
+        const T* p = in + offset_of(0, g_.kdims, g_.kstr);
+        const int64_t nb = (nred + kBuf - 1) / kBuf;
+        std::vector<A> part(nb);
+        parallel_for(nb, 4, [&](int64_t b, int64_t e) {
+          std::unique_ptr<A[]> buf(new A[kBuf]);
+          for (int64_t k = b; k < e; ++k) part[k] = block_sum(p + k * kBuf, std::min(kBuf, nred - k * kBuf), buf.get());
+        });
+        A total = A(0);
+        for (A v : part) total += v;
+        out[0] = total;
+        return;
+      }
+      parallel_for(nout, std::max<int64_t>(1, kMinTask / nred), [&](int64_t b, int64_t e) {
+        std::unique_ptr<A[]> buf(new A[std::min(kBuf, nred)]);
+        for (int64_t o = b; o < e; ++o) {
+          const T* p = in + offset_of(o, g_.kdims, g_.kstr);
+          A total = A(0);
+          for (int64_t c0 = 0; c0 < nred; c0 += kBuf) total += block_sum(p + c0, std::min(kBuf, nred - c0), buf.get());
+          out[o] = total;
+        }
+      });
+      return;
+    }
+    if (unit_rows(g_)) {
+      RowsPlan plan(g_);
+      plan.for_each([&](int64_t ioff, int64_t ooff, int64_t c0, int64_t c1) {
+        A* o = out + ooff;
+        const int64_t w = c1 - c0;
+        std::fill(o, o + w, A(0));
+        for (int64_t ro = 0; ro < plan.nrouter; ++ro) {
+          const T* rb = in + ioff + offset_of(ro, plan.rd, plan.rs);
+          for (int64_t r = 0; r < plan.nin; ++r) {
+            const T* row = rb + r * plan.sin;
+            for (int64_t j = 0; j < w; ++j) o[j] += A(row[j]);
+          }
+        }
+      });
+      return;
+    }
+    parallel_for(nout, std::max<int64_t>(1, 4096 / std::max<int64_t>(nred, 1)), [&](int64_t b, int64_t e) {
+      std::unique_ptr<A[]> buf(new A[std::min(kBuf, std::max<int64_t>(nred, 1))]);
+      for (int64_t o = b; o < e; ++o) {
+        const T* base = in + offset_of(o, g_.kdims, g_.kstr);
+        A total = A(0);
+        if (g_.rdims.size() <= 1) {  // gathered block by block, each summed pairwise
+          const int64_t s = g_.rstr.empty() ? 0 : g_.rstr[0];
+          for (int64_t c0 = 0; c0 < nred; c0 += kBuf) {
+            const int64_t len = std::min(kBuf, nred - c0);
+            for (int64_t k = 0; k < len; ++k) buf[k] = A(base[(c0 + k) * s]);
+            A part;
+            sum(reinterpret_cast<const char*>(buf.get()), len, 1, 0, &part);
+            total += part;
+          }
+        } else {
+          for (int64_t r = 0; r < nred; ++r) total += A(base[offset_of(r, g_.rdims, g_.rstr)]);
+        }
+        out[o] = total;
+      }
+    });
+  }
+
+ private:
+  Geometry g_;
+};
+
 // Complex sum/prod/any/all: a plain strided loop (numpy has no SIMD complex reductions either).
 // Sums are pairwise over each output's elements in order, as numpy's, so results agree to rounding.
 template <class T>
@@ -773,9 +947,39 @@ std::unique_ptr<backend::Kernel> prepare_reduce(const backend::StepDesc& step) {
     if (dt == DType::Complex64) return std::make_unique<ComplexReduceKernel<std::complex<float>>>(std::move(g), kind);
     return std::make_unique<ComplexReduceKernel<std::complex<double>>>(std::move(g), kind);
   }
+  const DType odt = step.output.dtype;
+  const Kind ik = kind_of(dt);
+  const bool int_in = ik == Kind::Bool || ik == Kind::Signed || ik == Kind::Unsigned;
+  if (kind == ReduceKind::CountNonzero || (kind == ReduceKind::Sum && int_in && (odt == DType::Int64 || odt == DType::UInt64) &&
+                                           dt != DType::Int64 && dt != DType::UInt64)) {
+    return dispatch_dtype(dt, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
+      using T = decltype(zero);
+      return std::make_unique<Int64AccKernel<T>>(std::move(g), kind == ReduceKind::CountNonzero);
+    });
+  }
+  if (kind == ReduceKind::Sum && int_in && (odt == DType::Float64 || odt == DType::Float32)) {
+    return dispatch_dtype(dt, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
+      using T = decltype(zero);
+      if constexpr (std::is_integral_v<T>) {
+        if (odt == DType::Float64) return std::make_unique<CastSumKernel<T, double>>(std::move(g));
+        return std::make_unique<CastSumKernel<T, float>>(std::move(g));
+      } else {
+        throw ValueError("[mnn.numpy.sum] internal: not an integer input");
+      }
+    });
+  }
+  if (dt != odt && kind != ReduceKind::Any && kind != ReduceKind::All)
+    throw ValueError("[mnn.numpy.sum] internal: reduction input and output dtypes differ");
   return dispatch_dtype(dt, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
+    constexpr bool kFloat = std::is_floating_point_v<T> || std::is_same_v<T, core::half>;
     switch (kind) {
+      case ReduceKind::NanMax:
+        if constexpr (kFloat) return std::make_unique<ReduceKernel<T, FMaxOp>>(std::move(g), 4);
+        else return std::make_unique<ReduceKernel<T, MaxOp>>(std::move(g), 2);
+      case ReduceKind::NanMin:
+        if constexpr (kFloat) return std::make_unique<ReduceKernel<T, FMinOp>>(std::move(g), 5);
+        else return std::make_unique<ReduceKernel<T, MinOp>>(std::move(g), 3);
       case ReduceKind::Sum: return std::make_unique<ReduceKernel<T, SumOp>>(std::move(g), 0);
       case ReduceKind::Prod: return std::make_unique<ReduceKernel<T, ProdOp>>(std::move(g), 1);
       case ReduceKind::Max: return std::make_unique<ReduceKernel<T, MaxOp>>(std::move(g), 2);

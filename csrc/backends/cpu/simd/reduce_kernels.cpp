@@ -157,6 +157,32 @@ struct MinOp {
   template <class C> static C init() { return std::numeric_limits<C>::max(); }
 };
 
+// NaN-skipping max/min (numpy's fmax/fmin, used by nanmax/nanmin): keep a unless b is a number
+// that beats it or a is NaN. Starting from NaN, a run with no number stays NaN (the all-NaN slice).
+struct FMaxOp {
+  template <class V> static V apply(V a, V b) {
+    if constexpr (std::is_arithmetic_v<V>) return (a >= b || b != b) ? a : b;
+    else return ((a >= b) | (b != b)) ? a : b;
+  }
+  template <class C> static C init() {
+    if constexpr (std::is_floating_point_v<C>) return std::numeric_limits<C>::quiet_NaN();
+    else return std::numeric_limits<C>::lowest();
+  }
+};
+struct FMinOp {
+  template <class V> static V apply(V a, V b) {
+    if constexpr (std::is_arithmetic_v<V>) return (a <= b || b != b) ? a : b;
+    else return ((a <= b) | (b != b)) ? a : b;
+  }
+  template <class C> static C init() {
+    if constexpr (std::is_floating_point_v<C>) return std::numeric_limits<C>::quiet_NaN();
+    else return std::numeric_limits<C>::max();
+  }
+};
+template <class Op>
+constexpr bool is_extreme_op_v = std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp> || std::is_same_v<Op, FMaxOp> ||
+                                 std::is_same_v<Op, FMinOp>;
+
 // Integer sums/products wrap: compute in the unsigned type of the same size.
 template <class T> struct Wrap { using type = T; };
 template <> struct Wrap<int8_t> { using type = uint8_t; };
@@ -379,7 +405,7 @@ void run_one(const T* p, int64_t n, calc_t<T>* acc) {
     for (int64_t i = 0; i < n; ++i) r *= C0(p[i]);
     *acc = r;
   } else {
-    using C = std::conditional_t<std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>, C0, typename Wrap<C0>::type>;
+    using C = std::conditional_t<is_extreme_op_v<Op>, C0, typename Wrap<C0>::type>;
     constexpr int N = lanes<T>();
     using V = vec<C, N>;
     C r = Op::template init<C0>();
@@ -461,7 +487,7 @@ class NextGroupPrefetch {
 template <class Op, class T, int G, int W, int PF>
 void rows_impl(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
   using C0 = calc_t<T>;
-  using C = std::conditional_t<std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>, C0, typename Wrap<C0>::type>;
+  using C = std::conditional_t<is_extreme_op_v<Op>, C0, typename Wrap<C0>::type>;
   constexpr bool kHalf = std::is_same_v<T, half>;
   constexpr int N = lanes<T>();
   T* acc = reinterpret_cast<T*>(accp);
@@ -510,7 +536,7 @@ void rows_fn(const char* base, int64_t stride, int64_t nrows, int64_t n, char* a
   // per row on the accumulator, against an add's 3), so four vectors of columns (four chains)
   // per step and four rows per pass: 10-20% faster than 8 x 2 on a 2048^2 and 1024^2 float32
   // axis-0 max (interleaved in-process A/B, medians of 41), the same at 4096x2048; 8 x 4 was not.
-  if constexpr (std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>) rows_impl<Op, T, 4, 4, 256>(base, stride, nrows, n, accp);
+  if constexpr (is_extreme_op_v<Op>) rows_impl<Op, T, 4, 4, 256>(base, stride, nrows, n, accp);
   else rows_impl<Op, T, 8, 2, 256>(base, stride, nrows, n, accp);
 }
 
@@ -523,6 +549,130 @@ template <class T>
 inline auto nonzero(T x) {
   if constexpr (std::is_same_v<T, half>) return (x.bits & 0x7fff) != 0;
   else return x != T(0);
+}
+
+// ---- widening sums and counts (acc int64) ----------------------------------------------------
+// A bool/integer sum read in the input's own type: numpy casts small integers to int64 first;
+// lanes of the input widened in registers give the same wrapped int64 (integer addition is
+// associative, so any lane order has the same bits). Narrow inputs add into 32-bit lanes, which
+// are flushed into int64 long before they could overflow.
+template <class T> struct Raw { using type = T; };
+template <> struct Raw<bool> { using type = uint8_t; };
+
+template <class T>
+int64_t wsum_one(const T* src, int64_t n) {
+  using U = typename Raw<T>::type;
+  const U* p = reinterpret_cast<const U*>(src);
+  int64_t total = 0, i = 0;
+  if constexpr (sizeof(U) >= 8) {
+    uint64_t r = 0;
+    for (; i < n; ++i) r += uint64_t(p[i]);
+    return int64_t(r);
+  } else if constexpr (sizeof(U) == 4) {
+    constexpr int N = kVecBytes / 8;
+    using W = vec<int64_t, N>;
+    using S = vec<U, N>;
+    W a0{}, a1{};
+    for (; i + 2 * N <= n; i += 2 * N) {
+      S x0, x1;
+      std::memcpy(&x0, p + i, sizeof(S)), std::memcpy(&x1, p + i + N, sizeof(S));
+      a0 += __builtin_convertvector(x0, W), a1 += __builtin_convertvector(x1, W);
+    }
+    a0 += a1;
+    for (int k = 0; k < N; ++k) total += a0[k];
+  } else {
+    constexpr int N = kVecBytes / 4;
+    using W = vec<int32_t, N>;
+    using S = vec<U, N>;
+    constexpr int64_t kFlush = 4096 * 4 * N;  // 4096 adds per lane of |x| < 2^16: < 2^31
+    while (i + 4 * N <= n) {
+      W a0{}, a1{}, a2{}, a3{};
+      const int64_t end = std::min(n - n % (4 * N), i + kFlush);
+      for (; i < end; i += 4 * N) {
+        S x0, x1, x2, x3;
+        std::memcpy(&x0, p + i, sizeof(S)), std::memcpy(&x1, p + i + N, sizeof(S));
+        std::memcpy(&x2, p + i + 2 * N, sizeof(S)), std::memcpy(&x3, p + i + 3 * N, sizeof(S));
+        a0 += __builtin_convertvector(x0, W), a1 += __builtin_convertvector(x1, W);
+        a2 += __builtin_convertvector(x2, W), a3 += __builtin_convertvector(x3, W);
+      }
+      a0 += a1, a2 += a3;
+      for (int k = 0; k < N; ++k) total += int64_t(a0[k]) + int64_t(a2[k]);
+    }
+  }
+  for (; i < n; ++i) total = int64_t(uint64_t(total) + uint64_t(int64_t(p[i])));
+  return total;
+}
+
+template <class T>
+void wsum_run(const char* src, int64_t n, int64_t count, int64_t stride, void* accp) {
+  auto* acc = static_cast<int64_t*>(accp);
+  for (int64_t c = 0; c < count; ++c) acc[c] = wsum_one<T>(reinterpret_cast<const T*>(src + c * stride), n);
+}
+
+// acc[j] += row_r[j] in int64 (wrapping), rows in order.
+template <class T>
+void wsum_rows(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
+  using U = typename Raw<T>::type;
+  uint64_t* acc = reinterpret_cast<uint64_t*>(accp);
+  for (int64_t r = 0; r < nrows; ++r) {
+    const U* row = reinterpret_cast<const U*>(base + r * stride);
+    for (int64_t j = 0; j < n; ++j) acc[j] += uint64_t(int64_t(row[j]));
+  }
+}
+
+// Lanes that are nonzero (NaN counts, -0.0 does not; float16 by its bits, as any/all).
+template <class T> struct CountLane { using type = T; };
+template <> struct CountLane<bool> { using type = uint8_t; };
+template <> struct CountLane<half> { using type = uint16_t; };
+
+template <class T>
+int64_t count_one(const T* src, int64_t n) {
+  using U = typename CountLane<T>::type;
+  using I = std::conditional_t<sizeof(U) == 1, int8_t,
+                               std::conditional_t<sizeof(U) == 2, int16_t, std::conditional_t<sizeof(U) == 4, int32_t, int64_t>>>;
+  const U* p = reinterpret_cast<const U*>(src);
+  constexpr int N = kVecBytes / sizeof(U);
+  using V = vec<U, N>;
+  using VI = vec<I, N>;
+  // per-lane counts in I: at most 2 * kSteps per flush, below I's maximum
+  constexpr int64_t kSteps = sizeof(I) == 1 ? 63 : 16384;
+  auto nz = [](V x) -> VI {
+    if constexpr (std::is_same_v<T, half>) x &= U(0x7fff);
+    return (VI)(x != U(0));
+  };
+  int64_t total = 0, i = 0;
+  while (i + 2 * N <= n) {
+    VI c0{}, c1{};
+    const int64_t end = std::min(n - n % (2 * N), i + kSteps * 2 * N);
+    for (; i < end; i += 2 * N) {
+      V x0, x1;
+      std::memcpy(&x0, p + i, sizeof(V)), std::memcpy(&x1, p + i + N, sizeof(V));
+      c0 -= nz(x0), c1 -= nz(x1);
+    }
+    for (int k = 0; k < N; ++k) total += int64_t(c0[k]) + int64_t(c1[k]);
+  }
+  for (; i < n; ++i) total += nonzero(reinterpret_cast<const T*>(p)[i]) ? 1 : 0;
+  return total;
+}
+
+template <class T>
+void count_run(const char* src, int64_t n, int64_t count, int64_t stride, void* accp) {
+  auto* acc = static_cast<int64_t*>(accp);
+  for (int64_t c = 0; c < count; ++c) acc[c] = count_one<T>(reinterpret_cast<const T*>(src + c * stride), n);
+}
+
+template <class T>
+void count_rows(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
+  using U = typename CountLane<T>::type;
+  int64_t* acc = reinterpret_cast<int64_t*>(accp);
+  for (int64_t r = 0; r < nrows; ++r) {
+    const U* row = reinterpret_cast<const U*>(base + r * stride);
+    if constexpr (std::is_same_v<T, half>) {
+      for (int64_t j = 0; j < n; ++j) acc[j] += (row[j] & 0x7fff) != 0;
+    } else {
+      for (int64_t j = 0; j < n; ++j) acc[j] += row[j] != U(0);
+    }
+  }
 }
 
 template <bool Any, class T>
@@ -892,6 +1042,17 @@ void fill_type(KernelTable& t, DType d) {
     t.arg_rows[0][i] = &arg_rows<true, T>;
     t.arg_rows[1][i] = &arg_rows<false, T>;
   }
+  if constexpr (is_float_v<T>) {
+    t.reduce_run[4][i] = &run_fn<FMaxOp, T>;
+    t.reduce_run[5][i] = &run_fn<FMinOp, T>;
+    t.reduce_rows[4][i] = &rows_fn<FMaxOp, T>;
+    t.reduce_rows[5][i] = &rows_fn<FMinOp, T>;
+  } else {
+    t.wsum_run[i] = &wsum_run<T>;
+    t.wsum_rows[i] = &wsum_rows<T>;
+  }
+  t.count_run[i] = &count_run<T>;
+  t.count_rows[i] = &count_rows<T>;
   t.bool_run[0][i] = &anyall_run<true, T>;
   t.bool_run[1][i] = &anyall_run<false, T>;
   t.bool_rows[0][i] = &anyall_rows<true, T>;
