@@ -70,16 +70,18 @@ struct MinOp {
   }
 };
 
-// numpy's fmax/fmin reductions (nanmax/nanmin): NaNs are skipped; from NaN, a NaN-only run stays NaN.
+// numpy's fmax/fmin reductions (nanmax/nanmin), as the SIMD kernels compute them: from -inf
+// (+inf) take a value only when it beats the running one, which a NaN never does. A slice that
+// ends at the start value is checked afterwards (ReduceKernel::fix_no_number).
 template <class A>
 struct FMaxOp {
-  static A init() { return std::numeric_limits<A>::quiet_NaN(); }
-  static A apply(A a, A b) { return (a >= b || b != b) ? a : b; }
+  static A init() { return -std::numeric_limits<A>::infinity(); }
+  static A apply(A a, A b) { return b > a ? b : a; }
 };
 template <class A>
 struct FMinOp {
-  static A init() { return std::numeric_limits<A>::quiet_NaN(); }
-  static A apply(A a, A b) { return (a <= b || b != b) ? a : b; }
+  static A init() { return std::numeric_limits<A>::infinity(); }
+  static A apply(A a, A b) { return b < a ? b : a; }
 };
 
 // numpy's pairwise summation for a contiguous-or-strided run of floats.
@@ -420,7 +422,9 @@ class ReduceKernel final : public backend::Kernel {
     if (unit_rows(g_)) {
       ReduceRowsFn fn = kernels().reduce_rows[kind_][dt];
       RowsPlan plan(g_);
-      const bool from_first = kind_ >= 2;  // max/min start from the first row, sum/prod from identity
+      // max/min start from the first row, sum/prod (and fmax/fmin, which must not start at a NaN)
+      // from their start value
+      const bool from_first = kind_ == 2 || kind_ == 3;
       plan.for_each([&](int64_t ioff, int64_t ooff, int64_t c0, int64_t c1) {
         T* o = out + ooff;
         const T* ib = in + ioff;
@@ -433,7 +437,7 @@ class ReduceKernel final : public backend::Kernel {
         }
       });
       // float16 rows round-trip through float, which quiets a signalling NaN numpy passes through
-      if constexpr (std::is_same_v<T, core::half>) fix_nans(in, out);
+      if (std::is_same_v<T, core::half> || kind_ >= 4) fix_nans(in, out);
       return;
     }
     // kept-innermost: accumulate whole rows of the output (reads in memory order)
@@ -453,7 +457,7 @@ class ReduceKernel final : public backend::Kernel {
         }
         for (int64_t j = b; j < e; ++j) out[j] = T(acc[j - b]);
       });
-      if constexpr (std::is_same_v<T, core::half>) fix_nans(in, out);
+      if (std::is_same_v<T, core::half> || kind_ >= 4) fix_nans(in, out);
       return;
     }
     // float16 with a kept dim innermost in memory: numpy runs its elementwise half loop, which
@@ -504,10 +508,26 @@ class ReduceKernel final : public backend::Kernel {
   // max/min outputs that came out NaN take the NaN numpy returns (see numpy_minmax_nan).
   void fix_nans(const T* in, T* out) const {
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, core::half>) {
-      if (kind_ < 2 || kind_ > 3) return;  // fmax/fmin: an all-NaN slice's NaN, any payload
+      if (kind_ >= 4) return fix_no_number(in, out);
+      if (kind_ < 2) return;
       const NanLoop loop = numpy_minmax_loop<T>(g_);
       for (int64_t o = 0; o < g_.nout; ++o)
         if (nan_of(out[o])) out[o] = numpy_minmax_nan(in + offset_of(o, g_.kdims, g_.kstr), g_, loop);
+    }
+  }
+  // fmax/fmin: an output left at the start value (-inf / +inf) is NaN when its slice holds no
+  // number at all (numpy's all-NaN slice), else it is that infinity. Rare, so a scan.
+  void fix_no_number(const T* in, T* out) const {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, core::half>) {
+      using A = acc_t<T>;
+      const A start = kind_ == 4 ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::infinity();
+      for (int64_t o = 0; o < g_.nout; ++o) {
+        if (A(out[o]) != start) continue;
+        const T* base = in + offset_of(o, g_.kdims, g_.kstr);
+        bool number = false;
+        for (int64_t r = 0; r < g_.nred && !number; ++r) number = !nan_of(base[offset_of(r, g_.rdims, g_.rstr)]);
+        if (!number) out[o] = T(std::numeric_limits<A>::quiet_NaN());
+      }
     }
   }
   Geometry g_;
@@ -814,7 +834,15 @@ class CastSumKernel final : public backend::Kernel {
     if (nout == 0) return;
     CastFn cast = kernels().cast[static_cast<int>(dtype_of<T>())][static_cast<int>(dtype_of<A>())];
     ReduceRunFn sum = kernels().reduce_run[0][static_cast<int>(dtype_of<A>())];
+    ReduceRunFn isum = kernels().wsum_run[static_cast<int>(dtype_of<T>())];
     auto block_sum = [&](const T* p, int64_t len, A* buf) {
+      if constexpr (std::is_same_v<A, double> && sizeof(T) <= 4) {
+        // |x| < 2^32 and 8192 of them: every partial sum of numpy's pairwise tree is an integer
+        // below 2^53, exact, so the block's float64 sum is its integer sum, converted once.
+        int64_t si;
+        isum(reinterpret_cast<const char*>(p), len, 1, 0, &si);
+        return double(si);
+      }
       A s;
       cast(len, reinterpret_cast<const char*>(p), reinterpret_cast<char*>(buf));
       sum(reinterpret_cast<const char*>(buf), len, 1, 0, &s);

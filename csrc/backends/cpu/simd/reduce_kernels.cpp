@@ -157,27 +157,18 @@ struct MinOp {
   template <class C> static C init() { return std::numeric_limits<C>::max(); }
 };
 
-// NaN-skipping max/min (numpy's fmax/fmin, used by nanmax/nanmin): keep a unless b is a number
-// that beats it or a is NaN. Starting from NaN, a run with no number stays NaN (the all-NaN slice).
+// NaN-skipping max/min (numpy's fmax/fmin, used by nanmax/nanmin): from -inf (+inf), take b only
+// when it beats a, which a NaN never does: one compare and one blend per element. A slice with
+// no number then comes out at the start value; the caller tells that from a real -inf (+inf).
+// Equal values keep a, as fmax keeps its first argument; every accumulator starts from the
+// start value, never from an element (a NaN would stick).
 struct FMaxOp {
-  template <class V> static V apply(V a, V b) {
-    if constexpr (std::is_arithmetic_v<V>) return (a >= b || b != b) ? a : b;
-    else return ((a >= b) | (b != b)) ? a : b;
-  }
-  template <class C> static C init() {
-    if constexpr (std::is_floating_point_v<C>) return std::numeric_limits<C>::quiet_NaN();
-    else return std::numeric_limits<C>::lowest();
-  }
+  template <class V> static V apply(V a, V b) { return (b > a) ? b : a; }
+  template <class C> static C init() { return -std::numeric_limits<C>::infinity(); }
 };
 struct FMinOp {
-  template <class V> static V apply(V a, V b) {
-    if constexpr (std::is_arithmetic_v<V>) return (a <= b || b != b) ? a : b;
-    else return ((a <= b) | (b != b)) ? a : b;
-  }
-  template <class C> static C init() {
-    if constexpr (std::is_floating_point_v<C>) return std::numeric_limits<C>::quiet_NaN();
-    else return std::numeric_limits<C>::max();
-  }
+  template <class V> static V apply(V a, V b) { return (b < a) ? b : a; }
+  template <class C> static C init() { return std::numeric_limits<C>::infinity(); }
 };
 template <class Op>
 constexpr bool is_extreme_op_v = std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp> || std::is_same_v<Op, FMaxOp> ||
@@ -410,7 +401,16 @@ void run_one(const T* p, int64_t n, calc_t<T>* acc) {
     using V = vec<C, N>;
     C r = Op::template init<C0>();
     int64_t i = 0;
-    if (n >= 4 * N) {
+    if constexpr (std::is_same_v<Op, FMaxOp> || std::is_same_v<Op, FMinOp>) {
+      if (n >= 4 * N) {
+      V a0 = V{} + r, a1 = a0, a2 = a0, a3 = a0;
+      for (; i + 4 * N <= n; i += 4 * N)
+        a0 = Op::apply(a0, load<N>(p + i)), a1 = Op::apply(a1, load<N>(p + i + N)),
+        a2 = Op::apply(a2, load<N>(p + i + 2 * N)), a3 = Op::apply(a3, load<N>(p + i + 3 * N));
+      V a = Op::apply(Op::apply(a0, a1), Op::apply(a2, a3));
+      for (int k = 0; k < N; ++k) r = Op::apply(r, C(a[k]));
+      }
+    } else if (n >= 4 * N) {
       V a0, a1, a2, a3;
       if constexpr (std::is_same_v<T, half>) {
         a0 = load<N>(p), a1 = load<N>(p + N), a2 = load<N>(p + 2 * N), a3 = load<N>(p + 3 * N);
@@ -442,10 +442,52 @@ void run_one(const T* p, int64_t n, calc_t<T>* acc) {
 #endif
 constexpr int kRuns = MNN_RUNS;
 
+// fmax/fmin of S runs of n at once, in lockstep: S streams keep more memory requests in flight
+// than one (as the sums' lockstep); two vectors per run per step.
+template <class Op, class T, int S>
+void fext_lockstep(const T* const* ps, int64_t n, calc_t<T>* out) {
+  using C = calc_t<T>;
+  constexpr int N = lanes<T>();
+  using V = vec<C, N>;
+  const C start = Op::template init<C>();
+  V a[S][2];
+  for (int s = 0; s < S; ++s) a[s][0] = a[s][1] = V{} + start;
+  int64_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N)
+    for (int s = 0; s < S; ++s)
+      a[s][0] = Op::apply(a[s][0], load<N>(ps[s] + i)), a[s][1] = Op::apply(a[s][1], load<N>(ps[s] + i + N));
+  for (int s = 0; s < S; ++s) {
+    V v = Op::apply(a[s][0], a[s][1]);
+    C r = start;
+    for (int k = 0; k < N; ++k) r = Op::apply(r, C(v[k]));
+    for (int64_t j = i; j < n; ++j) r = Op::apply(r, C(ps[s][j]));
+    out[s] = r;
+  }
+}
+
 template <class Op, class T>
 void run_fn(const char* src, int64_t n, int64_t count, int64_t stride, void* accp) {
   auto* acc = static_cast<calc_t<T>*>(accp);
   int64_t c = 0;
+  if constexpr (std::is_same_v<Op, FMaxOp> || std::is_same_v<Op, FMinOp>) {
+    using C = calc_t<T>;
+    if (count == 1 && n >= 4096) {  // one long run: its quarters in lockstep
+      const T* p = reinterpret_cast<const T*>(src);
+      const int64_t q = n / 4;
+      const T* ps[4] = {p, p + q, p + 2 * q, p + 3 * q};
+      C r[4];
+      fext_lockstep<Op, T, 4>(ps, q, r);
+      C v = Op::apply(Op::apply(r[0], r[1]), Op::apply(r[2], r[3]));
+      for (int64_t j = 4 * q; j < n; ++j) v = Op::apply(v, C(p[j]));
+      acc[0] = v;
+      return;
+    }
+    for (; c + 4 <= count; c += 4) {
+      const T* ps[4];
+      for (int s = 0; s < 4; ++s) ps[s] = reinterpret_cast<const T*>(src + (c + s) * stride);
+      fext_lockstep<Op, T, 4>(ps, n, acc + c);
+    }
+  }
   if constexpr (std::is_same_v<Op, SumOp> && is_float_v<T>) {
     if (n >= 256) {
       for (; c + kRuns <= count; c += kRuns) {
@@ -581,23 +623,33 @@ int64_t wsum_one(const T* src, int64_t n) {
     a0 += a1;
     for (int k = 0; k < N; ++k) total += a0[k];
   } else {
-    constexpr int N = kVecBytes / 4;
-    using W = vec<int32_t, N>;
-    using S = vec<U, N>;
-    constexpr int64_t kFlush = 4096 * 4 * N;  // 4096 adds per lane of |x| < 2^16: < 2^31
-    while (i + 4 * N <= n) {
-      W a0{}, a1{}, a2{}, a3{};
-      const int64_t end = std::min(n - n % (4 * N), i + kFlush);
-      for (; i < end; i += 4 * N) {
-        S x0, x1, x2, x3;
-        std::memcpy(&x0, p + i, sizeof(S)), std::memcpy(&x1, p + i + N, sizeof(S));
-        std::memcpy(&x2, p + i + 2 * N, sizeof(S)), std::memcpy(&x3, p + i + 3 * N, sizeof(S));
-        a0 += __builtin_convertvector(x0, W), a1 += __builtin_convertvector(x1, W);
-        a2 += __builtin_convertvector(x2, W), a3 += __builtin_convertvector(x3, W);
+    // 8/16-bit: the vector read as lanes twice as wide, the low and high halves added (each
+    // biased to unsigned: x ^ 0x80.. is x + 2^(bits-1) for signed x), into lanes of that width,
+    // flushed before they can overflow; the bias is taken off at the end.
+    using H = std::conditional_t<sizeof(U) == 1, uint16_t, uint32_t>;
+    constexpr int N = kVecBytes / sizeof(H);
+    constexpr int kBits = 8 * sizeof(U);
+    constexpr H kLow = H((H(1) << kBits) - 1);
+    constexpr H kBias = std::is_signed_v<U> ? H(H(1) << (kBits - 1)) : H(0);
+    constexpr H kBias2 = H(kBias | (kBias << kBits));
+    // per flush a lane gains at most 2 * 4 * kSteps * (2^bits - 1) < 2^(2 bits)
+    constexpr int64_t kSteps = sizeof(U) == 1 ? 32 : 8192;
+    using W = vec<H, N>;
+    int64_t biased = 0;
+    while (i + 4 * N * 2 <= n) {
+      W a0{}, a1{};
+      const int64_t end = std::min(n - n % (4 * N * 2), i + kSteps * 4 * N * 2);
+      for (; i < end; i += 4 * N * 2) {
+        W x0, x1, x2, x3;
+        std::memcpy(&x0, p + i, sizeof(W)), std::memcpy(&x1, p + i + 2 * N, sizeof(W));
+        std::memcpy(&x2, p + i + 4 * N, sizeof(W)), std::memcpy(&x3, p + i + 6 * N, sizeof(W));
+        x0 ^= kBias2, x1 ^= kBias2, x2 ^= kBias2, x3 ^= kBias2;
+        a0 += (x0 & kLow) + (x0 >> kBits) + (x1 & kLow) + (x1 >> kBits);
+        a1 += (x2 & kLow) + (x2 >> kBits) + (x3 & kLow) + (x3 >> kBits);
       }
-      a0 += a1, a2 += a3;
-      for (int k = 0; k < N; ++k) total += int64_t(a0[k]) + int64_t(a2[k]);
+      for (int k = 0; k < N; ++k) biased += int64_t(a0[k]) + int64_t(a1[k]);
     }
+    total = biased - int64_t(kBias) * i;
   }
   for (; i < n; ++i) total = int64_t(uint64_t(total) + uint64_t(int64_t(p[i])));
   return total;
