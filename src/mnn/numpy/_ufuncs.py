@@ -163,6 +163,12 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
     lo = a_min if a_min is not None else min
     hi = a_max if a_max is not None else max
     r = asarray(a)
+    if r.dtype.kind in "iu":  # NumPy 2 (NEP 50): a Python int bound outside the integer dtype's
+        info = _dtypes.iinfo(r.dtype)  # range on the side that cannot clip is dropped; the other side
+        if type(lo) is int and lo < info.min:  # raises OverflowError in maximum/minimum, as numpy
+            lo = None
+        if type(hi) is int and hi > info.max:
+            hi = None
     if lo is None and hi is None:
         return write_out(_core.copy(r), out, "clip")
     if lo is not None:

@@ -894,18 +894,21 @@ class CastSumKernel final : public backend::Kernel {
       std::unique_ptr<A[]> buf(new A[std::min(kBuf, std::max<int64_t>(nred, 1))]);
       for (int64_t o = b; o < e; ++o) {
         const T* base = in + offset_of(o, g_.kdims, g_.kstr);
+        // numpy: each innermost reduced run summed pairwise (8192-element blocks), the runs added
+        // in order
         A total = A(0);
-        if (g_.rdims.size() <= 1) {  // gathered block by block, each summed pairwise
-          const int64_t s = g_.rstr.empty() ? 0 : g_.rstr[0];
-          for (int64_t c0 = 0; c0 < nred; c0 += kBuf) {
-            const int64_t len = std::min(kBuf, nred - c0);
-            for (int64_t k = 0; k < len; ++k) buf[k] = A(base[(c0 + k) * s]);
+        const int64_t nin = g_.rdims.empty() ? 1 : g_.rdims.back(), s = g_.rstr.empty() ? 0 : g_.rstr.back();
+        std::vector<int64_t> od(g_.rdims.begin(), g_.rdims.end() - (g_.rdims.empty() ? 0 : 1));
+        std::vector<int64_t> os(g_.rstr.begin(), g_.rstr.end() - (g_.rstr.empty() ? 0 : 1));
+        for (int64_t ro = 0; ro < nred / std::max<int64_t>(nin, 1); ++ro) {
+          const T* run = base + offset_of(ro, od, os);
+          for (int64_t c0 = 0; c0 < nin; c0 += kBuf) {
+            const int64_t len = std::min(kBuf, nin - c0);
+            for (int64_t k = 0; k < len; ++k) buf[k] = A(run[(c0 + k) * s]);
             A part;
             sum(reinterpret_cast<const char*>(buf.get()), len, 1, 0, &part);
             total += part;
           }
-        } else {
-          for (int64_t r = 0; r < nred; ++r) total += A(base[offset_of(r, g_.rdims, g_.rstr)]);
         }
         out[o] = total;
       }
