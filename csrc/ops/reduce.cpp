@@ -107,6 +107,8 @@ static Array along_axis(const Array& a, std::optional<int64_t> axis, const char*
 
 Array argreduce(ArgKind kind, const Array& a, std::optional<int64_t> axis, bool keepdims, const char* fn) {
   if (is_complex(a.dtype())) throw TypeError(api_msg(fn, "complex input is not supported"));
+  if (!is_float(a.dtype()) && kind == ArgKind::NanArgmax) kind = ArgKind::Argmax;  // no NaN to skip
+  if (!is_float(a.dtype()) && kind == ArgKind::NanArgmin) kind = ArgKind::Argmin;
   int ax;
   Array src = along_axis(a, axis, fn, ax);
   if (src.ndim() == 0) src = reshape(src, {1}, fn);

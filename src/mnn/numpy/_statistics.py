@@ -819,6 +819,18 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):  #
 
 def _nanarg(a, axis, out, keepdims, fn, fill, arg):
     a = asarray(a)
+    if a.dtype.kind == "f" and a.size:
+        # one native search that treats NaN as -inf / +inf, as numpy's replacement; -1 marks an
+        # all-NaN slice
+        ax = None if axis is None else operator.index(axis)
+        if a.ndim == 0 and ax is not None:
+            if ax not in (0, -1):
+                raise _core.AxisError(f"[mnn.numpy.{fn}] axis {ax} is out of bounds for array of dimension 1")
+            ax = None
+        r = _core.argreduce(2 if fn == "nanargmax" else 3, a, ax, builtins.bool(keepdims), fn)
+        if _true(r < 0):
+            raise ValueError(f"[mnn.numpy.{fn}] All-NaN slice encountered")
+        return write_out(r, out, fn, "unsafe")
     a2, mask = _replace_nan(a, fill)
     if mask is not None and mask.size:
         m = _all(mask, axis) if not (a.ndim == 0 and axis is not None) else mask

@@ -588,14 +588,104 @@ class AnyAllKernel final : public backend::Kernel {
 template <class T>
 class ArgKernel final : public backend::Kernel {
  public:
-  ArgKernel(Geometry g, bool is_max) : g_(std::move(g)), max_(is_max) {}
+  ArgKernel(Geometry g, bool is_max, bool skip_nan) : g_(std::move(g)), max_(is_max), nan_(skip_nan) {}
   void run(char* const* inputs, char* output) override {
     const T* in = reinterpret_cast<const T*>(inputs[0]);
     int64_t* out = reinterpret_cast<int64_t*>(output);
-    using C = acc_t<T>;
     const int64_t n = g_.nred, s = g_.rstr.empty() ? 0 : g_.rstr[0];
-    const int dt = static_cast<int>(dtype_of<T>());
     if (g_.nout == 0) return;
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, core::half>) {
+      if (nan_) return run_nan(in, out, n, s);
+    }
+    run_plain(in, out, n, s);
+  }
+
+ private:
+  // nanargmax/nanargmin (numpy: NaNs replaced by -inf / +inf, then argmax / argmin). A run is
+  // searched as is first: when the index found is not a NaN the run holds none and that is the
+  // answer; otherwise it is searched again through a buffer with the NaNs replaced. -1: all NaN.
+  void run_nan(const T* in, int64_t* out, int64_t n, int64_t s) {
+    const int dt = static_cast<int>(dtype_of<T>());
+    ArgRunFn fn = kernels().arg_run[max_ ? 0 : 1][dt];
+    if (s == 1 || g_.kdims.empty() || g_.kstr.back() != 1) {
+      parallel_for(g_.nout, std::max<int64_t>(1, kMinTask / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+        for_offsets(b, e, [&](int64_t o, int64_t off) {
+          const T* base = in + off;
+          if (s == 1) {
+            const int64_t i = fn(reinterpret_cast<const char*>(base), n);
+            if (!nan_of(base[i])) {
+              out[o] = i;
+              return;
+            }
+          }
+          out[o] = replaced_run(fn, base, n, s);
+        });
+      });
+      return;
+    }
+    // short strided slices along a kept unit-stride dim (axis 0 of a matrix): rows in order,
+    // each column keeping its best (NaN replaced) value and whether it met a number
+    const int64_t w = g_.kdims.back(), nouter = g_.nout / w;
+    parallel_for(nouter, 1, [&](int64_t b, int64_t e) {
+      using C = acc_t<T>;
+      const C fill = C(max_ ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::infinity());
+      std::unique_ptr<C[]> best(new C[w]);
+      std::unique_ptr<char[]> seen(new char[w]);
+      for (int64_t ob = b; ob < e; ++ob) {
+        const T* base = in + offset_of(ob * w, g_.kdims, g_.kstr);
+        int64_t* o = out + ob * w;
+        for (int64_t r = 0; r < n; ++r) {
+          const T* row = base + r * s;
+          for (int64_t j = 0; j < w; ++j) {
+            const bool num = !nan_of(row[j]);
+            const C v = num ? C(row[j]) : fill;
+            if (r == 0 || (max_ ? v > best[j] : v < best[j])) best[j] = v, o[j] = r;
+            seen[j] = r == 0 ? num : (seen[j] | num);
+          }
+        }
+        for (int64_t j = 0; j < w; ++j)
+          if (!seen[j]) o[j] = -1;
+      }
+    });
+  }
+
+  // The NaN-replaced search of base[0], base[s], ..., chunk by chunk through a buffer; a later
+  // chunk wins only with a strictly better value (numpy's first index). -1 when all are NaN.
+  int64_t replaced_run(ArgRunFn fn, const T* base, int64_t n, int64_t s) const {
+    using C = acc_t<T>;
+    constexpr int64_t kBuf = 2048;
+    alignas(64) T buf[kBuf];
+    const T fill = T(max_ ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::infinity());
+    C best{};
+    int64_t bi = -1;
+    bool number = false;
+    for (int64_t c0 = 0; c0 < n; c0 += kBuf) {
+      const int64_t len = std::min(kBuf, n - c0);
+      const T* src = buf;
+      if (s == 1) {  // a chunk without NaN is searched in place (its index is not a NaN)
+        const int64_t j = fn(reinterpret_cast<const char*>(base + c0), len);
+        if (!nan_of(base[c0 + j])) src = base + c0;
+      }
+      if (src == buf) {
+        for (int64_t k = 0; k < len; ++k) {
+          const T v = base[(c0 + k) * s];
+          const bool num = !nan_of(v);
+          number |= num;
+          buf[k] = num ? v : fill;
+        }
+      } else {
+        number = true;
+      }
+      const int64_t j = fn(reinterpret_cast<const char*>(src), len);
+      const C v = C(src[j]);
+      if (bi < 0 || (max_ ? v > best : v < best)) best = v, bi = c0 + j;
+    }
+    return number ? bi : -1;
+  }
+
+  void run_plain(const T* in, int64_t* out, int64_t n, int64_t s) {
+    using C = acc_t<T>;
+    const int dt = static_cast<int>(dtype_of<T>());
     if (s == 1) {
       ArgRunFn fn = kernels().arg_run[max_ ? 0 : 1][dt];
       if (g_.nout == 1 && get_num_threads() > 1 && n >= 4 * kMinTask) {
@@ -668,7 +758,6 @@ class ArgKernel final : public backend::Kernel {
     });
   }
 
- private:
   // f(o, offset of output o's first element) for o in [b, e), the offset carried from one
   // output to the next (a division per output and dim cost as much as a short row's search).
   template <class F>
@@ -743,7 +832,7 @@ class ArgKernel final : public backend::Kernel {
   }
 
   Geometry g_;
-  bool max_;
+  bool max_, nan_;
 };
 
 // Bool/integer reductions into int64 that read the input in its own type: a sum accumulated in
@@ -981,8 +1070,8 @@ std::unique_ptr<backend::Kernel> prepare_reduce(const backend::StepDesc& step) {
   const DType odt = step.output.dtype;
   const Kind ik = kind_of(dt);
   const bool int_in = ik == Kind::Bool || ik == Kind::Signed || ik == Kind::Unsigned;
-  if (kind == ReduceKind::CountNonzero || (kind == ReduceKind::Sum && int_in && (odt == DType::Int64 || odt == DType::UInt64) &&
-                                           dt != DType::Int64 && dt != DType::UInt64)) {
+  if (kind == ReduceKind::CountNonzero ||
+      (kind == ReduceKind::Sum && int_in && dt != odt && (odt == DType::Int64 || odt == DType::UInt64))) {
     return dispatch_dtype(dt, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
       using T = decltype(zero);
       return std::make_unique<Int64AccKernel<T>>(std::move(g), kind == ReduceKind::CountNonzero);
@@ -1023,7 +1112,7 @@ std::unique_ptr<backend::Kernel> prepare_reduce(const backend::StepDesc& step) {
 
 std::unique_ptr<backend::Kernel> prepare_argreduce(const backend::StepDesc& step) {
   const auto& p = step.params->ints;
-  bool is_max = p[0] == 0;
+  bool is_max = p[0] == 0 || p[0] == 2, skip_nan = p[0] >= 2;
   Geometry g;
   const auto& in = step.inputs[0];
   for (size_t i = 0; i < in.shape.size(); ++i) {
@@ -1038,7 +1127,7 @@ std::unique_ptr<backend::Kernel> prepare_argreduce(const backend::StepDesc& step
   g.nred = in.shape[p[1]];
   return dispatch_dtype(in.dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
-    return std::make_unique<ArgKernel<T>>(std::move(g), is_max);
+    return std::make_unique<ArgKernel<T>>(std::move(g), is_max, skip_nan);
   });
 }
 
