@@ -169,6 +169,12 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
             lo = None
         if type(hi) is int and hi > info.max:
             hi = None
+        lo_ok = lo is None or (type(lo) is int and info.min <= lo <= info.max)
+        hi_ok = hi is None or (type(hi) is int and info.min <= hi <= info.max)
+        if lo_ok and hi_ok and (lo is not None or hi is not None):  # one native pass, same dtype
+            lo_v = info.min if lo is None else lo
+            hi_v = info.max if hi is None else hi
+            return write_out(_core.prim("clip_int", [r], [lo_v, hi_v], []), out, "clip")
     if lo is None and hi is None:
         return write_out(_core.copy(r), out, "clip")
     if lo is not None:
