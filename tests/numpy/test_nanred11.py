@@ -175,6 +175,33 @@ def test_nanarg_all_nan(fn):
         _same(r, e)
 
 
+@pytest.mark.parametrize("fn", ["nanargmax", "nanargmin"])
+def test_nanarg_long_runs(fn):
+    """Runs longer than the kernel's 2048-element chunks: NaN-only chunks, ties with the value
+    a NaN stands for (-inf / +inf) across chunks, NaN at chunk edges."""
+    worst = -numpy.inf if fn == "nanargmax" else numpy.inf
+    n = 5000
+    cases = []
+    x = numpy.full(n, numpy.nan)
+    x[3000] = worst  # chunk 0 all NaN (its NaNs count as `worst`, index 0 wins)
+    cases.append(x)
+    x = numpy.full(n, numpy.nan)
+    x[4999] = 1.0
+    cases.append(x)
+    x = _rng(3).standard_normal(n)
+    x[[0, 2047, 2048, 4095, 4096]] = numpy.nan
+    cases.append(x)
+    x = numpy.full(n, worst)
+    x[10] = numpy.nan
+    cases.append(x)
+    for x in cases:
+        for dt in ("float32", "float64"):
+            y = x.astype(dt)
+            for v in (y, y[::-1], numpy.stack([y, y[::-1]]).T.copy().T):
+                r, e, _, _ = _both(fn, v, axis=-1)
+                _same(r, e)
+
+
 # ---- count_nonzero -----------------------------------------------------------------------------
 
 CNZ_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "float16", "float32",
@@ -271,12 +298,23 @@ def test_sum_mean_views_out():
 
 # ---- clip of uint8 -----------------------------------------------------------------------------
 
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "int32", "uint64"])
 @pytest.mark.parametrize("shape", [(7,), (37, 53), (3, 17, 129)])
-def test_clip_uint8(shape):
-    x = _ints(shape, "uint8")
-    for lo, hi in ((10, 200), (0, 255), (None, 100), (50, None), (200, 10), (-5, 300), (-5, None)):
-        r, e, _, _ = _both("clip", x, lo, hi)
-        _same(r, e)
+def test_clip_int(dtype, shape):
+    x = _ints(shape, dtype)
+    for lo, hi in ((10, 200), (0, 255), (None, 100), (50, None), (200, 10), (-5, 300), (-5, None), (None, -5),
+                   (300, None), (-200, 2 ** 64)):
+        try:
+            e = numpy.clip(x, lo, hi)
+        except OverflowError:  # a bound outside the dtype on the side that clips (NEP 50)
+            with pytest.raises(OverflowError):
+                mp.clip(mp.asarray(x), lo, hi)
+            continue
+        _same(mp.clip(mp.asarray(x), lo, hi), e)
+    if dtype == "uint64":
+        _same(mp.clip(mp.asarray(x), 2 ** 63 + 5, 2 ** 64 - 3), numpy.clip(x, 2 ** 63 + 5, 2 ** 64 - 3))
+    if dtype != "uint8":
+        return
     _same(mp.clip(mp.asarray(x)[..., ::2], 3, 90), numpy.clip(x[..., ::2], 3, 90))
     out = mp.zeros(shape, dtype="uint8")
     assert mp.clip(mp.asarray(x), 3, 90, out=out) is out

@@ -174,6 +174,8 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
         if lo_ok and hi_ok and (lo is not None or hi is not None):  # one native pass, same dtype
             lo_v = info.min if lo is None else lo
             hi_v = info.max if hi is None else hi
+            # params are int64: uint64 bounds pass as their two's complement, read back as uint64
+            lo_v, hi_v = [v - (1 << 64) if v >= (1 << 63) else v for v in (lo_v, hi_v)]
             return write_out(_core.prim("clip_int", [r], [lo_v, hi_v], []), out, "clip")
     if lo is None and hi is None:
         return write_out(_core.copy(r), out, "clip")

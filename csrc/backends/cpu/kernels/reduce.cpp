@@ -662,8 +662,9 @@ class ArgKernel final : public backend::Kernel {
     for (int64_t c0 = 0; c0 < n; c0 += kBuf) {
       const int64_t len = std::min(kBuf, n - c0);
       const T* src = buf;
+      int64_t j = -1;
       if (s == 1) {  // a chunk without NaN is searched in place (its index is not a NaN)
-        const int64_t j = fn(reinterpret_cast<const char*>(base + c0), len);
+        j = fn(reinterpret_cast<const char*>(base + c0), len);
         if (!nan_of(base[c0 + j])) src = base + c0;
       }
       if (src == buf) {
@@ -673,10 +674,10 @@ class ArgKernel final : public backend::Kernel {
           number |= num;
           buf[k] = num ? v : fill;
         }
+        j = fn(reinterpret_cast<const char*>(src), len);
       } else {
         number = true;
       }
-      const int64_t j = fn(reinterpret_cast<const char*>(src), len);
       const C v = C(src[j]);
       if (bi < 0 || (max_ ? v > best : v < best)) best = v, bi = c0 + j;
     }
