@@ -420,6 +420,48 @@ def w_argreduce():
              lambda lib, t: {"GB/s": 8 * r * c / t / 1e9})]
 
 
+def w_nanred():
+    """nanmax along axis 1 (float32 with NaNs), count_nonzero, mean of int32 along axis 1, sum of
+    bool, clip of uint8: reductions that read a narrow or NaN-holding input in one native pass."""
+    r, c = (512, 256) if ARGS.quick else (4096, 2048)
+    d = DATA.normal("nanred", (r, c))
+    derived = {}
+
+    def inputs(lib):  # the same values in both libraries, made once per library by its own ops
+        if lib not in derived:
+            m = mnp if lib == "mnn" else np
+            x = d[lib]
+            vals = {"nan": m.where(x > 1.5, m.float32(float("nan")), x), "i32": (x * 1000).astype(m.int32),
+                    "b": x > 0, "u8": m.clip(x * 40 + 128, 0, 255).astype(m.uint8), "z": m.where(x > 0, x, 0)}
+            if lib == "mnn":
+                mnn.eval(*vals.values())
+            derived[lib] = vals
+        return derived[lib]
+
+    def mk(fn, key):
+        def make(lib):
+            if lib not in ("numpy", "mnn"):
+                return None
+            x = inputs(lib)[key]
+            if lib == "mnn":
+                def f():
+                    y = fn(mnp, x)
+                    mnn.eval(y)
+                    return y
+                return f
+            return lambda: fn(np, x)
+        return make
+
+    def gbs(nbytes):
+        return lambda lib, t: {"GB/s": nbytes * r * c / t / 1e9}
+
+    return [(f"nanmax axis 1 {r}x{c} f32", mk(lambda m, x: m.nanmax(x, axis=1), "nan"), 1, gbs(4)),
+            (f"count_nonzero {r}x{c} f32", mk(lambda m, x: m.count_nonzero(x), "z"), 1, gbs(4)),
+            (f"mean axis 1 {r}x{c} i32", mk(lambda m, x: m.mean(x, axis=1), "i32"), 1, gbs(4)),
+            (f"sum {r}x{c} bool", mk(lambda m, x: m.sum(x), "b"), 1, gbs(1)),
+            (f"clip u8 {r}x{c} [10, 200]", mk(lambda m, x: m.clip(x, 10, 200), "u8"), 1, gbs(2))]
+
+
 def w_einsum():
     """einsum: a batched matmul spelled as einsum, and a three-operand chain (contraction order)."""
     b, n = (8, 64) if ARGS.quick else (64, 128)
@@ -1020,6 +1062,7 @@ WORKLOADS.append(("random", w_random))
 WORKLOADS.append(("strings", w_strings))
 WORKLOADS.append(("strided", w_strided))
 WORKLOADS.append(("argreduce", w_argreduce))
+WORKLOADS.append(("nanred", w_nanred))
 
 
 def _count(n):

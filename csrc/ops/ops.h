@@ -48,11 +48,16 @@ struct Index {
 Array basic_index(const Array& a, const std::vector<Index>& idx);
 
 // ---- reductions (ops/reduce.cpp) ----
-enum class ReduceKind : int64_t { Sum = 0, Prod = 1, Max = 2, Min = 3, Any = 4, All = 5 };
+// NanMax/NanMin skip NaN (numpy's fmax/fmin reductions: an all-NaN slice gives NaN; non-float
+// inputs reduce as Max/Min). CountNonzero counts elements != 0 into int64, reading the raw input.
+enum class ReduceKind : int64_t { Sum = 0, Prod = 1, Max = 2, Min = 3, Any = 4, All = 5, NanMax = 6, NanMin = 7,
+                                  CountNonzero = 8 };
 // axes empty + all_axes: reduce everything. dtype: numpy's `dtype=` argument.
 Array reduce(ReduceKind kind, const Array& a, std::vector<int64_t> axes, bool all_axes, bool keepdims,
              std::optional<DType> dtype, const char* fn);
-enum class ArgKind : int64_t { Argmax = 0, Argmin = 1 };
+// NanArgmax/NanArgmin: numpy's nanargmax/nanargmin (a NaN counts as -inf / +inf); an all-NaN
+// slice gives index -1, which the Python layer turns into numpy's ValueError.
+enum class ArgKind : int64_t { Argmax = 0, Argmin = 1, NanArgmax = 2, NanArgmin = 3 };
 Array argreduce(ArgKind kind, const Array& a, std::optional<int64_t> axis, bool keepdims, const char* fn);
 enum class ScanKind : int64_t { Cumsum = 0, Cumprod = 1 };
 Array scan(ScanKind kind, const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype, const char* fn);

@@ -21,6 +21,8 @@ static const char* reduce_word(ReduceKind k) {
   switch (k) {
     case ReduceKind::Max: return "maximum";
     case ReduceKind::Min: return "minimum";
+    case ReduceKind::NanMax: return "fmax";
+    case ReduceKind::NanMin: return "fmin";
     default: return "reduction";
   }
 }
@@ -38,14 +40,22 @@ Array reduce(ReduceKind kind, const Array& a, std::vector<int64_t> axes, bool al
       red[x] = 1;
     }
   }
-  if (is_complex(a.dtype()) && (kind == ReduceKind::Max || kind == ReduceKind::Min))
+  const bool extreme = kind == ReduceKind::Max || kind == ReduceKind::Min || kind == ReduceKind::NanMax ||
+                       kind == ReduceKind::NanMin;
+  if (is_complex(a.dtype()) && extreme)
     throw TypeError(api_msg(fn, "ordering reductions of complex arrays are not supported"));
+  if (is_complex(a.dtype()) && kind == ReduceKind::CountNonzero)
+    throw TypeError(api_msg(fn, "complex input is not supported"));
+  // Integers hold no NaN: nanmax/nanmin are max/min there.
+  if (!is_float(a.dtype()) && kind == ReduceKind::NanMax) kind = ReduceKind::Max;
+  if (!is_float(a.dtype()) && kind == ReduceKind::NanMin) kind = ReduceKind::Min;
   DType out;
   switch (kind) {
     case ReduceKind::Sum:
     case ReduceKind::Prod: out = dtype ? *dtype : accumulation_dtype(a.dtype()); break;
     case ReduceKind::Any:
     case ReduceKind::All: out = DType::Bool; break;
+    case ReduceKind::CountNonzero: out = DType::Int64; break;
     default: out = dtype ? *dtype : a.dtype(); break;
   }
   Params p;
@@ -62,18 +72,24 @@ Array reduce(ReduceKind kind, const Array& a, std::vector<int64_t> axes, bool al
       kshape.push_back(a.shape()[i]);
     }
   }
-  if ((kind == ReduceKind::Max || kind == ReduceKind::Min) && (empty_reduce || (nd == 0 && a.size() == 0)))
+  if (extreme && (empty_reduce || (nd == 0 && a.size() == 0)))
     throw ValueError(api_msg(fn, std::string("zero-size array to reduction operation ") + reduce_word(kind) +
                                      " which has no identity"));
   NodePtr in = a.node();
   // bfloat16 has no reduce kernels: it reduces in float32 (sum accumulates there) and the result
   // is rounded once at the end.
   const DType work = out == DType::BFloat16 ? DType::Float32 : out;
-  if ((kind == ReduceKind::Any || kind == ReduceKind::All) && in->dtype == DType::BFloat16)
-    in = make_node(Op::Cast, DType::Float32, in->shape, {in}, {}, in->dtype);
-  // The kernel reads inputs in the result dtype (numpy casts to `dtype=` first); any/all read raw.
-  if (kind != ReduceKind::Any && kind != ReduceKind::All && in->dtype != work)
-    in = make_node(Op::Cast, work, in->shape, {in}, {}, in->dtype);
+  const bool raw = kind == ReduceKind::Any || kind == ReduceKind::All || kind == ReduceKind::CountNonzero;
+  if (raw && in->dtype == DType::BFloat16) in = make_node(Op::Cast, DType::Float32, in->shape, {in}, {}, in->dtype);
+  // A sum of bools/integers into int64/uint64 (numpy's default) or float32/float64 (mean, dtype=)
+  // reads the narrow input and widens in the kernel: no widened copy of the input. (The float
+  // kernel casts 8192 elements at a time and sums each block pairwise, as numpy's buffered cast.)
+  const Kind ik = kind_of(in->dtype);
+  const bool widen = kind == ReduceKind::Sum && in->dtype != DType::BFloat16 &&
+                     (ik == Kind::Bool || ik == Kind::Signed || ik == Kind::Unsigned) &&
+                     (work == DType::Int64 || work == DType::UInt64 || work == DType::Float64 || work == DType::Float32);
+  // Otherwise the kernel reads inputs in the result dtype (numpy casts to `dtype=` first).
+  if (!raw && !widen && in->dtype != work) in = make_node(Op::Cast, work, in->shape, {in}, {}, in->dtype);
   NodePtr red_node = make_node(Op::Reduce, work, shape, {in}, p);
   if (work != out) red_node = make_node(Op::Cast, out, shape, {red_node}, {}, work);
   Array r = finish(red_node, {&a});
@@ -91,6 +107,8 @@ static Array along_axis(const Array& a, std::optional<int64_t> axis, const char*
 
 Array argreduce(ArgKind kind, const Array& a, std::optional<int64_t> axis, bool keepdims, const char* fn) {
   if (is_complex(a.dtype())) throw TypeError(api_msg(fn, "complex input is not supported"));
+  if (!is_float(a.dtype()) && kind == ArgKind::NanArgmax) kind = ArgKind::Argmax;  // no NaN to skip
+  if (!is_float(a.dtype()) && kind == ArgKind::NanArgmin) kind = ArgKind::Argmin;
   int ax;
   Array src = along_axis(a, axis, fn, ax);
   if (src.ndim() == 0) src = reshape(src, {1}, fn);

@@ -194,10 +194,15 @@ def lexsort(keys, axis=-1):
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
+    from ._common import axis_tuple
+    from ._reductions import _zero_d_axis
     from ._reductions import sum as _sum
     a = asarray(a)
-    nz = a if a.dtype == _B else a != 0
-    return _sum(nz, axis=axis, dtype=_I64, keepdims=keepdims)
+    if a.dtype.kind == "c":
+        return _sum(a != 0, axis=axis, dtype=_I64, keepdims=keepdims)
+    # one native pass counting x != 0 into int64 (numpy's intp), no boolean temporary
+    axis = _zero_d_axis(a, axis)
+    return _core.reduce(8, a, axis_tuple(axis, "count_nonzero"), bool(keepdims), None, "count_nonzero")
 
 
 def _sort_method(self, axis=-1, kind=None, order=None, *, stable=None):

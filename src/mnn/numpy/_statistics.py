@@ -785,22 +785,18 @@ def _nan_extreme(a, axis, out, keepdims, fn, fill, reduce_fn):
     a = asarray(a)
     if a.dtype.kind != "f":
         return reduce_fn(a, axis, out, keepdims)
-    if a.size == 0:  # an error only when a reduced axis is empty (no NaN to drop either way)
-        try:
-            return write_out(reduce_fn(a, axis, None, keepdims), out, fn, "unsafe")
-        except ValueError as e:
-            if "zero-size" not in str(e):
-                raise
-            op = "fmin" if fn == "nanmin" else "fmax"
-            raise ValueError(f"[mnn.numpy.{fn}] zero-size array to reduction operation {op} which has no identity") \
-                from None
-    a2, mask = _replace_nan(a, fill)
-    r = reduce_fn(a2, axis, None, keepdims)
-    allnan = _all(mask, axis, keepdims=keepdims)
-    if _true(allnan):
+    # One native pass that skips NaN (numpy's fmax/fmin reduce); an all-NaN slice comes out NaN.
+    kind = _NANMAX if fn == "nanmax" else _NANMIN
+    from ._common import axis_tuple
+    from ._reductions import _zero_d_axis
+    axis = _zero_d_axis(a, axis)
+    r = _core.reduce(kind, a, axis_tuple(axis, fn), builtins.bool(keepdims), None, fn)
+    if r.size and _true(_isnan(r)):
         _warn("All-NaN slice encountered", 4)
-        r = where(allnan, _core.scalar(float("nan"), a.dtype._code), r).astype(a.dtype)
     return write_out(r, out, fn, "unsafe")
+
+
+_NANMAX, _NANMIN, _COUNT_NONZERO = 6, 7, 8
 
 
 def _unsupported(fn, **kw):
@@ -823,6 +819,18 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):  #
 
 def _nanarg(a, axis, out, keepdims, fn, fill, arg):
     a = asarray(a)
+    if a.dtype.kind == "f" and a.size:
+        # one native search that treats NaN as -inf / +inf, as numpy's replacement; -1 marks an
+        # all-NaN slice
+        ax = None if axis is None else operator.index(axis)
+        if a.ndim == 0 and ax is not None:
+            if ax not in (0, -1):
+                raise _core.AxisError(f"[mnn.numpy.{fn}] axis {ax} is out of bounds for array of dimension 1")
+            ax = None
+        r = _core.argreduce(2 if fn == "nanargmax" else 3, a, ax, builtins.bool(keepdims), fn)
+        if _true(r < 0):
+            raise ValueError(f"[mnn.numpy.{fn}] All-NaN slice encountered")
+        return write_out(r, out, fn, "unsafe")
     a2, mask = _replace_nan(a, fill)
     if mask is not None and mask.size:
         m = _all(mask, axis) if not (a.ndim == 0 and axis is not None) else mask

@@ -163,6 +163,20 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
     lo = a_min if a_min is not None else min
     hi = a_max if a_max is not None else max
     r = asarray(a)
+    if r.dtype.kind in "iu":  # NumPy 2 (NEP 50): a Python int bound outside the integer dtype's
+        info = _dtypes.iinfo(r.dtype)  # range on the side that cannot clip is dropped; the other side
+        if type(lo) is int and lo < info.min:  # raises OverflowError in maximum/minimum, as numpy
+            lo = None
+        if type(hi) is int and hi > info.max:
+            hi = None
+        lo_ok = lo is None or (type(lo) is int and info.min <= lo <= info.max)
+        hi_ok = hi is None or (type(hi) is int and info.min <= hi <= info.max)
+        if lo_ok and hi_ok and (lo is not None or hi is not None):  # one native pass, same dtype
+            lo_v = info.min if lo is None else lo
+            hi_v = info.max if hi is None else hi
+            # params are int64: uint64 bounds pass as their two's complement, read back as uint64
+            lo_v, hi_v = [v - (1 << 64) if v >= (1 << 63) else v for v in (lo_v, hi_v)]
+            return write_out(_core.prim("clip_int", [r], [lo_v, hi_v], []), out, "clip")
     if lo is None and hi is None:
         return write_out(_core.copy(r), out, "clip")
     if lo is not None:

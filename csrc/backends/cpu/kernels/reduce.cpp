@@ -70,6 +70,20 @@ struct MinOp {
   }
 };
 
+// numpy's fmax/fmin reductions (nanmax/nanmin), as the SIMD kernels compute them: from -inf
+// (+inf) take a value only when it beats the running one, which a NaN never does. A slice that
+// ends at the start value is checked afterwards (ReduceKernel::fix_no_number).
+template <class A>
+struct FMaxOp {
+  static A init() { return -std::numeric_limits<A>::infinity(); }
+  static A apply(A a, A b) { return b > a ? b : a; }
+};
+template <class A>
+struct FMinOp {
+  static A init() { return std::numeric_limits<A>::infinity(); }
+  static A apply(A a, A b) { return b < a ? b : a; }
+};
+
 // numpy's pairwise summation for a contiguous-or-strided run of floats.
 template <class T, class A>
 A pairwise_sum(const T* p, int64_t n, int64_t stride) {
@@ -408,7 +422,9 @@ class ReduceKernel final : public backend::Kernel {
     if (unit_rows(g_)) {
       ReduceRowsFn fn = kernels().reduce_rows[kind_][dt];
       RowsPlan plan(g_);
-      const bool from_first = kind_ >= 2;  // max/min start from the first row, sum/prod from identity
+      // max/min start from the first row, sum/prod (and fmax/fmin, which must not start at a NaN)
+      // from their start value
+      const bool from_first = kind_ == 2 || kind_ == 3;
       plan.for_each([&](int64_t ioff, int64_t ooff, int64_t c0, int64_t c1) {
         T* o = out + ooff;
         const T* ib = in + ioff;
@@ -421,7 +437,7 @@ class ReduceKernel final : public backend::Kernel {
         }
       });
       // float16 rows round-trip through float, which quiets a signalling NaN numpy passes through
-      if constexpr (std::is_same_v<T, core::half>) fix_nans(in, out);
+      if (std::is_same_v<T, core::half> || kind_ >= 4) fix_nans(in, out);
       return;
     }
     // kept-innermost: accumulate whole rows of the output (reads in memory order)
@@ -441,7 +457,7 @@ class ReduceKernel final : public backend::Kernel {
         }
         for (int64_t j = b; j < e; ++j) out[j] = T(acc[j - b]);
       });
-      if constexpr (std::is_same_v<T, core::half>) fix_nans(in, out);
+      if (std::is_same_v<T, core::half> || kind_ >= 4) fix_nans(in, out);
       return;
     }
     // float16 with a kept dim innermost in memory: numpy runs its elementwise half loop, which
@@ -492,10 +508,26 @@ class ReduceKernel final : public backend::Kernel {
   // max/min outputs that came out NaN take the NaN numpy returns (see numpy_minmax_nan).
   void fix_nans(const T* in, T* out) const {
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, core::half>) {
+      if (kind_ >= 4) return fix_no_number(in, out);
       if (kind_ < 2) return;
       const NanLoop loop = numpy_minmax_loop<T>(g_);
       for (int64_t o = 0; o < g_.nout; ++o)
         if (nan_of(out[o])) out[o] = numpy_minmax_nan(in + offset_of(o, g_.kdims, g_.kstr), g_, loop);
+    }
+  }
+  // fmax/fmin: an output left at the start value (-inf / +inf) is NaN when its slice holds no
+  // number at all (numpy's all-NaN slice), else it is that infinity. Rare, so a scan.
+  void fix_no_number(const T* in, T* out) const {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, core::half>) {
+      using A = acc_t<T>;
+      const A start = kind_ == 4 ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::infinity();
+      for (int64_t o = 0; o < g_.nout; ++o) {
+        if (A(out[o]) != start) continue;
+        const T* base = in + offset_of(o, g_.kdims, g_.kstr);
+        bool number = false;
+        for (int64_t r = 0; r < g_.nred && !number; ++r) number = !nan_of(base[offset_of(r, g_.rdims, g_.rstr)]);
+        if (!number) out[o] = T(std::numeric_limits<A>::quiet_NaN());
+      }
     }
   }
   Geometry g_;
@@ -556,14 +588,105 @@ class AnyAllKernel final : public backend::Kernel {
 template <class T>
 class ArgKernel final : public backend::Kernel {
  public:
-  ArgKernel(Geometry g, bool is_max) : g_(std::move(g)), max_(is_max) {}
+  ArgKernel(Geometry g, bool is_max, bool skip_nan) : g_(std::move(g)), max_(is_max), nan_(skip_nan) {}
   void run(char* const* inputs, char* output) override {
     const T* in = reinterpret_cast<const T*>(inputs[0]);
     int64_t* out = reinterpret_cast<int64_t*>(output);
-    using C = acc_t<T>;
     const int64_t n = g_.nred, s = g_.rstr.empty() ? 0 : g_.rstr[0];
-    const int dt = static_cast<int>(dtype_of<T>());
     if (g_.nout == 0) return;
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, core::half>) {
+      if (nan_) return run_nan(in, out, n, s);
+    }
+    run_plain(in, out, n, s);
+  }
+
+ private:
+  // nanargmax/nanargmin (numpy: NaNs replaced by -inf / +inf, then argmax / argmin). A run is
+  // searched as is first: when the index found is not a NaN the run holds none and that is the
+  // answer; otherwise it is searched again through a buffer with the NaNs replaced. -1: all NaN.
+  void run_nan(const T* in, int64_t* out, int64_t n, int64_t s) {
+    const int dt = static_cast<int>(dtype_of<T>());
+    ArgRunFn fn = kernels().arg_run[max_ ? 0 : 1][dt];
+    if (s == 1 || g_.kdims.empty() || g_.kstr.back() != 1) {
+      parallel_for(g_.nout, std::max<int64_t>(1, kMinTask / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+        for_offsets(b, e, [&](int64_t o, int64_t off) {
+          const T* base = in + off;
+          if (s == 1) {
+            const int64_t i = fn(reinterpret_cast<const char*>(base), n);
+            if (!nan_of(base[i])) {
+              out[o] = i;
+              return;
+            }
+          }
+          out[o] = replaced_run(fn, base, n, s);
+        });
+      });
+      return;
+    }
+    // short strided slices along a kept unit-stride dim (axis 0 of a matrix): rows in order,
+    // each column keeping its best (NaN replaced) value and whether it met a number
+    const int64_t w = g_.kdims.back(), nouter = g_.nout / w;
+    parallel_for(nouter, 1, [&](int64_t b, int64_t e) {
+      using C = acc_t<T>;
+      const C fill = C(max_ ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::infinity());
+      std::unique_ptr<C[]> best(new C[w]);
+      std::unique_ptr<char[]> seen(new char[w]);
+      for (int64_t ob = b; ob < e; ++ob) {
+        const T* base = in + offset_of(ob * w, g_.kdims, g_.kstr);
+        int64_t* o = out + ob * w;
+        for (int64_t r = 0; r < n; ++r) {
+          const T* row = base + r * s;
+          for (int64_t j = 0; j < w; ++j) {
+            const bool num = !nan_of(row[j]);
+            const C v = num ? C(row[j]) : fill;
+            if (r == 0 || (max_ ? v > best[j] : v < best[j])) best[j] = v, o[j] = r;
+            seen[j] = r == 0 ? num : (seen[j] | num);
+          }
+        }
+        for (int64_t j = 0; j < w; ++j)
+          if (!seen[j]) o[j] = -1;
+      }
+    });
+  }
+
+  // The NaN-replaced search of base[0], base[s], ..., chunk by chunk through a buffer; a later
+  // chunk wins only with a strictly better value (numpy's first index). -1 when all are NaN.
+  int64_t replaced_run(ArgRunFn fn, const T* base, int64_t n, int64_t s) const {
+    using C = acc_t<T>;
+    constexpr int64_t kBuf = 2048;
+    alignas(64) T buf[kBuf];
+    const T fill = T(max_ ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::infinity());
+    C best{};
+    int64_t bi = -1;
+    bool number = false;
+    for (int64_t c0 = 0; c0 < n; c0 += kBuf) {
+      const int64_t len = std::min(kBuf, n - c0);
+      const T* src = buf;
+      int64_t j = -1;
+      if (s == 1) {  // a chunk without NaN is searched in place (its index is not a NaN)
+        j = fn(reinterpret_cast<const char*>(base + c0), len);
+        if (!nan_of(base[c0 + j])) src = base + c0;
+      }
+      if (src == buf) {
+        for (int64_t k = 0; k < len; ++k) {
+          const T v = base[(c0 + k) * s];
+          const bool num = !nan_of(v);
+          number |= num;
+          buf[k] = num ? v : fill;
+        }
+        j = fn(reinterpret_cast<const char*>(src), len);
+      } else {
+        number = true;
+      }
+      const C v = C(src[j]);
+      if (bi < 0 || (max_ ? v > best : v < best)) best = v, bi = c0 + j;
+    }
+    return number ? bi : -1;
+  }
+
+  void run_plain(const T* in, int64_t* out, int64_t n, int64_t s) {
+    using C = acc_t<T>;
+    const int dt = static_cast<int>(dtype_of<T>());
     if (s == 1) {
       ArgRunFn fn = kernels().arg_run[max_ ? 0 : 1][dt];
       if (g_.nout == 1 && get_num_threads() > 1 && n >= 4 * kMinTask) {
@@ -636,7 +759,6 @@ class ArgKernel final : public backend::Kernel {
     });
   }
 
- private:
   // f(o, offset of output o's first element) for o in [b, e), the offset carried from one
   // output to the next (a division per output and dim cost as much as a short row's search).
   template <class F>
@@ -711,7 +833,180 @@ class ArgKernel final : public backend::Kernel {
   }
 
   Geometry g_;
-  bool max_;
+  bool max_, nan_;
+};
+
+// Bool/integer reductions into int64 that read the input in its own type: a sum accumulated in
+// int64 (numpy's sum of small integers; uint64's bits are the same) or a count of nonzeros.
+// Integer addition is associative, so any split over lanes or threads gives numpy's bits.
+template <class T>
+class Int64AccKernel final : public backend::Kernel {
+ public:
+  Int64AccKernel(Geometry g, bool count) : g_(std::move(g)), count_(count) {}
+  void run(char* const* inputs, char* output) override {
+    const T* in = reinterpret_cast<const T*>(inputs[0]);
+    int64_t* out = reinterpret_cast<int64_t*>(output);
+    const int dt = static_cast<int>(dtype_of<T>());
+    const int64_t nout = g_.nout, nred = g_.nred;
+    if (nout == 0) return;
+    if (unit_run(g_)) {
+      ReduceRunFn fn = count_ ? kernels().count_run[dt] : kernels().wsum_run[dt];
+      if (nout == 1) {
+        const char* p = reinterpret_cast<const char*>(in + offset_of(0, g_.kdims, g_.kstr));
+        const int64_t nparts = std::clamp<int64_t>(nred / (4 * kMinTask), 1, 4 * get_num_threads());
+        std::vector<int64_t> part(nparts, 0);
+        parallel_for(nparts, 1, [&](int64_t b, int64_t e) {
+          for (int64_t k = b; k < e; ++k) {
+            const int64_t c0 = nred * k / nparts, c1 = nred * (k + 1) / nparts;
+            fn(p + c0 * int64_t(sizeof(T)), c1 - c0, 1, 0, &part[k]);
+          }
+        });
+        uint64_t total = 0;
+        for (int64_t v : part) total += uint64_t(v);
+        out[0] = int64_t(total);
+        return;
+      }
+      parallel_for(nout, std::max<int64_t>(1, kMinTask / nred), [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o)
+          fn(reinterpret_cast<const char*>(in + offset_of(o, g_.kdims, g_.kstr)), nred, 1, 0, out + o);
+      });
+      return;
+    }
+    if (unit_rows(g_)) {
+      ReduceRowsFn fn = count_ ? kernels().count_rows[dt] : kernels().wsum_rows[dt];
+      RowsPlan plan(g_);
+      plan.for_each([&](int64_t ioff, int64_t ooff, int64_t c0, int64_t c1) {
+        std::fill(out + ooff, out + ooff + (c1 - c0), int64_t(0));
+        for (int64_t ro = 0; ro < plan.nrouter; ++ro)
+          fn(reinterpret_cast<const char*>(in + ioff + offset_of(ro, plan.rd, plan.rs)), plan.sin * int64_t(sizeof(T)),
+             plan.nin, c1 - c0, reinterpret_cast<char*>(out + ooff));
+      });
+      return;
+    }
+    parallel_for(nout, std::max<int64_t>(1, 4096 / std::max<int64_t>(nred, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        const T* base = in + offset_of(o, g_.kdims, g_.kstr);
+        uint64_t acc = 0;
+        for (int64_t r = 0; r < nred; ++r) acc += value(base[offset_of(r, g_.rdims, g_.rstr)]);
+        out[o] = int64_t(acc);
+      }
+    });
+  }
+
+ private:
+  uint64_t value(T x) const {
+    if constexpr (std::is_same_v<T, core::half>) {
+      return (x.bits & 0x7fff) != 0;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return x != T(0);
+    } else {
+      if (count_) return x != T(0);
+      return uint64_t(int64_t(x));  // sign- or zero-extended, as numpy's cast to int64
+    }
+  }
+  Geometry g_;
+  bool count_;
+};
+
+// A bool/integer sum into float32/float64 (mean, sum(dtype=float)): numpy casts the input in
+// buffers of 8192 elements and sums each buffer pairwise into the running total, so a run is cast
+// block by block into a small buffer and summed by the float kernel; axis-0 shapes add rows in
+// order, per column, as numpy's loop does.
+template <class T, class A>
+class CastSumKernel final : public backend::Kernel {
+ public:
+  static constexpr int64_t kBuf = 8192;  // numpy's default buffer size (NPY_BUFSIZE)
+  explicit CastSumKernel(Geometry g) : g_(std::move(g)) {}
+  void run(char* const* inputs, char* output) override {
+    const T* in = reinterpret_cast<const T*>(inputs[0]);
+    A* out = reinterpret_cast<A*>(output);
+    const int64_t nout = g_.nout, nred = g_.nred;
+    if (nout == 0) return;
+    CastFn cast = kernels().cast[static_cast<int>(dtype_of<T>())][static_cast<int>(dtype_of<A>())];
+    ReduceRunFn sum = kernels().reduce_run[0][static_cast<int>(dtype_of<A>())];
+    ReduceRunFn isum = kernels().wsum_run[static_cast<int>(dtype_of<T>())];
+    auto block_sum = [&](const T* p, int64_t len, A* buf) {
+      if constexpr (std::is_same_v<A, double> && sizeof(T) <= 4) {
+        // |x| < 2^32 and 8192 of them: every partial sum of numpy's pairwise tree is an integer
+        // below 2^53, exact, so the block's float64 sum is its integer sum, converted once.
+        int64_t si;
+        isum(reinterpret_cast<const char*>(p), len, 1, 0, &si);
+        return double(si);
+      }
+      A s;
+      cast(len, reinterpret_cast<const char*>(p), reinterpret_cast<char*>(buf));
+      sum(reinterpret_cast<const char*>(buf), len, 1, 0, &s);
+      return s;
+    };
+    if (unit_run(g_)) {
+      if (nout == 1 && get_num_threads() > 1 && nred >= 4 * kBuf) {
+        // block sums in parallel, added in order: the single-threaded bits
+        const T* p = in + offset_of(0, g_.kdims, g_.kstr);
+        const int64_t nb = (nred + kBuf - 1) / kBuf;
+        std::vector<A> part(nb);
+        parallel_for(nb, 4, [&](int64_t b, int64_t e) {
+          std::unique_ptr<A[]> buf(new A[kBuf]);
+          for (int64_t k = b; k < e; ++k) part[k] = block_sum(p + k * kBuf, std::min(kBuf, nred - k * kBuf), buf.get());
+        });
+        A total = A(0);
+        for (A v : part) total += v;
+        out[0] = total;
+        return;
+      }
+      parallel_for(nout, std::max<int64_t>(1, kMinTask / nred), [&](int64_t b, int64_t e) {
+        std::unique_ptr<A[]> buf(new A[std::min(kBuf, nred)]);
+        for (int64_t o = b; o < e; ++o) {
+          const T* p = in + offset_of(o, g_.kdims, g_.kstr);
+          A total = A(0);
+          for (int64_t c0 = 0; c0 < nred; c0 += kBuf) total += block_sum(p + c0, std::min(kBuf, nred - c0), buf.get());
+          out[o] = total;
+        }
+      });
+      return;
+    }
+    if (unit_rows(g_)) {
+      RowsPlan plan(g_);
+      plan.for_each([&](int64_t ioff, int64_t ooff, int64_t c0, int64_t c1) {
+        A* o = out + ooff;
+        const int64_t w = c1 - c0;
+        std::fill(o, o + w, A(0));
+        for (int64_t ro = 0; ro < plan.nrouter; ++ro) {
+          const T* rb = in + ioff + offset_of(ro, plan.rd, plan.rs);
+          for (int64_t r = 0; r < plan.nin; ++r) {
+            const T* row = rb + r * plan.sin;
+            for (int64_t j = 0; j < w; ++j) o[j] += A(row[j]);
+          }
+        }
+      });
+      return;
+    }
+    parallel_for(nout, std::max<int64_t>(1, 4096 / std::max<int64_t>(nred, 1)), [&](int64_t b, int64_t e) {
+      std::unique_ptr<A[]> buf(new A[std::min(kBuf, std::max<int64_t>(nred, 1))]);
+      for (int64_t o = b; o < e; ++o) {
+        const T* base = in + offset_of(o, g_.kdims, g_.kstr);
+        // numpy: each innermost reduced run summed pairwise (8192-element blocks), the runs added
+        // in order
+        A total = A(0);
+        const int64_t nin = g_.rdims.empty() ? 1 : g_.rdims.back(), s = g_.rstr.empty() ? 0 : g_.rstr.back();
+        std::vector<int64_t> od(g_.rdims.begin(), g_.rdims.end() - (g_.rdims.empty() ? 0 : 1));
+        std::vector<int64_t> os(g_.rstr.begin(), g_.rstr.end() - (g_.rstr.empty() ? 0 : 1));
+        for (int64_t ro = 0; ro < nred / std::max<int64_t>(nin, 1); ++ro) {
+          const T* run = base + offset_of(ro, od, os);
+          for (int64_t c0 = 0; c0 < nin; c0 += kBuf) {
+            const int64_t len = std::min(kBuf, nin - c0);
+            for (int64_t k = 0; k < len; ++k) buf[k] = A(run[(c0 + k) * s]);
+            A part;
+            sum(reinterpret_cast<const char*>(buf.get()), len, 1, 0, &part);
+            total += part;
+          }
+        }
+        out[o] = total;
+      }
+    });
+  }
+
+ private:
+  Geometry g_;
 };
 
 // Complex sum/prod/any/all: a plain strided loop (numpy has no SIMD complex reductions either).
@@ -773,9 +1068,39 @@ std::unique_ptr<backend::Kernel> prepare_reduce(const backend::StepDesc& step) {
     if (dt == DType::Complex64) return std::make_unique<ComplexReduceKernel<std::complex<float>>>(std::move(g), kind);
     return std::make_unique<ComplexReduceKernel<std::complex<double>>>(std::move(g), kind);
   }
+  const DType odt = step.output.dtype;
+  const Kind ik = kind_of(dt);
+  const bool int_in = ik == Kind::Bool || ik == Kind::Signed || ik == Kind::Unsigned;
+  if (kind == ReduceKind::CountNonzero ||
+      (kind == ReduceKind::Sum && int_in && dt != odt && (odt == DType::Int64 || odt == DType::UInt64))) {
+    return dispatch_dtype(dt, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
+      using T = decltype(zero);
+      return std::make_unique<Int64AccKernel<T>>(std::move(g), kind == ReduceKind::CountNonzero);
+    });
+  }
+  if (kind == ReduceKind::Sum && int_in && (odt == DType::Float64 || odt == DType::Float32)) {
+    return dispatch_dtype(dt, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
+      using T = decltype(zero);
+      if constexpr (std::is_integral_v<T>) {
+        if (odt == DType::Float64) return std::make_unique<CastSumKernel<T, double>>(std::move(g));
+        return std::make_unique<CastSumKernel<T, float>>(std::move(g));
+      } else {
+        throw ValueError("[mnn.numpy.sum] internal: not an integer input");
+      }
+    });
+  }
+  if (dt != odt && kind != ReduceKind::Any && kind != ReduceKind::All)
+    throw ValueError("[mnn.numpy.sum] internal: reduction input and output dtypes differ");
   return dispatch_dtype(dt, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
+    constexpr bool kFloat = std::is_floating_point_v<T> || std::is_same_v<T, core::half>;
     switch (kind) {
+      case ReduceKind::NanMax:
+        if constexpr (kFloat) return std::make_unique<ReduceKernel<T, FMaxOp>>(std::move(g), 4);
+        else return std::make_unique<ReduceKernel<T, MaxOp>>(std::move(g), 2);
+      case ReduceKind::NanMin:
+        if constexpr (kFloat) return std::make_unique<ReduceKernel<T, FMinOp>>(std::move(g), 5);
+        else return std::make_unique<ReduceKernel<T, MinOp>>(std::move(g), 3);
       case ReduceKind::Sum: return std::make_unique<ReduceKernel<T, SumOp>>(std::move(g), 0);
       case ReduceKind::Prod: return std::make_unique<ReduceKernel<T, ProdOp>>(std::move(g), 1);
       case ReduceKind::Max: return std::make_unique<ReduceKernel<T, MaxOp>>(std::move(g), 2);
@@ -788,7 +1113,7 @@ std::unique_ptr<backend::Kernel> prepare_reduce(const backend::StepDesc& step) {
 
 std::unique_ptr<backend::Kernel> prepare_argreduce(const backend::StepDesc& step) {
   const auto& p = step.params->ints;
-  bool is_max = p[0] == 0;
+  bool is_max = p[0] == 0 || p[0] == 2, skip_nan = p[0] >= 2;
   Geometry g;
   const auto& in = step.inputs[0];
   for (size_t i = 0; i < in.shape.size(); ++i) {
@@ -803,7 +1128,7 @@ std::unique_ptr<backend::Kernel> prepare_argreduce(const backend::StepDesc& step
   g.nred = in.shape[p[1]];
   return dispatch_dtype(in.dtype, [&](auto zero) -> std::unique_ptr<backend::Kernel> {
     using T = decltype(zero);
-    return std::make_unique<ArgKernel<T>>(std::move(g), is_max);
+    return std::make_unique<ArgKernel<T>>(std::move(g), is_max, skip_nan);
   });
 }
 

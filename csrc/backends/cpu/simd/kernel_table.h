@@ -47,6 +47,11 @@ struct GemmKernel {
 // row_r[j]) for the nrows rows `stride` bytes apart, in order (float16 rounds per row, as numpy).
 using ReduceRunFn = void (*)(const char* p, int64_t n, int64_t count, int64_t stride, void* acc);
 using ReduceRowsFn = void (*)(const char* base, int64_t stride, int64_t nrows, int64_t n, char* acc);
+// Kinds 4 (nanmax) and 5 (nanmin) of reduce_run/reduce_rows skip NaN (numpy's fmax/fmin
+// reductions): float types only; a run with no number gives NaN.
+// wsum: the sum of a bool/integer run read in its own type and accumulated in int64 (sign- or
+// zero-extended, wrapping: the bits of uint64 too); count: how many elements are != 0 (int64).
+// Same run/rows shapes as above, acc int64.
 // any (0) / all (1) of raw input: the answer for a run; acc[j] = acc[j] or/and (row_r[j] != 0).
 using BoolRunFn = bool (*)(const char* p, int64_t n);
 using BoolRowsFn = void (*)(const char* base, int64_t stride, int64_t nrows, int64_t n, bool* acc);
@@ -119,8 +124,12 @@ struct KernelTable {
   ExpShiftedFn exp_shifted_f32 = nullptr;  // null: no vectorised exp on this target (neon)
   ExpSumShiftedFn exp_sum_shifted_f32 = nullptr;
   int64_t exp_sum_max_n = 0;
-  ReduceRunFn reduce_run[4][core::kNumDTypes] = {};
-  ReduceRowsFn reduce_rows[4][core::kNumDTypes] = {};
+  ReduceRunFn reduce_run[6][core::kNumDTypes] = {};
+  ReduceRowsFn reduce_rows[6][core::kNumDTypes] = {};
+  ReduceRunFn wsum_run[core::kNumDTypes] = {};
+  ReduceRowsFn wsum_rows[core::kNumDTypes] = {};
+  ReduceRunFn count_run[core::kNumDTypes] = {};
+  ReduceRowsFn count_rows[core::kNumDTypes] = {};
   BoolRunFn bool_run[2][core::kNumDTypes] = {};
   BoolRowsFn bool_rows[2][core::kNumDTypes] = {};
   ArgRunFn arg_run[2][core::kNumDTypes] = {};

@@ -157,6 +157,23 @@ struct MinOp {
   template <class C> static C init() { return std::numeric_limits<C>::max(); }
 };
 
+// NaN-skipping max/min (numpy's fmax/fmin, used by nanmax/nanmin): from -inf (+inf), take b only
+// when it beats a, which a NaN never does: one compare and one blend per element. A slice with
+// no number then comes out at the start value; the caller tells that from a real -inf (+inf).
+// Equal values keep a, as fmax keeps its first argument; every accumulator starts from the
+// start value, never from an element (a NaN would stick).
+struct FMaxOp {
+  template <class V> static V apply(V a, V b) { return (b > a) ? b : a; }
+  template <class C> static C init() { return -std::numeric_limits<C>::infinity(); }
+};
+struct FMinOp {
+  template <class V> static V apply(V a, V b) { return (b < a) ? b : a; }
+  template <class C> static C init() { return std::numeric_limits<C>::infinity(); }
+};
+template <class Op>
+constexpr bool is_extreme_op_v = std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp> || std::is_same_v<Op, FMaxOp> ||
+                                 std::is_same_v<Op, FMinOp>;
+
 // Integer sums/products wrap: compute in the unsigned type of the same size.
 template <class T> struct Wrap { using type = T; };
 template <> struct Wrap<int8_t> { using type = uint8_t; };
@@ -379,12 +396,21 @@ void run_one(const T* p, int64_t n, calc_t<T>* acc) {
     for (int64_t i = 0; i < n; ++i) r *= C0(p[i]);
     *acc = r;
   } else {
-    using C = std::conditional_t<std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>, C0, typename Wrap<C0>::type>;
+    using C = std::conditional_t<is_extreme_op_v<Op>, C0, typename Wrap<C0>::type>;
     constexpr int N = lanes<T>();
     using V = vec<C, N>;
     C r = Op::template init<C0>();
     int64_t i = 0;
-    if (n >= 4 * N) {
+    if constexpr (std::is_same_v<Op, FMaxOp> || std::is_same_v<Op, FMinOp>) {
+      if (n >= 4 * N) {
+      V a0 = V{} + r, a1 = a0, a2 = a0, a3 = a0;
+      for (; i + 4 * N <= n; i += 4 * N)
+        a0 = Op::apply(a0, load<N>(p + i)), a1 = Op::apply(a1, load<N>(p + i + N)),
+        a2 = Op::apply(a2, load<N>(p + i + 2 * N)), a3 = Op::apply(a3, load<N>(p + i + 3 * N));
+      V a = Op::apply(Op::apply(a0, a1), Op::apply(a2, a3));
+      for (int k = 0; k < N; ++k) r = Op::apply(r, C(a[k]));
+      }
+    } else if (n >= 4 * N) {
       V a0, a1, a2, a3;
       if constexpr (std::is_same_v<T, half>) {
         a0 = load<N>(p), a1 = load<N>(p + N), a2 = load<N>(p + 2 * N), a3 = load<N>(p + 3 * N);
@@ -416,10 +442,52 @@ void run_one(const T* p, int64_t n, calc_t<T>* acc) {
 #endif
 constexpr int kRuns = MNN_RUNS;
 
+// fmax/fmin of S runs of n at once, in lockstep: S streams keep more memory requests in flight
+// than one (as the sums' lockstep); two vectors per run per step.
+template <class Op, class T, int S>
+void fext_lockstep(const T* const* ps, int64_t n, calc_t<T>* out) {
+  using C = calc_t<T>;
+  constexpr int N = lanes<T>();
+  using V = vec<C, N>;
+  const C start = Op::template init<C>();
+  V a[S][2];
+  for (int s = 0; s < S; ++s) a[s][0] = a[s][1] = V{} + start;
+  int64_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N)
+    for (int s = 0; s < S; ++s)
+      a[s][0] = Op::apply(a[s][0], load<N>(ps[s] + i)), a[s][1] = Op::apply(a[s][1], load<N>(ps[s] + i + N));
+  for (int s = 0; s < S; ++s) {
+    V v = Op::apply(a[s][0], a[s][1]);
+    C r = start;
+    for (int k = 0; k < N; ++k) r = Op::apply(r, C(v[k]));
+    for (int64_t j = i; j < n; ++j) r = Op::apply(r, C(ps[s][j]));
+    out[s] = r;
+  }
+}
+
 template <class Op, class T>
 void run_fn(const char* src, int64_t n, int64_t count, int64_t stride, void* accp) {
   auto* acc = static_cast<calc_t<T>*>(accp);
   int64_t c = 0;
+  if constexpr (std::is_same_v<Op, FMaxOp> || std::is_same_v<Op, FMinOp>) {
+    using C = calc_t<T>;
+    if (count == 1 && n >= 4096) {  // one long run: its quarters in lockstep
+      const T* p = reinterpret_cast<const T*>(src);
+      const int64_t q = n / 4;
+      const T* ps[4] = {p, p + q, p + 2 * q, p + 3 * q};
+      C r[4];
+      fext_lockstep<Op, T, 4>(ps, q, r);
+      C v = Op::apply(Op::apply(r[0], r[1]), Op::apply(r[2], r[3]));
+      for (int64_t j = 4 * q; j < n; ++j) v = Op::apply(v, C(p[j]));
+      acc[0] = v;
+      return;
+    }
+    for (; c + 4 <= count; c += 4) {
+      const T* ps[4];
+      for (int s = 0; s < 4; ++s) ps[s] = reinterpret_cast<const T*>(src + (c + s) * stride);
+      fext_lockstep<Op, T, 4>(ps, n, acc + c);
+    }
+  }
   if constexpr (std::is_same_v<Op, SumOp> && is_float_v<T>) {
     if (n >= 256) {
       for (; c + kRuns <= count; c += kRuns) {
@@ -461,7 +529,7 @@ class NextGroupPrefetch {
 template <class Op, class T, int G, int W, int PF>
 void rows_impl(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
   using C0 = calc_t<T>;
-  using C = std::conditional_t<std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>, C0, typename Wrap<C0>::type>;
+  using C = std::conditional_t<is_extreme_op_v<Op>, C0, typename Wrap<C0>::type>;
   constexpr bool kHalf = std::is_same_v<T, half>;
   constexpr int N = lanes<T>();
   T* acc = reinterpret_cast<T*>(accp);
@@ -510,7 +578,7 @@ void rows_fn(const char* base, int64_t stride, int64_t nrows, int64_t n, char* a
   // per row on the accumulator, against an add's 3), so four vectors of columns (four chains)
   // per step and four rows per pass: 10-20% faster than 8 x 2 on a 2048^2 and 1024^2 float32
   // axis-0 max (interleaved in-process A/B, medians of 41), the same at 4096x2048; 8 x 4 was not.
-  if constexpr (std::is_same_v<Op, MaxOp> || std::is_same_v<Op, MinOp>) rows_impl<Op, T, 4, 4, 256>(base, stride, nrows, n, accp);
+  if constexpr (is_extreme_op_v<Op>) rows_impl<Op, T, 4, 4, 256>(base, stride, nrows, n, accp);
   else rows_impl<Op, T, 8, 2, 256>(base, stride, nrows, n, accp);
 }
 
@@ -523,6 +591,140 @@ template <class T>
 inline auto nonzero(T x) {
   if constexpr (std::is_same_v<T, half>) return (x.bits & 0x7fff) != 0;
   else return x != T(0);
+}
+
+// ---- widening sums and counts (acc int64) ----------------------------------------------------
+// A bool/integer sum read in the input's own type: numpy casts small integers to int64 first;
+// lanes of the input widened in registers give the same wrapped int64 (integer addition is
+// associative, so any lane order has the same bits). Narrow inputs add into 32-bit lanes, which
+// are flushed into int64 long before they could overflow.
+template <class T> struct Raw { using type = T; };
+template <> struct Raw<bool> { using type = uint8_t; };
+
+template <class T>
+int64_t wsum_one(const T* src, int64_t n) {
+  using U = typename Raw<T>::type;
+  const U* p = reinterpret_cast<const U*>(src);
+  int64_t total = 0, i = 0;
+  if constexpr (sizeof(U) >= 8) {
+    uint64_t r = 0;
+    for (; i < n; ++i) r += uint64_t(p[i]);
+    return int64_t(r);
+  } else if constexpr (sizeof(U) == 4) {
+    constexpr int N = kVecBytes / 8;
+    using W = vec<int64_t, N>;
+    using S = vec<U, N>;
+    W a0{}, a1{};
+    for (; i + 2 * N <= n; i += 2 * N) {
+      S x0, x1;
+      std::memcpy(&x0, p + i, sizeof(S)), std::memcpy(&x1, p + i + N, sizeof(S));
+      a0 += __builtin_convertvector(x0, W), a1 += __builtin_convertvector(x1, W);
+    }
+    a0 += a1;
+    for (int k = 0; k < N; ++k) total += a0[k];
+  } else {
+    // 8/16-bit: the vector read as lanes twice as wide, the low and high halves added (each
+    // biased to unsigned: x ^ 0x80.. is x + 2^(bits-1) for signed x), into lanes of that width,
+    // flushed before they can overflow; the bias is taken off at the end.
+    using H = std::conditional_t<sizeof(U) == 1, uint16_t, uint32_t>;
+    constexpr int N = kVecBytes / sizeof(H);
+    constexpr int kBits = 8 * sizeof(U);
+    constexpr H kLow = H((H(1) << kBits) - 1);
+    constexpr H kBias = std::is_signed_v<U> ? H(H(1) << (kBits - 1)) : H(0);
+    constexpr H kBias2 = H(kBias | (kBias << kBits));
+    // per flush a lane gains at most 2 * 4 * kSteps * (2^bits - 1) < 2^(2 bits)
+    constexpr int64_t kSteps = sizeof(U) == 1 ? 32 : 8192;
+    using W = vec<H, N>;
+    int64_t biased = 0;
+    while (i + 4 * N * 2 <= n) {
+      W a0{}, a1{};
+      const int64_t end = std::min(n - n % (4 * N * 2), i + kSteps * 4 * N * 2);
+      for (; i < end; i += 4 * N * 2) {
+        W x0, x1, x2, x3;
+        std::memcpy(&x0, p + i, sizeof(W)), std::memcpy(&x1, p + i + 2 * N, sizeof(W));
+        std::memcpy(&x2, p + i + 4 * N, sizeof(W)), std::memcpy(&x3, p + i + 6 * N, sizeof(W));
+        x0 ^= kBias2, x1 ^= kBias2, x2 ^= kBias2, x3 ^= kBias2;
+        a0 += (x0 & kLow) + (x0 >> kBits) + (x1 & kLow) + (x1 >> kBits);
+        a1 += (x2 & kLow) + (x2 >> kBits) + (x3 & kLow) + (x3 >> kBits);
+      }
+      for (int k = 0; k < N; ++k) biased += int64_t(a0[k]) + int64_t(a1[k]);
+    }
+    total = biased - int64_t(kBias) * i;
+  }
+  for (; i < n; ++i) total = int64_t(uint64_t(total) + uint64_t(int64_t(p[i])));
+  return total;
+}
+
+template <class T>
+void wsum_run(const char* src, int64_t n, int64_t count, int64_t stride, void* accp) {
+  auto* acc = static_cast<int64_t*>(accp);
+  for (int64_t c = 0; c < count; ++c) acc[c] = wsum_one<T>(reinterpret_cast<const T*>(src + c * stride), n);
+}
+
+// acc[j] += row_r[j] in int64 (wrapping), rows in order.
+template <class T>
+void wsum_rows(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
+  using U = typename Raw<T>::type;
+  uint64_t* acc = reinterpret_cast<uint64_t*>(accp);
+  for (int64_t r = 0; r < nrows; ++r) {
+    const U* row = reinterpret_cast<const U*>(base + r * stride);
+    for (int64_t j = 0; j < n; ++j) acc[j] += uint64_t(int64_t(row[j]));
+  }
+}
+
+// Lanes that are nonzero (NaN counts, -0.0 does not; float16 by its bits, as any/all).
+template <class T> struct CountLane { using type = T; };
+template <> struct CountLane<bool> { using type = uint8_t; };
+template <> struct CountLane<half> { using type = uint16_t; };
+
+template <class T>
+int64_t count_one(const T* src, int64_t n) {
+  using U = typename CountLane<T>::type;
+  using I = std::conditional_t<sizeof(U) == 1, int8_t,
+                               std::conditional_t<sizeof(U) == 2, int16_t, std::conditional_t<sizeof(U) == 4, int32_t, int64_t>>>;
+  const U* p = reinterpret_cast<const U*>(src);
+  constexpr int N = kVecBytes / sizeof(U);
+  using V = vec<U, N>;
+  using VI = vec<I, N>;
+  // per-lane counts in I: at most 2 * kSteps per flush, below I's maximum
+  constexpr int64_t kSteps = sizeof(I) == 1 ? 63 : 16384;
+  auto nz = [](V x) -> VI {
+    if constexpr (std::is_same_v<T, half>) x &= U(0x7fff);
+    return (VI)(x != U(0));
+  };
+  int64_t total = 0, i = 0;
+  while (i + 2 * N <= n) {
+    VI c0{}, c1{};
+    const int64_t end = std::min(n - n % (2 * N), i + kSteps * 2 * N);
+    for (; i < end; i += 2 * N) {
+      V x0, x1;
+      std::memcpy(&x0, p + i, sizeof(V)), std::memcpy(&x1, p + i + N, sizeof(V));
+      c0 -= nz(x0), c1 -= nz(x1);
+    }
+    for (int k = 0; k < N; ++k) total += int64_t(c0[k]) + int64_t(c1[k]);
+  }
+  for (; i < n; ++i) total += nonzero(reinterpret_cast<const T*>(p)[i]) ? 1 : 0;
+  return total;
+}
+
+template <class T>
+void count_run(const char* src, int64_t n, int64_t count, int64_t stride, void* accp) {
+  auto* acc = static_cast<int64_t*>(accp);
+  for (int64_t c = 0; c < count; ++c) acc[c] = count_one<T>(reinterpret_cast<const T*>(src + c * stride), n);
+}
+
+template <class T>
+void count_rows(const char* base, int64_t stride, int64_t nrows, int64_t n, char* accp) {
+  using U = typename CountLane<T>::type;
+  int64_t* acc = reinterpret_cast<int64_t*>(accp);
+  for (int64_t r = 0; r < nrows; ++r) {
+    const U* row = reinterpret_cast<const U*>(base + r * stride);
+    if constexpr (std::is_same_v<T, half>) {
+      for (int64_t j = 0; j < n; ++j) acc[j] += (row[j] & 0x7fff) != 0;
+    } else {
+      for (int64_t j = 0; j < n; ++j) acc[j] += row[j] != U(0);
+    }
+  }
 }
 
 template <bool Any, class T>
@@ -892,6 +1094,17 @@ void fill_type(KernelTable& t, DType d) {
     t.arg_rows[0][i] = &arg_rows<true, T>;
     t.arg_rows[1][i] = &arg_rows<false, T>;
   }
+  if constexpr (is_float_v<T>) {
+    t.reduce_run[4][i] = &run_fn<FMaxOp, T>;
+    t.reduce_run[5][i] = &run_fn<FMinOp, T>;
+    t.reduce_rows[4][i] = &rows_fn<FMaxOp, T>;
+    t.reduce_rows[5][i] = &rows_fn<FMinOp, T>;
+  } else {
+    t.wsum_run[i] = &wsum_run<T>;
+    t.wsum_rows[i] = &wsum_rows<T>;
+  }
+  t.count_run[i] = &count_run<T>;
+  t.count_rows[i] = &count_rows<T>;
   t.bool_run[0][i] = &anyall_run<true, T>;
   t.bool_run[1][i] = &anyall_run<false, T>;
   t.bool_rows[0][i] = &anyall_rows<true, T>;
