@@ -17,6 +17,7 @@ from ._common import f32 as _f32c
 from . import _arith_scalar as _as
 from . import _exact_fp as _xfp
 from . import _arith_scalar_fast as _asf
+from ._fastpix import cv_row as _cv_row
 
 __all__ = [
     "NORM_INF", "NORM_L1", "NORM_L2", "NORM_L2SQR", "NORM_MINMAX",
@@ -557,6 +558,10 @@ def split(m, mv=None):
     a = _arr(m, "split", extra=F16B)
     if a.ndim == 2:
         return (a.copy(),)
+    if a.ndim == 3 and str(a.dtype) in _DEPTHS and a.size:
+        # one deinterleaving pass into a (C, H, W) block; each plane is a contiguous view of it
+        planes = _core.prim("cv_split", [a], [], [])
+        return tuple(planes[k] for k in range(a.shape[2]))
     return tuple(_np.ascontiguousarray(a[:, :, k]) for k in range(a.shape[2]))
 
 
@@ -571,6 +576,10 @@ def merge(mv, dst=None):
     for x in arrs:
         if tuple(x.shape[:2]) != (h, w) or x.dtype != arrs[0].dtype:
             raise fail(fn, "all arrays must have the same size and depth")
+    if all(x.ndim == 2 for x in arrs) and str(arrs[0].dtype) in _DEPTHS:
+        # one interleaving pass (csrc/backends/cpu/simd/cv/fastpix.cpp)
+        res = _core.prim("cv_merge", arrs, [], [])
+        return _finish(_np.reshape(res, (h, w)) if len(arrs) == 1 else res, dst)
     planes = [_np.reshape(x, (h, w, 1)) if x.ndim == 2 else x for x in arrs]
     res = _np.concatenate(planes, axis=2)
     if res.shape[2] == 1:
@@ -661,9 +670,20 @@ def minMaxLoc(src, mask=None):
         raise fail(fn, "src must be single-channel (cv2: (cn == 1 && (_mask.empty() || _mask.type() == CV_8U)))")
     if a.ndim == 3:
         a = _np.reshape(a, a.shape[:2])
+    w = a.shape[1]
+    if mask is None and a.size and str(a.dtype) in _DEPTHS:
+        # one C++ pass (csrc/backends/cpu/simd/cv/fastpix.cpp): min, max and the first index of each.
+        # cv2's answers when the first element is NaN depend on its loop: float64 gives NaN at
+        # (0, 0); float32 rows shorter than 64 (cv2's rows: the whole image when continuous) NaN
+        # and no location; longer float32 rows skip every NaN (mode 2)
+        d = str(a.dtype)
+        mode = 1 if d == "float64" else 2 if d == "float32" and _cv_row(src, a) >= 64 else 0
+        r = _core.prim("cv_minmaxloc", [a], [mode], [])
+        lo, hi, i, j = (_core.item(r, k) for k in range(4))
+        i, j = int(i), int(j)
+        return lo, hi, ((i % w, i // w) if i >= 0 else (-1, -1)), ((j % w, j // w) if j >= 0 else (-1, -1))
     x = a.astype("float64")
     keep = _mask_bool(mask, a, fn)
-    w = a.shape[1]
     if keep is not None:
         if not bool(_np.any(keep)):
             return 0.0, 0.0, (-1, -1), (-1, -1)
@@ -728,6 +748,8 @@ def countNonZero(src):
     a = _arr(src, fn, extra=F16B)
     if a.ndim == 3 and a.shape[2] != 1:
         raise fail(fn, "src must be single-channel (cv2: cn == 1)")
+    if a.ndim in (2, 3) and str(a.dtype) in _DEPTHS:
+        return int(_core.item(_core.prim("cv_count_nz", [a], [], []), 0))
     return int(_np.sum(a != 0))
 
 

@@ -11,6 +11,7 @@ from .. import _core
 from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
 from ._common import as_image, channels, contiguous, fail, int_arg
+from ._fastpix import cv_row as _cv_row
 
 __all__ = [
     "BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101",
@@ -740,6 +741,10 @@ def threshold(src, thresh, maxval, type, dst=None):
                 return thresh, _finish(a.copy() if above else _np.zeros(a.shape, dtype=d), dst)
             return thresh, _finish(_np.zeros(a.shape, dtype=d) if above else a.copy(), dst)
         x = a
+    if a.ndim in (2, 3):
+        # one pass in C++ (csrc/backends/cpu/simd/cv/fastpix.cpp), cv2's NaN answers included
+        ints = [kind, _cv_row(src, a)] if d == "float64" and kind == THRESH_TRUNC else [kind]
+        return thresh, _finish(_core.prim("cv_thresh", [a], ints, [float(t), float(m)]), dst)
     gt = x > t
     if kind == THRESH_BINARY:
         res = _np.where(gt, _np.asarray(m, dtype=d), _np.asarray(0, dtype=d))
@@ -835,6 +840,9 @@ def _scalar_bound(b, a, fn, depth, which):
     return _np.asarray(vals) if a.ndim == 3 else _np.asarray(vals[0])
 
 
+_INRANGE_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
+
+
 def inRange(src, lowerb, upperb, dst=None):
     fn = "inRange"
     a = as_image(src, fn)
@@ -843,6 +851,12 @@ def inRange(src, lowerb, upperb, dst=None):
         a = a.astype("float32")  # cv2 5 compares half images like float ones (exact in float32)
     a = _image(a, fn)
     lo, hi = _scalar_bound(lowerb, a, fn, depth, "lower"), _scalar_bound(upperb, a, fn, depth, "upper")
+    c = channels(a)
+    if lo.size == c and hi.size == c and a.ndim in (2, 3) and str(a.dtype) in _INRANGE_DEPTHS:
+        # Scalar bounds (already in the image's type, as cv2 converts them): one C++ pass over the
+        # interleaved channels (csrc/backends/cpu/simd/cv/fastpix.cpp)
+        bounds = [float(v) for v in _np.reshape(lo, (c,)).tolist()] + [float(v) for v in _np.reshape(hi, (c,)).tolist()]
+        return _finish(_core.prim("cv_inrange", [a], [], bounds), dst)
     x = a.astype("float64")
     ok = (x >= lo) & (x <= hi)
     if a.ndim == 3:
@@ -859,6 +873,9 @@ def LUT(src, lut, dst=None):
     if t.size not in (256, 256 * channels(a)):
         raise fail(fn, "lut must have 256 entries (times the channel count)")
     t = _np.reshape(t, (256,) if t.size == 256 else (256, channels(a)))
+    if str(a.dtype) == "uint8" and str(t.dtype) == "uint8" and a.ndim in (2, 3):
+        # byte to byte: a SIMD table lookup (csrc/backends/cpu/simd/cv/fastpix.cpp)
+        return _finish(_core.prim("cv_lut_u8", [a, _np.ascontiguousarray(t)], [], []), dst)
     return _finish(_core.prim("cv_lut", [_np.ascontiguousarray(a), _np.ascontiguousarray(t)], [], []), dst)
 
 
