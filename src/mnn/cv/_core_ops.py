@@ -17,6 +17,7 @@ from ._common import f32 as _f32c
 from . import _arith_scalar as _as
 from . import _exact_fp as _xfp
 from . import _arith_scalar_fast as _asf
+from . import _fastpix as _fp
 from ._fastpix import cv_row as _cv_row
 
 __all__ = [
@@ -661,8 +662,24 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
     return _finish(res, dst)
 
 
+_MINMAX_MEMO = {}  # see _fastpix: image key -> (cv_minmaxloc bound, image width)
+
+
+def _minmax_result(r, w):
+    lo, hi, i, j = (_core.item(r, k) for k in range(4))
+    i, j = int(i), int(j)
+    return lo, hi, ((i % w, i // w) if i >= 0 else (-1, -1)), ((j % w, j // w) if j >= 0 else (-1, -1))
+
+
 def minMaxLoc(src, mask=None):
     fn = "minMaxLoc"
+    key = _fp.image_key(src) if mask is None else None
+    if key is not None:
+        hit = _MINMAX_MEMO.get(key)
+        if hit is not None:
+            r = _fp.apply(hit[0], src)
+            if r is not None:
+                return _minmax_result(r, hit[1])
     a = _arr(src, fn, extra=F16B)
     if a.ndim > 3:
         raise fail(fn, f"expected a 2-d or 3-d array, got {a.ndim} dimensions (cv2: dims <= 2)")
@@ -678,10 +695,8 @@ def minMaxLoc(src, mask=None):
         # and no location; longer float32 rows skip every NaN (mode 2)
         d = str(a.dtype)
         mode = 1 if d == "float64" else 2 if d == "float32" and _cv_row(src, a) >= 64 else 0
-        r = _core.prim("cv_minmaxloc", [a], [mode], [])
-        lo, hi, i, j = (_core.item(r, k) for k in range(4))
-        i, j = int(i), int(j)
-        return lo, hi, ((i % w, i // w) if i >= 0 else (-1, -1)), ((j % w, j // w) if j >= 0 else (-1, -1))
+        _fp.remember(_MINMAX_MEMO, key, "cv_minmaxloc", [mode], [], w)
+        return _minmax_result(_core.prim("cv_minmaxloc", [a], [mode], []), w)
     x = a.astype("float64")
     keep = _mask_bool(mask, a, fn)
     if keep is not None:
@@ -743,12 +758,23 @@ def meanStdDev(src, mean=None, stddev=None, mask=None):
     return _np.reshape(m, (c, 1)), _np.reshape(_np.sqrt(v), (c, 1))
 
 
+_COUNT_MEMO = {}  # see _fastpix: image key -> (cv_count_nz bound, None)
+
+
 def countNonZero(src):
     fn = "countNonZero"
+    key = _fp.image_key(src)
+    if key is not None:
+        hit = _COUNT_MEMO.get(key)
+        if hit is not None:
+            r = _fp.apply(hit[0], src)
+            if r is not None:
+                return int(_core.item(r, 0))
     a = _arr(src, fn, extra=F16B)
     if a.ndim == 3 and a.shape[2] != 1:
         raise fail(fn, "src must be single-channel (cv2: cn == 1)")
     if a.ndim in (2, 3) and str(a.dtype) in _DEPTHS:
+        _fp.remember(_COUNT_MEMO, key, "cv_count_nz", [], [], None)
         return int(_core.item(_core.prim("cv_count_nz", [a], [], []), 0))
     return int(_np.sum(a != 0))
 

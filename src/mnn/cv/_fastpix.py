@@ -1,5 +1,7 @@
 """Helpers of the single-pass pixel primitives (csrc/ops/cv/fastpix.cpp) shared by _filters.py and
-_core_ops.py: where an answer of cv2 depends on how it walks the image."""
+_core_ops.py: where an answer of cv2 depends on how it walks the image, and the memos of repeated calls."""
+from .. import _core
+from ._common import memo_type
 
 
 def cv_row(src, a):
@@ -13,3 +15,40 @@ def cv_row(src, a):
         if inner and strides[0] > 0 and strides[0] != shape[1] * cn * item:
             return shape[1] * cn
     return int(a.size)
+
+
+# Memos of validated calls: (image type, shape, dtype, the call's plain arguments) -> the primitive
+# bound to its parameters (_core.prim_bind) and what the call returns beside the image. A repeated
+# call (a frame loop) then skips cv2's argument checks, which cost 10-15 us of Python: as much as
+# the kernel on a 640x480 image. Keys are made only of hashable plain values (numbers, tuples of
+# numbers); anything else takes the checked path every time.
+_PLAIN = (int, float)
+
+
+def plain(v):
+    """Whether v is a number or a tuple of numbers (a key part that means the same on every call)."""
+    c = v.__class__
+    return c in _PLAIN or (c is tuple and all(x.__class__ in _PLAIN for x in v))
+
+
+def image_key(src):
+    """(type, shape, dtype, strides) of an image a memo may hold calls on, or None."""
+    if memo_type(src) is None:
+        return None
+    return (src.__class__, src.shape, src.dtype, getattr(src, "strides", None))
+
+
+def remember(memo, key, name, ints, floats, extra):
+    if key is None:
+        return
+    if len(memo) >= 256:
+        memo.clear()  # bounded: a caller sweeping thresholds or sizes must not grow it without end
+    memo[key] = (_core.prim_bind(name, ints, floats), extra)
+
+
+def apply(bound, src):
+    """The bound primitive on src (an mnn array, or a numpy one imported zero-copy), or None."""
+    if src.__class__ is _core.ndarray:
+        return _core.prim_apply(bound, src)
+    img = _core.from_buffer(src)
+    return None if img is None else _core.prim_apply(bound, img)

@@ -11,6 +11,7 @@ from .. import _core
 from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
 from ._common import as_image, channels, contiguous, fail, int_arg
+from . import _fastpix as _fp
 from ._fastpix import cv_row as _cv_row
 
 __all__ = [
@@ -683,8 +684,21 @@ def _triangle(hist):
     return thresh
 
 
+_THRESH_MEMO = {}  # see _fastpix: (image key, thresh, maxval, type) -> (cv_thresh bound, the threshold to report)
+
+
 def threshold(src, thresh, maxval, type, dst=None):
     fn = "threshold"
+    key = None
+    if dst is None and _fp.plain(thresh) and _fp.plain(maxval) and type.__class__ is int:
+        ik = _fp.image_key(src)
+        if ik is not None:
+            key = (ik, thresh, maxval, type)
+            hit = _THRESH_MEMO.get(key)
+            if hit is not None:
+                res = _fp.apply(hit[0], src)
+                if res is not None:
+                    return hit[1], res
     # cv2's binding passes None as 0
     thresh, maxval, type = (0 if v is None else v for v in (thresh, maxval, type))
     e = as_image(src, fn)
@@ -744,6 +758,8 @@ def threshold(src, thresh, maxval, type, dst=None):
     if a.ndim in (2, 3):
         # one pass in C++ (csrc/backends/cpu/simd/cv/fastpix.cpp), cv2's NaN answers included
         ints = [kind, _cv_row(src, a)] if d == "float64" and kind == THRESH_TRUNC else [kind]
+        if not auto:  # Otsu and the triangle method find their threshold in each image
+            _fp.remember(_THRESH_MEMO, key, "cv_thresh", ints, [float(t), float(m)], thresh)
         return thresh, _finish(_core.prim("cv_thresh", [a], ints, [float(t), float(m)]), dst)
     gt = x > t
     if kind == THRESH_BINARY:
@@ -843,8 +859,21 @@ def _scalar_bound(b, a, fn, depth, which):
 _INRANGE_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
 
 
+_INRANGE_MEMO = {}  # see _fastpix: (image key, lowerb, upperb) -> (cv_inrange bound, None)
+
+
 def inRange(src, lowerb, upperb, dst=None):
     fn = "inRange"
+    key = None
+    if dst is None and _fp.plain(lowerb) and _fp.plain(upperb):
+        ik = _fp.image_key(src)
+        if ik is not None:
+            key = (ik, lowerb, upperb)
+            hit = _INRANGE_MEMO.get(key)
+            if hit is not None:
+                res = _fp.apply(hit[0], src)
+                if res is not None:
+                    return res
     a = as_image(src, fn)
     depth = str(a.dtype)
     if depth == "float16":
@@ -856,6 +885,8 @@ def inRange(src, lowerb, upperb, dst=None):
         # Scalar bounds (already in the image's type, as cv2 converts them): one C++ pass over the
         # interleaved channels (csrc/backends/cpu/simd/cv/fastpix.cpp)
         bounds = [float(v) for v in _np.reshape(lo, (c,)).tolist()] + [float(v) for v in _np.reshape(hi, (c,)).tolist()]
+        if depth != "float16":  # (a float16 image is converted first: not the image the memo would see)
+            _fp.remember(_INRANGE_MEMO, key, "cv_inrange", [], bounds, None)
         return _finish(_core.prim("cv_inrange", [a], [], bounds), dst)
     x = a.astype("float64")
     ok = (x >= lo) & (x <= hi)
