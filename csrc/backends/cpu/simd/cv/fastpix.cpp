@@ -17,6 +17,7 @@
 #include <immintrin.h>
 #endif
 
+#include "backends/cpu/simd/cv/interleave_u8.h"
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
@@ -413,6 +414,37 @@ void min_max(const T* x, int64_t n, T& mn, T& mx) {
     for (int k = 0; k < 8; ++k) a = s[k] < a ? s[k] : a, b = t[k] > b ? t[k] : b;
   }
 #endif
+#if defined(__AVX512F__)
+  if constexpr (std::is_same<T, uint8_t>::value) {
+    // four vectors a step: enough loads in flight to stream from L3 at count_nz's pace
+    __m512i n0 = _mm512_set1_epi8(char(a)), n1 = n0, x0 = _mm512_set1_epi8(char(b)), x1 = x0;
+    for (; i + 256 <= n; i += 256) {
+      const __m512i v0 = _mm512_loadu_si512(x + i), v1 = _mm512_loadu_si512(x + i + 64);
+      const __m512i v2 = _mm512_loadu_si512(x + i + 128), v3 = _mm512_loadu_si512(x + i + 192);
+      const __m512i l01 = _mm512_min_epu8(v0, v1), l23 = _mm512_min_epu8(v2, v3);
+      const __m512i h01 = _mm512_max_epu8(v0, v1), h23 = _mm512_max_epu8(v2, v3);
+      n0 = _mm512_min_epu8(n0, l01), n1 = _mm512_min_epu8(n1, l23);
+      x0 = _mm512_max_epu8(x0, h01), x1 = _mm512_max_epu8(x1, h23);
+    }
+    alignas(64) uint8_t s[64], t[64];
+    _mm512_store_si512(s, _mm512_min_epu8(n0, n1)), _mm512_store_si512(t, _mm512_max_epu8(x0, x1));
+    for (int k = 0; k < 64; ++k) a = std::min(a, s[k]), b = std::max(b, t[k]);
+  }
+#elif defined(__AVX2__)
+  if constexpr (std::is_same<T, uint8_t>::value) {
+    __m256i n0 = _mm256_set1_epi8(char(a)), n1 = n0, x0 = _mm256_set1_epi8(char(b)), x1 = x0;
+    for (; i + 64 <= n; i += 64) {
+      const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+      const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i + 32));
+      n0 = _mm256_min_epu8(n0, v0), n1 = _mm256_min_epu8(n1, v1);
+      x0 = _mm256_max_epu8(x0, v0), x1 = _mm256_max_epu8(x1, v1);
+    }
+    alignas(32) uint8_t s[32], t[32];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(s), _mm256_min_epu8(n0, n1));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(t), _mm256_max_epu8(x0, x1));
+    for (int k = 0; k < 32; ++k) a = std::min(a, s[k]), b = std::max(b, t[k]);
+  }
+#endif
   if constexpr (std::is_integral<T>::value) {
     // integer min/max reductions vectorise as written
     for (; i < n; ++i) a = std::min(a, x[i]), b = std::max(b, x[i]);
@@ -426,6 +458,36 @@ void min_max(const T* x, int64_t n, T& mn, T& mx) {
 template <class T>
 int64_t first_equal(const T* x, int64_t n, T v) {
   int64_t i = 0;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same<T, uint8_t>::value) {
+    const __m512i w = _mm512_set1_epi8(char(v));
+    for (; i + 64 <= n; i += 64) {
+      const __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(x + i), w);
+      if (m) return i + __builtin_ctzll(m);
+    }
+  } else if constexpr (std::is_same<T, float>::value) {
+    const __m512 w = _mm512_set1_ps(v);
+    for (; i + 16 <= n; i += 16) {
+      const __mmask16 m = _mm512_cmp_ps_mask(_mm512_loadu_ps(x + i), w, _CMP_EQ_OQ);
+      if (m) return i + __builtin_ctz(m);
+    }
+  }
+#elif defined(__AVX2__)
+  if constexpr (std::is_same<T, uint8_t>::value) {
+    const __m256i w = _mm256_set1_epi8(char(v));
+    for (; i + 32 <= n; i += 32) {
+      const uint32_t m = uint32_t(_mm256_movemask_epi8(
+          _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i)), w)));
+      if (m) return i + __builtin_ctz(m);
+    }
+  } else if constexpr (std::is_same<T, float>::value) {
+    const __m256 w = _mm256_set1_ps(v);
+    for (; i + 8 <= n; i += 8) {
+      const int m = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(x + i), w, _CMP_EQ_OQ));
+      if (m) return i + __builtin_ctz(unsigned(m));
+    }
+  }
+#endif
   for (; i + 64 <= n; i += 64) {
     bool any = false;
     for (int k = 0; k < 64; ++k) any |= x[i + k] == v;
@@ -494,8 +556,57 @@ void split_px(const U* __restrict x, U* const* o, int64_t p0, int64_t p1, int64_
   }
 }
 
+#if defined(__AVX512F__)
+// Three planes of 64 bytes -> 192 interleaved bytes with VBMI byte permutes: per output vector
+// one two-source permute takes the bytes of planes 0 and 1, a masked permute adds plane 2's.
+// The index tables come from the layout (output byte j is plane j % 3, pixel j / 3).
+__attribute__((target("avx512vbmi,avx512bw,avx512f")))
+int64_t merge3_vbmi(const uint8_t* a, const uint8_t* b, const uint8_t* c, uint8_t* o, int64_t n) {
+  alignas(64) uint8_t iab[3][64], ic[3][64];
+  uint64_t mc[3] = {0, 0, 0};
+  for (int j = 0; j < 192; ++j) {
+    const int q = j / 64, k = j % 64, p = j % 3, idx = j / 3;
+    iab[q][k] = static_cast<uint8_t>(p == 1 ? 64 + idx : idx);
+    ic[q][k] = static_cast<uint8_t>(idx);
+    if (p == 2) mc[q] |= uint64_t(1) << k;
+  }
+  __m512i vab[3], vc[3];
+  for (int q = 0; q < 3; ++q) vab[q] = _mm512_load_si512(iab[q]), vc[q] = _mm512_load_si512(ic[q]);
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const __m512i va = _mm512_loadu_si512(a + i), vb = _mm512_loadu_si512(b + i), vcc = _mm512_loadu_si512(c + i);
+    for (int q = 0; q < 3; ++q) {
+      const __m512i t = _mm512_permutex2var_epi8(va, vab[q], vb);
+      _mm512_storeu_si512(o + 3 * i + 64 * q, _mm512_mask_permutexvar_epi8(t, mc[q], vc[q], vcc));
+    }
+  }
+  return i;
+}
+#endif
+
 template <class U, int C>
 void merge_px(const U* const* x, U* __restrict o, int64_t p0, int64_t p1, int64_t c) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(U) == 1 && C == 3) {
+    if (has_vbmi()) {
+      const int64_t done = merge3_vbmi(reinterpret_cast<const uint8_t*>(x[0]) + p0, reinterpret_cast<const uint8_t*>(x[1]) + p0,
+                                       reinterpret_cast<const uint8_t*>(x[2]) + p0, reinterpret_cast<uint8_t*>(o) + 3 * p0,
+                                       p1 - p0);
+      p0 += done;
+    }
+  }
+#endif
+#if defined(__AVX2__)
+  if constexpr (sizeof(U) == 1 && (C == 3 || C == 4)) {
+    // 16 pixels at a time: three planes through the byte-shuffle interleave, four by unpacks
+    const Interleave3& il = interleave3();
+    auto ld = [&](int k, int64_t p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[k] + p)); };
+    for (; p0 + 16 <= p1; p0 += 16) {
+      if constexpr (C == 3) il.store(reinterpret_cast<uint8_t*>(o + 3 * p0), ld(0, p0), ld(1, p0), ld(2, p0));
+      else store_c4(reinterpret_cast<uint8_t*>(o + 4 * p0), ld(0, p0), ld(1, p0), ld(2, p0), ld(3, p0));
+    }
+  }
+#endif
   if constexpr (C == 2) {
     const U* __restrict a = x[0]; const U* __restrict b = x[1];
     for (int64_t p = p0; p < p1; ++p) o[2 * p] = a[p], o[2 * p + 1] = b[p];
