@@ -33,9 +33,10 @@ def plain(v):
 
 def image_key(src):
     """(type, shape, dtype, strides) of an image a memo may hold calls on, or None."""
-    if memo_type(src) is None:
+    c = src.__class__
+    if c is not _core.ndarray and memo_type(src) is None:
         return None
-    return (src.__class__, src.shape, src.dtype, getattr(src, "strides", None))
+    return (c, src.shape, src.dtype, src.strides)
 
 
 def remember(memo, key, name, ints, floats, extra):

@@ -15,6 +15,9 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+// GCC 12's AVX-512 min/max intrinsics start from an uninitialised register by design (their
+// masked builtins ignore it) and -Wmaybe-uninitialized reports that inside the header.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 #include "backends/cpu/simd/cv/interleave_u8.h"
@@ -300,7 +303,9 @@ int64_t count_nz(const T* x, int64_t n) {
       for (; i < stop; i += 64) acc = _mm512_add_epi8(acc, _mm512_min_epu8(_mm512_loadu_si512(x + i), one));
       total = _mm512_add_epi64(total, _mm512_sad_epu8(acc, _mm512_setzero_si512()));
     }
-    cnt = _mm512_reduce_add_epi64(total);
+    alignas(64) int64_t s[8];  // (stored and summed: GCC 12's reduce intrinsics warn about their own code)
+    _mm512_store_si512(s, total);
+    for (int k = 0; k < 8; ++k) cnt += s[k];
   } else if constexpr (std::is_same<T, float>::value) {
     __m512i acc = _mm512_setzero_si512();
     const __m512i one = _mm512_set1_epi32(1);
@@ -308,7 +313,9 @@ int64_t count_nz(const T* x, int64_t n) {
       const __mmask16 m = _mm512_cmp_ps_mask(_mm512_loadu_ps(x + i), _mm512_setzero_ps(), _CMP_NEQ_UQ);
       acc = _mm512_mask_add_epi32(acc, m, acc, one);
     }
-    cnt = _mm512_reduce_add_epi32(acc);
+    alignas(64) int32_t s[16];
+    _mm512_store_si512(s, acc);
+    for (int k = 0; k < 16; ++k) cnt += s[k];
   }
 #elif defined(__AVX2__)
   if constexpr (sizeof(T) == 1) {
@@ -393,7 +400,15 @@ void min_max(const T* x, int64_t n, T& mn, T& mx) {
   T a = mn, b = mx;
 #if defined(__AVX512F__)
   if constexpr (std::is_same<T, float>::value) {
-    __m512 vmn = _mm512_set1_ps(a), vmx = _mm512_set1_ps(b);
+    __m512 vmn = _mm512_set1_ps(a), vmx = _mm512_set1_ps(b), wmn = vmn, wmx = vmx;
+    // two vectors a step into two accumulator pairs (min/max latency would bound one pair);
+    // (v, acc) order: a NaN in v leaves acc as it was
+    for (; i + 32 <= n; i += 32) {
+      const __m512 v = _mm512_loadu_ps(x + i), u = _mm512_loadu_ps(x + i + 16);
+      vmn = _mm512_min_ps(v, vmn), vmx = _mm512_max_ps(v, vmx);
+      wmn = _mm512_min_ps(u, wmn), wmx = _mm512_max_ps(u, wmx);
+    }
+    vmn = _mm512_min_ps(wmn, vmn), vmx = _mm512_max_ps(wmx, vmx);
     for (; i + 16 <= n; i += 16) {
       const __m512 v = _mm512_loadu_ps(x + i);
       vmn = _mm512_min_ps(v, vmn), vmx = _mm512_max_ps(v, vmx);
@@ -416,15 +431,20 @@ void min_max(const T* x, int64_t n, T& mn, T& mx) {
 #endif
 #if defined(__AVX512F__)
   if constexpr (std::is_same<T, uint8_t>::value) {
-    // four vectors a step: enough loads in flight to stream from L3 at count_nz's pace
+    // eight vectors a step: enough loads in flight to stream from L3 at count_nz's pace
     __m512i n0 = _mm512_set1_epi8(char(a)), n1 = n0, x0 = _mm512_set1_epi8(char(b)), x1 = x0;
-    for (; i + 256 <= n; i += 256) {
-      const __m512i v0 = _mm512_loadu_si512(x + i), v1 = _mm512_loadu_si512(x + i + 64);
-      const __m512i v2 = _mm512_loadu_si512(x + i + 128), v3 = _mm512_loadu_si512(x + i + 192);
-      const __m512i l01 = _mm512_min_epu8(v0, v1), l23 = _mm512_min_epu8(v2, v3);
-      const __m512i h01 = _mm512_max_epu8(v0, v1), h23 = _mm512_max_epu8(v2, v3);
-      n0 = _mm512_min_epu8(n0, l01), n1 = _mm512_min_epu8(n1, l23);
-      x0 = _mm512_max_epu8(x0, h01), x1 = _mm512_max_epu8(x1, h23);
+    for (; i + 512 <= n; i += 512) {
+      __m512i l[4], h[4];
+      for (int k = 0; k < 4; ++k) {
+        const __m512i v0 = _mm512_loadu_si512(x + i + 128 * k), v1 = _mm512_loadu_si512(x + i + 128 * k + 64);
+        l[k] = _mm512_min_epu8(v0, v1), h[k] = _mm512_max_epu8(v0, v1);
+      }
+      n0 = _mm512_min_epu8(n0, _mm512_min_epu8(l[0], l[1])), n1 = _mm512_min_epu8(n1, _mm512_min_epu8(l[2], l[3]));
+      x0 = _mm512_max_epu8(x0, _mm512_max_epu8(h[0], h[1])), x1 = _mm512_max_epu8(x1, _mm512_max_epu8(h[2], h[3]));
+    }
+    for (; i + 64 <= n; i += 64) {
+      const __m512i v = _mm512_loadu_si512(x + i);
+      n0 = _mm512_min_epu8(n0, v), x0 = _mm512_max_epu8(x0, v);
     }
     alignas(64) uint8_t s[64], t[64];
     _mm512_store_si512(s, _mm512_min_epu8(n0, n1)), _mm512_store_si512(t, _mm512_max_epu8(x0, x1));
@@ -521,16 +541,29 @@ class MinMaxKernel final : public backend::Kernel {
         if (f == n_) return;
       }
       const T x0 = x[f];
-      const int64_t nc = (n_ + kChunk - 1) / kChunk;
-      std::vector<T> mn(static_cast<size_t>(nc), x0), mx(static_cast<size_t>(nc), x0);
-      parallel_for(nc, 1, [&](int64_t c0, int64_t c1) {
-        for (int64_t c = c0; c < c1; ++c) min_max<T>(x + c * kChunk, std::min(kChunk, n_ - c * kChunk), mn[c], mx[c]);
+      // Per-block minima and maxima (64 KiB blocks), then the first index searched only in the
+      // blocks whose extreme is the answer: one pass over the image, where searching the whole
+      // image again costs another half pass or more when the extreme comes late (float data).
+      // Every block starts from x0, so a block may report x0 without holding it: the search then
+      // moves on to the next such block.
+      const int64_t blk = 65536 / int64_t(sizeof(T)), nb = (n_ + blk - 1) / blk;
+      std::vector<T> mn(static_cast<size_t>(nb), x0), mx(static_cast<size_t>(nb), x0);
+      parallel_for(nb, std::max<int64_t>(1, kChunk / blk), [&](int64_t b0, int64_t b1) {
+        for (int64_t k = b0; k < b1; ++k) min_max<T>(x + k * blk, std::min(blk, n_ - k * blk), mn[k], mx[k]);
       });
       T a = x0, b = x0;
-      for (int64_t c = 0; c < nc; ++c) a = std::min(a, mn[c]), b = std::max(b, mx[c]);
+      for (int64_t k = 0; k < nb; ++k) a = std::min(a, mn[k]), b = std::max(b, mx[k]);
       r[0] = double(a), r[1] = double(b);
-      r[2] = double(first_equal<T>(x, n_, a));
-      r[3] = double(first_equal<T>(x, n_, b));
+      auto locate = [&](const std::vector<T>& ext, T v) -> int64_t {
+        for (int64_t k = 0; k < nb; ++k) {
+          if (ext[k] != v) continue;
+          const int64_t at = first_equal<T>(x + k * blk, std::min(blk, n_ - k * blk), v);
+          if (at >= 0) return k * blk + at;
+        }
+        return -1;
+      };
+      r[2] = double(locate(mn, a));
+      r[3] = double(locate(mx, b));
     });
     std::memcpy(out, r, sizeof(r));
   }
