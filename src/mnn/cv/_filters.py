@@ -12,6 +12,7 @@ from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
 from ._common import as_image, channels, contiguous, fail, int_arg
 from . import _fastpix as _fp
+from . import _public
 from ._fastpix import cv_row as _cv_row
 
 __all__ = [
@@ -687,7 +688,35 @@ def _triangle(hist):
 _THRESH_MEMO = {}  # see _fastpix: (image key, thresh, maxval, type) -> (cv_thresh bound, the threshold to report)
 
 
-def threshold(src, thresh, maxval, type, dst=None):
+_NO = object()  # an argument not given
+
+
+def threshold(src=_NO, thresh=_NO, maxval=_NO, type=_NO, dst=None, *more, **extra):
+    # A repeated call (see _THRESH_MEMO) runs here, outside the wrapper every public mnn.cv function
+    # gets (_public.py), as cvtColor's does: the wrapper costs 1-5 us on a tuple result, a third of
+    # a 640x480 threshold. What it would do to these calls is nothing: no dst to fill, no error
+    # possible for an image the memo validated, no HxWx1 result to flatten (not taken here).
+    # Every other call, a wrong one included, goes to the wrapped function as it was made.
+    if dst is None and not more and not extra and type.__class__ is int and _fp.plain(thresh) and _fp.plain(maxval):
+        ik = _fp.image_key(src)
+        if ik is not None:
+            shape = ik[1]
+            if not (len(shape) == 3 and shape[2] == 1):
+                hit = _THRESH_MEMO.get((ik, thresh, maxval, type))
+                if hit is not None:
+                    res = _fp.apply(hit[0], src)
+                    if res is not None:
+                        return hit[1], res
+    if more or src is _NO or thresh is _NO or maxval is _NO or type is _NO:
+        given = {k: v for k, v in (("src", src), ("thresh", thresh), ("maxval", maxval), ("type", type)) if v is not _NO}
+        if more:
+            return _threshold_public(src, thresh, maxval, type, dst, *more, **extra)
+        return _threshold_public(dst=dst, **given, **extra)
+    return _threshold_public(src, thresh, maxval, type, dst, **extra)
+
+
+def _threshold_checked(src, thresh, maxval, type, dst=None):
+    """threshold with every check; the memo's entries are made here."""
     fn = "threshold"
     key = None
     if dst is None and _fp.plain(thresh) and _fp.plain(maxval) and type.__class__ is int:
@@ -773,6 +802,13 @@ def threshold(src, thresh, maxval, type, dst=None):
     else:
         res = _np.where(gt, _np.asarray(0, dtype=d), x)
     return thresh, _finish(res.astype(d), dst)
+
+
+# threshold's checked path, wrapped as every public function is; threshold itself is marked as
+# wrapped (__wrapped__) so that wrap_public leaves it as it is.
+_threshold_checked.__name__ = _threshold_checked.__qualname__ = "threshold"  # as Python's argument errors name it
+_threshold_public = _public._named(_threshold_checked, "mnn.cv.threshold")
+threshold.__wrapped__ = _threshold_checked
 
 
 def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C, dst=None):
