@@ -18,6 +18,7 @@ from . import _arith_scalar as _as
 from . import _exact_fp as _xfp
 from . import _arith_scalar_fast as _asf
 from . import _fastpix as _fp
+from . import _public
 from ._fastpix import cv_row as _cv_row
 
 __all__ = [
@@ -671,15 +672,26 @@ def _minmax_result(r, w):
     return lo, hi, ((i % w, i // w) if i >= 0 else (-1, -1)), ((j % w, j // w) if j >= 0 else (-1, -1))
 
 
-def minMaxLoc(src, mask=None):
+def minMaxLoc(*args, **kwargs):
+    # A repeated call on an image seen before (see _MINMAX_MEMO) runs here, outside the public
+    # wrapper (_public.py), whose work on a tuple of numbers is nothing but costs 1-2 us, as much as
+    # a 640x480 kernel; every other call goes to the wrapped, checked function.
+    if len(args) == 1 and not kwargs:
+        src = args[0]
+        key = _fp.image_key(src)
+        if key is not None:
+            hit = _MINMAX_MEMO.get(key)
+            if hit is not None:
+                r = _fp.apply(hit[0], src)
+                if r is not None:
+                    return _minmax_result(r, hit[1])
+    return _minmax_public(*args, **kwargs)
+
+
+def _minmax_checked(src, mask=None):
+    """minMaxLoc with every check; the memo's entries are made here."""
     fn = "minMaxLoc"
     key = _fp.image_key(src) if mask is None else None
-    if key is not None:
-        hit = _MINMAX_MEMO.get(key)
-        if hit is not None:
-            r = _fp.apply(hit[0], src)
-            if r is not None:
-                return _minmax_result(r, hit[1])
     a = _arr(src, fn, extra=F16B)
     if a.ndim > 3:
         raise fail(fn, f"expected a 2-d or 3-d array, got {a.ndim} dimensions (cv2: dims <= 2)")
@@ -761,15 +773,24 @@ def meanStdDev(src, mean=None, stddev=None, mask=None):
 _COUNT_MEMO = {}  # see _fastpix: image key -> (cv_count_nz bound, None)
 
 
-def countNonZero(src):
+def countNonZero(*args, **kwargs):
+    # a repeated call outside the public wrapper, as minMaxLoc's
+    if len(args) == 1 and not kwargs:
+        src = args[0]
+        key = _fp.image_key(src)
+        if key is not None:
+            hit = _COUNT_MEMO.get(key)
+            if hit is not None:
+                r = _fp.apply(hit[0], src)
+                if r is not None:
+                    return int(_core.item(r, 0))
+    return _count_public(*args, **kwargs)
+
+
+def _count_checked(src):
+    """countNonZero with every check; the memo's entries are made here."""
     fn = "countNonZero"
     key = _fp.image_key(src)
-    if key is not None:
-        hit = _COUNT_MEMO.get(key)
-        if hit is not None:
-            r = _fp.apply(hit[0], src)
-            if r is not None:
-                return int(_core.item(r, 0))
     a = _arr(src, fn, extra=F16B)
     if a.ndim == 3 and a.shape[2] != 1:
         raise fail(fn, "src must be single-channel (cv2: cn == 1)")
@@ -1037,3 +1058,14 @@ def setRNGSeed(seed):
     if not 0 <= seed < (1 << 64):
         seed &= (1 << 64) - 1  # cv2's binding takes the seed as an int: its bits
     the_rng.state = seed if seed else 0xFFFFFFFF
+
+
+# minMaxLoc's and countNonZero's checked paths, wrapped as every public function is; the public
+# names are marked as wrapped (__wrapped__: also what inspect.signature shows) so that wrap_public
+# leaves them as they are.
+_minmax_checked.__name__ = _minmax_checked.__qualname__ = "minMaxLoc"
+_minmax_public = _public._named(_minmax_checked, "mnn.cv.minMaxLoc")
+minMaxLoc.__wrapped__ = _minmax_checked
+_count_checked.__name__ = _count_checked.__qualname__ = "countNonZero"
+_count_public = _public._named(_count_checked, "mnn.cv.countNonZero")
+countNonZero.__wrapped__ = _count_checked
