@@ -592,6 +592,10 @@ def w_cv():
     img2, fimg2 = np.ascontiguousarray(img[::-1]), np.ascontiguousarray(fimg[::-1])
     m_img2, m_fimg2 = mnp.array(img2), mnp.array(fimg2)
     mnn.eval(m_img2, m_fimg2)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    lut = (255 * (np.arange(256) / 255.0) ** 0.7).astype(np.uint8)  # a gamma curve
+    m_gray, m_lut = mnp.array(gray), mnp.array(lut)
+    mnn.eval(m_gray, m_lut)
     cases = [
         ("cv dnn.NMSBoxes 2000 boxes", lambda m, x: m.dnn.NMSBoxes(nms_boxes, nms_scores, 0.25, 0.45)),
         (f"cv addWeighted {w}x{h}x3 uint8",
@@ -634,6 +638,10 @@ def w_cv():
          lambda m, x: m.remap(x, *((map_x, map_y) if m is cv2 else (m_map_x, m_map_y)), m.INTER_LINEAR)),
         (f"cv findContours on a binarized {w}x{h} photo (TREE, SIMPLE)", lambda m, x: contours(m)),
         (f"cv classification preprocessing {w}x{h} -> 1x3x224x224", _cls_preprocess),
+        # the single-pass pixel kernels of simd/cv/fastpix.cpp (threshold on the gray image)
+        (f"cv threshold BINARY {w}x{h} uint8", lambda m, x: m.threshold(gray if m is cv2 else m_gray, 127, 255, m.THRESH_BINARY)[1]),
+        (f"cv inRange {w}x{h}x3 uint8", lambda m, x: m.inRange(x, (20, 40, 60), (200, 220, 240))),
+        (f"cv LUT {w}x{h}x3 uint8", lambda m, x: m.LUT(x, lut if m is cv2 else m_lut)),
         (f"cv bilateralFilter d=9 {w}x{h}x3 uint8", lambda m, x: m.bilateralFilter(x, 9, 50, 50)),
         # sigmaColor on the [0, 1] scale, so the float path's range table spans the same weights
         (f"cv bilateralFilter d=9 {w}x{h}x3 float32",

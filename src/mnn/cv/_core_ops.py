@@ -17,6 +17,9 @@ from ._common import f32 as _f32c
 from . import _arith_scalar as _as
 from . import _exact_fp as _xfp
 from . import _arith_scalar_fast as _asf
+from . import _fastpix as _fp
+from . import _public
+from ._fastpix import cv_row as _cv_row
 
 __all__ = [
     "NORM_INF", "NORM_L1", "NORM_L2", "NORM_L2SQR", "NORM_MINMAX",
@@ -557,6 +560,10 @@ def split(m, mv=None):
     a = _arr(m, "split", extra=F16B)
     if a.ndim == 2:
         return (a.copy(),)
+    if a.ndim == 3 and str(a.dtype) in _DEPTHS and a.size:
+        # one deinterleaving pass into a (C, H, W) block; each plane is a contiguous view of it
+        planes = _core.prim("cv_split", [a], [], [])
+        return tuple(planes[k] for k in range(a.shape[2]))
     return tuple(_np.ascontiguousarray(a[:, :, k]) for k in range(a.shape[2]))
 
 
@@ -571,6 +578,10 @@ def merge(mv, dst=None):
     for x in arrs:
         if tuple(x.shape[:2]) != (h, w) or x.dtype != arrs[0].dtype:
             raise fail(fn, "all arrays must have the same size and depth")
+    if all(x.ndim == 2 for x in arrs) and str(arrs[0].dtype) in _DEPTHS:
+        # one interleaving pass (csrc/backends/cpu/simd/cv/fastpix.cpp)
+        res = _core.prim("cv_merge", arrs, [], [])
+        return _finish(_np.reshape(res, (h, w)) if len(arrs) == 1 else res, dst)
     planes = [_np.reshape(x, (h, w, 1)) if x.ndim == 2 else x for x in arrs]
     res = _np.concatenate(planes, axis=2)
     if res.shape[2] == 1:
@@ -652,8 +663,35 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
     return _finish(res, dst)
 
 
-def minMaxLoc(src, mask=None):
+_MINMAX_MEMO = {}  # see _fastpix: image key -> (cv_minmaxloc bound, image width)
+
+
+def _minmax_result(r, w):
+    lo, hi, i, j = (_core.item(r, k) for k in range(4))
+    i, j = int(i), int(j)
+    return lo, hi, ((i % w, i // w) if i >= 0 else (-1, -1)), ((j % w, j // w) if j >= 0 else (-1, -1))
+
+
+def minMaxLoc(*args, **kwargs):
+    # A repeated call on an image seen before (see _MINMAX_MEMO) runs here, outside the public
+    # wrapper (_public.py), whose work on a tuple of numbers is nothing but costs 1-2 us, as much as
+    # a 640x480 kernel; every other call goes to the wrapped, checked function.
+    if len(args) == 1 and not kwargs:
+        src = args[0]
+        key = _fp.image_key(src)
+        if key is not None:
+            hit = _MINMAX_MEMO.get(key)
+            if hit is not None:
+                r = _fp.apply(hit[0], src)
+                if r is not None:
+                    return _minmax_result(r, hit[1])
+    return _minmax_public(*args, **kwargs)
+
+
+def _minmax_checked(src, mask=None):
+    """minMaxLoc with every check; the memo's entries are made here."""
     fn = "minMaxLoc"
+    key = _fp.image_key(src) if mask is None else None
     a = _arr(src, fn, extra=F16B)
     if a.ndim > 3:
         raise fail(fn, f"expected a 2-d or 3-d array, got {a.ndim} dimensions (cv2: dims <= 2)")
@@ -661,9 +699,18 @@ def minMaxLoc(src, mask=None):
         raise fail(fn, "src must be single-channel (cv2: (cn == 1 && (_mask.empty() || _mask.type() == CV_8U)))")
     if a.ndim == 3:
         a = _np.reshape(a, a.shape[:2])
+    w = a.shape[1]
+    if mask is None and a.size and str(a.dtype) in _DEPTHS:
+        # one C++ pass (csrc/backends/cpu/simd/cv/fastpix.cpp): min, max and the first index of each.
+        # cv2's answers when the first element is NaN depend on its loop: float64 gives NaN at
+        # (0, 0); float32 rows shorter than 64 (cv2's rows: the whole image when continuous) NaN
+        # and no location; longer float32 rows skip every NaN (mode 2)
+        d = str(a.dtype)
+        mode = 1 if d == "float64" else 2 if d == "float32" and _cv_row(src, a) >= 64 else 0
+        _fp.remember(_MINMAX_MEMO, key, "cv_minmaxloc", [mode], [], w)
+        return _minmax_result(_core.prim("cv_minmaxloc", [a], [mode], []), w)
     x = a.astype("float64")
     keep = _mask_bool(mask, a, fn)
-    w = a.shape[1]
     if keep is not None:
         if not bool(_np.any(keep)):
             return 0.0, 0.0, (-1, -1), (-1, -1)
@@ -723,11 +770,33 @@ def meanStdDev(src, mean=None, stddev=None, mask=None):
     return _np.reshape(m, (c, 1)), _np.reshape(_np.sqrt(v), (c, 1))
 
 
-def countNonZero(src):
+_COUNT_MEMO = {}  # see _fastpix: image key -> (cv_count_nz bound, None)
+
+
+def countNonZero(*args, **kwargs):
+    # a repeated call outside the public wrapper, as minMaxLoc's
+    if len(args) == 1 and not kwargs:
+        src = args[0]
+        key = _fp.image_key(src)
+        if key is not None:
+            hit = _COUNT_MEMO.get(key)
+            if hit is not None:
+                r = _fp.apply(hit[0], src)
+                if r is not None:
+                    return int(_core.item(r, 0))
+    return _count_public(*args, **kwargs)
+
+
+def _count_checked(src):
+    """countNonZero with every check; the memo's entries are made here."""
     fn = "countNonZero"
+    key = _fp.image_key(src)
     a = _arr(src, fn, extra=F16B)
     if a.ndim == 3 and a.shape[2] != 1:
         raise fail(fn, "src must be single-channel (cv2: cn == 1)")
+    if a.ndim in (2, 3) and str(a.dtype) in _DEPTHS:
+        _fp.remember(_COUNT_MEMO, key, "cv_count_nz", [], [], None)
+        return int(_core.item(_core.prim("cv_count_nz", [a], [], []), 0))
     return int(_np.sum(a != 0))
 
 
@@ -989,3 +1058,14 @@ def setRNGSeed(seed):
     if not 0 <= seed < (1 << 64):
         seed &= (1 << 64) - 1  # cv2's binding takes the seed as an int: its bits
     the_rng.state = seed if seed else 0xFFFFFFFF
+
+
+# minMaxLoc's and countNonZero's checked paths, wrapped as every public function is; the public
+# names are marked as wrapped (__wrapped__: also what inspect.signature shows) so that wrap_public
+# leaves them as they are.
+_minmax_checked.__name__ = _minmax_checked.__qualname__ = "minMaxLoc"
+_minmax_public = _public._named(_minmax_checked, "mnn.cv.minMaxLoc")
+minMaxLoc.__wrapped__ = _minmax_checked
+_count_checked.__name__ = _count_checked.__qualname__ = "countNonZero"
+_count_public = _public._named(_count_checked, "mnn.cv.countNonZero")
+countNonZero.__wrapped__ = _count_checked

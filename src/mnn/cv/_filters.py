@@ -11,6 +11,9 @@ from .. import _core
 from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
 from ._common import as_image, channels, contiguous, fail, int_arg
+from . import _fastpix as _fp
+from . import _public
+from ._fastpix import cv_row as _cv_row
 
 __all__ = [
     "BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101",
@@ -682,8 +685,49 @@ def _triangle(hist):
     return thresh
 
 
-def threshold(src, thresh, maxval, type, dst=None):
+_THRESH_MEMO = {}  # see _fastpix: (image key, thresh, maxval, type) -> (cv_thresh bound, the threshold to report)
+
+
+_NO = object()  # an argument not given
+
+
+def threshold(src=_NO, thresh=_NO, maxval=_NO, type=_NO, dst=None, *more, **extra):
+    # A repeated call (see _THRESH_MEMO) runs here, outside the wrapper every public mnn.cv function
+    # gets (_public.py), as cvtColor's does: the wrapper costs 1-5 us on a tuple result, a third of
+    # a 640x480 threshold. What it would do to these calls is nothing: no dst to fill, no error
+    # possible for an image the memo validated, no HxWx1 result to flatten (not taken here).
+    # Every other call, a wrong one included, goes to the wrapped function as it was made.
+    if dst is None and not more and not extra and type.__class__ is int and _fp.plain(thresh) and _fp.plain(maxval):
+        ik = _fp.image_key(src)
+        if ik is not None:
+            shape = ik[1]
+            if not (len(shape) == 3 and shape[2] == 1):
+                hit = _THRESH_MEMO.get((ik, thresh, maxval, type))
+                if hit is not None:
+                    res = _fp.apply(hit[0], src)
+                    if res is not None:
+                        return hit[1], res
+    if more or src is _NO or thresh is _NO or maxval is _NO or type is _NO:
+        given = {k: v for k, v in (("src", src), ("thresh", thresh), ("maxval", maxval), ("type", type)) if v is not _NO}
+        if more:
+            return _threshold_public(src, thresh, maxval, type, dst, *more, **extra)
+        return _threshold_public(dst=dst, **given, **extra)
+    return _threshold_public(src, thresh, maxval, type, dst, **extra)
+
+
+def _threshold_checked(src, thresh, maxval, type, dst=None):
+    """threshold with every check; the memo's entries are made here."""
     fn = "threshold"
+    key = None
+    if dst is None and _fp.plain(thresh) and _fp.plain(maxval) and type.__class__ is int:
+        ik = _fp.image_key(src)
+        if ik is not None:
+            key = (ik, thresh, maxval, type)
+            hit = _THRESH_MEMO.get(key)
+            if hit is not None:
+                res = _fp.apply(hit[0], src)
+                if res is not None:
+                    return hit[1], res
     # cv2's binding passes None as 0
     thresh, maxval, type = (0 if v is None else v for v in (thresh, maxval, type))
     e = as_image(src, fn)
@@ -740,6 +784,12 @@ def threshold(src, thresh, maxval, type, dst=None):
                 return thresh, _finish(a.copy() if above else _np.zeros(a.shape, dtype=d), dst)
             return thresh, _finish(_np.zeros(a.shape, dtype=d) if above else a.copy(), dst)
         x = a
+    if a.ndim in (2, 3):
+        # one pass in C++ (csrc/backends/cpu/simd/cv/fastpix.cpp), cv2's NaN answers included
+        ints = [kind, _cv_row(src, a)] if d == "float64" and kind == THRESH_TRUNC else [kind]
+        if not auto:  # Otsu and the triangle method find their threshold in each image
+            _fp.remember(_THRESH_MEMO, key, "cv_thresh", ints, [float(t), float(m)], thresh)
+        return thresh, _finish(_core.prim("cv_thresh", [a], ints, [float(t), float(m)]), dst)
     gt = x > t
     if kind == THRESH_BINARY:
         res = _np.where(gt, _np.asarray(m, dtype=d), _np.asarray(0, dtype=d))
@@ -752,6 +802,13 @@ def threshold(src, thresh, maxval, type, dst=None):
     else:
         res = _np.where(gt, _np.asarray(0, dtype=d), x)
     return thresh, _finish(res.astype(d), dst)
+
+
+# threshold's checked path, wrapped as every public function is; threshold itself is marked as
+# wrapped (__wrapped__) so that wrap_public leaves it as it is.
+_threshold_checked.__name__ = _threshold_checked.__qualname__ = "threshold"  # as Python's argument errors name it
+_threshold_public = _public._named(_threshold_checked, "mnn.cv.threshold")
+threshold.__wrapped__ = _threshold_checked
 
 
 def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C, dst=None):
@@ -835,14 +892,38 @@ def _scalar_bound(b, a, fn, depth, which):
     return _np.asarray(vals) if a.ndim == 3 else _np.asarray(vals[0])
 
 
+_INRANGE_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
+
+
+_INRANGE_MEMO = {}  # see _fastpix: (image key, lowerb, upperb) -> (cv_inrange bound, None)
+
+
 def inRange(src, lowerb, upperb, dst=None):
     fn = "inRange"
+    key = None
+    if dst is None and _fp.plain(lowerb) and _fp.plain(upperb):
+        ik = _fp.image_key(src)
+        if ik is not None:
+            key = (ik, lowerb, upperb)
+            hit = _INRANGE_MEMO.get(key)
+            if hit is not None:
+                res = _fp.apply(hit[0], src)
+                if res is not None:
+                    return res
     a = as_image(src, fn)
     depth = str(a.dtype)
     if depth == "float16":
         a = a.astype("float32")  # cv2 5 compares half images like float ones (exact in float32)
     a = _image(a, fn)
     lo, hi = _scalar_bound(lowerb, a, fn, depth, "lower"), _scalar_bound(upperb, a, fn, depth, "upper")
+    c = channels(a)
+    if lo.size == c and hi.size == c and a.ndim in (2, 3) and str(a.dtype) in _INRANGE_DEPTHS:
+        # Scalar bounds (already in the image's type, as cv2 converts them): one C++ pass over the
+        # interleaved channels (csrc/backends/cpu/simd/cv/fastpix.cpp)
+        bounds = [float(v) for v in _np.reshape(lo, (c,)).tolist()] + [float(v) for v in _np.reshape(hi, (c,)).tolist()]
+        if depth != "float16":  # (a float16 image is converted first: not the image the memo would see)
+            _fp.remember(_INRANGE_MEMO, key, "cv_inrange", [], bounds, None)
+        return _finish(_core.prim("cv_inrange", [a], [], bounds), dst)
     x = a.astype("float64")
     ok = (x >= lo) & (x <= hi)
     if a.ndim == 3:
@@ -859,6 +940,9 @@ def LUT(src, lut, dst=None):
     if t.size not in (256, 256 * channels(a)):
         raise fail(fn, "lut must have 256 entries (times the channel count)")
     t = _np.reshape(t, (256,) if t.size == 256 else (256, channels(a)))
+    if str(a.dtype) == "uint8" and str(t.dtype) == "uint8" and a.ndim in (2, 3):
+        # byte to byte: a SIMD table lookup (csrc/backends/cpu/simd/cv/fastpix.cpp)
+        return _finish(_core.prim("cv_lut_u8", [a, _np.ascontiguousarray(t)], [], []), dst)
     return _finish(_core.prim("cv_lut", [_np.ascontiguousarray(a), _np.ascontiguousarray(t)], [], []), dst)
 
 
