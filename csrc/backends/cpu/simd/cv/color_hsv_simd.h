@@ -467,7 +467,8 @@ int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, int dcn, int bidx, fl
     const F hh = V::mul(h, hs);
     const M grey = V::eq(sat, zero);
     if (!V::all(V::mor(grey, V::mand(V::ge(hh, zero), V::lt(hh, six))))) break;
-    const F sec = V::floor(hh);
+    // + 0: the reference subtracts the int sector, whose float is never -0 (hh = -0 keeps f = -0)
+    const F sec = V::add(V::floor(hh), zero);
     const F f = V::sub(hh, sec);
     F t0, t1, t2, t3;
     if (!hls) {
