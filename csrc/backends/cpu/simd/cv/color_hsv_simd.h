@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -96,21 +97,23 @@ struct V8 {
     t = uint32_t(_mm_extract_epi32(hi, 2));
     std::memcpy(d + 20, &t, 4);
   }
-  // float pixels: channels of W pixels (gathers; AVX2 is not this file's fast path)
-  static void load3f(const float* p, int scn, F& c0, F& c1, F& c2) {
-    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(scn));
+  // float pixels: channels of W pixels (gathers: AVX2 is not this file's fast path)
+  template <int SCN>
+  static void load3f(const float* p, F& c0, F& c1, F& c2) {
+    const __m256i idx = _mm256_setr_epi32(0, SCN, 2 * SCN, 3 * SCN, 4 * SCN, 5 * SCN, 6 * SCN, 7 * SCN);
     c0 = _mm256_i32gather_ps(p, idx, 4);
     c1 = _mm256_i32gather_ps(p + 1, idx, 4);
     c2 = _mm256_i32gather_ps(p + 2, idx, 4);
   }
-  static void store3f(float* d, int dcn, F c0, F c1, F c2) {
+  template <int DCN>
+  static void store3f(float* d, F c0, F c1, F c2) {
     alignas(32) float a[3][8];
     _mm256_store_ps(a[0], c0);
     _mm256_store_ps(a[1], c1);
     _mm256_store_ps(a[2], c2);
-    for (int i = 0; i < 8; ++i, d += dcn) {
+    for (int i = 0; i < 8; ++i, d += DCN) {
       d[0] = a[0][i], d[1] = a[1][i], d[2] = a[2][i];
-      if (dcn == 4) d[3] = 1.f;
+      if (DCN == 4) d[3] = 1.f;
     }
   }
 };
@@ -187,46 +190,47 @@ struct V16 {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 32), _mm512_extracti32x4_epi32(q, 2));
   }
   // float pixels: 3 or 4 interleaved channels <-> one register per channel, by two-table permutes
-  static void load3f(const float* p, int scn, F& c0, F& c1, F& c2) {
-    F* out[3] = {&c0, &c1, &c2};
-    if (scn == 3) {
+  // (index tables and masks are constants, so the loops keep them in registers)
+  template <int SCN>
+  static void load3f(const float* p, F& c0, F& c1, F& c2) {
+    if constexpr (SCN == 3) {
+      // lane i of channel k is element 3i + k of a|b|c: (a, b) below 32, c from lane 11 (10 for k = 2)
       const F a = _mm512_loadu_ps(p), b = _mm512_loadu_ps(p + 16), c = _mm512_loadu_ps(p + 32);
-      for (int k = 0; k < 3; ++k) {
-        // lane i wants element 3i + k of a|b|c: (a, b) for indices < 32, c for the rest
-        const __m512i idx = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                                                _mm512_set1_epi32(3)), _mm512_set1_epi32(k));
-        F t = _mm512_permutex2var_ps(a, idx, b);
-        const __mmask16 hi = _mm512_cmpge_epi32_mask(idx, _mm512_set1_epi32(32));
-        *out[k] = _mm512_mask_permutexvar_ps(t, hi, _mm512_sub_epi32(idx, _mm512_set1_epi32(32)), c);
-      }
+      const __m512i i0 = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 1, 4, 7, 10, 13);
+      const __m512i i1 = _mm512_setr_epi32(1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 2, 5, 8, 11, 14);
+      const __m512i i2 = _mm512_setr_epi32(2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 3, 6, 9, 12, 15);
+      c0 = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, i0, b), 0xf800, i0, c);
+      c1 = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, i1, b), 0xf800, i1, c);
+      c2 = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, i2, b), 0xfc00, i2, c);
     } else {
       const F a = _mm512_loadu_ps(p), b = _mm512_loadu_ps(p + 16), c = _mm512_loadu_ps(p + 32), d = _mm512_loadu_ps(p + 48);
-      for (int k = 0; k < 3; ++k) {
-        const __m512i idx = _mm512_and_si512(_mm512_add_epi32(_mm512_slli_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), 2),
-                                                              _mm512_set1_epi32(k)), _mm512_set1_epi32(31));
-        *out[k] = _mm512_mask_blend_ps(0xff00, _mm512_permutex2var_ps(a, idx, b), _mm512_permutex2var_ps(c, idx, d));
-      }
+      const __m512i i0 = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
+      const __m512i i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(1)), i2 = _mm512_add_epi32(i0, _mm512_set1_epi32(2));
+      c0 = _mm512_mask_blend_ps(0xff00, _mm512_permutex2var_ps(a, i0, b), _mm512_permutex2var_ps(c, i0, d));
+      c1 = _mm512_mask_blend_ps(0xff00, _mm512_permutex2var_ps(a, i1, b), _mm512_permutex2var_ps(c, i1, d));
+      c2 = _mm512_mask_blend_ps(0xff00, _mm512_permutex2var_ps(a, i2, b), _mm512_permutex2var_ps(c, i2, d));
     }
   }
   // output element j = 16 m + t of a 16-pixel block is channel j % dcn of pixel j / dcn: its
-  // source lane in the (c0, c1) table is pixel + 16 * (channel == 1); channels 2 and 3 (alpha)
-  // are merged in after
-  static void store3f(float* d, int dcn, F c0, F c1, F c2) {
-    alignas(64) static const int idx3[3][16] = {{0, 16, 0, 1, 17, 1, 2, 18, 2, 3, 19, 3, 4, 20, 4, 5},
-                                                {21, 5, 6, 22, 6, 7, 23, 7, 8, 24, 8, 9, 25, 9, 10, 26},
-                                                {10, 11, 27, 11, 12, 28, 12, 13, 29, 13, 14, 30, 14, 15, 31, 15}};
-    alignas(64) static const int idx4[4][16] = {{0, 16, 0, 0, 1, 17, 1, 1, 2, 18, 2, 2, 3, 19, 3, 3},
-                                                {4, 20, 4, 4, 5, 21, 5, 5, 6, 22, 6, 6, 7, 23, 7, 7},
-                                                {8, 24, 8, 8, 9, 25, 9, 9, 10, 26, 10, 10, 11, 27, 11, 11},
-                                                {12, 28, 12, 12, 13, 29, 13, 13, 14, 30, 14, 14, 15, 31, 15, 15}};
-    static const __mmask16 ch2_3[3] = {0x4924, 0x2492, 0x9249}, ch2_4 = 0x4444, ch3_4 = 0x8888;
-    for (int m = 0; m < dcn; ++m) {
-      const __m512i vp = _mm512_load_si512(dcn == 3 ? idx3[m] : idx4[m]);
-      F t = _mm512_permutex2var_ps(c0, vp, c1);
-      const __mmask16 m2 = dcn == 3 ? ch2_3[m] : ch2_4;
-      t = _mm512_mask_permutexvar_ps(t, m2, _mm512_and_si512(vp, _mm512_set1_epi32(15)), c2);
-      if (dcn == 4) t = _mm512_mask_mov_ps(t, ch3_4, _mm512_set1_ps(1.f));
-      _mm512_storeu_ps(d + 16 * m, t);
+  // source lane in the (c0, c1) table is pixel + 16 * (channel == 1); channel 2 (the same index,
+  // mod 16) and alpha are merged in after
+  template <int DCN>
+  static void store3f(float* d, F c0, F c1, F c2) {
+    if constexpr (DCN == 3) {
+      const __m512i i0 = _mm512_setr_epi32(0, 16, 0, 1, 17, 1, 2, 18, 2, 3, 19, 3, 4, 20, 4, 5);
+      const __m512i i1 = _mm512_setr_epi32(21, 5, 6, 22, 6, 7, 23, 7, 8, 24, 8, 9, 25, 9, 10, 26);
+      const __m512i i2 = _mm512_setr_epi32(10, 11, 27, 11, 12, 28, 12, 13, 29, 13, 14, 30, 14, 15, 31, 15);
+      _mm512_storeu_ps(d, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, i0, c1), 0x4924, i0, c2));
+      _mm512_storeu_ps(d + 16, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, i1, c1), 0x2492, i1, c2));
+      _mm512_storeu_ps(d + 32, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, i2, c1), 0x9249, i2, c2));
+    } else {
+      const __m512i i0 = _mm512_setr_epi32(0, 16, 0, 0, 1, 17, 1, 1, 2, 18, 2, 2, 3, 19, 3, 3);
+      const F one = _mm512_set1_ps(1.f);
+      for (int m = 0; m < 4; ++m) {
+        const __m512i idx = _mm512_add_epi32(i0, _mm512_set1_epi32(4 * m));
+        const F t = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, idx, c1), 0x4444, idx, c2);
+        _mm512_storeu_ps(d + 16 * m, _mm512_mask_mov_ps(t, 0x8888, one));
+      }
     }
   }
 };
@@ -421,31 +425,31 @@ inline typename V::F hsv_hue(typename V::F r, typename V::F g, typename V::F b, 
 }
 
 // rgb2hsv_f / rgb2hls_f on float pixels: whole vectors only (the caller does the rest).
-template <class V>
-int64_t hsv_fwd_f32_v(const float* s, float* d, int64_t n, int scn, int bidx, float hscale, bool hls) {
+template <class V, int SCN, int BIDX, bool HLS>
+int64_t hsv_fwd_f32_v(const float* s, float* d, int64_t n, float hscale) {
   using F = typename V::F;
   using M = typename V::M;
   const F eps = V::set(std::numeric_limits<float>::epsilon()), sixty = V::set(60.f), c120 = V::set(120.f), c240 = V::set(240.f);
   const F c360 = V::set(360.f), zero = V::set(0.f), half = V::set(0.5f), two = V::set(2.f), hs = V::set(hscale);
   int64_t i = 0;
   for (; i + V::W <= n; i += V::W) {
-    F c[3];
-    V::load3f(s + i * scn, scn, c[0], c[1], c[2]);
-    const F r = c[bidx ^ 2], g = c[1], b = c[bidx];
+    F c0, g, c2;
+    V::template load3f<SCN>(s + i * SCN, c0, g, c2);
+    const F r = BIDX == 0 ? c2 : c0, b = BIDX == 0 ? c0 : c2;
     const F vmax = V::smax(V::smax(r, g), b), vmin = V::smin(V::smin(r, g), b);
     const F diff = V::sub(vmax, vmin);
     const M mr = V::eq(vmax, r), mg = V::eq(vmax, g);
-    if (!hls) {
+    if constexpr (!HLS) {
       const F sv = V::div(diff, V::add(V::fabs(vmax), eps));
       const F h = hsv_hue<V>(r, g, b, V::div(sixty, V::add(diff, eps)), mr, mg, c120, c240, c360, zero);
-      V::store3f(d + i * 3, 3, V::mul(h, hs), sv, vmax);
+      V::template store3f<3>(d + i * 3, V::mul(h, hs), sv, vmax);
     } else {
       const F sum = V::add(vmax, vmin);
       const F l = V::mul(sum, half);
       const M ok = V::gt(diff, eps);  // elsewhere the reference leaves h = s = 0
       const F sv = V::sel(ok, V::div(diff, V::sel(V::lt(l, half), sum, V::sub(V::sub(two, vmax), vmin))), zero);
       const F h = hsv_hue<V>(r, g, b, V::div(sixty, diff), mr, mg, c120, c240, c360, zero);
-      V::store3f(d + i * 3, 3, V::mul(V::sel(ok, h, zero), hs), l, sv);
+      V::template store3f<3>(d + i * 3, V::mul(V::sel(ok, h, zero), hs), l, sv);
     }
   }
   return i;
@@ -453,8 +457,8 @@ int64_t hsv_fwd_f32_v(const float* s, float* d, int64_t n, int scn, int bidx, fl
 
 // hsv2rgb_f / hls2rgb_f on float pixels: whole vectors, up to the first one holding a hue outside
 // [0, 6) after scaling (with saturation != 0), which the reference wraps with a loop.
-template <class V>
-int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, int dcn, int bidx, float hscale, bool hls) {
+template <class V, int DCN, int BIDX, bool HLS>
+int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, float hscale) {
   using F = typename V::F;
   using M = typename V::M;
   const F zero = V::set(0.f), one = V::set(1.f), two = V::set(2.f), half = V::set(0.5f), six = V::set(6.f), hs = V::set(hscale);
@@ -462,8 +466,8 @@ int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, int dcn, int bidx, fl
   int64_t i = 0;
   for (; i + V::W <= n; i += V::W) {
     F h, x, y;
-    V::load3f(s + i * 3, 3, h, x, y);
-    const F sat = hls ? y : x, grey_val = hls ? x : y;
+    V::template load3f<3>(s + i * 3, h, x, y);
+    const F sat = HLS ? y : x, grey_val = HLS ? x : y;
     const F hh = V::mul(h, hs);
     const M grey = V::eq(sat, zero);
     if (!V::all(V::mor(grey, V::mand(V::ge(hh, zero), V::lt(hh, six))))) break;
@@ -471,7 +475,7 @@ int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, int dcn, int bidx, fl
     const F sec = V::add(V::floor(hh), zero);
     const F f = V::sub(hh, sec);
     F t0, t1, t2, t3;
-    if (!hls) {
+    if constexpr (!HLS) {
       t0 = y;
       t1 = V::mul(y, V::sub(one, x));
       t2 = V::mul(y, V::fnmadd(x, f, one));
@@ -492,8 +496,8 @@ int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, int dcn, int bidx, fl
     b = V::sel(grey, grey_val, b);
     g = V::sel(grey, grey_val, g);
     r = V::sel(grey, grey_val, r);
-    if (bidx == 0) V::store3f(d + i * dcn, dcn, b, g, r);
-    else V::store3f(d + i * dcn, dcn, r, g, b);
+    if constexpr (BIDX == 0) V::template store3f<DCN>(d + i * DCN, b, g, r);
+    else V::template store3f<DCN>(d + i * DCN, r, g, b);
   }
   return i;
 }
@@ -551,7 +555,16 @@ inline int hsv_full_ipp_inv_u8(const uint8_t* s, uint8_t* d, int n, int dcn, int
 }
 inline int64_t hsv_fwd_f32(const float* s, float* d, int64_t n, int scn, int bidx, float hscale, bool hls) {
 #if defined(MNN_HSV_SIMD)
-  return hsv_fwd_f32_v<VB>(s, d, n, scn, bidx, hscale, hls);
+  // the channel counts, bidx and the kind as template arguments: one specialised loop each
+  auto run = [&](auto scn_c, auto hls_c) {
+    return bidx == 0 ? hsv_fwd_f32_v<VB, scn_c(), 0, hls_c()>(s, d, n, hscale)
+                     : hsv_fwd_f32_v<VB, scn_c(), 2, hls_c()>(s, d, n, hscale);
+  };
+  using C3 = std::integral_constant<int, 3>;
+  using C4 = std::integral_constant<int, 4>;
+  using T = std::true_type;
+  using Fa = std::false_type;
+  return scn == 3 ? (hls ? run(C3{}, T{}) : run(C3{}, Fa{})) : (hls ? run(C4{}, T{}) : run(C4{}, Fa{}));
 #else
   (void)s, (void)d, (void)n, (void)scn, (void)bidx, (void)hscale, (void)hls;
   return 0;
@@ -559,7 +572,15 @@ inline int64_t hsv_fwd_f32(const float* s, float* d, int64_t n, int scn, int bid
 }
 inline int64_t hsv_inv_f32(const float* s, float* d, int64_t n, int dcn, int bidx, float hscale, bool hls) {
 #if defined(MNN_HSV_SIMD)
-  return hsv_inv_f32_v<VB>(s, d, n, dcn, bidx, hscale, hls);
+  auto run = [&](auto dcn_c, auto hls_c) {
+    return bidx == 0 ? hsv_inv_f32_v<VB, dcn_c(), 0, hls_c()>(s, d, n, hscale)
+                     : hsv_inv_f32_v<VB, dcn_c(), 2, hls_c()>(s, d, n, hscale);
+  };
+  using C3 = std::integral_constant<int, 3>;
+  using C4 = std::integral_constant<int, 4>;
+  using T = std::true_type;
+  using Fa = std::false_type;
+  return dcn == 3 ? (hls ? run(C3{}, T{}) : run(C3{}, Fa{})) : (hls ? run(C4{}, T{}) : run(C4{}, Fa{}));
 #else
   (void)s, (void)d, (void)n, (void)dcn, (void)bidx, (void)hscale, (void)hls;
   return 0;
