@@ -47,6 +47,8 @@ struct V8 {
   static bool any(M m) { return _mm256_movemask_ps(m) != 0; }
   static bool all(M m) { return _mm256_movemask_ps(m) == 0xff; }
   static F sel(M m, F a, F b) { return _mm256_blendv_ps(b, a, m); }  // m ? a : b
+  static F mask_add(M m, F a, F b) { return sel(m, add(a, b), a); }    // m ? a + b : a
+  static M mnot(M a) { return _mm256_xor_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(-1))); }
   static F trunc(F a) { return _mm256_round_ps(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
   static F floor(F a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
   static F rcp(F a) { return _mm256_rcp_ps(a); }
@@ -145,6 +147,8 @@ struct V16 {
   static bool any(M m) { return m != 0; }
   static bool all(M m) { return m == 0xffff; }
   static F sel(M m, F a, F b) { return _mm512_mask_blend_ps(m, b, a); }
+  static F mask_add(M m, F a, F b) { return _mm512_mask_add_ps(a, m, a, b); }
+  static M mnot(M a) { return M(~a); }
   static F trunc(F a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
   static F floor(F a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
   // rcpps on each half: IPP's reciprocals are the 12-bit rcpps values (vrcp14ps differs)
@@ -415,13 +419,16 @@ int hsv_full_ipp_inv_u8_v(const uint8_t* s, uint8_t* d, int n, int dcn, int bidx
   return n;
 }
 
-// The hue of rgb2hsv_f / rgb2hls_f from diff = 60 / (max - min [+ eps]).
+// The hue of rgb2hsv_f / rgb2hls_f from diff = 60 / (max - min [+ eps]): (x - y) * diff with
+// (x, y) = (g, b), (b, r) or (r, g) by the channel holding the maximum, + 120 or 240 unless it
+// is red (an added +0 would turn a -0 hue into +0), + 360 where negative.
 template <class V>
 inline typename V::F hsv_hue(typename V::F r, typename V::F g, typename V::F b, typename V::F diff, typename V::M mr,
                              typename V::M mg, typename V::F c120, typename V::F c240, typename V::F c360, typename V::F zero) {
-  const typename V::F h = V::sel(mr, V::mul(V::sub(g, b), diff),
-                                 V::sel(mg, V::add(V::mul(V::sub(b, r), diff), c120), V::add(V::mul(V::sub(r, g), diff), c240)));
-  return V::sel(V::lt(h, zero), V::add(h, c360), h);
+  using F = typename V::F;
+  const F x = V::sel(mr, g, V::sel(mg, b, r)), y = V::sel(mr, b, V::sel(mg, r, g));
+  const F h = V::mask_add(V::mnot(mr), V::mul(V::sub(x, y), diff), V::sel(mg, c120, c240));
+  return V::mask_add(V::lt(h, zero), h, c360);
 }
 
 // rgb2hsv_f / rgb2hls_f on float pixels: whole vectors only (the caller does the rest).
@@ -488,8 +495,10 @@ int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, float hscale) {
       t2 = V::add(p1, V::mul(V::sub(p2, p1), V::sub(one, f)));
       t3 = V::add(p1, V::mul(V::sub(p2, p1), f));
     }
-    const M lt1 = V::lt(sec, c1), lt2 = V::lt(sec, c2), e1 = V::eq(sec, c1), e2 = V::eq(sec, c2), e3 = V::eq(sec, c3),
-            e4 = V::eq(sec, c4), le2 = V::le(sec, c2), le3 = V::le(sec, c3), le4 = V::le(sec, c4);
+    // sec is 0..5 in every lane that is not grey (the others are overwritten below): the order
+    // tests follow from the equalities
+    const M lt1 = V::eq(sec, zero), e1 = V::eq(sec, c1), e2 = V::eq(sec, c2), e3 = V::eq(sec, c3), e4 = V::eq(sec, c4);
+    const M lt2 = V::mor(lt1, e1), le2 = V::mor(lt2, e2), le3 = V::mor(le2, e3), le4 = V::mor(le3, e4);
     F b = V::sel(lt2, t1, V::sel(e2, t3, V::sel(le4, t0, t2)));
     F g = V::sel(lt1, t3, V::sel(le2, t0, V::sel(e3, t2, t1)));
     F r = V::sel(lt1, t0, V::sel(e1, t2, V::sel(le3, t1, V::sel(e4, t3, t0))));
