@@ -70,6 +70,21 @@ for c in FWD:
     put(f"view_fwd_rev{c}", cv.cvtColor(big[::-1, ::-1, :3], c))
 for c in INV:
     put(f"view_inv{c}", cv.cvtColor(big[1:, 5:288, 1:], c))
+# float32 images large enough for streamed stores (color.cpp's stream_output), split over threads
+# at pixels whose destination is not 64-byte aligned (the reference converts up to the first
+# aligned one); hues out of range send whole blocks to the reference in the middle of a run
+import mnn
+mnn.set_num_threads(3)
+bf = rng.uniform(0, 1, (700, 1001, 4)).astype(numpy.float32)
+for c in (cv.COLOR_BGR2HSV, cv.COLOR_RGB2HLS):
+    put(f"bigf_fwd{c}", cv.cvtColor(bf[..., :3], c))
+    put(f"bigf_fwd4_{c}", cv.cvtColor(bf, c))
+bh = bf[..., :3] * numpy.array([360, 1, 1], numpy.float32)
+bh[::7, ::5, 0] -= 400
+for c in (cv.COLOR_HSV2BGR, cv.COLOR_HLS2RGB):
+    for dcn in (3, 4):
+        put(f"bigf_inv{c}d{dcn}", cv.cvtColor(bh, c, dstCn=dcn))
+mnn.set_num_threads(1)
 # float32 specials: zeros of both signs, grey, ones, negatives, huge, inf, nan
 sp = numpy.array([0.0, -0.0, 1.0, 0.5, -0.25, 2.0, 1e30, -1e30, numpy.inf, -numpy.inf, numpy.nan, 1e-8],
                  numpy.float32)

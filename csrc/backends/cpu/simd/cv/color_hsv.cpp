@@ -351,25 +351,35 @@ void hsv_full_ipp_inv_row_u8(const uint8_t* s, uint8_t* d, int n, int dcn, int b
 }
 #endif
 
-void hsv_run_f32(const float* s, float* d, int64_t n, int scn, int bidx, int hrange, bool hls) {
-  const float hscale = hrange / 360.f;
-  int64_t i = hsv_simd::hsv_fwd_f32(s, d, n, scn, bidx, hscale, hls);
-  s += i * scn;
-  d += i * 3;
-  for (; i < n; ++i, s += scn, d += 3) {
-    if (hls) rgb2hls_f(s[bidx ^ 2], s[1], s[bidx], hscale, d[0], d[1], d[2]);
-    else rgb2hsv_f(s[bidx ^ 2], s[1], s[bidx], hscale, d[0], d[1], d[2]);
-  }
+// With nt, the pixels before the destination's first 64-byte aligned one (at most 15) go
+// through the reference, so that the vector code streams whole aligned lines.
+int64_t aligned_head(const float* d, int ch, int64_t n) {
+  for (int64_t k = 0; k < 16 && k <= n; ++k)
+    if ((reinterpret_cast<uintptr_t>(d + k * ch) & 63) == 0) return k;
+  return -1;  // never aligned (d not on a 16-byte boundary with 4 channels)
 }
 
-void hsv_inv_run_f32(const float* s, float* d, int64_t n, int dcn, int bidx, int hrange, bool hls) {
+void hsv_run_f32(const float* s, float* d, int64_t n, int scn, int bidx, int hrange, bool hls, bool nt) {
+  const float hscale = hrange / 360.f;
+  auto ref = [&](int64_t count) {
+    for (int64_t k = 0; k < count; ++k, s += scn, d += 3) {
+      if (hls) rgb2hls_f(s[bidx ^ 2], s[1], s[bidx], hscale, d[0], d[1], d[2]);
+      else rgb2hsv_f(s[bidx ^ 2], s[1], s[bidx], hscale, d[0], d[1], d[2]);
+    }
+  };
+  int64_t head = nt ? aligned_head(d, 3, n) : 0;
+  if (head < 0) head = 0, nt = false;
+  ref(head);
+  n -= head;
+  const int64_t done = hsv_simd::hsv_fwd_f32(s, d, n, scn, bidx, hscale, hls, nt);
+  s += done * scn;
+  d += done * 3;
+  ref(n - done);
+}
+
+void hsv_inv_run_f32(const float* s, float* d, int64_t n, int dcn, int bidx, int hrange, bool hls, bool nt) {
   const float hscale = 6.f / hrange;
-  for (int64_t i = 0; i < n;) {
-    // the vector code stops at a chunk whose hue needs the reference's wrap-around loop
-    int64_t k = hsv_simd::hsv_inv_f32(s + i * 3, d + i * dcn, n - i, dcn, bidx, hscale, hls);
-    i += k;
-    if (i >= n) break;
-    const int64_t stop = std::min<int64_t>(n, i + 16);
+  auto ref = [&](int64_t i, int64_t stop) {
     for (; i < stop; ++i) {
       const float* p = s + i * 3;
       float* q = d + i * dcn;
@@ -379,6 +389,17 @@ void hsv_inv_run_f32(const float* s, float* d, int64_t n, int dcn, int bidx, int
       q[bidx] = b, q[1] = g, q[bidx ^ 2] = r;
       if (dcn == 4) q[3] = 1.f;
     }
+  };
+  int64_t i = nt ? aligned_head(d, dcn, n) : 0;
+  if (i < 0) i = 0, nt = false;
+  ref(0, i);
+  while (i < n) {
+    // the vector code stops at a block whose hue needs the reference's wrap-around loop: that
+    // block (16 pixels, which keeps the destination's alignment) goes through the reference
+    i += hsv_simd::hsv_inv_f32(s + i * 3, d + i * dcn, n - i, dcn, bidx, hscale, hls, nt);
+    const int64_t stop = std::min<int64_t>(n, i + 16);
+    ref(i, stop);
+    i = stop;
   }
 }
 

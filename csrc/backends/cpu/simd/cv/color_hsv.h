@@ -16,8 +16,9 @@ void hsv_inv_row_u8(const uint8_t* s, uint8_t* d, int n, int dcn, int bidx, int 
 void hls_full_ipp_row_u8(const uint8_t* s, uint8_t* d, int n, int scn, int bidx);
 void hsv_full_ipp_inv_row_u8(const uint8_t* s, uint8_t* d, int n, int dcn, int bidx);
 #endif
-// float32 (cv2's scalar formulas; position in the row does not matter): n pixels.
-void hsv_run_f32(const float* s, float* d, int64_t n, int scn, int bidx, int hrange, bool hls);
-void hsv_inv_run_f32(const float* s, float* d, int64_t n, int dcn, int bidx, int hrange, bool hls);
+// float32 (cv2's scalar formulas; position in the row does not matter): n pixels. nt: write the
+// result with non-temporal stores (large images: color.cpp's stream_output).
+void hsv_run_f32(const float* s, float* d, int64_t n, int scn, int bidx, int hrange, bool hls, bool nt);
+void hsv_inv_run_f32(const float* s, float* d, int64_t n, int dcn, int bidx, int hrange, bool hls, bool nt);
 
 }  // namespace mnn::cpu::MNN_ISA_NS

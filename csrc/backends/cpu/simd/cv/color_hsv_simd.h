@@ -107,7 +107,7 @@ struct V8 {
     c1 = _mm256_i32gather_ps(p + 1, idx, 4);
     c2 = _mm256_i32gather_ps(p + 2, idx, 4);
   }
-  template <int DCN>
+  template <int DCN, bool NT = false>
   static void store3f(float* d, F c0, F c1, F c2) {
     alignas(32) float a[3][8];
     _mm256_store_ps(a[0], c0);
@@ -218,22 +218,26 @@ struct V16 {
   // output element j = 16 m + t of a 16-pixel block is channel j % dcn of pixel j / dcn: its
   // source lane in the (c0, c1) table is pixel + 16 * (channel == 1); channel 2 (the same index,
   // mod 16) and alpha are merged in after
-  template <int DCN>
+  // NT: non-temporal stores (d 64-byte aligned)
+  static void put(float* d, F v, std::true_type) { _mm512_stream_ps(d, v); }
+  static void put(float* d, F v, std::false_type) { _mm512_storeu_ps(d, v); }
+  template <int DCN, bool NT = false>
   static void store3f(float* d, F c0, F c1, F c2) {
+    const std::integral_constant<bool, NT> nt;
     if constexpr (DCN == 3) {
       const __m512i i0 = _mm512_setr_epi32(0, 16, 0, 1, 17, 1, 2, 18, 2, 3, 19, 3, 4, 20, 4, 5);
       const __m512i i1 = _mm512_setr_epi32(21, 5, 6, 22, 6, 7, 23, 7, 8, 24, 8, 9, 25, 9, 10, 26);
       const __m512i i2 = _mm512_setr_epi32(10, 11, 27, 11, 12, 28, 12, 13, 29, 13, 14, 30, 14, 15, 31, 15);
-      _mm512_storeu_ps(d, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, i0, c1), 0x4924, i0, c2));
-      _mm512_storeu_ps(d + 16, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, i1, c1), 0x2492, i1, c2));
-      _mm512_storeu_ps(d + 32, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, i2, c1), 0x9249, i2, c2));
+      put(d, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, i0, c1), 0x4924, i0, c2), nt);
+      put(d + 16, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, i1, c1), 0x2492, i1, c2), nt);
+      put(d + 32, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, i2, c1), 0x9249, i2, c2), nt);
     } else {
       const __m512i i0 = _mm512_setr_epi32(0, 16, 0, 0, 1, 17, 1, 1, 2, 18, 2, 2, 3, 19, 3, 3);
       const F one = _mm512_set1_ps(1.f);
       for (int m = 0; m < 4; ++m) {
         const __m512i idx = _mm512_add_epi32(i0, _mm512_set1_epi32(4 * m));
         const F t = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(c0, idx, c1), 0x4444, idx, c2);
-        _mm512_storeu_ps(d + 16 * m, _mm512_mask_mov_ps(t, 0x8888, one));
+        put(d + 16 * m, _mm512_mask_mov_ps(t, 0x8888, one), nt);
       }
     }
   }
@@ -432,7 +436,7 @@ inline typename V::F hsv_hue(typename V::F r, typename V::F g, typename V::F b, 
 }
 
 // rgb2hsv_f / rgb2hls_f on float pixels: whole vectors only (the caller does the rest).
-template <class V, int SCN, int BIDX, bool HLS>
+template <class V, int SCN, int BIDX, bool HLS, bool NT>
 int64_t hsv_fwd_f32_v(const float* s, float* d, int64_t n, float hscale) {
   using F = typename V::F;
   using M = typename V::M;
@@ -449,14 +453,14 @@ int64_t hsv_fwd_f32_v(const float* s, float* d, int64_t n, float hscale) {
     if constexpr (!HLS) {
       const F sv = V::div(diff, V::add(V::fabs(vmax), eps));
       const F h = hsv_hue<V>(r, g, b, V::div(sixty, V::add(diff, eps)), mr, mg, c120, c240, c360, zero);
-      V::template store3f<3>(d + i * 3, V::mul(h, hs), sv, vmax);
+      V::template store3f<3, NT>(d + i * 3, V::mul(h, hs), sv, vmax);
     } else {
       const F sum = V::add(vmax, vmin);
       const F l = V::mul(sum, half);
       const M ok = V::gt(diff, eps);  // elsewhere the reference leaves h = s = 0
       const F sv = V::sel(ok, V::div(diff, V::sel(V::lt(l, half), sum, V::sub(V::sub(two, vmax), vmin))), zero);
       const F h = hsv_hue<V>(r, g, b, V::div(sixty, diff), mr, mg, c120, c240, c360, zero);
-      V::template store3f<3>(d + i * 3, V::mul(V::sel(ok, h, zero), hs), l, sv);
+      V::template store3f<3, NT>(d + i * 3, V::mul(V::sel(ok, h, zero), hs), l, sv);
     }
   }
   return i;
@@ -464,7 +468,7 @@ int64_t hsv_fwd_f32_v(const float* s, float* d, int64_t n, float hscale) {
 
 // hsv2rgb_f / hls2rgb_f on float pixels: whole vectors, up to the first one holding a hue outside
 // [0, 6) after scaling (with saturation != 0), which the reference wraps with a loop.
-template <class V, int DCN, int BIDX, bool HLS>
+template <class V, int DCN, int BIDX, bool HLS, bool NT>
 int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, float hscale) {
   using F = typename V::F;
   using M = typename V::M;
@@ -505,8 +509,8 @@ int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, float hscale) {
     b = V::sel(grey, grey_val, b);
     g = V::sel(grey, grey_val, g);
     r = V::sel(grey, grey_val, r);
-    if constexpr (BIDX == 0) V::template store3f<DCN>(d + i * DCN, b, g, r);
-    else V::template store3f<DCN>(d + i * DCN, r, g, b);
+    if constexpr (BIDX == 0) V::template store3f<DCN, NT>(d + i * DCN, b, g, r);
+    else V::template store3f<DCN, NT>(d + i * DCN, r, g, b);
   }
   return i;
 }
@@ -562,12 +566,19 @@ inline int hsv_full_ipp_inv_u8(const uint8_t* s, uint8_t* d, int n, int dcn, int
   return 0;
 #endif
 }
-inline int64_t hsv_fwd_f32(const float* s, float* d, int64_t n, int scn, int bidx, float hscale, bool hls) {
+// nt: stream the stores (from d's first 64-byte aligned pixel; the caller does those before it)
+inline int64_t hsv_fwd_f32(const float* s, float* d, int64_t n, int scn, int bidx, float hscale, bool hls, bool nt) {
 #if defined(MNN_HSV_SIMD)
   // the channel counts, bidx and the kind as template arguments: one specialised loop each
   auto run = [&](auto scn_c, auto hls_c) {
-    return bidx == 0 ? hsv_fwd_f32_v<VB, scn_c(), 0, hls_c()>(s, d, n, hscale)
-                     : hsv_fwd_f32_v<VB, scn_c(), 2, hls_c()>(s, d, n, hscale);
+    if (nt) {
+      const int64_t done = bidx == 0 ? hsv_fwd_f32_v<VB, scn_c(), 0, hls_c(), true>(s, d, n, hscale)
+                                     : hsv_fwd_f32_v<VB, scn_c(), 2, hls_c(), true>(s, d, n, hscale);
+      _mm_sfence();  // the streamed lines are visible before the result is handed on
+      return done;
+    }
+    return bidx == 0 ? hsv_fwd_f32_v<VB, scn_c(), 0, hls_c(), false>(s, d, n, hscale)
+                     : hsv_fwd_f32_v<VB, scn_c(), 2, hls_c(), false>(s, d, n, hscale);
   };
   using C3 = std::integral_constant<int, 3>;
   using C4 = std::integral_constant<int, 4>;
@@ -575,15 +586,21 @@ inline int64_t hsv_fwd_f32(const float* s, float* d, int64_t n, int scn, int bid
   using Fa = std::false_type;
   return scn == 3 ? (hls ? run(C3{}, T{}) : run(C3{}, Fa{})) : (hls ? run(C4{}, T{}) : run(C4{}, Fa{}));
 #else
-  (void)s, (void)d, (void)n, (void)scn, (void)bidx, (void)hscale, (void)hls;
+  (void)s, (void)d, (void)n, (void)scn, (void)bidx, (void)hscale, (void)hls, (void)nt;
   return 0;
 #endif
 }
-inline int64_t hsv_inv_f32(const float* s, float* d, int64_t n, int dcn, int bidx, float hscale, bool hls) {
+inline int64_t hsv_inv_f32(const float* s, float* d, int64_t n, int dcn, int bidx, float hscale, bool hls, bool nt) {
 #if defined(MNN_HSV_SIMD)
   auto run = [&](auto dcn_c, auto hls_c) {
-    return bidx == 0 ? hsv_inv_f32_v<VB, dcn_c(), 0, hls_c()>(s, d, n, hscale)
-                     : hsv_inv_f32_v<VB, dcn_c(), 2, hls_c()>(s, d, n, hscale);
+    if (nt) {
+      const int64_t done = bidx == 0 ? hsv_inv_f32_v<VB, dcn_c(), 0, hls_c(), true>(s, d, n, hscale)
+                                     : hsv_inv_f32_v<VB, dcn_c(), 2, hls_c(), true>(s, d, n, hscale);
+      _mm_sfence();
+      return done;
+    }
+    return bidx == 0 ? hsv_inv_f32_v<VB, dcn_c(), 0, hls_c(), false>(s, d, n, hscale)
+                     : hsv_inv_f32_v<VB, dcn_c(), 2, hls_c(), false>(s, d, n, hscale);
   };
   using C3 = std::integral_constant<int, 3>;
   using C4 = std::integral_constant<int, 4>;
@@ -591,7 +608,7 @@ inline int64_t hsv_inv_f32(const float* s, float* d, int64_t n, int dcn, int bid
   using Fa = std::false_type;
   return dcn == 3 ? (hls ? run(C3{}, T{}) : run(C3{}, Fa{})) : (hls ? run(C4{}, T{}) : run(C4{}, Fa{}));
 #else
-  (void)s, (void)d, (void)n, (void)dcn, (void)bidx, (void)hscale, (void)hls;
+  (void)s, (void)d, (void)n, (void)dcn, (void)bidx, (void)hscale, (void)hls, (void)nt;
   return 0;
 #endif
 }
