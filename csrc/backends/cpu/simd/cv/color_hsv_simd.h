@@ -18,6 +18,13 @@ namespace mnn::cpu::MNN_ISA_NS::hsv_simd {
 
 #if defined(__AVX2__)
 
+// A pshufb pattern taking byte k of each of 4 pixels of scn bytes into the low byte of 4 int32s.
+inline __m128i chan_mask128(int scn, int k) {
+  alignas(16) int8_t m[16];
+  for (int j = 0; j < 16; ++j) m[j] = static_cast<int8_t>(j % 4 == 0 ? j / 4 * scn + k : -1);
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(m));
+}
+
 struct V8 {
   static constexpr int W = 8;
   using F = __m256;
@@ -66,22 +73,18 @@ struct V8 {
     return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(b), _mm256_castsi256_ps(a), m));
   }
   static I clamp_u8(I a) { return _mm256_min_epi32(_mm256_max_epi32(a, _mm256_setzero_si256()), _mm256_set1_epi32(255)); }
-  static I chan(I px, int c) {
-    return _mm256_and_si256(_mm256_srl_epi32(px, _mm_cvtsi32_si128(8 * c)), _mm256_set1_epi32(255));
-  }
   static I pack3(I c0, I c1, I c2) {
     return _mm256_or_si256(_mm256_or_si256(c0, _mm256_slli_epi32(c1, 8)), _mm256_slli_epi32(c2, 16));
   }
-  // W pixels of 3 or 4 bytes -> int32 lanes (c0 | c1 << 8 | c2 << 16 [| c3 << 24]); the 3-byte
-  // load reads 32 bytes (8 past the last pixel)
-  static I load_px(const uint8_t* p, int scn) {
+  // W pixels of 3 or 4 bytes as loaded: 4 pixels in each 128-bit lane (a 3-byte load reads 28
+  // bytes, 4 past the last pixel); chan_mask(scn, k) then picks channel k as int32 lanes
+  static I load_raw(const uint8_t* p, int scn) {
     if (scn == 4) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
-                                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
-    const __m256i m = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
-                                       0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
-    return _mm256_shuffle_epi8(v, m);
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                   _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
   }
+  static I chan_mask(int scn, int k) { return _mm256_broadcastsi128_si256(chan_mask128(scn, k)); }
+  static I pick(I raw, I mask) { return _mm256_shuffle_epi8(raw, mask); }
   // lanes (c0 | c1 << 8 | c2 << 16) -> W pixels of dcn bytes (alpha 255); writes exactly W * dcn
   static void store_px(uint8_t* d, int dcn, I px) {
     if (dcn == 4) {
@@ -167,22 +170,21 @@ struct V16 {
   static M igt(I a, I b) { return _mm512_cmpgt_epi32_mask(a, b); }
   static I isel(M m, I a, I b) { return _mm512_mask_blend_epi32(m, b, a); }
   static I clamp_u8(I a) { return _mm512_min_epi32(_mm512_max_epi32(a, _mm512_setzero_si512()), _mm512_set1_epi32(255)); }
-  static I chan(I px, int c) {
-    return _mm512_and_si512(_mm512_srl_epi32(px, _mm_cvtsi32_si128(8 * c)), _mm512_set1_epi32(255));
-  }
   static I pack3(I c0, I c1, I c2) {
     return _mm512_or_si512(_mm512_or_si512(c0, _mm512_slli_epi32(c1, 8)), _mm512_slli_epi32(c2, 16));
   }
-  // the 3-byte load reads 52 bytes (4 past the last pixel)
-  static I load_px(const uint8_t* p, int scn) {
+  // as V8's: a 3-byte load reads 52 bytes (4 past the last pixel)
+  static I load_raw(const uint8_t* p, int scn) {
     if (scn == 4) return _mm512_loadu_si512(p);
     auto ld = [p](int o) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + o)); };
     __m512i v = _mm512_castsi128_si512(ld(0));
     v = _mm512_inserti32x4(v, ld(12), 1);
     v = _mm512_inserti32x4(v, ld(24), 2);
-    v = _mm512_inserti32x4(v, ld(36), 3);
-    return _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1)));
+    return _mm512_inserti32x4(v, ld(36), 3);
   }
+  static I chan_mask(int scn, int k) { return _mm512_broadcast_i32x4(chan_mask128(scn, k)); }
+  static I pick(I raw, I mask) { return _mm512_shuffle_epi8(raw, mask); }
+  // the 3-byte load reads 52 bytes (4 past the last pixel)
   static void store_px(uint8_t* d, int dcn, I px) {
     if (dcn == 4) {
       _mm512_storeu_si512(d, _mm512_or_si512(px, _mm512_set1_epi32(int(0xff000000u))));
@@ -249,10 +251,10 @@ struct V16 {
 
 template <class V>
 inline typename V::I load_u8(const uint8_t* p, int scn, int cnt, bool direct) {
-  if (direct) return V::load_px(p, scn);
+  if (direct) return V::load_raw(p, scn);
   alignas(64) uint8_t buf[V::W * 4 + 16] = {};
   std::memcpy(buf, p, size_t(cnt) * scn);
-  return V::load_px(buf, scn);
+  return V::load_raw(buf, scn);
 }
 template <class V>
 inline void store_u8(uint8_t* d, int dcn, typename V::I px, int cnt) {
@@ -273,11 +275,12 @@ int hls_fwd_u8_v(const uint8_t* s, uint8_t* d, int nvec, int n, int scn, int bid
   const F k255 = V::set(1.f / 255.f), half = V::set(0.5f), two = V::set(2.f), sixty = V::set(60.f);
   const F c360 = V::set(360.f), c120 = V::set(120.f), c240 = V::set(240.f), zero = V::set(0.f);
   const F eps = V::set(std::numeric_limits<float>::epsilon()), hs = V::set(hscale), c255 = V::set(255.f);
+  const I mr_ = V::chan_mask(scn, bidx ^ 2), mg_ = V::chan_mask(scn, 1), mb_ = V::chan_mask(scn, bidx);
   for (int k = 0; k < nvec; k += V::W) {
     const int cnt = std::min(V::W, nvec - k);
     const I px = load_u8<V>(s + size_t(k) * scn, scn, cnt, cnt == V::W && load_direct(k, V::W, n, scn));
-    const F r = V::mul(V::cvtf(V::chan(px, bidx ^ 2)), k255), g = V::mul(V::cvtf(V::chan(px, 1)), k255);
-    const F b = V::mul(V::cvtf(V::chan(px, bidx)), k255);
+    const F r = V::mul(V::cvtf(V::pick(px, mr_)), k255), g = V::mul(V::cvtf(V::pick(px, mg_)), k255);
+    const F b = V::mul(V::cvtf(V::pick(px, mb_)), k255);
     const F mx = V::smax(V::smax(r, g), b), mn = V::smin(V::smin(r, g), b);
     const F diff = V::sub(mx, mn), msum = V::add(mx, mn);
     const F l = V::mul(msum, half);
@@ -289,7 +292,8 @@ int hls_fwd_u8_v(const uint8_t* s, uint8_t* d, int nvec, int n, int scn, int bid
     const M ok = V::gt(diff, eps);
     h = V::sel(ok, h, zero);
     sv = V::sel(ok, sv, zero);
-    const I out = V::pack3(V::clamp_u8(V::rne(h)), V::clamp_u8(V::rne(V::mul(l, c255))), V::clamp_u8(V::rne(V::mul(sv, c255))));
+    // l * 255 and s * 255 are within [0, 255] (s <= 1 up to an ulp): only the hue needs a clamp
+    const I out = V::pack3(V::clamp_u8(V::rne(h)), V::rne(V::mul(l, c255)), V::rne(V::mul(sv, c255)));
     store_u8<V>(d + size_t(k) * 3, 3, out, cnt);
   }
   return nvec;
@@ -309,10 +313,11 @@ int hsv_inv_u8_v(const uint8_t* s, uint8_t* d, int nvec, int dcn, int bidx, floa
   using M = typename V::M;
   const F k255 = V::set(1.f / 255.f), one = V::set(1.f), sixth = V::set(1.f / 6.f), six = V::set(6.f);
   const F c1 = V::set(1.f), c2 = V::set(2.f), c3 = V::set(3.f), c4 = V::set(4.f), hs = V::set(hscale), c255 = V::set(255.f);
+  const I m0_ = V::chan_mask(3, 0), m1_ = V::chan_mask(3, 1), m2_ = V::chan_mask(3, 2);
   for (int k = 0; k < nvec; k += V::W) {
     const int cnt = std::min(V::W, nvec - k);
     const I px = load_u8<V>(s + size_t(k) * 3, 3, cnt, cnt == V::W && load_direct(k, V::W, nvec, 3));
-    const F hraw = V::cvtf(V::chan(px, 0)), x = V::mul(V::cvtf(V::chan(px, 1)), k255), y = V::mul(V::cvtf(V::chan(px, 2)), k255);
+    const F hraw = V::cvtf(V::pick(px, m0_)), x = V::mul(V::cvtf(V::pick(px, m1_)), k255), y = V::mul(V::cvtf(V::pick(px, m2_)), k255);
     F h = V::mul(hraw, hs);
     const F pre = V::trunc(h);
     h = V::sub(h, pre);
@@ -339,10 +344,11 @@ int hls_inv_u8_v(const uint8_t* s, uint8_t* d, int nvec, int dcn, int bidx, floa
   using M = typename V::M;
   const F k255 = V::set(1.f / 255.f), half = V::set(0.5f), sixth = V::set(1.f / 6.f), six = V::set(6.f);
   const F c1 = V::set(1.f), c2 = V::set(2.f), c4 = V::set(4.f), hs = V::set(hscale), c255 = V::set(255.f);
+  const I m0_ = V::chan_mask(3, 0), m1_ = V::chan_mask(3, 1), m2_ = V::chan_mask(3, 2);
   for (int k = 0; k < nvec; k += V::W) {
     const int cnt = std::min(V::W, nvec - k);
     const I px = load_u8<V>(s + size_t(k) * 3, 3, cnt, cnt == V::W && load_direct(k, V::W, nvec, 3));
-    const F hraw = V::cvtf(V::chan(px, 0)), l = V::mul(V::cvtf(V::chan(px, 1)), k255), sv = V::mul(V::cvtf(V::chan(px, 2)), k255);
+    const F hraw = V::cvtf(V::pick(px, m0_)), l = V::mul(V::cvtf(V::pick(px, m1_)), k255), sv = V::mul(V::cvtf(V::pick(px, m2_)), k255);
     const F ls = V::mul(l, sv);
     const F e0 = V::sel(V::le(l, half), ls, V::sub(sv, ls));
     const F raw = V::mul(hraw, hs);
@@ -371,10 +377,11 @@ int hls_full_ipp_u8_v(const uint8_t* s, uint8_t* d, int nvec, int n, int scn, in
   const F half = V::set(0.5f), c255 = V::set(255.f), sixty = V::set(60.f), c360 = V::set(360.f), hk = V::set(255.f / 360.f);
   const F zero = V::set(0.f), two = V::set(2.f), four = V::set(4.f);
   const I i255 = V::seti(255), i510 = V::seti(510), izero = V::seti(0);
+  const I mr_ = V::chan_mask(scn, bidx ^ 2), mg_ = V::chan_mask(scn, 1), mb_ = V::chan_mask(scn, bidx);
   for (int k = 0; k < nvec; k += V::W) {
     const int cnt = std::min(V::W, nvec - k);
     const I px = load_u8<V>(s + size_t(k) * scn, scn, cnt, cnt == V::W && load_direct(k, V::W, n, scn));
-    const I r = V::chan(px, bidx ^ 2), g = V::chan(px, 1), b = V::chan(px, bidx);
+    const I r = V::pick(px, mr_), g = V::pick(px, mg_), b = V::pick(px, mb_);
     const I mx = V::imax(V::imax(r, g), b), mn = V::imin(V::imin(r, g), b);
     const I dd = V::isub(mx, mn), sum = V::iadd(mx, mn);
     const I den = V::isel(V::igt(sum, i255), V::isub(i510, sum), sum);
@@ -402,11 +409,12 @@ int hsv_full_ipp_inv_u8_v(const uint8_t* s, uint8_t* d, int n, int dcn, int bidx
   using M = typename V::M;
   const F k255 = V::set(1.f / 255.f), six = V::set(6.f), one = V::set(1.f), zero = V::set(0.f);
   const F c1 = V::set(1.f), c2 = V::set(2.f), c3 = V::set(3.f), c4 = V::set(4.f);
+  const I m0_ = V::chan_mask(3, 0), m1_ = V::chan_mask(3, 1), m2_ = V::chan_mask(3, 2);
   for (int k = 0; k < n; k += V::W) {
     const int cnt = std::min(V::W, n - k);
     const I px = load_u8<V>(s + size_t(k) * 3, 3, cnt, cnt == V::W && load_direct(k, V::W, n, 3));
-    const F h = V::mul(V::mul(V::cvtf(V::chan(px, 0)), k255), six);
-    const F sat = V::mul(V::cvtf(V::chan(px, 1)), k255), v = V::cvtf(V::chan(px, 2));
+    const F h = V::mul(V::mul(V::cvtf(V::pick(px, m0_)), k255), six);
+    const F sat = V::mul(V::cvtf(V::pick(px, m1_)), k255), v = V::cvtf(V::pick(px, m2_));
     const F fl = V::floor(h);
     const F sec = V::sel(V::ge(fl, six), zero, fl);  // int(fl) % 6, fl in [0, 6]
     const F f = V::sub(h, fl);
