@@ -70,12 +70,12 @@ for c in FWD:
     put(f"view_fwd_rev{c}", cv.cvtColor(big[::-1, ::-1, :3], c))
 for c in INV:
     put(f"view_inv{c}", cv.cvtColor(big[1:, 5:288, 1:], c))
-# float32 images large enough for streamed stores (color.cpp's stream_output), split over threads
+# float32 images large enough for streamed stores (color.cpp: 32 MB in + out), split over threads
 # at pixels whose destination is not 64-byte aligned (the reference converts up to the first
 # aligned one); hues out of range send whole blocks to the reference in the middle of a run
 import mnn
 mnn.set_num_threads(3)
-bf = rng.uniform(0, 1, (700, 1001, 4)).astype(numpy.float32)
+bf = rng.uniform(0, 1, (1500, 1001, 4)).astype(numpy.float32)  # >= 32 MB in + out
 for c in (cv.COLOR_BGR2HSV, cv.COLOR_RGB2HLS):
     put(f"bigf_fwd{c}", cv.cvtColor(bf[..., :3], c))
     put(f"bigf_fwd4_{c}", cv.cvtColor(bf, c))

@@ -614,9 +614,12 @@ class ColorKernel final : public backend::Kernel {
     // A channel permutation moves bytes at memory speed: small chunks would spend a visible
     // share of it on per-chunk set-up (its shuffle masks) and dispatch.
     const int64_t grain = op == kPerm ? int64_t(1) << 18 : int64_t(1) << 14;
-    // (float HSV/HLS too: at 1080p, 25 MB each way, streaming took ~10% off the forward conversions)
-    const bool stream_op = op == kPerm || op == kRgb2Gray || (std::is_same_v<T, float> && (op == kRgb2Hsv || op == kHsv2Rgb));
-    const bool nt = stream_op && stream_output(npix_ * scn * int64_t(sizeof(T)), npix_ * dcn * int64_t(sizeof(T)));
+    // float HSV/HLS stream only past 32 MB in all: at 1080p (50 MB) streaming took ~10% off the
+    // forward conversions, while at 512x512 (6 MB, still cached) it made HSV2BGR 1.5x slower
+    const bool hsv_f32 = std::is_same_v<T, float> && (op == kRgb2Hsv || op == kHsv2Rgb);
+    const int64_t footprint = npix_ * (scn + dcn) * int64_t(sizeof(T));
+    const bool nt = ((op == kPerm || op == kRgb2Gray) && stream_output(npix_ * scn * int64_t(sizeof(T)), npix_ * dcn * int64_t(sizeof(T)))) ||
+                    (hsv_f32 && footprint >= (int64_t(32) << 20));
     parallel_for(npix_, grain, [&](int64_t lo, int64_t hi) {
       const T* s = src + lo * scn;
       T* d = dst + lo * dcn;
