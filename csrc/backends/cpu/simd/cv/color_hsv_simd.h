@@ -69,6 +69,10 @@ struct V8 {
   static I imin(I a, I b) { return _mm256_min_epi32(a, b); }
   static M ieq(I a, I b) { return _mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b)); }
   static M igt(I a, I b) { return _mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b)); }
+  static M ibit(I a, int bit) {  // lanes with (a & bit) != 0
+    const __m256i m = _mm256_set1_epi32(bit);
+    return _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(a, m), m));
+  }
   static I isel(M m, I a, I b) {
     return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(b), _mm256_castsi256_ps(a), m));
   }
@@ -168,6 +172,7 @@ struct V16 {
   static I imin(I a, I b) { return _mm512_min_epi32(a, b); }
   static M ieq(I a, I b) { return _mm512_cmpeq_epi32_mask(a, b); }
   static M igt(I a, I b) { return _mm512_cmpgt_epi32_mask(a, b); }
+  static M ibit(I a, int bit) { return _mm512_test_epi32_mask(a, _mm512_set1_epi32(bit)); }
   static I isel(M m, I a, I b) { return _mm512_mask_blend_epi32(m, b, a); }
   static I clamp_u8(I a) { return _mm512_min_epi32(_mm512_max_epi32(a, _mm512_setzero_si512()), _mm512_set1_epi32(255)); }
   static I pack3(I c0, I c1, I c2) {
@@ -481,7 +486,6 @@ int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, float hscale) {
   using F = typename V::F;
   using M = typename V::M;
   const F zero = V::set(0.f), one = V::set(1.f), two = V::set(2.f), half = V::set(0.5f), six = V::set(6.f), hs = V::set(hscale);
-  const F c1 = V::set(1.f), c2 = V::set(2.f), c3 = V::set(3.f), c4 = V::set(4.f);
   int64_t i = 0;
   for (; i + V::W <= n; i += V::W) {
     F h, x, y;
@@ -507,13 +511,13 @@ int64_t hsv_inv_f32_v(const float* s, float* d, int64_t n, float hscale) {
       t2 = V::add(p1, V::mul(V::sub(p2, p1), V::sub(one, f)));
       t3 = V::add(p1, V::mul(V::sub(p2, p1), f));
     }
-    // sec is 0..5 in every lane that is not grey (the others are overwritten below): the order
-    // tests follow from the equalities
-    const M lt1 = V::eq(sec, zero), e1 = V::eq(sec, c1), e2 = V::eq(sec, c2), e3 = V::eq(sec, c3), e4 = V::eq(sec, c4);
-    const M lt2 = V::mor(lt1, e1), le2 = V::mor(lt2, e2), le3 = V::mor(le2, e3), le4 = V::mor(le3, e4);
-    F b = V::sel(lt2, t1, V::sel(e2, t3, V::sel(le4, t0, t2)));
-    F g = V::sel(lt1, t3, V::sel(le2, t0, V::sel(e3, t2, t1)));
-    F r = V::sel(lt1, t0, V::sel(e1, t2, V::sel(le3, t1, V::sel(e4, t3, t0))));
+    // kSector's table by the bits of the sector (0..5 in every lane that is not grey; grey lanes
+    // take their value below): three masks, where nine comparisons spilled AVX-512's k registers
+    const typename V::I si = V::rtz(sec);
+    const M b0 = V::ibit(si, 1), b1 = V::ibit(si, 2), b2 = V::ibit(si, 4);
+    F b = V::sel(b2, V::sel(b0, t2, t0), V::sel(b1, V::sel(b0, t0, t3), t1));
+    F g = V::sel(b2, t1, V::sel(b1, V::sel(b0, t2, t0), V::sel(b0, t0, t3)));
+    F r = V::sel(b2, V::sel(b0, t0, t3), V::sel(b1, t1, V::sel(b0, t2, t0)));
     b = V::sel(grey, grey_val, b);
     g = V::sel(grey, grey_val, g);
     r = V::sel(grey, grey_val, r);
