@@ -317,7 +317,7 @@ int hsv_inv_u8_v(const uint8_t* s, uint8_t* d, int nvec, int dcn, int bidx, floa
   using I = typename V::I;
   using M = typename V::M;
   const F k255 = V::set(1.f / 255.f), one = V::set(1.f), sixth = V::set(1.f / 6.f), six = V::set(6.f);
-  const F c1 = V::set(1.f), c2 = V::set(2.f), c3 = V::set(3.f), c4 = V::set(4.f), hs = V::set(hscale), c255 = V::set(255.f);
+  const F hs = V::set(hscale), c255 = V::set(255.f);
   const I m0_ = V::chan_mask(3, 0), m1_ = V::chan_mask(3, 1), m2_ = V::chan_mask(3, 2);
   for (int k = 0; k < nvec; k += V::W) {
     const int cnt = std::min(V::W, nvec - k);
@@ -329,11 +329,13 @@ int hsv_inv_u8_v(const uint8_t* s, uint8_t* d, int nvec, int dcn, int bidx, floa
     const F t0 = y, t1 = V::mul(y, V::sub(one, x)), t2 = V::mul(y, V::fnmadd(x, h, one));
     const F t3 = V::mul(y, V::fnmadd(x, V::sub(one, h), one));
     const F sec = V::sub(pre, V::mul(V::trunc(V::mul(pre, sixth)), six));
-    const M lt1 = V::lt(sec, c1), lt2 = V::lt(sec, c2), e1 = V::eq(sec, c1), e2 = V::eq(sec, c2), e3 = V::eq(sec, c3),
-            e4 = V::eq(sec, c4);
-    const F b = V::sel(lt2, t1, V::sel(e2, t3, V::sel(V::mor(e3, e4), t0, t2)));
-    const F g = V::sel(lt1, t3, V::sel(V::mor(e1, e2), t0, V::sel(e3, t2, t1)));
-    const F r = V::sel(lt1, t0, V::sel(e1, t2, V::sel(V::mor(e2, e3), t1, V::sel(e4, t3, t0))));
+    // sec is a whole number 0..5 here (every H is checked in tests/cv/test_hsv_speed11.py), so
+    // the comparison chain of the reference is kSector's table, picked by the sector's bits
+    const I si = V::rtz(sec);
+    const M b0 = V::ibit(si, 1), b1 = V::ibit(si, 2), b2 = V::ibit(si, 4);
+    const F b = V::sel(b2, V::sel(b0, t2, t0), V::sel(b1, V::sel(b0, t0, t3), t1));
+    const F g = V::sel(b2, t1, V::sel(b1, V::sel(b0, t2, t0), V::sel(b0, t0, t3)));
+    const F r = V::sel(b2, V::sel(b0, t0, t3), V::sel(b1, t1, V::sel(b0, t2, t0)));
     const I out = pack_bgr<V>(bidx, V::clamp_u8(V::rtz(V::mul(b, c255))), V::clamp_u8(V::rtz(V::mul(g, c255))),
                               V::clamp_u8(V::rtz(V::mul(r, c255))));
     store_u8<V>(d + size_t(k) * dcn, dcn, out, cnt);
@@ -348,7 +350,7 @@ int hls_inv_u8_v(const uint8_t* s, uint8_t* d, int nvec, int dcn, int bidx, floa
   using I = typename V::I;
   using M = typename V::M;
   const F k255 = V::set(1.f / 255.f), half = V::set(0.5f), sixth = V::set(1.f / 6.f), six = V::set(6.f);
-  const F c1 = V::set(1.f), c2 = V::set(2.f), c4 = V::set(4.f), hs = V::set(hscale), c255 = V::set(255.f);
+  const F hs = V::set(hscale), c255 = V::set(255.f);
   const I m0_ = V::chan_mask(3, 0), m1_ = V::chan_mask(3, 1), m2_ = V::chan_mask(3, 2);
   for (int k = 0; k < nvec; k += V::W) {
     const int cnt = std::min(V::W, nvec - k);
@@ -362,10 +364,11 @@ int hls_inv_u8_v(const uint8_t* s, uint8_t* d, int nvec, int dcn, int bidx, floa
     const F sec = V::sub(pre, V::mul(six, V::trunc(V::mul(raw, sixth))));
     const F e1 = V::add(hsf, hsf);
     const F t0 = V::add(l, e0), t1 = V::sub(l, e0), t2 = V::sub(t0, V::mul(e0, e1)), t3 = V::add(t1, V::mul(e0, e1));
-    const M lt1 = V::lt(sec, c1), lt2 = V::lt(sec, c2), le2 = V::le(sec, c2), lt4 = V::lt(sec, c4), le4 = V::le(sec, c4);
-    const F b = V::sel(lt2, t1, V::sel(le2, t3, V::sel(le4, t0, t2)));
-    const F g = V::sel(lt1, t3, V::sel(le2, t0, V::sel(lt4, t2, t1)));
-    const F r = V::sel(lt1, t0, V::sel(lt2, t2, V::sel(lt4, t1, V::sel(le4, t3, t0))));
+    const I si = V::rtz(sec);  // a whole number 0..5, as in hsv_inv_u8_v
+    const M b0 = V::ibit(si, 1), b1 = V::ibit(si, 2), b2 = V::ibit(si, 4);
+    const F b = V::sel(b2, V::sel(b0, t2, t0), V::sel(b1, V::sel(b0, t0, t3), t1));
+    const F g = V::sel(b2, t1, V::sel(b1, V::sel(b0, t2, t0), V::sel(b0, t0, t3)));
+    const F r = V::sel(b2, V::sel(b0, t0, t3), V::sel(b1, t1, V::sel(b0, t2, t0)));
     const I out = pack_bgr<V>(bidx, V::clamp_u8(V::rne(V::mul(b, c255))), V::clamp_u8(V::rne(V::mul(g, c255))),
                               V::clamp_u8(V::rne(V::mul(r, c255))));
     store_u8<V>(d + size_t(k) * dcn, dcn, out, cnt);
