@@ -563,6 +563,11 @@ def w_cv():
     fimg = img.astype(np.float32) / 255  # float BGR in [0, 1], as cv2's float colour codes expect
     m_fimg = mnp.array(fimg)
     mnn.eval(m_fimg)
+    # HSV / HLS images of the frame, inputs of the inverse conversions
+    hsv_img, hls_img = cv2.cvtColor(img, cv2.COLOR_BGR2HSV), cv2.cvtColor(img, cv2.COLOR_BGR2HLS)
+    hsv_full, hsv_f = cv2.cvtColor(img, cv2.COLOR_BGR2HSV_FULL), cv2.cvtColor(fimg, cv2.COLOR_BGR2HSV)
+    m_hsv_img, m_hls_img, m_hsv_full, m_hsv_f = (mnp.array(a) for a in (hsv_img, hls_img, hsv_full, hsv_f))
+    mnn.eval(m_hsv_img, m_hls_img, m_hsv_full, m_hsv_f)
 
     def contours(m):
         """findContours with every contour materialised (mnn's are views of one result buffer);
@@ -624,6 +629,15 @@ def w_cv():
         (f"cv cvtColor {w}x{h}x3 u8 BGR2RGB", lambda m, x: m.cvtColor(x, m.COLOR_BGR2RGB)),
         (f"cv cvtColor {w}x{h}x3 u8 BGR2BGRA", lambda m, x: m.cvtColor(x, m.COLOR_BGR2BGRA)),
         (f"cv cvtColor {w}x{h}x3 u8 BGR2HSV", lambda m, x: m.cvtColor(x, m.COLOR_BGR2HSV)),
+        (f"cv cvtColor {w}x{h}x3 u8 BGR2HLS", lambda m, x: m.cvtColor(x, m.COLOR_BGR2HLS)),
+        (f"cv cvtColor {w}x{h}x3 u8 HLS2BGR", lambda m, x: m.cvtColor(hls_img if m is cv2 else m_hls_img, m.COLOR_HLS2BGR)),
+        (f"cv cvtColor {w}x{h}x3 u8 HSV2BGR", lambda m, x: m.cvtColor(hsv_img if m is cv2 else m_hsv_img, m.COLOR_HSV2BGR)),
+        # the _FULL pair that cv2's x86 wheels hand to Intel IPP
+        (f"cv cvtColor {w}x{h}x3 u8 BGR2HLS_FULL", lambda m, x: m.cvtColor(x, m.COLOR_BGR2HLS_FULL)),
+        (f"cv cvtColor {w}x{h}x3 u8 HSV2BGR_FULL",
+         lambda m, x: m.cvtColor(hsv_full if m is cv2 else m_hsv_full, m.COLOR_HSV2BGR_FULL)),
+        (f"cv cvtColor {w}x{h}x3 float BGR2HSV", lambda m, x: m.cvtColor(fimg if m is cv2 else m_fimg, m.COLOR_BGR2HSV)),
+        (f"cv cvtColor {w}x{h}x3 float HSV2BGR", lambda m, x: m.cvtColor(hsv_f if m is cv2 else m_hsv_f, m.COLOR_HSV2BGR)),
         (f"cv cvtColor {w}x{h}x3 u8 BGR2Lab", lambda m, x: m.cvtColor(x, m.COLOR_BGR2Lab)),
         (f"cv cvtColor {w}x{h}x3 float BGR2Lab",
          lambda m, x: m.cvtColor(fimg if m is cv2 else m_fimg, m.COLOR_BGR2Lab)),

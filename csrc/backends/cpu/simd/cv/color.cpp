@@ -2,8 +2,8 @@
 //
 // uint8 and uint16 use cv2's fixed-point formulas (gray: 15-bit weights; YCrCb/YUV: 14-bit;
 // XYZ: 12-bit; camera YUV 4:2:0: BT.601 with 20-bit weights, chroma taken from the top-left
-// pixel of each 2x2 block); HSV/HLS on uint8 use cv2's division tables (forward) or its float
-// path (inverse, and HLS both ways). float32 follows cv2's float formulas.
+// pixel of each 2x2 block); HSV on uint8 uses cv2's division tables (forward); the other HSV/HLS
+// conversions are in color_hsv.cpp. float32 follows cv2's float formulas.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -21,6 +21,7 @@
 
 #include "core/error.h"
 #include "core/threadpool.h"
+#include "backends/cpu/simd/cv/color_hsv.h"
 #include "backends/cpu/simd/cv/color_lab.h"
 #include "backends/cpu/simd/cv/perm_u8.h"
 #include "prims/registry.h"
@@ -279,310 +280,8 @@ const HsvTables& hsv_tables() {
   return t;
 }
 
-inline void rgb2hsv_f(float r, float g, float b, float hscale, float& h, float& s, float& v) {
-  float vmax = std::max(std::max(r, g), b), vmin = std::min(std::min(r, g), b);
-  float diff = vmax - vmin;
-  v = vmax;
-  s = diff / (std::fabs(vmax) + std::numeric_limits<float>::epsilon());
-  diff = 60.f / (diff + std::numeric_limits<float>::epsilon());
-  if (vmax == r) h = (g - b) * diff;
-  else if (vmax == g) h = (b - r) * diff + 120.f;
-  else h = (r - g) * diff + 240.f;
-  if (h < 0) h += 360.f;
-  h *= hscale;
-}
-
-inline void rgb2hls_f(float r, float g, float b, float hscale, float& h, float& l, float& s) {
-  float vmax = std::max(std::max(r, g), b), vmin = std::min(std::min(r, g), b);
-  float diff = vmax - vmin;
-  l = (vmax + vmin) * 0.5f;
-  h = 0.f;
-  s = 0.f;
-  if (diff > std::numeric_limits<float>::epsilon()) {
-    s = l < 0.5f ? diff / (vmax + vmin) : diff / (2.f - vmax - vmin);
-    diff = 60.f / diff;
-    if (vmax == r) h = (g - b) * diff;
-    else if (vmax == g) h = (b - r) * diff + 120.f;
-    else h = (r - g) * diff + 240.f;
-    if (h < 0.f) h += 360.f;
-  }
-  h *= hscale;
-}
-
-const int kSector[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
-
-inline void hsv2rgb_f(float h, float s, float v, float hscale, float& b, float& g, float& r) {
-  if (s == 0) {
-    b = g = r = v;
-    return;
-  }
-  float tab[4];
-  h *= hscale;
-  if (h < 0) do h += 6; while (h < 0);
-  else if (h >= 6) do h -= 6; while (h >= 6);
-  int sector = static_cast<int>(std::floor(h));
-  h -= sector;
-  if (static_cast<unsigned>(sector) >= 6u) sector = 0, h = 0.f;
-  tab[0] = v;
-  tab[1] = v * (1.f - s);
-  // cv2's AVX2 build contracts `1 - s*h` into one fused multiply-add (its scalar tail too): plain
-  // float arithmetic rounded ~1 in 7000 uint8 pixels the other way (55 instead of 56)
-  tab[2] = v * std::fma(-s, h, 1.f);
-  tab[3] = v * std::fma(-s, 1.f - h, 1.f);
-  b = tab[kSector[sector][0]];
-  g = tab[kSector[sector][1]];
-  r = tab[kSector[sector][2]];
-}
-
-inline void hls2rgb_f(float h, float l, float s, float hscale, float& b, float& g, float& r) {
-  if (s == 0) {
-    b = g = r = l;
-    return;
-  }
-  float tab[4];
-  float p2 = l <= 0.5f ? l * (1 + s) : l + s - l * s;
-  float p1 = 2 * l - p2;
-  h *= hscale;
-  if (h < 0) do h += 6; while (h < 0);
-  else if (h >= 6) do h -= 6; while (h >= 6);
-  int sector = static_cast<int>(std::floor(h));
-  h -= sector;
-  if (static_cast<unsigned>(sector) >= 6u) sector = 0, h = 0.f;
-  tab[0] = p2;
-  tab[1] = p1;
-  tab[2] = p1 + (p2 - p1) * (1 - h);
-  tab[3] = p1 + (p2 - p1) * h;
-  b = tab[kSector[sector][0]];
-  g = tab[kSector[sector][1]];
-  r = tab[kSector[sector][2]];
-}
-
-// cv2 converts most pixels of a row with its SIMD code and the rest with scalar code, and the
-// two round differently. These reproduce the SIMD variants pixel by pixel (muladd is a fused
-// multiply-add in cv2's AVX2 build); the callers pick a variant from the pixel's place in its row.
-inline float fmadd(float a, float b, float c) { return std::fma(a, b, c); }
-
-inline void rgb2hls_vec(float r, float g, float b, float hscale, float& h, float& l, float& s) {
-  float mx = std::max(std::max(r, g), b), mn = std::min(std::min(r, g), b);
-  float diff = mx - mn, msum = mx + mn;
-  l = msum * 0.5f;
-  s = diff / (l < 0.5f ? msum : 2.0f - msum);
-  float hh = mx == r ? g - b : mx == g ? b - r : r - g;
-  float part = mx == r ? (g < b ? 360.f : 0.f) : mx == g ? 120.f : 240.f;
-  float inv = 60.f / diff;
-  h = fmadd(hh, inv, part) * hscale;
-  if (!(diff > std::numeric_limits<float>::epsilon())) h = 0.f, s = 0.f;
-}
-
-// HSV2RGB_simd: sector from truncation, selected without tables.
-inline void hsv2rgb_vec(float h, float s, float v, float hscale, float& b, float& g, float& r) {
-  h *= hscale;
-  float pre = std::trunc(h);
-  h -= pre;
-  float t0 = v, t1 = v * (1.f - s), t2 = v * fmadd(-s, h, 1.f), t3 = v * fmadd(-s, 1.f - h, 1.f);  // as hsv2rgb_f
-  float sec = std::trunc(pre * (1.0f / 6.0f));
-  sec = pre - sec * 6.f;
-  b = sec < 2 ? t1 : sec == 2 ? t3 : sec == 3 ? t0 : sec == 4 ? t0 : t2;
-  g = sec < 1 ? t3 : sec == 1 ? t0 : sec == 2 ? t0 : sec == 3 ? t2 : t1;
-  r = sec < 1 ? t0 : sec == 1 ? t2 : sec == 2 ? t1 : sec == 3 ? t1 : sec == 4 ? t3 : t0;
-}
-
-inline void hls2rgb_vec(float h, float l, float s, float hscale, float& b, float& g, float& r) {
-  float ls = l * s;
-  float e0 = l <= 0.5f ? ls : s - ls;
-  float raw = h * hscale;
-  float pre = std::trunc(raw);
-  float hs = raw - pre;
-  float sec = pre - 6.0f * std::trunc(raw * (1.0f / 6.0f));
-  float e1 = hs + hs;
-  float t0 = l + e0, t1 = l - e0, t2 = (l + e0) - e0 * e1, t3 = (l - e0) + e0 * e1;
-  b = sec < 2 ? t1 : sec <= 2 ? t3 : sec <= 4 ? t0 : t2;
-  g = sec < 1 ? t3 : sec <= 2 ? t0 : sec < 4 ? t2 : t1;
-  r = sec < 1 ? t0 : sec < 2 ? t2 : sec < 4 ? t1 : sec <= 4 ? t3 : t0;
-}
-
-inline uint8_t trunc_u8(float v) {
-  int i = static_cast<int>(v);
-  return static_cast<uint8_t>(i < 0 ? 0 : i > 255 ? 255 : i);
-}
-
-constexpr int kBlock = 256;  // cv2's BLOCK_SIZE: HLS converts rows in chunks of this many pixels
-constexpr int kVecF = 8;     // float lanes of cv2's AVX2 build
-
-// One uint8 row of HSV/HLS conversions with cv2's SIMD/scalar split.
-void hsv_row_u8(const uint8_t* s, uint8_t* d, int n, int scn, int bidx, int hrange, bool hls) {
-  const float hscale = hrange / 360.f;
-  for (int c0 = 0; c0 < n; c0 += kBlock) {
-    int dn = std::min(n - c0, kBlock);
-    int nvec = dn / kVecF * kVecF;
-    for (int k = 0; k < dn; ++k) {
-      const uint8_t* p = s + size_t(c0 + k) * scn;
-      uint8_t* q = d + size_t(c0 + k) * 3;
-      float r = p[bidx ^ 2] * (1.f / 255.f), g = p[1] * (1.f / 255.f), b = p[bidx] * (1.f / 255.f);
-      float h, l, sv;
-      if (k < nvec) rgb2hls_vec(r, g, b, hscale, h, l, sv);
-      else rgb2hls_f(r, g, b, hscale, h, l, sv);
-      q[0] = satf<uint8_t>(h);
-      q[1] = satf<uint8_t>(l * 255.f);
-      q[2] = satf<uint8_t>(sv * 255.f);
-    }
-  }
-  (void)hls;
-}
-
-#if defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)
-// cv2 on x86 hands uint8 BGR/RGB -> HLS_FULL to IPP, whose hue scale is 255 (OpenCV's own code,
-// used where IPP is not, has 256). Its arithmetic, fitted over all 2^24 colours against cv2 5.0
-// with IPP on (tools: black-box tables, no IPP source):
-//  - the first n - n % 8 pixels of a row (its vector code): L = rint((max + min) / 2), half to
-//    even; S = rint(float(d * rcp(den)) * 255), d = max - min, den = max + min where that is
-//    <= 255, else 510 - (max + min); H = rint(float(h * float(255/360))) with h = (num * rcp(d) +
-//    {0, 2, 4}) * 60, +360 if negative, num the difference of the two other channels; all in
-//    float32, rcp the processor's approximate reciprocal (rcpps), whose values this CPU's
-//    instruction gives here too. Exact on every colour.
-//  - the last n % 8 pixels (its scalar code): L = (max + min) >> 1 exactly; S and H the same
-//    formulas truncated, with a true division: all but 2.4% (S) and 0.25% (H) of colours exact,
-//    the rest one level away from IPP's.
-// One float32 multiply or subtract that the compiler can neither fuse into an fma (the FMA
-// targets contract a*b+c) nor reassociate: IPP's code rounds each of them.
-inline float mul_r(float a, float b) {
-#if defined(__AVX__)
-  asm("vmulss %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
-#else
-  asm("mulss %1, %0" : "+x"(a) : "xm"(b));
-#endif
-  return a;
-}
-inline float sub_r(float a, float b) {
-#if defined(__AVX__)
-  asm("vsubss %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
-#else
-  asm("subss %1, %0" : "+x"(a) : "xm"(b));
-#endif
-  return a;
-}
-inline float add_r(float a, float b) {
-#if defined(__AVX__)
-  asm("vaddss %2, %1, %0" : "=x"(a) : "x"(a), "xm"(b));
-#else
-  asm("addss %1, %0" : "+x"(a) : "xm"(b));
-#endif
-  return a;
-}
-
-const float* ipp_rcp_table() {
-  static const std::array<float, 512> t = [] {
-    std::array<float, 512> r{};
-    for (int i = 0; i < 512; i += 4)
-      _mm_storeu_ps(r.data() + i, _mm_rcp_ps(_mm_setr_ps(float(i), float(i + 1), float(i + 2), float(i + 3))));
-    return r;
-  }();
-  return t.data();
-}
-
-void hls_full_ipp_row_u8(const uint8_t* s, uint8_t* dst, int n, int scn, int bidx) {
-  const float* rcp = ipp_rcp_table();
-  const int nvec = n - n % 8;
-  for (int k = 0; k < n; ++k) {
-    const uint8_t* p = s + size_t(k) * scn;
-    uint8_t* q = dst + size_t(k) * 3;
-    const int r = p[bidx ^ 2], g = p[1], b = p[bidx];
-    const int mx = std::max(std::max(r, g), b), mn = std::min(std::min(r, g), b);
-    const int d = mx - mn, sum = mx + mn, den = sum <= 255 ? sum : 510 - sum;
-    const int num = mx == r ? g - b : mx == g ? b - r : r - g;
-    const float off = mx == r ? 0.f : mx == g ? 2.f : 4.f;
-    if (k < nvec) {
-      q[1] = static_cast<uint8_t>(std::nearbyint(sum * 0.5f));
-      if (d == 0) {
-        q[0] = q[2] = 0;
-        continue;
-      }
-      const float sv = float(d) * rcp[den];
-      q[2] = static_cast<uint8_t>(std::nearbyint(sv * 255.f));
-      float h = mul_r(add_r(mul_r(float(num), rcp[d]), off), 60.f);
-      if (h < 0.f) h += 360.f;
-      q[0] = static_cast<uint8_t>(std::nearbyint(h * (255.f / 360.f)));
-    } else {
-      q[1] = static_cast<uint8_t>(sum >> 1);
-      if (d == 0) {
-        q[0] = q[2] = 0;
-        continue;
-      }
-      q[2] = static_cast<uint8_t>(std::trunc((float(d) / float(den)) * 255.f));
-      float h = (float(num) / float(d) + off) * 60.f;
-      if (h < 0.f) h += 360.f;
-      q[0] = static_cast<uint8_t>(std::trunc(h * (255.f / 360.f)));
-    }
-  }
-}
-// cv2 on x86 hands uint8 HSV_FULL -> BGR/RGB to IPP as well. Its arithmetic, fitted the same way
-// (all 2^24 inputs): h = H * float(1/255) * 6, sector i = floor(h), f = h - i, s = S * float(1/255),
-// and the channels V, V (1 - s), V (1 - s f), V (1 - s (1 - f)) on the 0..255 scale, each step a
-// float32 rounding, then rint. Equal to cv2 on all but 53 of the 2^24 inputs (one level, on
-// values within 2e-5 of a half), where IPP's own evaluation order is not known.
-void hsv_full_ipp_inv_row_u8(const uint8_t* s, uint8_t* dst, int n, int dcn, int bidx) {
-  for (int k = 0; k < n; ++k) {
-    const uint8_t* p = s + size_t(k) * 3;
-    uint8_t* q = dst + size_t(k) * dcn;
-    const float h = mul_r(mul_r(float(p[0]), 1.f / 255.f), 6.f);
-    const float sat = mul_r(float(p[1]), 1.f / 255.f), v = float(p[2]);
-    const float fl = std::floor(h);
-    const int sector = static_cast<int>(fl) % 6;
-    const float f = sub_r(h, fl);
-    const float m = mul_r(v, sub_r(1.f, sat));
-    const float nn = mul_r(v, sub_r(1.f, mul_r(sat, f)));
-    const float kk = mul_r(v, sub_r(1.f, mul_r(sat, sub_r(1.f, f))));
-    float r, g, b;
-    switch (sector) {
-      case 0: r = v, g = kk, b = m; break;
-      case 1: r = nn, g = v, b = m; break;
-      case 2: r = m, g = v, b = kk; break;
-      case 3: r = m, g = nn, b = v; break;
-      case 4: r = kk, g = m, b = v; break;
-      default: r = v, g = m, b = nn; break;
-    }
-    q[bidx] = static_cast<uint8_t>(std::nearbyint(b));
-    q[1] = static_cast<uint8_t>(std::nearbyint(g));
-    q[bidx ^ 2] = static_cast<uint8_t>(std::nearbyint(r));
-    if (dcn == 4) q[3] = 255;
-  }
-}
-#endif
-
-void hsv_inv_row_u8(const uint8_t* s, uint8_t* d, int n, int dcn, int bidx, int hrange, bool hls) {
-  const float hscale = 6.f / hrange;
-  if (!hls) {
-    const int nvec = n / (4 * kVecF) * (4 * kVecF);
-    for (int i = 0; i < n; ++i, s += 3, d += dcn) {
-      float h = s[0], x = s[1] * (1.f / 255.f), y = s[2] * (1.f / 255.f), b, g, r;
-      if (i < nvec) {
-        hsv2rgb_vec(h, x, y, hscale, b, g, r);
-        d[bidx] = trunc_u8(b * 255.f), d[1] = trunc_u8(g * 255.f), d[bidx ^ 2] = trunc_u8(r * 255.f);
-      } else {
-        hsv2rgb_f(h, x, y, hscale, b, g, r);
-        d[bidx] = satf<uint8_t>(b * 255.f), d[1] = satf<uint8_t>(g * 255.f), d[bidx ^ 2] = satf<uint8_t>(r * 255.f);
-      }
-      if (dcn == 4) d[3] = 255;
-    }
-    return;
-  }
-  for (int c0 = 0; c0 < n; c0 += kBlock) {
-    int dn = std::min(n - c0, kBlock);
-    int nvec = dn / kVecF * kVecF;
-    for (int k = 0; k < dn; ++k) {
-      const uint8_t* p = s + size_t(c0 + k) * 3;
-      uint8_t* q = d + size_t(c0 + k) * dcn;
-      float h = p[0], l = p[1] * (1.f / 255.f), sv = p[2] * (1.f / 255.f), b, g, r;
-      if (k < nvec) hls2rgb_vec(h, l, sv, hscale, b, g, r);
-      else hls2rgb_f(h, l, sv, hscale, b, g, r);
-      q[bidx] = satf<uint8_t>(b * 255.f), q[1] = satf<uint8_t>(g * 255.f), q[bidx ^ 2] = satf<uint8_t>(r * 255.f);
-      if (dcn == 4) q[3] = 255;
-    }
-  }
-}
-
 template <class T>
-void hsv_run(const T* s, T* d, int64_t n, int scn, int bidx, int hrange, bool hls) {
+void hsv_run(const T* s, T* d, int64_t n, int scn, int bidx, int hrange, bool hls, bool nt) {
   if constexpr (std::is_same_v<T, uint8_t>) {
     if (!hls) {
       const HsvTables& t = hsv_tables();
@@ -677,44 +376,17 @@ void hsv_run(const T* s, T* d, int64_t n, int scn, int bidx, int hrange, bool hl
         d[2] = static_cast<uint8_t>(v);
       }
     } else {
-      const float hscale = hrange / 360.f;
-      for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
-        float h, l, sv;
-        rgb2hls_f(s[bidx ^ 2] * (1.f / 255.f), s[1] * (1.f / 255.f), s[bidx] * (1.f / 255.f), hscale, h, l, sv);
-        d[0] = satf<uint8_t>(h);
-        d[1] = satf<uint8_t>(l * 255.f);
-        d[2] = satf<uint8_t>(sv * 255.f);
-      }
+      hls_row_u8(s, d, int(n), scn, bidx, hrange);  // (rows take the row path: ColorKernel::run_t)
     }
   } else if constexpr (std::is_same_v<T, float>) {
-    const float hscale = hrange / 360.f;
-    for (int64_t i = 0; i < n; ++i, s += scn, d += 3) {
-      if (hls) rgb2hls_f(s[bidx ^ 2], s[1], s[bidx], hscale, d[0], d[1], d[2]);
-      else rgb2hsv_f(s[bidx ^ 2], s[1], s[bidx], hscale, d[0], d[1], d[2]);
-    }
+    hsv_run_f32(s, d, n, scn, bidx, hrange, hls, nt);
   }
 }
 
 template <class T>
-void hsv_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx, int hrange, bool hls) {
-  const float hscale = 6.f / hrange;
-  for (int64_t i = 0; i < n; ++i, s += 3, d += dcn) {
-    float b, g, r;
-    if constexpr (std::is_same_v<T, uint8_t>) {
-      float h = s[0], x = s[1] * (1.f / 255.f), y = s[2] * (1.f / 255.f);
-      if (hls) hls2rgb_f(h, x, y, hscale, b, g, r);
-      else hsv2rgb_f(h, x, y, hscale, b, g, r);
-      d[bidx] = satf<uint8_t>(b * 255.f);
-      d[1] = satf<uint8_t>(g * 255.f);
-      d[bidx ^ 2] = satf<uint8_t>(r * 255.f);
-      if (dcn == 4) d[3] = 255;
-    } else if constexpr (std::is_same_v<T, float>) {
-      if (hls) hls2rgb_f(s[0], s[1], s[2], hscale, b, g, r);
-      else hsv2rgb_f(s[0], s[1], s[2], hscale, b, g, r);
-      d[bidx] = b, d[1] = g, d[bidx ^ 2] = r;
-      if (dcn == 4) d[3] = 1.f;
-    }
-  }
+void hsv_inv_run(const T* s, T* d, int64_t n, int dcn, int bidx, int hrange, bool hls, bool nt) {
+  if constexpr (std::is_same_v<T, uint8_t>) hsv_inv_row_u8(s, d, int(n), dcn, bidx, hrange, hls);  // as hls_row_u8 above
+  else if constexpr (std::is_same_v<T, float>) hsv_inv_run_f32(s, d, n, dcn, bidx, hrange, hls, nt);
 }
 
 // YCrCb (yuv=0: Y, Cr, Cb) and YUV (yuv=1: Y, U, V).
@@ -917,7 +589,7 @@ class ColorKernel final : public backend::Kernel {
                 continue;
               }
 #endif
-              hsv_row_u8(src + size_t(y) * w * scn, dst + size_t(y) * w * 3, w, scn, int(p_[2]), int(p_[3]), true);
+              hls_row_u8(src + size_t(y) * w * scn, dst + size_t(y) * w * 3, w, scn, int(p_[2]), int(p_[3]));
             } else {
 #if defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)
               if (ipp) {
@@ -942,7 +614,12 @@ class ColorKernel final : public backend::Kernel {
     // A channel permutation moves bytes at memory speed: small chunks would spend a visible
     // share of it on per-chunk set-up (its shuffle masks) and dispatch.
     const int64_t grain = op == kPerm ? int64_t(1) << 18 : int64_t(1) << 14;
-    const bool nt = (op == kPerm || op == kRgb2Gray) && stream_output(npix_ * scn * int64_t(sizeof(T)), npix_ * dcn * int64_t(sizeof(T)));
+    // float HSV/HLS stream only past 32 MB in all: at 1080p (50 MB) streaming took ~10% off the
+    // forward conversions, while at 512x512 (6 MB, still cached) it made HSV2BGR 1.5x slower
+    const bool hsv_f32 = std::is_same_v<T, float> && (op == kRgb2Hsv || op == kHsv2Rgb);
+    const int64_t footprint = npix_ * (scn + dcn) * int64_t(sizeof(T));
+    const bool nt = ((op == kPerm || op == kRgb2Gray) && stream_output(npix_ * scn * int64_t(sizeof(T)), npix_ * dcn * int64_t(sizeof(T)))) ||
+                    (hsv_f32 && footprint >= (int64_t(32) << 20));
     parallel_for(npix_, grain, [&](int64_t lo, int64_t hi) {
       const T* s = src + lo * scn;
       T* d = dst + lo * dcn;
@@ -951,8 +628,8 @@ class ColorKernel final : public backend::Kernel {
         case kPerm: perm_run<T>(s, d, n, scn, dcn, map, nt); break;
         case kRgb2Gray: gray_run<T>(s, d, n, scn, int(p_[2]), nt); break;
         case kGray2Rgb: fromgray_run<T>(s, d, n, dcn); break;
-        case kRgb2Hsv: hsv_run<T>(s, d, n, scn, int(p_[2]), int(p_[3]), p_[4] != 0); break;
-        case kHsv2Rgb: hsv_inv_run<T>(s, d, n, dcn, int(p_[2]), int(p_[3]), p_[4] != 0); break;
+        case kRgb2Hsv: hsv_run<T>(s, d, n, scn, int(p_[2]), int(p_[3]), p_[4] != 0, nt); break;
+        case kHsv2Rgb: hsv_inv_run<T>(s, d, n, dcn, int(p_[2]), int(p_[3]), p_[4] != 0, nt); break;
         case kRgb2Ycc: ycc_run<T>(s, d, n, scn, int(p_[2]), p_[3] != 0); break;
         case kYcc2Rgb: ycc_inv_run<T>(s, d, n, dcn, int(p_[2]), p_[3] != 0); break;
         case kRgb2Xyz: xyz_run<T>(s, d, n, scn, int(p_[2])); break;
