@@ -70,6 +70,20 @@ inline void rgb2hls_f(float r, float g, float b, float hscale, float& h, float& 
 // Which of (t0, t1, t2, t3) each of b, g, r takes in each hue sector.
 const int kSector[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
 
+// The scaled hue into [0, 6). cv2 adds or subtracts 6 until it gets there, which never ends for
+// an infinite hue or one so large that h - 6 rounds back to h (cv2 hangs on those), and takes
+// millions of steps past 2^24. fmod is exact, so it gives the loop's bits wherever the loop's
+// steps are exact (|h| < 2^24, including the final rounding of h + 6 for a negative h); inf
+// becomes NaN, which the sector check maps to sector 0 as it does NaN.
+inline float wrap_hue(float h) {
+  if (h < 0.f || h >= 6.f) {
+    h = std::fmod(h, 6.f);
+    if (h < 0.f) h += 6.f;
+    if (h == 0.f) h = 0.f;  // the loop ends on +0, fmod can give -0
+  }
+  return h;
+}
+
 inline void hsv2rgb_f(float h, float s, float v, float hscale, float& b, float& g, float& r) {
   if (s == 0) {
     b = g = r = v;
@@ -77,8 +91,7 @@ inline void hsv2rgb_f(float h, float s, float v, float hscale, float& b, float& 
   }
   float tab[4];
   h *= hscale;
-  if (h < 0) do h += 6; while (h < 0);
-  else if (h >= 6) do h -= 6; while (h >= 6);
+  h = wrap_hue(h);
   int sector = static_cast<int>(std::floor(h));
   h -= sector;
   if (static_cast<unsigned>(sector) >= 6u) sector = 0, h = 0.f;
@@ -102,8 +115,7 @@ inline void hls2rgb_f(float h, float l, float s, float hscale, float& b, float& 
   float p2 = l <= 0.5f ? l * (1 + s) : l + s - l * s;
   float p1 = 2 * l - p2;
   h *= hscale;
-  if (h < 0) do h += 6; while (h < 0);
-  else if (h >= 6) do h -= 6; while (h >= 6);
+  h = wrap_hue(h);
   int sector = static_cast<int>(std::floor(h));
   h -= sector;
   if (static_cast<unsigned>(sector) >= 6u) sector = 0, h = 0.f;
