@@ -21,6 +21,16 @@ import mnn.cv as cv
 f32 = numpy.float32
 
 
+
+def _env(**extra):
+    """A subprocess's environment that imports the mnn under test (the source tree in development,
+    the installed package in CI, where src/ has no built extension)."""
+    import mnn
+
+    env = dict(os.environ, **extra)
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(mnn.__file__)) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
 def _ndiff(got, want):
     """The number of elements that differ in bits (dtype and shape must agree), NaN matching NaN."""
     got, want = numpy.asarray(got), numpy.asarray(want)
@@ -106,7 +116,7 @@ def test_add_scalar_float32_rounds_scalar_and_mask():
 def test_arith_matrix_tool_has_no_mismatch():
     """tools/cv_arith_matrix.py (Scalar forms included) over whole integer ranges, NaN and inf."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONPATH=os.path.join(root, "src"))
+    env = _env()
     r = subprocess.run([sys.executable, os.path.join(root, "tools", "cv_arith_matrix.py"), "--big", "--special",
                         "--quiet", "--only", "add", "--shape", "5,7,3"], env=env, capture_output=True, text=True)
     assert r.returncode == 0 and "total mismatches 0" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
@@ -171,7 +181,7 @@ def test_convert_scale_abs_float64_isa(isa):
         "    bad += int((numpy.asarray(cv.convertScaleAbs(x, alpha=0.37, beta=12.5)) != cv2.convertScaleAbs(x, alpha=0.37, beta=12.5)).sum())\n"
         "print('BAD', bad)\n")
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, MNN_ISA=isa, PYTHONPATH=os.path.join(root, "src"))
+    env = _env(MNN_ISA=isa)
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert "BAD 0" in r.stdout, r.stdout + r.stderr[-2000:]
 
@@ -365,7 +375,7 @@ def test_bilateral_u8_one_channel_isa(isa):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     res = {}
     for name in (isa, None):
-        env = dict(os.environ, PYTHONPATH=os.path.join(root, "src"), PYTHONHASHSEED="0")
+        env = _env(PYTHONHASHSEED="0")
         env.pop("MNN_ISA", None)
         if name:
             env["MNN_ISA"] = name
