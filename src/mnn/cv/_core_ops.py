@@ -19,6 +19,7 @@ from . import _exact_fp as _xfp
 from . import _arith_scalar_fast as _asf
 from . import _fastpix as _fp
 from . import _public
+from . import _core_math as _cm
 from ._fastpix import cv_row as _cv_row
 
 __all__ = [
@@ -801,6 +802,8 @@ def _count_checked(src):
 
 
 def _bitwise(fn, op, src1, src2, dst, mask):
+    if (fast := _cm.bitwise(fn, src1, src2, mask, dst)) is not None:  # _core_math.py
+        return _finish(fast, dst)
     s1, s2 = _is_scalar(src1), _is_scalar(src2)
     if s1 or s2:
         a = _arr(src2 if s1 else src1, fn, extra=F16B)
@@ -839,6 +842,8 @@ def bitwise_xor(src1, src2, dst=None, mask=None):
 
 def bitwise_not(src, dst=None, mask=None):
     fn = "bitwise_not"
+    if (fast := _cm.bitwise(fn, src, None, mask, dst)) is not None:  # _core_math.py
+        return _finish(fast, dst)
     a = _arr(src, fn, extra=F16B)
     if str(a.dtype) == "bool":
         # cv2 flips all 8 bits of each bool byte (true -> 0xFE): the same bytes, seen as bool
@@ -857,6 +862,8 @@ def _float_pair(fn, x, y):
 
 
 def magnitude(x, y, magnitude=None):
+    if (fast := _cm.polar("magnitude", x, y)) is not None:  # _core_math.py: cv2's fma form
+        return _finish(fast, magnitude)
     a, b = _float_pair("magnitude", x, y)
     return _finish(_np.sqrt(a * a + b * b), magnitude)
 
@@ -883,6 +890,8 @@ def _fast_atan2_deg(y, x):
 
 
 def phase(x, y, angle=None, angleInDegrees=False):
+    if (fast := _cm.polar("phase", x, y, angleInDegrees)) is not None:  # _core_math.py
+        return _finish(fast, angle)
     a, b = _float_pair("phase", x, y)
     deg = _fast_atan2_deg(b, a)
     res = deg if angleInDegrees else deg * _np.asarray(math.pi / 180.0, dtype="float32")
@@ -890,6 +899,8 @@ def phase(x, y, angle=None, angleInDegrees=False):
 
 
 def cartToPolar(x, y, magnitude=None, angle=None, angleInDegrees=False):
+    if (fast := _cm.polar("cartToPolar", x, y, angleInDegrees)) is not None:  # _core_math.py
+        return _finish(fast[0], magnitude), _finish(fast[1], angle)
     a, b = _float_pair("cartToPolar", x, y)
     mag = _np.sqrt(a * a + b * b)
     return mag, phase(a, b, None, angleInDegrees)
@@ -1004,6 +1015,8 @@ def _concat(fn, src, axis):
         return None  # cv2 concatenates nothing into an empty Mat, which its binding returns as None
     if not isinstance(src, (list, tuple)):
         raise fail(fn, "src must be a sequence of arrays")
+    if (fast := _cm.concat(fn, src, axis)) is not None:  # _core_math.py: one copying pass
+        return fast
     arrs = [_arr(x, fn, extra=F16B) for x in src]
     ref = arrs[0]
     for x in arrs:

@@ -1,0 +1,99 @@
+"""Native roads of cv2's core math and bitwise calls (the cv_math primitive, csrc/ops/cv/core_math.cpp):
+phase, magnitude, cartToPolar in cv2's own float32 arithmetic; bitwise and/or/xor/not with an
+optional mask; hconcat / vconcat. One pass over the pixels instead of a chain of mnn.numpy ops.
+
+Each function returns the lazy result, or None where this road does not go (a Scalar operand, a dst
+that a mask must keep, a depth or shape the checked path in _core_ops.py rejects or handles): the
+caller then runs its own path, which also raises cv2's errors. Validated calls are memoised
+(_core.prim_bind) under the image key of _fastpix, so a frame loop skips the checks.
+"""
+from .. import _core
+from ._common import as_image, contiguous, memo_type
+
+_OPS = {"phase": 0, "magnitude": 1, "cartToPolar": 2, "bitwise_and": 3, "bitwise_or": 4,
+        "bitwise_xor": 5, "bitwise_not": 6, "hconcat": 7, "vconcat": 8}
+_FLOATS = ("float32", "float64")
+_BIT_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16", "bool")
+_BOUND = {}  # (op, flag) -> the bound primitive: its parameters are all it holds
+
+
+def _bound(op, flag):
+    b = _BOUND.get((op, flag))
+    if b is None:
+        b = _BOUND[(op, flag)] = _core.prim_bind("cv_math", [op, flag], [])
+    return b
+
+
+def _image(x):
+    """x as a contiguous mnn image (HxW or HxWxC, non-empty), or None."""
+    t = x.__class__
+    if t is _core.ndarray:
+        a = x
+    elif memo_type(x) is not None:
+        a = _core.from_buffer(x)
+        if a is None:
+            return None
+    else:
+        try:
+            a = as_image(x, "core_math")
+        except (TypeError, ValueError):
+            return None
+    if a.ndim not in (2, 3) or a.size == 0:
+        return None
+    return contiguous(a)
+
+
+def polar(fn, x, y, degrees=False):
+    """phase / magnitude / cartToPolar of two float images of one shape and depth, or None. For
+    cartToPolar the result is a (2, *shape) block: magnitude, angle."""
+    if degrees.__class__ is not bool and degrees not in (0, 1):
+        return None
+    a = _image(x)
+    if a is None:
+        return None
+    b = _image(y)
+    if b is None or str(a.dtype) not in _FLOATS or a.dtype != b.dtype or a.shape != b.shape:
+        return None
+    return _core.prim_apply(_bound(_OPS[fn], 1 if degrees else 0), a, b)
+
+
+def bitwise(fn, src1, src2, mask, dst):
+    """bitwise_and/or/xor (src2 an image) or bitwise_not (src2 None), optionally masked, or None."""
+    if mask is not None and dst is not None:
+        return None  # cv2 keeps dst's pixels where the mask is 0: the checked path does that
+    a = _image(src1)
+    if a is None or str(a.dtype) not in _BIT_DEPTHS:
+        return None
+    ins = [a]
+    if fn != "bitwise_not":
+        if src2 is None or isinstance(src2, (int, float, tuple, list)):
+            return None
+        b = _image(src2)
+        if b is None or b.dtype != a.dtype or b.shape != a.shape:
+            return None
+        ins.append(b)
+    if mask is not None:
+        m = _image(mask)
+        if m is None or str(m.dtype) not in ("uint8", "int8") or m.ndim != 2 or m.shape != a.shape[:2]:
+            return None
+        ins.append(m)
+    return _core.prim_apply(_bound(_OPS[fn], 0 if mask is None else 1), *ins)
+
+
+def concat(fn, src, axis):
+    """hconcat (axis 1) / vconcat (axis 0) of a sequence of images of one depth, or None."""
+    arrs = []
+    for x in src:
+        a = _image(x)
+        if a is None:
+            return None
+        arrs.append(a)
+    ref = arrs[0]
+    if str(ref.dtype) not in _BIT_DEPTHS:
+        return None
+    for a in arrs:
+        if a.dtype != ref.dtype or a.ndim != ref.ndim or (a.ndim == 3 and a.shape[2] != ref.shape[2]):
+            return None
+        if a.shape[1 - axis] != ref.shape[1 - axis]:
+            return None
+    return _core.prim_apply(_bound(_OPS[fn], 0), *arrs)
