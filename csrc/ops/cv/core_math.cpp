@@ -2,13 +2,16 @@
 // backends/cpu/simd/cv/core_math.cpp). Python (mnn/cv/_core_math.py) keeps cv2's argument checks
 // and routes only the cases checked here; the rule checks what the kernels rely on.
 //
-//   ints = [op, flag]
+//   ints = [op, flag] ([op, flag, row] for ops 0-2: row = the elements in one of cv2's planes,
+//          the whole image when cv2 sees it continuous; which of cv2's loops an element takes
+//          depends on it)
 //   op 0 phase        (x, y; flag = degrees)  -> x's shape and dtype (float32 / float64)
 //   op 1 magnitude    (x, y)                  -> x's shape and dtype
 //   op 2 cartToPolar  (x, y; flag = degrees)  -> (2, *x.shape): magnitude, then angle
 //   op 3/4/5 and/or/xor (a, b[, mask]; flag = has mask) -> a's shape and dtype
 //   op 6 not          (a[, mask]; flag = has mask)      -> a's shape and dtype
 //   op 7 hconcat, 8 vconcat (x_0 .. x_{n-1}, HxW or HxWxC of one dtype)
+//   op 9 sqrt         (x float32 / float64)   -> x's shape and dtype
 #include <string>
 
 #include "core/error.h"
@@ -24,8 +27,8 @@ std::string cvname(const char* fn) { return std::string("[mnn.cv.") + fn + "] ";
 
 const char* op_name(int64_t op) {
   static const char* names[] = {"phase", "magnitude", "cartToPolar", "bitwise_and", "bitwise_or",
-                                "bitwise_xor", "bitwise_not", "hconcat", "vconcat"};
-  return op >= 0 && op < 9 ? names[op] : "core_math";
+                                "bitwise_xor", "bitwise_not", "hconcat", "vconcat", "sqrt"};
+  return op >= 0 && op < 10 ? names[op] : "core_math";
 }
 
 bool float_depth(DType d) { return d == DType::Float32 || d == DType::Float64; }
@@ -35,7 +38,7 @@ void need_image(const NodePtr& a, const char* fn) {
 }
 
 prims::PrimMeta infer_math(const std::vector<NodePtr>& in, const Params& p) {
-  if (p.ints.size() != 2 || in.empty()) throw ValueError(cvname("core_math") + "bad parameters");
+  if (p.ints.size() < 2 || p.ints.size() > 3 || in.empty()) throw ValueError(cvname("core_math") + "bad parameters");
   const int64_t op = p.ints[0], flag = p.ints[1];
   const char* fn = op_name(op);
   const NodePtr& a = in[0];
@@ -44,6 +47,8 @@ prims::PrimMeta infer_math(const std::vector<NodePtr>& in, const Params& p) {
     case 0: case 1: case 2: {
       if (in.size() != 2 || !float_depth(a->dtype) || in[1]->dtype != a->dtype || in[1]->shape != a->shape)
         throw ValueError(cvname(fn) + "x and y must be float32/float64 arrays of the same size and type");
+      if (p.ints.size() == 3 && (p.ints[2] <= 0 || numel(a->shape) % p.ints[2] != 0))
+        throw ValueError(cvname(fn) + "bad row length");
       if (op != 2) return {a->dtype, a->shape};
       Shape s{2};
       s.insert(s.end(), a->shape.begin(), a->shape.end());
@@ -74,6 +79,9 @@ prims::PrimMeta infer_math(const std::vector<NodePtr>& in, const Params& p) {
       }
       return {a->dtype, s};
     }
+    case 9:
+      if (in.size() != 1 || !float_depth(a->dtype)) throw ValueError(cvname(fn) + "src must be float32 or float64");
+      return {a->dtype, a->shape};
     default: throw ValueError(cvname(fn) + "unknown op " + std::to_string(op));
   }
 }

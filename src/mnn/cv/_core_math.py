@@ -9,18 +9,23 @@ caller then runs its own path, which also raises cv2's errors. Validated calls a
 """
 from .. import _core
 from ._common import as_image, contiguous, memo_type
+from ._fastpix import cv_row
 
 _OPS = {"phase": 0, "magnitude": 1, "cartToPolar": 2, "bitwise_and": 3, "bitwise_or": 4,
-        "bitwise_xor": 5, "bitwise_not": 6, "hconcat": 7, "vconcat": 8}
+        "bitwise_xor": 5, "bitwise_not": 6, "hconcat": 7, "vconcat": 8, "sqrt": 9}
 _FLOATS = ("float32", "float64")
 _BIT_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16", "bool")
-_BOUND = {}  # (op, flag) -> the bound primitive: its parameters are all it holds
+_BOUND = {}  # (op, flag, row) -> the bound primitive: its parameters are all it holds
 
 
-def _bound(op, flag):
-    b = _BOUND.get((op, flag))
+def _bound(op, flag, row=None):
+    key = (op, flag, row)
+    b = _BOUND.get(key)
     if b is None:
-        b = _BOUND[(op, flag)] = _core.prim_bind("cv_math", [op, flag], [])
+        if len(_BOUND) >= 256:
+            _BOUND.clear()  # bounded: a caller sweeping image sizes must not grow it without end
+        ints = [op, flag] if row is None else [op, flag, row]
+        b = _BOUND[key] = _core.prim_bind("cv_math", ints, [])
     return b
 
 
@@ -36,7 +41,7 @@ def _image(x):
     else:
         try:
             a = as_image(x, "core_math")
-        except (TypeError, ValueError):
+        except Exception:  # noqa: BLE001  (the caller's checked path raises cv2's error for it)
             return None
     if a.ndim not in (2, 3) or a.size == 0:
         return None
@@ -54,7 +59,14 @@ def polar(fn, x, y, degrees=False):
     b = _image(y)
     if b is None or str(a.dtype) not in _FLOATS or a.dtype != b.dtype or a.shape != b.shape:
         return None
-    return _core.prim_apply(_bound(_OPS[fn], 1 if degrees else 0), a, b)
+    # which of cv2's loops (vector or scalar) computes an element depends on the length of cv2's
+    # planes: the whole image when every operand is continuous, else one row (see _fastpix.cv_row;
+    # an mnn array stands for its continuous numpy copy)
+    row = a.size
+    for src, img in ((x, a), (y, b)):
+        if src.__class__ is not _core.ndarray:
+            row = min(row, cv_row(src, img))
+    return _core.prim_apply(_bound(_OPS[fn], 1 if degrees else 0, row), a, b)
 
 
 def bitwise(fn, src1, src2, mask, dst):
@@ -97,3 +109,11 @@ def concat(fn, src, axis):
         if a.shape[1 - axis] != ref.shape[1 - axis]:
             return None
     return _core.prim_apply(_bound(_OPS[fn], 0), *arrs)
+
+
+def sqrt(src):
+    """cv2.sqrt of a float image, or None."""
+    a = _image(src)
+    if a is None or str(a.dtype) not in _FLOATS:
+        return None
+    return _core.prim_apply(_bound(9, 0), a)

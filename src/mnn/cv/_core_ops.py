@@ -931,6 +931,8 @@ def _float_only(fn, src):
 
 
 def sqrt(src, dst=None):
+    if (fast := _cm.sqrt(src)) is not None:  # _core_math.py: one pass, no IEEE warning to silence
+        return _finish(fast, dst)
     return _finish(_quiet(_np.sqrt(_float_only("sqrt", src)), src), dst)
 
 

@@ -1,6 +1,6 @@
 // CPU kernels of cv_math (shape rule: ops/cv/core_math.cpp): phase, magnitude and cartToPolar in
-// cv2's own arithmetic, the bitwise ops (with an optional mask) and hconcat / vconcat, each one pass
-// over the pixels. Compiled once per ISA.
+// cv2's own arithmetic, the bitwise ops (with an optional mask), hconcat / vconcat and sqrt, each
+// one pass over the pixels. Compiled once per ISA.
 //
 // cv2 (5.x, mathfuncs_core.simd.hpp) evaluates its atan polynomial and x*x + y*y with fused
 // multiply-adds in float32 lanes; the float64 forms go through float32 buffers (the angle, and for
@@ -25,53 +25,81 @@ using namespace core;
 
 constexpr int64_t kGrain = int64_t(1) << 16;  // elements per task: below this threads cost more than they save
 
-// ---- cv2's fastAtan2 polynomial (degrees), in the form of its vector loop: min / max of |x|, |y|
-// (x86 min/max: the second operand when either is NaN), the odd polynomial by fmas, then the
-// quadrant selects ----
+// ---- cv2's fastAtan2 polynomial (degrees). Its vector loop: min / max of |x|, |y| (x86 min/max:
+// the second operand when either is NaN), the odd polynomial by fmas, then the quadrant selects.
+// Its scalar loop (calls shorter than two vectors) is the branchy form, which the compiler
+// contracts to fmas too, 90 - p*c included: that one rounds differently ----
 
 const float kP1 = 0.9997878412794807f * float(180.0 / M_PI);
 const float kP3 = -0.3258083974640975f * float(180.0 / M_PI);
 const float kP5 = 0.1555786518463281f * float(180.0 / M_PI);
 const float kP7 = -0.04432655554792128f * float(180.0 / M_PI);
 
-inline float atan_deg(float y, float x, float scale) {
-  const float ax = std::fabs(x), ay = std::fabs(y);
-  const float mn = ax < ay ? ax : ay, mx = ax > ay ? ax : ay;
-  const float c = mn / (mx + float(DBL_EPSILON));
-  const float cc = c * c;
-  float a = std::fma(std::fma(std::fma(cc, kP7, kP5), cc, kP3), cc, kP1) * c;
-  a = ax >= ay ? a : 90.f - a;
+inline float poly(float cc) { return std::fma(std::fma(std::fma(cc, kP7, kP5), cc, kP3), cc, kP1); }
+
+inline float quadrants(float a, float y, float x, float scale) {
   a = x < 0.f ? 180.f - a : a;
   a = y < 0.f ? 360.f - a : a;
   return a * scale;
 }
 
-inline float scale_of(bool deg) { return deg ? 1.f : float(M_PI / 180); }
-
-template <class T>
-void phase_loop(const T* __restrict x, const T* __restrict y, T* __restrict o, int64_t n, float s) {
-  for (int64_t i = 0; i < n; ++i) o[i] = T(atan_deg(float(y[i]), float(x[i]), s));
+inline float atan_vec(float y, float x, float scale) {
+  const float ax = std::fabs(x), ay = std::fabs(y);
+  const float mn = ax < ay ? ax : ay, mx = ax > ay ? ax : ay;
+  const float c = mn / (mx + float(DBL_EPSILON));
+  const float a = poly(c * c) * c;
+  return quadrants(ax >= ay ? a : 90.f - a, y, x, scale);
 }
 
+inline float atan_scalar(float y, float x, float scale) {
+  const float ax = std::fabs(x), ay = std::fabs(y);
+  float a;
+  if (ax >= ay) {
+    const float c = ay / (ax + float(DBL_EPSILON));
+    a = poly(c * c) * c;
+  } else {
+    const float c = ax / (ay + float(DBL_EPSILON));
+    a = std::fma(-poly(c * c), c, 90.f);
+  }
+  return quadrants(a, y, x, scale);
+}
+
+inline float scale_of(bool deg) { return deg ? 1.f : float(M_PI / 180); }
+
+// sqrt(x*x + y*y): cv2's v_muladd and its contracted scalar tail are both fma(x, x, y*y)
 inline float mag32(float x, float y) { return std::sqrt(std::fma(x, x, y * y)); }
 inline double mag64(double x, double y) { return std::sqrt(std::fma(x, x, y * y)); }
 
-void mag_loop(const float* __restrict x, const float* __restrict y, float* __restrict o, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) o[i] = mag32(x[i], y[i]);
-}
-void mag_loop(const double* __restrict x, const double* __restrict y, double* __restrict o, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) o[i] = mag64(x[i], y[i]);
-}
-
-// cartToPolar: cv2's float64 form converts both inputs to float32 and keeps the float32 magnitude.
-template <class T>
-void polar_loop(const T* __restrict x, const T* __restrict y, T* __restrict m, T* __restrict a, int64_t n, float s) {
-  for (int64_t i = 0; i < n; ++i) {
+// One run of elements that cv2 computes on one path (Scalar: its scalar loop). Op 0 phase, 1
+// magnitude, 2 cartToPolar (angle at m + n). cv2's float64 phase and cartToPolar convert to
+// float32 first and keep a float32 magnitude; its float64 magnitude works in double.
+template <class T, bool Scalar>
+void polar_run(int op, const T* __restrict x, const T* __restrict y, T* __restrict o, int64_t n_all,
+               int64_t lo, int64_t hi, float s) {
+  if (op == 1) {
+    for (int64_t i = lo; i < hi; ++i) {
+      if constexpr (sizeof(T) == 4) o[i] = mag32(x[i], y[i]);
+      else o[i] = mag64(x[i], y[i]);
+    }
+    return;
+  }
+  for (int64_t i = lo; i < hi; ++i) {
     const float xf = float(x[i]), yf = float(y[i]);
-    m[i] = T(mag32(xf, yf));
-    a[i] = T(atan_deg(yf, xf, s));
+    const float a = Scalar ? atan_scalar(yf, xf, s) : atan_vec(yf, xf, s);
+    if (op == 0) {
+      o[i] = T(a);
+    } else {
+      o[i] = T(mag32(xf, yf));
+      o[n_all + i] = T(a);
+    }
   }
 }
+
+// Where cv2 runs its scalar loop: a hal call of fewer than two vectors (kVec2 elements; cv2's
+// AVX2 dispatch of these functions has 8 float lanes, 4 double ones). The hal calls: per plane of
+// `row` elements (the whole image when cv2 sees it continuous), phase and magnitude take the plane,
+// cartToPolar blocks of ~1024 elements; the float64 atan forms split a call into blocks of 128.
+constexpr int64_t kVec2F = 16, kVec2D = 8, kBlk64 = 128;
 
 // ---- bitwise ops on the bytes (a float's bit pattern included, as cv2 does) ----
 
@@ -115,10 +143,12 @@ void bit_mask_any(const uint8_t* a, const uint8_t* b, const uint8_t* m, uint8_t*
 class MathKernel final : public backend::Kernel {
  public:
   explicit MathKernel(const backend::StepDesc& s)
-      : op_(int(s.params->ints[0])), flag_(s.params->ints[1] != 0), dt_(s.inputs[0].dtype) {
+      : op_(int(s.params->ints[0])), flag_(s.params->ints[1] != 0), dt_(s.inputs[0].dtype),
+        row_(s.params->ints.size() > 2 ? s.params->ints[2] : 0) {
     const Shape& sh = s.inputs[0].shape;
     n_ = numel(sh);
     np_ = sh[0] * sh[1];
+    cn_ = sh.size() == 3 ? sh[2] : 1;
     isz_ = int64_t(itemsize(dt_));
     for (const auto& t : s.inputs) shapes_.push_back(t.shape);
     out_shape_ = s.output.shape;
@@ -135,6 +165,9 @@ class MathKernel final : public backend::Kernel {
       case 6: return bits<6>(in, out);
       case 7: return hconcat(in, out);
       case 8: return vconcat(in, out);
+      case 9:
+        if (dt_ == DType::Float32) return root<float>(in[0], out);
+        return root<double>(in[0], out);
       default: return;
     }
   }
@@ -147,11 +180,36 @@ class MathKernel final : public backend::Kernel {
     T* o = reinterpret_cast<T*>(out);
     const float s = scale_of(flag_);
     const int op = op_;
-    const int64_t n = n_;
+    const int64_t n = n_, row = row_ > 0 ? row_ : n_, cn = cn_;
+    const bool f64 = sizeof(T) == 8;
+    const int64_t blk = op == 2 ? std::min(row, ((1024 + cn - 1) / cn) * cn) : row;
     parallel_for(n, kGrain, [&](int64_t lo, int64_t hi) {
-      if (op == 0) phase_loop<T>(x + lo, y + lo, o + lo, hi - lo, s);
-      else if (op == 1) mag_loop(x + lo, y + lo, o + lo, hi - lo);
-      else polar_loop<T>(x + lo, y + lo, o + lo, o + n + lo, hi - lo, s);
+      for (int64_t i = lo; i < hi;) {
+        // the hal call (and, for the float64 atan forms, the 128-block) that holds element i
+        const int64_t p = i % row, plane = i - p;
+        const int64_t ob = p / blk * blk, olen = std::min(row - ob, blk);
+        int64_t end = plane + ob + olen, len = olen;
+        if (f64 && op != 1) {
+          const int64_t ib = (p - ob) / kBlk64 * kBlk64;
+          len = std::min(olen - ib, kBlk64);
+          end = plane + ob + ib + len;
+        }
+        const bool scalar = len < (f64 && op == 1 ? kVec2D : kVec2F);
+        const int64_t e = std::min(end, hi);
+        if (scalar) polar_run<T, true>(op, x, y, o, n, i, e, s);
+        else polar_run<T, false>(op, x, y, o, n, i, e, s);
+        i = e;
+      }
+    });
+  }
+
+  // sqrt: correctly rounded on every ISA; a negative gives NaN with no IEEE warning (cv2 has none)
+  template <class T>
+  void root(const char* a, char* out) {
+    const T* x = reinterpret_cast<const T*>(a);
+    T* o = reinterpret_cast<T*>(out);
+    parallel_for(n_, kGrain, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) o[i] = std::sqrt(x[i]);
     });
   }
 
@@ -208,7 +266,8 @@ class MathKernel final : public backend::Kernel {
   int op_;
   bool flag_;
   DType dt_;
-  int64_t n_, np_, isz_;
+  int64_t row_;  // elements in one of cv2's planes (phase / magnitude / cartToPolar)
+  int64_t n_, np_, isz_, cn_;
   std::vector<Shape> shapes_;
   Shape out_shape_;
 };
