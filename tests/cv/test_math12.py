@@ -173,6 +173,78 @@ def test_polar_results_keep_dst_and_errors():
 
 
 # ---------------------------------------------------------------------------------------------
+# polarToCart: cv2 5's Cephes sincos in float32 lanes (calls of >= 16 angles), its table form
+# below that; cv2 hands float32 / float64 with a magnitude in radians to IPP by default
+
+POLAR_SHAPES = [(1, 1), (1, 7), (1, 15), (1, 16), (1, 17), (7, 5), (13, 1027), (64, 130), (301, 257)]
+
+
+def _angles(shape, dtype, seed, special=True):
+    rng = numpy.random.default_rng(seed)
+    a = (rng.standard_normal(shape) * rng.choice([0.01, 1.0, 10.0, 1000.0], shape)).astype(dtype)
+    if special and a.size >= 10:
+        a.flat[:10] = [0.0, -0.0, numpy.inf, -numpy.inf, numpy.nan, 1e-40, numpy.pi, -numpy.pi / 2, 1e9, 3e38]
+    return a
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("cn", [1, 2, 3])
+def test_polar_to_cart_bits_without_ipp(dtype, cn, threads, no_ipp):
+    for i, (h, w) in enumerate(POLAR_SHAPES):
+        shape = (h, w, cn) if cn > 1 else (h, w)
+        ang = _angles(shape, dtype, 20 + i)
+        mag = (numpy.random.default_rng(i).random(shape) * 100).astype(dtype)
+        for deg in (False, True):
+            with numpy.errstate(over="ignore"):
+                a = ang * 57 if deg else ang
+            for av, mv in zip(views(a), views(mag)):
+                an, mn = np_of(av), np_of(mv)
+                want = cv2.polarToCart(None, an, angleInDegrees=deg)
+                got = cv.polarToCart(None, av, angleInDegrees=deg)
+                same_bits(got[0], want[0], f"x {shape} {deg}")
+                same_bits(got[1], want[1], f"y {shape} {deg}")
+                if dtype == numpy.float64 and not deg:
+                    continue  # mnn keeps the double-precision form there (below)
+                want = cv2.polarToCart(mn, an, angleInDegrees=deg)
+                got = cv.polarToCart(mv, av, angleInDegrees=deg)
+                same_bits(got[0], want[0], f"x*m {shape} {deg}")
+                same_bits(got[1], want[1], f"y*m {shape} {deg}")
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_polar_to_cart_against_default_cv2(dtype):
+    # no magnitude, or degrees: cv2's own loops, exact; a magnitude in radians: IPP's answer,
+    # within an ulp or two (float64) or float32 rounding (float32)
+    for i, shape in enumerate([(1, 9), (40, 33), (301, 257, 2)]):
+        ang = _angles(shape, dtype, i, special=False)
+        mag = (numpy.random.default_rng(i).random(shape) * 100).astype(dtype)
+        for deg in (False, True):
+            a = ang * 57 if deg else ang
+            for k in range(2):
+                same_bits(cv.polarToCart(None, a, angleInDegrees=deg)[k], cv2.polarToCart(None, a, angleInDegrees=deg)[k])
+            got, want = cv.polarToCart(mag, a, angleInDegrees=deg), cv2.polarToCart(mag, a, angleInDegrees=deg)
+            for k in range(2):
+                if deg:
+                    same_bits(got[k], want[k])
+                else:
+                    rtol = 1e-14 if dtype == numpy.float64 else 1e-6
+                    numpy.testing.assert_allclose(numpy.asarray(got[k]), want[k], rtol=rtol, atol=rtol * 100)
+
+
+def test_polar_to_cart_dst_and_errors():
+    ang, mag = _angles((9, 11), numpy.float32, 3, special=False), numpy.ones((9, 11), numpy.float32)
+    x, y = numpy.zeros_like(ang), numpy.zeros_like(ang)
+    rx, ry = cv.polarToCart(mag, ang, x, y)
+    assert rx is x and ry is y
+    wx, wy = cv2.polarToCart(mag, ang)
+    numpy.testing.assert_allclose(x, wx, rtol=1e-6, atol=1e-6)
+    with pytest.raises(cv.error, match=r"\[mnn.cv.polarToCart\]"):
+        cv.polarToCart(mag, numpy.ones((9, 11), numpy.uint8))
+    with pytest.raises(cv.error, match=r"\[mnn.cv.polarToCart\]"):
+        cv.polarToCart(mag[:, :3], ang)
+
+
+# ---------------------------------------------------------------------------------------------
 # magnitude, sqrt
 
 @pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
@@ -301,6 +373,14 @@ for threads in (1, 2):
                 wm, wa = cv2.cartToPolar(x, y, angleInDegrees=deg)
                 check("c2p mag", m, wm); check("c2p ang", a, wa)
             check("magnitude", cv.magnitude(x, y), cv2.magnitude(x, y))
+            for deg in (False, True):
+                for k, v in enumerate(cv.polarToCart(numpy.abs(x), y, angleInDegrees=deg)):
+                    if deg or dt == numpy.float32:
+                        check("polarToCart", v, cv2.polarToCart(numpy.abs(x), y, angleInDegrees=deg)[k])
+                    else:
+                        check("polarToCart f64", v, [numpy.abs(x) * numpy.cos(y), numpy.abs(x) * numpy.sin(y)][k])
+                for k, v in enumerate(cv.polarToCart(None, y, angleInDegrees=deg)):
+                    check("polarToCart unit", v, cv2.polarToCart(None, y, angleInDegrees=deg)[k])
             check("sqrt", cv.sqrt(numpy.abs(x)), cv2.sqrt(numpy.abs(x)))
     for shape in ((37, 61, 3), (200, 333)):
         a, b = ints(shape, "uint8", 3), ints(shape, "uint8", 4)

@@ -2,7 +2,7 @@
 // backends/cpu/simd/cv/core_math.cpp). Python (mnn/cv/_core_math.py) keeps cv2's argument checks
 // and routes only the cases checked here; the rule checks what the kernels rely on.
 //
-//   ints = [op, flag] ([op, flag, row] for ops 0-2: row = the elements in one of cv2's planes,
+//   ints = [op, flag] ([op, flag, row] for ops 0-2 and 10: row = the elements in one of cv2's planes,
 //          the whole image when cv2 sees it continuous; which of cv2's loops an element takes
 //          depends on it)
 //   op 0 phase        (x, y; flag = degrees)  -> x's shape and dtype (float32 / float64)
@@ -12,6 +12,8 @@
 //   op 6 not          (a[, mask]; flag = has mask)      -> a's shape and dtype
 //   op 7 hconcat, 8 vconcat (x_0 .. x_{n-1}, HxW or HxWxC of one dtype)
 //   op 9 sqrt         (x float32 / float64)   -> x's shape and dtype
+//   op 10 polarToCart ([magnitude,] angle; flag = degrees + 2 * double form, [.., row])
+//                     -> (2, *angle.shape): x, y
 #include <string>
 
 #include "core/error.h"
@@ -27,8 +29,8 @@ std::string cvname(const char* fn) { return std::string("[mnn.cv.") + fn + "] ";
 
 const char* op_name(int64_t op) {
   static const char* names[] = {"phase", "magnitude", "cartToPolar", "bitwise_and", "bitwise_or",
-                                "bitwise_xor", "bitwise_not", "hconcat", "vconcat", "sqrt"};
-  return op >= 0 && op < 10 ? names[op] : "core_math";
+                                "bitwise_xor", "bitwise_not", "hconcat", "vconcat", "sqrt", "polarToCart"};
+  return op >= 0 && op < 11 ? names[op] : "core_math";
 }
 
 bool float_depth(DType d) { return d == DType::Float32 || d == DType::Float64; }
@@ -78,6 +80,16 @@ prims::PrimMeta infer_math(const std::vector<NodePtr>& in, const Params& p) {
         s[axis] += x->shape[axis];
       }
       return {a->dtype, s};
+    }
+    case 10: {
+      const NodePtr& ang = in.back();
+      if (in.size() > 2 || !float_depth(ang->dtype) || in[0]->dtype != ang->dtype || in[0]->shape != ang->shape)
+        throw ValueError(cvname(fn) + "magnitude and angle must be float32/float64 arrays of the same size and type");
+      if (p.ints.size() == 3 && (p.ints[2] <= 0 || numel(ang->shape) % p.ints[2] != 0))
+        throw ValueError(cvname(fn) + "bad row length");
+      Shape s{2};
+      s.insert(s.end(), ang->shape.begin(), ang->shape.end());
+      return {ang->dtype, s};
     }
     case 9:
       if (in.size() != 1 || !float_depth(a->dtype)) throw ValueError(cvname(fn) + "src must be float32 or float64");

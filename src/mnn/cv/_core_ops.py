@@ -226,6 +226,9 @@ def _native_image(x):
     return a
 
 
+_INT_FLOAT = (int, float)
+
+
 def _native_default(dtype):
     return dtype is None or (isinstance(dtype, int) and dtype < 0)
 
@@ -333,10 +336,14 @@ def _add_sub_in_work_depth(x, y, sign, src, out):
 
 
 def add(src1, src2, dst=None, mask=None, dtype=-1):
+    if dst is None and mask is None and _native_default(dtype) and (fast := _cm.arith_pair("add", src1, src2)) is not None:
+        return fast  # _core_math.py: the native pair op with less Python
     return _add_sub("add", src1, src2, dst, mask, dtype, 1)
 
 
 def subtract(src1, src2, dst=None, mask=None, dtype=-1):
+    if dst is None and mask is None and _native_default(dtype) and (fast := _cm.arith_pair("subtract", src1, src2)) is not None:
+        return fast  # _core_math.py
     return _add_sub("subtract", src1, src2, dst, mask, dtype, -1)
 
 
@@ -457,6 +464,8 @@ def divide(src1, src2, dst=None, scale=1, dtype=-1):
 
 
 def absdiff(src1, src2, dst=None):
+    if dst is None and (fast := _cm.arith_pair("absdiff", src1, src2)) is not None:
+        return fast  # _core_math.py
     fast = _native_binary("absdiff", src1, src2, dst)  # |s - x| == |x - s|, wrapped too
     if fast is not None:
         return fast
@@ -483,6 +492,11 @@ def max(src1, src2, dst=None):  # noqa: A001  (cv2's name)
 
 
 def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
+    if (dst is None and _native_default(dtype) and alpha.__class__ in _INT_FLOAT and beta.__class__ in _INT_FLOAT
+            and gamma.__class__ in _INT_FLOAT):
+        fast = _cm.arith_pair("addWeighted", src1, src2, (float(alpha), float(beta), float(gamma)))
+        if fast is not None:
+            return fast  # _core_math.py
     # cv2's binding passes None as 0
     alpha, beta, gamma = (_number(v, "addWeighted", k, 0.0)
                           for v, k in ((alpha, "alpha"), (beta, "beta"), (gamma, "gamma")))
@@ -908,6 +922,8 @@ def cartToPolar(x, y, magnitude=None, angle=None, angleInDegrees=False):
 
 def polarToCart(magnitude, angle, x=None, y=None, angleInDegrees=False):
     fn = "polarToCart"
+    if (fast := _cm.polar_to_cart(magnitude, angle, angleInDegrees)) is not None:  # _core_math.py
+        return _finish(fast[0], x), _finish(fast[1], y)
     ang = _arr(angle, fn, "angle")
     if str(ang.dtype) not in _FLOATS:
         raise fail(fn, "angle must be float32 or float64")

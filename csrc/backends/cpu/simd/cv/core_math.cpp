@@ -11,7 +11,9 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <climits>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "core/threadpool.h"
@@ -71,28 +73,33 @@ inline float mag32(float x, float y) { return std::sqrt(std::fma(x, x, y * y)); 
 inline double mag64(double x, double y) { return std::sqrt(std::fma(x, x, y * y)); }
 
 // One run of elements that cv2 computes on one path (Scalar: its scalar loop). Op 0 phase, 1
-// magnitude, 2 cartToPolar (angle at m + n). cv2's float64 phase and cartToPolar convert to
+// magnitude, 2 cartToPolar (magnitude to o, angle to o2). cv2's float64 phase and cartToPolar convert to
 // float32 first and keep a float32 magnitude; its float64 magnitude works in double.
-template <class T, bool Scalar>
-void polar_run(int op, const T* __restrict x, const T* __restrict y, T* __restrict o, int64_t n_all,
+template <class T, bool Scalar, int Op>
+void polar_run(const T* __restrict x, const T* __restrict y, T* __restrict o, T* __restrict o2,
                int64_t lo, int64_t hi, float s) {
-  if (op == 1) {
-    for (int64_t i = lo; i < hi; ++i) {
+  for (int64_t i = lo; i < hi; ++i) {
+    if constexpr (Op == 1) {
       if constexpr (sizeof(T) == 4) o[i] = mag32(x[i], y[i]);
       else o[i] = mag64(x[i], y[i]);
-    }
-    return;
-  }
-  for (int64_t i = lo; i < hi; ++i) {
-    const float xf = float(x[i]), yf = float(y[i]);
-    const float a = Scalar ? atan_scalar(yf, xf, s) : atan_vec(yf, xf, s);
-    if (op == 0) {
-      o[i] = T(a);
     } else {
-      o[i] = T(mag32(xf, yf));
-      o[n_all + i] = T(a);
+      const float xf = float(x[i]), yf = float(y[i]);
+      const float a = Scalar ? atan_scalar(yf, xf, s) : atan_vec(yf, xf, s);
+      if constexpr (Op == 0) {
+        o[i] = T(a);
+      } else {
+        o[i] = T(mag32(xf, yf));
+        o2[i] = T(a);
+      }
     }
   }
+}
+
+template <class T, bool Scalar>
+void polar_any(int op, const T* x, const T* y, T* o, int64_t n, int64_t lo, int64_t hi, float s) {
+  if (op == 0) polar_run<T, Scalar, 0>(x, y, o, nullptr, lo, hi, s);
+  else if (op == 1) polar_run<T, Scalar, 1>(x, y, o, nullptr, lo, hi, s);
+  else polar_run<T, Scalar, 2>(x, y, o, o + n, lo, hi, s);
 }
 
 // Where cv2 runs its scalar loop: a hal call of fewer than two vectors (kVec2 elements; cv2's
@@ -100,6 +107,101 @@ void polar_run(int op, const T* __restrict x, const T* __restrict y, T* __restri
 // `row` elements (the whole image when cv2 sees it continuous), phase and magnitude take the plane,
 // cartToPolar blocks of ~1024 elements; the float64 atan forms split a call into blocks of 128.
 constexpr int64_t kVec2F = 16, kVec2D = 8, kBlk64 = 128;
+
+// ---- polarToCart, as cv2 5.x computes it (without IPP, which cv2 uses by default only for
+// float32 with a magnitude). A call of at least two vectors (16 angles) runs its vector loop on
+// every angle (the last vector overlaps): Cephes' float32 sincos (octant reduction by three fmas,
+// two short polynomials) of angle, or angle * float(pi/180), times the magnitude in float. A
+// shorter call runs its older scalar loop: a 64-entry sine table and short polynomials in double
+// (contracted to fmas by the compiler), the magnitude multiplied in double. The float64 form
+// converts both inputs to float32 first and calls it on blocks of 128. ----
+
+inline void sincos_vec(float ang, float scale, bool deg, float& s, float& c) {
+  const float x = deg ? ang * scale : ang;
+  const float ax0 = std::fabs(x);
+  const float q = ax0 * 1.27323954473516f;  // 4 / pi
+  int32_t j = q < 2147483648.f ? int32_t(q) : INT32_MIN;  // cvttps: INT_MIN when out of range or NaN
+  j = int32_t((uint32_t(j) + 1u) & ~1u);
+  const float y = float(j);
+  float r = std::fma(y, -0.78515625f, ax0);
+  r = std::fma(y, -2.4187564849853515625E-4f, r);
+  r = std::fma(y, -3.77489497744594108E-8f, r);
+  const bool poly = (j & 2) == 0;
+  const bool keep_sin = (x < 0.f) != ((j & 4) == 0);
+  const bool neg_cos = ((j - 2) & 4) == 0;
+  const float z = r * r;
+  float y1 = std::fma(2.443315711809948E-5f, z, -1.388731625493765E-3f);
+  y1 = std::fma(y1, z, 4.166664568298827E-2f);
+  y1 = std::fma(y1, z, -0.5f);
+  y1 = std::fma(y1, z, 1.f);
+  float y2 = std::fma(-1.9515295891E-4f, z, 8.3321608736E-3f);
+  y2 = std::fma(y2, z, -1.6666654611E-1f);
+  y2 = std::fma(y2 * z, r, r);
+  float sv = poly ? y2 : y1, cv = poly ? y1 : y2;
+  sv = keep_sin ? sv : -sv;
+  cv = neg_cos ? -cv : cv;
+  if (r == INFINITY || x != x) sv = cv = std::numeric_limits<float>::quiet_NaN();
+  s = sv;
+  c = cv;
+}
+
+struct SinCosTable {
+  double v[64];
+  SinCosTable() {
+    for (int k = 0; k < 64; ++k) v[k] = std::sin(k * 2 * M_PI / 64);
+    v[32] = 0.00000000000000012246;  // cv2's table holds sin(pi) printed to 5 digits
+  }
+};
+
+const SinCosTable& sincos_table() {
+  static const SinCosTable t;
+  return t;
+}
+
+const double kSinK2 = 2 * M_PI / 64;
+const double kSinA0 = -0.166630293345647 * kSinK2 * kSinK2 * kSinK2;
+const double kCosA0 = -0.499818138450326 * kSinK2 * kSinK2;
+
+// cvRound of a double (x86 conversion: half to even, INT_MIN when out of range or NaN)
+inline int round_i32(double t) {
+  const double r = std::nearbyint(t);
+  return r >= -2147483648.0 && r < 2147483648.0 ? int(r) : INT32_MIN;
+}
+
+// cv2's scalar loop for one angle
+inline void sincos_table_one(float ang, const float* mag, int64_t i, double k1, const double* tab, float& c, float& s) {
+  double t = double(ang) * k1;
+  const int it = round_i32(t);
+  t -= double(it);
+  const int si = it & 63, ci = (16 - si) & 63;
+  const double sa = tab[si], ca = tab[ci];
+  const double sb = std::fma(kSinA0 * t, t, kSinK2) * t, cb = std::fma(kCosA0 * t, t, 1.0);
+  double sv = std::fma(sa, cb, ca * sb), cvv = std::fma(ca, cb, -(sa * sb));
+  if (mag) sv *= double(mag[i]), cvv *= double(mag[i]);
+  s = float(sv);
+  c = float(cvv);
+}
+
+// One of cv2's hal::polarToCart32f calls: n angles (and magnitudes, or none).
+void sincos_call(const float* ang, const float* mag, float* xo, float* yo, int64_t n, bool deg) {
+  if (n < 16) {
+    const double* tab = sincos_table().v;
+    const double k1 = deg ? 64 / 360. : 64 / (2 * M_PI);
+    for (int64_t i = 0; i < n; ++i) sincos_table_one(ang[i], mag, i, k1, tab, xo[i], yo[i]);
+    return;
+  }
+  const float scale = float(M_PI / 180);
+  if (mag) {
+    for (int64_t i = 0; i < n; ++i) {
+      float s, c;
+      sincos_vec(ang[i], scale, deg, s, c);
+      xo[i] = c * mag[i];
+      yo[i] = s * mag[i];
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) sincos_vec(ang[i], scale, deg, yo[i], xo[i]);
+  }
+}
 
 // ---- bitwise ops on the bytes (a float's bit pattern included, as cv2 does) ----
 
@@ -143,7 +245,8 @@ void bit_mask_any(const uint8_t* a, const uint8_t* b, const uint8_t* m, uint8_t*
 class MathKernel final : public backend::Kernel {
  public:
   explicit MathKernel(const backend::StepDesc& s)
-      : op_(int(s.params->ints[0])), flag_(s.params->ints[1] != 0), dt_(s.inputs[0].dtype),
+      : op_(int(s.params->ints[0])), flag_(s.params->ints[1] != 0), flag_bits_(s.params->ints[1]),
+        dt_(s.inputs[0].dtype),
         row_(s.params->ints.size() > 2 ? s.params->ints[2] : 0) {
     const Shape& sh = s.inputs[0].shape;
     n_ = numel(sh);
@@ -151,6 +254,7 @@ class MathKernel final : public backend::Kernel {
     cn_ = sh.size() == 3 ? sh[2] : 1;
     isz_ = int64_t(itemsize(dt_));
     for (const auto& t : s.inputs) shapes_.push_back(t.shape);
+    n_inputs_ = s.inputs.size();
     out_shape_ = s.output.shape;
   }
 
@@ -168,6 +272,9 @@ class MathKernel final : public backend::Kernel {
       case 9:
         if (dt_ == DType::Float32) return root<float>(in[0], out);
         return root<double>(in[0], out);
+      case 10:
+        if (dt_ == DType::Float32) return to_cart<float>(in, out);
+        return to_cart<double>(in, out);
       default: return;
     }
   }
@@ -196,9 +303,55 @@ class MathKernel final : public backend::Kernel {
         }
         const bool scalar = len < (f64 && op == 1 ? kVec2D : kVec2F);
         const int64_t e = std::min(end, hi);
-        if (scalar) polar_run<T, true>(op, x, y, o, n, i, e, s);
-        else polar_run<T, false>(op, x, y, o, n, i, e, s);
+        if (scalar) polar_any<T, true>(op, x, y, o, n, i, e, s);
+        else polar_any<T, false>(op, x, y, o, n, i, e, s);
         i = e;
+      }
+    });
+  }
+
+  // polarToCart (inputs: [magnitude,] angle): cv2's calls are planes of row_ elements cut into
+  // blocks of ~1024 (whole pixels); the float64 form converts blocks of 128 to float32 and calls
+  // SinCos_32f on each. Each task takes whole cv2 calls, so every element sees its call's layout.
+  template <class T>
+  void to_cart(char* const* in, char* out) {
+    const bool has_mag = n_inputs_ == 2;
+    const T* mg = has_mag ? reinterpret_cast<const T*>(in[0]) : nullptr;
+    const T* an = reinterpret_cast<const T*>(in[has_mag ? 1 : 0]);
+    T* xo = reinterpret_cast<T*>(out);
+    T* yo = xo + n_;
+    if (flag_bits_ & 2) {
+      // float64 with a magnitude, in radians: cv2 hands that case to IPP (double precision, its
+      // own approximation); mnn keeps m * cos(a), m * sin(a) in double (libm: the same bits on
+      // every ISA), within an ulp or two of IPP
+      parallel_for(n_, kGrain / 8, [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) {
+          const double t = double(an[i]), m = mg ? double(mg[i]) : 1.0;
+          xo[i] = T(m * std::cos(t));
+          yo[i] = T(m * std::sin(t));
+        }
+      });
+      return;
+    }
+    const bool deg = flag_bits_ & 1;
+    const int64_t row = row_ > 0 ? row_ : n_, cn = cn_;
+    const int64_t blk = std::min(row, ((1024 + cn - 1) / cn) * cn);
+    const int64_t per_row = (row + blk - 1) / blk, calls = (n_ / row) * per_row;
+    parallel_for(calls, std::max<int64_t>(1, kGrain / blk), [&](int64_t c0, int64_t c1) {
+      float ab[kBlk64], mb[kBlk64], xb[kBlk64], yb[kBlk64];
+      for (int64_t c = c0; c < c1; ++c) {
+        const int64_t r = c / per_row, j = (c % per_row) * blk;
+        const int64_t base = r * row + j, len = std::min(row - j, blk);
+        if constexpr (sizeof(T) == 4) {
+          sincos_call(an + base, mg ? mg + base : nullptr, xo + base, yo + base, len, deg);
+        } else {
+          for (int64_t q = 0; q < len; q += kBlk64) {
+            const int64_t m = std::min(kBlk64, len - q), b0 = base + q;
+            for (int64_t k = 0; k < m; ++k) ab[k] = float(an[b0 + k]), mb[k] = mg ? float(mg[b0 + k]) : 0.f;
+            sincos_call(ab, mg ? mb : nullptr, xb, yb, m, deg);
+            for (int64_t k = 0; k < m; ++k) xo[b0 + k] = xb[k], yo[b0 + k] = yb[k];
+          }
+        }
       }
     });
   }
@@ -265,10 +418,12 @@ class MathKernel final : public backend::Kernel {
 
   int op_;
   bool flag_;
+  int64_t flag_bits_;  // polarToCart: 1 degrees, 2 the double-precision form
   DType dt_;
   int64_t row_;  // elements in one of cv2's planes (phase / magnitude / cartToPolar)
   int64_t n_, np_, isz_, cn_;
   std::vector<Shape> shapes_;
+  size_t n_inputs_ = 0;
   Shape out_shape_;
 };
 
