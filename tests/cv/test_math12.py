@@ -304,6 +304,43 @@ def test_bitwise_ops_bits(dtype, cn, threads):
             same_bits(cv.bitwise_not(av, mask=mv), cv2.bitwise_not(an, mask=mn), f"not masked {shape}")
 
 
+SCALARS = [5, 300, -7, 2.5, 3.5, -1e10, 1e20, float("nan"), (0xF0, 0x0F, 0xFF), (70000.4, -3, 9, 1), (1, 2)]
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "uint16", "int16", "int32"])
+@pytest.mark.parametrize("cn", [1, 2, 3, 4])
+def test_bitwise_against_a_scalar(dtype, cn, threads):
+    # cv2's Scalar: a number is Scalar(v, 0, 0, 0), a tuple is padded with zeros; each value is
+    # rounded half to even (INT_MIN when out of int32's range or NaN), then saturated
+    rng = numpy.random.default_rng(cn)
+    for h, w in [(1, 1), (7, 9), (31, 67), (130, 5)]:
+        shape = (h, w, cn) if cn > 1 else (h, w)
+        a = ints(shape, dtype, h + w)
+        mask = (rng.random((h, w)) < 0.5).astype(numpy.uint8)
+        for s in SCALARS:
+            vals = ([float(s)] + [0.0] * cn)[:cn] if not isinstance(s, tuple) else ([float(v) for v in s] + [0.0] * 4)[:cn]
+            px = []
+            for v in vals:
+                r = round(v) if numpy.isfinite(v) else -2**31
+                r = r if -2**31 <= r < 2**31 else -2**31
+                px.append(numpy.clip(r, numpy.iinfo(dtype).min, numpy.iinfo(dtype).max))
+            px = numpy.array(px, dtype=dtype)
+            for name, op in (("bitwise_and", numpy.bitwise_and), ("bitwise_or", numpy.bitwise_or),
+                             ("bitwise_xor", numpy.bitwise_xor)):
+                f = getattr(cv, name)
+                want = op(a, px if cn > 1 else px[0])
+                wm = numpy.where((mask != 0)[..., None] if cn > 1 else mask != 0, want, 0).astype(dtype)
+                for av in views(a)[:2]:
+                    same_bits(f(av, s), want, f"{name} {s}")
+                    same_bits(f(s, av), want, f"{name} {s} first")
+                    same_bits(f(av, s, mask=mask), wm, f"{name} {s} masked")
+                try:  # and against cv2 itself where it takes this Scalar
+                    ref = getattr(cv2, name)(a, s, mask=mask)
+                except cv2.error:
+                    continue
+                same_bits(f(a, s, mask=mask), ref, f"{name} {s} cv2")
+
+
 def test_bitwise_with_mask_and_dst_keeps_dst():
     a, b = ints((13, 17, 3), "uint8", 1), ints((13, 17, 3), "uint8", 2)
     mask = (numpy.arange(13 * 17).reshape(13, 17) % 3 == 0).astype(numpy.uint8)

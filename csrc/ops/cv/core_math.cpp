@@ -8,7 +8,8 @@
 //   op 0 phase        (x, y; flag = degrees)  -> x's shape and dtype (float32 / float64)
 //   op 1 magnitude    (x, y)                  -> x's shape and dtype
 //   op 2 cartToPolar  (x, y; flag = degrees)  -> (2, *x.shape): magnitude, then angle
-//   op 3/4/5 and/or/xor (a, b[, mask]; flag = has mask) -> a's shape and dtype
+//   op 3/4/5 and/or/xor (a, b[, mask]; flag = has mask) -> a's shape and dtype; flag + 2: (a[, mask])
+//                     against a Scalar, floats = one value a channel already in a's (integer) type
 //   op 6 not          (a[, mask]; flag = has mask)      -> a's shape and dtype
 //   op 7 hconcat, 8 vconcat (x_0 .. x_{n-1}, HxW or HxWxC of one dtype)
 //   op 9 sqrt         (x float32 / float64)   -> x's shape and dtype
@@ -57,11 +58,15 @@ prims::PrimMeta infer_math(const std::vector<NodePtr>& in, const Params& p) {
       return {a->dtype, s};
     }
     case 3: case 4: case 5: case 6: {
-      const size_t n_img = op == 6 ? 1 : 2;
-      if (in.size() != n_img + (flag ? 1 : 0)) throw ValueError(cvname(fn) + "bad operands");
+      const bool mask = flag & 1, scalar = flag & 2;
+      const size_t n_img = op == 6 || scalar ? 1 : 2;
+      if (in.size() != n_img + (mask ? 1 : 0)) throw ValueError(cvname(fn) + "bad operands");
+      if (scalar && (op == 6 || float_depth(a->dtype) ||
+                     int64_t(p.floats.size()) != (a->ndim() == 3 ? a->shape[2] : 1)))
+        throw ValueError(cvname(fn) + "one Scalar value per channel of an integer image expected");
       if (n_img == 2 && (in[1]->dtype != a->dtype || in[1]->shape != a->shape))
         throw ValueError(cvname(fn) + "Sizes/types of input arguments do not match");
-      if (flag) {
+      if (mask) {
         const NodePtr& m = in.back();
         if (itemsize(m->dtype) != 1 || m->ndim() != 2 || m->shape[0] != a->shape[0] || m->shape[1] != a->shape[1])
           throw ValueError(cvname(fn) + "mask must be a uint8 HxW array matching the image");

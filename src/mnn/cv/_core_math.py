@@ -7,6 +7,8 @@ that a mask must keep, a depth or shape the checked path in _core_ops.py rejects
 caller then runs its own path, which also raises cv2's errors. Validated calls are memoised
 (_core.prim_bind) under the image key of _fastpix, so a frame loop skips the checks.
 """
+import math
+
 from .. import _core
 from ._common import as_image, memo_type
 from ._fastpix import cv_row
@@ -82,26 +84,69 @@ def polar(fn, x, y, degrees=False):
 
 
 def bitwise(fn, src1, src2, mask, dst):
-    """bitwise_and/or/xor (src2 an image) or bitwise_not (src2 None), optionally masked, or None."""
+    """bitwise_and/or/xor (src2 an image, or a cv2 Scalar on either side) or bitwise_not (src2
+    None), optionally masked, or None."""
     if mask is not None and dst is not None:
         return None  # cv2 keeps dst's pixels where the mask is 0: the checked path does that
+    scalar = None
+    if fn != "bitwise_not" and src1.__class__ in _SCALARS:
+        src1, src2 = src2, src1  # and / or / xor are symmetric
     a = _image(src1)
     if a is None or str(a.dtype) not in _BIT_DEPTHS:
         return None
     ins = [a]
     if fn != "bitwise_not":
-        if src2 is None or isinstance(src2, (int, float, tuple, list)):
+        if src2 is None:
             return None
-        b = _image(src2)
-        if b is None or b.dtype != a.dtype or b.shape != a.shape:
-            return None
-        ins.append(b)
+        if src2.__class__ in _SCALARS:
+            scalar = _scalar_pixel(src2, a)
+            if scalar is None:
+                return None
+        else:
+            b = _image(src2)
+            if b is None or b.dtype != a.dtype or b.shape != a.shape:
+                return None
+            ins.append(b)
     if mask is not None:
         m = _image(mask)
         if m is None or str(m.dtype) not in ("uint8", "int8") or m.ndim != 2 or m.shape != a.shape[:2]:
             return None
         ins.append(m)
-    return _core.prim_apply(_bound(_OPS[fn], 0 if mask is None else 1), *ins)
+    flag = (0 if mask is None else 1) | (0 if scalar is None else 2)
+    if scalar is None:
+        return _core.prim_apply(_bound(_OPS[fn], flag), *ins)
+    return _core.prim_apply(_core.prim_bind("cv_math", [_OPS[fn], flag], scalar), *ins)
+
+
+_INT_RANGE = {"uint8": (0, 255), "int8": (-128, 127), "uint16": (0, 65535), "int16": (-32768, 32767),
+              "int32": (-2147483648, 2147483647)}
+
+
+def _scalar_pixel(v, a):
+    """cv2's Scalar against an integer image for the bitwise ops, one value per channel in the
+    image's type: a number is Scalar(v, 0, 0, 0), a tuple is padded with zeros; each value is
+    rounded half to even (cvRound: INT_MIN when out of int32's range or NaN), then saturated.
+    None for float images (cv2 refuses them: the checked path raises) or anything unexpected."""
+    d = str(a.dtype)
+    rng = _INT_RANGE.get(d)
+    if rng is None:
+        return None
+    c = a.shape[2] if a.ndim == 3 else 1
+    try:
+        if v.__class__ in (int, float, bool):
+            vals = ([float(v)] + [0.0] * c)[:c]
+        else:
+            vals = ([float(x) for x in v] + [0.0] * 4)[:c]
+    except (TypeError, ValueError):
+        return None
+    if len(vals) != c:
+        return None
+    out = []
+    for x in vals:
+        r = round(x) if math.isfinite(x) else None  # Python's round is half to even
+        r = -2147483648 if r is None or not -2147483648 <= r <= 2147483647 else r
+        out.append(float(min(max(r, rng[0]), rng[1])))
+    return out
 
 
 def concat(fn, src, axis):

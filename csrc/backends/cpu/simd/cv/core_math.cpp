@@ -255,6 +255,7 @@ class MathKernel final : public backend::Kernel {
     isz_ = int64_t(itemsize(dt_));
     for (const auto& t : s.inputs) shapes_.push_back(t.shape);
     n_inputs_ = s.inputs.size();
+    floats_ = s.params->floats;
     out_shape_ = s.output.shape;
   }
 
@@ -366,8 +367,55 @@ class MathKernel final : public backend::Kernel {
     });
   }
 
+  // A cv2 Scalar (one value a channel, already in the image's type: floats_) as the bytes of one
+  // pixel, repeated 64 times so that the byte loop below runs over whole blocks.
+  std::vector<uint8_t> scalar_pattern(int64_t pb) const {
+    std::vector<uint8_t> px(size_t(pb), 0);
+    const int64_t c = cn_;
+    for (int64_t k = 0; k < c && k < int64_t(floats_.size()); ++k) {
+      const double v = floats_[size_t(k)];
+      uint8_t* d = px.data() + k * isz_;
+      switch (dt_) {
+        case DType::UInt8: { const uint8_t t = uint8_t(v); std::memcpy(d, &t, 1); break; }
+        case DType::Int8: { const int8_t t = int8_t(v); std::memcpy(d, &t, 1); break; }
+        case DType::UInt16: { const uint16_t t = uint16_t(v); std::memcpy(d, &t, 2); break; }
+        case DType::Int16: { const int16_t t = int16_t(v); std::memcpy(d, &t, 2); break; }
+        case DType::Int32: { const int32_t t = int32_t(v); std::memcpy(d, &t, 4); break; }
+        default: break;
+      }
+    }
+    std::vector<uint8_t> rep(size_t(pb) * 64);
+    for (size_t i = 0; i < rep.size(); ++i) rep[i] = px[i % size_t(pb)];
+    return rep;
+  }
+
+  template <int Op>
+  void bits_scalar(char* const* in, char* out) {
+    const uint8_t* a = reinterpret_cast<const uint8_t*>(in[0]);
+    uint8_t* o = reinterpret_cast<uint8_t*>(out);
+    const uint8_t* m = (flag_bits_ & 1) ? reinterpret_cast<const uint8_t*>(in[1]) : nullptr;
+    const int64_t pb = n_ * isz_ / std::max<int64_t>(np_, 1);
+    const std::vector<uint8_t> rep = scalar_pattern(pb);
+    const uint8_t* pat = rep.data();
+    const int64_t blk = 64;  // pixels a pattern covers
+    parallel_for((np_ + blk - 1) / blk, std::max<int64_t>(1, kGrain * 4 / (blk * pb)), [&](int64_t b0, int64_t b1) {
+      for (int64_t b = b0; b < b1; ++b) {
+        const int64_t p0 = b * blk, p1 = std::min(np_, p0 + blk);
+        if (m) {
+          for (int64_t p = p0; p < p1; ++p) {
+            const uint8_t keep = m[p] ? 0xff : 0;
+            for (int64_t k = 0; k < pb; ++k) o[p * pb + k] = bit<Op>(a[p * pb + k], pat[(p - p0) * pb + k]) & keep;
+          }
+        } else {
+          bit_loop<Op>(a + p0 * pb, pat, o + p0 * pb, (p1 - p0) * pb);
+        }
+      }
+    });
+  }
+
   template <int Op>
   void bits(char* const* in, char* out) {
+    if (flag_bits_ & 2) return bits_scalar<Op>(in, out);
     const uint8_t* a = reinterpret_cast<const uint8_t*>(in[0]);
     const uint8_t* b = Op == 6 ? a : reinterpret_cast<const uint8_t*>(in[1]);
     uint8_t* o = reinterpret_cast<uint8_t*>(out);
@@ -376,7 +424,7 @@ class MathKernel final : public backend::Kernel {
       parallel_for(nb, kGrain * 4, [&](int64_t lo, int64_t hi) { bit_loop<Op>(a + lo, b + lo, o + lo, hi - lo); });
       return;
     }
-    const uint8_t* m = reinterpret_cast<const uint8_t*>(in[Op == 6 ? 1 : 2]);
+    const uint8_t* m = reinterpret_cast<const uint8_t*>(in[Op == 6 ? 1 : 2]);  // after the image(s)
     const int64_t pb = np_ ? n_ * isz_ / np_ : 1;
     parallel_for(np_, std::max<int64_t>(1, kGrain * 4 / std::max<int64_t>(pb, 1)),
                  [&](int64_t p0, int64_t p1) { bit_mask_any<Op>(a, b, m, o, p0, p1, pb); });
@@ -418,12 +466,13 @@ class MathKernel final : public backend::Kernel {
 
   int op_;
   bool flag_;
-  int64_t flag_bits_;  // polarToCart: 1 degrees, 2 the double-precision form
+  int64_t flag_bits_;  // polarToCart: 1 degrees, 2 the double-precision form; bitwise: 1 mask, 2 Scalar
   DType dt_;
   int64_t row_;  // elements in one of cv2's planes (phase / magnitude / cartToPolar)
   int64_t n_, np_, isz_, cn_;
   std::vector<Shape> shapes_;
   size_t n_inputs_ = 0;
+  std::vector<double> floats_;
   Shape out_shape_;
 };
 
