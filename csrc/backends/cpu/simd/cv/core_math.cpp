@@ -116,33 +116,48 @@ constexpr int64_t kVec2F = 16, kVec2D = 8, kBlk64 = 128;
 // (contracted to fmas by the compiler), the magnitude multiplied in double. The float64 form
 // converts both inputs to float32 first and calls it on blocks of 128. ----
 
-inline void sincos_vec(float ang, float scale, bool deg, float& s, float& c) {
-  const float x = deg ? ang * scale : ang;
-  const float ax0 = std::fabs(x);
-  const float q = ax0 * 1.27323954473516f;  // 4 / pi
-  int32_t j = q < 2147483648.f ? int32_t(q) : INT32_MIN;  // cvttps: INT_MIN when out of range or NaN
-  j = int32_t((uint32_t(j) + 1u) & ~1u);
-  const float y = float(j);
-  float r = std::fma(y, -0.78515625f, ax0);
-  r = std::fma(y, -2.4187564849853515625E-4f, r);
-  r = std::fma(y, -3.77489497744594108E-8f, r);
-  const bool poly = (j & 2) == 0;
-  const bool keep_sin = (x < 0.f) != ((j & 4) == 0);
-  const bool neg_cos = ((j - 2) & 4) == 0;
-  const float z = r * r;
-  float y1 = std::fma(2.443315711809948E-5f, z, -1.388731625493765E-3f);
-  y1 = std::fma(y1, z, 4.166664568298827E-2f);
-  y1 = std::fma(y1, z, -0.5f);
-  y1 = std::fma(y1, z, 1.f);
-  float y2 = std::fma(-1.9515295891E-4f, z, 8.3321608736E-3f);
-  y2 = std::fma(y2, z, -1.6666654611E-1f);
-  y2 = std::fma(y2 * z, r, r);
-  float sv = poly ? y2 : y1, cv = poly ? y1 : y2;
-  sv = keep_sin ? sv : -sv;
-  cv = neg_cos ? -cv : cv;
-  if (r == INFINITY || x != x) sv = cv = std::numeric_limits<float>::quiet_NaN();
-  s = sv;
-  c = cv;
+inline uint32_t bits_of(float v) { uint32_t u; std::memcpy(&u, &v, 4); return u; }
+inline float float_of(uint32_t u) { float v; std::memcpy(&v, &u, 4); return v; }
+
+// n angles (times mul: 1, or float(pi/180) for degrees) to sines and cosines, times the magnitude
+// in float where Mag; branch-free so that the compiler vectorises it
+template <bool Mag>
+void sincos_lanes(const float* __restrict ang, const float* __restrict mag, float mul, float* __restrict so,
+                  float* __restrict co, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float x = ang[i] * mul;  // * 1.f changes no bit, NaN and -0 included
+    const float ax0 = std::fabs(x);
+    const float q = ax0 * 1.27323954473516f;  // 4 / pi
+    // cvttps: INT_MIN when out of int32's range (or NaN, whose answer is replaced below)
+    const int32_t jt = int32_t(q < 2147483520.f ? q : 2147483520.f);
+    int32_t j = q >= 2147483648.f ? INT32_MIN : jt;
+    j = int32_t((uint32_t(j) + 1u) & ~1u);
+    const float y = float(j);
+    float r = std::fma(y, -0.78515625f, ax0);
+    r = std::fma(y, -2.4187564849853515625E-4f, r);
+    r = std::fma(y, -3.77489497744594108E-8f, r);
+    const float z = r * r;
+    float y1 = std::fma(2.443315711809948E-5f, z, -1.388731625493765E-3f);
+    y1 = std::fma(y1, z, 4.166664568298827E-2f);
+    y1 = std::fma(y1, z, -0.5f);
+    y1 = std::fma(y1, z, 1.f);
+    float y2 = std::fma(-1.9515295891E-4f, z, 8.3321608736E-3f);
+    y2 = std::fma(y2, z, -1.6666654611E-1f);
+    y2 = std::fma(y2 * z, r, r);
+    const bool poly = (j & 2) == 0;
+    const float sv = poly ? y2 : y1, cv = poly ? y1 : y2;
+    // sin keeps its sign where (x < 0) differs from (octant bit 4 clear); cos flips where bit 4 of
+    // j - 2 is clear
+    const uint32_t neg = x < 0.f ? 1u : 0u, b4 = (uint32_t(j) >> 2) & 1u;
+    const uint32_t sflip = (neg ^ b4) << 31;  // (integer form: a compare of bools does not vectorise)
+    const uint32_t cflip = ((uint32_t(j) - 2u) & 4u) == 0 ? 0x80000000u : 0u;
+    const bool nan = (r == INFINITY) | (x != x);
+    float sr = nan ? std::numeric_limits<float>::quiet_NaN() : float_of(bits_of(sv) ^ sflip);
+    float cr = nan ? std::numeric_limits<float>::quiet_NaN() : float_of(bits_of(cv) ^ cflip);
+    if constexpr (Mag) sr *= mag[i], cr *= mag[i];
+    so[i] = sr;
+    co[i] = cr;
+  }
 }
 
 struct SinCosTable {
@@ -190,17 +205,9 @@ void sincos_call(const float* ang, const float* mag, float* xo, float* yo, int64
     for (int64_t i = 0; i < n; ++i) sincos_table_one(ang[i], mag, i, k1, tab, xo[i], yo[i]);
     return;
   }
-  const float scale = float(M_PI / 180);
-  if (mag) {
-    for (int64_t i = 0; i < n; ++i) {
-      float s, c;
-      sincos_vec(ang[i], scale, deg, s, c);
-      xo[i] = c * mag[i];
-      yo[i] = s * mag[i];
-    }
-  } else {
-    for (int64_t i = 0; i < n; ++i) sincos_vec(ang[i], scale, deg, yo[i], xo[i]);
-  }
+  const float mul = deg ? float(M_PI / 180) : 1.f;
+  if (mag) sincos_lanes<true>(ang, mag, mul, yo, xo, n);
+  else sincos_lanes<false>(ang, nullptr, mul, yo, xo, n);
 }
 
 // ---- bitwise ops on the bytes (a float's bit pattern included, as cv2 does) ----
