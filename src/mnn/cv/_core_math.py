@@ -177,14 +177,15 @@ def sqrt(src):
 
 
 # ---- image-image arithmetic (the cv_arith primitive of _core_ops, its parameters bound once) ----
-_ARITH = {"add": 0, "subtract": 1, "absdiff": 2, "addWeighted": 5}
+_ARITH = {"add": 0, "subtract": 1, "absdiff": 2, "multiply": 3, "addWeighted": 5}
 _ARITH_DEPTHS = ("uint8", "int8", "uint16", "int16", "float32", "float64")
 _ARITH_BOUND = {}
 
 
 def arith_pair(fn, src1, src2, floats=()):
-    """add / subtract / absdiff / addWeighted of two images of one depth and shape (no mask, dst
-    or dtype), or None: what _core_ops._native_pair records, with ~4 us less Python a call."""
+    """add / subtract / absdiff / multiply / addWeighted of two images of one depth and shape (no
+    mask, dst or dtype), or None: what _core_ops._native_pair records, with ~4 us less Python a
+    call. floats: multiply's (scale,), addWeighted's (alpha, beta, gamma)."""
     a = _image(src1)
     if a is None:
         return None

@@ -1005,6 +1005,9 @@ def _ipow(a, p, d):
 
 def pow(src, power, dst=None):
     fn = "pow"
+    if (power.__class__ is int and power == 2 and dst is None and str(getattr(src, "dtype", "")) in _SMALL_INT_MAX
+            and (fast := _cm.arith_pair("multiply", src, src, (1.0,))) is not None):
+        return fast  # _core_math.py: _ipow's multiply(src, src) with less Python
     a = _arr(src, fn, extra=F16)
     p = 0.0 if power is None else float(power)  # cv2's binding passes None as 0
     d = str(a.dtype)
