@@ -1,11 +1,14 @@
-"""Native roads of cv2's core math and bitwise calls (the cv_math primitive, csrc/ops/cv/core_math.cpp):
-phase, magnitude, cartToPolar in cv2's own float32 arithmetic; bitwise and/or/xor/not with an
-optional mask; hconcat / vconcat. One pass over the pixels instead of a chain of mnn.numpy ops.
+"""Native roads of cv2's core math, bitwise and copying calls (the cv_math primitive,
+csrc/ops/cv/core_math.cpp): phase, magnitude, cartToPolar and polarToCart in cv2's own float32
+arithmetic; sqrt; bitwise and/or/xor/not against an image or a Scalar, with an optional mask;
+hconcat / vconcat. One pass over the pixels instead of a chain of mnn.numpy ops. Also a shorter
+road to _core_ops' cv_arith primitive for image-image add / subtract / absdiff / multiply /
+addWeighted.
 
-Each function returns the lazy result, or None where this road does not go (a Scalar operand, a dst
-that a mask must keep, a depth or shape the checked path in _core_ops.py rejects or handles): the
-caller then runs its own path, which also raises cv2's errors. Validated calls are memoised
-(_core.prim_bind) under the image key of _fastpix, so a frame loop skips the checks.
+Each function returns the lazy result, or None where this road does not go (a dst that a mask
+must keep, a depth, shape or operand the checked path in _core_ops.py rejects or handles): the
+caller then runs its own path, which also raises cv2's errors. The primitive bound to each set of
+parameters (_core.prim_bind) is memoised, so a repeated call costs one dictionary lookup.
 """
 import math
 
@@ -115,7 +118,16 @@ def bitwise(fn, src1, src2, mask, dst):
     flag = (0 if mask is None else 1) | (0 if scalar is None else 2)
     if scalar is None:
         return _core.prim_apply(_bound(_OPS[fn], flag), *ins)
-    return _core.prim_apply(_core.prim_bind("cv_math", [_OPS[fn], flag], scalar), *ins)
+    key = (_OPS[fn], flag, tuple(scalar))  # whole numbers: no -0.0 / 0.0 or NaN keys
+    b = _SCALAR_BOUND.get(key)
+    if b is None:
+        if len(_SCALAR_BOUND) >= 256:
+            _SCALAR_BOUND.clear()
+        b = _SCALAR_BOUND[key] = _core.prim_bind("cv_math", [_OPS[fn], flag], scalar)
+    return _core.prim_apply(b, *ins)
+
+
+_SCALAR_BOUND = {}  # (op, flag, Scalar's values in the image's type) -> the bound primitive
 
 
 _INT_RANGE = {"uint8": (0, 255), "int8": (-128, 127), "uint16": (0, 65535), "int16": (-32768, 32767),

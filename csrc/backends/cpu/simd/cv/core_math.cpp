@@ -1,17 +1,20 @@
-// CPU kernels of cv_math (shape rule: ops/cv/core_math.cpp): phase, magnitude and cartToPolar in
-// cv2's own arithmetic, the bitwise ops (with an optional mask), hconcat / vconcat and sqrt, each
-// one pass over the pixels. Compiled once per ISA.
+// CPU kernels of cv_math (shape rule: ops/cv/core_math.cpp): phase, magnitude, cartToPolar and
+// polarToCart in cv2's own arithmetic, the bitwise ops (against an image or a Scalar, with an
+// optional mask), hconcat / vconcat and sqrt, each one pass over the pixels. Compiled once per ISA.
 //
 // cv2 (5.x, mathfuncs_core.simd.hpp) evaluates its atan polynomial and x*x + y*y with fused
 // multiply-adds in float32 lanes; the float64 forms go through float32 buffers (the angle, and for
 // cartToPolar the magnitude too). std::fma gives those bits on every ISA (an instruction where the
 // target has FMA, libm's exact fmaf on the scalar build), and the build's -ffp-contract=off keeps
-// the compiler from fusing anything else, so each ISA gives the scalar build's bits.
+// the compiler from fusing anything else, so each ISA gives the scalar build's bits. cv2 answers
+// some calls with IPP by default (magnitude, polarToCart of float32 with a magnitude in radians):
+// IPP's own approximations, which no open arithmetic reproduces; there these kernels give what cv2
+// computes without IPP (tests/cv/test_math12.py says which).
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstdint>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <vector>
