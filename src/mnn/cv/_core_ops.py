@@ -19,6 +19,7 @@ from . import _exact_fp as _xfp
 from . import _arith_scalar_fast as _asf
 from . import _fastpix as _fp
 from . import _public
+from . import _core_math as _cm
 from ._fastpix import cv_row as _cv_row
 
 __all__ = [
@@ -225,6 +226,9 @@ def _native_image(x):
     return a
 
 
+_INT_FLOAT = (int, float)
+
+
 def _native_default(dtype):
     return dtype is None or (isinstance(dtype, int) and dtype < 0)
 
@@ -332,10 +336,14 @@ def _add_sub_in_work_depth(x, y, sign, src, out):
 
 
 def add(src1, src2, dst=None, mask=None, dtype=-1):
+    if dst is None and mask is None and _native_default(dtype) and (fast := _cm.arith_pair("add", src1, src2)) is not None:
+        return fast  # _core_math.py: the native pair op with less Python
     return _add_sub("add", src1, src2, dst, mask, dtype, 1)
 
 
 def subtract(src1, src2, dst=None, mask=None, dtype=-1):
+    if dst is None and mask is None and _native_default(dtype) and (fast := _cm.arith_pair("subtract", src1, src2)) is not None:
+        return fast  # _core_math.py
     return _add_sub("subtract", src1, src2, dst, mask, dtype, -1)
 
 
@@ -456,6 +464,8 @@ def divide(src1, src2, dst=None, scale=1, dtype=-1):
 
 
 def absdiff(src1, src2, dst=None):
+    if dst is None and (fast := _cm.arith_pair("absdiff", src1, src2)) is not None:
+        return fast  # _core_math.py
     fast = _native_binary("absdiff", src1, src2, dst)  # |s - x| == |x - s|, wrapped too
     if fast is not None:
         return fast
@@ -482,6 +492,11 @@ def max(src1, src2, dst=None):  # noqa: A001  (cv2's name)
 
 
 def addWeighted(src1, alpha, src2, beta, gamma, dst=None, dtype=-1):
+    if (dst is None and _native_default(dtype) and alpha.__class__ in _INT_FLOAT and beta.__class__ in _INT_FLOAT
+            and gamma.__class__ in _INT_FLOAT):
+        fast = _cm.arith_pair("addWeighted", src1, src2, (float(alpha), float(beta), float(gamma)))
+        if fast is not None:
+            return fast  # _core_math.py
     # cv2's binding passes None as 0
     alpha, beta, gamma = (_number(v, "addWeighted", k, 0.0)
                           for v, k in ((alpha, "alpha"), (beta, "beta"), (gamma, "gamma")))
@@ -801,6 +816,8 @@ def _count_checked(src):
 
 
 def _bitwise(fn, op, src1, src2, dst, mask):
+    if (fast := _cm.bitwise(fn, src1, src2, mask, dst)) is not None:  # _core_math.py
+        return _finish(fast, dst)
     s1, s2 = _is_scalar(src1), _is_scalar(src2)
     if s1 or s2:
         a = _arr(src2 if s1 else src1, fn, extra=F16B)
@@ -839,6 +856,8 @@ def bitwise_xor(src1, src2, dst=None, mask=None):
 
 def bitwise_not(src, dst=None, mask=None):
     fn = "bitwise_not"
+    if (fast := _cm.bitwise(fn, src, None, mask, dst)) is not None:  # _core_math.py
+        return _finish(fast, dst)
     a = _arr(src, fn, extra=F16B)
     if str(a.dtype) == "bool":
         # cv2 flips all 8 bits of each bool byte (true -> 0xFE): the same bytes, seen as bool
@@ -857,6 +876,8 @@ def _float_pair(fn, x, y):
 
 
 def magnitude(x, y, magnitude=None):
+    if (fast := _cm.polar("magnitude", x, y)) is not None:  # _core_math.py: cv2's fma form
+        return _finish(fast, magnitude)
     a, b = _float_pair("magnitude", x, y)
     return _finish(_np.sqrt(a * a + b * b), magnitude)
 
@@ -883,6 +904,8 @@ def _fast_atan2_deg(y, x):
 
 
 def phase(x, y, angle=None, angleInDegrees=False):
+    if (fast := _cm.polar("phase", x, y, angleInDegrees)) is not None:  # _core_math.py
+        return _finish(fast, angle)
     a, b = _float_pair("phase", x, y)
     deg = _fast_atan2_deg(b, a)
     res = deg if angleInDegrees else deg * _np.asarray(math.pi / 180.0, dtype="float32")
@@ -890,6 +913,8 @@ def phase(x, y, angle=None, angleInDegrees=False):
 
 
 def cartToPolar(x, y, magnitude=None, angle=None, angleInDegrees=False):
+    if (fast := _cm.polar("cartToPolar", x, y, angleInDegrees)) is not None:  # _core_math.py
+        return _finish(fast[0], magnitude), _finish(fast[1], angle)
     a, b = _float_pair("cartToPolar", x, y)
     mag = _np.sqrt(a * a + b * b)
     return mag, phase(a, b, None, angleInDegrees)
@@ -897,6 +922,8 @@ def cartToPolar(x, y, magnitude=None, angle=None, angleInDegrees=False):
 
 def polarToCart(magnitude, angle, x=None, y=None, angleInDegrees=False):
     fn = "polarToCart"
+    if (fast := _cm.polar_to_cart(magnitude, angle, angleInDegrees)) is not None:  # _core_math.py
+        return _finish(fast[0], x), _finish(fast[1], y)
     ang = _arr(angle, fn, "angle")
     if str(ang.dtype) not in _FLOATS:
         raise fail(fn, "angle must be float32 or float64")
@@ -920,6 +947,8 @@ def _float_only(fn, src):
 
 
 def sqrt(src, dst=None):
+    if (fast := _cm.sqrt(src)) is not None:  # _core_math.py: one pass, no IEEE warning to silence
+        return _finish(fast, dst)
     return _finish(_quiet(_np.sqrt(_float_only("sqrt", src)), src), dst)
 
 
@@ -976,6 +1005,9 @@ def _ipow(a, p, d):
 
 def pow(src, power, dst=None):
     fn = "pow"
+    if (power.__class__ is int and power == 2 and dst is None and str(getattr(src, "dtype", "")) in _SMALL_INT_MAX
+            and (fast := _cm.arith_pair("multiply", src, src, (1.0,))) is not None):
+        return fast  # _core_math.py: _ipow's multiply(src, src) with less Python
     a = _arr(src, fn, extra=F16)
     p = 0.0 if power is None else float(power)  # cv2's binding passes None as 0
     d = str(a.dtype)
@@ -1004,6 +1036,8 @@ def _concat(fn, src, axis):
         return None  # cv2 concatenates nothing into an empty Mat, which its binding returns as None
     if not isinstance(src, (list, tuple)):
         raise fail(fn, "src must be a sequence of arrays")
+    if (fast := _cm.concat(fn, src, axis)) is not None:  # _core_math.py: one copying pass
+        return fast
     arrs = [_arr(x, fn, extra=F16B) for x in src]
     ref = arrs[0]
     for x in arrs:
