@@ -1,0 +1,331 @@
+// The JPEG encoder's kernels for one ISA (registry: ops/codecs/jpeg_encode_kernels.h). The scalar code is
+// the reference, libjpeg's arithmetic written plainly; the AVX2 paths (also used by the AVX-512 build)
+// rearrange the same integer sums so that every ISA gives the scalar bits:
+//  - BGR -> YCbCr: pmaddwd on (r, g) and (b, -1) pairs, with the one constant per product that does not
+//    fit int16 (38470, 32768) split into 65536 - c, whose 65536 part is added back after the shift;
+//  - forward DCT: 16-bit lanes holding two blocks (8 rows of each) at once; each rotation of libjpeg's
+//    flow graph, expanded, is an integer combination of two or four inputs, done by pmaddwd exactly;
+//  - quantization by a 16-bit reciprocal that is exact for these divisors (jpeg_quant_prepare).
+#include <cstring>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "ops/codecs/jpeg_encode_kernels.h"
+#include "prims/registry.h"  // MNN_ISA_LEVEL
+
+namespace mnn::cpu::MNN_ISA_NS {
+namespace {
+
+using codecs::JpegQuant;
+
+constexpr int kConstBits = 13, kPass1Bits = 2;
+constexpr int32_t F0_298 = 2446, F0_390 = 3196, F0_541 = 4433, F0_765 = 6270, F0_899 = 7373, F1_175 = 9633,
+                  F1_501 = 12299, F1_847 = 15137, F1_961 = 16069, F2_053 = 16819, F2_562 = 20995, F3_072 = 25172;
+
+// ---------------------------------------------------------------- colour conversion
+
+template <int ps>
+void bgr_to_ycc_n(const uint8_t* p, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
+  constexpr int32_t half = 1 << 15, off = 128 << 16;
+  for (int i = 0; i < n; ++i) {
+    int32_t b = p[i * ps], g = p[i * ps + 1], r = p[i * ps + 2];
+    yo[i] = static_cast<uint8_t>((19595 * r + 38470 * g + 7471 * b + half) >> 16);
+    cbo[i] = static_cast<uint8_t>((-11059 * r - 21709 * g + 32768 * b + off + half - 1) >> 16);
+    cro[i] = static_cast<uint8_t>((32768 * r - 27439 * g - 5329 * b + off + half - 1) >> 16);
+  }
+}
+
+#if defined(__AVX2__)
+inline __m256i pair16(int a, int b) {
+  return _mm256_set1_epi32(static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint16_t>(a)) |
+                                                static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16));
+}
+
+// 16 BGR pixels a step. With rg = (r, g) and b1 = (b, -1) pairs:
+//   Y  = (19595 r - 27066 g + 7471 b + 32768) >> 16 + g        (38470 = 65536 - 27066)
+//   Cb = (-11059 r - 21709 g - 32768 b + 32767) >> 16 + b + 128  (32768 b = 65536 b - 32768 b)
+//   Cr = (-32768 r - 27439 g - 5329 b + 32767) >> 16 + r + 128
+// each bracket one pmaddwd per pair (no overflow: the inputs are 0..255), and each equal to libjpeg's
+// sum minus a multiple of 65536 that the shift turns into the exact g, b + 128 or r + 128.
+int bgr_to_ycc_avx2(const uint8_t* p, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
+  struct Masks {
+    alignas(16) int8_t m[3][3][16];  // [channel][input block][byte]
+    Masks() {
+      for (int c = 0; c < 3; ++c)
+        for (int k = 0; k < 3; ++k)
+          for (int t = 0; t < 16; ++t) {
+            const int j = 3 * t + c - 16 * k;  // byte of block k holding channel c of pixel t
+            m[c][k][t] = j >= 0 && j < 16 ? static_cast<int8_t>(j) : -128;
+          }
+    }
+  };
+  static const Masks masks;
+  const __m256i ky = pair16(19595, -27066), kyb = pair16(7471, -32768);
+  const __m256i kcb = pair16(-11059, -21709), kcbb = pair16(-32768, -32767);
+  const __m256i kcr = pair16(-32768, -27439), kcrb = pair16(-5329, -32767);
+  const __m256i minus1 = _mm256_set1_epi16(-1), c128 = _mm256_set1_epi16(128);
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const uint8_t* s = p + 3 * i;
+    const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+    const __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16));
+    const __m128i a2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 32));
+    __m256i ch[3];
+    for (int c = 0; c < 3; ++c) {
+      const __m128i v = _mm_or_si128(
+          _mm_or_si128(_mm_shuffle_epi8(a0, _mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[c][0]))),
+                       _mm_shuffle_epi8(a1, _mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[c][1])))),
+          _mm_shuffle_epi8(a2, _mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[c][2]))));
+      ch[c] = _mm256_cvtepu8_epi16(v);
+    }
+    const __m256i B = ch[0], G = ch[1], R = ch[2];
+    const __m256i rg_lo = _mm256_unpacklo_epi16(R, G), rg_hi = _mm256_unpackhi_epi16(R, G);
+    const __m256i b_lo = _mm256_unpacklo_epi16(B, minus1), b_hi = _mm256_unpackhi_epi16(B, minus1);
+    auto out = [&](__m256i k, __m256i kb) {
+      const __m256i lo = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(rg_lo, k), _mm256_madd_epi16(b_lo, kb)), 16);
+      const __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(rg_hi, k), _mm256_madd_epi16(b_hi, kb)), 16);
+      return _mm256_packs_epi32(lo, hi);  // pixel order kept within each 128-bit half
+    };
+    const __m256i Y = _mm256_add_epi16(out(ky, kyb), G);
+    const __m256i Cb = _mm256_add_epi16(out(kcb, kcbb), _mm256_add_epi16(B, c128));
+    const __m256i Cr = _mm256_add_epi16(out(kcr, kcrb), _mm256_add_epi16(R, c128));
+    const __m256i ycb = _mm256_permute4x64_epi64(_mm256_packus_epi16(Y, Cb), 0xD8);  // [Y0..15 | Cb0..15]
+    const __m256i crr = _mm256_permute4x64_epi64(_mm256_packus_epi16(Cr, Cr), 0xD8);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(yo + i), _mm256_castsi256_si128(ycb));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(cbo + i), _mm256_extracti128_si256(ycb, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(cro + i), _mm256_castsi256_si128(crr));
+  }
+  return i;
+}
+#endif
+
+void bgr_to_ycc(const uint8_t* p, int ps, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
+  int i = 0;
+#if defined(__AVX2__)
+  if (ps == 3) i = bgr_to_ycc_avx2(p, n, yo, cbo, cro);
+#endif
+  if (ps == 3) bgr_to_ycc_n<3>(p + 3 * i, n - i, yo + i, cbo + i, cro + i);
+  else bgr_to_ycc_n<4>(p, n, yo, cbo, cro);
+}
+
+// ---------------------------------------------------------------- chroma downsampling
+
+void down_h2v1(const uint8_t* r0, int dw, uint8_t* o) {
+  int x = 0;
+#if defined(__AVX2__)
+  const __m256i ones = _mm256_set1_epi8(1), bias = _mm256_set1_epi32(1 << 16);  // 0, 1, 0, 1, ...
+  for (; x + 16 <= dw; x += 16) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r0 + 2 * x));
+    const __m256i s = _mm256_srli_epi16(_mm256_add_epi16(_mm256_maddubs_epi16(v, ones), bias), 1);
+    const __m256i pk = _mm256_permute4x64_epi64(_mm256_packus_epi16(s, s), 0xD8);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o + x), _mm256_castsi256_si128(pk));
+  }
+#endif
+  for (; x < dw; ++x) o[x] = static_cast<uint8_t>((r0[2 * x] + r0[2 * x + 1] + (x & 1)) >> 1);
+}
+
+void down_h2v2(const uint8_t* r0, const uint8_t* r1, int dw, uint8_t* o) {
+  int x = 0;
+#if defined(__AVX2__)
+  const __m256i ones = _mm256_set1_epi8(1), bias = _mm256_set1_epi32(1 | 2 << 16);  // 1, 2, 1, 2, ...
+  for (; x + 16 <= dw; x += 16) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r0 + 2 * x));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r1 + 2 * x));
+    const __m256i s = _mm256_add_epi16(_mm256_maddubs_epi16(a, ones), _mm256_maddubs_epi16(b, ones));
+    const __m256i q = _mm256_srli_epi16(_mm256_add_epi16(s, bias), 2);
+    const __m256i pk = _mm256_permute4x64_epi64(_mm256_packus_epi16(q, q), 0xD8);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o + x), _mm256_castsi256_si128(pk));
+  }
+#endif
+  for (; x < dw; ++x)
+    o[x] = static_cast<uint8_t>((r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 1 + (x & 1)) >> 2);
+}
+
+// ---------------------------------------------------------------- forward DCT + quantization
+
+// One 1-D forward DCT on 8 lanes: x[n][l] sample n of lane l -> y[k][l]; pass 1 keeps PASS1_BITS of
+// extra precision, pass 2 removes it (libjpeg's jfdctint).
+template <int kPass>
+inline void fdct_lanes(const int32_t (&x)[8][8], int32_t (&y)[8][8]) {
+  constexpr int sh = kPass == 1 ? kConstBits - kPass1Bits : kConstBits + kPass1Bits;
+  constexpr int32_t round = 1 << (sh - 1);
+  for (int l = 0; l < 8; ++l) {
+    int32_t tmp0 = x[0][l] + x[7][l], tmp7 = x[0][l] - x[7][l];
+    int32_t tmp1 = x[1][l] + x[6][l], tmp6 = x[1][l] - x[6][l];
+    int32_t tmp2 = x[2][l] + x[5][l], tmp5 = x[2][l] - x[5][l];
+    int32_t tmp3 = x[3][l] + x[4][l], tmp4 = x[3][l] - x[4][l];
+    int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+    if (kPass == 1) {
+      y[0][l] = (tmp10 + tmp11) * (1 << kPass1Bits);
+      y[4][l] = (tmp10 - tmp11) * (1 << kPass1Bits);
+    } else {
+      y[0][l] = (tmp10 + tmp11 + (1 << (kPass1Bits - 1))) >> kPass1Bits;
+      y[4][l] = (tmp10 - tmp11 + (1 << (kPass1Bits - 1))) >> kPass1Bits;
+    }
+    int32_t z1 = (tmp12 + tmp13) * F0_541;
+    y[2][l] = (z1 + tmp13 * F0_765 + round) >> sh;
+    y[6][l] = (z1 - tmp12 * F1_847 + round) >> sh;
+    int32_t a1 = tmp4 + tmp7, a2 = tmp5 + tmp6, a3 = tmp4 + tmp6, a4 = tmp5 + tmp7;
+    int32_t z5 = (a3 + a4) * F1_175;
+    a1 *= -F0_899;
+    a2 *= -F2_562;
+    a3 = a3 * -F1_961 + z5;
+    a4 = a4 * -F0_390 + z5;
+    y[7][l] = (tmp4 * F0_298 + a1 + a3 + round) >> sh;
+    y[5][l] = (tmp5 * F2_053 + a2 + a4 + round) >> sh;
+    y[3][l] = (tmp6 * F3_072 + a2 + a3 + round) >> sh;
+    y[1][l] = (tmp7 * F1_501 + a1 + a4 + round) >> sh;
+  }
+}
+
+// The reference: 32-bit lanes and libjpeg's rounding division (|v| + d/2) / d, sign applied after.
+void fdct_quant_block(const uint8_t* px, int stride, const JpegQuant& q, int16_t* out, uint64_t* nonzero) {
+  int32_t x[8][8], y[8][8];
+  for (int n = 0; n < 8; ++n)  // pass 1 along rows: lanes are rows, so load transposed
+    for (int r = 0; r < 8; ++r) x[n][r] = px[r * stride + n] - 128;
+  fdct_lanes<1>(x, y);  // y[k][r]: horizontal frequency k of row r
+  for (int r = 0; r < 8; ++r)
+    for (int k = 0; k < 8; ++k) x[r][k] = y[k][r];
+  fdct_lanes<2>(x, y);  // y[v][k]: natural order v*8+k
+  uint64_t nz = 0;
+  for (int i = 0; i < 64; ++i) {
+    const int32_t v = y[i / 8][i % 8], d = q.div[i];
+    const int32_t a = ((v < 0 ? -v : v) + (d >> 1)) / d;
+    out[i] = static_cast<int16_t>(v < 0 ? -a : a);
+    nz |= static_cast<uint64_t>(a != 0) << i;
+  }
+  *nonzero = nz;
+}
+
+#if defined(__AVX2__)
+// 8x8 transpose of 16-bit elements within each 128-bit half (two blocks at once).
+inline void transpose8(__m256i (&r)[8]) {
+  __m256i t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_epi16(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_epi16(r[2 * i], r[2 * i + 1]);
+  }
+  // t0: rows 0,1 cols 0-3; t1: rows 0,1 cols 4-7; t2, t3: rows 2,3 ...
+  for (int h = 0; h < 2; ++h) {
+    const int b = 4 * h;  // rows 0-3 or 4-7
+    u[b + 0] = _mm256_unpacklo_epi32(t[b + 0], t[b + 2]);  // cols 0,1
+    u[b + 1] = _mm256_unpackhi_epi32(t[b + 0], t[b + 2]);  // cols 2,3
+    u[b + 2] = _mm256_unpacklo_epi32(t[b + 1], t[b + 3]);  // cols 4,5
+    u[b + 3] = _mm256_unpackhi_epi32(t[b + 1], t[b + 3]);  // cols 6,7
+  }
+  for (int c = 0; c < 4; ++c) {
+    r[2 * c] = _mm256_unpacklo_epi64(u[c], u[c + 4]);
+    r[2 * c + 1] = _mm256_unpackhi_epi64(u[c], u[c + 4]);
+  }
+}
+
+// One 1-D pass on 16 lanes of int16 (x[n] = sample n). Every intermediate fits int16 (inputs are
+// pixels - 128, or pass-1 outputs below 2^13; the pass-2 DC/k=4 sums reach +-32640 at most), so the
+// 16-bit butterflies are exact, and each rotated output is one 32-bit sum of products by pmaddwd.
+template <int kPass>
+inline void fdct_pass_avx2(const __m256i (&x)[8], __m256i (&y)[8]) {
+  constexpr int sh = kPass == 1 ? kConstBits - kPass1Bits : kConstBits + kPass1Bits;
+  const __m256i round = _mm256_set1_epi32(1 << (sh - 1));
+  const __m256i tmp0 = _mm256_add_epi16(x[0], x[7]), tmp7 = _mm256_sub_epi16(x[0], x[7]);
+  const __m256i tmp1 = _mm256_add_epi16(x[1], x[6]), tmp6 = _mm256_sub_epi16(x[1], x[6]);
+  const __m256i tmp2 = _mm256_add_epi16(x[2], x[5]), tmp5 = _mm256_sub_epi16(x[2], x[5]);
+  const __m256i tmp3 = _mm256_add_epi16(x[3], x[4]), tmp4 = _mm256_sub_epi16(x[3], x[4]);
+  const __m256i tmp10 = _mm256_add_epi16(tmp0, tmp3), tmp13 = _mm256_sub_epi16(tmp0, tmp3);
+  const __m256i tmp11 = _mm256_add_epi16(tmp1, tmp2), tmp12 = _mm256_sub_epi16(tmp1, tmp2);
+  if (kPass == 1) {
+    y[0] = _mm256_slli_epi16(_mm256_add_epi16(tmp10, tmp11), kPass1Bits);
+    y[4] = _mm256_slli_epi16(_mm256_sub_epi16(tmp10, tmp11), kPass1Bits);
+  } else {
+    const __m256i r2 = _mm256_set1_epi16(1 << (kPass1Bits - 1));
+    y[0] = _mm256_srai_epi16(_mm256_add_epi16(_mm256_add_epi16(tmp10, tmp11), r2), kPass1Bits);
+    y[4] = _mm256_srai_epi16(_mm256_add_epi16(_mm256_sub_epi16(tmp10, tmp11), r2), kPass1Bits);
+  }
+  // rot(p_lo, p_hi, c): (sum of products of the pairs in p by c + round) >> sh, packed to 16 bits.
+  auto out2 = [&](__m256i plo, __m256i phi, __m256i c) {
+    const __m256i lo = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(plo, c), round), sh);
+    const __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(phi, c), round), sh);
+    return _mm256_packs_epi32(lo, hi);
+  };
+  const __m256i e_lo = _mm256_unpacklo_epi16(tmp12, tmp13), e_hi = _mm256_unpackhi_epi16(tmp12, tmp13);
+  y[2] = out2(e_lo, e_hi, pair16(F0_541, F0_541 + F0_765));
+  y[6] = out2(e_lo, e_hi, pair16(F0_541 - F1_847, F0_541));
+  // Odd part: with z5 = (tmp4 + tmp5 + tmp6 + tmp7) * F1_175 folded in, each output is
+  // tmp4 * c4 + tmp5 * c5 + tmp6 * c6 + tmp7 * c7.
+  const __m256i a_lo = _mm256_unpacklo_epi16(tmp4, tmp5), a_hi = _mm256_unpackhi_epi16(tmp4, tmp5);
+  const __m256i b_lo = _mm256_unpacklo_epi16(tmp6, tmp7), b_hi = _mm256_unpackhi_epi16(tmp6, tmp7);
+  auto out4 = [&](__m256i c45, __m256i c67) {
+    const __m256i lo = _mm256_srai_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a_lo, c45), _mm256_madd_epi16(b_lo, c67)), round), sh);
+    const __m256i hi = _mm256_srai_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a_hi, c45), _mm256_madd_epi16(b_hi, c67)), round), sh);
+    return _mm256_packs_epi32(lo, hi);
+  };
+  y[7] = out4(pair16(F0_298 - F0_899 - F1_961 + F1_175, F1_175), pair16(F1_175 - F1_961, F1_175 - F0_899));
+  y[5] = out4(pair16(F1_175, F2_053 - F2_562 - F0_390 + F1_175), pair16(F1_175 - F2_562, F1_175 - F0_390));
+  y[3] = out4(pair16(F1_175 - F1_961, F1_175 - F2_562), pair16(F3_072 - F2_562 - F1_961 + F1_175, F1_175));
+  y[1] = out4(pair16(F1_175 - F0_899, F1_175 - F0_390), pair16(F1_175, F1_501 - F0_899 - F0_390 + F1_175));
+}
+
+// Blocks a and b (b may equal a); writes both.
+inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, const JpegQuant& q, int16_t* oa,
+                            int16_t* ob, uint64_t* nza, uint64_t* nzb) {
+  const __m256i c128 = _mm256_set1_epi16(128);
+  __m256i x[8], y[8];
+  for (int r = 0; r < 8; ++r) {
+    const __m128i v = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(pa + r * stride)),
+                                         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(pb + r * stride)));
+    x[r] = _mm256_sub_epi16(_mm256_cvtepu8_epi16(v), c128);  // [a row r | b row r]
+  }
+  transpose8(x);           // x[n] = column n of both blocks: lanes are rows
+  fdct_pass_avx2<1>(x, y);  // y[k] = horizontal frequency k of each row
+  transpose8(y);           // y[r] = row r's frequencies: lanes are frequencies
+  fdct_pass_avx2<2>(y, x);  // x[v] = natural-order row v of the coefficients
+  uint32_t m[4];
+  for (int v = 0; v < 8; ++v) {
+    const __m256i a = _mm256_add_epi16(_mm256_abs_epi16(x[v]),
+                                       _mm256_load_si256(reinterpret_cast<const __m256i*>(q.half[v])));
+    const __m256i t = _mm256_mulhi_epu16(a, _mm256_load_si256(reinterpret_cast<const __m256i*>(q.recip[v])));
+    const __m256i qa = _mm256_mulhi_epu16(t, _mm256_load_si256(reinterpret_cast<const __m256i*>(q.scale[v])));
+    x[v] = _mm256_sign_epi16(qa, x[v]);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(oa + 8 * v), _mm256_castsi256_si128(x[v]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ob + 8 * v), _mm256_extracti128_si256(x[v], 1));
+    if (v & 1) {
+      // Saturating packs keep zero and nonzero apart: bytes [a row v-1, a row v | b row v-1, b row v].
+      const __m256i z = _mm256_cmpeq_epi8(_mm256_packs_epi16(x[v - 1], x[v]), _mm256_setzero_si256());
+      m[v / 2] = ~static_cast<uint32_t>(_mm256_movemask_epi8(z));
+    }
+  }
+  uint64_t ma = 0, mb = 0;
+  for (int i = 0; i < 4; ++i) {
+    ma |= static_cast<uint64_t>(m[i] & 0xFFFF) << (16 * i);
+    mb |= static_cast<uint64_t>(m[i] >> 16) << (16 * i);
+  }
+  *nza = ma;
+  *nzb = mb;
+}
+#endif
+
+void fdct_quant(const uint8_t* px, int stride, int nblocks, const JpegQuant& q, int16_t* out, uint64_t* nonzero) {
+  int b = 0;
+#if defined(__AVX2__)
+  for (; b + 2 <= nblocks; b += 2)
+    fdct_quant_pair(px + 8 * b, px + 8 * (b + 1), stride, q, out + 64 * b, out + 64 * (b + 1), nonzero + b,
+                    nonzero + b + 1);
+  if (b < nblocks) {
+    int16_t dummy[64];
+    uint64_t dnz;
+    fdct_quant_pair(px + 8 * b, px + 8 * b, stride, q, out + 64 * b, dummy, nonzero + b, &dnz);
+    ++b;
+  }
+#endif
+  for (; b < nblocks; ++b) fdct_quant_block(px + 8 * b, stride, q, out + 64 * b, nonzero + b);
+}
+
+const codecs::JpegEncodeKernels kKernels = {&bgr_to_ycc, &down_h2v1, &down_h2v2, &fdct_quant};
+
+}  // namespace
+
+static const int mnn_jpeg_encode_kernels_registered = codecs::register_jpeg_encode_kernels(MNN_ISA_LEVEL, &kKernels);
+
+}  // namespace mnn::cpu::MNN_ISA_NS
