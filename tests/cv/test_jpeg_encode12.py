@@ -55,6 +55,15 @@ def cases():
                                    (photo[10:200, 5:250:2], Q(95) + sp), (mixed[1:, 1:, 0], Q(90))]))
     out.append(("extremes gray", [(checker, Q(100)), (checker, Q(1)), (np.zeros((5, 3), np.uint8), Q(95)),
                                   (photo[:, :, 2].copy(), Q(95))]))
+    # Every DCT basis function's sign pattern at full swing (0/255) and inverted: the FDCT's largest
+    # intermediate sums (the 16-bit SIMD path's tightest ranges), quantized with divisors 8 and up.
+    c = np.cos((2 * np.arange(8)[:, None] + 1) * np.arange(8)[None, :] * np.pi / 16)  # c[x, u]
+    tiles = [np.where(np.outer(c[:, v], c[:, u]) >= 0, 255, 0) for v in range(8) for u in range(8)]
+    basis = np.block([[t for t in tiles[i:i + 16]] for i in range(0, 64, 16)]).astype(np.uint8)
+    basis = np.vstack([basis, 255 - basis])
+    for s, sp in samplings.items():
+        out.append((f"basis {s}", [(np.dstack([basis, 255 - basis, basis[::-1]]), Q(q) + sp) for q in (100, 90, 50)]))
+    out.append(("basis gray", [(basis, Q(q)) for q in (100, 97, 90, 50, 10)]))
     big = cv2.resize(photo, (1001, 703), interpolation=cv2.INTER_LINEAR)  # many MCU rows: thread splits
     for s, sp in samplings.items():
         out.append((f"big {s}", [(big, Q(95) + sp), (big, Q(75) + sp)]))
@@ -105,6 +114,10 @@ EXPECTED = {
     "extremes 444": "2cdbe0625301531a",
     "views 444": "b7115015aaf908ba",
     "extremes gray": "cced3712647f015d",
+    "basis 420": "b1779474cee493f8",
+    "basis 422": "206672e8d9ecfadd",
+    "basis 444": "503efa1c984c6f31",
+    "basis gray": "78a54d5031380803",
     "big 420": "91defb142e4dd722",
     "big 422": "63226d1592ae64f0",
     "big 444": "c1f2bfa9ec71dcc3",
