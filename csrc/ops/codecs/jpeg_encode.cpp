@@ -299,32 +299,54 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
   };
 
   static const Tables tab;
-  size_t cap = std::max<size_t>(static_cast<size_t>(width) * height * nc / 4, row_blocks * kMaxBlockBytes) + 64;
-  std::unique_ptr<uint8_t, FreeDeleter> buf(static_cast<uint8_t*>(std::malloc(cap)));
-  if (!buf) throw std::bad_alloc();
+  // The entropy-coded data goes to a per-thread buffer kept from call to call: a fresh one per image
+  // costs more in page faults than the coding of a small image (buffers past 64 MB are given back).
+  thread_local std::unique_ptr<uint8_t, FreeDeleter> buf;
+  thread_local size_t cap = 0;
+  const size_t want = std::max<size_t>(static_cast<size_t>(width) * height * nc / 4, row_blocks * kMaxBlockBytes) + 64;
+  auto grow = [&](size_t need) {
+    const size_t next = std::max(need, cap * 2);
+    uint8_t* grown = static_cast<uint8_t*>(std::realloc(buf.get(), next));
+    if (!grown) throw std::bad_alloc();
+    buf.release();
+    buf.reset(grown);
+    cap = next;
+  };
+  if (cap < want) grow(want);
+  struct GiveBack {  // an outsized buffer is not kept
+    std::unique_ptr<uint8_t, FreeDeleter>& b;
+    size_t& c;
+    ~GiveBack() {
+      if (c > (size_t(64) << 20)) {
+        b.reset();
+        c = 0;
+      }
+    }
+  } give_back{buf, cap};
   BitSink bs(buf.get());
   int pred[3] = {0, 0, 0};
   auto encode_row = [&](const int16_t* coefs, const uint64_t* nonzero) {
     const size_t used = static_cast<size_t>(bs.p - buf.get());
     if (used + row_blocks * kMaxBlockBytes + 64 > cap) {
-      cap = std::max(cap * 2, used + row_blocks * kMaxBlockBytes + 64);
-      uint8_t* grown = static_cast<uint8_t*>(std::realloc(buf.get(), cap));
-      if (!grown) throw std::bad_alloc();
-      buf.release();
-      buf.reset(grown);
-      bs.p = grown + used;
+      grow(used + row_blocks * kMaxBlockBytes + 64);
+      bs.p = buf.get() + used;
     }
+    // A local copy: its state can live in registers (stores through bs.p could alias the shared one).
+    BitSink s = bs;
+    int pr[3] = {pred[0], pred[1], pred[2]};
     for (int x = 0; x < mx; ++x) {
       for (int j = 0; j < vs; ++j)
         for (int i = 0; i < hs; ++i) {
           const size_t b = static_cast<size_t>(j) * ybw + x * hs + i;
-          encode_block(bs, coefs + 64 * b, nonzero[b], pred[0], tab.dc[0], tab.ac[0], tab.zz);
+          encode_block(s, coefs + 64 * b, nonzero[b], pr[0], tab.dc[0], tab.ac[0], tab.zz);
         }
       for (int ci = 1; ci < nc; ++ci) {
         const size_t b = static_cast<size_t>(ybw) * vs + static_cast<size_t>(ci - 1) * mx + x;
-        encode_block(bs, coefs + 64 * b, nonzero[b], pred[ci], tab.dc[1], tab.ac[1], tab.zz);
+        encode_block(s, coefs + 64 * b, nonzero[b], pr[ci], tab.dc[1], tab.ac[1], tab.zz);
       }
     }
+    bs = s;
+    for (int ci = 0; ci < 3; ++ci) pred[ci] = pr[ci];
   };
 
   const int threads = core::get_num_threads();
