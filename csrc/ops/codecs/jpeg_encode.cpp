@@ -156,8 +156,9 @@ struct Tables {
   ZigzagMasks zz;
 };
 
-inline void encode_block(BitSink& bs, const int16_t* c, uint64_t nonzero, int& pred, const HuffCodes& hd,
-                         const HuffCodes& ha, const ZigzagMasks& zz) {
+// c and nb as fdct_quant writes them: the DC, then per AC coefficient its appended bits and their count.
+inline void encode_block(BitSink& bs, const int16_t* c, const uint8_t* nb, uint64_t nonzero, int& pred,
+                         const HuffCodes& hd, const HuffCodes& ha, const ZigzagMasks& zz) {
   const int diff = c[0] - pred;
   pred = c[0];
   const unsigned ad = static_cast<unsigned>(diff < 0 ? -diff : diff);
@@ -172,12 +173,9 @@ inline void encode_block(BitSink& bs, const int16_t* c, uint64_t nonzero, int& p
     int run = k - last - 1;
     last = k;
     for (; run > 15; run -= 16) bs.put(ha.code[0xF0], ha.len[0xF0]);
-    const int v = c[kZigzag[k]];
-    const unsigned a = static_cast<unsigned>(v < 0 ? -v : v);
-    const int sz = 32 - __builtin_clz(a);
+    const int i = kZigzag[k], sz = nb[i];
     const int sym = (run << 4) | sz;
-    const uint32_t vbits = static_cast<uint32_t>(v + (v >> 31)) & ((1u << sz) - 1);
-    bs.put(uint64_t(ha.code[sym]) << sz | vbits, ha.len[sym] + sz);
+    bs.put(uint64_t(ha.code[sym]) << sz | static_cast<uint16_t>(c[i]), ha.len[sym] + sz);
   }
   if (last != 63) bs.put(ha.code[0], ha.len[0]);
 }
@@ -265,7 +263,7 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
   // Scratch of one worker: full-resolution rows of each component, then the downsampled chroma rows.
   const size_t plane_rows = static_cast<size_t>(mcuh) * pw;
   const size_t scratch_bytes = plane_rows * nc + (nc == 3 ? 2 * static_cast<size_t>(mcuh / vs) * cw : 0);
-  auto compute_row = [&](int mrow, uint8_t* scratch, int16_t* coefs, uint64_t* nonzero) {
+  auto compute_row = [&](int mrow, uint8_t* scratch, int16_t* coefs, uint8_t* nbits, uint64_t* nonzero) {
     uint8_t* full[3] = {scratch, scratch + plane_rows, scratch + 2 * plane_rows};
     for (int r = 0; r < mcuh; ++r) {
       // libjpeg pads to whole MCUs by replicating the last column and the last row.
@@ -277,8 +275,8 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
       else K.bgr_to_ycc(src, channels, width, row[0], row[1], row[2]);
       for (int ci = 0; ci < nc; ++ci) std::memset(row[ci] + width, row[ci][width - 1], pw - width);
     }
-    K.fdct_quant(full[0], pw, ybw, qt[0], coefs, nonzero);
-    if (vs == 2) K.fdct_quant(full[0] + 8 * pw, pw, ybw, qt[0], coefs + 64 * ybw, nonzero + ybw);
+    K.fdct_quant(full[0], pw, ybw, qt[0], coefs, nbits, nonzero);
+    if (vs == 2) K.fdct_quant(full[0] + 8 * pw, pw, ybw, qt[0], coefs + 64 * ybw, nbits + 64 * ybw, nonzero + ybw);
     if (nc == 1) return;
     for (int ci = 1; ci < 3; ++ci) {
       const uint8_t* plane = full[ci];
@@ -294,7 +292,7 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
         stride = cw;
       }
       const size_t b0 = static_cast<size_t>(ybw) * vs + static_cast<size_t>(ci - 1) * mx;
-      K.fdct_quant(plane, stride, mx, qt[1], coefs + 64 * b0, nonzero + b0);
+      K.fdct_quant(plane, stride, mx, qt[1], coefs + 64 * b0, nbits + 64 * b0, nonzero + b0);
     }
   };
 
@@ -325,7 +323,7 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
   } give_back{buf, cap};
   BitSink bs(buf.get());
   int pred[3] = {0, 0, 0};
-  auto encode_row = [&](const int16_t* coefs, const uint64_t* nonzero) {
+  auto encode_row = [&](const int16_t* coefs, const uint8_t* nbits, const uint64_t* nonzero) {
     const size_t used = static_cast<size_t>(bs.p - buf.get());
     if (used + row_blocks * kMaxBlockBytes + 64 > cap) {
       grow(used + row_blocks * kMaxBlockBytes + 64);
@@ -338,11 +336,11 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
       for (int j = 0; j < vs; ++j)
         for (int i = 0; i < hs; ++i) {
           const size_t b = static_cast<size_t>(j) * ybw + x * hs + i;
-          encode_block(s, coefs + 64 * b, nonzero[b], pr[0], tab.dc[0], tab.ac[0], tab.zz);
+          encode_block(s, coefs + 64 * b, nbits + 64 * b, nonzero[b], pr[0], tab.dc[0], tab.ac[0], tab.zz);
         }
       for (int ci = 1; ci < nc; ++ci) {
         const size_t b = static_cast<size_t>(ybw) * vs + static_cast<size_t>(ci - 1) * mx + x;
-        encode_block(s, coefs + 64 * b, nonzero[b], pr[ci], tab.dc[1], tab.ac[1], tab.zz);
+        encode_block(s, coefs + 64 * b, nbits + 64 * b, nonzero[b], pr[ci], tab.dc[1], tab.ac[1], tab.zz);
       }
     }
     bs = s;
@@ -353,12 +351,13 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
   // With workers, batches of MCU rows are transformed in parallel and then entropy coded in order.
   const int batch = threads > 1 ? std::min(my, 4 * threads) : 1;
   std::vector<int16_t> coefs(row_blocks * 64 * batch);
+  std::vector<uint8_t> nbits(row_blocks * 64 * batch);
   std::vector<uint64_t> nonzero(row_blocks * batch);
   if (batch == 1) {
     std::vector<uint8_t> scratch(scratch_bytes);
     for (int y = 0; y < my; ++y) {
-      compute_row(y, scratch.data(), coefs.data(), nonzero.data());
-      encode_row(coefs.data(), nonzero.data());
+      compute_row(y, scratch.data(), coefs.data(), nbits.data(), nonzero.data());
+      encode_row(coefs.data(), nbits.data(), nonzero.data());
     }
   } else {
     for (int y0 = 0; y0 < my; y0 += batch) {
@@ -367,9 +366,11 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
         std::vector<uint8_t> scratch(scratch_bytes);
         for (int64_t r = r0; r < r1; ++r)
           compute_row(y0 + static_cast<int>(r), scratch.data(), coefs.data() + r * row_blocks * 64,
-                      nonzero.data() + r * row_blocks);
+                      nbits.data() + r * row_blocks * 64, nonzero.data() + r * row_blocks);
       });
-      for (int r = 0; r < n; ++r) encode_row(coefs.data() + r * row_blocks * 64, nonzero.data() + r * row_blocks);
+      for (int r = 0; r < n; ++r)
+        encode_row(coefs.data() + r * row_blocks * 64, nbits.data() + r * row_blocks * 64,
+                   nonzero.data() + r * row_blocks);
     }
   }
   bs.flush();

@@ -180,7 +180,8 @@ inline void fdct_lanes(const int32_t (&x)[8][8], int32_t (&y)[8][8]) {
 }
 
 // The reference: 32-bit lanes and libjpeg's rounding division (|v| + d/2) / d, sign applied after.
-void fdct_quant_block(const uint8_t* px, int stride, const JpegQuant& q, int16_t* out, uint64_t* nonzero) {
+void fdct_quant_block(const uint8_t* px, int stride, const JpegQuant& q, int16_t* out, uint8_t* nbits,
+                      uint64_t* nonzero) {
   int32_t x[8][8], y[8][8];
   for (int n = 0; n < 8; ++n)  // pass 1 along rows: lanes are rows, so load transposed
     for (int r = 0; r < 8; ++r) x[n][r] = px[r * stride + n] - 128;
@@ -192,7 +193,9 @@ void fdct_quant_block(const uint8_t* px, int stride, const JpegQuant& q, int16_t
   for (int i = 0; i < 64; ++i) {
     const int32_t v = y[i / 8][i % 8], d = q.div[i];
     const int32_t a = ((v < 0 ? -v : v) + (d >> 1)) / d;
-    out[i] = static_cast<int16_t>(v < 0 ? -a : a);
+    const int sz = a ? 32 - __builtin_clz(static_cast<unsigned>(a)) : 0;
+    nbits[i] = static_cast<uint8_t>(sz);
+    out[i] = static_cast<int16_t>(i == 0 ? (v < 0 ? -a : a) : ((v < 0 ? ~a : a) & ((1 << sz) - 1)));
     nz |= static_cast<uint64_t>(a != 0) << i;
   }
   *nonzero = nz;
@@ -269,7 +272,7 @@ inline void fdct_pass_avx2(const __m256i (&x)[8], __m256i (&y)[8]) {
 
 // Blocks a and b (b may equal a); writes both.
 inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, const JpegQuant& q, int16_t* oa,
-                            int16_t* ob, uint64_t* nza, uint64_t* nzb) {
+                            int16_t* ob, uint8_t* nba, uint8_t* nbb, uint64_t* nza, uint64_t* nzb) {
   const __m256i c128 = _mm256_set1_epi16(128);
   __m256i x[8], y[8];
   for (int r = 0; r < 8; ++r) {
@@ -281,20 +284,38 @@ inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, co
   fdct_pass_avx2<1>(x, y);  // y[k] = horizontal frequency k of each row
   transpose8(y);           // y[r] = row r's frequencies: lanes are frequencies
   fdct_pass_avx2<2>(y, x);  // x[v] = natural-order row v of the coefficients
+  // Size categories by a de Bruijn multiply: with m = 2^n - 1 (|q| smeared right), (m + 1) * 0x09AF has
+  // a distinct top nibble for each n < 16, looked up by pshufb.
+  const __m256i debruijn = _mm256_set1_epi16(0x09AF), one = _mm256_set1_epi16(1), lowbyte = _mm256_set1_epi16(0xFF);
+  const __m256i nb_of = _mm256_setr_epi8(0, 1, 2, 5, 3, 9, 6, 11, 15, 4, 8, 10, 14, 7, 13, 12, 0, 1, 2, 5, 3, 9, 6, 11,
+                                         15, 4, 8, 10, 14, 7, 13, 12);
   uint32_t m[4];
+  __m256i nb_prev = _mm256_setzero_si256();
   for (int v = 0; v < 8; ++v) {
     const __m256i a = _mm256_add_epi16(_mm256_abs_epi16(x[v]),
                                        _mm256_load_si256(reinterpret_cast<const __m256i*>(q.half[v])));
     const __m256i t = _mm256_mulhi_epu16(a, _mm256_load_si256(reinterpret_cast<const __m256i*>(q.recip[v])));
     const __m256i qa = _mm256_mulhi_epu16(t, _mm256_load_si256(reinterpret_cast<const __m256i*>(q.scale[v])));
-    x[v] = _mm256_sign_epi16(qa, x[v]);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(oa + 8 * v), _mm256_castsi256_si128(x[v]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(ob + 8 * v), _mm256_extracti128_si256(x[v], 1));
+    __m256i sm = _mm256_or_si256(qa, _mm256_srli_epi16(qa, 1));
+    sm = _mm256_or_si256(sm, _mm256_srli_epi16(sm, 2));
+    sm = _mm256_or_si256(sm, _mm256_srli_epi16(sm, 4));
+    sm = _mm256_or_si256(sm, _mm256_srli_epi16(sm, 8));
+    // v - 1 for negative v, kept to n bits, is |v| ^ (2^n - 1)
+    __m256i bits = _mm256_xor_si256(qa, _mm256_and_si256(sm, _mm256_srai_epi16(x[v], 15)));
+    if (v == 0) bits = _mm256_blend_epi16(bits, _mm256_sign_epi16(qa, x[v]), 1);  // the DCs keep their value
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(oa + 8 * v), _mm256_castsi256_si128(bits));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ob + 8 * v), _mm256_extracti128_si256(bits, 1));
+    const __m256i idx = _mm256_srli_epi16(_mm256_mullo_epi16(_mm256_add_epi16(sm, one), debruijn), 12);
+    const __m256i nb = _mm256_and_si256(_mm256_shuffle_epi8(nb_of, idx), lowbyte);
     if (v & 1) {
-      // Saturating packs keep zero and nonzero apart: bytes [a row v-1, a row v | b row v-1, b row v].
-      const __m256i z = _mm256_cmpeq_epi8(_mm256_packs_epi16(x[v - 1], x[v]), _mm256_setzero_si256());
+      // bytes [a row v-1, a row v | b row v-1, b row v]; a category is 0 exactly for a zero coefficient
+      const __m256i nb8 = _mm256_packus_epi16(nb_prev, nb);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(nba + 8 * (v - 1)), _mm256_castsi256_si128(nb8));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(nbb + 8 * (v - 1)), _mm256_extracti128_si256(nb8, 1));
+      const __m256i z = _mm256_cmpeq_epi8(nb8, _mm256_setzero_si256());
       m[v / 2] = ~static_cast<uint32_t>(_mm256_movemask_epi8(z));
     }
+    nb_prev = nb;
   }
   uint64_t ma = 0, mb = 0;
   for (int i = 0; i < 4; ++i) {
@@ -306,20 +327,22 @@ inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, co
 }
 #endif
 
-void fdct_quant(const uint8_t* px, int stride, int nblocks, const JpegQuant& q, int16_t* out, uint64_t* nonzero) {
+void fdct_quant(const uint8_t* px, int stride, int nblocks, const JpegQuant& q, int16_t* out, uint8_t* nbits,
+                uint64_t* nonzero) {
   int b = 0;
 #if defined(__AVX2__)
   for (; b + 2 <= nblocks; b += 2)
-    fdct_quant_pair(px + 8 * b, px + 8 * (b + 1), stride, q, out + 64 * b, out + 64 * (b + 1), nonzero + b,
-                    nonzero + b + 1);
+    fdct_quant_pair(px + 8 * b, px + 8 * (b + 1), stride, q, out + 64 * b, out + 64 * (b + 1), nbits + 64 * b,
+                    nbits + 64 * (b + 1), nonzero + b, nonzero + b + 1);
   if (b < nblocks) {
     int16_t dummy[64];
+    uint8_t dnb[64];
     uint64_t dnz;
-    fdct_quant_pair(px + 8 * b, px + 8 * b, stride, q, out + 64 * b, dummy, nonzero + b, &dnz);
+    fdct_quant_pair(px + 8 * b, px + 8 * b, stride, q, out + 64 * b, dummy, nbits + 64 * b, dnb, nonzero + b, &dnz);
     ++b;
   }
 #endif
-  for (; b < nblocks; ++b) fdct_quant_block(px + 8 * b, stride, q, out + 64 * b, nonzero + b);
+  for (; b < nblocks; ++b) fdct_quant_block(px + 8 * b, stride, q, out + 64 * b, nbits + 64 * b, nonzero + b);
 }
 
 const codecs::JpegEncodeKernels kKernels = {&bgr_to_ycc, &down_h2v1, &down_h2v2, &fdct_quant};
