@@ -10,6 +10,9 @@
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
+// GCC 12's AVX-512 headers build "undefined" vectors from self-initialised locals (the unmasked
+// builtins ignore them) and -Wmaybe-uninitialized reports that inside the header.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "ops/codecs/jpeg_encode_kernels.h"
 #include "prims/registry.h"  // MNN_ISA_LEVEL
@@ -202,72 +205,117 @@ void fdct_quant_block(const uint8_t* px, int stride, const JpegQuant& q, int16_t
 }
 
 #if defined(__AVX2__)
-// 8x8 transpose of 16-bit elements within each 128-bit half (two blocks at once).
-inline void transpose8(__m256i (&r)[8]) {
-  __m256i t[8], u[8];
+// The DCT passes and the transpose are written once for 256-bit (two blocks) and 512-bit (four
+// blocks) vectors: every operation used works within 128-bit lanes, one block per lane.
+#define MNN_V256(name, op) \
+  inline __m256i name(__m256i a, __m256i b) { return _mm256_##op(a, b); }
+MNN_V256(add16, add_epi16)
+MNN_V256(sub16, sub_epi16)
+MNN_V256(add32, add_epi32)
+MNN_V256(madd, madd_epi16)
+MNN_V256(packs32, packs_epi32)
+MNN_V256(unpacklo16, unpacklo_epi16)
+MNN_V256(unpackhi16, unpackhi_epi16)
+MNN_V256(unpacklo32, unpacklo_epi32)
+MNN_V256(unpackhi32, unpackhi_epi32)
+MNN_V256(unpacklo64, unpacklo_epi64)
+MNN_V256(unpackhi64, unpackhi_epi64)
+#undef MNN_V256
+template <int k> inline __m256i slli16(__m256i a) { return _mm256_slli_epi16(a, k); }
+template <int k> inline __m256i srai16(__m256i a) { return _mm256_srai_epi16(a, k); }
+template <int k> inline __m256i srai32(__m256i a) { return _mm256_srai_epi32(a, k); }
+template <class V> V splat16(int v);
+template <class V> V splat32(int32_t v);
+template <> inline __m256i splat16<__m256i>(int v) { return _mm256_set1_epi16(static_cast<int16_t>(v)); }
+template <> inline __m256i splat32<__m256i>(int32_t v) { return _mm256_set1_epi32(v); }
+#if defined(__AVX512BW__)
+#define MNN_V512(name, op) \
+  inline __m512i name(__m512i a, __m512i b) { return _mm512_##op(a, b); }
+MNN_V512(add16, add_epi16)
+MNN_V512(sub16, sub_epi16)
+MNN_V512(add32, add_epi32)
+MNN_V512(madd, madd_epi16)
+MNN_V512(packs32, packs_epi32)
+MNN_V512(unpacklo16, unpacklo_epi16)
+MNN_V512(unpackhi16, unpackhi_epi16)
+MNN_V512(unpacklo32, unpacklo_epi32)
+MNN_V512(unpackhi32, unpackhi_epi32)
+MNN_V512(unpacklo64, unpacklo_epi64)
+MNN_V512(unpackhi64, unpackhi_epi64)
+#undef MNN_V512
+template <int k> inline __m512i slli16(__m512i a) { return _mm512_slli_epi16(a, k); }
+template <int k> inline __m512i srai16(__m512i a) { return _mm512_srai_epi16(a, k); }
+template <int k> inline __m512i srai32(__m512i a) { return _mm512_srai_epi32(a, k); }
+template <> inline __m512i splat16<__m512i>(int v) { return _mm512_set1_epi16(static_cast<int16_t>(v)); }
+template <> inline __m512i splat32<__m512i>(int32_t v) { return _mm512_set1_epi32(v); }
+#endif
+template <class V> inline V pair(int a, int b) {
+  return splat32<V>(static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint16_t>(a)) |
+                                         static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16));
+}
+
+// 8x8 transpose of 16-bit elements within each 128-bit lane.
+template <class V>
+inline void transpose8(V (&r)[8]) {
+  V t[8], u[8];
   for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm256_unpacklo_epi16(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm256_unpackhi_epi16(r[2 * i], r[2 * i + 1]);
+    t[2 * i] = unpacklo16(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = unpackhi16(r[2 * i], r[2 * i + 1]);
   }
   // t0: rows 0,1 cols 0-3; t1: rows 0,1 cols 4-7; t2, t3: rows 2,3 ...
   for (int h = 0; h < 2; ++h) {
     const int b = 4 * h;  // rows 0-3 or 4-7
-    u[b + 0] = _mm256_unpacklo_epi32(t[b + 0], t[b + 2]);  // cols 0,1
-    u[b + 1] = _mm256_unpackhi_epi32(t[b + 0], t[b + 2]);  // cols 2,3
-    u[b + 2] = _mm256_unpacklo_epi32(t[b + 1], t[b + 3]);  // cols 4,5
-    u[b + 3] = _mm256_unpackhi_epi32(t[b + 1], t[b + 3]);  // cols 6,7
+    u[b + 0] = unpacklo32(t[b + 0], t[b + 2]);  // cols 0,1
+    u[b + 1] = unpackhi32(t[b + 0], t[b + 2]);  // cols 2,3
+    u[b + 2] = unpacklo32(t[b + 1], t[b + 3]);  // cols 4,5
+    u[b + 3] = unpackhi32(t[b + 1], t[b + 3]);  // cols 6,7
   }
   for (int c = 0; c < 4; ++c) {
-    r[2 * c] = _mm256_unpacklo_epi64(u[c], u[c + 4]);
-    r[2 * c + 1] = _mm256_unpackhi_epi64(u[c], u[c + 4]);
+    r[2 * c] = unpacklo64(u[c], u[c + 4]);
+    r[2 * c + 1] = unpackhi64(u[c], u[c + 4]);
   }
 }
 
-// One 1-D pass on 16 lanes of int16 (x[n] = sample n). Every intermediate fits int16 (inputs are
+// One 1-D pass on 16-bit lanes (x[n] = sample n). Every intermediate fits int16 (inputs are
 // pixels - 128, or pass-1 outputs below 2^13; the pass-2 DC/k=4 sums reach +-32640 at most), so the
 // 16-bit butterflies are exact, and each rotated output is one 32-bit sum of products by pmaddwd.
-template <int kPass>
-inline void fdct_pass_avx2(const __m256i (&x)[8], __m256i (&y)[8]) {
+template <int kPass, class V>
+inline void fdct_pass(const V (&x)[8], V (&y)[8]) {
   constexpr int sh = kPass == 1 ? kConstBits - kPass1Bits : kConstBits + kPass1Bits;
-  const __m256i round = _mm256_set1_epi32(1 << (sh - 1));
-  const __m256i tmp0 = _mm256_add_epi16(x[0], x[7]), tmp7 = _mm256_sub_epi16(x[0], x[7]);
-  const __m256i tmp1 = _mm256_add_epi16(x[1], x[6]), tmp6 = _mm256_sub_epi16(x[1], x[6]);
-  const __m256i tmp2 = _mm256_add_epi16(x[2], x[5]), tmp5 = _mm256_sub_epi16(x[2], x[5]);
-  const __m256i tmp3 = _mm256_add_epi16(x[3], x[4]), tmp4 = _mm256_sub_epi16(x[3], x[4]);
-  const __m256i tmp10 = _mm256_add_epi16(tmp0, tmp3), tmp13 = _mm256_sub_epi16(tmp0, tmp3);
-  const __m256i tmp11 = _mm256_add_epi16(tmp1, tmp2), tmp12 = _mm256_sub_epi16(tmp1, tmp2);
+  const V round = splat32<V>(1 << (sh - 1));
+  const V tmp0 = add16(x[0], x[7]), tmp7 = sub16(x[0], x[7]);
+  const V tmp1 = add16(x[1], x[6]), tmp6 = sub16(x[1], x[6]);
+  const V tmp2 = add16(x[2], x[5]), tmp5 = sub16(x[2], x[5]);
+  const V tmp3 = add16(x[3], x[4]), tmp4 = sub16(x[3], x[4]);
+  const V tmp10 = add16(tmp0, tmp3), tmp13 = sub16(tmp0, tmp3);
+  const V tmp11 = add16(tmp1, tmp2), tmp12 = sub16(tmp1, tmp2);
   if (kPass == 1) {
-    y[0] = _mm256_slli_epi16(_mm256_add_epi16(tmp10, tmp11), kPass1Bits);
-    y[4] = _mm256_slli_epi16(_mm256_sub_epi16(tmp10, tmp11), kPass1Bits);
+    y[0] = slli16<kPass1Bits>(add16(tmp10, tmp11));
+    y[4] = slli16<kPass1Bits>(sub16(tmp10, tmp11));
   } else {
-    const __m256i r2 = _mm256_set1_epi16(1 << (kPass1Bits - 1));
-    y[0] = _mm256_srai_epi16(_mm256_add_epi16(_mm256_add_epi16(tmp10, tmp11), r2), kPass1Bits);
-    y[4] = _mm256_srai_epi16(_mm256_add_epi16(_mm256_sub_epi16(tmp10, tmp11), r2), kPass1Bits);
+    const V r2 = splat16<V>(1 << (kPass1Bits - 1));
+    y[0] = srai16<kPass1Bits>(add16(add16(tmp10, tmp11), r2));
+    y[4] = srai16<kPass1Bits>(add16(sub16(tmp10, tmp11), r2));
   }
-  // rot(p_lo, p_hi, c): (sum of products of the pairs in p by c + round) >> sh, packed to 16 bits.
-  auto out2 = [&](__m256i plo, __m256i phi, __m256i c) {
-    const __m256i lo = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(plo, c), round), sh);
-    const __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(phi, c), round), sh);
-    return _mm256_packs_epi32(lo, hi);
+  // (sum of products of the pairs by c + round) >> sh, packed to 16 bits
+  auto out2 = [&](V plo, V phi, V c) {
+    return packs32(srai32<sh>(add32(madd(plo, c), round)), srai32<sh>(add32(madd(phi, c), round)));
   };
-  const __m256i e_lo = _mm256_unpacklo_epi16(tmp12, tmp13), e_hi = _mm256_unpackhi_epi16(tmp12, tmp13);
-  y[2] = out2(e_lo, e_hi, pair16(F0_541, F0_541 + F0_765));
-  y[6] = out2(e_lo, e_hi, pair16(F0_541 - F1_847, F0_541));
+  const V e_lo = unpacklo16(tmp12, tmp13), e_hi = unpackhi16(tmp12, tmp13);
+  y[2] = out2(e_lo, e_hi, pair<V>(F0_541, F0_541 + F0_765));
+  y[6] = out2(e_lo, e_hi, pair<V>(F0_541 - F1_847, F0_541));
   // Odd part: with z5 = (tmp4 + tmp5 + tmp6 + tmp7) * F1_175 folded in, each output is
   // tmp4 * c4 + tmp5 * c5 + tmp6 * c6 + tmp7 * c7.
-  const __m256i a_lo = _mm256_unpacklo_epi16(tmp4, tmp5), a_hi = _mm256_unpackhi_epi16(tmp4, tmp5);
-  const __m256i b_lo = _mm256_unpacklo_epi16(tmp6, tmp7), b_hi = _mm256_unpackhi_epi16(tmp6, tmp7);
-  auto out4 = [&](__m256i c45, __m256i c67) {
-    const __m256i lo = _mm256_srai_epi32(
-        _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a_lo, c45), _mm256_madd_epi16(b_lo, c67)), round), sh);
-    const __m256i hi = _mm256_srai_epi32(
-        _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a_hi, c45), _mm256_madd_epi16(b_hi, c67)), round), sh);
-    return _mm256_packs_epi32(lo, hi);
+  const V a_lo = unpacklo16(tmp4, tmp5), a_hi = unpackhi16(tmp4, tmp5);
+  const V b_lo = unpacklo16(tmp6, tmp7), b_hi = unpackhi16(tmp6, tmp7);
+  auto out4 = [&](V c45, V c67) {
+    return packs32(srai32<sh>(add32(add32(madd(a_lo, c45), madd(b_lo, c67)), round)),
+                   srai32<sh>(add32(add32(madd(a_hi, c45), madd(b_hi, c67)), round)));
   };
-  y[7] = out4(pair16(F0_298 - F0_899 - F1_961 + F1_175, F1_175), pair16(F1_175 - F1_961, F1_175 - F0_899));
-  y[5] = out4(pair16(F1_175, F2_053 - F2_562 - F0_390 + F1_175), pair16(F1_175 - F2_562, F1_175 - F0_390));
-  y[3] = out4(pair16(F1_175 - F1_961, F1_175 - F2_562), pair16(F3_072 - F2_562 - F1_961 + F1_175, F1_175));
-  y[1] = out4(pair16(F1_175 - F0_899, F1_175 - F0_390), pair16(F1_175, F1_501 - F0_899 - F0_390 + F1_175));
+  y[7] = out4(pair<V>(F0_298 - F0_899 - F1_961 + F1_175, F1_175), pair<V>(F1_175 - F1_961, F1_175 - F0_899));
+  y[5] = out4(pair<V>(F1_175, F2_053 - F2_562 - F0_390 + F1_175), pair<V>(F1_175 - F2_562, F1_175 - F0_390));
+  y[3] = out4(pair<V>(F1_175 - F1_961, F1_175 - F2_562), pair<V>(F3_072 - F2_562 - F1_961 + F1_175, F1_175));
+  y[1] = out4(pair<V>(F1_175 - F0_899, F1_175 - F0_390), pair<V>(F1_175, F1_501 - F0_899 - F0_390 + F1_175));
 }
 
 // Blocks a and b (b may equal a); writes both.
@@ -280,10 +328,10 @@ inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, co
                                          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(pb + r * stride)));
     x[r] = _mm256_sub_epi16(_mm256_cvtepu8_epi16(v), c128);  // [a row r | b row r]
   }
-  transpose8(x);           // x[n] = column n of both blocks: lanes are rows
-  fdct_pass_avx2<1>(x, y);  // y[k] = horizontal frequency k of each row
-  transpose8(y);           // y[r] = row r's frequencies: lanes are frequencies
-  fdct_pass_avx2<2>(y, x);  // x[v] = natural-order row v of the coefficients
+  transpose8(x);      // x[n] = column n of both blocks: lanes are rows
+  fdct_pass<1>(x, y);  // y[k] = horizontal frequency k of each row
+  transpose8(y);      // y[r] = row r's frequencies: lanes are frequencies
+  fdct_pass<2>(y, x);  // x[v] = natural-order row v of the coefficients
   // Size categories by a de Bruijn multiply: with m = 2^n - 1 (|q| smeared right), (m + 1) * 0x09AF has
   // a distinct top nibble for each n < 16, looked up by pshufb.
   const __m256i debruijn = _mm256_set1_epi16(0x09AF), one = _mm256_set1_epi16(1), lowbyte = _mm256_set1_epi16(0xFF);
@@ -327,9 +375,72 @@ inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, co
 }
 #endif
 
+#if defined(__AVX512BW__)
+// Four consecutive blocks (px + 8j) at once, one per 128-bit lane; the same steps as fdct_quant_pair.
+inline void fdct_quant_quad(const uint8_t* px, int stride, const JpegQuant& q, int16_t* out, uint8_t* nbits,
+                            uint64_t* nonzero) {
+  const __m512i c128 = _mm512_set1_epi16(128);
+  __m512i x[8], y[8];
+  for (int r = 0; r < 8; ++r)  // [block 0 row r | block 1 row r | block 2 | block 3]
+    x[r] = _mm512_sub_epi16(
+        _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(px + static_cast<size_t>(r) * stride))),
+        c128);
+  transpose8(x);
+  fdct_pass<1>(x, y);
+  transpose8(y);
+  fdct_pass<2>(y, x);
+  const __m512i debruijn = _mm512_set1_epi16(0x09AF), one = _mm512_set1_epi16(1), lowbyte = _mm512_set1_epi16(0xFF);
+  const __m512i nb_of = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 5, 3, 9, 6, 11, 15, 4, 8, 10, 14, 7, 13, 12));
+  uint64_t m[4];
+  __m512i nb_prev = _mm512_setzero_si512();
+  for (int v = 0; v < 8; ++v) {
+    auto row = [&](const uint16_t (&t)[8][16]) {
+      return _mm512_broadcast_i64x4(_mm256_load_si256(reinterpret_cast<const __m256i*>(t[v])));
+    };
+    const __m512i a = _mm512_add_epi16(_mm512_abs_epi16(x[v]), row(q.half));
+    const __m512i qa = _mm512_mulhi_epu16(_mm512_mulhi_epu16(a, row(q.recip)), row(q.scale));
+    __m512i sm = _mm512_or_si512(qa, _mm512_srli_epi16(qa, 1));
+    sm = _mm512_or_si512(sm, _mm512_srli_epi16(sm, 2));
+    sm = _mm512_or_si512(sm, _mm512_srli_epi16(sm, 4));
+    sm = _mm512_or_si512(sm, _mm512_srli_epi16(sm, 8));
+    const __m512i neg = _mm512_srai_epi16(x[v], 15);
+    __m512i bits = _mm512_xor_si512(qa, _mm512_and_si512(sm, neg));
+    if (v == 0)  // the DCs (word 0 of each lane) keep their signed value
+      bits = _mm512_mask_blend_epi16(0x01010101u, bits, _mm512_sub_epi16(_mm512_xor_si512(qa, neg), neg));
+    for (int j = 0; j < 4; ++j) {
+      const __m128i l = j == 0 ? _mm512_castsi512_si128(bits)
+                               : (j == 1 ? _mm512_extracti32x4_epi32(bits, 1)
+                                         : (j == 2 ? _mm512_extracti32x4_epi32(bits, 2) : _mm512_extracti32x4_epi32(bits, 3)));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 64 * j + 8 * v), l);
+    }
+    const __m512i idx = _mm512_srli_epi16(_mm512_mullo_epi16(_mm512_add_epi16(sm, one), debruijn), 12);
+    const __m512i nb = _mm512_and_si512(_mm512_shuffle_epi8(nb_of, idx), lowbyte);
+    if (v & 1) {
+      const __m512i nb8 = _mm512_packus_epi16(nb_prev, nb);  // lane j: block j's rows v-1, v
+      for (int j = 0; j < 4; ++j) {
+        const __m128i l = j == 0 ? _mm512_castsi512_si128(nb8)
+                                 : (j == 1 ? _mm512_extracti32x4_epi32(nb8, 1)
+                                           : (j == 2 ? _mm512_extracti32x4_epi32(nb8, 2) : _mm512_extracti32x4_epi32(nb8, 3)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(nbits + 64 * j + 8 * (v - 1)), l);
+      }
+      m[v / 2] = _mm512_test_epi8_mask(nb8, nb8);
+    }
+    nb_prev = nb;
+  }
+  for (int j = 0; j < 4; ++j) {
+    uint64_t mj = 0;
+    for (int i = 0; i < 4; ++i) mj |= ((m[i] >> (16 * j)) & 0xFFFF) << (16 * i);
+    nonzero[j] = mj;
+  }
+}
+#endif
+
 void fdct_quant(const uint8_t* px, int stride, int nblocks, const JpegQuant& q, int16_t* out, uint8_t* nbits,
                 uint64_t* nonzero) {
   int b = 0;
+#if defined(__AVX512BW__)
+  for (; b + 4 <= nblocks; b += 4) fdct_quant_quad(px + 8 * b, stride, q, out + 64 * b, nbits + 64 * b, nonzero + b);
+#endif
 #if defined(__AVX2__)
   for (; b + 2 <= nblocks; b += 2)
     fdct_quant_pair(px + 8 * b, px + 8 * (b + 1), stride, q, out + 64 * b, out + 64 * (b + 1), nbits + 64 * b,
