@@ -45,6 +45,19 @@ inline __m256i pair16(int a, int b) {
                                                 static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16));
 }
 
+// pshufb masks gathering channel c of 16 BGR pixels from input block k (16 bytes) of 48.
+struct BgrMasks {
+  alignas(16) int8_t m[3][3][16];  // [channel][input block][byte]
+  BgrMasks() {
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k < 3; ++k)
+        for (int t = 0; t < 16; ++t) {
+          const int j = 3 * t + c - 16 * k;  // byte of block k holding channel c of pixel t
+          m[c][k][t] = j >= 0 && j < 16 ? static_cast<int8_t>(j) : -128;
+        }
+  }
+};
+
 // 16 BGR pixels a step. With rg = (r, g) and b1 = (b, -1) pairs:
 //   Y  = (19595 r - 27066 g + 7471 b + 32768) >> 16 + g        (38470 = 65536 - 27066)
 //   Cb = (-11059 r - 21709 g - 32768 b + 32767) >> 16 + b + 128  (32768 b = 65536 b - 32768 b)
@@ -52,18 +65,7 @@ inline __m256i pair16(int a, int b) {
 // each bracket one pmaddwd per pair (no overflow: the inputs are 0..255), and each equal to libjpeg's
 // sum minus a multiple of 65536 that the shift turns into the exact g, b + 128 or r + 128.
 int bgr_to_ycc_avx2(const uint8_t* p, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
-  struct Masks {
-    alignas(16) int8_t m[3][3][16];  // [channel][input block][byte]
-    Masks() {
-      for (int c = 0; c < 3; ++c)
-        for (int k = 0; k < 3; ++k)
-          for (int t = 0; t < 16; ++t) {
-            const int j = 3 * t + c - 16 * k;  // byte of block k holding channel c of pixel t
-            m[c][k][t] = j >= 0 && j < 16 ? static_cast<int8_t>(j) : -128;
-          }
-    }
-  };
-  static const Masks masks;
+  static const BgrMasks masks;
   const __m256i ky = pair16(19595, -27066), kyb = pair16(7471, -32768);
   const __m256i kcb = pair16(-11059, -21709), kcbb = pair16(-32768, -32767);
   const __m256i kcr = pair16(-32768, -27439), kcrb = pair16(-5329, -32767);
@@ -103,10 +105,65 @@ int bgr_to_ycc_avx2(const uint8_t* p, int n, uint8_t* yo, uint8_t* cbo, uint8_t*
 }
 #endif
 
+#if defined(__AVX512BW__)
+// The same sums on 32 pixels a step: each 48-byte half deinterleaved in its own 128-bit lane pair.
+int bgr_to_ycc_avx512(const uint8_t* p, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
+  static const BgrMasks masks;
+  auto pair512 = [](int a, int b) {
+    return _mm512_set1_epi32(static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint16_t>(a)) |
+                                                  static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16));
+  };
+  const __m512i ky = pair512(19595, -27066), kyb = pair512(7471, -32768);
+  const __m512i kcb = pair512(-11059, -21709), kcbb = pair512(-32768, -32767);
+  const __m512i kcr = pair512(-32768, -27439), kcrb = pair512(-5329, -32767);
+  const __m512i minus1 = _mm512_set1_epi16(-1), c128 = _mm512_set1_epi16(128);
+  const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+  __m256i mk[3][3];
+  for (int c = 0; c < 3; ++c)
+    for (int k = 0; k < 3; ++k)
+      mk[c][k] = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[c][k])));
+  int i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const uint8_t* s = p + 3 * i;
+    __m256i a[3];
+    for (int k = 0; k < 3; ++k)
+      a[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16 * k))),
+                                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 48 + 16 * k)), 1);
+    __m512i ch[3];
+    for (int c = 0; c < 3; ++c)
+      ch[c] = _mm512_cvtepu8_epi16(_mm256_or_si256(
+          _mm256_or_si256(_mm256_shuffle_epi8(a[0], mk[c][0]), _mm256_shuffle_epi8(a[1], mk[c][1])),
+          _mm256_shuffle_epi8(a[2], mk[c][2])));
+    const __m512i B = ch[0], G = ch[1], R = ch[2];
+    const __m512i rg_lo = _mm512_unpacklo_epi16(R, G), rg_hi = _mm512_unpackhi_epi16(R, G);
+    const __m512i b_lo = _mm512_unpacklo_epi16(B, minus1), b_hi = _mm512_unpackhi_epi16(B, minus1);
+    auto out = [&](__m512i k, __m512i kb) {
+      const __m512i lo = _mm512_srai_epi32(_mm512_add_epi32(_mm512_madd_epi16(rg_lo, k), _mm512_madd_epi16(b_lo, kb)), 16);
+      const __m512i hi = _mm512_srai_epi32(_mm512_add_epi32(_mm512_madd_epi16(rg_hi, k), _mm512_madd_epi16(b_hi, kb)), 16);
+      return _mm512_packs_epi32(lo, hi);
+    };
+    const __m512i Y = _mm512_add_epi16(out(ky, kyb), G);
+    const __m512i Cb = _mm512_add_epi16(out(kcb, kcbb), _mm512_add_epi16(B, c128));
+    const __m512i Cr = _mm512_add_epi16(out(kcr, kcrb), _mm512_add_epi16(R, c128));
+    const __m512i ycb = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(Y, Cb));  // [Y0..31 | Cb0..31]
+    const __m512i crr = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(Cr, Cr));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(yo + i), _mm512_castsi512_si256(ycb));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(cbo + i), _mm512_extracti64x4_epi64(ycb, 1));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(cro + i), _mm512_castsi512_si256(crr));
+  }
+  return i;
+}
+#endif
+
 void bgr_to_ycc(const uint8_t* p, int ps, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
   int i = 0;
 #if defined(__AVX2__)
-  if (ps == 3) i = bgr_to_ycc_avx2(p, n, yo, cbo, cro);
+  if (ps == 3) {
+#if defined(__AVX512BW__)
+    i = bgr_to_ycc_avx512(p, n, yo, cbo, cro);
+#endif
+    i += bgr_to_ycc_avx2(p + 3 * i, n - i, yo + i, cbo + i, cro + i);
+  }
 #endif
   if (ps == 3) bgr_to_ycc_n<3>(p + 3 * i, n - i, yo + i, cbo + i, cro + i);
   else bgr_to_ycc_n<4>(p, n, yo, cbo, cro);
