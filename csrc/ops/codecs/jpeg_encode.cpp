@@ -79,28 +79,6 @@ struct HuffCodes {
   }
 };
 
-// The fdct kernel reports nonzero coefficients as a natural-order bit mask; the entropy coder walks
-// them in zigzag order. by_row[r][b] is the zigzag mask of natural row r's byte b: 8 lookups a block.
-struct ZigzagMasks {
-  uint64_t by_row[8][256];
-  ZigzagMasks() {
-    int zz_of[64];
-    for (int k = 0; k < 64; ++k) zz_of[kZigzag[k]] = k;
-    for (int r = 0; r < 8; ++r)
-      for (int b = 0; b < 256; ++b) {
-        uint64_t m = 0;
-        for (int j = 0; j < 8; ++j)
-          if (b >> j & 1) m |= uint64_t(1) << zz_of[8 * r + j];
-        by_row[r][b] = m;
-      }
-  }
-  uint64_t operator()(uint64_t nat) const {
-    uint64_t m = 0;
-    for (int r = 0; r < 8; ++r) m |= by_row[r][(nat >> (8 * r)) & 255];
-    return m;
-  }
-};
-
 // MSB-first bits with JPEG's byte stuffing, eight bytes at a time. acc's low (64 - free) bits are
 // pending; bits above them are already written (or zero) and shift out before the next word is cut.
 // The caller guarantees room (kMaxBlockBytes per block) at p.
@@ -153,19 +131,19 @@ constexpr size_t kMaxBlockBytes = 512;
 struct Tables {
   HuffCodes dc[2] = {HuffCodes(kDcLumaBits, kDcVals), HuffCodes(kDcChromaBits, kDcVals)};
   HuffCodes ac[2] = {HuffCodes(kAcLumaBits, kAcLumaVals), HuffCodes(kAcChromaBits, kAcChromaVals)};
-  ZigzagMasks zz;
 };
 
-// c and nb as fdct_quant writes them: the DC, then per AC coefficient its appended bits and their count.
+// c and nb as fdct_quant writes them (zigzag order): the DC, then per AC coefficient its appended bits
+// and their count.
 inline void encode_block(BitSink& bs, const int16_t* c, const uint8_t* nb, uint64_t nonzero, int& pred,
-                         const HuffCodes& hd, const HuffCodes& ha, const ZigzagMasks& zz) {
+                         const HuffCodes& hd, const HuffCodes& ha) {
   const int diff = c[0] - pred;
   pred = c[0];
   const unsigned ad = static_cast<unsigned>(diff < 0 ? -diff : diff);
   const int s = ad ? 32 - __builtin_clz(ad) : 0;
   const uint32_t dbits = static_cast<uint32_t>(diff + (diff >> 31)) & ((1u << s) - 1);  // v - 1 if negative
   bs.put(uint64_t(hd.code[s]) << s | dbits, hd.len[s] + s);
-  uint64_t nz = zz(nonzero) & ~uint64_t(1);
+  uint64_t nz = nonzero & ~uint64_t(1);
   int last = 0;
   while (nz) {
     const int k = __builtin_ctzll(nz);
@@ -173,9 +151,9 @@ inline void encode_block(BitSink& bs, const int16_t* c, const uint8_t* nb, uint6
     int run = k - last - 1;
     last = k;
     for (; run > 15; run -= 16) bs.put(ha.code[0xF0], ha.len[0xF0]);
-    const int i = kZigzag[k], sz = nb[i];
+    const int sz = nb[k];
     const int sym = (run << 4) | sz;
-    bs.put(uint64_t(ha.code[sym]) << sz | static_cast<uint16_t>(c[i]), ha.len[sym] + sz);
+    bs.put(uint64_t(ha.code[sym]) << sz | static_cast<uint16_t>(c[k]), ha.len[sym] + sz);
   }
   if (last != 63) bs.put(ha.code[0], ha.len[0]);
 }
@@ -336,11 +314,11 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
       for (int j = 0; j < vs; ++j)
         for (int i = 0; i < hs; ++i) {
           const size_t b = static_cast<size_t>(j) * ybw + x * hs + i;
-          encode_block(s, coefs + 64 * b, nbits + 64 * b, nonzero[b], pr[0], tab.dc[0], tab.ac[0], tab.zz);
+          encode_block(s, coefs + 64 * b, nbits + 64 * b, nonzero[b], pr[0], tab.dc[0], tab.ac[0]);
         }
       for (int ci = 1; ci < nc; ++ci) {
         const size_t b = static_cast<size_t>(ybw) * vs + static_cast<size_t>(ci - 1) * mx + x;
-        encode_block(s, coefs + 64 * b, nbits + 64 * b, nonzero[b], pr[ci], tab.dc[1], tab.ac[1], tab.zz);
+        encode_block(s, coefs + 64 * b, nbits + 64 * b, nonzero[b], pr[ci], tab.dc[1], tab.ac[1]);
       }
     }
     bs = s;

@@ -25,10 +25,10 @@ struct JpegEncodeKernels {
   void (*down_h2v1)(const uint8_t* r0, int dw, uint8_t* out);
   void (*down_h2v2)(const uint8_t* r0, const uint8_t* r1, int dw, uint8_t* out);
   // Accurate integer forward DCT and rounding quantization of nblocks 8x8 blocks side by side
-  // (px + 8 * b, rows stride bytes apart), in natural order, 64 per block, in the form the entropy coder
-  // appends: out[0] the quantized DC; for i >= 1 out[i] the low nbits[i] bits JPEG writes after the
-  // coefficient's symbol (v, or v - 1 when negative) and nbits[i] its size category (0 for a zero).
-  // nonzero[b] bit i is set iff coefficient i is nonzero.
+  // (px + 8 * b, rows stride bytes apart), 64 values per block in zigzag order, in the form the entropy
+  // coder appends: out[0] the quantized DC; for k >= 1 out[k] the low nbits[k] bits JPEG writes after the
+  // coefficient's symbol (v, or v - 1 when negative) and nbits[k] its size category (0 for a zero).
+  // nonzero[b] bit k is set iff zigzag coefficient k is nonzero.
   void (*fdct_quant)(const uint8_t* px, int stride, int nblocks, const JpegQuant& q, int16_t* out, uint8_t* nbits,
                      uint64_t* nonzero);
 };

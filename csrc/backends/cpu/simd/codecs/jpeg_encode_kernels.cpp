@@ -434,8 +434,7 @@ inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, co
 
 #if defined(__AVX512BW__)
 // Four consecutive blocks (px + 8j) at once, one per 128-bit lane; the same steps as fdct_quant_pair.
-inline void fdct_quant_quad(const uint8_t* px, int stride, const JpegQuant& q, int16_t* out, uint8_t* nbits,
-                            uint64_t* nonzero) {
+inline void fdct_quant_quad(const uint8_t* px, int stride, const JpegQuant& q, int16_t* out, uint8_t* nbits) {
   const __m512i c128 = _mm512_set1_epi16(128);
   __m512i x[8], y[8];
   for (int r = 0; r < 8; ++r)  // [block 0 row r | block 1 row r | block 2 | block 3]
@@ -448,7 +447,6 @@ inline void fdct_quant_quad(const uint8_t* px, int stride, const JpegQuant& q, i
   fdct_pass<2>(y, x);
   const __m512i debruijn = _mm512_set1_epi16(0x09AF), one = _mm512_set1_epi16(1), lowbyte = _mm512_set1_epi16(0xFF);
   const __m512i nb_of = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 5, 3, 9, 6, 11, 15, 4, 8, 10, 14, 7, 13, 12));
-  uint64_t m[4];
   __m512i nb_prev = _mm512_setzero_si512();
   for (int v = 0; v < 8; ++v) {
     auto row = [&](const uint16_t (&t)[8][16]) {
@@ -480,15 +478,55 @@ inline void fdct_quant_quad(const uint8_t* px, int stride, const JpegQuant& q, i
                                            : (j == 2 ? _mm512_extracti32x4_epi32(nb8, 2) : _mm512_extracti32x4_epi32(nb8, 3)));
         _mm_storeu_si128(reinterpret_cast<__m128i*>(nbits + 64 * j + 8 * (v - 1)), l);
       }
-      m[v / 2] = _mm512_test_epi8_mask(nb8, nb8);
     }
     nb_prev = nb;
   }
-  for (int j = 0; j < 4; ++j) {
-    uint64_t mj = 0;
-    for (int i = 0; i < 4; ++i) mj |= ((m[i] >> (16 * j)) & 0xFFFF) << (16 * i);
-    nonzero[j] = mj;
+}
+#endif
+
+const int kZigzag[64] = {0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+                         41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+                         30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
+
+// One block's natural-order c and nb into zigzag order, and its zigzag nonzero mask.
+void to_zigzag(int16_t* c, uint8_t* nb, uint64_t* nonzero) {
+  int16_t tc[64];
+  uint8_t tn[64];
+  std::memcpy(tc, c, sizeof tc);
+  std::memcpy(tn, nb, sizeof tn);
+  uint64_t m = 0;
+  for (int k = 0; k < 64; ++k) {
+    c[k] = tc[kZigzag[k]];
+    nb[k] = tn[kZigzag[k]];
+    m |= static_cast<uint64_t>(nb[k] != 0) << k;
   }
+  *nonzero = m | (c[0] != 0);
+}
+
+#if defined(__AVX512BW__)
+// The same with two vpermt2w per array (categories widened to 16 bits for it and narrowed back).
+inline void to_zigzag_avx512(int16_t* c, uint8_t* nb, uint64_t* nonzero) {
+  struct Index {
+    alignas(64) uint16_t lo[32], hi[32];
+    Index() {
+      for (int k = 0; k < 32; ++k) {
+        lo[k] = static_cast<uint16_t>(kZigzag[k]);
+        hi[k] = static_cast<uint16_t>(kZigzag[32 + k]);
+      }
+    }
+  };
+  static const Index ix;
+  const __m512i lo = _mm512_load_si512(ix.lo), hi = _mm512_load_si512(ix.hi);
+  const __m512i c0 = _mm512_loadu_si512(c), c1 = _mm512_loadu_si512(c + 32);
+  _mm512_storeu_si512(c, _mm512_permutex2var_epi16(c0, lo, c1));
+  _mm512_storeu_si512(c + 32, _mm512_permutex2var_epi16(c0, hi, c1));
+  const __m512i n0 = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(nb)));
+  const __m512i n1 = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(nb + 32)));
+  const __m512i z0 = _mm512_permutex2var_epi16(n0, lo, n1), z1 = _mm512_permutex2var_epi16(n0, hi, n1);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(nb), _mm512_cvtepi16_epi8(z0));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(nb + 32), _mm512_cvtepi16_epi8(z1));
+  *nonzero = static_cast<uint64_t>(_mm512_test_epi16_mask(z0, z0)) |
+             static_cast<uint64_t>(_mm512_test_epi16_mask(z1, z1)) << 32 | (c[0] != 0);
 }
 #endif
 
@@ -496,7 +534,10 @@ void fdct_quant(const uint8_t* px, int stride, int nblocks, const JpegQuant& q, 
                 uint64_t* nonzero) {
   int b = 0;
 #if defined(__AVX512BW__)
-  for (; b + 4 <= nblocks; b += 4) fdct_quant_quad(px + 8 * b, stride, q, out + 64 * b, nbits + 64 * b, nonzero + b);
+  for (; b + 4 <= nblocks; b += 4) {
+    fdct_quant_quad(px + 8 * b, stride, q, out + 64 * b, nbits + 64 * b);
+    for (int j = b; j < b + 4; ++j) to_zigzag_avx512(out + 64 * j, nbits + 64 * j, nonzero + j);
+  }
 #endif
 #if defined(__AVX2__)
   for (; b + 2 <= nblocks; b += 2)
@@ -511,6 +552,11 @@ void fdct_quant(const uint8_t* px, int stride, int nblocks, const JpegQuant& q, 
   }
 #endif
   for (; b < nblocks; ++b) fdct_quant_block(px + 8 * b, stride, q, out + 64 * b, nbits + 64 * b, nonzero + b);
+#if defined(__AVX512BW__)
+  for (b = nblocks & ~3; b < nblocks; ++b) to_zigzag(out + 64 * b, nbits + 64 * b, nonzero + b);
+#else
+  for (b = 0; b < nblocks; ++b) to_zigzag(out + 64 * b, nbits + 64 * b, nonzero + b);
+#endif
 }
 
 const codecs::JpegEncodeKernels kKernels = {&bgr_to_ycc, &down_h2v1, &down_h2v2, &fdct_quant};
