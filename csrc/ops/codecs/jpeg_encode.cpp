@@ -63,16 +63,17 @@ void put_marker(std::vector<uint8_t>& o, int m, int len) {
 
 // Code and length per symbol of one Annex K table.
 struct HuffCodes {
-  uint32_t code[256];
-  uint8_t len[256];
+  // For symbol s (DC: a size; AC: run << 4 | size, the size being s & 15) the code already shifted
+  // past the s & 15 value bits that follow it, with the total length in the high word: one load and
+  // one OR per coefficient.
+  uint64_t e[256];
   HuffCodes(const uint8_t* bits, const uint8_t* vals) {
-    std::memset(code, 0, sizeof code);
-    std::memset(len, 0, sizeof len);
+    std::memset(e, 0, sizeof e);
     int c = 0, k = 0;
     for (int l = 1; l <= 16; ++l) {
       for (int i = 0; i < bits[l - 1]; ++i, ++k, ++c) {
-        code[vals[k]] = static_cast<uint32_t>(c);
-        len[vals[k]] = static_cast<uint8_t>(l);
+        const int sym = vals[k], sz = sym & 15;
+        e[sym] = static_cast<uint64_t>(c) << sz | static_cast<uint64_t>(l + sz) << 32;
       }
       c <<= 1;
     }
@@ -142,7 +143,8 @@ inline void encode_block(BitSink& bs, const int16_t* c, const uint8_t* nb, uint6
   const unsigned ad = static_cast<unsigned>(diff < 0 ? -diff : diff);
   const int s = ad ? 32 - __builtin_clz(ad) : 0;
   const uint32_t dbits = static_cast<uint32_t>(diff + (diff >> 31)) & ((1u << s) - 1);  // v - 1 if negative
-  bs.put(uint64_t(hd.code[s]) << s | dbits, hd.len[s] + s);
+  const uint64_t hdc = hd.e[s];
+  bs.put(static_cast<uint32_t>(hdc) | dbits, static_cast<int>(hdc >> 32));
   uint64_t nz = nonzero & ~uint64_t(1);
   int last = 0;
   while (nz) {
@@ -150,12 +152,11 @@ inline void encode_block(BitSink& bs, const int16_t* c, const uint8_t* nb, uint6
     nz &= nz - 1;
     int run = k - last - 1;
     last = k;
-    for (; run > 15; run -= 16) bs.put(ha.code[0xF0], ha.len[0xF0]);
-    const int sz = nb[k];
-    const int sym = (run << 4) | sz;
-    bs.put(uint64_t(ha.code[sym]) << sz | static_cast<uint16_t>(c[k]), ha.len[sym] + sz);
+    for (; run > 15; run -= 16) bs.put(static_cast<uint32_t>(ha.e[0xF0]), static_cast<int>(ha.e[0xF0] >> 32));
+    const uint64_t h = ha.e[(run << 4) | nb[k]];
+    bs.put(static_cast<uint32_t>(h) | static_cast<uint16_t>(c[k]), static_cast<int>(h >> 32));
   }
-  if (last != 63) bs.put(ha.code[0], ha.len[0]);
+  if (last != 63) bs.put(static_cast<uint32_t>(ha.e[0]), static_cast<int>(ha.e[0] >> 32));
 }
 
 struct FreeDeleter {
