@@ -353,6 +353,7 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
     }
   }
   bs.flush();
+  o.reserve(o.size() + static_cast<size_t>(bs.p - buf.get()) + 2);  // exact: no regrowth for the EOI
   o.insert(o.end(), buf.get(), bs.p);
   o.push_back(0xFF);
   o.push_back(0xD9);
