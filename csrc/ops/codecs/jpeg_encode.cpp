@@ -1,6 +1,10 @@
 // Baseline JPEG encoder: JFIF, the example tables of the standard's Annex K scaled by quality the way
 // libjpeg does (so a quality means what it means to cv2), libjpeg's fixed-point RGB->YCbCr, box
 // downsampling with libjpeg's alternating rounding bias, the accurate integer forward DCT.
+// One MCU row at a time goes from pixels to entropy-coded bits while it is in cache: colour conversion,
+// edge padding and downsampling into row buffers, then the per-ISA FDCT kernel, which also hands the
+// Huffman coder each coefficient's appended bits and size category in zigzag order with a nonzero
+// mask, so the coder's inner loop is a bit scan, one table load and one put per coefficient.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>

@@ -1,11 +1,13 @@
 // The JPEG encoder's kernels for one ISA (registry: ops/codecs/jpeg_encode_kernels.h). The scalar code is
-// the reference, libjpeg's arithmetic written plainly; the AVX2 paths (also used by the AVX-512 build)
-// rearrange the same integer sums so that every ISA gives the scalar bits:
+// the reference, libjpeg's arithmetic written plainly; the AVX2 and AVX-512 paths rearrange the same
+// integer sums so that every ISA gives the scalar bits:
 //  - BGR -> YCbCr: pmaddwd on (r, g) and (b, -1) pairs, with the one constant per product that does not
 //    fit int16 (38470, 32768) split into 65536 - c, whose 65536 part is added back after the shift;
-//  - forward DCT: 16-bit lanes holding two blocks (8 rows of each) at once; each rotation of libjpeg's
-//    flow graph, expanded, is an integer combination of two or four inputs, done by pmaddwd exactly;
-//  - quantization by a 16-bit reciprocal that is exact for these divisors (jpeg_quant_prepare).
+//  - forward DCT: 16-bit lanes, one block per 128-bit lane (two blocks per ymm, four per zmm); each
+//    rotation of libjpeg's flow graph, expanded, is an integer combination of two or four inputs,
+//    done by pmaddwd exactly;
+//  - quantization by a 16-bit reciprocal that is exact for these divisors (jpeg_quant_prepare);
+//  - the entropy coder's inputs (appended bits, size categories, zigzag order) by vector ops.
 #include <cstring>
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -239,9 +241,9 @@ inline void fdct_lanes(const int32_t (&x)[8][8], int32_t (&y)[8][8]) {
   }
 }
 
-// The reference: 32-bit lanes and libjpeg's rounding division (|v| + d/2) / d, sign applied after.
-void fdct_quant_block(const uint8_t* px, int stride, const JpegQuant& q, int16_t* out, uint8_t* nbits,
-                      uint64_t* nonzero) {
+// The reference: 32-bit lanes and libjpeg's rounding division (|v| + d/2) / d, sign applied after;
+// natural order (to_zigzag reorders).
+void fdct_quant_block(const uint8_t* px, int stride, const JpegQuant& q, int16_t* out, uint8_t* nbits) {
   int32_t x[8][8], y[8][8];
   for (int n = 0; n < 8; ++n)  // pass 1 along rows: lanes are rows, so load transposed
     for (int r = 0; r < 8; ++r) x[n][r] = px[r * stride + n] - 128;
@@ -249,16 +251,13 @@ void fdct_quant_block(const uint8_t* px, int stride, const JpegQuant& q, int16_t
   for (int r = 0; r < 8; ++r)
     for (int k = 0; k < 8; ++k) x[r][k] = y[k][r];
   fdct_lanes<2>(x, y);  // y[v][k]: natural order v*8+k
-  uint64_t nz = 0;
   for (int i = 0; i < 64; ++i) {
     const int32_t v = y[i / 8][i % 8], d = q.div[i];
     const int32_t a = ((v < 0 ? -v : v) + (d >> 1)) / d;
     const int sz = a ? 32 - __builtin_clz(static_cast<unsigned>(a)) : 0;
     nbits[i] = static_cast<uint8_t>(sz);
     out[i] = static_cast<int16_t>(i == 0 ? (v < 0 ? -a : a) : ((v < 0 ? ~a : a) & ((1 << sz) - 1)));
-    nz |= static_cast<uint64_t>(a != 0) << i;
   }
-  *nonzero = nz;
 }
 
 #if defined(__AVX2__)
@@ -377,7 +376,7 @@ inline void fdct_pass(const V (&x)[8], V (&y)[8]) {
 
 // Blocks a and b (b may equal a); writes both.
 inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, const JpegQuant& q, int16_t* oa,
-                            int16_t* ob, uint8_t* nba, uint8_t* nbb, uint64_t* nza, uint64_t* nzb) {
+                            int16_t* ob, uint8_t* nba, uint8_t* nbb) {
   const __m256i c128 = _mm256_set1_epi16(128);
   __m256i x[8], y[8];
   for (int r = 0; r < 8; ++r) {
@@ -394,7 +393,6 @@ inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, co
   const __m256i debruijn = _mm256_set1_epi16(0x09AF), one = _mm256_set1_epi16(1), lowbyte = _mm256_set1_epi16(0xFF);
   const __m256i nb_of = _mm256_setr_epi8(0, 1, 2, 5, 3, 9, 6, 11, 15, 4, 8, 10, 14, 7, 13, 12, 0, 1, 2, 5, 3, 9, 6, 11,
                                          15, 4, 8, 10, 14, 7, 13, 12);
-  uint32_t m[4];
   __m256i nb_prev = _mm256_setzero_si256();
   for (int v = 0; v < 8; ++v) {
     const __m256i a = _mm256_add_epi16(_mm256_abs_epi16(x[v]),
@@ -413,22 +411,13 @@ inline void fdct_quant_pair(const uint8_t* pa, const uint8_t* pb, int stride, co
     const __m256i idx = _mm256_srli_epi16(_mm256_mullo_epi16(_mm256_add_epi16(sm, one), debruijn), 12);
     const __m256i nb = _mm256_and_si256(_mm256_shuffle_epi8(nb_of, idx), lowbyte);
     if (v & 1) {
-      // bytes [a row v-1, a row v | b row v-1, b row v]; a category is 0 exactly for a zero coefficient
+      // bytes [a row v-1, a row v | b row v-1, b row v]
       const __m256i nb8 = _mm256_packus_epi16(nb_prev, nb);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(nba + 8 * (v - 1)), _mm256_castsi256_si128(nb8));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(nbb + 8 * (v - 1)), _mm256_extracti128_si256(nb8, 1));
-      const __m256i z = _mm256_cmpeq_epi8(nb8, _mm256_setzero_si256());
-      m[v / 2] = ~static_cast<uint32_t>(_mm256_movemask_epi8(z));
     }
     nb_prev = nb;
   }
-  uint64_t ma = 0, mb = 0;
-  for (int i = 0; i < 4; ++i) {
-    ma |= static_cast<uint64_t>(m[i] & 0xFFFF) << (16 * i);
-    mb |= static_cast<uint64_t>(m[i] >> 16) << (16 * i);
-  }
-  *nza = ma;
-  *nzb = mb;
 }
 #endif
 
@@ -542,16 +531,15 @@ void fdct_quant(const uint8_t* px, int stride, int nblocks, const JpegQuant& q, 
 #if defined(__AVX2__)
   for (; b + 2 <= nblocks; b += 2)
     fdct_quant_pair(px + 8 * b, px + 8 * (b + 1), stride, q, out + 64 * b, out + 64 * (b + 1), nbits + 64 * b,
-                    nbits + 64 * (b + 1), nonzero + b, nonzero + b + 1);
-  if (b < nblocks) {
+                    nbits + 64 * (b + 1));
+  if (b < nblocks) {  // an odd last block: computed twice, the copy discarded
     int16_t dummy[64];
     uint8_t dnb[64];
-    uint64_t dnz;
-    fdct_quant_pair(px + 8 * b, px + 8 * b, stride, q, out + 64 * b, dummy, nbits + 64 * b, dnb, nonzero + b, &dnz);
+    fdct_quant_pair(px + 8 * b, px + 8 * b, stride, q, out + 64 * b, dummy, nbits + 64 * b, dnb);
     ++b;
   }
 #endif
-  for (; b < nblocks; ++b) fdct_quant_block(px + 8 * b, stride, q, out + 64 * b, nbits + 64 * b, nonzero + b);
+  for (; b < nblocks; ++b) fdct_quant_block(px + 8 * b, stride, q, out + 64 * b, nbits + 64 * b);
 #if defined(__AVX512BW__)
   for (b = nblocks & ~3; b < nblocks; ++b) to_zigzag(out + 64 * b, nbits + 64 * b, nonzero + b);
 #else
