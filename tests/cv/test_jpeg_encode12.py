@@ -143,7 +143,7 @@ def test_bytes_unchanged(threads, restore_threads):
     assert not bad, bad
 
 
-@pytest.mark.parametrize("isa", ["scalar", "avx2"])
+@pytest.mark.parametrize("isa", ["scalar", "avx2", "avx512"])
 def test_bytes_unchanged_per_isa(isa):
     got = run_under_isa(PROGRAM + "\nprint(json.dumps(hashes(2)))", isa)
     bad = {k: v for k, v in got.items() if v != EXPECTED[k]}
@@ -175,3 +175,24 @@ def test_large_photo_equals_cv2_444(restore_threads):
 def test_bad_input_still_raises():
     with pytest.raises(Exception, match=r"\[mnn.cv.imencode\]"):
         mcv.imencode(".jpg", np.zeros((4, 4, 2), np.uint8))
+
+
+def test_output_buffer_growth_in_a_fresh_process():
+    # Noise at quality 100 writes ~4x the encoder's first guess of the output size: its per-thread buffer
+    # grows several times mid-image (a fresh process, so no earlier call has already grown it).
+    prog = r"""
+import json, numpy as np, cv2, mnn.cv as mcv
+rng = np.random.default_rng(5)
+res = []
+for shape, p in (((1000, 1200), [cv2.IMWRITE_JPEG_QUALITY, 100]),
+                 ((700, 900, 3), [cv2.IMWRITE_JPEG_QUALITY, 100, cv2.IMWRITE_JPEG_SAMPLING_FACTOR,
+                                  cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444])):
+    img = rng.integers(0, 256, shape, dtype=np.uint8)
+    mine = np.asarray(mcv.imencode(".jpg", img, p)[1]).tobytes()
+    res.append([len(mine), mine == cv2.imencode(".jpg", img, p)[1].tobytes()])
+print(json.dumps(res))
+"""
+    for isa in ("avx512", "avx2", "scalar"):
+        res = run_under_isa(prog, isa)
+        assert all(same for _, same in res), (isa, res)
+        assert res[0][0] > 1000 * 1200 // 2

@@ -284,7 +284,10 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
   // costs more in page faults than the coding of a small image (buffers past 64 MB are given back).
   thread_local std::unique_ptr<uint8_t, FreeDeleter> buf;
   thread_local size_t cap = 0;
-  const size_t want = std::max<size_t>(static_cast<size_t>(width) * height * nc / 4, row_blocks * kMaxBlockBytes) + 64;
+  // A first guess (a quarter byte a sample, at most 8 MB); encode_row grows it on demand.
+  const size_t want =
+      std::max<size_t>(std::min<size_t>(static_cast<size_t>(width) * height * nc / 4, size_t(8) << 20),
+                       row_blocks * kMaxBlockBytes) + 64;
   auto grow = [&](size_t need) {
     const size_t next = std::max(need, cap * 2);
     uint8_t* grown = static_cast<uint8_t*>(std::realloc(buf.get(), next));
@@ -332,7 +335,11 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
 
   const int threads = core::get_num_threads();
   // With workers, batches of MCU rows are transformed in parallel and then entropy coded in order.
-  const int batch = threads > 1 ? std::min(my, 4 * threads) : 1;
+  // (at most ~32 MB of coefficients in flight, for very wide images)
+  const size_t row_bytes = row_blocks * (64 * sizeof(int16_t) + 64 + sizeof(uint64_t));
+  const int batch = threads > 1 ? static_cast<int>(std::clamp<size_t>((size_t(32) << 20) / row_bytes, 1,
+                                                                      static_cast<size_t>(std::min(my, 4 * threads))))
+                                : 1;
   std::vector<int16_t> coefs(row_blocks * 64 * batch);
   std::vector<uint8_t> nbits(row_blocks * 64 * batch);
   std::vector<uint64_t> nonzero(row_blocks * batch);
