@@ -477,6 +477,7 @@ const int kZigzag[64] = {0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11,
                          41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
                          30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
 
+#if !defined(__AVX2__)
 // One block's natural-order c and nb into zigzag order, and its zigzag nonzero mask.
 void to_zigzag(int16_t* c, uint8_t* nb, uint64_t* nonzero) {
   int16_t tc[64];
@@ -491,6 +492,80 @@ void to_zigzag(int16_t* c, uint8_t* nb, uint64_t* nonzero) {
   }
   *nonzero = m | (c[0] != 0);
 }
+#endif
+
+#if defined(__AVX2__)
+// The same with pshufb: each 16-byte piece of the output ORs shuffles of the 16-byte pieces of the input
+// it draws from (36 for the coefficients, 14 for the categories; the pairs and masks built once).
+struct ZigzagShuffles {
+  int n16[8], n8[4];
+  int8_t src16[8][8], src8[4][4];
+  alignas(16) int8_t m16[8][8][16];
+  alignas(16) int8_t m8[4][4][16];
+  ZigzagShuffles() {
+    for (int o = 0; o < 8; ++o) {  // int16: 8 elements a piece
+      n16[o] = 0;
+      for (int sp = 0; sp < 8; ++sp) {
+        bool used = false;
+        int8_t m[16];
+        for (int t = 0; t < 8; ++t) {
+          const int nat = kZigzag[8 * o + t];
+          const bool here = nat / 8 == sp;
+          used = used || here;
+          m[2 * t] = here ? static_cast<int8_t>(2 * (nat % 8)) : -128;
+          m[2 * t + 1] = here ? static_cast<int8_t>(2 * (nat % 8) + 1) : -128;
+        }
+        if (used) {
+          src16[o][n16[o]] = static_cast<int8_t>(sp);
+          std::memcpy(m16[o][n16[o]++], m, 16);
+        }
+      }
+    }
+    for (int o = 0; o < 4; ++o) {  // bytes: 16 a piece
+      n8[o] = 0;
+      for (int sp = 0; sp < 4; ++sp) {
+        bool used = false;
+        int8_t m[16];
+        for (int t = 0; t < 16; ++t) {
+          const int nat = kZigzag[16 * o + t];
+          const bool here = nat / 16 == sp;
+          used = used || here;
+          m[t] = here ? static_cast<int8_t>(nat % 16) : -128;
+        }
+        if (used) {
+          src8[o][n8[o]] = static_cast<int8_t>(sp);
+          std::memcpy(m8[o][n8[o]++], m, 16);
+        }
+      }
+    }
+  }
+};
+
+inline void to_zigzag_avx2(int16_t* c, uint8_t* nb, uint64_t* nonzero) {
+  static const ZigzagShuffles zs;
+  __m128i in[8], out[8];
+  for (int i = 0; i < 8; ++i) in[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c + 8 * i));
+  for (int o = 0; o < 8; ++o) {
+    __m128i acc = _mm_setzero_si128();
+    for (int j = 0; j < zs.n16[o]; ++j)
+      acc = _mm_or_si128(acc, _mm_shuffle_epi8(in[zs.src16[o][j]], _mm_load_si128(reinterpret_cast<const __m128i*>(zs.m16[o][j]))));
+    out[o] = acc;
+  }
+  for (int o = 0; o < 8; ++o) _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 8 * o), out[o]);
+  for (int i = 0; i < 4; ++i) in[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(nb + 16 * i));
+  uint64_t m = 0;
+  for (int o = 0; o < 4; ++o) {
+    __m128i acc = _mm_setzero_si128();
+    for (int j = 0; j < zs.n8[o]; ++j)
+      acc = _mm_or_si128(acc, _mm_shuffle_epi8(in[zs.src8[o][j]], _mm_load_si128(reinterpret_cast<const __m128i*>(zs.m8[o][j]))));
+    out[o] = acc;
+    const uint32_t z = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(acc, _mm_setzero_si128())));
+    m |= static_cast<uint64_t>(~z & 0xFFFF) << (16 * o);
+  }
+  for (int o = 0; o < 4; ++o) _mm_storeu_si128(reinterpret_cast<__m128i*>(nb + 16 * o), out[o]);
+  *nonzero = m | (c[0] != 0);
+}
+#endif
 
 #if defined(__AVX512BW__)
 // The same with two vpermt2w per array (categories widened to 16 bits for it and narrowed back).
@@ -541,7 +616,9 @@ void fdct_quant(const uint8_t* px, int stride, int nblocks, const JpegQuant& q, 
 #endif
   for (; b < nblocks; ++b) fdct_quant_block(px + 8 * b, stride, q, out + 64 * b, nbits + 64 * b);
 #if defined(__AVX512BW__)
-  for (b = nblocks & ~3; b < nblocks; ++b) to_zigzag(out + 64 * b, nbits + 64 * b, nonzero + b);
+  for (b = nblocks & ~3; b < nblocks; ++b) to_zigzag_avx2(out + 64 * b, nbits + 64 * b, nonzero + b);
+#elif defined(__AVX2__)
+  for (b = 0; b < nblocks; ++b) to_zigzag_avx2(out + 64 * b, nbits + 64 * b, nonzero + b);
 #else
   for (b = 0; b < nblocks; ++b) to_zigzag(out + 64 * b, nbits + 64 * b, nonzero + b);
 #endif
