@@ -196,3 +196,19 @@ print(json.dumps(res))
         res = run_under_isa(prog, isa)
         assert all(same for _, same in res), (isa, res)
         assert res[0][0] > 1000 * 1200 // 2
+
+
+def test_reciprocal_quantization_is_exact():
+    # jpeg_quant_prepare's divisor-free form, ((a * recip) >> 16) * scale >> 16, restated here and checked
+    # against a // d for every quantizer 1..255 (d = 8q) and every a < 2^15 (the DCT keeps a < 2^14).
+    a = np.arange(1 << 15, dtype=np.uint64)
+    for qv in range(1, 256):
+        d = 8 * qv
+        s = d.bit_length() - 1
+        if d & (d - 1) == 0:
+            recip, scale = 1 << 15, 1 << (17 - s)
+        else:
+            recip, scale = -(-(1 << (16 + s)) // d), 1 << (16 - s)
+        assert recip < 1 << 16 and scale < 1 << 16
+        got = (((a * recip) >> 16) * scale) >> 16
+        np.testing.assert_array_equal(got, a // d, err_msg=f"quantizer {qv}")

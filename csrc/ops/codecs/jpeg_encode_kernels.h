@@ -9,7 +9,7 @@ namespace mnn::codecs {
 
 // One quantization table in the forms the kernels use. div is the reference (scalar) divisor; the SIMD
 // path divides by a 16-bit reciprocal: q = ((a * recip) >> 16) * scale >> 16 equals a / div for every
-// a < 2^15 (proof in jpeg_quant_prepare; checked exhaustively for all 255 quantizers).
+// a < 2^15 (proof in jpeg_quant_prepare; tests/cv/test_jpeg_encode12.py checks every quantizer exhaustively).
 struct JpegQuant {
   uint16_t div[64];  // 8 * quantizer, natural order
   // Per row v of the block, the row's 8 values twice (two blocks side by side in one 16-lane vector).
