@@ -17,11 +17,7 @@ struct CodecKernels {
   // samples, out gets 2*dw.
   void (*fancy_h2v2)(const uint8_t* near, const uint8_t* far, int dw, uint8_t* out);
   void (*fancy_h2v1)(const uint8_t* in, int dw, uint8_t* out);
-  // Encoder: libjpeg's fixed-point BGR -> YCbCr of n pixels (channels 3 or 4, stride in bytes per pixel).
-  void (*bgr_to_ycc)(const uint8_t* bgr, int pixel_stride, int n, uint8_t* y, uint8_t* cb, uint8_t* cr);
-  // Encoder: accurate integer forward DCT of an 8x8 block (stride in bytes) and rounding quantization by
-  // divisors[i] = 8 * quant[i] (natural order, recip[i] = 1.0f / divisors[i]); writes zigzag order.
-  void (*fdct_quant)(const uint8_t* px, int stride, const uint16_t* divisors, const float* recip, int16_t* zigzag_out);
+  // (The JPEG encoder's kernels are in jpeg_encode_kernels.h.)
   // dst = src with channels 0 and 2 exchanged (BGR <-> RGB, BGRA <-> RGBA), channels 3 or 4.
   void (*swap_rb)(const uint8_t* src, uint8_t* dst, int64_t npx, int channels);
 };

@@ -1,11 +1,18 @@
 // Baseline JPEG encoder: JFIF, the example tables of the standard's Annex K scaled by quality the way
 // libjpeg does (so a quality means what it means to cv2), libjpeg's fixed-point RGB->YCbCr, box
 // downsampling with libjpeg's alternating rounding bias, the accurate integer forward DCT.
+// One MCU row at a time goes from pixels to entropy-coded bits while it is in cache: colour conversion,
+// edge padding and downsampling into row buffers, then the per-ISA FDCT kernel, which also hands the
+// Huffman coder each coefficient's appended bits and size category in zigzag order with a nonzero
+// mask, so the coder's inner loop is a bit scan, one table load and one put per coefficient.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 
 #include "core/threadpool.h"
-#include "ops/codecs/codec_kernels.h"
+#include "ops/codecs/jpeg_encode_kernels.h"
 #include "ops/codecs/codecs.h"
 
 namespace mnn::codecs {
@@ -51,69 +58,6 @@ const uint8_t kAcChromaVals[162] = {
     0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda,
     0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xea, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa};
 
-struct HuffCodes {
-  uint16_t code[256];
-  uint8_t len[256];
-  HuffCodes(const uint8_t* bits, const uint8_t* vals) {
-    std::memset(len, 0, sizeof len);
-    int c = 0, k = 0;
-    for (int l = 1; l <= 16; ++l) {
-      for (int i = 0; i < bits[l - 1]; ++i, ++k, ++c) {
-        code[vals[k]] = static_cast<uint16_t>(c);
-        len[vals[k]] = static_cast<uint8_t>(l);
-      }
-      c <<= 1;
-    }
-  }
-};
-
-// Appends MSB-first bits with JPEG's byte stuffing. The caller reserves room (reserve()) before each
-// block, so put() writes through a raw pointer without capacity checks.
-struct BitWriter {
-  std::vector<uint8_t>& out;
-  size_t pos;
-  uint64_t acc = 0;  // pending bits, right-aligned
-  int n = 0;
-  explicit BitWriter(std::vector<uint8_t>& o) : out(o), pos(o.size()) {}
-  void reserve(size_t extra) {
-    if (pos + extra > out.size()) out.resize(std::max(out.size() * 2, pos + extra));
-  }
-  inline void put(uint32_t bits, int len) {
-    acc = (acc << len) | (bits & ((1u << len) - 1));
-    n += len;
-    if (n >= 32) {
-      uint32_t w = static_cast<uint32_t>(acc >> (n - 32));
-      n -= 32;
-      uint8_t* d = out.data() + pos;
-      // Fast path: no 0xFF byte among the four, so no stuffing.
-      if ((w & ((w & 0x7F7F7F7Fu) + 0x01010101u) & 0x80808080u) == 0) {
-        d[0] = static_cast<uint8_t>(w >> 24);
-        d[1] = static_cast<uint8_t>(w >> 16);
-        d[2] = static_cast<uint8_t>(w >> 8);
-        d[3] = static_cast<uint8_t>(w);
-        pos += 4;
-      } else {
-        for (int k = 3; k >= 0; --k) {
-          uint8_t byte = static_cast<uint8_t>(w >> (8 * k));
-          out[pos++] = byte;
-          if (byte == 0xFF) out[pos++] = 0;
-        }
-      }
-    }
-  }
-  void flush() {
-    if (n % 8) put(0x7F, 8 - n % 8);  // pad with ones
-    reserve(16);
-    while (n > 0) {
-      uint8_t byte = static_cast<uint8_t>(acc >> (n - 8));
-      out[pos++] = byte;
-      if (byte == 0xFF) out[pos++] = 0;
-      n -= 8;
-    }
-    out.resize(pos);
-  }
-};
-
 void put_marker(std::vector<uint8_t>& o, int m, int len) {
   o.push_back(0xFF);
   o.push_back(static_cast<uint8_t>(m));
@@ -121,9 +65,106 @@ void put_marker(std::vector<uint8_t>& o, int m, int len) {
   o.push_back(static_cast<uint8_t>(len & 255));
 }
 
-struct Plane {
-  int w, h;  // padded to whole blocks of this component
-  std::vector<uint8_t> px;
+// Code and length per symbol of one Annex K table.
+struct HuffCodes {
+  // For symbol s (DC: a size; AC: run << 4 | size, the size being s & 15) the code already shifted
+  // past the s & 15 value bits that follow it, with the total length in the high word: one load and
+  // one OR per coefficient.
+  uint64_t e[256];
+  HuffCodes(const uint8_t* bits, const uint8_t* vals) {
+    std::memset(e, 0, sizeof e);
+    int c = 0, k = 0;
+    for (int l = 1; l <= 16; ++l) {
+      for (int i = 0; i < bits[l - 1]; ++i, ++k, ++c) {
+        const int sym = vals[k], sz = sym & 15;
+        e[sym] = static_cast<uint64_t>(c) << sz | static_cast<uint64_t>(l + sz) << 32;
+      }
+      c <<= 1;
+    }
+  }
+};
+
+// MSB-first bits with JPEG's byte stuffing, eight bytes at a time. acc's low (64 - free) bits are
+// pending; bits above them are already written (or zero) and shift out before the next word is cut.
+// The caller guarantees room (kMaxBlockBytes per block) at p.
+class BitSink {
+ public:
+  uint8_t* p;
+  explicit BitSink(uint8_t* out) : p(out) {}
+  // bits < 2^len, len <= 32
+  inline void put(uint64_t bits, int len) {
+    if (len < free_) {
+      acc_ = (acc_ << len) | bits;
+      free_ -= len;
+      return;
+    }
+    const int over = len - free_;  // 0..31; free_ is 1..31 here
+    emit8((acc_ << free_) | (bits >> over));
+    acc_ = bits;
+    free_ = 64 - over;
+  }
+  // Pads the last byte with ones, as libjpeg does, and writes what is pending.
+  void flush() {
+    const int pending = 64 - free_;
+    if (pending % 8) put((1u << (8 - pending % 8)) - 1, 8 - pending % 8);
+    for (int n = 64 - free_; n > 0; n -= 8) byte(static_cast<uint8_t>(acc_ >> (n - 8)));
+    free_ = 64;
+  }
+
+ private:
+  uint64_t acc_ = 0;
+  int free_ = 64;
+  inline void byte(uint8_t b) {
+    *p++ = b;
+    if (b == 0xFF) *p++ = 0;
+  }
+  inline void emit8(uint64_t w) {
+    // A 0xFF byte needs a stuffed zero after it: rare outside noise, so test all eight at once.
+    if (((~w - 0x0101010101010101ull) & w & 0x8080808080808080ull) == 0) {
+      const uint64_t be = __builtin_bswap64(w);
+      std::memcpy(p, &be, 8);
+      p += 8;
+    } else {
+      for (int k = 56; k >= 0; k -= 8) byte(static_cast<uint8_t>(w >> k));
+    }
+  }
+};
+
+// Worst case of one block: DC 11 + 11 bits, 63 AC of at most 16 + 10 bits, all doubled by stuffing.
+constexpr size_t kMaxBlockBytes = 512;
+
+struct Tables {
+  HuffCodes dc[2] = {HuffCodes(kDcLumaBits, kDcVals), HuffCodes(kDcChromaBits, kDcVals)};
+  HuffCodes ac[2] = {HuffCodes(kAcLumaBits, kAcLumaVals), HuffCodes(kAcChromaBits, kAcChromaVals)};
+};
+
+// c and nb as fdct_quant writes them (zigzag order): the DC, then per AC coefficient its appended bits
+// and their count.
+inline void encode_block(BitSink& bs, const int16_t* c, const uint8_t* nb, uint64_t nonzero, int& pred,
+                         const HuffCodes& hd, const HuffCodes& ha) {
+  const int diff = c[0] - pred;
+  pred = c[0];
+  const unsigned ad = static_cast<unsigned>(diff < 0 ? -diff : diff);
+  const int s = ad ? 32 - __builtin_clz(ad) : 0;
+  const uint32_t dbits = static_cast<uint32_t>(diff + (diff >> 31)) & ((1u << s) - 1);  // v - 1 if negative
+  const uint64_t hdc = hd.e[s];
+  bs.put(static_cast<uint32_t>(hdc) | dbits, static_cast<int>(hdc >> 32));
+  uint64_t nz = nonzero & ~uint64_t(1);
+  int last = 0;
+  while (nz) {
+    const int k = __builtin_ctzll(nz);
+    nz &= nz - 1;
+    int run = k - last - 1;
+    last = k;
+    for (; run > 15; run -= 16) bs.put(static_cast<uint32_t>(ha.e[0xF0]), static_cast<int>(ha.e[0xF0] >> 32));
+    const uint64_t h = ha.e[(run << 4) | nb[k]];
+    bs.put(static_cast<uint32_t>(h) | static_cast<uint16_t>(c[k]), static_cast<int>(h >> 32));
+  }
+  if (last != 63) bs.put(static_cast<uint32_t>(ha.e[0]), static_cast<int>(ha.e[0] >> 32));
+}
+
+struct FreeDeleter {
+  void operator()(uint8_t* p) const { std::free(p); }
 };
 
 }  // namespace
@@ -144,80 +185,10 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
   const int vs = nc == 1 || subsampling != 0 ? 1 : 2;        // luma's vertical factor
   const int mcuw = 8 * hs, mcuh = 8 * vs;
   const int mx = (width + mcuw - 1) / mcuw, my = (height + mcuh - 1) / mcuh;
-  const int pw = mx * mcuw, ph = my * mcuh;
-
-  const CodecKernels& K = codec_kernels();
-  // Colour conversion into full-resolution planes padded by edge replication (right edge per row,
-  // bottom edge by repeating the last image row), as libjpeg pads to whole MCUs.
-  std::vector<Plane> full(nc);
-  for (auto& p : full) {
-    p.w = pw;
-    p.h = ph;
-    p.px.resize(static_cast<size_t>(pw) * ph);
-  }
-  core::parallel_for(ph, 16, [&](int64_t y0, int64_t y1) {
-    for (int64_t y = y0; y < y1; ++y) {
-      const uint8_t* src = pixels + std::min<int64_t>(y, height - 1) * width * channels;
-      const size_t row = static_cast<size_t>(y) * pw;
-      if (nc == 1) {
-        std::memcpy(&full[0].px[row], src, width);
-      } else {
-        K.bgr_to_ycc(src, channels, width, &full[0].px[row], &full[1].px[row], &full[2].px[row]);
-      }
-      for (int ci = 0; ci < nc; ++ci) std::memset(&full[ci].px[row + width], full[ci].px[row + width - 1], pw - width);
-    }
-  });
-  // Chroma downsampling: box average with libjpeg's alternating bias (1,2 / 0,1) so errors don't drift.
-  if (nc == 3 && (hs > 1 || vs > 1)) {
-    for (int ci = 1; ci < 3; ++ci) {
-      Plane d{pw / hs, ph / vs, {}};
-      d.px.resize(static_cast<size_t>(d.w) * d.h);
-      const Plane& s = full[ci];
-      core::parallel_for(d.h, 16, [&](int64_t y0, int64_t y1) {
-        for (int64_t y = y0; y < y1; ++y) {
-          const uint8_t* r0 = &s.px[static_cast<size_t>(y * vs) * s.w];
-          const uint8_t* r1 = vs == 2 ? r0 + s.w : r0;
-          uint8_t* o = &d.px[static_cast<size_t>(y) * d.w];
-          if (vs == 2) {
-            for (int x = 0; x < d.w; ++x)
-              o[x] = static_cast<uint8_t>((r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 1 + (x & 1)) >> 2);
-          } else {
-            for (int x = 0; x < d.w; ++x) o[x] = static_cast<uint8_t>((r0[2 * x] + r0[2 * x + 1] + (x & 1)) >> 1);
-          }
-        }
-      });
-      full[ci] = std::move(d);
-    }
-  }
-
-  // Quantized coefficients of every block (zigzag order), computed in parallel.
-  struct Coefs {
-    int bw, bh;
-    std::vector<int16_t> c;
-  };
-  std::vector<Coefs> coefs(nc);
-  for (int ci = 0; ci < nc; ++ci) {
-    const Plane& p = full[ci];
-    Coefs& k = coefs[ci];
-    k.bw = p.w / 8;
-    k.bh = p.h / 8;
-    k.c.resize(static_cast<size_t>(k.bw) * k.bh * 64);
-    const uint16_t* qt = q[ci ? 1 : 0];
-    uint16_t div[64];
-    float recip[64];
-    for (int i = 0; i < 64; ++i) {
-      div[i] = static_cast<uint16_t>(qt[i] * 8);
-      recip[i] = 1.0f / static_cast<float>(div[i]);
-    }
-    core::parallel_for(k.bh, 2, [&](int64_t b0, int64_t b1) {
-      for (int64_t by = b0; by < b1; ++by)
-        for (int bx = 0; bx < k.bw; ++bx)
-          K.fdct_quant(&p.px[(by * 8) * p.w + bx * 8], p.w, div, recip, k.c.data() + (by * k.bw + bx) * 64);
-    });
-  }
+  const int pw = mx * mcuw;
 
   std::vector<uint8_t> o;
-  o.reserve(static_cast<size_t>(width) * height * nc / 4 + 1024);
+  o.reserve(1024);
   o.push_back(0xFF);
   o.push_back(0xD8);
   static const uint8_t jfif[] = {'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0};
@@ -264,55 +235,137 @@ std::vector<uint8_t> jpeg_encode(const uint8_t* pixels, int width, int height, i
   o.push_back(63);
   o.push_back(0);
 
-  static const HuffCodes dcl(kDcLumaBits, kDcVals), acl(kAcLumaBits, kAcLumaVals);
-  static const HuffCodes dcc(kDcChromaBits, kDcVals), acc(kAcChromaBits, kAcChromaVals);
-  BitWriter bw(o);
-  int pred[3] = {0, 0, 0};
-  auto nbits = [](int v) {
-    unsigned a = static_cast<unsigned>(v < 0 ? -v : v);
-    return a ? 32 - __builtin_clz(a) : 0;
-  };
-  auto encode_block = [&](const int16_t* z, int ci) {
-    bw.reserve(2 * 64 * 4 + 16);  // at most 32 bits per coefficient, doubled by stuffing
-    const HuffCodes& hd = ci ? dcc : dcl;
-    const HuffCodes& ha = ci ? acc : acl;
-    int diff = z[0] - pred[ci];
-    pred[ci] = z[0];
-    int s = nbits(diff);
-    bw.put(hd.code[s], hd.len[s]);
-    if (s) bw.put(diff < 0 ? diff - 1 : diff, s);
-    // Walk the nonzero coefficients through a bit mask instead of testing all 63.
-    uint64_t nz = 0;
-    for (int k = 1; k < 64; ++k) nz |= static_cast<uint64_t>(z[k] != 0) << k;
-    int last = 0;
-    while (nz) {
-      int k = __builtin_ctzll(nz);
-      nz &= nz - 1;
-      int run = k - last - 1;
-      last = k;
-      while (run > 15) {
-        bw.put(ha.code[0xF0], ha.len[0xF0]);
-        run -= 16;
-      }
-      int v = z[k];
-      int sz = nbits(v);
-      int sym = (run << 4) | sz;
-      bw.put(ha.code[sym], ha.len[sym]);
-      bw.put(v < 0 ? v - 1 : v, sz);
+  // One MCU row at a time, colour conversion to entropy coding, so the rows and their coefficients stay in
+  // cache. Each row's quantized blocks: luma block rows j < vs of ybw blocks, then Cb's and Cr's mx.
+  const JpegEncodeKernels& K = jpeg_encode_kernels();
+  JpegQuant qt[2];
+  jpeg_quant_prepare(q[0], qt[0]);
+  jpeg_quant_prepare(q[1], qt[1]);
+  const int ybw = mx * hs, cw = pw / hs;
+  const size_t row_blocks = static_cast<size_t>(ybw) * vs + (nc == 3 ? 2 * static_cast<size_t>(mx) : 0);
+  // Scratch of one worker: full-resolution rows of each component, then the downsampled chroma rows.
+  const size_t plane_rows = static_cast<size_t>(mcuh) * pw;
+  const size_t scratch_bytes = plane_rows * nc + (nc == 3 ? 2 * static_cast<size_t>(mcuh / vs) * cw : 0);
+  auto compute_row = [&](int mrow, uint8_t* scratch, int16_t* coefs, uint8_t* nbits, uint64_t* nonzero) {
+    uint8_t* full[3] = {scratch, scratch + plane_rows, scratch + 2 * plane_rows};
+    for (int r = 0; r < mcuh; ++r) {
+      // libjpeg pads to whole MCUs by replicating the last column and the last row.
+      const int y = std::min(mrow * mcuh + r, height - 1);
+      const uint8_t* src = pixels + static_cast<size_t>(y) * width * channels;
+      uint8_t* row[3] = {full[0] + static_cast<size_t>(r) * pw, full[1] + static_cast<size_t>(r) * pw,
+                         full[2] + static_cast<size_t>(r) * pw};
+      if (nc == 1) std::memcpy(row[0], src, width);
+      else K.bgr_to_ycc(src, channels, width, row[0], row[1], row[2]);
+      for (int ci = 0; ci < nc; ++ci) std::memset(row[ci] + width, row[ci][width - 1], pw - width);
     }
-    int run = 63 - last;
-    if (run) bw.put(ha.code[0], ha.len[0]);
-  };
-  for (int y = 0; y < my; ++y)
-    for (int x = 0; x < mx; ++x)
-      for (int ci = 0; ci < nc; ++ci) {
-        const Coefs& k = coefs[ci];
-        int h = ci == 0 ? hs : 1, v = ci == 0 ? vs : 1;
-        for (int j = 0; j < v; ++j)
-          for (int i = 0; i < h; ++i)
-            encode_block(k.c.data() + (static_cast<size_t>(y * v + j) * k.bw + x * h + i) * 64, ci);
+    K.fdct_quant(full[0], pw, ybw, qt[0], coefs, nbits, nonzero);
+    if (vs == 2) K.fdct_quant(full[0] + 8 * pw, pw, ybw, qt[0], coefs + 64 * ybw, nbits + 64 * ybw, nonzero + ybw);
+    if (nc == 1) return;
+    for (int ci = 1; ci < 3; ++ci) {
+      const uint8_t* plane = full[ci];
+      int stride = pw;
+      if (hs == 2) {  // box average with libjpeg's alternating bias so errors don't drift
+        uint8_t* down = scratch + 3 * plane_rows + static_cast<size_t>(ci - 1) * (mcuh / vs) * cw;
+        for (int r = 0; r < 8; ++r) {
+          const uint8_t* r0 = full[ci] + static_cast<size_t>(r * vs) * pw;
+          if (vs == 2) K.down_h2v2(r0, r0 + pw, cw, down + r * cw);
+          else K.down_h2v1(r0, cw, down + r * cw);
+        }
+        plane = down;
+        stride = cw;
       }
-  bw.flush();
+      const size_t b0 = static_cast<size_t>(ybw) * vs + static_cast<size_t>(ci - 1) * mx;
+      K.fdct_quant(plane, stride, mx, qt[1], coefs + 64 * b0, nbits + 64 * b0, nonzero + b0);
+    }
+  };
+
+  static const Tables tab;
+  // The entropy-coded data goes to a per-thread buffer kept from call to call: a fresh one per image
+  // costs more in page faults than the coding of a small image (buffers past 64 MB are given back).
+  thread_local std::unique_ptr<uint8_t, FreeDeleter> buf;
+  thread_local size_t cap = 0;
+  // A first guess (a quarter byte a sample, at most 8 MB); encode_row grows it on demand.
+  const size_t want =
+      std::max<size_t>(std::min<size_t>(static_cast<size_t>(width) * height * nc / 4, size_t(8) << 20),
+                       row_blocks * kMaxBlockBytes) + 64;
+  auto grow = [&](size_t need) {
+    const size_t next = std::max(need, cap * 2);
+    uint8_t* grown = static_cast<uint8_t*>(std::realloc(buf.get(), next));
+    if (!grown) throw std::bad_alloc();
+    buf.release();
+    buf.reset(grown);
+    cap = next;
+  };
+  if (cap < want) grow(want);
+  struct GiveBack {  // an outsized buffer is not kept
+    std::unique_ptr<uint8_t, FreeDeleter>& b;
+    size_t& c;
+    ~GiveBack() {
+      if (c > (size_t(64) << 20)) {
+        b.reset();
+        c = 0;
+      }
+    }
+  } give_back{buf, cap};
+  BitSink bs(buf.get());
+  int pred[3] = {0, 0, 0};
+  auto encode_row = [&](const int16_t* coefs, const uint8_t* nbits, const uint64_t* nonzero) {
+    const size_t used = static_cast<size_t>(bs.p - buf.get());
+    if (used + row_blocks * kMaxBlockBytes + 64 > cap) {
+      grow(used + row_blocks * kMaxBlockBytes + 64);
+      bs.p = buf.get() + used;
+    }
+    // A local copy: its state can live in registers (stores through bs.p could alias the shared one).
+    BitSink s = bs;
+    int pr[3] = {pred[0], pred[1], pred[2]};
+    for (int x = 0; x < mx; ++x) {
+      for (int j = 0; j < vs; ++j)
+        for (int i = 0; i < hs; ++i) {
+          const size_t b = static_cast<size_t>(j) * ybw + x * hs + i;
+          encode_block(s, coefs + 64 * b, nbits + 64 * b, nonzero[b], pr[0], tab.dc[0], tab.ac[0]);
+        }
+      for (int ci = 1; ci < nc; ++ci) {
+        const size_t b = static_cast<size_t>(ybw) * vs + static_cast<size_t>(ci - 1) * mx + x;
+        encode_block(s, coefs + 64 * b, nbits + 64 * b, nonzero[b], pr[ci], tab.dc[1], tab.ac[1]);
+      }
+    }
+    bs = s;
+    for (int ci = 0; ci < 3; ++ci) pred[ci] = pr[ci];
+  };
+
+  const int threads = core::get_num_threads();
+  // With workers, batches of MCU rows are transformed in parallel and then entropy coded in order.
+  // (at most ~32 MB of coefficients in flight, for very wide images)
+  const size_t row_bytes = row_blocks * (64 * sizeof(int16_t) + 64 + sizeof(uint64_t));
+  const int batch = threads > 1 ? static_cast<int>(std::clamp<size_t>((size_t(32) << 20) / row_bytes, 1,
+                                                                      static_cast<size_t>(std::min(my, 4 * threads))))
+                                : 1;
+  std::vector<int16_t> coefs(row_blocks * 64 * batch);
+  std::vector<uint8_t> nbits(row_blocks * 64 * batch);
+  std::vector<uint64_t> nonzero(row_blocks * batch);
+  if (batch == 1) {
+    std::vector<uint8_t> scratch(scratch_bytes);
+    for (int y = 0; y < my; ++y) {
+      compute_row(y, scratch.data(), coefs.data(), nbits.data(), nonzero.data());
+      encode_row(coefs.data(), nbits.data(), nonzero.data());
+    }
+  } else {
+    for (int y0 = 0; y0 < my; y0 += batch) {
+      const int n = std::min(batch, my - y0);
+      core::parallel_for(n, 1, [&](int64_t r0, int64_t r1) {
+        std::vector<uint8_t> scratch(scratch_bytes);
+        for (int64_t r = r0; r < r1; ++r)
+          compute_row(y0 + static_cast<int>(r), scratch.data(), coefs.data() + r * row_blocks * 64,
+                      nbits.data() + r * row_blocks * 64, nonzero.data() + r * row_blocks);
+      });
+      for (int r = 0; r < n; ++r)
+        encode_row(coefs.data() + r * row_blocks * 64, nbits.data() + r * row_blocks * 64,
+                   nonzero.data() + r * row_blocks);
+    }
+  }
+  bs.flush();
+  o.reserve(o.size() + static_cast<size_t>(bs.p - buf.get()) + 2);  // exact: no regrowth for the EOI
+  o.insert(o.end(), buf.get(), bs.p);
   o.push_back(0xFF);
   o.push_back(0xD9);
   return o;

@@ -1,4 +1,4 @@
-// JPEG's per-pixel kernels for one ISA (compiled once per ISA target; registry in ops/codecs/codec_kernels.h).
+// JPEG decoding's per-pixel kernels (and PNG's channel swap) for one ISA (compiled once per ISA target; registry in ops/codecs/codec_kernels.h).
 // Integer arithmetic identical to libjpeg-turbo's (ISLOW DCTs, 16-bit fixed-point colour conversion,
 // triangle upsampling), laid out as loops over 8 independent lanes so the compiler vectorises them,
 // plus hand-written AVX2 for the IDCT and YCbCr->BGR (16-bit lanes, exact by construction): the scalar
@@ -313,85 +313,6 @@ void fancy_h2v1(const uint8_t* in, int dw, uint8_t* out) {
   out[2 * dw - 1] = in[dw - 1];
 }
 
-template <int ps>
-void bgr_to_ycc_n(const uint8_t* p, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
-  constexpr int32_t half = 1 << 15, off = 128 << 16;
-  for (int i = 0; i < n; ++i) {
-    int32_t b = p[i * ps], g = p[i * ps + 1], r = p[i * ps + 2];
-    yo[i] = static_cast<uint8_t>((19595 * r + 38470 * g + 7471 * b + half) >> 16);
-    cbo[i] = static_cast<uint8_t>((-11059 * r - 21709 * g + 32768 * b + off + half - 1) >> 16);
-    cro[i] = static_cast<uint8_t>((32768 * r - 27439 * g - 5329 * b + off + half - 1) >> 16);
-  }
-}
-
-void bgr_to_ycc(const uint8_t* p, int ps, int n, uint8_t* yo, uint8_t* cbo, uint8_t* cro) {
-  if (ps == 3) bgr_to_ycc_n<3>(p, n, yo, cbo, cro);
-  else bgr_to_ycc_n<4>(p, n, yo, cbo, cro);
-}
-
-// One 1-D forward DCT on 8 lanes: x[n][l] sample n of lane l -> y[k][l]; pass 1 keeps PASS1_BITS of
-// extra precision, pass 2 removes it (libjpeg's jfdctint).
-template <int kPass>
-inline void fdct_lanes(const int32_t (&x)[8][8], int32_t (&y)[8][8]) {
-  constexpr int sh = kPass == 1 ? kConstBits - kPass1Bits : kConstBits + kPass1Bits;
-  constexpr int32_t round = 1 << (sh - 1);
-  for (int l = 0; l < 8; ++l) {
-    int32_t tmp0 = x[0][l] + x[7][l], tmp7 = x[0][l] - x[7][l];
-    int32_t tmp1 = x[1][l] + x[6][l], tmp6 = x[1][l] - x[6][l];
-    int32_t tmp2 = x[2][l] + x[5][l], tmp5 = x[2][l] - x[5][l];
-    int32_t tmp3 = x[3][l] + x[4][l], tmp4 = x[3][l] - x[4][l];
-    int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
-    if (kPass == 1) {
-      y[0][l] = (tmp10 + tmp11) * (1 << kPass1Bits);
-      y[4][l] = (tmp10 - tmp11) * (1 << kPass1Bits);
-    } else {
-      y[0][l] = (tmp10 + tmp11 + (1 << (kPass1Bits - 1))) >> kPass1Bits;
-      y[4][l] = (tmp10 - tmp11 + (1 << (kPass1Bits - 1))) >> kPass1Bits;
-    }
-    int32_t z1 = (tmp12 + tmp13) * F0_541;
-    y[2][l] = (z1 + tmp13 * F0_765 + round) >> sh;
-    y[6][l] = (z1 - tmp12 * F1_847 + round) >> sh;
-    int32_t a1 = tmp4 + tmp7, a2 = tmp5 + tmp6, a3 = tmp4 + tmp6, a4 = tmp5 + tmp7;
-    int32_t z5 = (a3 + a4) * F1_175;
-    a1 *= -F0_899;
-    a2 *= -F2_562;
-    a3 = a3 * -F1_961 + z5;
-    a4 = a4 * -F0_390 + z5;
-    y[7][l] = (tmp4 * F0_298 + a1 + a3 + round) >> sh;
-    y[5][l] = (tmp5 * F2_053 + a2 + a4 + round) >> sh;
-    y[3][l] = (tmp6 * F3_072 + a2 + a3 + round) >> sh;
-    y[1][l] = (tmp7 * F1_501 + a1 + a4 + round) >> sh;
-  }
-}
-
-const int kZigzag[64] = {0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
-                         41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
-                         30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
-
-void fdct_quant(const uint8_t* px, int stride, const uint16_t* div, const float* recip, int16_t* zz) {
-  int32_t x[8][8], y[8][8];
-  // Pass 1 along rows: lanes are rows, so load transposed.
-  for (int n = 0; n < 8; ++n)
-    for (int r = 0; r < 8; ++r) x[n][r] = px[r * stride + n] - 128;
-  fdct_lanes<1>(x, y);  // y[k][r]: horizontal frequency k of row r
-  for (int r = 0; r < 8; ++r)
-    for (int k = 0; k < 8; ++k) x[r][k] = y[k][r];
-  fdct_lanes<2>(x, y);  // y[v][k]: natural order v*8+k
-  // Rounding division (v + d/2) / d with the sign applied after, as libjpeg does: a float reciprocal
-  // gives the quotient or one less (a < 2^18), and one integer compare corrects it.
-  int16_t nat[64];
-  for (int r = 0; r < 8; ++r)
-    for (int c = 0; c < 8; ++c) {
-      const int i = r * 8 + c;
-      const int32_t v = y[r][c], d = div[i];
-      const int32_t a = (v < 0 ? -v : v) + (d >> 1);
-      int32_t qv = static_cast<int32_t>(static_cast<float>(a) * recip[i]);
-      qv += ((qv + 1) * d <= a) ? 1 : 0;
-      nat[i] = static_cast<int16_t>(v < 0 ? -qv : qv);
-    }
-  for (int i = 0; i < 64; ++i) zz[i] = nat[kZigzag[i]];
-}
-
 template <int kC>
 void swap_rb_n(const uint8_t* s, uint8_t* d, int64_t npx) {
   for (int64_t i = 0; i < npx; ++i) {
@@ -407,8 +328,7 @@ void swap_rb(const uint8_t* s, uint8_t* d, int64_t npx, int channels) {
   else swap_rb_n<4>(s, d, npx);
 }
 
-const codecs::CodecKernels kKernels = {&idct_blocks,    &ycc_to_bgr, &fancy_h2v2, &fancy_h2v1,
-                                       &bgr_to_ycc, &fdct_quant, &swap_rb};
+const codecs::CodecKernels kKernels = {&idct_blocks, &ycc_to_bgr, &fancy_h2v2, &fancy_h2v1, &swap_rb};
 
 }  // namespace
 
