@@ -257,9 +257,7 @@ def _jpeg_encode(img, params):
     c = 1 if img.ndim == 2 else img.shape[2]
     if c not in (1, 3, 4):
         raise fail("imencode", f"JPEG supports 1, 3 or 4 channels, got {c}")
-    if c == 4:  # cv2 drops alpha
-        img = _np.ascontiguousarray(img[:, :, :3])
-        c = 3
+    # cv2 drops alpha: the encoder reads 4-channel pixels and skips it, no 3-channel copy needed
     quality = min(max(params.get(IMWRITE_JPEG_QUALITY, 95), 0), 100)
     sampling = params.get(IMWRITE_JPEG_SAMPLING_FACTOR, IMWRITE_JPEG_SAMPLING_FACTOR_420)
     if sampling not in _SAMPLING:
