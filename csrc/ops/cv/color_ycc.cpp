@@ -9,7 +9,7 @@
 //     3 XYZ->RGB        (dcn, bidx)             HxWx3   -> HxWxdcn     uint8, float32
 //     4 RGB->GRAY       (scn, bidx)             HxWxscn -> HxW         float32
 //     5 RGB->I420/YV12  (scn, bidx, uidx)       HxWxscn -> (3H/2)xW    uint8, H and W even
-//     6 channel perm    (scn, dcn, map0..map{dcn-1}; -1 = alpha 1.0)  float32
+//     6 channel perm    (scn, dcn, map0..map{dcn-1}; -1 = alpha 1.0)  float32; maps as cvtColor makes them
 #include <string>
 
 #include "core/error.h"
@@ -50,7 +50,10 @@ prims::PrimMeta infer_color_ycc(const std::vector<NodePtr>& in, const Params& p)
       const int64_t dcn = p.ints[2];
       need(d == DType::Float32 && cn == c1 && (c1 == 3 || c1 == 4) && (dcn == 3 || dcn == 4));
       need(static_cast<int64_t>(p.ints.size()) == 3 + dcn);
-      for (int64_t c = 0; c < dcn; ++c) need(p.ints[3 + c] >= -1 && p.ints[3 + c] < c1);
+      // cvtColor's maps: (0, 1, 2) or (2, 1, 0), then alpha kept (3, from 4 channels) or added (-1)
+      const int64_t m0 = p.ints[3];
+      need((m0 == 0 || m0 == 2) && p.ints[4] == 1 && p.ints[5] == 2 - m0);
+      if (dcn == 4) need(p.ints[6] == -1 || (p.ints[6] == 3 && c1 == 4));
       return {d, {h, w, dcn}};
     }
     default:

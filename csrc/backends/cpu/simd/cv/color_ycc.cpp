@@ -27,7 +27,7 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
-// (_mm512_castsi128_si512 leaves the upper lanes undefined by design: GCC 12 warns inside its header)
+// (_mm256_castsi128_si512 leaves the upper lanes undefined by design: GCC 12 warns inside its header)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
@@ -354,81 +354,86 @@ int64_t i420_row_simd(const uint8_t* s, uint8_t* yd, uint8_t* ud, uint8_t* vd, i
 #endif  // __AVX2__
 
 // ---------------------------------------------------------------------------------------------
-// float32 SIMD (AVX-512): 16 pixels a step, deinterleaved with two-source permutes
+// float32 SIMD (AVX2 and AVX-512 targets): 8 pixels a step in 256-bit registers. Moving data
+// across the 128-bit halves is what costs (Zen 4 runs one such permute a cycle, and a two-source
+// vpermt2ps deinterleave needs 12 for 8 pixels, 1.5 cycles a pixel, slower than cv2): the loads
+// below regroup whole halves so each half holds 4 pixels' channels, and the rest is blends and
+// in-half shuffles. 8 is also cv2's body step, so the row-position-dependent conversions need no
+// scalar body pixels.
 
-#if defined(__AVX512F__)
-struct FIdx {
-  __m512i d3a[3], d3b[3], d4[4], i3a[3], i3b[3], i4a[4], i4b[4];
-  __mmask16 d3m[3], i3m[3], i4m2[4], i4m3[4];
-  FIdx() {
-    alignas(64) int a[16], b[16];
-    for (int k = 0; k < 3; ++k) {  // channel k of 16 3-channel pixels: float 3i + k of 48
-      __mmask16 m = 0;
-      for (int i = 0; i < 16; ++i) {
-        const int f = 3 * i + k;
-        a[i] = f & 31, b[i] = (f - 32) & 15;
-        if (f >= 32) m = static_cast<__mmask16>(m | (1u << i));
-      }
-      d3a[k] = _mm512_load_si512(a), d3b[k] = _mm512_load_si512(b), d3m[k] = m;
-    }
-    for (int k = 0; k < 4; ++k) {
-      for (int i = 0; i < 16; ++i) a[i] = (4 * i + k) & 31;
-      d4[k] = _mm512_load_si512(a);
-    }
-    for (int r = 0; r < 3; ++r) {  // output register r of 3: float f = 16 r + l is channel f % 3 of pixel f / 3
-      __mmask16 m = 0;
-      for (int l = 0; l < 16; ++l) {
-        const int f = 16 * r + l, k = f % 3, i = f / 3;
-        a[l] = k == 0 ? i : 16 + i, b[l] = i;
-        if (k == 2) m = static_cast<__mmask16>(m | (1u << l));
-      }
-      i3a[r] = _mm512_load_si512(a), i3b[r] = _mm512_load_si512(b), i3m[r] = m;
-    }
-    for (int r = 0; r < 4; ++r) {
-      __mmask16 m2 = 0, m3 = 0;
-      for (int l = 0; l < 16; ++l) {
-        const int f = 16 * r + l, k = f % 4, i = f / 4;
-        a[l] = k == 0 ? i : 16 + i, b[l] = i;
-        if (k == 2) m2 = static_cast<__mmask16>(m2 | (1u << l));
-        if (k == 3) m3 = static_cast<__mmask16>(m3 | (1u << l));
-      }
-      i4a[r] = _mm512_load_si512(a), i4b[r] = _mm512_load_si512(b), i4m2[r] = m2, i4m3[r] = m3;
-    }
-  }
-};
-
-const FIdx& fidx() {
-  static const FIdx t;
-  return t;
+#if defined(__AVX2__)
+#define MNN_YCC_F32_SIMD 1
+// 8 3-channel pixels (24 floats) -> channels c[0..2]
+inline void load3_f(const float* p, __m256* c) {
+  const __m256 x0 = _mm256_loadu_ps(p), x1 = _mm256_loadu_ps(p + 8), x2 = _mm256_loadu_ps(p + 16);
+  // per half (pixels 0-3 low, 4-7 high): a = floats 0-3, b = 4-7, c = 8-11 of its 4 pixels
+  const __m256 a = _mm256_blend_ps(x0, x1, 0xF0), b = _mm256_permute2f128_ps(x0, x2, 0x21), cc = _mm256_blend_ps(x1, x2, 0xF0);
+  // a = (p0c0 p0c1 p0c2 p1c0), b = (p1c1 p1c2 p2c0 p2c1), cc = (p2c2 p3c0 p3c1 p3c2)
+  const __m256 t0 = _mm256_blend_ps(_mm256_blend_ps(a, b, 0x44), cc, 0x22);  // a0 cc1 b2 a3
+  const __m256 t1 = _mm256_blend_ps(_mm256_blend_ps(b, a, 0x22), cc, 0x44);  // b0 a1 cc2 b3
+  const __m256 t2 = _mm256_blend_ps(_mm256_blend_ps(cc, b, 0x22), a, 0x44);  // cc0 b1 a2 cc3
+  c[0] = _mm256_permute_ps(t0, _MM_SHUFFLE(1, 2, 3, 0));
+  c[1] = _mm256_permute_ps(t1, _MM_SHUFFLE(2, 3, 0, 1));
+  c[2] = _mm256_permute_ps(t2, _MM_SHUFFLE(3, 0, 1, 2));
 }
 
-// channels 0..scn-1 of 16 pixels
-inline void load_f(const float* p, int scn, const FIdx& t, __m512* c) {
-  if (scn == 3) {
-    const __m512 x0 = _mm512_loadu_ps(p), x1 = _mm512_loadu_ps(p + 16), x2 = _mm512_loadu_ps(p + 32);
-    for (int k = 0; k < 3; ++k)
-      c[k] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(x0, t.d3a[k], x1), t.d3m[k], t.d3b[k], x2);
-  } else {
-    const __m512 x0 = _mm512_loadu_ps(p), x1 = _mm512_loadu_ps(p + 16), x2 = _mm512_loadu_ps(p + 32),
-                 x3 = _mm512_loadu_ps(p + 48);
-    for (int k = 0; k < 4; ++k)
-      c[k] = _mm512_mask_blend_ps(0xFF00, _mm512_permutex2var_ps(x0, t.d4[k], x1), _mm512_permutex2var_ps(x2, t.d4[k], x3));
-  }
+// channels o[0..2] -> 8 3-channel pixels (load3_f backwards; its shuffles are their own inverses)
+// nt: non-temporal stores (d 32-byte aligned; see stream_f)
+inline void st_f(float* d, __m256 v, bool nt) {
+  if (nt) _mm256_stream_ps(d, v);
+  else _mm256_storeu_ps(d, v);
 }
 
-// o[0..dcn-1] -> 16 interleaved pixels
-inline void store_f(float* d, int dcn, const FIdx& t, const __m512* o) {
-  if (dcn == 3) {
-    for (int r = 0; r < 3; ++r)
-      _mm512_storeu_ps(d + 16 * r, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(o[0], t.i3a[r], o[1]), t.i3m[r], t.i3b[r], o[2]));
-  } else {
-    for (int r = 0; r < 4; ++r) {
-      __m512 v = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(o[0], t.i4a[r], o[1]), t.i4m2[r], t.i4b[r], o[2]);
-      _mm512_storeu_ps(d + 16 * r, _mm512_mask_permutexvar_ps(v, t.i4m3[r], t.i4b[r], o[3]));
-    }
-  }
+inline void store3_f(float* d, const __m256* o, bool nt) {
+  const __m256 t0 = _mm256_permute_ps(o[0], _MM_SHUFFLE(1, 2, 3, 0));
+  const __m256 t1 = _mm256_permute_ps(o[1], _MM_SHUFFLE(2, 3, 0, 1));
+  const __m256 t2 = _mm256_permute_ps(o[2], _MM_SHUFFLE(3, 0, 1, 2));
+  const __m256 a = _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x22), t2, 0x44);
+  const __m256 b = _mm256_blend_ps(_mm256_blend_ps(t1, t2, 0x22), t0, 0x44);
+  const __m256 cc = _mm256_blend_ps(_mm256_blend_ps(t2, t0, 0x22), t1, 0x44);
+  st_f(d, _mm256_permute2f128_ps(a, b, 0x20), nt);
+  st_f(d + 8, _mm256_blend_ps(cc, a, 0xF0), nt);
+  st_f(d + 16, _mm256_permute2f128_ps(b, cc, 0x31), nt);
 }
-#endif  // __AVX512F__
+
+// a 4x4 transpose in each 128-bit half
+inline void transpose4_halves(const __m256* r, __m256* c) {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  c[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  c[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  c[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  c[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+// 8 4-channel pixels (32 floats) -> channels c[0..3]
+inline void load4_f(const float* p, __m256* c) {
+  const __m256 x0 = _mm256_loadu_ps(p), x1 = _mm256_loadu_ps(p + 8), x2 = _mm256_loadu_ps(p + 16),
+               x3 = _mm256_loadu_ps(p + 24);
+  // y[j]: pixel j in the low half, pixel 4 + j in the high half
+  const __m256 y[4] = {_mm256_permute2f128_ps(x0, x2, 0x20), _mm256_permute2f128_ps(x0, x2, 0x31),
+                       _mm256_permute2f128_ps(x1, x3, 0x20), _mm256_permute2f128_ps(x1, x3, 0x31)};
+  transpose4_halves(y, c);
+}
+
+inline void store4_f(float* d, const __m256* o, bool nt) {
+  __m256 y[4];
+  transpose4_halves(o, y);
+  st_f(d, _mm256_permute2f128_ps(y[0], y[1], 0x20), nt);
+  st_f(d + 8, _mm256_permute2f128_ps(y[2], y[3], 0x20), nt);
+  st_f(d + 16, _mm256_permute2f128_ps(y[0], y[1], 0x31), nt);
+  st_f(d + 24, _mm256_permute2f128_ps(y[2], y[3], 0x31), nt);
+}
+
+inline void load_f(const float* p, int scn, __m256* c) {
+  if (scn == 3) load3_f(p, c);
+  else load4_f(p, c);
+}
+inline void store_f(float* d, int dcn, const __m256* o, bool nt) {
+  if (dcn == 3) store3_f(d, o, nt);
+  else store4_f(d, o, nt);
+}
+#endif  // __AVX2__
 
 // ---------------------------------------------------------------------------------------------
 // runs
@@ -478,80 +483,87 @@ void mat_u8_run(const uint8_t* s, uint8_t* d, int64_t n, int scn, int dcn, const
   mat_u8_scalar(s + done * scn, d + done * dcn, n - done, scn, dcn, w);
 }
 
-void ycc_f_row(const float* s, float* d, int64_t w, int scn, int bidx, bool yuv) {
+void ycc_f_row(const float* s, float* d, int64_t w, int scn, int bidx, bool yuv, bool stream) {
   const YccF c = ycc_f_coefs(bidx, yuv);
   const int64_t body = w - w % 8;
   int64_t i = 0;
-#if defined(__AVX512F__)
-  const FIdx& t = fidx();
-  const __m512 c0 = _mm512_set1_ps(c.c0), c1 = _mm512_set1_ps(c.c1), c2 = _mm512_set1_ps(c.c2);
-  const __m512 k1 = _mm512_set1_ps(c.k1), k2 = _mm512_set1_ps(c.k2), half = _mm512_set1_ps(0.5f);
-  for (; i + 16 <= body; i += 16) {
-    __m512 x[4], o[3];
-    load_f(s + i * scn, scn, t, x);
-    const __m512 y = _mm512_fmadd_ps(x[0], c0, _mm512_fmadd_ps(x[1], c1, _mm512_mul_ps(x[2], c2)));
-    const __m512 r = x[bidx ^ 2], b = x[bidx];
+#if defined(MNN_YCC_F32_SIMD)
+  const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
+  const __m256 c0 = _mm256_set1_ps(c.c0), c1 = _mm256_set1_ps(c.c1), c2 = _mm256_set1_ps(c.c2);
+  const __m256 k1 = _mm256_set1_ps(c.k1), k2 = _mm256_set1_ps(c.k2), half = _mm256_set1_ps(0.5f);
+  for (; i + 8 <= body; i += 8) {
+    __m256 x[4], o[3];
+    load_f(s + i * scn, scn, x);
+    const __m256 y = _mm256_fmadd_ps(x[0], c0, _mm256_fmadd_ps(x[1], c1, _mm256_mul_ps(x[2], c2)));
+    // (selects, not x[bidx]: a runtime index sends the registers through the stack, and Zen 4
+    // cannot forward two 256-bit halves of a spilled zmm to a 512-bit load)
+    const __m256 r = bidx == 0 ? x[2] : x[0], b = bidx == 0 ? x[0] : x[2];
     o[0] = y;
-    o[1] = _mm512_fmadd_ps(_mm512_sub_ps(yuv ? b : r, y), k1, half);
-    o[2] = _mm512_fmadd_ps(_mm512_sub_ps(yuv ? r : b, y), k2, half);
-    store_f(d + i * 3, 3, t, o);
+    o[1] = _mm256_fmadd_ps(_mm256_sub_ps(yuv ? b : r, y), k1, half);
+    o[2] = _mm256_fmadd_ps(_mm256_sub_ps(yuv ? r : b, y), k2, half);
+    store_f(d + i * 3, 3, o, nt);
   }
+  if (nt) _mm_sfence();
 #endif
   for (; i < w; ++i) ycc_f_px(s + i * scn, d + i * 3, c, bidx, yuv, i < body);
 }
 
-void ycc_inv_f_run(const float* s, float* d, int64_t n, int dcn, int bidx, bool yuv) {
+void ycc_inv_f_run(const float* s, float* d, int64_t n, int dcn, int bidx, bool yuv, bool stream) {
   int64_t i = 0;
-#if defined(__AVX512F__)
-  const FIdx& t = fidx();
+#if defined(MNN_YCC_F32_SIMD)
+  const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
   const YccInvF& k = kYccInvF[yuv];
-  const __m512 kr = _mm512_set1_ps(k.kr), kgr = _mm512_set1_ps(k.kgr), kgb = _mm512_set1_ps(k.kgb),
-               kb = _mm512_set1_ps(k.kb), half = _mm512_set1_ps(0.5f);
-  for (; i + 16 <= n; i += 16) {
-    __m512 x[4], o[4];
-    load_f(s + i * 3, 3, t, x);
-    const __m512 cr = _mm512_sub_ps(yuv ? x[2] : x[1], half), cb = _mm512_sub_ps(yuv ? x[1] : x[2], half);
-    o[bidx] = _mm512_fmadd_ps(cb, kb, x[0]);
-    o[1] = _mm512_fmadd_ps(cr, kgr, _mm512_fmadd_ps(cb, kgb, x[0]));
-    o[bidx ^ 2] = _mm512_fmadd_ps(cr, kr, x[0]);
-    o[3] = _mm512_set1_ps(1.f);
-    store_f(d + i * dcn, dcn, t, o);
+  const __m256 kr = _mm256_set1_ps(k.kr), kgr = _mm256_set1_ps(k.kgr), kgb = _mm256_set1_ps(k.kgb),
+               kb = _mm256_set1_ps(k.kb), half = _mm256_set1_ps(0.5f);
+  for (; i + 8 <= n; i += 8) {
+    __m256 x[4], o[4];
+    load_f(s + i * 3, 3, x);
+    const __m256 cr = _mm256_sub_ps(yuv ? x[2] : x[1], half), cb = _mm256_sub_ps(yuv ? x[1] : x[2], half);
+    const __m256 b = _mm256_fmadd_ps(cb, kb, x[0]), r = _mm256_fmadd_ps(cr, kr, x[0]);
+    o[0] = bidx == 0 ? b : r;  // (selects, as in ycc_f_row)
+    o[1] = _mm256_fmadd_ps(cr, kgr, _mm256_fmadd_ps(cb, kgb, x[0]));
+    o[2] = bidx == 0 ? r : b;
+    o[3] = _mm256_set1_ps(1.f);
+    store_f(d + i * dcn, dcn, o, nt);
   }
+  if (nt) _mm_sfence();
 #endif
   for (; i < n; ++i) ycc_inv_f_px(s + i * 3, d + i * dcn, dcn, bidx, yuv);
 }
 
-void mat_f_row(const float* s, float* d, int64_t w, int scn, int dcn, const float (&m)[3][3]) {
+void mat_f_row(const float* s, float* d, int64_t w, int scn, int dcn, const float (&m)[3][3], bool stream) {
   const int64_t body = w - w % 8;
   int64_t i = 0;
-#if defined(__AVX512F__)
-  const FIdx& t = fidx();
-  __m512 k[3][3];
+#if defined(MNN_YCC_F32_SIMD)
+  const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
+  __m256 k[3][3];
   for (int j = 0; j < 3; ++j)
-    for (int c = 0; c < 3; ++c) k[j][c] = _mm512_set1_ps(m[j][c]);
-  for (; i + 16 <= body; i += 16) {
-    __m512 x[4], o[4];
-    load_f(s + i * scn, scn, t, x);
+    for (int c = 0; c < 3; ++c) k[j][c] = _mm256_set1_ps(m[j][c]);
+  for (; i + 8 <= body; i += 8) {
+    __m256 x[4], o[4];
+    load_f(s + i * scn, scn, x);
     for (int j = 0; j < 3; ++j)
-      o[j] = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(x[2], k[j][2]), _mm512_mul_ps(x[1], k[j][1])), _mm512_mul_ps(x[0], k[j][0]));
-    o[3] = _mm512_set1_ps(1.f);
-    store_f(d + i * dcn, dcn, t, o);
+      o[j] = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x[2], k[j][2]), _mm256_mul_ps(x[1], k[j][1])), _mm256_mul_ps(x[0], k[j][0]));
+    o[3] = _mm256_set1_ps(1.f);
+    store_f(d + i * dcn, dcn, o, nt);
   }
+  if (nt) _mm_sfence();
 #endif
   for (; i < w; ++i) mat_f_px(s + i * scn, d + i * dcn, dcn, m, i < body);
 }
 
-void gray_f_run(const float* s, float* d, int64_t n, int scn, int bidx) {
+void gray_f_run(const float* s, float* d, int64_t n, int scn, int bidx, bool stream) {
   const float c0 = bidx == 0 ? 0.114f : 0.299f, c1 = 0.587f, c2 = bidx == 0 ? 0.299f : 0.114f;
   int64_t i = 0;
-#if defined(__AVX512F__)
-  const FIdx& t = fidx();
-  const __m512 k0 = _mm512_set1_ps(c0), k1 = _mm512_set1_ps(c1), k2 = _mm512_set1_ps(c2);
-  for (; i + 16 <= n; i += 16) {
-    __m512 x[4];
-    load_f(s + i * scn, scn, t, x);
-    _mm512_storeu_ps(d + i, _mm512_fmadd_ps(x[2], k2, _mm512_fmadd_ps(x[0], k0, _mm512_mul_ps(x[1], k1))));
+#if defined(MNN_YCC_F32_SIMD)
+  const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
+  const __m256 k0 = _mm256_set1_ps(c0), k1 = _mm256_set1_ps(c1), k2 = _mm256_set1_ps(c2);
+  for (; i + 8 <= n; i += 8) {
+    __m256 x[4];
+    load_f(s + i * scn, scn, x);
+    st_f(d + i, _mm256_fmadd_ps(x[2], k2, _mm256_fmadd_ps(x[0], k0, _mm256_mul_ps(x[1], k1))), nt);
   }
+  if (nt) _mm_sfence();
 #endif
   for (; i < n; ++i) {
     const float* p = s + i * scn;
@@ -559,21 +571,34 @@ void gray_f_run(const float* s, float* d, int64_t n, int scn, int bidx) {
   }
 }
 
-void perm_f_run(const float* s, float* d, int64_t n, int scn, int dcn, const int* map) {
+void perm_f_run(const float* s, float* d, int64_t n, int scn, int dcn, const int* map, bool stream) {
   int64_t i = 0;
-#if defined(__AVX512F__)
-  const FIdx& t = fidx();
-  const __m512 one = _mm512_set1_ps(1.f);
-  for (; i + 16 <= n; i += 16) {
-    __m512 x[4], o[4];
-    load_f(s + i * scn, scn, t, x);
-    for (int c = 0; c < dcn; ++c) o[c] = map[c] < 0 ? one : x[map[c]];
-    store_f(d + i * dcn, dcn, t, o);
+#if defined(MNN_YCC_F32_SIMD)
+  const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
+  // cvtColor's maps are (0, 1, 2) or (2, 1, 0), then alpha kept (3) or added (-1)
+  const bool swap = map[0] == 2, keep_alpha = dcn == 4 && map[3] == 3;
+  const __m256 one = _mm256_set1_ps(1.f);
+  for (; i + 8 <= n; i += 8) {
+    __m256 x[4], o[4];
+    load_f(s + i * scn, scn, x);
+    o[0] = swap ? x[2] : x[0];
+    o[1] = x[1];
+    o[2] = swap ? x[0] : x[2];
+    o[3] = keep_alpha ? x[3] : one;
+    store_f(d + i * dcn, dcn, o, nt);
   }
+  if (nt) _mm_sfence();
 #endif
   for (; i < n; ++i)
     for (int c = 0; c < dcn; ++c) d[i * dcn + c] = map[c] < 0 ? 1.f : s[i * scn + map[c]];
 }
+
+// Float conversions moving at least 32 MB (read + written) store their results non-temporally.
+// Measured interleaved with cv2 on the loaded 2-core host (min ratios cv2/mnn): at 1080p
+// (50 MB) streaming took YCrCb2BGR from 0.95 to 1.13-1.23 and gray (33 MB) from 0.90 to 1.12-1.18;
+// at 640x480 (7.4 MB, cache-resident) it made them 25-30% slower. The same bound as color.cpp's
+// float HSV.
+inline bool stream(int64_t floats) { return floats * 4 >= (int64_t(32) << 20); }
 
 class YccKernel final : public backend::Kernel {
  public:
@@ -616,11 +641,11 @@ class YccKernel final : public backend::Kernel {
     switch (op) {
       case kYcc:
         parallel_for(h_, rows_grain, [&](int64_t r0, int64_t r1) {
-          for (int64_t y = r0; y < r1; ++y) ycc_f_row(s + y * w * c1, d + y * w * 3, w, c1, bidx, p_[3] != 0);
+          for (int64_t y = r0; y < r1; ++y) ycc_f_row(s + y * w * c1, d + y * w * 3, w, c1, bidx, p_[3] != 0, stream(npix * (c1 + 3)));
         });
         break;
       case kYccInv:
-        parallel_for(npix, kGrainPx, [&](int64_t lo, int64_t hi) { ycc_inv_f_run(s + lo * 3, d + lo * c1, hi - lo, c1, bidx, p_[3] != 0); });
+        parallel_for(npix, kGrainPx, [&](int64_t lo, int64_t hi) { ycc_inv_f_run(s + lo * 3, d + lo * c1, hi - lo, c1, bidx, p_[3] != 0, stream(npix * (3 + c1))); });
         break;
       case kXyz: case kXyzInv: {
         const int scn = op == kXyz ? c1 : 3, dcn = op == kXyz ? 3 : c1;
@@ -633,18 +658,18 @@ class YccKernel final : public backend::Kernel {
             m[j][c] = static_cast<float>(src[3 * row + col]);
           }
         parallel_for(h_, rows_grain, [&](int64_t r0, int64_t r1) {
-          for (int64_t y = r0; y < r1; ++y) mat_f_row(s + y * w * scn, d + y * w * dcn, w, scn, dcn, m);
+          for (int64_t y = r0; y < r1; ++y) mat_f_row(s + y * w * scn, d + y * w * dcn, w, scn, dcn, m, stream(npix * (scn + dcn)));
         });
         break;
       }
       case kGray:
-        parallel_for(npix, kGrainPx, [&](int64_t lo, int64_t hi) { gray_f_run(s + lo * c1, d + lo, hi - lo, c1, bidx); });
+        parallel_for(npix, kGrainPx, [&](int64_t lo, int64_t hi) { gray_f_run(s + lo * c1, d + lo, hi - lo, c1, bidx, stream(npix * (c1 + 1))); });
         break;
       case kPermF: {
         const int dcn = bidx;  // ints: (op, scn, dcn, map...)
         int map[4] = {0, 1, 2, 3};
         for (int c = 0; c < dcn; ++c) map[c] = int(p_[3 + c]);
-        parallel_for(npix, kGrainPx, [&](int64_t lo, int64_t hi) { perm_f_run(s + lo * c1, d + lo * dcn, hi - lo, c1, dcn, map); });
+        parallel_for(npix, kGrainPx, [&](int64_t lo, int64_t hi) { perm_f_run(s + lo * c1, d + lo * dcn, hi - lo, c1, dcn, map, stream(npix * (c1 + dcn))); });
         break;
       }
       default: break;
