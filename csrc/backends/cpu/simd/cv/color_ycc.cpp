@@ -11,11 +11,13 @@
 //
 // float32 follows what cv2's (x86, 8-lane AVX2 dispatch) code computes, found by comparing bits:
 // YCrCb/YUV and gray use fused multiply-adds (cv2's v_fma, and its compiler's contraction of the
-// scalar loops), XYZ plain products and sums. Two conversions depend on the position in the row:
-// cv2 runs its vector loop over the first W - W % 8 pixels of each row and a scalar loop, with
-// another operation order, over the rest: RGB -> YCrCb/YUV (Y = fma(s0, c0, fma(s1, c1, s2 c2))
-// in the body, fma(s2, c2, fma(s0, c0, s1 c1)) in the tail) and XYZ both ways
-// ((s2 c2 + s1 c1) + s0 c0 against (s0 c0 + s1 c1) + s2 c2). Those go row by row here.
+// scalar loops), XYZ plain products and sums. Some depend on the position in the row (gray too:
+// see gray_f_row):
+// cv2 runs its vector loop over the first pixels of each row and a scalar loop, with another
+// operation order, over the rest: RGB -> YCrCb/YUV (W - W % 8 body pixels; Y = fma(s0, c0,
+// fma(s1, c1, s2 c2)) there, fma(s2, c2, fma(s0, c0, s1 c1)) in the tail) and XYZ both ways
+// (W - W % 4 body pixels; (s2 c2 + s1 c1) + s0 c0 against (s0 c0 + s1 c1) + s2 c2). Those go
+// row by row here.
 // std::fma is exact everywhere (an instruction with -mfma, libm on the scalar target); the build
 // has -ffp-contract=off, so nothing else is fused.
 #include <algorithm>
@@ -358,8 +360,7 @@ int64_t i420_row_simd(const uint8_t* s, uint8_t* yd, uint8_t* ud, uint8_t* vd, i
 // across the 128-bit halves is what costs (Zen 4 runs one such permute a cycle, and a two-source
 // vpermt2ps deinterleave needs 12 for 8 pixels, 1.5 cycles a pixel, slower than cv2): the loads
 // below regroup whole halves so each half holds 4 pixels' channels, and the rest is blends and
-// in-half shuffles. 8 is also cv2's body step, so the row-position-dependent conversions need no
-// scalar body pixels.
+// in-half shuffles.
 
 #if defined(__AVX2__)
 #define MNN_YCC_F32_SIMD 1
@@ -532,7 +533,7 @@ void ycc_inv_f_run(const float* s, float* d, int64_t n, int dcn, int bidx, bool 
 }
 
 void mat_f_row(const float* s, float* d, int64_t w, int scn, int dcn, const float (&m)[3][3], bool stream) {
-  const int64_t body = w - w % 8;
+  const int64_t body = w - w % 4;  // cv2's XYZ vector loop steps by 4
   int64_t i = 0;
 #if defined(MNN_YCC_F32_SIMD)
   const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
@@ -552,22 +553,27 @@ void mat_f_row(const float* s, float* d, int64_t w, int scn, int dcn, const floa
   for (; i < w; ++i) mat_f_px(s + i * scn, d + i * dcn, dcn, m, i < body);
 }
 
-void gray_f_run(const float* s, float* d, int64_t n, int scn, int bidx, bool stream) {
+// One row. cv2: fma(s2, c2, fma(s0, c0, s1 c1)), except, for 3-channel sources, at the even
+// pixels of the 4 after the first W - W % 8 (when W % 8 >= 4): fma(s2, c2, fma(s1, c1, s0 c0))
+// (compared bit for bit at widths 4, 5, 12, 23, 31).
+void gray_f_row(const float* s, float* d, int64_t w, int scn, int bidx, bool stream) {
   const float c0 = bidx == 0 ? 0.114f : 0.299f, c1 = 0.587f, c2 = bidx == 0 ? 0.299f : 0.114f;
+  const int64_t body = w - w % 8, quad = scn == 3 && w % 8 >= 4 ? body + 4 : body;
   int64_t i = 0;
 #if defined(MNN_YCC_F32_SIMD)
   const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
   const __m256 k0 = _mm256_set1_ps(c0), k1 = _mm256_set1_ps(c1), k2 = _mm256_set1_ps(c2);
-  for (; i + 8 <= n; i += 8) {
+  for (; i + 8 <= body; i += 8) {
     __m256 x[4];
     load_f(s + i * scn, scn, x);
     st_f(d + i, _mm256_fmadd_ps(x[2], k2, _mm256_fmadd_ps(x[0], k0, _mm256_mul_ps(x[1], k1))), nt);
   }
   if (nt) _mm_sfence();
 #endif
-  for (; i < n; ++i) {
+  for (; i < w; ++i) {
     const float* p = s + i * scn;
-    d[i] = std::fma(p[2], c2, std::fma(p[0], c0, p[1] * c1));
+    d[i] = i < quad && i >= body && (i & 1) == 0 ? std::fma(p[2], c2, std::fma(p[1], c1, p[0] * c0))
+                                                 : std::fma(p[2], c2, std::fma(p[0], c0, p[1] * c1));
   }
 }
 
@@ -663,7 +669,9 @@ class YccKernel final : public backend::Kernel {
         break;
       }
       case kGray:
-        parallel_for(npix, kGrainPx, [&](int64_t lo, int64_t hi) { gray_f_run(s + lo * c1, d + lo, hi - lo, c1, bidx, stream(npix * (c1 + 1))); });
+        parallel_for(h_, rows_grain, [&](int64_t r0, int64_t r1) {
+          for (int64_t y = r0; y < r1; ++y) gray_f_row(s + y * w * c1, d + y * w, w, c1, bidx, stream(npix * (c1 + 1)));
+        });
         break;
       case kPermF: {
         const int dcn = bidx;  // ints: (op, scn, dcn, map...)
