@@ -183,15 +183,15 @@ struct VU {
   static I sub(I a, I b) { return _mm512_sub_epi32(a, b); }
   template <int S> static I sra(I a) { return _mm512_srai_epi32(a, S); }
   template <int S> static I sll(I a) { return _mm512_slli_epi32(a, S); }
-  // the 3-channel load reads 4 bytes past its 16 pixels
-  static int64_t headroom(int scn) { return scn == 4 ? 16 : 18; }
+  // (the loads read nothing past their N pixels)
+  static int64_t headroom(int) { return N; }
   static I load(const uint8_t* p, int scn) {
     if (scn == 4) return _mm512_loadu_si512(p);
     auto ld = [p](int o) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + o)); };
     I v = _mm512_castsi128_si512(ld(0));
     v = _mm512_inserti32x4(v, ld(12), 1);
     v = _mm512_inserti32x4(v, ld(24), 2);
-    v = _mm512_inserti32x4(v, ld(36), 3);
+    v = _mm512_inserti32x4(v, _mm_srli_si128(ld(32), 4), 3);  // bytes 36..47, not past the 48th
     return _mm512_shuffle_epi8(v, bc(_mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1)));
   }
   // bytes of each 128-bit lane (4 pixels): o0 x4, o1 x4, o2 x4, alpha x4 -> interleaved pixels
@@ -208,6 +208,10 @@ struct VU {
   }
   // lanes in 0..255 -> N bytes
   static void store_bytes(uint8_t* d, I v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm512_cvtepi32_epi8(v)); }
+  // the even lanes of a, then those of b
+  static I evens(I a, I b) {
+    return _mm512_permutex2var_epi32(a, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), b);
+  }
   // the even lanes, saturated -> N/2 bytes
   static void store_even(uint8_t* d, I v) {
     v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_setzero_si512()), set1(255));
@@ -226,11 +230,11 @@ struct VU {
   static I sub(I a, I b) { return _mm256_sub_epi32(a, b); }
   template <int S> static I sra(I a) { return _mm256_srai_epi32(a, S); }
   template <int S> static I sll(I a) { return _mm256_slli_epi32(a, S); }
-  static int64_t headroom(int scn) { return scn == 4 ? 8 : 10; }
+  static int64_t headroom(int) { return N; }
   static I load(const uint8_t* p, int scn) {
     if (scn == 4) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     const I v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
-                                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
+                                        _mm_srli_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 8)), 4), 1);
     return _mm256_shuffle_epi8(v, bc(_mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1)));
   }
   static void store(uint8_t* d, I o0, I o1, I o2, int dcn) {
@@ -247,6 +251,10 @@ struct VU {
   static void store_bytes(uint8_t* d, I v) {
     const I p = _mm256_packus_epi16(_mm256_packs_epi32(v, v), _mm256_setzero_si256());
     _mm_storel_epi64(reinterpret_cast<__m128i*>(d), _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0))));
+  }
+  static I evens(I a, I b) {
+    const __m256 e = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(e), _MM_SHUFFLE(3, 1, 2, 0));
   }
   static void store_even(uint8_t* d, I v) {
     const I p = _mm256_packus_epi16(_mm256_packs_epi32(v, v), _mm256_setzero_si256());  // lane: v0..v3 per 128 bits
@@ -342,14 +350,37 @@ int64_t i420_row_simd(const uint8_t* s, uint8_t* yd, uint8_t* ud, uint8_t* vd, i
   const Split20 wy = split20(w.y), wu = split20(w.u), wv = split20(w.v);
   const I a16 = VU::set1(kAdd16), a128 = VU::set1(kAdd128);
   int64_t i = 0;
+  // 2N pixels a step: the chroma of their N even pixels at once (Y, U and V are within 16..240:
+  // store_bytes needs no saturation)
+  for (; i + 2 * VU::N <= n; i += 2 * VU::N) {
+    const I pa = VU::load(s + i * scn, scn), pb = VU::load(s + (i + VU::N) * scn, scn);
+    VU::store_bytes(yd + i, sum20(VU::shuf(pa, m01), VU::shuf(pa, m2), wy, a16));
+    VU::store_bytes(yd + i + VU::N, sum20(VU::shuf(pb, m01), VU::shuf(pb, m2), wy, a16));
+    if (chroma) {
+      const I pe = VU::evens(pa, pb), p01 = VU::shuf(pe, m01), l2 = VU::shuf(pe, m2);
+      VU::store_bytes(ud + i / 2, sum20(p01, l2, wu, a128));
+      VU::store_bytes(vd + i / 2, sum20(p01, l2, wv, a128));
+    }
+  }
   for (; i + VU::headroom(scn) <= n; i += VU::N) {
     const I px = VU::load(s + i * scn, scn);
     const I p01 = VU::shuf(px, m01), l2 = VU::shuf(px, m2);
-    VU::store_bytes(yd + i, sum20(p01, l2, wy, a16));  // Y is within 16..235: no saturation needed
+    VU::store_bytes(yd + i, sum20(p01, l2, wy, a16));
     if (chroma) {
       VU::store_even(ud + i / 2, sum20(p01, l2, wu, a128));
       VU::store_even(vd + i / 2, sum20(p01, l2, wv, a128));
     }
+  }
+  if (i < n && n >= VU::N) {  // the last N pixels again (n is even): same bytes, no scalar tail
+    i = n - VU::N;
+    const I px = VU::load(s + i * scn, scn);
+    const I p01 = VU::shuf(px, m01), l2 = VU::shuf(px, m2);
+    VU::store_bytes(yd + i, sum20(p01, l2, wy, a16));
+    if (chroma) {
+      VU::store_even(ud + i / 2, sum20(p01, l2, wu, a128));
+      VU::store_even(vd + i / 2, sum20(p01, l2, wv, a128));
+    }
+    i = n;
   }
   return i;
 }
@@ -706,7 +737,6 @@ class YccKernel final : public backend::Kernel {
           uint8_t* vp = vd + j * (w / 2);
           int64_t done = 0;
 #if defined(__AVX2__)
-          // (the SIMD loop's headroom keeps its loads inside the row)
           done = i420_row_simd(sp, yp, up, vp, w, scn, wt, rr == 0);
 #endif
           i420_row_scalar(sp, yp, up, vp, done, w, scn, wt, rr == 0);
