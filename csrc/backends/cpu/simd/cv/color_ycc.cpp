@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #if defined(__AVX2__)
@@ -515,6 +516,17 @@ void mat_u8_run(const uint8_t* s, uint8_t* d, int64_t n, int scn, int dcn, const
   mat_u8_scalar(s + done * scn, d + done * dcn, n - done, scn, dcn, w);
 }
 
+// Calls f with each flag as std::true_type / std::false_type, so the vector loops below are
+// compiled once per combination: loop-invariant selects on registers cost blends or branches in
+// every step otherwise (about a fifth of the float loops' time).
+template <class F>
+void with_flags(F&& f) { f(); }
+template <class F, class... R>
+void with_flags(F&& f, bool b, R... rest) {
+  if (b) with_flags([&](auto... t) { f(std::true_type{}, t...); }, rest...);
+  else with_flags([&](auto... t) { f(std::false_type{}, t...); }, rest...);
+}
+
 void ycc_f_row(const float* s, float* d, int64_t w, int scn, int bidx, bool yuv, bool stream) {
   const YccF c = ycc_f_coefs(bidx, yuv);
   const int64_t body = w - w % 8;
@@ -523,18 +535,19 @@ void ycc_f_row(const float* s, float* d, int64_t w, int scn, int bidx, bool yuv,
   const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
   const __m256 c0 = _mm256_set1_ps(c.c0), c1 = _mm256_set1_ps(c.c1), c2 = _mm256_set1_ps(c.c2);
   const __m256 k1 = _mm256_set1_ps(c.k1), k2 = _mm256_set1_ps(c.k2), half = _mm256_set1_ps(0.5f);
-  for (; i + 8 <= body; i += 8) {
-    __m256 x[4], o[3];
-    load_f(s + i * scn, scn, x);
-    const __m256 y = _mm256_fmadd_ps(x[0], c0, _mm256_fmadd_ps(x[1], c1, _mm256_mul_ps(x[2], c2)));
-    // (selects, not x[bidx]: a runtime index sends the registers through the stack, and Zen 4
-    // cannot forward two 256-bit halves of a spilled zmm to a 512-bit load)
-    const __m256 r = bidx == 0 ? x[2] : x[0], b = bidx == 0 ? x[0] : x[2];
-    o[0] = y;
-    o[1] = _mm256_fmadd_ps(_mm256_sub_ps(yuv ? b : r, y), k1, half);
-    o[2] = _mm256_fmadd_ps(_mm256_sub_ps(yuv ? r : b, y), k2, half);
-    store_f(d + i * 3, 3, o, nt);
-  }
+  with_flags([&](auto four, auto b2, auto uv, auto ntc) {
+    constexpr int kScn = decltype(four)::value ? 4 : 3;
+    for (; i + 8 <= body; i += 8) {
+      __m256 x[4], o[3];
+      load_f(s + i * kScn, kScn, x);
+      const __m256 y = _mm256_fmadd_ps(x[0], c0, _mm256_fmadd_ps(x[1], c1, _mm256_mul_ps(x[2], c2)));
+      const __m256 r = decltype(b2)::value ? x[0] : x[2], b = decltype(b2)::value ? x[2] : x[0];
+      o[0] = y;
+      o[1] = _mm256_fmadd_ps(_mm256_sub_ps(decltype(uv)::value ? b : r, y), k1, half);
+      o[2] = _mm256_fmadd_ps(_mm256_sub_ps(decltype(uv)::value ? r : b, y), k2, half);
+      store_f(d + i * 3, 3, o, decltype(ntc)::value);
+    }
+  }, scn == 4, bidx == 2, yuv, nt);
   if (nt) _mm_sfence();
 #endif
   for (; i < w; ++i) ycc_f_px(s + i * scn, d + i * 3, c, bidx, yuv, i < body);
@@ -546,18 +559,22 @@ void ycc_inv_f_run(const float* s, float* d, int64_t n, int dcn, int bidx, bool 
   const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
   const YccInvF& k = kYccInvF[yuv];
   const __m256 kr = _mm256_set1_ps(k.kr), kgr = _mm256_set1_ps(k.kgr), kgb = _mm256_set1_ps(k.kgb),
-               kb = _mm256_set1_ps(k.kb), half = _mm256_set1_ps(0.5f);
-  for (; i + 8 <= n; i += 8) {
-    __m256 x[4], o[4];
-    load_f(s + i * 3, 3, x);
-    const __m256 cr = _mm256_sub_ps(yuv ? x[2] : x[1], half), cb = _mm256_sub_ps(yuv ? x[1] : x[2], half);
-    const __m256 b = _mm256_fmadd_ps(cb, kb, x[0]), r = _mm256_fmadd_ps(cr, kr, x[0]);
-    o[0] = bidx == 0 ? b : r;  // (selects, as in ycc_f_row)
-    o[1] = _mm256_fmadd_ps(cr, kgr, _mm256_fmadd_ps(cb, kgb, x[0]));
-    o[2] = bidx == 0 ? r : b;
-    o[3] = _mm256_set1_ps(1.f);
-    store_f(d + i * dcn, dcn, o, nt);
-  }
+               kb = _mm256_set1_ps(k.kb), half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.f);
+  with_flags([&](auto four, auto b2, auto uv, auto ntc) {
+    constexpr int kDcn = decltype(four)::value ? 4 : 3;
+    constexpr bool kUv = decltype(uv)::value;
+    for (; i + 8 <= n; i += 8) {
+      __m256 x[4], o[4];
+      load_f(s + i * 3, 3, x);
+      const __m256 cr = _mm256_sub_ps(kUv ? x[2] : x[1], half), cb = _mm256_sub_ps(kUv ? x[1] : x[2], half);
+      const __m256 b = _mm256_fmadd_ps(cb, kb, x[0]), r = _mm256_fmadd_ps(cr, kr, x[0]);
+      o[0] = decltype(b2)::value ? r : b;
+      o[1] = _mm256_fmadd_ps(cr, kgr, _mm256_fmadd_ps(cb, kgb, x[0]));
+      o[2] = decltype(b2)::value ? b : r;
+      o[3] = one;
+      store_f(d + i * kDcn, kDcn, o, decltype(ntc)::value);
+    }
+  }, dcn == 4, bidx == 2, yuv, nt);
   if (nt) _mm_sfence();
 #endif
   for (; i < n; ++i) ycc_inv_f_px(s + i * 3, d + i * dcn, dcn, bidx, yuv);
@@ -571,14 +588,18 @@ void mat_f_row(const float* s, float* d, int64_t w, int scn, int dcn, const floa
   __m256 k[3][3];
   for (int j = 0; j < 3; ++j)
     for (int c = 0; c < 3; ++c) k[j][c] = _mm256_set1_ps(m[j][c]);
-  for (; i + 8 <= body; i += 8) {
-    __m256 x[4], o[4];
-    load_f(s + i * scn, scn, x);
-    for (int j = 0; j < 3; ++j)
-      o[j] = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x[2], k[j][2]), _mm256_mul_ps(x[1], k[j][1])), _mm256_mul_ps(x[0], k[j][0]));
-    o[3] = _mm256_set1_ps(1.f);
-    store_f(d + i * dcn, dcn, o, nt);
-  }
+  const __m256 one = _mm256_set1_ps(1.f);
+  with_flags([&](auto s4, auto d4, auto ntc) {
+    constexpr int kScn = decltype(s4)::value ? 4 : 3, kDcn = decltype(d4)::value ? 4 : 3;
+    for (; i + 8 <= body; i += 8) {
+      __m256 x[4], o[4];
+      load_f(s + i * kScn, kScn, x);
+      for (int j = 0; j < 3; ++j)
+        o[j] = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x[2], k[j][2]), _mm256_mul_ps(x[1], k[j][1])), _mm256_mul_ps(x[0], k[j][0]));
+      o[3] = one;
+      store_f(d + i * kDcn, kDcn, o, decltype(ntc)::value);
+    }
+  }, scn == 4, dcn == 4, nt);
   if (nt) _mm_sfence();
 #endif
   for (; i < w; ++i) mat_f_px(s + i * scn, d + i * dcn, dcn, m, i < body);
@@ -594,11 +615,14 @@ void gray_f_row(const float* s, float* d, int64_t w, int scn, int bidx, bool str
 #if defined(MNN_YCC_F32_SIMD)
   const bool nt = stream && (reinterpret_cast<uintptr_t>(d) & 31) == 0;
   const __m256 k0 = _mm256_set1_ps(c0), k1 = _mm256_set1_ps(c1), k2 = _mm256_set1_ps(c2);
-  for (; i + 8 <= body; i += 8) {
-    __m256 x[4];
-    load_f(s + i * scn, scn, x);
-    st_f(d + i, _mm256_fmadd_ps(x[2], k2, _mm256_fmadd_ps(x[0], k0, _mm256_mul_ps(x[1], k1))), nt);
-  }
+  with_flags([&](auto four, auto ntc) {
+    constexpr int kScn = decltype(four)::value ? 4 : 3;
+    for (; i + 8 <= body; i += 8) {
+      __m256 x[4];
+      load_f(s + i * kScn, kScn, x);
+      st_f(d + i, _mm256_fmadd_ps(x[2], k2, _mm256_fmadd_ps(x[0], k0, _mm256_mul_ps(x[1], k1))), decltype(ntc)::value);
+    }
+  }, scn == 4, nt);
   if (nt) _mm_sfence();
 #endif
   for (; i < w; ++i) {
@@ -615,15 +639,20 @@ void perm_f_run(const float* s, float* d, int64_t n, int scn, int dcn, const int
   // cvtColor's maps are (0, 1, 2) or (2, 1, 0), then alpha kept (3) or added (-1)
   const bool swap = map[0] == 2, keep_alpha = dcn == 4 && map[3] == 3;
   const __m256 one = _mm256_set1_ps(1.f);
-  for (; i + 8 <= n; i += 8) {
-    __m256 x[4], o[4];
-    load_f(s + i * scn, scn, x);
-    o[0] = swap ? x[2] : x[0];
-    o[1] = x[1];
-    o[2] = swap ? x[0] : x[2];
-    o[3] = keep_alpha ? x[3] : one;
-    store_f(d + i * dcn, dcn, o, nt);
-  }
+  with_flags([&](auto s4, auto d4, auto sw, auto keep, auto ntc) {
+    constexpr int kScn = decltype(s4)::value ? 4 : 3, kDcn = decltype(d4)::value ? 4 : 3;
+    constexpr bool kSwap = decltype(sw)::value;
+    for (; i + 8 <= n; i += 8) {
+      __m256 x[4], o[4];
+      load_f(s + i * kScn, kScn, x);
+      o[0] = kSwap ? x[2] : x[0];
+      o[1] = x[1];
+      o[2] = kSwap ? x[0] : x[2];
+      if constexpr (decltype(keep)::value && kScn == 4) o[3] = x[3];
+      else o[3] = one;
+      store_f(d + i * kDcn, kDcn, o, decltype(ntc)::value);
+    }
+  }, scn == 4, dcn == 4, swap, keep_alpha, nt);
   if (nt) _mm_sfence();
 #endif
   for (; i < n; ++i)
