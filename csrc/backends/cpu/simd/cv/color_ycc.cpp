@@ -440,11 +440,9 @@ inline void transpose4_halves(const __m256* r, __m256* c) {
 
 // 8 4-channel pixels (32 floats) -> channels c[0..3]
 inline void load4_f(const float* p, __m256* c) {
-  const __m256 x0 = _mm256_loadu_ps(p), x1 = _mm256_loadu_ps(p + 8), x2 = _mm256_loadu_ps(p + 16),
-               x3 = _mm256_loadu_ps(p + 24);
-  // y[j]: pixel j in the low half, pixel 4 + j in the high half
-  const __m256 y[4] = {_mm256_permute2f128_ps(x0, x2, 0x20), _mm256_permute2f128_ps(x0, x2, 0x31),
-                       _mm256_permute2f128_ps(x1, x3, 0x20), _mm256_permute2f128_ps(x1, x3, 0x31)};
+  // y[j]: pixel j in the low half, pixel 4 + j in the high half (loaded as halves, as in load3_f)
+  auto px2 = [p](int j) { return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4 * j)), _mm_loadu_ps(p + 16 + 4 * j), 1); };
+  const __m256 y[4] = {px2(0), px2(1), px2(2), px2(3)};
   transpose4_halves(y, c);
 }
 
