@@ -22,6 +22,7 @@ from .. import _core
 from .. import numpy as _np
 from ._common import as_image, channels, contiguous, error, fail, memo_type  # noqa: F401
 from . import _public
+from . import _color_ycc
 
 # cv2's x86 wheels carry Intel IPP, which some conversions go through (see _HSV below)
 _X86 = _platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
@@ -525,6 +526,14 @@ def _prim(kind, img, ints, key=None, name="cv_color"):
     return res
 
 
+def _native(kind, img, ints, key, depth):
+    """The one-pass cv_color_ycc primitive where it covers the conversion (_color_ycc.py), else cv_color."""
+    nat = _color_ycc.native_ints(kind, ints, depth)
+    if nat is not None:
+        return _prim(None, img, nat, key, "cv_color_ycc")
+    return _prim(kind, img, ints, key)
+
+
 _NO = object()  # an argument not given
 
 
@@ -615,9 +624,9 @@ def _cvt_color(src, code, dstCn, key):
         order = [2, 1, 0] if swap else [0, 1, 2]
         if dcn == 4:
             order.append(3 if scn == 4 else -1)
-        return _prim(_PERM, img, [scn, dcn] + order, key)
+        return _native(_PERM, img, [scn, dcn] + order, key, depth)
     if kind == _GRAY:
-        return _prim(_GRAY, img, [scn, params[0]], key)
+        return _native(_GRAY, img, [scn, params[0]], key, depth)
     if kind == _FROMGRAY:
         if img.ndim == 3:
             img = img.reshape(img.shape[0], img.shape[1])
@@ -627,9 +636,9 @@ def _cvt_color(src, code, dstCn, key):
     if kind in (_LAB_INV, _LUV_INV):
         return _prim(kind, img, list(params), key)
     if kind in (_XYZ, _YCC):
-        return _prim(kind, img, [scn] + list(params), key)
+        return _native(kind, img, [scn] + list(params), key, depth)
     if kind in (_XYZ_INV, _YCC_INV):
-        return _prim(kind, img, list(params), key)
+        return _native(kind, img, list(params), key, depth)
     if kind == _HSV:
         bidx, full, hls = params
         if hls and full and depth == "uint8" and _X86:
@@ -670,7 +679,7 @@ def _cvt_color(src, code, dstCn, key):
             raise fail(fn, f"Bad size of image for YUV 4:2:0: 'sz.width % 2 == 0 && sz.height % 2 == 0' where "
                            f"sz is {w}x{h}")
         bidx, uidx = params
-        return _prim(_TO_YUV420P, img, [scn, bidx, uidx])
+        return _native(_TO_YUV420P, img, [scn, bidx, uidx], None, depth)
     raise fail(fn, f"color conversion code {code} is not supported by mnn.cv")  # pragma: no cover
 
 
