@@ -1,0 +1,87 @@
+// CPU kernel of cv_ccorr (shape rule: ops/cv/match.cpp): direct cross-correlation for
+// matchTemplate. For each output row and each template row the products are summed in float
+// along x (an axpy per template column, which vectorises across output pixels), and each template
+// row's float sum is added into a double accumulator. uint8 images give exact float row sums for
+// templates up to 258 columns (258 * 255^2 < 2^24), so their correlation is exact; the order of
+// every addition is fixed, so each ISA gives the scalar build's bits. Rows run in parallel
+// (each output row is computed by one thread alone: any thread count gives the same result).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+namespace {
+
+using namespace core;
+
+// One block of kB output pixels of row y: fixed-size float row sums the compiler keeps in
+// vector registers (no stores between template columns), a double sum over template rows.
+template <int kB>
+void ccorr_block(const float* img, const float* tpl, double* out, int64_t C, int64_t H, int64_t W, int64_t h,
+                 int64_t w, int64_t y, int64_t x0, int64_t n) {
+  double acc[kB];
+  for (int i = 0; i < kB; ++i) acc[i] = 0.0;
+  for (int64_t c = 0; c < C; ++c) {
+    for (int64_t ty = 0; ty < h; ++ty) {
+      const float* src = img + (c * H + y + ty) * W + x0;
+      const float* trow = tpl + (c * h + ty) * w;
+      float r[kB];
+      for (int i = 0; i < kB; ++i) r[i] = 0.0f;
+      if (n == kB) {
+        for (int64_t tx = 0; tx < w; ++tx) {
+          const float t = trow[tx];
+          const float* s = src + tx;
+          for (int i = 0; i < kB; ++i) r[i] += t * s[i];
+        }
+      } else {  // the row's tail: the same additions in the same order
+        for (int64_t tx = 0; tx < w; ++tx) {
+          const float t = trow[tx];
+          const float* s = src + tx;
+          for (int64_t i = 0; i < n; ++i) r[i] += t * s[i];
+        }
+      }
+      for (int i = 0; i < kB; ++i) acc[i] += static_cast<double>(r[i]);
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) out[y * (W - w + 1) + x0 + i] = acc[i];
+}
+
+void ccorr_row(const float* img, const float* tpl, double* out, int64_t y, int64_t C, int64_t H, int64_t W,
+               int64_t h, int64_t w, int64_t Wo) {
+  constexpr int kB = 64;
+  for (int64_t x0 = 0; x0 < Wo; x0 += kB)
+    ccorr_block<kB>(img, tpl, out, C, H, W, h, w, y, x0, std::min<int64_t>(kB, Wo - x0));
+}
+
+class CcorrKernel final : public backend::Kernel {
+ public:
+  explicit CcorrKernel(const backend::StepDesc& s)
+      : C_(s.inputs[0].shape[0]), H_(s.inputs[0].shape[1]), W_(s.inputs[0].shape[2]),
+        h_(s.inputs[1].shape[1]), w_(s.inputs[1].shape[2]) {}
+  void run(char* const* in, char* out) override {
+    const float* img = reinterpret_cast<const float*>(in[0]);
+    const float* tpl = reinterpret_cast<const float*>(in[1]);
+    double* o = reinterpret_cast<double*>(out);
+    const int64_t Ho = H_ - h_ + 1, Wo = W_ - w_ + 1;
+    const int64_t work = std::max<int64_t>(1, Wo * C_ * h_ * w_);
+    const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 20) / work);  // rows per task
+    parallel_for(Ho, grain, [&](int64_t r0, int64_t r1) {
+      for (int64_t y = r0; y < r1; ++y) ccorr_row(img, tpl, o, y, C_, H_, W_, h_, w_, Wo);
+    });
+  }
+
+ private:
+  int64_t C_, H_, W_, h_, w_;
+};
+
+std::unique_ptr<backend::Kernel> make(const backend::StepDesc& s) { return std::make_unique<CcorrKernel>(s); }
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(cv_ccorr, "cv_ccorr", &make);
+
+}  // namespace mnn::cpu::MNN_ISA_NS
