@@ -114,3 +114,101 @@ def test_bad_input():
     raises_named(lambda: mcv.matchTemplate(img, make((25, 5), np.uint8, 1), 0))
     raises_named(lambda: mcv.matchTemplate(img, make((5, 5, 3), np.uint8, 1), 0))
     raises_named(lambda: mcv.matchTemplate(None, img, 0))
+
+
+# ---- floodFill ----
+
+def blocks(shape, dtype, seed):
+    """Piecewise-constant regions with a few gradients: where every fill rule cv2 has gives one
+    well-defined region (see test_flood_fill_gradient_region for the floating range)."""
+    rng = np.random.default_rng(seed)
+    h, w = shape[:2]
+    base = rng.integers(0, 4, ((h + 3) // 4, (w + 3) // 4) + shape[2:]) * 40
+    img = np.repeat(np.repeat(base, 4, axis=0), 4, axis=1)[:h, :w]
+    return img.astype(dtype)
+
+
+def flood_pair(img, mask, *args, **kw):
+    a, b = img.copy(), img.copy()
+    ma = None if mask is None else mask.copy()
+    mb = None if mask is None else mask.copy()
+    e = cv2.floodFill(a, ma, *args, **kw)
+    g = mcv.floodFill(b, mb, *args, **kw)
+    assert g[0] == e[0] and tuple(g[3]) == tuple(e[3])
+    assert g[1] is b
+    np.testing.assert_array_equal(b, a)
+    np.testing.assert_array_equal(np.asarray(g[2]), e[2])
+    if mask is not None:
+        assert g[2] is mb
+        np.testing.assert_array_equal(mb, ma)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.float32])
+@pytest.mark.parametrize("cn", [1, 3])
+def test_flood_fill_modes(dtype, cn):
+    shape = (23, 31) if cn == 1 else (23, 31, cn)
+    img = blocks(shape, dtype, cn)
+    nv = 77 if cn == 1 else (77, 88, 99)
+    for seed in ((0, 0), (30, 22), (13, 9)):
+        for conn in (4, 8):
+            flood_pair(img, None, seed, nv, None, None, conn)
+            flood_pair(img, None, seed, nv, 40, 40, conn)  # a number is Scalar(v, 0, 0, 0)
+            flood_pair(img, None, seed, nv, (40, 40, 40), (0, 0, 0), conn)
+            flood_pair(img, None, seed, nv, (39.5, 39.5, 39.5), (40, 40, 40), conn | cv2.FLOODFILL_FIXED_RANGE)
+            m = np.zeros((25, 33), np.uint8)
+            m[10, :] = 1
+            flood_pair(img, m, seed, nv, (40, 40, 40), (40, 40, 40), conn | (200 << 8))
+            flood_pair(img, m, seed, nv, 0, 0, conn | cv2.FLOODFILL_MASK_ONLY)
+            flood_pair(img, m, seed, nv, 0, 0, conn | cv2.FLOODFILL_MASK_ONLY | (5 << 8) | cv2.FLOODFILL_FIXED_RANGE)
+
+
+def test_flood_fill_gradient_region():
+    # a ramp: each step from a pixel to its neighbour is 1, the seed's range reaches only 2
+    ramp = (np.arange(15)[None, :] + np.arange(9)[:, None]).astype(np.uint8)
+    for conn in (4, 8):
+        flood_pair(ramp, None, (3, 3), 200, 1, 1, conn)
+        flood_pair(ramp, None, (3, 3), 200, 1.9, 0.5, conn)
+        flood_pair(ramp, None, (3, 3), 200, 2, 2, conn | cv2.FLOODFILL_FIXED_RANGE)
+        flood_pair(ramp.astype(np.float32), None, (3, 3), 200, 0.999, 1.0, conn)
+
+
+def test_flood_fill_edges_and_mnn_image():
+    img = blocks((9, 11), np.uint8, 3)
+    flood_pair(img, None, (5, 4), 300.7)  # saturated
+    one = np.array([[7]], np.uint8)
+    flood_pair(one, None, (0, 0), 1)
+    m = np.ones((11, 13), np.uint8)  # everything blocked
+    flood_pair(img, m, (5, 4), 9)
+    v = blocks((20, 24), np.uint8, 4)
+    # cv2 refuses a strided view as an output ("Layout of the output array image is incompatible
+    # with cv::Mat"); mnn fills it in place: expected = cv2 on a copy, written back
+    e = v.copy()
+    sub = np.ascontiguousarray(e[::2, 1::2])
+    cv2.floodFill(sub, None, (3, 3), 5)
+    e[::2, 1::2] = sub
+    g = v.copy()
+    mcv.floodFill(g[::2, 1::2], None, (3, 3), 5)
+    np.testing.assert_array_equal(g, e)
+    import mnn.numpy as mnp
+    mi = mnp.asarray(img.copy())
+    r = mcv.floodFill(mi, None, (5, 4), 123)
+    ei = img.copy()
+    er = cv2.floodFill(ei, None, (5, 4), 123)
+    assert r[1] is mi and r[0] == er[0]
+    np.testing.assert_array_equal(np.asarray(mi), ei)
+
+
+def test_flood_fill_bad():
+    img = blocks((9, 11), np.uint8, 3)
+
+    def named(f):
+        with pytest.raises(Exception) as ei:
+            f()
+        assert str(ei.value).startswith("[mnn.cv.floodFill]"), str(ei.value)
+    named(lambda: mcv.floodFill(img.copy(), np.zeros((9, 11), np.uint8), (2, 2), 5))
+    named(lambda: mcv.floodFill(img.copy(), None, (20, 2), 5))
+    named(lambda: mcv.floodFill(img.astype(np.int16), None, (2, 2), 5))
+    named(lambda: mcv.floodFill(img.astype(np.float64), None, (2, 2), 5))
+    named(lambda: mcv.floodFill(np.dstack([img] * 4), None, (2, 2), 5))
+    named(lambda: mcv.floodFill(img.copy(), None, (2, 2), 5, 0, 0, 5))
+    named(lambda: mcv.floodFill(img.copy(), None, (2, 2), 5, -1))
