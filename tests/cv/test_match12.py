@@ -212,3 +212,58 @@ def test_flood_fill_bad():
     named(lambda: mcv.floodFill(np.dstack([img] * 4), None, (2, 2), 5))
     named(lambda: mcv.floodFill(img.copy(), None, (2, 2), 5, 0, 0, 5))
     named(lambda: mcv.floodFill(img.copy(), None, (2, 2), 5, -1))
+
+
+# ---- distanceTransform ----
+
+DT_CASES = [(cv2.DIST_L1, 3), (cv2.DIST_L1, 5), (cv2.DIST_C, 3), (cv2.DIST_C, 5), (cv2.DIST_L2, 3),
+            (cv2.DIST_L2, 5), (cv2.DIST_L2, cv2.DIST_MASK_PRECISE), (cv2.DIST_C, 0), (cv2.DIST_L1, 0)]
+
+
+def dt_check(g, e, t, m):
+    g = np.asarray(g)
+    assert g.dtype == e.dtype and g.shape == e.shape
+    if t == cv2.DIST_L2 and m in (3, 0):
+        # cv2 5's float sums (3x3) and its square roots (precise) are 1 ulp off the correctly
+        # rounded values at some pixels; mnn's are correctly rounded
+        np.testing.assert_allclose(g, e, rtol=3e-7, atol=0)
+    else:
+        np.testing.assert_array_equal(g, e)
+
+
+@pytest.mark.parametrize("case", DT_CASES)
+def test_distance_transform(case):
+    t, m = case
+    rng = np.random.default_rng(11)
+    for shape, p in (((37, 53), 0.02), ((31, 29), 0.3), ((1, 1), 0.5), ((1, 40), 0.1), ((45, 1), 0.1), ((64, 80), 0.001)):
+        b = (rng.random(shape) > p).astype(np.uint8) * rng.integers(1, 256, shape).astype(np.uint8)
+        dt_check(mcv.distanceTransform(b, t, m), cv2.distanceTransform(b, t, m), t, m)
+        v = np.zeros((shape[0] * 2, shape[1]), np.uint8)[::2]
+        v[...] = b
+        dt_check(mcv.distanceTransform(v, t, m), cv2.distanceTransform(v, t, m), t, m)
+    ones = np.ones((5, 6), np.uint8)  # no zero pixel: cv2's FLT_MAX / sqrt(FLT_MAX)
+    dt_check(mcv.distanceTransform(ones, t, m), cv2.distanceTransform(ones, t, m), t, m)
+
+
+def test_distance_transform_l1_uint8_and_bad():
+    big = np.ones((3, 300), np.uint8)
+    big[1, 0] = 0
+    for b in (big, np.ones((4, 4), np.uint8)):
+        e = cv2.distanceTransform(b, cv2.DIST_L1, 3, dstType=cv2.CV_8U)
+        g = np.asarray(mcv.distanceTransform(b, cv2.DIST_L1, 3, dstType=cv2.CV_8U))
+        assert g.dtype == np.uint8
+        np.testing.assert_array_equal(g, e)
+    b = big
+    # dstType is honoured for DIST_L1 only, as in cv2
+    np.testing.assert_array_equal(np.asarray(mcv.distanceTransform(b, cv2.DIST_L2, 5, dstType=cv2.CV_8U)),
+                                  cv2.distanceTransform(b, cv2.DIST_L2, 5, dstType=cv2.CV_8U))
+
+    def named(f):
+        with pytest.raises(Exception) as ei:
+            f()
+        assert str(ei.value).startswith("[mnn.cv.distanceTransform]"), str(ei.value)
+    named(lambda: mcv.distanceTransform(b.astype(np.float32), cv2.DIST_L2, 3))
+    named(lambda: mcv.distanceTransform(np.dstack([b, b]), cv2.DIST_L2, 3))
+    named(lambda: mcv.distanceTransform(b, cv2.DIST_L12, 3))
+    named(lambda: mcv.distanceTransform(b, cv2.DIST_L2, 4))
+    named(lambda: mcv.distanceTransform(np.zeros((0, 3), np.uint8), cv2.DIST_L2, 3))
