@@ -88,6 +88,13 @@ for dt in ("uint8", "float32"):
     t = (rng.random((11, 70, 3)) * 255).astype(dt)
     for m in range(6):
         out.append(numpy.asarray(cv.matchTemplate(img, t, m)).tobytes().hex())
+b = (rng.random((41, 37)) > 0.05).astype(numpy.uint8)
+for dt, ms in ((1, 3), (2, 3), (2, 5), (2, 0), (3, 3)):
+    out.append(numpy.asarray(cv.distanceTransform(b, dt, ms)).tobytes().hex())
+    for r in cv.distanceTransformWithLabels(b, dt, ms):
+        out.append(numpy.asarray(r).tobytes().hex())
+f = (rng.random((41, 37)) * 20).astype(numpy.float32)
+out.append(numpy.asarray(cv.floodFill(f, None, (5, 5), 99, 3, 3)[2]).tobytes().hex())
 print(json.dumps(out))
 """
 
@@ -267,3 +274,22 @@ def test_distance_transform_l1_uint8_and_bad():
     named(lambda: mcv.distanceTransform(b, cv2.DIST_L12, 3))
     named(lambda: mcv.distanceTransform(b, cv2.DIST_L2, 4))
     named(lambda: mcv.distanceTransform(np.zeros((0, 3), np.uint8), cv2.DIST_L2, 3))
+
+
+@pytest.mark.parametrize("t", [cv2.DIST_L1, cv2.DIST_L2, cv2.DIST_C])
+@pytest.mark.parametrize("m", [3, 5, 0])
+@pytest.mark.parametrize("lt", [cv2.DIST_LABEL_CCOMP, cv2.DIST_LABEL_PIXEL])
+def test_distance_transform_with_labels(t, m, lt):
+    rng = np.random.default_rng(12)
+    for shape, p in (((37, 53), 0.02), ((31, 29), 0.3), ((1, 1), 1.0), ((1, 40), 0.1), ((45, 1), 0.1), ((20, 20), 0.0)):
+        b = (rng.random(shape) >= p).astype(np.uint8) * 200
+        if p == 0.0:
+            b[3:9, 4:15] = 0  # one large zero component with nested structure
+            b[5:7, 6:10] = 9
+            b[6, 7] = 0
+        e = cv2.distanceTransformWithLabels(b, t, m, labelType=lt)
+        g = mcv.distanceTransformWithLabels(b, t, m, labelType=lt)
+        gd, gl = np.asarray(g[0]), np.asarray(g[1])
+        assert gd.dtype == e[0].dtype and gl.dtype == e[1].dtype
+        np.testing.assert_array_equal(gd, e[0])
+        np.testing.assert_array_equal(gl, e[1])

@@ -24,8 +24,19 @@ prims::PrimMeta infer_dist(const std::vector<NodePtr>& in, const Params& p) {
   return {DType::Float32, in[0]->shape};
 }
 
+// cv_dist_labels (src HxW uint8, init HxW int32 (zero pixels' labels); want_labels | a, b, c) ->
+// the 5x5 chamfer's labels (int32) or distances (float32)
+prims::PrimMeta infer_dist_labels(const std::vector<NodePtr>& in, const Params& p) {
+  const std::string fn = "[mnn.cv.distanceTransformWithLabels] ";
+  if (in.size() != 2 || p.ints.size() != 1 || p.floats.size() != 3) throw ValueError(fn + "bad parameters");
+  if (in[0]->dtype != DType::UInt8 || in[0]->ndim() != 2 || in[1]->dtype != DType::Int32 || in[1]->shape != in[0]->shape)
+    throw TypeError(fn + "a uint8 HxW image and int32 HxW labels expected");
+  return {p.ints[0] ? DType::Int32 : DType::Float32, in[0]->shape};
+}
+
 }  // namespace
 
 MNN_REGISTER_PRIMITIVE(cv_dist, {"cv_dist", &infer_dist});
+MNN_REGISTER_PRIMITIVE(cv_dist_labels, {"cv_dist_labels", &infer_dist_labels});
 
 }  // namespace mnn::ops
