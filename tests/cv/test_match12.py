@@ -1,6 +1,7 @@
 """mnn.cv.matchTemplate (group 4 of api12b) against the real cv2: the six methods on uint8 and
 float32 images of 1-4 channels, odd sizes, views, 1x1 templates, the template as large as the image,
-the swap cv2 makes when the template is the larger, bad input. cv2 correlates through a float DFT;
+the swap cv2 makes when the template is the larger, masks (uint8 binary, float32 weights, 1 or C
+channels), bad input; then floodFill and distanceTransform(WithLabels). cv2 correlates through a float DFT;
 mnn's correlation is exact on uint8 (direct, double sums), so scores agree to cv2's rounding:
 1e-5 relative to the largest score for the unnormalised methods, 1e-4 absolute for normalised ones."""
 import cv2
@@ -293,3 +294,35 @@ def test_distance_transform_with_labels(t, m, lt):
         assert gd.dtype == e[0].dtype and gl.dtype == e[1].dtype
         np.testing.assert_array_equal(gd, e[0])
         np.testing.assert_array_equal(gl, e[1])
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+@pytest.mark.parametrize("cn", [1, 3, 4])
+@pytest.mark.parametrize("method", range(6))
+def test_methods_with_mask(dtype, cn, method):
+    rng = np.random.default_rng(20 + cn)
+    shape = (33, 41) if cn == 1 else (33, 41, cn)
+    img = make(shape, dtype, cn + 30)
+    t = make((6, 9) + shape[2:], dtype, cn + 31)
+    masks = [rng.integers(0, 3, (6, 9)).astype(np.uint8), (rng.random((6, 9)) * 2).astype(np.float32)]
+    if cn > 1:
+        masks.append(rng.integers(0, 2, (6, 9, cn)).astype(np.uint8))
+        masks.append((rng.random((6, 9, cn)) + 0.1).astype(np.float32))
+    for mk in masks:
+        e = cv2.matchTemplate(img, t, method, mask=mk)
+        g = np.asarray(mcv.matchTemplate(img, t, method, mask=mk))
+        assert g.shape == e.shape and g.dtype == np.float32
+        # cv2 correlates the masked products through its float DFT
+        np.testing.assert_allclose(g, e, rtol=0, atol=1e-5 * float(np.abs(e).max()))
+    v = img[::-1, 1::2]
+    e = cv2.matchTemplate(v, t, method, mask=masks[0])
+    np.testing.assert_allclose(np.asarray(mcv.matchTemplate(v, t, method, mask=masks[0])), e, rtol=0,
+                               atol=1e-5 * float(np.abs(e).max()))
+
+
+def test_mask_bad():
+    img = make((20, 20), np.uint8, 6)
+    t = img[:5, :5].copy()
+    raises_named(lambda: mcv.matchTemplate(img, t, 0, mask=np.ones((5, 6), np.uint8)))
+    raises_named(lambda: mcv.matchTemplate(img, t, 0, mask=np.ones((5, 5), np.int16)))
+    raises_named(lambda: mcv.matchTemplate(img, t, 0, mask=np.ones((5, 5, 2), np.uint8)))

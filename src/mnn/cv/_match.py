@@ -1,4 +1,4 @@
-"""cv2.matchTemplate: a native direct cross-correlation (cv_ccorr, exact on uint8 images) and
+"""cv2.matchTemplate (with or without a mask): a native direct cross-correlation (cv_ccorr, exact on uint8 images) and
 cv2's formulas turning it into the six scores, with the window sums from integral images (the
 cv_integral kernel, in double as cv2's)."""
 import math
@@ -59,8 +59,6 @@ def matchTemplate(image, templ, method, result=None, mask=None):
                        f"&& type == _templ.type()), got {a.dtype} and {t.dtype}")
     if a.ndim not in (2, 3) or t.ndim not in (2, 3) or channels(a) != channels(t) or channels(a) > 4:
         raise fail(fn, "image and templ must have the same channel count (1 to 4)")
-    if mask is not None:
-        raise fail(fn, "the mask argument is not implemented in mnn yet")
     H, W, h, w = a.shape[0], a.shape[1], t.shape[0], t.shape[1]
     if H < h or W < w:
         # cv2 swaps the two when the template is the larger in both dimensions
@@ -72,6 +70,8 @@ def matchTemplate(image, templ, method, result=None, mask=None):
     if h == 0 or w == 0 or H == 0 or W == 0:
         raise fail(fn, "image and templ must not be empty")
     cn = channels(a)
+    if mask is not None:
+        return _masked(a, t, _mask_planes(mask, t, fn), m)
     n = float(h * w)
     ccorr = _core.prim("cv_ccorr", [_planes(a), _planes(t)], [], [])
     if m == TM_CCORR:
@@ -124,3 +124,67 @@ def matchTemplate(image, templ, method, result=None, mask=None):
     other = _np.asarray(1.0 if m == TM_SQDIFF_NORMED else 0.0)
     r = _np.where(inside, num / _np.where(inside, tt, _np.asarray(1.0)), _np.where(near, sign, other))
     return r.astype("float32")
+
+
+def _mask_planes(mask, t, fn):
+    """The mask as float32 weights, one hxw plane per template channel: a uint8 mask is binary
+    (nonzero is 1), a float32 one weighs; one channel serves every channel of the template."""
+    k = as_image(mask, fn, "mask")
+    d = str(k.dtype)
+    if d not in ("uint8", "float32"):
+        raise fail(fn, f"mask must be uint8 or float32 (cv2: mask.depth() == CV_8U || CV_32F), got {d}")
+    kc = channels(k)
+    if tuple(k.shape[:2]) != tuple(t.shape[:2]) or kc not in (1, channels(t)):
+        raise fail(fn, "mask must have the template's size and 1 or the template's channel count")
+    w = (k != 0).astype("float32") if d == "uint8" else k
+    w = w if w.ndim == 3 else w.reshape(tuple(w.shape) + (1,))
+    return [w[:, :, c if kc > 1 else 0] for c in range(channels(t))]
+
+
+def _corr1(img_plane, kern):
+    """Correlation of one HxW float32 plane with one hxw float32 kernel (float64 result)."""
+    return _core.prim("cv_ccorr", [contiguous(img_plane.reshape((1,) + tuple(img_plane.shape))),
+                                   contiguous(kern.astype("float32").reshape((1,) + tuple(kern.shape)))], [], [])
+
+
+def _masked(a, t, ms, m):
+    """cv2's masked scores (matchTemplateMask), channel by channel: with M the weights,
+    SQDIFF sum(M^2 (T - I)^2); CCORR sum(M^2 T I); CCOEFF with T and each window I centred on
+    their M-weighted means; the normalised forms divide by the matching M-weighted norms."""
+    cn = channels(a)
+    af = a.astype("float32")
+    tf = t.astype("float32")
+    planes = [af if a.ndim == 2 else af[:, :, c] for c in range(cn)]
+    tps = [tf if t.ndim == 2 else tf[:, :, c] for c in range(cn)]
+    num = den_i = None
+    den_t = 0.0
+
+    def add(x, y):
+        return y if x is None else x + y
+    for c in range(cn):
+        ic, tc, mc = planes[c], tps[c], ms[c]
+        m2 = mc * mc
+        if m in (TM_CCOEFF, TM_CCOEFF_NORMED):
+            nsum = float(_np.sum(mc.astype("float64")))
+            mt = float(_np.sum((mc * tc).astype("float64"))) / nsum if nsum else 0.0
+            tcen = (tc.astype("float64") - mt).astype("float32")
+            mi = _corr1(ic, mc) * (1.0 / nsum if nsum else 0.0)
+            k = m2 * tcen
+            num = add(num, _corr1(ic, k) - mi * float(_np.sum(k.astype("float64"))))
+            if m == TM_CCOEFF_NORMED:
+                den_t += float(_np.sum(((mc * tcen).astype("float64")) ** 2))
+                den_i = add(den_i, _corr1(ic * ic, m2) - 2.0 * mi * _corr1(ic, m2) + mi * mi * float(_np.sum(m2.astype("float64"))))
+            continue
+        corr = _corr1(ic, m2 * tc)
+        tt = float(_np.sum(((tc * mc).astype("float64")) ** 2))
+        if m in (TM_SQDIFF, TM_SQDIFF_NORMED):
+            b = _corr1(ic * ic, m2)
+            num = add(num, b - 2.0 * corr + float(_np.sum((m2 * tc * tc).astype("float64"))))
+        else:
+            num = add(num, corr)
+        if m in (TM_SQDIFF_NORMED, TM_CCORR_NORMED):
+            den_t += tt
+            den_i = add(den_i, _corr1(ic * ic, m2) if m == TM_CCORR_NORMED else b)
+    if m in (TM_SQDIFF, TM_CCORR, TM_CCOEFF):
+        return num.astype("float32")
+    return (num / _np.sqrt(den_i * den_t)).astype("float32")
