@@ -9,6 +9,10 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "core/threadpool.h"
 #include "prims/registry.h"
 
@@ -17,6 +21,53 @@ namespace mnn::cpu::MNN_ISA_NS {
 namespace {
 
 using namespace core;
+
+// r[i] += t[tx] * s[tx + i] for every template column, the row sums held in vector registers
+// (the compiler keeps a local array in memory across the loop); a multiply then an add per lane,
+// the scalar loop's operations in its order, so the bits are the scalar build's.
+template <int kB>
+inline void full_row(const float* src, const float* trow, int64_t w, float* r) {
+#if defined(__AVX512F__)
+  static_assert(kB == 64, "four 16-lane registers");
+  __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+  for (int64_t tx = 0; tx < w; ++tx) {
+    const __m512 t = _mm512_set1_ps(trow[tx]);
+    const float* s = src + tx;
+    a0 = _mm512_add_ps(a0, _mm512_mul_ps(t, _mm512_loadu_ps(s)));
+    a1 = _mm512_add_ps(a1, _mm512_mul_ps(t, _mm512_loadu_ps(s + 16)));
+    a2 = _mm512_add_ps(a2, _mm512_mul_ps(t, _mm512_loadu_ps(s + 32)));
+    a3 = _mm512_add_ps(a3, _mm512_mul_ps(t, _mm512_loadu_ps(s + 48)));
+  }
+  _mm512_storeu_ps(r, a0);
+  _mm512_storeu_ps(r + 16, a1);
+  _mm512_storeu_ps(r + 32, a2);
+  _mm512_storeu_ps(r + 48, a3);
+#elif defined(__AVX2__)
+  static_assert(kB == 64, "two passes of four 8-lane registers");
+  for (int h = 0; h < 64; h += 32) {
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    for (int64_t tx = 0; tx < w; ++tx) {
+      const __m256 t = _mm256_set1_ps(trow[tx]);
+      const float* s = src + tx + h;
+      a0 = _mm256_add_ps(a0, _mm256_mul_ps(t, _mm256_loadu_ps(s)));
+      a1 = _mm256_add_ps(a1, _mm256_mul_ps(t, _mm256_loadu_ps(s + 8)));
+      a2 = _mm256_add_ps(a2, _mm256_mul_ps(t, _mm256_loadu_ps(s + 16)));
+      a3 = _mm256_add_ps(a3, _mm256_mul_ps(t, _mm256_loadu_ps(s + 24)));
+    }
+    _mm256_storeu_ps(r + h, a0);
+    _mm256_storeu_ps(r + h + 8, a1);
+    _mm256_storeu_ps(r + h + 16, a2);
+    _mm256_storeu_ps(r + h + 24, a3);
+  }
+#else
+  for (int i = 0; i < kB; ++i) r[i] = 0.0f;
+  for (int64_t tx = 0; tx < w; ++tx) {
+    const float t = trow[tx];
+    const float* s = src + tx;
+    for (int i = 0; i < kB; ++i) r[i] += t * s[i];
+  }
+#endif
+}
 
 // One block of kB output pixels of row y: fixed-size float row sums the compiler keeps in
 // vector registers (no stores between template columns), a double sum over template rows.
@@ -32,11 +83,7 @@ void ccorr_block(const float* img, const float* tpl, double* out, int64_t C, int
       float r[kB];
       for (int i = 0; i < kB; ++i) r[i] = 0.0f;
       if (n == kB) {
-        for (int64_t tx = 0; tx < w; ++tx) {
-          const float t = trow[tx];
-          const float* s = src + tx;
-          for (int i = 0; i < kB; ++i) r[i] += t * s[i];
-        }
+        full_row<kB>(src, trow, w, r);
       } else {  // the row's tail: the same additions in the same order
         for (int64_t tx = 0; tx < w; ++tx) {
           const float t = trow[tx];
