@@ -89,6 +89,10 @@ for dt in ("uint8", "float32"):
     t = (rng.random((11, 70, 3)) * 255).astype(dt)
     for m in range(6):
         out.append(numpy.asarray(cv.matchTemplate(img, t, m)).tobytes().hex())
+    # wide enough for the four-row 64-pixel blocks of the AVX-512 kernel, with a tail
+    big = (rng.random((90, 150, 3)) * 255).astype(dt)
+    out.append(numpy.asarray(cv.matchTemplate(big, big[5:12, 9:18].copy(), 2)).tobytes().hex())
+    out.append(numpy.asarray(cv.matchTemplate(big[..., 0].copy(), big[3:40, 3:20, 0].copy(), 5)).tobytes().hex())
 b = (rng.random((41, 37)) > 0.05).astype(numpy.uint8)
 for dt, ms in ((1, 3), (2, 3), (2, 5), (2, 0), (3, 3)):
     out.append(numpy.asarray(cv.distanceTransform(b, dt, ms)).tobytes().hex())
