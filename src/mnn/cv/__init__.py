@@ -15,6 +15,12 @@ from ._core_ops import *  # noqa: F401,F403
 from ._codecs import *  # noqa: F401,F403
 from ._structure import *  # noqa: F401,F403
 from ._drawing import *  # noqa: F401,F403
+from ._core_extra import *  # noqa: F401,F403
+from ._core_extra3 import *  # noqa: F401,F403
+from ._match import *  # noqa: F401,F403
+from ._floodfill import *  # noqa: F401,F403
+from ._distance import *  # noqa: F401,F403
+from ._dft import *  # noqa: F401,F403
 from . import _dnn as dnn  # noqa: F401  (mnn.cv.dnn.blobFromImage, NMSBoxes, Preprocess, ...)
 
 from . import _public  # noqa: E402
