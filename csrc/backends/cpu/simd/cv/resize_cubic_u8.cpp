@@ -1,0 +1,255 @@
+// cv2.resize INTER_CUBIC on uint8 images (any channel count): the arithmetic of the separable
+// uint8 path of resize.cpp (SeparableResize, ksize 4), in a dedicated kernel that vectorises both
+// passes. The bits are those of that path, unchanged (within 1 of cv2, whose 1/3/4-channel uint8
+// cubic is IPP's own; exact for the other channel counts, which are cv2's own code):
+//
+// * weights: Keys' cubic (A = -0.75) in float at f = float((d + 0.5) * scale - 0.5) - floor,
+//   scaled by 2048 and rounded; taps s - 1 .. s + 2 clamped to the image;
+// * horizontal pass: exact int sums of uint8 * weight (any evaluation order gives the same bits,
+//   so the SIMD pass is free to regroup them);
+// * vertical pass: float, r3 * b3 first, then + r2 * b2, + r1 * b1, + r0 * b0 (b = weight /
+//   2048^2, each product and sum rounded: no FMA, the build has -ffp-contract=off), rounded to
+//   nearest even and saturated, on the elements cv2's 8-lane vector loop covers; the last
+//   (row elements mod 8) take cv2's fixed-point tail, (sum + 2^21) >> 22.
+//   The SIMD loop does those same float operations lane by lane, so every ISA gives the scalar
+//   build's bits.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "backends/backend.h"
+#include "core/threadpool.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+std::unique_ptr<backend::Kernel> prepare_resize_cubic_u8(const backend::StepDesc& s, double isx, double isy);
+
+namespace {
+
+using namespace core;
+
+constexpr int kCv2Lanes16 = 8;  // cv2's vertical vector loop step (resize.cpp: SSE baseline)
+
+// The coefficient formula of resize.cpp's cubic_coeffs, operation for operation.
+void cubic_coeffs(float x, float* c) {
+  const float A = -0.75f;
+  c[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
+  c[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+  c[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
+  c[3] = 1.f - c[0] - c[1] - c[2];
+}
+
+struct Axis {
+  std::vector<int> idx;  // 4 clamped taps per destination index
+  std::vector<int> iw;   // their weights * 2048, rounded
+};
+
+Axis make_axis(int ssize, int dsize, double scale) {
+  Axis a;
+  a.idx.resize(size_t(dsize) * 4);
+  a.iw.resize(size_t(dsize) * 4);
+  for (int d = 0; d < dsize; ++d) {
+    float f = static_cast<float>((d + 0.5) * scale - 0.5);
+    const int s = static_cast<int>(std::floor(f));
+    f -= s;
+    float c[4];
+    cubic_coeffs(f, c);
+    for (int k = 0; k < 4; ++k) {
+      a.idx[size_t(d) * 4 + k] = std::min(std::max(s - 1 + k, 0), ssize - 1);
+      a.iw[size_t(d) * 4 + k] = static_cast<int>(std::lrint(c[k] * 2048.f));
+    }
+  }
+  return a;
+}
+
+class CubicU8 final : public backend::Kernel {
+ public:
+  CubicU8(const backend::StepDesc& s, double isx, double isy) {
+    const Shape& a = s.inputs[0].shape;
+    const Shape& o = s.output.shape;
+    sh_ = int(a[0]), sw_ = int(a[1]), cn_ = a.size() == 3 ? int(a[2]) : 1;
+    dh_ = int(o[0]), dw_ = int(o[1]);
+    tx_ = make_axis(sw_, dw_, 1.0 / isx);
+    ty_ = make_axis(sh_, dh_, 1.0 / isy);
+    // Columns [vx0_, vx1_) take the SIMD row pass: four unclamped taps, and a 16-byte (3/4
+    // channels) or 4-byte (1 channel) load from the first tap inside the row. Taps move
+    // monotonically with the column, so these columns are one run.
+    const int row_bytes = sw_ * cn_;
+    const int load = cn_ == 1 ? 4 : 16;
+    vx0_ = vx1_ = 0;
+    bool seen = false;
+    ofs_.resize(dw_);
+    w01_.resize(size_t(dw_) * 2);
+    for (int x = 0; x < dw_; ++x) {
+      const int* ix = &tx_.idx[size_t(x) * 4];
+      const int* w = &tx_.iw[size_t(x) * 4];
+      ofs_[x] = ix[0] * cn_;
+      // (w0, w1) and (w2, w3) as packed int16 pairs
+      w01_[2 * x] = int((uint32_t(w[1]) << 16) | (uint32_t(w[0]) & 0xffffu));
+      w01_[2 * x + 1] = int((uint32_t(w[3]) << 16) | (uint32_t(w[2]) & 0xffffu));
+      const bool ok = ix[1] == ix[0] + 1 && ix[2] == ix[0] + 2 && ix[3] == ix[0] + 3 && ix[0] * cn_ + load <= row_bytes &&
+                      (cn_ == 1 || cn_ == 3 || cn_ == 4);
+      if (ok && !seen) vx0_ = x, seen = true;
+      if (ok) vx1_ = x + 1;
+    }
+    if (!seen) vx0_ = vx1_ = 0;
+  }
+
+  void run(char* const* in, char* out) override {
+    const uint8_t* src = reinterpret_cast<const uint8_t*>(in[0]);
+    uint8_t* dst = reinterpret_cast<uint8_t*>(out);
+    const int rw = dw_ * cn_;
+    const int64_t grain = std::max<int64_t>(1, 32768 / std::max(rw, 1));
+    parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) { rows(src, dst, y0, y1); });
+  }
+
+ private:
+  // Horizontal pass of one source row into D (dw * cn ints; the slot is padded by 4 ints).
+  void hrow(const uint8_t* S, int* D) const {
+    const int cn = cn_;
+    const int* idx = tx_.idx.data();
+    const int* w = tx_.iw.data();
+    auto scalar = [&](int x0, int x1) {
+      for (int x = x0; x < x1; ++x)
+        for (int c = 0; c < cn; ++c) {
+          int sum = 0;
+          for (int k = 0; k < 4; ++k) sum += S[idx[x * 4 + k] * cn + c] * w[x * 4 + k];
+          D[x * cn + c] = sum;
+        }
+    };
+    scalar(0, vx0_);
+    int x = vx0_;
+#if defined(__AVX2__)
+    const int* ofs = ofs_.data();
+    const int* wp = w01_.data();
+    if (cn == 3 || cn == 4) {
+      // One pixel a step: its four taps' bytes regrouped as int16 pairs (p0c, p1c) in the low
+      // lane and (p2c, p3c) in the high lane, one madd by ((w0, w1), (w2, w3)), the lanes added.
+      // A 3-channel pixel's fourth int is 0 and is overwritten by the next pixel's store.
+      const __m128i shuf = cn == 3 ? _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 6, 9, 7, 10, 8, 11, -1, -1)
+                                   : _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+      const __m256i wsel = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+      for (; x < vx1_; ++x) {
+        const __m128i b = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S + ofs[x])), shuf);
+        const __m256i wv = _mm256_permutevar8x32_epi32(
+            _mm256_castsi128_si256(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(wp + 2 * x))), wsel);
+        const __m256i m = _mm256_madd_epi16(_mm256_cvtepu8_epi16(b), wv);
+        const __m128i r = _mm_add_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(D + x * cn), r);
+      }
+    } else if (cn == 1) {
+      // Eight pixels a step: each pixel's four bytes as int16, madd by (w0, w1, w2, w3), the
+      // pairs added.
+      const __m256i perm = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+      for (; x + 8 <= vx1_; x += 8) {
+        uint32_t q[8];
+        for (int j = 0; j < 8; ++j) std::memcpy(&q[j], S + ofs[x + j], 4);
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+        const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 2 * x));
+        const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 2 * x + 8));
+        const __m256i lo = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(v)), w0);
+        const __m256i hi = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1)), w1);
+        // hadd: (x0 x1 x4 x5 | x2 x3 x6 x7) -> in order
+        const __m256i sum = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(lo, hi), perm);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + x), sum);
+      }
+    }
+#endif
+    scalar(x, dw_);
+  }
+
+  // Vertical pass of one output row from its four horizontally resized rows.
+  void vrow(const int* const* r, const int* b, uint8_t* D) const {
+    const int rw = dw_ * cn_;
+    const float sc = 1.f / (2048.f * 2048.f);
+    const float f0 = b[0] * sc, f1 = b[1] * sc, f2 = b[2] * sc, f3 = b[3] * sc;
+    const int vec_end = rw - rw % kCv2Lanes16;
+    const int *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
+    int x = 0;
+#if defined(__AVX2__)
+    {
+      const __m256 v0 = _mm256_set1_ps(f0), v1 = _mm256_set1_ps(f1), v2 = _mm256_set1_ps(f2), v3 = _mm256_set1_ps(f3);
+      auto at = [&](int i) {
+        auto ld = [&](const int* p) { return _mm256_cvtepi32_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))); };
+        __m256 v = _mm256_mul_ps(ld(r3), v3);
+        v = _mm256_add_ps(_mm256_mul_ps(ld(r2), v2), v);
+        v = _mm256_add_ps(_mm256_mul_ps(ld(r1), v1), v);
+        v = _mm256_add_ps(_mm256_mul_ps(ld(r0), v0), v);
+        return _mm256_cvtps_epi32(v);  // nearest, ties to even (lrint under the default mode)
+      };
+      for (; x + 16 <= vec_end; x += 16) {
+        const __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(at(x), at(x + 8)), 0xD8);
+        const __m256i bts = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0xD8);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(D + x), _mm256_castsi256_si128(bts));
+      }
+      for (; x < vec_end; x += 8) {
+        const __m256i i = at(x);
+        const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(i), _mm256_extracti128_si256(i, 1));
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(D + x), _mm_packus_epi16(w, w));
+      }
+    }
+#endif
+    for (; x < vec_end; ++x) {
+      float v = r3[x] * f3;
+      v = r2[x] * f2 + v;
+      v = r1[x] * f1 + v;
+      v = r0[x] * f0 + v;
+      const long q = std::lrint(v);
+      D[x] = static_cast<uint8_t>(q < 0 ? 0 : q > 255 ? 255 : q);
+    }
+    for (; x < rw; ++x) {
+      const int64_t v = int64_t(r0[x]) * b[0] + int64_t(r1[x]) * b[1] + int64_t(r2[x]) * b[2] + int64_t(r3[x]) * b[3];
+      const int64_t q = (v + (1 << 21)) >> 22;
+      D[x] = static_cast<uint8_t>(q < 0 ? 0 : q > 255 ? 255 : q);
+    }
+  }
+
+  void rows(const uint8_t* src, uint8_t* dst, int64_t y0, int64_t y1) const {
+    const int rw = dw_ * cn_;
+    const size_t sstep = size_t(sw_) * cn_;
+    // A ring of four horizontally resized rows, reused while consecutive output rows share
+    // source rows; each slot padded by 4 ints for the 3-channel stores.
+    const size_t slot = size_t(rw) + 8;
+    std::vector<int> buf(slot * 4);
+    int have[4] = {-1, -1, -1, -1};
+    for (int64_t y = y0; y < y1; ++y) {
+      const int* sy = &ty_.idx[size_t(y) * 4];
+      const int* rows[4];
+      for (int k = 0; k < 4; ++k) {
+        int j = -1;
+        for (int m = 0; m < 4; ++m)
+          if (have[m] == sy[k]) j = m;
+        if (j < 0) {
+          for (int m = 0; m < 4 && j < 0; ++m) {  // a slot no tap of this output row needs
+            const bool needed = have[m] == sy[0] || have[m] == sy[1] || have[m] == sy[2] || have[m] == sy[3];
+            if (!needed) j = m;
+          }
+          hrow(src + size_t(sy[k]) * sstep, &buf[size_t(j) * slot]);
+          have[j] = sy[k];
+        }
+        rows[k] = &buf[size_t(j) * slot];
+      }
+      vrow(rows, &ty_.iw[size_t(y) * 4], dst + size_t(y) * rw);
+    }
+  }
+
+  int sh_, sw_, cn_, dh_, dw_;
+  Axis tx_, ty_;
+  std::vector<int> ofs_, w01_;
+  int vx0_ = 0, vx1_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<backend::Kernel> prepare_resize_cubic_u8(const backend::StepDesc& s, double isx, double isy) {
+  return std::make_unique<CubicU8>(s, isx, isy);
+}
+
+}  // namespace mnn::cpu::MNN_ISA_NS
