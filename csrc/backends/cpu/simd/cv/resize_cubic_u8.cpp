@@ -22,6 +22,9 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+// GCC 12's AVX-512 conversion intrinsics start from an uninitialised register by design and
+// -Wmaybe-uninitialized reports that inside the header.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 #include "backends/backend.h"
@@ -100,6 +103,14 @@ class CubicU8 final : public backend::Kernel {
       if (ok) vx1_ = x + 1;
     }
     if (!seen) vx0_ = vx1_ = 0;
+    // Per pair of SIMD columns (x, x + 1) from vx0_: (w0, w1) of x in the low lane and of x + 1
+    // in the high lane, then the same for (w2, w3).
+    const int npair = (vx1_ - vx0_) / 2;
+    wv_.resize(size_t(npair) * 16);
+    for (int p = 0; p < npair; ++p)
+      for (int h = 0; h < 2; ++h)
+        for (int l = 0; l < 2; ++l)
+          for (int k = 0; k < 4; ++k) wv_[size_t(p) * 16 + h * 8 + l * 4 + k] = w01_[2 * (vx0_ + 2 * p + l) + h];
   }
 
   void run(char* const* in, char* out) override {
@@ -130,19 +141,24 @@ class CubicU8 final : public backend::Kernel {
     const int* ofs = ofs_.data();
     const int* wp = w01_.data();
     if (cn == 3 || cn == 4) {
-      // One pixel a step: its four taps' bytes regrouped as int16 pairs (p0c, p1c) in the low
-      // lane and (p2c, p3c) in the high lane, one madd by ((w0, w1), (w2, w3)), the lanes added.
-      // A 3-channel pixel's fourth int is 0 and is overwritten by the next pixel's store.
-      const __m128i shuf = cn == 3 ? _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 6, 9, 7, 10, 8, 11, -1, -1)
-                                   : _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
-      const __m256i wsel = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-      for (; x < vx1_; ++x) {
-        const __m128i b = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(S + ofs[x])), shuf);
-        const __m256i wv = _mm256_permutevar8x32_epi32(
-            _mm256_castsi128_si256(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(wp + 2 * x))), wsel);
-        const __m256i m = _mm256_madd_epi16(_mm256_cvtepu8_epi16(b), wv);
-        const __m128i r = _mm_add_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(D + x * cn), r);
+      // Two pixels a step, one in each 128-bit lane: the bytes of a pixel's four taps regrouped
+      // as (p0c, p1c) pairs in its lane's low half and (p2c, p3c) in the high half, widened to
+      // int16 by unpacking with zero, one madd by (w0, w1) and one by (w2, w3), added. A
+      // 3-channel pixel's fourth int is 0; the lanes are packed to 6 ints (8 stored: the two
+      // past them are overwritten by the next step, or land in the slot's padding).
+      const __m256i shuf = cn == 3 ? _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 6, 9, 7, 10, 8, 11, -1, -1))
+                                   : _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15));
+      const __m256i pack3 = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7), zero = _mm256_setzero_si256();
+      const __m256i* wv = reinterpret_cast<const __m256i*>(wv_.data());
+      for (; x + 2 <= vx1_; x += 2) {
+        const __m256i v = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(S + ofs[x + 1]),
+                                              reinterpret_cast<const __m128i*>(S + ofs[x]));
+        const __m256i b = _mm256_shuffle_epi8(v, shuf);
+        const int j = (x - vx0_) & ~1;
+        __m256i m = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi8(b, zero), _mm256_loadu_si256(wv + j)),
+                                     _mm256_madd_epi16(_mm256_unpackhi_epi8(b, zero), _mm256_loadu_si256(wv + j + 1)));
+        if (cn == 3) m = _mm256_permutevar8x32_epi32(m, pack3);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + x * cn), m);
       }
     } else if (cn == 1) {
       // Eight pixels a step: each pixel's four bytes as int16, madd by (w0, w1, w2, w3), the
@@ -173,6 +189,21 @@ class CubicU8 final : public backend::Kernel {
     const int vec_end = rw - rw % kCv2Lanes16;
     const int *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
     int x = 0;
+#if defined(__AVX512F__)
+    {
+      const __m512 v0 = _mm512_set1_ps(f0), v1 = _mm512_set1_ps(f1), v2 = _mm512_set1_ps(f2), v3 = _mm512_set1_ps(f3);
+      const __m512i zero = _mm512_setzero_si512();
+      for (; x + 16 <= vec_end; x += 16) {
+        auto ld = [&](const int* p) { return _mm512_cvtepi32_ps(_mm512_loadu_si512(p + x)); };
+        __m512 v = _mm512_mul_ps(ld(r3), v3);
+        v = _mm512_add_ps(_mm512_mul_ps(ld(r2), v2), v);
+        v = _mm512_add_ps(_mm512_mul_ps(ld(r1), v1), v);
+        v = _mm512_add_ps(_mm512_mul_ps(ld(r0), v0), v);
+        const __m512i q = _mm512_max_epi32(_mm512_cvtps_epi32(v), zero);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(D + x), _mm512_cvtusepi32_epi8(q));
+      }
+    }
+#endif
 #if defined(__AVX2__)
     {
       const __m256 v0 = _mm256_set1_ps(f0), v1 = _mm256_set1_ps(f1), v2 = _mm256_set1_ps(f2), v3 = _mm256_set1_ps(f3);
@@ -242,7 +273,7 @@ class CubicU8 final : public backend::Kernel {
 
   int sh_, sw_, cn_, dh_, dw_;
   Axis tx_, ty_;
-  std::vector<int> ofs_, w01_;
+  std::vector<int> ofs_, w01_, wv_;
   int vx0_ = 0, vx1_ = 0;
 };
 
