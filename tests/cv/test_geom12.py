@@ -115,6 +115,21 @@ def test_cubic_u8_fx_fy_views_and_large(threads):
     assert numpy.abs(big.astype(int) - ref.astype(int)).max() <= 1
 
 
+# ---- resize INTER_LINEAR on 16-bit images (IPP's lerps, SIMD row pass in resize_linear_exact.cpp) ----
+
+@pytest.mark.parametrize("dtype", ["uint16", "int16"])
+@pytest.mark.parametrize("cn", [1, 3, 4])
+def test_linear_16bit_exact(dtype, cn, threads):
+    info = numpy.iinfo(dtype)
+    for h, w in ((5, 7), (37, 53), (64, 97), (121, 203)):
+        shape = (h, w, cn) if cn > 1 else (h, w)
+        a = RNG.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
+        for src in (a, a[1:, 2:] if h > 5 else a):
+            sh, sw = src.shape[:2]
+            for dsize in ((sw // 2, sh // 2), (sw // 3 + 1, sh // 2 + 1), (sw * 2 + 1, sh * 3 - 1), (sw + 5, max(2, sh - 3))):
+                _eq(cv.resize(src, dsize), cv2.resize(src, dsize))
+
+
 # ---- flip / transpose / rotate / copyMakeBorder ----
 
 DTYPES = ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64"]
@@ -236,6 +251,12 @@ for nt in (1, 2):
             for code in (0, 2):
                 out.append(numpy.asarray(cv.rotate(a, code)))
         out.append(numpy.asarray(cv.copyMakeBorder(a, 9, 3, 11, 2, 4)))
+        if len(shape) == 2 or shape[2] in (1, 3, 4):
+            for dt in ("uint16", "int16"):
+                b = (a.astype(numpy.int32) * 257 - (32768 if dt == "int16" else 0)).astype(dt)
+                for dsize in ((w // 2 + 1, h // 2), (w * 2 - 1, h + 3), (w - 3, h * 2)):
+                    out.append(numpy.asarray(cv.resize(b, dsize)))
+                out.append(numpy.asarray(cv.resize(b, None, fx=0.7, fy=1.3)))
 print(json.dumps([hashlib.sha1(numpy.ascontiguousarray(x).tobytes()).hexdigest() for x in out]))
 """
 

@@ -82,34 +82,48 @@ void reverse_any(const uint8_t* S, uint8_t* D, int64_t n, size_t esz) {
 template <int E>
 void transpose_rows(const uint8_t* S, ptrdiff_t ss, uint8_t* D, ptrdiff_t ds, int64_t h, int64_t w, int64_t i0,
                     int64_t i1) {
-  constexpr int64_t B = 16;
-  for (int64_t ib = i0; ib < i1; ib += B) {
-    const int64_t ie = std::min(ib + B, i1);
+  // Tiles of 64 output rows (64 source columns: whole cache lines of 1-byte pixels) by 16 source
+  // rows: the source lines a tile reads and the destination lines it writes stay in L1.
+  constexpr int64_t BI = E == 1 ? 16 : 64, BJ = 16;
+  for (int64_t ib = i0; ib < i1; ib += BI) {
+    const int64_t ie = std::min(ib + BI, i1);
     int64_t j = 0;
 #if defined(__AVX2__)
     if constexpr (E == 1) {
-      // 8 x 8 byte blocks: 8 source rows of 8 bytes interleaved by three rounds of unpacks
-      if (ie - ib == B) {
-        for (; j + 8 <= h; j += 8)
-          for (int64_t i = ib; i < ie; i += 8) {
-            __m128i r[8];
-            for (int k = 0; k < 8; ++k) r[k] = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(S + (j + k) * ss + i));
-            const __m128i t0 = _mm_unpacklo_epi8(r[0], r[1]), t1 = _mm_unpacklo_epi8(r[2], r[3]);
-            const __m128i t2 = _mm_unpacklo_epi8(r[4], r[5]), t3 = _mm_unpacklo_epi8(r[6], r[7]);
-            const __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);
-            const __m128i u2 = _mm_unpacklo_epi16(t2, t3), u3 = _mm_unpackhi_epi16(t2, t3);
-            const __m128i v[4] = {_mm_unpacklo_epi32(u0, u2), _mm_unpackhi_epi32(u0, u2), _mm_unpacklo_epi32(u1, u3),
-                                  _mm_unpackhi_epi32(u1, u3)};
-            for (int k = 0; k < 4; ++k) {
-              _mm_storel_epi64(reinterpret_cast<__m128i*>(D + (i + 2 * k) * ds + j), v[k]);
-              _mm_storeh_pd(reinterpret_cast<double*>(D + (i + 2 * k + 1) * ds + j), _mm_castsi128_pd(v[k]));
+      // 16 x 16 byte blocks: 16 source rows interleaved by four rounds of unpacks (bytes, words,
+      // dwords, qwords), each output row one 16-byte store
+      const int64_t ie16 = ib + ((ie - ib) & ~int64_t(15));
+      for (; j + 16 <= h; j += 16)
+        for (int64_t i = ib; i < ie16; i += 16) {
+          __m128i r[16], t[16];
+          for (int k = 0; k < 16; ++k) r[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(S + (j + k) * ss + i));
+          for (int k = 0; k < 8; ++k) t[k] = _mm_unpacklo_epi8(r[2 * k], r[2 * k + 1]), t[k + 8] = _mm_unpackhi_epi8(r[2 * k], r[2 * k + 1]);
+          for (int k = 0; k < 4; ++k)
+            for (int hh = 0; hh < 2; ++hh) {
+              const int q = 8 * hh;
+              r[q + k] = _mm_unpacklo_epi16(t[q + 2 * k], t[q + 2 * k + 1]);
+              r[q + k + 4] = _mm_unpackhi_epi16(t[q + 2 * k], t[q + 2 * k + 1]);
             }
+          for (int k = 0; k < 2; ++k)
+            for (int g = 0; g < 4; ++g) {
+              const int q = 4 * g;
+              t[q + k] = _mm_unpacklo_epi32(r[q + 2 * k], r[q + 2 * k + 1]);
+              t[q + k + 2] = _mm_unpackhi_epi32(r[q + 2 * k], r[q + 2 * k + 1]);
+            }
+          for (int g = 0; g < 8; ++g) {
+            r[2 * g] = _mm_unpacklo_epi64(t[2 * g], t[2 * g + 1]);
+            r[2 * g + 1] = _mm_unpackhi_epi64(t[2 * g], t[2 * g + 1]);
           }
-      }
+          // r[m] now holds source column i + m: output row i + m
+          for (int m = 0; m < 16; ++m) _mm_storeu_si128(reinterpret_cast<__m128i*>(D + (i + m) * ds + j), r[m]);
+        }
+      // the columns past the last whole 16 (ie16..ie) of the rows done: by the loop below
+      for (int64_t i = ie16; i < ie; ++i)
+        for (int64_t jj = 0; jj < j; ++jj) D[i * ds + jj] = S[jj * ss + i];
     }
 #endif
-    for (; j < h; j += B) {
-      const int64_t je = std::min(j + B, h);
+    for (; j < h; j += BJ) {
+      const int64_t je = std::min(j + BJ, h);
       for (int64_t i = ib; i < ie; ++i) {
         uint8_t* d = D + i * ds;
         const uint8_t* s = S + i * E;
@@ -118,12 +132,22 @@ void transpose_rows(const uint8_t* S, ptrdiff_t ss, uint8_t* D, ptrdiff_t ds, in
           // 4-byte moves: the load's fourth byte is the next pixel of the same source row (not
           // for the row's last pixel), the store's is rewritten by the next output pixel (not for
           // the row's last one, done below)
-          if (i + 1 < w)
+          if (i + 1 < w) {
+            if (je == j + BJ && je < h) {
+#pragma GCC unroll 16
+              for (int64_t k = 0; k < BJ; ++k) {
+                uint32_t v;
+                std::memcpy(&v, s + (j + k) * ss, 4);
+                std::memcpy(d + (j + k) * 3, &v, 4);
+              }
+              jj = je;
+            }
             for (; jj < je && jj + 1 < h; ++jj) {
               uint32_t v;
               std::memcpy(&v, s + jj * ss, 4);
               std::memcpy(d + jj * 3, &v, 4);
             }
+          }
         }
         for (; jj < je; ++jj) std::memcpy(d + jj * E, s + jj * ss, E);
       }
@@ -227,7 +251,7 @@ class GeomCopy final : public backend::Kernel {
     ptrdiff_t ds = drow;
     if (mode_ == 4) s = S + (h_ - 1) * srow, ss = -srow;  // clockwise: source rows bottom up
     if (mode_ == 5) d = D + (w_ - 1) * drow, ds = -drow;  // counterclockwise: output rows bottom up
-    const int64_t grain = std::max<int64_t>(16, (kGrainBytes / std::max<ptrdiff_t>(drow, 1)) & ~int64_t(15));
+    const int64_t grain = std::max<int64_t>(64, (kGrainBytes / std::max<ptrdiff_t>(drow, 1)) & ~int64_t(63));
     by_esz(esz_, [&](auto e) {
       constexpr int E = decltype(e)::value;
       parallel_for(w_, grain, [&](int64_t i0, int64_t i1) {
