@@ -130,13 +130,29 @@ def test_linear_16bit_exact(dtype, cn, threads):
                 _eq(cv.resize(src, dsize), cv2.resize(src, dsize))
 
 
+# ---- resize INTER_NEAREST / INTER_NEAREST_EXACT (geom_copy.cpp's pixel gather) ----
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "int64", "float16"])
+def test_nearest_exact(dtype, threads):
+    for shape in ((1, 1), (3, 5, 3), (17, 23), (33, 70, 2), (64, 48, 3), (101, 53, 4), (29, 31, 5)):
+        a = _img(shape, dtype)
+        h, w = shape[:2]
+        for src in (a, a[::-1, 1:] if w > 1 else a):
+            sh, sw = src.shape[:2]
+            for dsize in ((sw * 5 // 4 + 1, sh * 5 // 4 + 1), (max(1, sw // 3), max(1, sh // 2)), (sw * 3, sh + 1), (1, 1)):
+                for interp in (cv2.INTER_NEAREST, cv2.INTER_NEAREST_EXACT):
+                    _eq(cv.resize(src, dsize, interpolation=interp), cv2.resize(src, dsize, interpolation=interp))
+        _eq(cv.resize(a, None, fx=1.37, fy=0.61, interpolation=cv2.INTER_NEAREST),
+            cv2.resize(a, None, fx=1.37, fy=0.61, interpolation=cv2.INTER_NEAREST))
+
+
 # ---- flip / transpose / rotate / copyMakeBorder ----
 
 DTYPES = ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64"]
 
 
 def _img(shape, dtype):
-    if dtype in ("float32", "float64"):
+    if dtype in ("float16", "float32", "float64"):
         return RNG.standard_normal(shape).astype(dtype)
     info = numpy.iinfo(dtype)
     return RNG.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
@@ -251,6 +267,9 @@ for nt in (1, 2):
             for code in (0, 2):
                 out.append(numpy.asarray(cv.rotate(a, code)))
         out.append(numpy.asarray(cv.copyMakeBorder(a, 9, 3, 11, 2, 4)))
+        for interp in (0, 6):
+            out.append(numpy.asarray(cv.resize(a, (w * 5 // 4 + 1, h * 3 // 2), interpolation=interp)))
+            out.append(numpy.asarray(cv.resize(a, (w // 2 + 1, h // 3 + 1), interpolation=interp)))
         if len(shape) == 2 or shape[2] in (1, 3, 4):
             for dt in ("uint16", "int16"):
                 b = (a.astype(numpy.int32) * 257 - (32768 if dt == "int16" else 0)).astype(dt)

@@ -3,12 +3,15 @@
 // itemsize * channels bytes and moves as one block whatever the dtype, so every ISA gives the
 // same bytes; the SIMD loops only regroup bytes.
 //
+// Also cv_resize's INTER_NEAREST(_EXACT) gather (prepare_resize_nearest_px, called by resize.cpp).
+//
 // Modes: 0 flip rows (flipCode 0), 1 flip columns (> 0), 2 both (< 0, ROTATE_180), 3 transpose,
 // 4 ROTATE_90_CLOCKWISE, 5 ROTATE_90_COUNTERCLOCKWISE, 6 border (ints: top, bottom, left, right,
 // border type 1..4).
 // The three quarter turns are one transpose with signed strides: clockwise reads the source
 // rows bottom up, counterclockwise writes the destination rows bottom up.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -23,6 +26,8 @@
 #include "prims/registry.h"
 
 namespace mnn::cpu::MNN_ISA_NS {
+
+std::unique_ptr<backend::Kernel> prepare_resize_nearest_px(const backend::StepDesc& s, bool exact, double isx, double isy);
 
 namespace {
 
@@ -294,7 +299,94 @@ class GeomCopy final : public backend::Kernel {
 
 std::unique_ptr<backend::Kernel> make(const backend::StepDesc& s) { return std::make_unique<GeomCopy>(s); }
 
+// ---- cv_resize INTER_NEAREST / INTER_NEAREST_EXACT: a gather of whole pixels. NEAREST maps d to
+// floor(d * scale); NEAREST_EXACT samples pixel centres, floor((d + 0.5) * scale) accumulated as
+// cv2 does (resize.cpp's NearestResize, whose tables these are). An output row whose source row
+// is the previous one's is a copy of that row. ----
+
+template <int E>
+void gather_px(const uint8_t* S, uint8_t* D, const int* xo, int n, int sw, bool tail_safe) {
+  int x = 0;
+  if constexpr (E == 3) {
+    // 4-byte moves: the fourth byte read is the next source pixel's (the last pixel of the last
+    // row excepted: tail_safe says whether the byte past this row is readable); the fourth
+    // written is rewritten by the next output pixel (the row's last pixel goes bytewise)
+    for (; x + 1 < n; ++x) {
+      const uint8_t* p = S + size_t(xo[x]) * 3;
+      if (xo[x] + 1 >= sw && !tail_safe) break;  // (xo never decreases: the rest too)
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      std::memcpy(D + size_t(x) * 3, &v, 4);
+    }
+  }
+  for (; x < n; ++x) std::memcpy(D + size_t(x) * E, S + size_t(xo[x]) * E, E);
+}
+
+class NearestPx final : public backend::Kernel {
+ public:
+  NearestPx(const backend::StepDesc& s, bool exact, double isx, double isy) {
+    const Shape& a = s.inputs[0].shape;
+    sh_ = int(a[0]), sw_ = int(a[1]);
+    int64_t cn = 1;
+    for (size_t d = 2; d < a.size(); ++d) cn *= a[d];
+    esz_ = size_t(cn) * itemsize(s.inputs[0].dtype);
+    dh_ = int(s.output.shape[0]), dw_ = int(s.output.shape[1]);
+    xo_.resize(dw_);
+    yo_.resize(dh_);
+    if (!exact) {
+      const double fx = 1.0 / isx, fy = 1.0 / isy;
+      for (int x = 0; x < dw_; ++x) xo_[x] = std::min(static_cast<int>(std::floor(x * fx)), sw_ - 1);
+      for (int y = 0; y < dh_; ++y) yo_[y] = std::min(static_cast<int>(std::floor(y * fy)), sh_ - 1);
+    } else {
+      auto fill = [](std::vector<int>& o, int ssz, int dsz) {
+        const double scale = double(ssz) / double(dsz);
+        double f = scale * 0.5;
+        for (int i = 0; i < dsz; ++i) {
+          o[i] = std::min(static_cast<int>(std::floor(f)), ssz - 1);
+          f += scale;
+        }
+      };
+      fill(xo_, sw_, dw_);
+      fill(yo_, sh_, dh_);
+    }
+  }
+  void run(char* const* in, char* out) override {
+    const uint8_t* S = reinterpret_cast<const uint8_t*>(in[0]);
+    uint8_t* D = reinterpret_cast<uint8_t*>(out);
+    const size_t srow = size_t(sw_) * esz_, drow = size_t(dw_) * esz_;
+    const int64_t grain = std::max<int64_t>(1, kGrainBytes / std::max<int64_t>(1, int64_t(drow)));
+    by_esz(esz_, [&](auto e) {
+      constexpr int E = decltype(e)::value;
+      parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
+        for (int64_t y = y0; y < y1; ++y) {
+          uint8_t* d = D + size_t(y) * drow;
+          if (y > y0 && yo_[y] == yo_[y - 1]) {  // the same source row as the row above
+            std::memcpy(d, d - drow, drow);
+            continue;
+          }
+          const uint8_t* s = S + size_t(yo_[y]) * srow;
+          if constexpr (E > 0) {
+            gather_px<E>(s, d, xo_.data(), dw_, sw_, yo_[y] + 1 < sh_);
+          } else {
+            for (int x = 0; x < dw_; ++x) std::memcpy(d + size_t(x) * esz_, s + size_t(xo_[x]) * esz_, esz_);
+          }
+        }
+      });
+    });
+  }
+
+ private:
+  int sh_, sw_, dh_, dw_;
+  size_t esz_;
+  std::vector<int> xo_, yo_;
+};
+
 }  // namespace
+
+// Called by prepare_resize (resize.cpp) for INTER_NEAREST and INTER_NEAREST_EXACT on every depth.
+std::unique_ptr<backend::Kernel> prepare_resize_nearest_px(const backend::StepDesc& s, bool exact, double isx, double isy) {
+  return std::make_unique<NearestPx>(s, exact, isx, isy);
+}
 
 MNN_REGISTER_CPU_KERNEL(cv_geom_copy, "cv_geom_copy", &make);
 
