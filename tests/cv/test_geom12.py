@@ -1,10 +1,12 @@
 """Issue 5, session 12's native geometry kernels:
 
-- resize INTER_CUBIC on uint8 (simd/cv/resize_cubic_u8.cpp): the separable fixed-point arithmetic
+- resize INTER_CUBIC and INTER_LANCZOS4 on uint8 (simd/cv/resize_cubic_u8.cpp): the separable fixed-point arithmetic
   mnn had before, now with SIMD row and column passes. Checked against a numpy model of that
   arithmetic bit for bit (odd sizes, up and down scales, fx / fy, 1 to 5 channels, views, 1 and 2
   threads), against cv2 (exact for 2 and 5 channels, its own code; within 1 for 1, 3 and 4, IPP's),
-  and MNN_ISA=scalar against every other ISA.
+  and MNN_ISA=scalar against every other ISA. LANCZOS4 is cv2's own code: exact on every channel count.
+- resize INTER_LINEAR on 16-bit images (IPP's lerps, resize_linear_exact.cpp) and INTER_NEAREST(_EXACT)
+  (geom_copy.cpp): exact against cv2.
 - flip, transpose, rotate and copyMakeBorder's non-constant borders (cv_geom_copy,
   simd/cv/geom_copy.cpp): exact against cv2 on every depth and pixel size cv2 takes, odd sizes,
   views, 1 and 2 threads, and every ISA.
@@ -113,6 +115,21 @@ def test_cubic_u8_fx_fy_views_and_large(threads):
     numpy.testing.assert_array_equal(big, _cubic_model(src, 403, 517, 403 / 331, 517 / 241))
     ref = cv2.resize(src, (403, 517), interpolation=cv2.INTER_CUBIC)
     assert numpy.abs(big.astype(int) - ref.astype(int)).max() <= 1
+
+
+@pytest.mark.parametrize("cn", [1, 2, 3, 4, 5])
+def test_lanczos4_u8_exact(cn, threads):
+    # the same kernel with 8 taps and cv2's fixed-point column pass: cv2's own code, exact
+    for h, w in CUBIC_SIZES + [(97, 131)]:
+        src = _u8((h, w, cn) if cn > 1 else (h, w))
+        for s in (src, src[::-1, 1:] if w > 1 else src):
+            sh, sw = s.shape[:2]
+            for dh, dw in ((sh * 3 + 1, sw * 2 + 5), (max(1, sh // 2), max(1, sw // 3)), (sh + 2, max(1, sw - 1)), (5, 40)):
+                _eq(cv.resize(s, (dw, dh), interpolation=cv2.INTER_LANCZOS4),
+                    cv2.resize(s, (dw, dh), interpolation=cv2.INTER_LANCZOS4))
+    big = _u8((301, 411, 3))
+    _eq(cv.resize(big, None, fx=0.37, fy=0.53, interpolation=cv2.INTER_LANCZOS4),
+        cv2.resize(big, None, fx=0.37, fy=0.53, interpolation=cv2.INTER_LANCZOS4))
 
 
 # ---- resize INTER_LINEAR on 16-bit images (IPP's lerps, SIMD row pass in resize_linear_exact.cpp) ----
@@ -260,6 +277,7 @@ for nt in (1, 2):
         h, w = shape[:2]
         for dsize in ((w * 2 + 3, h * 3 - 1), (w // 2 + 1, h // 3 + 1), (w + 9, h)):
             out.append(numpy.asarray(cv.resize(a, dsize, interpolation=2)))
+            out.append(numpy.asarray(cv.resize(a, dsize, interpolation=4)))
         for code in (0, 1, -1):
             out.append(numpy.asarray(cv.flip(a, code)))
         if len(shape) == 2 or shape[2] != 5:
