@@ -5,6 +5,7 @@
   arithmetic bit for bit (odd sizes, up and down scales, fx / fy, 1 to 5 channels, views, 1 and 2
   threads), against cv2 (exact for 2 and 5 channels, its own code; within 1 for 1, 3 and 4, IPP's),
   and MNN_ISA=scalar against every other ISA. LANCZOS4 is cv2's own code: exact on every channel count.
+- warpAffine / warpPerspective INTER_CUBIC on uint8 (warp_cubic.cpp): exact against cv2.
 - resize INTER_LINEAR on 16-bit images (IPP's lerps, resize_linear_exact.cpp) and INTER_NEAREST(_EXACT)
   (geom_copy.cpp): exact against cv2.
 - flip, transpose, rotate and copyMakeBorder's non-constant borders (cv_geom_copy,
@@ -163,6 +164,26 @@ def test_nearest_exact(dtype, threads):
             cv2.resize(a, None, fx=1.37, fy=0.61, interpolation=cv2.INTER_NEAREST))
 
 
+# ---- warpAffine / warpPerspective INTER_CUBIC uint8 (warp_cubic.cpp: AVX-512 inside pixels) ----
+
+@pytest.mark.parametrize("cn", [1, 3, 4])
+def test_warp_cubic_u8_exact(cn, threads):
+    base = _u8((483, 641, cn) if cn > 1 else (483, 641))
+    M = cv2.getRotationMatrix2D((320, 240), 15, 1.07)
+    P = numpy.array([[1, 0.1, 5], [0.05, 1, 3], [1e-4, 2e-4, 1]])
+    for a in (base, base[5:400:2, 3:600]):
+        h, w = a.shape[:2]
+        for border in (cv2.BORDER_CONSTANT, cv2.BORDER_REPLICATE, cv2.BORDER_REFLECT_101):
+            _eq(cv.warpAffine(a, M, (w + 3, h), flags=cv2.INTER_CUBIC, borderMode=border),
+                cv2.warpAffine(a, M, (w + 3, h), flags=cv2.INTER_CUBIC, borderMode=border))
+        _eq(cv.warpPerspective(a, P, (w, h + 5), flags=cv2.INTER_CUBIC),
+            cv2.warpPerspective(a, P, (w, h + 5), flags=cv2.INTER_CUBIC))
+    # a source whose last row's last pixels are inside taps: the row loads stop at the image's end
+    small = _u8((6, 5, cn) if cn > 1 else (6, 5))
+    S = numpy.array([[1.0, 0, 0.9], [0, 1.0, 0.95]])
+    _eq(cv.warpAffine(small, S, (5, 6), flags=cv2.INTER_CUBIC), cv2.warpAffine(small, S, (5, 6), flags=cv2.INTER_CUBIC))
+
+
 # ---- flip / transpose / rotate / copyMakeBorder ----
 
 DTYPES = ["uint8", "int8", "uint16", "int16", "int32", "float32", "float64"]
@@ -285,6 +306,10 @@ for nt in (1, 2):
             for code in (0, 2):
                 out.append(numpy.asarray(cv.rotate(a, code)))
         out.append(numpy.asarray(cv.copyMakeBorder(a, 9, 3, 11, 2, 4)))
+        if len(shape) == 2 or shape[2] <= 4:
+            M = numpy.array([[0.93, 0.31, -2.5], [-0.27, 1.08, 3.25]])
+            for border in (0, 1, 4):
+                out.append(numpy.asarray(cv.warpAffine(a, M, (w + 7, h - 1), flags=2, borderMode=border, borderValue=(9, 99, 199, 5))))
         for interp in (0, 6):
             out.append(numpy.asarray(cv.resize(a, (w * 5 // 4 + 1, h * 3 // 2), interpolation=interp)))
             out.append(numpy.asarray(cv.resize(a, (w // 2 + 1, h // 3 + 1), interpolation=interp)))
