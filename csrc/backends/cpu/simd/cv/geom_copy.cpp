@@ -19,6 +19,9 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+// GCC 12's AVX-512 intrinsics start from an uninitialised register by design and
+// -Wmaybe-uninitialized reports that inside the header.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 #include "backends/backend.h"
@@ -57,6 +60,7 @@ struct Rev48 {
 template <int E>
 void reverse_px(const uint8_t* S, uint8_t* D, int64_t n) {
   int64_t i = 0;
+  // (a VBMI byte-permute loop, 21 pixels a step, measured slower than this on Zen 4)
 #if defined(__AVX2__)
   if constexpr (48 % E == 0) {
     static const Rev48 rv(E);
