@@ -93,7 +93,7 @@ void transpose_rows(const uint8_t* S, ptrdiff_t ss, uint8_t* D, ptrdiff_t ds, in
                     int64_t i1) {
   // Tiles of 64 output rows (64 source columns: whole cache lines of 1-byte pixels) by 16 source
   // rows: the source lines a tile reads and the destination lines it writes stay in L1.
-  constexpr int64_t BI = E == 1 ? 16 : 64, BJ = 16;
+  constexpr int64_t BI = 64, BJ = E == 1 ? 16 : 32;
   for (int64_t ib = i0; ib < i1; ib += BI) {
     const int64_t ie = std::min(ib + BI, i1);
     int64_t j = 0;
