@@ -3,7 +3,7 @@ small matrix helpers that go with them (getRotationMatrix2D, getAffineTransform,
 
 Pixel work runs in native primitives (csrc/ops/cv/geometry.cpp, csrc/backends/cpu/simd/cv/):
 cv_resize, cv_warp, cv_remap, cv_border, cv_pyr. Flips, rotations by 90 degrees and transposes
-are views that the engine copies. The matrix helpers are a few floating-point operations on
+are one native pass of pixel moves (_geom_fast.py). The matrix helpers are a few floating-point operations on
 Python lists; they return mnn arrays of float64 like cv2 returns numpy arrays.
 
 Agreement with cv2 5.0 (tests/cv/test_geometry.py):
@@ -48,7 +48,7 @@ import math
 
 from .. import _core
 from .. import numpy as _np
-from . import _rect_sub_pix, _robust
+from . import _geom_fast, _rect_sub_pix, _robust
 from ._common import f32 as _f32
 from ._common import as_image, channels, contiguous, error, fail, int_arg, memo_type
 
@@ -747,43 +747,56 @@ def _check_transpose(img, fn):
 
 
 def flip(src, flipCode, dst=None):
+    call = ("flip", flipCode) if _geom_fast.plain_ints(flipCode) else None
+    if call is not None:
+        r = _geom_fast.memo_call(src, call)
+        if r is not None:
+            return r
     img = _image_any(src, "flip")
     code = int_arg(flipCode, "flip", "flipCode")
-    if code == 0:
-        v = img[::-1]
-    elif code > 0:
-        v = img[:, ::-1]
-    else:
-        v = img[::-1, ::-1]
-    return _np.array(v)
+    mode = _geom_fast.FLIP_ROWS if code == 0 else _geom_fast.FLIP_COLS if code > 0 else _geom_fast.FLIP_BOTH
+    return _geom_fast.copy(src, img, call, [mode])
 
 
 def transpose(src, dst=None):
+    call = ("transpose",)
+    r = _geom_fast.memo_call(src, call)
+    if r is not None:
+        return r
     img = _image_any(src, "transpose")
     _check_transpose(img, "transpose")
-    axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
-    return _np.array(img.transpose(axes))
+    return _geom_fast.copy(src, img, call, [_geom_fast.TRANSPOSE])
 
 
 def rotate(src, rotateCode, dst=None):
+    call = ("rotate", rotateCode) if _geom_fast.plain_ints(rotateCode) else None
+    if call is not None:
+        r = _geom_fast.memo_call(src, call)
+        if r is not None:
+            return r
     img = _image_any(src, "rotate")
     code = int_arg(rotateCode, "rotate", "rotateCode")
     if code in (ROTATE_90_CLOCKWISE, ROTATE_90_COUNTERCLOCKWISE):
         _check_transpose(img, "rotate")
-    axes = (1, 0) if img.ndim == 2 else (1, 0, 2)
     if code == ROTATE_90_CLOCKWISE:
-        v = img.transpose(axes)[:, ::-1]
+        mode = _geom_fast.ROTATE_CW
     elif code == ROTATE_180:
-        v = img[::-1, ::-1]
+        mode = _geom_fast.FLIP_BOTH
     elif code == ROTATE_90_COUNTERCLOCKWISE:
-        v = img.transpose(axes)[::-1]
+        mode = _geom_fast.ROTATE_CCW
     else:
         raise fail("rotate", f"unknown rotate code {code}")
-    return _np.array(v)
+    return _geom_fast.copy(src, img, call, [mode])
 
 
 def copyMakeBorder(src, top, bottom, left, right, borderType, dst=None, value=None):
     fn = "copyMakeBorder"
+    call = ("border", top, bottom, left, right, borderType) \
+        if value is None and _geom_fast.plain_ints(top, bottom, left, right, borderType) else None
+    if call is not None:
+        r = _geom_fast.memo_call(src, call)
+        if r is not None:
+            return r
     img = _image_any(src, fn)
     t, b, l, r = (int_arg(v, fn, k) for v, k in ((top, "top"), (bottom, "bottom"), (left, "left"), (right, "right")))
     if min(t, b, l, r) < 0:
@@ -791,6 +804,8 @@ def copyMakeBorder(src, top, bottom, left, right, borderType, dst=None, value=No
     mode = _check_border(borderType, fn, allow_transparent=False)
     if mode != BORDER_CONSTANT and (img.shape[0] == 0 or img.shape[1] == 0):
         raise fail(fn, "cannot extrapolate an empty image")
+    if mode != BORDER_CONSTANT:  # pixel moves only, any dtype: one native pass
+        return _geom_fast.copy(src, img, call, [_geom_fast.BORDER, t, b, l, r, mode])
     if str(img.dtype) == "bool":  # bytes copied as uint8; the fill value becomes cv2's bool (nonzero)
         vals = None if value is None else [float(v != 0) for v in (value if isinstance(value, (tuple, list)) else (value,))]
         return copyMakeBorder(img.view(_np.uint8), t, b, l, r, borderType, value=vals).view(_np.bool_)

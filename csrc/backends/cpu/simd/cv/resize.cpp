@@ -970,6 +970,11 @@ std::unique_ptr<backend::Kernel> prepare_resize_linear_exact(const backend::Step
 std::unique_ptr<backend::Kernel> prepare_resize_linear_float(const backend::StepDesc& s, double isx, double isy);
 // resize_cubic_ipp.cpp: IPP's INTER_CUBIC (float32 / uint16 / int16, dsize scales)
 std::unique_ptr<backend::Kernel> prepare_resize_cubic_ipp(const backend::StepDesc& s, double isx, double isy);
+// resize_cubic_u8.cpp: this file's uint8 cubic arithmetic, both passes vectorised
+std::unique_ptr<backend::Kernel> prepare_resize_cubic_u8(const backend::StepDesc& s, double isx, double isy);
+std::unique_ptr<backend::Kernel> prepare_resize_lanczos_u8(const backend::StepDesc& s, double isx, double isy);
+// geom_copy.cpp: NearestResize's tables, pixels moved as blocks and repeated rows copied
+std::unique_ptr<backend::Kernel> prepare_resize_nearest_px(const backend::StepDesc& s, bool exact, double isx, double isy);
 
 namespace {
 
@@ -1003,6 +1008,9 @@ std::unique_ptr<backend::Kernel> prepare_resize(const backend::StepDesc& s) {
   if (interp == kCubic && (g.cn == 1 || g.cn == 3 || g.cn == 4) && g.sw >= 4 && g.sh >= 4 &&
       (s.output.dtype == DType::Float32 || s.output.dtype == DType::UInt16 || s.output.dtype == DType::Int16))
     if (auto k = prepare_resize_cubic_ipp(s, isx, isy)) return k;
+  if (interp == kCubic && s.output.dtype == DType::UInt8) return prepare_resize_cubic_u8(s, isx, isy);
+  if (interp == kLanczos4 && s.output.dtype == DType::UInt8) return prepare_resize_lanczos_u8(s, isx, isy);
+  if (interp == kNearest || interp == kNearestExact) return prepare_resize_nearest_px(s, interp == kNearestExact, isx, isy);
   // cv2: a linear 2x downscale on both axes is the area average. Other depths with 1, 3 or 4
   // channels go to IPP first, which stays linear (float weights 0.5: round(sum / 4) ties to
   // even, not the area rounding); with 2 or more than 4 channels cv2's own rule holds for all.

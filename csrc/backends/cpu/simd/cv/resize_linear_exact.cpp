@@ -29,6 +29,9 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+// GCC 12's AVX-512 intrinsics start from an uninitialised register by design and
+// -Wmaybe-uninitialized reports that inside the header.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 #include "backends/backend.h"
@@ -510,6 +513,21 @@ class LerpResize final : public backend::Kernel {
       }
     }
     any_unfused_ = std::find(unfused_.begin(), unfused_.end(), uint8_t(1)) != unfused_.end();
+    // 16-bit images: the destination pixels [vx0_, vx1_) take the SIMD row pass, those whose
+    // taps are neighbours (i1 = i0 + 1) and whose 4-element loads at both taps stay in the row
+    if constexpr (sizeof(T) == 2 && std::is_same_v<F, float>) {
+      auto ok = [&](int x) {
+        return ax_.i1[x] == ax_.i0[x] + 1 && ax_.i0[x] * cn + 8 <= sw * cn && (cn == 1 || cn == 3 || cn == 4);
+      };
+      int x = 0;
+      while (x < dw && !ok(x)) ++x;
+      vx0_ = x;
+      while (x < dw && ok(x)) ++x;
+      vx1_ = x;
+      tv_.resize(size_t(vx1_ - vx0_ + 1) * 4);
+      for (int k = vx0_; k < vx1_; ++k)
+        for (int c = 0; c < 4; ++c) tv_[size_t(k - vx0_) * 4 + c] = static_cast<float>(ax_.t[k]);
+    }
   }
 
   // IPP's int16 resize (not its warp) lerps the edge rows and columns, whose taps the image's edge
@@ -525,8 +543,9 @@ class LerpResize final : public backend::Kernel {
     const int64_t grain = std::max<int64_t>(1, 16384 / std::max(1, rw));
     if (anchored_) return run_anchored(src, dst, rw, grain);
     core::parallel_for(dh_, grain, [&](int64_t y0, int64_t y1) {
-      std::vector<F> buf(size_t(2) * rw);
-      F* slot[2] = {buf.data(), buf.data() + rw};
+      // each slot padded by 8: the SIMD row pass stores whole vectors
+      std::vector<F> buf(size_t(2) * (rw + 8));
+      F* slot[2] = {buf.data(), buf.data() + rw + 8};
       int held[2] = {-1, -1};
       auto row = [&](int r, int keep) -> const F* {
         for (int k = 0; k < 2; ++k)
@@ -534,21 +553,41 @@ class LerpResize final : public backend::Kernel {
         const int k = held[0] == keep ? 1 : 0;
         const T* S = src + size_t(r) * sw_ * cn_;
         F* H = slot[k];
-        for (int e = 0; e < rw; ++e) {
-          const F a = static_cast<F>(S[e0_[e]]), b = static_cast<F>(S[e1_[e]]);
-          H[e] = std::fma(b - a, et_[e], a);
-        }
+        hline<1>(&S, &H);
         held[k] = r;
         return H;
       };
       for (int64_t y = y0; y < y1; ++y) {
         const int r0 = ay_.i0[y], r1 = ay_.i1[y];
+        if (cn_ != 1 && r0 != r1 && held[0] != r0 && held[1] != r0 && held[0] != r1 && held[1] != r1) {
+          const T* S2[2] = {src + size_t(r0) * sw_ * cn_, src + size_t(r1) * sw_ * cn_};
+          hline<2>(S2, slot);
+          held[0] = r0, held[1] = r1;
+        }
         const F* h0 = row(r0, r1);
         const F* h1 = row(r1, r0);
         const F t = static_cast<F>(ay_.t[y]);
         T* D = dst + size_t(y) * rw;
         if (!any_unfused_) {  // one branch-free loop the compiler vectorises
-          for (int e = 0; e < rw; ++e) D[e] = store(std::fma(h1[e] - h0[e], t, h0[e]));
+          int e = 0;
+#if defined(__AVX2__)
+          if constexpr (sizeof(T) == 2 && std::is_same_v<F, float>) {
+            // the same fma, round to nearest (ties to even: nearbyint's mode), clamp and narrow
+            const __m256 vt = _mm256_set1_ps(t);
+            const __m256 lo = _mm256_set1_ps(float(std::numeric_limits<T>::min()));
+            const __m256 hi = _mm256_set1_ps(float(std::numeric_limits<T>::max()));
+            auto at = [&](int i) {
+              const __m256 a = _mm256_loadu_ps(h0 + i), b = _mm256_loadu_ps(h1 + i);
+              const __m256 r = _mm256_round_ps(_mm256_fmadd_ps(_mm256_sub_ps(b, a), vt, a), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+              return _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(r, lo), hi));
+            };
+            for (; e + 16 <= rw; e += 16) {
+              const __m256i p = std::is_signed_v<T> ? _mm256_packs_epi32(at(e), at(e + 8)) : _mm256_packus_epi32(at(e), at(e + 8));
+              _mm256_storeu_si256(reinterpret_cast<__m256i*>(D + e), _mm256_permute4x64_epi64(p, 0xD8));
+            }
+          }
+#endif
+          for (; e < rw; ++e) D[e] = store(std::fma(h1[e] - h0[e], t, h0[e]));
           continue;
         }
         for (int e = 0; e < rw; ++e)
@@ -598,6 +637,105 @@ class LerpResize final : public backend::Kernel {
       }
     });
   }
+
+  // The horizontal lerp of one source row: fma(b - a, t, a) per element (a, b exact in F, b - a
+  // exact, one rounding), as vectors where the taps are neighbours: every ISA gives these bits.
+  // NR (1 or 2) rows at once: two rows' independent loads keep twice the misses in flight
+  template <int NR>
+  void hline(const T* const* Sr, F* const* Hr) const {
+    const int rw = dw_ * cn_;
+    auto scalar = [&](int e0, int e1) {
+      for (int r = 0; r < NR; ++r) {
+        const T* S = Sr[r];
+        F* H = Hr[r];
+        for (int e = e0; e < e1; ++e) {
+          const F a = static_cast<F>(S[e0_[e]]), b = static_cast<F>(S[e1_[e]]);
+          H[e] = std::fma(b - a, et_[e], a);
+        }
+      }
+    };
+    int x = vx0_;
+    scalar(0, x * cn_);
+#if defined(__AVX2__)
+    if constexpr (sizeof(T) == 2 && std::is_same_v<F, float>) {
+      constexpr bool sgn = std::is_signed_v<T>;
+      auto widen = [](__m128i v) { return _mm256_cvtepi32_ps(sgn ? _mm256_cvtepi16_epi32(v) : _mm256_cvtepu16_epi32(v)); };
+      const int cn = cn_;
+      const int* i0 = ax_.i0.data();
+      const F* et = et_.data();
+      if (cn == 3 || cn == 4) {
+        // two pixels a step, one per 128-bit lane: one 16-byte load holds both taps' elements
+        // (a0 a1 a2 b0 b1 b2 . . or a0..a3 b0..b3); byte shuffles put a's and b's in the high
+        // halves of 32-bit lanes, an arithmetic or logical shift widens them
+        const __m256i ma = cn == 3 ? _mm256_broadcastsi128_si256(_mm_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, -1, -1))
+                                   : _mm256_broadcastsi128_si256(_mm_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7));
+        const __m256i mb = cn == 3 ? _mm256_broadcastsi128_si256(_mm_setr_epi8(-1, -1, 6, 7, -1, -1, 8, 9, -1, -1, 10, 11, -1, -1, -1, -1))
+                                   : _mm256_broadcastsi128_si256(_mm_setr_epi8(-1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15));
+        auto wide = [](__m256i v) { return _mm256_cvtepi32_ps(sgn ? _mm256_srai_epi32(v, 16) : _mm256_srli_epi32(v, 16)); };
+        const __m256i pack3 = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
+        const float* tv = tv_.data() - size_t(vx0_) * 4;  // (t_x x4 | t_x+1 x4) from vx0_ on
+        const int end = vx1_;
+#if defined(__AVX512F__)
+        {
+          // four pixels a step, one per 128-bit lane
+          const __m512i ma4 = _mm512_broadcast_i32x4(_mm256_castsi256_si128(ma)), mb4 = _mm512_broadcast_i32x4(_mm256_castsi256_si128(mb));
+          const __m512i pack12 = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15, 15, 15, 15);
+          auto wide4 = [](__m512i v) { return _mm512_cvtepi32_ps(sgn ? _mm512_srai_epi32(v, 16) : _mm512_srli_epi32(v, 16)); };
+          auto ld = [](const T* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+          for (; x + 4 <= end; x += 4) {
+            const int o0 = i0[x] * cn, o1 = i0[x + 1] * cn, o2 = i0[x + 2] * cn, o3 = i0[x + 3] * cn;
+            const __m512 t = _mm512_loadu_ps(tv + size_t(x) * 4);
+            for (int r = 0; r < NR; ++r) {
+              const T* S = Sr[r];
+              __m512i v = _mm512_castsi128_si512(ld(S + o0));
+              v = _mm512_inserti32x4(v, ld(S + o1), 1);
+              v = _mm512_inserti32x4(v, ld(S + o2), 2);
+              v = _mm512_inserti32x4(v, ld(S + o3), 3);
+              const __m512 a = wide4(_mm512_shuffle_epi8(v, ma4)), b = wide4(_mm512_shuffle_epi8(v, mb4));
+              __m512 h = _mm512_fmadd_ps(_mm512_sub_ps(b, a), t, a);
+              if (cn == 3) h = _mm512_permutexvar_ps(pack12, h);
+              _mm512_storeu_ps(Hr[r] + x * cn, h);
+            }
+          }
+        }
+#endif
+        for (; x + 2 <= end; x += 2) {
+          const int o0 = i0[x] * cn, o1 = i0[x + 1] * cn;
+          const __m256 t = _mm256_loadu_ps(tv + size_t(x) * 4);
+          for (int r = 0; r < NR; ++r) {
+            const __m256i v = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(Sr[r] + o1),
+                                                  reinterpret_cast<const __m128i*>(Sr[r] + o0));
+            const __m256 a = wide(_mm256_shuffle_epi8(v, ma)), b = wide(_mm256_shuffle_epi8(v, mb));
+            __m256 h = _mm256_fmadd_ps(_mm256_sub_ps(b, a), t, a);
+            if (cn == 3) h = _mm256_permutevar8x32_ps(h, pack3);
+            _mm256_storeu_ps(Hr[r] + x * cn, h);
+          }
+        }
+        (void)et;
+        (void)widen;
+      } else {
+        // eight pixels a step: each pixel's two neighbouring elements read as one 32-bit word
+        const __m256i lo16 = _mm256_set1_epi32(0xffff);
+        const T* S = Sr[0];
+        F* H = Hr[0];
+        for (; NR == 1 && x + 8 <= vx1_; x += 8) {
+          // (scalar loads: AMD's vpgatherdd is microcoded and several times slower)
+          int32_t q[8];
+          for (int j = 0; j < 8; ++j) std::memcpy(&q[j], S + i0[x + j], 4);
+          const __m256i w = _mm256_setr_epi32(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]);
+          __m256i ai = _mm256_and_si256(w, lo16), bi = _mm256_srli_epi32(w, 16);
+          if (sgn) ai = _mm256_srai_epi32(_mm256_slli_epi32(w, 16), 16), bi = _mm256_srai_epi32(w, 16);
+          const __m256 a = _mm256_cvtepi32_ps(ai), b = _mm256_cvtepi32_ps(bi);
+          _mm256_storeu_ps(H + x, _mm256_fmadd_ps(_mm256_sub_ps(b, a), _mm256_loadu_ps(et + x), a));
+        }
+      }
+    }
+#endif
+    scalar(x * cn_, rw);
+  }
+
+  int vx0_ = 0, vx1_ = 0;
+  std::vector<float> tv_;  // per SIMD pixel from vx0_: its t four times
 
   static T store(F v) {
     if constexpr (std::is_same_v<T, F>) return v;

@@ -43,6 +43,13 @@
 
 #include "core/threadpool.h"
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+// GCC 12's AVX-512 intrinsics start from an uninitialised register by design and
+// -Wmaybe-uninitialized reports that inside the header.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 namespace mnn::cpu::MNN_ISA_NS {
 
 namespace {
@@ -217,7 +224,7 @@ class CubicRow {
   // compiler may run them as one vector without changing any result).
   template <int CN>
   void inside(const T* S, const float* wx, const float* wy, T* D) const {
-    float v[CN];
+    float v[CN] = {};  // (set by the first row; initialised for -Wmaybe-uninitialized)
     for (int r = 0; r < 4; ++r, S += step_) {
       float h[CN];
       if (generic_) {  // cv2's generic path starts each row at its second tap
@@ -239,6 +246,40 @@ class CubicRow {
     for (int c = 0; c < CN; ++c) D[c] = cubic_cast<T>(v[c]);
   }
 
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+  // inside<CN> for uint8 with the four rows in the four 128-bit lanes of one vector: each lane
+  // runs the row's fma chain on its channels (the same float operations, lane by lane), then the
+  // rows are combined in order, as inside<CN> does. Inside pixels of uint8 cannot sum to NaN or
+  // beyond int range, so the rounding conversion and the saturating packs are cubic_cast.
+  template <int CN>
+  void inside_u8x4(const uint8_t* S, const float* wx, const float* wy, uint8_t* D) const {
+    auto ld = [](const uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+    __m512i v = _mm512_castsi128_si512(ld(S));
+    v = _mm512_inserti32x4(v, ld(S + step_), 1);
+    v = _mm512_inserti32x4(v, ld(S + 2 * step_), 2);
+    v = _mm512_inserti32x4(v, ld(S + 3 * step_), 3);
+    // tap k's channel c into dword c of each lane (zero-extended)
+    auto tap = [&](int k) {
+      const int b = k * CN;
+      const __m128i m = CN == 3 ? _mm_setr_epi8(char(b), -1, -1, -1, char(b + 1), -1, -1, -1, char(b + 2), -1, -1, -1, -1, -1, -1, -1)
+                                : _mm_setr_epi8(char(b), -1, -1, -1, char(b + 1), -1, -1, -1, char(b + 2), -1, -1, -1, char(b + 3), -1, -1, -1);
+      return _mm512_cvtepi32_ps(_mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(m)));
+    };
+    __m512 h = _mm512_mul_ps(tap(0), _mm512_set1_ps(wx[0]));
+    h = _mm512_fmadd_ps(tap(1), _mm512_set1_ps(wx[1]), h);
+    h = _mm512_fmadd_ps(tap(2), _mm512_set1_ps(wx[2]), h);
+    h = _mm512_fmadd_ps(tap(3), _mm512_set1_ps(wx[3]), h);
+    __m128 r = _mm_mul_ps(_mm512_castps512_ps128(h), _mm_set1_ps(wy[0]));
+    r = _mm_fmadd_ps(_mm512_extractf32x4_ps(h, 1), _mm_set1_ps(wy[1]), r);
+    r = _mm_fmadd_ps(_mm512_extractf32x4_ps(h, 2), _mm_set1_ps(wy[2]), r);
+    r = _mm_fmadd_ps(_mm512_extractf32x4_ps(h, 3), _mm_set1_ps(wy[3]), r);
+    const __m128i q = _mm_cvtps_epi32(r);  // nearest, ties to even (lrint)
+    const __m128i w = _mm_packs_epi32(q, q);
+    const uint32_t bytes = uint32_t(_mm_cvtsi128_si32(_mm_packus_epi16(w, w)));
+    std::memcpy(D, &bytes, CN);
+  }
+#endif
+
   void sample(float sx, float sy, T* D, const T* ref) const {
     const int cn = p_.cn, sw = p_.sw, sh = p_.sh;
     const int ix = static_cast<int>(std::floor(sx)), iy = static_cast<int>(std::floor(sy));
@@ -247,6 +288,13 @@ class CubicRow {
     cubic_weights(sy - static_cast<float>(iy), wy, generic_);
     if (ix >= 1 && iy >= 1 && ix + 2 < sw && iy + 2 < sh) {
       const T* S = src_ + size_t(iy - 1) * step_ + size_t(ix - 1) * cn;
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+      if constexpr (std::is_same_v<T, uint8_t>) {
+        // 16-byte row loads: past the image only for the last row's last pixels
+        if (!generic_ && (cn == 3 || cn == 4) && (iy + 2 < sh - 1 || (ix - 1) * cn + 16 <= sw * cn))
+          return cn == 3 ? inside_u8x4<3>(S, wx, wy, D) : inside_u8x4<4>(S, wx, wy, D);
+      }
+#endif
       if (cn == 3) return inside<3>(S, wx, wy, D);
       if (cn == 4) return inside<4>(S, wx, wy, D);
       if (cn == 1) return inside<1>(S, wx, wy, D);
