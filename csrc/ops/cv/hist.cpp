@@ -9,8 +9,8 @@
 //   cv_autothresh(src uint8 HxW; method 8 Otsu | 16 triangle) -> float64 0-d: the threshold
 //   cv_thresh_lut(t float64 0-d; kind, maxval) -> uint8 (256,): the uint8 threshold as a table
 //   cv_equalize_lut(src uint8 HxW) -> uint8 (256,): equalizeHist's table
-//   cv_sums      (src[, mask]; has_mask) -> float64 (2C+1,): per-channel sums, sums of squares,
-//                the pixel count
+//   cv_sums      (src[, mask]; has_mask[, want_squares]) -> float64 (2C+1,): per-channel sums, sums of
+//                squares (0 when not wanted), the pixel count; C <= 64
 //   cv_normval   (src[, mask]; kind, has_mask) -> float64 (2,): kind 32 (NORM_MINMAX) min, max of
 //                the selected elements (+inf, -inf when none); 1 INF, 2 L1, 4 L2 squared: (value, 0)
 //   cv_scale_cvt (src[, mask[, base]]; out depth 0..6, mode, has_mask | scale, shift) -> out depth,
@@ -103,9 +103,11 @@ prims::PrimMeta infer_equalize_lut(const std::vector<NodePtr>& in, const Params&
 
 prims::PrimMeta infer_sums(const std::vector<NodePtr>& in, const Params& p) {
   const char* fn = "meanStdDev";
-  if (in.empty() || p.ints.size() != 1 || in.size() != size_t(1 + (p.ints[0] != 0))) throw ValueError(cvname(fn) + "bad parameters");
+  if (in.empty() || p.ints.empty() || p.ints.size() > 2 || in.size() != size_t(1 + (p.ints[0] != 0)))
+    throw ValueError(cvname(fn) + "bad parameters");
   need_image(in[0], fn);
   if (p.ints[0]) need_mask(in[0], in[1], fn);
+  if (chans(in[0]) > 64) throw ValueError(cvname(fn) + "too many channels");
   return {DType::Float64, {2 * chans(in[0]) + 1}};
 }
 

@@ -789,7 +789,7 @@ def meanStdDev(src, mean=None, stddev=None, mask=None):
     a = _arr(src, fn, extra=F16)
     if a.size == 0:
         raise fail(fn, "!_src.empty()")
-    if str(a.dtype) in _hist.DEPTHS and a.ndim in (2, 3) and (mask is None or str(getattr(mask, "dtype", "")) == "uint8"):
+    if str(a.dtype) in _hist.DEPTHS and a.ndim in (2, 3) and channels(a) <= 64 and (mask is None or str(getattr(mask, "dtype", "")) == "uint8"):
         _mask_bool(mask, a, fn)  # the checks only
         return _hist.mean_std(a, None if mask is None else _arr(mask, fn, "mask"))
     x = a.astype("float64")

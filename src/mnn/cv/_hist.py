@@ -44,15 +44,15 @@ def equalize(a):
     return _core.prim("cv_lut_u8", [a, lut], [], [])
 
 
-def sums(a, mask):
-    """(per-channel sums, per-channel sums of squares, selected pixel count) as Python floats."""
-    r = _core.prim("cv_sums", [a] + ([mask] if mask is not None else []), [int(mask is not None)], []).tolist()
+def sums(a, mask, sq=True):
+    """(per-channel sums, per-channel sums of squares (zeros unless sq), selected pixel count) as Python floats."""
+    r = _core.prim("cv_sums", [a] + ([mask] if mask is not None else []), [int(mask is not None), int(sq)], []).tolist()
     c = (len(r) - 1) // 2
     return r[:c], r[c:2 * c], r[2 * c]
 
 
 def mean(a, mask):
-    s, _, n = sums(a, mask)
+    s, _, n = sums(a, mask, False)
     if n == 0:
         return None
     scale = 1.0 / n  # cv2 multiplies by 1 / n
@@ -93,7 +93,22 @@ def scale_convert(a, out, mode, scale, shift, mask, base):
         if base is not None:
             ins.append(base)
     nm = 0 if mask is None else 1 if base is None else 2
-    return _core.prim("cv_scale_cvt", ins, [DEPTHS.index(out), mode, nm], [float(scale), float(shift)])
+    ints, floats = [DEPTHS.index(out), mode, nm], [float(scale), float(shift)]
+    if mask is None and out == "uint8" and str(a.dtype) == "uint8" and a.ndim in (2, 3) and (scale, shift) != (1.0, 0.0):
+        # byte to byte: the 256 answers (the same kernel on 0..255), then the SIMD table lookup
+        lut = _np.reshape(_core.prim("cv_scale_cvt", [_ramp()], ints, floats), (256,))
+        return _core.prim("cv_lut_u8", [a, lut], [], [])
+    return _core.prim("cv_scale_cvt", ins, ints, floats)
+
+
+_RAMP = []
+
+
+def _ramp():
+    """0..255 as a 1 x 256 uint8 image (made once)."""
+    if not _RAMP:
+        _RAMP.append(_np.reshape(_np.arange(256, dtype="uint8"), (1, 256)))
+    return _RAMP[0]
 
 
 def clahe(a, grid, clip):
