@@ -4,6 +4,7 @@ meanStdDev, norm, normalize and CLAHE. The public functions (_filters.py, _core_
 argument checks and call these with validated mnn arrays; each returns what the public function
 returned before, computed in one native pass instead of several mnn.numpy evaluations."""
 import math
+import struct
 
 from .. import _core
 from .. import numpy as _np
@@ -93,12 +94,18 @@ def scale_convert(a, out, mode, scale, shift, mask, base):
         if base is not None:
             ins.append(base)
     nm = 0 if mask is None else 1 if base is None else 2
+    if mode:  # float32 arithmetic: scale and shift as float32 values
+        scale, shift = _f32(scale), _f32(shift)
     ints, floats = [DEPTHS.index(out), mode, nm], [float(scale), float(shift)]
     if mask is None and out == "uint8" and str(a.dtype) == "uint8" and a.ndim in (2, 3) and (scale, shift) != (1.0, 0.0):
         # byte to byte: the 256 answers (the same kernel on 0..255), then the SIMD table lookup
         lut = _np.reshape(_core.prim("cv_scale_cvt", [_ramp()], ints, floats), (256,))
         return _core.prim("cv_lut_u8", [a, lut], [], [])
     return _core.prim("cv_scale_cvt", ins, ints, floats)
+
+
+def _f32(v):
+    return struct.unpack("f", struct.pack("f", float(v)))[0]
 
 
 _RAMP = []

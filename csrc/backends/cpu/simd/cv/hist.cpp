@@ -109,7 +109,7 @@ class HistNKernel final : public backend::Kernel {
     const uint8_t* m = mask_ ? reinterpret_cast<const uint8_t*>(in[n_]) : nullptr;
     if (npix_ > 0) {
       if (dt_ == DType::UInt8 && nd_ == 1) one_u8(in, m, cnt);
-      else if (dt_ == DType::UInt16 && nd_ == 1) one_u16(in, m, cnt);
+      else if (dt_ == DType::UInt16 && nd_ == 1 && npix_ >= 65536) one_u16(in, m, cnt);
       else if (dt_ == DType::UInt8) nd_any<uint8_t>(in, m, cnt);
       else if (dt_ == DType::UInt16) nd_any<uint16_t>(in, m, cnt);
       else nd_any<float>(in, m, cnt);
@@ -159,52 +159,66 @@ class HistNKernel final : public backend::Kernel {
         if (b >= 0) cnt[b] += h[v];
       }
   }
+  // Any number of dimensions, any depth: per run of up to 1024 pixels, each pixel's flat bin
+  // index is built dimension by dimension in a loop the compiler vectorises (8-bit values: a
+  // table per dimension; others: the floor formula), an uncounted pixel pointing at a spare
+  // slot past the histogram; then the run is counted without a branch.
   template <class T>
   void nd_any(char* const* in, const uint8_t* m, std::vector<int64_t>& cnt) {
-    const int64_t nd = nd_;
+    const int64_t nd = nd_, total = total_;
+    constexpr int64_t kOut = int64_t(1) << 40;  // marks an uncounted pixel (sums stay far below 2^62)
     std::vector<int64_t> stride(static_cast<size_t>(nd), 1);
     for (int64_t d = nd - 2; d >= 0; --d) stride[d] = stride[d + 1] * dims_[d + 1].bins;
-    // 8-bit values: each dimension's bin offsets as a table (-1: not counted)
     std::vector<int64_t> tab;
     if (std::is_same<T, uint8_t>::value) {
       tab.resize(static_cast<size_t>(256 * nd));
       for (int64_t d = 0; d < nd; ++d)
         for (int v = 0; v < 256; ++v) {
           const int64_t b = bin(dims_[d], double(v));
-          tab[d * 256 + v] = b < 0 ? -1 : b * stride[d];
+          tab[d * 256 + v] = b < 0 ? kOut : b * stride[d];
         }
     }
     std::vector<const T*> src(static_cast<size_t>(nd));
     for (int64_t d = 0; d < nd; ++d) src[d] = reinterpret_cast<const T*>(in[dims_[d].img]) + dims_[d].ch;
     std::mutex mu;
     auto count = [&](int64_t lo, int64_t hi, int64_t* c) {
-      for (int64_t p = lo; p < hi; ++p) {
-        if (m && !m[p]) continue;
-        int64_t idx = 0;
-        bool ok = true;
-        for (int64_t d = 0; d < nd && ok; ++d) {
-          const T v = src[d][p * dims_[d].cn];
-          int64_t o;
-          if constexpr (std::is_same<T, uint8_t>::value) o = tab[d * 256 + v];
-          else {
-            o = bin(dims_[d], double(v));
-            if (o >= 0) o *= stride[d];
+      constexpr int64_t kRun = 1024;
+      int64_t idx[kRun];
+      for (int64_t p0 = lo; p0 < hi; p0 += kRun) {
+        const int64_t r = std::min(kRun, hi - p0);
+        for (int64_t k = 0; k < r; ++k) idx[k] = 0;
+        for (int64_t d = 0; d < nd; ++d) {
+          const T* x = src[d] + p0 * dims_[d].cn;
+          const int64_t cn = dims_[d].cn, st = stride[d];
+          if constexpr (std::is_same<T, uint8_t>::value) {
+            const int64_t* t = &tab[static_cast<size_t>(d * 256)];
+            for (int64_t k = 0; k < r; ++k) idx[k] += t[x[k * cn]];
+          } else {
+            const double a = dims_[d].a, b = dims_[d].b, nb = double(dims_[d].bins);
+            for (int64_t k = 0; k < r; ++k) {
+              const double q = std::floor(double(x[k * cn]) * a + b);
+              idx[k] += q >= 0 && q < nb ? int64_t(q) * st : kOut;
+            }
           }
-          if (o < 0) ok = false;
-          else idx += o;
         }
-        if (ok) ++c[idx];
+        const uint8_t* mk = m ? m + p0 : nullptr;
+        for (int64_t k = 0; k < r; ++k) {
+          const bool ok = idx[k] < total && (!mk || mk[k]);
+          ++c[ok ? idx[k] : total];
+        }
       }
     };
-    if (total_ > 65536) {  // a large histogram: one pass into it, no per-task copies
-      count(0, npix_, cnt.data());
+    if (total > 65536) {  // a large histogram: one pass into it, no per-task copies
+      std::vector<int64_t> all(static_cast<size_t>(total + 1), 0);
+      count(0, npix_, all.data());
+      for (int64_t k = 0; k < total; ++k) cnt[k] += all[k];
       return;
     }
     parallel_for(npix_, kGrain, [&](int64_t lo, int64_t hi) {
-      std::vector<int64_t> part(static_cast<size_t>(total_), 0);
+      std::vector<int64_t> part(static_cast<size_t>(total + 1), 0);
       count(lo, hi, part.data());
       std::lock_guard<std::mutex> g(mu);
-      for (int64_t k = 0; k < total_; ++k) cnt[k] += part[k];
+      for (int64_t k = 0; k < total; ++k) cnt[k] += part[k];
     });
   }
   int64_t nd_, n_, npix_, total_;
@@ -788,7 +802,7 @@ class ScaleCvtKernel final : public backend::Kernel {
         s_(s.params->floats[0]), b_(s.params->floats[1]) {
     const Shape& sh = s.inputs[0].shape;
     np_ = sh[0] * sh[1], c_ = sh.size() == 3 ? sh[2] : 1;
-    if (mode_ != 0) s_ = double(float(s_)), b_ = double(float(b_));
+    // modes 1 and 2 take scale and shift as float32 values: Python rounds them (mnn/cv/_hist.py)
   }
   void run(char* const* in, char* out) override {
     by_type(in_, [&](auto zin) {
