@@ -754,7 +754,10 @@ def _threshold_checked(src, thresh, maxval, type, dst=None):
             # 65536 bins: the search runs in C++ (csrc/backends/cpu/kernels/cv/otsu_kernel.cpp)
             thresh = float(_core.prim("cv_otsu", [a], [], []).item())
         else:
-            # histogram and search in one native pass (csrc/backends/cpu/simd/cv/hist.cpp)
+            # histogram, search and the thresholded image in one evaluation (simd/cv/hist.cpp)
+            r = _hist.auto_threshold(a, auto, kind, maxval)
+            if r is not None:
+                return r[0], _finish(r[1], dst)
             thresh = _hist.auto_thresh(a, auto)
     if d not in ("uint8", "uint16", "int16", "float32", "float64"):
         raise fail(fn, f"unsupported format {d} (cv2: Unsupported format or combination of formats)")

@@ -39,6 +39,20 @@ def auto_thresh(a, method):
     return float(_core.prim("cv_autothresh", [a], [method], []).item())
 
 
+def auto_threshold(a, method, kind, maxval):
+    """threshold with Otsu's or the triangle threshold of a single-channel uint8 image, all in one
+    evaluation: the threshold (a 0-d node), the rule as a 256-entry table of it, the table
+    lookup. (threshold, image), or None for a maxval the table cannot hold (the caller goes on)."""
+    mv = float(maxval)
+    if not math.isfinite(mv):
+        return None
+    m = min(max(round(mv), 0), 255)  # cv2 rounds maxval half to even and saturates it
+    t = _core.prim("cv_autothresh", [a], [method], [])
+    res = _core.prim("cv_lut_u8", [a, _core.prim("cv_thresh_lut", [t], [kind, m], [])], [], [])
+    _core.eval(res, t)
+    return float(t.item()), res
+
+
 def equalize(a):
     """equalizeHist of a single-channel uint8 image: its table, then the table lookup (one evaluation)."""
     lut = _core.prim("cv_equalize_lut", [a], [], [])

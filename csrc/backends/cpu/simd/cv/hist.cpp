@@ -52,7 +52,13 @@ void raw_hist_u8(const uint8_t* x, int64_t n, int64_t st, const uint8_t* m, uint
   int64_t i = 0;
   if (!m) {
     if (st == 1) {
-      for (; i + 4 <= n; i += 4) ++s[0][x[i]], ++s[1][x[i + 1]], ++s[2][x[i + 2]], ++s[3][x[i + 3]];
+      // eight bytes a load, shifted out (one load where eight cost more than the increments)
+      for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, x + i, 8);
+        ++s[0][w & 255], ++s[1][(w >> 8) & 255], ++s[2][(w >> 16) & 255], ++s[3][(w >> 24) & 255];
+        ++s[0][(w >> 32) & 255], ++s[1][(w >> 40) & 255], ++s[2][(w >> 48) & 255], ++s[3][w >> 56];
+      }
     } else {
       for (; i + 4 <= n; i += 4)
         ++s[0][x[i * st]], ++s[1][x[(i + 1) * st]], ++s[2][x[(i + 2) * st]], ++s[3][x[(i + 3) * st]];
