@@ -882,8 +882,9 @@ class ScaleCvtKernel final : public backend::Kernel {
         // an integer image converted to its own type with scale 1, shift 0 is itself (normalize
         // of an image already spanning the range): a copy
         const bool same = std::is_same<T, O>::value && std::is_integral<T>::value && s_ == 1.0 && b_ == 0.0;
-        // 8-bit images: the 256 answers as a table (the same arithmetic, once per value)
-        constexpr bool byte = sizeof(T) == 1;
+        // 8-bit images to integers: the 256 answers as a table (the same arithmetic, once per
+        // value); to floats the arithmetic itself vectorises better than a scalar lookup
+        constexpr bool byte = sizeof(T) == 1 && std::is_integral<O>::value;
         O lut[256];
         if (byte && !same) {
           T v[256];
