@@ -18,6 +18,7 @@ from . import _arith_scalar as _as
 from . import _exact_fp as _xfp
 from . import _arith_scalar_fast as _asf
 from . import _fastpix as _fp
+from . import _hist
 from . import _public
 from . import _core_math as _cm
 from ._fastpix import cv_row as _cv_row
@@ -631,7 +632,11 @@ def norm(src1, normType=NORM_L2, mask=None):
     if kind not in (NORM_INF, NORM_L1, NORM_L2, NORM_L2SQR):
         # NORM_HAMMING / NORM_HAMMING2 (6, 7) are not implemented; other codes fail in cv2 too
         raise fail("norm", f"unsupported norm type {normType} (cv2: normType == NORM_INF || NORM_L1 || NORM_L2 || NORM_L2SQR)")
-    return _norm_value(a.astype("float64"), kind, _mask_bool(mask, a, "norm"))
+    keep = _mask_bool(mask, a, "norm")
+    if str(a.dtype) in _hist.DEPTHS and a.ndim in (2, 3) and (mask is None or str(getattr(mask, "dtype", "")) == "uint8"):
+        # one native pass (csrc/backends/cpu/simd/cv/hist.cpp)
+        return _hist.norm_value(a, kind, None if mask is None else _arr(mask, "norm", "mask"))
+    return _norm_value(a.astype("float64"), kind, keep)
 
 
 def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=None):
@@ -645,8 +650,11 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
     if mask is not None and norm_type == NORM_MINMAX and channels(a) != 1:
         raise fail(fn, "a mask needs a single-channel image for NORM_MINMAX (cv2: cn == 1)")
     out = str(a.dtype) if dtype is None or dtype < 0 else _out_depth(fn, dtype)
-    x = a.astype("float64")
     keep = _mask_bool(mask, a, fn)
+    if norm_type in (NORM_MINMAX, NORM_INF, NORM_L1, NORM_L2) and a.ndim in (2, 3) and \
+            str(a.dtype) in _hist.DEPTHS and out in _hist.DEPTHS and (mask is None or str(getattr(mask, "dtype", "")) == "uint8"):
+        return _normalize_native(a, dst, alpha, beta, norm_type, out, mask)
+    x = a.astype("float64")
     if norm_type == NORM_MINMAX:
         dmin, dmax = builtins.min(alpha, beta), builtins.max(alpha, beta)
         if keep is not None:
@@ -676,6 +684,29 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
         base = _dst_base(dst, res.shape, out)
         res = _np.where(k, res, base if base is not None else _np.zeros(res.shape, dtype=out))
     return _finish(res, dst)
+
+
+def _normalize_native(a, dst, alpha, beta, norm_type, out, mask):
+    """normalize in two native passes (statistics, then the scaled conversion): the same scale,
+    shift and arithmetic as the mnn.numpy path of normalize."""
+    m = None if mask is None else _arr(mask, "normalize", "mask")
+    if norm_type == NORM_MINMAX:
+        dmin, dmax = builtins.min(alpha, beta), builtins.max(alpha, beta)
+        smin, smax = _hist.norm_value(a, NORM_MINMAX, m)
+        scale = (dmax - dmin) * (1.0 / (smax - smin) if smax - smin > 2.220446049250313e-16 else 0.0)
+        shift = dmin - smin * scale
+    else:
+        nv = _hist.norm_value(a, norm_type, m)
+        scale = float(alpha) * (1.0 / nv if abs(nv) > 2.220446049250313e-16 else 0.0)
+        shift = 0.0
+    d = str(a.dtype)
+    mode = 1 if _small_int(a, out) else 2 if d == "int32" and out in ("uint8", "int8", "uint16", "int16") else 0
+    base = None
+    if m is not None:
+        base = _dst_base(dst, tuple(a.shape), out)
+        if base is not None:
+            base = as_image(base, "normalize", "dst")
+    return _finish(_hist.scale_convert(a, out, mode, scale, shift, m, base), dst)
 
 
 _MINMAX_MEMO = {}  # see _fastpix: image key -> (cv_minmaxloc bound, image width)
@@ -749,6 +780,10 @@ def mean(src, mask=None):
     a = _arr(src, fn, extra=F16)
     if channels(a) > 4:
         raise fail(fn, "cn <= 4 (cv2's mean is a Scalar of at most 4 channels)")
+    if str(a.dtype) in _hist.DEPTHS and a.ndim in (2, 3) and a.size and (mask is None or str(getattr(mask, "dtype", "")) == "uint8"):
+        _mask_bool(mask, a, fn)  # the checks only
+        r = _hist.mean(a, None if mask is None else _arr(mask, fn, "mask"))
+        return (0.0, 0.0, 0.0, 0.0) if r is None else _scalar4(r)
     x = a.astype("float64")
     if x.ndim == 2:
         x = _np.reshape(x, tuple(x.shape) + (1,))
@@ -769,6 +804,9 @@ def meanStdDev(src, mean=None, stddev=None, mask=None):
     a = _arr(src, fn, extra=F16)
     if a.size == 0:
         raise fail(fn, "!_src.empty()")
+    if str(a.dtype) in _hist.DEPTHS and a.ndim in (2, 3) and channels(a) <= 64 and (mask is None or str(getattr(mask, "dtype", "")) == "uint8"):
+        _mask_bool(mask, a, fn)  # the checks only
+        return _hist.mean_std(a, None if mask is None else _arr(mask, fn, "mask"))
     x = a.astype("float64")
     if x.ndim == 2:
         x = _np.reshape(x, tuple(x.shape) + (1,))

@@ -12,6 +12,7 @@ from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
 from ._common import as_image, channels, contiguous, fail, int_arg
 from . import _fastpix as _fp
+from . import _hist
 from . import _public
 from ._fastpix import cv_row as _cv_row
 
@@ -753,8 +754,11 @@ def _threshold_checked(src, thresh, maxval, type, dst=None):
             # 65536 bins: the search runs in C++ (csrc/backends/cpu/kernels/cv/otsu_kernel.cpp)
             thresh = float(_core.prim("cv_otsu", [a], [], []).item())
         else:
-            hist = _hist256(a).tolist()
-            thresh = float(_otsu(hist, a.size) if auto == THRESH_OTSU else _triangle(hist))
+            # histogram, search and the thresholded image in one evaluation (simd/cv/hist.cpp)
+            r = _hist.auto_threshold(a, auto, kind, maxval)
+            if r is not None:
+                return r[0], _finish(r[1], dst)
+            thresh = _hist.auto_thresh(a, auto)
     if d not in ("uint8", "uint16", "int16", "float32", "float64"):
         raise fail(fn, f"unsupported format {d} (cv2: Unsupported format or combination of formats)")
     thresh, maxval = float(thresh), float(maxval)
@@ -951,6 +955,9 @@ def equalizeHist(src, dst=None):
     a = _image(src, fn)
     if str(a.dtype) != "uint8" or channels(a) != 1:
         raise fail(fn, "src must be a single-channel uint8 image")
+    if a.ndim in (2, 3):
+        # histogram and table in one native pass, then the table lookup (simd/cv/hist.cpp)
+        return _finish(_hist.equalize(a), dst)
     hist = [int(v) for v in _hist256(a).tolist()]
     total = a.size
     i = 0
@@ -1013,6 +1020,14 @@ def calcHist(images, channels_, mask, histSize, ranges, hist=None, accumulate=Fa
     for c in chs:
         if c < 0 or c >= len(planes):
             raise fail(fn, "channel index is out of range")
+    if mask is not None:
+        m = as_image(mask, fn, "mask")
+        if str(m.dtype) != "uint8" or tuple(m.shape) != tuple(imgs[0].shape[:2]):
+            raise fail(fn, "mask must be uint8 with the image's size")
+    # one native pass over the images as they are (csrc/backends/cpu/simd/cv/hist.cpp)
+    res = _hist.calc_hist(imgs, chs, sizes, rng, None if mask is None else m)
+    if res is not None:
+        return res + hist if accumulate and hist is not None else res
     stack = _np.stack([planes[c] for c in chs], axis=2)
     ins = [_np.ascontiguousarray(stack)]
     if mask is not None:
@@ -1138,7 +1153,7 @@ class CLAHE:
                                       "(cv2: _src.type() == CV_8UC1 || _src.type() == CV_16UC1)")
         if a.ndim == 3:
             a = _np.reshape(a, a.shape[:2])
-        return _finish(_core.prim("cv_clahe", [a], [self._grid[0], self._grid[1]], [self._clip]), dst)
+        return _finish(_hist.clahe(a, self._grid, self._clip), dst)
 
     def getClipLimit(self):
         return self._clip
