@@ -1,6 +1,6 @@
-"""cv2.matchTemplate (with or without a mask): a native direct cross-correlation (cv_ccorr, exact on uint8 images) and
-cv2's formulas turning it into the six scores, with the window sums from integral images (the
-cv_integral kernel, in double as cv2's)."""
+"""cv2.matchTemplate (with or without a mask): a native direct cross-correlation (cv_ccorr_u8, exact
+integer sums, for uint8 images; cv_ccorr for float32) and cv2's formulas turning it into the six scores
+in one native pass over the correlation and the image's integrals (_match_fast.py)."""
 import math
 
 from .. import _core
@@ -25,15 +25,6 @@ def _planes(a):
     if x.ndim == 2:
         return contiguous(x.reshape((1,) + tuple(x.shape)))
     return contiguous(_np.transpose(x, (2, 0, 1)))
-
-
-def _window_sums(a, h, w, kind):
-    """Per-channel sums (kind 0) or squared sums (kind 1) over every h x w window: (Ho, Wo, C)."""
-    x = a if a.ndim == 3 else a.reshape(tuple(a.shape) + (1,))
-    s = _core.prim("cv_integral", [contiguous(x)], [kind, 2], [])
-    H, W = x.shape[0], x.shape[1]
-    Ho, Wo = H - h + 1, W - w + 1
-    return s[h:h + Ho, w:w + Wo] - s[0:Ho, w:w + Wo] - s[h:h + Ho, 0:Wo] + s[0:Ho, 0:Wo]
 
 
 def _stats(t):
