@@ -426,3 +426,45 @@ def test_spectrum_bad_input():
     named("mulSpectrums", lambda: mcv.mulSpectrums(x, x.astype(np.float64), 0))
     named("phaseCorrelate", lambda: mcv.phaseCorrelate(x, x[:3]))
     named("phaseCorrelate", lambda: mcv.phaseCorrelate(x.astype(np.uint8), x.astype(np.uint8)))
+
+
+# ---- tm12: the native uint8 correlation (cv_ccorr_u8, VNNI) and the one-pass score ----
+
+@pytest.mark.parametrize("cn", [1, 3, 4])
+@pytest.mark.parametrize("method", range(6))
+def test_u8_native_large_templates(cn, method):
+    # templates of 16..64 (and odd) sizes over the 4-row x 64-column blocks with tails, a view input
+    rng = np.random.default_rng(40 + cn)
+    shape = (151, 203) if cn == 1 else (151, 203, cn)
+    img = rng.integers(0, 256, shape).astype(np.uint8)
+    for (h, w) in ((16, 16), (33, 31), (64, 64), (5, 70)):
+        t = img[17:17 + h, 23:23 + w].copy()
+        t[::3] = rng.integers(0, 256, t[::3].shape)
+        check(mcv.matchTemplate(img, t, method), cv2.matchTemplate(img, t, method), method, img, t)
+    v = img[::-1, 1::2]
+    t = v[10:42, 5:37].copy()
+    check(mcv.matchTemplate(v, t, method), cv2.matchTemplate(v, t, method), method, v, t)
+
+
+def test_u8_native_exact_and_threads():
+    # the correlation is the exact integer sum (int64 reference), at 1 and 2 threads alike,
+    # including the largest template the int32 path takes (C*h*w = 65536) and one past it
+    rng = np.random.default_rng(50)
+    img = rng.integers(0, 256, (300, 290)).astype(np.uint8)
+    old = mnn.get_num_threads() if hasattr(mnn, "get_num_threads") else None
+    try:
+        for (h, w) in ((37, 45), (256, 256), (260, 260)):
+            t = rng.integers(0, 256, (h, w)).astype(np.uint8)
+            from numpy.lib.stride_tricks import sliding_window_view
+            ref = np.einsum("yxij,ij->yx", sliding_window_view(img.astype(np.int64), (h, w)), t.astype(np.int64))
+            got = []
+            for n in (1, 2):
+                mnn.set_num_threads(n)
+                got.append(np.asarray(mcv.matchTemplate(img, t, cv2.TM_CCORR)))
+            assert np.array_equal(got[0], got[1])
+            if h * w <= 65793:
+                assert np.array_equal(got[0], ref.astype(np.float32))
+            else:  # the float kernel: within cv2's tolerance
+                check(got[0], cv2.matchTemplate(img, t, cv2.TM_CCORR), cv2.TM_CCORR, img, t)
+    finally:
+        mnn.set_num_threads(old if old else 0)

@@ -1,10 +1,11 @@
-"""cv2.matchTemplate (with or without a mask): a native direct cross-correlation (cv_ccorr, exact on uint8 images) and
-cv2's formulas turning it into the six scores, with the window sums from integral images (the
-cv_integral kernel, in double as cv2's)."""
+"""cv2.matchTemplate (with or without a mask): a native direct cross-correlation (cv_ccorr_u8, exact
+integer sums, for uint8 images; cv_ccorr for float32) and cv2's formulas turning it into the six scores
+in one native pass over the correlation and the image's integrals (_match_fast.py)."""
 import math
 
 from .. import _core
 from .. import numpy as _np
+from . import _match_fast as _fast
 from ._common import as_image, channels, contiguous, fail
 
 __all__ = [
@@ -24,15 +25,6 @@ def _planes(a):
     if x.ndim == 2:
         return contiguous(x.reshape((1,) + tuple(x.shape)))
     return contiguous(_np.transpose(x, (2, 0, 1)))
-
-
-def _window_sums(a, h, w, kind):
-    """Per-channel sums (kind 0) or squared sums (kind 1) over every h x w window: (Ho, Wo, C)."""
-    x = a if a.ndim == 3 else a.reshape(tuple(a.shape) + (1,))
-    s = _core.prim("cv_integral", [contiguous(x)], [kind, 2], [])
-    H, W = x.shape[0], x.shape[1]
-    Ho, Wo = H - h + 1, W - w + 1
-    return s[h:h + Ho, w:w + Wo] - s[0:Ho, w:w + Wo] - s[h:h + Ho, 0:Wo] + s[0:Ho, 0:Wo]
 
 
 def _stats(t):
@@ -73,18 +65,16 @@ def matchTemplate(image, templ, method, result=None, mask=None):
     if mask is not None:
         return _masked(a, t, _mask_planes(mask, t, fn), m)
     n = float(h * w)
-    ccorr = _core.prim("cv_ccorr", [_planes(a), _planes(t)], [], [])
+    ccorr = _fast.ccorr_u8(a, t)
+    if ccorr is None:
+        ccorr = _core.prim("cv_ccorr", [_planes(a), _planes(t)], [], [])
     if m == TM_CCORR:
         return ccorr.astype("float32")
     tmean, tvar = _stats(t)
     if m == TM_CCOEFF:
-        num = ccorr
-        if any(tmean):
-            s = _window_sums(a, h, w, 0)
-            for k in range(cn):
-                if tmean[k]:
-                    num = num - s[:, :, k] * tmean[k]
-        return num.astype("float32")
+        if not any(tmean):
+            return ccorr.astype("float32")
+        return _fast.score(ccorr, a, h, w, m, 0.0, 0.0, 1.0 / n, tmean)
     tnorm = sum(tvar)
     if tnorm < _DBL_EPSILON and m == TM_CCOEFF_NORMED:
         return _np.ones((H - h + 1, W - w + 1), dtype="float32")
@@ -95,35 +85,8 @@ def matchTemplate(image, templ, method, result=None, mask=None):
         tnorm = tsum2
     tsum2 *= n
     tnorm = math.sqrt(tnorm) / math.sqrt(1.0 / n)
-    num = ccorr
-    wnd_mean2 = None
-    if coeff:
-        s = _window_sums(a, h, w, 0)
-        for k in range(cn):
-            sk = s[:, :, k]
-            wnd_mean2 = sk * sk if wnd_mean2 is None else wnd_mean2 + sk * sk
-            if tmean[k]:
-                num = num - sk * tmean[k]
-        wnd_mean2 = wnd_mean2 * (1.0 / n)
-    q = _window_sums(a, h, w, 1)
-    wnd_sum2 = q[:, :, 0]
-    for k in range(1, cn):
-        wnd_sum2 = wnd_sum2 + q[:, :, k]
-    if m in (TM_SQDIFF, TM_SQDIFF_NORMED):
-        num = _np.maximum(wnd_sum2 - 2.0 * num + tsum2, _np.asarray(0.0))
-        if m == TM_SQDIFF:
-            return num.astype("float32")
-    diff2 = _np.maximum(wnd_sum2 - wnd_mean2 if wnd_mean2 is not None else wnd_sum2, _np.asarray(0.0))
-    # cv2's guard against rounding: a flat window scores 0 (or the clamps below)
-    small = diff2 <= _np.minimum(_np.asarray(0.5), (10 * _FLT_EPSILON) * wnd_sum2)
-    tt = _np.where(small, _np.asarray(0.0), _np.sqrt(diff2) * tnorm)
-    an = _np.abs(num)
-    inside = an < tt
-    near = an < tt * 1.125
-    sign = _np.where(num > 0, _np.asarray(1.0), _np.asarray(-1.0))
-    other = _np.asarray(1.0 if m == TM_SQDIFF_NORMED else 0.0)
-    r = _np.where(inside, num / _np.where(inside, tt, _np.asarray(1.0)), _np.where(near, sign, other))
-    return r.astype("float32")
+    # one native pass: window sums from the integrals, cv2's formulas and its rounding guards
+    return _fast.score(ccorr, a, h, w, m, tnorm, tsum2, 1.0 / n, tmean)
 
 
 def _mask_planes(mask, t, fn):
