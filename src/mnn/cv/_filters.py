@@ -430,16 +430,23 @@ def _deriv(fn, src, ddepth, dx, dy, ksize, scale, delta, borderType, dst):
 
 
 def Sobel(src, ddepth, dx, dy, dst=None, ksize=3, scale=1, delta=0, borderType=BORDER_DEFAULT):
-    return _deriv("Sobel", src, ddepth, int(dx), int(dy), int(ksize), float(scale), float(delta), borderType, dst)
+    return _fs.memoized("Sobel", src, dst, (ddepth, dx, dy, ksize, scale, delta, borderType), lambda: _deriv(
+        "Sobel", src, ddepth, int(dx), int(dy), int(ksize), float(scale), float(delta), borderType, dst))
 
 
 def Scharr(src, ddepth, dx, dy, dst=None, scale=1, delta=0, borderType=BORDER_DEFAULT):
     if not (dx >= 0 and dy >= 0 and dx + dy == 1):
         raise fail("Scharr", "dx >= 0 && dy >= 0 && dx+dy == 1")
-    return _deriv("Scharr", src, ddepth, int(dx), int(dy), -1, float(scale), float(delta), borderType, dst)
+    return _fs.memoized("Scharr", src, dst, (ddepth, dx, dy, scale, delta, borderType), lambda: _deriv(
+        "Scharr", src, ddepth, int(dx), int(dy), -1, float(scale), float(delta), borderType, dst))
 
 
 def Laplacian(src, ddepth, dst=None, ksize=1, scale=1, delta=0, borderType=BORDER_DEFAULT):
+    return _fs.memoized("Laplacian", src, dst, (ddepth, ksize, scale, delta, borderType),
+                        lambda: _laplacian(src, ddepth, dst, ksize, scale, delta, borderType))
+
+
+def _laplacian(src, ddepth, dst, ksize, scale, delta, borderType):
     fn = "Laplacian"
     a = _image(src, fn)
     ksize = int(ksize)

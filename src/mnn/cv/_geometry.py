@@ -837,6 +837,12 @@ _PYR_DTYPES = ("uint8", "uint16", "int16", "float32", "float64")
 
 
 def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
+    # a repeated call skips the checks (_filter_sep.memoized); dst is not written, as before
+    return _filter_sep.memoized("pyrDown", src, dst, (-1 if dstsize is None else dstsize, borderType),
+                                lambda: _pyr_down(src, dstsize, borderType))
+
+
+def _pyr_down(src, dstsize, borderType):
     fn = "pyrDown"
     img = as_image(src, fn)
     _check_channels(img, fn, 512)
@@ -858,6 +864,12 @@ def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
 
 
 def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
+    # a repeated call skips the checks (_filter_sep.memoized); dst is not written, as before
+    return _filter_sep.memoized("pyrUp", src, dst, (-1 if dstsize is None else dstsize, borderType),
+                                lambda: _pyr_up(src, dstsize, borderType))
+
+
+def _pyr_up(src, dstsize, borderType):
     fn = "pyrUp"
     img = as_image(src, fn)
     _check_channels(img, fn, 512)

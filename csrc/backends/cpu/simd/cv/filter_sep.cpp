@@ -121,17 +121,21 @@ double max_abs() {
   else return std::max(-static_cast<double>(std::numeric_limits<S>::min()), static_cast<double>(std::numeric_limits<S>::max()));
 }
 
-// cv2's saturate_cast of a double: round half to even, clamp; NaN gives 0.
+// cv2's saturate_cast of a double: round half to even, clamp; NaN gives 0. Written as the
+// compare-selects that map onto vmaxpd / vminpd (a NaN picks the bound: the lower one is 0 for
+// unsigned types; signed ones select 0 for it separately), then a 32-bit conversion.
 template <class O>
 inline O sat(double v) {
   if constexpr (std::is_floating_point_v<O>) {
     return static_cast<O>(v);
   } else {
+    constexpr double lo = static_cast<double>(std::numeric_limits<O>::min());
+    constexpr double hi = static_cast<double>(std::numeric_limits<O>::max());
     double r = std::nearbyint(v);
-    r = r != r ? 0.0 : r;
-    r = r < static_cast<double>(std::numeric_limits<O>::min()) ? static_cast<double>(std::numeric_limits<O>::min()) : r;
-    r = r > static_cast<double>(std::numeric_limits<O>::max()) ? static_cast<double>(std::numeric_limits<O>::max()) : r;
-    return static_cast<O>(static_cast<int64_t>(r));
+    r = r > lo ? r : lo;
+    r = r < hi ? r : hi;
+    if constexpr (std::is_signed_v<O>) r = v == v ? r : 0.0;
+    return static_cast<O>(static_cast<int32_t>(r));
   }
 }
 
@@ -153,12 +157,25 @@ void store_int(const A* __restrict t, O* __restrict o, int64_t n, double mul, do
     }
     return;
   }
-  for (int64_t x = 0; x < n; ++x) o[x] = sat<O>((static_cast<double>(t[x]) * mul) * scale + delta);
+  if (scale == 1.0 && std::is_integral_v<O> && delta == 0.0) {  // (* 1.0, + 0.0: see store_dbl)
+    for (int64_t x = 0; x < n; ++x) o[x] = sat<O>(static_cast<double>(t[x]) * mul);
+  } else {
+    for (int64_t x = 0; x < n; ++x) o[x] = sat<O>((static_cast<double>(t[x]) * mul) * scale + delta);
+  }
 }
 
+// o = sat(a * scale + delta), leaving out the steps that are the identity for this output type
+// (* 1.0 always; + 0.0 where the sign of a zero does not survive the rounding)
 template <class O>
 void store_dbl(const double* __restrict a, O* __restrict o, int64_t n, double scale, double delta) {
-  for (int64_t x = 0; x < n; ++x) o[x] = sat<O>(a[x] * scale + delta);
+  const bool no_delta = std::is_integral_v<O> && delta == 0.0;
+  if (scale == 1.0 && no_delta) {
+    for (int64_t x = 0; x < n; ++x) o[x] = sat<O>(a[x]);
+  } else if (scale == 1.0) {
+    for (int64_t x = 0; x < n; ++x) o[x] = sat<O>(a[x] + delta);
+  } else {
+    for (int64_t x = 0; x < n; ++x) o[x] = sat<O>(a[x] * scale + delta);
+  }
 }
 template <class O>
 void store_plain(const double* __restrict a, O* __restrict o, int64_t n) {
@@ -218,14 +235,14 @@ void row_any(A* d, const S* p, int64_t c, const A* w, int64_t nk, int64_t n) {
 // ---- column pass over a block: a[x] = z + sum_j w_j * rows[j][x] (z: 0.0 for the double loop,
 // which starts from a zeroed accumulator; nothing for integers) ---------------------------------
 
-template <int N, class A>
+template <int N, bool Z, class A>
 void col_fixed(A* __restrict a, const A* const* rows, int64_t off, const A* w, int64_t n) {
   const A* r[N];
   A k[N];
   for (int i = 0; i < N; ++i) r[i] = rows[i] + off, k[i] = w[i];
   for (int64_t x = 0; x < n; ++x) {
     A s;
-    if constexpr (std::is_floating_point_v<A>) s = A(0) + k[0] * r[0][x];
+    if constexpr (Z) s = A(0) + k[0] * r[0][x];
     else s = k[0] * r[0][x];
 #pragma GCC unroll 16
     for (int i = 1; i < N; ++i) s = s + k[i] * r[i][x];
@@ -233,19 +250,29 @@ void col_fixed(A* __restrict a, const A* const* rows, int64_t off, const A* w, i
   }
 }
 
-template <class A>
-void col_any(A* a, const A* const* rows, int64_t off, const A* w, int64_t nk, int64_t n) {
+template <bool Z, class A>
+void col_sw(A* a, const A* const* rows, int64_t off, const A* w, int64_t nk, int64_t n) {
   switch (nk) {
-    case 1: return col_fixed<1>(a, rows, off, w, n);
-    case 2: return col_fixed<2>(a, rows, off, w, n);
-    case 3: return col_fixed<3>(a, rows, off, w, n);
-    case 4: return col_fixed<4>(a, rows, off, w, n);
-    case 5: return col_fixed<5>(a, rows, off, w, n);
-    case 6: return col_fixed<6>(a, rows, off, w, n);
-    case 7: return col_fixed<7>(a, rows, off, w, n);
-    default: break;
+    case 1: return col_fixed<1, Z>(a, rows, off, w, n);
+    case 2: return col_fixed<2, Z>(a, rows, off, w, n);
+    case 3: return col_fixed<3, Z>(a, rows, off, w, n);
+    case 4: return col_fixed<4, Z>(a, rows, off, w, n);
+    case 5: return col_fixed<5, Z>(a, rows, off, w, n);
+    case 6: return col_fixed<6, Z>(a, rows, off, w, n);
+    default: return col_fixed<7, Z>(a, rows, off, w, n);
   }
-  col_fixed<7>(a, rows, off, w, n);
+}
+
+// z: start from 0.0 (the double loop's zeroed accumulator: it turns a -0.0 sum into 0.0)
+template <class A>
+void col_any(A* a, const A* const* rows, int64_t off, const A* w, int64_t nk, int64_t n, bool z = false) {
+  if constexpr (std::is_floating_point_v<A>) {
+    if (z) col_sw<true>(a, rows, off, w, nk, n);
+    else col_sw<false>(a, rows, off, w, nk, n);
+  } else {
+    col_sw<false>(a, rows, off, w, nk, n);
+  }
+  if (nk <= 7) return;
   for (int64_t k = 7; k < nk; ++k) {
     const A wk = w[k];
     const A* __restrict s = rows[k] + off;
@@ -322,6 +349,56 @@ class SepfKernel final : public backend::Kernel {
     run_dbl<S, O, false>(src, dst, nullptr, 1.0);
   }
 
+  // Elements [j0, j0 + len) of source row p's border-extended row (padded coordinates: element
+  // j is source element j - ax*c): a pointer into the image when the span lies inside it, else
+  // a copy in seg with the border filled in.
+  template <class S>
+  const S* segment(const S* src, int64_t p, int64_t j0, int64_t len, S* seg) const {
+    const int64_t n = w_ * c_, c = c_, s0 = j0 - ax_ * c;
+    const int64_t r = bmap(p, h_, border_);
+    if (r >= 0 && s0 >= 0 && s0 + len <= n) return src + r * n + s0;
+    const S* row = r >= 0 ? src + r * n : nullptr;
+    for (int64_t j = 0; j < len; ++j) {
+      const int64_t e = s0 + j;
+      if (row && e >= 0 && e < n) {
+        const int64_t m = std::min(len - j, n - e);  // the run inside the row
+        std::memcpy(seg + j, row + e, sizeof(S) * static_cast<size_t>(m));
+        j += m - 1;
+        continue;
+      }
+      const int64_t px = e >= 0 ? e / c : -((-e + c - 1) / c), k = e - px * c;
+      const int64_t sx = row ? bmap(px, w_, border_) : -1;
+      seg[j] = sx < 0 ? S(0) : row[sx * c + k];
+    }
+    return seg;
+  }
+
+  // Walks output rows [y0, y1) strip by strip (sw elements wide): for each strip a ring of ny
+  // row-filtered source rows (make(p, x0, bn, dst)), kept in L1, and use(y, x0, bn, rows).
+  template <class A, class Make, class Use>
+  void strips(int64_t y0, int64_t y1, int64_t sw, Make make, Use use) const {
+    const int64_t n = w_ * c_, ny = ny_;
+    std::vector<A> ring(static_cast<size_t>(ny * sw));
+    std::vector<const A*> rows(static_cast<size_t>(ny));
+    auto slot = [&](int64_t p) { return ring.data() + ((p % ny) + ny) % ny * sw; };
+    for (int64_t x0 = 0; x0 < n; x0 += sw) {
+      const int64_t bn = std::min(sw, n - x0);
+      int64_t next = y0 - ay_;
+      for (int64_t y = y0; y < y1; ++y) {
+        const int64_t first = y - ay_, last = first + ny - 1;
+        next = std::max(next, first);
+        for (; next <= last; ++next) make(next, x0, bn, slot(next));
+        for (int64_t j = 0; j < ny; ++j) rows[j] = slot(first + j);
+        use(y, x0, bn, rows.data());
+      }
+    }
+  }
+
+  // strip width: the ring of ny rows of A within ~16 KB
+  int64_t strip_width(size_t asz) const {
+    return std::max<int64_t>(64, (static_cast<int64_t>(16384 / asz) / ny_) & ~int64_t(63));
+  }
+
   template <class S, class O, class A>
   void run_int(const S* src, O* dst, const IntForm& fx, const IntForm& fy, double mul) const {
     const int64_t n = w_ * c_, c = c_, nx = nx_, ny = ny_;
@@ -329,22 +406,21 @@ class SepfKernel final : public backend::Kernel {
     // the double steps after the sum change nothing: mul 1, scale 1, delta 0 (an integer output
     // rounds a -0.0 like 0.0; a float one gets the integer's conversion, the same rounding)
     const bool direct = mul == 1.0 && scale_ == 1.0 && delta_ == 0.0 && !std::signbit(delta_);
+    const int64_t sw = strip_width(sizeof(A));
     parallel_for(h_, band_grain(n), [&](int64_t y0, int64_t y1) {
-      std::vector<S> prow(static_cast<size_t>((w_ + nx - 1) * c));
-      std::vector<A> acc(static_cast<size_t>(kBlock));
-      auto make = [&](int64_t p, A* d) {
-        pad_row<S>(src, w_, c, bmap(p, h_, border_), ax_, nx - 1 - ax_, border_, prow.data());
-        row_any<A, S>(d, prow.data(), c, qx.data(), nx, n);
+      std::vector<S> seg(static_cast<size_t>(sw + (nx - 1) * c));
+      std::vector<A> acc(static_cast<size_t>(sw));
+      auto make = [&](int64_t p, int64_t x0, int64_t bn, A* d) {
+        row_any<A, S>(d, segment<S>(src, p, x0, bn + (nx - 1) * c, seg.data()), c, qx.data(), nx, bn);
       };
-      auto use = [&](int64_t y, const A* const* rows) {
-        O* o = dst + y * n;
-        for (int64_t x0 = 0; x0 < n; x0 += kBlock) {
-          const int64_t bn = std::min(kBlock, n - x0);
-          col_any<A>(acc.data(), rows, x0, qy.data(), ny, bn);
-          store_int<A, O>(acc.data(), o + x0, bn, mul, scale_, delta_, direct);
+      auto use = [&](int64_t y, int64_t x0, int64_t bn, const A* const* rows) {
+        if constexpr (std::is_same_v<A, O>) {
+          if (direct) return col_any<A>(dst + y * n + x0, rows, 0, qy.data(), ny, bn);
         }
+        col_any<A>(acc.data(), rows, 0, qy.data(), ny, bn);
+        store_int<A, O>(acc.data(), dst + y * n + x0, bn, mul, scale_, delta_, direct);
       };
-      ring_rows<A>(y0, y1, ny, ay_, n, make, use);
+      strips<A>(y0, y1, sw, make, use);
     });
   }
 
@@ -353,31 +429,29 @@ class SepfKernel final : public backend::Kernel {
     const int64_t n = w_ * c_, c = c_, nx = nx_, ny = ny_;
     std::vector<int32_t> qx;
     if (IntRow) qx.assign(fx->q.begin(), fx->q.end());
+    const int64_t sw = strip_width(sizeof(double));
     parallel_for(h_, band_grain(n), [&](int64_t y0, int64_t y1) {
-      std::vector<S> prow(static_cast<size_t>((w_ + nx - 1) * c));
-      std::vector<int32_t> tx(IntRow ? static_cast<size_t>(n) : 0);
-      std::vector<double> acc(static_cast<size_t>(kBlock));
-      auto make = [&](int64_t p, double* d) {
-        pad_row<S>(src, w_, c, bmap(p, h_, border_), ax_, nx - 1 - ax_, border_, prow.data());
+      std::vector<S> seg(static_cast<size_t>(sw + (nx - 1) * c));
+      std::vector<int32_t> tx(IntRow ? static_cast<size_t>(sw) : 0);
+      std::vector<double> acc(static_cast<size_t>(sw));
+      auto make = [&](int64_t p, int64_t x0, int64_t bn, double* d) {
+        const S* sp = segment<S>(src, p, x0, bn + (nx - 1) * c, seg.data());
         if constexpr (IntRow) {
           // the double loop's row sums are exact: the integer sum times cx, one rounding-free product
-          row_any<int32_t, S>(tx.data(), prow.data(), c, qx.data(), nx, n);
+          row_any<int32_t, S>(tx.data(), sp, c, qx.data(), nx, bn);
           const int32_t* __restrict t = tx.data();
           double* __restrict o = d;
-          for (int64_t x = 0; x < n; ++x) o[x] = static_cast<double>(t[x]) * cx;
+          for (int64_t x = 0; x < bn; ++x) o[x] = static_cast<double>(t[x]) * cx;
         } else {
-          row_any<double, S>(d, prow.data(), c, kx_.data(), nx, n);
+          row_any<double, S>(d, sp, c, kx_.data(), nx, bn);
         }
       };
-      auto use = [&](int64_t y, const double* const* rows) {
-        O* o = dst + y * n;
-        for (int64_t x0 = 0; x0 < n; x0 += kBlock) {
-          const int64_t bn = std::min(kBlock, n - x0);
-          col_any<double>(acc.data(), rows, x0, ky_.data(), ny, bn);
-          store_dbl<O>(acc.data(), o + x0, bn, scale_, delta_);
-        }
+      auto use = [&](int64_t y, int64_t x0, int64_t bn, const double* const* rows) {
+        // an integer output rounds -0.0 like 0.0: the double loop's leading 0.0 + is moot there
+        col_any<double>(acc.data(), rows, 0, ky_.data(), ny, bn, std::is_floating_point_v<O>);
+        store_dbl<O>(acc.data(), dst + y * n + x0, bn, scale_, delta_);
       };
-      ring_rows<double>(y0, y1, ny, ay_, n, make, use);
+      strips<double>(y0, y1, sw, make, use);
     });
   }
 
