@@ -462,6 +462,37 @@ class SepfKernel final : public backend::Kernel {
   double delta_, scale_;
 };
 
+// a[x] = a[x] + w_0 * s_0[x] + w_1 * s_1[x] + ..., taps left to right (the double loop's order),
+// up to 8 taps per pass over the block: one load and store of the accumulator per 8 taps
+template <int K, class A, class S>
+void taps_k(A* __restrict a, const S* const* sp, const A* w, int64_t n) {
+  const S* s[K];
+  A k[K];
+  for (int i = 0; i < K; ++i) s[i] = sp[i], k[i] = w[i];
+  for (int64_t x = 0; x < n; ++x) {
+    A v = a[x];
+#pragma GCC unroll 8
+    for (int i = 0; i < K; ++i) v = static_cast<A>(v + k[i] * static_cast<A>(s[i][x]));
+    a[x] = v;
+  }
+}
+
+template <class A, class S>
+void taps_any(A* a, const S* const* sp, const A* w, int64_t nt, int64_t n) {
+  for (int64_t t = 0; t < nt; t += 8) {
+    switch (std::min<int64_t>(8, nt - t)) {
+      case 1: taps_k<1>(a, sp + t, w + t, n); break;
+      case 2: taps_k<2>(a, sp + t, w + t, n); break;
+      case 3: taps_k<3>(a, sp + t, w + t, n); break;
+      case 4: taps_k<4>(a, sp + t, w + t, n); break;
+      case 5: taps_k<5>(a, sp + t, w + t, n); break;
+      case 6: taps_k<6>(a, sp + t, w + t, n); break;
+      case 7: taps_k<7>(a, sp + t, w + t, n); break;
+      default: taps_k<8>(a, sp + t, w + t, n); break;
+    }
+  }
+}
+
 // ---- cv_f2d -----------------------------------------------------------------------------------
 
 class F2dKernel final : public backend::Kernel {
@@ -544,21 +575,15 @@ class F2dKernel final : public backend::Kernel {
     walk<S>(src, [&](int64_t y0, int64_t y1, auto& make) {
       std::vector<A> acc(static_cast<size_t>(kBlock));
       std::vector<int32_t> iv(static_cast<size_t>(kBlock));
+      std::vector<const S*> sp(taps.size());
       ring_rows<S>(y0, y1, kh_, ay_, (w_ + kw_ - 1) * c, make, [&](int64_t y, const S* const* rows) {
         O* o = dst + y * n;
         for (int64_t x0 = 0; x0 < n; x0 += kBlock) {
           const int64_t bn = std::min(kBlock, n - x0);
           A* __restrict a = acc.data();
           std::fill(a, a + bn, A(0));
-          for (size_t k = 0; k < taps.size(); ++k) {
-            const S* __restrict s = rows[taps[k].r] + taps[k].q * c + x0;
-            const A w = q[k];
-            if (w == 1) {
-              for (int64_t x = 0; x < bn; ++x) a[x] = static_cast<A>(a[x] + static_cast<A>(s[x]));
-            } else {
-              for (int64_t x = 0; x < bn; ++x) a[x] = static_cast<A>(a[x] + w * static_cast<A>(s[x]));
-            }
-          }
+          for (size_t k = 0; k < taps.size(); ++k) sp[k] = rows[taps[k].r] + taps[k].q * c + x0;
+          taps_any<A, S>(a, sp.data(), q.data(), static_cast<int64_t>(taps.size()), bn);
           if (as_int) {
             int32_t* __restrict v = iv.data();
             for (int64_t x = 0; x < bn; ++x) v[x] = static_cast<int32_t>(a[x]) * imul + idelta;
@@ -575,19 +600,19 @@ class F2dKernel final : public backend::Kernel {
   template <class S, class O>
   void run_dbl(const S* src, O* dst) const {
     const int64_t n = w_ * c_, c = c_;
+    std::vector<double> wts;
+    for (const Tap& t : taps_) wts.push_back(t.w);
     walk<S>(src, [&](int64_t y0, int64_t y1, auto& make) {
       std::vector<double> acc(static_cast<size_t>(kBlock));
+      std::vector<const S*> sp(taps_.size());
       ring_rows<S>(y0, y1, kh_, ay_, (w_ + kw_ - 1) * c, make, [&](int64_t y, const S* const* rows) {
         O* o = dst + y * n;
         for (int64_t x0 = 0; x0 < n; x0 += kBlock) {
           const int64_t bn = std::min(kBlock, n - x0);
           double* __restrict a = acc.data();
           std::fill(a, a + bn, delta_);
-          for (const Tap& t : taps_) {
-            const S* __restrict s = rows[t.r] + t.q * c + x0;
-            const double w = t.w;
-            for (int64_t x = 0; x < bn; ++x) a[x] = a[x] + w * static_cast<double>(s[x]);
-          }
+          for (size_t k = 0; k < taps_.size(); ++k) sp[k] = rows[taps_[k].r] + taps_[k].q * c + x0;
+          taps_any<double, S>(a, sp.data(), wts.data(), static_cast<int64_t>(taps_.size()), bn);
           store_plain<O>(a, o + x0, bn);
         }
       });
