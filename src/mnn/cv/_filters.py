@@ -12,6 +12,7 @@ from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
 from ._common import as_image, channels, contiguous, fail, int_arg
 from . import _fastpix as _fp
+from . import _filter_sep as _fs
 from . import _hist
 from . import _public
 from ._fastpix import cv_row as _cv_row
@@ -285,6 +286,8 @@ def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAU
     if taps is None:
         return _finish(a.copy(), dst)
     kx, ky, kw, kh, fixed = taps
+    if not fixed:  # float and 16-bit images: one native pass (_filter_sep.py)
+        return _finish(_fs.sep(a, kx, ky, (kw // 2, kh // 2), border, _DTYPE_CODE[out]), dst)
     ints = [len(kx), len(ky), kw // 2, kh // 2, border, _DTYPE_CODE[out], 0, fixed]
     return _finish(_core.prim("cv_sep_filter", [a], ints, kx + ky + _NO_DELTA), dst)
 
@@ -349,11 +352,12 @@ def sepFilter2D(src, ddepth, kernelX, kernelY, dst=None, anchor=(-1, -1), delta=
     fn = "sepFilter2D"
     a = _image(src, fn)
     out = _out_dtype(a, ddepth, fn, _SEP_OK)
-    rx, cx, kx = _floats(kernelX, fn, "kernelX")
-    ry, cy, ky = _floats(kernelY, fn, "kernelY")
+    rx, cx, kx = _fs.kernel_floats(kernelX) or _floats(kernelX, fn, "kernelX")
+    ry, cy, ky = _fs.kernel_floats(kernelY) or _floats(kernelY, fn, "kernelY")
     if min(rx, cx) != 1 or min(ry, cy) != 1:
         raise fail(fn, "kernelX and kernelY must be 1-d (a row or a column)")
-    res = _sep(a, kx, ky, _anchor(anchor, len(kx), len(ky), fn), _border(borderType, fn), out, delta=delta)
+    res = _fs.sep(a, kx, ky, _anchor(anchor, len(kx), len(ky), fn), _border(borderType, fn), _dtype_code(out),
+                  delta=delta)
     return _finish(res, dst)
 
 
@@ -361,10 +365,8 @@ def filter2D(src, ddepth, kernel, dst=None, anchor=(-1, -1), delta=0, borderType
     fn = "filter2D"
     a = _image(src, fn)
     out = _out_dtype(a, ddepth, fn, _F2D_OK)
-    kh, kw, k = _floats(kernel, fn)
-    ax, ay = _anchor(anchor, kw, kh, fn)
-    res = _core.prim("cv_filter2d", [a], [kh, kw, ay, ax, _border(borderType, fn), _dtype_code(out)],
-                     k + [float(delta), 0.0])
+    kh, kw, k = _fs.kernel_floats(kernel) or _floats(kernel, fn)
+    res = _fs.f2d(a, kh, kw, k, _anchor(anchor, kw, kh, fn), _border(borderType, fn), _dtype_code(out), delta)
     return _finish(res, dst)
 
 
@@ -423,21 +425,29 @@ def _deriv(fn, src, ddepth, dx, dy, ksize, scale, delta, borderType, dst):
         raise fail(fn, "the derivative order must be smaller than the kernel size")
     kx = [1.0] if szx == 1 else _deriv_kernel(dx, szx)
     ky = [1.0] if szy == 1 else _deriv_kernel(dy, szy)
-    res = _sep(a, kx, ky, (len(kx) // 2, len(ky) // 2), _border(borderType, fn), out, delta=delta, scale=scale)
+    res = _fs.sep(a, kx, ky, (len(kx) // 2, len(ky) // 2), _border(borderType, fn), _dtype_code(out),
+                  delta=delta, scale=scale)
     return _finish(res, dst)
 
 
 def Sobel(src, ddepth, dx, dy, dst=None, ksize=3, scale=1, delta=0, borderType=BORDER_DEFAULT):
-    return _deriv("Sobel", src, ddepth, int(dx), int(dy), int(ksize), float(scale), float(delta), borderType, dst)
+    return _fs.memoized("Sobel", src, dst, (ddepth, dx, dy, ksize, scale, delta, borderType), lambda: _deriv(
+        "Sobel", src, ddepth, int(dx), int(dy), int(ksize), float(scale), float(delta), borderType, dst))
 
 
 def Scharr(src, ddepth, dx, dy, dst=None, scale=1, delta=0, borderType=BORDER_DEFAULT):
     if not (dx >= 0 and dy >= 0 and dx + dy == 1):
         raise fail("Scharr", "dx >= 0 && dy >= 0 && dx+dy == 1")
-    return _deriv("Scharr", src, ddepth, int(dx), int(dy), -1, float(scale), float(delta), borderType, dst)
+    return _fs.memoized("Scharr", src, dst, (ddepth, dx, dy, scale, delta, borderType), lambda: _deriv(
+        "Scharr", src, ddepth, int(dx), int(dy), -1, float(scale), float(delta), borderType, dst))
 
 
 def Laplacian(src, ddepth, dst=None, ksize=1, scale=1, delta=0, borderType=BORDER_DEFAULT):
+    return _fs.memoized("Laplacian", src, dst, (ddepth, ksize, scale, delta, borderType),
+                        lambda: _laplacian(src, ddepth, dst, ksize, scale, delta, borderType))
+
+
+def _laplacian(src, ddepth, dst, ksize, scale, delta, borderType):
     fn = "Laplacian"
     a = _image(src, fn)
     ksize = int(ksize)
@@ -448,15 +458,14 @@ def Laplacian(src, ddepth, dst=None, ksize=1, scale=1, delta=0, borderType=BORDE
     border = _border(borderType, fn)
     if ksize <= 3:
         k = [0, 1, 0, 1, -4, 1, 0, 1, 0] if ksize == 1 else [2, 0, 2, 0, -8, 0, 2, 0, 2]
-        res = _core.prim("cv_filter2d", [a], [3, 3, 1, 1, border, _dtype_code(out)],
-                         [float(v) * scale for v in k] + [float(delta), 0.0])
+        res = _fs.f2d(a, 3, 3, [float(v) * scale for v in k], (1, 1), border, _dtype_code(out), delta)
         return _finish(res, dst)
     d2 = _deriv_kernel(2, ksize)
     sm = _deriv_kernel(0, ksize)
     c = ksize // 2
     wdt = "float64" if out == "float64" or str(a.dtype) == "float64" else "float32"
-    d2x = _sep(a, d2, sm, (c, c), border, wdt)
-    d2y = _sep(a, sm, d2, (c, c), border, wdt)
+    d2x = _fs.sep(a, d2, sm, (c, c), border, _dtype_code(wdt))
+    d2y = _fs.sep(a, sm, d2, (c, c), border, _dtype_code(wdt))
     s = (d2x + d2y).astype("float64") * float(scale) + float(delta)
     return _finish(_saturate(s, out), dst)
 

@@ -48,7 +48,7 @@ import math
 
 from .. import _core
 from .. import numpy as _np
-from . import _geom_fast, _rect_sub_pix, _robust
+from . import _filter_sep, _geom_fast, _rect_sub_pix, _robust
 from ._common import f32 as _f32
 from ._common import as_image, channels, contiguous, error, fail, int_arg, memo_type
 
@@ -852,6 +852,12 @@ _PYR_DTYPES = ("uint8", "uint16", "int16", "float32", "float64")
 
 
 def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
+    # a repeated call skips the checks (_filter_sep.memoized); dst is not written, as before
+    return _filter_sep.memoized("pyrDown", src, dst, (-1 if dstsize is None else dstsize, borderType),
+                                lambda: _pyr_down(src, dstsize, borderType))
+
+
+def _pyr_down(src, dstsize, borderType):
     fn = "pyrDown"
     img = as_image(src, fn)
     _check_channels(img, fn, 512)
@@ -867,21 +873,18 @@ def pyrDown(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
         raise fail(fn, "borderType must be BORDER_REFLECT_101, BORDER_REFLECT, BORDER_WRAP or BORDER_REPLICATE")
     if h == 0 or w == 0:
         raise fail(fn, "!_src.empty()")
-    if channels(img) > 4:
-        # plane by plane; cv2's float sums for > 4 channels associate differently, so float
-        # results differ from its in the last bit (well inside float tolerance)
-        return _pyr_planes(img, [1, dh, dw, mode])
-    return _core.prim("cv_pyr", [_contig(img)], [1, dh, dw, mode], [])
-
-
-def _pyr_planes(img, params):
-    """A pyramid step on more than 4 channels, plane by plane: cv2 filters each channel on its own
-    (integer results are exact; float ones differ from cv2's in the last bit, as 1 to 4 channels do)."""
-    planes = [_core.prim("cv_pyr", [_contig(img[:, :, c])], params, []) for c in range(img.shape[2])]
-    return _np.stack(planes, axis=2)
+    # one native pass for any channel count (_filter_sep.py); cv2's float sums for > 4 channels
+    # associate differently, so there float results differ from its in the last bit
+    return _filter_sep.pyramid(img, 1, dh, dw, mode)
 
 
 def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
+    # a repeated call skips the checks (_filter_sep.memoized); dst is not written, as before
+    return _filter_sep.memoized("pyrUp", src, dst, (-1 if dstsize is None else dstsize, borderType),
+                                lambda: _pyr_up(src, dstsize, borderType))
+
+
+def _pyr_up(src, dstsize, borderType):
     fn = "pyrUp"
     img = as_image(src, fn)
     _check_channels(img, fn, 512)
@@ -899,6 +902,4 @@ def pyrUp(src, dst=None, dstsize=None, borderType=BORDER_DEFAULT):
         raise fail(fn, "borderType must be BORDER_DEFAULT")
     if h == 0 or w == 0:  # cv2 enlarges nothing into nothing (its binding's None)
         return _np.zeros((0, 0) + tuple(img.shape[2:]), dtype=img.dtype)
-    if channels(img) > 4:
-        return _pyr_planes(img, [0, dh, dw, BORDER_REFLECT_101])
-    return _core.prim("cv_pyr", [_contig(img)], [0, dh, dw, BORDER_REFLECT_101], [])
+    return _filter_sep.pyramid(img, 0, dh, dw, BORDER_REFLECT_101)

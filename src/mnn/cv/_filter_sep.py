@@ -1,0 +1,78 @@
+"""The one-pass linear filters behind sepFilter2D, Sobel, Scharr, Laplacian, filter2D, non-8-bit
+GaussianBlur and the pyramids (csrc/ops/cv/filter_sep.cpp; kernels in
+csrc/backends/cpu/simd/cv/filter_sep.cpp and pyramid.cpp). _filters.py and _geometry.py keep cv2's
+argument checks and call these with plain numbers; the kernels reproduce the double arithmetic of
+the earlier cv_sep_filter / cv_filter2d / cv_pyr kernels bit for bit.
+"""
+from .. import _core
+from . import _fastpix as _fp
+from ._common import contiguous
+
+
+def sep(a, kx, ky, anchor, border, out_code, delta=0.0, scale=1.0):
+    """Row filter kx, column filter ky (lists of floats), then * scale + delta, stored as out_code."""
+    ax, ay = anchor
+    return _run("cv_sepf", contiguous(a), [len(kx), len(ky), ax, ay, border, out_code],
+                list(kx) + list(ky) + [float(delta), float(scale)])
+
+
+def f2d(a, kh, kw, k, anchor, border, out_code, delta=0.0):
+    """Correlation with the kh x kw kernel k (row-major list of floats), plus delta."""
+    ax, ay = anchor
+    return _run("cv_f2d", contiguous(a), [kh, kw, ay, ax, border, out_code], list(k) + [float(delta)])
+
+
+def pyramid(img, down, dh, dw, mode):
+    """One pyrDown (down=1) or pyrUp (down=0) step of any channel count."""
+    return _run("cv_pyramid", contiguous(img), [int(down), int(dh), int(dw), int(mode)], [])
+
+
+def kernel_floats(k):
+    """(rows, cols, values) of a numpy kernel of a plain float or integer dtype, without the
+    general conversion (~30 us through mnn arrays); None for anything else (the caller's general
+    path then checks and converts it)."""
+    t = type(k)
+    if t.__name__ != "ndarray" or t.__module__ != "numpy" or k.dtype.char not in "fdbBhHiIlLq" or k.ndim > 2 or k.size == 0:
+        return None
+    vals = [float(v) for v in k.ravel().tolist()]
+    if k.ndim < 2:
+        return len(vals), 1, vals
+    return k.shape[0], k.shape[1], vals
+
+
+# Memo of validated calls (see _fastpix.py): (function, image key, plain arguments) -> the one
+# primitive the call ran, bound to its parameters. A frame loop's repeated Sobel / Laplacian /
+# pyramid call then skips cv2's argument checks (5-15 us of Python: a tenth of a 640x480 Sobel).
+_MEMO = {}
+_LAST = [None, 0]  # (name, ints, floats) of the last primitive run here, and the count since reset
+# depths whose arrays reach the primitive as they are (64-bit integers are narrowed first)
+_SAFE_CHARS = frozenset("BbHhifd")
+
+
+def _run(name, a, ints, floats):
+    _LAST[0] = (name, ints, floats)
+    _LAST[1] += 1
+    return _core.prim(name, [a], ints, floats)
+
+
+def memoized(name, src, dst, args, compute):
+    """compute() (the checked call of cv2 function `name` on src with the plain tuple args),
+    memoised when it ran exactly one primitive of this module on src and returned its result."""
+    key = None
+    if dst is None and _fp.plain(args):
+        ik = _fp.image_key(src)
+        if ik is not None and src.dtype.char in _SAFE_CHARS:
+            key = (name, ik, args)
+            bound = _MEMO.get(key)
+            if bound is not None:
+                res = _fp.apply(bound, src)
+                if res is not None:
+                    return res
+    _LAST[0], _LAST[1] = None, 0
+    res = compute()
+    if key is not None and _LAST[1] == 1:
+        if len(_MEMO) >= 256:
+            _MEMO.clear()  # bounded, as _fastpix's memos
+        n, ints, floats = _LAST[0]
+        _MEMO[key] = _core.prim_bind(n, ints, floats)
+    return res
