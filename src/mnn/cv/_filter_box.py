@@ -16,12 +16,13 @@ from . import _fastpix as _fp
 
 _MEMO = {}
 NOKEY = object()
-_PLAIN = (int, float, bool, type(None))
+_PLAIN = (int, float, bool, type(None), str, bytes)
 
 
 def _plain(v):
+    """Whether v means the same on every call: a number, None, a string or a tuple of such."""
     c = v.__class__
-    return c in _PLAIN or (c is tuple and all(x.__class__ in _PLAIN for x in v))
+    return c in _PLAIN or (c is tuple and all(_plain(x) for x in v))
 
 
 def kernel_key(k):

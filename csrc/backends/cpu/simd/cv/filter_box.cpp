@@ -32,19 +32,6 @@ struct Box {
   int border;
 };
 
-// d[x] = p[x] + p[x + c] + ... + p[x + (k-1)c]  (exact integer sums, any order)
-template <class R>
-inline void hsum_int(R* __restrict d, const R* __restrict p, int64_t n, int64_t c, int64_t k) {
-  if (k == 1) {
-    std::memcpy(d, p, sizeof(R) * n);
-    return;
-  }
-  for (int64_t x = 0; x < n; ++x) d[x] = static_cast<R>(p[x] + p[x + c]);
-  for (int64_t q = 2; q < k; ++q) {
-    const R* __restrict s = p + q * c;
-    for (int64_t x = 0; x < n; ++x) d[x] = static_cast<R>(d[x] + s[x]);
-  }
-}
 template <class R>
 inline void add_into(int32_t* __restrict a, const R* __restrict s, int64_t n) {
   for (int64_t x = 0; x < n; ++x) a[x] += static_cast<int32_t>(s[x]);
@@ -62,6 +49,8 @@ void box_int_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&& f
   std::vector<R> prow(static_cast<size_t>((b.w + b.kw - 1) * c));
   std::vector<R> ring(static_cast<size_t>(slots * n));
   std::vector<int32_t> acc(static_cast<size_t>(n), 0);
+  std::vector<const R*> taps(static_cast<size_t>(b.kw));
+  for (int64_t q = 0; q < b.kw; ++q) taps[q] = prow.data() + q * c;
   auto make = [&](int64_t p, R* d) {
     const int64_t r = bmap(p, b.h, b.border);
     if constexpr (SQR) {
@@ -82,7 +71,7 @@ void box_int_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&& f
     } else {
       pad_row<S, R>(src, b.w, c, r, b.ax, b.kw - 1 - b.ax, b.border, R(0), prow.data());
     }
-    hsum_int<R>(d, prow.data(), n, c, b.kw);
+    box_util::taps_ptrs<R, true>(d, taps.data(), nullptr, b.kw, n);
   };
   auto slot = [&](int64_t p) { return ring.data() + (((p % slots) + slots) % slots) * n; };
   for (int64_t j = 0; j < kh; ++j) {
@@ -101,6 +90,47 @@ void box_int_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&& f
   }
 }
 
+// The same sums column first, for integer sources without squares: running column sums of the raw
+// source rows (in R: uint16 where the whole window sum fits, exact in wrapping arithmetic), the
+// border columns copied from the columns they mirror (0 for BORDER_CONSTANT), then kw taps along
+// that one row. No padded copies of source rows, and 32 lanes of uint16 for 8-bit images.
+template <class S, class R, class Finish>
+void box_vfirst_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&& finish) {
+  const int64_t n = b.w * b.c, c = b.c, off = b.ax * c, tot = b.w + b.kw - 1;
+  std::vector<R> col(static_cast<size_t>(tot * c), R(0)), hs(static_cast<size_t>(n));
+  std::vector<const R*> taps(static_cast<size_t>(b.kw));
+  for (int64_t q = 0; q < b.kw; ++q) taps[q] = col.data() + q * c;
+  R* __restrict cm = col.data() + off;
+  for (int64_t j = 0; j < b.kh; ++j) {
+    const int64_t r = bmap(y0 - b.ay + j, b.h, b.border);
+    if (r < 0) continue;
+    const S* __restrict s = src + r * n;
+    for (int64_t i = 0; i < n; ++i) cm[i] = static_cast<R>(cm[i] + s[i]);
+  }
+  for (int64_t y = y0; y < y1; ++y) {
+    for (int64_t x = 0; x < tot; ++x) {
+      if (x == b.ax) x = b.ax + b.w;
+      if (x >= tot) break;
+      const int64_t sc = bmap(x - b.ax, b.w, b.border);
+      for (int64_t k = 0; k < c; ++k) col[x * c + k] = sc < 0 ? R(0) : col[off + sc * c + k];
+    }
+    box_util::taps_ptrs<R, true>(hs.data(), taps.data(), nullptr, b.kw, n);
+    finish(y, static_cast<const R*>(hs.data()));
+    if (y + 1 < y1) {
+      const int64_t rin = bmap(y - b.ay + b.kh, b.h, b.border), rout = bmap(y - b.ay, b.h, b.border);
+      const S* __restrict si = rin < 0 ? nullptr : src + rin * n;
+      const S* __restrict so = rout < 0 ? nullptr : src + rout * n;
+      if (si && so) {
+        for (int64_t i = 0; i < n; ++i) cm[i] = static_cast<R>(cm[i] + si[i] - so[i]);
+      } else if (si) {
+        for (int64_t i = 0; i < n; ++i) cm[i] = static_cast<R>(cm[i] + si[i]);
+      } else if (so) {
+        for (int64_t i = 0; i < n; ++i) cm[i] = static_cast<R>(cm[i] - so[i]);
+      }
+    }
+  }
+}
+
 // Double sums in the fixed order of cv_sep_filter: d = ((0 + w0 p0) + w1 p1) + ... along the row,
 // the same down the column (UNIT: every tap is 1, so w*p is p). finish(y, acc) gets row y's sums.
 template <class S, bool SQR, bool UNIT, class Finish>
@@ -109,21 +139,13 @@ void sep_dbl_rows(const S* src, const Box& b, const double* kx, const double* ky
   const int64_t n = b.w * b.c, c = b.c, kh = b.kh;
   std::vector<double> prow(static_cast<size_t>((b.w + b.kw - 1) * c)), acc(static_cast<size_t>(n));
   std::vector<double> buf(static_cast<size_t>(kh * n));
-  std::vector<const double*> rows(static_cast<size_t>(kh));
+  std::vector<const double*> rows(static_cast<size_t>(kh)), taps(static_cast<size_t>(b.kw));
+  for (int64_t q = 0; q < b.kw; ++q) taps[q] = prow.data() + q * c;
   auto make = [&](int64_t p, double* __restrict d) {
     pad_row<S, double>(src, b.w, c, bmap(p, b.h, b.border), b.ax, b.kw - 1 - b.ax, b.border, 0.0, prow.data());
     if constexpr (SQR)
       for (auto& v : prow) v *= v;
-    for (int64_t x = 0; x < n; ++x) d[x] = 0.0;
-    for (int64_t q = 0; q < b.kw; ++q) {
-      const double w = kx[q];
-      const double* __restrict s = prow.data() + q * c;
-      if constexpr (UNIT) {
-        for (int64_t x = 0; x < n; ++x) d[x] += s[x];
-      } else {
-        for (int64_t x = 0; x < n; ++x) d[x] += w * s[x];
-      }
-    }
+    box_util::taps_ptrs<double, UNIT>(d, taps.data(), kx, b.kw, n);
   };
   auto slot = [&](int64_t p) { return buf.data() + (((p % kh) + kh) % kh) * n; };
   int64_t next = y0 - b.ay;
@@ -131,18 +153,9 @@ void sep_dbl_rows(const S* src, const Box& b, const double* kx, const double* ky
     const int64_t first = y - b.ay, last = first + kh - 1;
     next = std::max(next, first);
     for (; next <= last; ++next) make(next, slot(next));
-    double* __restrict a = acc.data();
-    for (int64_t x = 0; x < n; ++x) a[x] = 0.0;
-    for (int64_t j = 0; j < kh; ++j) {
-      const double w = ky[j];
-      const double* __restrict r = slot(first + j);
-      if constexpr (UNIT) {
-        for (int64_t x = 0; x < n; ++x) a[x] += r[x];
-      } else {
-        for (int64_t x = 0; x < n; ++x) a[x] += w * r[x];
-      }
-    }
-    finish(y, static_cast<const double*>(a));
+    for (int64_t j = 0; j < kh; ++j) rows[j] = slot(first + j);
+    box_util::taps_ptrs<double, UNIT>(acc.data(), rows.data(), ky, kh, n);
+    finish(y, static_cast<const double*>(acc.data()));
   }
 }
 
@@ -155,12 +168,40 @@ struct U8Round {
   int shift = -1;
   float inv_f;
   double inv_d;
+  // For uint16 window sums (n <= 128): floor(t / 2n) of t = 2s + n < 2^16 as the high half of a
+  // 16-bit product shifted by mshift, with a multiplier found by checking every t (32 lanes a
+  // vector instead of 16 floats); mul == 0 when none is exact.
+  uint32_t mul = 0;
+  int mshift = 0;
   explicit U8Round(int64_t area) : n(area) {
     if (n > 1 && (n & (n - 1)) == 0) shift = __builtin_ctzll(static_cast<unsigned long long>(n));
     inv_f = 1.0f / static_cast<float>(2 * n);
     inv_d = 1.0 / static_cast<double>(2 * n);
+    if (shift < 0 && n <= 128) {
+      for (int sh = 0; sh < 16 && mul == 0; ++sh) {
+        const uint64_t m = ((uint64_t(1) << (16 + sh)) + 2 * n - 1) / (2 * n);
+        if (m >= 65536) break;
+        bool ok = true;
+        for (int64_t s = 0; s <= 255 * n && ok; ++s) {
+          const uint32_t t = static_cast<uint32_t>(2 * s + n);
+          ok = ((((t * static_cast<uint32_t>(m)) >> 16) >> sh)) == t / static_cast<uint32_t>(2 * n);
+        }
+        if (ok) mul = static_cast<uint32_t>(m), mshift = sh;
+      }
+    }
   }
-  void row(const int32_t* __restrict a, uint8_t* __restrict o, int64_t len) const {
+  void row(const uint16_t* __restrict a, uint8_t* __restrict o, int64_t len) const {
+    if (mul == 0 || shift >= 0) return row_any(a, o, len);
+    const uint16_t m = static_cast<uint16_t>(mul), nn = static_cast<uint16_t>(n);
+    const int sh = mshift;
+    for (int64_t x = 0; x < len; ++x) {
+      const uint16_t t = static_cast<uint16_t>(2 * a[x] + nn);
+      o[x] = static_cast<uint8_t>(static_cast<uint16_t>((static_cast<uint32_t>(t) * m) >> 16) >> sh);
+    }
+  }
+  void row(const int32_t* __restrict a, uint8_t* __restrict o, int64_t len) const { row_any(a, o, len); }
+  template <class A>
+  void row_any(const A* __restrict a, uint8_t* __restrict o, int64_t len) const {
     if (shift >= 0) {
       const int32_t add = static_cast<int32_t>(n / 2 + 1), sh = shift;
       for (int64_t x = 0; x < len; ++x) o[x] = static_cast<uint8_t>((a[x] + add) >> sh);
@@ -211,7 +252,9 @@ class BoxKernel final : public backend::Kernel {
     u8round_ = i[7] != 0;
     scale_ = s.params->floats[0];
     in_ = s.inputs[0].dtype;
+    if (u8round_) rnd_ = U8Round(b_.kw * b_.kh);
   }
+  U8Round rnd_{1};  // set once b_ is known: its multiplier search runs once per plan, not per call
   void run(char* const* in, char* out) override {
     switch (in_) {
       case DType::UInt8: return go<uint8_t>(in[0], out);
@@ -233,10 +276,10 @@ class BoxKernel final : public backend::Kernel {
       const double area = static_cast<double>(b_.kw) * static_cast<double>(b_.kh);
       if (area * v < 2147483647.0) {
         // uint16 row sums where they fit (twice the lanes of int32)
-        if (!sqr_ && std::is_unsigned_v<S> && sizeof(S) == 1 && static_cast<double>(b_.kw) * v <= 65535.0)
-          return int_path<S, uint16_t, false>(src, out);
+        if (!sqr_ && std::is_unsigned_v<S> && sizeof(S) == 1 && area * v <= 65535.0)
+          return vfirst_path<S, uint16_t>(src, out);
         if (sqr_) return int_path<S, int32_t, true>(src, out);
-        return int_path<S, int32_t, false>(src, out);
+        return vfirst_path<S, int32_t>(src, out);
       }
     }
     if (sqr_) return dbl_path<S, true>(src, out);
@@ -248,12 +291,27 @@ class BoxKernel final : public backend::Kernel {
     const Box b = b_;
     const int64_t n = b.w * b.c;
     const bool u8r = u8round_ && od_ == DType::UInt8;
-    const U8Round rnd(b.kw * b.kh);
+    const U8Round& rnd = rnd_;
     parallel_for(b.h, row_grain(b.w, b.c), [&](int64_t y0, int64_t y1) {
       box_int_rows<S, R, SQR>(src, b, y0, y1, [&](int64_t y, const int32_t* acc) {
         char* o = out + y * n * static_cast<int64_t>(osz_);
         if (u8r) rnd.row(acc, reinterpret_cast<uint8_t*>(o), n);
         else store_any<int32_t>(od_, acc, o, n, scale_);
+      });
+    });
+  }
+
+  template <class S, class R>
+  void vfirst_path(const S* src, char* out) {
+    const Box b = b_;
+    const int64_t n = b.w * b.c;
+    const bool u8r = u8round_ && od_ == DType::UInt8;
+    const U8Round& rnd = rnd_;
+    parallel_for(b.h, row_grain(b.w, b.c), [&](int64_t y0, int64_t y1) {
+      box_vfirst_rows<S, R>(src, b, y0, y1, [&](int64_t y, const R* acc) {
+        char* o = out + y * n * static_cast<int64_t>(osz_);
+        if (u8r) rnd.row(acc, reinterpret_cast<uint8_t*>(o), n);
+        else store_any<R>(od_, acc, o, n, scale_);
       });
     });
   }
@@ -292,7 +350,9 @@ class AdaptiveKernel final : public backend::Kernel {
     imax_ = static_cast<uint8_t>(i[3]);
     idelta_ = static_cast<int32_t>(i[4]);
     taps_.assign(s.params->floats.begin(), s.params->floats.end());
+    if (method_ == 0) rnd_ = U8Round(k * k);
   }
+  U8Round rnd_{1};  // set once b_ is known: its multiplier search runs once per plan, not per call
   void run(char* const* in, char* out) override {
     const uint8_t* src = reinterpret_cast<const uint8_t*>(in[0]);
     uint8_t* dst = reinterpret_cast<uint8_t*>(out);
@@ -311,21 +371,26 @@ class AdaptiveKernel final : public backend::Kernel {
     parallel_for(b.h, row_grain(b.w, b.c), [&](int64_t y0, int64_t y1) {
       std::vector<uint8_t> mean(static_cast<size_t>(n));
       if (method_ == 0) {
-        const U8Round rnd(b.kw * b.kh);
-        auto fin = [&](int64_t y, const int32_t* acc) {
+        const U8Round& rnd = rnd_;
+        auto fin = [&](int64_t y, const auto* acc) {
           rnd.row(acc, mean.data(), n);
           compare(src + y * n, mean.data(), dst + y * n);
         };
-        if (static_cast<double>(b.kw) * 255.0 <= 65535.0) box_int_rows<uint8_t, uint16_t, false>(src, b, y0, y1, fin);
-        else box_int_rows<uint8_t, int32_t, false>(src, b, y0, y1, fin);
+        if (static_cast<double>(b.kw * b.kh) * 255.0 <= 65535.0) box_vfirst_rows<uint8_t, uint16_t>(src, b, y0, y1, fin);
+        else box_vfirst_rows<uint8_t, int32_t>(src, b, y0, y1, fin);
       } else {
         sep_dbl_rows<uint8_t, false, false>(src, b, taps_.data(), taps_.data(), y0, y1, [&](int64_t y, const double* acc) {
           uint8_t* __restrict m = mean.data();
+          const int64_t len = n;  // a local: a byte store could alias a captured reference
           // GaussianBlur's float32 result (acc * 1 + 0 in double, then float), then cv2's
-          // saturate_cast to uint8 of that float
-          for (int64_t x = 0; x < n; ++x) {
+          // saturate_cast to uint8 of that float: finite and >= 0 (positive taps on uint8), so
+          // half-to-even rounding is (f + 2^23) - 2^23 in float, and only 255 needs a clamp
+          for (int64_t x = 0; x < len; ++x) {
             const float f = static_cast<float>(acc[x] * 1.0 + 0.0);
-            m[x] = sat<uint8_t>(static_cast<double>(f));
+            float r = (f + 8388608.0f) - 8388608.0f;
+            r = r < 255.0f ? r : 255.0f;
+            r = r > 0.0f ? r : 0.0f;
+            m[x] = static_cast<uint8_t>(static_cast<int32_t>(r));
           }
           compare(src + y * n, m, dst + y * n);
         });

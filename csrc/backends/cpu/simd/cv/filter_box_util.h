@@ -35,15 +35,22 @@ inline int64_t bmap(int64_t p, int64_t n, int mode) {
 }
 
 // cv2's saturate_cast from double: round half to even, clamp to the type's range (NaN -> 0).
+// The rounding adds and subtracts 1.5 * 2^52 (exact ties-to-even for |v| < 2^51, which the
+// clamp guarantees) instead of calling nearbyint, so that loops of it vectorise.
 template <class T>
 inline T sat(double v) {
   if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(v);
   } else {
-    double r = std::nearbyint(v);
-    if (!(r >= static_cast<double>(std::numeric_limits<T>::min()))) return r != r ? T(0) : std::numeric_limits<T>::min();
-    if (r > static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-    return static_cast<T>(r);
+    constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
+    constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+    constexpr double C = 6755399441055744.0;
+    double c = v < lo - 1.0 ? lo - 1.0 : v;  // NaN stays NaN through both
+    c = c > hi + 1.0 ? hi + 1.0 : c;
+    double r = (c + C) - C;
+    r = r < lo ? lo : r;
+    r = r > hi ? hi : r;
+    return r != r ? T(0) : static_cast<T>(r);
   }
 }
 
@@ -87,6 +94,134 @@ inline void ring_rows(int64_t y0, int64_t y1, int64_t k, int64_t a, int64_t rowl
     for (; next <= last; ++next) make(next, buf.data() + slot(next) * rowlen);
     for (int64_t j = 0; j < k; ++j) rows[j] = buf.data() + slot(first + j) * rowlen;
     use(y, rows.data());
+  }
+}
+
+// Reductions over k equally long source arrays, on 64-byte GCC vectors kept in registers across
+// the k sources (one load per source and vector, one store per output vector, instead of a load
+// and a store of the partial result per source). In the scalar build the vectors lower to plain
+// scalar code with the same operations in the same order, so every ISA gives the same bits.
+template <class T>
+struct Vec {
+  typedef T type __attribute__((vector_size(64)));
+  static constexpr int64_t L = 64 / sizeof(T);
+};
+template <class V, class T>
+__attribute__((always_inline)) inline V vload(const T* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(V));
+  return v;
+}
+template <class V, class T>
+__attribute__((always_inline)) inline void vstore(T* p, const V& v) {
+  std::memcpy(p, &v, sizeof(V));
+}
+
+// U vectors per block: enough independent chains to hide the latency of the operation (1 cycle
+// for integer min / max / add, 3-4 for float add).
+template <class T>
+constexpr int64_t block_vecs() { return std::is_floating_point_v<T> ? 4 : 2; }
+
+// d[x] = f(...f(f(ptrs[0][x], ptrs[1][x]), ptrs[2][x])..., ptrs[k-1][x]), x in [0, n). A pure
+// function of the sources (d aliases none of them), so the last partial block is recomputed as
+// one whole vector ending at n.
+template <class T, int64_t K, class F>
+inline void reduce_ptrs_k(T* __restrict d, const T* const* ptrs, int64_t kr, int64_t n, F f) {
+  const int64_t k = K > 0 ? K : kr;
+  typedef typename Vec<T>::type V;
+  constexpr int64_t L = Vec<T>::L, U = block_vecs<T>();
+  int64_t x = 0;
+  for (; x + U * L <= n; x += U * L) {
+    V a[U];
+    for (int64_t u = 0; u < U; ++u) a[u] = vload<V>(ptrs[0] + x + u * L);
+    for (int64_t q = 1; q < k; ++q)
+      for (int64_t u = 0; u < U; ++u) a[u] = f(a[u], vload<V>(ptrs[q] + x + u * L));
+    for (int64_t u = 0; u < U; ++u) vstore(d + x + u * L, a[u]);
+  }
+  if (x < n && n >= L) {
+    for (;; x += L) {
+      if (x + L > n) x = n - L;
+      V a = vload<V>(ptrs[0] + x);
+      for (int64_t q = 1; q < k; ++q) a = f(a, vload<V>(ptrs[q] + x));
+      vstore(d + x, a);
+      if (x + L >= n) break;
+    }
+    return;
+  }
+  for (; x < n; ++x) {
+    T a = ptrs[0][x];
+    for (int64_t q = 1; q < k; ++q) a = f(a, ptrs[q][x]);
+    d[x] = a;
+  }
+}
+
+// Small source counts get a loop of fixed length (unrolled: no loop exit per block to predict).
+template <class T, class F>
+inline void reduce_ptrs(T* __restrict d, const T* const* ptrs, int64_t k, int64_t n, F f) {
+  switch (k) {
+    case 1: return reduce_ptrs_k<T, 1>(d, ptrs, k, n, f);
+    case 2: return reduce_ptrs_k<T, 2>(d, ptrs, k, n, f);
+    case 3: return reduce_ptrs_k<T, 3>(d, ptrs, k, n, f);
+    case 4: return reduce_ptrs_k<T, 4>(d, ptrs, k, n, f);
+    case 5: return reduce_ptrs_k<T, 5>(d, ptrs, k, n, f);
+    case 7: return reduce_ptrs_k<T, 7>(d, ptrs, k, n, f);
+    default: return reduce_ptrs_k<T, 0>(d, ptrs, k, n, f);
+  }
+}
+
+// d[x] = ((0 + w0 p0[x]) + w1 p1[x]) + ... in T (UNIT: every weight 1, w*p is p)
+template <class T, bool UNIT, int64_t K>
+inline void taps_ptrs_k(T* __restrict d, const T* const* ptrs, const double* w, int64_t kr, int64_t n) {
+  const int64_t k = K > 0 ? K : kr;
+  typedef typename Vec<T>::type V;
+  constexpr int64_t L = Vec<T>::L, U = block_vecs<T>();
+  auto vec = [&](int64_t x, auto tag) {
+    using W = decltype(tag);
+    W a{};
+    for (int64_t q = 0; q < k; ++q) {
+      if constexpr (UNIT) a = a + vload<W>(ptrs[q] + x);
+      else a = a + static_cast<T>(w[q]) * vload<W>(ptrs[q] + x);
+    }
+    return a;
+  };
+  int64_t x = 0;
+  for (; x + U * L <= n; x += U * L) {
+    V a[U] = {};
+    for (int64_t q = 0; q < k; ++q) {
+      const T wq = UNIT ? T(1) : static_cast<T>(w[q]);
+      for (int64_t u = 0; u < U; ++u) {
+        if constexpr (UNIT) a[u] = a[u] + vload<V>(ptrs[q] + x + u * L);
+        else a[u] = a[u] + wq * vload<V>(ptrs[q] + x + u * L);
+      }
+    }
+    for (int64_t u = 0; u < U; ++u) vstore(d + x + u * L, a[u]);
+  }
+  if (x < n && n >= L) {
+    for (;; x += L) {
+      if (x + L > n) x = n - L;
+      vstore(d + x, vec(x, V{}));
+      if (x + L >= n) break;
+    }
+    return;
+  }
+  for (; x < n; ++x) {
+    T a = T(0);
+    for (int64_t q = 0; q < k; ++q) {
+      if constexpr (UNIT) a = static_cast<T>(a + ptrs[q][x]);
+      else a = static_cast<T>(a + static_cast<T>(w[q]) * ptrs[q][x]);
+    }
+    d[x] = a;
+  }
+}
+
+template <class T, bool UNIT>
+inline void taps_ptrs(T* __restrict d, const T* const* ptrs, const double* w, int64_t k, int64_t n) {
+  switch (k) {
+    case 1: return taps_ptrs_k<T, UNIT, 1>(d, ptrs, w, k, n);
+    case 3: return taps_ptrs_k<T, UNIT, 3>(d, ptrs, w, k, n);
+    case 5: return taps_ptrs_k<T, UNIT, 5>(d, ptrs, w, k, n);
+    case 7: return taps_ptrs_k<T, UNIT, 7>(d, ptrs, w, k, n);
+    default: return taps_ptrs_k<T, UNIT, 0>(d, ptrs, w, k, n);
   }
 }
 

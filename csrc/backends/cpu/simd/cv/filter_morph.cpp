@@ -27,13 +27,19 @@ using box_util::pad_row;
 using box_util::row_grain;
 using box_util::sat;
 
+// std::max(acc, v) / std::min(acc, v), spelled out so that they apply to GCC vectors too
+struct MaxOp {
+  template <class V>
+  __attribute__((always_inline)) V operator()(V a, V b) const { return a < b ? b : a; }
+};
+struct MinOp {
+  template <class V>
+  __attribute__((always_inline)) V operator()(V a, V b) const { return b < a ? b : a; }
+};
 template <class T, bool DIL>
-inline void reduce_into(T* __restrict d, const T* __restrict s, int64_t n) {
-  if constexpr (DIL) {
-    for (int64_t i = 0; i < n; ++i) d[i] = std::max(d[i], s[i]);
-  } else {
-    for (int64_t i = 0; i < n; ++i) d[i] = std::min(d[i], s[i]);
-  }
+inline void reduce_ptrs(T* __restrict d, const T* const* ptrs, int64_t k, int64_t n) {
+  if constexpr (DIL) box_util::reduce_ptrs<T>(d, ptrs, k, n, MaxOp{});
+  else box_util::reduce_ptrs<T>(d, ptrs, k, n, MinOp{});
 }
 
 // cv2's saturating difference of the compound operations, in place (float: the plain difference):
@@ -56,12 +62,50 @@ struct Rect {
   int border;
 };
 
+// Integer images (min / max exact in any order): the column reduction first, straight from the
+// kh source rows (no ring, no padded copies of them), then the row reduction of that one
+// border-extended row. The border columns of the reduced row are the reduced border columns.
+template <class T, bool DIL, class Dest, class Post>
+void morph_rows_vfirst(const T* src, const Rect& r, T bval, int64_t y0, int64_t y1, Dest&& dest, Post&& post) {
+  const int64_t n = r.w * r.c, c = r.c, kh = r.kh, off = r.ax * c, tot = r.w + r.kw - 1;
+  std::vector<T> col(static_cast<size_t>(tot * c)), cst(static_cast<size_t>(n), bval);
+  std::vector<const T*> taps(static_cast<size_t>(r.kw)), rows(static_cast<size_t>(kh));
+  for (int64_t q = 0; q < r.kw; ++q) taps[q] = col.data() + q * c;
+  for (int64_t y = y0; y < y1; ++y) {
+    for (int64_t j = 0; j < kh; ++j) {
+      const int64_t sr = bmap(y - r.ay + j, r.h, r.border);
+      rows[j] = sr < 0 ? cst.data() : src + sr * n;
+    }
+    T* o = dest(y);
+    if (r.kw == 1) {
+      reduce_ptrs<T, DIL>(o, rows.data(), kh, n);
+    } else {
+      reduce_ptrs<T, DIL>(col.data() + off, rows.data(), kh, n);
+      for (int64_t x = 0; x < tot; ++x) {
+        if (x == r.ax) x = r.ax + r.w;
+        if (x >= tot) break;
+        const int64_t sc = bmap(x - r.ax, r.w, r.border);
+        for (int64_t k = 0; k < c; ++k) col[x * c + k] = sc < 0 ? bval : col[off + sc * c + k];
+      }
+      reduce_ptrs<T, DIL>(o, taps.data(), r.kw, n);
+    }
+    post(y, o);
+  }
+}
+
 // Erodes (DIL false) or dilates rows [y0, y1) of src into dest(y); post(y) runs after each row.
+// Float images reduce along the row first, then down the column, in cv_morph's order (NaN
+// pixels give the answers they gave before).
 template <class T, bool DIL, class Dest, class Post>
 void morph_rows(const T* src, const Rect& r, T bval, int64_t y0, int64_t y1, Dest&& dest, Post&& post) {
+  if constexpr (std::is_integral_v<T>) {
+    return morph_rows_vfirst<T, DIL>(src, r, bval, y0, y1, dest, post);
+  }
   const int64_t n = r.w * r.c, c = r.c, kh = r.kh;
   std::vector<T> prow(static_cast<size_t>((r.w + r.kw - 1) * c));
   std::vector<T> buf(static_cast<size_t>(kh * n));
+  std::vector<const T*> taps(static_cast<size_t>(r.kw)), rows(static_cast<size_t>(kh));
+  for (int64_t q = 0; q < r.kw; ++q) taps[q] = prow.data() + q * c;
   auto slot = [&](int64_t p) { return buf.data() + (((p % kh) + kh) % kh) * n; };
   auto make = [&](int64_t p, T* d) {
     const int64_t sr = bmap(p, r.h, r.border);
@@ -71,8 +115,7 @@ void morph_rows(const T* src, const Rect& r, T bval, int64_t y0, int64_t y1, Des
       return;
     }
     pad_row<T, T>(src, r.w, c, sr, r.ax, r.kw - 1 - r.ax, r.border, bval, prow.data());
-    std::memcpy(d, prow.data(), sizeof(T) * n);
-    for (int64_t q = 1; q < r.kw; ++q) reduce_into<T, DIL>(d, prow.data() + q * c, n);
+    reduce_ptrs<T, DIL>(d, taps.data(), r.kw, n);
   };
   int64_t next = y0 - r.ay;
   for (int64_t y = y0; y < y1; ++y) {
@@ -80,8 +123,8 @@ void morph_rows(const T* src, const Rect& r, T bval, int64_t y0, int64_t y1, Des
     next = std::max(next, first);
     for (; next <= last; ++next) make(next, slot(next));
     T* o = dest(y);
-    std::memcpy(o, slot(first), sizeof(T) * n);
-    for (int64_t j = 1; j < kh; ++j) reduce_into<T, DIL>(o, slot(first + j), n);
+    for (int64_t j = 0; j < kh; ++j) rows[j] = slot(first + j);
+    reduce_ptrs<T, DIL>(o, rows.data(), kh, n);
     post(y, o);
   }
 }
@@ -159,27 +202,40 @@ inline T med3(T a, T b, T c) {
   return std::max(std::min(a, b), std::min(std::max(a, b), c));
 }
 
+// Column sorts of the three rows at element indices [e0, e1) of a row of n, into lo/mi/hi[0..);
+// indices outside the row take the edge pixel's (replicated) column: e - c + c or e + c - c.
 template <class T>
-void median3_row(const T* __restrict a, const T* __restrict b, const T* __restrict cc, T* __restrict o, int64_t n,
-                 int64_t c, T* __restrict lo, T* __restrict mi, T* __restrict hi) {
-  // column sorts at padded positions c .. c+n, the replicated edge pixels copied after
-  for (int64_t x = 0; x < n; ++x) {
-    const T t = std::min(a[x], b[x]), u = std::max(a[x], b[x]);
-    const T v = cc[x];
-    lo[c + x] = std::min(t, v);
+inline void sort_cols(const T* __restrict a, const T* __restrict b, const T* __restrict cc, int64_t e0, int64_t e1,
+                      int64_t n, int64_t c, T* __restrict lo, T* __restrict mi, T* __restrict hi) {
+  const int64_t i0 = std::max<int64_t>(e0, 0), i1 = std::min(e1, n);
+  for (int64_t e = i0; e < i1; ++e) {
+    const T t = std::min(a[e], b[e]), u = std::max(a[e], b[e]);
+    const T v = cc[e];
     const T w = std::max(t, v);
-    mi[c + x] = std::min(u, w);
-    hi[c + x] = std::max(u, w);
+    lo[e - e0] = std::min(t, v);
+    mi[e - e0] = std::min(u, w);
+    hi[e - e0] = std::max(u, w);
   }
-  for (int64_t k = 0; k < c; ++k) {
-    lo[k] = lo[c + k], mi[k] = mi[c + k], hi[k] = hi[c + k];
-    lo[c + n + k] = lo[n + k], mi[c + n + k] = mi[n + k], hi[c + n + k] = hi[n + k];
-  }
-  for (int64_t x = 0; x < n; ++x) {
-    const T l = std::max(std::max(lo[x], lo[x + c]), lo[x + 2 * c]);
-    const T h = std::min(std::min(hi[x], hi[x + c]), hi[x + 2 * c]);
-    const T m = med3(mi[x], mi[x + c], mi[x + 2 * c]);
-    o[x] = med3(l, m, h);
+  for (int64_t e = e0; e < i0; ++e) lo[e - e0] = lo[e + c - e0], mi[e - e0] = mi[e + c - e0], hi[e - e0] = hi[e + c - e0];
+  for (int64_t e = i1; e < e1; ++e) lo[e - e0] = lo[e - c - e0], mi[e - e0] = mi[e - c - e0], hi[e - e0] = hi[e - c - e0];
+}
+
+// One output row in blocks of kMedBlock elements, so that the sorted columns of a block stay in
+// L1 next to the three source rows' block (whole 1080p float rows would not).
+constexpr int64_t kMedBlock = 1024;
+
+template <class T>
+void median3_row(const T* a, const T* b, const T* cc, T* __restrict o, int64_t n, int64_t c, T* __restrict lo,
+                 T* __restrict mi, T* __restrict hi) {
+  for (int64_t x0 = 0; x0 < n; x0 += kMedBlock) {
+    const int64_t x1 = std::min(n, x0 + kMedBlock), m = x1 - x0;
+    sort_cols<T>(a, b, cc, x0 - c, x1 + c, n, c, lo, mi, hi);
+    for (int64_t x = 0; x < m; ++x) {
+      const T l = std::max(std::max(lo[x], lo[x + c]), lo[x + 2 * c]);
+      const T h = std::min(std::min(hi[x], hi[x + c]), hi[x + 2 * c]);
+      const T md = med3(mi[x], mi[x + c], mi[x + 2 * c]);
+      o[x0 + x] = med3(l, md, h);
+    }
   }
 }
 
@@ -195,10 +251,11 @@ class Median3Kernel final : public backend::Kernel {
     T* dst = reinterpret_cast<T*>(out);
     const int64_t h = h_, n = w_ * c_, c = c_;
     parallel_for(h, row_grain(w_, c_), [&](int64_t y0, int64_t y1) {
-      std::vector<T> cols(static_cast<size_t>(3 * (n + 2 * c)));
+      const int64_t len = std::min(n, kMedBlock) + 2 * c;
+      std::vector<T> cols(static_cast<size_t>(3 * len));
       T* lo = cols.data();
-      T* mi = lo + n + 2 * c;
-      T* hi = mi + n + 2 * c;
+      T* mi = lo + len;
+      T* hi = mi + len;
       for (int64_t y = y0; y < y1; ++y) {
         const T* a = src + std::max<int64_t>(y - 1, 0) * n;
         const T* b = src + y * n;
