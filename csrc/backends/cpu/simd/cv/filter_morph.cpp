@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "backends/cpu/simd/cv/filter_box_util.h"
@@ -62,16 +63,73 @@ struct Rect {
   int border;
 };
 
+// Two vertically adjacent outputs share kh - 1 of their rows: s = f over sh[0..k), then
+// da = f(s, pa) and db = f(s, pb), each source vector loaded once for both.
+template <class T, class F>
+inline void reduce2_ptrs(T* __restrict da, T* __restrict db, const T* const* sh, int64_t k, const T* pa, const T* pb,
+                         int64_t n, F f) {
+  typedef typename box_util::Vec<T>::type V;
+  constexpr int64_t L = box_util::Vec<T>::L;
+  using box_util::vload;
+  using box_util::vstore;
+  int64_t x = 0;
+  if (n >= L) {
+    for (;; x += L) {
+      if (x + L > n) x = n - L;  // the last vector overlaps the one before (a pure function)
+      V v = vload<V>(sh[0] + x);
+      for (int64_t q = 1; q < k; ++q) v = f(v, vload<V>(sh[q] + x));
+      vstore(da + x, f(v, vload<V>(pa + x)));
+      vstore(db + x, f(v, vload<V>(pb + x)));
+      if (x + L >= n) return;
+    }
+  }
+  for (; x < n; ++x) {
+    T v = sh[0][x];
+    for (int64_t q = 1; q < k; ++q) v = f(v, sh[q][x]);
+    da[x] = f(v, pa[x]);
+    db[x] = f(v, pb[x]);
+  }
+}
+
 // Integer images (min / max exact in any order): the column reduction first, straight from the
 // kh source rows (no ring, no padded copies of them), then the row reduction of that one
 // border-extended row. The border columns of the reduced row are the reduced border columns.
 template <class T, bool DIL, class Dest, class Post>
 void morph_rows_vfirst(const T* src, const Rect& r, T bval, int64_t y0, int64_t y1, Dest&& dest, Post&& post) {
   const int64_t n = r.w * r.c, c = r.c, kh = r.kh, off = r.ax * c, tot = r.w + r.kw - 1;
-  std::vector<T> col(static_cast<size_t>(tot * c)), cst(static_cast<size_t>(n), bval);
-  std::vector<const T*> taps(static_cast<size_t>(r.kw)), rows(static_cast<size_t>(kh));
-  for (int64_t q = 0; q < r.kw; ++q) taps[q] = col.data() + q * c;
-  for (int64_t y = y0; y < y1; ++y) {
+  std::vector<T> col(static_cast<size_t>(tot * c)), col2(static_cast<size_t>(tot * c)), cst(static_cast<size_t>(n), bval);
+  std::vector<const T*> taps(static_cast<size_t>(r.kw)), taps2(static_cast<size_t>(r.kw)), rows(static_cast<size_t>(kh + 1));
+  for (int64_t q = 0; q < r.kw; ++q) taps[q] = col.data() + q * c, taps2[q] = col2.data() + q * c;
+  auto src_row = [&](int64_t p) -> const T* {
+    const int64_t sr = bmap(p, r.h, r.border);
+    return sr < 0 ? cst.data() : src + sr * n;
+  };
+  auto fill_border = [&](T* cl) {
+    for (int64_t x = 0; x < tot; ++x) {
+      if (x == r.ax) x = r.ax + r.w;
+      if (x >= tot) break;
+      const int64_t sc = bmap(x - r.ax, r.w, r.border);
+      for (int64_t k = 0; k < c; ++k) cl[x * c + k] = sc < 0 ? bval : cl[off + sc * c + k];
+    }
+  };
+  int64_t y = y0;
+  if (kh > 1 && r.kw > 1) {
+    // pairs of rows: the kh - 1 shared source rows reduced once
+    for (; y + 1 < y1; y += 2) {
+      for (int64_t j = 0; j <= kh; ++j) rows[j] = src_row(y - r.ay + j);
+      if constexpr (DIL) reduce2_ptrs<T>(col.data() + off, col2.data() + off, rows.data() + 1, kh - 1, rows[0], rows[kh], n, MaxOp{});
+      else reduce2_ptrs<T>(col.data() + off, col2.data() + off, rows.data() + 1, kh - 1, rows[0], rows[kh], n, MinOp{});
+      fill_border(col.data());
+      fill_border(col2.data());
+      T* o = dest(y);
+      reduce_ptrs<T, DIL>(o, taps.data(), r.kw, n);
+      post(y, o);
+      o = dest(y + 1);
+      reduce_ptrs<T, DIL>(o, taps2.data(), r.kw, n);
+      post(y + 1, o);
+    }
+  }
+  for (; y < y1; ++y) {
     for (int64_t j = 0; j < kh; ++j) {
       const int64_t sr = bmap(y - r.ay + j, r.h, r.border);
       rows[j] = sr < 0 ? cst.data() : src + sr * n;
@@ -168,8 +226,10 @@ class MorphRectKernel final : public backend::Kernel {
       default: {
         // OPEN / TOPHAT: erode then dilate; CLOSE / BLACKHAT: dilate then erode
         const bool open = op_ == 2 || op_ == 5;
-        std::vector<T> tmp(static_cast<size_t>(r.h * n));
-        T* t = tmp.data();
+        // uninitialised: every element is written by the first pass (a zero-filled vector would
+        // cost one more pass over the image)
+        std::unique_ptr<T[]> tmp(new T[static_cast<size_t>(r.h * n)]);
+        T* t = tmp.get();
         auto into_tmp = [t, n](int64_t y) { return t + y * n; };
         parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
           if (open) morph_rows<T, false>(src, r, be_, y0, y1, into_tmp, none);
