@@ -213,21 +213,9 @@ def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
         out = _out_dtype(a, ddepth, fn, _BOX_OK)
     border = _border(borderType, fn, allow_wrap=str(a.dtype) == "float32" and not sqr)
     anc = _anchor(anchor, kw, kh, fn)
-    if True:  # one native pass (_filter_box.py); the composed form below is its specification
-        return _finish(_fb.box(key, a, kw, kh, anc, border, out, normalize, sqr), dst)
-    if normalize and out == "uint8" and not sqr and str(a.dtype) == "uint8":
-        # cv2's 8-bit box average rounds halves up: (2*sum + n) // (2n), exact in int32; except that
-        # cv2 5 divides by a power of two n > 1 with a shift whose rounding constant is n/2 + 1
-        # (so 130.25 becomes 131): (sum + n/2 + 1) >> log2(n), matched here bit for bit.
-        n = kw * kh
-        s = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, "int32")
-        if n > 1 and n & (n - 1) == 0:
-            q = (s + _np.asarray(n // 2 + 1, dtype="int32")) // _np.asarray(n, dtype="int32")
-            return _finish(q.astype("uint8"), dst)
-        return _finish(((s * 2 + n) // (2 * n)).astype("uint8"), dst)
-    scale = 1.0 / (kw * kh) if normalize else 1.0
-    res = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, out, scale=scale, sqr=sqr)
-    return _finish(res, dst)
+    # one native pass (_filter_box.py): exact integer sums with cv2's 8-bit rounding for uint8
+    # averages, double sums in cv_sep_filter's order otherwise
+    return _finish(_fb.box(key, a, kw, kh, anc, border, out, normalize, sqr), dst)
 
 
 def blur(src, ksize, dst=None, anchor=(-1, -1), borderType=BORDER_DEFAULT):
@@ -888,24 +876,15 @@ def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C
     if imax == 0:
         return _finish(_np.zeros(a.shape, dtype="uint8"), dst)
     if adaptiveMethod in (ADAPTIVE_THRESH_MEAN_C, ADAPTIVE_THRESH_GAUSSIAN_C):
-        # one native pass (_filter_box.py); the composed form below is its specification
+        # one native pass (_filter_box.py): the block mean as boxFilter(BORDER_REPLICATE) gives it,
+        # or the float32 GaussianBlur rounded to uint8 (cv2 smooths in float here, not in its
+        # 8-bit fixed point), then the comparison with C
         taps = None
         if adaptiveMethod == ADAPTIVE_THRESH_GAUSSIAN_C:
             taps = _gauss_taps(int(blockSize), int(blockSize), 0.0, 0.0, "float32", "GaussianBlur")[0]
         res = _fb.adaptive(key, a, imax, taps, thresholdType == THRESH_BINARY_INV, int(blockSize), C)
         return _finish(res, dst)
-    if adaptiveMethod == ADAPTIVE_THRESH_MEAN_C:
-        mean = boxFilter(a, -1, (blockSize, blockSize), None, (-1, -1), True, BORDER_REPLICATE | BORDER_ISOLATED)
-    elif adaptiveMethod == ADAPTIVE_THRESH_GAUSSIAN_C:
-        # cv2 smooths in float here (not its 8-bit fixed-point path), then rounds to uint8.
-        mean = _saturate(GaussianBlur(a.astype("float32"), (blockSize, blockSize), 0, None, 0,
-                                      BORDER_REPLICATE | BORDER_ISOLATED), "uint8")
-    else:
-        raise fail(fn, "unknown adaptive method")
-    idelta = math.ceil(C) if thresholdType == THRESH_BINARY else math.floor(C)
-    diff = a.astype("int32") - mean.astype("int32")
-    hit = diff > -idelta if thresholdType == THRESH_BINARY else diff <= -idelta
-    return _finish(_np.where(hit, _np.asarray(imax, dtype="uint8"), _np.asarray(0, dtype="uint8")), dst)
+    raise fail(fn, "unknown adaptive method")
 
 
 def _cv_int(v, rounding):
