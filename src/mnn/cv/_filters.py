@@ -12,6 +12,7 @@ from .. import numpy as _np
 from ..numpy._common import dtype_code as _dtype_code
 from ._common import as_image, channels, contiguous, fail, int_arg
 from . import _fastpix as _fp
+from . import _filter_box as _fb
 from . import _filter_sep as _fs
 from . import _hist
 from . import _public
@@ -197,6 +198,10 @@ def sqrBoxFilter(src, ddepth, ksize, dst=None, anchor=(-1, -1), normalize=True, 
 
 
 def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
+    key = _fb.key(src, dst, fn, ddepth, ksize, anchor, normalize, borderType)
+    res = _fb.lookup(key, src)
+    if res is not None:
+        return res
     a = _image(src, fn)
     kw, kh = _pair(ksize, fn, "ksize")
     if kw <= 0 or kh <= 0:
@@ -210,19 +215,9 @@ def _box(fn, src, ddepth, ksize, dst, anchor, normalize, borderType, sqr):
         out = _out_dtype(a, ddepth, fn, _BOX_OK)
     border = _border(borderType, fn, allow_wrap=str(a.dtype) == "float32" and not sqr)
     anc = _anchor(anchor, kw, kh, fn)
-    if normalize and out == "uint8" and not sqr and str(a.dtype) == "uint8":
-        # cv2's 8-bit box average rounds halves up: (2*sum + n) // (2n), exact in int32; except that
-        # cv2 5 divides by a power of two n > 1 with a shift whose rounding constant is n/2 + 1
-        # (so 130.25 becomes 131): (sum + n/2 + 1) >> log2(n), matched here bit for bit.
-        n = kw * kh
-        s = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, "int32")
-        if n > 1 and n & (n - 1) == 0:
-            q = (s + _np.asarray(n // 2 + 1, dtype="int32")) // _np.asarray(n, dtype="int32")
-            return _finish(q.astype("uint8"), dst)
-        return _finish(((s * 2 + n) // (2 * n)).astype("uint8"), dst)
-    scale = 1.0 / (kw * kh) if normalize else 1.0
-    res = _sep(a, [1.0] * kw, [1.0] * kh, anc, border, out, scale=scale, sqr=sqr)
-    return _finish(res, dst)
+    # one native pass (_filter_box.py): exact integer sums with cv2's 8-bit rounding for uint8
+    # averages, double sums in cv_sep_filter's order otherwise
+    return _finish(_fb.box(key, a, kw, kh, anc, border, out, normalize, sqr), dst)
 
 
 def blur(src, ksize, dst=None, anchor=(-1, -1), borderType=BORDER_DEFAULT):
@@ -474,6 +469,10 @@ def _laplacian(src, ddepth, dst, ksize, scale, delta, borderType):
 
 def medianBlur(src, ksize, dst=None):
     fn = "medianBlur"
+    key = _fb.key(src, dst, fn, ksize)
+    res = _fb.lookup(key, src)
+    if res is not None:
+        return res
     a = _image(src, fn)
     k = int(ksize)
     if k == 1:
@@ -483,6 +482,8 @@ def medianBlur(src, ksize, dst=None):
     d = str(a.dtype)
     if not (d == "uint8" or (k <= 5 and d in ("uint16", "int16", "float32"))):
         raise fail(fn, f"unsupported depth {d} for ksize {k}")
+    if k == 3 and d in _fb.MEDIAN3_DEPTHS:
+        return _finish(_fb.median3(key, a), dst)
     if channels(a) not in (1, 3, 4):
         # cv2 takes any channel count; each channel's median is independent of the others, so
         # the single-channel kernel runs plane by plane (cv2's large-aperture uint8 path, k > 5,
@@ -539,6 +540,43 @@ def _element(kernel, fn):
     return a.shape[0], a.shape[1], [1 if v else 0 for v in _np.ravel(a != 0).tolist()]
 
 
+def _morph_native(fn, key, a, op, kernel, anchor, iterations, borderType, borderValue):
+    """erode / dilate / morphologyEx op (MORPH_ERODE .. MORPH_BLACKHAT) in one cv_morph_rect
+    primitive (_filter_box.py) when the element, folded as _morph folds it, is a full rectangle
+    applied once with one border value; None otherwise (the caller composes _morph passes)."""
+    if str(a.dtype) not in _fb.MORPH_DEPTHS:
+        return None
+    el = _element(kernel, fn)
+    iterations = int(iterations)
+    if el is None:
+        n = 1 + 2 * max(iterations, 0)
+        kh = kw = n
+        ax = ay = max(iterations, 0)
+    else:
+        kh, kw, m = el
+        if not all(m):
+            return None
+        ax, ay = _anchor(anchor, kw, kh, fn)
+        if iterations > 1:
+            kw, kh = kw + (iterations - 1) * (kw - 1), kh + (iterations - 1) * (kh - 1)
+            ax, ay = ax * iterations, ay * iterations
+        elif iterations == 0:
+            return None
+    if kh * kw == 1:
+        return None
+    border = _border(borderType, fn)
+    bv = 0.0
+    if border == BORDER_CONSTANT:
+        vals = [float(v) for v in borderValue] if isinstance(borderValue, (tuple, list)) else [float(borderValue)]
+        if vals == [_DBL_MAX] * 4:
+            vals = [_DBL_MAX] * max(4, channels(a))
+        vals = (vals + [0.0] * 4)[:max(1, channels(a))]
+        if len(set(vals)) > 1:
+            return None
+        bv = None if vals[0] == _DBL_MAX else vals[0]
+    return _fb.morph_rect(key, a, op, kh, kw, ay, ax, border, bv)
+
+
 def _morph(fn, a, op, kernel, anchor, iterations, borderType, borderValue):
     if str(a.dtype) in ("int8", "int32"):
         raise fail(fn, f"unsupported data type {a.dtype} (cv2: getMorphologyRowFilter)")
@@ -584,14 +622,12 @@ def _morph(fn, a, op, kernel, anchor, iterations, borderType, borderValue):
 
 def erode(src, kernel, dst=None, anchor=(-1, -1), iterations=1, borderType=BORDER_CONSTANT,
           borderValue=morphologyDefaultBorderValue()):
-    a = _image(src, "erode")
-    return _finish(_morph("erode", a, 0, kernel, anchor, iterations, borderType, borderValue), dst)
+    return _morph_ex("erode", src, MORPH_ERODE, kernel, dst, anchor, iterations, borderType, borderValue)
 
 
 def dilate(src, kernel, dst=None, anchor=(-1, -1), iterations=1, borderType=BORDER_CONSTANT,
            borderValue=morphologyDefaultBorderValue()):
-    a = _image(src, "dilate")
-    return _finish(_morph("dilate", a, 1, kernel, anchor, iterations, borderType, borderValue), dst)
+    return _morph_ex("dilate", src, MORPH_DILATE, kernel, dst, anchor, iterations, borderType, borderValue)
 
 
 def _sat_sub(x, y):
@@ -603,10 +639,22 @@ def _sat_sub(x, y):
 
 def morphologyEx(src, op, kernel, dst=None, anchor=(-1, -1), iterations=1, borderType=BORDER_CONSTANT,
                  borderValue=morphologyDefaultBorderValue()):
-    fn = "morphologyEx"
+    return _morph_ex("morphologyEx", src, op, kernel, dst, anchor, iterations, borderType, borderValue)
+
+
+def _morph_ex(fn, src, op, kernel, dst, anchor, iterations, borderType, borderValue):
+    kk = _fb.kernel_key(kernel)
+    key = None if kk is _fb.NOKEY else _fb.key(src, dst, fn, op, anchor, iterations, borderType, borderValue, kk)
+    res = _fb.lookup(key, src)
+    if res is not None:
+        return res
     a = _image(src, fn)
     args = (kernel, anchor, iterations, borderType, borderValue)
     op = 0 if op is None else op  # cv2's binding passes None as 0 (MORPH_ERODE)
+    if op.__class__ is int and 0 <= op <= MORPH_BLACKHAT:
+        res = _morph_native(fn, key, a, op, *args)
+        if res is not None:
+            return _finish(res, dst)
     if op == MORPH_ERODE:
         res = _morph(fn, a, 0, *args)
     elif op == MORPH_DILATE:
@@ -826,6 +874,10 @@ threshold.__wrapped__ = _threshold_checked
 
 def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C, dst=None):
     fn = "adaptiveThreshold"
+    key = _fb.key(src, dst, fn, maxValue, adaptiveMethod, thresholdType, blockSize, C)
+    res = _fb.lookup(key, src)
+    if res is not None:
+        return res
     a = _image(src, fn)
     if str(a.dtype) != "uint8" or channels(a) != 1:
         raise fail(fn, "src must be a single-channel uint8 image")
@@ -836,18 +888,16 @@ def adaptiveThreshold(src, maxValue, adaptiveMethod, thresholdType, blockSize, C
     imax = min(max(int(_np.rint(_np.asarray(float(maxValue))).item()), 0), 255)
     if imax == 0:
         return _finish(_np.zeros(a.shape, dtype="uint8"), dst)
-    if adaptiveMethod == ADAPTIVE_THRESH_MEAN_C:
-        mean = boxFilter(a, -1, (blockSize, blockSize), None, (-1, -1), True, BORDER_REPLICATE | BORDER_ISOLATED)
-    elif adaptiveMethod == ADAPTIVE_THRESH_GAUSSIAN_C:
-        # cv2 smooths in float here (not its 8-bit fixed-point path), then rounds to uint8.
-        mean = _saturate(GaussianBlur(a.astype("float32"), (blockSize, blockSize), 0, None, 0,
-                                      BORDER_REPLICATE | BORDER_ISOLATED), "uint8")
-    else:
-        raise fail(fn, "unknown adaptive method")
-    idelta = math.ceil(C) if thresholdType == THRESH_BINARY else math.floor(C)
-    diff = a.astype("int32") - mean.astype("int32")
-    hit = diff > -idelta if thresholdType == THRESH_BINARY else diff <= -idelta
-    return _finish(_np.where(hit, _np.asarray(imax, dtype="uint8"), _np.asarray(0, dtype="uint8")), dst)
+    if adaptiveMethod in (ADAPTIVE_THRESH_MEAN_C, ADAPTIVE_THRESH_GAUSSIAN_C):
+        # one native pass (_filter_box.py): the block mean as boxFilter(BORDER_REPLICATE) gives it,
+        # or the float32 GaussianBlur rounded to uint8 (cv2 smooths in float here, not in its
+        # 8-bit fixed point), then the comparison with C
+        taps = None
+        if adaptiveMethod == ADAPTIVE_THRESH_GAUSSIAN_C:
+            taps = _gauss_taps(int(blockSize), int(blockSize), 0.0, 0.0, "float32", "GaussianBlur")[0]
+        res = _fb.adaptive(key, a, imax, taps, thresholdType == THRESH_BINARY_INV, int(blockSize), C)
+        return _finish(res, dst)
+    raise fail(fn, "unknown adaptive method")
 
 
 def _cv_int(v, rounding):
