@@ -164,6 +164,8 @@ def perspectiveTransform(src, m, dst=None):
     if dcn < 1:
         raise fail(fn, f"the matrix must have at least 2 rows, got {rows}")
     n = dims[0] * dims[1]
+    if n == 0:
+        return None  # cv2 hands an empty result back as None
     x = a.reshape(n, scn).astype("float64")
     comps = [x[:, k] for k in range(scn)]
 
@@ -203,6 +205,8 @@ def transform(src, m, dst=None):
     if not 1 <= rows <= 512:
         raise fail(fn, f"the matrix must have 1 to 512 rows, got {rows}")
     n = dims[0] * dims[1]
+    if n == 0:
+        return None  # cv2 hands an empty result back as None
     # cv2 always works on the dcn x (scn+1) form (a zero shift column when m has scn columns)
     mm = [r + [0.0] if cols == scn else r for r in mm]
     if dt in ("int32", "float64"):
@@ -485,6 +489,7 @@ def _libm_float(name, fallback):
 
 _cosf = _libm_float("cosf", math.cos)
 _sinf = _libm_float("sinf", math.sin)
+_expf = _libm_float("expf", math.exp)
 
 
 def _fit_line_wods(px, py, w, count):
@@ -550,7 +555,7 @@ def _weights(dist, r, param):
         c = f(1 / f(1.3998)) if param == 0 else f(1 / param)
         return [f(1 / f(1 + f(d * c))) for d in r]
     c = f(1 / f(2.9846)) if param == 0 else f(1 / param)  # DIST_WELSCH
-    return [f(math.exp(f(f(f(-d * d) * c) * c))) for d in r]
+    return [_expf(f(f(f(-d * d) * c) * c)) for d in r]  # std::exp of a float is expf
 
 
 def _fit_line_2d(px, py, count, dist, param, reps, aeps):
