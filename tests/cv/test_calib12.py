@@ -1,0 +1,194 @@
+"""mnn.cv camera-model functions (_calib.py) against cv2 5 on the same inputs: findHomography,
+projectPoints (+ jacobian), undistortPoints, initUndistortRectifyMap (CV_32FC1 / CV_32FC2 /
+CV_16SC2), undistort and getOptimalNewCameraMatrix.
+
+findHomography: the RANSAC / LMEDS samplers draw cv2's random sequence, so inlier masks are cv2's,
+and on noise-free point sets (with or without gross outliers) H agrees within 1e-6 (the float32 targets leave ~1e-8 for the polish). With noise, H
+is the converged least-squares polish; cv2 stops after 10 LM steps, so the two map every inlier
+to within 1e-3 pixel of each other. RHO is run as RANSAC: its mask and H agree on noise-free data."""
+import numpy
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+import mnn.cv as mcv  # noqa: E402
+
+
+def np_(x):
+    return None if x is None else numpy.asarray(x)
+
+
+def same(got, want, rtol=0.0, atol=0.0):
+    got, want = np_(got), np_(want)
+    if want is None:
+        assert got is None
+        return
+    assert got is not None
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, got.dtype, want.shape, want.dtype)
+    if rtol == 0 and atol == 0:
+        numpy.testing.assert_array_equal(got, want)
+    else:
+        numpy.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+
+K = numpy.array([[500.0, 0, 320], [0, 510, 240], [0, 0, 1]])
+DISTS = [None, numpy.array([0.1, -0.05, 0.001, 0.002]), numpy.array([0.1, -0.05, 0.001, 0.002, 0.01]),
+         numpy.array([-0.2, 0.05, 0.001, -0.002, 0.01, 0.02, -0.01, 0.005]),
+         numpy.array([0.1, -0.05, 0.001, 0.002, 0.01, 0.02, -0.01, 0.005, 0.001, 0.002, -0.001, 0.0005])]
+
+
+@pytest.mark.parametrize("d", DISTS, ids=lambda d: "none" if d is None else f"d{len(d)}")
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_project_points(d, dtype):
+    rng = numpy.random.default_rng(0)
+    obj = (rng.random((7, 3)) * 2 - 1 + [0, 0, 6]).astype(dtype)
+    for rvec in (numpy.array([0.1, -0.2, 0.3]), cv2.Rodrigues(numpy.array([0.3, 0.1, -0.2]))[0],
+                 numpy.zeros(3)):
+        for aspect in (0, 1.2):
+            for o in (obj, obj.reshape(-1, 1, 3), obj.reshape(1, -1, 3)):
+                got = mcv.projectPoints(o, rvec, numpy.array([0.1, 0.2, 0.3]), K, d, aspectRatio=aspect)
+                want = cv2.projectPoints(o, rvec, numpy.array([0.1, 0.2, 0.3]), K, d, aspectRatio=aspect)
+                tol = 1e-6 if dtype == numpy.float32 else 1e-12
+                same(got[0], want[0], rtol=tol, atol=tol)
+                same(got[1], want[1], rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("d", DISTS, ids=lambda d: "none" if d is None else f"d{len(d)}")
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_undistort_points(d, dtype):
+    rng = numpy.random.default_rng(1)
+    src = (rng.random((9, 1, 2)) * 640).astype(dtype)
+    R = cv2.Rodrigues(numpy.array([0.01, 0.02, 0.0]))[0]
+    for r, p in ((None, None), (None, K), (R, K), (R, None), (None, numpy.hstack([K, numpy.ones((3, 1))]))):
+        for s in (src, src.reshape(-1, 2), src.reshape(1, -1, 2)):
+            same(mcv.undistortPoints(s, K, d, R=r, P=p), cv2.undistortPoints(s, K, d, R=r, P=p),
+                 rtol=1e-12 if dtype == numpy.float64 else 0, atol=1e-12 if dtype == numpy.float64 else 0)
+    crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-6)
+    same(mcv.undistortPoints(src, K, d, criteria=crit), cv2.undistortPoints(src, K, d, criteria=crit),
+         rtol=1e-12 if dtype == numpy.float64 else 0, atol=1e-12 if dtype == numpy.float64 else 0)
+
+
+@pytest.mark.parametrize("d", DISTS[1:], ids=lambda d: f"d{len(d)}")
+def test_optimal_new_camera_matrix(d):
+    for alpha in (0, 0.3, 1):
+        for center in (False, True):
+            for new_size in (None, (800, 600)):
+                got = mcv.getOptimalNewCameraMatrix(K, d, (640, 480), alpha, new_size, centerPrincipalPoint=center)
+                want = cv2.getOptimalNewCameraMatrix(K, d, (640, 480), alpha, new_size, centerPrincipalPoint=center)
+                same(got[0], want[0], rtol=1e-12, atol=1e-12)
+                assert tuple(got[1]) == tuple(want[1])
+
+
+@pytest.mark.parametrize("d", DISTS, ids=lambda d: "none" if d is None else f"d{len(d)}")
+@pytest.mark.parametrize("m1type", [cv2.CV_32FC1, cv2.CV_32FC2, cv2.CV_16SC2])
+def test_init_undistort_rectify_map(d, m1type):
+    newk = K * numpy.array([[0.9], [0.9], [1.0]])
+    R = cv2.Rodrigues(numpy.array([0.01, -0.02, 0.005]))[0]
+    for r, nk in ((None, newk), (R, newk), (None, None)):
+        got = mcv.initUndistortRectifyMap(K, d, r, nk, (161, 121), m1type)
+        want = cv2.initUndistortRectifyMap(K, d, r, nk, (161, 121), m1type)
+        if m1type == cv2.CV_16SC2:
+            same(got[0], want[0])
+            same(got[1], want[1])
+        else:
+            # the float maps are double arithmetic rounded to float32: within an ulp of cv2's
+            same(got[0], want[0], rtol=1e-6, atol=1e-4)
+            same(got[1], want[1], rtol=1e-6, atol=1e-4)
+    assert mcv.CV_16SC2 == cv2.CV_16SC2 and mcv.CV_32FC2 == cv2.CV_32FC2
+
+
+@pytest.mark.parametrize("d", DISTS, ids=lambda d: "none" if d is None else f"d{len(d)}")
+@pytest.mark.parametrize("shape,dtype", [((121, 161, 3), numpy.uint8), ((60, 75), numpy.uint8),
+                                         ((60, 75, 4), numpy.float32), ((33, 47), numpy.uint16)])
+def test_undistort_image(d, shape, dtype):
+    img = (numpy.random.default_rng(2).random(shape) * 255).astype(dtype)
+    same(mcv.undistort(img, K, d), cv2.undistort(img, K, d), atol=1e-4 if dtype == numpy.float32 else 0)
+    nk = K * numpy.array([[0.8], [0.8], [1.0]])
+    same(mcv.undistort(img, K, d, newCameraMatrix=nk), cv2.undistort(img, K, d, newCameraMatrix=nk),
+         atol=1e-4 if dtype == numpy.float32 else 0)
+    # a remap through mnn's convertMaps / remap of the 16SC2 maps gives undistort's result
+    m1, m2 = mcv.initUndistortRectifyMap(K, d, None, K, (shape[1], shape[0]), mcv.CV_16SC2)
+    same(mcv.remap(img, m1, m2, cv2.INTER_LINEAR), cv2.undistort(img, K, d), atol=1e-4 if dtype == numpy.float32 else 0)
+
+
+def homography_problem(rng, n, noise, outliers):
+    src = (rng.random((n, 2)) * 500).astype(numpy.float32)
+    H = numpy.array([[1 + rng.normal(0, 0.1), rng.normal(0, 0.1), rng.normal(0, 20)],
+                     [rng.normal(0, 0.1), 1 + rng.normal(0, 0.1), rng.normal(0, 20)],
+                     [rng.normal(0, 1e-4), rng.normal(0, 1e-4), 1]])
+    dst = cv2.perspectiveTransform(src.reshape(-1, 1, 2).astype(numpy.float64), H).reshape(-1, 2)
+    dst = dst + rng.normal(0, noise, dst.shape)
+    k = int(rng.integers(1, n // 3 + 1)) if outliers and n > 6 else 0
+    dst[:k] += rng.normal(0, 80, (k, 2)) + 40
+    return src, dst.astype(numpy.float32)
+
+
+def mapped_gap(h1, h2, src, mask):
+    s = src.reshape(-1, 1, 2).astype(numpy.float64)
+    p1 = cv2.perspectiveTransform(s, numpy.asarray(h1)).reshape(-1, 2)
+    p2 = cv2.perspectiveTransform(s, numpy.asarray(h2)).reshape(-1, 2)
+    m = numpy.asarray(mask).ravel().astype(bool)
+    return float(numpy.abs(p1 - p2)[m].max())
+
+
+@pytest.mark.parametrize("method", [0, cv2.RANSAC, cv2.LMEDS, cv2.RHO])
+def test_find_homography_noise_free(method):
+    rng = numpy.random.default_rng(method + 3)
+    for _ in range(15):
+        n = int(rng.integers(4, 60))
+        # RHO's own sampler can miss the model when a third of the points are outliers; cv2's RHO is
+        # not reproduced (mnn runs RANSAC), so it is compared on outlier-free sets only
+        src, dst = homography_problem(rng, n, 0.0, outliers=method not in (0, cv2.RHO))
+        for s, d in ((src, dst), (src.reshape(-1, 1, 2), dst.reshape(1, -1, 2)), (src.astype(numpy.float64), dst)):
+            got, want = mcv.findHomography(s, d, method, 3.0), cv2.findHomography(s, d, method, 3.0)
+            same(got[1], want[1])
+            # float32 targets are not exactly on the model: the polish moves H by ~1e-8
+            if method == cv2.RHO:  # cv2's RHO polishes on its own and returns a float32 model
+                same(got[0], want[0], rtol=1e-4, atol=1e-6)
+            else:
+                same(got[0], want[0], rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("method", [cv2.RANSAC, cv2.LMEDS])
+def test_find_homography_noisy_masks_and_fit(method):
+    rng = numpy.random.default_rng(method + 10)
+    for _ in range(12):
+        n = int(rng.integers(8, 60))
+        src, dst = homography_problem(rng, n, 0.7, outliers=True)
+        got, want = mcv.findHomography(src, dst, method, 3.0), cv2.findHomography(src, dst, method, 3.0)
+        same(got[1], want[1])
+        # the converged polish and cv2's 10 LM steps map every inlier to within 1e-3 pixel
+        assert mapped_gap(got[0], want[0], src, want[1]) < 1e-3
+
+
+def test_find_homography_exact_four_points_and_3d_input():
+    src = numpy.array([[0, 0], [100, 0], [100, 50], [0, 50]], numpy.float32)
+    dst = numpy.array([[10, 5], [120, 8], [115, 70], [5, 60]], numpy.float32)
+    for method in (0, cv2.RANSAC, cv2.LMEDS):
+        got, want = mcv.findHomography(src, dst, method), cv2.findHomography(src, dst, method)
+        same(got[0], want[0], rtol=1e-9, atol=1e-12)
+        same(got[1], want[1])
+    h3 = numpy.hstack([src, numpy.ones((4, 1), numpy.float32) * 2])
+    same(mcv.findHomography(h3, dst)[0], cv2.findHomography(h3, dst)[0], rtol=1e-9, atol=1e-12)
+
+
+BAD = [
+    (lambda m: m.findHomography(numpy.zeros((3, 2), numpy.float32), numpy.zeros((3, 2), numpy.float32)), "findHomography"),
+    (lambda m: m.findHomography(numpy.zeros((5, 2), numpy.float32), numpy.zeros((6, 2), numpy.float32)), "findHomography"),
+    (lambda m: m.findHomography(numpy.zeros((5, 5), numpy.float32), numpy.zeros((5, 5), numpy.float32)), "findHomography"),
+    (lambda m: m.findHomography(numpy.random.rand(8, 2), numpy.random.rand(8, 2), 3), "findHomography"),
+    (lambda m: m.projectPoints(numpy.zeros((5, 2)), numpy.zeros(3), numpy.zeros(3), K, None), "projectPoints"),
+    (lambda m: m.projectPoints(numpy.zeros((5, 3)), numpy.zeros(3), numpy.zeros(3), numpy.eye(2), None), "projectPoints"),
+    (lambda m: m.projectPoints(numpy.zeros((5, 3)), numpy.zeros(3), numpy.zeros(3), K, numpy.zeros(6)), "projectPoints"),
+    (lambda m: m.undistortPoints(numpy.zeros((5, 3), numpy.float32), K, None), "undistortPoints"),
+    (lambda m: m.undistortPoints(numpy.zeros((5, 2), numpy.int32), K, None), "undistortPoints"),
+    (lambda m: m.initUndistortRectifyMap(K, None, None, K, (10, 10), 99), "initUndistortRectifyMap"),
+    (lambda m: m.undistort(numpy.zeros((5, 5), numpy.uint8), numpy.eye(2), None), "undistort"),
+]
+
+
+@pytest.mark.parametrize("call,name", BAD)
+def test_bad_input_raises_like_cv2(call, name):
+    with pytest.raises(cv2.error):
+        call(cv2)
+    with pytest.raises((mcv.error, TypeError, ValueError), match=rf"^\[mnn\.cv\.{name}\]"):
+        call(mcv)
