@@ -1,0 +1,328 @@
+"""solvePnP: a camera pose (rvec, tvec) from 3-d object points and their images, with cv2's
+signature, flags and result forms.
+
+SOLVEPNP_EPNP follows Lepetit, Moreno-Noguer and Fua's EPnP as cv2 runs it (control points from
+the object points' principal axes, the 4-vector null space of M^T M, three beta approximations
+polished by 5 Gauss-Newton steps, the one of least reprojection error kept). SOLVEPNP_ITERATIVE
+starts from that pose and minimises the reprojection error (distortion included) by
+Levenberg-Marquardt until it stops improving, which is the minimum cv2's own LM reaches. Written
+from reading OpenCV's geometry module and the EPnP paper; none of its code is copied.
+"""
+import math
+
+from .. import numpy as _np
+from ._common import as_image, fail
+from ._calib import _camera, _dist_coeffs, _project, _undistort_list, _solve, _vec3
+from ._points import Rodrigues, _check_vector, _flat, _listify, _new
+from ._structure import _svd, _svd_solve
+
+
+def _pinv3(m):
+    """cv2's invert(..., DECOMP_SVD): the pseudo-inverse (planar object points make the control
+    point frame singular)."""
+    w, us, vs = _svd(m)
+    thr = sum(w) * 2.220446049250313e-16 * 2
+    return [[sum(vs[k][i] * us[k][j] / w[k] for k in range(3) if w[k] > thr) for j in range(3)] for i in range(3)]
+
+__all__ = ["solvePnP", "SOLVEPNP_ITERATIVE", "SOLVEPNP_EPNP", "SOLVEPNP_P3P", "SOLVEPNP_DLS", "SOLVEPNP_UPNP",
+           "SOLVEPNP_AP3P", "SOLVEPNP_IPPE", "SOLVEPNP_IPPE_SQUARE", "SOLVEPNP_SQPNP"]
+
+(SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, SOLVEPNP_P3P, SOLVEPNP_DLS, SOLVEPNP_UPNP, SOLVEPNP_AP3P, SOLVEPNP_IPPE,
+ SOLVEPNP_IPPE_SQUARE, SOLVEPNP_SQPNP) = range(9)
+
+
+# ---------------------------------------------------------------------------------------------
+# small dense linear algebra (double)
+
+
+def _eigh(m):
+    """(eigenvalues ascending, eigenvectors as lists) of a symmetric matrix."""
+    w, v = _np.linalg.eigh(_np.array(m, dtype="float64"))
+    n = len(m)
+    vv = [float(x) for x in _flat(v)]
+    return [float(x) for x in _flat(w)], [[vv[r * n + c] for r in range(n)] for c in range(n)]
+
+
+def _svd3(m):
+    """U, S, Vt of a 3x3 matrix via the eigen-decomposition of m^T m (well-conditioned here)."""
+    u, s, vt = _np.linalg.svd(_np.array(m, dtype="float64"))
+    uu, vv = [float(x) for x in _flat(u)], [float(x) for x in _flat(vt)]
+    return [uu[0:3], uu[3:6], uu[6:9]], [float(x) for x in _flat(s)], [vv[0:3], vv[3:6], vv[6:9]]
+
+
+def _lstsq(a, b):
+    """The least-squares solution of a small full-rank system (Householder QR)."""
+    m, n = len(a), len(a[0])
+    r = [row[:] for row in a]
+    y = b[:]
+    for k in range(n):
+        norm = math.sqrt(sum(r[i][k] ** 2 for i in range(k, m)))
+        if norm == 0:
+            continue
+        alpha = -norm if r[k][k] > 0 else norm
+        v = [0.0] * m
+        v[k] = r[k][k] - alpha
+        for i in range(k + 1, m):
+            v[i] = r[i][k]
+        vn = sum(x * x for x in v[k:])
+        if vn == 0:
+            continue
+        for j in range(k, n):
+            f = 2 * sum(v[i] * r[i][j] for i in range(k, m)) / vn
+            for i in range(k, m):
+                r[i][j] -= f * v[i]
+        f = 2 * sum(v[i] * y[i] for i in range(k, m)) / vn
+        for i in range(k, m):
+            y[i] -= f * v[i]
+    x = [0.0] * n
+    for i in range(n - 1, -1, -1):
+        if r[i][i] == 0:
+            return None
+        x[i] = (y[i] - sum(r[i][j] * x[j] for j in range(i + 1, n))) / r[i][i]
+    return x
+
+
+# ---------------------------------------------------------------------------------------------
+# EPnP
+
+
+def _epnp(pws, uvs, fu, fv, uc, vc):
+    """(R rows, t) by EPnP on undistorted pixel points."""
+    n = len(pws)
+    c0 = [sum(p[i] for p in pws) / n for i in range(3)]
+    pw0 = [[p[i] - c0[i] for i in range(3)] for p in pws]
+    cov = [[sum(p[i] * p[j] for p in pw0) for j in range(3)] for i in range(3)]
+    # cv2's Jacobi SVD, whose singular vectors' signs place the control points
+    w, us, _ = _svd(cov)
+    cws = [c0]
+    for i in range(3):
+        k = math.sqrt(w[i] / n)
+        cws.append([c0[j] + k * us[i][j] for j in range(3)])
+    cc = [[cws[j + 1][i] - cws[0][i] for j in range(3)] for i in range(3)]
+    cci = _pinv3(cc)
+    alphas = []
+    for p in pws:
+        d = [p[i] - cws[0][i] for i in range(3)]
+        a = [sum(cci[r][c] * d[c] for c in range(3)) for r in range(3)]
+        alphas.append([1.0 - a[0] - a[1] - a[2]] + a)
+    mtm = [[0.0] * 12 for _ in range(12)]
+    for a, (u, v) in zip(alphas, uvs):
+        r1, r2 = [0.0] * 12, [0.0] * 12
+        for j in range(4):
+            r1[3 * j], r1[3 * j + 2] = a[j] * fu, a[j] * (uc - u)
+            r2[3 * j + 1], r2[3 * j + 2] = a[j] * fv, a[j] * (vc - v)
+        for i in range(12):
+            if r1[i] or r2[i]:
+                for j in range(12):
+                    mtm[i][j] += r1[i] * r1[j] + r2[i] * r2[j]
+    _, _eu, eu = _svd(mtm)
+    vs = [eu[11], eu[10], eu[9], eu[8]]  # the null space: v_0 belongs to the smallest singular value
+    pairs = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+    L, rho = [], []
+    for a, b in pairs:
+        dv = [[vs[i][3 * a + k] - vs[i][3 * b + k] for k in range(3)] for i in range(4)]
+
+        def dot(p, q):
+            return sum(x * y for x, y in zip(dv[p], dv[q]))
+        L.append([dot(0, 0), 2 * dot(0, 1), dot(1, 1), 2 * dot(0, 2), 2 * dot(1, 2), dot(2, 2),
+                  2 * dot(0, 3), 2 * dot(1, 3), 2 * dot(2, 3), dot(3, 3)])
+        rho.append(sum((cws[a][k] - cws[b][k]) ** 2 for k in range(3)))
+    best = None
+    for approx in (1, 2, 3):
+        betas = _betas(L, rho, approx)
+        if betas is None:
+            continue
+        betas = _gauss_newton(L, rho, betas)
+        res = _r_and_t(vs, betas, pws, alphas, uvs, fu, fv, uc, vc)
+        if res is not None and (best is None or res[2] < best[2]):
+            best = res
+    return None if best is None else (best[0], best[1])
+
+
+def _betas(L, rho, approx):
+    cols = {1: (0, 1, 3, 6), 2: (0, 1, 2), 3: (0, 1, 2, 3, 4)}[approx]
+    b = _svd_solve([[row[c] for c in cols] for row in L], rho)
+    if approx == 1:
+        if b[0] < 0:
+            b0 = math.sqrt(-b[0])
+            return [b0, -b[1] / b0, -b[2] / b0, -b[3] / b0]
+        b0 = math.sqrt(b[0])
+        if b0 == 0:
+            return None
+        return [b0, b[1] / b0, b[2] / b0, b[3] / b0]
+    if b[0] < 0:
+        b0, b1 = math.sqrt(-b[0]), (math.sqrt(-b[2]) if b[2] < 0 else 0.0)
+    else:
+        b0, b1 = math.sqrt(b[0]), (math.sqrt(b[2]) if b[2] > 0 else 0.0)
+    if b[1] < 0:
+        b0 = -b0
+    if approx == 2:
+        return [b0, b1, 0.0, 0.0]
+    return [b0, b1, b[3] / b0 if b0 else 0.0, 0.0]
+
+
+def _gauss_newton(L, rho, betas):
+    for _ in range(5):
+        A, r = [], []
+        b0, b1, b2, b3 = betas
+        for l, p in zip(L, rho):
+            A.append([2 * l[0] * b0 + l[1] * b1 + l[3] * b2 + l[6] * b3,
+                      l[1] * b0 + 2 * l[2] * b1 + l[4] * b2 + l[7] * b3,
+                      l[3] * b0 + l[4] * b1 + 2 * l[5] * b2 + l[8] * b3,
+                      l[6] * b0 + l[7] * b1 + l[8] * b2 + 2 * l[9] * b3])
+            r.append(p - (l[0] * b0 * b0 + l[1] * b0 * b1 + l[2] * b1 * b1 + l[3] * b0 * b2 + l[4] * b1 * b2 +
+                          l[5] * b2 * b2 + l[6] * b0 * b3 + l[7] * b1 * b3 + l[8] * b2 * b3 + l[9] * b3 * b3))
+        x = _lstsq(A, r)
+        if x is None:
+            break
+        betas = [p + q for p, q in zip(betas, x)]
+    return betas
+
+
+def _r_and_t(vs, betas, pws, alphas, uvs, fu, fv, uc, vc):
+    ccs = [[sum(betas[i] * vs[i][3 * j + k] for i in range(4)) for k in range(3)] for j in range(4)]
+    pcs = [[sum(a[j] * ccs[j][k] for j in range(4)) for k in range(3)] for a in alphas]
+    if pcs[0][2] < 0:
+        ccs = [[-x for x in c] for c in ccs]
+        pcs = [[-x for x in p] for p in pcs]
+    n = len(pws)
+    pc0 = [sum(p[k] for p in pcs) / n for k in range(3)]
+    pw0 = [sum(p[k] for p in pws) / n for k in range(3)]
+    abt = [[sum((pc[i] - pc0[i]) * (pw[j] - pw0[j]) for pc, pw in zip(pcs, pws)) for j in range(3)] for i in range(3)]
+    _, U, V = _svd(abt)
+    R = [[sum(U[k][i] * V[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    det = (R[0][0] * (R[1][1] * R[2][2] - R[1][2] * R[2][1]) - R[0][1] * (R[1][0] * R[2][2] - R[1][2] * R[2][0]) +
+           R[0][2] * (R[1][0] * R[2][1] - R[1][1] * R[2][0]))
+    if det < 0:
+        R[2] = [-x for x in R[2]]
+    t = [pc0[i] - sum(R[i][k] * pw0[k] for k in range(3)) for i in range(3)]
+    err = 0.0
+    for pw, (u, v) in zip(pws, uvs):
+        X = [sum(R[i][k] * pw[k] for k in range(3)) + t[i] for i in range(3)]
+        if X[2] == 0:
+            return None
+        ue, ve = uc + fu * X[0] / X[2], vc + fv * X[1] / X[2]
+        err += math.sqrt((u - ue) ** 2 + (v - ve) ** 2)
+    return R, t, err / n
+
+
+# ---------------------------------------------------------------------------------------------
+# Levenberg-Marquardt on the reprojection error
+
+
+def _refine_pose(r, t, pts, uvs, K, k, nd, iters=100):
+    params = r + t
+
+    def residuals(p):
+        R, dR = _rot(p[:3])
+        out, jac = _project(pts, R, dR, p[3:], K, k, nd, 0.0, True)
+        res = []
+        for (u, v), (pu, pv) in zip(uvs, out):
+            res.extend((pu - u, pv - v))
+        return res, [row[:6] for row in jac]
+
+    res, J = residuals(params)
+    cost = sum(x * x for x in res)
+    lam = 1e-3
+    for _ in range(iters):
+        jtj = [[sum(J[q][i] * J[q][j] for q in range(len(J))) for j in range(6)] for i in range(6)]
+        jtr = [sum(J[q][i] * res[q] for q in range(len(J))) for i in range(6)]
+        done = True
+        while lam < 1e16:
+            a = [row[:] for row in jtj]
+            for i in range(6):
+                a[i][i] += lam * (a[i][i] if a[i][i] > 0 else 1.0)
+            step = _solve(a, [-x for x in jtr])
+            if step is None:
+                lam *= 10
+                continue
+            p2 = [x + y for x, y in zip(params, step)]
+            res2, J2 = residuals(p2)
+            cost2 = sum(x * x for x in res2)
+            if cost2 <= cost:
+                gain = cost - cost2
+                params, res, J = p2, res2, J2
+                cost = cost2
+                lam = max(lam / 10, 1e-15)
+                done = gain <= 1e-28 * max(cost, 1e-300) or max(abs(x) for x in step) < 1e-15
+                break
+            lam *= 10
+        if done:
+            break
+    return params[:3], params[3:]
+
+
+def _rot(r):
+    R, J = Rodrigues(_new(r, "float64", (3, 1)))
+    R = [float(x) for x in _flat(R)]
+    J = [float(x) for x in _flat(J)]
+    return [R[0:3], R[3:6], R[6:9]], [J[0:9], J[9:18], J[18:27]]
+
+
+def _rvec_of(R):
+    v, _ = Rodrigues(_new([x for row in R for x in row], "float64", (3, 3)))
+    return [float(x) for x in _flat(v)]
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _planar(pts):
+    """cv2's test: the object points' scatter matrix has a third singular value below 1e-3 of the
+    second."""
+    n = len(pts)
+    c = [sum(p[i] for p in pts) / n for i in range(3)]
+    d = [[p[i] - c[i] for i in range(3)] for p in pts]
+    w, _, _ = _svd([[sum(q[i] * q[j] for q in d) for j in range(3)] for i in range(3)])
+    return w[1] == 0 or w[2] / w[1] < 1e-3
+
+
+def _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn):
+    a = as_image(_listify(objectPoints, 3), fn, "objectPoints")
+    n = _check_vector(a, 3)
+    if n < 0 or str(a.dtype) not in ("float32", "float64"):
+        raise fail(fn, f"objectPoints must be a vector of 3-d points (float32 or float64), got {a.dtype} array of "
+                       f"shape {tuple(a.shape)}")
+    b = as_image(_listify(imagePoints, 2), fn, "imagePoints")
+    m = _check_vector(b, 2)
+    if m < 0 or str(b.dtype) not in ("float32", "float64"):
+        raise fail(fn, f"imagePoints must be a vector of 2-d points (float32 or float64), got {b.dtype} array of "
+                       f"shape {tuple(b.shape)}")
+    if n != m:
+        raise fail(fn, f"npoints == imagePoints.checkVector(2) (got {n} object and {m} image points)")
+    if n < 4:
+        raise fail(fn, f"npoints >= 4 (got {n})")
+    ov = [float(x) for x in _flat(a)]
+    iv = [float(x) for x in _flat(b)]
+    pts = [ov[i * 3:i * 3 + 3] for i in range(n)]
+    uvs = list(zip(iv[0::2], iv[1::2]))
+    K = _camera(cameraMatrix, fn)
+    k, nd = _dist_coeffs(distCoeffs, fn)
+    return pts, uvs, K, k, nd
+
+
+def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tvec=None, useExtrinsicGuess=False,
+             flags=SOLVEPNP_ITERATIVE):
+    """cv2.solvePnP: (retval, rvec (3, 1) float64, tvec (3, 1) float64). SOLVEPNP_ITERATIVE and
+    SOLVEPNP_EPNP are supported."""
+    fn = "solvePnP"
+    pts, uvs, K, k, nd = _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn)
+    flags = int(flags)
+    if flags not in (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP):
+        raise fail(fn, f"flags={flags} is not supported by mnn.cv.solvePnP (SOLVEPNP_ITERATIVE and SOLVEPNP_EPNP are)")
+    fx, fy, cx, cy = K[0][0], K[1][1], K[0][2], K[1][2]
+    if flags == SOLVEPNP_ITERATIVE and not _planar(pts) and len(pts) < 6:
+        raise fail(fn, f"DLT algorithm needs at least 6 points for pose estimation from 3D-2D point "
+                       f"correspondences (expected: 'count >= 6', got {len(pts)})")
+    if useExtrinsicGuess and flags == SOLVEPNP_ITERATIVE and rvec is not None and tvec is not None:
+        r0, t0 = _vec3(rvec, fn, "rvec"), _vec3(tvec, fn, "tvec")
+    else:
+        und = _undistort_list([u for u, _ in uvs], [v for _, v in uvs], K, k, nd, None, K, (1, 5, 0.01))
+        res = _epnp(pts, und, fx, fy, cx, cy)
+        if res is None:
+            return False, None, None
+        R, t0 = res
+        r0 = _rvec_of(R)
+    if flags == SOLVEPNP_ITERATIVE:
+        r0, t0 = _refine_pose(r0, t0, pts, uvs, K, k, nd)
+    return True, _new(r0, "float64", (3, 1)), _new(t0, "float64", (3, 1))
