@@ -14,7 +14,38 @@ from .. import numpy as _np
 from ._common import as_image, fail
 from ._calib import _camera, _dist_coeffs, _project, _undistort_list, _solve, _vec3
 from ._points import Rodrigues, _check_vector, _flat, _listify, _new
+from ._robust import _CvRng
 from ._structure import _svd, _svd_solve
+
+
+def _svd_cv(rows):
+    """_svd with cv2's left vectors for zero singular values: cv2 fills them with a vector from its
+    RNG(0x12345678) made orthogonal to the earlier ones (planar object points give such zeros)."""
+    w, us, vs = _svd(rows)
+    m = len(rows)
+    rng = _CvRng(0x12345678)
+    eps = 2.220446049250313e-16 * 10
+    for i in range(len(w)):
+        sd = w[i]
+        if sd > 2.2250738585072014e-308:
+            continue
+        vec = us[i]
+        for _ in range(100):
+            val0 = 1.0 / m
+            vec = [val0 if rng.next() & 256 else -val0 for _ in range(m)]
+            for _ in range(2):
+                for j in range(i):
+                    d = sum(a * b for a, b in zip(vec, us[j]))
+                    vec = [a - d * b for a, b in zip(vec, us[j])]
+                    asum = sum(abs(a) for a in vec)
+                    asum = 1 / asum if asum > eps * 100 else 0.0
+                    vec = [a * asum for a in vec]
+            sd = math.sqrt(sum(a * a for a in vec))
+            if sd > 2.2250738585072014e-308:
+                break
+        sc = 1 / sd if sd > 2.2250738585072014e-308 else 0.0
+        us[i] = [a * sc for a in vec]
+    return w, us, vs
 
 
 def _pinv3(m):
@@ -93,7 +124,7 @@ def _epnp(pws, uvs, fu, fv, uc, vc):
     pw0 = [[p[i] - c0[i] for i in range(3)] for p in pws]
     cov = [[sum(p[i] * p[j] for p in pw0) for j in range(3)] for i in range(3)]
     # cv2's Jacobi SVD, whose singular vectors' signs place the control points
-    w, us, _ = _svd(cov)
+    w, us, _ = _svd_cv(cov)
     cws = [c0]
     for i in range(3):
         k = math.sqrt(w[i] / n)
@@ -115,7 +146,7 @@ def _epnp(pws, uvs, fu, fv, uc, vc):
             if r1[i] or r2[i]:
                 for j in range(12):
                     mtm[i][j] += r1[i] * r1[j] + r2[i] * r2[j]
-    _, _eu, eu = _svd(mtm)
+    _, eu, _ = _svd_cv(mtm)
     vs = [eu[11], eu[10], eu[9], eu[8]]  # the null space: v_0 belongs to the smallest singular value
     pairs = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
     L, rho = [], []
@@ -189,7 +220,7 @@ def _r_and_t(vs, betas, pws, alphas, uvs, fu, fv, uc, vc):
     pc0 = [sum(p[k] for p in pcs) / n for k in range(3)]
     pw0 = [sum(p[k] for p in pws) / n for k in range(3)]
     abt = [[sum((pc[i] - pc0[i]) * (pw[j] - pw0[j]) for pc, pw in zip(pcs, pws)) for j in range(3)] for i in range(3)]
-    _, U, V = _svd(abt)
+    _, U, V = _svd_cv(abt)
     R = [[sum(U[k][i] * V[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
     det = (R[0][0] * (R[1][1] * R[2][2] - R[1][2] * R[2][1]) - R[0][1] * (R[1][0] * R[2][2] - R[1][2] * R[2][0]) +
            R[0][2] * (R[1][0] * R[2][1] - R[1][1] * R[2][0]))
@@ -277,6 +308,45 @@ def _planar(pts):
     return w[1] == 0 or w[2] / w[1] < 1e-3
 
 
+def _planar_start(pts, norm):
+    """cv2's start for a planar object: rotate the points into their plane, fit the homography
+    to the normalised image points and read R, t off its columns."""
+    from ._calib import _homography_dlt, _refine
+    n = len(pts)
+    c = [sum(p[i] for p in pts) / n for i in range(3)]
+    d = [[p[i] - c[i] for i in range(3)] for p in pts]
+    _, _, vt = _svd_cv([[sum(q[i] * q[j] for q in d) for j in range(3)] for i in range(3)])
+    rt = [row[:] for row in vt]
+    if rt[0][2] ** 2 + rt[1][2] ** 2 < 1e-10:
+        rt = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    det = (rt[0][0] * (rt[1][1] * rt[2][2] - rt[1][2] * rt[2][1]) - rt[0][1] * (rt[1][0] * rt[2][2] - rt[1][2] * rt[2][0])
+           + rt[0][2] * (rt[1][0] * rt[2][1] - rt[1][1] * rt[2][0]))
+    if det < 0:
+        rt = [[-x for x in row] for row in rt]
+    tt = [-sum(rt[i][j] * c[j] for j in range(3)) for i in range(3)]
+    mxy = [(sum(rt[0][j] * p[j] for j in range(3)) + tt[0], sum(rt[1][j] * p[j] for j in range(3)) + tt[1])
+           for p in pts]
+    H = _homography_dlt(mxy, norm)
+    if H is None:
+        return [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
+    if n > 4:
+        H = _refine(H, mxy, norm)
+    h1 = [H[0][0], H[1][0], H[2][0]]
+    h2 = [H[0][1], H[1][1], H[2][1]]
+    n1 = math.sqrt(sum(x * x for x in h1))
+    n2 = math.sqrt(sum(x * x for x in h2))
+    h1 = [x / max(n1, 2.220446049250313e-16) for x in h1]
+    h2 = [x / max(n2, 2.220446049250313e-16) for x in h2]
+    t = [H[i][2] * 2 / max(n1 + n2, 2.220446049250313e-16) for i in range(3)]
+    h3 = [h1[1] * h2[2] - h1[2] * h2[1], h1[2] * h2[0] - h1[0] * h2[2], h1[0] * h2[1] - h1[1] * h2[0]]
+    m = [[h1[i], h2[i], h3[i]] for i in range(3)]
+    Rh, _ = _rot(_rvec_of(m))  # the nearest rotation to [h1 h2 h1 x h2]
+    # the object-to-camera pose: R = Rh * Rt, t = th + Rh * tt
+    R = [[sum(Rh[i][q] * rt[q][j] for q in range(3)) for j in range(3)] for i in range(3)]
+    t = [t[i] + sum(Rh[i][q] * tt[q] for q in range(3)) for i in range(3)]
+    return _rvec_of(R), t
+
+
 def _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn):
     a = as_image(_listify(objectPoints, 3), fn, "objectPoints")
     n = _check_vector(a, 3)
@@ -316,6 +386,9 @@ def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tve
                        f"correspondences (expected: 'count >= 6', got {len(pts)})")
     if useExtrinsicGuess and flags == SOLVEPNP_ITERATIVE and rvec is not None and tvec is not None:
         r0, t0 = _vec3(rvec, fn, "rvec"), _vec3(tvec, fn, "tvec")
+    elif flags == SOLVEPNP_ITERATIVE and _planar(pts):
+        norm = _undistort_list([u for u, _ in uvs], [v for _, v in uvs], K, k, nd, None, None, (1, 5, 0.01))
+        r0, t0 = _planar_start(pts, norm)
     else:
         und = _undistort_list([u for u, _ in uvs], [v for _, v in uvs], K, k, nd, None, K, (1, 5, 0.01))
         res = _epnp(pts, und, fx, fy, cx, cy)
