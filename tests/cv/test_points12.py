@@ -301,3 +301,32 @@ def test_bad_python_arguments_name_the_function():
         mcv.rotatedRectangleIntersection("x", ((0, 0), (1, 1), 0))
     with pytest.raises(TypeError, match=r"^\[mnn\.cv\.HuMoments\]"):
         mcv.HuMoments([1, 2, 3])
+
+
+def test_min_enclosing_triangle():
+    rng = numpy.random.default_rng(12)
+    sets = []
+    for it in range(150):
+        n = int(rng.integers(1, 40))
+        if it % 3 == 0:
+            sets.append((rng.random((n, 2)) * 100).astype(numpy.int32))
+        elif it % 3 == 1:
+            sets.append((rng.random((n, 2)) * 100).astype(numpy.float32).reshape(-1, 1, 2))
+        else:
+            sets.append((rng.normal(0, 1, (n, 2)) * [30, 5] + 50).astype(numpy.float32))
+    circle = numpy.array([[numpy.cos(t), numpy.sin(t)] for t in numpy.linspace(0, 2 * numpy.pi, 50, endpoint=False)])
+    sets += [numpy.array([[0, 0], [10, 0], [10, 10], [0, 10]], numpy.float32),
+             numpy.array([[0, 0], [1, 1], [2, 2], [3, 3]], numpy.float32),
+             numpy.array([[0, 0], [0, 0], [5, 5]], numpy.int32), (circle * 100).astype(numpy.float32),
+             (circle[::8] * 1000 + 5000).astype(numpy.float32), numpy.array([[0, 0], [100, 0], [100, 1], [0, 1]], numpy.int32),
+             (rng.random((300, 2)) * 1e4).astype(numpy.float32)]
+    for p in sets:
+        got, want = mcv.minEnclosingTriangle(p), cv2.minEnclosingTriangle(p)
+        assert got[0] == want[0]
+        same(got[1], want[1])
+    with pytest.raises(cv2.error):
+        cv2.minEnclosingTriangle(numpy.zeros((0, 2), numpy.float32))
+    with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.minEnclosingTriangle\]"):
+        mcv.minEnclosingTriangle(numpy.zeros((0, 2), numpy.float32))
+    with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.minEnclosingTriangle\]"):
+        mcv.minEnclosingTriangle(numpy.zeros((5, 2), numpy.float64))

@@ -18,6 +18,7 @@ from ._drawing import *  # noqa: F401,F403
 from ._points import *  # noqa: F401,F403
 from ._calib import *  # noqa: F401,F403
 from ._pnp import *  # noqa: F401,F403
+from ._min_triangle import *  # noqa: F401,F403
 from . import _dnn as dnn  # noqa: F401  (mnn.cv.dnn.blobFromImage, NMSBoxes, Preprocess, ...)
 
 from . import _public  # noqa: E402
