@@ -151,6 +151,20 @@ def test_fitline_matches_cv2_bit_for_bit(dist):
             same(mcv.fitLine(p, dist, param, reps, aeps), cv2.fitLine(p, dist, param, reps, aeps))
 
 
+@pytest.mark.parametrize("dist", [cv2.DIST_L2, cv2.DIST_L1, cv2.DIST_L12, cv2.DIST_FAIR, cv2.DIST_WELSCH,
+                                  cv2.DIST_HUBER])
+def test_fitline_3d_matches_cv2_bit_for_bit(dist):
+    rng = numpy.random.default_rng(100 + dist)
+    for it in range(25):
+        n = int(rng.integers(2, 50))
+        t = numpy.linspace(0, 10, n)
+        pts = numpy.stack([t * 2 + 1, t * 0.7 - 3 + rng.normal(0, 0.3, n), -t * 0.3 + rng.normal(0, 0.3, n)], 1)
+        pts[::5] += rng.normal(0, 5, (len(pts[::5]), 3))
+        for p in ((pts * 10).astype(numpy.int32), pts.astype(numpy.float32), pts.astype(numpy.float32).reshape(-1, 1, 3)):
+            param, reps, aeps = ((0, 0.01, 0.01), (2.5, 0.001, 0.001), (0, 0, 0))[it % 3]
+            same(mcv.fitLine(p, dist, param, reps, aeps), cv2.fitLine(p, dist, param, reps, aeps))
+
+
 def test_fitline_exact_and_noncontiguous():
     pts = numpy.array([[0, 0], [1, 1], [2, 2], [3, 3]], numpy.float32)
     for dist in (cv2.DIST_L2, cv2.DIST_L1, cv2.DIST_HUBER):
@@ -275,6 +289,7 @@ BAD = [
     (lambda m: m.Rodrigues(numpy.zeros((2, 2))), "Rodrigues"),
     (lambda m: m.Rodrigues(numpy.zeros(3, numpy.int32)), "Rodrigues"),
     (lambda m: m.fitLine(numpy.zeros((5, 4), numpy.float32), 2, 0, 0.01, 0.01), "fitLine"),
+    (lambda m: m.fitLine(numpy.zeros((0, 3), numpy.float32), 2, 0, 0.01, 0.01), "fitLine"),
     (lambda m: m.fitLine(numpy.zeros((5, 2), numpy.float32), 99, 0, 0.01, 0.01), "fitLine"),
     (lambda m: m.fitLine(numpy.zeros((0, 2), numpy.float32), 2, 0, 0.01, 0.01), "fitLine"),
     (lambda m: m.matchShapes(numpy.zeros((5, 2), numpy.int32), numpy.zeros((5, 2), numpy.int32), 7, 0), "matchShapes"),
