@@ -278,3 +278,31 @@ def test_solve_pnp_bad_input():
             mcv.solvePnP(o, i, K, None, flags=cv2.SOLVEPNP_EPNP)
     with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.solvePnP\] flags=4 is not supported"):
         mcv.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_IPPE)
+
+
+@pytest.mark.parametrize("dist", [None, DISTS[1]], ids=["nodist", "dist"])
+@pytest.mark.parametrize("flags", [cv2.SOLVEPNP_ITERATIVE, cv2.SOLVEPNP_EPNP])
+def test_solve_pnp_ransac(dist, flags):
+    # cv2's sampler, 5-point EPnP models and float32 error test: the same inliers, bit for bit
+    rng = numpy.random.default_rng(40 + flags)
+    for it in range(10):
+        n = int(rng.integers(6, 50))
+        obj, img, _, _ = pnp_problem(rng, n, False, 0.5 * (it % 2), dist)
+        k = int(rng.integers(0, n // 3 + 1))
+        img[:k] += rng.normal(0, 60, (k, 1, 2))
+        got = mcv.solvePnPRansac(obj, img, K, dist, flags=flags)
+        want = cv2.solvePnPRansac(obj, img, K, dist, flags=flags)
+        assert got[0] == want[0]
+        same(got[3], want[3])
+        if not want[0]:
+            continue
+        same(got[1], want[1], rtol=1e-5, atol=1e-5)
+        same(got[2], want[2], rtol=1e-5, atol=1e-5)
+    obj, img, _, _ = pnp_problem(rng, 20, False, 0.0, None)
+    for thr in (2.0, 20.0):
+        got = mcv.solvePnPRansac(obj.astype(numpy.float32), img.astype(numpy.float32), K, None,
+                                 iterationsCount=50, reprojectionError=thr, confidence=0.9)
+        want = cv2.solvePnPRansac(obj.astype(numpy.float32), img.astype(numpy.float32), K, None,
+                                  iterationsCount=50, reprojectionError=thr, confidence=0.9)
+        same(got[3], want[3])
+        same(got[1], want[1], rtol=1e-6, atol=1e-6)

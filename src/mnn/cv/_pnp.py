@@ -55,7 +55,7 @@ def _pinv3(m):
     thr = sum(w) * 2.220446049250313e-16 * 2
     return [[sum(vs[k][i] * us[k][j] / w[k] for k in range(3) if w[k] > thr) for j in range(3)] for i in range(3)]
 
-__all__ = ["solvePnP", "SOLVEPNP_ITERATIVE", "SOLVEPNP_EPNP", "SOLVEPNP_P3P", "SOLVEPNP_DLS", "SOLVEPNP_UPNP",
+__all__ = ["solvePnP", "solvePnPRansac", "SOLVEPNP_ITERATIVE", "SOLVEPNP_EPNP", "SOLVEPNP_P3P", "SOLVEPNP_DLS", "SOLVEPNP_UPNP",
            "SOLVEPNP_AP3P", "SOLVEPNP_IPPE", "SOLVEPNP_IPPE_SQUARE", "SOLVEPNP_SQPNP"]
 
 (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, SOLVEPNP_P3P, SOLVEPNP_DLS, SOLVEPNP_UPNP, SOLVEPNP_AP3P, SOLVEPNP_IPPE,
@@ -399,3 +399,91 @@ def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tve
     if flags == SOLVEPNP_ITERATIVE:
         r0, t0 = _refine_pose(r0, t0, pts, uvs, K, k, nd)
     return True, _new(r0, "float64", (3, 1)), _new(t0, "float64", (3, 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# solvePnPRansac
+
+
+def _pnp_errors(pts, uvs, r, t, K, k, nd):
+    """cv2's squared reprojection errors: projections rounded to float32, differences and
+    squares in float32."""
+    from ._common import f32
+    R, _ = _rot(r)
+    proj, _ = _project(pts, R, None, t, K, k, nd, 0.0, False)
+    out = []
+    for (u, v), (pu, pv) in zip(uvs, proj):
+        dx, dy = f32(u - f32(pu)), f32(v - f32(pv))
+        out.append(f32(f32(dx * dx) + f32(dy * dy)))
+    return out
+
+
+def solvePnPRansac(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tvec=None,
+                   useExtrinsicGuess=False, iterationsCount=100, reprojectionError=8.0, confidence=0.99,
+                   inliers=None, flags=SOLVEPNP_ITERATIVE):
+    """cv2.solvePnPRansac: (retval, rvec, tvec, inlier indices (K, 1) int32). RANSAC over 5-point
+    EPnP poses with cv2's fixed-seed sampler and float32 error test (points are taken as float32,
+    as cv2 does), then solvePnP with `flags` on the inliers."""
+    from ._common import f32
+    fn = "solvePnPRansac"
+    pts, uvs, K, k, nd = _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn)
+    flags = int(flags)
+    if flags not in (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP):
+        raise fail(fn, f"flags={flags} is not supported by mnn.cv.solvePnPRansac (SOLVEPNP_ITERATIVE and "
+                       f"SOLVEPNP_EPNP are)")
+    pts = [[f32(v) for v in p] for p in pts]
+    uvs = [(f32(u), f32(v)) for u, v in uvs]
+    n = len(pts)
+    if n == 4:
+        raise fail(fn, "4-point sets use cv2's P3P minimal solver, which mnn.cv does not implement")
+    fx, fy, cx, cy = K[0][0], K[1][1], K[0][2], K[1][2]
+    und = _undistort_list([u for u, _ in uvs], [v for _, v in uvs], K, k, nd, None, K, (1, 5, 0.01))
+
+    def kernel(idx):
+        res = _epnp([pts[i] for i in idx], [und[i] for i in idx], fx, fy, cx, cy)
+        return None if res is None else (_rvec_of(res[0]), res[1])
+
+    if n == 5:
+        model = kernel(list(range(5)))
+        if model is None:
+            return False, None, None, None
+        return True, _new(model[0], "float64", (3, 1)), _new(model[1], "float64", (3, 1)), \
+            _new(list(range(n)), "int32", (n, 1))
+    thr = f32(f32(float(reprojectionError)) ** 2)
+    rng = _CvRng()
+    niters = max(int(iterationsCount), 1)
+    best, best_mask, best_count = None, None, 0
+    it = 0
+    from ._robust import _update_iters
+    while it < niters:
+        idx = []
+        while len(idx) < 5:
+            while True:
+                i = rng.uniform(0, n)
+                if i not in idx:
+                    break
+            idx.append(i)
+        it += 1
+        model = kernel(idx)
+        if model is None:
+            continue
+        mask = [e <= thr for e in _pnp_errors(pts, uvs, model[0], model[1], K, k, nd)]
+        good = sum(mask)
+        if good > max(best_count, 4):
+            best, best_mask, best_count = model, mask, good
+            niters = _update_iters(float(confidence), (n - good) / n, 5, niters)
+    if best is None:  # cv2 hands back its (zeroed) pose buffers
+        return False, _new([0.0] * 3, "float64", (3, 1)), _new([0.0] * 3, "float64", (3, 1)), None
+    # the inlier solve: EPnP, then (SOLVEPNP_ITERATIVE) Levenberg-Marquardt; cv2 5 solves the
+    # inliers this way however few they are (solvePnP's DLT start would need 6)
+    ip = [p for p, m in zip(pts, best_mask) if m]
+    iu = [p for p, m in zip(uvs, best_mask) if m]
+    res = _epnp(ip, [p for p, m in zip(und, best_mask) if m], fx, fy, cx, cy)
+    if res is None:
+        return False, _new(best[0], "float64", (3, 1)), _new(best[1], "float64", (3, 1)), None
+    r, t = _rvec_of(res[0]), res[1]
+    if flags == SOLVEPNP_ITERATIVE:
+        r, t = _refine_pose(r, t, ip, iu, K, k, nd)
+    r, t = _new(r, "float64", (3, 1)), _new(t, "float64", (3, 1))
+    idxs = [i for i, m in enumerate(best_mask) if m]
+    return True, r, t, _new(idxs, "int32", (len(idxs), 1))
