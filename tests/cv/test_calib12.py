@@ -276,8 +276,23 @@ def test_solve_pnp_bad_input():
             cv2.solvePnP(o, i, K, None, flags=cv2.SOLVEPNP_EPNP)
         with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.solvePnP\]"):
             mcv.solvePnP(o, i, K, None, flags=cv2.SOLVEPNP_EPNP)
-    with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.solvePnP\] flags=4 is not supported"):
-        mcv.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_IPPE)
+    with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.solvePnP\] flags=2 is not supported"):
+        mcv.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_P3P)
+    assert (mcv.SOLVEPNP_IPPE, mcv.SOLVEPNP_SQPNP, mcv.SOLVEPNP_IPPE_SQUARE) == \
+        (cv2.SOLVEPNP_IPPE, cv2.SOLVEPNP_SQPNP, cv2.SOLVEPNP_IPPE_SQUARE)
+
+
+@pytest.mark.parametrize("dist", [None, DISTS[1]], ids=["nodist", "dist"])
+def test_solve_pnp_ippe(dist):
+    rng = numpy.random.default_rng(50)
+    for it in range(12):
+        obj, img, _, _ = pnp_problem(rng, int(rng.integers(4, 30)), True, 0.4 * (it % 2), dist)
+        if it % 3 == 1:  # a plane not at z = 0
+            obj = obj @ cv2.Rodrigues(rng.normal(0, 0.5, 3))[0].T + [0.3, 0.1, 0.2]
+            img, _ = cv2.projectPoints(obj, rng.normal(0, 0.3, 3), numpy.array([0.1, -0.2, 6.0]), K, dist)
+        for o, i in ((obj, img), (obj.astype(numpy.float32), img.astype(numpy.float32).reshape(-1, 2))):
+            pose_close(mcv.solvePnP(o, i, K, dist, flags=cv2.SOLVEPNP_IPPE),
+                       cv2.solvePnP(o, i, K, dist, flags=cv2.SOLVEPNP_IPPE), 1e-9)
 
 
 @pytest.mark.parametrize("dist", [None, DISTS[1]], ids=["nodist", "dist"])

@@ -55,11 +55,12 @@ def _pinv3(m):
     thr = sum(w) * 2.220446049250313e-16 * 2
     return [[sum(vs[k][i] * us[k][j] / w[k] for k in range(3) if w[k] > thr) for j in range(3)] for i in range(3)]
 
-__all__ = ["solvePnP", "solvePnPRansac", "SOLVEPNP_ITERATIVE", "SOLVEPNP_EPNP", "SOLVEPNP_P3P", "SOLVEPNP_DLS", "SOLVEPNP_UPNP",
-           "SOLVEPNP_AP3P", "SOLVEPNP_IPPE", "SOLVEPNP_IPPE_SQUARE", "SOLVEPNP_SQPNP"]
+__all__ = ["solvePnP", "solvePnPRansac", "SOLVEPNP_ITERATIVE", "SOLVEPNP_EPNP", "SOLVEPNP_P3P", "SOLVEPNP_AP3P",
+           "SOLVEPNP_IPPE", "SOLVEPNP_IPPE_SQUARE", "SOLVEPNP_SQPNP", "SOLVEPNP_MAX_COUNT"]
 
-(SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, SOLVEPNP_P3P, SOLVEPNP_DLS, SOLVEPNP_UPNP, SOLVEPNP_AP3P, SOLVEPNP_IPPE,
- SOLVEPNP_IPPE_SQUARE, SOLVEPNP_SQPNP) = range(9)
+# cv2 5's values (DLS and UPNP are gone)
+(SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, SOLVEPNP_P3P, SOLVEPNP_AP3P, SOLVEPNP_IPPE, SOLVEPNP_IPPE_SQUARE,
+ SOLVEPNP_SQPNP, SOLVEPNP_MAX_COUNT) = range(8)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -378,8 +379,23 @@ def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tve
     fn = "solvePnP"
     pts, uvs, K, k, nd = _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn)
     flags = int(flags)
-    if flags not in (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP):
-        raise fail(fn, f"flags={flags} is not supported by mnn.cv.solvePnP (SOLVEPNP_ITERATIVE and SOLVEPNP_EPNP are)")
+    if flags not in (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, SOLVEPNP_IPPE):
+        raise fail(fn, f"flags={flags} is not supported by mnn.cv.solvePnP (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP and "
+                       f"SOLVEPNP_IPPE are)")
+    if flags == SOLVEPNP_IPPE:
+        from ._ippe import ippe
+        img_f32 = str(as_image(imagePoints, fn, "imagePoints").dtype) == "float32" if not isinstance(
+            imagePoints, (list, tuple)) else False
+        obj_f32 = str(as_image(objectPoints, fn, "objectPoints").dtype) == "float32" if not isinstance(
+            objectPoints, (list, tuple)) else False
+        norm = _undistort_list([u for u, _ in uvs], [v for _, v in uvs], K, k, nd, None, None, (1, 5, 0.01))
+        if img_f32:  # cv2's undistortPoints keeps float32 points float32
+            from ._common import f32
+            norm = [(f32(x), f32(y)) for x, y in norm]
+        res = ippe(pts, norm, obj_f32)
+        if res is None:
+            return False, None, None
+        return True, _new(res[0], "float64", (3, 1)), _new(res[1], "float64", (3, 1))
     fx, fy, cx, cy = K[0][0], K[1][1], K[0][2], K[1][2]
     if flags == SOLVEPNP_ITERATIVE and not _planar(pts) and len(pts) < 6:
         raise fail(fn, f"DLT algorithm needs at least 6 points for pose estimation from 3D-2D point "
