@@ -321,3 +321,20 @@ def test_solve_pnp_ransac(dist, flags):
                                   iterationsCount=50, reprojectionError=thr, confidence=0.9)
         same(got[3], want[3])
         same(got[1], want[1], rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("dist", [None, DISTS[1]], ids=["nodist", "dist"])
+def test_solve_pnp_sqpnp(dist):
+    # cv2 stops its SQP steps at a 1e-5 step norm; mnn polishes each start to its minimum: the
+    # same global minimiser to 1e-6
+    rng = numpy.random.default_rng(60)
+    for it in range(16):
+        obj, img, _, _ = pnp_problem(rng, int(rng.integers(4, 30)), it % 4 == 0, 0.4 * (it % 2), dist)
+        for o, i in ((obj, img), (obj.astype(numpy.float32), img.astype(numpy.float32))):
+            pose_close(mcv.solvePnP(o, i, K, dist, flags=cv2.SOLVEPNP_SQPNP),
+                       cv2.solvePnP(o, i, K, dist, flags=cv2.SOLVEPNP_SQPNP), 1e-6)
+    # 3 points have up to four exact poses: cv2 and mnn may return different ones, each exact
+    obj, img, _, _ = pnp_problem(rng, 3, False, 0.0, None)
+    for pose in (mcv.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_SQPNP),
+                 cv2.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_SQPNP)):
+        assert pose[0] and reprojection_cost(pose, obj, img, None) < 1e-12

@@ -348,7 +348,7 @@ def _planar_start(pts, norm):
     return _rvec_of(R), t
 
 
-def _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn):
+def _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn, min_points=4):
     a = as_image(_listify(objectPoints, 3), fn, "objectPoints")
     n = _check_vector(a, 3)
     if n < 0 or str(a.dtype) not in ("float32", "float64"):
@@ -361,8 +361,8 @@ def _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn):
                        f"shape {tuple(b.shape)}")
     if n != m:
         raise fail(fn, f"npoints == imagePoints.checkVector(2) (got {n} object and {m} image points)")
-    if n < 4:
-        raise fail(fn, f"npoints >= 4 (got {n})")
+    if n < min_points:
+        raise fail(fn, f"npoints >= {min_points} (got {n})")
     ov = [float(x) for x in _flat(a)]
     iv = [float(x) for x in _flat(b)]
     pts = [ov[i * 3:i * 3 + 3] for i in range(n)]
@@ -377,11 +377,21 @@ def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tve
     """cv2.solvePnP: (retval, rvec (3, 1) float64, tvec (3, 1) float64). SOLVEPNP_ITERATIVE and
     SOLVEPNP_EPNP are supported."""
     fn = "solvePnP"
-    pts, uvs, K, k, nd = _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn)
     flags = int(flags)
-    if flags not in (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, SOLVEPNP_IPPE):
-        raise fail(fn, f"flags={flags} is not supported by mnn.cv.solvePnP (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP and "
-                       f"SOLVEPNP_IPPE are)")
+    # cv2 5's SQPnP takes 3 points; the other solvers need 4
+    pts, uvs, K, k, nd = _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn,
+                                     3 if flags == SOLVEPNP_SQPNP else 4)
+    if flags not in (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, SOLVEPNP_IPPE, SOLVEPNP_SQPNP):
+        raise fail(fn, f"flags={flags} is not supported by mnn.cv.solvePnP (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, "
+                       f"SOLVEPNP_IPPE and SOLVEPNP_SQPNP are)")
+    if flags == SOLVEPNP_SQPNP:
+        from ._sqpnp import sqpnp
+        norm = _undistort_list([u for u, _ in uvs], [v for _, v in uvs], K, k, nd, None, None, (1, 5, 0.01))
+        res = sqpnp(pts, norm)
+        if res is None:
+            raise fail(fn, "SQPnP: the image points do not spread enough (cv2: point_coordinate_variance >= "
+                           "POINT_VARIANCE_THRESHOLD) or Omega is degenerate")
+        return True, _new(res[0], "float64", (3, 1)), _new(res[1], "float64", (3, 1))
     if flags == SOLVEPNP_IPPE:
         from ._ippe import ippe
         img_f32 = str(as_image(imagePoints, fn, "imagePoints").dtype) == "float32" if not isinstance(
