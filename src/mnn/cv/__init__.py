@@ -16,6 +16,8 @@ from ._codecs import *  # noqa: F401,F403
 from ._structure import *  # noqa: F401,F403
 from ._drawing import *  # noqa: F401,F403
 from ._points import *  # noqa: F401,F403
+from ._fitline import *  # noqa: F401,F403
+from ._polyclip import *  # noqa: F401,F403
 from ._calib import *  # noqa: F401,F403
 from ._pnp import *  # noqa: F401,F403
 from ._min_triangle import *  # noqa: F401,F403

@@ -1,16 +1,18 @@
-"""solvePnP: a camera pose (rvec, tvec) from 3-d object points and their images, with cv2's
-signature, flags and result forms.
+"""solvePnP and solvePnPRansac: a camera pose (rvec, tvec) from 3-d object points and their
+images, with cv2's signatures, flags and result forms.
 
 SOLVEPNP_EPNP follows Lepetit, Moreno-Noguer and Fua's EPnP as cv2 runs it (control points from
 the object points' principal axes, the 4-vector null space of M^T M, three beta approximations
-polished by 5 Gauss-Newton steps, the one of least reprojection error kept). SOLVEPNP_ITERATIVE
-starts from that pose and minimises the reprojection error (distortion included) by
-Levenberg-Marquardt until it stops improving, which is the minimum cv2's own LM reaches. Written
-from reading OpenCV's geometry module and the EPnP paper; none of its code is copied.
+polished by 5 Gauss-Newton steps, the one of least reprojection error kept), with cv2's Jacobi SVD
+so that its singular vectors' signs, which place the control points, are cv2's.
+SOLVEPNP_ITERATIVE starts where cv2 does for a planar object (the plane's homography) and from
+EPnP otherwise, and minimises the reprojection error (distortion included) by Levenberg-Marquardt
+until it stops improving, which is the minimum cv2's own LM reaches. SOLVEPNP_IPPE is in
+_ippe.py, SOLVEPNP_SQPNP in _sqpnp.py; P3P, AP3P and IPPE_SQUARE are not implemented. Written from
+reading OpenCV's geometry module and the EPnP paper; none of its code is copied.
 """
 import math
 
-from .. import numpy as _np
 from ._common import as_image, fail
 from ._calib import _camera, _dist_coeffs, _project, _undistort_list, _solve, _vec3
 from ._points import Rodrigues, _check_vector, _flat, _listify, _new
@@ -65,21 +67,6 @@ __all__ = ["solvePnP", "solvePnPRansac", "SOLVEPNP_ITERATIVE", "SOLVEPNP_EPNP", 
 
 # ---------------------------------------------------------------------------------------------
 # small dense linear algebra (double)
-
-
-def _eigh(m):
-    """(eigenvalues ascending, eigenvectors as lists) of a symmetric matrix."""
-    w, v = _np.linalg.eigh(_np.array(m, dtype="float64"))
-    n = len(m)
-    vv = [float(x) for x in _flat(v)]
-    return [float(x) for x in _flat(w)], [[vv[r * n + c] for r in range(n)] for c in range(n)]
-
-
-def _svd3(m):
-    """U, S, Vt of a 3x3 matrix via the eigen-decomposition of m^T m (well-conditioned here)."""
-    u, s, vt = _np.linalg.svd(_np.array(m, dtype="float64"))
-    uu, vv = [float(x) for x in _flat(u)], [float(x) for x in _flat(vt)]
-    return [uu[0:3], uu[3:6], uu[6:9]], [float(x) for x in _flat(s)], [vv[0:3], vv[3:6], vv[6:9]]
 
 
 def _lstsq(a, b):
@@ -374,8 +361,8 @@ def _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn, min_poi
 
 def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tvec=None, useExtrinsicGuess=False,
              flags=SOLVEPNP_ITERATIVE):
-    """cv2.solvePnP: (retval, rvec (3, 1) float64, tvec (3, 1) float64). SOLVEPNP_ITERATIVE and
-    SOLVEPNP_EPNP are supported."""
+    """cv2.solvePnP: (retval, rvec (3, 1) float64, tvec (3, 1) float64). SOLVEPNP_ITERATIVE,
+    SOLVEPNP_EPNP, SOLVEPNP_IPPE and SOLVEPNP_SQPNP are supported."""
     fn = "solvePnP"
     flags = int(flags)
     # cv2 5's SQPnP takes 3 points; the other solvers need 4
