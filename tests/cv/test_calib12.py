@@ -338,3 +338,27 @@ def test_solve_pnp_sqpnp(dist):
     for pose in (mcv.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_SQPNP),
                  cv2.solvePnP(obj, img, K, None, flags=cv2.SOLVEPNP_SQPNP)):
         assert pose[0] and reprojection_cost(pose, obj, img, None) < 1e-12
+
+
+def test_output_arguments_are_filled_like_cv2():
+    rng = numpy.random.default_rng(70)
+    src, dst = homography_problem(rng, 20, 0.0, outliers=True)
+    mask = numpy.zeros((20, 1), numpy.uint8)
+    got = mcv.findHomography(src, dst, cv2.RANSAC, 3.0, mask)
+    assert got[1] is mask
+    same(mask, cv2.findHomography(src, dst, cv2.RANSAC, 3.0)[1])
+    m1, m2 = numpy.zeros((12, 16, 2), numpy.int16), numpy.zeros((12, 16), numpy.uint16)
+    got = mcv.initUndistortRectifyMap(K, DISTS[1], None, K, (16, 12), cv2.CV_16SC2, m1, m2)
+    assert got[0] is m1 and got[1] is m2
+    want = cv2.initUndistortRectifyMap(K, DISTS[1], None, K, (16, 12), cv2.CV_16SC2)
+    same(m1, want[0])
+    same(m2, want[1])
+    obj, img, _, _ = pnp_problem(rng, 10, False, 0.0, None)
+    rvec, tvec = numpy.zeros((3, 1)), numpy.zeros((3, 1))
+    got = mcv.solvePnP(obj, img, K, None, rvec, tvec)
+    assert got[1] is rvec and got[2] is tvec
+    pose_close((True, rvec, tvec), cv2.solvePnP(obj, img, K, None), 1e-6)
+    ip, jac = numpy.zeros((10, 1, 2)), numpy.zeros((20, 15))
+    got = mcv.projectPoints(obj, numpy.zeros(3), numpy.array([0, 0, 5.0]), K, None, ip, jac)
+    assert got[0] is ip and got[1] is jac
+    same(ip, cv2.projectPoints(obj, numpy.zeros(3), numpy.array([0, 0, 5.0]), K, None)[0], rtol=1e-12, atol=1e-12)

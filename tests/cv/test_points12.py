@@ -345,3 +345,25 @@ def test_min_enclosing_triangle():
         mcv.minEnclosingTriangle(numpy.zeros((0, 2), numpy.float32))
     with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.minEnclosingTriangle\]"):
         mcv.minEnclosingTriangle(numpy.zeros((5, 2), numpy.float64))
+
+
+def test_output_arguments_are_filled_like_cv2():
+    v = numpy.array([0.1, -0.2, 0.3])
+    dst, jac = numpy.zeros((3, 3)), numpy.zeros((3, 9))
+    got = mcv.Rodrigues(v, dst, jac)
+    assert got[0] is dst and got[1] is jac
+    numpy.testing.assert_allclose(dst, cv2.Rodrigues(v)[0], rtol=1e-12, atol=1e-15)
+    numpy.testing.assert_allclose(jac, cv2.Rodrigues(v)[1], rtol=1e-12, atol=1e-15)
+    wrong = numpy.zeros((2, 2))
+    assert mcv.Rodrigues(v, wrong)[0] is not wrong and not wrong.any()  # a misfit is left alone
+    pts = numpy.array([[0, 0], [1, 1.1], [2, 2], [3, 3.2]], numpy.float32)
+    line = numpy.zeros((4, 1), numpy.float32)
+    assert mcv.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01, line) is line
+    same(line, cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01))
+    tri = numpy.zeros((3, 2), numpy.float32)
+    assert mcv.minEnclosingTriangle(pts, tri)[1] is tri
+    same(tri, cv2.minEnclosingTriangle(pts)[1])
+    hu = numpy.zeros((7, 1))
+    m = cv2.moments(pts)
+    assert mcv.HuMoments(m, hu) is hu
+    same(hu, cv2.HuMoments(m), rtol=1e-12, atol=1e-300)

@@ -14,7 +14,7 @@ import math
 from .. import numpy as _np
 from ._common import as_image, fail
 from ._common import f32 as _f32
-from ._points import _check_vector, _cv_dims, _flat, _new, _listify
+from ._points import _check_vector, _cv_dims, _fill, _flat, _new, _listify
 from ._robust import _CvRng, _collinear_last, _update_iters
 
 __all__ = [
@@ -225,7 +225,7 @@ def projectPoints(objectPoints, rvec, tvec, cameraMatrix, distCoeffs, imagePoint
     n = len(pts)
     ncols = 10 + (nd if nd else 5)
     img = _new([v for p in out for v in p], dt, (n, 1, 2))
-    return img, _new([v for r in jac for v in r], "float64", (2 * n, ncols))
+    return _fill(imagePoints, img), _fill(jacobian, _new([v for r in jac for v in r], "float64", (2 * n, ncols)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -382,10 +382,12 @@ def initUndistortRectifyMap(cameraMatrix, distCoeffs, R, newCameraMatrix, size, 
         raise fail(fn, f"size must be positive, got {(w, h)}")
     u, v = _undistort_maps(K, k, RR, NK, w, h)
     if m1type == CV_16SC2:
-        return _fixed_maps(u, v)
-    if m1type == CV_32FC1:
-        return u.astype("float32"), v.astype("float32")
-    return _np.stack([u, v], axis=-1).astype("float32"), None
+        m1, m2 = _fixed_maps(u, v)
+    elif m1type == CV_32FC1:
+        m1, m2 = u.astype("float32"), v.astype("float32")
+    else:
+        m1, m2 = _np.stack([u, v], axis=-1).astype("float32"), None
+    return _fill(map1, m1), _fill(map2, m2)
 
 
 def undistort(src, cameraMatrix, distCoeffs, dst=None, newCameraMatrix=None):
@@ -752,4 +754,4 @@ def findHomography(srcPoints, dstPoints, method=0, ransacReprojThreshold=3, mask
     if method == RHO:
         H = [[_f32(v) for v in r] for r in H]  # cv2's RHO returns a float32 model
     return _new([v for r in H for v in r], "float64", (3, 3)), \
-        _new([1 if k else 0 for k in inl], "int32", (n, 1)).astype("uint8")
+        _fill(mask, _new([1 if k else 0 for k in inl], "int32", (n, 1)).astype("uint8"))

@@ -9,7 +9,7 @@ import math
 from ._common import as_image, fail
 from ._common import f32 as _f32
 from ._points import (DIST_FAIR, DIST_HUBER, DIST_L1, DIST_L12, DIST_L2, DIST_WELSCH, _DBL_MAX, _FLT_EPSILON,
-                      _check_vector, _flat, _listify, _new)
+                      _check_vector, _fill, _flat, _listify, _new)
 from ._robust import _CvRng
 
 __all__ = ["fitLine"]
@@ -363,8 +363,8 @@ def fitLine(points, distType, param, reps, aeps, line=None):
     param, reps, aeps = _f32(float(param)), _f32(float(reps)), _f32(float(aeps))
     if n2 >= 0:
         res = _fit_line_2d(vals[0::2], vals[1::2], n2, dist, param, reps, aeps)
-        return _new(res, "float32", (4, 1))
+        return _fill(line, _new(res, "float32", (4, 1)))
     res = _fit_line_3d([vals[i * 3:i * 3 + 3] for i in range(n3)], dist, param, reps, aeps)
-    return _new(res, "float32", (6, 1))
+    return _fill(line, _new(res, "float32", (6, 1)))
 
 

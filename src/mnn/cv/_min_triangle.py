@@ -262,7 +262,7 @@ def minEnclosingTriangle(points, triangle=None):
     fn = "minEnclosingTriangle"
     from ._points import _points
     from ._structure import convexHull
-    from ._points import _new
+    from ._points import _fill, _new
     vals, n, _ = _points(points, fn, 2, "points")
     if n == 0:
         raise fail(fn, "(pointsMat.checkVector(2) > 0) (the point set is empty)")
@@ -276,7 +276,7 @@ def minEnclosingTriangle(points, triangle=None):
     else:
         tri = [poly[i % len(poly)] for i in range(3)]
         area = _area(*tri)
-    return area, _new([v for p in tri for v in p], "float32", (3, 2))
+    return area, _fill(triangle, _new([v for p in tri for v in p], "float32", (3, 2)))
 
 
 def _hull_values(h):

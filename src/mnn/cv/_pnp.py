@@ -15,7 +15,7 @@ import math
 
 from ._common import as_image, fail
 from ._calib import _camera, _dist_coeffs, _project, _undistort_list, _solve, _vec3
-from ._points import Rodrigues, _check_vector, _flat, _listify, _new
+from ._points import Rodrigues, _check_vector, _fill, _flat, _listify, _new
 from ._robust import _CvRng
 from ._structure import _svd, _svd_solve
 
@@ -411,7 +411,7 @@ def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tve
         r0 = _rvec_of(R)
     if flags == SOLVEPNP_ITERATIVE:
         r0, t0 = _refine_pose(r0, t0, pts, uvs, K, k, nd)
-    return True, _new(r0, "float64", (3, 1)), _new(t0, "float64", (3, 1))
+    return True, _fill(rvec, _new(r0, "float64", (3, 1))), _fill(tvec, _new(t0, "float64", (3, 1)))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -112,6 +112,22 @@ def _listify(src, n):
     return src
 
 
+def _fill(out, r):
+    """cv2's output argument: `out` (numpy or mnn) receives `r` and is returned when it already has
+    r's shape and dtype; otherwise r is returned and `out` is left alone. (The public wrapper does
+    this for single results; these functions return tuples or name their outputs otherwise.)"""
+    if out is None or r is None or not hasattr(out, "shape") or not hasattr(r, "shape"):
+        return r
+    if tuple(out.shape) != tuple(r.shape) or str(out.dtype) != str(r.dtype):
+        return r
+    if isinstance(out, _np.ndarray):
+        out[...] = r
+    else:
+        import numpy
+        out[...] = numpy.asarray(r)
+    return out
+
+
 def _pairs(vals):
     return list(zip(vals[0::2], vals[1::2]))
 
@@ -418,10 +434,10 @@ def Rodrigues(src, dst=None, jacobian=None):
                 for k in range(9):
                     J[i * 9 + k] = (a0 * eye[k] + a1 * rrt[k] + a2 * drrt[i * 9 + k] +
                                     a3 * rcross[k] + a4 * dcross[i * 9 + k])
-        return _new(R, dt, (3, 3)), _new(J, dt, (3, 9))
+        return _fill(dst, _new(R, dt, (3, 3))), _fill(jacobian, _new(J, dt, (3, 9)))
     # matrix -> vector
     if any(not (-100 <= x < 100) for x in v):  # cv2's checkRange: NaN or out of range gives zeros
-        return _new([0.0] * 3, dt, (3, 1)), _new([0.0] * 27, dt, (9, 3))
+        return _fill(dst, _new([0.0] * 3, dt, (3, 1))), _fill(jacobian, _new([0.0] * 27, dt, (9, 3)))
     R = _svd3_polar([v[0:3], v[3:6], v[6:9]])
     rx, ry, rz = R[2][1] - R[1][2], R[0][2] - R[2][0], R[1][0] - R[0][1]
     s = math.sqrt((rx * rx + ry * ry + rz * rz) * 0.25)
@@ -464,7 +480,7 @@ def Rodrigues(src, dst=None, jacobian=None):
         vth *= theta
         rx, ry, rz = rx * vth, ry * vth, rz * vth
     jt = [J[i * 9 + k] for k in range(9) for i in range(3)]  # the 9x3 transpose
-    return _new([rx, ry, rz], dt, (3, 1)), _new(jt, dt, (9, 3))
+    return _fill(dst, _new([rx, ry, rz], dt, (3, 1))), _fill(jacobian, _new(jt, dt, (9, 3)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -501,7 +517,7 @@ def HuMoments(m, hu=None):
         mm = {k: float(m[k]) for k in keys}
     except (TypeError, KeyError, IndexError, ValueError) as e:
         raise TypeError(f"[mnn.cv.{fn}] 'm' must be a moments dict (as cv2.moments returns)") from e
-    return _new(_hu(mm), "float64", (7, 1))
+    return _fill(hu, _new(_hu(mm), "float64", (7, 1)))
 
 
 def _sign(v):
@@ -633,4 +649,5 @@ def convexityDefects(contour, convexhull, convexityDefects=None):
         hcurr = hnext
     if not out:
         return None
-    return _new(out, "int32", (len(out) // 4, 4))  # cv2 5 hands the Vec4i list back as (K, 4)
+    # cv2 5 hands the Vec4i list back as (K, 4)
+    return _fill(convexityDefects, _new(out, "int32", (len(out) // 4, 4)))

@@ -8,7 +8,7 @@ Geometry in C"); none of its code is copied."""
 import math
 
 from ._common import f32 as _f32
-from ._points import INTERSECT_FULL, INTERSECT_NONE, INTERSECT_PARTIAL, _FLT_MAX, _flat, _new, _pairs, _points
+from ._points import INTERSECT_FULL, INTERSECT_NONE, INTERSECT_PARTIAL, _FLT_MAX, _fill, _flat, _new, _pairs, _points
 from ._structure import boxPoints as _box_points
 
 __all__ = ["rotatedRectangleIntersection", "intersectConvexConvex"]
@@ -129,7 +129,7 @@ def rotatedRectangleIntersection(rect1, rect2, intersectingRegion=None):
     flat = []
     for x, y in inter:
         flat.extend((f(x + ax), f(y + ay)))
-    return ret, _new(flat, "float32", (len(inter), 2))
+    return ret, _fill(intersectingRegion, _new(flat, "float32", (len(inter), 2)))
 
 
 # O'Rourke's convex polygon intersection ("Computational Geometry in C", ch. 7), as cv2 runs it
@@ -304,5 +304,5 @@ def intersectConvexConvex(p1, p2, p12=None, handleNested=True):
     if orientation == 2:
         res = res[::-1]
     flat = [v for p in res for v in p]
-    return float(_f32(abs(area))), _new(flat, "float32", (len(res), 1, 2))
+    return float(_f32(abs(area))), _fill(p12, _new(flat, "float32", (len(res), 1, 2)))
 
