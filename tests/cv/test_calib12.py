@@ -362,3 +362,19 @@ def test_output_arguments_are_filled_like_cv2():
     got = mcv.projectPoints(obj, numpy.zeros(3), numpy.array([0, 0, 5.0]), K, None, ip, jac)
     assert got[0] is ip and got[1] is jac
     same(ip, cv2.projectPoints(obj, numpy.zeros(3), numpy.array([0, 0, 5.0]), K, None)[0], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dist", [None, DISTS[1]], ids=["nodist", "dist"])
+def test_solve_pnp_ippe_square(dist):
+    rng = numpy.random.default_rng(80)
+    for it in range(12):
+        half = rng.uniform(0.05, 1) / 2
+        obj = numpy.array([[-half, half, 0], [half, half, 0], [half, -half, 0], [-half, -half, 0]])
+        rv, tv = rng.normal(0, 0.5, 3), numpy.array([rng.normal(0, 0.2), rng.normal(0, 0.2), rng.uniform(1, 4)])
+        img, _ = cv2.projectPoints(obj, rv, tv, K, dist)
+        img = img + rng.normal(0, 0.3 * (it % 2), img.shape)
+        for o, i in ((obj, img), (obj.astype(numpy.float32), img.astype(numpy.float32))):
+            pose_close(mcv.solvePnP(o, i, K, dist, flags=cv2.SOLVEPNP_IPPE_SQUARE),
+                       cv2.solvePnP(o, i, K, dist, flags=cv2.SOLVEPNP_IPPE_SQUARE), 1e-12)
+    with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.solvePnP\] npoints == 4"):
+        mcv.solvePnP(numpy.zeros((5, 3)), numpy.zeros((5, 2)), K, None, flags=cv2.SOLVEPNP_IPPE_SQUARE)

@@ -211,3 +211,56 @@ def ippe(pts, img, obj_f32):
     eb = _reproj_error(pts, img, poses[1], obj_f32)
     best = poses[0] if ea < eb else poses[1]
     return rot2vec([row[:3] for row in best]), [best[0][3], best[1][3], best[2][3]]
+
+
+def _homography_square(img, half):
+    """The homography taking the square (-h, h), (h, h), (h, -h), (-h, -h) to 4 image points,
+    in closed form (IPPE's square case)."""
+    (p1x, p1y), (p2x, p2y), (p3x, p3y), (p4x, p4y) = ((-x, -y) for x, y in img)
+    det = half * (p1x * p2y - p2x * p1y - p1x * p4y + p2x * p3y - p3x * p2y + p4x * p1y + p3x * p4y - p4x * p3y)
+    if abs(det) < 1e-9:
+        return None
+    di = -1 / det
+    return [[di * (p1x * p3x * p2y - p2x * p3x * p1y - p1x * p4x * p2y + p2x * p4x * p1y - p1x * p3x * p4y +
+                   p1x * p4x * p3y + p2x * p3x * p4y - p2x * p4x * p3y),
+             di * (p1x * p2x * p3y - p1x * p3x * p2y - p1x * p2x * p4y + p2x * p4x * p1y + p1x * p3x * p4y -
+                   p3x * p4x * p1y - p2x * p4x * p3y + p3x * p4x * p2y),
+             di * half * (p1x * p2x * p3y - p2x * p3x * p1y - p1x * p2x * p4y + p1x * p4x * p2y - p1x * p4x * p3y +
+                          p3x * p4x * p1y + p2x * p3x * p4y - p3x * p4x * p2y)],
+            [di * (p1x * p2y * p3y - p2x * p1y * p3y - p1x * p2y * p4y + p2x * p1y * p4y - p3x * p1y * p4y +
+                   p4x * p1y * p3y + p3x * p2y * p4y - p4x * p2y * p3y),
+             di * (p2x * p1y * p3y - p3x * p1y * p2y - p1x * p2y * p4y + p4x * p1y * p2y + p1x * p3y * p4y -
+                   p4x * p1y * p3y - p2x * p3y * p4y + p3x * p2y * p4y),
+             di * half * (p1x * p2y * p3y - p3x * p1y * p2y - p2x * p1y * p4y + p4x * p1y * p2y - p1x * p3y * p4y +
+                          p3x * p1y * p4y + p2x * p3y * p4y - p4x * p2y * p3y)],
+            [-di * (p1x * p3y - p3x * p1y - p1x * p4y - p2x * p3y + p3x * p2y + p4x * p1y + p2x * p4y - p4x * p2y),
+             di * (p1x * p2y - p2x * p1y - p1x * p3y + p3x * p1y + p2x * p4y - p4x * p2y - p3x * p4y + p4x * p3y),
+             1.0]]
+
+
+def ippe_square(pts, img, obj_f32):
+    """(rvec, tvec) of IPPE for the 4 corners of a square centred on the origin in z = 0
+    (cv2's SOLVEPNP_IPPE_SQUARE point order), or None."""
+    if obj_f32:
+        side = math.sqrt(_f32(pts[1][0] - pts[0][0]) ** 2 + _f32(pts[1][1] - pts[0][1]) ** 2)
+    else:
+        side = math.sqrt((pts[1][0] - pts[0][0]) ** 2 + (pts[1][1] - pts[0][1]) ** 2)
+    H = _homography_square(img, side / 2.0)
+    if H is None:
+        return None
+    obj2 = [(p[0], p[1]) for p in pts]
+    j00 = H[0][0] - H[2][0] * H[0][2]
+    j01 = H[0][1] - H[2][1] * H[0][2]
+    j10 = H[1][0] - H[2][0] * H[1][2]
+    j11 = H[1][1] - H[2][1] * H[1][2]
+    rots = _rotations(j00, j01, j10, j11, H[0][2], H[1][2])
+    if rots is None:
+        return None
+    poses = []
+    for R in rots:
+        t = _translation(obj2, img, R)
+        poses.append([[R[i][0], R[i][1], R[i][2], t[i]] for i in range(3)] + [[0, 0, 0, 1.0]])
+    ea = _reproj_error(pts, img, poses[0], obj_f32)
+    eb = _reproj_error(pts, img, poses[1], obj_f32)
+    best = poses[0] if ea < eb else poses[1]
+    return rot2vec([row[:3] for row in best]), [best[0][3], best[1][3], best[2][3]]

@@ -8,7 +8,7 @@ so that its singular vectors' signs, which place the control points, are cv2's.
 SOLVEPNP_ITERATIVE starts where cv2 does for a planar object (the plane's homography) and from
 EPnP otherwise, and minimises the reprojection error (distortion included) by Levenberg-Marquardt
 until it stops improving, which is the minimum cv2's own LM reaches. SOLVEPNP_IPPE is in
-_ippe.py, SOLVEPNP_SQPNP in _sqpnp.py; P3P, AP3P and IPPE_SQUARE are not implemented. Written from
+_ippe.py (with IPPE_SQUARE), SOLVEPNP_SQPNP in _sqpnp.py; P3P and AP3P are not implemented. Written from
 reading OpenCV's geometry module and the EPnP paper; none of its code is copied.
 """
 import math
@@ -362,15 +362,17 @@ def _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn, min_poi
 def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tvec=None, useExtrinsicGuess=False,
              flags=SOLVEPNP_ITERATIVE):
     """cv2.solvePnP: (retval, rvec (3, 1) float64, tvec (3, 1) float64). SOLVEPNP_ITERATIVE,
-    SOLVEPNP_EPNP, SOLVEPNP_IPPE and SOLVEPNP_SQPNP are supported."""
+    SOLVEPNP_EPNP, SOLVEPNP_IPPE, SOLVEPNP_IPPE_SQUARE and SOLVEPNP_SQPNP are supported."""
     fn = "solvePnP"
     flags = int(flags)
     # cv2 5's SQPnP takes 3 points; the other solvers need 4
     pts, uvs, K, k, nd = _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn,
                                      3 if flags == SOLVEPNP_SQPNP else 4)
-    if flags not in (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, SOLVEPNP_IPPE, SOLVEPNP_SQPNP):
+    if flags not in (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, SOLVEPNP_IPPE, SOLVEPNP_IPPE_SQUARE, SOLVEPNP_SQPNP):
         raise fail(fn, f"flags={flags} is not supported by mnn.cv.solvePnP (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP, "
-                       f"SOLVEPNP_IPPE and SOLVEPNP_SQPNP are)")
+                       f"SOLVEPNP_IPPE, SOLVEPNP_IPPE_SQUARE and SOLVEPNP_SQPNP are)")
+    if flags == SOLVEPNP_IPPE_SQUARE and len(pts) != 4:
+        raise fail(fn, f"npoints == 4 (SOLVEPNP_IPPE_SQUARE takes the 4 corners of a square, got {len(pts)})")
     if flags == SOLVEPNP_SQPNP:
         from ._sqpnp import sqpnp
         norm = _undistort_list([u for u, _ in uvs], [v for _, v in uvs], K, k, nd, None, None, (1, 5, 0.01))
@@ -379,8 +381,8 @@ def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tve
             raise fail(fn, "SQPnP: the image points do not spread enough (cv2: point_coordinate_variance >= "
                            "POINT_VARIANCE_THRESHOLD) or Omega is degenerate")
         return True, _new(res[0], "float64", (3, 1)), _new(res[1], "float64", (3, 1))
-    if flags == SOLVEPNP_IPPE:
-        from ._ippe import ippe
+    if flags in (SOLVEPNP_IPPE, SOLVEPNP_IPPE_SQUARE):
+        from ._ippe import ippe, ippe_square
         img_f32 = str(as_image(imagePoints, fn, "imagePoints").dtype) == "float32" if not isinstance(
             imagePoints, (list, tuple)) else False
         obj_f32 = str(as_image(objectPoints, fn, "objectPoints").dtype) == "float32" if not isinstance(
@@ -389,7 +391,7 @@ def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tve
         if img_f32:  # cv2's undistortPoints keeps float32 points float32
             from ._common import f32
             norm = [(f32(x), f32(y)) for x, y in norm]
-        res = ippe(pts, norm, obj_f32)
+        res = (ippe if flags == SOLVEPNP_IPPE else ippe_square)(pts, norm, obj_f32)
         if res is None:
             return False, None, None
         return True, _new(res[0], "float64", (3, 1)), _new(res[1], "float64", (3, 1))
