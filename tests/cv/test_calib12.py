@@ -378,3 +378,28 @@ def test_solve_pnp_ippe_square(dist):
                        cv2.solvePnP(o, i, K, dist, flags=cv2.SOLVEPNP_IPPE_SQUARE), 1e-12)
     with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.solvePnP\] npoints == 4"):
         mcv.solvePnP(numpy.zeros((5, 3)), numpy.zeros((5, 2)), K, None, flags=cv2.SOLVEPNP_IPPE_SQUARE)
+
+
+def test_non_contiguous_views():
+    # cv2 refuses non-contiguous point vectors in some of these (checkVector); mnn takes the view
+    # and gives cv2's answer on the contiguous copy
+    c = numpy.ascontiguousarray
+    rng = numpy.random.default_rng(90)
+    obj, img, _, _ = pnp_problem(rng, 24, False, 0.3, DISTS[1])
+    big_obj = numpy.repeat(obj, 2, axis=0)[::2]  # a strided view of the same points
+    big_img = numpy.repeat(img.reshape(-1, 2), 2, axis=0)[::2]
+    assert not big_obj.flags.c_contiguous and not big_img.flags.c_contiguous
+    pose_close(mcv.solvePnP(big_obj, big_img, K, DISTS[1]), cv2.solvePnP(c(big_obj), c(big_img), K, DISTS[1]), 1e-6)
+    same(mcv.projectPoints(big_obj, numpy.zeros(3), numpy.array([0, 0, 5.0]), K, DISTS[1])[0],
+         cv2.projectPoints(c(big_obj), numpy.zeros(3), numpy.array([0, 0, 5.0]), K, DISTS[1])[0],
+         rtol=1e-12, atol=1e-12)
+    same(mcv.undistortPoints(big_img, K, DISTS[1]), cv2.undistortPoints(c(big_img), K, DISTS[1]),
+         rtol=1e-12, atol=1e-12)
+    src, dst = homography_problem(rng, 30, 0.0, outliers=True)
+    s2, d2 = numpy.repeat(src, 2, axis=0)[::2], numpy.repeat(dst, 2, axis=0)[::2]
+    got, want = mcv.findHomography(s2, d2, cv2.RANSAC), cv2.findHomography(c(s2), c(d2), cv2.RANSAC)
+    same(got[1], want[1])
+    same(got[0], want[0], rtol=1e-6, atol=1e-7)
+    Kv = numpy.repeat(K, 2, axis=1)[:, ::2]
+    same(mcv.getOptimalNewCameraMatrix(Kv, DISTS[1], (640, 480), 0.5)[0],
+         cv2.getOptimalNewCameraMatrix(c(Kv), DISTS[1], (640, 480), 0.5)[0], rtol=1e-12, atol=1e-12)

@@ -75,6 +75,13 @@ def test_transform(dtype, cn, mshape):
         same(got, want)
 
 
+def test_integer_matrices_are_taken_as_float():
+    x = (numpy.random.default_rng(13).random((6, 1, 2)) * 10).astype(numpy.float32)
+    for m in (numpy.array([[2, 1, 3], [0, 1, -4], [0, 0, 1]], numpy.int32), numpy.eye(3, dtype=numpy.uint8)):
+        same(mcv.perspectiveTransform(x, m), cv2.perspectiveTransform(x, m))
+        same(mcv.transform(x, m[:2]), cv2.transform(x, m[:2]))
+
+
 def test_transform_point_forms_and_views():
     rng = numpy.random.default_rng(2)
     pts = (rng.random((11, 1, 2)) * 100).astype(numpy.float32)

@@ -133,15 +133,16 @@ def _pairs(vals):
 
 
 def _as_float_matrix(m, fn, name="m"):
-    """A 2-d float matrix argument as (rows, cols, list of row lists)."""
+    """A 2-d matrix argument as (rows, cols, list of row lists of floats); cv2 converts any
+    numeric matrix to float."""
     if m is None:
         raise fail(fn, f"'{name}' is None")
     a = as_image(m, fn, name)
     d = _cv_dims(a)
     if d is None or d[2] != 1:
         raise fail(fn, f"'{name}' must be a single-channel 2-d matrix, got shape {tuple(a.shape)}")
-    if str(a.dtype) not in ("float32", "float64"):
-        raise fail(fn, f"'{name}' must be float32 or float64, got {a.dtype}")
+    if str(a.dtype) not in ("float32", "float64", "uint8", "int8", "uint16", "int16", "int32", "float16"):
+        raise fail(fn, f"'{name}' must be a numeric matrix, got {a.dtype}")
     rows, cols = d[0], d[1]
     v = [float(x) for x in _flat(a)]
     return rows, cols, [v[r * cols:(r + 1) * cols] for r in range(rows)]
