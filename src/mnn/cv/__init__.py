@@ -21,6 +21,12 @@ from ._match import *  # noqa: F401,F403
 from ._floodfill import *  # noqa: F401,F403
 from ._distance import *  # noqa: F401,F403
 from ._dft import *  # noqa: F401,F403
+from ._points import *  # noqa: F401,F403
+from ._fitline import *  # noqa: F401,F403
+from ._polyclip import *  # noqa: F401,F403
+from ._calib import *  # noqa: F401,F403
+from ._pnp import *  # noqa: F401,F403
+from ._min_triangle import *  # noqa: F401,F403
 from . import _dnn as dnn  # noqa: F401  (mnn.cv.dnn.blobFromImage, NMSBoxes, Preprocess, ...)
 
 from . import _public  # noqa: E402
