@@ -1,0 +1,47 @@
+// Shape rules of the Hough transform primitives (kernels: backends/cpu/simd/cv/hough.cpp). Python
+// (mnn/cv/_hough.py) keeps cv2's argument checks and hands these plain numbers.
+//
+//   cv_hough_acc (edges uint8 HxW; numangle, numrho, use_edgeval | min_theta, theta, irho)
+//       -> int32 (numangle + 2, numrho + 2): cv2's HoughLines accumulator, a zero frame around the
+//          votes (so the 4-neighbour maximum test needs no bounds checks)
+//   cv_hough_p   (edges uint8 HxW; numangle, numrho, threshold, lineLength, lineGap, cap | theta, irho)
+//       -> int32 (cap + 1, 4): row 0 holds the number of segments n, rows 1..n the segments
+//          (x1, y1, x2, y2) of cv2's probabilistic transform, in cv2's order
+#include <string>
+
+#include "core/error.h"
+#include "prims/registry.h"
+
+namespace mnn::ops {
+
+using namespace core;
+
+namespace {
+
+void need_edges(const std::vector<NodePtr>& in, const char* fn) {
+  const std::string p = std::string("[mnn.cv.") + fn + "] ";
+  if (in.size() != 1) throw ValueError(p + "bad parameters");
+  if (in[0]->dtype != DType::UInt8 || in[0]->ndim() != 2)
+    throw TypeError(p + "expected a single-channel uint8 image (cv2: image.type() == CV_8UC1)");
+}
+
+prims::PrimMeta infer_acc(const std::vector<NodePtr>& in, const Params& p) {
+  need_edges(in, "HoughLines");
+  if (p.ints.size() != 3 || p.floats.size() != 3 || p.ints[0] < 1 || p.ints[1] < 1)
+    throw ValueError("[mnn.cv.HoughLines] bad parameters");
+  return {DType::Int32, {p.ints[0] + 2, p.ints[1] + 2}};
+}
+
+prims::PrimMeta infer_p(const std::vector<NodePtr>& in, const Params& p) {
+  need_edges(in, "HoughLinesP");
+  if (p.ints.size() != 6 || p.floats.size() != 2 || p.ints[0] < 1 || p.ints[1] < 1 || p.ints[5] < 0)
+    throw ValueError("[mnn.cv.HoughLinesP] bad parameters");
+  return {DType::Int32, {p.ints[5] + 1, 4}};
+}
+
+}  // namespace
+
+MNN_REGISTER_PRIMITIVE(cv_hough_acc, {"cv_hough_acc", &infer_acc});
+MNN_REGISTER_PRIMITIVE(cv_hough_p, {"cv_hough_p", &infer_p});
+
+}  // namespace mnn::ops

@@ -1,0 +1,136 @@
+"""cv2's Hough line transforms: HoughLines, HoughLinesWithAccumulator (the standard transform) and
+HoughLinesP (the progressive probabilistic one).
+
+The voting runs natively (csrc/ops/cv/hough.cpp, kernels in backends/cpu/simd/cv/hough.cpp) with
+cv2's float arithmetic; the standard transform's peak picking (a vote count above the threshold, a
+strict maximum against the lower-rho and lower-angle neighbours and >= the others) and its ordering
+(more votes first, then the lower accumulator index) are mnn.numpy ops on the accumulator.
+HoughLinesP is sequential by nature (each segment found removes its points' votes before the next
+random point is drawn) and runs whole in the kernel, with cv2's random generator and seed, so it
+gives cv2's segments in cv2's order.
+"""
+import math
+
+from .. import _core
+from .. import numpy as _np
+from ._common import as_image, contiguous, fail, int_arg
+
+__all__ = ["HoughLines", "HoughLinesWithAccumulator", "HoughLinesP"]
+
+_INT_MAX = 2147483647
+
+
+def _edges(image, fn):
+    a = as_image(image, fn, "image")
+    if a.ndim == 3 and a.shape[2] == 1:
+        a = a.reshape(a.shape[:2])
+    if a.ndim != 2 or a.dtype != "uint8":
+        raise fail(fn, f"expected a single-channel uint8 image, got {a.dtype} of shape {tuple(a.shape)} "
+                       "(cv2: image.type() == CV_8UC1)")
+    return contiguous(a)
+
+
+def _num_angle(min_theta, max_theta, theta):
+    """cv2's computeNumangle: the angles min_theta + n*theta up to max_theta, less the last one when
+    it lies (within half a step) at pi from the first, which would find every line twice."""
+    n = math.floor((max_theta - min_theta) / theta) + 1
+    if n > 1 and abs(math.pi - (n - 1) * theta) < theta / 2:
+        n -= 1
+    return n
+
+
+def _f32(v):
+    from ._common import f32
+    return f32(v)
+
+
+def _standard(image, rho, theta, threshold, srn, stn, min_theta, max_theta, use_edgeval, fn, with_votes):
+    a = _edges(image, fn)
+    # cv2 takes rho and theta as C floats: every step below uses the float values
+    rho, theta = _f32(float(rho)), _f32(float(theta))
+    threshold = int_arg(threshold, fn, "threshold")
+    if not rho > 0 or not theta > 0:
+        raise fail(fn, "rho and theta must be positive (cv2: rho > 0 && theta > 0)")
+    if float(srn or 0) != 0 or float(stn or 0) != 0:
+        raise fail(fn, "the multi-scale transform (srn, stn > 0) is not supported; pass srn = stn = 0")
+    min_theta, max_theta = float(min_theta), float(max_theta)
+    if not max_theta >= min_theta:
+        raise fail(fn, "max_theta must be greater than min_theta")
+    if min_theta < 0 or max_theta > math.pi:
+        raise fail(fn, "min_theta and max_theta must lie in [0, pi]")
+    h, w = a.shape
+    numangle = _num_angle(min_theta, max_theta, theta)
+    max_rho = w + h
+    # cv2 5 keeps the rho bins symmetric about 0 (an odd count: rho = 0 is a bin centre); cv2 4's
+    # cvRound((2 * max_rho + 1) / rho) could be even, which shifted every rho by half a bin
+    numrho = 2 * round_half_even(_f32(max_rho / rho)) + 1
+    if numangle < 1 or numrho < 1:
+        raise fail(fn, "the accumulator would be empty (theta or rho too large)")
+    irho = _f32(1.0 / _f32(rho))
+    acc = _core.prim("cv_hough_acc", [a], [numangle, numrho, 1 if use_edgeval else 0], [min_theta, theta, irho])
+    s = numrho + 2
+    c = acc[1:numangle + 1, 1:numrho + 1]
+    peak = ((c > threshold) & (c > acc[1:numangle + 1, 0:numrho]) & (c >= acc[1:numangle + 1, 2:numrho + 2])
+            & (c > acc[0:numangle, 1:numrho + 1]) & (c >= acc[2:numangle + 2, 1:numrho + 1]))
+    flat = _np.flatnonzero(peak)
+    ncols = 3 if with_votes else 2
+    if int(flat.size) == 0:
+        return None
+    n_idx = flat // numrho
+    r_idx = flat - n_idx * numrho
+    base = (n_idx + 1) * s + r_idx + 1  # cv2's accumulator index: its tie-break order
+    votes = acc.reshape(-1)[base]
+    order = _np.lexsort((base, -votes))
+    n_idx, r_idx, votes = n_idx[order], r_idx[order], votes[order]
+    frho, fth = _np.float32(rho), _np.float32(theta)
+    # float arithmetic as cv2: (r - (numrho - 1) * 0.5f) * rho and (float)min_theta + n * theta
+    rhos = (r_idx.astype("float32") - _np.float32((numrho - 1) * 0.5)) * frho
+    angs = _np.float32(_f32(min_theta)) + n_idx.astype("float32") * fth
+    cols = [rhos, angs] + ([votes.astype("float32")] if with_votes else [])
+    out = _np.stack(cols, axis=-1)
+    # cv2 5's binding: HoughLines gives (N, 1, 2), HoughLinesWithAccumulator (N, 3)
+    return out if with_votes else out.reshape(-1, 1, ncols)
+
+
+def round_half_even(v):
+    """cvRound of a double: to nearest, ties to even."""
+    return round(v)
+
+
+def HoughLines(image, rho, theta, threshold, lines=None, srn=0, stn=0, min_theta=0, max_theta=math.pi,
+               use_edgeval=False):
+    """cv2.HoughLines (standard transform): (N, 1, 2) float32 (rho, theta), strongest first, or None."""
+    return _standard(image, rho, theta, threshold, srn, stn, min_theta, max_theta, use_edgeval,
+                     "HoughLines", False)
+
+
+def HoughLinesWithAccumulator(image, rho, theta, threshold, lines=None, srn=0, stn=0, min_theta=0,
+                              max_theta=math.pi, use_edgeval=False):
+    """cv2.HoughLinesWithAccumulator: (N, 3) float32 (rho, theta, votes), or None."""
+    return _standard(image, rho, theta, threshold, srn, stn, min_theta, max_theta, use_edgeval,
+                     "HoughLinesWithAccumulator", True)
+
+
+def HoughLinesP(image, rho, theta, threshold, lines=None, minLineLength=0, maxLineGap=0):
+    """cv2.HoughLinesP: (N, 4) int32 (cv2 5's shape) segments (x1, y1, x2, y2), or None."""
+    fn = "HoughLinesP"
+    a = _edges(image, fn)
+    rho, theta = _f32(float(rho)), _f32(float(theta))
+    threshold = int_arg(threshold, fn, "threshold")
+    if not rho > 0 or not theta > 0:
+        raise fail(fn, "rho and theta must be positive (cv2: rho > 0 && theta > 0)")
+    # cv2 passes the lengths as double to an int parameter: the binding takes any number
+    length, gap = int(float(minLineLength)), int(float(maxLineGap))
+    h, w = a.shape
+    numangle = _num_angle(0.0, math.pi, theta)
+    numrho = round_half_even(_f32(((w + h) * 2 + 1) / rho))
+    if numangle < 1 or numrho < 1:
+        raise fail(fn, "the accumulator would be empty (theta or rho too large)")
+    irho = _f32(1.0 / _f32(rho))
+    # every segment takes at least its seed point off the image: at most h*w segments
+    cap = max(1, min(_INT_MAX, h * w))
+    out = _core.prim("cv_hough_p", [a], [numangle, numrho, threshold, length, gap, cap], [theta, irho])
+    n = int(out[0, 0])
+    if n == 0:
+        return None
+    return out[1:n + 1]
