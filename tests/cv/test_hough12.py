@@ -1,4 +1,4 @@
-"""Hough line transforms (mnn/cv/_hough.py, kernels csrc/backends/cpu/simd/cv/hough.cpp) against cv2:
+"""Hough line and circle transforms (mnn/cv/_hough.py, kernels csrc/backends/cpu/simd/cv/hough.cpp) against cv2:
 the same lines / segments, in the same order, with the same shapes and dtypes."""
 import cv2
 import numpy as np
@@ -88,14 +88,18 @@ def test_hough_threads_and_isa():
         "import json, numpy as np, cv2, mnn.cv as mc\n"
         "from skimage import data\n"
         "e = cv2.Canny(data.camera()[3:400, 5:371], 80, 200)\n"
+        "c = cv2.medianBlur(data.coins(), 5)\n"
         "print(json.dumps([np.asarray(mc.HoughLinesP(e, 1, np.pi/180, 20, None, 10, 3)).tolist(),\n"
-        "                  np.asarray(mc.HoughLinesWithAccumulator(e, 1, np.pi/180, 60)).tolist()]))\n"
+        "                  np.asarray(mc.HoughLinesWithAccumulator(e, 1, np.pi/180, 60)).tolist(),\n"
+        "                  np.asarray(mc.HoughCircles(c, 3, 1.5, 15, None, 120, 30, 10, 60)).tolist()]))\n"
     )
     acc = cv2.HoughLinesWithAccumulator(e, 1, np.pi / 180, 60)
+    circ = cv2.HoughCircles(cv2.medianBlur(skdata.coins(), 5), cv2.HOUGH_GRADIENT, 1.5, 15, None, 120, 30, 10, 60)
     for isa in ("scalar", "avx2", "avx512"):
-        segs, lines = run_under_isa(code, isa)
+        segs, lines, circles = run_under_isa(code, isa)
         np.testing.assert_array_equal(np.array(segs, np.int32), ref)
         np.testing.assert_array_equal(np.array(lines, np.float32), acc)
+        np.testing.assert_array_equal(np.array(circles, np.float32), circ)
 
 
 @pytest.mark.parametrize("call", [
@@ -111,6 +115,67 @@ def test_hough_threads_and_isa():
     lambda: mc.HoughLinesP(np.zeros((20, 20), np.uint8), 1, np.pi / 180, 1.5),
 ])
 def test_bad_input(call):
+    with pytest.raises((mc.error, TypeError, ValueError)) as e:
+        call()
+    assert str(e.value).startswith("[mnn.cv.")
+
+
+def _circles_image():
+    img = np.full((241, 317), 30, np.uint8)
+    for (x, y, r) in [(60, 70, 30), (200, 120, 50), (120, 190, 25), (270, 50, 20)]:
+        cv2.circle(img, (x, y), r, 200, -1)
+    return cv2.GaussianBlur(img, (5, 5), 1.5)
+
+
+CIRCLE_ARGS = [
+    (cv2.HOUGH_GRADIENT, 1, 20),
+    (cv2.HOUGH_GRADIENT, 1.5, 15, None, 120, 30, 10, 60),
+    (cv2.HOUGH_GRADIENT, 2, 30, None, 100, 40, 5, 0),
+    (cv2.HOUGH_GRADIENT, 1, 10, None, 80, 20, 0, -1),  # centres only
+    (cv2.HOUGH_GRADIENT, 1.2, 25, None, 60, 25, 15, 12),  # maxRadius <= minRadius: minRadius + 2
+]
+
+
+@pytest.mark.parametrize("which", ["synthetic", "coins", "coins_raw"])
+@pytest.mark.parametrize("args", CIRCLE_ARGS)
+def test_hough_circles(which, args):
+    img = {"synthetic": _circles_image(), "coins": cv2.medianBlur(skdata.coins(), 5),
+           "coins_raw": skdata.coins()[3:, 1:]}[which]
+    _same(cv2.HoughCircles(img, *args), mc.HoughCircles(img, *args))
+
+
+def test_hough_circles_known_and_keywords():
+    img = _circles_image()
+    kw = dict(method=cv2.HOUGH_GRADIENT, dp=1, minDist=20, param1=100, param2=20, minRadius=10, maxRadius=60)
+    ref = cv2.HoughCircles(img, **kw)
+    got = mc.HoughCircles(img, **kw)
+    _same(ref, got)
+    found = np.asarray(got)[0]
+    for (x, y, r) in [(60, 70, 30), (200, 120, 50), (120, 190, 25), (270, 50, 20)]:
+        assert np.min(np.hypot(found[:, 0] - x, found[:, 1] - y) + np.abs(found[:, 2] - r)) < 4
+    view = np.ascontiguousarray(np.pad(img, 3))[3:-3:1, 3:-3]  # a non-contiguous view of the same pixels
+    _same(ref, mc.HoughCircles(view, **kw))
+
+
+def test_hough_circles_threads():
+    img = cv2.medianBlur(skdata.coins(), 5)
+    ref = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, 1.5, 15, None, 120, 30, 10, 60)
+    for n in (1, 2):
+        mnn.set_num_threads(n)
+        _same(ref, mc.HoughCircles(img, cv2.HOUGH_GRADIENT, 1.5, 15, None, 120, 30, 10, 60))
+    mnn.set_num_threads(0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: mc.HoughCircles(np.zeros((20, 20, 3), np.uint8), cv2.HOUGH_GRADIENT, 1, 10),
+    lambda: mc.HoughCircles(np.zeros((20, 20), np.float32), cv2.HOUGH_GRADIENT, 1, 10),
+    lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), cv2.HOUGH_GRADIENT, 0, 10),
+    lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), cv2.HOUGH_GRADIENT, 1, 0),
+    lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), cv2.HOUGH_GRADIENT, 1, 10, None, -1),
+    lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), 7, 1, 10),
+    lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), cv2.HOUGH_GRADIENT_ALT, 1, 10, None, 100, 0.9),
+])
+def test_circles_bad_input(call):
     with pytest.raises((mc.error, TypeError, ValueError)) as e:
         call()
     assert str(e.value).startswith("[mnn.cv.")

@@ -7,6 +7,10 @@
 //   cv_hough_p   (edges uint8 HxW; numangle, numrho, threshold, lineLength, lineGap, cap | theta, irho)
 //       -> int32 (cap + 1, 4): row 0 holds the number of segments n, rows 1..n the segments
 //          (x1, y1, x2, y2) of cv2's probabilistic transform, in cv2's order
+//   cv_hough_circles (edges uint8 HxW, dx int16 HxW, dy int16 HxW; minRadius, maxRadius, accThreshold,
+//                     maxCircles, centersOnly, cap | dp, minDist)
+//       -> float32 (cap + 1, 3): row 0 holds the number of circles n, rows 1..n the circles
+//          (x, y, radius) of cv2's HOUGH_GRADIENT, in cv2's order
 #include <string>
 
 #include "core/error.h"
@@ -39,8 +43,18 @@ prims::PrimMeta infer_p(const std::vector<NodePtr>& in, const Params& p) {
   return {DType::Int32, {p.ints[5] + 1, 4}};
 }
 
+prims::PrimMeta infer_circles(const std::vector<NodePtr>& in, const Params& p) {
+  const std::string e = "[mnn.cv.HoughCircles] ";
+  if (in.size() != 3 || p.ints.size() != 6 || p.floats.size() != 2 || p.ints[5] < 0) throw ValueError(e + "bad parameters");
+  if (in[0]->dtype != DType::UInt8 || in[0]->ndim() != 2) throw TypeError(e + "expected a single-channel uint8 image");
+  for (int k = 1; k < 3; ++k)
+    if (in[k]->dtype != DType::Int16 || in[k]->shape != in[0]->shape) throw ValueError(e + "bad gradient images");
+  return {DType::Float32, {p.ints[5] + 1, 3}};
+}
+
 }  // namespace
 
+MNN_REGISTER_PRIMITIVE(cv_hough_circles, {"cv_hough_circles", &infer_circles});
 MNN_REGISTER_PRIMITIVE(cv_hough_acc, {"cv_hough_acc", &infer_acc});
 MNN_REGISTER_PRIMITIVE(cv_hough_p, {"cv_hough_p", &infer_p});
 

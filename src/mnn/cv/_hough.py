@@ -1,5 +1,5 @@
-"""cv2's Hough line transforms: HoughLines, HoughLinesWithAccumulator (the standard transform) and
-HoughLinesP (the progressive probabilistic one).
+"""cv2's Hough transforms: HoughLines, HoughLinesWithAccumulator (the standard transform),
+HoughLinesP (the progressive probabilistic one) and HoughCircles (HOUGH_GRADIENT).
 
 The voting runs natively (csrc/ops/cv/hough.cpp, kernels in backends/cpu/simd/cv/hough.cpp) with
 cv2's float arithmetic; the standard transform's peak picking (a vote count above the threshold, a
@@ -15,7 +15,11 @@ from .. import _core
 from .. import numpy as _np
 from ._common import as_image, contiguous, fail, int_arg
 
-__all__ = ["HoughLines", "HoughLinesWithAccumulator", "HoughLinesP"]
+__all__ = ["HoughLines", "HoughLinesWithAccumulator", "HoughLinesP", "HoughCircles",
+           "HOUGH_STANDARD", "HOUGH_PROBABILISTIC", "HOUGH_MULTI_SCALE", "HOUGH_GRADIENT", "HOUGH_GRADIENT_ALT"]
+
+# cv2's values (imgproc.hpp)
+HOUGH_STANDARD, HOUGH_PROBABILISTIC, HOUGH_MULTI_SCALE, HOUGH_GRADIENT, HOUGH_GRADIENT_ALT = 0, 1, 2, 3, 4
 
 _INT_MAX = 2147483647
 
@@ -134,3 +138,43 @@ def HoughLinesP(image, rho, theta, threshold, lines=None, minLineLength=0, maxLi
     if n == 0:
         return None
     return out[1:n + 1]
+
+
+def HoughCircles(image, method, dp, minDist, circles=None, param1=100, param2=100, minRadius=0, maxRadius=0):
+    """cv2.HoughCircles with HOUGH_GRADIENT: (1, N, 3) float32 circles (x, y, radius), strongest
+    first, or None. param1 is Canny's upper threshold (the lower is half of it), param2 the
+    accumulator threshold; maxRadius < 0 returns centres only (radius 0). The gradients are cv2's
+    (3x3 Sobel, replicated border) and the edges its Canny on them, both exact in mnn.cv; voting,
+    centre picking and radius estimation run in one native kernel with cv2's arithmetic."""
+    fn = "HoughCircles"
+    from ._filters import Canny, Sobel
+    a = _edges(image, fn)
+    method = int_arg(method, fn, "method")
+    dp, min_dist, p1, p2 = float(dp), float(minDist), float(param1), float(param2)
+    min_r, max_r = int_arg(minRadius, fn, "minRadius"), int_arg(maxRadius, fn, "maxRadius")
+    if method == HOUGH_GRADIENT_ALT:
+        raise fail(fn, "HOUGH_GRADIENT_ALT is not supported yet (use HOUGH_GRADIENT)")
+    if method != HOUGH_GRADIENT:
+        raise fail(fn, f"Unrecognized method id {method}; HOUGH_GRADIENT is supported")
+    if not (dp > 0 and min_dist > 0 and p1 > 0 and p2 > 0):
+        raise fail(fn, "dp, min_dist, canny_threshold and acc_threshold must be all positive numbers")
+    canny, acc_thr = round_half_even(p1), round_half_even(p2)
+    min_r = max(0, min_r)
+    centers_only = max_r < 0
+    h, w = a.shape
+    if max_r <= 0:
+        max_r = max(h, w)
+    elif max_r <= min_r:
+        max_r = min_r + 2
+    dx = Sobel(a, 3, 1, 0, ksize=3, borderType=1)  # CV_16S, BORDER_REPLICATE
+    dy = Sobel(a, 3, 0, 1, ksize=3, borderType=1)
+    edges = Canny(a, max(1, canny // 2), canny)
+    fdp = _f32(max(_f32(dp), 1.0))
+    acols, arows = math.ceil(_f32(w * _f32(1.0 / fdp))), math.ceil(_f32(h * _f32(1.0 / fdp)))
+    cap = max(1, arows * acols)
+    out = _core.prim("cv_hough_circles", [contiguous(edges), contiguous(dx), contiguous(dy)],
+                     [min_r, max_r, acc_thr, _INT_MAX, 1 if centers_only else 0, cap], [_f32(dp), _f32(min_dist)])
+    n = int(out[0, 0])
+    if n == 0:
+        return None
+    return out[1:n + 1].reshape(1, n, 3)

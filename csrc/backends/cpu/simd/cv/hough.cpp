@@ -1,5 +1,6 @@
 // CPU kernels of the Hough transforms (shape rules: ops/cv/hough.cpp): the standard transform's
-// vote accumulator and the whole progressive probabilistic transform. Compiled once per ISA.
+// vote accumulator, the whole progressive probabilistic transform and the whole HOUGH_GRADIENT
+// circle transform. Compiled once per ISA.
 //
 // Both follow cv2's arithmetic step for step, so lines come out identical: the trigonometric tables
 // are float (double sin/cos times 1/rho, rounded once), a vote's rho bin is cvRound of the float
@@ -7,11 +8,14 @@
 // -ffp-contract=off), and the probabilistic transform visits points in the order cv2's RNG (a
 // multiply-with-carry generator seeded with all ones) picks them. Votes are integer additions, so
 // the order of the accumulation does not change the result.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
+#include "core/threadpool.h"
 #include "prims/registry.h"
 
 namespace mnn::cpu::MNN_ISA_NS {
@@ -187,6 +191,190 @@ class HoughPKernel final : public backend::Kernel {
   std::vector<float> tab_;
 };
 
+// cv2's HOUGH_GRADIENT: every edge point votes for centres along its gradient (both ways, from
+// minRadius to maxRadius, in 22.10 fixed point on a grid 1/dp as fine as the image); the centres are
+// the accumulator's local maxima above the threshold, strongest first; for each, the radius is the
+// best-supported 1/10-of-dp band of edge-point distances (larger radii win ties in support per
+// radius); circles then sort by support and drop any centre within minDist of a stronger one.
+class HoughCirclesKernel final : public backend::Kernel {
+ public:
+  explicit HoughCirclesKernel(const backend::StepDesc& s)
+      : h_(int(s.inputs[0].shape[0])), w_(int(s.inputs[0].shape[1])), min_r_(int(s.params->ints[0])),
+        max_r_(int(s.params->ints[1])), acc_thr_(int(s.params->ints[2])), max_circles_(s.params->ints[3]),
+        centers_only_(s.params->ints[4] != 0), cap_(s.params->ints[5]),
+        dp_(static_cast<float>(s.params->floats[0])), min_dist_(static_cast<float>(s.params->floats[1])) {}
+
+  struct Est {
+    float x, y, r;
+    int acc;
+  };
+
+  static bool by_accum(const Est& a, const Est& b) {
+    if (a.acc != b.acc) return a.acc > b.acc;
+    if (a.r != b.r) return a.r > b.r;
+    if (a.x != b.x) return a.x < b.x;
+    return a.y < b.y;
+  }
+
+  template <class P>
+  static bool far_enough(const std::vector<P>& kept, size_t n, float x, float y, float d2) {
+    for (size_t j = 0; j < n; ++j) {
+      const float dx = x - kept[j].x, dy = y - kept[j].y;
+      if (dx * dx + dy * dy < d2) return false;
+    }
+    return true;
+  }
+
+  void run(char* const* in, char* out) override {
+    const uint8_t* edges = reinterpret_cast<const uint8_t*>(in[0]);
+    const int16_t* dxs = reinterpret_cast<const int16_t*>(in[1]);
+    const int16_t* dys = reinterpret_cast<const int16_t*>(in[2]);
+    float* res = reinterpret_cast<float*>(out);
+    res[0] = res[1] = res[2] = 0.f;
+    const float dp = std::max(dp_, 1.f), idp = 1.f / dp;
+    const int acols = int(std::ceil(float(w_) * idp)), arows = int(std::ceil(float(h_) * idp));
+    const int astep = acols + 2;
+    std::vector<int32_t> acc(size_t(arows + 2) * size_t(astep), 0);
+    std::vector<uint8_t> nz(size_t(w_) * size_t(h_), 0);
+    int nz_count = 0;
+    for (int y = 0; y < h_; ++y) {
+      for (int x = 0; x < w_; ++x) {
+        const size_t o = size_t(y) * w_ + x;
+        if (!edges[o]) continue;
+        const float vx = dxs[o], vy = dys[o];
+        if (vx == 0 && vy == 0) continue;
+        const float mag = std::sqrt(vx * vx + vy * vy);
+        if (mag < 1.0f) continue;
+        nz[o] = 1, ++nz_count;
+        int sx = round_even((vx * idp) * 1024 / mag), sy = round_even((vy * idp) * 1024 / mag);
+        const int x0 = round_even((float(x) * idp) * 1024), y0 = round_even((float(y) * idp) * 1024);
+        for (int k = 0; k < 2; ++k) {
+          int x1 = x0 + min_r_ * sx, y1 = y0 + min_r_ * sy;
+          for (int r = min_r_; r <= max_r_; x1 += sx, y1 += sy, ++r) {
+            const int x2 = x1 >> 10, y2 = y1 >> 10;
+            if (unsigned(x2) >= unsigned(acols) || unsigned(y2) >= unsigned(arows)) break;
+            ++acc[size_t(y2) * astep + x2];
+          }
+          sx = -sx, sy = -sy;
+        }
+      }
+    }
+    if (nz_count == 0) return;
+    // local maxima, over the (arows + 2) x (acols + 2) accumulator's inner cells, as cv2 scans it
+    std::vector<int> centers;
+    const int arows2 = arows + 2;
+    for (int y = 1; y < arows2 - 1; ++y) {
+      for (int x = 1, base = y * astep + 1; x < astep - 1; ++x, ++base) {
+        const int v = acc[base];
+        if (v > acc_thr_ && v > acc[base - 1] && v >= acc[base + 1] && v > acc[base - astep] && v >= acc[base + astep])
+          centers.push_back(base);
+      }
+    }
+    if (centers.empty()) return;
+    std::sort(centers.begin(), centers.end(), [&](int a, int b) { return acc[a] > acc[b] || (acc[a] == acc[b] && a < b); });
+    const float d2 = min_dist_ * min_dist_;
+    std::vector<Est> circles;
+    if (centers_only_) {
+      for (int c : centers) {
+        const int y = c / astep, x = c - y * astep;
+        const float cx = (float(x) + 0.5f) * dp, cy = (float(y) + 0.5f) * dp;
+        if (far_enough(circles, circles.size(), cx, cy, d2)) circles.push_back({cx, cy, 0.f, 0});
+      }
+    } else {
+      const int bins_per = 10;
+      const int nbins = round_even(float(max_r_ - min_r_) / dp * bins_per);
+      const float min_r2 = float(min_r_) * float(min_r_), max_r2 = float(max_r_) * float(max_r_);
+      // the histogram does not depend on the order of the distances, so cv2's two ways of
+      // finding the edge points near a centre (list or window) give the same circles
+      const bool use_list = int64_t(nz_count) < int64_t(max_r_) * max_r_;
+      std::vector<std::pair<int, int>> pts;
+      if (use_list) {
+        pts.reserve(size_t(nz_count));
+        for (int py = 0; py < h_; ++py)
+          for (int px = 0; px < w_; ++px)
+            if (nz[size_t(py) * w_ + px]) pts.emplace_back(px, py);
+      }
+      // each centre's radius is independent of the others: threads take ranges of centres
+      std::vector<Est> est(centers.size());
+      const int64_t nc = int64_t(centers.size());
+      parallel_for(nc, 1, [&](int64_t c0, int64_t c1) {
+        std::vector<int> bins(size_t(std::max(nbins, 0)));
+        std::vector<float> dist;
+        dist.reserve(size_t(nz_count));
+        for (int64_t ci = c0; ci < c1; ++ci) {
+          const int c = centers[size_t(ci)];
+          const int y = c / astep, x = c - y * astep;
+          const float cx = (float(x) + 0.5f) * dp, cy = (float(y) + 0.5f) * dp;
+          dist.clear();
+          if (use_list) {  // few edge points: test them all
+            for (const auto& q : pts) {
+              const float ddx = cx - float(q.first), ddy = cy - float(q.second);
+              const float r2 = ddx * ddx + ddy * ddy;
+              if (min_r2 <= r2 && r2 <= max_r2) dist.push_back(r2);
+            }
+          } else {  // many: scan the square around the centre that can hold points within maxRadius
+            const int ro = max_r_ + 1;
+            const int x0 = std::max(int(cx - float(ro)), 0), x1 = std::min(int(cx + float(ro)), w_);
+            const int y0 = std::max(int(cy - float(ro)), 0), y1 = std::min(int(cy + float(ro)), h_);
+            for (int py = y0; py < y1; ++py) {
+              const float ddy = cy - float(py), dy2 = ddy * ddy;
+              const uint8_t* row = nz.data() + size_t(py) * w_;
+              for (int px = x0; px < x1; ++px) {
+                if (!row[px]) continue;
+                const float ddx = cx - float(px);
+                const float r2 = ddx * ddx + dy2;
+                if (min_r2 <= r2 && r2 <= max_r2) dist.push_back(r2);
+              }
+            }
+          }
+          int max_count = 0;
+          float r_best = 0;
+          if (!dist.empty() && nbins > 0) {
+            std::fill(bins.begin(), bins.end(), 0);
+            for (float r2 : dist) {
+              const float d = std::sqrt(r2);
+              const int bi = std::max(0, std::min(nbins - 1, round_even((d - float(min_r_)) / dp * bins_per)));
+              ++bins[size_t(bi)];
+            }
+            for (int j = nbins - 1; j > 0; j--) {
+              if (!bins[size_t(j)]) continue;
+              const int up = j;
+              int cur = 0;
+              for (; j > up - bins_per && j >= 0; j--) cur += bins[size_t(j)];
+              const float r_cur = float(up + j) / 2.f / bins_per * dp + float(min_r_);
+              if ((float(cur) * r_best >= float(max_count) * r_cur) || (r_best < 1.1920928955078125e-07f && cur >= max_count))
+                r_best = r_cur, max_count = cur;
+            }
+          }
+          est[size_t(ci)] = {cx, cy, r_best, max_count};
+        }
+      });
+      for (const Est& e : est)
+        if (e.acc > acc_thr_) circles.push_back(e);
+      std::sort(circles.begin(), circles.end(), by_accum);
+      if (circles.size() > 1) {  // drop a circle whose centre lies within minDist of a kept stronger one
+        size_t end = 1;
+        for (size_t i = 1; i < circles.size(); ++i)
+          if (far_enough(circles, end, circles[i].x, circles[i].y, d2)) circles[end++] = circles[i];
+        circles.resize(end);
+      }
+    }
+    const int64_t n = std::min<int64_t>({int64_t(circles.size()), max_circles_, cap_});
+    for (int64_t i = 0; i < n; ++i) {
+      float* r = res + 3 * (i + 1);
+      r[0] = circles[i].x, r[1] = circles[i].y, r[2] = circles[i].r;
+    }
+    res[0] = float(n);
+  }
+
+ private:
+  int h_, w_, min_r_, max_r_, acc_thr_;
+  int64_t max_circles_;
+  bool centers_only_;
+  int64_t cap_;
+  float dp_, min_dist_;
+};
+
 template <class K>
 std::unique_ptr<backend::Kernel> make(const backend::StepDesc& s) { return std::make_unique<K>(s); }
 
@@ -194,5 +382,6 @@ std::unique_ptr<backend::Kernel> make(const backend::StepDesc& s) { return std::
 
 MNN_REGISTER_CPU_KERNEL(cv_hough_acc, "cv_hough_acc", &make<HoughAccKernel>);
 MNN_REGISTER_CPU_KERNEL(cv_hough_p, "cv_hough_p", &make<HoughPKernel>);
+MNN_REGISTER_CPU_KERNEL(cv_hough_circles, "cv_hough_circles", &make<HoughCirclesKernel>);
 
 }  // namespace mnn::cpu::MNN_ISA_NS
