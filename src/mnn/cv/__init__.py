@@ -18,6 +18,7 @@ from ._drawing import *  # noqa: F401,F403
 from ._features import *  # noqa: F401,F403
 from ._hough import *  # noqa: F401,F403
 from ._polar import *  # noqa: F401,F403
+from ._stackblur import *  # noqa: F401,F403
 from . import _dnn as dnn  # noqa: F401  (mnn.cv.dnn.blobFromImage, NMSBoxes, Preprocess, ...)
 
 from . import _public  # noqa: E402
