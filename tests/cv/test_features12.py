@@ -115,6 +115,9 @@ def test_good_features_positional_overloads_and_mask():
 
 
 def test_good_features_none_found():
+    empty = np.zeros((0, 5), np.uint8)
+    assert cv2.goodFeaturesToTrack(empty, 10, 0.01, 3) is None
+    assert mc.goodFeaturesToTrack(empty, 10, 0.01, 3) is None
     flat = np.full((31, 29), 7, np.uint8)
     assert cv2.goodFeaturesToTrack(flat, 10, 0.01, 3) is None
     assert mc.goodFeaturesToTrack(flat, 10, 0.01, 3) is None

@@ -74,9 +74,11 @@ def test_transparent_border_keeps_dst():
     lambda: mc.warpPolar(np.zeros((20, 20), np.uint8), (10, 10), (5, 5), 0, cv2.WARP_POLAR_LOG),
     lambda: mc.warpPolar(np.zeros((20, 20), np.uint8), (-5, 10), (5, 5), 5, 0),
     lambda: mc.warpPolar(np.zeros((20, 20), np.uint8), 10, (5, 5), 5, 0),
+    lambda: mc.warpPolar(np.zeros((20, 20, 3, 2), np.uint8), (10, 10), (5, 5), 5, 0),
     lambda: mc.warpPolar(np.zeros((0, 20), np.uint8), (10, 10), (5, 5), 5, 0),
 ])
 def test_bad_input(call):
     with pytest.raises((mc.error, TypeError, ValueError)) as e:
         call()
     assert str(e.value).startswith("[mnn.cv.")
+

@@ -275,7 +275,11 @@ def goodFeaturesToTrack(*args, **kwargs):
     """cv2.goodFeaturesToTrack: the strongest corners (Shi-Tomasi or Harris), (N, 1, 2) float32, or
     None when there are none (as cv2's binding returns an empty output)."""
     fn = "goodFeaturesToTrack"
-    corners, _ = _gftt(*_gftt_args(args, kwargs, fn), fn)
+    parsed = _gftt_args(args, kwargs, fn)
+    img = parsed[0]
+    if img is not None and getattr(img, "size", 1) == 0:
+        return None  # cv2 returns no corners for an empty image
+    corners, _ = _gftt(*parsed, fn)
     return corners if corners.shape[0] else None
 
 

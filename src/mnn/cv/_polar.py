@@ -28,6 +28,7 @@ def warpPolar(src, dsize, center, maxRadius, flags, dst=None):
     fn = "warpPolar"
     img = as_image(src, fn)
     if img.ndim not in (2, 3) or img.shape[0] == 0 or img.shape[1] == 0:
+        # (cv2 5 reads outside an empty image's buffer and returns whatever it finds)
         raise fail(fn, "expected a non-empty HxW or HxWxC image")
     try:
         dw, dh = int_arg(dsize[0], fn, "dsize"), int_arg(dsize[1], fn, "dsize")
