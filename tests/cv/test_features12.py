@@ -178,3 +178,22 @@ def test_bad_input(call):
     with pytest.raises((mc.error, TypeError, ValueError)) as e:
         call()
     assert str(e.value).startswith("[mnn.cv.")
+
+
+def test_good_features_threads_and_isa():
+    import mnn
+    from tests.helpers import run_under_isa
+    img = _photo(301, 257)
+    ref = cv2.goodFeaturesToTrack(img, 0, 0.001, 3)
+    for n in (1, 2):
+        mnn.set_num_threads(n)
+        np.testing.assert_array_equal(np.asarray(mc.goodFeaturesToTrack(img, 0, 0.001, 3)), ref)
+    mnn.set_num_threads(0)
+    code = (
+        "import json, cv2, numpy as np, mnn.cv as mc\n"
+        "from skimage import data\n"
+        "img = cv2.cvtColor(data.astronaut(), cv2.COLOR_RGB2GRAY)[7:308, 11:268]\n"
+        "print(json.dumps(np.asarray(mc.goodFeaturesToTrack(img, 0, 0.001, 3)).tolist()))\n"
+    )
+    for isa in ("scalar", "avx2", "avx512"):
+        np.testing.assert_array_equal(np.array(run_under_isa(code, isa), np.float32), ref)

@@ -12,7 +12,7 @@ import math
 
 from .. import _core
 from .. import numpy as _np
-from ._common import as_image, fail, int_arg
+from ._common import as_image, contiguous, fail, int_arg
 from ._filters import BORDER_DEFAULT, Sobel, Scharr, boxFilter, dilate
 from ._geometry import getRectSubPix
 
@@ -186,58 +186,16 @@ def _gftt(image, maxCorners, qualityLevel, minDistance, mask, blockSize, gradien
     # THRESH_TOZERO in float32: cv2 compares with the threshold converted to float
     eig = _np.where(eig > _np.float32(thr), eig, _np.float32(0))
     tmp = dilate(eig, None)
-    ok = (eig != 0) & (eig == tmp)
-    if m is not None:
-        ok = ok & (m != 0)
-    inner = _np.zeros((h, w), dtype="bool")
-    if h > 2 and w > 2:
-        inner[1:h - 1, 1:w - 1] = True
-    ok = ok & inner
-    idx = _np.flatnonzero(ok)
-    n = int(idx.size)
+    # the candidates, their order and the minDistance test: one native pass (csrc/ops/cv/features.cpp)
+    inputs = [contiguous(eig), contiguous(tmp)] + ([contiguous(m)] if m is not None else [])
+    inner = max(1, (h - 2) * (w - 2))
+    cap = min(maxCorners, inner) if maxCorners > 0 else inner
+    out = _core.prim("cv_gftt_select", inputs, [maxCorners, cap], [md])
+    n = int(out[0, 0])
     if n == 0:
         return _np.zeros((0, 1, 2), dtype="float32"), _np.zeros((0, 1), dtype="float32")
-    vals = eig.reshape(-1)[idx]
-    # cv2 sorts candidates by response, descending; equal responses: the later pixel first
-    order = _np.lexsort((-idx, -vals.astype("float64")))
-    idx_s = idx[order].tolist()
-    vals_s = vals[order].tolist()
-    pts, qual = [], []
-    if md >= 1:
-        cell = int(math.floor(md + 0.5))  # cvRound of a non-negative value
-        gw, gh = (w + cell - 1) // cell, (h + cell - 1) // cell
-        grid = {}
-        md2 = md * md
-        for i, fi in enumerate(idx_s):
-            y, x = divmod(fi, w)
-            xc, yc = x // cell, y // cell
-            good = True
-            for yy in range(max(0, yc - 1), min(gh - 1, yc + 1) + 1):
-                for xx in range(max(0, xc - 1), min(gw - 1, xc + 1) + 1):
-                    for (px, py) in grid.get(yy * gw + xx, ()):
-                        dx, dy = x - px, y - py
-                        if dx * dx + dy * dy < md2:
-                            good = False
-                            break
-                    if not good:
-                        break
-                if not good:
-                    break
-            if good:
-                grid.setdefault(yc * gw + xc, []).append((x, y))
-                pts.append((x, y))
-                qual.append(vals_s[i])
-                if maxCorners > 0 and len(pts) == maxCorners:
-                    break
-    else:
-        for i, fi in enumerate(idx_s):
-            y, x = divmod(fi, w)
-            pts.append((x, y))
-            qual.append(vals_s[i])
-            if maxCorners > 0 and len(pts) == maxCorners:
-                break
-    corners = _np.array(pts, dtype="float32").reshape(-1, 1, 2)
-    return corners, _np.array(qual, dtype="float32").reshape(-1, 1)
+    sel = out[1:n + 1]
+    return sel[:, 0:2].reshape(n, 1, 2), sel[:, 2:3]
 
 
 def _gftt_args(args, kwargs, fn):
