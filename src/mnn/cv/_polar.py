@@ -5,8 +5,8 @@ borders are remap's. The maps follow cv2's arithmetic: forward, a float radius p
 or exp(r * K) - 1) times the double cos / sin of each row's angle plus the centre; inverse, the
 image wrapped by one row top and bottom (the angle is periodic), cartToPolar of the offsets from
 the centre (cv2's fast arctangent, in float), the log of 1 + magnitude for semi-log, divided by the
-radial and angular steps. (cv2 5 dropped linearPolar and logPolar; warpPolar with
-WARP_POLAR_LINEAR / WARP_POLAR_LOG is their replacement.)
+radial and angular steps. linearPolar and logPolar are cv2 4's deprecated wrappers of warpPolar
+(cv2 5 dropped them), kept for pipelines ported from cv2 4.
 """
 import math
 
@@ -15,7 +15,7 @@ from ._common import as_image, f32, fail, int_arg
 from ._core_ops import cartToPolar, log
 from ._geometry import BORDER_CONSTANT, BORDER_TRANSPARENT, BORDER_WRAP, copyMakeBorder, remap
 
-__all__ = ["warpPolar"]
+__all__ = ["warpPolar", "linearPolar", "logPolar"]
 
 _INTER_MAX, _FILL_OUTLIERS, _INVERSE, _POLAR_LOG = 7, 8, 16, 256
 
@@ -75,3 +75,25 @@ def warpPolar(src, dsize, center, maxRadius, flags, dst=None):
     mapx = (mag.astype("float64") / k_mag).astype("float32")
     mapy = (angle.astype("float64") / k_angle).astype("float32") + _np.float32(1.0)
     return remap(wrapped, mapx, mapy, interp, dst, border)
+
+
+def _size_of(src, fn):
+    img = as_image(src, fn)
+    if img.ndim not in (2, 3):
+        raise fail(fn, "expected an HxW or HxWxC image")
+    return img, (int(img.shape[1]), int(img.shape[0]))
+
+
+def linearPolar(src, center, maxRadius, flags, dst=None):
+    """cv2 4's linearPolar: warpPolar onto the source's own size, linear radius."""
+    img, size = _size_of(src, "linearPolar")
+    return warpPolar(img, size, center, maxRadius, int_arg(flags, "linearPolar", "flags") & ~_POLAR_LOG, dst)
+
+
+def logPolar(src, center, M, flags, dst=None):
+    """cv2 4's logPolar: warpPolar onto the source's size, semi-log radius, where the magnitude
+    scale M stands for a maximum radius of exp(width / M) (1 when M <= 0)."""
+    img, size = _size_of(src, "logPolar")
+    m = float(M)
+    max_r = math.exp(size[0] / m) if m > 0 else 1.0
+    return warpPolar(img, size, center, max_r, int_arg(flags, "logPolar", "flags") | _POLAR_LOG, dst)
