@@ -91,12 +91,18 @@ def test_hough_threads_and_isa():
         "c = cv2.medianBlur(data.coins(), 5)\n"
         "print(json.dumps([np.asarray(mc.HoughLinesP(e, 1, np.pi/180, 20, None, 10, 3)).tolist(),\n"
         "                  np.asarray(mc.HoughLinesWithAccumulator(e, 1, np.pi/180, 60)).tolist(),\n"
-        "                  np.asarray(mc.HoughCircles(c, 3, 1.5, 15, None, 120, 30, 10, 60)).tolist()]))\n"
+        "                  np.asarray(mc.HoughCircles(c, 3, 1.5, 15, None, 120, 30, 10, 60)).tolist(),\n"
+        "                  np.asarray(mc.HoughCircles(c, 4, 1.5, 10, None, 300, 0.9)).tolist()]))\n"
     )
     acc = cv2.HoughLinesWithAccumulator(e, 1, np.pi / 180, 60)
     circ = cv2.HoughCircles(cv2.medianBlur(skdata.coins(), 5), cv2.HOUGH_GRADIENT, 1.5, 15, None, 120, 30, 10, 60)
+    old = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    alt = cv2.HoughCircles(cv2.medianBlur(skdata.coins(), 5), cv2.HOUGH_GRADIENT_ALT, 1.5, 10, None, 300, 0.9)
+    cv2.setNumThreads(old)
     for isa in ("scalar", "avx2", "avx512"):
-        segs, lines, circles = run_under_isa(code, isa)
+        segs, lines, circles, alts = run_under_isa(code, isa)
+        np.testing.assert_array_equal(np.array(alts, np.float32), alt)
         np.testing.assert_array_equal(np.array(segs, np.int32), ref)
         np.testing.assert_array_equal(np.array(lines, np.float32), acc)
         np.testing.assert_array_equal(np.array(circles, np.float32), circ)
@@ -173,9 +179,34 @@ def test_hough_circles_threads():
     lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), cv2.HOUGH_GRADIENT, 1, 0),
     lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), cv2.HOUGH_GRADIENT, 1, 10, None, -1),
     lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), 7, 1, 10),
-    lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), cv2.HOUGH_GRADIENT_ALT, 1, 10, None, 100, 0.9),
+    lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), cv2.HOUGH_GRADIENT_ALT, 1, 10, None, 100, 1.5),
+    lambda: mc.HoughCircles(np.zeros((20, 20), np.uint8), cv2.HOUGH_GRADIENT_ALT, 1, 10, None, -3, 0.5),
 ])
 def test_circles_bad_input(call):
     with pytest.raises((mc.error, TypeError, ValueError)) as e:
         call()
     assert str(e.value).startswith("[mnn.cv.")
+
+
+ALT_ARGS = [
+    (cv2.HOUGH_GRADIENT_ALT, 1.5, 10, None, 300, 0.9),
+    (cv2.HOUGH_GRADIENT_ALT, 1, 20, None, 100, 0.8, 5, 60),
+    (cv2.HOUGH_GRADIENT_ALT, 2, 5, None, 150, 0.5),
+    (cv2.HOUGH_GRADIENT_ALT, 1, 8, None, 120, 0.7, 40, 10),  # minRadius > maxRadius: swapped
+]
+
+
+@pytest.mark.parametrize("which", ["synthetic", "coins", "coins_raw"])
+@pytest.mark.parametrize("args", ALT_ARGS)
+def test_hough_circles_alt(which, args):
+    # cv2 merges its per-thread results in completion order before sorting: one thread is its
+    # deterministic answer
+    img = {"synthetic": _circles_image(), "coins": cv2.medianBlur(skdata.coins(), 5),
+           "coins_raw": skdata.coins()[3:, 1:]}[which]
+    old = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        ref = cv2.HoughCircles(img, *args)
+    finally:
+        cv2.setNumThreads(old)
+    _same(ref, mc.HoughCircles(img, *args))

@@ -11,6 +11,9 @@
 //                     maxCircles, centersOnly, cap | dp, minDist)
 //       -> float32 (cap + 1, 3): row 0 holds the number of circles n, rows 1..n the circles
 //          (x, y, radius) of cv2's HOUGH_GRADIENT, in cv2's order
+//   cv_hough_alt (edges uint8 HxW, dx int16 HxW, dy int16 HxW; cap | dp, minDist, minRadius, maxRadius,
+//                 minCos2) -> float32 (cap + 1, 3): the same packing, for HOUGH_GRADIENT_ALT
+//                 (kernel: backends/cpu/simd/cv/hough_alt.cpp)
 #include <string>
 
 #include "core/error.h"
@@ -52,8 +55,18 @@ prims::PrimMeta infer_circles(const std::vector<NodePtr>& in, const Params& p) {
   return {DType::Float32, {p.ints[5] + 1, 3}};
 }
 
+prims::PrimMeta infer_alt(const std::vector<NodePtr>& in, const Params& p) {
+  const std::string e = "[mnn.cv.HoughCircles] ";
+  if (in.size() != 3 || p.ints.size() != 1 || p.floats.size() != 5 || p.ints[0] < 0) throw ValueError(e + "bad parameters");
+  if (in[0]->dtype != DType::UInt8 || in[0]->ndim() != 2) throw TypeError(e + "expected a single-channel uint8 image");
+  for (int k = 1; k < 3; ++k)
+    if (in[k]->dtype != DType::Int16 || in[k]->shape != in[0]->shape) throw ValueError(e + "bad gradient images");
+  return {DType::Float32, {p.ints[0] + 1, 3}};
+}
+
 }  // namespace
 
+MNN_REGISTER_PRIMITIVE(cv_hough_alt, {"cv_hough_alt", &infer_alt});
 MNN_REGISTER_PRIMITIVE(cv_hough_circles, {"cv_hough_circles", &infer_circles});
 MNN_REGISTER_PRIMITIVE(cv_hough_acc, {"cv_hough_acc", &infer_acc});
 MNN_REGISTER_PRIMITIVE(cv_hough_p, {"cv_hough_p", &infer_p});

@@ -1,5 +1,6 @@
 """cv2's Hough transforms: HoughLines, HoughLinesWithAccumulator (the standard transform),
-HoughLinesP (the progressive probabilistic one) and HoughCircles (HOUGH_GRADIENT).
+HoughLinesP (the progressive probabilistic one) and HoughCircles (HOUGH_GRADIENT and
+HOUGH_GRADIENT_ALT).
 
 The voting runs natively (csrc/ops/cv/hough.cpp, kernels in backends/cpu/simd/cv/hough.cpp) with
 cv2's float arithmetic; the standard transform's peak picking (a vote count above the threshold, a
@@ -153,7 +154,7 @@ def HoughCircles(image, method, dp, minDist, circles=None, param1=100, param2=10
     dp, min_dist, p1, p2 = float(dp), float(minDist), float(param1), float(param2)
     min_r, max_r = int_arg(minRadius, fn, "minRadius"), int_arg(maxRadius, fn, "maxRadius")
     if method == HOUGH_GRADIENT_ALT:
-        raise fail(fn, "HOUGH_GRADIENT_ALT is not supported yet (use HOUGH_GRADIENT)")
+        return _circles_alt(a, dp, min_dist, p1, p2, min_r, max_r, fn)
     if method != HOUGH_GRADIENT:
         raise fail(fn, f"Unrecognized method id {method}; HOUGH_GRADIENT is supported")
     if not (dp > 0 and min_dist > 0 and p1 > 0 and p2 > 0):
@@ -174,6 +175,38 @@ def HoughCircles(image, method, dp, minDist, circles=None, param1=100, param2=10
     cap = max(1, arows * acols)
     out = _core.prim("cv_hough_circles", [contiguous(edges), contiguous(dx), contiguous(dy)],
                      [min_r, max_r, acc_thr, _INT_MAX, 1 if centers_only else 0, cap], [_f32(dp), _f32(min_dist)])
+    n = int(out[0, 0])
+    if n == 0:
+        return None
+    return out[1:n + 1].reshape(1, n, 3)
+
+
+def _circles_alt(a, dp, min_dist, p1, p2, min_r, max_r, fn):
+    """HOUGH_GRADIENT_ALT: Scharr gradients, Canny (L2) on them, then the arc / cluster search of
+    csrc/backends/cpu/simd/cv/hough_alt.cpp. param2 is the minimal cos^2 between an edge's gradient
+    and the direction to the centre (cv2 requires it below 1)."""
+    from ._filters import Canny, Scharr
+    if not (dp > 0 and min_dist > 0 and p1 > 0):
+        raise fail(fn, "dp, min_dist and canny_threshold must be all positive numbers")
+    if p2 >= 1:
+        raise fail(fn, "when using HOUGH_GRADIENT_ALT method, param2 parameter must be smaller than 1.0")
+    h, w = a.shape
+    lo_r, hi_r = float(min_r), float(max_r)
+    if hi_r <= 0:
+        hi_r = min(w, h) * 0.5
+    if lo_r > hi_r:
+        lo_r, hi_r = hi_r, lo_r
+    hi_r = max(min(hi_r, min(w, h) * 0.5), 1.0)
+    lo_r = min(max(lo_r, 1.0), hi_r)
+    canny = max(p1, 1.0)
+    dp = max(dp, 1.0)
+    dx = Scharr(a, 3, 1, 0)  # CV_16S, default border
+    dy = Scharr(a, 3, 0, 1)
+    edges = Canny(dx, dy, canny / 2, canny, True)
+    acols, arows = round_half_even(w / dp), round_half_even(h / dp)
+    cap = max(1, 10 * arows * ((acols + 1) // 2))  # at most 10 circles per centre, one centre per run
+    out = _core.prim("cv_hough_alt", [contiguous(edges), contiguous(dx), contiguous(dy)], [cap],
+                     [dp, min_dist, lo_r, hi_r, p2])
     n = int(out[0, 0])
     if n == 0:
         return None
