@@ -95,27 +95,45 @@ void row_direct(const T* src, T* dst, int width, int cn, int r, float mulv) {
   const int simd_end = wc + std::max(0, (wcn - wc) / L) * L;
   int mul = 0, shr = 0;
   mul_shr(r, mul, shr);
-  for (; wc < simd_end; ++wc) {
+  // cv2's vector loop, computed tap by tap over the whole run so the compiler vectorises it (each
+  // element still adds its taps in cv2's order)
+  const int len = simd_end - wc;
+  if (len > 0) {
+    const T* __restrict x = src + wc;
+    T* __restrict o = dst + wc;
     if constexpr (std::is_same<T, float>::value) {
+      std::vector<float> acc(static_cast<size_t>(len), 0.f);
+      float* __restrict s = acc.data();
       if (ks == 3) {
-        const float x = src[wc];
-        dst[wc] = (((x + x) + src[wc - cn]) + src[wc + cn]) * mulv;
-        continue;
+        for (int i = 0; i < len; ++i) s[i] = ((x[i] + x[i]) + x[i - cn]) + x[i + cn];
+      } else {
+        const float k0 = float(kx[0]);
+        for (int i = 0; i < len; ++i) s[i] = x[i] * k0;
+        for (int k = 1; k <= r; ++k) {
+          const float kk = float(kx[k]);
+          for (int i = 0; i < len; ++i) s[i] += (x[i - k * cn] + x[i + k * cn]) * kk;
+        }
       }
-      float s = src[wc] * float(kx[0]);
-      for (int k = 1; k <= r; ++k) s += (src[wc - k * cn] + src[wc + k * cn]) * float(kx[k]);
-      dst[wc] = s * mulv;
+      for (int i = 0; i < len; ++i) o[i] = s[i] * mulv;
     } else {
-      int32_t s = int32_t(src[wc]) * kx[0];
+      std::vector<int32_t> acc(static_cast<size_t>(len), 0);
+      int32_t* __restrict s = acc.data();
+      for (int i = 0; i < len; ++i) s[i] = int32_t(x[i]) * kx[0];
+      // cv2's 16-bit vector loop adds the two taps in 16-bit lanes (saturating) for kernels of 5+
+      const bool sat16 = sizeof(T) == 2 && ks > 3;
+      constexpr int32_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
       for (int k = 1; k <= r; ++k) {
-        int32_t pair = int32_t(src[wc - k * cn]) + int32_t(src[wc + k * cn]);
-        // cv2's 16-bit vector loop adds the two taps in 16-bit lanes (saturating) for kernels of 5+
-        if (sizeof(T) == 2 && ks > 3)
-          pair = std::max<int32_t>(std::numeric_limits<T>::min(), std::min<int32_t>(std::numeric_limits<T>::max(), pair));
-        s += pair * kx[k];
+        const int32_t kk = kx[k];
+        if (sat16) {
+          for (int i = 0; i < len; ++i)
+            s[i] += std::max(lo, std::min(hi, int32_t(x[i - k * cn]) + int32_t(x[i + k * cn]))) * kk;
+        } else {
+          for (int i = 0; i < len; ++i) s[i] += (int32_t(x[i - k * cn]) + int32_t(x[i + k * cn])) * kk;
+        }
       }
-      dst[wc] = table_div<T>(s, mul, shr);
+      for (int i = 0; i < len; ++i) o[i] = table_div<T>(s[i], mul, shr);
     }
+    wc = simd_end;
   }
   for (; wc < wcn; ++wc) {
     B s = B(src[wc]) * B(kx[0]);
@@ -180,6 +198,7 @@ void column_pass(T* img, int height, int welem, int r, int k0, int k1) {
   if (r <= 254) mul_shr(r, mul, shr);
   const int L = lanes<T>();
   const int simd_end = (r <= 254) ? (welem / L) * L : 0;
+  const int nsimd = std::max(0, std::min(n, simd_end - k0));  // this block's columns cv2 divides by table
   std::vector<B> sum(size_t(n), B(0)), sin(size_t(n), B(0)), sout(size_t(n), B(0));
   std::vector<T> stack(size_t(ks) * size_t(n));
   const T* sp = img + k0;
@@ -207,18 +226,29 @@ void column_pass(T* img, int height, int welem, int r, int k0, int k1) {
     int sp1 = spos + 1;
     if (sp1 >= ks) sp1 = 0;
     if (yp < hm) ++yp, src += welem;
-    T* st = stack.data() + size_t(start) * n;
-    const T* s1 = stack.data() + size_t(sp1) * n;
+    T* __restrict st = stack.data() + size_t(start) * n;
+    const T* __restrict s1 = stack.data() + size_t(sp1) * n;
+    B* __restrict sm = sum.data();
+    B* __restrict si = sin.data();
+    B* __restrict so = sout.data();
+    T* d = dp;  // may be the row src reads (the last rows, in place): written first, as cv2 does
+    const T* sr = src;
+    // output first (two branch-free loops, table then float division), then the stack update
+    if constexpr (std::is_same<T, float>::value) {
+      for (int k = 0; k < n; ++k) d[k] = sm[k] * mulv;
+    } else {
+      for (int k = 0; k < nsimd; ++k) d[k] = table_div<T>(int32_t(sm[k]), mul, shr);
+      for (int k = nsimd; k < n; ++k) d[k] = trunc_div<T>(sm[k], mulv);
+    }
     for (int k = 0; k < n; ++k) {
-      if constexpr (std::is_same<T, float>::value) dp[k] = sum[k] * mulv;
-      else dp[k] = (k0 + k < simd_end) ? table_div<T>(int32_t(sum[k]), mul, shr) : trunc_div<T>(sum[k], mulv);
-      sum[k] -= sout[k];
-      sout[k] -= B(st[k]);
-      st[k] = src[k];
-      sin[k] += B(src[k]);
-      sum[k] += sin[k];
-      sout[k] += B(s1[k]);
-      sin[k] -= B(s1[k]);
+      const B o = B(st[k]), in = B(sr[k]), nx = B(s1[k]);
+      sm[k] -= so[k];
+      so[k] -= o;
+      st[k] = sr[k];
+      si[k] += in;
+      sm[k] += si[k];
+      so[k] += nx;
+      si[k] -= nx;
     }
     dp += welem;
     if (++spos >= ks) spos = 0;
