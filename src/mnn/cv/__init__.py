@@ -27,6 +27,10 @@ from ._polyclip import *  # noqa: F401,F403
 from ._calib import *  # noqa: F401,F403
 from ._pnp import *  # noqa: F401,F403
 from ._min_triangle import *  # noqa: F401,F403
+from ._features import *  # noqa: F401,F403
+from ._hough import *  # noqa: F401,F403
+from ._polar import *  # noqa: F401,F403
+from ._stackblur import *  # noqa: F401,F403
 from . import _dnn as dnn  # noqa: F401  (mnn.cv.dnn.blobFromImage, NMSBoxes, Preprocess, ...)
 
 from . import _public  # noqa: E402
