@@ -110,9 +110,10 @@ void bind_ops(py::module_& m) {
   m.def("cv_find_contours", [](const Array& img, int mode, int method, int ox, int oy) -> py::tuple {
     std::vector<Array> parts = ops::contours::find_contours_arrays(img, mode, method, ox, oy);
     if (parts.empty()) return py::make_tuple(py::tuple(), py::none());
+    // wrap_array skips py::cast's registry search: a noise image has ~20k contours.
     py::tuple cs(parts.size() - 1);
-    for (size_t i = 1; i < parts.size(); ++i) cs[i - 1] = py::cast(std::move(parts[i]));
-    return py::make_tuple(std::move(cs), py::cast(std::move(parts[0])));  // (contours, hierarchy)
+    for (size_t i = 1; i < parts.size(); ++i) PyTuple_SET_ITEM(cs.ptr(), i - 1, wrap_array(std::move(parts[i])));
+    return py::make_tuple(std::move(cs), py::reinterpret_steal<py::object>(wrap_array(std::move(parts[0]))));
   });
   m.def("empty", [](const Shape& s, int code) { return ops::empty(s, dtype_from_code(code)); });
   m.def("full", [](const Shape& s, const Array& fill, int code) { return ops::full(s, fill, dtype_from_code(code)); });

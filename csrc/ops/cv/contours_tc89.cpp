@@ -136,8 +136,12 @@ int chain_code(int32_t dx, int32_t dy) {
 void approximate_tc89(std::vector<int32_t>& pts, size_t first, int method) {
   const size_t n = (pts.size() - first) / 2;
   if (n <= 1) return;
-  std::vector<Item> a(n);
-  std::vector<int> code(n);
+  // The thread's scratch: a noise image has tens of thousands of borders of a few points, and two
+  // fresh vectors for each showed in the profile.
+  thread_local std::vector<Item> a;
+  thread_local std::vector<int> code;
+  a.resize(n);
+  code.resize(n);
   for (size_t i = 0; i < n; ++i) a[i] = {pts[first + 2 * i], pts[first + 2 * i + 1], 0, 0, false};
   for (size_t i = 0; i < n; ++i) {
     const size_t j = i + 1 < n ? i + 1 : 0;
@@ -173,6 +177,7 @@ void approximate_tc89(std::vector<int32_t>& pts, size_t first, int method) {
   pts.resize(first);
   for (const Item& it : a)
     if (!it.removed) pts.push_back(it.x), pts.push_back(it.y);
+  if (a.capacity() > (size_t(1) << 20)) a = {}, code = {};  // a huge border's tables go back
 }
 
 }  // namespace mnn::ops::contours

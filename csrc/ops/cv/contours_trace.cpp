@@ -239,7 +239,8 @@ bool scan(P* f, int64_t W, int64_t H, int mode, int method, Tracer& tracer, std:
         const int64_t first = static_cast<int64_t>(tracer.n_ / 2);
         tracer.follow<P, kSimple>(f, row0 + sx, hole, label, rows);
         if (method >= 3) {  // Teh-Chin replaces the border's points by its dominant ones (never more)
-          std::vector<int32_t> all(tracer.pts_.get() + 2 * first, tracer.pts_.get() + tracer.n_);
+          thread_local std::vector<int32_t> all;  // reused: most borders are a few points
+          all.assign(tracer.pts_.get() + 2 * first, tracer.pts_.get() + tracer.n_);
           approximate_tc89(all, 0, method);
           std::memcpy(tracer.pts_.get() + 2 * first, all.data(), sizeof(int32_t) * all.size());
           tracer.n_ = static_cast<size_t>(2 * first) + all.size();

@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <cstring>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "ops/cv/contours.h"
 #include "prims/registry.h"
@@ -54,12 +57,39 @@ void uf_unite(std::vector<int32_t>& parent, int32_t a, int32_t b) {
   parent[static_cast<size_t>(b)] = a;
 }
 
+// Bit k set where p[k] != 0, for the first n (<= 64) pixels.
+inline uint64_t foreground_mask(const uint8_t* p, int64_t n) {
+#if defined(__SSE2__)
+  if (n == 64) {
+    const __m128i z = _mm_setzero_si128();
+    uint64_t zero = 0;
+    for (int k = 0; k < 4; ++k)
+      zero |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(
+                  _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k)), z))))
+              << (16 * k);
+    return ~zero;
+  }
+#endif
+  uint64_t m = 0;
+  for (int64_t k = 0; k < n; ++k) m |= static_cast<uint64_t>(p[k] != 0) << k;
+  return m;
+}
+
 // Run-based labelling: the foreground runs of each row are joined to the runs of the row above
 // that touch them (overlap, or touch diagonally for 8-connectivity). cv2 numbers components in the
 // order its scan first meets them: raster order of the first pixel for 4-connectivity, but
 // 2x2-block order for 8-connectivity (its Spaghetti/BBDT scan visits row pairs block by block),
 // i.e. by the smallest (y / 2, x / 2) of any pixel; a run's smallest is at its first pixel.
 class ComponentsKernel final : public backend::Kernel {
+  struct Scratch {
+    std::vector<int32_t> rx0, rx1, ry, parent, final_label, roots;
+    std::vector<int64_t> row_start, key;
+  };
+  static Scratch& scratch() {
+    thread_local Scratch s;
+    return s;
+  }
+
  public:
   explicit ComponentsKernel(const backend::StepDesc& s) {
     conn8_ = s.params->ints[0] == 8;
@@ -69,22 +99,39 @@ class ComponentsKernel final : public backend::Kernel {
   void run(char* const* in, char* out) override {
     const uint8_t* src = reinterpret_cast<const uint8_t*>(in[0]);
     const int64_t h = h_, w = w_;
-    std::vector<int32_t> rx0, rx1, ry;  // runs: [x0, x1) on row ry
-    std::vector<int64_t> row_start(static_cast<size_t>(h) + 1, 0);
+    // The run tables live in the thread's scratch: a noise image has ~150k runs, and fresh
+    // vectors each call (MBs, page-faulted in and trimmed back out) cost as much as the labelling.
+    Scratch& sc = scratch();
+    std::vector<int32_t>&rx0 = sc.rx0, &rx1 = sc.rx1, &ry = sc.ry;  // runs: [x0, x1) on row ry
+    std::vector<int64_t>& row_start = sc.row_start;
+    rx0.clear(), rx1.clear(), ry.clear();
+    row_start.assign(static_cast<size_t>(h) + 1, 0);
     for (int64_t y = 0; y < h; ++y) {
       row_start[static_cast<size_t>(y)] = static_cast<int64_t>(rx0.size());
       const uint8_t* row = src + y * w;
-      for (int64_t x = 0; x < w;) {
-        while (x < w && !row[x]) ++x;
-        if (x >= w) break;
-        int64_t x0 = x;
-        while (x < w && row[x]) ++x;
-        rx0.push_back(static_cast<int32_t>(x0)), rx1.push_back(static_cast<int32_t>(x)), ry.push_back(static_cast<int32_t>(y));
+      // Runs from 64-pixel masks: each set bit of mask ^ (mask << 1) is a run's start or end, in
+      // turn. A pixel loop mispredicted at every run boundary (noise: runs of ~2 pixels).
+      uint64_t carry = 0;  // the previous pixel's bit
+      bool open = false;
+      int32_t x0 = 0;
+      for (int64_t x = 0; x < w; x += 64) {
+        const uint64_t m = foreground_mask(row + x, std::min<int64_t>(64, w - x));
+        uint64_t t = m ^ ((m << 1) | carry);
+        carry = m >> 63;
+        while (t) {
+          const int32_t at = static_cast<int32_t>(x + __builtin_ctzll(t));
+          t &= t - 1;
+          if (!open) x0 = at;
+          else rx0.push_back(x0), rx1.push_back(at), ry.push_back(static_cast<int32_t>(y));
+          open = !open;
+        }
       }
+      if (open) rx0.push_back(x0), rx1.push_back(static_cast<int32_t>(w)), ry.push_back(static_cast<int32_t>(y));
     }
     row_start[static_cast<size_t>(h)] = static_cast<int64_t>(rx0.size());
     const int64_t nruns = static_cast<int64_t>(rx0.size());
-    std::vector<int32_t> parent(static_cast<size_t>(nruns));
+    std::vector<int32_t>& parent = sc.parent;
+    parent.resize(static_cast<size_t>(nruns));
     for (int64_t i = 0; i < nruns; ++i) parent[static_cast<size_t>(i)] = static_cast<int32_t>(i);
     const int32_t reach = conn8_ ? 1 : 0;  // how far a run reaches sideways into the row above
     for (int64_t y = 1; y < h; ++y) {
@@ -97,32 +144,51 @@ class ComponentsKernel final : public backend::Kernel {
           uf_unite(parent, static_cast<int32_t>(i), static_cast<int32_t>(k));
       }
     }
-    // Final numbers: components sorted by their first-met key.
-    std::vector<int64_t> key(static_cast<size_t>(nruns), INT64_MAX);
-    for (int64_t i = 0; i < nruns; ++i) {
-      int32_t r = uf_find(parent, static_cast<int32_t>(i));
-      int64_t k = conn8_ ? (static_cast<int64_t>(ry[static_cast<size_t>(i)] / 2) * (w + 1) + rx0[static_cast<size_t>(i)] / 2)
-                         : static_cast<int64_t>(i);
-      key[static_cast<size_t>(r)] = std::min(key[static_cast<size_t>(r)], k);
-    }
-    std::vector<int32_t> roots;
-    for (int64_t i = 0; i < nruns; ++i)
-      if (parent[static_cast<size_t>(i)] == i) roots.push_back(static_cast<int32_t>(i));
-    if (conn8_)
+    // Final numbers. A root is its component's first run in raster order, so walking the runs in
+    // order meets every root before the rest of its component: each run's number is its root's.
+    // 4-connectivity numbers components in that order; 8-connectivity sorts them by first-met
+    // 2x2-block key.
+    std::vector<int32_t>& final_label = sc.final_label;
+    final_label.resize(static_cast<size_t>(nruns));
+    if (!conn8_) {
+      int32_t next = 0;
+      for (int64_t i = 0; i < nruns; ++i) {
+        const int32_t p = parent[static_cast<size_t>(i)];
+        // p <= i; its root (< i unless p == i) was numbered already
+        final_label[static_cast<size_t>(i)] =
+            p == i ? ++next : final_label[static_cast<size_t>(uf_find(parent, p))];
+      }
+    } else {
+      std::vector<int64_t>& key = sc.key;
+      key.assign(static_cast<size_t>(nruns), INT64_MAX);
+      for (int64_t i = 0; i < nruns; ++i) {
+        int32_t r = uf_find(parent, static_cast<int32_t>(i));
+        int64_t k = static_cast<int64_t>(ry[static_cast<size_t>(i)] / 2) * (w + 1) + rx0[static_cast<size_t>(i)] / 2;
+        key[static_cast<size_t>(r)] = std::min(key[static_cast<size_t>(r)], k);
+      }
+      std::vector<int32_t>& roots = sc.roots;
+      roots.clear();
+      for (int64_t i = 0; i < nruns; ++i)
+        if (parent[static_cast<size_t>(i)] == i) roots.push_back(static_cast<int32_t>(i));
       std::sort(roots.begin(), roots.end(),
                 [&](int32_t a, int32_t b) { return key[static_cast<size_t>(a)] < key[static_cast<size_t>(b)]; });
-    std::vector<int32_t> final_label(static_cast<size_t>(nruns), 0);
-    for (size_t k = 0; k < roots.size(); ++k) final_label[static_cast<size_t>(roots[k])] = static_cast<int32_t>(k + 1);
+      for (size_t k = 0; k < roots.size(); ++k) final_label[static_cast<size_t>(roots[k])] = static_cast<int32_t>(k + 1);
+      for (int64_t i = 0; i < nruns; ++i)
+        if (parent[static_cast<size_t>(i)] != i)
+          final_label[static_cast<size_t>(i)] = final_label[static_cast<size_t>(uf_find(parent, static_cast<int32_t>(i)))];
+    }
     if (u16_) std::memset(out, 0, sizeof(uint16_t) * static_cast<size_t>(h * w));
     else std::memset(out, 0, sizeof(int32_t) * static_cast<size_t>(h * w));
     for (int64_t i = 0; i < nruns; ++i) {
-      const int32_t f = final_label[static_cast<size_t>(uf_find(parent, static_cast<int32_t>(i)))];
+      const int32_t f = final_label[static_cast<size_t>(i)];
       const int64_t base = static_cast<int64_t>(ry[static_cast<size_t>(i)]) * w;
       if (u16_) std::fill(reinterpret_cast<uint16_t*>(out) + base + rx0[static_cast<size_t>(i)],
                           reinterpret_cast<uint16_t*>(out) + base + rx1[static_cast<size_t>(i)], static_cast<uint16_t>(f));
       else std::fill(reinterpret_cast<int32_t*>(out) + base + rx0[static_cast<size_t>(i)],
                      reinterpret_cast<int32_t*>(out) + base + rx1[static_cast<size_t>(i)], f);
     }
+    // Oversized tables (a huge image) go back to the allocator rather than stay with the thread.
+    if (rx0.capacity() > (size_t(4) << 20)) sc = Scratch{};
   }
 
  private:
