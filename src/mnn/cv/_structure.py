@@ -928,4 +928,7 @@ def connectedComponentsWithStats(image, labels=None, stats=None, centroids=None,
     area], centroids (n, 2) float64)."""
     n, lab = _components(image, connectivity, ltype, "connectedComponentsWithStats")
     table = _core.prim("cv_component_stats", [lab], [n], [])
-    return n, lab, table[:, :5].astype("int32"), table[:, 5:]
+    stats, centroids = table[:, :5].astype("int32"), table[:, 5:]
+    # One evaluation for both: read back one by one, each ran the stats pass again.
+    _core.eval(stats, centroids)
+    return n, lab, stats, centroids
