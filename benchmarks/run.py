@@ -703,18 +703,22 @@ def w_codecs():
             return None
         return (f"imdecode {ext[1:]} {w}x{h}", mk, 1, None)
 
-    def mk_imencode(lib):  # results differ byte-wise (both valid); round trips are checked in tests/cv
-        if lib == "mnn":
-            def f():
-                mcv.imencode(".png", img_mnn)
-            return f
-        if lib == "cv2":
-            def f():
-                cv2.imencode(".png", img)
-            return f
-        return None
+    def encode_case(ext):
+        # PNG bytes differ from cv2's (both valid; round trips are checked in tests/cv); JPEG's are
+        # libjpeg's for 4:4:4 and gray, and cv2's default quality 95 / 4:2:0 here
+        def mk(lib):
+            if lib == "mnn":
+                def f():
+                    mcv.imencode(ext, img_mnn)
+                return f
+            if lib == "cv2":
+                def f():
+                    cv2.imencode(ext, img)
+                return f
+            return None
+        return (f"imencode {ext[1:]} {w}x{h}", mk, 1, None)
 
-    return [decode_case(".jpg"), decode_case(".png"), (f"imencode png {w}x{h}", mk_imencode, 1, None)]
+    return [decode_case(".jpg"), decode_case(".png"), encode_case(".png"), encode_case(".jpg")]
 
 
 def w_sort():
