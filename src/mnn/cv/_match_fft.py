@@ -4,14 +4,15 @@ in float64: exact for uint8, ~1e-15 relative for float32), by a cost model in se
 1 thread on the AVX-512 host: the direct kernels cost per multiply-add of output pixels x template
 taps, the FFT per tile per transform (C forward, one inverse) of n log2 n points. The DFT size of a
 tile is the cheapest 2^a 3^b 5^c pair; tiles stay under ~2.4 MB of spectra so they live in L2."""
+import functools
 import math
 
 from .. import _core
 from ._match_fast import _U8_MAX_TAPS
 
-_U8_MAC = 1.2e-11     # cv_ccorr_u8 (VNNI), s per output pixel per template tap
-_F32_MAC = 8e-11      # cv_ccorr (float direct), idem
-_FFT_UNIT = 1.1e-10   # s per n log2 n point of one 2-D tile transform (forward or inverse)
+_U8_MAC = 4.5e-12     # cv_ccorr_u8 (VNNI), s per output pixel per template tap
+_F32_MAC = 3e-11      # cv_ccorr (float direct), idem
+_FFT_UNIT = 3e-10     # s per n log2 n point of one 2-D tile transform (forward or inverse)
 _TILE_FIXED = 2e-5    # s per tile and transform: plan walks, gathers, the line copies
 _MAX_AREA = 384 * 384
 
@@ -36,17 +37,18 @@ _SIZES = _good_sizes(2048)
 
 
 def _span(n, t):
-    """Candidate DFT lengths along an axis of n pixels for a template of t: from t+1 up to the
-    first one covering the whole axis."""
+    """Candidate DFT lengths along an axis of n pixels for a template of t: from 2t (a tile gives
+    at least t+1 outputs) up to the first one covering the whole axis."""
     out = []
     for s in _SIZES:
-        if s > t:
+        if s >= min(2 * t, n):
             out.append(s)
             if s >= n:
                 break
     return out
 
 
+@functools.lru_cache(maxsize=256)  # the search costs ~0.5 ms: a frame loop asks the same sizes
 def plan(H, W, C, h, w):
     """(seconds, (Nh, Nw)) of the cheapest FFT tiling."""
     Ho, Wo = H - h + 1, W - w + 1

@@ -62,10 +62,11 @@ class CcorrFftKernel final : public backend::Kernel {
         const int64_t y0 = (t / nx) * th, x0 = (t % nx) * tw;
         const int64_t oh = std::min(th, Ho - y0), ow = std::min(tw, Wo - x0);
         for (int64_t c = 0; c < C_; ++c) {
-          forward(in[0], W_, H_, W_, y0, x0, c, sc, sc.spec.data());
-          const Cd* ts = tspec.data() + c * plane;
+          // one channel multiplies in place (no second buffer to keep in cache)
           Cd* acc = sc.acc.data();
-          const Cd* sp = sc.spec.data();
+          Cd* sp = C_ == 1 ? acc : sc.spec.data();
+          forward(in[0], W_, H_, W_, y0, x0, c, sc, sp);
+          const Cd* ts = tspec.data() + c * plane;
           // products in a fixed order (channel 0 first), written out so no FMA can fuse them
           if (c == 0)
             for (int64_t i = 0; i < plane; ++i) acc[i] = mul(sp[i], ts[i]);
@@ -92,7 +93,7 @@ class CcorrFftKernel final : public backend::Kernel {
     std::vector<Cd> spec, acc, line, work;
     std::vector<double> real;
     explicit Scratch(const CcorrFftKernel& k)
-        : spec(k.Mc_ * k.Nh_), acc(k.Mc_ * k.Nh_), line(k.Mc_),
+        : spec(k.C_ == 1 ? 0 : k.Mc_ * k.Nh_), acc(k.Mc_ * k.Nh_), line(k.Mc_),
           work(std::max(k.rows_.work_size(), k.cols_.work_size()) + k.Nh_), real(k.Nw_) {}
   };
 
