@@ -10,8 +10,8 @@
 // exact correlation (the bits of cv_ccorr_u8); for float32 images the result is within ~1e-15
 // relative of the exact sums (cv2 itself correlates float32 images by a float64 DFT).
 //
-// Layout: a tile's spectrum is stored transposed, [Nw/2+1][Nh], so the column transforms run on
-// contiguous lines. The FFT passes are the plans of mnn.numpy.fft (kernels/fft/fft_plan.h), whose
+// Layout: a tile's spectrum is stored by pairs of columns, [(Nw/2+2)/2][Nh][2], so the column
+// transforms run on contiguous data, two at a time through the plans' SIMD pair passes. The FFT passes are the plans of mnn.numpy.fft (kernels/fft/fft_plan.h), whose
 // SIMD passes give the generic passes' bits; this file does plain loops with no FMA contraction,
 // so every ISA gives the scalar build's bits. Tiles run in parallel, each computed by one thread
 // alone with its own scratch: any thread count gives the same result.
@@ -37,14 +37,14 @@ class CcorrFftKernel final : public backend::Kernel {
   explicit CcorrFftKernel(const backend::StepDesc& s)
       : u8_(s.inputs[0].dtype == DType::UInt8), H_(s.inputs[0].shape[0]), W_(s.inputs[0].shape[1]),
         C_(s.inputs[0].shape[2]), h_(s.inputs[1].shape[0]), w_(s.inputs[1].shape[1]),
-        Nh_(s.params->ints[0]), Nw_(s.params->ints[1]), Mc_(Nw_ / 2 + 1), rows_(Nh_), cols_(Nw_) {}
+        Nh_(s.params->ints[0]), Nw_(s.params->ints[1]), Mc_(Nw_ / 2 + 1), Mp_((Mc_ + 1) / 2), rows_(Nh_), cols_(Nw_) {}
 
   void run(char* const* in, char* out) override {
     double* o = reinterpret_cast<double*>(out);
     const int64_t Ho = H_ - h_ + 1, Wo = W_ - w_ + 1;
     const int64_t th = Nh_ - h_ + 1, tw = Nw_ - w_ + 1;  // output pixels per tile
     const int64_t ny = (Ho + th - 1) / th, nx = (Wo + tw - 1) / tw;
-    const int64_t plane = Mc_ * Nh_;
+    const int64_t plane = 2 * Mp_ * Nh_;
     // the template's spectra, conjugated: correlation = IDFT(DFT(img) * conj(DFT(templ)))
     std::vector<Cd> tspec(plane * C_);
     {
@@ -74,9 +74,9 @@ class CcorrFftKernel final : public backend::Kernel {
             for (int64_t i = 0; i < plane; ++i) acc[i] += mul(sp[i], ts[i]);
         }
         // inverse: columns (length Nh, contiguous), then the rows that hold output
-        for (int64_t k = 0; k < Mc_; ++k) rows_.run(sc.acc.data() + k * Nh_, sc.work.data(), false);
+        columns(sc.acc.data(), sc, false);
         for (int64_t r = 0; r < oh; ++r) {
-          for (int64_t k = 0; k < Mc_; ++k) sc.line[k] = sc.acc[k * Nh_ + r];
+          for (int64_t k = 0; k < Mc_; ++k) sc.line[k] = sc.acc[at(k, r)];
           cols_.backward(sc.line.data(), sc.real.data(), sc.work.data());
           double* dst = o + (y0 + r) * Wo + x0;
           if (u8_)
@@ -93,8 +93,8 @@ class CcorrFftKernel final : public backend::Kernel {
     std::vector<Cd> spec, acc, line, work;
     std::vector<double> real;
     explicit Scratch(const CcorrFftKernel& k)
-        : spec(k.C_ == 1 ? 0 : k.Mc_ * k.Nh_), acc(k.Mc_ * k.Nh_), line(k.Mc_),
-          work(std::max(k.rows_.work_size(), k.cols_.work_size()) + k.Nh_), real(k.Nw_) {}
+        : spec(k.C_ == 1 ? 0 : 2 * k.Mp_ * k.Nh_), acc(2 * k.Mp_ * k.Nh_), line(k.Mc_),
+          work(std::max(k.rows_.work_size(), k.cols_.work_size()) + 2 * k.Nh_), real(k.Nw_) {}
   };
 
   static Cd mul(Cd a, Cd b) {
@@ -120,18 +120,35 @@ class CcorrFftKernel final : public backend::Kernel {
       }
       for (int64_t j = nc; j < Nw_; ++j) x[j] = 0.0;
       cols_.forward(x, sc.line.data(), sc.work.data());
-      for (int64_t k = 0; k < Mc_; ++k) spec[k * Nh_ + r] = sc.line[k];
+      for (int64_t k = 0; k < Mc_; ++k) spec[at(k, r)] = sc.line[k];
     }
-    // rows past the image transform to zero
+    // rows past the image transform to zero, and so does the padding column of an odd Mc
+    for (int64_t r = nr; r < Nh_; ++r)
+      for (int64_t k = 0; k < 2 * Mp_; ++k) spec[at(k, r)] = Cd(0.0, 0.0);
+    if (Mc_ % 2)
+      for (int64_t r = 0; r < nr; ++r) spec[at(Mc_, r)] = Cd(0.0, 0.0);
+    columns(spec, sc, true);
+  }
+
+  // Spectrum layout: columns k in pairs, each pair's Nh rows with the two columns interleaved, so
+  // the column transforms run two at a time on contiguous data through the SIMD pair passes.
+  int64_t at(int64_t k, int64_t r) const { return (k >> 1) * 2 * Nh_ + 2 * r + (k & 1); }
+
+  void columns(Cd* spec, Scratch& sc, bool fwd) const {
+    if (rows_.pair_ok()) {
+      for (int64_t p = 0; p < Mp_; ++p) rows_.run_pair(spec + p * 2 * Nh_, spec + p * 2 * Nh_, sc.work.data(), fwd);
+      return;
+    }
+    Cd* col = sc.work.data() + rows_.work_size();  // no pair passes (the scalar build): one at a time
     for (int64_t k = 0; k < Mc_; ++k) {
-      Cd* col = spec + k * Nh_;
-      for (int64_t r = nr; r < Nh_; ++r) col[r] = Cd(0.0, 0.0);
-      rows_.run(col, sc.work.data(), true);
+      for (int64_t r = 0; r < Nh_; ++r) col[r] = spec[at(k, r)];
+      rows_.run(col, sc.work.data(), fwd);
+      for (int64_t r = 0; r < Nh_; ++r) spec[at(k, r)] = col[r];
     }
   }
 
   bool u8_;
-  int64_t H_, W_, C_, h_, w_, Nh_, Nw_, Mc_;
+  int64_t H_, W_, C_, h_, w_, Nh_, Nw_, Mc_, Mp_;
   fft::FftPlan<double> rows_;   // column transforms (length Nh)
   fft::RealPlan<double> cols_;  // row transforms (length Nw)
 };
