@@ -12,7 +12,7 @@ from ._match_fast import _U8_MAX_TAPS
 
 _U8_MAC = 4.5e-12     # cv_ccorr_u8 (VNNI), s per output pixel per template tap
 _F32_MAC = 3e-11      # cv_ccorr (float direct), idem
-_FFT_UNIT = 3e-10     # s per n log2 n point of one 2-D tile transform (forward or inverse)
+_FFT_UNIT = 4e-10     # s per n log2 n point of one 2-D tile transform (forward or inverse)
 _TILE_FIXED = 2e-5    # s per tile and transform: plan walks, gathers, the line copies
 _MAX_AREA = 384 * 384
 
