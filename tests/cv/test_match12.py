@@ -128,6 +128,156 @@ def test_bad_input():
     raises_named(lambda: mcv.matchTemplate(None, img, 0))
 
 
+# ---- the blocked FFT correlation (cv_ccorr_fft, chosen by mnn/cv/_match_fft.py's cost model) ----
+
+def fft_ccorr(img, t, n):
+    from mnn import _core
+    import mnn.numpy as mnp
+    a = img if img.ndim == 3 else img[..., None]
+    b = t if t.ndim == 3 else t[..., None]
+    return np.asarray(_core.prim("cv_ccorr_fft", [mnp.asarray(np.ascontiguousarray(a)),
+                                                  mnp.asarray(np.ascontiguousarray(b))], list(n), []))
+
+
+def exact_ccorr(img, t):
+    a = img.astype(np.float64).reshape(img.shape[:2] + (-1,))
+    b = t.astype(np.float64).reshape(t.shape[:2] + (-1,))
+    h, w = b.shape[:2]
+    Ho, Wo = a.shape[0] - h + 1, a.shape[1] - w + 1
+    out = np.zeros((Ho, Wo))
+    for ty in range(h):
+        for tx in range(w):
+            out += (a[ty:ty + Ho, tx:tx + Wo] * b[ty, tx]).sum(-1)
+    return out
+
+
+@pytest.mark.parametrize("cn", [1, 2, 3, 4])
+@pytest.mark.parametrize("n", [(20, 30), (64, 64), (90, 250), (128, 40)])
+def test_fft_ccorr_tiles(cn, n):
+    """Every tiling (one tile, many, ragged edges, tiles past the image) gives the exact uint8
+    correlation bit for bit (the direct VNNI kernel's result), and the float32 one within 1e-12."""
+    from mnn import _core
+    import mnn.numpy as mnp
+    shape = (77, 133) + ((cn,) if cn > 1 else ())
+    img = make(shape, np.uint8, cn)
+    t = img[9:28, 11:26].copy()
+    a3, t3 = img.reshape(img.shape[:2] + (cn,)), t.reshape(t.shape[:2] + (cn,))
+    direct = np.asarray(_core.prim("cv_ccorr_u8", [mnp.asarray(a3), mnp.asarray(t3)], [], []))
+    assert np.array_equal(fft_ccorr(img, t, n), direct)
+    assert np.array_equal(direct, exact_ccorr(img, t))
+    f, tf = make(shape, np.float32, cn), make(t.shape, np.float32, cn + 5)
+    e = exact_ccorr(f, tf)
+    np.testing.assert_allclose(fft_ccorr(f, tf, n), e, rtol=0, atol=1e-12 * np.abs(e).max())
+
+
+_ISA_FFT = r"""
+import json, numpy
+from mnn import _core
+import mnn.numpy as mnp
+rng = numpy.random.default_rng(8)
+out = []
+for dt in ("uint8", "float32"):
+    fi = mnp.asarray((rng.random((70, 97, 3)) * 255).astype(dt))
+    ft = mnp.asarray((rng.random((13, 21, 3)) * 255).astype(dt))
+    for n in ((16, 24), (40, 64), (128, 100)):
+        out.append(numpy.asarray(_core.prim("cv_ccorr_fft", [fi, ft], list(n), [])).tolist())
+print(json.dumps(out))
+"""
+
+
+def test_fft_every_isa():
+    """uint8: the same bits on every ISA (the sums are rounded to their exact integers). float32:
+    within 1e-13 of the largest value; not the same bits, because the FFT plans' SIMD passes
+    (shared with mnn.numpy.fft) are pinned only within 1e-12 of the generic ones
+    (tests/numpy/test_fft.py::test_simd_passes_match_generic)."""
+    from helpers import run_under_isa
+    ref = run_under_isa(_ISA_FFT, "scalar")
+    for isa in mnn._core.available_isas():
+        if isa == "scalar":
+            continue
+        got = run_under_isa(_ISA_FFT, isa)
+        for i, (a, b) in enumerate(zip(ref, got)):
+            a, b = np.array(a), np.array(b)
+            if i < 3:
+                assert np.array_equal(a, b), (isa, i)
+            else:
+                np.testing.assert_allclose(b, a, rtol=0, atol=1e-13 * np.abs(a).max())
+
+
+@pytest.fixture
+def force_fft(monkeypatch):
+    """Make the cost model pick the FFT for every template of 64 taps or more."""
+    from mnn.cv import _match_fft
+    monkeypatch.setattr(_match_fft, "_U8_MAC", 1.0)
+    monkeypatch.setattr(_match_fft, "_F32_MAC", 1.0)
+    _match_fft.plan.cache_clear()
+    return _match_fft
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+@pytest.mark.parametrize("cn", [1, 3, 4])
+@pytest.mark.parametrize("method", range(6))
+def test_fft_path_vs_cv2_and_direct(force_fft, dtype, cn, method):
+    shape = (151, 203) if cn == 1 else (151, 203, cn)
+    img = make(shape, dtype, 20 + cn)
+    for (y, x, h, w) in ((30, 40, 33, 41), (0, 0, 64, 64), (7, 3, 8, 90)):
+        t = img[y:y + h, x:x + w].copy()
+        t = (t + (3 if dtype == np.uint8 else 0.5) * (t < 200)).astype(dtype)
+        g = mcv.matchTemplate(img, t, method)
+        check(g, cv2.matchTemplate(img, t, method), method, img, t)
+    # a non-contiguous view
+    v = img[1::2, ::-1]
+    t = make((12, 9) + shape[2:], dtype, 9)
+    check(mcv.matchTemplate(v, t, method), cv2.matchTemplate(v, t, method), method, v, t)
+
+
+@pytest.mark.parametrize("method", range(6))
+def test_fft_path_same_as_direct_uint8(monkeypatch, method):
+    """uint8: the FFT path rounds its float64 sums to the exact integers, so every score has the
+    direct path's bits."""
+    from mnn.cv import _match_fft
+    img = make((140, 190, 3), np.uint8, 31)
+    t = img[20:60, 30:75].copy()
+    monkeypatch.setattr(_match_fft, "_FFT_UNIT", 1.0)  # direct
+    _match_fft.plan.cache_clear()
+    d = np.asarray(mcv.matchTemplate(img, t, method))
+    monkeypatch.setattr(_match_fft, "_FFT_UNIT", 1e-30)  # FFT
+    monkeypatch.setattr(_match_fft, "_TILE_FIXED", 0.0)
+    _match_fft.plan.cache_clear()
+    f = np.asarray(mcv.matchTemplate(img, t, method))
+    _match_fft.plan.cache_clear()
+    assert np.array_equal(d, f)
+
+
+def test_fft_cost_model_picks():
+    """The large templates of issue 5 take the FFT, small ones keep the direct kernels."""
+    from mnn.cv import _match_fft as F
+    direct_u8 = lambda H, W, C, t: (H - t + 1) * (W - t + 1) * t * t * C * F._U8_MAC
+    direct_f = lambda H, W, C, t: (H - t + 1) * (W - t + 1) * t * t * C * F._F32_MAC
+    for H, W in ((480, 640), (1080, 1920)):
+        for C in (1, 3):
+            assert F.plan(H, W, C, 64, 64)[0] < direct_f(H, W, C, 64)
+            assert F.plan(H, W, C, 32, 32)[0] < direct_f(H, W, C, 32)
+            assert F.plan(H, W, C, 8, 8)[0] > direct_u8(H, W, C, 8)
+        nh, nw = F.plan(H, W, 1, 64, 64)[1]
+        assert nh >= 128 and nw >= 128 and nh * nw <= F._MAX_AREA
+
+
+def test_fft_threads_same_result(force_fft):
+    img = make((403, 517), np.float32, 41)
+    t = img[40:90, 30:100].copy()
+    old = mnn.get_num_threads() if hasattr(mnn, "get_num_threads") else None
+    try:
+        mnn.set_num_threads(1)
+        a = np.asarray(mcv.matchTemplate(img, t, cv2.TM_CCORR))
+        mnn.set_num_threads(2)
+        b = np.asarray(mcv.matchTemplate(img, t, cv2.TM_CCORR))
+    finally:
+        mnn.set_num_threads(old if old else 0)
+    assert np.array_equal(a, b)
+    check(a, cv2.matchTemplate(img, t, cv2.TM_CCORR), cv2.TM_CCORR, img, t)
+
+
 # ---- floodFill ----
 
 def blocks(shape, dtype, seed):

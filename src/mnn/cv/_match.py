@@ -1,11 +1,13 @@
-"""cv2.matchTemplate (with or without a mask): a native direct cross-correlation (cv_ccorr_u8, exact
-integer sums, for uint8 images; cv_ccorr for float32) and cv2's formulas turning it into the six scores
+"""cv2.matchTemplate (with or without a mask): a native cross-correlation (blocked FFT, cv_ccorr_fft,
+for large templates, chosen by _match_fft.py's cost model; else direct: cv_ccorr_u8, exact integer
+sums, for uint8 images; cv_ccorr for float32) and cv2's formulas turning it into the six scores
 in one native pass over the correlation and the image's integrals (_match_fast.py)."""
 import math
 
 from .. import _core
 from .. import numpy as _np
 from . import _match_fast as _fast
+from . import _match_fft as _fft
 from ._common import as_image, channels, contiguous, fail
 
 __all__ = [
@@ -65,7 +67,9 @@ def matchTemplate(image, templ, method, result=None, mask=None):
     if mask is not None:
         return _masked(a, t, _mask_planes(mask, t, fn), m)
     n = float(h * w)
-    ccorr = _fast.ccorr_u8(a, t)
+    ccorr = _fft.ccorr(a, t, _fast._hwc)  # blocked FFT where the cost model prefers it
+    if ccorr is None:
+        ccorr = _fast.ccorr_u8(a, t)
     if ccorr is None:
         ccorr = _core.prim("cv_ccorr", [_planes(a), _planes(t)], [], [])
     if m == TM_CCORR:
