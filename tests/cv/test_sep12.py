@@ -279,3 +279,33 @@ def test_bad_input_names_the_function():
         cv.Sobel(a, cv2.CV_8U, 0, 0)
     with pytest.raises(cv.error, match=r"^\[mnn.cv.pyrDown\]"):
         cv.pyrDown(a, borderType=cv2.BORDER_CONSTANT)
+
+
+# session 12b: float kernels on integer images to integer outputs take exact integer sums, with the
+# elements near a rounding tie recomputed by the double loop; rows go in L2-sized bands
+def test_sep_ties_and_bands_are_the_previous_kernel_bit_for_bit():
+    third = [1 / 3] * 3
+    # with kx = [0.5], ky = [1/3] * 3 the exact value is (sum of 3 pixels) / 6, a tie for sums 6k + 3;
+    # vertical triples (0, 1, 20), (0, 1, 56), (0, 1, 68) are ties where the double loop's rounding
+    # gives the other integer than the one-product value: those elements must take the loop's result
+    tie = numpy.tile(numpy.uint8([0, 1, 20, 0, 1, 56, 0, 1, 68]).reshape(-1, 1), (3, 11))
+    k5 = [float(numpy.float32(0.04))] * 5
+    kx = [float(v) for v in numpy.float32([0.04, 0.3, -0.2, 0.5, 0.1])]
+    cases = [(tie, [0.5], third), (tie[:, :, None].repeat(3, 2), [0.5], third),
+             (_img(700, 400, 3, numpy.uint8), k5, k5), (_img(650, 300, 1, numpy.uint16), k5, kx),
+             (_img(333, 500, 4, numpy.int16), kx, kx), (_img(600, 90, 2, numpy.uint8), [0.5, 0.5], third)]
+    n = 0
+    for img, kx_, ky_ in cases:
+        a = mnn.numpy.asarray(img)
+        for out in ("uint8", "int16", "uint16", "int32", "float32"):
+            for border in (cv2.BORDER_CONSTANT, cv2.BORDER_REFLECT_101):
+                anc = (len(kx_) // 2, len(ky_) // 2)
+                want = _bytes(_old_sep(a, kx_, ky_, anc, border, out, 0.0, 1.0))
+                assert _bytes(_new_sep(a, kx_, ky_, anc, border, out, 0.0, 1.0)) == want, (img.shape, out, border)
+                n += 1
+    assert n == 6 * 5 * 2
+    # the tie image really needs the recomputation (the check is not vacuous): somewhere the double
+    # loop rounds to another integer than (exact integer sum) * (0.5 / 3) does
+    loop = numpy.asarray(_old_sep(mnn.numpy.asarray(tie), [0.5], third, (0, 1), 4, "float64", 0.0, 1.0))
+    sums = cv2.sepFilter2D(tie.astype(numpy.float64), -1, numpy.ones(1), numpy.ones(3), anchor=(0, 1), borderType=4)
+    assert numpy.any(numpy.rint(loop) != numpy.rint(sums * (0.5 * (1 / 3))))

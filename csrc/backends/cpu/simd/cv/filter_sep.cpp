@@ -177,6 +177,31 @@ void store_dbl(const double* __restrict a, O* __restrict o, int64_t n, double sc
     for (int64_t x = 0; x < n; ++x) o[x] = sat<O>(a[x] * scale + delta);
   }
 }
+// Stores sat(t * mul) (t: exact integer sums of the column pass) where that is provably what the
+// double loop gives: the loop's result D lies within tol of V = t * mul (error bound of its ny
+// products and sums), and fl(t * mul) within u|V|, so when fl(t * mul) is farther than lim =
+// 0.5 - tol - u|V|max from every half-integer both round to the same integer. Elements closer to a
+// tie (rare: about 2 * tol of all values) are recomputed with the double loop itself, from the
+// ring's exact row sums (r_j = T_j * cx, then 0 + ... left to right, as run_dbl does).
+template <class A, class O>
+void store_chk(const A* __restrict t, const A* const* rows, O* __restrict o, int64_t n, double mul, double lim,
+               double cx, const double* ky, int64_t ny) {
+  int bad = 0;
+  for (int64_t x = 0; x < n; ++x) {
+    const double v = static_cast<double>(t[x]) * mul;
+    bad |= static_cast<int>(std::fabs(v - std::nearbyint(v)) > lim);
+    o[x] = sat<O>(v);
+  }
+  if (!bad) return;
+  for (int64_t x = 0; x < n; ++x) {
+    const double v = static_cast<double>(t[x]) * mul;
+    if (!(std::fabs(v - std::nearbyint(v)) > lim)) continue;
+    double s = ky[0] * (static_cast<double>(rows[0][x]) * cx);
+    for (int64_t j = 1; j < ny; ++j) s = s + ky[j] * (static_cast<double>(rows[j][x]) * cx);
+    o[x] = sat<O>(s);
+  }
+}
+
 template <class O>
 void store_plain(const double* __restrict a, O* __restrict o, int64_t n) {
   for (int64_t x = 0; x < n; ++x) o[x] = sat<O>(a[x]);
@@ -342,6 +367,21 @@ class SepfKernel final : public backend::Kernel {
           if (b < 32767.0 && fx.sum_abs * m < 32767.0) return run_int<S, O, int16_t>(src, dst, fx, fy, mul);
           if (b < 2147483647.0) return run_int<S, O, int32_t>(src, dst, fx, fy, mul);
         }
+        // the row pass exact, the column pass rounds in double: for an integer output (no scale or
+        // delta) the exact integer sum times cx * cy rounds to the same integer except near ties,
+        // which store_chk recomputes with the double loop
+        if constexpr (std::is_integral_v<O>) {
+          const double b = fx.sum_abs * fy.sum_abs * m;
+          if (fy.ok && scale_ == 1.0 && delta_ == 0.0 && fx.g * fy.g < 9007199254740992.0 && fx.e + fy.e < 1000 &&
+              fx.e + fy.e > -1000) {
+            const double mul = std::ldexp(fx.g * fy.g, -(fx.e + fy.e));
+            const double lim = 0.5 - static_cast<double>(ny_ + 3) * std::ldexp(mul * b, -52);
+            if (lim > 0.25) {
+              if (b < 32767.0 && fx.sum_abs * m < 32767.0) return run_int<S, O, int16_t>(src, dst, fx, fy, mul, lim, cx);
+              if (b < 2147483647.0) return run_int<S, O, int32_t>(src, dst, fx, fy, mul, lim, cx);
+            }
+          }
+        }
         // the row pass exact (integer sums times cx: today's doubles), the column pass in double
         if (fx.sum_abs * m < 2147483647.0) return run_dbl<S, O, true>(src, dst, &fx, cx);
       }
@@ -375,21 +415,28 @@ class SepfKernel final : public backend::Kernel {
 
   // Walks output rows [y0, y1) strip by strip (sw elements wide): for each strip a ring of ny
   // row-filtered source rows (make(p, x0, bn, dst)), kept in L1, and use(y, x0, bn, rows).
+  // The rows are taken in bands whose source and output (row_bytes a row) stay within ~512 KB of
+  // L2 while the strips walk down them: a 1080p image walked strip by strip over its full height
+  // would stream from memory once per strip. A band re-filters ny - 1 rows (a few percent).
   template <class A, class Make, class Use>
-  void strips(int64_t y0, int64_t y1, int64_t sw, Make make, Use use) const {
+  void strips(int64_t y0, int64_t y1, int64_t sw, int64_t row_bytes, Make make, Use use) const {
     const int64_t n = w_ * c_, ny = ny_;
+    const int64_t hb = std::max<int64_t>(8 * ny, (int64_t(512) << 10) / std::max<int64_t>(1, row_bytes));
     std::vector<A> ring(static_cast<size_t>(ny * sw));
     std::vector<const A*> rows(static_cast<size_t>(ny));
     auto slot = [&](int64_t p) { return ring.data() + ((p % ny) + ny) % ny * sw; };
-    for (int64_t x0 = 0; x0 < n; x0 += sw) {
-      const int64_t bn = std::min(sw, n - x0);
-      int64_t next = y0 - ay_;
-      for (int64_t y = y0; y < y1; ++y) {
-        const int64_t first = y - ay_, last = first + ny - 1;
-        next = std::max(next, first);
-        for (; next <= last; ++next) make(next, x0, bn, slot(next));
-        for (int64_t j = 0; j < ny; ++j) rows[j] = slot(first + j);
-        use(y, x0, bn, rows.data());
+    for (int64_t b0 = y0; b0 < y1; b0 += hb) {
+      const int64_t b1 = std::min(y1, b0 + hb);
+      for (int64_t x0 = 0; x0 < n; x0 += sw) {
+        const int64_t bn = std::min(sw, n - x0);
+        int64_t next = b0 - ay_;
+        for (int64_t y = b0; y < b1; ++y) {
+          const int64_t first = y - ay_, last = first + ny - 1;
+          next = std::max(next, first);
+          for (; next <= last; ++next) make(next, x0, bn, slot(next));
+          for (int64_t j = 0; j < ny; ++j) rows[j] = slot(first + j);
+          use(y, x0, bn, rows.data());
+        }
       }
     }
   }
@@ -400,7 +447,8 @@ class SepfKernel final : public backend::Kernel {
   }
 
   template <class S, class O, class A>
-  void run_int(const S* src, O* dst, const IntForm& fx, const IntForm& fy, double mul) const {
+  void run_int(const S* src, O* dst, const IntForm& fx, const IntForm& fy, double mul, double lim = 0.0,
+               double cx = 0.0) const {
     const int64_t n = w_ * c_, c = c_, nx = nx_, ny = ny_;
     std::vector<A> qx(fx.q.begin(), fx.q.end()), qy(fy.q.begin(), fy.q.end());
     // the double steps after the sum change nothing: mul 1, scale 1, delta 0 (an integer output
@@ -418,9 +466,12 @@ class SepfKernel final : public backend::Kernel {
           if (direct) return col_any<A>(dst + y * n + x0, rows, 0, qy.data(), ny, bn);
         }
         col_any<A>(acc.data(), rows, 0, qy.data(), ny, bn);
+        if constexpr (std::is_integral_v<O>) {
+          if (lim > 0.0) return store_chk<A, O>(acc.data(), rows, dst + y * n + x0, bn, mul, lim, cx, ky_.data(), ny);
+        }
         store_int<A, O>(acc.data(), dst + y * n + x0, bn, mul, scale_, delta_, direct);
       };
-      strips<A>(y0, y1, sw, make, use);
+      strips<A>(y0, y1, sw, n * static_cast<int64_t>(sizeof(S) + sizeof(O)), make, use);
     });
   }
 
@@ -451,7 +502,7 @@ class SepfKernel final : public backend::Kernel {
         col_any<double>(acc.data(), rows, 0, ky_.data(), ny, bn, std::is_floating_point_v<O>);
         store_dbl<O>(acc.data(), dst + y * n + x0, bn, scale_, delta_);
       };
-      strips<double>(y0, y1, sw, make, use);
+      strips<double>(y0, y1, sw, n * static_cast<int64_t>(sizeof(S) + sizeof(O)), make, use);
     });
   }
 
