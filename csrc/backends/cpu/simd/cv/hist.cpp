@@ -991,7 +991,12 @@ class NormalizeKernel final : public backend::Kernel {
       scale = alpha_ * (std::fabs(nv) > eps ? 1.0 / nv : 0.0);
       shift = 0.0;
     }
-    if (mode_) scale = double(static_cast<float>(scale)), shift = double(static_cast<float>(shift));
+    if (mode_) {
+      // float32 values, as Python's struct round trip gives them; through volatile, as this build's
+      // math flags let the compiler drop a plain double -> float -> double round trip
+      volatile float fs = static_cast<float>(scale), fb = static_cast<float>(shift);
+      scale = fs, shift = fb;
+    }
     cvt_.set(scale, shift);
     cvt_.run(in, out);
   }
