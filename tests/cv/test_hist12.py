@@ -262,6 +262,33 @@ def test_normalize_nan_and_constant():
                                      cv2.normalize(c, None, 0, 255, cv2.NORM_MINMAX))
 
 
+@pytest.mark.parametrize("shape", [(1, 1), (7, 5), (97, 131), (301, 257)])
+def test_calchist_uint8_two_dims(shape, threads):
+    # the 2-D 8-bit kernel (two tables, a spare slot for values out of range): counts exact
+    a = img8(shape + (3,))
+    g = img8(shape)
+    m = mask_of(shape)
+    cases = [([a], [0, 1], [32, 32], [0, 256, 0, 256]), ([a], [2, 0], [30, 17], [5, 250, 0, 256]),
+             ([a, g], [1, 3], [256, 256], [0, 256, 0, 256]), ([a[::-1, ::2]], [0, 2], [7, 100], [40, 41.5, -3, 300])]
+    for imgs, ch, sz, rg in cases:
+        for mask in (None, m if imgs[0].shape[:2] == shape else None):
+            got = numpy.asarray(cv.calcHist(imgs, ch, mask, sz, rg))
+            want = cv2.calcHist(imgs, ch, mask, sz, rg)
+            numpy.testing.assert_array_equal(got, want, err_msg=str((ch, sz, rg, mask is None)))
+
+
+def test_normalize_fused_matches_former_path_on_odd_alpha():
+    # the one-kernel normalize takes alpha / beta as doubles: ints beyond 2^53 and values whose
+    # float32 scale would overflow keep the two-step path; bool / numpy scalars give the same bits
+    a = rand((31, 17), numpy.int16)
+    m = mask_of((31, 17))
+    for alpha, beta in ((True, 0), (numpy.float32(0.3), numpy.int64(7)), (2 ** 60 + 1, 0), (1e19, -5), (0.1, 1e-3)):
+        for nt in (cv2.NORM_MINMAX, cv2.NORM_L2):
+            for out in (-1, cv2.CV_32F, cv2.CV_8U):
+                run = lambda: numpy.asarray(cv.normalize(a, None, alpha, beta, nt, out, m))
+                numpy.testing.assert_array_equal(run(), _old_path(run), err_msg=str((alpha, beta, nt, out)))
+
+
 # ---- the same bits at every ISA ----
 
 _ISA_PROGRAM = r"""
@@ -279,13 +306,15 @@ for shape in ((7, 5), (97, 131), (301, 257)):
     for threads in (1, 2):
         mnn.set_num_threads(threads)
         res = [cv.calcHist([a], [0, 2], None, [16, 8], [0, 256, 0, 256]), cv.calcHist([f], [0], m, [40], [-100, 100]),
+               cv.calcHist([a], [1, 0], m, [32, 30], [0, 256, 3, 250]),
                cv.threshold(g, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1], cv.threshold(g, 0, 9, 2 | cv2.THRESH_TRIANGLE)[1],
                cv.equalizeHist(g), cv.createCLAHE(3.0, (5, 7)).apply(g)]
         stats = [cv.mean(a), cv.mean(f, m), [numpy.asarray(x).tolist() for x in cv.meanStdDev(f)],
                  [numpy.asarray(x).tolist() for x in cv.meanStdDev(a, mask=m)],
                  cv.norm(f, cv2.NORM_L2), cv.norm(f, cv2.NORM_L1, m), cv.norm(a, cv2.NORM_INF)]
-        for nt in (cv2.NORM_MINMAX, cv2.NORM_L2, cv2.NORM_INF):
+        for nt in (cv2.NORM_MINMAX, cv2.NORM_L2, cv2.NORM_INF, cv2.NORM_L1):
             res.append(cv.normalize(f, None, 1, 0, nt))
+            res.append(cv.normalize(a, None, 0.5, 3, nt, cv2.CV_32F))
             res.append(cv.normalize(g, None, 0, 100, nt, cv2.CV_16S, m))
         out.append([numpy.asarray(r).view(numpy.uint8).tobytes().hex() for r in res] + [repr(stats)])
 print(json.dumps(out))

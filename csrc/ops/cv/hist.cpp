@@ -15,6 +15,9 @@
 //                the selected elements (+inf, -inf when none); 1 INF, 2 L1, 4 L2 squared: (value, 0)
 //   cv_scale_cvt (src[, mask[, base]]; out depth 0..6, mode, has_mask | scale, shift) -> out depth,
 //                src's shape: normalize's saturate(x * scale + shift) (mode: see the kernel)
+//   cv_normalize (src[, mask[, base]]; norm kind (32, 1, 2, 4 = L2), out depth, mode, has_mask | alpha, beta)
+//                -> out depth, src's shape: cv_normval's statistics, normalize's scale and shift, then
+//                cv_scale_cvt's conversion, in one kernel
 //   cv_clahe_fast(src uint8/uint16 HxW; tiles_x, tiles_y | clip) -> src's shape and dtype
 #include <string>
 
@@ -136,6 +139,18 @@ prims::PrimMeta infer_scale_cvt(const std::vector<NodePtr>& in, const Params& p)
   return {out, in[0]->shape};
 }
 
+// cv_normalize: cv_normval's statistics and cv_scale_cvt's conversion in one step
+prims::PrimMeta infer_normalize(const std::vector<NodePtr>& in, const Params& p) {
+  const char* fn = "normalize";
+  if (p.ints.size() != 4 || p.floats.size() != 2) throw ValueError(cvname(fn) + "bad parameters");
+  const int64_t k = p.ints[0];
+  if (k != 32 && k != 1 && k != 2 && k != 4) throw ValueError(cvname(fn) + "bad norm kind");
+  Params q;
+  q.ints = {p.ints[1], p.ints[2], p.ints[3]};
+  q.floats = {1.0, 0.0};
+  return infer_scale_cvt(in, q);
+}
+
 prims::PrimMeta infer_clahe_fast(const std::vector<NodePtr>& in, const Params& p) {
   const char* fn = "CLAHE.apply";
   if (in.size() != 1 || p.ints.size() != 2 || p.ints[0] < 1 || p.ints[1] < 1 || p.floats.size() != 1)
@@ -155,6 +170,7 @@ MNN_REGISTER_PRIMITIVE(cv_equalize_lut, {"cv_equalize_lut", &infer_equalize_lut}
 MNN_REGISTER_PRIMITIVE(cv_sums, {"cv_sums", &infer_sums});
 MNN_REGISTER_PRIMITIVE(cv_normval, {"cv_normval", &infer_normval});
 MNN_REGISTER_PRIMITIVE(cv_scale_cvt, {"cv_scale_cvt", &infer_scale_cvt});
+MNN_REGISTER_PRIMITIVE(cv_normalize, {"cv_normalize", &infer_normalize});
 MNN_REGISTER_PRIMITIVE(cv_clahe_fast, {"cv_clahe_fast", &infer_clahe_fast});
 
 }  // namespace mnn::ops

@@ -605,13 +605,19 @@ def merge(mv, dst=None):
     return _finish(res, dst)
 
 
-def _mask_bool(mask, a, fn):
+def _mask_arr(mask, a, fn):
+    """The checked mask as an mnn array (None for None)."""
     if mask is None:
         return None
     m = _arr(mask, fn, "mask")
     if str(m.dtype) not in ("uint8", "int8") or tuple(m.shape[:2]) != tuple(a.shape[:2]) or m.ndim != 2:
         raise fail(fn, "mask must be a uint8 HxW array matching the image")
-    return m != 0
+    return m
+
+
+def _mask_bool(mask, a, fn):
+    m = _mask_arr(mask, a, fn)
+    return None if m is None else m != 0
 
 
 def _norm_value(x, kind, keep=None):
@@ -632,11 +638,11 @@ def norm(src1, normType=NORM_L2, mask=None):
     if kind not in (NORM_INF, NORM_L1, NORM_L2, NORM_L2SQR):
         # NORM_HAMMING / NORM_HAMMING2 (6, 7) are not implemented; other codes fail in cv2 too
         raise fail("norm", f"unsupported norm type {normType} (cv2: normType == NORM_INF || NORM_L1 || NORM_L2 || NORM_L2SQR)")
-    keep = _mask_bool(mask, a, "norm")
-    if str(a.dtype) in _hist.DEPTHS and a.ndim in (2, 3) and (mask is None or str(getattr(mask, "dtype", "")) == "uint8"):
+    m = _mask_arr(mask, a, "norm")
+    if str(a.dtype) in _hist.DEPTHS and a.ndim in (2, 3) and (m is None or str(m.dtype) == "uint8"):
         # one native pass (csrc/backends/cpu/simd/cv/hist.cpp)
-        return _hist.norm_value(a, kind, None if mask is None else _arr(mask, "norm", "mask"))
-    return _norm_value(a.astype("float64"), kind, keep)
+        return _hist.norm_value(a, kind, m)
+    return _norm_value(a.astype("float64"), kind, None if m is None else m != 0)
 
 
 def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=None):
@@ -650,10 +656,11 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
     if mask is not None and norm_type == NORM_MINMAX and channels(a) != 1:
         raise fail(fn, "a mask needs a single-channel image for NORM_MINMAX (cv2: cn == 1)")
     out = str(a.dtype) if dtype is None or dtype < 0 else _out_depth(fn, dtype)
-    keep = _mask_bool(mask, a, fn)
+    m = _mask_arr(mask, a, fn)
     if norm_type in (NORM_MINMAX, NORM_INF, NORM_L1, NORM_L2) and a.ndim in (2, 3) and \
-            str(a.dtype) in _hist.DEPTHS and out in _hist.DEPTHS and (mask is None or str(getattr(mask, "dtype", "")) == "uint8"):
-        return _normalize_native(a, dst, alpha, beta, norm_type, out, mask)
+            str(a.dtype) in _hist.DEPTHS and out in _hist.DEPTHS and (m is None or str(m.dtype) == "uint8"):
+        return _normalize_native(a, dst, alpha, beta, norm_type, out, m)
+    keep = None if m is None else m != 0
     x = a.astype("float64")
     if norm_type == NORM_MINMAX:
         dmin, dmax = builtins.min(alpha, beta), builtins.max(alpha, beta)
@@ -686,10 +693,19 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
     return _finish(res, dst)
 
 
-def _normalize_native(a, dst, alpha, beta, norm_type, out, mask):
+def _normalize_native(a, dst, alpha, beta, norm_type, out, m):
     """normalize in two native passes (statistics, then the scaled conversion): the same scale,
     shift and arithmetic as the mnn.numpy path of normalize."""
-    m = None if mask is None else _arr(mask, "normalize", "mask")
+    d = str(a.dtype)
+    mode = 1 if _small_int(a, out) else 2 if d == "int32" and out in ("uint8", "int8", "uint16", "int16") else 0
+    base = None
+    if m is not None:
+        base = _dst_base(dst, tuple(a.shape), out)
+        if base is not None:
+            base = as_image(base, "normalize", "dst")
+    res = _hist.normalize(a, out, mode, norm_type, alpha, beta, m, base)
+    if res is not None:  # statistics, scale and conversion in one native step
+        return _finish(res, dst)
     if norm_type == NORM_MINMAX:
         dmin, dmax = builtins.min(alpha, beta), builtins.max(alpha, beta)
         smin, smax = _hist.norm_value(a, NORM_MINMAX, m)
@@ -699,13 +715,6 @@ def _normalize_native(a, dst, alpha, beta, norm_type, out, mask):
         nv = _hist.norm_value(a, norm_type, m)
         scale = float(alpha) * (1.0 / nv if abs(nv) > 2.220446049250313e-16 else 0.0)
         shift = 0.0
-    d = str(a.dtype)
-    mode = 1 if _small_int(a, out) else 2 if d == "int32" and out in ("uint8", "int8", "uint16", "int16") else 0
-    base = None
-    if m is not None:
-        base = _dst_base(dst, tuple(a.shape), out)
-        if base is not None:
-            base = as_image(base, "normalize", "dst")
     return _finish(_hist.scale_convert(a, out, mode, scale, shift, m, base), dst)
 
 

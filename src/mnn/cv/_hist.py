@@ -99,6 +99,35 @@ def norm_value(a, kind, mask):
     return r[0]
 
 
+_NORMALIZE = {}  # (alpha, beta) as given -> floats the kernel may take, or None (see normalize)
+
+
+def normalize(a, out, mode, kind, alpha, beta, mask, base):
+    """normalize's statistics, scale, shift and conversion in one native step (cv_normalize), or
+    None where the kernel's double arithmetic could differ from Python's: alpha / beta that are
+    not exact doubles (huge ints) or would overflow float32 (Python raises there)."""
+    key = (alpha, beta, type(alpha), type(beta))
+    ab = _NORMALIZE.get(key, 0)
+    if ab == 0:
+        try:
+            fa, fb = float(alpha), float(beta)
+            ok = fa == alpha and fb == beta and abs(fa) < 1e20 and abs(fb) < 1e20
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        ab = (fa, fb) if ok else None
+        if len(_NORMALIZE) < 256:
+            _NORMALIZE[key] = ab
+    if ab is None or (mask is None and out == "uint8" and str(a.dtype) == "uint8"):
+        return None  # (byte to byte: scale_convert's SIMD table lookup is faster than the kernel's)
+    ins = [a]
+    if mask is not None:
+        ins.append(mask)
+        if base is not None:
+            ins.append(base)
+    nm = 0 if mask is None else 1 if base is None else 2
+    return _core.prim("cv_normalize", ins, [_KIND[kind], DEPTHS.index(out), mode, nm], list(ab))
+
+
 def scale_convert(a, out, mode, scale, shift, mask, base):
     """saturate(a * scale + shift) into depth `out` (mode: see cv_scale_cvt's kernel); where mask
     is 0 the pixel of base (dst), or 0."""

@@ -119,6 +119,7 @@ class HistNKernel final : public backend::Kernel {
     if (npix_ > 0) {
       if (dt_ == DType::UInt8 && nd_ == 1) one_u8(in, m, cnt);
       else if (dt_ == DType::UInt16 && nd_ == 1 && npix_ >= 65536) one_u16(in, m, cnt);
+      else if (dt_ == DType::UInt8 && nd_ == 2 && total_ <= 65536 && npix_ < (int64_t(1) << 31)) two_u8(in, m, cnt);
       else if (dt_ == DType::UInt8) nd_any<uint8_t>(in, m, cnt);
       else if (dt_ == DType::UInt16) nd_any<uint16_t>(in, m, cnt);
       else nd_any<float>(in, m, cnt);
@@ -167,6 +168,48 @@ class HistNKernel final : public backend::Kernel {
         const int64_t b = bin(q, double(v));
         if (b >= 0) cnt[b] += h[v];
       }
+  }
+  // Two 8-bit dimensions (the common 2-D colour histogram): each value's share of the flat bin
+  // index from a 32-bit table, a value outside the range giving `total` (so the sum of the two is
+  // `total` or more and one min sends it to the spare slot), counted straight into 32-bit
+  // counters; two alternating sub-histograms where they fit the L1 cache, so runs of pixels in
+  // one bin do not wait on the previous increment of the same counter.
+  void two_u8(char* const* in, const uint8_t* m, std::vector<int64_t>& cnt) {
+    const uint32_t total = uint32_t(total_);
+    uint32_t t0[256], t1[256];
+    for (int v = 0; v < 256; ++v) {
+      const int64_t b0 = bin(dims_[0], double(v)), b1 = bin(dims_[1], double(v));
+      t0[v] = b0 < 0 ? total : uint32_t(b0 * dims_[1].bins);
+      t1[v] = b1 < 0 ? total : uint32_t(b1);
+    }
+    const uint8_t* x0 = reinterpret_cast<const uint8_t*>(in[dims_[0].img]) + dims_[0].ch;
+    const uint8_t* x1 = reinterpret_cast<const uint8_t*>(in[dims_[1].img]) + dims_[1].ch;
+    const int64_t c0 = dims_[0].cn, c1 = dims_[1].cn;
+    const bool two = total <= 4096;
+    std::mutex mu;
+    parallel_for(npix_, kGrain, [&](int64_t lo, int64_t hi) {
+      const size_t len = size_t(total) + 1;
+      std::vector<uint32_t> part(two ? 2 * len : len, 0u);
+      uint32_t* h0 = part.data();
+      uint32_t* h1 = two ? h0 + len : h0;
+      int64_t p = lo;
+      if (m) {
+        for (; p + 2 <= hi; p += 2) {
+          const uint32_t a = std::min(t0[x0[p * c0]] + t1[x1[p * c1]], total);
+          const uint32_t b = std::min(t0[x0[(p + 1) * c0]] + t1[x1[(p + 1) * c1]], total);
+          ++h0[m[p] ? a : total], ++h1[m[p + 1] ? b : total];
+        }
+        for (; p < hi; ++p) ++h0[m[p] ? std::min(t0[x0[p * c0]] + t1[x1[p * c1]], total) : total];
+      } else {
+        for (; p + 2 <= hi; p += 2) {
+          ++h0[std::min(t0[x0[p * c0]] + t1[x1[p * c1]], total)];
+          ++h1[std::min(t0[x0[(p + 1) * c0]] + t1[x1[(p + 1) * c1]], total)];
+        }
+        for (; p < hi; ++p) ++h0[std::min(t0[x0[p * c0]] + t1[x1[p * c1]], total)];
+      }
+      std::lock_guard<std::mutex> g(mu);
+      for (uint32_t k = 0; k < total; ++k) cnt[k] += int64_t(h0[k]) + (two ? int64_t(h1[k]) : 0);
+    });
   }
   // Any number of dimensions, any depth: per run of up to 1024 pixels, each pixel's flat bin
   // index is built dimension by dimension in a loop the compiler vectorises (8-bit values: a
@@ -615,11 +658,17 @@ void fminmax(const T* __restrict b, const uint8_t* __restrict mk, int64_t n, int
 class NormValKernel final : public backend::Kernel {
  public:
   explicit NormValKernel(const backend::StepDesc& s)
-      : dt_(s.inputs[0].dtype), kind_(int(s.params->ints[0])), mask_(s.params->ints[1] != 0) {
-    const Shape& sh = s.inputs[0].shape;
+      : NormValKernel(s.inputs[0].dtype, s.inputs[0].shape, int(s.params->ints[0]), s.params->ints[1] != 0) {}
+  NormValKernel(DType dt, const Shape& sh, int kind, bool mask) : dt_(dt), kind_(kind), mask_(mask) {
     np_ = sh[0] * sh[1], c_ = sh.size() == 3 ? sh[2] : 1;
   }
   void run(char* const* in, char* out) override {
+    double r[2];
+    stats(in, r);
+    std::memcpy(out, r, sizeof(r));
+  }
+  // r: (min, max) for NORM_MINMAX, else (the norm (L2: squared), 0)
+  void stats(char* const* in, double* r) const {
     const uint8_t* m = mask_ ? reinterpret_cast<const uint8_t*>(in[1]) : nullptr;
     const int64_t nb = (np_ + kBlockPix - 1) / kBlockPix, c = c_;
     std::vector<double> pa(static_cast<size_t>(nb)), pb(static_cast<size_t>(nb));
@@ -633,7 +682,7 @@ class NormValKernel final : public backend::Kernel {
         }
       });
     });
-    double r[2] = {0.0, 0.0};
+    r[0] = r[1] = 0.0;
     if (kind_ == 32) {
       r[0] = std::numeric_limits<double>::infinity(), r[1] = -r[0];
       bool nan = false;
@@ -649,7 +698,6 @@ class NormValKernel final : public backend::Kernel {
     } else {
       for (int64_t b = 0; b < nb; ++b) r[0] += pa[b];
     }
-    std::memcpy(out, r, sizeof(r));
   }
 
  private:
@@ -863,12 +911,14 @@ void lut_cvt(const T* __restrict x, O* __restrict o, int64_t n, const O* __restr
 class ScaleCvtKernel final : public backend::Kernel {
  public:
   explicit ScaleCvtKernel(const backend::StepDesc& s)
-      : in_(s.inputs[0].dtype), out_(s.output.dtype), mode_(int(s.params->ints[1])), ninp_(s.inputs.size()),
-        s_(s.params->floats[0]), b_(s.params->floats[1]) {
-    const Shape& sh = s.inputs[0].shape;
+      : ScaleCvtKernel(s.inputs[0].dtype, s.output.dtype, s.inputs[0].shape, int(s.params->ints[1]), s.inputs.size(),
+                       s.params->floats[0], s.params->floats[1]) {}
+  // modes 1 and 2 take scale and shift as float32 values: Python rounds them (mnn/cv/_hist.py)
+  ScaleCvtKernel(DType in, DType out, const Shape& sh, int mode, size_t ninp, double scale, double shift)
+      : in_(in), out_(out), mode_(mode), ninp_(ninp), s_(scale), b_(shift) {
     np_ = sh[0] * sh[1], c_ = sh.size() == 3 ? sh[2] : 1;
-    // modes 1 and 2 take scale and shift as float32 values: Python rounds them (mnn/cv/_hist.py)
   }
+  void set(double scale, double shift) { s_ = scale, b_ = shift; }
   void run(char* const* in, char* out) override {
     by_type(in_, [&](auto zin) {
       using T = decltype(zin);
@@ -911,6 +961,51 @@ class ScaleCvtKernel final : public backend::Kernel {
   size_t ninp_;
   double s_, b_;
   int64_t np_, c_;
+};
+
+// ---- normalize in one kernel: the statistics (NormValKernel), scale and shift in the double
+// arithmetic of mnn/cv/_core_ops.py's _normalize_native (Python floats: IEEE doubles, the same
+// operations in the same order; no FMA contraction), then the conversion (ScaleCvtKernel). One
+// engine evaluation instead of two and a round trip through Python ----
+
+class NormalizeKernel final : public backend::Kernel {
+ public:
+  // ints: kind (32, 1, 2, 4 = NORM_L2), out depth, mode, has_mask; floats: alpha, beta
+  explicit NormalizeKernel(const backend::StepDesc& s)
+      : stats_(s.inputs[0].dtype, s.inputs[0].shape, int(s.params->ints[0]), s.params->ints[3] != 0),
+        cvt_(s.inputs[0].dtype, s.output.dtype, s.inputs[0].shape, int(s.params->ints[2]), s.inputs.size(), 1.0, 0.0),
+        kind_(int(s.params->ints[0])), mode_(int(s.params->ints[2])), alpha_(s.params->floats[0]), beta_(s.params->floats[1]) {}
+  void run(char* const* in, char* out) override {
+    constexpr double eps = 2.220446049250313e-16;  // DBL_EPSILON: cv2's test for a zero range or norm
+    double r[2];
+    stats_.stats(in, r);
+    double scale, shift;
+    if (kind_ == 32) {
+      // Python's builtins.min / max: the first argument unless the second compares below / above
+      const double dmin = beta_ < alpha_ ? beta_ : alpha_, dmax = beta_ > alpha_ ? beta_ : alpha_;
+      const double range = r[1] - r[0];
+      scale = (dmax - dmin) * (range > eps ? 1.0 / range : 0.0);
+      shift = dmin - r[0] * scale;
+    } else {
+      const double nv = kind_ == 4 ? std::sqrt(r[0]) : r[0];
+      scale = alpha_ * (std::fabs(nv) > eps ? 1.0 / nv : 0.0);
+      shift = 0.0;
+    }
+    if (mode_) {
+      // float32 values, as Python's struct round trip gives them; through volatile, as this build's
+      // math flags let the compiler drop a plain double -> float -> double round trip
+      volatile float fs = static_cast<float>(scale), fb = static_cast<float>(shift);
+      scale = fs, shift = fb;
+    }
+    cvt_.set(scale, shift);
+    cvt_.run(in, out);
+  }
+
+ private:
+  NormValKernel stats_;
+  ScaleCvtKernel cvt_;
+  int kind_, mode_;
+  double alpha_, beta_;
 };
 
 // ---- CLAHE (cv2's algorithm, the arithmetic of kernels/cv/filter_bilateral_clahe.cpp): tiles'
@@ -1041,6 +1136,7 @@ MNN_REGISTER_CPU_KERNEL(cv_equalize_lut, "cv_equalize_lut", &make<EqualizeLutKer
 MNN_REGISTER_CPU_KERNEL(cv_sums, "cv_sums", &make<SumsKernel>);
 MNN_REGISTER_CPU_KERNEL(cv_normval, "cv_normval", &make<NormValKernel>);
 MNN_REGISTER_CPU_KERNEL(cv_scale_cvt, "cv_scale_cvt", &make<ScaleCvtKernel>);
+MNN_REGISTER_CPU_KERNEL(cv_normalize, "cv_normalize", &make<NormalizeKernel>);
 MNN_REGISTER_CPU_KERNEL(cv_clahe_fast, "cv_clahe_fast", &make<ClaheFastKernel>);
 
 }  // namespace mnn::cpu::MNN_ISA_NS
