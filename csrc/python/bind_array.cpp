@@ -109,9 +109,11 @@ bool parse_index(py::handle key, std::vector<ops::Index>& out) {
 py::object g_advanced_getitem, g_advanced_setitem;
 
 // ---- buffer protocol ----
+// One allocation per export: shape then strides in `dims` (2 * ndim), as np.asarray on every
+// result of a small call pays for it.
 struct ExportInfo {
   std::shared_ptr<Buffer> pin;
-  std::vector<Py_ssize_t> shape, strides;
+  std::vector<Py_ssize_t> dims;
 };
 
 const char* buffer_format(DType d) {
@@ -121,7 +123,12 @@ const char* buffer_format(DType d) {
 
 int get_buffer(PyObject* self, Py_buffer* view, int flags) {
   try {
-    Array& a = py::handle(self).cast<Array&>();
+    Array* pa = as_array(self);  // the type's own buffer slot: self is an mnn ndarray
+    if (!pa) {
+      PyErr_SetString(PyExc_BufferError, "[mnn.numpy] not an mnn ndarray");
+      return -1;
+    }
+    Array& a = *pa;
     if ((flags & PyBUF_WRITABLE) && !a.writeable()) {
       PyErr_SetString(PyExc_BufferError, "[mnn.numpy] array is read-only");
       return -1;
@@ -133,13 +140,15 @@ int get_buffer(PyObject* self, Py_buffer* view, int flags) {
                                          "(needs ml_dtypes) or x.astype('float32')");
       return -1;
     }
-    engine::eval({n});
+    if (!n->realized) engine::eval({n});
     auto* info = new ExportInfo();
     info->pin = n->buffer;
     size_t isz = itemsize(n->dtype);
-    for (int i = 0; i < n->ndim(); ++i) {
-      info->shape.push_back(n->shape[i]);
-      info->strides.push_back(n->strides[i] * static_cast<Py_ssize_t>(isz));
+    const int nd = n->ndim();
+    info->dims.resize(2 * static_cast<size_t>(nd));
+    for (int i = 0; i < nd; ++i) {
+      info->dims[i] = n->shape[i];
+      info->dims[nd + i] = n->strides[i] * static_cast<Py_ssize_t>(isz);
     }
     n->buffer->exports++;
     view->buf = n->data_ptr();
@@ -150,8 +159,8 @@ int get_buffer(PyObject* self, Py_buffer* view, int flags) {
     view->itemsize = static_cast<Py_ssize_t>(isz);
     view->format = (flags & PyBUF_FORMAT) ? const_cast<char*>(buffer_format(n->dtype)) : nullptr;
     view->ndim = n->ndim();
-    view->shape = (flags & PyBUF_ND) ? info->shape.data() : nullptr;
-    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? info->strides.data() : nullptr;
+    view->shape = (flags & PyBUF_ND) ? info->dims.data() : nullptr;
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? info->dims.data() + nd : nullptr;
     view->suboffsets = nullptr;
     view->internal = info;
     if (!(flags & PyBUF_STRIDES) && !is_contiguous(n->shape, n->strides)) {

@@ -135,6 +135,110 @@ PyObject* prim_apply(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   }
 }
 
+// ---- _core.image_key(src): what the cv memos key a validated image by ----
+//
+// (type, shape, dtype, byte strides) of an mnn ndarray or a numpy.ndarray (exact types) of a dtype
+// mnn imports zero-copy, else None: the tuple src_mnn/cv/_fastpix.image_key built from four
+// attribute reads (the mnn `strides` property alone costs ~1 us), at ~0.2 us.
+
+bool numpy_ndarray(PyObject* o) { return std::strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray") == 0; }
+
+// numpy dtype chars whose arrays from_buffer imports (src/mnn/cv/_common.py _BUFFER_CHARS). numpy's
+// builtin dtypes are singletons: the ones accepted once are remembered (held) and found by address.
+bool buffer_char(PyObject* dtype) {
+  static PyObject* seen[32];
+  static int n_seen = 0;
+  for (int i = 0; i < n_seen; ++i)
+    if (seen[i] == dtype) return true;
+  static PyObject* name = PyUnicode_InternFromString("char");
+  PyObject* ch = name ? PyObject_GetAttr(dtype, name) : nullptr;
+  if (!ch) return false;
+  const char* c = PyUnicode_Check(ch) ? PyUnicode_AsUTF8(ch) : nullptr;
+  bool ok = c && c[0] && !c[1] && std::strchr("?bBhHiIlLqQefdFD", c[0]);
+  Py_DECREF(ch);
+  if (ok && n_seen < 32) {
+    Py_INCREF(dtype);
+    seen[n_seen++] = dtype;
+  }
+  return ok;
+}
+
+PyObject* image_key(PyObject*, PyObject* src) {
+  PyObject* type = reinterpret_cast<PyObject*>(Py_TYPE(src));
+  PyObject *shape = nullptr, *dtype = nullptr, *strides = nullptr;
+  static PyTypeObject* array_type = py::detail::get_type_info(typeid(Array))->type;
+  if (Py_TYPE(src) == array_type) {
+    const Array* a = as_array(src);
+    shape = get_shape(nullptr, src);
+    if (!shape) return nullptr;
+    try {
+      dtype = dtype_object(a->dtype()).release().ptr();
+    } catch (...) {
+      Py_DECREF(shape);
+      set_python_error(std::current_exception());
+      return nullptr;
+    }
+    const Strides& st = a->strides();
+    const long long isz = static_cast<long long>(itemsize(a->dtype()));
+    strides = PyTuple_New(static_cast<Py_ssize_t>(st.size()));
+    for (size_t i = 0; strides && i < st.size(); ++i) {
+      PyObject* v = PyLong_FromLongLong(st[i] * isz);
+      if (!v) Py_CLEAR(strides);
+      else PyTuple_SET_ITEM(strides, static_cast<Py_ssize_t>(i), v);
+    }
+  } else if (numpy_ndarray(src)) {
+    static PyObject* k_dtype = PyUnicode_InternFromString("dtype");
+    static PyObject* k_shape = PyUnicode_InternFromString("shape");
+    static PyObject* k_strides = PyUnicode_InternFromString("strides");
+    if (!k_dtype || !k_shape || !k_strides) return nullptr;
+    dtype = PyObject_GetAttr(src, k_dtype);
+    if (!dtype) return nullptr;
+    if (!buffer_char(dtype)) {
+      Py_DECREF(dtype);
+      if (PyErr_Occurred()) return nullptr;
+      Py_RETURN_NONE;
+    }
+    shape = PyObject_GetAttr(src, k_shape);
+    strides = shape ? PyObject_GetAttr(src, k_strides) : nullptr;
+  } else {
+    Py_RETURN_NONE;
+  }
+  if (!shape || !dtype || !strides) {
+    Py_XDECREF(shape);
+    Py_XDECREF(dtype);
+    Py_XDECREF(strides);
+    return nullptr;
+  }
+  Py_INCREF(type);
+  PyObject* key = PyTuple_Pack(4, type, shape, dtype, strides);
+  Py_DECREF(type);
+  Py_DECREF(shape);
+  Py_DECREF(dtype);
+  Py_DECREF(strides);
+  return key;
+}
+
+// ---- _core.prim_apply_image(bound, src): a memoised cv primitive on one image ----
+// src an mnn ndarray, or anything from_buffer imports (a numpy image, zero-copy); None when the
+// import refuses it (the caller then takes its checked path). One call instead of three.
+PyObject* prim_apply_image(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2 || !PyCapsule_IsValid(args[0], kBoundName))
+    return type_error("[mnn.engine] prim_apply_image() takes a prim_bind() capsule and an image");
+  if (as_array(args[1])) return prim_apply(self, args, nargs);
+  PyObject* img;
+  try {
+    img = from_buffer(args[1], -1).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+  if (img == Py_None) return img;
+  PyObject* call[2] = {args[0], img};
+  PyObject* r = prim_apply(self, call, 2);
+  Py_DECREF(img);
+  return r;
+}
+
 // ---- _core.from_buffer(obj, as_code=-1): what every numpy image entering mnn.cv goes through ----
 
 PyObject* from_buffer_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -173,6 +277,9 @@ PyMethodDef g_functions[] = {
      "item(a, flat): the element at a flat (C-order) index as a Python scalar"},
     {"prim_apply", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(prim_apply)), METH_FASTCALL,
      "prim_apply(bound, *inputs): records the primitive prim_bind() fixed, on these inputs"},
+    {"prim_apply_image", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(prim_apply_image)), METH_FASTCALL,
+     "prim_apply_image(bound, src): prim_apply on an mnn image or a buffer imported zero-copy, or None"},
+    {"image_key", image_key, METH_O, "image_key(src): (type, shape, dtype, strides) of a memoisable image, or None"},
 };
 
 }  // namespace
