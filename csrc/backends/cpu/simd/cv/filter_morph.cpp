@@ -49,6 +49,13 @@ template <class T, bool REV>
 inline void sat_sub(T* __restrict o, const T* __restrict b, int64_t n) {
   if constexpr (std::is_floating_point_v<T>) {
     for (int64_t i = 0; i < n; ++i) o[i] = REV ? b[i] - o[i] : o[i] - b[i];
+  } else if constexpr (std::is_unsigned_v<T>) {
+    // x - min(x, y) is the saturating x - y of unsigned values, in the lanes' own width (a
+    // widening to int32 and back would take four times the vectors for uint8)
+    for (int64_t i = 0; i < n; ++i) {
+      const T x = REV ? b[i] : o[i], y = REV ? o[i] : b[i];
+      o[i] = static_cast<T>(x - std::min(x, y));
+    }
   } else {
     constexpr int32_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
     for (int64_t i = 0; i < n; ++i) {
@@ -56,6 +63,12 @@ inline void sat_sub(T* __restrict o, const T* __restrict b, int64_t n) {
       o[i] = static_cast<T>(std::min(hi, std::max(lo, d)));
     }
   }
+}
+
+// Output rows per sub-band of the compound operations: the rows a sub-band's second pass reads
+// (about 256 KB with the kh - 1 rows around them) stay in L2 between the two passes.
+inline int64_t sub_band(int64_t n, size_t esz, int64_t kh) {
+  return std::max<int64_t>(std::max<int64_t>(8, 2 * kh), (int64_t(1) << 18) / std::max<int64_t>(1, n * int64_t(esz)));
 }
 
 struct Rect {
@@ -216,35 +229,77 @@ class MorphRectKernel final : public backend::Kernel {
         });
         return;
       case 4:
+        // both reductions of a sub-band while its source rows are in cache, then the difference
         parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
           std::vector<T> lo(static_cast<size_t>(n));
-          morph_rows<T, true>(src, r, bd_, y0, y1, into, none);
-          morph_rows<T, false>(src, r, be_, y0, y1, [&](int64_t) { return lo.data(); },
-                               [&](int64_t y, T* e) { sat_sub<T, false>(dst + y * n, e, n); });
+          const int64_t sb = sub_band(n, sizeof(T), r.kh);
+          for (int64_t a = y0; a < y1; a += sb) {
+            const int64_t b = std::min(y1, a + sb);
+            morph_rows<T, true>(src, r, bd_, a, b, into, none);
+            morph_rows<T, false>(src, r, be_, a, b, [&](int64_t) { return lo.data(); },
+                                 [&](int64_t y, T* e) { sat_sub<T, false>(dst + y * n, e, n); });
+          }
         });
         return;
-      default: {
-        // OPEN / TOPHAT: erode then dilate; CLOSE / BLACKHAT: dilate then erode
-        const bool open = op_ == 2 || op_ == 5;
-        // uninitialised: every element is written by the first pass (a zero-filled vector would
-        // cost one more pass over the image)
-        std::unique_ptr<T[]> tmp(new T[static_cast<size_t>(r.h * n)]);
-        T* t = tmp.get();
-        auto into_tmp = [t, n](int64_t y) { return t + y * n; };
-        parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
-          if (open) morph_rows<T, false>(src, r, be_, y0, y1, into_tmp, none);
-          else morph_rows<T, true>(src, r, bd_, y0, y1, into_tmp, none);
-        });
-        auto post = [&](int64_t y, T* o) {
-          if (op_ == 5) sat_sub<T, true>(o, src + y * n, n);
-          else if (op_ == 6) sat_sub<T, false>(o, src + y * n, n);
-        };
-        parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
-          if (open) morph_rows<T, true>(t, r, bd_, y0, y1, into, post);
-          else morph_rows<T, false>(t, r, be_, y0, y1, into, post);
-        });
-      }
+      default:
+        return compound(src, dst);
     }
+  }
+
+ private:
+  // OPEN / TOPHAT: erode then dilate; CLOSE / BLACKHAT: dilate then erode. Output rows go in
+  // sub-bands: the first pass makes the rows of its image that the sub-band's second pass reads
+  // (kh - 1 more than the sub-band: recomputed by the neighbouring sub-band, a few percent) into
+  // a buffer that stays in cache, instead of a whole intermediate image written and read back.
+  void compound(const T* src, T* dst) {
+    const Rect r = r_;
+    const int64_t n = r.w * r.c, grain = row_grain(r.w, r.c);
+    const bool open = op_ == 2 || op_ == 5;
+    auto into = [dst, n](int64_t y) { return dst + y * n; };
+    auto none = [](int64_t, T*) {};
+    auto post = [&](int64_t y, T* o) {
+      if (op_ == 5) sat_sub<T, true>(o, src + y * n, n);
+      else if (op_ == 6) sat_sub<T, false>(o, src + y * n, n);
+    };
+    if ((r.border & 15) == 3) {
+      // BORDER_WRAP: the first rows read the last ones, no band is local; the whole image first
+      std::unique_ptr<T[]> tmp(new T[static_cast<size_t>(r.h * n)]);  // every element written
+      T* t = tmp.get();
+      auto into_tmp = [t, n](int64_t y) { return t + y * n; };
+      parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
+        if (open) morph_rows<T, false>(src, r, be_, y0, y1, into_tmp, none);
+        else morph_rows<T, true>(src, r, bd_, y0, y1, into_tmp, none);
+      });
+      parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
+        if (open) morph_rows<T, true>(t, r, bd_, y0, y1, into, post);
+        else morph_rows<T, false>(t, r, be_, y0, y1, into, post);
+      });
+      return;
+    }
+    parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
+      const int64_t sb = sub_band(n, sizeof(T), r.kh);
+      std::vector<T> band;
+      for (int64_t a = y0; a < y1; a += sb) {
+        const int64_t b = std::min(y1, a + sb);
+        // first-pass rows the second pass reads for outputs [a, b): the border-mapped positions
+        // a - ay .. b - 1 - ay + kh - 1 (constant-border positions read no row)
+        int64_t lo = r.h, hi = -1;
+        for (int64_t p = a - r.ay; p <= b - 1 - r.ay + r.kh - 1; ++p) {
+          const int64_t q = bmap(p, r.h, r.border);
+          if (q >= 0) lo = std::min(lo, q), hi = std::max(hi, q);
+        }
+        if (hi < lo) lo = hi = 0;  // every row constant: nothing is read, one row keeps it simple
+        band.resize(static_cast<size_t>((hi - lo + 1) * n));
+        T* bd = band.data();
+        auto into_band = [bd, lo, n](int64_t y) { return bd + (y - lo) * n; };
+        if (open) morph_rows<T, false>(src, r, be_, lo, hi + 1, into_band, none);
+        else morph_rows<T, true>(src, r, bd_, lo, hi + 1, into_band, none);
+        // the second pass addresses image row q as base + q * n; only rows lo..hi are read
+        const T* base = bd - lo * n;
+        if (open) morph_rows<T, true>(base, r, bd_, a, b, into, post);
+        else morph_rows<T, false>(base, r, be_, a, b, into, post);
+      }
+    });
   }
 
  private:
