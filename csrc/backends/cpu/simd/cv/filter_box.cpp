@@ -94,7 +94,9 @@ void box_int_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&& f
 // source rows (in R: uint16 where the whole window sum fits, exact in wrapping arithmetic), the
 // border columns copied from the columns they mirror (0 for BORDER_CONSTANT), then kw taps along
 // that one row. No padded copies of source rows, and 32 lanes of uint16 for 8-bit images.
-template <class S, class R, class Finish>
+// RAW: finish(y, col) gets the border-extended column sums instead (w + kw - 1 pixels) and does
+// the row taps itself, fused with whatever it stores.
+template <class S, class R, class Finish, bool RAW = false>
 void box_vfirst_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&& finish) {
   const int64_t n = b.w * b.c, c = b.c, off = b.ax * c, tot = b.w + b.kw - 1;
   std::vector<R> col(static_cast<size_t>(tot * c), R(0)), hs(static_cast<size_t>(n));
@@ -114,8 +116,12 @@ void box_vfirst_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&
       const int64_t sc = bmap(x - b.ax, b.w, b.border);
       for (int64_t k = 0; k < c; ++k) col[x * c + k] = sc < 0 ? R(0) : col[off + sc * c + k];
     }
-    box_util::taps_ptrs<R, true>(hs.data(), taps.data(), nullptr, b.kw, n);
-    finish(y, static_cast<const R*>(hs.data()));
+    if constexpr (RAW) {
+      finish(y, static_cast<const R*>(col.data()));
+    } else {
+      box_util::taps_ptrs<R, true>(hs.data(), taps.data(), nullptr, b.kw, n);
+      finish(y, static_cast<const R*>(hs.data()));
+    }
     if (y + 1 < y1) {
       const int64_t rin = bmap(y - b.ay + b.kh, b.h, b.border), rout = bmap(y - b.ay, b.h, b.border);
       const S* __restrict si = rin < 0 ? nullptr : src + rin * n;
@@ -200,6 +206,40 @@ struct U8Round {
     }
   }
   void row(const int32_t* __restrict a, uint8_t* __restrict o, int64_t len) const { row_any(a, o, len); }
+  // Whether taps_row can take a kw-tap row: the uint16 paths, and a tap count it unrolls.
+  bool fusable(int64_t kw) const { return (shift >= 0 || mul != 0) && (kw == 3 || kw == 5 || kw == 7); }
+  // o[x] = the rounded average of the window sum col[x] + col[x + c] + ... (kw taps), one pass:
+  // no uint16 row of sums stored and read back. The same integer arithmetic as row().
+  void taps_row(const uint16_t* col, int64_t c, int64_t kw, uint8_t* o, int64_t len) const {
+    switch (kw) {
+      case 3: return taps_row_k<3>(col, c, o, len);
+      case 5: return taps_row_k<5>(col, c, o, len);
+      default: return taps_row_k<7>(col, c, o, len);
+    }
+  }
+  template <int K>
+  void taps_row_k(const uint16_t* col, int64_t c, uint8_t* __restrict o, int64_t len) const {
+    const uint16_t* __restrict t[K];
+    for (int q = 0; q < K; ++q) t[q] = col + q * c;
+    if (shift >= 0) {
+      const uint16_t add = static_cast<uint16_t>(n / 2 + 1);
+      const int sh = shift;
+      for (int64_t x = 0; x < len; ++x) {
+        uint16_t v = t[0][x];
+        for (int q = 1; q < K; ++q) v = static_cast<uint16_t>(v + t[q][x]);
+        o[x] = static_cast<uint8_t>(static_cast<uint16_t>(v + add) >> sh);
+      }
+      return;
+    }
+    const uint16_t m = static_cast<uint16_t>(mul), nn = static_cast<uint16_t>(n);
+    const int sh = mshift;
+    for (int64_t x = 0; x < len; ++x) {
+      uint16_t v = t[0][x];
+      for (int q = 1; q < K; ++q) v = static_cast<uint16_t>(v + t[q][x]);
+      const uint16_t tt = static_cast<uint16_t>(2 * v + nn);
+      o[x] = static_cast<uint8_t>(static_cast<uint16_t>((static_cast<uint32_t>(tt) * m) >> 16) >> sh);
+    }
+  }
   template <class A>
   void row_any(const A* __restrict a, uint8_t* __restrict o, int64_t len) const {
     if (shift >= 0) {
@@ -307,6 +347,17 @@ class BoxKernel final : public backend::Kernel {
     const int64_t n = b.w * b.c;
     const bool u8r = u8round_ && od_ == DType::UInt8;
     const U8Round& rnd = rnd_;
+    if constexpr (std::is_same_v<R, uint16_t>) {
+      if (u8r && rnd.fusable(b.kw)) {
+        parallel_for(b.h, row_grain(b.w, b.c), [&](int64_t y0, int64_t y1) {
+          auto fin = [&](int64_t y, const uint16_t* col) {
+            rnd.taps_row(col, b.c, b.kw, reinterpret_cast<uint8_t*>(out) + y * n, n);
+          };
+          box_vfirst_rows<S, R, decltype(fin)&, true>(src, b, y0, y1, fin);
+        });
+        return;
+      }
+    }
     parallel_for(b.h, row_grain(b.w, b.c), [&](int64_t y0, int64_t y1) {
       box_vfirst_rows<S, R>(src, b, y0, y1, [&](int64_t y, const R* acc) {
         char* o = out + y * n * static_cast<int64_t>(osz_);
