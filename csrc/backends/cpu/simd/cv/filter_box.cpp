@@ -385,6 +385,143 @@ class BoxKernel final : public backend::Kernel {
   double scale_;
 };
 
+// The Gaussian mean of adaptiveThreshold, fast: the exact answer is GaussianBlur's double sums
+// in a fixed order, rounded to float, then to an integer. Here the same sums run in float32
+// (twice the lanes) with the symmetric taps folded, which is within eps of the exact double sum
+// (eps bounds the float rounding errors, with a 4x margin). A mean whose fast sum is farther than
+// eps from every half-integer rounds to the same integer as the exact one (k + 0.5 is a float, so
+// float's rounding cannot carry a value across it); the few within eps (under 1% of the pixels)
+// are recomputed exactly, so the answer is the exact path's on every ISA.
+struct GaussMean {
+  int64_t k = 0, a = 0, w = 0, h = 0;
+  std::vector<double> taps;  // the double taps of the exact order
+  std::vector<float> tf;     // the same as float
+  float eps = 0.0f;
+  bool ok = false;
+  GaussMean() = default;
+  GaussMean(const std::vector<double>& t, int64_t hh, int64_t ww) : k(static_cast<int64_t>(t.size())), a(k / 2), w(ww), h(hh), taps(t) {
+    double sa = 0.0;
+    bool sym = (k & 1) == 1;
+    for (int64_t q = 0; q < k; ++q) {
+      sa += std::fabs(t[q]);
+      sym = sym && t[q] == t[k - 1 - q] && t[q] >= 0.0;
+      tf.push_back(static_cast<float>(t[q]));
+    }
+    // |error| of the float sums (recursive summation: each of the m = k/2 + 1 folded terms and
+    // each partial sum rounded once, relative u, all bounded by 255 * sa): the row sums within
+    // eh, the column sums within sa * eh plus their own roundings, one more for the folded pair
+    // sums of inexact rows. A 1.5x margin on top: the bound is already a worst case of all
+    // roundings going one way.
+    const double u = std::ldexp(1.0, -24), m = static_cast<double>(k / 2 + 1), hm = 255.0 * sa;
+    const double eh = (m + 1) * u * hm, ev = sa * eh + (m + 2) * u * hm * sa;
+    eps = static_cast<float>(1.5 * ev + 1e-6);
+    ok = sym && eps < 0.125f;
+  }
+  // the exact mean of pixel (y, x): GaussianBlur's double sums in their order, then float, then
+  // saturate_cast<uchar>
+  // rows[j]: source row y - a + j (replicated border); bmap only for the columns at the edges
+  uint8_t exact(const uint8_t* const* rows, int64_t x) const {
+    const bool inner = x - a >= 0 && x - a + k <= w;
+    double acc = 0.0;
+    for (int64_t j = 0; j < k; ++j) {
+      const uint8_t* row = rows[j];
+      double hs = 0.0;
+      if (inner) {
+        const uint8_t* p = row + (x - a);
+        for (int64_t q = 0; q < k; ++q) hs = hs + taps[q] * static_cast<double>(p[q]);
+      } else {
+        for (int64_t q = 0; q < k; ++q) hs = hs + taps[q] * static_cast<double>(row[box_util::bmap(x - a + q, w, 1)]);
+      }
+      acc = acc + taps[j] * hs;
+    }
+    const float f = static_cast<float>(acc * 1.0 + 0.0);
+    float r = (f + 8388608.0f) - 8388608.0f;
+    r = r < 255.0f ? r : 255.0f;
+    r = r > 0.0f ? r : 0.0f;
+    return static_cast<uint8_t>(static_cast<int32_t>(r));
+  }
+  // d[x] = wc * t(hk) + sum over q < hk of w[q] * (t(q) + t(k-1-q)), where t(q) is src[x + q]
+  // (P = float: a padded row) or src[q][x] (P = const float*: k rows). One pass with
+  // the taps unrolled for the common sizes (no partial row stored and reloaded per tap).
+  template <class P>
+  void fold(float* __restrict d, const P* src, int64_t n) const {
+    switch (k) {
+      case 3: return fold_k<3>(d, src, n);
+      case 5: return fold_k<5>(d, src, n);
+      case 7: return fold_k<7>(d, src, n);
+      case 9: return fold_k<9>(d, src, n);
+      case 11: return fold_k<11>(d, src, n);
+      case 13: return fold_k<13>(d, src, n);
+      case 15: return fold_k<15>(d, src, n);
+      default: return fold_k<0>(d, src, n);
+    }
+  }
+  template <int K, class P>
+  void fold_k(float* __restrict d, const P* src, int64_t n) const {
+    const int64_t kk = K > 0 ? K : k, hh = kk / 2;
+    const float* t[64];
+    const float* __restrict wt = tf.data();
+    auto tap = [&](int64_t q) -> const float* {
+      if constexpr (std::is_same_v<P, float>) return src + q;
+      else return src[q];
+    };
+    if constexpr (K > 0) {
+      for (int64_t q = 0; q < kk; ++q) t[q] = tap(q);
+      for (int64_t x = 0; x < n; ++x) {
+        float a = wt[hh] * t[hh][x];
+        for (int64_t q = 0; q < hh; ++q) a += wt[q] * (t[q][x] + t[kk - 1 - q][x]);
+        d[x] = a;
+      }
+      return;
+    }
+    const float* c = tap(hh);
+    for (int64_t x = 0; x < n; ++x) d[x] = wt[hh] * c[x];
+    for (int64_t q = 0; q < hh; ++q) {
+      const float wq = wt[q];
+      const float* __restrict l = tap(q);
+      const float* __restrict r = tap(kk - 1 - q);
+      for (int64_t x = 0; x < n; ++x) d[x] += wq * (l[x] + r[x]);
+    }
+  }
+  // means of rows [y0, y1) into fin(y, mean row)
+  template <class Fin>
+  void rows(const uint8_t* src, int64_t y0, int64_t y1, Fin&& fin) const {
+    const int64_t n = w;
+    std::vector<float> prow(static_cast<size_t>(w + k - 1)), acc(static_cast<size_t>(n));
+    std::vector<uint8_t> mean(static_cast<size_t>(n)), flag(static_cast<size_t>(n));
+    std::vector<const uint8_t*> srows(static_cast<size_t>(k));
+    auto make = [&](int64_t p, float* __restrict d) {
+      box_util::pad_row<uint8_t, float>(src, w, 1, box_util::bmap(p, h, 1), a, k - 1 - a, 1, 0.0f, prow.data());
+      fold<float>(d, prow.data(), n);
+    };
+    const float e = eps;
+    box_util::ring_rows<float>(y0, y1, k, a, n, make, [&](int64_t y, const float* const* rw) {
+      float* __restrict s = acc.data();
+      fold<const float*>(s, rw, n);
+      uint8_t* __restrict m = mean.data();
+      uint8_t* __restrict fl = flag.data();
+      int any = 0;
+      for (int64_t x = 0; x < n; ++x) {
+        const float v = s[x];
+        float r = (v + 8388608.0f) - 8388608.0f;  // nearest integer (v >= 0)
+        const float d = v - r;                    // in [-0.5, 0.5]
+        const int near = (0.5f - (d < 0.0f ? -d : d)) < e;
+        fl[x] = static_cast<uint8_t>(near);
+        any |= near;
+        r = r < 255.0f ? r : 255.0f;
+        r = r > 0.0f ? r : 0.0f;
+        m[x] = static_cast<uint8_t>(static_cast<int32_t>(r));
+      }
+      if (any) {
+        for (int64_t j = 0; j < k; ++j) srows[j] = src + box_util::bmap(y - a + j, h, 1) * w;
+        for (int64_t x = 0; x < n; ++x)
+          if (fl[x]) m[x] = exact(srows.data(), x);
+      }
+      fin(y, static_cast<const uint8_t*>(m));
+    });
+  }
+};
+
 // cv_adaptive(src uint8; method, type, block, imax, idelta | ky taps when method == 1)
 // method 0: the block x block mean (cv2's 8-bit box average); 1: the float Gaussian (taps already
 // float32-rounded, as GaussianBlur of a float32 image uses them) rounded to uint8. Both with
@@ -402,6 +539,7 @@ class AdaptiveKernel final : public backend::Kernel {
     idelta_ = static_cast<int32_t>(i[4]);
     taps_.assign(s.params->floats.begin(), s.params->floats.end());
     if (method_ == 0) rnd_ = U8Round(k * k);
+    if (method_ == 1 && b_.c == 1) gm_ = GaussMean(taps_, b_.h, b_.w);
   }
   U8Round rnd_{1};  // set once b_ is known: its multiplier search runs once per plan, not per call
   void run(char* const* in, char* out) override {
@@ -429,6 +567,8 @@ class AdaptiveKernel final : public backend::Kernel {
         };
         if (static_cast<double>(b.kw * b.kh) * 255.0 <= 65535.0) box_vfirst_rows<uint8_t, uint16_t>(src, b, y0, y1, fin);
         else box_vfirst_rows<uint8_t, int32_t>(src, b, y0, y1, fin);
+      } else if (gm_.ok) {
+        gm_.rows(src, y0, y1, [&](int64_t y, const uint8_t* m) { compare(src + y * n, m, dst + y * n); });
       } else {
         sep_dbl_rows<uint8_t, false, false>(src, b, taps_.data(), taps_.data(), y0, y1, [&](int64_t y, const double* acc) {
           uint8_t* __restrict m = mean.data();
@@ -456,6 +596,7 @@ class AdaptiveKernel final : public backend::Kernel {
   uint8_t imax_;
   int32_t idelta_;
   std::vector<double> taps_;
+  GaussMean gm_;
 };
 
 std::unique_ptr<backend::Kernel> prepare_box(const backend::StepDesc& s) { return std::make_unique<BoxKernel>(s); }
