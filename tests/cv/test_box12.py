@@ -278,6 +278,9 @@ for shape in ((13, 1), (9, 7, 3), (31, 23, 3), (97, 131), (40, 70, 4)):
         for op in range(7):
             rs += [cv.morphologyEx(x, op, ker, borderType=border) for x in (u8, f32, s16)]
     rs += [cv.medianBlur(f32, 3), cv.medianBlur(s16, 3)]
+    wide = (rng.standard_normal((5, 1100 // shape[1] + 1200)) * 9).astype(numpy.float32)  # register path
+    wide.flat[::97] = numpy.nan
+    rs.append(cv.medianBlur(wide, 3))
     if u8.ndim == 2:
         rs += [cv.adaptiveThreshold(u8, 255, m, t, 7, 1) for m in (0, 1) for t in (0, 1)]
     out += [numpy.asarray(r).view(numpy.uint8).tobytes().hex() for r in rs]
@@ -389,3 +392,15 @@ def test_compound_morphology_sub_bands(dtype):
                 for anchor in [(0, 0), (ksize[0] - 1, ksize[1] - 1)]:
                     want = cv2.morphologyEx(img, op, ker, anchor=anchor, iterations=2)
                     _eq(cv.morphologyEx(img, op, ker, anchor=anchor, iterations=2), want)
+
+
+@pytest.mark.parametrize("cn", [1, 2, 3, 4])
+def test_median3_float_long_rows(cn):
+    # rows longer than 1024 elements sort their inner columns in registers, the edge pixels apart
+    for w in (1025 // cn + 1, 1931):
+        img = _img(_shape(6, w, cn), "float32")
+        img.flat[::53] = numpy.inf
+        img.flat[7::61] = -numpy.inf
+        _eq(cv.medianBlur(img, 3), cv2.medianBlur(img, 3))
+        view = img[:, 1:-1]
+        _eq(cv.medianBlur(view, 3), cv2.medianBlur(numpy.ascontiguousarray(view), 3))
