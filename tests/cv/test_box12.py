@@ -278,6 +278,9 @@ for shape in ((13, 1), (9, 7, 3), (31, 23, 3), (97, 131), (40, 70, 4)):
         for op in range(7):
             rs += [cv.morphologyEx(x, op, ker, borderType=border) for x in (u8, f32, s16)]
     rs += [cv.medianBlur(f32, 3), cv.medianBlur(s16, 3)]
+    wide = (rng.standard_normal((5, 1100 // shape[1] + 1200)) * 9).astype(numpy.float32)  # register path
+    wide.flat[::97] = numpy.nan
+    rs.append(cv.medianBlur(wide, 3))
     if u8.ndim == 2:
         rs += [cv.adaptiveThreshold(u8, 255, m, t, 7, 1) for m in (0, 1) for t in (0, 1)]
     out += [numpy.asarray(r).view(numpy.uint8).tobytes().hex() for r in rs]
@@ -330,3 +333,74 @@ def test_bad_input_raises_named_errors(call):
     with pytest.raises((ValueError, TypeError, cv.error)) as e:
         call()
     assert str(e.value).startswith("[mnn.cv.")
+
+
+# ---- box12b: fused paths ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cn", [1, 2, 3, 4])
+def test_blur_uint8_fused_row_taps(cn):
+    # the 3 / 5 / 7-wide uint8 averages take the row taps fused with the rounding (every window
+    # sum of every area checked against cv2), on wide rows, anchors and every border
+    img = _img(_shape(23, 301, cn), "uint8")
+    sat = numpy.full(_shape(9, 70, cn), 255, numpy.uint8)  # the largest window sums
+    for ksize in [(3, 3), (5, 5), (7, 7), (3, 7), (5, 1), (7, 36), (5, 13)]:
+        for border in BORDERS:
+            for anchor in [(-1, -1), (0, 0), (ksize[0] - 1, ksize[1] - 1)]:
+                want = cv2.blur(img, ksize, anchor=anchor, borderType=border)
+                _eq(cv.blur(img, ksize, anchor=anchor, borderType=border), want)
+        _eq(cv.blur(sat, ksize), cv2.blur(sat, ksize))
+        _eq(cv.boxFilter(img[1::2, 3:290:2], -1, ksize), cv2.boxFilter(numpy.ascontiguousarray(img[1::2, 3:290:2]), -1, ksize))
+
+
+def test_adaptive_gaussian_means_near_half_integers():
+    # The Gaussian mean is summed in float32 and recomputed exactly where that sum is near a
+    # half-integer: structured images (steps, stripes, checkerboards, two-level noise) put many
+    # means there; block sizes with unrolled (<= 15) and general tap loops.
+    rng = numpy.random.default_rng(77)
+    h, w = 64, 97
+    yy, xx = numpy.mgrid[0:h, 0:w]
+    imgs = [((xx // 3 + yy // 2) % 2 * 255).astype(numpy.uint8),
+            ((xx > 40) * 255).astype(numpy.uint8),
+            ((xx % 2) * 1 + 100).astype(numpy.uint8),
+            rng.integers(0, 2, (h, w)).astype(numpy.uint8) * 255,
+            rng.integers(0, 2, (h, w)).astype(numpy.uint8) + 7,
+            rng.integers(0, 256, (h, w), dtype=numpy.uint8)]
+    near = 0
+    for img in imgs:
+        for block in (3, 5, 7, 11, 15, 17, 21, 51):
+            gb = cv2.GaussianBlur(img.astype(numpy.float32), (block, block), 0, borderType=cv2.BORDER_REPLICATE)
+            near += int((numpy.abs(gb - numpy.floor(gb) - 0.5) < 1e-3).sum())
+            for C in (0, 1, -2):
+                for ttype in (cv2.THRESH_BINARY, cv2.THRESH_BINARY_INV):
+                    want = cv2.adaptiveThreshold(img, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, ttype, block, C)
+                    _eq(cv.adaptiveThreshold(img, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, ttype, block, C), want)
+    assert near > 100  # the exact recompute was exercised
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32"])
+def test_compound_morphology_sub_bands(dtype):
+    # OPEN / CLOSE / TOPHAT / BLACKHAT / GRADIENT run in sub-bands of rows sized to the cache: images
+    # tall and wide enough for several per thread, tall kernels, off-centre anchors, iterations
+    for shape in [(157, 1500, 3), (90, 2100)]:
+        img = _img(shape, dtype)
+        for ksize in [(5, 5), (3, 15), (7, 2)]:
+            ker = numpy.ones(ksize[::-1], numpy.uint8)
+            for op in (cv2.MORPH_OPEN, cv2.MORPH_CLOSE, cv2.MORPH_GRADIENT, cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT):
+                for border in BORDERS:
+                    want = cv2.morphologyEx(img, op, ker, borderType=border)
+                    _eq(cv.morphologyEx(img, op, ker, borderType=border), want)
+                for anchor in [(0, 0), (ksize[0] - 1, ksize[1] - 1)]:
+                    want = cv2.morphologyEx(img, op, ker, anchor=anchor, iterations=2)
+                    _eq(cv.morphologyEx(img, op, ker, anchor=anchor, iterations=2), want)
+
+
+@pytest.mark.parametrize("cn", [1, 2, 3, 4])
+def test_median3_float_long_rows(cn):
+    # rows longer than 1024 elements sort their inner columns in registers, the edge pixels apart
+    for w in (1025 // cn + 1, 1931):
+        img = _img(_shape(6, w, cn), "float32")
+        img.flat[::53] = numpy.inf
+        img.flat[7::61] = -numpy.inf
+        _eq(cv.medianBlur(img, 3), cv2.medianBlur(img, 3))
+        view = img[:, 1:-1]
+        _eq(cv.medianBlur(view, 3), cv2.medianBlur(numpy.ascontiguousarray(view), 3))

@@ -22,7 +22,19 @@ _PLAIN = (int, float, bool, type(None), str, bytes)
 def _plain(v):
     """Whether v means the same on every call: a number, None, a string or a tuple of such."""
     c = v.__class__
-    return c in _PLAIN or (c is tuple and all(_plain(x) for x in v))
+    if c in _PLAIN:
+        return True
+    if c is not tuple:
+        return False
+    for x in v:
+        if x.__class__ not in _PLAIN and not _plain(x):
+            return False
+    return True
+
+
+class _Frozen(tuple):
+    """A key part built here from plain values only: key() need not walk into it again."""
+    __slots__ = ()
 
 
 def kernel_key(k):
@@ -32,17 +44,23 @@ def kernel_key(k):
         return None
     t = type(k)
     if t.__name__ == "ndarray" and t.__module__ == "numpy":
-        return (k.shape, k.dtype.str, k.tobytes())
+        return _Frozen((k.shape, k.dtype.str, k.tobytes()))
     return NOKEY
 
 
 def key(src, dst, *args):
     """The memo key of a call on image src with plain arguments args, or None."""
-    if dst is not None or not all(_plain(v) for v in args):
+    # spelled out (no generators): this runs on every call and cost as much as a 640x480 kernel's
+    # tenth before
+    if dst is not None:
         return None
+    for v in args:
+        c = v.__class__
+        if c not in _PLAIN and c is not _Frozen and not (c is tuple and _plain(v)):
+            return None
     ik = _fp.image_key(src)
     # the classes too: 5 and 5.0 are one dict key, but cv2's checks may take one and refuse the other
-    return None if ik is None else (ik, args, tuple(v.__class__ for v in args))
+    return None if ik is None else (ik, args, tuple(map(type, args)))
 
 
 def lookup(k, src):

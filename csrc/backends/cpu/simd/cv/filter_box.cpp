@@ -94,7 +94,9 @@ void box_int_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&& f
 // source rows (in R: uint16 where the whole window sum fits, exact in wrapping arithmetic), the
 // border columns copied from the columns they mirror (0 for BORDER_CONSTANT), then kw taps along
 // that one row. No padded copies of source rows, and 32 lanes of uint16 for 8-bit images.
-template <class S, class R, class Finish>
+// RAW: finish(y, col) gets the border-extended column sums instead (w + kw - 1 pixels) and does
+// the row taps itself, fused with whatever it stores.
+template <class S, class R, class Finish, bool RAW = false>
 void box_vfirst_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&& finish) {
   const int64_t n = b.w * b.c, c = b.c, off = b.ax * c, tot = b.w + b.kw - 1;
   std::vector<R> col(static_cast<size_t>(tot * c), R(0)), hs(static_cast<size_t>(n));
@@ -114,8 +116,12 @@ void box_vfirst_rows(const S* src, const Box& b, int64_t y0, int64_t y1, Finish&
       const int64_t sc = bmap(x - b.ax, b.w, b.border);
       for (int64_t k = 0; k < c; ++k) col[x * c + k] = sc < 0 ? R(0) : col[off + sc * c + k];
     }
-    box_util::taps_ptrs<R, true>(hs.data(), taps.data(), nullptr, b.kw, n);
-    finish(y, static_cast<const R*>(hs.data()));
+    if constexpr (RAW) {
+      finish(y, static_cast<const R*>(col.data()));
+    } else {
+      box_util::taps_ptrs<R, true>(hs.data(), taps.data(), nullptr, b.kw, n);
+      finish(y, static_cast<const R*>(hs.data()));
+    }
     if (y + 1 < y1) {
       const int64_t rin = bmap(y - b.ay + b.kh, b.h, b.border), rout = bmap(y - b.ay, b.h, b.border);
       const S* __restrict si = rin < 0 ? nullptr : src + rin * n;
@@ -200,6 +206,40 @@ struct U8Round {
     }
   }
   void row(const int32_t* __restrict a, uint8_t* __restrict o, int64_t len) const { row_any(a, o, len); }
+  // Whether taps_row can take a kw-tap row: the uint16 paths, and a tap count it unrolls.
+  bool fusable(int64_t kw) const { return (shift >= 0 || mul != 0) && (kw == 3 || kw == 5 || kw == 7); }
+  // o[x] = the rounded average of the window sum col[x] + col[x + c] + ... (kw taps), one pass:
+  // no uint16 row of sums stored and read back. The same integer arithmetic as row().
+  void taps_row(const uint16_t* col, int64_t c, int64_t kw, uint8_t* o, int64_t len) const {
+    switch (kw) {
+      case 3: return taps_row_k<3>(col, c, o, len);
+      case 5: return taps_row_k<5>(col, c, o, len);
+      default: return taps_row_k<7>(col, c, o, len);
+    }
+  }
+  template <int K>
+  void taps_row_k(const uint16_t* col, int64_t c, uint8_t* __restrict o, int64_t len) const {
+    const uint16_t* __restrict t[K];
+    for (int q = 0; q < K; ++q) t[q] = col + q * c;
+    if (shift >= 0) {
+      const uint16_t add = static_cast<uint16_t>(n / 2 + 1);
+      const int sh = shift;
+      for (int64_t x = 0; x < len; ++x) {
+        uint16_t v = t[0][x];
+        for (int q = 1; q < K; ++q) v = static_cast<uint16_t>(v + t[q][x]);
+        o[x] = static_cast<uint8_t>(static_cast<uint16_t>(v + add) >> sh);
+      }
+      return;
+    }
+    const uint16_t m = static_cast<uint16_t>(mul), nn = static_cast<uint16_t>(n);
+    const int sh = mshift;
+    for (int64_t x = 0; x < len; ++x) {
+      uint16_t v = t[0][x];
+      for (int q = 1; q < K; ++q) v = static_cast<uint16_t>(v + t[q][x]);
+      const uint16_t tt = static_cast<uint16_t>(2 * v + nn);
+      o[x] = static_cast<uint8_t>(static_cast<uint16_t>((static_cast<uint32_t>(tt) * m) >> 16) >> sh);
+    }
+  }
   template <class A>
   void row_any(const A* __restrict a, uint8_t* __restrict o, int64_t len) const {
     if (shift >= 0) {
@@ -307,6 +347,17 @@ class BoxKernel final : public backend::Kernel {
     const int64_t n = b.w * b.c;
     const bool u8r = u8round_ && od_ == DType::UInt8;
     const U8Round& rnd = rnd_;
+    if constexpr (std::is_same_v<R, uint16_t>) {
+      if (u8r && rnd.fusable(b.kw)) {
+        parallel_for(b.h, row_grain(b.w, b.c), [&](int64_t y0, int64_t y1) {
+          auto fin = [&](int64_t y, const uint16_t* col) {
+            rnd.taps_row(col, b.c, b.kw, reinterpret_cast<uint8_t*>(out) + y * n, n);
+          };
+          box_vfirst_rows<S, R, decltype(fin)&, true>(src, b, y0, y1, fin);
+        });
+        return;
+      }
+    }
     parallel_for(b.h, row_grain(b.w, b.c), [&](int64_t y0, int64_t y1) {
       box_vfirst_rows<S, R>(src, b, y0, y1, [&](int64_t y, const R* acc) {
         char* o = out + y * n * static_cast<int64_t>(osz_);
@@ -334,6 +385,143 @@ class BoxKernel final : public backend::Kernel {
   double scale_;
 };
 
+// The Gaussian mean of adaptiveThreshold, fast: the exact answer is GaussianBlur's double sums
+// in a fixed order, rounded to float, then to an integer. Here the same sums run in float32
+// (twice the lanes) with the symmetric taps folded, which is within eps of the exact double sum
+// (eps bounds the float rounding errors, with a 4x margin). A mean whose fast sum is farther than
+// eps from every half-integer rounds to the same integer as the exact one (k + 0.5 is a float, so
+// float's rounding cannot carry a value across it); the few within eps (under 1% of the pixels)
+// are recomputed exactly, so the answer is the exact path's on every ISA.
+struct GaussMean {
+  int64_t k = 0, a = 0, w = 0, h = 0;
+  std::vector<double> taps;  // the double taps of the exact order
+  std::vector<float> tf;     // the same as float
+  float eps = 0.0f;
+  bool ok = false;
+  GaussMean() = default;
+  GaussMean(const std::vector<double>& t, int64_t hh, int64_t ww) : k(static_cast<int64_t>(t.size())), a(k / 2), w(ww), h(hh), taps(t) {
+    double sa = 0.0;
+    bool sym = (k & 1) == 1;
+    for (int64_t q = 0; q < k; ++q) {
+      sa += std::fabs(t[q]);
+      sym = sym && t[q] == t[k - 1 - q] && t[q] >= 0.0;
+      tf.push_back(static_cast<float>(t[q]));
+    }
+    // |error| of the float sums (recursive summation: each of the m = k/2 + 1 folded terms and
+    // each partial sum rounded once, relative u, all bounded by 255 * sa): the row sums within
+    // eh, the column sums within sa * eh plus their own roundings, one more for the folded pair
+    // sums of inexact rows. A 1.5x margin on top: the bound is already a worst case of all
+    // roundings going one way.
+    const double u = std::ldexp(1.0, -24), m = static_cast<double>(k / 2 + 1), hm = 255.0 * sa;
+    const double eh = (m + 1) * u * hm, ev = sa * eh + (m + 2) * u * hm * sa;
+    eps = static_cast<float>(1.5 * ev + 1e-6);
+    ok = sym && eps < 0.125f;
+  }
+  // the exact mean of pixel (y, x): GaussianBlur's double sums in their order, then float, then
+  // saturate_cast<uchar>
+  // rows[j]: source row y - a + j (replicated border); bmap only for the columns at the edges
+  uint8_t exact(const uint8_t* const* rows, int64_t x) const {
+    const bool inner = x - a >= 0 && x - a + k <= w;
+    double acc = 0.0;
+    for (int64_t j = 0; j < k; ++j) {
+      const uint8_t* row = rows[j];
+      double hs = 0.0;
+      if (inner) {
+        const uint8_t* p = row + (x - a);
+        for (int64_t q = 0; q < k; ++q) hs = hs + taps[q] * static_cast<double>(p[q]);
+      } else {
+        for (int64_t q = 0; q < k; ++q) hs = hs + taps[q] * static_cast<double>(row[box_util::bmap(x - a + q, w, 1)]);
+      }
+      acc = acc + taps[j] * hs;
+    }
+    const float f = static_cast<float>(acc * 1.0 + 0.0);
+    float r = (f + 8388608.0f) - 8388608.0f;
+    r = r < 255.0f ? r : 255.0f;
+    r = r > 0.0f ? r : 0.0f;
+    return static_cast<uint8_t>(static_cast<int32_t>(r));
+  }
+  // d[x] = wc * t(hk) + sum over q < hk of w[q] * (t(q) + t(k-1-q)), where t(q) is src[x + q]
+  // (P = float: a padded row) or src[q][x] (P = const float*: k rows). One pass with
+  // the taps unrolled for the common sizes (no partial row stored and reloaded per tap).
+  template <class P>
+  void fold(float* __restrict d, const P* src, int64_t n) const {
+    switch (k) {
+      case 3: return fold_k<3>(d, src, n);
+      case 5: return fold_k<5>(d, src, n);
+      case 7: return fold_k<7>(d, src, n);
+      case 9: return fold_k<9>(d, src, n);
+      case 11: return fold_k<11>(d, src, n);
+      case 13: return fold_k<13>(d, src, n);
+      case 15: return fold_k<15>(d, src, n);
+      default: return fold_k<0>(d, src, n);
+    }
+  }
+  template <int K, class P>
+  void fold_k(float* __restrict d, const P* src, int64_t n) const {
+    const int64_t kk = K > 0 ? K : k, hh = kk / 2;
+    const float* t[64];
+    const float* __restrict wt = tf.data();
+    auto tap = [&](int64_t q) -> const float* {
+      if constexpr (std::is_same_v<P, float>) return src + q;
+      else return src[q];
+    };
+    if constexpr (K > 0) {
+      for (int64_t q = 0; q < kk; ++q) t[q] = tap(q);
+      for (int64_t x = 0; x < n; ++x) {
+        float a = wt[hh] * t[hh][x];
+        for (int64_t q = 0; q < hh; ++q) a += wt[q] * (t[q][x] + t[kk - 1 - q][x]);
+        d[x] = a;
+      }
+      return;
+    }
+    const float* c = tap(hh);
+    for (int64_t x = 0; x < n; ++x) d[x] = wt[hh] * c[x];
+    for (int64_t q = 0; q < hh; ++q) {
+      const float wq = wt[q];
+      const float* __restrict l = tap(q);
+      const float* __restrict r = tap(kk - 1 - q);
+      for (int64_t x = 0; x < n; ++x) d[x] += wq * (l[x] + r[x]);
+    }
+  }
+  // means of rows [y0, y1) into fin(y, mean row)
+  template <class Fin>
+  void rows(const uint8_t* src, int64_t y0, int64_t y1, Fin&& fin) const {
+    const int64_t n = w;
+    std::vector<float> prow(static_cast<size_t>(w + k - 1)), acc(static_cast<size_t>(n));
+    std::vector<uint8_t> mean(static_cast<size_t>(n)), flag(static_cast<size_t>(n));
+    std::vector<const uint8_t*> srows(static_cast<size_t>(k));
+    auto make = [&](int64_t p, float* __restrict d) {
+      box_util::pad_row<uint8_t, float>(src, w, 1, box_util::bmap(p, h, 1), a, k - 1 - a, 1, 0.0f, prow.data());
+      fold<float>(d, prow.data(), n);
+    };
+    const float e = eps;
+    box_util::ring_rows<float>(y0, y1, k, a, n, make, [&](int64_t y, const float* const* rw) {
+      float* __restrict s = acc.data();
+      fold<const float*>(s, rw, n);
+      uint8_t* __restrict m = mean.data();
+      uint8_t* __restrict fl = flag.data();
+      int any = 0;
+      for (int64_t x = 0; x < n; ++x) {
+        const float v = s[x];
+        float r = (v + 8388608.0f) - 8388608.0f;  // nearest integer (v >= 0)
+        const float d = v - r;                    // in [-0.5, 0.5]
+        const int near = (0.5f - (d < 0.0f ? -d : d)) < e;
+        fl[x] = static_cast<uint8_t>(near);
+        any |= near;
+        r = r < 255.0f ? r : 255.0f;
+        r = r > 0.0f ? r : 0.0f;
+        m[x] = static_cast<uint8_t>(static_cast<int32_t>(r));
+      }
+      if (any) {
+        for (int64_t j = 0; j < k; ++j) srows[j] = src + box_util::bmap(y - a + j, h, 1) * w;
+        for (int64_t x = 0; x < n; ++x)
+          if (fl[x]) m[x] = exact(srows.data(), x);
+      }
+      fin(y, static_cast<const uint8_t*>(m));
+    });
+  }
+};
+
 // cv_adaptive(src uint8; method, type, block, imax, idelta | ky taps when method == 1)
 // method 0: the block x block mean (cv2's 8-bit box average); 1: the float Gaussian (taps already
 // float32-rounded, as GaussianBlur of a float32 image uses them) rounded to uint8. Both with
@@ -351,6 +539,7 @@ class AdaptiveKernel final : public backend::Kernel {
     idelta_ = static_cast<int32_t>(i[4]);
     taps_.assign(s.params->floats.begin(), s.params->floats.end());
     if (method_ == 0) rnd_ = U8Round(k * k);
+    if (method_ == 1 && b_.c == 1) gm_ = GaussMean(taps_, b_.h, b_.w);
   }
   U8Round rnd_{1};  // set once b_ is known: its multiplier search runs once per plan, not per call
   void run(char* const* in, char* out) override {
@@ -378,6 +567,8 @@ class AdaptiveKernel final : public backend::Kernel {
         };
         if (static_cast<double>(b.kw * b.kh) * 255.0 <= 65535.0) box_vfirst_rows<uint8_t, uint16_t>(src, b, y0, y1, fin);
         else box_vfirst_rows<uint8_t, int32_t>(src, b, y0, y1, fin);
+      } else if (gm_.ok) {
+        gm_.rows(src, y0, y1, [&](int64_t y, const uint8_t* m) { compare(src + y * n, m, dst + y * n); });
       } else {
         sep_dbl_rows<uint8_t, false, false>(src, b, taps_.data(), taps_.data(), y0, y1, [&](int64_t y, const double* acc) {
           uint8_t* __restrict m = mean.data();
@@ -405,6 +596,7 @@ class AdaptiveKernel final : public backend::Kernel {
   uint8_t imax_;
   int32_t idelta_;
   std::vector<double> taps_;
+  GaussMean gm_;
 };
 
 std::unique_ptr<backend::Kernel> prepare_box(const backend::StepDesc& s) { return std::make_unique<BoxKernel>(s); }

@@ -49,6 +49,13 @@ template <class T, bool REV>
 inline void sat_sub(T* __restrict o, const T* __restrict b, int64_t n) {
   if constexpr (std::is_floating_point_v<T>) {
     for (int64_t i = 0; i < n; ++i) o[i] = REV ? b[i] - o[i] : o[i] - b[i];
+  } else if constexpr (std::is_unsigned_v<T>) {
+    // x - min(x, y) is the saturating x - y of unsigned values, in the lanes' own width (a
+    // widening to int32 and back would take four times the vectors for uint8)
+    for (int64_t i = 0; i < n; ++i) {
+      const T x = REV ? b[i] : o[i], y = REV ? o[i] : b[i];
+      o[i] = static_cast<T>(x - std::min(x, y));
+    }
   } else {
     constexpr int32_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
     for (int64_t i = 0; i < n; ++i) {
@@ -56,6 +63,12 @@ inline void sat_sub(T* __restrict o, const T* __restrict b, int64_t n) {
       o[i] = static_cast<T>(std::min(hi, std::max(lo, d)));
     }
   }
+}
+
+// Output rows per sub-band of the compound operations: the rows a sub-band's second pass reads
+// (about 256 KB with the kh - 1 rows around them) stay in L2 between the two passes.
+inline int64_t sub_band(int64_t n, size_t esz, int64_t kh) {
+  return std::max<int64_t>(std::max<int64_t>(8, 2 * kh), (int64_t(1) << 18) / std::max<int64_t>(1, n * int64_t(esz)));
 }
 
 struct Rect {
@@ -216,35 +229,77 @@ class MorphRectKernel final : public backend::Kernel {
         });
         return;
       case 4:
+        // both reductions of a sub-band while its source rows are in cache, then the difference
         parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
           std::vector<T> lo(static_cast<size_t>(n));
-          morph_rows<T, true>(src, r, bd_, y0, y1, into, none);
-          morph_rows<T, false>(src, r, be_, y0, y1, [&](int64_t) { return lo.data(); },
-                               [&](int64_t y, T* e) { sat_sub<T, false>(dst + y * n, e, n); });
+          const int64_t sb = sub_band(n, sizeof(T), r.kh);
+          for (int64_t a = y0; a < y1; a += sb) {
+            const int64_t b = std::min(y1, a + sb);
+            morph_rows<T, true>(src, r, bd_, a, b, into, none);
+            morph_rows<T, false>(src, r, be_, a, b, [&](int64_t) { return lo.data(); },
+                                 [&](int64_t y, T* e) { sat_sub<T, false>(dst + y * n, e, n); });
+          }
         });
         return;
-      default: {
-        // OPEN / TOPHAT: erode then dilate; CLOSE / BLACKHAT: dilate then erode
-        const bool open = op_ == 2 || op_ == 5;
-        // uninitialised: every element is written by the first pass (a zero-filled vector would
-        // cost one more pass over the image)
-        std::unique_ptr<T[]> tmp(new T[static_cast<size_t>(r.h * n)]);
-        T* t = tmp.get();
-        auto into_tmp = [t, n](int64_t y) { return t + y * n; };
-        parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
-          if (open) morph_rows<T, false>(src, r, be_, y0, y1, into_tmp, none);
-          else morph_rows<T, true>(src, r, bd_, y0, y1, into_tmp, none);
-        });
-        auto post = [&](int64_t y, T* o) {
-          if (op_ == 5) sat_sub<T, true>(o, src + y * n, n);
-          else if (op_ == 6) sat_sub<T, false>(o, src + y * n, n);
-        };
-        parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
-          if (open) morph_rows<T, true>(t, r, bd_, y0, y1, into, post);
-          else morph_rows<T, false>(t, r, be_, y0, y1, into, post);
-        });
-      }
+      default:
+        return compound(src, dst);
     }
+  }
+
+ private:
+  // OPEN / TOPHAT: erode then dilate; CLOSE / BLACKHAT: dilate then erode. Output rows go in
+  // sub-bands: the first pass makes the rows of its image that the sub-band's second pass reads
+  // (kh - 1 more than the sub-band: recomputed by the neighbouring sub-band, a few percent) into
+  // a buffer that stays in cache, instead of a whole intermediate image written and read back.
+  void compound(const T* src, T* dst) {
+    const Rect r = r_;
+    const int64_t n = r.w * r.c, grain = row_grain(r.w, r.c);
+    const bool open = op_ == 2 || op_ == 5;
+    auto into = [dst, n](int64_t y) { return dst + y * n; };
+    auto none = [](int64_t, T*) {};
+    auto post = [&](int64_t y, T* o) {
+      if (op_ == 5) sat_sub<T, true>(o, src + y * n, n);
+      else if (op_ == 6) sat_sub<T, false>(o, src + y * n, n);
+    };
+    if ((r.border & 15) == 3) {
+      // BORDER_WRAP: the first rows read the last ones, no band is local; the whole image first
+      std::unique_ptr<T[]> tmp(new T[static_cast<size_t>(r.h * n)]);  // every element written
+      T* t = tmp.get();
+      auto into_tmp = [t, n](int64_t y) { return t + y * n; };
+      parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
+        if (open) morph_rows<T, false>(src, r, be_, y0, y1, into_tmp, none);
+        else morph_rows<T, true>(src, r, bd_, y0, y1, into_tmp, none);
+      });
+      parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
+        if (open) morph_rows<T, true>(t, r, bd_, y0, y1, into, post);
+        else morph_rows<T, false>(t, r, be_, y0, y1, into, post);
+      });
+      return;
+    }
+    parallel_for(r.h, grain, [&](int64_t y0, int64_t y1) {
+      const int64_t sb = sub_band(n, sizeof(T), r.kh);
+      std::vector<T> band;
+      for (int64_t a = y0; a < y1; a += sb) {
+        const int64_t b = std::min(y1, a + sb);
+        // first-pass rows the second pass reads for outputs [a, b): the border-mapped positions
+        // a - ay .. b - 1 - ay + kh - 1 (constant-border positions read no row)
+        int64_t lo = r.h, hi = -1;
+        for (int64_t p = a - r.ay; p <= b - 1 - r.ay + r.kh - 1; ++p) {
+          const int64_t q = bmap(p, r.h, r.border);
+          if (q >= 0) lo = std::min(lo, q), hi = std::max(hi, q);
+        }
+        if (hi < lo) lo = hi = 0;  // every row constant: nothing is read, one row keeps it simple
+        band.resize(static_cast<size_t>((hi - lo + 1) * n));
+        T* bd = band.data();
+        auto into_band = [bd, lo, n](int64_t y) { return bd + (y - lo) * n; };
+        if (open) morph_rows<T, false>(src, r, be_, lo, hi + 1, into_band, none);
+        else morph_rows<T, true>(src, r, bd_, lo, hi + 1, into_band, none);
+        // the second pass addresses image row q as base + q * n; only rows lo..hi are read
+        const T* base = bd - lo * n;
+        if (open) morph_rows<T, true>(base, r, bd_, a, b, into, post);
+        else morph_rows<T, false>(base, r, be_, a, b, into, post);
+      }
+    });
   }
 
  private:
@@ -285,10 +340,10 @@ inline void sort_cols(const T* __restrict a, const T* __restrict b, const T* __r
 constexpr int64_t kMedBlock = 1024;
 
 template <class T>
-void median3_row(const T* a, const T* b, const T* cc, T* __restrict o, int64_t n, int64_t c, T* __restrict lo,
-                 T* __restrict mi, T* __restrict hi) {
-  for (int64_t x0 = 0; x0 < n; x0 += kMedBlock) {
-    const int64_t x1 = std::min(n, x0 + kMedBlock), m = x1 - x0;
+void median3_range(const T* a, const T* b, const T* cc, T* __restrict o, int64_t n, int64_t c, int64_t e0, int64_t e1,
+                   T* __restrict lo, T* __restrict mi, T* __restrict hi) {
+  for (int64_t x0 = e0; x0 < e1; x0 += kMedBlock) {
+    const int64_t x1 = std::min(e1, x0 + kMedBlock), m = x1 - x0;
     sort_cols<T>(a, b, cc, x0 - c, x1 + c, n, c, lo, mi, hi);
     for (int64_t x = 0; x < m; ++x) {
       const T l = std::max(std::max(lo[x], lo[x + c]), lo[x + 2 * c]);
@@ -297,6 +352,41 @@ void median3_row(const T* a, const T* b, const T* cc, T* __restrict o, int64_t n
       o[x0 + x] = med3(l, md, h);
     }
   }
+}
+
+// The sorted (lo, mid, hi) of column e of the three rows: the same expressions as sort_cols
+template <class T>
+__attribute__((always_inline)) inline void sort3(const T* __restrict a, const T* __restrict b, const T* __restrict cc,
+                                                 int64_t e, T& l, T& m, T& h) {
+  const T t = std::min(a[e], b[e]), u = std::max(a[e], b[e]);
+  const T v = cc[e];
+  const T w = std::max(t, v);
+  l = std::min(t, v);
+  m = std::min(u, w);
+  h = std::max(u, w);
+}
+
+// Float images: the columns away from the row's ends are sorted in registers for each output
+// (three times each, 18 min / max) instead of stored to and reloaded from L1 buffers: fewer memory
+// operations, which is what limits the float lanes. The same expressions, so the same bits
+// (NaN included); the two edge pixels go through the buffered path, which replicates them.
+// Measured faster on long rows (1920 floats) and slower on short ones (640), hence the length test.
+template <class T>
+void median3_row(const T* a, const T* b, const T* cc, T* __restrict o, int64_t n, int64_t c, T* __restrict lo,
+                 T* __restrict mi, T* __restrict hi) {
+  if (!std::is_floating_point_v<T> || n < 4 * c || n <= kMedBlock) return median3_range<T>(a, b, cc, o, n, c, 0, n, lo, mi, hi);
+  median3_range<T>(a, b, cc, o, n, c, 0, c, lo, mi, hi);
+  for (int64_t x = c; x < n - c; ++x) {
+    T l0, m0, h0, l1, m1, h1, l2, m2, h2;
+    sort3<T>(a, b, cc, x - c, l0, m0, h0);
+    sort3<T>(a, b, cc, x, l1, m1, h1);
+    sort3<T>(a, b, cc, x + c, l2, m2, h2);
+    const T l = std::max(std::max(l0, l1), l2);
+    const T h = std::min(std::min(h0, h1), h2);
+    const T md = med3(m0, m1, m2);
+    o[x] = med3(l, md, h);
+  }
+  median3_range<T>(a, b, cc, o, n, c, n - c, n, lo, mi, hi);
 }
 
 template <class T>
