@@ -338,6 +338,48 @@ def test_large_standardize_in_place_over_a_temporary_with_a_flag():
     assert numpy.isnan(got[700]).all() and numpy.isfinite(got[701]).all()
 
 
+def test_large_softmax_in_place_over_a_temporary_with_a_flag():
+    # softmax written over its own dead input: a block whose subtract raises (inf - inf) is run again
+    # step by step, so it must still find its input rows intact (the rows after the flagged ones)
+    x = (numpy.random.default_rng(17).standard_normal((2100, 1100)) * 3).astype(numpy.float32)
+    x[700, 5] = numpy.inf
+    x[701, :] = -numpy.inf
+
+    def region():
+        h = np.array(x)
+        mnn.eval(h)
+        y = softmax(np, h)
+        del h
+        mnn.eval(y)
+        return numpy.asarray(y)
+
+    got, w_got = _warnings_of(region)
+    want, w_want = _warnings_of(lambda: _op_by_op_softmax(x)[2])
+    assert w_got == w_want == ["invalid value encountered in subtract"]
+    same = (got == want) | (numpy.isnan(got) & numpy.isnan(want))
+    assert same.all(), numpy.nonzero(~same.all(1))[0][:8]
+    assert numpy.isnan(got[700:702]).all() and numpy.isfinite(got[702:]).all()
+
+
+# Rows long enough to stream (the result over 8 MB): each row's e / s is done between the next
+# row's exps (vmath exp_sum_div_f32); row lengths cover short rows, unaligned row starts and tails.
+@pytest.mark.parametrize("cols", [8, 63, 100, 1024, 1029, 4100])
+def test_large_softmax_interleaved_division_equals_op_by_op_bits(cols):
+    rows = (8 << 20) // (4 * cols) + 5
+    x = (numpy.random.default_rng(cols).standard_normal((rows, cols)) * 5).astype(numpy.float32)
+    _, _, y1 = _op_by_op_softmax(x)
+    before = mnn.get_num_threads()
+    try:
+        for t in (1, 2):
+            mnn.set_num_threads(t)
+            got, st = run(softmax, x)
+            assert st["last_steps"] == 1
+            numpy.testing.assert_array_equal(got.view(numpy.uint32), y1.view(numpy.uint32))
+    finally:
+        mnn.set_num_threads(before)
+    numpy.testing.assert_allclose(got, softmax(numpy, x), rtol=2e-6, atol=1e-30)
+
+
 ROW_CHAINS = {
     "(m - x) / s": lambda x, m, s: (m - x) / s,
     "s / (x + m)": lambda x, m, s: s / (x + m),

@@ -99,6 +99,14 @@ using ExpShiftedFn = bool (*)(int64_t n, const float* a, float shift, float* out
 // The same, and *sum = the sum of out[0..n) in numpy's pairwise order, bit for bit as reduce_run's
 // float32 sum (8 <= n <= exp_sum_max_n).
 using ExpSumShiftedFn = bool (*)(int64_t n, const float* a, float shift, float* out, float* sum);
+// exp_sum_shifted_f32 that also finishes the row before it (softmax, region.cpp run_exp_chain):
+// prev_out[i] = prev_e[i] / prev_s for i < n, written with streaming stores a piece at a time
+// between this row's exps, and the lines of pf[0, pf_bytes) prefetched (into L2) along the way.
+// Done after this row's exps, the previous row's stores came as one burst that waited on the
+// memory bus; between them they drain while the exps compute. Each value is the IEEE quotient,
+// so the bits are row_chain_f32's.
+using ExpSumDivFn = bool (*)(int64_t n, const float* a, float shift, float* out, float* sum, const float* prev_e,
+                             float prev_s, float* prev_out, const char* pf, int64_t pf_bytes);
 
 // A row region's result step when it is a chain of float32 +, -, *, / between each element of a
 // row and per-row scalars ((x - m) / s, e / s): out[i] = the chain applied to a[i], IEEE operations
@@ -123,6 +131,7 @@ struct KernelTable {
   WhereFn where = nullptr;
   ExpShiftedFn exp_shifted_f32 = nullptr;  // null: no vectorised exp on this target (neon)
   ExpSumShiftedFn exp_sum_shifted_f32 = nullptr;
+  ExpSumDivFn exp_sum_div_f32 = nullptr;  // null: exp_sum_shifted_f32, then row_chain_f32
   int64_t exp_sum_max_n = 0;
   ReduceRunFn reduce_run[6][core::kNumDTypes] = {};
   ReduceRowsFn reduce_rows[6][core::kNumDTypes] = {};

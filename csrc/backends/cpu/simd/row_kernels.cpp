@@ -86,10 +86,11 @@ void row_chain_f32(int64_t n, const float* a, const RowChainOp* ops, int nops, f
     const __m256 v1 = chain8(_mm256_loadu_ps(a + i + 8), ops, s, nops);
     _mm256_stream_ps(out + i, v0);
     _mm256_stream_ps(out + i + 8, v1);
-    for (acc += lines; acc >= iters; acc -= iters, pf += 64) _mm_prefetch(pf, _MM_HINT_T0);
+    for (acc += lines; acc >= iters; acc -= iters, pf += 64) _mm_prefetch(pf, _MM_HINT_T1);
   }
   for (; i < n; ++i) out[i] = chain1(a[i], ops, nops);
-  for (; pf < pf_end; pf += 64) _mm_prefetch(pf, _MM_HINT_T0);  // a row too short to spread them over
+  for (; pf < pf_end; pf += 64) _mm_prefetch(pf, _MM_HINT_T1);  // a row too short to spread them over
+  // (into L2, not L1: region.cpp's Prefetch says why)
 }
 
 }  // namespace

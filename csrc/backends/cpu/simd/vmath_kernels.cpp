@@ -663,10 +663,53 @@ __attribute__((always_inline)) inline float exp16_leaf_rest(const ExpConsts16& k
   return res;
 }
 
+// No other work beside exp_sum16's.
+struct NoSide {
+  void step() {}
+  void finish() {}
+};
+
+// The previous softmax row's e / s (ExpSumDivFn), 64 elements per step(): exp_sum16 calls step()
+// once per 64 exps, so the streaming stores leave at the pace the exps are computed.
+class DivSide {
+ public:
+  DivSide(int64_t n, const float* e, float s, float* o, const char* pf, int64_t pf_bytes)
+      : e_(e), o_(o), s1_(s), s_(_mm512_set1_ps(s)), n_(n), pf_(pf), pf_end_(pf + pf_bytes) {
+    for (; i_ < n && (reinterpret_cast<uintptr_t>(o + i_) & 63) != 0; ++i_) o[i_] = e[i_] / s;  // to aligned stores
+    vend_ = i_ + (n - i_) / 64 * 64;
+    iters_ = (vend_ - i_) / 64;
+    lines_ = (pf_bytes + 63) / 64;
+  }
+  __attribute__((always_inline)) void step() {
+    if (i_ >= vend_) return;
+    for (int k = 0; k < 64; k += 16)
+      _mm512_stream_ps(o_ + i_ + k, _mm512_div_ps(_mm512_loadu_ps(e_ + i_ + k), s_));
+    i_ += 64;
+    // after j of the iters_ steps, floor(j * lines_ / iters_) lines: spread evenly over the row
+    for (acc_ += lines_; acc_ >= iters_; acc_ -= iters_, pf_ += 64) _mm_prefetch(pf_, _MM_HINT_T1);
+  }
+  void finish() {
+    while (i_ < vend_) step();
+    for (; i_ + 16 <= n_; i_ += 16) _mm512_stream_ps(o_ + i_, _mm512_div_ps(_mm512_loadu_ps(e_ + i_), s_));
+    for (; i_ < n_; ++i_) o_[i_] = e_[i_] / s1_;
+    for (; pf_ < pf_end_; pf_ += 64) _mm_prefetch(pf_, _MM_HINT_T1);
+  }
+
+ private:
+  const float* e_;
+  float* o_;
+  float s1_;
+  __m512 s_;
+  int64_t n_, i_ = 0, vend_ = 0, iters_ = 0, lines_ = 0, acc_ = 0;
+  const char *pf_, *pf_end_;
+};
+
 // exp_sum_shifted8 on sixteen lanes. numpy's leaf order (eight lane accumulators, r += e[j..j+8)
 // in order) is one chain of dependent adds per leaf, so four leaves run in lockstep, each a
 // separate chain, and a 16-element vector of one leaf is added as its two halves in order.
-bool exp_sum16(int64_t n, const float* a, float shift, float* o, float* sum) {
+// side.step() runs once per lockstep iteration (64 exps), side.finish() at the end.
+template <class Side>
+bool exp_sum16(int64_t n, const float* a, float shift, float* o, float* sum, Side& side) {
   int64_t len[kExpSumMaxN / 32], start[kExpSumMaxN / 32];
   float sums[kExpSumMaxN / 32];
   int nleaves = 0;
@@ -700,6 +743,7 @@ bool exp_sum16(int64_t n, const float* a, float shift, float* o, float* sum) {
       r1 = _mm256_add_ps(_mm256_add_ps(r1, _mm256_loadu_ps(o1 + j)), _mm256_loadu_ps(o1 + j + 8));
       r2 = _mm256_add_ps(_mm256_add_ps(r2, _mm256_loadu_ps(o2 + j)), _mm256_loadu_ps(o2 + j + 8));
       r3 = _mm256_add_ps(_mm256_add_ps(r3, _mm256_loadu_ps(o3 + j)), _mm256_loadu_ps(o3 + j + 8));
+      side.step();
     }
     const __m256 rs[4] = {r0, r1, r2, r3};
     for (int t = 0; t < 4; ++t)
@@ -707,9 +751,16 @@ bool exp_sum16(int64_t n, const float* a, float shift, float* o, float* sum) {
   }
   for (; l < nleaves; ++l)
     sums[l] = exp16_leaf_rest(k, a + start[l], o + start[l], 0, len[l], _mm256_setzero_ps(), s, shift, over, guard);
+  side.finish();
   int c = 0;
   *sum = pairwise_combine(n, sums, c);
   return over;
+}
+
+bool exp_sum_div_f32(int64_t n, const float* a, float shift, float* o, float* sum, const float* prev_e, float prev_s,
+                     float* prev_out, const char* pf, int64_t pf_bytes) {
+  DivSide side(n, prev_e, prev_s, prev_out, pf, pf_bytes);
+  return exp_sum16(n, a, shift, o, sum, side);
 }
 #endif
 
@@ -723,7 +774,8 @@ bool exp_shifted_f32(int64_t n, const float* a, float shift, float* o) {
 }
 bool exp_sum_shifted_f32(int64_t n, const float* a, float shift, float* o, float* sum) {
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
-  return exp_sum16(n, a, shift, o, sum);
+  NoSide none;
+  return exp_sum16(n, a, shift, o, sum, none);
 #else
   return exp_sum_shifted8(n, a, shift, o, sum);
 #endif
@@ -1156,6 +1208,9 @@ void fill_vmath(KernelTable& t) {
 #if defined(__AVX2__) && defined(__FMA__)
   t.exp_sum_shifted_f32 = &exp_sum_shifted_f32;
   t.exp_sum_max_n = kExpSumMaxN;
+#endif
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+  t.exp_sum_div_f32 = &exp_sum_div_f32;
 #endif
   t.ew[static_cast<int>(core::Op::Log)][f32] = &map_log_f32;
   t.ew[static_cast<int>(core::Op::Tanh)][f32] = &map_f32<tanh_f32>;
