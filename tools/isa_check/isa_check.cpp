@@ -435,7 +435,7 @@ void check_gemm(const cpu::GemmKernel<T>& g, const cpu::GemmKernel<T>& gs, bool 
               T& r = ref[1 + i * ldc + j];  // C starts one element in (misaligned)
               r = acc ? r + t : t;
             }
-          g.ukr(kc, a.data(), b.data(), c.data() + 1, ldc, m, n, acc);
+          g.ukr(kc, a.data(), b.data(), c.data() + 1, ldc, m, n, acc, a.data());  // pf: any address
           ++checks;
           if (std::memcmp(c.data(), ref.data(), c.size() * sizeof(T)))  // and nothing outside m x n
             fail(std::string(what) + " ukr kc=" + std::to_string(kc) + " m=" + std::to_string(m) +
