@@ -2,7 +2,8 @@
 // 32 MB L3): the fastest of several plain read loops, each summing 64 MB with many independent
 // accumulators (no order kept, so only the memory system limits it). Variants: 1, 2, 4 or 8
 // streams (the array split in equal parts read in lockstep), with and without software prefetch
-// 1 KB ahead per stream; AVX-512 loads. Between timed reads another 64 MB buffer is swept, as
+// (into L1, T0, or into L2, T1) some distance ahead per stream; AVX-512 loads. Prefetching into L1
+// is the slowest form here: each prefetch holds an L1 miss buffer until its line arrives. Between timed reads another 64 MB buffer is swept, as
 // benchmarks/run.py's interleaved libraries do, so no part of the array is cache resident.
 // Both buffers are 2 MB aligned and advised MADV_HUGEPAGE, as numpy's and mnn's large buffers are
 // (this host's THP mode is "madvise"): on 4 KB pages the same loops read 30-40% slower (1 stream
@@ -26,7 +27,8 @@ static double now_ms() {
 }
 constexpr size_t kN = size_t(4096) * 4096;
 
-template <int S, bool PF>
+// PF: 0 no software prefetch, 1 into L1 (T0), 2 into L2 (T1), DIST bytes ahead of each stream
+template <int S, int PF, int DIST = 1024>
 static float read_sum(const float* p) {
   const size_t part = kN / S;
   __m512 acc[S][2];
@@ -34,7 +36,8 @@ static float read_sum(const float* p) {
   for (size_t i = 0; i < part; i += 32)
     for (int s = 0; s < S; ++s) {
       const float* q = p + s * part + i;
-      if (PF) _mm_prefetch(reinterpret_cast<const char*>(q) + 1024, _MM_HINT_T0);
+      if (PF == 1) _mm_prefetch(reinterpret_cast<const char*>(q) + DIST, _MM_HINT_T0);
+      if (PF == 2) _mm_prefetch(reinterpret_cast<const char*>(q) + DIST, _MM_HINT_T1);
       acc[s][0] = _mm512_add_ps(acc[s][0], _mm512_loadu_ps(q));
       acc[s][1] = _mm512_add_ps(acc[s][1], _mm512_loadu_ps(q + 16));
     }
@@ -53,16 +56,17 @@ int main() {
 #endif
   for (size_t i = 0; i < kN; ++i) a[i] = float(i % 7), other[i] = 1.0f;
   struct V { const char* name; float (*fn)(const float*); };
-  const V variants[] = {{"1 stream", read_sum<1, false>},     {"1 stream + prefetch", read_sum<1, true>},
-                        {"2 streams", read_sum<2, false>},    {"2 streams + prefetch", read_sum<2, true>},
-                        {"4 streams", read_sum<4, false>},    {"4 streams + prefetch", read_sum<4, true>},
-                        {"8 streams", read_sum<8, false>},    {"8 streams + prefetch", read_sum<8, true>},
-                        {"16 streams", read_sum<16, false>}};
+  const V variants[] = {{"1 stream", read_sum<1, 0>},          {"2 streams", read_sum<2, 0>},
+                        {"4 streams", read_sum<4, 0>},         {"8 streams", read_sum<8, 0>},
+                        {"16 streams", read_sum<16, 0>},       {"1 stream, L1 1K", read_sum<1, 1>},
+                        {"1 stream, L2 1K", read_sum<1, 2>},   {"1 stream, L2 4K", read_sum<1, 2, 4096>},
+                        {"1 stream, L2 8K", read_sum<1, 2, 8192>}, {"1 stream, L2 16K", read_sum<1, 2, 16384>},
+                        {"4 streams, L2 2K", read_sum<4, 2, 2048>}, {"8 streams, L2 4K", read_sum<8, 2, 4096>}};
   volatile float sink = 0;
   for (const V& v : variants) {
     std::vector<double> t;
     for (int rep = 0; rep < 15; ++rep) {
-      sink = sink + read_sum<1, false>(other);  // evict: the array comes from DRAM
+      sink = sink + read_sum<1, 0>(other);  // evict: the array comes from DRAM
       const double t0 = now_ms();
       sink = sink + v.fn(a);
       t.push_back(now_ms() - t0);
