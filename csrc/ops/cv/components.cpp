@@ -27,7 +27,8 @@ namespace mnn::ops::components {
 
 using namespace core;
 
-namespace {
+// (a named namespace: profiles show these steps by name)
+namespace detail {
 
 // Bit k set where p[k] != 0, for the first n (<= 64) pixels.
 inline uint64_t foreground_mask(const uint8_t* p, int64_t n) {
@@ -52,6 +53,7 @@ inline uint64_t foreground_mask(const uint8_t* p, int64_t n) {
 struct Scratch {
   std::vector<int32_t> x0, x1, parent, num;
   std::vector<int64_t> row_start;
+  int64_t nruns = 0;  // x0 / x1 hold room for more
 };
 
 Scratch& scratch() {
@@ -60,17 +62,22 @@ Scratch& scratch() {
 }
 
 // Foreground runs [x0, x1) of every row; row y's are row_start[y] .. row_start[y + 1].
-void collect_runs(const uint8_t* src, int64_t h, int64_t w, Scratch& sc) {
-  sc.x0.clear(), sc.x1.clear();
+__attribute__((noinline)) void collect_runs(const uint8_t* src, int64_t h, int64_t w, Scratch& sc) {
+  // A row holds at most (w + 1) / 2 runs: room for the worst case up front, so the run loop
+  // writes through raw pointers (push_back's capacity checks cost a third of a noise image).
+  const size_t cap = static_cast<size_t>(h) * static_cast<size_t>((w + 1) / 2);
+  if (sc.x0.size() < cap) sc.x0.resize(cap), sc.x1.resize(cap);
   sc.row_start.resize(static_cast<size_t>(h) + 1);
+  int32_t* rx0 = sc.x0.data();
+  int32_t* rx1 = sc.x1.data();
+  int64_t nr = 0;
   for (int64_t y = 0; y < h; ++y) {
-    sc.row_start[static_cast<size_t>(y)] = static_cast<int64_t>(sc.x0.size());
+    sc.row_start[static_cast<size_t>(y)] = nr;
     const uint8_t* row = src + y * w;
     // Each set bit of mask ^ (mask << 1) starts or ends a run, in turn: a pixel loop would
     // mispredict at every run boundary (noise has runs of ~2 pixels).
     uint64_t carry = 0;
-    bool open = false;
-    int32_t start = 0;
+    int64_t open = 0;  // 1 while a run is open
     for (int64_t x = 0; x < w; x += 64) {
       const uint64_t m = foreground_mask(row + x, std::min<int64_t>(64, w - x));
       uint64_t t = m ^ ((m << 1) | carry);
@@ -78,14 +85,17 @@ void collect_runs(const uint8_t* src, int64_t h, int64_t w, Scratch& sc) {
       while (t) {
         const int32_t at = static_cast<int32_t>(x + __builtin_ctzll(t));
         t &= t - 1;
-        if (!open) start = at;
-        else sc.x0.push_back(start), sc.x1.push_back(at);
-        open = !open;
+        // starts go to x0[nr], ends to x1[nr] and close the run: no branch on which it is
+        if (open) rx1[nr] = at;
+        else rx0[nr] = at;
+        nr += open;
+        open ^= 1;
       }
     }
-    if (open) sc.x0.push_back(start), sc.x1.push_back(static_cast<int32_t>(w));
+    if (open) rx1[nr++] = static_cast<int32_t>(w);
   }
-  sc.row_start[static_cast<size_t>(h)] = static_cast<int64_t>(sc.x0.size());
+  sc.row_start[static_cast<size_t>(h)] = nr;
+  sc.nruns = nr;
 }
 
 inline int32_t find_root(int32_t* parent, int32_t a) {
@@ -97,8 +107,8 @@ inline int32_t find_root(int32_t* parent, int32_t a) {
 }
 
 // Joins each run to the runs of the row above that touch it; then every run points at its root.
-void join_runs(int64_t h, bool conn8, Scratch& sc) {
-  const int64_t nruns = static_cast<int64_t>(sc.x0.size());
+__attribute__((noinline)) void join_runs(int64_t h, bool conn8, Scratch& sc) {
+  const int64_t nruns = sc.nruns;
   sc.parent.resize(static_cast<size_t>(nruns));
   int32_t* parent = sc.parent.data();
   for (int64_t i = 0; i < nruns; ++i) parent[i] = static_cast<int32_t>(i);
@@ -112,6 +122,7 @@ void join_runs(int64_t h, bool conn8, Scratch& sc) {
     for (int64_t i = jend; i < rs[y + 1]; ++i) {
       const int32_t a0 = x0[i] - reach, a1 = x1[i] + reach;
       while (j < jend && x1[j] <= a0) ++j;  // runs above ending left of this one
+      // (the last run above may touch the next run of this row too: j stays on it)
       int32_t root = static_cast<int32_t>(i);
       for (int64_t k = j; k < jend && x0[k] < a1; ++k) {
         const int32_t r = find_root(parent, static_cast<int32_t>(k));
@@ -119,22 +130,23 @@ void join_runs(int64_t h, bool conn8, Scratch& sc) {
         if (r < root) parent[root] = r, root = r;
         else parent[r] = root;
       }
-      // the last run above may touch the next run of this row too: j stays where it is
     }
   }
   // Roots precede their runs, so one forward pass leaves every run pointing at its root.
   for (int64_t i = 0; i < nruns; ++i) parent[i] = parent[parent[i]];
 }
 
-// num[run] = its component's label (1 ..); returns the number of components.
-int32_t number_runs(int64_t h, bool conn8, Scratch& sc) {
-  const int64_t nruns = static_cast<int64_t>(sc.x0.size());
+// num[root] = its component's label (1 ..); a run's label is num[parent[run]] (the writers look it
+// up there rather than a pass copying it to every run). Returns the number of components.
+__attribute__((noinline)) int32_t number_runs(int64_t h, bool conn8, Scratch& sc) {
+  const int64_t nruns = sc.nruns;
   sc.num.assign(static_cast<size_t>(nruns), 0);
   int32_t* num = sc.num.data();
   const int32_t* parent = sc.parent.data();
   int32_t next = 0;
   if (!conn8) {
-    for (int64_t i = 0; i < nruns; ++i) num[i] = parent[i] == i ? ++next : num[parent[i]];
+    for (int64_t i = 0; i < nruns; ++i)
+      if (parent[i] == i) num[i] = ++next;
     return next;
   }
   // Two pixels in one 2x2 block are 8-neighbours, so components never share a first block: the
@@ -144,32 +156,43 @@ int32_t number_runs(int64_t h, bool conn8, Scratch& sc) {
   for (int64_t y = 0; y < h; y += 2) {
     int64_t a = rs[y], aend = rs[y + 1];
     int64_t b = aend, bend = y + 1 < h ? rs[y + 2] : aend;
-    while (a < aend || b < bend) {
-      int64_t i;
-      if (b >= bend || (a < aend && (x0[a] >> 1) <= (x0[b] >> 1))) i = a++;
-      else i = b++;
+    // branch-free picks: on noise which row comes next, and whether a component is new, are
+    // coin flips a branch would mispredict
+    while (a < aend && b < bend) {
+      const bool take_a = (x0[a] >> 1) <= (x0[b] >> 1);
+      const int64_t i = take_a ? a : b;
+      a += take_a, b += !take_a;
       const int32_t r = parent[i];
+      const int32_t fresh = num[r] == 0;
+      next += fresh;
+      num[r] = fresh ? next : num[r];
+    }
+    for (; a < aend; ++a) {
+      const int32_t r = parent[a];
+      if (num[r] == 0) num[r] = ++next;
+    }
+    for (; b < bend; ++b) {
+      const int32_t r = parent[b];
       if (num[r] == 0) num[r] = ++next;
     }
   }
-  for (int64_t i = 0; i < nruns; ++i) num[i] = num[parent[i]];
   return next;
 }
 
 template <class L>
-void write_labels(L* out, int64_t h, int64_t w, const Scratch& sc) {
+__attribute__((noinline)) void write_labels(L* out, int64_t h, int64_t w, const Scratch& sc) {
   const int32_t* x0 = sc.x0.data();
   const int32_t* x1 = sc.x1.data();
   const int32_t* num = sc.num.data();
+  const int32_t* parent = sc.parent.data();
+  std::memset(out, 0, sizeof(L) * static_cast<size_t>(h * w));
   for (int64_t y = 0; y < h; ++y) {
     L* row = out + y * w;
-    int32_t at = 0;
+    // runs are ~2 pixels on noise: a plain loop, not a call to fill per run
     for (int64_t i = sc.row_start[static_cast<size_t>(y)]; i < sc.row_start[static_cast<size_t>(y) + 1]; ++i) {
-      std::fill(row + at, row + x0[i], L(0));
-      std::fill(row + x0[i], row + x1[i], static_cast<L>(num[i]));
-      at = x1[i];
+      const L v = static_cast<L>(num[parent[i]]);
+      for (int32_t x = x0[i]; x < x1[i]; ++x) row[x] = v;
     }
-    std::fill(row + at, row + w, L(0));
   }
 }
 
@@ -182,6 +205,7 @@ void write_stats(int32_t* st, double* cen, int64_t n, int64_t h, int64_t w, cons
   const int32_t* x0 = sc.x0.data();
   const int32_t* x1 = sc.x1.data();
   const int32_t* num = sc.num.data();
+  const int32_t* parent = sc.parent.data();
   int64_t bl = INT64_MAX, br = -1, bt = -1, bb = -1;  // the background's box
   int64_t fg_area = 0, fg_sx = 0, fg_sy = 0;
   for (int64_t y = 0; y < h; ++y) {
@@ -196,7 +220,7 @@ void write_stats(int32_t* st, double* cen, int64_t n, int64_t h, int64_t w, cons
       bb = y;
     }
     for (int64_t i = i0; i < i1; ++i) {
-      const int64_t l = num[i], a = x0[i], b = x1[i], len = b - a;
+      const int64_t l = num[parent[i]], a = x0[i], b = x1[i], len = b - a;
       left[l] = std::min(left[l], a), right[l] = std::max(right[l], b - 1);
       if (top[l] < 0) top[l] = y;
       bottom[l] = y;
@@ -232,7 +256,9 @@ Array leaf(DType dt, const Shape& shape) {
   return Array::from_node(make_leaf(buf, dt, shape, contiguous_strides(shape), 0, elems));
 }
 
-}  // namespace
+}  // namespace detail
+
+using namespace detail;
 
 std::vector<Array> connected_components(const Array& img, int connectivity, int ltype, bool stats, int64_t* n_out) {
   const std::string fn = stats ? "[mnn.cv.connectedComponentsWithStats] " : "[mnn.cv.connectedComponents] ";
@@ -270,7 +296,7 @@ std::vector<Array> connected_components(const Array& img, int connectivity, int 
                 reinterpret_cast<double*>(out[2].node()->data_ptr()), n, h, w, sc);
   }
   // Oversized tables (a huge image) go back to the allocator rather than stay with the thread.
-  if (sc.x0.capacity() > (size_t(4) << 20)) sc = Scratch{};
+  if (sc.x0.size() > (size_t(4) << 20)) sc = Scratch{};
   *n_out = n;
   return out;
 }
