@@ -185,9 +185,10 @@ __attribute__((noinline)) void write_labels(L* out, int64_t h, int64_t w, const 
   const int32_t* x1 = sc.x1.data();
   const int32_t* num = sc.num.data();
   const int32_t* parent = sc.parent.data();
-  std::memset(out, 0, sizeof(L) * static_cast<size_t>(h * w));
   for (int64_t y = 0; y < h; ++y) {
     L* row = out + y * w;
+    // zeroed row by row, so its runs are written while it is still in cache (one pass to memory)
+    std::memset(row, 0, sizeof(L) * static_cast<size_t>(w));
     // runs are ~2 pixels on noise: a plain loop, not a call to fill per run
     for (int64_t i = sc.row_start[static_cast<size_t>(y)]; i < sc.row_start[static_cast<size_t>(y) + 1]; ++i) {
       const L v = static_cast<L>(num[parent[i]]);
