@@ -2,8 +2,8 @@
 measures taken on contours (area, perimeter, bounding boxes, hulls, moments, fits).
 
 findContours and the connected-component labelling scan whole images, so they run natively
-(csrc/ops/cv/contours*.cpp: findContours as one direct call returning realised arrays, the
-labelling as registered primitives); the per-contour measures work on a few
+(csrc/ops/cv/contours*.cpp: findContours as one direct call returning realised arrays;
+csrc/ops/cv/components.cpp: the labelling, n, stats and centroids as another); the per-contour measures work on a few
 hundred points and run here in Python, following cv2's arithmetic (float32 where cv2 computes in
 float, the same tie-breaking and starting points) so results match cv2's. The reference is cv2
 5.0, whose conventions differ from 4.x in places: minAreaRect's angle lies in [-90, 0),
