@@ -1,6 +1,7 @@
 #include <pybind11/stl.h>
 
 #include "core/error.h"
+#include "ops/cv/components.h"
 #include "ops/cv/contours.h"
 #include "ops/ops.h"
 #include "python/bindings.h"
@@ -114,6 +115,15 @@ void bind_ops(py::module_& m) {
     py::tuple cs(parts.size() - 1);
     for (size_t i = 1; i < parts.size(); ++i) PyTuple_SET_ITEM(cs.ptr(), i - 1, wrap_array(std::move(parts[i])));
     return py::make_tuple(std::move(cs), py::reinterpret_steal<py::object>(wrap_array(std::move(parts[0]))));
+  });
+  // connectedComponents[WithStats]' (n, labels[, stats, centroids]) straight from the image.
+  m.def("cv_connected_components", [](const Array& img, int connectivity, int ltype, bool stats) -> py::tuple {
+    int64_t n = 0;
+    std::vector<Array> parts = ops::components::connected_components(img, connectivity, ltype, stats, &n);
+    py::tuple r(parts.size() + 1);
+    PyTuple_SET_ITEM(r.ptr(), 0, PyLong_FromLongLong(n));
+    for (size_t i = 0; i < parts.size(); ++i) PyTuple_SET_ITEM(r.ptr(), i + 1, wrap_array(std::move(parts[i])));
+    return r;
   });
   m.def("empty", [](const Shape& s, int code) { return ops::empty(s, dtype_from_code(code)); });
   m.def("full", [](const Shape& s, const Array& fill, int code) { return ops::full(s, fill, dtype_from_code(code)); });

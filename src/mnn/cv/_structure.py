@@ -2,8 +2,8 @@
 measures taken on contours (area, perimeter, bounding boxes, hulls, moments, fits).
 
 findContours and the connected-component labelling scan whole images, so they run natively
-(csrc/ops/cv/contours*.cpp: findContours as one direct call returning realised arrays, the
-labelling as registered primitives); the per-contour measures work on a few
+(csrc/ops/cv/contours*.cpp: findContours as one direct call returning realised arrays;
+csrc/ops/cv/components.cpp: the labelling, n, stats and centroids as another); the per-contour measures work on a few
 hundred points and run here in Python, following cv2's arithmetic (float32 where cv2 computes in
 float, the same tie-breaking and starting points) so results match cv2's. The reference is cv2
 5.0, whose conventions differ from 4.x in places: minAreaRect's angle lies in [-90, 0),
@@ -905,30 +905,25 @@ def minEnclosingCircle(points):
 # ---------------------------------------------------------------------------------------------
 # connected components
 
-def _components(image, connectivity, ltype, fn):
+def _components(image, connectivity, ltype, fn, with_stats):
+    """One native call (csrc/ops/cv/components.cpp): (n, labels) or (n, labels, stats, centroids),
+    realised; the stats come from the labelling's runs, not from a second scan."""
     img = _image8(image, fn, ("uint8", "int8"))
     connectivity, ltype = int(connectivity), int(ltype)
     if connectivity not in (4, 8):
         raise fail(fn, f"connectivity must be 4 or 8, got {connectivity} (cv2: connectivity == 8 || connectivity == 4)")
     if ltype not in (_CV_16U, _CV_32S):
         raise fail(fn, f"ltype must be CV_32S (4) or CV_16U (2), got {ltype} (cv2: iLT == CV_16U || iLT == CV_32S)")
-    labels = _core.prim("cv_components", [img], [connectivity, ltype], [])
-    n = int(labels.max().item()) + 1 if labels.size else 1
-    return n, labels
+    return _core.cv_connected_components(img, connectivity, ltype, with_stats)
 
 
 def connectedComponents(image, labels=None, connectivity=8, ltype=_CV_32S, ccltype=None):
     """cv2.connectedComponents: (n, labels), background 0, components numbered in cv2's scan order."""
-    return _components(image, connectivity, ltype, "connectedComponents")
+    return _components(image, connectivity, ltype, "connectedComponents", False)
 
 
 def connectedComponentsWithStats(image, labels=None, stats=None, centroids=None, connectivity=8, ltype=_CV_32S,
                                  ccltype=None):
     """cv2.connectedComponentsWithStats: (n, labels, stats (n, 5) int32 [left, top, width, height,
     area], centroids (n, 2) float64)."""
-    n, lab = _components(image, connectivity, ltype, "connectedComponentsWithStats")
-    table = _core.prim("cv_component_stats", [lab], [n], [])
-    stats, centroids = table[:, :5].astype("int32"), table[:, 5:]
-    # One evaluation for both: read back one by one, each ran the stats pass again.
-    _core.eval(stats, centroids)
-    return n, lab, stats, centroids
+    return _components(image, connectivity, ltype, "connectedComponentsWithStats", True)
