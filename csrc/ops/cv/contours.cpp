@@ -10,9 +10,6 @@
 //                                                angle, ok (0: degenerate hull)
 //   cv_contour_moments(points)                   (N, 2) int32/float32 -> float64 10: m00 .. m03
 //   cv_min_enclosing_circle(points)              (N, 2) int32/float32 -> float32 3: cx, cy, radius
-//   cv_components(img; connectivity, ltype)      uint8 HxW -> labels HxW (int32, or uint16 for CV_16U)
-//   cv_component_stats(labels; n)                labels HxW -> float64 n x 7: left, top, width, height,
-//                                                area, centroid x, centroid y per label
 #include <memory>
 #include <string>
 
@@ -84,21 +81,6 @@ prims::PrimMeta infer_min_enclosing_circle(const std::vector<NodePtr>& in, const
   return {DType::Float32, Shape{3}};
 }
 
-prims::PrimMeta infer_components(const std::vector<NodePtr>& in, const Params& p) {
-  const NodePtr& a = in.at(0);
-  check_binary_source(a, "connectedComponents");
-  if (p.ints.size() != 2 || (p.ints[0] != 4 && p.ints[0] != 8))
-    throw ValueError(cvname("connectedComponents") + "connectivity must be 4 or 8");
-  return {p.ints[1] == 2 ? DType::UInt16 : DType::Int32, a->shape};
-}
-
-prims::PrimMeta infer_component_stats(const std::vector<NodePtr>& in, const Params& p) {
-  const NodePtr& a = in.at(0);
-  if (a->ndim() != 2 || (a->dtype != DType::Int32 && a->dtype != DType::UInt16) || p.ints.size() != 1 || p.ints[0] < 1)
-    throw ValueError(cvname("connectedComponentsWithStats") + "bad label image");
-  return {DType::Float64, Shape{p.ints[0], 7}};
-}
-
 }  // namespace
 
 MNN_REGISTER_PRIMITIVE(cv_find_contours, {"cv_find_contours", &infer_find_contours, /*data_dependent=*/true});
@@ -106,7 +88,5 @@ MNN_REGISTER_PRIMITIVE(cv_convex_hull, {"cv_convex_hull", &infer_convex_hull});
 MNN_REGISTER_PRIMITIVE(cv_min_area_rect, {"cv_min_area_rect", &infer_min_area_rect});
 MNN_REGISTER_PRIMITIVE(cv_contour_moments, {"cv_contour_moments", &infer_contour_moments});
 MNN_REGISTER_PRIMITIVE(cv_min_enclosing_circle, {"cv_min_enclosing_circle", &infer_min_enclosing_circle});
-MNN_REGISTER_PRIMITIVE(cv_components, {"cv_components", &infer_components});
-MNN_REGISTER_PRIMITIVE(cv_component_stats, {"cv_component_stats", &infer_component_stats});
 
 }  // namespace mnn::ops
