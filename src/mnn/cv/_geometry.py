@@ -48,7 +48,7 @@ import math
 
 from .. import _core
 from .. import numpy as _np
-from . import _filter_sep, _geom_fast, _rect_sub_pix, _robust
+from . import _filter_sep, _geom_fast, _rect_sub_pix, _robust, _robust_fit
 from ._common import f32 as _f32
 from ._common import as_image, channels, contiguous, error, fail, int_arg, memo_type
 
@@ -499,6 +499,10 @@ def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, c
     need = 2 if partial else 3
     if partial and len(s) < need:
         raise fail(fn, f"At least 2 points for partial affine transformation estimation, got {len(s)}")
+    fit = _robust_fit.affine([v for p in s for v in p], [v for p in d for v in p], partial, method == LMEDS,
+                             float(ransacReprojThreshold), confidence, int(maxIters), int(refineIters) > 0)
+    if fit is not None:  # the native port; else the reference implementation below
+        return (None if fit[0] is None else _as_f64([fit[0][0:3], fit[0][3:6]])), fit[1]
     # cv2 converts the points to float32 first
     s = [(_f32(x), _f32(y)) for x, y in s]
     d = [(_f32(x), _f32(y)) for x, y in d]
