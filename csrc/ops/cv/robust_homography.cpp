@@ -23,12 +23,15 @@ constexpr int kLmeds = 4, kRho = 16;
 // eigenvector's bits must be the same; keep the two in step. Returns the eigenvector of the
 // smallest eigenvalue (first after a stable sort, as eigh's column 0); false if not converged
 // (eigh raises there).
-bool smallest_eigenvector(std::vector<double> a, int n, double* out) {
+bool smallest_eigenvector(const std::vector<double>& in, double* out) {
+  constexpr int n = 9;  // a compile-time size lets the compiler unroll the rotations
+  double a[n * n], vt[n * n];  // vt holds eigh's v transposed: its columns p, q become rows
+  std::copy(in.begin(), in.end(), a);
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) a[i * n + j] = a[j * n + i];
-  std::vector<double> v(n * n, 0.0);
-  for (int i = 0; i < n; ++i) v[i * n + i] = 1.0;
-  bool converged = n <= 1;
+  for (int i = 0; i < n * n; ++i) vt[i] = 0.0;
+  for (int i = 0; i < n; ++i) vt[i * n + i] = 1.0;
+  bool converged = false;
   for (int sweep = 0; sweep < 100 && !converged; ++sweep) {
     double off = 0, total = 0;
     for (int i = 0; i < n; ++i)
@@ -56,17 +59,21 @@ bool smallest_eigenvector(std::vector<double> a, int n, double* out) {
           a[q * n + k] = s * apk + c * aqk;
         }
         for (int k = 0; k < n; ++k) {
-          double vkp = v[k * n + p], vkq = v[k * n + q];
-          v[k * n + p] = c * vkp - s * vkq;
-          v[k * n + q] = s * vkp + c * vkq;
+          double vkp = vt[p * n + k], vkq = vt[q * n + k];
+          vt[p * n + k] = c * vkp - s * vkq;
+          vt[q * n + k] = s * vkp + c * vkq;
         }
       }
   }
   if (!converged) return false;
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return a[x * n + x] < a[y * n + y]; });
-  for (int k = 0; k < n; ++k) out[k] = v[k * n + order[0]];
+  // column 0 after eigh's stable sort by eigenvalue: the first smallest diagonal entry (a NaN
+  // there would make that sort's order depend on its algorithm: left to the Python code)
+  int first = 0;
+  for (int i = 0; i < n; ++i) {
+    if (std::isnan(a[i * n + i])) throw Fallback{};
+    if (a[i * n + i] < a[first * n + first]) first = i;
+  }
+  for (int k = 0; k < n; ++k) out[k] = vt[first * n + k];
   return true;
 }
 
@@ -116,7 +123,7 @@ bool homography_dlt(const std::vector<Pt>& src, const std::vector<Pt>& dst, cons
   for (int j = 0; j < 9; ++j)
     for (int q = 0; q < j; ++q) ltl[j * 9 + q] = ltl[q * 9 + j];
   double h0[9];
-  if (!smallest_eigenvector(ltl, 9, h0)) throw Fallback{};  // eigh raises LinAlgError
+  if (!smallest_eigenvector(ltl, h0)) throw Fallback{};  // eigh raises LinAlgError
   const double inv_hnorm[9] = {1.0 / smx, 0.0, cmx, 0.0, 1.0 / smy, cmy, 0.0, 0.0, 1.0};
   const double hnorm2[9] = {sMx, 0.0, -cMx * sMx, 0.0, sMy, -cMy * sMy, 0.0, 0.0, 1.0};
   double t[9];
@@ -241,31 +248,89 @@ bool lmeds(const std::vector<Pt>& s, const std::vector<Pt>& d, const detail::Pts
   return inlier_mask(err, f32(sigma * sigma), mask) >= 4;
 }
 
-// The residuals and jacobian of _refine's model (h22 = 1) on the flagged points, r as
-// (x, y) per point, J row-major with 8 columns.
-void lm_residuals(const double* h, const std::vector<Pt>& s, const std::vector<Pt>& d, std::vector<double>& r,
-                  std::vector<double>& J) {
-  r.clear();
-  J.clear();
-  for (size_t i = 0; i < s.size(); ++i) {
-    const double X = s[i].x, Y = s[i].y;
-    double w = h[6] * X + h[7] * Y + 1.0;
-    w = std::fabs(w) > kDblEpsilon ? 1.0 / w : 0.0;
-    const double xi = (h[0] * X + h[1] * Y + h[2]) * w;
-    const double yi = (h[3] * X + h[4] * Y + h[5]) * w;
-    r.push_back(xi - d[i].x);
-    r.push_back(yi - d[i].y);
-    const double jx[8] = {X * w, Y * w, w, 0.0, 0.0, 0.0, -X * w * xi, -Y * w * xi};
-    const double jy[8] = {0.0, 0.0, 0.0, X * w, Y * w, w, -X * w * yi, -Y * w * yi};
-    J.insert(J.end(), jx, jx + 8);
-    J.insert(J.end(), jy, jy + 8);
-  }
+// One point under _refine's model (h22 = 1): the weight and the projection. The cost and the
+// normal-equation passes both call this, so the jacobian they rebuild has the same bits.
+struct Proj {
+  double w, xi, yi;
+};
+inline Proj project(const double* h, double X, double Y) {
+  double w = h[6] * X + h[7] * Y + 1.0;
+  w = std::fabs(w) > kDblEpsilon ? 1.0 / w : 0.0;
+  return {w, (h[0] * X + h[1] * Y + h[2]) * w, (h[3] * X + h[4] * Y + h[5]) * w};
 }
 
-double sum_squares(const std::vector<double>& r) {
+// sum(v * v for v in r) over the residuals (x, y per point), a left fold.
+double lm_cost(const double* h, const std::vector<Pt>& s, const std::vector<Pt>& d) {
   double acc = 0.0;
-  for (double v : r) acc += v * v;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const Proj p = project(h, s[i].x, s[i].y);
+    const double rx = p.xi - d[i].x, ry = p.yi - d[i].y;
+    acc += rx * rx;
+    acc += ry * ry;
+  }
   return acc;
+}
+
+// The jacobian rows of one point (x residual, then y residual) and the residuals.
+inline void jac_rows(const double* h, const Pt& s, const Pt& d, double jx[8], double jy[8], double& rx, double& ry) {
+  const double X = s.x, Y = s.y;
+  const Proj p = project(h, X, Y);
+  const double w = p.w, xi = p.xi, yi = p.yi;
+  rx = xi - d.x, ry = yi - d.y;
+  const double ax[8] = {X * w, Y * w, w, 0.0, 0.0, 0.0, -X * w * xi, -Y * w * xi};
+  const double ay[8] = {0.0, 0.0, 0.0, X * w, Y * w, w, -X * w * yi, -Y * w * yi};
+  std::copy(ax, ax + 8, jx);
+  std::copy(ay, ay + 8, jy);
+}
+
+// J^T J and J^T r as _refine's sums: each entry a left fold over the rows in order. Rows of x
+// residuals are 0 in columns 3..5 and rows of y residuals in columns 0..2; with every value
+// finite those terms are +-0, which leave a fold that starts at +0 unchanged, so they are skipped
+// (and J^T J is symmetric term by term). With a non-finite value (0 * inf is NaN) every term is
+// summed, as Python does.
+void lm_normal(const double* h, const std::vector<Pt>& s, const std::vector<Pt>& d, double jtj[8][8],
+               double jtr[8]) {
+  static const int kX[5] = {0, 1, 2, 6, 7}, kY[5] = {3, 4, 5, 6, 7};
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 8; ++j) jtj[i][j] = 0.0;
+    jtr[i] = 0.0;
+  }
+  double jx[8], jy[8], rx, ry;
+  bool finite = true;
+  for (size_t k = 0; k < s.size(); ++k) {
+    jac_rows(h, s[k], d[k], jx, jy, rx, ry);
+    for (int a = 0; a < 5; ++a) {
+      const int i = kX[a];
+      for (int b = a; b < 5; ++b) jtj[i][kX[b]] += jx[i] * jx[kX[b]];
+      jtr[i] += jx[i] * rx;
+    }
+    for (int a = 0; a < 5; ++a) {
+      const int i = kY[a];
+      for (int b = a; b < 5; ++b) jtj[i][kY[b]] += jy[i] * jy[kY[b]];
+      jtr[i] += jy[i] * ry;
+    }
+    finite &= std::isfinite(rx) && std::isfinite(ry);
+    for (int i = 0; i < 8; ++i) finite &= std::isfinite(jx[i]) && std::isfinite(jy[i]);
+  }
+  if (finite) {
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < i; ++j) jtj[i][j] = jtj[j][i];
+    return;
+  }
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 8; ++j) jtj[i][j] = 0.0;
+    jtr[i] = 0.0;
+  }
+  for (size_t k = 0; k < s.size(); ++k) {
+    jac_rows(h, s[k], d[k], jx, jy, rx, ry);
+    for (const double* Jk : {jx, jy}) {
+      const double r = Jk == jx ? rx : ry;
+      for (int i = 0; i < 8; ++i) {
+        for (int j = 0; j < 8; ++j) jtj[i][j] += Jk[i] * Jk[j];
+        jtr[i] += Jk[i] * r;
+      }
+    }
+  }
 }
 
 // _calib._solve: Gaussian elimination with partial pivoting (zero pivot: false); rows whose
@@ -299,24 +364,10 @@ void refine(double H[9], const std::vector<Pt>& src, const std::vector<Pt>& dst,
   for (size_t i = 0; i < src.size(); ++i)
     if (flags[i]) s.push_back(src[i]), d.push_back(dst[i]);
   double h[8] = {H[0], H[1], H[2], H[3], H[4], H[5], H[6], H[7]};
-  std::vector<double> r, J, r2, J2;
-  lm_residuals(h, s, d, r, J);
-  double cost = sum_squares(r), lam = 1e-3;
-  const size_t rows = r.size();
+  double cost = lm_cost(h, s, d), lam = 1e-3;
   for (int iter = 0; iter < 100; ++iter) {
     double jtj[8][8], jtr[8];
-    for (int i = 0; i < 8; ++i) {
-      for (int j = 0; j < 8; ++j) jtj[i][j] = 0.0;
-      jtr[i] = 0.0;
-    }
-    // each entry is its own left fold over the rows, in row order, as Python's sum()
-    for (size_t k = 0; k < rows; ++k) {
-      const double* Jk = &J[k * 8];
-      for (int i = 0; i < 8; ++i) {
-        for (int j = 0; j < 8; ++j) jtj[i][j] += Jk[i] * Jk[j];
-        jtr[i] += Jk[i] * r[k];
-      }
-    }
+    lm_normal(h, s, d, jtj, jtr);
     bool improved = false, converged = false;
     while (lam < 1e16) {
       double a[8][9], step[8];
@@ -331,14 +382,11 @@ void refine(double H[9], const std::vector<Pt>& src, const std::vector<Pt>& dst,
       }
       double h2[8];
       for (int i = 0; i < 8; ++i) h2[i] = h[i] + step[i];
-      lm_residuals(h2, s, d, r2, J2);
-      const double cost2 = sum_squares(r2);
+      const double cost2 = lm_cost(h2, s, d);
       if (cost2 <= cost) {
         bool small = true;
         for (int i = 0; i < 8 && small; ++i) small = std::fabs(step[i]) <= 1e-15 * std::max(std::fabs(h[i]), 1e-300);
         std::copy(h2, h2 + 8, h);
-        std::swap(r, r2);
-        std::swap(J, J2);
         converged = cost - cost2 <= 1e-30 * std::max(cost, 1e-300) || small;
         cost = cost2;
         lam = std::max(lam / 10, 1e-15);
