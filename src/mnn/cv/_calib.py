@@ -698,8 +698,8 @@ def _solve(a, b):
     return x
 
 
-def _homography_flat(p, fn, name):
-    """The validated point vector as a flat list (x0, y0, x1, ...), before float32 rounding."""
+def _homography_array(p, fn, name):
+    """(the validated point vector as an mnn array, its point count)."""
     a = as_image(_listify(p, 2), fn, name)
     n = _check_vector(a, 2)
     if n < 0:
@@ -712,11 +712,11 @@ def _homography_flat(p, fn, name):
     if n < 4:
         raise fail(fn, f"The input arrays should have at least 4 corresponding point sets to calculate Homography "
                        f"(got {n})")
-    return _flat(a)
+    return a, n
 
 
-def _homography_points(flat):
-    v = [_f32(float(x)) for x in flat]
+def _homography_points(a):
+    v = [_f32(float(x)) for x in _flat(a)]
     return list(zip(v[0::2], v[1::2]))
 
 
@@ -726,10 +726,10 @@ def findHomography(srcPoints, dstPoints, method=0, ransacReprojThreshold=3, mask
     least squares (method 0), RANSAC, LMEDS or RHO (run as RANSAC here; RHO's own sampler is not
     reproduced, so on noisy data its inliers can differ from cv2's)."""
     fn = "findHomography"
-    fs = _homography_flat(srcPoints, fn, "srcPoints")
-    fd = _homography_flat(dstPoints, fn, "dstPoints")
-    if len(fs) != len(fd):
-        raise fail(fn, f"src.checkVector(2) == dst.checkVector(2) (got {len(fs) // 2} and {len(fd) // 2} points)")
+    a, n = _homography_array(srcPoints, fn, "srcPoints")
+    b, nb = _homography_array(dstPoints, fn, "dstPoints")
+    if n != nb:
+        raise fail(fn, f"src.checkVector(2) == dst.checkVector(2) (got {n} and {nb} points)")
     method = int(method)
     if method not in (0, RANSAC, LMEDS, RHO):
         raise fail(fn, f"Unknown estimation method {method}")
@@ -737,9 +737,9 @@ def findHomography(srcPoints, dstPoints, method=0, ransacReprojThreshold=3, mask
     if thr <= 0:
         thr = 3.0
     confidence, maxIters = float(confidence), int(maxIters)
-    fit = _robust_fit.homography(fs, fd, method, thr, confidence, maxIters)
+    fit = _robust_fit.homography(a, b, method, thr, confidence, maxIters)
     if fit is None:  # the reference implementation, where the native port defers to it
-        fit = _find_homography_py(_homography_points(fs), _homography_points(fd), method, thr, confidence, maxIters)
+        fit = _find_homography_py(_homography_points(a), _homography_points(b), method, thr, confidence, maxIters)
     H, m = fit
     if H is None:
         return None, m

@@ -19,7 +19,7 @@ def _mask(raw):
 
 
 def homography(src, dst, method, thr, confidence, max_iters):
-    """(H as 9 floats or None, (N, 1) uint8 mask) from the flat point lists (x0, y0, ...; not yet
+    """(H as 9 floats or None, (N, 1) uint8 mask) from the validated point arrays (not yet
     rounded to float32), or None where the Python implementation must run."""
     if not ENABLED or not -_INT_LIMIT < max_iters < _INT_LIMIT:
         return None
@@ -29,10 +29,22 @@ def homography(src, dst, method, thr, confidence, max_iters):
     return r[1], _mask(r[2])
 
 
-def affine(src, dst, partial, lmeds, thr, confidence, max_iters, refine):
-    """(2x3 model as 6 floats or None, (N, 1) uint8 mask) of _geometry._estimate's fit from flat
-    point lists (not yet rounded to float32), or None where the Python implementation must run."""
-    if not ENABLED or not src or not -_INT_LIMIT < max_iters < _INT_LIMIT:
+def point_array(p):
+    """p itself when it is a float32 / float64 array of N 2-d points, (N, 2) or (N, 1, 2), the
+    forms _geometry._points reads the same way (the native fits read it through the buffer
+    protocol); else None."""
+    shape, dt = getattr(p, "shape", None), getattr(p, "dtype", None)
+    if shape is None or str(dt) not in ("float32", "float64"):
+        return None
+    shape = tuple(shape)
+    return p if (len(shape) == 2 and shape[1] == 2) or (len(shape) == 3 and shape[1:] == (1, 2)) else None
+
+
+def affine(src, dst, n, partial, lmeds, thr, confidence, max_iters, refine):
+    """(2x3 model as 6 floats or None, (N, 1) uint8 mask) of _geometry._estimate's fit from N
+    points (arrays, or flat lists; not yet rounded to float32), or None where the Python
+    implementation must run."""
+    if not ENABLED or not n or not -_INT_LIMIT < max_iters < _INT_LIMIT:
         return None
     r = _core.cv_estimate_affine(src, dst, partial, lmeds, thr, confidence, max_iters, refine)
     if r is None:
