@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 
+#include "ops/cv/robust_dlt.h"
 #include "ops/cv/robust_fit.h"
 
 namespace mnn::ops::robust_fit {
@@ -18,119 +19,16 @@ constexpr double kDblEpsilon = 2.220446049250313e-16;
 constexpr double kFltEpsilon = 1.1920928955078125e-07;
 constexpr int kLmeds = 4, kRho = 16;
 
-// The cyclic Jacobi eigensolver of mnn.numpy.linalg.eigh (backends/cpu/kernels/linalg/
-// decompositions.cpp), repeated here step for step because _homography_dlt calls eigh and its
-// eigenvector's bits must be the same; keep the two in step. Returns the eigenvector of the
-// smallest eigenvalue (first after a stable sort, as eigh's column 0); false if not converged
-// (eigh raises there).
-bool smallest_eigenvector(const std::vector<double>& in, double* out) {
-  constexpr int n = 9;  // a compile-time size lets the compiler unroll the rotations
-  double a[n * n], vt[n * n];  // vt holds eigh's v transposed: its columns p, q become rows
-  std::copy(in.begin(), in.end(), a);
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) a[i * n + j] = a[j * n + i];
-  for (int i = 0; i < n * n; ++i) vt[i] = 0.0;
-  for (int i = 0; i < n; ++i) vt[i * n + i] = 1.0;
-  bool converged = false;
-  for (int sweep = 0; sweep < 100 && !converged; ++sweep) {
-    double off = 0, total = 0;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) (i == j ? total : off) += a[i * n + j] * a[i * n + j];
-    total += off;
-    if (off <= kDblEpsilon * kDblEpsilon * total || off == 0.0) {
-      converged = true;
-      break;
-    }
-    for (int p = 0; p < n; ++p)
-      for (int q = p + 1; q < n; ++q) {
-        double apq = a[p * n + q];
-        if (apq == 0.0) continue;
-        double theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
-        double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
-        double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < n; ++k) {
-          double akp = a[k * n + p], akq = a[k * n + q];
-          a[k * n + p] = c * akp - s * akq;
-          a[k * n + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < n; ++k) {
-          double apk = a[p * n + k], aqk = a[q * n + k];
-          a[p * n + k] = c * apk - s * aqk;
-          a[q * n + k] = s * apk + c * aqk;
-        }
-        for (int k = 0; k < n; ++k) {
-          double vkp = vt[p * n + k], vkq = vt[q * n + k];
-          vt[p * n + k] = c * vkp - s * vkq;
-          vt[q * n + k] = s * vkp + c * vkq;
-        }
-      }
-  }
-  if (!converged) return false;
-  // column 0 after eigh's stable sort by eigenvalue: the first smallest diagonal entry (a NaN
-  // there would make that sort's order depend on its algorithm: left to the Python code)
-  int first = 0;
-  for (int i = 0; i < n; ++i) {
-    if (std::isnan(a[i * n + i])) throw Fallback{};
-    if (a[i * n + i] < a[first * n + first]) first = i;
-  }
-  for (int k = 0; k < n; ++k) out[k] = vt[first * n + k];
-  return true;
-}
-
-// _mat3_mul: sum(a[i][k] * b[k][j]) as a left fold from 0.
-void mat3_mul(const double* a, const double* b, double* c) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      double acc = 0.0;
-      for (int k = 0; k < 3; ++k) acc += a[i * 3 + k] * b[k * 3 + j];
-      c[i * 3 + j] = acc;
-    }
-}
-
 // _homography_dlt over the points whose flag is set (all when flags is null); false for a
 // degenerate set (None).
 bool homography_dlt(const std::vector<Pt>& src, const std::vector<Pt>& dst, const uint8_t* flags, double H[9]) {
-  std::vector<Pt> s, d;
-  for (size_t i = 0; i < src.size(); ++i)
-    if (!flags || flags[i]) s.push_back(src[i]), d.push_back(dst[i]);
-  const double n = static_cast<double>(s.size());
-  double cmx = 0.0, cmy = 0.0, cMx = 0.0, cMy = 0.0;
-  for (const Pt& p : d) cmx += p.x;
-  for (const Pt& p : d) cmy += p.y;
-  for (const Pt& p : s) cMx += p.x;
-  for (const Pt& p : s) cMy += p.y;
-  cmx /= n, cmy /= n, cMx /= n, cMy /= n;
-  double smx = 0.0, smy = 0.0, sMx = 0.0, sMy = 0.0;
-  for (const Pt& p : d) smx += std::fabs(p.x - cmx);
-  for (const Pt& p : d) smy += std::fabs(p.y - cmy);
-  for (const Pt& p : s) sMx += std::fabs(p.x - cMx);
-  for (const Pt& p : s) sMy += std::fabs(p.y - cMy);
-  // Python's min(): the first item unless a later one is smaller (so NaN first stays)
-  double lo = std::fabs(smx);
-  for (double v : {std::fabs(smy), std::fabs(sMx), std::fabs(sMy)})
-    if (v < lo) lo = v;
-  if (lo < kDblEpsilon) return false;
-  smx = n / smx, smy = n / smy, sMx = n / sMx, sMy = n / sMy;
-  std::vector<double> ltl(81, 0.0);
-  for (size_t i = 0; i < s.size(); ++i) {
-    const double x = (d[i].x - cmx) * smx, y = (d[i].y - cmy) * smy;
-    const double X = (s[i].x - cMx) * sMx, Y = (s[i].y - cMy) * sMy;
-    const double lx[9] = {X, Y, 1.0, 0.0, 0.0, 0.0, -x * X, -x * Y, -x};
-    const double ly[9] = {0.0, 0.0, 0.0, X, Y, 1.0, -y * X, -y * Y, -y};
-    for (int j = 0; j < 9; ++j)
-      for (int q = j; q < 9; ++q) ltl[j * 9 + q] += lx[j] * lx[q] + ly[j] * ly[q];
-  }
-  for (int j = 0; j < 9; ++j)
-    for (int q = 0; q < j; ++q) ltl[j * 9 + q] = ltl[q * 9 + j];
-  double h0[9];
-  if (!smallest_eigenvector(ltl, h0)) throw Fallback{};  // eigh raises LinAlgError
-  const double inv_hnorm[9] = {1.0 / smx, 0.0, cmx, 0.0, 1.0 / smy, cmy, 0.0, 0.0, 1.0};
-  const double hnorm2[9] = {sMx, 0.0, -cMx * sMx, 0.0, sMy, -cMy * sMy, 0.0, 0.0, 1.0};
-  double t[9];
-  mat3_mul(inv_hnorm, h0, t);
-  mat3_mul(t, hnorm2, H);
-  const double sc = std::fabs(H[8]) > kFltEpsilon ? 1.0 / H[8] : 1.0;
-  for (int i = 0; i < 9; ++i) H[i] *= sc;
+  detail::Dlt m;
+  detail::dlt_prepare(src.data(), dst.data(), src.size(), flags, m);
+  if (m.degenerate) return false;
+  detail::Dlt* one = &m;
+  detail::solve_dlts(&one, 1);
+  if (m.status) throw Fallback{};  // eigh raises LinAlgError, or NaN meets its sort
+  std::copy(m.H, m.H + 9, H);
   return true;
 }
 
@@ -189,57 +87,108 @@ bool subset(const std::vector<Pt>& s, const std::vector<Pt>& d, detail::CvRng& r
   return false;
 }
 
-bool ransac(const std::vector<Pt>& s, const std::vector<Pt>& d, const detail::Pts32& p32, double threshold, double confidence,
-            int64_t max_iters, double H[9], std::vector<uint8_t>& best_mask) {
+// The next minimal samples of a RANSAC / LMEDS loop, drawn ahead and solved together. The draws
+// depend only on the points and the RNG, never on a model, so drawing ahead gives each iteration
+// the sample it would draw itself; samples past the loop's end are dropped unused.
+struct Batch {
+  struct Sample {
+    Pt ms[4], md[4];
+    detail::Dlt dlt;
+  } sample[detail::kDltLanes];
+  int drawn = 0;        // samples drawn
+  bool failed = false;  // the draw after them failed (_subset returned None)
+
+  void draw(const std::vector<Pt>& s, const std::vector<Pt>& d, detail::CvRng& rng, int attempts, int64_t want) {
+    drawn = 0;
+    failed = false;
+    const int n = static_cast<int>(std::min<int64_t>(want, detail::kDltLanes));
+    detail::Dlt* todo[detail::kDltLanes];
+    for (; drawn < n; ++drawn) {
+      Sample& x = sample[drawn];
+      if (!subset(s, d, rng, attempts, x.ms, x.md)) {
+        failed = true;
+        break;
+      }
+      detail::dlt_prepare(x.ms, x.md, 4, nullptr, x.dlt);
+      todo[drawn] = &x.dlt;
+    }
+    detail::solve_dlts(todo, drawn);
+  }
+  // the model of sample j, or null for a degenerate one (None)
+  const double* model(int j) const {
+    const detail::Dlt& m = sample[j].dlt;
+    if (m.degenerate) return nullptr;
+    if (m.status) throw Fallback{};  // eigh raises LinAlgError, or NaN meets its sort
+    return m.H;
+  }
+};
+
+bool ransac(const std::vector<Pt>& s, const std::vector<Pt>& d, const detail::Pts32& p32, double threshold,
+            double confidence, int64_t max_iters, double H[9], std::vector<uint8_t>& best_mask) {
   const int64_t count = static_cast<int64_t>(s.size());
   detail::CvRng rng;
   const double t = f32(threshold * threshold);
   int64_t niters = std::max<int64_t>(max_iters, 1), best_count = 0, it = 0;
   bool have = false;
-  Pt ms[4], md[4];
-  double m[9];
   std::vector<float> err;
   std::vector<uint8_t> mask;
+  Batch batch;
   while (it < niters) {
-    if (!subset(s, d, rng, 10000, ms, md)) {
+    batch.draw(s, d, rng, 10000, niters - it);
+    for (int j = 0; j < batch.drawn && it < niters; ++j) {
+      ++it;
+      const double* m = batch.model(j);
+      if (!m) continue;
+      homography_errors(m, p32, err);
+      const int64_t good = inlier_mask(err, t, mask);
+      if (good > std::max<int64_t>(best_count, 3)) {
+        std::copy(m, m + 9, H);
+        best_mask = mask;
+        best_count = good;
+        have = true;
+        niters = detail::update_iters(confidence, static_cast<double>(count - good) / static_cast<double>(count), 4,
+                                      niters);
+      }
+    }
+    if (batch.failed && it < niters) {  // the iteration whose draw failed
       if (it == 0) return false;
       break;
-    }
-    ++it;
-    if (!homography_dlt({ms, ms + 4}, {md, md + 4}, nullptr, m)) continue;
-    homography_errors(m, p32, err);
-    const int64_t good = inlier_mask(err, t, mask);
-    if (good > std::max<int64_t>(best_count, 3)) {
-      std::copy(m, m + 9, H);
-      best_mask = mask;
-      best_count = good;
-      have = true;
-      niters = detail::update_iters(confidence, static_cast<double>(count - good) / static_cast<double>(count), 4,
-                                    niters);
     }
   }
   return have;
 }
 
-bool lmeds(const std::vector<Pt>& s, const std::vector<Pt>& d, const detail::Pts32& p32, double confidence, int64_t max_iters, double H[9],
-           std::vector<uint8_t>& mask) {
+// sorted(err)[k] < bound, without sorting: at least k + 1 errors lie below the bound.
+bool kth_below(const std::vector<float>& err, int64_t k, double bound) {
+  int64_t below = 0;
+  for (float e : err) below += e < bound;
+  return below > k;
+}
+
+bool lmeds(const std::vector<Pt>& s, const std::vector<Pt>& d, const detail::Pts32& p32, double confidence,
+           int64_t max_iters, double H[9], std::vector<uint8_t>& mask) {
   const int64_t count = static_cast<int64_t>(s.size());
   detail::CvRng rng;
   const int64_t niters = std::max<int64_t>(detail::update_iters(confidence, 0.45, 4, max_iters), 3);
   double min_median = std::numeric_limits<double>::infinity();
   bool have = false;
-  Pt ms[4], md[4];
-  double m[9];
   std::vector<float> err;
-  for (int64_t it = 0; it < niters; ++it) {
-    if (!subset(s, d, rng, 1000, ms, md)) {
+  Batch batch;
+  for (int64_t it = 0; it < niters;) {
+    batch.draw(s, d, rng, 1000, niters - it);
+    for (int j = 0; j < batch.drawn; ++j, ++it) {
+      const double* m = batch.model(j);
+      if (!m) continue;
+      homography_errors(m, p32, err);  // finite, else Fallback
+      if (!kth_below(err, count / 2, min_median)) continue;
+      min_median = detail::kth_smallest(err, count / 2);
+      std::copy(m, m + 9, H);
+      have = true;
+    }
+    if (batch.failed) {  // iteration `it` drew no sample
       if (it == 0) return false;
       break;
     }
-    if (!homography_dlt({ms, ms + 4}, {md, md + 4}, nullptr, m)) continue;
-    homography_errors(m, p32, err);
-    const double median = detail::kth_smallest(err, count / 2);
-    if (median < min_median) min_median = median, std::copy(m, m + 9, H), have = true;
   }
   if (!have) return false;
   const double sigma =
