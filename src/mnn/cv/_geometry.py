@@ -509,7 +509,7 @@ def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, c
     fit = _robust_fit.affine(fs, fd, n, partial, method == LMEDS, float(ransacReprojThreshold), confidence,
                              int(maxIters), int(refineIters) > 0)
     if fit is not None:  # the native port; else the reference implementation below
-        return (None if fit[0] is None else _as_f64([fit[0][0:3], fit[0][3:6]])), fit[1]
+        return (None if fit[0] is None else _robust_fit.matrix(fit[0], 2)), fit[1]
     if s is None:
         s, d = _points(from_, fn, "from"), _points(to, fn, "to")
     # cv2 converts the points to float32 first

@@ -8,6 +8,8 @@ raise (a float32 overflow, a division by zero, an eigensolver that does not conv
 in a sort, the native call answers None and the caller runs the Python code, so behaviour there is
 unchanged too. ENABLED = False forces the Python code (the tests compare the two).
 """
+from array import array
+
 from .. import _core
 
 ENABLED = True
@@ -16,6 +18,11 @@ _INT_LIMIT = 1 << 62  # maxIters beyond int64's comfort: leave to Python's big i
 
 def _mask(raw):
     return _core.from_buffer(memoryview(bytearray(raw)).cast("B", (len(raw), 1)))
+
+
+def matrix(values, rows):
+    """The model values as an mnn float64 (rows, 3) array (one buffer wrap, no engine call)."""
+    return _core.from_buffer(memoryview(array("d", values)).cast("B").cast("d", (rows, 3)))
 
 
 def homography(src, dst, method, thr, confidence, max_iters):
