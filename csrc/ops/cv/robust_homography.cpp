@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 
 #include "ops/cv/robust_dlt.h"
 #include "ops/cv/robust_fit.h"
