@@ -14,6 +14,7 @@ void bind_codecs(py::module_& m);  // bind_codecs.cpp: image codecs for mnn.cv
 void bind_random(py::module_& m);  // bind_random.cpp: numpy-exact bit generators and fills
 void bind_draw(py::module_& m);    // bind_draw.cpp: mnn.cv drawing in place (mnn arrays, numpy buffers)
 void bind_nms(py::module_& m);     // bind_nms.cpp: mnn.cv.dnn non-maximum suppression
+void bind_robust(py::module_& m);  // bind_robust.cpp: mnn.cv findHomography / estimateAffine* fits
 void install_fast_slots(py::handle ndarray_type);
 }  // namespace mnn::py_bind
 

@@ -37,5 +37,6 @@ PYBIND11_MODULE(_core, m) {
   py_bind::bind_random(m);
   py_bind::bind_draw(m);
   py_bind::bind_nms(m);
+  py_bind::bind_robust(m);
   py_bind::install_fast_access(m);  // last: replaces some of the definitions above
 }

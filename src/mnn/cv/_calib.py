@@ -15,6 +15,7 @@ from .. import numpy as _np
 from ._common import as_image, fail
 from ._common import f32 as _f32
 from ._points import _check_vector, _cv_dims, _fill, _flat, _new, _listify
+from . import _robust_fit
 from ._robust import _CvRng, _collinear_last, _update_iters
 
 __all__ = [
@@ -697,7 +698,8 @@ def _solve(a, b):
     return x
 
 
-def _homography_points(p, fn, name):
+def _homography_array(p, fn, name):
+    """(the validated point vector as an mnn array, its point count)."""
     a = as_image(_listify(p, 2), fn, name)
     n = _check_vector(a, 2)
     if n < 0:
@@ -710,6 +712,10 @@ def _homography_points(p, fn, name):
     if n < 4:
         raise fail(fn, f"The input arrays should have at least 4 corresponding point sets to calculate Homography "
                        f"(got {n})")
+    return a, n
+
+
+def _homography_points(a):
     v = [_f32(float(x)) for x in _flat(a)]
     return list(zip(v[0::2], v[1::2]))
 
@@ -720,24 +726,37 @@ def findHomography(srcPoints, dstPoints, method=0, ransacReprojThreshold=3, mask
     least squares (method 0), RANSAC, LMEDS or RHO (run as RANSAC here; RHO's own sampler is not
     reproduced, so on noisy data its inliers can differ from cv2's)."""
     fn = "findHomography"
-    s = _homography_points(srcPoints, fn, "srcPoints")
-    d = _homography_points(dstPoints, fn, "dstPoints")
-    if len(s) != len(d):
-        raise fail(fn, f"src.checkVector(2) == dst.checkVector(2) (got {len(s)} and {len(d)} points)")
+    a, n = _homography_array(srcPoints, fn, "srcPoints")
+    b, nb = _homography_array(dstPoints, fn, "dstPoints")
+    if n != nb:
+        raise fail(fn, f"src.checkVector(2) == dst.checkVector(2) (got {n} and {nb} points)")
     method = int(method)
     if method not in (0, RANSAC, LMEDS, RHO):
         raise fail(fn, f"Unknown estimation method {method}")
     thr = float(ransacReprojThreshold)
     if thr <= 0:
         thr = 3.0
+    confidence, maxIters = float(confidence), int(maxIters)
+    fit = _robust_fit.homography(a, b, method, thr, confidence, maxIters)
+    if fit is None:  # the reference implementation, where the native port defers to it
+        fit = _find_homography_py(_homography_points(a), _homography_points(b), method, thr, confidence, maxIters)
+    H, m = fit
+    if H is None:
+        return None, m
+    return _new(H, "float64", (3, 3)), _fill(mask, m)
+
+
+def _find_homography_py(s, d, method, thr, confidence, maxIters):
+    """findHomography's estimation on float32-rounded (x, y) tuples: (H as 9 floats or None,
+    (N, 1) uint8 mask). The reference for the native port (_robust_fit)."""
     n = len(s)
     if method == 0 or n == 4:
         H = _homography_dlt(s, d)
         inl = [True] * n
     elif method == LMEDS:
-        H, inl = _lmeds(s, d, float(confidence), int(maxIters))
+        H, inl = _lmeds(s, d, confidence, maxIters)
     else:
-        H, inl = _ransac(s, d, thr, float(confidence), int(maxIters))
+        H, inl = _ransac(s, d, thr, confidence, maxIters)
     if H is None:
         return None, _new([0] * n, "int32", (n, 1)).astype("uint8")
     if n > 4:
@@ -753,5 +772,4 @@ def findHomography(srcPoints, dstPoints, method=0, ransacReprojThreshold=3, mask
             inl = [e <= t for e in _homography_errors(H, s, d)]
     if method == RHO:
         H = [[_f32(v) for v in r] for r in H]  # cv2's RHO returns a float32 model
-    return _new([v for r in H for v in r], "float64", (3, 3)), \
-        _fill(mask, _new([1 if k else 0 for k in inl], "int32", (n, 1)).astype("uint8"))
+    return [v for r in H for v in r], _new([1 if k else 0 for k in inl], "int32", (n, 1)).astype("uint8")

@@ -48,7 +48,7 @@ import math
 
 from .. import _core
 from .. import numpy as _np
-from . import _filter_sep, _geom_fast, _rect_sub_pix, _robust
+from . import _filter_sep, _geom_fast, _rect_sub_pix, _robust, _robust_fit
 from ._common import f32 as _f32
 from ._common import as_image, channels, contiguous, error, fail, int_arg, memo_type
 
@@ -486,8 +486,15 @@ def _lstsq_affine(s, d, partial):
 def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, confidence, refineIters):
     """cv2's robust fit (_robust.registration), then the least-squares polish on the inliers that
     cv2's Levenberg-Marquardt step converges to. Returns (2x3 float64 or None, N x 1 uint8 mask)."""
-    s, d = _points(from_, fn, "from"), _points(to, fn, "to")
-    if len(s) != len(d):
+    # float arrays go to the native fit as they are; other forms through _points' parsing
+    s, d = _robust_fit.point_array(from_), _robust_fit.point_array(to)
+    if s is None or d is None:
+        s, d = _points(from_, fn, "from"), _points(to, fn, "to")
+        fs, fd = [v for p in s for v in p], [v for p in d for v in p]
+    else:
+        fs, fd, s, d = s, d, None, None
+    n = fs.shape[0] if s is None else len(s)
+    if n != (fd.shape[0] if d is None else len(d)):
         raise fail(fn, "'from' and 'to' must hold the same number of points")
     method = int(method)
     if method not in (RANSAC, LMEDS):
@@ -497,8 +504,14 @@ def _estimate(fn, partial, from_, to, method, ransacReprojThreshold, maxIters, c
     if not 0 < confidence < 1:
         raise fail(fn, f"confidence must lie in (0, 1), got {confidence}")
     need = 2 if partial else 3
-    if partial and len(s) < need:
-        raise fail(fn, f"At least 2 points for partial affine transformation estimation, got {len(s)}")
+    if partial and n < need:
+        raise fail(fn, f"At least 2 points for partial affine transformation estimation, got {n}")
+    fit = _robust_fit.affine(fs, fd, n, partial, method == LMEDS, float(ransacReprojThreshold), confidence,
+                             int(maxIters), int(refineIters) > 0)
+    if fit is not None:  # the native port; else the reference implementation below
+        return (None if fit[0] is None else _robust_fit.matrix(fit[0], 2)), fit[1]
+    if s is None:
+        s, d = _points(from_, fn, "from"), _points(to, fn, "to")
     # cv2 converts the points to float32 first
     s = [(_f32(x), _f32(y)) for x, y in s]
     d = [(_f32(x), _f32(y)) for x, y in d]
