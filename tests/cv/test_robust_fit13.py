@@ -211,3 +211,22 @@ def test_bad_input_still_names_the_function():
         mcv.estimateAffine2D(numpy.zeros((5, 2), numpy.float32), numpy.zeros((6, 2), numpy.float32))
     with pytest.raises(mcv.error, match=r"^\[mnn\.cv\.estimateAffinePartial2D\]"):
         mcv.estimateAffinePartial2D(numpy.zeros((1, 2), numpy.float32), numpy.zeros((1, 2), numpy.float32))
+
+
+@pytest.mark.parametrize("seed", [1, 105, 118, 271])
+def test_homography_where_the_dlt_eigh_stalled_matches_cv2(seed):
+    # The DLT's L^T L of these samples has eigenvalues so far apart that the Jacobi sweeps of
+    # mnn.numpy.linalg.eigh stalled at rounding level and raised "did not converge" (cv2 finds H).
+    rng = numpy.random.default_rng(seed)
+    n = int(rng.integers(8, 200))
+    out = rng.random() * 0.7
+    src = (rng.random((n, 2)) * 640).astype(numpy.float32)
+    h = numpy.array([[1, 0.1, 5], [0.05, 1.1, -3], [1e-4, 2e-4, 1]])
+    dst = cv2.perspectiveTransform(src[None], h)[0]
+    k = rng.random(n) < out
+    dst[k] = rng.random((k.sum(), 2)) * 640
+    dst = dst.astype(numpy.float32)
+    want_h, want_mask = cv2.findHomography(src, dst, cv2.RANSAC, 3.0)
+    got_h, got_mask = mcv.findHomography(src, dst, mcv.RANSAC, 3.0)
+    numpy.testing.assert_array_equal(numpy.asarray(got_mask), want_mask)
+    numpy.testing.assert_allclose(numpy.asarray(got_h), want_h, rtol=1e-6, atol=1e-9)

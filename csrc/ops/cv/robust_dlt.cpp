@@ -4,6 +4,9 @@
 #include "ops/cv/robust_dlt.h"
 
 #include <cmath>
+#include <limits>
+
+#include "backends/cpu/kernels/linalg/jacobi_eigh.h"
 
 namespace mnn::ops::robust_fit::detail {
 namespace {
@@ -31,7 +34,9 @@ void smallest_eigenvectors(Dlt* const* m, int lanes) {
   constexpr int n = kN;
   double a[kDltLanes][n * n], vt[kDltLanes][n * n];
   bool live[kDltLanes];
+  double prev_off[kDltLanes];
   for (int l = 0; l < lanes; ++l) {
+    prev_off[l] = std::numeric_limits<double>::infinity();
     for (int i = 0; i < n * n; ++i) a[l][i] = m[l]->ltl[i], vt[l][i] = 0.0;
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j) a[l][i * n + j] = a[l][j * n + i];
@@ -47,7 +52,9 @@ void smallest_eigenvectors(Dlt* const* m, int lanes) {
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) (i == j ? total : off) += a[l][i * n + j] * a[l][i * n + j];
       total += off;
-      if (off <= kDblEpsilon * kDblEpsilon * total || off == 0.0) live[l] = false, m[l]->status = 0;
+      if (off <= kDblEpsilon * kDblEpsilon * total || off == 0.0 || cpu::linalg::jacobi_stalled(off, prev_off[l], total, n))
+        live[l] = false, m[l]->status = 0;
+      prev_off[l] = off;
       any |= live[l];
     }
     if (!any) break;

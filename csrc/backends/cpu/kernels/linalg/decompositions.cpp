@@ -7,11 +7,13 @@
 // for eigh, and for the SVD bidiagonalisation + divide and conquer (svd_dc.cpp).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
 #include "backends/cpu/kernels/error_flags.h"
 #include "backends/cpu/kernels/linalg/bidiag.h"
+#include "backends/cpu/kernels/linalg/jacobi_eigh.h"
 #include "backends/cpu/kernels/linalg/jacobi_svd.h"
 #include "backends/cpu/kernels/linalg/lu_blocked.h"
 #include "backends/cpu/kernels/linalg/svd_dc.h"
@@ -161,21 +163,26 @@ int64_t qr(Mat a, int64_t m, int64_t n, Mat& q, Mat& r, int64_t q_cols) {
 }
 
 // ---- cyclic Jacobi on a symmetric matrix (only its lower triangle is read, as numpy's UPLO='L').
+// Converged when the off-diagonal mass is below eps^2 of the whole, or when the sweeps have
+// stalled at rounding level (linalg/jacobi_eigh.h; findHomography's DLT matrices raised "did not
+// converge" without that).
 bool eigh(Mat a, int64_t n, std::vector<double>& w, Mat& v) {
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = i + 1; j < n; ++j) a[i * n + j] = a[j * n + i];
   v.assign(n * n, 0.0);
   for (int64_t i = 0; i < n; ++i) v[i * n + i] = 1.0;
   bool converged = n <= 1;
+  double prev_off = std::numeric_limits<double>::infinity();
   for (int sweep = 0; sweep < 100 && !converged; ++sweep) {
     double off = 0, total = 0;
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < n; ++j) (i == j ? total : off) += a[i * n + j] * a[i * n + j];
     total += off;
-    if (off <= kEps * kEps * total || off == 0.0) {
+    if (off <= kEps * kEps * total || off == 0.0 || linalg::jacobi_stalled(off, prev_off, total, n)) {
       converged = true;
       break;
     }
+    prev_off = off;
     for (int64_t p = 0; p < n; ++p)
       for (int64_t q = p + 1; q < n; ++q) {
         double apq = a[p * n + q];
