@@ -6,6 +6,8 @@
 //   cv_sepf    (src; kx_n, ky_n, ax, ay, border, out_dtype | kx.., ky.., delta, scale)
 //              row filter, then column filter, then * scale + delta, in double (cv_sep_filter's
 //              arithmetic, bit for bit); exact integer sums where they give the same doubles
+//   cv_sepf32  (src; as cv_sepf, scale 1) float32 -> float32 in cv2's own float32 arithmetic
+//              (kernel: backends/cpu/simd/cv/filter_sep32.cpp)
 //   cv_f2d     (src; kh, kw, ay, ax, border, out_dtype | k.., delta)
 //              correlation with a dense kernel, delta first then the nonzero taps in row-major
 //              order, in double (cv_filter2d's arithmetic). BORDER_CONSTANT's border is 0 in both.
@@ -58,6 +60,14 @@ prims::PrimMeta infer_sepf(const std::vector<NodePtr>& in, const Params& p) {
   return {od, in[0]->shape};
 }
 
+// cv_sepf32: cv_sepf's parameters (scale 1), float32 in and out, in cv2's float32 arithmetic
+prims::PrimMeta infer_sepf32(const std::vector<NodePtr>& in, const Params& p) {
+  prims::PrimMeta m = infer_sepf(in, p);
+  if (in[0]->dtype != DType::Float32 || static_cast<DType>(p.ints[5]) != DType::Float32 || p.floats.back() != 1.0)
+    throw TypeError(cvname("sepFilter2D") + "the float32 path takes float32 images to float32 with scale 1");
+  return m;
+}
+
 prims::PrimMeta infer_f2d(const std::vector<NodePtr>& in, const Params& p) {
   const char* fn = "filter2D";
   if (in.size() != 1) throw ValueError(cvname(fn) + "bad parameters");
@@ -97,6 +107,7 @@ prims::PrimMeta infer_pyramid(const std::vector<NodePtr>& in, const Params& p) {
 }  // namespace
 
 MNN_REGISTER_PRIMITIVE(cv_sepf, {"cv_sepf", &infer_sepf});
+MNN_REGISTER_PRIMITIVE(cv_sepf32, {"cv_sepf32", &infer_sepf32});
 MNN_REGISTER_PRIMITIVE(cv_f2d, {"cv_f2d", &infer_f2d});
 MNN_REGISTER_PRIMITIVE(cv_pyramid, {"cv_pyramid", &infer_pyramid});
 

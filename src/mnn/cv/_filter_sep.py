@@ -6,6 +6,7 @@ the earlier cv_sep_filter / cv_filter2d / cv_pyr kernels bit for bit.
 """
 from .. import _core
 from . import _fastpix as _fp
+from ..numpy._common import dtype_code as _dtype_code
 from ._common import contiguous
 
 
@@ -14,6 +15,38 @@ def sep(a, kx, ky, anchor, border, out_code, delta=0.0, scale=1.0):
     ax, ay = anchor
     return _run("cv_sepf", contiguous(a), [len(kx), len(ky), ax, ay, border, out_code],
                 list(kx) + list(ky) + [float(delta), float(scale)])
+
+
+def sep_cv(a, kx, ky, anchor, border, out_code, delta=0.0):
+    """sep() for the calls whose float32 -> float32 case cv2 runs in float32 (GaussianBlur and
+    sepFilter2D): that case goes to cv_sepf32 (cv2's bits), every other one to sep()."""
+    if out_code == _F32[0] and a.dtype.char == "f" and not (_antisym(kx, anchor[0]) or _antisym(ky, anchor[1])):
+        ax, ay = anchor
+        return _run("cv_sepf32", contiguous(a), [len(kx), len(ky), ax, ay, border, out_code],
+                    list(kx) + list(ky) + [float(delta), 1.0])
+    return sep(a, kx, ky, anchor, border, out_code, delta)
+
+
+def gauss_cv(a, kx, ky, border, out_code):
+    """GaussianBlur's separable pass. cv2 drops the kernel along an axis of length 1 unless the
+    border is constant (its float32 result then is the other pass alone, or a copy)."""
+    if out_code == _F32[0] and border != 0 and a.dtype.char == "f":
+        if a.shape[0] == 1:
+            ky = [1.0]
+        if a.shape[1] == 1:
+            kx = [1.0]
+        if len(kx) == 1 and len(ky) == 1:
+            return a.copy()
+    return sep_cv(a, kx, ky, (len(kx) // 2, len(ky) // 2), border, out_code)
+
+
+def _antisym(k, a):
+    """cv2's KERNEL_ASYMMETRICAL without KERNEL_SYMMETRICAL: kernels whose float32 branches
+    cv_sepf32 does not reproduce (they keep cv_sepf's double arithmetic)."""
+    n = len(k)
+    if 2 * a + 1 != n or k == k[::-1]:
+        return False
+    return all(k[i] == -k[n - 1 - i] for i in range(n))
 
 
 def f2d(a, kh, kw, k, anchor, border, out_code, delta=0.0):
@@ -38,6 +71,9 @@ def kernel_floats(k):
     if k.ndim < 2:
         return len(vals), 1, vals
     return k.shape[0], k.shape[1], vals
+
+
+_F32 = [_dtype_code("float32")]  # the engine's dtype code of float32
 
 
 # Memo of validated calls (see _fastpix.py): (function, image key, plain arguments) -> the one

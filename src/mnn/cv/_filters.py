@@ -282,7 +282,7 @@ def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAU
         return _finish(a.copy(), dst)
     kx, ky, kw, kh, fixed = taps
     if not fixed:  # float and 16-bit images: one native pass (_filter_sep.py)
-        return _finish(_fs.sep(a, kx, ky, (kw // 2, kh // 2), border, _DTYPE_CODE[out]), dst)
+        return _finish(_fs.gauss_cv(a, kx, ky, border, _DTYPE_CODE[out]), dst)
     ints = [len(kx), len(ky), kw // 2, kh // 2, border, _DTYPE_CODE[out], 0, fixed]
     return _finish(_core.prim("cv_sep_filter", [a], ints, kx + ky + _NO_DELTA), dst)
 
@@ -351,8 +351,8 @@ def sepFilter2D(src, ddepth, kernelX, kernelY, dst=None, anchor=(-1, -1), delta=
     ry, cy, ky = _fs.kernel_floats(kernelY) or _floats(kernelY, fn, "kernelY")
     if min(rx, cx) != 1 or min(ry, cy) != 1:
         raise fail(fn, "kernelX and kernelY must be 1-d (a row or a column)")
-    res = _fs.sep(a, kx, ky, _anchor(anchor, len(kx), len(ky), fn), _border(borderType, fn), _dtype_code(out),
-                  delta=delta)
+    res = _fs.sep_cv(a, kx, ky, _anchor(anchor, len(kx), len(ky), fn), _border(borderType, fn), _dtype_code(out),
+                     delta=delta)
     return _finish(res, dst)
 
 

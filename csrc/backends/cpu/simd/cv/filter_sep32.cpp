@@ -1,0 +1,387 @@
+// CPU kernel of cv_sepf32 (shape rule: ops/cv/filter_sep.cpp): float32 -> float32 separable
+// filtering (GaussianBlur and sepFilter2D on float32 images) in cv2's own float32 arithmetic, so
+// the results are cv2's bits instead of a correctly rounded double sum that differs from them.
+//
+// cv2 (AVX2 dispatch of filter.simd.hpp; checked bit for bit against the installed cv2) runs a row
+// pass into a float32 buffer, then a column pass. Which expression each element gets depends on
+// the kernel's symmetry, its size and where the element falls in the row of W*cn elements: the
+// first W*cn - (W*cn) % 8 go through the SIMD code (FMA), the last (W*cn) % 8 through the scalar
+// C++ loops, which the compiler contracted to FMA in some places and not in others. The table
+// (S: source taps, C centre, Lq/Rq the taps q left/right of it, k_q = kernel[centre + q]):
+//
+//   row, symmetric, n = 3 or 5 (SymmRowSmallFilter):
+//     SIMD and pairs of the tail: fma(C, k0, (L1 + R1) * k1), then fma(R2 + L2, k2, .) for n = 5;
+//       k = (1, +-2, 1) pairs: (L1 +- 2C) + R1; k = (1, 0, -2, 0, 1) pairs: (-2C + L2) + R2
+//     a last odd element: k0 * C, then n = 3: fma(R1 + L1, k1, .); n = 5: + k1(R1+L1) + k2(R2+L2)
+//   row, otherwise (RowFilter): s = S0 k0, s = fma(Sj, kj, s) left to right (SIMD, quads);
+//     a last single element: the first 4 * floor((n-1)/4) taps after S0 as s + kj Sj, then fma
+//   row, n = 1: k0 * S0
+//   column, symmetric, n = 3 (SymmColumnSmallFilter): SIMD fma(L1 + R1, k1, fma(C, k0, delta))
+//     (k = (1, +-2, 1): fma(C, k0, (L1 + R1) + delta)); tail: fma(L1 + R1, k1, C k0) + delta
+//     (k = (1, +-2, 1): ((L1 +- 2C) + R1) + delta)
+//   column, symmetric, other n: SIMD fma(C, k0, delta), fma(Rq + Lq, kq, .); tail fma(C, k0,
+//     delta), then + kq (Rq + Lq), each product and sum rounded
+//   column, neither symmetric nor antisymmetric (ColumnFilter, no SIMD): fma(S0, k0, delta), then
+//     + kj Sj rounded
+// (antisymmetric kernels take other branches; Python sends those to cv_sepf). Every operation is
+// float32 with one rounding: std::fma is exact in every ISA target and -ffp-contract=off keeps the
+// plain products and sums apart, so all targets give the same bits.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+namespace {
+
+using namespace core;
+
+inline int64_t bmap32(int64_t p, int64_t n, int mode) {
+  if (p >= 0 && p < n) return p;
+  switch (mode) {
+    case 0: return -1;
+    case 1: return p < 0 ? 0 : n - 1;
+    case 3: return ((p % n) + n) % n;
+    case 2:
+      if (n == 1) return 0;
+      do { p = p < 0 ? -p - 1 : 2 * n - p - 1; } while (p < 0 || p >= n);
+      return p;
+    default:
+      if (n == 1) return 0;
+      do { p = p < 0 ? -p : 2 * n - p - 2; } while (p < 0 || p >= n);
+      return p;
+  }
+}
+
+inline float fma_(float a, float b, float c) { return std::fma(a, b, c); }
+
+enum RowKind { kRowCopyish, kRowSym3, kRowSym5, kRowGen };
+enum ColKind { kColSym3, kColSym, kColGen };
+
+class Sepf32Kernel final : public backend::Kernel {
+ public:
+  explicit Sepf32Kernel(const backend::StepDesc& s) {
+    const auto& i = s.params->ints;
+    const auto& f = s.params->floats;
+    nx_ = i[0], ny_ = i[1], ax_ = i[2], ay_ = i[3];
+    border_ = static_cast<int>(i[4]);
+    std::vector<double> kx(f.begin(), f.begin() + nx_), ky(f.begin() + nx_, f.begin() + nx_ + ny_);
+    delta_ = static_cast<float>(f[nx_ + ny_]);
+    for (double v : kx) kx_.push_back(static_cast<float>(v));
+    for (double v : ky) ky_.push_back(static_cast<float>(v));
+    const Shape& sh = s.inputs[0].shape;
+    h_ = sh[0], w_ = sh[1], c_ = sh.size() == 3 ? sh[2] : 1;
+    // cv2's getKernelType runs on the kernels as given (double here), before the float conversion
+    const bool rsym = symmetric(kx, ax_);
+    if (nx_ == 1) rk_ = kRowCopyish;
+    else if (rsym && nx_ == 3) rk_ = kRowSym3;
+    else if (rsym && nx_ == 5) rk_ = kRowSym5;
+    else rk_ = kRowGen;
+    const bool csym = symmetric(ky, ay_);
+    ck_ = csym ? (ny_ == 3 ? kColSym3 : kColSym) : kColGen;
+  }
+
+  void run(char* const* in, char* out) override {
+    run_f(reinterpret_cast<const float*>(in[0]), reinterpret_cast<float*>(out));
+  }
+
+ private:
+  static bool symmetric(const std::vector<double>& k, int64_t a) {
+    const int64_t n = static_cast<int64_t>(k.size());
+    if (2 * a + 1 != n) return false;
+    for (int64_t i = 0; i < n; ++i)
+      if (!(k[i] == k[n - 1 - i])) return false;
+    return true;
+  }
+
+  // Elements [j0, j0 + len) of source row p's border-extended row (element j is source element
+  // j - ax*c): a pointer into the image when the span lies inside it, else a copy in seg.
+  const float* segment(const float* src, int64_t p, int64_t j0, int64_t len, float* seg) const {
+    const int64_t n = w_ * c_, c = c_, s0 = j0 - ax_ * c;
+    const int64_t r = bmap32(p, h_, border_);
+    if (r >= 0 && s0 >= 0 && s0 + len <= n) return src + r * n + s0;
+    const float* row = r >= 0 ? src + r * n : nullptr;
+    for (int64_t j = 0; j < len; ++j) {
+      const int64_t e = s0 + j;
+      if (row && e >= 0 && e < n) {
+        const int64_t m = std::min(len - j, n - e);
+        std::memcpy(seg + j, row + e, sizeof(float) * static_cast<size_t>(m));
+        j += m - 1;
+        continue;
+      }
+      const int64_t px = e >= 0 ? e / c : -((-e + c - 1) / c), k = e - px * c;
+      const int64_t sx = row ? bmap32(px, w_, border_) : -1;
+      seg[j] = sx < 0 ? 0.0f : row[sx * c + k];
+    }
+    return seg;
+  }
+
+  // ---- row pass: d[x] for elements x0 + x of the row (x < bn); p[x + t*c] is tap t ----------
+
+  // the SIMD part of RowFilter: fma from +0 (quads of the tail start from the product instead;
+  // the two differ only in the sign of a zero sum)
+  template <int N>
+  static void row_gen_fixed(float* __restrict d, const float* __restrict p, int64_t c, const float* w, int64_t n) {
+    float k[N];
+    for (int i = 0; i < N; ++i) k[i] = w[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s = fma_(p[x], k[0], 0.0f);
+#pragma GCC unroll 16
+      for (int i = 1; i < N; ++i) s = fma_(p[x + i * c], k[i], s);
+      d[x] = s;
+    }
+  }
+
+  void row_vec(float* __restrict d, const float* __restrict p, int64_t n) const {
+    const int64_t c = c_;
+    const float* k = kx_.data();
+    switch (rk_) {
+      case kRowCopyish: {
+        const float k0 = k[0];
+        for (int64_t x = 0; x < n; ++x) d[x] = k0 * p[x];
+        return;
+      }
+      case kRowSym3: {
+        const float k0 = k[1], k1 = k[2];
+        const float* __restrict l = p;
+        const float* __restrict m = p + c;
+        const float* __restrict r = p + 2 * c;
+        for (int64_t x = 0; x < n; ++x) d[x] = fma_(m[x], k0, (l[x] + r[x]) * k1);
+        return;
+      }
+      case kRowSym5: {
+        const float k0 = k[2], k1 = k[3], k2 = k[4];
+        const float* __restrict l2 = p;
+        const float* __restrict l1 = p + c;
+        const float* __restrict m = p + 2 * c;
+        const float* __restrict r1 = p + 3 * c;
+        const float* __restrict r2 = p + 4 * c;
+        for (int64_t x = 0; x < n; ++x) d[x] = fma_(r2[x] + l2[x], k2, fma_(m[x], k0, (l1[x] + r1[x]) * k1));
+        return;
+      }
+      default: break;
+    }
+    switch (nx_) {
+      case 2: return row_gen_fixed<2>(d, p, c, k, n);
+      case 3: return row_gen_fixed<3>(d, p, c, k, n);
+      case 4: return row_gen_fixed<4>(d, p, c, k, n);
+      case 5: return row_gen_fixed<5>(d, p, c, k, n);
+      case 6: return row_gen_fixed<6>(d, p, c, k, n);
+      case 7: return row_gen_fixed<7>(d, p, c, k, n);
+      case 8: return row_gen_fixed<8>(d, p, c, k, n);
+      case 9: return row_gen_fixed<9>(d, p, c, k, n);
+      default: break;
+    }
+    row_gen_fixed<9>(d, p, c, k, n);
+    for (int64_t t = 9; t < nx_; ++t) {  // later taps one pass each: the same left-to-right chain
+      const float kt = k[t];
+      const float* __restrict s = p + t * c;
+      for (int64_t x = 0; x < n; ++x) d[x] = fma_(s[x], kt, d[x]);
+    }
+  }
+
+  // One element of the scalar tail: q its index in the tail of t elements.
+  float row_tail(const float* p, int64_t q, int64_t t) const {
+    const int64_t c = c_;
+    const float* k = kx_.data();
+    auto S = [&](int64_t j) { return p[j * c]; };
+    switch (rk_) {
+      case kRowCopyish: return k[0] * p[0];
+      case kRowSym3: {
+        const float k0 = k[1], k1 = k[2];
+        if (q < t - t % 2) {  // pairs
+          if (std::fabs(k0) == 2.0f && k1 == 1.0f) {
+            const float c2 = S(1) * 2.0f;
+            return k0 > 0 ? (S(0) + c2) + S(2) : (S(0) - c2) + S(2);
+          }
+          return fma_(S(1), k0, (S(0) + S(2)) * k1);
+        }
+        return fma_(S(2) + S(0), k1, k0 * S(1));
+      }
+      case kRowSym5: {
+        const float k0 = k[2], k1 = k[3], k2 = k[4];
+        if (q < t - t % 2) {
+          if (k0 == -2.0f && k1 == 0.0f && k2 == 1.0f) return (-2.0f * S(2) + S(0)) + S(4);
+          return fma_(S(0) + S(4), k2, fma_(S(2), k0, (S(1) + S(3)) * k1));
+        }
+        float s = k0 * S(2);
+        s = s + k1 * (S(3) + S(1));
+        return s + k2 * (S(4) + S(0));
+      }
+      default: break;
+    }
+    float s = k[0] * S(0);
+    if (q < t - t % 4) {  // quads
+      for (int64_t j = 1; j < nx_; ++j) s = fma_(S(j), k[j], s);
+      return s;
+    }
+    const int64_t plain = (nx_ - 1) / 4 * 4;  // the unrolled part of the single loop: not contracted
+    for (int64_t j = 1; j < nx_; ++j) s = j <= plain ? s + k[j] * S(j) : fma_(S(j), k[j], s);
+    return s;
+  }
+
+  // ---- column pass: o[x] from rows r[0..ny) (r[j] the row-filtered row at y - ay + j) ------
+
+  template <int H>
+  void col_sym_fixed(float* __restrict o, const float* const* r, int64_t n) const {
+    const float* k = ky_.data() + H;
+    const float* __restrict m = r[H];
+    const float d = delta_;
+    for (int64_t x = 0; x < n; ++x) {
+      float s = fma_(m[x], k[0], d);
+#pragma GCC unroll 16
+      for (int q = 1; q <= H; ++q) s = fma_(r[H + q][x] + r[H - q][x], k[q], s);
+      o[x] = s;
+    }
+  }
+
+  void col_vec(float* __restrict o, const float* const* r, int64_t n) const {
+    const float d = delta_;
+    if (ck_ == kColSym3) {
+      const float k0 = ky_[1], k1 = ky_[2];
+      const float* __restrict a = r[0];
+      const float* __restrict m = r[1];
+      const float* __restrict b = r[2];
+      if (std::fabs(k0) == 2.0f && k1 == 1.0f) {
+        for (int64_t x = 0; x < n; ++x) o[x] = fma_(m[x], k0, (a[x] + b[x]) + d);
+      } else {
+        for (int64_t x = 0; x < n; ++x) o[x] = fma_(a[x] + b[x], k1, fma_(m[x], k0, d));
+      }
+      return;
+    }
+    if (ck_ == kColSym) {
+      switch (ny_) {
+        case 1: return col_sym_fixed<0>(o, r, n);
+        case 5: return col_sym_fixed<2>(o, r, n);
+        case 7: return col_sym_fixed<3>(o, r, n);
+        case 9: return col_sym_fixed<4>(o, r, n);
+        default: break;
+      }
+      const int64_t hh = ny_ / 2;
+      const float* k = ky_.data() + hh;
+      {
+        const float k0 = k[0];
+        const float* __restrict m = r[hh];
+        for (int64_t x = 0; x < n; ++x) o[x] = fma_(m[x], k0, d);
+      }
+      for (int64_t q = 1; q <= hh; ++q) {
+        const float kq = k[q];
+        const float* __restrict a = r[hh + q];
+        const float* __restrict b = r[hh - q];
+        for (int64_t x = 0; x < n; ++x) o[x] = fma_(a[x] + b[x], kq, o[x]);
+      }
+      return;
+    }
+    col_gen(o, r, n);
+  }
+
+  // ColumnFilter has no SIMD part: every element is the plain chain
+  void col_gen(float* __restrict o, const float* const* r, int64_t n) const {
+    const float* k = ky_.data();
+    const float d = delta_;
+    {
+      const float k0 = k[0];
+      const float* __restrict a = r[0];
+      for (int64_t x = 0; x < n; ++x) o[x] = fma_(a[x], k0, d);
+    }
+    for (int64_t j = 1; j < ny_; ++j) {
+      const float kj = k[j];
+      const float* __restrict a = r[j];
+      for (int64_t x = 0; x < n; ++x) o[x] = o[x] + kj * a[x];
+    }
+  }
+
+  void col_tail(float* __restrict o, const float* const* r, int64_t n) const {
+    const float d = delta_;
+    if (ck_ == kColSym3) {
+      const float k0 = ky_[1], k1 = ky_[2];
+      const bool two = std::fabs(k0) == 2.0f && k1 == 1.0f;
+      for (int64_t x = 0; x < n; ++x) {
+        const float a = r[0][x], m = r[1][x], b = r[2][x];
+        if (two) o[x] = (k0 > 0 ? (a + m * 2.0f) + b : (a - m * 2.0f) + b) + d;
+        else o[x] = fma_(a + b, k1, m * k0) + d;
+      }
+      return;
+    }
+    if (ck_ == kColSym) {
+      const int64_t hh = ny_ / 2;
+      const float* k = ky_.data() + hh;
+      for (int64_t x = 0; x < n; ++x) {
+        float s = fma_(r[hh][x], k[0], d);
+        for (int64_t q = 1; q <= hh; ++q) s = s + k[q] * (r[hh + q][x] + r[hh - q][x]);
+        o[x] = s;
+      }
+      return;
+    }
+    col_gen(o, r, n);
+  }
+
+  // strip width: the ring of ny float rows within ~32 KB
+  int64_t strip_width() const { return std::max<int64_t>(64, (static_cast<int64_t>(8192) / ny_) & ~int64_t(63)); }
+
+  void run_f(const float* src, float* dst) const {
+    const int64_t tot = w_ * c_, c = c_, nx = nx_, ny = ny_;
+    const int64_t nv = tot - tot % 8;  // elements of the SIMD part; the rest are cv2's scalar tail
+    const int64_t sw = strip_width();
+    const int64_t row_bytes = tot * 8;
+    const int64_t hb = std::max<int64_t>(8 * ny, (int64_t(512) << 10) / std::max<int64_t>(1, row_bytes));
+    const int64_t grain = std::max<int64_t>(8, (int64_t(1) << 16) / std::max<int64_t>(1, tot));
+    parallel_for(h_, grain, [&](int64_t y0, int64_t y1) {
+      std::vector<float> seg(static_cast<size_t>(sw + (nx - 1) * c));
+      std::vector<float> ring(static_cast<size_t>(ny * sw));
+      std::vector<const float*> rows(static_cast<size_t>(ny));
+      auto slot = [&](int64_t p) { return ring.data() + ((p % ny) + ny) % ny * sw; };
+      auto make = [&](int64_t p, int64_t x0, int64_t bn, float* d) {
+        const float* sp = segment(src, p, x0, bn + (nx - 1) * c, seg.data());
+        const int64_t nvec = std::clamp<int64_t>(nv - x0, 0, bn);
+        row_vec(d, sp, nvec);
+        for (int64_t x = nvec; x < bn; ++x) d[x] = row_tail(sp + x, x0 + x - nv, tot - nv);
+      };
+      // bands of rows whose source and output stay in L2 while the strips walk down them
+      for (int64_t b0 = y0; b0 < y1; b0 += hb) {
+        const int64_t b1 = std::min(y1, b0 + hb);
+        for (int64_t x0 = 0; x0 < tot; x0 += sw) {
+          const int64_t bn = std::min(sw, tot - x0);
+          const int64_t nvec = std::clamp<int64_t>(nv - x0, 0, bn);
+          int64_t next = b0 - ay_;
+          for (int64_t y = b0; y < b1; ++y) {
+            const int64_t first = y - ay_, last = first + ny - 1;
+            next = std::max(next, first);
+            for (; next <= last; ++next) make(next, x0, bn, slot(next));
+            for (int64_t j = 0; j < ny; ++j) rows[j] = slot(first + j);
+            float* o = dst + y * tot + x0;
+            col_vec(o, rows.data(), nvec);
+            if (nvec < bn) {
+              const float* tr[64];
+              std::vector<const float*> big;
+              const float** t = tr;
+              if (ny > 64) big.resize(static_cast<size_t>(ny)), t = big.data();
+              for (int64_t j = 0; j < ny; ++j) t[j] = rows[j] + nvec;
+              col_tail(o + nvec, t, bn - nvec);
+            }
+          }
+        }
+      }
+    });
+  }
+
+  int64_t nx_, ny_, ax_, ay_, h_, w_, c_;
+  int border_;
+  RowKind rk_;
+  ColKind ck_;
+  std::vector<float> kx_, ky_;
+  float delta_;
+};
+
+std::unique_ptr<backend::Kernel> prepare_sepf32(const backend::StepDesc& s) { return std::make_unique<Sepf32Kernel>(s); }
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(cv_sepf32, "cv_sepf32", &prepare_sepf32);
+
+}  // namespace mnn::cpu::MNN_ISA_NS
