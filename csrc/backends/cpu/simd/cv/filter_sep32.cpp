@@ -177,11 +177,31 @@ class Sepf32Kernel final : public backend::Kernel {
       case 9: return row_gen_fixed<9>(d, p, c, k, n);
       default: break;
     }
+    // long kernels: the chain continues 8 taps per pass (one load and store of d per pass)
     row_gen_fixed<9>(d, p, c, k, n);
-    for (int64_t t = 9; t < nx_; ++t) {  // later taps one pass each: the same left-to-right chain
-      const float kt = k[t];
-      const float* __restrict s = p + t * c;
-      for (int64_t x = 0; x < n; ++x) d[x] = fma_(s[x], kt, d[x]);
+    for (int64_t t = 9; t < nx_; t += 8) {
+      switch (std::min<int64_t>(8, nx_ - t)) {
+        case 1: row_gen_more<1>(d, p + t * c, c, k + t, n); break;
+        case 2: row_gen_more<2>(d, p + t * c, c, k + t, n); break;
+        case 3: row_gen_more<3>(d, p + t * c, c, k + t, n); break;
+        case 4: row_gen_more<4>(d, p + t * c, c, k + t, n); break;
+        case 5: row_gen_more<5>(d, p + t * c, c, k + t, n); break;
+        case 6: row_gen_more<6>(d, p + t * c, c, k + t, n); break;
+        case 7: row_gen_more<7>(d, p + t * c, c, k + t, n); break;
+        default: row_gen_more<8>(d, p + t * c, c, k + t, n); break;
+      }
+    }
+  }
+
+  template <int N>
+  static void row_gen_more(float* __restrict d, const float* __restrict p, int64_t c, const float* w, int64_t n) {
+    float k[N];
+    for (int i = 0; i < N; ++i) k[i] = w[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s = d[x];
+#pragma GCC unroll 16
+      for (int i = 0; i < N; ++i) s = fma_(p[x + i * c], k[i], s);
+      d[x] = s;
     }
   }
 
@@ -228,14 +248,28 @@ class Sepf32Kernel final : public backend::Kernel {
   // ---- column pass: o[x] from rows r[0..ny) (r[j] the row-filtered row at y - ay + j) ------
 
   template <int H>
-  void col_sym_fixed(float* __restrict o, const float* const* r, int64_t n) const {
-    const float* k = ky_.data() + H;
+  void col_sym_fixed(float* __restrict o, const float* const* r, const float* k, int64_t n) const {
     const float* __restrict m = r[H];
     const float d = delta_;
     for (int64_t x = 0; x < n; ++x) {
       float s = fma_(m[x], k[0], d);
 #pragma GCC unroll 16
       for (int q = 1; q <= H; ++q) s = fma_(r[H + q][x] + r[H - q][x], k[q], s);
+      o[x] = s;
+    }
+  }
+
+  // o[x] = fma(R_q + L_q, k_q, o[x]) for q = q0 .. q0 + N - 1 (c: the centre row's pointer slot)
+  template <int N>
+  static void col_sym_more(float* __restrict o, const float* const* c, int64_t q0, const float* k, int64_t n) {
+    const float* a[N];
+    const float* b[N];
+    float kk[N];
+    for (int i = 0; i < N; ++i) a[i] = c[q0 + i], b[i] = c[-(q0 + i)], kk[i] = k[q0 + i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s = o[x];
+#pragma GCC unroll 8
+      for (int i = 0; i < N; ++i) s = fma_(a[i][x] + b[i][x], kk[i], s);
       o[x] = s;
     }
   }
@@ -256,24 +290,26 @@ class Sepf32Kernel final : public backend::Kernel {
     }
     if (ck_ == kColSym) {
       switch (ny_) {
-        case 1: return col_sym_fixed<0>(o, r, n);
-        case 5: return col_sym_fixed<2>(o, r, n);
-        case 7: return col_sym_fixed<3>(o, r, n);
-        case 9: return col_sym_fixed<4>(o, r, n);
+        case 1: return col_sym_fixed<0>(o, r, ky_.data() + 0, n);
+        case 5: return col_sym_fixed<2>(o, r, ky_.data() + 2, n);
+        case 7: return col_sym_fixed<3>(o, r, ky_.data() + 3, n);
+        case 9: return col_sym_fixed<4>(o, r, ky_.data() + 4, n);
+        case 11: return col_sym_fixed<5>(o, r, ky_.data() + 5, n);
+        case 13: return col_sym_fixed<6>(o, r, ky_.data() + 6, n);
+        case 15: return col_sym_fixed<7>(o, r, ky_.data() + 7, n);
+        case 17: return col_sym_fixed<8>(o, r, ky_.data() + 8, n);
         default: break;
       }
       const int64_t hh = ny_ / 2;
       const float* k = ky_.data() + hh;
-      {
-        const float k0 = k[0];
-        const float* __restrict m = r[hh];
-        for (int64_t x = 0; x < n; ++x) o[x] = fma_(m[x], k0, d);
-      }
-      for (int64_t q = 1; q <= hh; ++q) {
-        const float kq = k[q];
-        const float* __restrict a = r[hh + q];
-        const float* __restrict b = r[hh - q];
-        for (int64_t x = 0; x < n; ++x) o[x] = fma_(a[x] + b[x], kq, o[x]);
+      col_sym_fixed<8>(o, r + (hh - 8), k, n);  // the centre and 8 pairs, then 4 pairs per pass
+      for (int64_t q = 9; q <= hh; q += 4) {
+        switch (std::min<int64_t>(4, hh - q + 1)) {
+          case 1: col_sym_more<1>(o, r + hh, q, k, n); break;
+          case 2: col_sym_more<2>(o, r + hh, q, k, n); break;
+          case 3: col_sym_more<3>(o, r + hh, q, k, n); break;
+          default: col_sym_more<4>(o, r + hh, q, k, n); break;
+        }
       }
       return;
     }
@@ -321,51 +357,54 @@ class Sepf32Kernel final : public backend::Kernel {
     col_gen(o, r, n);
   }
 
-  // strip width: the ring of ny float rows within ~32 KB
-  int64_t strip_width() const { return std::max<int64_t>(64, (static_cast<int64_t>(8192) / ny_) & ~int64_t(63)); }
+  // Row outputs [x0, x0 + bn) of a row; p[x - x0 + t*c] is tap t of output x. Elements below nv
+  // take the SIMD expressions, the others the scalar tail's.
+  void row_range(float* d, const float* p, int64_t x0, int64_t bn, int64_t nv, int64_t tot) const {
+    const int64_t nvec = std::clamp<int64_t>(nv - x0, 0, bn);
+    row_vec(d, p, nvec);
+    for (int64_t x = nvec; x < bn; ++x) d[x] = row_tail(p + x, x0 + x - nv, tot - nv);
+  }
+
+  // The row-filtered source row at position p (a border row where p is outside): the outputs whose
+  // window lies inside the row read the image directly, the few at each edge a padded copy.
+  void make_row(const float* src, int64_t p, float* d, float* pad, int64_t nv) const {
+    const int64_t tot = w_ * c_, c = c_, nx = nx_;
+    const int64_t r = bmap32(p, h_, border_);
+    const int64_t nl = ax_ * c, nr = (nx - 1 - ax_) * c;  // outputs reaching past the left / right end
+    if (r < 0 || nl + nr >= tot) {
+      segment(src, p, 0, tot + (nx - 1) * c, pad);
+      row_range(d, pad, 0, tot, nv, tot);
+      return;
+    }
+    const float* row = src + r * tot;
+    if (nl > 0) row_range(d, segment(src, p, 0, nl + (nx - 1) * c, pad), 0, nl, nv, tot);
+    row_range(d + nl, row, nl, tot - nl - nr, nv, tot);
+    if (nr > 0) {
+      const int64_t x0 = tot - nr;
+      row_range(d + x0, segment(src, p, x0, nr + (nx - 1) * c, pad), x0, nr, nv, tot);
+    }
+  }
 
   void run_f(const float* src, float* dst) const {
     const int64_t tot = w_ * c_, c = c_, nx = nx_, ny = ny_;
     const int64_t nv = tot - tot % 8;  // elements of the SIMD part; the rest are cv2's scalar tail
-    const int64_t sw = strip_width();
-    const int64_t row_bytes = tot * 8;
-    const int64_t hb = std::max<int64_t>(8 * ny, (int64_t(512) << 10) / std::max<int64_t>(1, row_bytes));
     const int64_t grain = std::max<int64_t>(8, (int64_t(1) << 16) / std::max<int64_t>(1, tot));
+    // each thread's band keeps a ring of ny full row-filtered rows (cv2's own layout: a 1080p
+    // row of 3 channels is 23 KB, the ring stays in L2); a band re-filters ny - 1 rows
     parallel_for(h_, grain, [&](int64_t y0, int64_t y1) {
-      std::vector<float> seg(static_cast<size_t>(sw + (nx - 1) * c));
-      std::vector<float> ring(static_cast<size_t>(ny * sw));
-      std::vector<const float*> rows(static_cast<size_t>(ny));
-      auto slot = [&](int64_t p) { return ring.data() + ((p % ny) + ny) % ny * sw; };
-      auto make = [&](int64_t p, int64_t x0, int64_t bn, float* d) {
-        const float* sp = segment(src, p, x0, bn + (nx - 1) * c, seg.data());
-        const int64_t nvec = std::clamp<int64_t>(nv - x0, 0, bn);
-        row_vec(d, sp, nvec);
-        for (int64_t x = nvec; x < bn; ++x) d[x] = row_tail(sp + x, x0 + x - nv, tot - nv);
-      };
-      // bands of rows whose source and output stay in L2 while the strips walk down them
-      for (int64_t b0 = y0; b0 < y1; b0 += hb) {
-        const int64_t b1 = std::min(y1, b0 + hb);
-        for (int64_t x0 = 0; x0 < tot; x0 += sw) {
-          const int64_t bn = std::min(sw, tot - x0);
-          const int64_t nvec = std::clamp<int64_t>(nv - x0, 0, bn);
-          int64_t next = b0 - ay_;
-          for (int64_t y = b0; y < b1; ++y) {
-            const int64_t first = y - ay_, last = first + ny - 1;
-            next = std::max(next, first);
-            for (; next <= last; ++next) make(next, x0, bn, slot(next));
-            for (int64_t j = 0; j < ny; ++j) rows[j] = slot(first + j);
-            float* o = dst + y * tot + x0;
-            col_vec(o, rows.data(), nvec);
-            if (nvec < bn) {
-              const float* tr[64];
-              std::vector<const float*> big;
-              const float** t = tr;
-              if (ny > 64) big.resize(static_cast<size_t>(ny)), t = big.data();
-              for (int64_t j = 0; j < ny; ++j) t[j] = rows[j] + nvec;
-              col_tail(o + nvec, t, bn - nvec);
-            }
-          }
-        }
+      std::vector<float> pad(static_cast<size_t>(tot + (nx - 1) * c));
+      std::vector<float> ring(static_cast<size_t>(ny * tot));
+      std::vector<const float*> rows(static_cast<size_t>(ny)), tails(static_cast<size_t>(ny));
+      auto slot = [&](int64_t p) { return ring.data() + ((p % ny) + ny) % ny * tot; };
+      int64_t next = y0 - ay_;
+      for (int64_t y = y0; y < y1; ++y) {
+        const int64_t first = y - ay_, last = first + ny - 1;
+        next = std::max(next, first);
+        for (; next <= last; ++next) make_row(src, next, slot(next), pad.data(), nv);
+        for (int64_t j = 0; j < ny; ++j) rows[j] = slot(first + j), tails[j] = rows[j] + nv;
+        float* o = dst + y * tot;
+        col_vec(o, rows.data(), nv);
+        if (nv < tot) col_tail(o + nv, tails.data(), tot - nv);
       }
     });
   }
