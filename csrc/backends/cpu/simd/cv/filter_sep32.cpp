@@ -274,6 +274,57 @@ class Sepf32Kernel final : public backend::Kernel {
     }
   }
 
+  // Two output rows at once (rows r[0 .. ny]): each ring row is loaded once for both, the
+  // arithmetic of each is col_vec's
+  bool pairable() const {
+    if (ck_ == kColSym3) return !(std::fabs(ky_[1]) == 2.0f && ky_[2] == 1.0f);
+    return ck_ == kColSym && ny_ >= 5 && ny_ <= 17;
+  }
+
+  template <int H>
+  void col_sym_fixed2(float* __restrict o0, float* __restrict o1, const float* const* r, int64_t n) const {
+    const float* k = ky_.data() + H;
+    const float d = delta_;
+    const float* p[2 * H + 2];
+    float kk[H + 1];
+    for (int i = 0; i < 2 * H + 2; ++i) p[i] = r[i];
+    for (int i = 0; i <= H; ++i) kk[i] = k[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s0 = fma_(p[H][x], kk[0], d), s1 = fma_(p[H + 1][x], kk[0], d);
+#pragma GCC unroll 16
+      for (int q = 1; q <= H; ++q) {
+        s0 = fma_(p[H + q][x] + p[H - q][x], kk[q], s0);
+        s1 = fma_(p[H + 1 + q][x] + p[H + 1 - q][x], kk[q], s1);
+      }
+      o0[x] = s0, o1[x] = s1;
+    }
+  }
+
+  void col_vec2(float* __restrict o0, float* __restrict o1, const float* const* r, int64_t n) const {
+    if (ck_ == kColSym3) {
+      const float k0 = ky_[1], k1 = ky_[2], d = delta_;
+      const float* __restrict a = r[0];
+      const float* __restrict b = r[1];
+      const float* __restrict c = r[2];
+      const float* __restrict e = r[3];
+      for (int64_t x = 0; x < n; ++x) {
+        const float bx = b[x], cx = c[x];
+        o0[x] = fma_(a[x] + cx, k1, fma_(bx, k0, d));
+        o1[x] = fma_(bx + e[x], k1, fma_(cx, k0, d));
+      }
+      return;
+    }
+    switch (ny_) {
+      case 5: return col_sym_fixed2<2>(o0, o1, r, n);
+      case 7: return col_sym_fixed2<3>(o0, o1, r, n);
+      case 9: return col_sym_fixed2<4>(o0, o1, r, n);
+      case 11: return col_sym_fixed2<5>(o0, o1, r, n);
+      case 13: return col_sym_fixed2<6>(o0, o1, r, n);
+      case 15: return col_sym_fixed2<7>(o0, o1, r, n);
+      default: return col_sym_fixed2<8>(o0, o1, r, n);
+    }
+  }
+
   void col_vec(float* __restrict o, const float* const* r, int64_t n) const {
     const float d = delta_;
     if (ck_ == kColSym3) {
@@ -393,18 +444,30 @@ class Sepf32Kernel final : public backend::Kernel {
     // row of 3 channels is 23 KB, the ring stays in L2); a band re-filters ny - 1 rows
     parallel_for(h_, grain, [&](int64_t y0, int64_t y1) {
       std::vector<float> pad(static_cast<size_t>(tot + (nx - 1) * c));
-      std::vector<float> ring(static_cast<size_t>(ny * tot));
-      std::vector<const float*> rows(static_cast<size_t>(ny)), tails(static_cast<size_t>(ny));
-      auto slot = [&](int64_t p) { return ring.data() + ((p % ny) + ny) % ny * tot; };
+      // rows 64-byte aligned: the column pass's loads of them then never straddle cache lines
+      const int64_t stride = (tot + 15) & ~int64_t(15);
+      const int64_t nr = ny + 1;  // one row more than a window: pairs of output rows share loads
+      std::vector<float> ring(static_cast<size_t>(nr * stride + 16));
+      float* ring0 = ring.data() + ((64 - reinterpret_cast<uintptr_t>(ring.data()) % 64) % 64) / sizeof(float);
+      std::vector<const float*> rows(static_cast<size_t>(nr)), tails(static_cast<size_t>(nr));
+      auto slot = [&](int64_t p) { return ring0 + ((p % nr) + nr) % nr * stride; };
+      const bool pairs = pairable();
       int64_t next = y0 - ay_;
-      for (int64_t y = y0; y < y1; ++y) {
-        const int64_t first = y - ay_, last = first + ny - 1;
+      for (int64_t y = y0; y < y1;) {
+        const int64_t two = pairs && y + 1 < y1 ? 2 : 1;
+        const int64_t first = y - ay_, last = first + ny - 2 + two;
         next = std::max(next, first);
         for (; next <= last; ++next) make_row(src, next, slot(next), pad.data(), nv);
-        for (int64_t j = 0; j < ny; ++j) rows[j] = slot(first + j), tails[j] = rows[j] + nv;
+        for (int64_t j = 0; j < ny - 1 + two; ++j) rows[j] = slot(first + j), tails[j] = rows[j] + nv;
         float* o = dst + y * tot;
-        col_vec(o, rows.data(), nv);
+        if (two == 2) {
+          col_vec2(o, o + tot, rows.data(), nv);
+          if (nv < tot) col_tail(o + tot + nv, tails.data() + 1, tot - nv);
+        } else {
+          col_vec(o, rows.data(), nv);
+        }
         if (nv < tot) col_tail(o + nv, tails.data(), tot - nv);
+        y += two;
       }
     });
   }
