@@ -20,7 +20,7 @@ def sep(a, kx, ky, anchor, border, out_code, delta=0.0, scale=1.0):
 def sep_cv(a, kx, ky, anchor, border, out_code, delta=0.0):
     """sep() for the calls whose float32 -> float32 case cv2 runs in float32 (GaussianBlur and
     sepFilter2D): that case goes to cv_sepf32 (cv2's bits), every other one to sep()."""
-    if out_code == _F32[0] and a.dtype.char == "f" and not (_antisym(kx, anchor[0]) or _antisym(ky, anchor[1])):
+    if out_code == _F32[0] and a.dtype.char == "f":
         ax, ay = anchor
         return _run("cv_sepf32", contiguous(a), [len(kx), len(ky), ax, ay, border, out_code],
                     list(kx) + list(ky) + [float(delta), 1.0])
@@ -38,15 +38,6 @@ def gauss_cv(a, kx, ky, border, out_code):
         if len(kx) == 1 and len(ky) == 1:
             return a.copy()
     return sep_cv(a, kx, ky, (len(kx) // 2, len(ky) // 2), border, out_code)
-
-
-def _antisym(k, a):
-    """cv2's KERNEL_ASYMMETRICAL without KERNEL_SYMMETRICAL: kernels whose float32 branches
-    cv_sepf32 does not reproduce (they keep cv_sepf's double arithmetic)."""
-    n = len(k)
-    if 2 * a + 1 != n or k == k[::-1]:
-        return False
-    return all(k[i] == -k[n - 1 - i] for i in range(n))
 
 
 def f2d(a, kh, kw, k, anchor, border, out_code, delta=0.0):

@@ -23,7 +23,12 @@
 //     delta), then + kq (Rq + Lq), each product and sum rounded
 //   column, neither symmetric nor antisymmetric (ColumnFilter, no SIMD): fma(S0, k0, delta), then
 //     + kj Sj rounded
-// (antisymmetric kernels take other branches; Python sends those to cv_sepf). Every operation is
+//   row, antisymmetric (k_-q = -k_q), n = 3: (R1 - L1) k1 (a last odd element fma(R1 - L1, k1,
+//     k0 C)); n = 5: SIMD fma(R2 - L2, k2, (R1 - L1) k1), tail pairs fma(R1 - L1, k1, (R2 - L2) k2),
+//     a last odd element k0 C + k1 (R1 - L1) + k2 (R2 - L2); n >= 7: RowFilter as above
+//   column, antisymmetric: SIMD s = delta, fma(Rq - Lq, kq, s); tail the same for n = 3, else
+//     delta + kq (Rq - Lq), each rounded
+// Every operation is
 // float32 with one rounding: std::fma is exact in every ISA target and -ffp-contract=off keeps the
 // plain products and sums apart, so all targets give the same bits.
 #include <algorithm>
@@ -60,8 +65,8 @@ inline int64_t bmap32(int64_t p, int64_t n, int mode) {
 
 inline float fma_(float a, float b, float c) { return std::fma(a, b, c); }
 
-enum RowKind { kRowCopyish, kRowSym3, kRowSym5, kRowGen };
-enum ColKind { kColSym3, kColSym, kColGen };
+enum RowKind { kRowCopyish, kRowSym3, kRowSym5, kRowAsym3, kRowAsym5, kRowGen };
+enum ColKind { kColSym3, kColSym, kColAsym3, kColAsym, kColGen };
 
 class Sepf32Kernel final : public backend::Kernel {
  public:
@@ -77,13 +82,16 @@ class Sepf32Kernel final : public backend::Kernel {
     const Shape& sh = s.inputs[0].shape;
     h_ = sh[0], w_ = sh[1], c_ = sh.size() == 3 ? sh[2] : 1;
     // cv2's getKernelType runs on the kernels as given (double here), before the float conversion
-    const bool rsym = symmetric(kx, ax_);
+    // (a kernel both symmetric and antisymmetric, all zeros, takes cv2's symmetric branches)
+    const bool rsym = symmetric(kx, ax_, 1), rasym = !rsym && symmetric(kx, ax_, -1);
     if (nx_ == 1) rk_ = kRowCopyish;
-    else if (rsym && nx_ == 3) rk_ = kRowSym3;
-    else if (rsym && nx_ == 5) rk_ = kRowSym5;
+    else if (rsym && nx_ <= 5) rk_ = nx_ == 3 ? kRowSym3 : kRowSym5;
+    else if (rasym && nx_ <= 5) rk_ = nx_ == 3 ? kRowAsym3 : kRowAsym5;
     else rk_ = kRowGen;
-    const bool csym = symmetric(ky, ay_);
-    ck_ = csym ? (ny_ == 3 ? kColSym3 : kColSym) : kColGen;
+    const bool csym = symmetric(ky, ay_, 1), casym = !csym && symmetric(ky, ay_, -1);
+    if (csym) ck_ = ny_ == 3 ? kColSym3 : kColSym;
+    else if (casym) ck_ = ny_ == 3 ? kColAsym3 : kColAsym;
+    else ck_ = kColGen;
   }
 
   void run(char* const* in, char* out) override {
@@ -91,11 +99,13 @@ class Sepf32Kernel final : public backend::Kernel {
   }
 
  private:
-  static bool symmetric(const std::vector<double>& k, int64_t a) {
+  // cv2's KERNEL_SYMMETRICAL (sign 1) / KERNEL_ASYMMETRICAL (sign -1): a centred anchor and
+  // k[i] == sign * k[n-1-i]
+  static bool symmetric(const std::vector<double>& k, int64_t a, double sign) {
     const int64_t n = static_cast<int64_t>(k.size());
     if (2 * a + 1 != n) return false;
     for (int64_t i = 0; i < n; ++i)
-      if (!(k[i] == k[n - 1 - i])) return false;
+      if (!(k[i] == sign * k[n - 1 - i])) return false;
     return true;
   }
 
@@ -162,6 +172,22 @@ class Sepf32Kernel final : public backend::Kernel {
         const float* __restrict r1 = p + 3 * c;
         const float* __restrict r2 = p + 4 * c;
         for (int64_t x = 0; x < n; ++x) d[x] = fma_(r2[x] + l2[x], k2, fma_(m[x], k0, (l1[x] + r1[x]) * k1));
+        return;
+      }
+      case kRowAsym3: {
+        const float k1 = k[2];
+        const float* __restrict l = p;
+        const float* __restrict r = p + 2 * c;
+        for (int64_t x = 0; x < n; ++x) d[x] = (r[x] - l[x]) * k1;
+        return;
+      }
+      case kRowAsym5: {
+        const float k1 = k[3], k2 = k[4];
+        const float* __restrict l2 = p;
+        const float* __restrict l1 = p + c;
+        const float* __restrict r1 = p + 3 * c;
+        const float* __restrict r2 = p + 4 * c;
+        for (int64_t x = 0; x < n; ++x) d[x] = fma_(r2[x] - l2[x], k2, (r1[x] - l1[x]) * k1);
         return;
       }
       default: break;
@@ -233,6 +259,16 @@ class Sepf32Kernel final : public backend::Kernel {
         s = s + k1 * (S(3) + S(1));
         return s + k2 * (S(4) + S(0));
       }
+      case kRowAsym3:
+        if (q < t - t % 2) return (S(2) - S(0)) * k[2];
+        return fma_(S(2) - S(0), k[2], k[1] * S(1));
+      case kRowAsym5:
+        if (q < t - t % 2) return fma_(S(3) - S(1), k[3], (S(4) - S(0)) * k[4]);
+        {
+          float s = k[2] * S(2);
+          s = s + k[3] * (S(3) - S(1));
+          return s + k[4] * (S(4) - S(0));
+        }
       default: break;
     }
     float s = k[0] * S(0);
@@ -339,6 +375,18 @@ class Sepf32Kernel final : public backend::Kernel {
       }
       return;
     }
+    if (ck_ == kColAsym3 || ck_ == kColAsym) {  // s = delta, then fma(R_q - L_q, k_q, s)
+      const int64_t hh = ny_ / 2;
+      const float* k = ky_.data() + hh;
+      for (int64_t x = 0; x < n; ++x) o[x] = fma_(r[hh + 1][x] - r[hh - 1][x], k[1], d);
+      for (int64_t q = 2; q <= hh; ++q) {
+        const float kq = k[q];
+        const float* __restrict a = r[hh + q];
+        const float* __restrict b = r[hh - q];
+        for (int64_t x = 0; x < n; ++x) o[x] = fma_(a[x] - b[x], kq, o[x]);
+      }
+      return;
+    }
     if (ck_ == kColSym) {
       switch (ny_) {
         case 1: return col_sym_fixed<0>(o, r, ky_.data() + 0, n);
@@ -392,6 +440,17 @@ class Sepf32Kernel final : public backend::Kernel {
         const float a = r[0][x], m = r[1][x], b = r[2][x];
         if (two) o[x] = (k0 > 0 ? (a + m * 2.0f) + b : (a - m * 2.0f) + b) + d;
         else o[x] = fma_(a + b, k1, m * k0) + d;
+      }
+      return;
+    }
+    if (ck_ == kColAsym3) return col_vec(o, r, n);  // the tail's fma(R - L, k1, delta) is the SIMD's
+    if (ck_ == kColAsym) {
+      const int64_t hh = ny_ / 2;
+      const float* k = ky_.data() + hh;
+      for (int64_t x = 0; x < n; ++x) {
+        float s = d;
+        for (int64_t q = 1; q <= hh; ++q) s = s + k[q] * (r[hh + q][x] - r[hh - q][x]);
+        o[x] = s;
       }
       return;
     }
