@@ -195,3 +195,54 @@ def test_bad_input_names_the_function():
         _core.prim("cv_sepf32", [a], [3, 1, 3, 0, 4, f32], [1.0] * 6)
     with pytest.raises(cv.error, match=r"^\[mnn.cv.GaussianBlur\]"):
         cv.GaussianBlur(numpy.zeros((5, 5), numpy.float32), (4, 4), 0)
+
+
+# ---- Laplacian uint8 -> int16, ksize 1 and 3 (cv_lap8: one integer pass) --------------------------
+
+@pytest.mark.parametrize("ksize", [1, 3])
+def test_laplacian_u8_to_16s_is_cv2(ksize):
+    n = 0
+    for shape in [(1, 1), (1, 9), (7, 1), (2, 3), (13, 17), (33, 70), (5, 6, 3), (9, 11, 4), (4, 5, 2), (121, 333)]:
+        g = RNG.integers(0, 256, shape, dtype=numpy.uint8)
+        for border in BORDERS:
+            for scale, delta in ((1, 0), (2, 0), (1, 3), (0.5, -1.5)):  # the last three take cv_f2d
+                want = cv2.Laplacian(g, cv2.CV_16S, ksize=ksize, scale=scale, delta=delta, borderType=border)
+                got = cv.Laplacian(g, cv2.CV_16S, ksize=ksize, scale=scale, delta=delta, borderType=border)
+                assert numpy.asarray(got).dtype == numpy.int16
+                numpy.testing.assert_array_equal(numpy.asarray(got), want, err_msg=str((shape, border, scale, delta)))
+                n += 1
+    assert n == 10 * 4 * 4
+    extremes = numpy.zeros((9, 12), numpy.uint8)
+    extremes[::2, ::2] = 255  # sums of -8*255 and +8*255 (no int16 saturation either way)
+    numpy.testing.assert_array_equal(numpy.asarray(cv.Laplacian(extremes, cv2.CV_16S, ksize=ksize)),
+                                     cv2.Laplacian(extremes, cv2.CV_16S, ksize=ksize))
+    view = RNG.integers(0, 256, (40, 60, 3), dtype=numpy.uint8)[1::2, ::3]
+    numpy.testing.assert_array_equal(numpy.asarray(cv.Laplacian(view, cv2.CV_16S, ksize=ksize)),
+                                     cv2.Laplacian(view, cv2.CV_16S, ksize=ksize))
+
+
+def test_laplacian_u8_threads_isas_and_errors():
+    g = RNG.integers(0, 256, (700, 333), dtype=numpy.uint8)
+    n0 = mnn.get_num_threads()
+    try:
+        res = []
+        for t in (1, 2):
+            mnn.set_num_threads(t)
+            res.append([numpy.asarray(cv.Laplacian(g, cv2.CV_16S, ksize=k, borderType=b)).tobytes() for k in (1, 3) for b in (0, 4)])
+    finally:
+        mnn.set_num_threads(n0)
+    assert res[0] == res[1]
+    program = ("import json, hashlib, numpy, mnn.cv as cv\n"
+               "g = numpy.random.default_rng(3).integers(0, 256, (37, 45, 3), dtype=numpy.uint8)\n"
+               "print(json.dumps([hashlib.sha1(numpy.asarray(cv.Laplacian(g, 3, ksize=k, borderType=b)).tobytes()).hexdigest()"
+               " for k in (1, 3) for b in (0, 1, 2, 4)]))\n")
+    scalar = run_under_isa(program, "scalar")
+    for isa in mnn._core.available_isas():
+        assert run_under_isa(program, isa) == scalar, isa
+    a = mnn.numpy.asarray(numpy.zeros((5, 5), numpy.uint8))
+    with pytest.raises(ValueError, match=r"^\[mnn.cv.Laplacian\]"):
+        _core.prim("cv_lap8", [a], [5, 4], [])
+    with pytest.raises(ValueError, match=r"^\[mnn.cv.Laplacian\]"):
+        _core.prim("cv_lap8", [a], [3, 3], [])
+    with pytest.raises(TypeError, match=r"^\[mnn.cv.Laplacian\]"):
+        _core.prim("cv_lap8", [mnn.numpy.asarray(numpy.zeros((5, 5), numpy.float32))], [3, 4], [])

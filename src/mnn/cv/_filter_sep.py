@@ -40,6 +40,15 @@ def gauss_cv(a, kx, ky, border, out_code):
     return sep_cv(a, kx, ky, (len(kx) // 2, len(ky) // 2), border, out_code)
 
 
+def laplacian3(a, ksize, border, out_code, scale, delta):
+    """The 3x3 Laplacians (ksize 1 or 3) into out_code; uint8 to int16 with scale 1 and delta 0
+    goes to cv_lap8's one integer pass, the rest to f2d."""
+    if out_code == _I16[0] and a.dtype.char == "B" and scale == 1 and delta == 0 and border != 3:
+        return _run("cv_lap8", contiguous(a), [ksize, border], [])
+    k = [0, 1, 0, 1, -4, 1, 0, 1, 0] if ksize == 1 else [2, 0, 2, 0, -8, 0, 2, 0, 2]
+    return f2d(a, 3, 3, [float(v) * scale for v in k], (1, 1), border, out_code, delta)
+
+
 def f2d(a, kh, kw, k, anchor, border, out_code, delta=0.0):
     """Correlation with the kh x kw kernel k (row-major list of floats), plus delta."""
     ax, ay = anchor
@@ -64,7 +73,8 @@ def kernel_floats(k):
     return k.shape[0], k.shape[1], vals
 
 
-_F32 = [_dtype_code("float32")]  # the engine's dtype code of float32
+_F32 = [_dtype_code("float32")]  # the engine's dtype codes of float32 and int16
+_I16 = [_dtype_code("int16")]
 
 
 # Memo of validated calls (see _fastpix.py): (function, image key, plain arguments) -> the one

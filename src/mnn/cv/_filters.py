@@ -452,9 +452,7 @@ def _laplacian(src, ddepth, dst, ksize, scale, delta, borderType):
         raise fail(fn, "ksize must be odd, positive and at most 31")
     border = _border(borderType, fn)
     if ksize <= 3:
-        k = [0, 1, 0, 1, -4, 1, 0, 1, 0] if ksize == 1 else [2, 0, 2, 0, -8, 0, 2, 0, 2]
-        res = _fs.f2d(a, 3, 3, [float(v) * scale for v in k], (1, 1), border, _dtype_code(out), delta)
-        return _finish(res, dst)
+        return _finish(_fs.laplacian3(a, ksize, border, _dtype_code(out), scale, delta), dst)
     d2 = _deriv_kernel(2, ksize)
     sm = _deriv_kernel(0, ksize)
     c = ksize // 2
