@@ -246,3 +246,23 @@ def test_laplacian_u8_threads_isas_and_errors():
         _core.prim("cv_lap8", [a], [3, 3], [])
     with pytest.raises(TypeError, match=r"^\[mnn.cv.Laplacian\]"):
         _core.prim("cv_lap8", [mnn.numpy.asarray(numpy.zeros((5, 5), numpy.float32))], [3, 4], [])
+
+
+def test_sep_filter2d_memo_keys_on_kernel_content():
+    from mnn.cv import _filter_sep
+    kx = numpy.float32([0.25, 0.5, 0.25])
+    ky = numpy.float32([-1, 0, 1])
+    _filter_sep._MEMO.clear()
+    for i in range(3):
+        img = _img((17, 23, 3), "noise")
+        _same(cv.sepFilter2D(img, -1, kx, ky, delta=0.5), cv2.sepFilter2D(img, -1, kx, ky, delta=0.5), i)
+    assert len(_filter_sep._MEMO) == 1  # the repeated call took the remembered primitive
+    kx[0] = 0.125  # the same array, new contents: a new key, cv2's result for the new kernel
+    _same(cv.sepFilter2D(img, -1, kx, ky, delta=0.5), cv2.sepFilter2D(img, -1, kx, ky, delta=0.5), "mutated")
+    u8 = RNG.integers(0, 256, (17, 23), dtype=numpy.uint8)  # another depth: another key
+    _same(cv.sepFilter2D(u8, -1, kx, kx), cv2.sepFilter2D(u8, -1, kx, kx), "uint8")
+    out = numpy.zeros((17, 23, 3), numpy.float32)  # dst given: the checked path
+    cv.sepFilter2D(img, -1, kx, ky, dst=out)
+    _same(out, cv2.sepFilter2D(img, -1, kx, ky), "dst")
+    with pytest.raises(cv.error, match=r"^\[mnn.cv.sepFilter2D\]"):
+        cv.sepFilter2D(img, -1, kx, numpy.ones((3, 3), numpy.float32))

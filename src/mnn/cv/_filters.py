@@ -344,6 +344,11 @@ _MISSING = object()
 
 
 def sepFilter2D(src, ddepth, kernelX, kernelY, dst=None, anchor=(-1, -1), delta=0, borderType=BORDER_DEFAULT):
+    return _fs.memoized_sep(src, dst, ddepth, kernelX, kernelY, anchor, delta, borderType,
+                            lambda: _sep_filter_2d(src, ddepth, kernelX, kernelY, dst, anchor, delta, borderType))
+
+
+def _sep_filter_2d(src, ddepth, kernelX, kernelY, dst, anchor, delta, borderType):
     fn = "sepFilter2D"
     a = _image(src, fn)
     out = _out_dtype(a, ddepth, fn, _SEP_OK)

@@ -314,7 +314,47 @@ class Sepf32Kernel final : public backend::Kernel {
   // arithmetic of each is col_vec's
   bool pairable() const {
     if (ck_ == kColSym3) return !(std::fabs(ky_[1]) == 2.0f && ky_[2] == 1.0f);
-    return ck_ == kColSym && ny_ >= 5 && ny_ <= 17;
+    if (ck_ == kColGen) return ny_ >= 2 && ny_ <= 9;
+    return (ck_ == kColSym || ck_ == kColAsym3 || ck_ == kColAsym) && ny_ >= 3 && ny_ <= 17;
+  }
+
+  // antisymmetric: s = delta, then fma(R_q - L_q, k_q, s), two rows (r[0 .. 2H+1]) at once
+  template <int H>
+  void col_asym_fixed2(float* __restrict o0, float* __restrict o1, const float* const* r, int64_t n) const {
+    const float* k = ky_.data() + H;
+    const float d = delta_;
+    const float* p[2 * H + 2];
+    float kk[H + 1];
+    for (int i = 0; i < 2 * H + 2; ++i) p[i] = r[i];
+    for (int i = 0; i <= H; ++i) kk[i] = k[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s0 = fma_(p[H + 1][x] - p[H - 1][x], kk[1], d), s1 = fma_(p[H + 2][x] - p[H][x], kk[1], d);
+#pragma GCC unroll 16
+      for (int q = 2; q <= H; ++q) {
+        s0 = fma_(p[H + q][x] - p[H - q][x], kk[q], s0);
+        s1 = fma_(p[H + 1 + q][x] - p[H + 1 - q][x], kk[q], s1);
+      }
+      o0[x] = s0, o1[x] = s1;
+    }
+  }
+
+  // ColumnFilter: fma(S_0, k_0, delta), then + k_j S_j rounded; two rows (r[0 .. N]) at once
+  template <int N>
+  void col_gen_fixed2(float* __restrict o0, float* __restrict o1, const float* const* r, int64_t n) const {
+    const float d = delta_;
+    const float* p[N + 1];
+    float kk[N];
+    for (int i = 0; i <= N; ++i) p[i] = r[i];
+    for (int i = 0; i < N; ++i) kk[i] = ky_[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s0 = fma_(p[0][x], kk[0], d), s1 = fma_(p[1][x], kk[0], d);
+#pragma GCC unroll 16
+      for (int j = 1; j < N; ++j) {
+        s0 = s0 + kk[j] * p[j][x];
+        s1 = s1 + kk[j] * p[j + 1][x];
+      }
+      o0[x] = s0, o1[x] = s1;
+    }
   }
 
   template <int H>
@@ -349,6 +389,30 @@ class Sepf32Kernel final : public backend::Kernel {
         o1[x] = fma_(bx + e[x], k1, fma_(cx, k0, d));
       }
       return;
+    }
+    if (ck_ == kColGen) {
+      switch (ny_) {
+        case 2: return col_gen_fixed2<2>(o0, o1, r, n);
+        case 3: return col_gen_fixed2<3>(o0, o1, r, n);
+        case 4: return col_gen_fixed2<4>(o0, o1, r, n);
+        case 5: return col_gen_fixed2<5>(o0, o1, r, n);
+        case 6: return col_gen_fixed2<6>(o0, o1, r, n);
+        case 7: return col_gen_fixed2<7>(o0, o1, r, n);
+        case 8: return col_gen_fixed2<8>(o0, o1, r, n);
+        default: return col_gen_fixed2<9>(o0, o1, r, n);
+      }
+    }
+    if (ck_ != kColSym) {
+      switch (ny_) {
+        case 3: return col_asym_fixed2<1>(o0, o1, r, n);
+        case 5: return col_asym_fixed2<2>(o0, o1, r, n);
+        case 7: return col_asym_fixed2<3>(o0, o1, r, n);
+        case 9: return col_asym_fixed2<4>(o0, o1, r, n);
+        case 11: return col_asym_fixed2<5>(o0, o1, r, n);
+        case 13: return col_asym_fixed2<6>(o0, o1, r, n);
+        case 15: return col_asym_fixed2<7>(o0, o1, r, n);
+        default: return col_asym_fixed2<8>(o0, o1, r, n);
+      }
     }
     switch (ny_) {
       case 5: return col_sym_fixed2<2>(o0, o1, r, n);
