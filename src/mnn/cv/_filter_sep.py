@@ -1,8 +1,10 @@
 """The one-pass linear filters behind sepFilter2D, Sobel, Scharr, Laplacian, filter2D, non-8-bit
 GaussianBlur and the pyramids (csrc/ops/cv/filter_sep.cpp; kernels in
-csrc/backends/cpu/simd/cv/filter_sep.cpp and pyramid.cpp). _filters.py and _geometry.py keep cv2's
-argument checks and call these with plain numbers; the kernels reproduce the double arithmetic of
-the earlier cv_sep_filter / cv_filter2d / cv_pyr kernels bit for bit.
+csrc/backends/cpu/simd/cv/filter_sep*.cpp and pyramid.cpp). _filters.py and _geometry.py keep cv2's
+argument checks and call these with plain numbers. cv_sepf, cv_f2d and cv_pyramid reproduce the
+double arithmetic of the earlier cv_sep_filter / cv_filter2d / cv_pyr kernels bit for bit;
+cv_sepf32 (float32 GaussianBlur and sepFilter2D) reproduces cv2's own float32 arithmetic, and
+cv_lap8 the exact integer 3x3 Laplacians of uint8 images into int16.
 """
 from .. import _core
 from . import _fastpix as _fp
