@@ -6,6 +6,10 @@
 //   cv_sepf    (src; kx_n, ky_n, ax, ay, border, out_dtype | kx.., ky.., delta, scale)
 //              row filter, then column filter, then * scale + delta, in double (cv_sep_filter's
 //              arithmetic, bit for bit); exact integer sums where they give the same doubles
+//   cv_sepf32  (src; as cv_sepf, scale 1) float32 -> float32 in cv2's own float32 arithmetic
+//              (kernel: backends/cpu/simd/cv/filter_sep32.cpp)
+//   cv_lap8    (src; ksize, border) uint8 -> int16 Laplacian, ksize 1 or 3, scale 1, delta 0
+//              (exact integer sums; kernel: backends/cpu/simd/cv/filter_sep_lap.cpp)
 //   cv_f2d     (src; kh, kw, ay, ax, border, out_dtype | k.., delta)
 //              correlation with a dense kernel, delta first then the nonzero taps in row-major
 //              order, in double (cv_filter2d's arithmetic). BORDER_CONSTANT's border is 0 in both.
@@ -58,6 +62,25 @@ prims::PrimMeta infer_sepf(const std::vector<NodePtr>& in, const Params& p) {
   return {od, in[0]->shape};
 }
 
+// cv_sepf32: cv_sepf's parameters (scale 1), float32 in and out, in cv2's float32 arithmetic
+prims::PrimMeta infer_sepf32(const std::vector<NodePtr>& in, const Params& p) {
+  prims::PrimMeta m = infer_sepf(in, p);
+  if (in[0]->dtype != DType::Float32 || static_cast<DType>(p.ints[5]) != DType::Float32 || p.floats.back() != 1.0)
+    throw TypeError(cvname("sepFilter2D") + "the float32 path takes float32 images to float32 with scale 1");
+  return m;
+}
+
+// cv_lap8: Laplacian (ksize 1 or 3) of a uint8 image into int16, scale 1, delta 0
+prims::PrimMeta infer_lap8(const std::vector<NodePtr>& in, const Params& p) {
+  const char* fn = "Laplacian";
+  if (in.size() != 1 || p.ints.size() != 2) throw ValueError(cvname(fn) + "bad parameters");
+  need_image(in[0], fn);
+  if (in[0]->dtype != DType::UInt8) throw TypeError(cvname(fn) + "the 8-bit path takes uint8 images");
+  if (p.ints[0] != 1 && p.ints[0] != 3) throw ValueError(cvname(fn) + "ksize must be 1 or 3 here");
+  if (!border_ok(p.ints[1]) || p.ints[1] == 3) throw ValueError(cvname(fn) + "unsupported border type");
+  return {DType::Int16, in[0]->shape};
+}
+
 prims::PrimMeta infer_f2d(const std::vector<NodePtr>& in, const Params& p) {
   const char* fn = "filter2D";
   if (in.size() != 1) throw ValueError(cvname(fn) + "bad parameters");
@@ -97,6 +120,8 @@ prims::PrimMeta infer_pyramid(const std::vector<NodePtr>& in, const Params& p) {
 }  // namespace
 
 MNN_REGISTER_PRIMITIVE(cv_sepf, {"cv_sepf", &infer_sepf});
+MNN_REGISTER_PRIMITIVE(cv_sepf32, {"cv_sepf32", &infer_sepf32});
+MNN_REGISTER_PRIMITIVE(cv_lap8, {"cv_lap8", &infer_lap8});
 MNN_REGISTER_PRIMITIVE(cv_f2d, {"cv_f2d", &infer_f2d});
 MNN_REGISTER_PRIMITIVE(cv_pyramid, {"cv_pyramid", &infer_pyramid});
 

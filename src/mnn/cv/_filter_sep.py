@@ -1,11 +1,14 @@
 """The one-pass linear filters behind sepFilter2D, Sobel, Scharr, Laplacian, filter2D, non-8-bit
 GaussianBlur and the pyramids (csrc/ops/cv/filter_sep.cpp; kernels in
-csrc/backends/cpu/simd/cv/filter_sep.cpp and pyramid.cpp). _filters.py and _geometry.py keep cv2's
-argument checks and call these with plain numbers; the kernels reproduce the double arithmetic of
-the earlier cv_sep_filter / cv_filter2d / cv_pyr kernels bit for bit.
+csrc/backends/cpu/simd/cv/filter_sep*.cpp and pyramid.cpp). _filters.py and _geometry.py keep cv2's
+argument checks and call these with plain numbers. cv_sepf, cv_f2d and cv_pyramid reproduce the
+double arithmetic of the earlier cv_sep_filter / cv_filter2d / cv_pyr kernels bit for bit;
+cv_sepf32 (float32 GaussianBlur and sepFilter2D) reproduces cv2's own float32 arithmetic, and
+cv_lap8 the exact integer 3x3 Laplacians of uint8 images into int16.
 """
 from .. import _core
 from . import _fastpix as _fp
+from ..numpy._common import dtype_code as _dtype_code
 from ._common import contiguous
 
 
@@ -14,6 +17,38 @@ def sep(a, kx, ky, anchor, border, out_code, delta=0.0, scale=1.0):
     ax, ay = anchor
     return _run("cv_sepf", contiguous(a), [len(kx), len(ky), ax, ay, border, out_code],
                 list(kx) + list(ky) + [float(delta), float(scale)])
+
+
+def sep_cv(a, kx, ky, anchor, border, out_code, delta=0.0):
+    """sep() for the calls whose float32 -> float32 case cv2 runs in float32 (GaussianBlur and
+    sepFilter2D): that case goes to cv_sepf32 (cv2's bits), every other one to sep()."""
+    if out_code == _F32[0] and a.dtype.char == "f":
+        ax, ay = anchor
+        return _run("cv_sepf32", contiguous(a), [len(kx), len(ky), ax, ay, border, out_code],
+                    list(kx) + list(ky) + [float(delta), 1.0])
+    return sep(a, kx, ky, anchor, border, out_code, delta)
+
+
+def gauss_cv(a, kx, ky, border, out_code):
+    """GaussianBlur's separable pass. cv2 drops the kernel along an axis of length 1 unless the
+    border is constant (its float32 result then is the other pass alone, or a copy)."""
+    if out_code == _F32[0] and border != 0 and a.dtype.char == "f":
+        if a.shape[0] == 1:
+            ky = [1.0]
+        if a.shape[1] == 1:
+            kx = [1.0]
+        if len(kx) == 1 and len(ky) == 1:
+            return a.copy()
+    return sep_cv(a, kx, ky, (len(kx) // 2, len(ky) // 2), border, out_code)
+
+
+def laplacian3(a, ksize, border, out_code, scale, delta):
+    """The 3x3 Laplacians (ksize 1 or 3) into out_code; uint8 to int16 with scale 1 and delta 0
+    goes to cv_lap8's one integer pass, the rest to f2d."""
+    if out_code == _I16[0] and a.dtype.char == "B" and scale == 1 and delta == 0 and border != 3:
+        return _run("cv_lap8", contiguous(a), [ksize, border], [])
+    k = [0, 1, 0, 1, -4, 1, 0, 1, 0] if ksize == 1 else [2, 0, 2, 0, -8, 0, 2, 0, 2]
+    return f2d(a, 3, 3, [float(v) * scale for v in k], (1, 1), border, out_code, delta)
 
 
 def f2d(a, kh, kw, k, anchor, border, out_code, delta=0.0):
@@ -40,6 +75,10 @@ def kernel_floats(k):
     return k.shape[0], k.shape[1], vals
 
 
+_F32 = [_dtype_code("float32")]  # the engine's dtype codes of float32 and int16
+_I16 = [_dtype_code("int16")]
+
+
 # Memo of validated calls (see _fastpix.py): (function, image key, plain arguments) -> the one
 # primitive the call ran, bound to its parameters. A frame loop's repeated Sobel / Laplacian /
 # pyramid call then skips cv2's argument checks (5-15 us of Python: a tenth of a 640x480 Sobel).
@@ -55,11 +94,32 @@ def _run(name, a, ints, floats):
     return _core.prim(name, [a], ints, floats)
 
 
+def _kernel_key(k):
+    """A memo key part for a numpy kernel (its dtype, shape and bytes), else None."""
+    t = type(k)
+    if t.__name__ != "ndarray" or t.__module__ != "numpy" or k.size > 64:
+        return None
+    return (k.dtype.char, k.shape, k.tobytes())
+
+
+def memoized_sep(src, dst, ddepth, kx, ky, anchor, delta, border, compute):
+    """memoized() for sepFilter2D, whose kernels are numpy arrays: they enter the key by content
+    (a frame loop's repeated call then costs ~3 us of Python instead of ~12)."""
+    kkx, kky = _kernel_key(kx), _kernel_key(ky)
+    args = (ddepth, delta, border)
+    ok = kkx is not None and kky is not None and _fp.plain(args) and _fp.plain(anchor)
+    return _memo_call("sepFilter2D", src, dst, (args, anchor, kkx, kky) if ok else None, compute)
+
+
 def memoized(name, src, dst, args, compute):
     """compute() (the checked call of cv2 function `name` on src with the plain tuple args),
     memoised when it ran exactly one primitive of this module on src and returned its result."""
+    return _memo_call(name, src, dst, args if _fp.plain(args) else None, compute)
+
+
+def _memo_call(name, src, dst, args, compute):
     key = None
-    if dst is None and _fp.plain(args):
+    if dst is None and args is not None:
         ik = _fp.image_key(src)
         if ik is not None and src.dtype.char in _SAFE_CHARS:
             key = (name, ik, args)

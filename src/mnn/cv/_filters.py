@@ -282,7 +282,7 @@ def GaussianBlur(src, ksize, sigmaX, dst=None, sigmaY=0, borderType=BORDER_DEFAU
         return _finish(a.copy(), dst)
     kx, ky, kw, kh, fixed = taps
     if not fixed:  # float and 16-bit images: one native pass (_filter_sep.py)
-        return _finish(_fs.sep(a, kx, ky, (kw // 2, kh // 2), border, _DTYPE_CODE[out]), dst)
+        return _finish(_fs.gauss_cv(a, kx, ky, border, _DTYPE_CODE[out]), dst)
     ints = [len(kx), len(ky), kw // 2, kh // 2, border, _DTYPE_CODE[out], 0, fixed]
     return _finish(_core.prim("cv_sep_filter", [a], ints, kx + ky + _NO_DELTA), dst)
 
@@ -344,6 +344,11 @@ _MISSING = object()
 
 
 def sepFilter2D(src, ddepth, kernelX, kernelY, dst=None, anchor=(-1, -1), delta=0, borderType=BORDER_DEFAULT):
+    return _fs.memoized_sep(src, dst, ddepth, kernelX, kernelY, anchor, delta, borderType,
+                            lambda: _sep_filter_2d(src, ddepth, kernelX, kernelY, dst, anchor, delta, borderType))
+
+
+def _sep_filter_2d(src, ddepth, kernelX, kernelY, dst, anchor, delta, borderType):
     fn = "sepFilter2D"
     a = _image(src, fn)
     out = _out_dtype(a, ddepth, fn, _SEP_OK)
@@ -351,8 +356,8 @@ def sepFilter2D(src, ddepth, kernelX, kernelY, dst=None, anchor=(-1, -1), delta=
     ry, cy, ky = _fs.kernel_floats(kernelY) or _floats(kernelY, fn, "kernelY")
     if min(rx, cx) != 1 or min(ry, cy) != 1:
         raise fail(fn, "kernelX and kernelY must be 1-d (a row or a column)")
-    res = _fs.sep(a, kx, ky, _anchor(anchor, len(kx), len(ky), fn), _border(borderType, fn), _dtype_code(out),
-                  delta=delta)
+    res = _fs.sep_cv(a, kx, ky, _anchor(anchor, len(kx), len(ky), fn), _border(borderType, fn), _dtype_code(out),
+                     delta=delta)
     return _finish(res, dst)
 
 
@@ -452,9 +457,7 @@ def _laplacian(src, ddepth, dst, ksize, scale, delta, borderType):
         raise fail(fn, "ksize must be odd, positive and at most 31")
     border = _border(borderType, fn)
     if ksize <= 3:
-        k = [0, 1, 0, 1, -4, 1, 0, 1, 0] if ksize == 1 else [2, 0, 2, 0, -8, 0, 2, 0, 2]
-        res = _fs.f2d(a, 3, 3, [float(v) * scale for v in k], (1, 1), border, _dtype_code(out), delta)
-        return _finish(res, dst)
+        return _finish(_fs.laplacian3(a, ksize, border, _dtype_code(out), scale, delta), dst)
     d2 = _deriv_kernel(2, ksize)
     sm = _deriv_kernel(0, ksize)
     c = ksize // 2
