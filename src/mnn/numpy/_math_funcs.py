@@ -397,6 +397,9 @@ def _mode_code(mode, fn):
 
 
 def correlate(a, v, mode="valid"):
+    r = _convolve13.fast(a, v, mode, 0)
+    if r is not None:
+        return r
     a, v = asarray(a), asarray(v)
     code = _mode_code(mode, "correlate")
     if a.ndim != 1 or v.ndim != 1:
@@ -437,6 +440,9 @@ def _correlate_checked(a, v, code, flip):
 
 
 def convolve(a, v, mode="full"):
+    r = _convolve13.fast(a, v, mode, 1)
+    if r is not None:
+        return r
     a, v = asarray(a), asarray(v)
     if v.ndim == 1 and a.ndim == 1 and v.shape[0] > a.shape[0]:
         a, v = v, a
