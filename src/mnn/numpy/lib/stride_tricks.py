@@ -44,20 +44,25 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
                              f"window_shape and axis; got {len(window)} window_shape elements and {len(axes)} "
                              "axes elements.")
     nd = x.ndim
-    r = x
+    shape = list(x.shape)
     for ax, w in zip(axes, window):
         if not -nd <= ax < nd:
             raise _mnp().AxisError(f"[mnn.numpy.lib.stride_tricks.sliding_window_view] axis {ax} is out of "
                                    f"bounds for array of dimension {nd}")
         ax %= nd
-        n = r.shape[ax]
-        if n < w:
+        if shape[ax] < w:
             raise ValueError("[mnn.numpy.lib.stride_tricks.sliding_window_view] window shape cannot be larger "
                              "than input array shape")
-        idx = mnp.arange(n - w + 1)[:, None] + mnp.arange(w)[None, :]
-        r = mnp.take(r, idx, axis=ax)            # (..., n-w+1, w, ...)
-        r = mnp.moveaxis(r, ax + 1, -1)           # the window axis joins the others at the end
-    return _readonly(_core.copy(r) if r is x else r)
+        shape[ax] -= w - 1
+    # one strided copy (the engine has no arbitrary-stride views): the window axes step like the
+    # array axes they slide along, in the C-ordered input the primitive reads
+    cs = [1] * nd
+    for d in range(nd - 2, -1, -1):
+        cs[d] = cs[d + 1] * x.shape[d + 1]
+    out_shape = shape + list(window)
+    strides = cs + [cs[ax % nd] for ax in axes]
+    r = _core.prim("strided_window", [x], [len(out_shape)] + out_shape + strides, [])
+    return _readonly(r)
 
 
 def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
