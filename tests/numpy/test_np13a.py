@@ -1,0 +1,191 @@
+"""Session 13a fast paths against the real numpy: convolve/correlate through the native correlate1d
+primitive (every native dtype, strided and reversed views, integer wrap-around, non-finite samples,
+the dtypes that keep the composed path), apply_along_axis's joined results, einsum's weighted-view
+path for small fully contracted operands, and sliding_window_view as one strided copy."""
+import numpy
+import pytest
+
+import mnn.numpy as mnp
+from mnn.numpy.lib import stride_tricks as mst
+
+from helpers import assert_same, sample
+
+NATIVE = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
+TOL = {"float32": 1e-5, "float64": 1e-13}
+
+
+def m(a):
+    return mnp.asarray(a)
+
+
+def views(a):
+    """(numpy array, mnn array) pairs with a's values: contiguous, every other element of a bigger
+    mnn array, and reversed (negative stride) mnn views."""
+    big = numpy.repeat(a, 2)
+    return [(a, m(a)), (big[::2], m(big)[::2]), (a[::-1].copy()[::-1], m(a[::-1].copy())[::-1])]
+
+
+# ----------------------------------------------------------------------------------------------
+# convolve / correlate
+
+@pytest.mark.parametrize("dtype", NATIVE)
+def test_convolve_correlate_native_dtypes(dtype):
+    for n, k in [(80, 5), (13, 3), (3, 13), (7, 7), (1, 1), (9, 1), (6, 4), (33, 32)]:
+        a, v = sample((n,), dtype, seed=n, low=0, high=9), sample((k,), dtype, seed=k + 50, low=0, high=9)
+        for (na, ma), (nv, mv) in zip(views(a), views(v)[::-1]):
+            for mode in ["full", "same", "valid"]:
+                rtol = TOL.get(dtype)
+                assert_same(mnp.convolve(ma, mv, mode), numpy.convolve(na, nv, mode), rtol=rtol)
+                assert_same(mnp.correlate(ma, mv, mode), numpy.correlate(na, nv, mode), rtol=rtol)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint64"])
+def test_convolve_integer_wraparound(dtype):
+    info = numpy.iinfo(dtype)
+    rng = numpy.random.default_rng(1)
+    a = rng.integers(info.min, info.max, size=23, dtype=dtype, endpoint=True)
+    v = rng.integers(info.min, info.max, size=4, dtype=dtype, endpoint=True)
+    for mode in ["full", "same", "valid"]:
+        assert_same(mnp.convolve(m(a), m(v), mode), numpy.convolve(a, v, mode))
+        assert_same(mnp.correlate(m(v), m(a), mode), numpy.correlate(v, a, mode))
+
+
+def test_convolve_mixed_dtypes_and_python_inputs():
+    a32 = sample((17,), "float32", seed=3)
+    i16 = sample((4,), "int16", seed=4)
+    assert_same(mnp.convolve(m(a32), m(i16)), numpy.convolve(a32, i16), rtol=1e-5)
+    assert_same(mnp.correlate(m(i16), m(a32), "same"), numpy.correlate(i16, a32, "same"), rtol=1e-5)
+    assert_same(mnp.convolve([1, 2, 3], [0, 1, 0.5]), numpy.convolve([1, 2, 3], [0, 1, 0.5]))
+    assert_same(mnp.convolve(3, [1, 2, 3]), numpy.convolve(3, [1, 2, 3]))
+    assert_same(mnp.convolve([1, 2, 3], 2.5), numpy.convolve([1, 2, 3], 2.5))
+    assert_same(mnp.correlate([1, 2], [1, 2, 3, 4], "full"), numpy.correlate([1, 2], [1, 2, 3, 4], "full"))
+
+
+def test_convolve_non_finite_samples():
+    a = sample((12,), "float64", seed=5)
+    v = sample((5,), "float64", seed=6)
+    a[0], a[-1], a[6], v[-1] = numpy.inf, -numpy.inf, numpy.nan, numpy.inf
+    with numpy.errstate(invalid="ignore"):
+        for mode in ["full", "same", "valid"]:
+            assert_same(mnp.convolve(m(a), m(v), mode), numpy.convolve(a, v, mode), rtol=1e-13)
+            assert_same(mnp.correlate(m(v), m(a), mode), numpy.correlate(v, a, mode), rtol=1e-13)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float16", "complex128"])
+def test_convolve_composed_dtypes(dtype):
+    a, v = sample((11,), dtype, seed=7), sample((3,), dtype, seed=8)
+    if dtype == "complex128":
+        a = a + 1j * sample((11,), "float64", seed=9)
+    rtol = {"float16": 1e-2, "complex128": 1e-12}.get(dtype)
+    for mode in ["full", "same", "valid"]:
+        assert_same(mnp.convolve(m(a), m(v), mode), numpy.convolve(a, v, mode), rtol=rtol)
+
+
+def test_convolve_long_kernel_keeps_gemm_path():
+    a, v = sample((3000,), "float64", seed=10), sample((2000,), "float64", seed=11)
+    assert_same(mnp.convolve(m(a), m(v), "same"), numpy.convolve(a, v, "same"), rtol=1e-9, atol=1e-8)
+
+
+def test_convolve_errors():
+    for bad in [lambda lib: lib.convolve(lib.ones(0), lib.ones(3)),
+                lambda lib: lib.convolve(lib.ones(3), lib.ones(0)),
+                lambda lib: lib.correlate(lib.ones(4), lib.ones(2), "bogus"),
+                lambda lib: lib.convolve(lib.ones(4), lib.ones(2), "bogus"),
+                lambda lib: lib.correlate(lib.ones((2, 2)), lib.ones(2))]:
+        with pytest.raises(ValueError):
+            bad(numpy)
+        with pytest.raises(ValueError, match=r"^\[mnn\.numpy\.(convolve|correlate)\]"):
+            bad(mnp)
+
+
+# ----------------------------------------------------------------------------------------------
+# apply_along_axis
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_apply_along_axis_convolve_rows(axis):
+    img = sample((13, 9), "float32", seed=12)
+    g = numpy.array([0.25, 0.5, 0.25], dtype=numpy.float32)
+    got = mnp.apply_along_axis(lambda r: mnp.convolve(r, m(g), mode="same"), axis, m(img))
+    ref = numpy.apply_along_axis(lambda r: numpy.convolve(r, g, mode="same"), axis, img)
+    assert_same(got, ref, rtol=1e-6)
+
+
+def test_apply_along_axis_result_shapes():
+    x = sample((4, 5, 3), "int64", seed=13)
+    cases = [(lambda r, lib: r[::-1] * 2, 1), (lambda r, lib: lib.sum(r), 2), (lambda r, lib: r.max(), 0),
+             (lambda r, lib: lib.outer(r, r), 1), (lambda r, lib: r[:2].astype(lib.float64), 0)]
+    for fn, axis in cases:
+        assert_same(mnp.apply_along_axis(lambda r: fn(r, mnp), axis, m(x)),
+                    numpy.apply_along_axis(lambda r: fn(r, numpy), axis, x))
+    # a strided (non-contiguous) input and extra arguments
+    xs = m(sample((6, 10), "float64", seed=14))[:, ::2]
+    assert_same(mnp.apply_along_axis(lambda r, k: r * k, 0, xs, 3.0),
+                numpy.apply_along_axis(lambda r, k: r * k, 0, numpy.asarray(xs), 3.0))
+
+
+# ----------------------------------------------------------------------------------------------
+# einsum: small fully contracted operands
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint8", "int64", "float16"])
+def test_einsum_small_weights(dtype):
+    img = sample((9, 11), dtype, seed=15, low=0, high=20)
+    kx = sample((3, 3), dtype, seed=16, low=0, high=5)
+    win = numpy.lib.stride_tricks.sliding_window_view(img, (3, 3))
+    mwin = mst.sliding_window_view(m(img), (3, 3))
+    rtol = {"float32": 1e-6, "float64": 1e-14, "float16": 1e-3}.get(dtype)
+    for sub, ops in [("ijkl,kl->ij", (win, kx)), ("kl,ijkl->ij", (kx, win)), ("ijkl,kl->ji", (win, kx)),
+                     ("ijkl,lk->ij", (win, kx)), ("ij,j->i", (img[:, :3], kx[0])), ("i,i->", (kx[1], kx[2])),
+                     ("ijk,k->ij", (win[:, :, 0], kx[0])), ("ijkl,l->ijk", (win, kx[2]))]:
+        mops = [mwin if o is win else m(o) for o in ops]
+        if sub == "ij,j->i":
+            mops[0] = m(img)[:, :3]
+        if sub == "ijk,k->ij":
+            mops[0] = mwin[:, :, 0]
+        assert_same(mnp.einsum(sub, *mops), numpy.einsum(sub, *ops), rtol=rtol)
+
+
+def test_einsum_small_weights_noncontiguous_and_broadcast():
+    a = sample((5, 8, 3), "float64", seed=17)
+    w = sample((3,), "float64", seed=18)
+    ma = m(numpy.concatenate([a, a], axis=1))[:, ::2]
+    na = numpy.concatenate([a, a], axis=1)[:, ::2]
+    assert_same(mnp.einsum("ijk,k->ij", ma, m(w)[::-1]), numpy.einsum("ijk,k->ij", na, w[::-1]), rtol=1e-14)
+    assert_same(mnp.einsum("ijk,k->ij", m(a[:, :1]), m(w)), numpy.einsum("ijk,k->ij", a[:, :1], w), rtol=1e-14)
+    assert_same(mnp.einsum("ij,ij->i", m(a[..., 0]), m(a[..., 1])),
+                numpy.einsum("ij,ij->i", a[..., 0], a[..., 1]), rtol=1e-14)
+
+
+# ----------------------------------------------------------------------------------------------
+# sliding_window_view
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "float32", "float64", "complex128"])
+def test_sliding_window_view(dtype):
+    x = sample((7, 10), dtype if dtype != "complex128" else "float64", seed=19).astype(dtype)
+    for ws, axis in [((3, 3), None), (4, 1), (2, 0), ((2, 2), (1, 1)), ((2, 3), (1, 0)), ((0,), 0),
+                     ((7, 1), None), ((), ())]:
+        ref = numpy.lib.stride_tricks.sliding_window_view(x, ws, axis=axis)
+        assert_same(mst.sliding_window_view(m(x), ws, axis=axis), ref)
+        # a strided, reversed source
+        xs = x[::-1, ::2]
+        ref = numpy.lib.stride_tricks.sliding_window_view(xs, ws if axis is not None or ws == () else (2, 2),
+                                                          axis=axis)
+        got = mst.sliding_window_view(m(x)[::-1, ::2], ws if axis is not None or ws == () else (2, 2), axis=axis)
+        assert_same(got, ref)
+
+
+def test_sliding_window_view_1d_3d_and_errors():
+    x = sample((10,), "int64", seed=20)
+    assert_same(mst.sliding_window_view(m(x), 4), numpy.lib.stride_tricks.sliding_window_view(x, 4))
+    y = sample((3, 4, 5), "float32", seed=21)
+    assert_same(mst.sliding_window_view(m(y), (2, 2), axis=(0, 2)),
+                numpy.lib.stride_tricks.sliding_window_view(y, (2, 2), axis=(0, 2)))
+    w = mst.sliding_window_view(m(x), 3)
+    with pytest.raises(ValueError):
+        w[0, 0] = 1  # read-only, as numpy's
+    for bad in [lambda st, lib: st.sliding_window_view(lib.ones(3), 4),
+                lambda st, lib: st.sliding_window_view(lib.ones(3), -1),
+                lambda st, lib: st.sliding_window_view(lib.ones((3, 3)), 2)]:
+        with pytest.raises(ValueError):
+            bad(numpy.lib.stride_tricks, numpy)
+        with pytest.raises(ValueError, match=r"^\[mnn\.numpy\.lib\.stride_tricks\.sliding_window_view\]"):
+            bad(mst, mnp)
