@@ -299,7 +299,9 @@ def _setitem(a, key, value, fn="__setitem__"):
     src, merged, flat, lead, shown, bshape = _layout(a, plan, fn)
     out_shape = list(merged.shape[:lead]) + list(bshape) + list(merged.shape[lead + 1:])
     vals = _fit_value(val, out_shape, fn)
-    if len(plan.groups) == 1:  # validate, and make non-negative, the indices that put trusts
+    # validate, and make non-negative, the indices that put trusts; a mask's positions (nonzero of
+    # the mask itself) are both by construction, and skipping the check saves an evaluation
+    if len(plan.groups) == 1 and plan.mask is None:
         flat = _core.prim("ravel_index", [flat], [_FN[fn], _RAISE, 1, merged.shape[lead], shown])
     if flat.size == 0 or merged.size == 0:
         return
