@@ -189,3 +189,39 @@ def test_sliding_window_view_1d_3d_and_errors():
             bad(numpy.lib.stride_tricks, numpy)
         with pytest.raises(ValueError, match=r"^\[mnn\.numpy\.lib\.stride_tricks\.sliding_window_view\]"):
             bad(mst, mnp)
+
+
+# ----------------------------------------------------------------------------------------------
+# array() from lists of Python scalars (the array.array / from_list fast path)
+
+@pytest.mark.parametrize("data", [
+    [1, 2, 3], [True, False], [1, 2.5], [True, 2], [1, 2j], [-(2 ** 63), 2 ** 63 - 1],
+    (0.5, -0.0, float("inf"), float("nan")), [[1, 2], [3, 4], [5, 6]], [(1.5,), (2,)], [[True], [False]],
+    [[1, 2], (3, 4)], [list(range(357))], [x * 0.1 - 3 for x in range(101)],
+])
+def test_array_from_python_scalars(data):
+    flat = numpy.ravel(numpy.array(data)).tolist()
+    for dtype in [None, "float64", "int64", "float32", "int8", "bool"]:
+        if dtype not in (None, "float64", "float32") and any(isinstance(v, (float, complex)) for v in flat):
+            continue  # float -> int and complex -> bool casts of Python values: not this path's business
+        try:
+            with numpy.errstate(all="ignore"):
+                ref = numpy.array(data, dtype=dtype)
+        except (TypeError, OverflowError):
+            continue  # numpy refuses these (complex to float, out-of-range ints)
+        assert_same(mnp.array(data, dtype=dtype), ref)
+    got = mnp.array(data)
+    got[(0,) * got.ndim] = 0  # a fresh, writeable array
+    assert numpy.asarray(got)[(0,) * got.ndim] == 0
+
+
+def test_array_from_python_scalars_general_cases():
+    assert_same(mnp.array([[[1, 2]], [[3, 4]]]), numpy.array([[[1, 2]], [[3, 4]]]))  # 3-d: the general path
+    assert_same(mnp.array([numpy.float32(1.5), 2.0]), numpy.array([numpy.float32(1.5), 2.0]))
+    assert_same(mnp.array([1, numpy.int8(3)]), numpy.array([1, numpy.int8(3)]))
+    assert_same(mnp.array([[], []]), numpy.array([[], []]))
+    assert_same(mnp.array([2 ** 63, 5]), numpy.array([2 ** 63, 5], dtype=numpy.uint64))  # (numpy: float64)
+    with pytest.raises(ValueError):
+        mnp.array([[1, 2], [3]])
+    with pytest.raises(OverflowError, match=r"^\[mnn\.numpy\.array\]"):
+        mnp.array([2 ** 64, -1])

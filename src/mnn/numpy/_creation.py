@@ -6,7 +6,7 @@ import operator
 import sys
 
 from .. import _core
-from . import _dtypes, _strings
+from . import _dtypes, _fromlist13, _strings
 from ._common import dtype_code, ndarray, shape_tuple
 
 _STR_TYPES = (_strings.StrArray, str, _dtypes.str_)
@@ -79,6 +79,10 @@ def _flatten(obj):
 
 
 def _from_python(obj, dtype):
+    fast = _fromlist13.flatten(obj)
+    if fast is not None:
+        flat, shape, dt = fast
+        return _fromlist13.build(flat, shape, dt if dtype is None else _dtypes.dtype(dtype))
     try:
         flat, shape, dts = _flatten(obj)
     except (TypeError, RuntimeError):
