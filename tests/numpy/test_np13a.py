@@ -225,3 +225,21 @@ def test_array_from_python_scalars_general_cases():
         mnp.array([[1, 2], [3]])
     with pytest.raises(OverflowError, match=r"^\[mnn\.numpy\.array\]"):
         mnp.array([2 ** 64, -1])
+
+
+# ----------------------------------------------------------------------------------------------
+# vectorize: the all-positional map path and the general loop
+
+def test_vectorize_paths():
+    z = sample((21, 17), "float64", seed=22, low=-3, high=3)
+    f = lambda v: 2 if v > 2 else (1 if v > 0 else 0)  # noqa: E731
+    assert_same(mnp.vectorize(f)(m(z)), numpy.vectorize(f)(z))
+    g = lambda a, b: a * 2 + b  # noqa: E731
+    assert_same(mnp.vectorize(g)(m(z[:, :3]), m(z[0, :3])), numpy.vectorize(g)(z[:, :3], z[0, :3]))
+    assert_same(mnp.vectorize(g)(m(z)[::2, ::-1], 1.5), numpy.vectorize(g)(z[::2, ::-1], 1.5))
+    assert_same(mnp.vectorize(g)(2.0, 3), numpy.vectorize(g)(2.0, 3))
+    # keyword and excluded arguments keep the general loop
+    assert_same(mnp.vectorize(g)(m(z[0]), b=2.0), numpy.vectorize(g)(z[0], b=2.0))
+    h = lambda a, k: a + len(k)  # noqa: E731
+    assert_same(mnp.vectorize(h, excluded={1})(m(z[1]), [1, 2]), numpy.vectorize(h, excluded={1})(z[1], [1, 2]))
+    assert_same(mnp.vectorize(f, otypes=[numpy.float32])(m(z[2])), numpy.vectorize(f, otypes=[numpy.float32])(z[2]))

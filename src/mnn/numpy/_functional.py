@@ -102,6 +102,9 @@ class vectorize:
         call_args = list(args)
         call_kw = dict(kwargs)
         out = []
+        if not kw and len(pos) == len(args):  # every argument vectorized: map calls at C speed
+            out = list(map(self.pyfunc, *lists))
+            lists = ()
         for vals in zip(*lists):
             for j, i in enumerate(pos):
                 call_args[i] = vals[j]
