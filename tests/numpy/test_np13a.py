@@ -243,3 +243,39 @@ def test_vectorize_paths():
     h = lambda a, k: a + len(k)  # noqa: E731
     assert_same(mnp.vectorize(h, excluded={1})(m(z[1]), [1, 2]), numpy.vectorize(h, excluded={1})(z[1], [1, 2]))
     assert_same(mnp.vectorize(f, otypes=[numpy.float32])(m(z[2])), numpy.vectorize(f, otypes=[numpy.float32])(z[2]))
+
+
+# ----------------------------------------------------------------------------------------------
+# add.at on integers: one scatter_add
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "int64", "uint32"])
+def test_add_at_integers(dtype):
+    rng = numpy.random.default_rng(23)
+    xi, zi = rng.integers(0, 4, 357), rng.integers(0, 4, 357)
+    for b in [1, rng.integers(0, 100, 357).astype(dtype), rng.integers(0, 100, 357).astype("int16") if
+              dtype.startswith("int") else rng.integers(0, 100, 357).astype("uint16")]:
+        ref = numpy.zeros((4, 4), dtype=dtype) + numpy.array(100, dtype=dtype)
+        got = m(ref.copy())
+        numpy.add.at(ref, (xi, zi), b)
+        mnp.add.at(got, (m(xi), m(zi)), b if numpy.isscalar(b) else m(b))
+        assert_same(got, ref)
+    # a strided view as the target, a 1-d index with repeats, a broadcast value
+    base = numpy.arange(20, dtype=dtype)
+    ref, got = base.copy(), m(base.copy())
+    numpy.add.at(ref[::2], [0, 3, 3, 9, 0, 0], numpy.array(7, dtype=dtype))
+    mnp.add.at(got[::2], m(numpy.array([0, 3, 3, 9, 0, 0])), m(numpy.array(7, dtype=dtype)))
+    assert_same(got, ref)
+
+
+def test_add_at_float_and_errors_keep_general_path():
+    ref = numpy.zeros(5)
+    got = m(ref.copy())
+    idx = numpy.array([0, 1, 1, 4, 4, 4])
+    vals = numpy.array([0.1, 1e16, 1.0, -1e16, 3.0, 1e-3])
+    numpy.add.at(ref, idx, vals)
+    mnp.add.at(got, m(idx), m(vals))
+    assert_same(got, ref)
+    with pytest.raises(IndexError):
+        mnp.add.at(m(numpy.zeros(3, dtype=numpy.int64)), m(numpy.array([3])), 1)
+    with pytest.raises(TypeError):  # float into int: not same_kind
+        mnp.add.at(m(numpy.zeros(3, dtype=numpy.int64)), m(numpy.array([0])), m(numpy.array([1.5])))
