@@ -279,3 +279,29 @@ def test_add_at_float_and_errors_keep_general_path():
         mnp.add.at(m(numpy.zeros(3, dtype=numpy.int64)), m(numpy.array([3])), 1)
     with pytest.raises(TypeError):  # float into int: not same_kind
         mnp.add.at(m(numpy.zeros(3, dtype=numpy.int64)), m(numpy.array([0])), m(numpy.array([1.5])))
+
+
+# ----------------------------------------------------------------------------------------------
+# linspace between Python numbers (host path) against numpy, bit for bit
+
+def test_linspace_host_path_bits():
+    rng = numpy.random.default_rng(24)
+    cases = [(0, 1, 33), (-1, 1, 17), (0.0, 1.0, 0), (2.5, 2.5, 5), (1, 0, 7), (-2.0, 0.8, 60), (3, 3, 1),
+             (1e300, -1e300, 9), (-1.4, 1.4, 40), (0, 1e-320, 4), (5, 7, 4096), (2 ** 60, 0, 3)]
+    cases += [(float(a), float(b), int(n)) for a, b, n in
+              zip(rng.uniform(-10, 10, 40), rng.uniform(-10, 10, 40), rng.integers(0, 90, 40))]
+    for a, b, n in cases:
+        for endpoint in (True, False):
+            ref = numpy.linspace(a, b, n, endpoint=endpoint)
+            got = mnp.linspace(a, b, n, endpoint=endpoint)
+            assert_same(got, ref)
+            numpy.testing.assert_array_equal(numpy.asarray(got).view("u8"), ref.view("u8"))
+    got = mnp.linspace(0, 1, 5)
+    got[0] = 9  # a fresh writeable array
+    assert_same(mnp.linspace(0, 1, 5), numpy.linspace(0, 1, 5))
+    assert_same(mnp.linspace(0, 1, 5, dtype=numpy.float32), numpy.linspace(0, 1, 5, dtype=numpy.float32))
+    assert_same(mnp.linspace(0, 10, 5, dtype=int), numpy.linspace(0, 10, 5, dtype=int))
+    y, step = mnp.linspace(0, 1, 5, retstep=True)
+    assert float(step) == numpy.linspace(0, 1, 5, retstep=True)[1]
+    with pytest.raises(ValueError, match=r"^\[mnn\.numpy\.linspace\]"):
+        mnp.linspace(0, 1, -1)
