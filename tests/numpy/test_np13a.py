@@ -305,3 +305,31 @@ def test_linspace_host_path_bits():
     assert float(step) == numpy.linspace(0, 1, 5, retstep=True)[1]
     with pytest.raises(ValueError, match=r"^\[mnn\.numpy\.linspace\]"):
         mnp.linspace(0, 1, -1)
+
+
+# ----------------------------------------------------------------------------------------------
+# einsum over a sliding_window_view: shifted slices of the source (the stencil form)
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "uint8"])
+def test_einsum_over_window_view(dtype):
+    img = sample((13, 17), dtype, seed=25, low=0, high=30)
+    kx = sample((4, 4), dtype, seed=26, low=0, high=4)
+    rtol = {"float32": 1e-6, "float64": 1e-14}.get(dtype)
+    for ws, axis in [((3, 3), None), ((2, 4), None), ((3, 3), (1, 0)), ((2, 2), (1, 1))]:
+        win = numpy.lib.stride_tricks.sliding_window_view(numpy.pad(img, 1, mode="edge"), ws, axis=axis)
+        mwin = mst.sliding_window_view(mnp.pad(m(img), 1, mode="edge"), ws, axis=axis)
+        w = kx[:ws[0], :ws[1]]
+        for sub, wt in [("ijkl,kl->ij", w), ("ijkl,lk->ij", w.T.copy()), ("ijkl,kl->ji", w)]:
+            assert_same(mnp.einsum(sub, mwin, m(wt)), numpy.einsum(sub, win, wt), rtol=rtol)
+        # a window axis left free, or an array axis contracted: the general weighted-view path
+        assert_same(mnp.einsum("ijkl,k->ijl", mwin, m(w[:, 0])), numpy.einsum("ijkl,k->ijl", win, w[:, 0]), rtol=rtol)
+        assert_same(mnp.einsum("ijkl,i->jkl", mwin[:5], m(kx[:, 0].repeat(2)[:5])),
+                    numpy.einsum("ijkl,i->jkl", win[:5], kx[:, 0].repeat(2)[:5]), rtol=rtol)
+    # 1-d windows, and a source written after the window was taken: the window keeps the values
+    # of its call (mnn's window is a copy, so the einsum must not read the newer source)
+    x = sample((20,), dtype, seed=27, low=0, high=9)
+    mx = m(x.copy())
+    mw = mst.sliding_window_view(mx, 4)
+    mx[...] = 0
+    ref = numpy.einsum("ij,j->i", numpy.lib.stride_tricks.sliding_window_view(x, 4), kx[0, :1].repeat(4))
+    assert_same(mnp.einsum("ij,j->i", mw, m(kx[0, :1].repeat(4))), ref, rtol=rtol)

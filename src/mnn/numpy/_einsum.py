@@ -214,14 +214,41 @@ def _weighted_sum(big, lbig, w, lw):
     of big's and is contracted; the result keeps big's other labels in its order."""
     import itertools
     pos = [lbig.index(c) for c in lw]
+    view = _window_slicer(big, pos)
     acc = None
     for t in itertools.product(*(range(n) for n in w.shape)):
-        key = [slice(None)] * len(lbig)
-        for p, i in zip(pos, t):
-            key[p] = i
-        term = big[tuple(key)] * w[t]
+        if view is not None:
+            part = view(t)
+        else:
+            key = [slice(None)] * len(lbig)
+            for p, i in zip(pos, t):
+                key[p] = i
+            part = big[tuple(key)]
+        term = part * w[t]
         acc = term if acc is None else acc + term
     return acc
+
+
+def _window_slicer(big, pos):
+    """When big is a sliding_window_view result and exactly its window axes are contracted, each
+    window position is a shifted slice of the source (the same elements): a stencil over the
+    source, and the window copy itself is never computed. None otherwise."""
+    from .lib.stride_tricks import window_source
+    info = window_source(big)
+    if info is None:
+        return None
+    src, axes, window = info
+    nd = src.ndim
+    if sorted(pos) != list(range(nd, nd + len(window))):
+        return None
+    sizes = big.shape[:nd]
+
+    def view(t):
+        off = [0] * nd
+        for p, i in zip(pos, t):
+            off[axes[p - nd]] += i
+        return src[tuple(slice(o, o + n) for o, n in zip(off, sizes))]
+    return view
 
 
 def _greedy_path(label_sets, out, size):

@@ -4,6 +4,7 @@ The engine has no arbitrary-stride views, so both gather the windows into a new 
 it read-only: reads equal numpy's, and a write raises instead of silently missing the source
 (numpy's sliding_window_view is read-only by default too)."""
 import operator
+import weakref
 
 from ... import _core
 from .._common import asarray
@@ -62,7 +63,32 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     out_shape = shape + list(window)
     strides = cs + [cs[ax % nd] for ax in axes]
     r = _core.prim("strided_window", [x], [len(out_shape)] + out_shape + strides, [])
+    _remember(r, x, [ax % nd for ax in axes], window)
     return _readonly(r)
+
+
+# Windows made here, by id: (weakref, a lazy copy of the source at the time, axes, window). A
+# consumer that reads each window position as a whole (einsum with small weights: a stencil) can
+# slice the source instead of the window copy, which is then never computed. The copy pins the
+# source's value at this call, as the window copy does, whatever is written to it later.
+_WINDOWS = {}
+
+
+def _remember(r, x, axes, window):
+    key = id(r)
+
+    def forget(ref, key=key):
+        if _WINDOWS.get(key, (None,))[0] is ref:
+            del _WINDOWS[key]
+    _WINDOWS[key] = (weakref.ref(r, forget), _core.copy(x), axes, tuple(window))
+
+
+def window_source(a):
+    """(source copy, axes, window) when a is a sliding_window_view result, else None."""
+    e = _WINDOWS.get(id(a))
+    if e is None or e[0]() is not a:
+        return None
+    return e[1:]
 
 
 def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
