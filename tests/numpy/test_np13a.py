@@ -333,3 +333,41 @@ def test_einsum_over_window_view(dtype):
     mx[...] = 0
     ref = numpy.einsum("ij,j->i", numpy.lib.stride_tricks.sliding_window_view(x, 4), kx[0, :1].repeat(4))
     assert_same(mnp.einsum("ij,j->i", mw, m(kx[0, :1].repeat(4))), ref, rtol=rtol)
+
+
+# ----------------------------------------------------------------------------------------------
+# percentile / quantile on long rows: partition at the needed ranks instead of a sort
+
+METHODS = ["linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
+           "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+           "normal_unbiased"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint8"])
+def test_percentile_partition_path(dtype):
+    a = sample((4801,), dtype, seed=28, low=0, high=50)  # many ties for the ints
+    for method in METHODS:
+        for q in [90, 0, 100, 37.5, [5, 50, 95]]:
+            assert_same(mnp.percentile(m(a), q, method=method), numpy.percentile(a, q, method=method))
+    b = sample((3, 300, 2), dtype, seed=29, low=0, high=1000)
+    for axis in [1, None, (0, 1)]:
+        for keepdims in [False, True]:
+            assert_same(mnp.quantile(m(b), [0.25, 0.5], axis=axis, keepdims=keepdims),
+                        numpy.quantile(b, [0.25, 0.5], axis=axis, keepdims=keepdims))
+    # a strided view, and more quantiles than the partition path takes (the sort path)
+    assert_same(mnp.percentile(m(a)[::-3], 90), numpy.percentile(a[::-3], 90))
+    qs = numpy.linspace(0, 100, 11)
+    assert_same(mnp.percentile(m(a), m(qs)), numpy.percentile(a, qs))
+
+
+def test_percentile_partition_path_nan_and_median():
+    a = sample((1000,), "float64", seed=30)
+    a[[3, 500]] = numpy.nan
+    with numpy.errstate(invalid="ignore"):
+        assert_same(mnp.percentile(m(a), 90), numpy.percentile(a, 90))
+        assert_same(mnp.quantile(m(a), [0.1, 0.9]), numpy.quantile(a, [0.1, 0.9]))
+        assert_same(mnp.nanpercentile(m(a), 90), numpy.nanpercentile(a, 90))
+    b = sample((1000,), "float32", seed=31)
+    assert_same(mnp.median(m(b)), numpy.median(b))
+    with pytest.raises(ValueError):
+        mnp.percentile(m(b), 101)

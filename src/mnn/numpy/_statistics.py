@@ -12,7 +12,7 @@ import operator
 import warnings
 
 from .. import _core
-from . import _dtypes
+from . import _dtypes, _quantile13
 from ._common import asarray, ndarray, write_out
 from ._creation import full, linspace
 from ._manipulation import moveaxis
@@ -175,14 +175,18 @@ def _quantile_core(a, qa, weak, axis, method, keepdims, fn, weights=None, nan_aw
         raise IndexError(f"[mnn.numpy.{fn}] index -1 is out of bounds for axis 0 with size 0")
     if n == 0:
         raise IndexError(f"[mnn.numpy.{fn}] index -1 is out of bounds for axis 0 with size 0")
-    s = sort(a2, axis=-1)
     if nan_aware and floats:
+        s = sort(a2, axis=-1)
         cnt = _sum(~_isnan(s), axis=-1, keepdims=True)
         nn = cnt.astype(qa.dtype) if qa.dtype.kind == "f" else cnt
+        prev, nxt, gamma = _virtual(method, nn, qf)  # shapes (rest..., 1) x (Q,) -> (rest..., Q)
     else:
         cnt = None
         nn = n  # a Python int, weak as in numpy
-    prev, nxt, gamma = _virtual(method, nn, qf)  # shapes (rest..., 1) x (Q,) -> (rest..., Q) or (Q,)
+        prev, nxt, gamma = _virtual(method, nn, qf)  # shapes (Q,)
+        s = _quantile13.ordered(a2, n, prev, nxt, qf.size)
+        if s is None:
+            s = sort(a2, axis=-1)
     full_shape = list(s.shape[:-1]) + [qf.size]
 
     def pick(idx):
