@@ -627,10 +627,14 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     if nb < 1:
         raise ValueError("[mnn.numpy.histogram] `bins` must have at least one edge pair")
     idx = _bin_index(a, edges, nb)
+    # idx is in [0, nb] by construction, so the output length is known: a scatter_add (which
+    # adds in index order from zero, as bincount does) records without bincount's evaluation
+    # of idx to size its output
+    n = idx.shape[0]
     if w is None:
-        counts = _prim("bincount", [idx], [nb + 1])[:nb]
+        counts = _prim("scatter_add", [_core.full([n], _core.scalar(1, _I64._code), _I64._code), idx], [0, nb + 1])[:nb]
     else:
-        counts = _prim("bincount", [idx, w.astype(_F8)], [nb + 1])[:nb]
+        counts = _prim("scatter_add", [w.astype(_F8), idx], [0, nb + 1])[:nb]
         if w.dtype.kind in "iub":
             counts = counts.astype(w.dtype if w.dtype.kind != "b" else _I64)
         elif w.dtype != _F8:
