@@ -393,3 +393,34 @@ def test_histogram_counts(dtype):
                 assert_same(got[1], ref[1])
     assert_same(mnp.histogram(m(a)[::-2], bins=5)[0], numpy.histogram(a[::-2], bins=5)[0])
     assert_same(mnp.histogram(m(a[:0]), bins=3, range=(0, 1))[0], numpy.histogram(a[:0], bins=3, range=(0, 1))[0])
+
+
+# ----------------------------------------------------------------------------------------------
+# boolean masks: a[mask] through gather (no index check evaluation), a[mask] = values without
+# ravel_index
+
+@pytest.mark.parametrize("dtype", ["complex128", "float32", "int64", "uint8", "bool"])
+def test_mask_get_and_set(dtype):
+    a = sample((40, 60), dtype if dtype != "complex128" else "float64", seed=34).astype(dtype)
+    if dtype == "complex128":
+        a = a + 1j * sample((40, 60), "float64", seed=35)
+    mask = sample((40, 60), "float64", seed=36) > 2
+    ma = m(a.copy())
+    assert_same(ma[m(mask)], a[mask])
+    assert_same(ma[m(mask[0])[None, :].repeat(40, axis=0)], a[numpy.repeat(mask[0][None, :], 40, axis=0)])
+    assert_same(ma[m(mask[:, 0])], a[mask[:, 0]])                       # a row mask (mask ndim < a ndim)
+    assert_same(ma[::2][m(mask[::2])], a[::2][mask[::2]])                # a strided source
+    assert_same(ma[m(numpy.zeros_like(mask))], a[numpy.zeros_like(mask)])  # nothing selected
+    # a[mask] = a[mask] ** 2 + c[mask], the mandelbrot update
+    ref = a.copy()
+    ref[mask] = ref[mask] * ref[mask] + a[mask]
+    got = m(a.copy())
+    got[m(mask)] = got[m(mask)] * got[m(mask)] + m(a)[m(mask)]
+    assert_same(got, ref)
+    ref[mask[:, 0]] = a[:1]
+    got[m(mask[:, 0])] = m(a[:1])
+    assert_same(got, ref)
+    with pytest.raises(IndexError, match=r"^\[mnn\.numpy\."):
+        ma[m(mask[:, :5])]
+    with pytest.raises(ValueError):
+        got[m(mask)] = m(a[:1, :3])

@@ -239,8 +239,10 @@ def _getitem(a, key, fn="__getitem__"):
         dims = [_prod(v.shape[g[0]:g[0] + g[1]]) for g in groups]
         flat = _core.prim("ravel_index", indices, [fid, _RAISE, len(groups)] + dims + [g[2] for g in groups] +
                           [len(bshape)] + bshape)
-    if in_place and v._is_c_contiguous:
+    if in_place and v._is_c_contiguous and plan.mask is None:
         # Adjacent indexed axes of contiguous data merge into one for free: take is the tuned row gather.
+        # (A mask's positions are in range by construction: they go to gather below, which does
+        # not evaluate them to check them, one evaluation less per a[mask].)
         k = len(axes)
         merged = v if k == 1 else _reshape(v, list(v.shape[:first]) + [_prod(v.shape[first:first + k])] +
                                            list(v.shape[first + k:]))
