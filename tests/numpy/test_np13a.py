@@ -424,3 +424,43 @@ def test_mask_get_and_set(dtype):
         ma[m(mask[:, :5])]
     with pytest.raises(ValueError):
         got[m(mask)] = m(a[:1, :3])
+
+
+# ----------------------------------------------------------------------------------------------
+# polyfit: factors of a repeated x reused (bits equal to the uncached path)
+
+def test_polyfit_repeated_x():
+    from mnn.numpy import _polyfit13
+    rng = numpy.random.default_rng(37)
+    x = numpy.linspace(-1, 1, 17)
+    Y = rng.normal(size=(9, 17))
+    for deg in [0, 1, 2, 5]:
+        for y in Y:
+            assert_same(mnp.polyfit(m(x), m(y), deg), numpy.polyfit(x, y, deg), rtol=1e-9, atol=1e-12)
+        assert_same(mnp.polyfit(m(x), m(Y.T), deg), numpy.polyfit(x, Y.T, deg), rtol=1e-9, atol=1e-12)
+    # the cached and uncached paths give the same bits
+    keep = _polyfit13._MAX_N
+    try:
+        _polyfit13._MAX_N = -1
+        ref = [numpy.asarray(mnp.polyfit(m(x), m(y), 3)) for y in Y]
+    finally:
+        _polyfit13._MAX_N = keep
+    got = [numpy.asarray(mnp.polyfit(m(x), m(y), 3)) for y in Y]
+    for r, g in zip(ref, got):
+        numpy.testing.assert_array_equal(g.view("u8"), r.view("u8"))
+    # -0.0 and 0.0 in x are different keys; ints and a strided x; the apply_along_axis form
+    xs = numpy.array([-0.0, 1.0, 2.0, 3.0])
+    assert_same(mnp.polyfit(m(xs), m(Y[0, :4]), 1), numpy.polyfit(xs, Y[0, :4], 1), rtol=1e-9, atol=1e-12)
+    assert_same(mnp.polyfit(m(numpy.arange(6)), m(numpy.arange(6) ** 2), 2),
+                numpy.polyfit(numpy.arange(6), numpy.arange(6) ** 2, 2), rtol=1e-9, atol=1e-9)
+    xx = numpy.linspace(-1, 1, 34)
+    assert_same(mnp.polyfit(m(xx)[::2], m(Y[1]), 2), numpy.polyfit(xx[::2], Y[1], 2), rtol=1e-9, atol=1e-12)
+    z = rng.normal(size=(21, 17))
+    assert_same(mnp.apply_along_axis(lambda r: mnp.polyfit(m(x), r, 2), 1, m(z)),
+                numpy.apply_along_axis(lambda r: numpy.polyfit(x, r, 2), 1, z), rtol=1e-9, atol=1e-12)
+    # a rank-deficient fit warns on every call, cached or not
+    for _ in range(2):
+        with pytest.warns(mnp.exceptions.RankWarning if hasattr(mnp, "exceptions") else Warning):
+            mnp.polyfit(m(numpy.ones(5)), m(Y[0, :5]), 2)
+    with pytest.raises(TypeError, match=r"^\[mnn\.numpy\.polyfit\]"):
+        mnp.polyfit(m(x), m(Y[0, :5]), 1)
