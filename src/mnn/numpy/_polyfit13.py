@@ -54,10 +54,16 @@ def fit(x, y, order, rcond):
     if ent is None:
         ent = _factors(x, order, rcond)
         _CACHE[key] = ent
-        if len(_CACHE) > _KEEP:
-            _CACHE.popitem(last=False)
+        while len(_CACHE) > _KEEP:
+            try:
+                _CACHE.popitem(last=False)
+            except KeyError:
+                break
     else:
-        _CACHE.move_to_end(key)
+        try:
+            _CACHE.move_to_end(key)
+        except KeyError:  # dropped by another thread meanwhile: the entry in hand is still valid
+            pass
     u, sinv, vh, rank, scale = ent
     from . import linalg
     b2 = _core.reshape(y, [y.shape[0], 1]) if y.ndim == 1 else y
