@@ -464,3 +464,31 @@ def test_polyfit_repeated_x():
             mnp.polyfit(m(numpy.ones(5)), m(Y[0, :5]), 2)
     with pytest.raises(TypeError, match=r"^\[mnn\.numpy\.polyfit\]"):
         mnp.polyfit(m(x), m(Y[0, :5]), 1)
+
+
+def test_mask_scalar_setitem():
+    a = sample((40, 60), "int32", seed=38)
+    z = sample((40, 60), "float64", seed=39)
+    for dtype, val in [("int32", 7), ("float32", 2.5), ("uint8", 255), ("bool", True), ("complex128", 1j)]:
+        ref = a.astype(dtype)
+        got = m(ref.copy())
+        ref[z > 1] = val
+        got[m(z) > 1] = val  # a pending mask
+        assert_same(got, ref)
+        ref[(z > 5)[:, 0]] = val  # a row mask
+        got[m((z > 5)[:, 0])] = val
+        assert_same(got, ref)
+    ref = a.copy()
+    got = m(a.copy())
+    view, mview = ref[::2, 1:], got[::2, 1:]
+    view[z[::2, 1:] < 0] = -1
+    mview[m(z)[::2, 1:] < 0] = -1
+    assert_same(got, ref)  # written through the strided view
+    ref[z > 0] = 3.9  # numpy casts the value unsafely on assignment
+    got[m(z) > 0] = 3.9
+    assert_same(got, ref)
+    with pytest.raises(IndexError, match=r"^\[mnn\.numpy\."):
+        got[m(z[:, :5] > 0)] = 1
+    ro = mst.sliding_window_view(m(a), (3, 3))
+    with pytest.raises(ValueError):
+        ro[m(numpy.ones(ro.shape, dtype=bool))] = 1

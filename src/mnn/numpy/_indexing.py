@@ -287,6 +287,13 @@ def _setitem(a, key, value, fn="__setitem__"):
         else:
             _fit_value(val, rows, fn)
         return
+    if type(key) is ndarray and key.dtype.kind == "b" and 0 < key.ndim <= a.ndim and val.size == 1 and \
+            key.shape == a.shape[:key.ndim]:
+        # a[mask] = scalar with a matching mask (the common case): the fused select below, without
+        # parsing the key, whose mask positions (an evaluation of the mask) this form never uses
+        mb = _reshape(key, list(key.shape) + [1] * (a.ndim - key.ndim))
+        _core.assign(a, _core.ufunc(_WHERE, mb, _reshape(val, []), a))
+        return
     plan = _parse(a, key, fn)
     if not plan.groups:
         _core.assign(a[plan.basic], val)
