@@ -1,8 +1,10 @@
 """numpy.lib.stride_tricks on mnn: sliding_window_view and as_strided.
 
-The engine has no arbitrary-stride views, so both gather the windows into a new array and mark
-it read-only: reads equal numpy's, and a write raises instead of silently missing the source
-(numpy's sliding_window_view is read-only by default too)."""
+The engine has no arbitrary-stride views, so both copy the windows into a new array (for
+sliding_window_view one strided_window primitive) and mark it read-only: reads equal numpy's, and
+a write raises instead of silently missing the source (numpy's sliding_window_view is read-only by
+default too). einsum reads a window view it is handed as shifted slices of the source (see
+window_source), so a stencil never materialises the windows."""
 import operator
 import weakref
 
