@@ -27,7 +27,6 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     if writeable:
         raise NotImplementedError("[mnn.numpy.lib.stride_tricks.sliding_window_view] writeable=True needs a "
                                   "strided view, which mnn does not have")
-    mnp = _mnp()
     x = asarray(x)
     window = tuple(window_shape) if isinstance(window_shape, (tuple, list)) else (window_shape,)
     window = tuple(operator.index(w) for w in window)
