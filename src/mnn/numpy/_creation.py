@@ -6,7 +6,7 @@ import operator
 import sys
 
 from .. import _core
-from . import _dtypes, _strings
+from . import _dtypes, _fromlist13, _linspace13, _strings
 from ._common import dtype_code, ndarray, shape_tuple
 
 _STR_TYPES = (_strings.StrArray, str, _dtypes.str_)
@@ -79,6 +79,10 @@ def _flatten(obj):
 
 
 def _from_python(obj, dtype):
+    fast = _fromlist13.flatten(obj)
+    if fast is not None:
+        flat, shape, dt = fast
+        return _fromlist13.build(flat, shape, dt if dtype is None else _dtypes.dtype(dtype))
     try:
         flat, shape, dts = _flatten(obj)
     except (TypeError, RuntimeError):
@@ -343,6 +347,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"[mnn.numpy.linspace] Number of samples, {num}, must be non-negative.")
+    if axis == 0 and not retstep and (dtype is None or dtype is float or _dtypes.dtype(dtype).name == "float64"):
+        y = _linspace13.fast(start, stop, num, endpoint)
+        if y is not None:
+            return y
     div = (num - 1) if endpoint else num
     s, e = _as(start), _as(stop)
     dt = _dtypes.result_type(s.dtype, e.dtype, _dtypes.dtype("float64"))

@@ -180,6 +180,8 @@ def _contract(a, la, b, lb, keep, size):
         ta = _core.reshape(ta, [size[c] for c in batch + fa] + [1] * len(fb))
         tb = _core.reshape(tb, [size[c] for c in batch] + [1] * len(fa) + [size[c] for c in fb])
         return ta * tb, out
+    if not batch and _small_weights(a, b, fa, fb, size):
+        return (_weighted_sum(a, la, b, lb) if not fb else _weighted_sum(b, lb, a, la)), fa + fb
     pa = [la.index(c) for c in batch + fa + contr]
     pb = [lb.index(c) for c in batch + contr + fb]
     nb, nfa, nc, nfb = (_prod(size[c] for c in g) for g in (batch, fa, contr, fb))
@@ -188,6 +190,65 @@ def _contract(a, la, b, lb, keep, size):
     r = _core.matmul(ta, tb)
     out = batch + fa + fb
     return _core.reshape(r, [size[c] for c in out]), out
+
+
+# A fully contracted operand of at most this many elements (a stencil's weights) is applied as a
+# sum of weighted views of the other operand: one fused elementwise pass, where the GEMM would
+# copy the big operand into a (rows, k) matrix and run a matrix-vector product.
+_SMALL_WEIGHTS = 16
+
+
+def _small_weights(a, b, fa, fb, size):
+    # float16 is left to the GEMM path: numpy's einsum sums half products in float32
+    if (fa and fb) or not (a.dtype.kind in "iu" or a.dtype.name in ("float32", "float64")):
+        return False
+    w = b if not fb else a
+    n = 1
+    for d in w.shape:
+        n *= d
+    return 0 < n <= _SMALL_WEIGHTS
+
+
+def _weighted_sum(big, lbig, w, lw):
+    """sum over the index tuples t of w (C order) of big[.., t, ..] * w[t]: every label of w is one
+    of big's and is contracted; the result keeps big's other labels in its order."""
+    import itertools
+    pos = [lbig.index(c) for c in lw]
+    view = _window_slicer(big, pos)
+    acc = None
+    for t in itertools.product(*(range(n) for n in w.shape)):
+        if view is not None:
+            part = view(t)
+        else:
+            key = [slice(None)] * len(lbig)
+            for p, i in zip(pos, t):
+                key[p] = i
+            part = big[tuple(key)]
+        term = part * w[t]
+        acc = term if acc is None else acc + term
+    return acc
+
+
+def _window_slicer(big, pos):
+    """When big is a sliding_window_view result and exactly its window axes are contracted, each
+    window position is a shifted slice of the source (the same elements): a stencil over the
+    source, and the window copy itself is never computed. None otherwise."""
+    from .lib.stride_tricks import window_source
+    info = window_source(big)
+    if info is None:
+        return None
+    src, axes, window = info
+    nd = src.ndim
+    if sorted(pos) != list(range(nd, nd + len(window))):
+        return None
+    sizes = big.shape[:nd]
+
+    def view(t):
+        off = [0] * nd
+        for p, i in zip(pos, t):
+            off[axes[p - nd]] += i
+        return src[tuple(slice(o, o + n) for o, n in zip(off, sizes))]
+    return view
 
 
 def _greedy_path(label_sets, out, size):

@@ -24,13 +24,25 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     outer = moved.shape[:-1]
     if 0 in outer:
         raise ValueError("[mnn.numpy.apply_along_axis] Cannot apply_along_axis when any iteration dimensions are 0")
-    results = [asarray(func1d(moved[idx], *args, **kwargs)) for idx in mnp.ndindex(outer)]
-    res = mnp.stack(results)  # (prod(outer), *res_shape)
+    # one outer axis (a 2-d input): plain int indices, cheaper than ndindex's tuples
+    idxs = range(outer[0]) if len(outer) == 1 else mnp.ndindex(outer)
+    results = [asarray(func1d(moved[idx], *args, **kwargs)) for idx in idxs]
+    res = _join(results, mnp)  # (prod(outer), *res_shape)
     res = _core.reshape(res, list(outer) + list(results[0].shape))
     # the result's own axes go where `axis` was
     k = results[0].ndim
     order = list(range(axis)) + list(range(len(outer), len(outer) + k)) + list(range(axis, len(outer)))
     return _core.transpose(res, order) if order != list(range(len(order))) else res
+
+
+def _join(results, mnp):
+    """stack(results); when every result is a 1-d array of one shape and dtype (the usual case),
+    one concatenate and one reshape instead of an expand_dims per result."""
+    r0 = results[0]
+    shape, dt = r0.shape, r0.dtype
+    if len(shape) == 1 and all(r.__class__ is ndarray and r.dtype is dt and r.shape == shape for r in results):
+        return _core.reshape(_core.concatenate(results, 0, dt._code), [len(results), shape[0]])
+    return mnp.stack(results)
 
 
 def apply_over_axes(func, a, axes):
@@ -90,6 +102,9 @@ class vectorize:
         call_args = list(args)
         call_kw = dict(kwargs)
         out = []
+        if not kw and len(pos) == len(args):  # every argument vectorized: map calls at C speed
+            out = list(map(self.pyfunc, *lists))
+            lists = ()
         for vals in zip(*lists):
             for j, i in enumerate(pos):
                 call_args[i] = vals[j]

@@ -239,8 +239,10 @@ def _getitem(a, key, fn="__getitem__"):
         dims = [_prod(v.shape[g[0]:g[0] + g[1]]) for g in groups]
         flat = _core.prim("ravel_index", indices, [fid, _RAISE, len(groups)] + dims + [g[2] for g in groups] +
                           [len(bshape)] + bshape)
-    if in_place and v._is_c_contiguous:
+    if in_place and v._is_c_contiguous and plan.mask is None:
         # Adjacent indexed axes of contiguous data merge into one for free: take is the tuned row gather.
+        # (A mask's positions are in range by construction: they go to gather below, which does
+        # not evaluate them to check them, one evaluation less per a[mask].)
         k = len(axes)
         merged = v if k == 1 else _reshape(v, list(v.shape[:first]) + [_prod(v.shape[first:first + k])] +
                                            list(v.shape[first + k:]))
@@ -285,6 +287,13 @@ def _setitem(a, key, value, fn="__setitem__"):
         else:
             _fit_value(val, rows, fn)
         return
+    if type(key) is ndarray and key.dtype.kind == "b" and 0 < key.ndim <= a.ndim and val.size == 1 and \
+            key.shape == a.shape[:key.ndim]:
+        # a[mask] = scalar with a matching mask (the common case): the fused select below, without
+        # parsing the key, whose mask positions (an evaluation of the mask) this form never uses
+        mb = _reshape(key, list(key.shape) + [1] * (a.ndim - key.ndim))
+        _core.assign(a, _core.ufunc(_WHERE, mb, _reshape(val, []), a))
+        return
     plan = _parse(a, key, fn)
     if not plan.groups:
         _core.assign(a[plan.basic], val)
@@ -299,7 +308,9 @@ def _setitem(a, key, value, fn="__setitem__"):
     src, merged, flat, lead, shown, bshape = _layout(a, plan, fn)
     out_shape = list(merged.shape[:lead]) + list(bshape) + list(merged.shape[lead + 1:])
     vals = _fit_value(val, out_shape, fn)
-    if len(plan.groups) == 1:  # validate, and make non-negative, the indices that put trusts
+    # validate, and make non-negative, the indices that put trusts; a mask's positions (nonzero of
+    # the mask itself) are both by construction, and skipping the check saves an evaluation
+    if len(plan.groups) == 1 and plan.mask is None:
         flat = _core.prim("ravel_index", [flat], [_FN[fn], _RAISE, 1, merged.shape[lead], shown])
     if flat.size == 0 or merged.size == 0:
         return

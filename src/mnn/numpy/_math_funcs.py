@@ -9,7 +9,7 @@ import builtins
 import operator
 
 from .. import _core
-from . import _dtypes
+from . import _convolve13, _dtypes
 from ._common import asarray, ndarray, write_out
 from ._manipulation import broadcast_shapes, concatenate, moveaxis, reshape, transpose
 from ._ufuncs import _check_kwargs, _make
@@ -397,6 +397,9 @@ def _mode_code(mode, fn):
 
 
 def correlate(a, v, mode="valid"):
+    r = _convolve13.fast(a, v, mode, 0)
+    if r is not None:
+        return r
     a, v = asarray(a), asarray(v)
     code = _mode_code(mode, "correlate")
     if a.ndim != 1 or v.ndim != 1:
@@ -406,10 +409,21 @@ def correlate(a, v, mode="valid"):
         raise ValueError("[mnn.numpy.correlate] a cannot be empty")
     if m == 0:
         raise ValueError("[mnn.numpy.correlate] v cannot be empty")
+    return _correlate_checked(a, v, code, False)
+
+
+def _correlate_checked(a, v, code, flip):
+    """a, v 1-D and non-empty; flip (convolve) reverses v, which is then the shorter operand."""
+    n, m = a.shape[0], v.shape[0]
     inverted = False
     if n < m:
         a, v, n, m = v, a, m, n
         inverted = True
+    dt = _convolve13.result_dtype(a, v)
+    if _convolve13.native_ok(dt, n, m):
+        return _convolve13.correlate1d(a, v, dt, code, flip, inverted)
+    if flip:
+        v = v[::-1]
     if code == 0:
         left, right, length = 0, 0, n - m + 1
     elif code == 1:
@@ -426,6 +440,9 @@ def correlate(a, v, mode="valid"):
 
 
 def convolve(a, v, mode="full"):
+    r = _convolve13.fast(a, v, mode, 1)
+    if r is not None:
+        return r
     a, v = asarray(a), asarray(v)
     if v.ndim == 1 and a.ndim == 1 and v.shape[0] > a.shape[0]:
         a, v = v, a
@@ -435,7 +452,9 @@ def convolve(a, v, mode="full"):
         raise ValueError("[mnn.numpy.convolve] v cannot be empty")
     if a.ndim == 0 or v.ndim == 0:
         a, v = reshape(a, (-1,)), reshape(v, (-1,))
-    return correlate(a, v[::-1], mode)
+    if a.ndim != 1 or v.ndim != 1 or a.shape[0] < v.shape[0]:
+        return correlate(a, v[::-1], mode)  # the rare shapes keep correlate's checks and messages
+    return _correlate_checked(a, v, _mode_code(mode, "correlate"), True)
 
 
 def _take1(a, idx):

@@ -3,7 +3,7 @@ arithmetic. The formulas follow numpy's (Horner's rule; least squares on a colum
 Vandermonde matrix) so results agree to rounding."""
 import warnings
 
-from . import _dtypes
+from . import _dtypes, _polyfit13
 from ._common import asarray, ndarray
 
 
@@ -72,6 +72,13 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         raise TypeError("[mnn.numpy.polyfit] expected x and y to have same length")
     if rcond is None:
         rcond = x.shape[0] * _dtypes.finfo(x.dtype).eps
+    if w is None and not full:
+        hit = _polyfit13.fit(x, y, order, rcond)
+        if hit is not None:
+            c, rank = hit
+            if rank != order:
+                warnings.warn("Polyfit may be poorly conditioned", RankWarning, stacklevel=2)
+            return c
     lhs = vander(x, order)
     rhs = y
     if w is not None:

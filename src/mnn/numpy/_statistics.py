@@ -12,7 +12,7 @@ import operator
 import warnings
 
 from .. import _core
-from . import _dtypes
+from . import _dtypes, _quantile13
 from ._common import asarray, ndarray, write_out
 from ._creation import full, linspace
 from ._manipulation import moveaxis
@@ -175,14 +175,18 @@ def _quantile_core(a, qa, weak, axis, method, keepdims, fn, weights=None, nan_aw
         raise IndexError(f"[mnn.numpy.{fn}] index -1 is out of bounds for axis 0 with size 0")
     if n == 0:
         raise IndexError(f"[mnn.numpy.{fn}] index -1 is out of bounds for axis 0 with size 0")
-    s = sort(a2, axis=-1)
     if nan_aware and floats:
+        s = sort(a2, axis=-1)
         cnt = _sum(~_isnan(s), axis=-1, keepdims=True)
         nn = cnt.astype(qa.dtype) if qa.dtype.kind == "f" else cnt
+        prev, nxt, gamma = _virtual(method, nn, qf)  # shapes (rest..., 1) x (Q,) -> (rest..., Q)
     else:
         cnt = None
         nn = n  # a Python int, weak as in numpy
-    prev, nxt, gamma = _virtual(method, nn, qf)  # shapes (rest..., 1) x (Q,) -> (rest..., Q) or (Q,)
+        prev, nxt, gamma = _virtual(method, nn, qf)  # shapes (Q,)
+        s = _quantile13.ordered(a2, n, prev, nxt, qf.size)
+        if s is None:
+            s = sort(a2, axis=-1)
     full_shape = list(s.shape[:-1]) + [qf.size]
 
     def pick(idx):
@@ -623,10 +627,14 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     if nb < 1:
         raise ValueError("[mnn.numpy.histogram] `bins` must have at least one edge pair")
     idx = _bin_index(a, edges, nb)
+    # idx is in [0, nb] by construction, so the output length is known: a scatter_add (which
+    # adds in index order from zero, as bincount does) records without bincount's evaluation
+    # of idx to size its output
+    n = idx.shape[0]
     if w is None:
-        counts = _prim("bincount", [idx], [nb + 1])[:nb]
+        counts = _prim("scatter_add", [_core.full([n], _core.scalar(1, _I64._code), _I64._code), idx], [0, nb + 1])[:nb]
     else:
-        counts = _prim("bincount", [idx, w.astype(_F8)], [nb + 1])[:nb]
+        counts = _prim("scatter_add", [w.astype(_F8), idx], [0, nb + 1])[:nb]
         if w.dtype.kind in "iub":
             counts = counts.astype(w.dtype if w.dtype.kind != "b" else _I64)
         elif w.dtype != _F8:

@@ -19,7 +19,7 @@ import functools
 import sys
 
 from .. import _core
-from . import _dtypes
+from . import _dtypes, _fromlist13
 from ._strings import StrArray, _decode, _encode, asstr, contains_str, is_str_dtype
 
 _pystr, _pybool = builtins.str, builtins.bool
@@ -203,7 +203,9 @@ def _ranks(*operands, fn):
     flats = [_decode(a._cp) for a in strs]
     uniq = sorted(set().union(*flats))
     pos = {s: i for i, s in enumerate(uniq)}
-    ranks = [_core.from_list([pos[s] for s in f], list(a.shape), _I64) for f, a in zip(flats, strs)]
+    # array.array + the buffer import: ~4x faster than from_list for the int64 ranks
+    ranks = [_fromlist13.build([pos[s] for s in f], list(a.shape), _dtypes.dtype("int64"))
+             for f, a in zip(flats, strs)]
     return uniq, ranks, strs
 
 

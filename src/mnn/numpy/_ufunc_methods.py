@@ -221,6 +221,14 @@ def at(fn, name, a, indices, b=None, /):
         b = _core.reshape(mnp.broadcast_to(asarray(b), pos.shape), [-1])
     if n == 0:
         return
+    if name == "add" and b is not None and a.dtype.kind in "iu" and \
+            _dtypes.result_type(a.dtype, b.dtype).kind in "iu":
+        # integer add.at: sums wrap modulo 2**bits whatever their order, so one scatter_add of
+        # the values (in a's dtype) and one add replace the sort into rounds
+        vals = b if b.dtype == a.dtype else b.astype(a.dtype)
+        delta = _core.prim("scatter_add", [vals, flat_pos], [0, a.size], [])
+        a[...] = a + _core.reshape(delta, list(a.shape))
+        return
     # rank of each element among the earlier elements with the same position (stable sort, runs)
     order = mnp.argsort(flat_pos, kind="stable")
     sp = flat_pos[order]

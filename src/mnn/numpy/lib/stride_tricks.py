@@ -1,9 +1,12 @@
 """numpy.lib.stride_tricks on mnn: sliding_window_view and as_strided.
 
-The engine has no arbitrary-stride views, so both gather the windows into a new array and mark
-it read-only: reads equal numpy's, and a write raises instead of silently missing the source
-(numpy's sliding_window_view is read-only by default too)."""
+The engine has no arbitrary-stride views, so both copy the windows into a new array (for
+sliding_window_view one strided_window primitive) and mark it read-only: reads equal numpy's, and
+a write raises instead of silently missing the source (numpy's sliding_window_view is read-only by
+default too). einsum reads a window view it is handed as shifted slices of the source (see
+window_source), so a stencil never materialises the windows."""
 import operator
+import weakref
 
 from ... import _core
 from .._common import asarray
@@ -24,7 +27,6 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     if writeable:
         raise NotImplementedError("[mnn.numpy.lib.stride_tricks.sliding_window_view] writeable=True needs a "
                                   "strided view, which mnn does not have")
-    mnp = _mnp()
     x = asarray(x)
     window = tuple(window_shape) if isinstance(window_shape, (tuple, list)) else (window_shape,)
     window = tuple(operator.index(w) for w in window)
@@ -44,20 +46,50 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
                              f"window_shape and axis; got {len(window)} window_shape elements and {len(axes)} "
                              "axes elements.")
     nd = x.ndim
-    r = x
+    shape = list(x.shape)
     for ax, w in zip(axes, window):
         if not -nd <= ax < nd:
             raise _mnp().AxisError(f"[mnn.numpy.lib.stride_tricks.sliding_window_view] axis {ax} is out of "
                                    f"bounds for array of dimension {nd}")
         ax %= nd
-        n = r.shape[ax]
-        if n < w:
+        if shape[ax] < w:
             raise ValueError("[mnn.numpy.lib.stride_tricks.sliding_window_view] window shape cannot be larger "
                              "than input array shape")
-        idx = mnp.arange(n - w + 1)[:, None] + mnp.arange(w)[None, :]
-        r = mnp.take(r, idx, axis=ax)            # (..., n-w+1, w, ...)
-        r = mnp.moveaxis(r, ax + 1, -1)           # the window axis joins the others at the end
-    return _readonly(_core.copy(r) if r is x else r)
+        shape[ax] -= w - 1
+    # one strided copy (the engine has no arbitrary-stride views): the window axes step like the
+    # array axes they slide along, in the C-ordered input the primitive reads
+    cs = [1] * nd
+    for d in range(nd - 2, -1, -1):
+        cs[d] = cs[d + 1] * x.shape[d + 1]
+    out_shape = shape + list(window)
+    strides = cs + [cs[ax % nd] for ax in axes]
+    r = _core.prim("strided_window", [x], [len(out_shape)] + out_shape + strides, [])
+    _remember(r, x, [ax % nd for ax in axes], window)
+    return _readonly(r)
+
+
+# Windows made here, by id: (weakref, a lazy copy of the source at the time, axes, window). A
+# consumer that reads each window position as a whole (einsum with small weights: a stencil) can
+# slice the source instead of the window copy, which is then never computed. The copy pins the
+# source's value at this call, as the window copy does, whatever is written to it later.
+_WINDOWS = {}
+
+
+def _remember(r, x, axes, window):
+    key = id(r)
+
+    def forget(ref, key=key):
+        if _WINDOWS.get(key, (None,))[0] is ref:
+            del _WINDOWS[key]
+    _WINDOWS[key] = (weakref.ref(r, forget), _core.copy(x), axes, tuple(window))
+
+
+def window_source(a):
+    """(source copy, axes, window) when a is a sliding_window_view result, else None."""
+    e = _WINDOWS.get(id(a))
+    if e is None or e[0]() is not a:
+        return None
+    return e[1:]
 
 
 def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
