@@ -8,6 +8,9 @@ from helpers import ALL_DTYPES, SHAPES, assert_same, non_contiguous, sample
 NESTED = [
     0, 1.5, True, -3, 2**63, [], [[]], [1, 2, 3], [1, 2.5], [True, False], [True, 2], [[1, 2], [3, 4]],
     [[[1.0], [2.0]], [[3.0], [4.0]]], (1, 2), [(1, 2), (3, 4)], [-1, 2**63 - 1], [[1, 2], [3.5, 4]],
+    # ints past int64 are discovered as uint64, and uint64 with int64 promotes to float64
+    [2**63, 5], [5, 2**63], [-1, 2**63], [[2**63], [1]], [2**64 - 1, 2**63], [True, 2**63], [2**63, 1.5],
+    [2**63, numpy.uint64(3)], [numpy.uint64(3), 2**63], [2**63, numpy.int64(3)], [numpy.int8(3), 2**63],
 ]
 
 
@@ -21,6 +24,13 @@ def test_array_from_python(obj):
 @pytest.mark.parametrize("obj", [[1, 2, 3], [[0, 1], [1, 0]], 7, [0.0, 1.0], []], ids=repr)
 def test_array_dtype_arg(obj, dtype):
     assert_same(mnp.array(obj, dtype=dtype), numpy.array(obj, dtype=dtype))
+
+
+@pytest.mark.parametrize("obj", [[2**64], [-2**63 - 1], [1, 2**64], [numpy.int8(1), 2**64]], ids=repr)
+def test_array_of_ints_past_uint64_raise(obj):
+    # numpy makes an object array; mnn has no object dtype and says so
+    with pytest.raises(OverflowError, match=r"\[mnn.numpy.array\]"):
+        mnp.array(obj)
 
 
 def test_array_ragged_raises():

@@ -21,17 +21,13 @@ def _is_scalar(x):
 def _scalar_dtype(values):
     """numpy's dtype for a list of Python scalars: bool < int64 (uint64 past int64) < float64."""
     kind = 0
-    big = False
-    neg = False
+    ints = []
     for v in values:
         if isinstance(v, _bool):
             continue
         if isinstance(v, _int):
             kind = max(kind, 1)
-            if v > 0x7FFFFFFFFFFFFFFF:
-                big = True
-            if v < 0:
-                neg = True
+            ints.append(v)
         elif isinstance(v, _float):
             kind = max(kind, 2)
         elif isinstance(v, _complex):
@@ -41,12 +37,23 @@ def _scalar_dtype(values):
     if kind == 0:
         return _dtypes.dtype("bool")
     if kind == 1:
-        if big and not neg:
-            return _dtypes.dtype("uint64")
-        if big:
-            raise OverflowError("[mnn.numpy.array] Python int too large to convert to C long")
-        return _dtypes.dtype("int64")
+        return int_list_dtype(max(ints), min(ints))
     return _dtypes.dtype("float64" if kind == 2 else "complex128")
+
+
+_INT64_MAX, _UINT64_MAX = (1 << 63) - 1, (1 << 64) - 1
+
+
+def int_list_dtype(largest, smallest):
+    """numpy's dtype for Python ints (no floats among them) from the largest and smallest: each int is
+    discovered as int64 when it fits, else as uint64, and int64 with uint64 promotes to float64. So
+    [2**63] is uint64 and [2**63, 5] float64. Past uint64 numpy makes an object array, which mnn
+    does not have."""
+    if largest > _UINT64_MAX or smallest < -_INT64_MAX - 1:
+        raise OverflowError("[mnn.numpy.array] Python int too large to convert to C long")
+    if largest <= _INT64_MAX:
+        return _dtypes.dtype("int64")
+    return _dtypes.dtype("uint64" if smallest > _INT64_MAX else "float64")
 
 
 def _flatten(obj):
@@ -67,6 +74,8 @@ def _flatten(obj):
     if isinstance(obj, ndarray):
         return _core.all_values(obj), list(obj.shape), [obj.dtype]
     if _is_scalar(obj):
+        if type(obj) is _int and not -_INT64_MAX - 1 <= obj <= _INT64_MAX:  # numpy discovers it as uint64
+            return [obj], [], [int_list_dtype(obj, obj)]
         return [obj], [], [type(obj)]  # Python scalars count at their default dtype next to arrays
     if hasattr(obj, "dtype") and hasattr(obj, "shape"):  # numpy arrays and scalars
         a = asarray(_native_byte_order(obj))

@@ -41,11 +41,14 @@ def _dtype_of(types, flat):
         return _dtypes.dtype("float64")
     if _int not in types:
         return _dtypes.dtype("bool")
-    if max(flat) > 0x7FFFFFFFFFFFFFFF:
-        if min(flat) < 0:
-            raise OverflowError("[mnn.numpy.array] Python int too large to convert to C long")
-        return _dtypes.dtype("uint64")
-    return _dtypes.dtype("int64")
+    hi, lo = max(flat), min(flat)
+    if hi <= 0x7FFFFFFFFFFFFFFF and lo >= -0x8000000000000000:
+        return _dtypes.dtype("int64")
+    from . import _creation  # past int64: uint64, float64 or an error, by _creation's rule
+    if _bool in types:  # bools do not count towards the ints' range
+        ints = [v for v in flat if type(v) is _int]
+        hi, lo = max(ints), min(ints)
+    return _creation.int_list_dtype(hi, lo)
 
 
 _TYPECODE = {"int64": "q", "float64": "d"}
