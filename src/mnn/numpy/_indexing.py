@@ -217,9 +217,41 @@ def _layout(a, plan, fn):
     return src, merged, flat, lead, shown, bshape
 
 
+def _fast_take(a, key, fn):
+    """a[mask] with a boolean mask over a's leading axes, or a[i0, i1, ...] with integer arrays of
+    one shape on a's leading axes (a C-ordered); None for any other key."""
+    if type(key) is ndarray:
+        if key.dtype.kind != "b" or not key.ndim or list(key.shape) != list(a.shape[:key.ndim]):
+            return None
+        k = key.ndim
+        merged = a if k == 1 else _reshape(a, [_prod(a.shape[:k])] + list(a.shape[k:]))
+        return _core.prim("take", [merged, _core.prim("nonzero", [key], [1])], [0, _FN[fn], _RAISE, 0])
+    if type(key) is not tuple or not 1 < len(key) <= a.ndim:
+        return None
+    shape = None
+    for k in key:
+        if type(k) is not ndarray or k.dtype.kind not in "iu" or not k.ndim:
+            return None
+        if shape is None:
+            shape = list(k.shape)
+        elif list(k.shape) != shape:
+            return None
+    n = len(key)
+    flat = _core.prim("ravel_index", [_as_i64(k) for k in key], [_FN[fn], _RAISE, n] + list(a.shape[:n]) +
+                      list(_range(n)) + [len(shape)] + shape)
+    merged = _reshape(a, [_prod(a.shape[:n])] + list(a.shape[n:]))
+    return _core.prim("take", [merged, flat], [0, _FN[fn], _RAISE, 0])
+
+
 def _getitem(a, key, fn="__getitem__"):
     if type(key) is ndarray and key.ndim and a.ndim and key.dtype.kind in "iu" and a._is_c_contiguous:
         return _core.prim("take", [a, _as_i64(key)], [0, _FN[fn], _RAISE, 0])  # a[index_array]: the hot case
+    if a._is_c_contiguous and a.ndim:
+        # The other common keys (a[mask], a[rows, cols]) as the general path below would record them,
+        # without parsing the key item by item: that parse costs more than the two nodes it builds.
+        fast = _fast_take(a, key, fn)
+        if fast is not None:
+            return fast
     plan = _parse(a, key, fn)
     if not plan.groups:
         return a[plan.basic]
