@@ -719,18 +719,25 @@ def _tri_mask(n, k, m, upper):
     return (diff >= k) if upper else (diff <= k)
 
 
+def _tri_indices(n, k, m, upper):
+    # the coordinates depend on (n, k, m) only: kept once computed, each call gets fresh copies
+    from ._small_calls import cached_constant
+    r = cached_constant(("tri", n, k, m, upper), n * m, lambda: nonzero(_tri_mask(n, k, m, upper)))
+    return r if r is not None else nonzero(_tri_mask(n, k, m, upper))
+
+
 def tril_indices(n, k=0, m=None):
     """numpy.tril_indices: coordinates of the lower triangle (j - i <= k) of an (n, m) array."""
     n = operator.index(n)
     m = n if m is None else operator.index(m)
-    return nonzero(_tri_mask(n, operator.index(k), m, False))
+    return _tri_indices(n, operator.index(k), m, False)
 
 
 def triu_indices(n, k=0, m=None):
     """numpy.triu_indices: coordinates of the upper triangle (j - i >= k) of an (n, m) array."""
     n = operator.index(n)
     m = n if m is None else operator.index(m)
-    return nonzero(_tri_mask(n, operator.index(k), m, True))
+    return _tri_indices(n, operator.index(k), m, True)
 
 
 def tril_indices_from(arr, k=0):
