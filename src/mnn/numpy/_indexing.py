@@ -217,16 +217,9 @@ def _layout(a, plan, fn):
     return src, merged, flat, lead, shown, bshape
 
 
-def _fast_take(a, key, fn):
-    """a[mask] with a boolean mask over a's leading axes, or a[i0, i1, ...] with integer arrays of
-    one shape on a's leading axes (a C-ordered); None for any other key."""
-    if type(key) is ndarray:
-        if key.dtype.kind != "b" or not key.ndim or list(key.shape) != list(a.shape[:key.ndim]):
-            return None
-        k = key.ndim
-        merged = a if k == 1 else _reshape(a, [_prod(a.shape[:k])] + list(a.shape[k:]))
-        return _core.prim("take", [merged, _core.prim("nonzero", [key], [1])], [0, _FN[fn], _RAISE, 0])
-    if type(key) is not tuple or not 1 < len(key) <= a.ndim:
+def _same_shape_int_arrays(a, key):
+    """The int64 forms of a key tuple of 2..a.ndim integer arrays of one shape (ndim >= 1), else None."""
+    if not 1 < len(key) <= a.ndim:
         return None
     shape = None
     for k in key:
@@ -236,9 +229,24 @@ def _fast_take(a, key, fn):
             shape = list(k.shape)
         elif list(k.shape) != shape:
             return None
-    n = len(key)
-    flat = _core.prim("ravel_index", [_as_i64(k) for k in key], [_FN[fn], _RAISE, n] + list(a.shape[:n]) +
-                      list(_range(n)) + [len(shape)] + shape)
+    return [_as_i64(k) for k in key]
+
+
+def _fast_take(a, key, fn):
+    """a[mask] with a boolean mask over a's leading axes, or a[i0, i1, ...] with integer arrays of
+    one shape on a's leading axes (a C-ordered); None for any other key."""
+    if type(key) is ndarray:
+        if key.dtype.kind != "b" or not key.ndim or list(key.shape) != list(a.shape[:key.ndim]):
+            return None
+        k = key.ndim
+        merged = a if k == 1 else _reshape(a, [_prod(a.shape[:k])] + list(a.shape[k:]))
+        return _core.prim("take", [merged, _core.prim("nonzero", [key], [1])], [0, _FN[fn], _RAISE, 0])
+    keys = _same_shape_int_arrays(a, key) if type(key) is tuple else None
+    if keys is None:
+        return None
+    n, shape = len(keys), list(keys[0].shape)
+    flat = _core.prim("ravel_index", keys, [_FN[fn], _RAISE, n] + list(a.shape[:n]) + list(_range(n)) +
+                      [len(shape)] + shape)
     merged = _reshape(a, [_prod(a.shape[:n])] + list(a.shape[n:]))
     return _core.prim("take", [merged, flat], [0, _FN[fn], _RAISE, 0])
 
@@ -317,6 +325,21 @@ def _setitem(a, key, value, fn="__setitem__"):
         else:
             _fit_value(val, rows, fn)
         return
+    if type(key) is tuple and a._is_c_contiguous:
+        keys = _same_shape_int_arrays(a, key)
+        if keys is not None:  # a[rows, cols] = v: what the general path below records, unparsed
+            n, shape = len(keys), list(keys[0].shape)
+            flat = _core.prim("ravel_index", keys, [_FN[fn], _RAISE, n] + list(a.shape[:n]) + list(_range(n)) +
+                              [len(shape)] + shape)
+            rest = list(a.shape[n:])
+            vals = _fit_value(val, shape + rest, fn)
+            size = _prod(shape)
+            if size == 0 or a.size == 0:
+                return
+            merged = _reshape(a, [_prod(a.shape[:n])] + rest)
+            new = _core.prim("put", [merged, _reshape(flat, [size]), _reshape(vals, [size] + rest)], [0])
+            _core.assign(a, _reshape(new, a.shape))
+            return
     plan = _parse(a, key, fn)
     if not plan.groups:
         _core.assign(a[plan.basic], val)
