@@ -203,3 +203,39 @@ def test_scalar_slot_errors(bad, conv, err, msg):
         conv(mnp.asarray(bad))
     with pytest.raises(err):
         conv(numpy.asarray(bad))
+
+
+# ---- x ** 2, x ** -1, x ** 0.5: numpy's fast scalar powers --------------------------------------
+
+_SPECIAL = numpy.array([-0.0, 0.0, -numpy.inf, numpy.inf, numpy.nan, -2.0, 3.0, 1e200, 1e-200, 1e-310, 7.5e-155])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64", "int8", "uint8", "bool"])
+@pytest.mark.parametrize("exponent", [2, 0.5, -1])
+def test_scalar_power_bits_and_warnings(dtype, exponent):
+    # numpy runs square / sqrt / reciprocal for these Python exponents: same bits, same warnings
+    import warnings
+    if numpy.dtype(dtype).kind == "f":
+        x = numpy.concatenate([_SPECIAL, RNG.normal(size=2000), RNG.normal(size=500) * 1e150]).astype(dtype)
+    elif dtype == "bool":
+        x = numpy.array([True, False, True])
+    else:
+        x = RNG.integers(-100 if dtype != "uint8" else 0, 100, size=37).astype(dtype)
+    x = x[::2]  # a strided view too
+    with warnings.catch_warnings(record=True) as wr:
+        warnings.simplefilter("always")
+        try:
+            ref = x ** exponent
+        except (ValueError, OverflowError) as e:
+            ref = type(e)
+    with warnings.catch_warnings(record=True) as wg:
+        warnings.simplefilter("always")
+        if not isinstance(ref, numpy.ndarray):
+            with pytest.raises(ref):
+                numpy.asarray(mnp.asarray(x) ** exponent)
+            return
+        got = numpy.asarray(mnp.asarray(x) ** exponent)
+    assert got.dtype == ref.dtype
+    numpy.testing.assert_array_equal(got.view(numpy.uint8), ref.view(numpy.uint8))  # bit for bit
+    assert sorted(str(w.message) for w in wr if "cast" not in str(w.message)) == \
+        sorted(str(w.message).split("] ")[-1] for w in wg)
