@@ -84,7 +84,7 @@ PyObject* item(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     // costs nothing when the base holds its value already. The window's strides and offset are
     // in elements of that buffer (core/array.h).
     NodePtr base = a->storage()->base;
-    engine::eval({base});
+    if (!base->realized) engine::eval({base});  // (a realised base: no root list to build)
     const Shape& shape = a->shape();
     const Strides& strides = a->strides();
     int64_t off = a->offset(), rem = flat;
@@ -110,7 +110,7 @@ PyObject* item(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 
 PyObject* item0(const Array& a) {
   NodePtr base = a.storage()->base;
-  engine::eval({base});
+  if (!base->realized) engine::eval({base});
   const char* p = base->buffer->data() + a.offset() * static_cast<int64_t>(itemsize(base->dtype));
   return scalar_to_py(p, base->dtype).release().ptr();
 }
