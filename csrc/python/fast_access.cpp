@@ -214,6 +214,32 @@ PyObject* install_scalar_slots(PyObject*, PyObject*) {
   Py_RETURN_NONE;
 }
 
+// ---- _core.ufunc(op, x, ...) on mnn ndarrays: np.exp(z), np.where(c, a, b) in a loop ----
+// The pybind11 definition (bind_ops.cpp) converts Python scalars and lists as numpy's weak
+// operands; when every operand is already an ndarray there is nothing to convert, and this records
+// the same node without the dispatcher and two vectors. Anything else goes to that definition.
+
+PyObject* g_ufunc_general = nullptr;
+
+PyObject* ufunc_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs >= 2 && nargs <= 4 && PyLong_CheckExact(args[0])) {
+    const long op = PyLong_AsLong(args[0]);
+    const Array* ins[3] = {nullptr, nullptr, nullptr};
+    bool arrays = op >= 0 && op < static_cast<long>(Op::kNumElementwise);
+    for (Py_ssize_t i = 1; arrays && i < nargs; ++i) arrays = (ins[i - 1] = as_array(args[i])) != nullptr;
+    if (arrays) {
+      try {
+        return wrap_array(ops::elementwise(static_cast<Op>(op), ins, static_cast<size_t>(nargs - 1)));
+      } catch (...) {
+        set_python_error(std::current_exception());
+        return nullptr;
+      }
+    }
+    if (PyErr_Occurred()) return nullptr;
+  }
+  return PyObject_Vectorcall(g_ufunc_general, args, static_cast<size_t>(nargs), nullptr);
+}
+
 // ---- a registered primitive with parameters fixed once (the cv wrappers' memoised calls) ----
 //
 // _core.prim_bind(name, ints, floats) looks the primitive up and converts the parameters once; the
@@ -393,6 +419,8 @@ PyMethodDef g_functions[] = {
     {"prim_apply_image", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(prim_apply_image)), METH_FASTCALL,
      "prim_apply_image(bound, src): prim_apply on an mnn image or a buffer imported zero-copy, or None"},
     {"image_key", image_key, METH_O, "image_key(src): (type, shape, dtype, strides) of a memoisable image, or None"},
+    {"ufunc", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(ufunc_fast)), METH_FASTCALL,
+     "ufunc(op, *operands): records elementwise opcode op on the operands (numpy's promotion rules)"},
     {"_install_scalar_slots", install_scalar_slots, METH_NOARGS,
      "points ndarray's bool/float/int slots and .T at C functions (after mnn.numpy defined them in Python)"},
 };
@@ -425,6 +453,7 @@ void install_fast_access(py::module_& m) {
     if (!fget) throw py::error_already_set();
     cls.attr(def.ml_name) = property(fget, py::none(), py::none(), def.ml_doc);
   }
+  g_ufunc_general = py::object(m.attr("ufunc")).release().ptr();  // kept for the operands ufunc_fast leaves to it
   for (auto& def : g_functions) {
     py::object f = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&def, nullptr, m.attr("__name__").ptr()));
     if (!f) throw py::error_already_set();
