@@ -84,7 +84,7 @@ PyObject* item(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     // costs nothing when the base holds its value already. The window's strides and offset are
     // in elements of that buffer (core/array.h).
     NodePtr base = a->storage()->base;
-    engine::eval({base});
+    if (!base->realized) engine::eval({base});  // (a realised base: no root list to build)
     const Shape& shape = a->shape();
     const Strides& strides = a->strides();
     int64_t off = a->offset(), rem = flat;
@@ -99,6 +99,145 @@ PyObject* item(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     set_python_error(std::current_exception());
     return nullptr;
   }
+}
+
+// ---- scalar conversions as C slots: bool(a), float(a), int(a) and a.T ----
+//
+// The Python definitions of __bool__/__float__/__int__ (numpy/_ndarray.py) stay in the type's
+// dict for explicit calls; _install_scalar_slots() points the type's slots at these, which do
+// the same (same errors) without a Python frame and a method lookup per call: `if x < y:` and
+// `float(total)` in a script's loop pay the slot, not the function.
+
+PyObject* item0(const Array& a) {
+  NodePtr base = a.storage()->base;
+  if (!base->realized) engine::eval({base});
+  const char* p = base->buffer->data() + a.offset() * static_cast<int64_t>(itemsize(base->dtype));
+  return scalar_to_py(p, base->dtype).release().ptr();
+}
+
+PyTypeObject* g_ndarray = nullptr;
+
+int nb_bool(PyObject* self) {
+  const Array* a = as_array(self);
+  if (!a) {
+    PyErr_SetString(PyExc_TypeError, "[mnn.numpy.ndarray.__bool__] expected an mnn ndarray");
+    return -1;
+  }
+  if (a->size() != 1) {
+    PyErr_SetString(PyExc_ValueError,
+                    a->size() == 0 ? "[mnn.numpy.ndarray.__bool__] The truth value of an empty array is ambiguous. "
+                                     "Use `array.size > 0` to check that an array is not empty."
+                                   : "[mnn.numpy.ndarray.__bool__] The truth value of an array with more than one "
+                                     "element is ambiguous. Use a.any() or a.all()");
+    return -1;
+  }
+  PyObject* v;
+  try {
+    v = item0(*a);
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return -1;
+  }
+  int r = PyObject_IsTrue(v);
+  Py_DECREF(v);
+  return r;
+}
+
+template <const char* Name>
+PyObject* zero_d_item(PyObject* self) {
+  const Array* a = as_array(self);
+  if (!a || a->ndim() != 0) {
+    PyErr_Format(PyExc_TypeError, "[mnn.numpy.ndarray.%s] only 0-dimensional arrays can be converted to Python scalars",
+                 Name);
+    return nullptr;
+  }
+  try {
+    return item0(*a);
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+constexpr char kFloat[] = "__float__", kInt[] = "__int__";
+
+PyObject* nb_float(PyObject* self) {
+  PyObject* v = zero_d_item<kFloat>(self);
+  if (!v) return nullptr;
+  PyObject* r = PyNumber_Float(v);  // float(item): bool -> 1.0, complex -> TypeError, as before
+  Py_DECREF(v);
+  return r;
+}
+
+PyObject* nb_int(PyObject* self) {
+  PyObject* v = zero_d_item<kInt>(self);
+  if (!v) return nullptr;
+  PyObject* r = PyNumber_Long(v);  // int(item): truncates floats, refuses NaN/inf, as before
+  Py_DECREF(v);
+  return r;
+}
+
+PyObject* get_T(PyObject*, PyObject* self) {
+  const Array* a = as_array(self);
+  if (!a) return type_error("[mnn.numpy.ndarray.T] expected an mnn ndarray");
+  try {
+    return wrap_array(ops::transpose(*a, {}));
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+PyMethodDef g_T = {"T", get_T, METH_O, "View of the array with its axes reversed."};
+
+PyObject* install_scalar_slots(PyObject*, PyObject*) {
+  g_ndarray = py::detail::get_type_info(typeid(Array))->type;
+  PyObject* cls = reinterpret_cast<PyObject*>(g_ndarray);
+  Py_INCREF(cls);
+  try {
+    py::object property = py::module_::import("builtins").attr("property");
+    py::object fget = py::reinterpret_steal<py::object>(PyCFunction_New(&g_T, nullptr));
+    if (!fget) throw py::error_already_set();
+    py::handle(cls).attr("T") = property(fget, py::none(), py::none(), g_T.ml_doc);
+  } catch (...) {
+    Py_DECREF(cls);
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+  // after the attribute assignments: setting a dunder in the type's dict resets its slot
+  PyNumberMethods* nb = g_ndarray->tp_as_number;
+  nb->nb_bool = nb_bool;
+  nb->nb_float = nb_float;
+  nb->nb_int = nb_int;
+  PyType_Modified(g_ndarray);
+  Py_DECREF(cls);
+  Py_RETURN_NONE;
+}
+
+// ---- _core.ufunc(op, x, ...) on mnn ndarrays: np.exp(z), np.where(c, a, b) in a loop ----
+// The pybind11 definition (bind_ops.cpp) converts Python scalars and lists as numpy's weak
+// operands; when every operand is already an ndarray there is nothing to convert, and this records
+// the same node without the dispatcher and two vectors. Anything else goes to that definition.
+
+PyObject* g_ufunc_general = nullptr;
+
+PyObject* ufunc_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs >= 2 && nargs <= 4 && PyLong_CheckExact(args[0])) {
+    const long op = PyLong_AsLong(args[0]);
+    const Array* ins[3] = {nullptr, nullptr, nullptr};
+    bool arrays = op >= 0 && op < static_cast<long>(Op::kNumElementwise);
+    for (Py_ssize_t i = 1; arrays && i < nargs; ++i) arrays = (ins[i - 1] = as_array(args[i])) != nullptr;
+    if (arrays) {
+      try {
+        return wrap_array(ops::elementwise(static_cast<Op>(op), ins, static_cast<size_t>(nargs - 1)));
+      } catch (...) {
+        set_python_error(std::current_exception());
+        return nullptr;
+      }
+    }
+    if (PyErr_Occurred()) return nullptr;
+  }
+  return PyObject_Vectorcall(g_ufunc_general, args, static_cast<size_t>(nargs), nullptr);
 }
 
 // ---- a registered primitive with parameters fixed once (the cv wrappers' memoised calls) ----
@@ -280,6 +419,10 @@ PyMethodDef g_functions[] = {
     {"prim_apply_image", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(prim_apply_image)), METH_FASTCALL,
      "prim_apply_image(bound, src): prim_apply on an mnn image or a buffer imported zero-copy, or None"},
     {"image_key", image_key, METH_O, "image_key(src): (type, shape, dtype, strides) of a memoisable image, or None"},
+    {"ufunc", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(ufunc_fast)), METH_FASTCALL,
+     "ufunc(op, *operands): records elementwise opcode op on the operands (numpy's promotion rules)"},
+    {"_install_scalar_slots", install_scalar_slots, METH_NOARGS,
+     "points ndarray's bool/float/int slots and .T at C functions (after mnn.numpy defined them in Python)"},
 };
 
 }  // namespace
@@ -310,6 +453,7 @@ void install_fast_access(py::module_& m) {
     if (!fget) throw py::error_already_set();
     cls.attr(def.ml_name) = property(fget, py::none(), py::none(), def.ml_doc);
   }
+  g_ufunc_general = py::object(m.attr("ufunc")).release().ptr();  // kept for the operands ufunc_fast leaves to it
   for (auto& def : g_functions) {
     py::object f = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&def, nullptr, m.attr("__name__").ptr()));
     if (!f) throw py::error_already_set();

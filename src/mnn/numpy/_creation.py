@@ -92,6 +92,11 @@ def _from_python(obj, dtype):
     if fast is not None:
         flat, shape, dt = fast
         return _fromlist13.build(flat, shape, dt if dtype is None else _dtypes.dtype(dtype))
+    if dtype is None and isinstance(obj, (list, tuple)):
+        from ._small_calls import array_of_arrays
+        r = array_of_arrays(obj)
+        if r is not None:
+            return r
     try:
         flat, shape, dts = _flatten(obj)
     except (TypeError, RuntimeError):
@@ -389,6 +394,15 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     if device is not None:
         _check_device(device, "eye")
     M = N if M is None else M
+    if type(N) is _int and type(M) is _int and type(k) is _int and N >= 0 and M >= 0:
+        from ._small_calls import cached_constant  # a copy of the kept identity (~1 us, not ~4)
+        r = cached_constant(("eye", N, M, k, dtype), N * M, lambda: _eye(N, M, k, dtype))
+        if r is not None:
+            return r
+    return _eye(N, M, k, dtype)
+
+
+def _eye(N, M, k, dtype):
     out = zeros((N, M), dtype)
     if (k >= 0 and k < M) or (k < 0 and -k < N):
         d = _core.diagonal(out, k, 0, 1)

@@ -217,9 +217,49 @@ def _layout(a, plan, fn):
     return src, merged, flat, lead, shown, bshape
 
 
+def _same_shape_int_arrays(a, key):
+    """The int64 forms of a key tuple of 2..a.ndim integer arrays of one shape (ndim >= 1), else None."""
+    if not 1 < len(key) <= a.ndim:
+        return None
+    shape = None
+    for k in key:
+        if type(k) is not ndarray or k.dtype.kind not in "iu" or not k.ndim:
+            return None
+        if shape is None:
+            shape = list(k.shape)
+        elif list(k.shape) != shape:
+            return None
+    return [_as_i64(k) for k in key]
+
+
+def _fast_take(a, key, fn):
+    """a[mask] with a boolean mask over a's leading axes, or a[i0, i1, ...] with integer arrays of
+    one shape on a's leading axes (a C-ordered); None for any other key."""
+    if type(key) is ndarray:
+        if key.dtype.kind != "b" or not key.ndim or list(key.shape) != list(a.shape[:key.ndim]):
+            return None
+        k = key.ndim
+        merged = a if k == 1 else _reshape(a, [_prod(a.shape[:k])] + list(a.shape[k:]))
+        return _core.prim("take", [merged, _core.prim("nonzero", [key], [1])], [0, _FN[fn], _RAISE, 0])
+    keys = _same_shape_int_arrays(a, key) if type(key) is tuple else None
+    if keys is None:
+        return None
+    n, shape = len(keys), list(keys[0].shape)
+    flat = _core.prim("ravel_index", keys, [_FN[fn], _RAISE, n] + list(a.shape[:n]) + list(_range(n)) +
+                      [len(shape)] + shape)
+    merged = _reshape(a, [_prod(a.shape[:n])] + list(a.shape[n:]))
+    return _core.prim("take", [merged, flat], [0, _FN[fn], _RAISE, 0])
+
+
 def _getitem(a, key, fn="__getitem__"):
     if type(key) is ndarray and key.ndim and a.ndim and key.dtype.kind in "iu" and a._is_c_contiguous:
         return _core.prim("take", [a, _as_i64(key)], [0, _FN[fn], _RAISE, 0])  # a[index_array]: the hot case
+    if a._is_c_contiguous and a.ndim:
+        # The other common keys (a[mask], a[rows, cols]) as the general path below would record them,
+        # without parsing the key item by item: that parse costs more than the two nodes it builds.
+        fast = _fast_take(a, key, fn)
+        if fast is not None:
+            return fast
     plan = _parse(a, key, fn)
     if not plan.groups:
         return a[plan.basic]
@@ -294,6 +334,21 @@ def _setitem(a, key, value, fn="__setitem__"):
         mb = _reshape(key, list(key.shape) + [1] * (a.ndim - key.ndim))
         _core.assign(a, _core.ufunc(_WHERE, mb, _reshape(val, []), a))
         return
+    if type(key) is tuple and a._is_c_contiguous:
+        keys = _same_shape_int_arrays(a, key)
+        if keys is not None:  # a[rows, cols] = v: what the general path below records, unparsed
+            n, shape = len(keys), list(keys[0].shape)
+            flat = _core.prim("ravel_index", keys, [_FN[fn], _RAISE, n] + list(a.shape[:n]) + list(_range(n)) +
+                              [len(shape)] + shape)
+            rest = list(a.shape[n:])
+            vals = _fit_value(val, shape + rest, fn)
+            size = _prod(shape)
+            if size == 0 or a.size == 0:
+                return
+            merged = _reshape(a, [_prod(a.shape[:n])] + rest)
+            new = _core.prim("put", [merged, _reshape(flat, [size]), _reshape(vals, [size] + rest)], [0])
+            _core.assign(a, _reshape(new, a.shape))
+            return
     plan = _parse(a, key, fn)
     if not plan.groups:
         _core.assign(a[plan.basic], val)
@@ -698,18 +753,25 @@ def _tri_mask(n, k, m, upper):
     return (diff >= k) if upper else (diff <= k)
 
 
+def _tri_indices(n, k, m, upper):
+    # the coordinates depend on (n, k, m) only: kept once computed, each call gets fresh copies
+    from ._small_calls import cached_constant
+    r = cached_constant(("tri", n, k, m, upper), n * m, lambda: nonzero(_tri_mask(n, k, m, upper)))
+    return r if r is not None else nonzero(_tri_mask(n, k, m, upper))
+
+
 def tril_indices(n, k=0, m=None):
     """numpy.tril_indices: coordinates of the lower triangle (j - i <= k) of an (n, m) array."""
     n = operator.index(n)
     m = n if m is None else operator.index(m)
-    return nonzero(_tri_mask(n, operator.index(k), m, False))
+    return _tri_indices(n, operator.index(k), m, False)
 
 
 def triu_indices(n, k=0, m=None):
     """numpy.triu_indices: coordinates of the upper triangle (j - i >= k) of an (n, m) array."""
     n = operator.index(n)
     m = n if m is None else operator.index(m)
-    return nonzero(_tri_mask(n, operator.index(k), m, True))
+    return _tri_indices(n, operator.index(k), m, True)
 
 
 def tril_indices_from(arr, k=0):

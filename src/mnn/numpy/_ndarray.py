@@ -309,3 +309,6 @@ def install():
         setattr(ndarray, name, fn)
     for name, fn in PROPERTIES.items():
         setattr(ndarray, name, property(fn))
+    # bool()/float()/int() and .T as C slots doing what the Python definitions above do (kept for
+    # explicit calls): a loop's `if x < y:` then costs no Python frame
+    _core._install_scalar_slots()

@@ -712,6 +712,9 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     a = asarray(a)
     if a.ndim < 2:
         raise ValueError("[mnn.numpy.trace] diag requires an array of at least two dimensions")
+    if dtype is None and out is None and type(offset) is int and type(axis1) is int and type(axis2) is int:
+        # what the call below records, without sum()'s argument handling (np.trace(K) in a loop)
+        return _core.reduce(0, _core.diagonal(a, offset, axis1, axis2), [-1], False, None, "sum")
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 

@@ -14,6 +14,11 @@ def _make(name, nin):
 
     if nin == 1:
         def ufunc(x, /, out=None, *, dtype=None, **kwargs):
+            if out is None and dtype is None and not kwargs and type(x) is ndarray:
+                try:  # np.exp(z) in a loop: the engine call alone (strings take the path below)
+                    return _core.ufunc(code, x)
+                except (TypeError, RuntimeError):
+                    pass
             where = kwargs.pop("where", True)
             _check_kwargs(name, kwargs)
             if dtype is not None:
@@ -26,6 +31,11 @@ def _make(name, nin):
             return write_out(r if where is True else _where_result(r, where, out), out, name)
     else:
         def ufunc(x1, x2, /, out=None, *, dtype=None, **kwargs):
+            if out is None and dtype is None and not kwargs:
+                try:
+                    return _core.ufunc(code, x1, x2)
+                except (TypeError, RuntimeError):
+                    pass
             where = kwargs.pop("where", True)
             _check_kwargs(name, kwargs)
             try:

@@ -457,6 +457,32 @@ void pack_b(T* dst, const T* src, int64_t n, int64_t kc, int64_t sk, int64_t sn)
   if (nfull * NR < n) pack_b_scalar(dst + nfull * kc * NR, src + nfull * NR * sn, n - nfull * NR, kc, sk, sn);
 }
 
+// The pairwise combination of gemv_rows' L lane sums (s[l] += s[l + w] for w = L/2 .. 1) in scalar
+// registers. In place on the stack, GCC's wide loads of lanes the tail had just written one by one
+// missed store forwarding: ~20 ns a row, all of a row's time when K is small (A @ x, 5 columns).
+// Same additions in the same order: the same bits.
+template <class T, int L>
+__attribute__((noinline, optimize("no-tree-vectorize", "no-tree-slp-vectorize", "no-tree-loop-distribute-patterns")))
+T pairwise_lanes(const T* s) {
+  T t[L / 2];
+  for (int l = 0; l < L / 2; ++l) t[l] = s[l] + s[l + L / 2];
+  for (int w = L / 4; w >= 1; w /= 2)
+    for (int l = 0; l < w; ++l) t[l] += t[l + w];
+  return t[0];
+}
+
+// A row shorter than L (no vector step ran): lane l holds 0 + a[l] x[l] (l < K) or 0, as the lane
+// array of the general path would, combined the same way, all without touching memory.
+template <class T, int L>
+__attribute__((noinline, optimize("no-tree-vectorize", "no-tree-slp-vectorize", "no-tree-loop-distribute-patterns")))
+T short_row(const T* a, const T* x, int64_t kk) {
+  T t[L];
+  for (int l = 0; l < L; ++l) t[l] = l < kk ? T(0) + a[l] * x[l] : T(0);
+  for (int w = L / 2; w >= 1; w /= 2)
+    for (int l = 0; l < w; ++l) t[l] += t[l + w];
+  return t[0];
+}
+
 // y[i] = sum_k A[i*lda + k] x[k]. Lane-wise partial sums (lane l adds the k = l mod L terms in
 // order), combined pairwise at the end. Written with explicit vectors: GCC vectorised the
 // lane-array form only partly for double (A @ x ran at half of numpy's speed).
@@ -468,13 +494,12 @@ void gemv_rows(int64_t m, int64_t kk, const T* __restrict a, int64_t lda, const 
   const int64_t kv = kk / L * L;
   // Finish one row: spill its vector sums to lanes, add the tail, reduce pairwise.
   auto finish = [&](const T* ai, reg v0, reg v1) {
+    if (kv == 0) return short_row<T, L>(ai, x, kk);
     alignas(64) T s[L];
     V::store(s, v0);
     V::store(s + W, v1);
     for (int64_t k = kv, l = 0; k < kk; ++k, ++l) s[l] += ai[k] * x[k];
-    for (int w = L / 2; w >= 1; w /= 2)
-      for (int l = 0; l < w; ++l) s[l] += s[l + w];
-    return s[0];
+    return pairwise_lanes<T, L>(s);
   };
   int64_t i = 0;
   // Four rows at a time: x is loaded once for four, and four streams keep more loads in flight.
