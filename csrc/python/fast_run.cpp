@@ -10,6 +10,7 @@
 //
 // The capsule keeps the kernel prepared for the last input layout it saw (the plan cache's job on
 // the lazy road); a call that finds it busy (another thread) prepares its own.
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -51,6 +52,24 @@ PyObject* type_error(const char* msg) {
 // Releasing the GIL costs ~0.2 us: worth it only where the kernel takes far longer.
 constexpr int64_t kReleaseGilBytes = int64_t(1) << 18;
 
+// 4K aliasing: a load whose address matches an earlier, still pending store in its low 12 bits
+// waits for that store. A fresh numpy image starts 16 bytes into a page and a 64-aligned output
+// from the block cache 64 bytes in, so output = input + 48 (mod 4096): every store of a streaming
+// pass matches a load of the next iteration, and a 2 MB threshold ran ~40% slower than the same
+// loop on other addresses (the lazy road has the same layout). The output is placed 64-aligned,
+// 64 to 127 bytes below the first input's page offset instead: stores then trail loads.
+constexpr int64_t kPlaceBytes = int64_t(1) << 14;
+
+NodePtr placed_output(const prims::PrimMeta& meta, uintptr_t page_off) {
+  const int64_t isz = static_cast<int64_t>(itemsize(meta.dtype)), n = numel(meta.shape);
+  check_allocatable("empty", meta.dtype, meta.shape);
+  const int64_t elems = n + 4096 / isz;
+  auto buf = Buffer::allocate(static_cast<size_t>(elems * isz));
+  const uintptr_t at = reinterpret_cast<uintptr_t>(buf->data()) & 4095;  // a multiple of 64
+  const int64_t skip = static_cast<int64_t>((page_off + 4096 - at) & 4095);
+  return make_leaf(std::move(buf), meta.dtype, meta.shape, contiguous_strides(meta.shape), skip / isz, elems);
+}
+
 // The inputs as arrays: mnn ndarrays as they are, anything else imported zero-copy. false when an
 // import is refused (the caller then answers None, as prim_apply_image does).
 bool gather(PyObject* const* args, Py_ssize_t n, std::vector<Array>& xs, std::vector<py::object>& held) {
@@ -85,15 +104,18 @@ Array run_now(NowPrim& b, const std::vector<Array>& xs) {
   in.reserve(xs.size());
   for (const Array& a : xs) in.push_back(a.node());
   prims::PrimMeta meta = b.prim->infer(in, b.params);  // the same checks and errors as recording
-  NodePtr out = make_empty(meta.dtype, meta.shape);
   std::vector<char*> ptrs;
   ptrs.reserve(xs.size());
-  int64_t bytes = numel(meta.shape) * static_cast<int64_t>(itemsize(meta.dtype));
+  const int64_t out_bytes = numel(meta.shape) * static_cast<int64_t>(itemsize(meta.dtype));
+  int64_t bytes = out_bytes;
+  uintptr_t page_off = 4096;
   for (const Array& a : xs) {
     const NodePtr& base = a.storage()->base;
     ptrs.push_back(base->buffer->data() + a.offset() * static_cast<int64_t>(itemsize(base->dtype)));
     bytes += a.size() * static_cast<int64_t>(itemsize(base->dtype));
+    if (page_off == 4096) page_off = ((reinterpret_cast<uintptr_t>(ptrs.back()) + 4096 - 64) & 4095) & ~uintptr_t(63);
   }
+  NodePtr out = out_bytes >= kPlaceBytes && !xs.empty() ? placed_output(meta, page_off) : make_empty(meta.dtype, meta.shape);
   // the cached kernel when it was prepared for these inputs and no other thread runs it
   std::unique_ptr<backend::Kernel> own;
   backend::Kernel* k = nullptr;
@@ -163,8 +185,15 @@ NowPrim* bound_of(PyObject* const* args, Py_ssize_t nargs, const char* fn) {
   return static_cast<NowPrim*>(PyCapsule_GetPointer(args[0], kNowName));
 }
 
+// prim_apply_image / prim_apply (fast_access.cpp), for a prim_bind() capsule handed to prim_run:
+// memos of other modules share _fastpix.apply with this road's.
+PyObject* g_apply_image = nullptr;
+PyObject* g_apply = nullptr;
+
 // _core.prim_run(bound, *inputs): the result array, or None when an input cannot be imported.
 PyObject* prim_run(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs >= 1 && PyCapsule_CheckExact(args[0]) && !PyCapsule_IsValid(args[0], kNowName))
+    return PyObject_Vectorcall(nargs == 2 ? g_apply_image : g_apply, args, static_cast<size_t>(nargs), nullptr);
   NowPrim* b = bound_of(args, nargs, "[mnn.engine] prim_run() takes a prim_now_bind() capsule and inputs");
   if (!b) return nullptr;
   try {
@@ -217,7 +246,121 @@ PyObject* prim_values(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   }
 }
 
+// ---- _core.cv_minmaxloc(src): cv2.minMaxLoc(src) for a dense single-channel image, or None ----
+//
+// A 4-number answer needs no graph node and no array: the buffer is read in place and the
+// cv_minmaxloc kernel (backends/cpu/simd/cv/fastpix.cpp) runs on it at once. On a 640x480 uint8
+// image that leaves ~0.4 us around a ~3 us kernel, where recording, evaluating and reading back
+// four elements cost ~2 us (cv2's whole call is ~3.5 us). Takes a C-contiguous numpy array or a
+// realised dense mnn array, HxW or HxWx1, of a depth the kernel reads, not empty; None for
+// anything else (mnn/cv/_core_ops.py then runs its checked path, which raises cv2's errors).
+
+bool depth_of(const char* fmt, Py_ssize_t isz, DType& d) {
+  if (!fmt) return false;
+  if (*fmt == '<' || *fmt == '=' || *fmt == '@' || *fmt == '|') ++fmt;
+  if (fmt[0] == 0 || fmt[1] != 0) return false;
+  switch (fmt[0]) {
+    case 'B': d = DType::UInt8; break;
+    case 'b': d = DType::Int8; break;
+    case 'H': d = DType::UInt16; break;
+    case 'h': d = DType::Int16; break;
+    case 'i': d = DType::Int32; break;
+    case 'f': d = DType::Float32; break;
+    case 'd': d = DType::Float64; break;
+    default: return false;
+  }
+  return static_cast<Py_ssize_t>(itemsize(d)) == isz;
+}
+
+struct MinMaxCache {
+  DType dt;
+  Shape shape;
+  int64_t mode;
+  std::unique_ptr<backend::Kernel> kernel;
+};
+
+PyObject* cv_minmaxloc(PyObject*, PyObject* src) {
+  struct View {
+    Py_buffer v{};
+    bool held = false;
+    ~View() {
+      if (held) PyBuffer_Release(&v);
+    }
+  } view;
+  const char* data = nullptr;
+  DType dt;
+  Shape shape;
+  if (const Array* a = as_array(src)) {
+    const NodePtr& b = a->storage()->base;
+    if (!b->realized || b->device.type != Device::CPU || !a->is_contiguous()) Py_RETURN_NONE;
+    dt = a->dtype();
+    if (dt != DType::UInt8 && dt != DType::Int8 && dt != DType::UInt16 && dt != DType::Int16 && dt != DType::Int32 &&
+        dt != DType::Float32 && dt != DType::Float64)
+      Py_RETURN_NONE;
+    shape = a->shape();
+    data = b->buffer->data() + a->offset() * static_cast<int64_t>(itemsize(dt));
+  } else if (std::strcmp(Py_TYPE(src)->tp_name, "numpy.ndarray") == 0) {
+    if (PyObject_GetBuffer(src, &view.v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+      PyErr_Clear();  // not dense: the checked path
+      Py_RETURN_NONE;
+    }
+    view.held = true;
+    if (!depth_of(view.v.format, view.v.itemsize, dt)) Py_RETURN_NONE;
+    shape.assign(view.v.shape, view.v.shape + view.v.ndim);
+    data = static_cast<const char*>(view.v.buf);
+  } else {
+    Py_RETURN_NONE;
+  }
+  if (shape.size() == 3 && shape[2] == 1) shape.pop_back();
+  if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0) Py_RETURN_NONE;
+  // cv2's answer when the first element is NaN (see _core_ops._minmax_checked): float64 NaN at
+  // (0, 0); float32 continuous data (the whole image is one of cv2's rows) of 64 or more
+  // elements skips NaN; shorter, NaN and no location
+  const int64_t n = shape[0] * shape[1];
+  const int64_t mode = dt == DType::Float64 ? 1 : dt == DType::Float32 && n >= 64 ? 2 : 0;
+  static const prims::CpuPrepareFn* prepare = nullptr;
+  static MinMaxCache cache[4];  // the last few layouts (a frame loop has one or two)
+  static int next = 0;
+  try {
+    if (!prepare) {
+      const prims::Primitive* p = prims::find_primitive("cv_minmaxloc");
+      prepare = p ? prims::find_cpu_kernel(p->name) : nullptr;
+      if (!prepare) Py_RETURN_NONE;
+    }
+    // the GIL is held throughout: the cache needs no lock
+    backend::Kernel* k = nullptr;
+    for (auto& c : cache)
+      if (c.kernel && c.dt == dt && c.mode == mode && c.shape == shape) k = c.kernel.get();
+    if (!k) {
+      Params params;
+      params.ints = {mode};
+      backend::StepDesc d;
+      d.op = Op::Prim;
+      d.params = &params;
+      d.inputs.push_back({dt, shape, contiguous_strides(shape)});
+      d.output = {DType::Float64, {4}, {1}};
+      MinMaxCache& c = cache[next];
+      next = (next + 1) % 4;
+      c.kernel = (*prepare)(d);
+      c.dt = dt, c.shape = shape, c.mode = mode;
+      k = c.kernel.get();
+    }
+    double r[4];
+    char* in[1] = {const_cast<char*>(data)};
+    k->run(in, reinterpret_cast<char*>(r));
+    const int64_t w = shape[1], i = static_cast<int64_t>(r[2]), j = static_cast<int64_t>(r[3]);
+    return Py_BuildValue("(dd(LL)(LL))", r[0], r[1], static_cast<long long>(i >= 0 ? i % w : -1),
+                         static_cast<long long>(i >= 0 ? i / w : -1), static_cast<long long>(j >= 0 ? j % w : -1),
+                         static_cast<long long>(j >= 0 ? j / w : -1));
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
 PyMethodDef g_run_functions[] = {
+    {"cv_minmaxloc", cv_minmaxloc, METH_O,
+     "cv_minmaxloc(src): cv2.minMaxLoc of a dense single-channel image (numpy or realised mnn), or None"},
     {"prim_run", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(prim_run)), METH_FASTCALL,
      "prim_run(bound, *inputs): the prim_now_bind() primitive run at once on dense realised inputs "
      "(numpy buffers imported zero-copy), else recorded; None when an input cannot be imported"},
@@ -228,6 +371,8 @@ PyMethodDef g_run_functions[] = {
 }  // namespace
 
 void install_fast_run(py::module_& m) {
+  g_apply_image = py::object(m.attr("prim_apply_image")).release().ptr();  // held for the module's life
+  g_apply = py::object(m.attr("prim_apply")).release().ptr();
   for (auto& def : g_run_functions) {
     py::object f = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&def, nullptr, m.attr("__name__").ptr()));
     if (!f) throw py::error_already_set();

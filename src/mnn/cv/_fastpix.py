@@ -41,9 +41,19 @@ def remember(memo, key, name, ints, floats, extra):
         return
     if len(memo) >= 256:
         memo.clear()  # bounded: a caller sweeping thresholds or sizes must not grow it without end
-    memo[key] = (_core.prim_bind(name, ints, floats), extra)
+    memo[key] = (_core.prim_now_bind(name, ints, floats), extra)
 
 
-# apply(bound, src): the bound primitive on src (an mnn array, or a numpy one imported zero-copy),
-# or None where the import refuses src. In C: one call instead of a Python frame and two.
-apply = _core.prim_apply_image
+# apply(bound, src, ...): the bound primitive on src (an mnn array, or a numpy one imported
+# zero-copy), or None where the import refuses src. In C (csrc/python/fast_run.cpp): a memo's
+# primitive (bound by remember / bind) runs its kernel at once on a dense realised image, which
+# skips the ~2 us of recording and evaluating a node (a quarter of a 640x480 threshold); other
+# inputs are recorded as before. A prim_bind() capsule (other memos) is applied lazily.
+apply = _core.prim_run
+
+# values(bound, src, ...): apply's float64 / int64 result as a tuple of Python floats (statistics:
+# minMaxLoc, countNonZero), or None where the import refuses src.
+values = _core.prim_values
+
+# bind(name, ints, floats): a primitive with fixed parameters for apply / values.
+bind = _core.prim_now_bind
