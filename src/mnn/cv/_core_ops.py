@@ -337,6 +337,8 @@ def _add_sub_in_work_depth(x, y, sign, src, out):
 
 
 def add(src1, src2, dst=None, mask=None, dtype=-1):
+    if dst is None and mask is None and _native_default(dtype) and (fast := _fp.pair("add", src1, src2)) is not None:
+        return fast  # _fastpix.py: two images of one type at once
     if dst is None and mask is None and _native_default(dtype) and (fast := _cm.arith_pair("add", src1, src2)) is not None:
         return fast  # _core_math.py: the native pair op with less Python
     return _add_sub("add", src1, src2, dst, mask, dtype, 1)
@@ -584,6 +586,8 @@ def split(m, mv=None):
 
 
 def merge(mv, dst=None):
+    if dst is None and (fast := _fp.merge(mv)) is not None:  # _fastpix.py: dense planes at once
+        return fast
     fn = "merge"
     if not isinstance(mv, (list, tuple)) or not mv:
         raise fail(fn, "mv must be a non-empty sequence of arrays")
@@ -908,6 +912,8 @@ _BITS = {"float16": "int16", "float32": "int32", "float64": "int64"}
 
 
 def bitwise_and(src1, src2, dst=None, mask=None):
+    if dst is None and mask is None and (fast := _fp.pair("bitwise_and", src1, src2)) is not None:
+        return fast  # _fastpix.py: two images of one type at once
     return _bitwise("bitwise_and", _np.bitwise_and, src1, src2, dst, mask)
 
 

@@ -57,3 +57,71 @@ values = _core.prim_values
 
 # bind(name, ints, floats): a primitive with fixed parameters for apply / values.
 bind = _core.prim_now_bind
+
+
+# ---- merge of dense planes at once ----
+_MERGE_DEPTHS = ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64")
+_MERGE = []  # the cv_merge primitive bound once
+_MERGE_OK = {}  # dtype object -> whether the kernel takes it
+
+
+def merge(mv):
+    """cv2.merge of 2 to 4 HxW planes of one type, shape, depth and layout (a list or tuple of numpy
+    or mnn arrays), or None (the caller's checked path, which also raises cv2's errors): the
+    interleaving kernel run at once (apply) without _core_ops.merge's per-plane conversions."""
+    c = mv.__class__
+    if (c is not list and c is not tuple) or not 2 <= len(mv) <= 4:
+        return None
+    k = image_key(mv[0])
+    if k is None or len(k[1]) != 2 or 0 in k[1]:
+        return None
+    t, shape, dt, strides = k
+    ok = _MERGE_OK.get(dt)
+    if ok is None:
+        ok = _MERGE_OK[dt] = str(dt) in _MERGE_DEPTHS  # (str of a numpy dtype costs ~0.3 us)
+    if not ok:
+        return None
+    for x in mv[1:]:
+        kx = image_key(x)
+        # the dtype by identity (numpy's builtin dtypes are singletons; its == costs ~0.3 us)
+        if kx is None or kx[0] is not t or kx[2] is not dt or kx[1] != shape or kx[3] != strides:
+            return None
+    if not _MERGE:
+        _MERGE.append(bind("cv_merge", [], []))
+    return apply(_MERGE[0], *mv)
+
+
+# ---- image-image add / bitwise_and of two images of one type, shape and depth, at once ----
+# What _core_math.arith_pair / bitwise record, without its per-operand import in Python (~1 us
+# each): the operands go to apply as given (numpy or mnn), imported in C.
+_PAIR_DEPTHS = {"add": ("uint8", "int8", "uint16", "int16", "float32", "float64"),
+                "bitwise_and": ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16", "bool")}
+_PAIR_PRIM = {"add": ("cv_arith", [0]), "bitwise_and": ("cv_math", [3, 0])}
+_PAIR_OK = {}  # (fn, dtype object) -> whether the kernel takes it
+_PAIR_BOUND = {}
+
+
+def pair(fn, src1, src2):
+    """fn ("add" or "bitwise_and") of two HxW or HxWxC images of one type, shape and depth (no
+    mask, dst or dtype), or None (the caller's own road, which raises cv2's errors)."""
+    k = image_key(src1)
+    if k is None:
+        return None
+    t, shape, dt, _ = k
+    if not 2 <= len(shape) <= 3 or 0 in shape:
+        return None
+    k2 = image_key(src2)
+    if k2 is None or k2[0] is not t or k2[2] is not dt or k2[1] != shape:
+        return None
+    ok = _PAIR_OK.get((fn, dt))
+    if ok is None:
+        if len(_PAIR_OK) >= 64:
+            _PAIR_OK.clear()
+        ok = _PAIR_OK[(fn, dt)] = str(dt) in _PAIR_DEPTHS[fn]
+    if not ok:
+        return None
+    b = _PAIR_BOUND.get(fn)
+    if b is None:
+        name, ints = _PAIR_PRIM[fn]
+        b = _PAIR_BOUND[fn] = bind(name, ints, [])
+    return apply(b, src1, src2)
