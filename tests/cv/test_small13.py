@@ -4,7 +4,8 @@ csrc/python/fast_run.cpp runs a memoised primitive's CPU kernel at once on dense
 (_core.prim_run / prim_values, bound by _core.prim_now_bind), and answers minMaxLoc of a dense
 single-channel image in C (_core.cv_minmaxloc). The public calls that take it: minMaxLoc,
 threshold (and the other _fastpix memos), merge, add and bitwise_and of two images of one type,
-flip (and the other cv_geom_copy memos), _core_math's prims. Each is compared with the real cv2 bit
+flip (and the other cv_geom_copy memos), _core_math's prims; normalize(NORM_MINMAX) of uint8 into
+uint8 as one kernel (cv_norm_minmax_u8). Each is compared with the real cv2 bit
 for bit on odd sizes, every depth and channel count the call takes, numpy and mnn inputs (dense,
 non-contiguous, pending), at 1 and 2 threads and under every ISA against the scalar build; the
 direct road against the recorded one (the same kernel through the graph)."""
@@ -20,7 +21,7 @@ import mnn  # noqa: E402
 import mnn.cv as cv  # noqa: E402
 import mnn.numpy as mnp  # noqa: E402
 from mnn import _core  # noqa: E402
-from mnn.cv import _core_ops  # noqa: E402
+from mnn.cv import _core_ops, _fastpix  # noqa: E402
 
 from helpers import non_contiguous, run_under_isa  # noqa: E402
 
@@ -178,6 +179,43 @@ def test_bad_input_raises_named_errors():
         _core.prim_now_bind("no_such_prim", [], [])
 
 
+# ---- normalize(NORM_MINMAX) uint8 -> uint8 in one kernel ----
+
+@pytest.mark.parametrize("cn", [1, 2, 3, 4])
+def test_normalize_minmax_u8_matches_cv2_and_the_former_path(cn, threads, monkeypatch):
+    for shape in SHAPES:
+        full = shape + (cn,) if cn > 1 else shape
+        for lo, hi in ((0, 256), (3, 200), (77, 78)):
+            a = RNG.integers(lo, hi, full).astype(numpy.uint8)
+            for alpha, beta in ((0, 255), (255, 0), (10, 20), (-3, 250), (0.5, 3.7), (1e5, -1e5), (7, 7), (0.0, 1.0)):
+                want = cv2.normalize(a, None, alpha, beta, cv2.NORM_MINMAX)
+                got = cv.normalize(a, None, alpha, beta, cv2.NORM_MINMAX)
+                same(got, want)
+                for src in (non_contiguous(a), mnp.asarray(a) + 0):
+                    same(cv.normalize(src, None, alpha, beta, cv2.NORM_MINMAX), want)
+    # the former road (statistics node, then the table lookup) gives the same bits, odd alphas too
+    a = RNG.integers(0, 256, (61, 83, cn) if cn > 1 else (61, 83)).astype(numpy.uint8)
+    cases = [(0.1, 1e-3), (2.5, 300.25), (-1e19, 1e19), (numpy.float32(0.3), 7), (True, 0), (2 ** 60 + 1, 0)]
+    fast = [numpy.asarray(cv.normalize(a, None, al, be, cv2.NORM_MINMAX)) for al, be in cases]
+    monkeypatch.setattr(_fastpix, "normalize_minmax_u8", lambda *args: None)
+    for (al, be), f in zip(cases, fast):
+        same(f, numpy.asarray(cv.normalize(a, None, al, be, cv2.NORM_MINMAX)))
+
+
+def test_normalize_other_calls_keep_their_road():
+    a = RNG.integers(0, 256, (31, 17)).astype(numpy.uint8)
+    m = (RNG.random((31, 17)) > 0.5).astype(numpy.uint8)
+    # (float32 outputs: mnn's double arithmetic is within an ulp of cv2's, as test_hist12 allows)
+    numpy.testing.assert_allclose(numpy.asarray(cv.normalize(a, None, 0, 100, cv2.NORM_MINMAX, cv2.CV_32F)),
+                                  cv2.normalize(a, None, 0, 100, cv2.NORM_MINMAX, cv2.CV_32F), rtol=1e-6)
+    same(cv.normalize(a, None, 0, 100, cv2.NORM_MINMAX, mask=m), cv2.normalize(a, None, 0, 100, cv2.NORM_MINMAX, mask=m))
+    d = numpy.full((31, 17), 9, numpy.uint8)
+    same(cv.normalize(a, d, 0, 100, cv2.NORM_MINMAX), cv2.normalize(a, d.copy(), 0, 100, cv2.NORM_MINMAX))
+    assert numpy.array_equal(d, cv2.normalize(a, None, 0, 100, cv2.NORM_MINMAX))  # dst filled
+    with pytest.raises(Exception, match=r"^\[mnn\.cv\.normalize\]"):
+        cv.normalize(a, None, "x", 0, cv2.NORM_MINMAX)
+
+
 # ---- the direct road against the recorded one ----
 
 def test_prim_run_equals_the_recorded_primitive(threads):
@@ -248,7 +286,8 @@ for shape in ((7, 5), (97, 131), (301, 257)):
     f[1, 1] = numpy.nan
     for threads in (1, 2):
         mnn.set_num_threads(threads)
-        res = [cv.add(a, a[::-1].copy()), cv.bitwise_and(a, a[::-1].copy()), cv.flip(a, 1), cv.flip(a, -1),
+        res = [cv.normalize(a, None, 3, 250, cv2.NORM_MINMAX), cv.normalize(g, None, 0, 255, cv2.NORM_MINMAX),
+               cv.add(a, a[::-1].copy()), cv.bitwise_and(a, a[::-1].copy()), cv.flip(a, 1), cv.flip(a, -1),
                cv.merge([g, g.T.copy().T, g[::-1].copy()]), cv.threshold(g, 100, 255, 0)[1],
                cv.threshold(f, 0.5, 2, 2)[1], cv.add(f, f)]
         stats = [cv.minMaxLoc(g), cv.minMaxLoc(f), cv.minMaxLoc(f.astype(numpy.float64))]

@@ -650,6 +650,11 @@ def norm(src1, normType=NORM_L2, mask=None):
 
 
 def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=None):
+    if norm_type == NORM_MINMAX and dst is None and mask is None and (dtype is None or dtype.__class__ is int and dtype < 0):
+        # a uint8 image into uint8: one kernel run at once (_fastpix.py), the same arithmetic
+        fast = _fp.normalize_minmax_u8(src, alpha, beta)
+        if fast is not None:
+            return fast
     fn = "normalize"
     if dst is not None and not hasattr(dst, "shape") and not isinstance(dst, (int, float)):
         raise TypeError(f"[mnn.cv.{fn}] dst is not a numpy array, neither a scalar")

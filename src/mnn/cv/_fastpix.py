@@ -125,3 +125,40 @@ def pair(fn, src1, src2):
         name, ints = _PAIR_PRIM[fn]
         b = _PAIR_BOUND[fn] = bind(name, ints, [])
     return apply(b, src1, src2)
+
+
+# ---- normalize(NORM_MINMAX) of a uint8 image into uint8 in one kernel, at once ----
+_NORM_BOUND = {}  # (alpha, beta) -> cv_norm_minmax_u8 bound to them
+
+
+def normalize_minmax_u8(src, alpha, beta):
+    """cv2.normalize(src, None, alpha, beta, NORM_MINMAX) of a non-empty HxW or HxWxC uint8 image
+    (no mask, dst or dtype), or None (the caller's road). alpha and beta: Python ints or floats
+    the kernel's doubles hold exactly (what mnn/cv/_hist.normalize also asks)."""
+    k = image_key(src)
+    if k is None or not 2 <= len(k[1]) <= 3 or 0 in k[1] or not _is_u8(k[2]):
+        return None
+    key = (alpha, beta, alpha.__class__, beta.__class__)
+    b = _NORM_BOUND.get(key)
+    if b is None:
+        if alpha.__class__ not in _PLAIN or beta.__class__ not in _PLAIN:
+            return None
+        fa, fb = float(alpha), float(beta)
+        if not (fa == alpha and fb == beta and abs(fa) < 1e20 and abs(fb) < 1e20):
+            return None
+        if len(_NORM_BOUND) >= 256:
+            _NORM_BOUND.clear()
+        b = _NORM_BOUND[key] = bind("cv_norm_minmax_u8", [], [fa, fb])
+    return apply(b, src)
+
+
+_U8 = {}  # dtype object -> whether it is uint8 (str of a numpy dtype costs ~0.3 us)
+
+
+def _is_u8(dt):
+    ok = _U8.get(dt)
+    if ok is None:
+        if len(_U8) >= 64:
+            _U8.clear()
+        ok = _U8[dt] = str(dt) == "uint8"
+    return ok
