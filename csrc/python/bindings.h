@@ -30,6 +30,8 @@ core::Array* as_array(PyObject* o);
 PyObject* wrap_array(core::Array&& a);
 // fast_access.cpp: ndarray properties and the engine calls that skip pybind11's dispatcher
 void install_fast_access(py::module_& m);
+// fast_run.cpp: prim_now_bind / prim_run / prim_values (a primitive's CPU kernel run at once)
+void install_fast_run(py::module_& m);
 // bind_interop.cpp: a zero-copy array over a buffer-protocol object, or None if unsupported;
 // as_code >= 0 reads a 1-d byte buffer as that dtype
 py::object from_buffer(py::handle obj, int as_code);

@@ -14,6 +14,7 @@
 //                first element is NaN (0 NaN, no location; 1 NaN at 0; 2 skip NaN)
 //   cv_split     (src HxWxC)                    -> (C, H, W)
 //   cv_merge     (p_0 .. p_{n-1}, each HxW)     -> HxWxn
+//   cv_norm_minmax_u8 (src uint8; | alpha, beta) -> uint8, src's shape: normalize(NORM_MINMAX)
 #include <string>
 
 #include "core/error.h"
@@ -105,8 +106,17 @@ prims::PrimMeta infer_merge(const std::vector<NodePtr>& in, const Params&) {
   return {in[0]->dtype, {in[0]->shape[0], in[0]->shape[1], static_cast<int64_t>(in.size())}};
 }
 
+prims::PrimMeta infer_norm_minmax_u8(const std::vector<NodePtr>& in, const Params& p) {
+  const char* fn = "normalize";
+  if (in.size() != 1 || p.floats.size() != 2) throw ValueError(cvname(fn) + "bad parameters");
+  need_image(in[0], fn);
+  if (in[0]->dtype != DType::UInt8) throw TypeError(cvname(fn) + "a uint8 image expected");
+  return {DType::UInt8, in[0]->shape};
+}
+
 }  // namespace
 
+MNN_REGISTER_PRIMITIVE(cv_norm_minmax_u8, {"cv_norm_minmax_u8", &infer_norm_minmax_u8});
 MNN_REGISTER_PRIMITIVE(cv_thresh, {"cv_thresh", &infer_thresh});
 MNN_REGISTER_PRIMITIVE(cv_inrange, {"cv_inrange", &infer_inrange});
 MNN_REGISTER_PRIMITIVE(cv_lut_u8, {"cv_lut_u8", &infer_lut_u8});

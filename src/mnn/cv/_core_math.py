@@ -8,7 +8,9 @@ addWeighted.
 Each function returns the lazy result, or None where this road does not go (a dst that a mask
 must keep, a depth, shape or operand the checked path in _core_ops.py rejects or handles): the
 caller then runs its own path, which also raises cv2's errors. The primitive bound to each set of
-parameters (_core.prim_bind) is memoised, so a repeated call costs one dictionary lookup.
+parameters (_core.prim_now_bind) is memoised, so a repeated call costs one dictionary lookup, and
+runs its kernel at once on the dense images (_core.prim_run, csrc/python/fast_run.cpp: no graph node
+to record and evaluate, ~2 us less a call).
 """
 import math
 
@@ -30,7 +32,7 @@ def _bound(op, flag, row=None):
         if len(_BOUND) >= 256:
             _BOUND.clear()  # bounded: a caller sweeping image sizes must not grow it without end
         ints = [op, flag] if row is None else [op, flag, row]
-        b = _BOUND[key] = _core.prim_bind("cv_math", ints, [])
+        b = _BOUND[key] = _core.prim_now_bind("cv_math", ints, [])
     return b
 
 
@@ -83,7 +85,7 @@ def polar(fn, x, y, degrees=False):
     for src, img in ((x, a), (y, b)):
         if src.__class__ is not _core.ndarray:
             row = min(row, cv_row(src, img))
-    return _core.prim_apply(_bound(_OPS[fn], 1 if degrees else 0, row), a, b)
+    return _core.prim_run(_bound(_OPS[fn], 1 if degrees else 0, row), a, b)
 
 
 def bitwise(fn, src1, src2, mask, dst):
@@ -117,14 +119,14 @@ def bitwise(fn, src1, src2, mask, dst):
         ins.append(m)
     flag = (0 if mask is None else 1) | (0 if scalar is None else 2)
     if scalar is None:
-        return _core.prim_apply(_bound(_OPS[fn], flag), *ins)
+        return _core.prim_run(_bound(_OPS[fn], flag), *ins)
     key = (_OPS[fn], flag, tuple(scalar))  # whole numbers: no -0.0 / 0.0 or NaN keys
     b = _SCALAR_BOUND.get(key)
     if b is None:
         if len(_SCALAR_BOUND) >= 256:
             _SCALAR_BOUND.clear()
-        b = _SCALAR_BOUND[key] = _core.prim_bind("cv_math", [_OPS[fn], flag], scalar)
-    return _core.prim_apply(b, *ins)
+        b = _SCALAR_BOUND[key] = _core.prim_now_bind("cv_math", [_OPS[fn], flag], scalar)
+    return _core.prim_run(b, *ins)
 
 
 _SCALAR_BOUND = {}  # (op, flag, Scalar's values in the image's type) -> the bound primitive
@@ -177,7 +179,7 @@ def concat(fn, src, axis):
             return None
         if a.shape[1 - axis] != ref.shape[1 - axis]:
             return None
-    return _core.prim_apply(_bound(_OPS[fn], 0), *arrs)
+    return _core.prim_run(_bound(_OPS[fn], 0), *arrs)
 
 
 def sqrt(src):
@@ -185,7 +187,7 @@ def sqrt(src):
     a = _image(src)
     if a is None or str(a.dtype) not in _FLOATS:
         return None
-    return _core.prim_apply(_bound(9, 0), a)
+    return _core.prim_run(_bound(9, 0), a)
 
 
 # ---- image-image arithmetic (the cv_arith primitive of _core_ops, its parameters bound once) ----
@@ -209,8 +211,8 @@ def arith_pair(fn, src1, src2, floats=()):
     if bound is None:
         if len(_ARITH_BOUND) >= 256:
             _ARITH_BOUND.clear()
-        bound = _ARITH_BOUND[key] = _core.prim_bind("cv_arith", [_ARITH[fn]], list(floats))
-    return _core.prim_apply(bound, a, b)
+        bound = _ARITH_BOUND[key] = _core.prim_now_bind("cv_arith", [_ARITH[fn]], list(floats))
+    return _core.prim_run(bound, a, b)
 
 
 def polar_to_cart(magnitude, angle, degrees=False):
@@ -232,4 +234,4 @@ def polar_to_cart(magnitude, angle, degrees=False):
             row = min(row, cv_row(src, img))
     # float64 with a magnitude in radians is IPP's case in cv2 (double precision): the double form
     flag = 1 if degrees else (2 if len(ins) == 2 and str(t.dtype) == "float64" else 0)
-    return _core.prim_apply(_bound(10, flag, row), *ins)
+    return _core.prim_run(_bound(10, flag, row), *ins)

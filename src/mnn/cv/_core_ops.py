@@ -337,6 +337,8 @@ def _add_sub_in_work_depth(x, y, sign, src, out):
 
 
 def add(src1, src2, dst=None, mask=None, dtype=-1):
+    if dst is None and mask is None and _native_default(dtype) and (fast := _fp.pair("add", src1, src2)) is not None:
+        return fast  # _fastpix.py: two images of one type at once
     if dst is None and mask is None and _native_default(dtype) and (fast := _cm.arith_pair("add", src1, src2)) is not None:
         return fast  # _core_math.py: the native pair op with less Python
     return _add_sub("add", src1, src2, dst, mask, dtype, 1)
@@ -584,6 +586,8 @@ def split(m, mv=None):
 
 
 def merge(mv, dst=None):
+    if dst is None and (fast := _fp.merge(mv)) is not None:  # _fastpix.py: dense planes at once
+        return fast
     fn = "merge"
     if not isinstance(mv, (list, tuple)) or not mv:
         raise fail(fn, "mv must be a non-empty sequence of arrays")
@@ -646,6 +650,11 @@ def norm(src1, normType=NORM_L2, mask=None):
 
 
 def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=None):
+    if norm_type == NORM_MINMAX and dst is None and mask is None and (dtype is None or dtype.__class__ is int and dtype < 0):
+        # a uint8 image into uint8: one kernel run at once (_fastpix.py), the same arithmetic
+        fast = _fp.normalize_minmax_u8(src, alpha, beta)
+        if fast is not None:
+            return fast
     fn = "normalize"
     if dst is not None and not hasattr(dst, "shape") and not isinstance(dst, (int, float)):
         raise TypeError(f"[mnn.cv.{fn}] dst is not a numpy array, neither a scalar")
@@ -722,25 +731,43 @@ _MINMAX_MEMO = {}  # see _fastpix: image key -> (cv_minmaxloc bound, image width
 
 
 def _minmax_result(r, w):
-    lo, hi, i, j = (_core.item(r, k) for k in range(4))
+    lo, hi, i, j = r  # _fp.values: four floats
     i, j = int(i), int(j)
     return lo, hi, ((i % w, i // w) if i >= 0 else (-1, -1)), ((j % w, j // w) if j >= 0 else (-1, -1))
 
 
+_MML_NOW = _core.cv_minmaxloc
+
+
 def minMaxLoc(*args, **kwargs):
-    # A repeated call on an image seen before (see _MINMAX_MEMO) runs here, outside the public
+    # A dense single-channel image (a numpy frame) is answered in C at once (csrc/python/fast_run.cpp:
+    # the kernel on the buffer, no graph; ~0.4 us of fixed cost where cv2 spends ~0.6). Else a
+    # repeated call on an image seen before (see _MINMAX_MEMO) runs here, outside the public
     # wrapper (_public.py), whose work on a tuple of numbers is nothing but costs 1-2 us, as much as
     # a 640x480 kernel; every other call goes to the wrapped, checked function.
     if len(args) == 1 and not kwargs:
         src = args[0]
+        r = _MML_NOW(src)
+        if r is not None:
+            return r
         key = _fp.image_key(src)
         if key is not None:
             hit = _MINMAX_MEMO.get(key)
             if hit is not None:
-                r = _fp.apply(hit[0], src)
+                r = _fp.values(hit[0], src)  # the kernel run at once, no graph: 4 numbers
                 if r is not None:
                     return _minmax_result(r, hit[1])
     return _minmax_public(*args, **kwargs)
+
+
+_MINMAX_BOUND = {}  # mode -> cv_minmaxloc bound (_fp.bind), for images the memo does not key
+
+
+def _minmax_bound(mode):
+    b = _MINMAX_BOUND.get(mode)
+    if b is None:
+        b = _MINMAX_BOUND[mode] = _fp.bind("cv_minmaxloc", [mode], [])
+    return b
 
 
 def _minmax_checked(src, mask=None):
@@ -763,7 +790,7 @@ def _minmax_checked(src, mask=None):
         d = str(a.dtype)
         mode = 1 if d == "float64" else 2 if d == "float32" and _cv_row(src, a) >= 64 else 0
         _fp.remember(_MINMAX_MEMO, key, "cv_minmaxloc", [mode], [], w)
-        return _minmax_result(_core.prim("cv_minmaxloc", [a], [mode], []), w)
+        return _minmax_result(_fp.values(_minmax_bound(mode), a), w)
     x = a.astype("float64")
     keep = _mask_bool(mask, a, fn)
     if keep is not None:
@@ -890,6 +917,8 @@ _BITS = {"float16": "int16", "float32": "int32", "float64": "int64"}
 
 
 def bitwise_and(src1, src2, dst=None, mask=None):
+    if dst is None and mask is None and (fast := _fp.pair("bitwise_and", src1, src2)) is not None:
+        return fast  # _fastpix.py: two images of one type at once
     return _bitwise("bitwise_and", _np.bitwise_and, src1, src2, dst, mask)
 
 

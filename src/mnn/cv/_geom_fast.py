@@ -20,10 +20,9 @@ def memo_call(src, call):
     bound = _MEMO.get((k, call))
     if bound is None:
         return None
-    img = src if src.__class__ is _core.ndarray else _core.from_buffer(src)
-    if img is None:
-        return None
-    return _core.prim_apply(bound, _core.as_contiguous(img))
+    # at once on a dense image (csrc/python/fast_run.cpp), else recorded on a dense copy; None
+    # where the import refuses src
+    return _core.prim_run(bound, src)
 
 
 def copy(src, img, call, ints):
@@ -34,7 +33,7 @@ def copy(src, img, call, ints):
         if k is not None:
             if len(_MEMO) >= 256:
                 _MEMO.clear()  # bounded: a caller sweeping sizes must not grow it without end
-            _MEMO[(k, call)] = _core.prim_bind("cv_geom_copy", ints, [])
+            _MEMO[(k, call)] = _core.prim_now_bind("cv_geom_copy", ints, [])
     return _core.prim("cv_geom_copy", [_core.as_contiguous(img)], ints, [])
 
 

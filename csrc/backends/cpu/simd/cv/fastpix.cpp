@@ -574,6 +574,64 @@ class MinMaxKernel final : public backend::Kernel {
   int64_t mode_;
 };
 
+// ---- normalize(NORM_MINMAX) of a uint8 image into uint8, in one kernel: the range (min_max),
+// scale and shift in the double arithmetic of mnn/cv/_core_ops.py's normalize (Python floats: the
+// same operations in the same order; -ffp-contract=off), rounded to float32 as its mode-1
+// conversion takes them, the 256 answers of that conversion (float32(v * scale + shift), rounded
+// half to even, saturated) as a table, and the table lookup. Where that path records a statistics
+// node, reads it back, and records a table and a lookup (two evaluations), this is one pass of
+// reads and one of the lookup ----
+
+inline uint8_t to_u8(double r) {
+  double q = std::nearbyint(r);
+  if (!(q >= -2147483648.0 && q <= 2147483647.0)) q = -2147483648.0;  // cvRound's INT_MIN
+  return static_cast<uint8_t>(std::min(255.0, std::max(0.0, q)));
+}
+
+class NormMinMaxU8Kernel final : public backend::Kernel {
+ public:
+  // floats: alpha, beta (as the caller gave them; doubles)
+  explicit NormMinMaxU8Kernel(const backend::StepDesc& s)
+      : n_(numel(s.inputs[0].shape)), alpha_(s.params->floats[0]), beta_(s.params->floats[1]) {}
+  void run(char* const* in, char* out) override {
+    const uint8_t* x = reinterpret_cast<const uint8_t*>(in[0]);
+    uint8_t* o = reinterpret_cast<uint8_t*>(out);
+    if (n_ == 0) return;
+    const int64_t blk = 65536, nb = (n_ + blk - 1) / blk;
+    std::vector<uint8_t> mn(static_cast<size_t>(nb), x[0]), mx(static_cast<size_t>(nb), x[0]);
+    parallel_for(nb, std::max<int64_t>(1, kChunk / blk), [&](int64_t b0, int64_t b1) {
+      for (int64_t k = b0; k < b1; ++k) min_max<uint8_t>(x + k * blk, std::min(blk, n_ - k * blk), mn[k], mx[k]);
+    });
+    uint8_t a = x[0], b = x[0];
+    for (int64_t k = 0; k < nb; ++k) a = std::min(a, mn[k]), b = std::max(b, mx[k]);
+    constexpr double eps = 2.220446049250313e-16;  // DBL_EPSILON: cv2's test for a zero range
+    const double smin = a, smax = b;
+    // Python's builtins.min / max: the first argument unless the second compares below / above
+    const double dmin = beta_ < alpha_ ? beta_ : alpha_, dmax = beta_ > alpha_ ? beta_ : alpha_;
+    const double range = smax - smin;
+    double scale = (dmax - dmin) * (range > eps ? 1.0 / range : 0.0);
+    double shift = dmin - smin * scale;
+    // float32 values, as Python's struct round trip gives them (volatile: the math flags may let
+    // the compiler drop a double -> float -> double round trip of a variable)
+    volatile float fs = static_cast<float>(scale), fb = static_cast<float>(shift);
+    scale = fs, shift = fb;
+    alignas(64) uint8_t lut[256];
+    bool identity = true;  // an image spanning [alpha, beta] already (0..255 to 0..255): a copy
+    for (int v = 0; v < 256; ++v) {
+      lut[v] = to_u8(double(static_cast<float>(double(v) * scale + shift)));
+      identity &= lut[v] == v;
+    }
+    parallel_for(n_, kGrain, [&](int64_t lo, int64_t hi) {
+      if (identity) std::memcpy(o + lo, x + lo, size_t(hi - lo));
+      else lut1(x + lo, o + lo, hi - lo, lut);
+    });
+  }
+
+ private:
+  int64_t n_;
+  double alpha_, beta_;
+};
+
 // ---- split / merge: moves of whole elements, by element size ----
 
 template <class U, int C>
@@ -736,6 +794,7 @@ MNN_REGISTER_CPU_KERNEL(cv_lut_u8, "cv_lut_u8", &make<LutU8Kernel>);
 MNN_REGISTER_CPU_KERNEL(cv_count_nz, "cv_count_nz", &make<CountKernel>);
 MNN_REGISTER_CPU_KERNEL(cv_minmaxloc, "cv_minmaxloc", &make<MinMaxKernel>);
 MNN_REGISTER_CPU_KERNEL(cv_split, "cv_split", &make<SplitKernel>);
+MNN_REGISTER_CPU_KERNEL(cv_norm_minmax_u8, "cv_norm_minmax_u8", &make<NormMinMaxU8Kernel>);
 MNN_REGISTER_CPU_KERNEL(cv_merge, "cv_merge", &make<MergeKernel>);
 
 }  // namespace mnn::cpu::MNN_ISA_NS
