@@ -107,8 +107,12 @@ def time_cases(fns, inner=1):
     if ARGS.threads > 1:
         # With several threads, OpenBLAS's and torch's OpenMP workers keep spinning for a while after
         # a call returns and would hold the other core during the next library's call: time each
-        # library's repeats as one block instead.
+        # library's repeats as one block instead, after a pause in which the previous library's
+        # workers (OpenBLAS spins ~2^28 cycles, about 70 ms here) go to sleep: without it mnn's
+        # 1024^2 matmul, timed right after torch's warm-up, read 18-19 ms instead of 10.
         for lib in order:
+            time.sleep(0.25)
+            live[lib]()
             budget_start = time.perf_counter()
             for i in range(ARGS.repeats):
                 t0 = time.perf_counter()
