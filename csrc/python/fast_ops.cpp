@@ -115,17 +115,18 @@ PyObject* pow3(PyObject* a, PyObject* b, PyObject* m) {
   if (m != Py_None) Py_RETURN_NOTIMPLEMENTED;
   // numpy's ndarray.__pow__ takes a fast path for three Python-number exponents (its warnings name
   // the ufunc it ran): `x ** 2` is square(x) (for a bool array that is int8, not int64), and on
-  // real floating arrays `x ** -1` is reciprocal(x) and `x ** 0.5` is sqrt(x) (sqrt(-0.0) is -0.0
-  // and sqrt(-inf) NaN, where pow gives +0.0 and +inf). A float 2.0 or -1.0 runs power, as there.
+  // floating and complex arrays `x ** -1` is reciprocal(x) and `x ** 0.5` is sqrt(x) (sqrt(-0.0)
+  // is -0.0 and sqrt(-inf) NaN, where pow gives +0.0 and +inf; complex results differ from pow's in
+  // the last bits). A float 2.0 or -1.0 runs power, as there.
   Array* pa = as_array(a);
   if (pa && !as_array(b)) {
     const DType d = pa->dtype();
-    const bool real_float = is_float(d);  // float16/bfloat16/float32/float64 (complex is its own kind)
+    const bool inexact = is_float(d) || is_complex(d);  // float16/bfloat16/float32/float64, complex
     if (PyLong_CheckExact(b)) {
-      if (is_two(b) && !is_complex(d)) return unary(Op::Square, a);
+      if (is_two(b)) return unary(Op::Square, a);
       int overflow = 0;
-      if (real_float && PyLong_AsLongLongAndOverflow(b, &overflow) == -1 && !overflow) return unary(Op::Reciprocal, a);
-    } else if (PyFloat_CheckExact(b) && PyFloat_AS_DOUBLE(b) == 0.5 && real_float) {
+      if (inexact && PyLong_AsLongLongAndOverflow(b, &overflow) == -1 && !overflow) return unary(Op::Reciprocal, a);
+    } else if (PyFloat_CheckExact(b) && PyFloat_AS_DOUBLE(b) == 0.5 && inexact) {
       return unary(Op::Sqrt, a);
     }
   }

@@ -30,6 +30,17 @@ template <class C> constexpr bool is_fc = is_f<C> || is_c<C>;
 template <class T> inline std::complex<T> cmul(std::complex<T> a, std::complex<T> b) {
   return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
+// numpy's complex square: its SIMD loops (AVX2/AVX-512) form the real part with one FMA,
+// fma(r, r, -(i * i)), and the imaginary part as fma(r, i, i * r); its baseline loop, like our
+// scalar target, rounds each product (cmul). (numpy's z * z takes the same SIMD path as its square.)
+template <class T> inline std::complex<T> csquare(std::complex<T> a) {
+#if defined(__FMA__)
+  const T r = a.real(), i = a.imag();
+  return {std::fma(r, r, -(i * i)), std::fma(r, i, i * r)};
+#else
+  return cmul(a, a);
+#endif
+}
 template <class T> inline std::complex<T> cdiv(std::complex<T> a, std::complex<T> b) {
   T ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
   T abr = std::fabs(br), abi = std::fabs(bi);
@@ -383,7 +394,7 @@ struct Square {
   template <class C> static constexpr bool ok = !is_b<C>;
   template <class C> static inline C f(C a) {
     if constexpr (is_i<C>) return wmul(a, a);
-    else if constexpr (is_c<C>) return cmul(a, a);
+    else if constexpr (is_c<C>) return csquare(a);
     else return a * a;
   }
 };
@@ -395,7 +406,16 @@ struct Reciprocal {
       if constexpr (is_s<C>) { if (a == C(-1)) return C(-1); }
       return C(C(1) / a);
     } else if constexpr (is_c<C>) {
-      return cdiv(C(1), a);
+      // numpy's complex reciprocal loop (not its division): Smith's scaling by the larger part
+      // with the quotient's terms as 1 / d and -q / d, which round differently from cdiv(1, a)
+      using T = typename C::value_type;
+      const T r = a.real(), i = a.imag();
+      if (std::fabs(i) <= std::fabs(r)) {
+        const T q = i / r, d = r + i * q;
+        return {T(1) / d, -q / d};
+      }
+      const T q = r / i, d = r * q + i;
+      return {q / d, T(-1) / d};
     } else {
       return C(1) / a;
     }
