@@ -3,6 +3,7 @@
 // NaN-propagating maximum/minimum. Each functor is called with the compute type C (float for
 // float16 data, as numpy's half loops do) and says which C it supports.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -39,6 +40,23 @@ template <class T> inline std::complex<T> csquare(std::complex<T> a) {
   return {std::fma(r, r, -(i * i)), std::fma(r, i, i * r)};
 #else
   return cmul(a, a);
+#endif
+}
+// numpy's complex absolute: its AVX2/AVX-512 loop takes larger * sqrt(fma(r, r, 1)), r = smaller /
+// larger (an inf part gives inf, else a NaN part a quiet NaN, and 0 gives 0), which differs from
+// hypot in the last bit for about a third of all values (and is several times faster); its
+// baseline loop, like our scalar target, calls hypot.
+template <class T> inline T cabs(std::complex<T> a) {
+#if defined(__FMA__)
+  const T re = std::fabs(a.real()), im = std::fabs(a.imag());
+  if (std::isinf(re) || std::isinf(im)) return std::numeric_limits<T>::infinity();
+  if (std::isnan(re) || std::isnan(im)) return std::numeric_limits<T>::quiet_NaN();
+  const T larger = std::max(re, im), smaller = std::min(re, im);
+  if (larger == T(0)) return T(0);
+  const T r = smaller / larger;
+  return larger * std::sqrt(std::fma(r, r, T(1)));
+#else
+  return std::hypot(a.real(), a.imag());
 #endif
 }
 template <class T> inline std::complex<T> cdiv(std::complex<T> a, std::complex<T> b) {
@@ -363,7 +381,7 @@ MNN_EW1(Positive, !is_b<C>, a)
 struct Absolute {
   template <class C> static constexpr bool ok = true;
   template <class C> static inline auto f(C a) {
-    if constexpr (is_c<C>) return std::hypot(a.real(), a.imag());  // complex -> its real type
+    if constexpr (is_c<C>) return cabs(a);  // complex -> its real type
     else if constexpr (is_f<C>) return std::fabs(a);
     else if constexpr (is_s<C>) return a < 0 ? wsub(C(0), a) : a;
     else return a;

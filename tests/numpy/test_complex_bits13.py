@@ -1,9 +1,12 @@
-"""Complex square, reciprocal and the `z ** 2`, `z ** -1`, `z ** 0.5` fast paths against numpy, bit for bit.
+"""Complex absolute, square, reciprocal and the `z ** 2`, `z ** -1`, `z ** 0.5` fast paths against numpy,
+bit for bit.
 
 numpy's `ndarray.__pow__` runs square / reciprocal / sqrt for these three Python-number exponents on
 complex arrays too. Its complex square on AVX2/AVX-512 forms the real part with one FMA (its baseline
 loop, like mnn's scalar target, rounds each product), and its complex reciprocal is its own loop (not
-the division 1 / z), so both are pinned here bit for bit where mnn runs an FMA target."""
+the division 1 / z), so both are pinned here bit for bit where mnn runs an FMA target. Its complex
+absolute there is larger * sqrt(fma(r, r, 1)) with r = smaller / larger (its baseline loop, like mnn's
+scalar target, calls hypot)."""
 import warnings
 
 import numpy
@@ -63,3 +66,17 @@ def test_complex_square_of_a_view_and_in_a_chain():
     want = z ** 2 + 1j
     got = mz ** 2 + 1j
     same_bits(got, want, FMA_TARGET)
+
+
+@pytest.mark.parametrize("dtype", [numpy.complex64, numpy.complex128])
+def test_complex_absolute_bits(dtype):
+    z = numpy.concatenate([values(dtype), numpy.array([complex(-numpy.nan, 1), complex(numpy.inf, numpy.nan),
+                                                        complex(numpy.nan, -numpy.inf), 1.5e308 + 1.5e308j], dtype)])
+    with numpy.errstate(all="ignore"):
+        want = numpy.abs(z)
+        got = numpy.asarray(np.abs(np.asarray(z)))
+    same_bits(got, want, FMA_TARGET)
+    nan = numpy.isnan(want)
+    assert numpy.array_equal(numpy.isnan(got), nan) and numpy.array_equal(got[~nan], want[~nan]) or not FMA_TARGET
+    strided = np.asarray(z)[::3]
+    same_bits(np.abs(strided), numpy.ascontiguousarray(want[::3]), FMA_TARGET)
