@@ -1,0 +1,321 @@
+// CPU kernel of cv_sep8 (shape rule: ops/cv/filter_sep.cpp): uint8 -> uint8 separable filtering
+// with a float kernel (sepFilter2D on uint8 images, ddepth -1) in cv2's own arithmetic, so the
+// results are cv2's bits, in one native pass.
+//
+// cv2's createSeparableLinearFilter (filter.dispatch.cpp / filter.simd.hpp, AVX2 dispatch; checked
+// bit for bit against the installed cv2) picks one of two engines for 8u -> 8u (this kernel is the
+// second; the fixed-point kernels stay on cv_sepf, whose exact sums give cv2's results):
+//  * fixed point, when both kernels are "smooth" (no negative tap, sum 1 within FLT_EPSILON),
+//    symmetric about a centred anchor, and every tap * 256 is an integer within 10 FLT_EPSILON * 256:
+//    integer row sums with taps kx*256, integer column sums with taps ky*256, plus delta * 65536
+//    (rounded to int), then (s + 2^15) >> 16 saturated. Exact integers: no order dependence.
+//  * float otherwise: taps converted to float32; row pass RowFilter<uchar, float, RowVec_8u32f>:
+//    the first W*cn - (W*cn) % 32 elements s = S0 k0, s = fma(Sj, kj, s); the tail in RowFilter's
+//    scalar loops. Column pass SymmColumnFilter<Cast<float, uchar>, SymmColumnVec_32f8u> for a
+//    symmetric / antisymmetric ky (SIMD: s = fma(k0, C, delta) (antisymmetric: s = delta), then
+//    fma(kq, Rq +- Lq, s)), ColumnFilter<Cast<float, uchar>> otherwise (scalar only); the result
+//    is rounded half to even and saturated to uint8.
+// The scalar tails' contraction (which products the compiler fused with the following add) is
+// cv2's build's choice, found by comparing candidates with cv2 on kernels whose sums often land
+// near .5 (box filters; tests/cv/test_sep13.py): see row_tail and col_scalar.
+// std::fma is exact in every ISA target and -ffp-contract=off keeps the plain products and sums
+// apart, so all targets give the same bits.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "core/threadpool.h"
+#include "prims/registry.h"
+
+namespace mnn::cpu::MNN_ISA_NS {
+
+namespace {
+
+using namespace core;
+
+inline int64_t bmap8(int64_t p, int64_t n, int mode) {
+  if (p >= 0 && p < n) return p;
+  switch (mode) {
+    case 0: return -1;
+    case 1: return p < 0 ? 0 : n - 1;
+    case 3: return ((p % n) + n) % n;
+    case 2:
+      if (n == 1) return 0;
+      do { p = p < 0 ? -p - 1 : 2 * n - p - 1; } while (p < 0 || p >= n);
+      return p;
+    default:
+      if (n == 1) return 0;
+      do { p = p < 0 ? -p : 2 * n - p - 2; } while (p < 0 || p >= n);
+      return p;
+  }
+}
+
+inline float fma_(float a, float b, float c) { return std::fma(a, b, c); }
+
+// cvRound (half to even; the default rounding mode) then saturation to uint8
+inline uint8_t sat8(float v) {
+  const float r = std::nearbyint(v);
+  return static_cast<uint8_t>(r <= 0.0f ? 0.0f : (r >= 255.0f ? 255.0f : r));
+}
+
+enum ColKind { kSym, kAsym, kGen };
+
+class Sep8Kernel final : public backend::Kernel {
+ public:
+  explicit Sep8Kernel(const backend::StepDesc& s) {
+    const auto& i = s.params->ints;
+    const auto& f = s.params->floats;
+    nx_ = i[0], ny_ = i[1], ax_ = i[2], ay_ = i[3];
+    border_ = static_cast<int>(i[4]);
+    std::vector<double> kx(f.begin(), f.begin() + nx_), ky(f.begin() + nx_, f.begin() + nx_ + ny_);
+    const double delta = f[nx_ + ny_];
+    const Shape& sh = s.inputs[0].shape;
+    h_ = sh[0], w_ = sh[1], c_ = sh.size() == 3 ? sh[2] : 1;
+    const int ct = kernel_type(ky, ay_);
+    for (double v : kx) kx_.push_back(static_cast<float>(v));
+    for (double v : ky) ky_.push_back(static_cast<float>(v));
+    delta_ = static_cast<float>(delta);
+    ck_ = (ct & 2) ? kSym : (ct & 4) ? kAsym : kGen;
+    if (ny_ == 1) ck_ = kGen;  // SymmColumnVec_32f8u has no ksize-1 case: all scalar
+  }
+
+  void run(char* const* in, char* out) override {
+    run_u8(reinterpret_cast<const uint8_t*>(in[0]), reinterpret_cast<uint8_t*>(out));
+  }
+
+ private:
+  // cv2's getKernelType on the kernel as given: 1 smooth, 2 symmetric, 4 antisymmetric (a centred
+  // anchor needed for both)
+  static int kernel_type(const std::vector<double>& k, int64_t a) {
+    const int64_t n = static_cast<int64_t>(k.size());
+    int t = 1 | (2 * a + 1 == n ? 6 : 0);
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double x = k[i], y = k[n - 1 - i];
+      if (x != y) t &= ~2;
+      if (x != -y) t &= ~4;
+      if (x < 0) t &= ~1;
+      sum += x;
+    }
+    if (std::fabs(sum - 1) > FLT_EPSILON * (std::fabs(sum) + 1)) t &= ~1;
+    if (t & 2) t &= ~4;  // both (all zeros): cv2 takes the symmetric branches
+    return t;
+  }
+
+  // source row p (a border row where p is outside) extended by the row border: element j is
+  // source element j - ax*c
+  void pad_row(const uint8_t* src, int64_t p, uint8_t* pad) const {
+    const int64_t n = w_ * c_, c = c_, tot = n + (nx_ - 1) * c;
+    const int64_t r = bmap8(p, h_, border_);
+    if (r < 0) {
+      std::memset(pad, 0, static_cast<size_t>(tot));
+      return;
+    }
+    const uint8_t* row = src + r * n;
+    const int64_t l = ax_ * c;
+    std::memcpy(pad + l, row, static_cast<size_t>(n));
+    for (int64_t j = 0; j < tot; ++j) {
+      if (j == l) j = l + n;
+      if (j >= tot) break;
+      const int64_t e = j - l;
+      const int64_t px = e >= 0 ? e / c : -((-e + c - 1) / c), k = e - px * c;
+      const int64_t sx = bmap8(px, w_, border_);
+      pad[j] = sx < 0 ? 0 : row[sx * c + k];
+    }
+  }
+
+  // ---- float engine -------------------------------------------------------------------------
+
+  template <int N>
+  static void row_simd(float* __restrict d, const uint8_t* __restrict p, int64_t c, const float* w, int64_t n) {
+    float k[N];
+    for (int i = 0; i < N; ++i) k[i] = w[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s = static_cast<float>(p[x]) * k[0];
+#pragma GCC unroll 16
+      for (int i = 1; i < N; ++i) s = fma_(static_cast<float>(p[x + i * c]), k[i], s);
+      d[x] = s;
+    }
+  }
+
+  void row_simd_any(float* __restrict d, const uint8_t* __restrict p, int64_t n) const {
+    const int64_t c = c_;
+    const float* k = kx_.data();
+    switch (nx_) {
+      case 1: return row_simd<1>(d, p, c, k, n);
+      case 2: return row_simd<2>(d, p, c, k, n);
+      case 3: return row_simd<3>(d, p, c, k, n);
+      case 4: return row_simd<4>(d, p, c, k, n);
+      case 5: return row_simd<5>(d, p, c, k, n);
+      case 6: return row_simd<6>(d, p, c, k, n);
+      case 7: return row_simd<7>(d, p, c, k, n);
+      case 8: return row_simd<8>(d, p, c, k, n);
+      case 9: return row_simd<9>(d, p, c, k, n);
+      default: break;
+    }
+    for (int64_t x = 0; x < n; ++x) {
+      float s = static_cast<float>(p[x]) * k[0];
+      for (int64_t i = 1; i < nx_; ++i) s = fma_(static_cast<float>(p[x + i * c]), k[i], s);
+      d[x] = s;
+    }
+  }
+
+  // RowFilter's scalar loops for the last elements (quads and singles alike): s = k0 S0, then
+  // s + kj Sj, every product and sum rounded (cv2's build did not contract them here)
+  float row_tail(const uint8_t* p) const {
+    const int64_t c = c_;
+    const float* k = kx_.data();
+    float s = k[0] * static_cast<float>(p[0]);
+    for (int64_t j = 1; j < nx_; ++j) s = s + k[j] * static_cast<float>(p[j * c]);
+    return s;
+  }
+
+  void make_row_f(const uint8_t* pad, float* d) const {
+    const int64_t tot = w_ * c_;
+    const int64_t nv = tot - tot % 32;
+    row_simd_any(d, pad, nv);
+    for (int64_t x = nv; x < tot; ++x) d[x] = row_tail(pad + x);
+  }
+
+  // column pass over elements [0, n) of one output row; r[j] is the row-filtered row y - ay + j
+  template <int H>
+  void col_sym_fixed(uint8_t* __restrict o, const float* const* r, int64_t n) const {
+    const float* k = ky_.data() + H;
+    const float d = delta_;
+    const float* p[2 * H + 1];
+    float kk[H + 1];
+    for (int i = 0; i <= 2 * H; ++i) p[i] = r[i];
+    for (int i = 0; i <= H; ++i) kk[i] = k[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s = fma_(kk[0], p[H][x], d);
+#pragma GCC unroll 16
+      for (int q = 1; q <= H; ++q) s = fma_(kk[q], p[H + q][x] + p[H - q][x], s);
+      o[x] = sat8(s);
+    }
+  }
+
+  template <int H>
+  void col_asym_fixed(uint8_t* __restrict o, const float* const* r, int64_t n) const {
+    const float* k = ky_.data() + H;
+    const float d = delta_;
+    const float* p[2 * H + 1];
+    float kk[H + 1];
+    for (int i = 0; i <= 2 * H; ++i) p[i] = r[i];
+    for (int i = 0; i <= H; ++i) kk[i] = k[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s = d;
+#pragma GCC unroll 16
+      for (int q = 1; q <= H; ++q) s = fma_(kk[q], p[H + q][x] - p[H - q][x], s);
+      o[x] = sat8(s);
+    }
+  }
+
+  void col_simd(uint8_t* __restrict o, const float* const* r, int64_t n) const {
+    const int64_t hh = ny_ / 2;
+    if (ck_ == kSym) {
+      switch (hh) {
+        case 1: return col_sym_fixed<1>(o, r, n);
+        case 2: return col_sym_fixed<2>(o, r, n);
+        case 3: return col_sym_fixed<3>(o, r, n);
+        case 4: return col_sym_fixed<4>(o, r, n);
+        default: break;
+      }
+    } else {
+      switch (hh) {
+        case 1: return col_asym_fixed<1>(o, r, n);
+        case 2: return col_asym_fixed<2>(o, r, n);
+        case 3: return col_asym_fixed<3>(o, r, n);
+        case 4: return col_asym_fixed<4>(o, r, n);
+        default: break;
+      }
+    }
+    const float* k = ky_.data() + hh;
+    for (int64_t x = 0; x < n; ++x) {
+      float s = ck_ == kSym ? fma_(k[0], r[hh][x], delta_) : delta_;
+      for (int64_t q = 1; q <= hh; ++q) {
+        const float v = ck_ == kSym ? r[hh + q][x] + r[hh - q][x] : r[hh + q][x] - r[hh - q][x];
+        s = fma_(k[q], v, s);
+      }
+      o[x] = sat8(s);
+    }
+  }
+
+  // Scalar loops of SymmColumnFilter / ColumnFilter for elements [x0, x1). quad (the unrolled
+  // loop): every step contracted, fma(k0, C, delta) then fma(kq, v, s); the single-element loop
+  // contracts only its first step: fma(k0, C, delta), then s + kq v rounded twice.
+  void col_scalar(uint8_t* __restrict o, const float* const* r, int64_t x0, int64_t x1, bool quad) const {
+    const bool f = quad;
+    const float d = delta_;
+    const int64_t hh = ny_ / 2;
+    for (int64_t x = x0; x < x1; ++x) {
+      float s;
+      if (ck_ == kGen) {
+        s = fma_(ky_[0], r[0][x], d);
+        for (int64_t j = 1; j < ny_; ++j) s = f ? fma_(ky_[j], r[j][x], s) : s + ky_[j] * r[j][x];
+      } else {
+        const float* k = ky_.data() + hh;
+        // the antisymmetric loops start from delta; the symmetric ones from k0 C + delta
+        s = ck_ == kSym ? fma_(k[0], r[hh][x], d) : d;
+        for (int64_t q = 1; q <= hh; ++q) {
+          const float v = ck_ == kSym ? r[hh + q][x] + r[hh - q][x] : r[hh + q][x] - r[hh - q][x];
+          s = f ? fma_(k[q], v, s) : s + k[q] * v;
+        }
+      }
+      o[x] = sat8(s);
+    }
+  }
+
+  void col_f(uint8_t* o, const float* const* r) const {
+    const int64_t tot = w_ * c_;
+    const int64_t nv = ck_ == kGen ? 0 : tot - tot % 32;
+    if (nv > 0) col_simd(o, r, nv);
+    const int64_t nq = nv + (tot - nv) / 4 * 4;
+    col_scalar(o, r, nv, nq, true);
+    col_scalar(o, r, nq, tot, false);
+  }
+
+  template <typename T>
+  void run_t(const uint8_t* src, uint8_t* dst) const {
+    const int64_t tot = w_ * c_, ny = ny_;
+    const int64_t grain = std::max<int64_t>(8, (int64_t(1) << 16) / std::max<int64_t>(1, tot));
+    parallel_for(h_, grain, [&](int64_t y0, int64_t y1) {
+      std::vector<uint8_t> pad(static_cast<size_t>(tot + (nx_ - 1) * c_));
+      const int64_t stride = (tot + 15) & ~int64_t(15);
+      std::vector<T> ring(static_cast<size_t>(ny * stride + 16));
+      T* ring0 = ring.data() + ((64 - reinterpret_cast<uintptr_t>(ring.data()) % 64) % 64) / sizeof(T);
+      std::vector<const T*> rows(static_cast<size_t>(ny));
+      auto slot = [&](int64_t p) { return ring0 + ((p % ny) + ny) % ny * stride; };
+      int64_t next = y0 - ay_;
+      for (int64_t y = y0; y < y1; ++y) {
+        const int64_t first = y - ay_, last = first + ny - 1;
+        next = std::max(next, first);
+        for (; next <= last; ++next) {
+          pad_row(src, next, pad.data());
+          make_row_f(pad.data(), slot(next));
+        }
+        for (int64_t j = 0; j < ny; ++j) rows[j] = slot(first + j);
+        col_f(dst + y * tot, rows.data());
+      }
+    });
+  }
+
+  void run_u8(const uint8_t* src, uint8_t* dst) const { run_t<float>(src, dst); }
+
+  int64_t nx_, ny_, ax_, ay_, h_, w_, c_;
+  int border_;
+  ColKind ck_ = kGen;
+  std::vector<float> kx_, ky_;
+  float delta_ = 0;
+};
+
+std::unique_ptr<backend::Kernel> prepare_sep8(const backend::StepDesc& s) { return std::make_unique<Sep8Kernel>(s); }
+
+}  // namespace
+
+MNN_REGISTER_CPU_KERNEL(cv_sep8, "cv_sep8", &prepare_sep8);
+
+}  // namespace mnn::cpu::MNN_ISA_NS
