@@ -32,7 +32,7 @@ def _kernels(n):
     g = RNG.uniform(-0.2, 0.6, n).astype(numpy.float32)
     s = ((g + g[::-1]) / 2).astype(numpy.float32)
     a = (g - g[::-1]).astype(numpy.float32)
-    return [(box, box), (box * 1.3, box * 0.7), (g, s), (s, g), (s, s), (a, a), (g, g.astype(numpy.float64))]
+    return [(box, box), (box * 1.3, box * 0.7), (g, s), (s, g), (s, s), (a, a), (g.astype(numpy.float64), s.astype(numpy.float64))]
 
 
 def _same(got, want, what):

@@ -56,10 +56,12 @@ inline int64_t bmap8(int64_t p, int64_t n, int mode) {
 
 inline float fma_(float a, float b, float c) { return std::fma(a, b, c); }
 
-// cvRound (half to even; the default rounding mode) then saturation to uint8
+// cvRound then saturation to uint8, as cv2's v_round + saturating packs: cvtps2dq rounds half to
+// even and gives INT_MIN for NaN and anything outside int32 (which saturates to 0); the range test
+// makes the library fallback of the scalar target agree there. irintf vectorizes to cvtps2dq.
 inline uint8_t sat8(float v) {
-  const float r = std::nearbyint(v);
-  return static_cast<uint8_t>(r <= 0.0f ? 0.0f : (r >= 255.0f ? 255.0f : r));
+  const int i = (v >= -2147483648.0f && v < 2147483648.0f) ? __builtin_irintf(v) : 0;
+  return static_cast<uint8_t>(std::min(std::max(i, 0), 255));
 }
 
 enum ColKind { kSym, kAsym, kGen };
@@ -106,43 +108,44 @@ class Sep8Kernel final : public backend::Kernel {
     return t;
   }
 
-  // source row p (a border row where p is outside) extended by the row border: element j is
-  // source element j - ax*c
-  void pad_row(const uint8_t* src, int64_t p, uint8_t* pad) const {
+  // source row p (a border row where p is outside) extended by the row border, as floats (exact;
+  // converting once per row instead of once per tap): element j is source element j - ax*c
+  void pad_row(const uint8_t* src, int64_t p, float* pad) const {
     const int64_t n = w_ * c_, c = c_, tot = n + (nx_ - 1) * c;
     const int64_t r = bmap8(p, h_, border_);
     if (r < 0) {
-      std::memset(pad, 0, static_cast<size_t>(tot));
+      std::fill(pad, pad + tot, 0.0f);
       return;
     }
-    const uint8_t* row = src + r * n;
+    const uint8_t* __restrict row = src + r * n;
     const int64_t l = ax_ * c;
-    std::memcpy(pad + l, row, static_cast<size_t>(n));
+    float* __restrict mid = pad + l;
+    for (int64_t j = 0; j < n; ++j) mid[j] = static_cast<float>(row[j]);
     for (int64_t j = 0; j < tot; ++j) {
       if (j == l) j = l + n;
       if (j >= tot) break;
       const int64_t e = j - l;
       const int64_t px = e >= 0 ? e / c : -((-e + c - 1) / c), k = e - px * c;
       const int64_t sx = bmap8(px, w_, border_);
-      pad[j] = sx < 0 ? 0 : row[sx * c + k];
+      pad[j] = sx < 0 ? 0.0f : static_cast<float>(row[sx * c + k]);
     }
   }
 
   // ---- float engine -------------------------------------------------------------------------
 
   template <int N>
-  static void row_simd(float* __restrict d, const uint8_t* __restrict p, int64_t c, const float* w, int64_t n) {
+  static void row_simd(float* __restrict d, const float* __restrict p, int64_t c, const float* w, int64_t n) {
     float k[N];
     for (int i = 0; i < N; ++i) k[i] = w[i];
     for (int64_t x = 0; x < n; ++x) {
-      float s = static_cast<float>(p[x]) * k[0];
+      float s = p[x] * k[0];
 #pragma GCC unroll 16
-      for (int i = 1; i < N; ++i) s = fma_(static_cast<float>(p[x + i * c]), k[i], s);
+      for (int i = 1; i < N; ++i) s = fma_(p[x + i * c], k[i], s);
       d[x] = s;
     }
   }
 
-  void row_simd_any(float* __restrict d, const uint8_t* __restrict p, int64_t n) const {
+  void row_simd_any(float* __restrict d, const float* __restrict p, int64_t n) const {
     const int64_t c = c_;
     const float* k = kx_.data();
     switch (nx_) {
@@ -158,23 +161,23 @@ class Sep8Kernel final : public backend::Kernel {
       default: break;
     }
     for (int64_t x = 0; x < n; ++x) {
-      float s = static_cast<float>(p[x]) * k[0];
-      for (int64_t i = 1; i < nx_; ++i) s = fma_(static_cast<float>(p[x + i * c]), k[i], s);
+      float s = p[x] * k[0];
+      for (int64_t i = 1; i < nx_; ++i) s = fma_(p[x + i * c], k[i], s);
       d[x] = s;
     }
   }
 
   // RowFilter's scalar loops for the last elements (quads and singles alike): s = k0 S0, then
   // s + kj Sj, every product and sum rounded (cv2's build did not contract them here)
-  float row_tail(const uint8_t* p) const {
+  float row_tail(const float* p) const {
     const int64_t c = c_;
     const float* k = kx_.data();
-    float s = k[0] * static_cast<float>(p[0]);
-    for (int64_t j = 1; j < nx_; ++j) s = s + k[j] * static_cast<float>(p[j * c]);
+    float s = k[0] * p[0];
+    for (int64_t j = 1; j < nx_; ++j) s = s + k[j] * p[j * c];
     return s;
   }
 
-  void make_row_f(const uint8_t* pad, float* d) const {
+  void make_row_f(const float* pad, float* d) const {
     const int64_t tot = w_ * c_;
     const int64_t nv = tot - tot % 32;
     row_simd_any(d, pad, nv);
@@ -214,8 +217,36 @@ class Sep8Kernel final : public backend::Kernel {
     }
   }
 
+  template <int N>
+  void col_gen_fixed(uint8_t* __restrict o, const float* const* r, int64_t n) const {
+    const float d = delta_;
+    const float* p[N];
+    float kk[N];
+    for (int i = 0; i < N; ++i) p[i] = r[i], kk[i] = ky_[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s = fma_(kk[0], p[0][x], d);
+#pragma GCC unroll 16
+      for (int j = 1; j < N; ++j) s = fma_(kk[j], p[j][x], s);
+      o[x] = sat8(s);
+    }
+  }
+
   void col_simd(uint8_t* __restrict o, const float* const* r, int64_t n) const {
     const int64_t hh = ny_ / 2;
+    if (ck_ == kGen) {
+      switch (ny_) {
+        case 1: return col_gen_fixed<1>(o, r, n);
+        case 2: return col_gen_fixed<2>(o, r, n);
+        case 3: return col_gen_fixed<3>(o, r, n);
+        case 4: return col_gen_fixed<4>(o, r, n);
+        case 5: return col_gen_fixed<5>(o, r, n);
+        case 6: return col_gen_fixed<6>(o, r, n);
+        case 7: return col_gen_fixed<7>(o, r, n);
+        case 8: return col_gen_fixed<8>(o, r, n);
+        case 9: return col_gen_fixed<9>(o, r, n);
+        default: return col_scalar(o, r, 0, n, true);
+      }
+    }
     if (ck_ == kSym) {
       switch (hh) {
         case 1: return col_sym_fixed<1>(o, r, n);
@@ -269,12 +300,12 @@ class Sep8Kernel final : public backend::Kernel {
     }
   }
 
+  // cv2's SIMD part (the first tot - tot % 32) and its unrolled scalar loop (quads up to
+  // tot - tot % 4) compute the same expression: one vector loop covers both; then the singles
   void col_f(uint8_t* o, const float* const* r) const {
     const int64_t tot = w_ * c_;
-    const int64_t nv = ck_ == kGen ? 0 : tot - tot % 32;
-    if (nv > 0) col_simd(o, r, nv);
-    const int64_t nq = nv + (tot - nv) / 4 * 4;
-    col_scalar(o, r, nv, nq, true);
+    const int64_t nq = tot - tot % 4;
+    col_simd(o, r, nq);
     col_scalar(o, r, nq, tot, false);
   }
 
@@ -283,7 +314,7 @@ class Sep8Kernel final : public backend::Kernel {
     const int64_t tot = w_ * c_, ny = ny_;
     const int64_t grain = std::max<int64_t>(8, (int64_t(1) << 16) / std::max<int64_t>(1, tot));
     parallel_for(h_, grain, [&](int64_t y0, int64_t y1) {
-      std::vector<uint8_t> pad(static_cast<size_t>(tot + (nx_ - 1) * c_));
+      std::vector<float> pad(static_cast<size_t>(tot + (nx_ - 1) * c_));
       const int64_t stride = (tot + 15) & ~int64_t(15);
       std::vector<T> ring(static_cast<size_t>(ny * stride + 16));
       T* ring0 = ring.data() + ((64 - reinterpret_cast<uintptr_t>(ring.data()) % 64) % 64) / sizeof(T);
