@@ -57,10 +57,15 @@ inline int64_t bmap8(int64_t p, int64_t n, int mode) {
 inline float fma_(float a, float b, float c) { return std::fma(a, b, c); }
 
 // cvRound then saturation to uint8, as cv2's v_round + saturating packs: cvtps2dq rounds half to
-// even and gives INT_MIN for NaN and anything outside int32 (which saturates to 0); the range test
-// makes the library fallback of the scalar target agree there. irintf vectorizes to cvtps2dq.
+// even and gives INT_MIN for NaN and anything outside int32 (which saturates to 0). irintf is that
+// instruction on x86 (vectorized, and in the scalar target); elsewhere the range test makes a
+// library irintf agree.
 inline uint8_t sat8(float v) {
+#if defined(__x86_64__) || defined(__i386__)
+  const int i = __builtin_irintf(v);
+#else
   const int i = (v >= -2147483648.0f && v < 2147483648.0f) ? __builtin_irintf(v) : 0;
+#endif
   return static_cast<uint8_t>(std::min(std::max(i, 0), 255));
 }
 
@@ -231,6 +236,92 @@ class Sep8Kernel final : public backend::Kernel {
     }
   }
 
+  // Two output rows at once (rows r[0 .. ny]): each ring row is loaded once for both; the
+  // arithmetic of each row is col_simd's
+  template <int H>
+  void col_sym2(uint8_t* __restrict o0, uint8_t* __restrict o1, const float* const* r, int64_t n) const {
+    const float* k = ky_.data() + H;
+    const float d = delta_;
+    const float* p[2 * H + 2];
+    float kk[H + 1];
+    for (int i = 0; i < 2 * H + 2; ++i) p[i] = r[i];
+    for (int i = 0; i <= H; ++i) kk[i] = k[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s0 = fma_(kk[0], p[H][x], d), s1 = fma_(kk[0], p[H + 1][x], d);
+#pragma GCC unroll 16
+      for (int q = 1; q <= H; ++q) {
+        s0 = fma_(kk[q], p[H + q][x] + p[H - q][x], s0);
+        s1 = fma_(kk[q], p[H + 1 + q][x] + p[H + 1 - q][x], s1);
+      }
+      o0[x] = sat8(s0), o1[x] = sat8(s1);
+    }
+  }
+
+  template <int H>
+  void col_asym2(uint8_t* __restrict o0, uint8_t* __restrict o1, const float* const* r, int64_t n) const {
+    const float* k = ky_.data() + H;
+    const float d = delta_;
+    const float* p[2 * H + 2];
+    float kk[H + 1];
+    for (int i = 0; i < 2 * H + 2; ++i) p[i] = r[i];
+    for (int i = 0; i <= H; ++i) kk[i] = k[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s0 = d, s1 = d;
+#pragma GCC unroll 16
+      for (int q = 1; q <= H; ++q) {
+        s0 = fma_(kk[q], p[H + q][x] - p[H - q][x], s0);
+        s1 = fma_(kk[q], p[H + 1 + q][x] - p[H + 1 - q][x], s1);
+      }
+      o0[x] = sat8(s0), o1[x] = sat8(s1);
+    }
+  }
+
+  template <int N>
+  void col_gen2(uint8_t* __restrict o0, uint8_t* __restrict o1, const float* const* r, int64_t n) const {
+    const float d = delta_;
+    const float* p[N + 1];
+    float kk[N];
+    for (int i = 0; i <= N; ++i) p[i] = r[i];
+    for (int i = 0; i < N; ++i) kk[i] = ky_[i];
+    for (int64_t x = 0; x < n; ++x) {
+      float s0 = fma_(kk[0], p[0][x], d), s1 = fma_(kk[0], p[1][x], d);
+#pragma GCC unroll 16
+      for (int j = 1; j < N; ++j) s0 = fma_(kk[j], p[j][x], s0), s1 = fma_(kk[j], p[j + 1][x], s1);
+      o0[x] = sat8(s0), o1[x] = sat8(s1);
+    }
+  }
+
+  void col_simd2(uint8_t* o0, uint8_t* o1, const float* const* r, int64_t n) const {
+    if (ck_ == kGen) {
+      switch (ny_) {
+        case 1: return col_gen2<1>(o0, o1, r, n);
+        case 2: return col_gen2<2>(o0, o1, r, n);
+        case 3: return col_gen2<3>(o0, o1, r, n);
+        case 4: return col_gen2<4>(o0, o1, r, n);
+        case 5: return col_gen2<5>(o0, o1, r, n);
+        case 6: return col_gen2<6>(o0, o1, r, n);
+        case 7: return col_gen2<7>(o0, o1, r, n);
+        default: break;
+      }
+    } else if (ck_ == kSym) {
+      switch (ny_ / 2) {
+        case 1: return col_sym2<1>(o0, o1, r, n);
+        case 2: return col_sym2<2>(o0, o1, r, n);
+        case 3: return col_sym2<3>(o0, o1, r, n);
+        default: break;
+      }
+    } else {
+      switch (ny_ / 2) {
+        case 1: return col_asym2<1>(o0, o1, r, n);
+        case 2: return col_asym2<2>(o0, o1, r, n);
+        case 3: return col_asym2<3>(o0, o1, r, n);
+        default: break;
+      }
+    }
+    col_simd(o0, r, n);
+    col_simd(o1, r + 1, n);
+  }
+
   void col_simd(uint8_t* __restrict o, const float* const* r, int64_t n) const {
     const int64_t hh = ny_ / 2;
     if (ck_ == kGen) {
@@ -311,25 +402,36 @@ class Sep8Kernel final : public backend::Kernel {
 
   template <typename T>
   void run_t(const uint8_t* src, uint8_t* dst) const {
-    const int64_t tot = w_ * c_, ny = ny_;
+    const int64_t tot = w_ * c_, ny = ny_, nq = tot - tot % 4;
     const int64_t grain = std::max<int64_t>(8, (int64_t(1) << 16) / std::max<int64_t>(1, tot));
+    // each thread's band keeps a ring of ny + 1 row-filtered rows (pairs of output rows share
+    // their loads); a band re-filters ny - 1 rows
     parallel_for(h_, grain, [&](int64_t y0, int64_t y1) {
       std::vector<float> pad(static_cast<size_t>(tot + (nx_ - 1) * c_));
-      const int64_t stride = (tot + 15) & ~int64_t(15);
-      std::vector<T> ring(static_cast<size_t>(ny * stride + 16));
+      const int64_t stride = (tot + 15) & ~int64_t(15), nr = ny + 1;
+      std::vector<T> ring(static_cast<size_t>(nr * stride + 16));
       T* ring0 = ring.data() + ((64 - reinterpret_cast<uintptr_t>(ring.data()) % 64) % 64) / sizeof(T);
-      std::vector<const T*> rows(static_cast<size_t>(ny));
-      auto slot = [&](int64_t p) { return ring0 + ((p % ny) + ny) % ny * stride; };
+      std::vector<const T*> rows(static_cast<size_t>(nr));
+      auto slot = [&](int64_t p) { return ring0 + ((p % nr) + nr) % nr * stride; };
       int64_t next = y0 - ay_;
-      for (int64_t y = y0; y < y1; ++y) {
-        const int64_t first = y - ay_, last = first + ny - 1;
+      for (int64_t y = y0; y < y1;) {
+        const int64_t two = y + 1 < y1 ? 2 : 1;
+        const int64_t first = y - ay_, last = first + ny - 2 + two;
         next = std::max(next, first);
         for (; next <= last; ++next) {
           pad_row(src, next, pad.data());
           make_row_f(pad.data(), slot(next));
         }
-        for (int64_t j = 0; j < ny; ++j) rows[j] = slot(first + j);
-        col_f(dst + y * tot, rows.data());
+        for (int64_t j = 0; j < ny - 1 + two; ++j) rows[j] = slot(first + j);
+        uint8_t* o = dst + y * tot;
+        if (two == 2) {
+          col_simd2(o, o + tot, rows.data(), nq);
+          col_scalar(o, rows.data(), nq, tot, false);
+          col_scalar(o + tot, rows.data() + 1, nq, tot, false);
+        } else {
+          col_f(o, rows.data());
+        }
+        y += two;
       }
     });
   }
