@@ -6,7 +6,7 @@
 //   cv_sepf    (src; kx_n, ky_n, ax, ay, border, out_dtype | kx.., ky.., delta, scale)
 //              row filter, then column filter, then * scale + delta, in double (cv_sep_filter's
 //              arithmetic, bit for bit); exact integer sums where they give the same doubles
-//   cv_sepf32  (src; as cv_sepf, scale 1) float32 -> float32 in cv2's own float32 arithmetic
+//   cv_sepf32  (src; as cv_sepf, scale 1) float32 or uint8 -> float32 in cv2's own float32 arithmetic
 //              (kernel: backends/cpu/simd/cv/filter_sep32.cpp)
 //   cv_sep8    (src; as cv_sepf, scale 1) uint8 -> uint8 with a float kernel in cv2's float32
 //              arithmetic (kernel: backends/cpu/simd/cv/filter_sep8.cpp); not for the kernels cv2
@@ -65,11 +65,12 @@ prims::PrimMeta infer_sepf(const std::vector<NodePtr>& in, const Params& p) {
   return {od, in[0]->shape};
 }
 
-// cv_sepf32: cv_sepf's parameters (scale 1), float32 in and out, in cv2's float32 arithmetic
+// cv_sepf32: cv_sepf's parameters (scale 1), float32 or uint8 in, float32 out, in cv2's float32 arithmetic
 prims::PrimMeta infer_sepf32(const std::vector<NodePtr>& in, const Params& p) {
   prims::PrimMeta m = infer_sepf(in, p);
-  if (in[0]->dtype != DType::Float32 || static_cast<DType>(p.ints[5]) != DType::Float32 || p.floats.back() != 1.0)
-    throw TypeError(cvname("sepFilter2D") + "the float32 path takes float32 images to float32 with scale 1");
+  const DType d = in[0]->dtype;
+  if ((d != DType::Float32 && d != DType::UInt8) || static_cast<DType>(p.ints[5]) != DType::Float32 || p.floats.back() != 1.0)
+    throw TypeError(cvname("sepFilter2D") + "the float32 path takes float32 or uint8 images to float32 with scale 1");
   return m;
 }
 

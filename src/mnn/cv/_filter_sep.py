@@ -21,11 +21,11 @@ def sep(a, kx, ky, anchor, border, out_code, delta=0.0, scale=1.0):
 
 def sep_cv(a, kx, ky, anchor, border, out_code, delta=0.0):
     """sep() for the calls whose float32 -> float32 case cv2 runs in float32 (GaussianBlur and
-    sepFilter2D): that case goes to cv_sepf32 (cv2's bits), uint8 -> uint8 with a kernel cv2 runs
-    in float32 to cv_sep8 (cv2's bits), every other one to sep()."""
+    sepFilter2D): that case and uint8 -> float32 go to cv_sepf32 (cv2's bits), uint8 -> uint8 with
+    a kernel cv2 runs in float32 to cv_sep8 (cv2's bits), every other one to sep()."""
     ax, ay = anchor
     ch = a.dtype.char
-    if out_code == _F32[0] and ch == "f":
+    if out_code == _F32[0] and ch in "fB":
         return _run("cv_sepf32", contiguous(a), [len(kx), len(ky), ax, ay, border, out_code],
                     list(kx) + list(ky) + [float(delta), 1.0])
     if out_code == _U8[0] and ch == "B" and not _fixed_point_8u(kx, ax, ky, ay):
