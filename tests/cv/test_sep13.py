@@ -45,7 +45,7 @@ def _same(got, want, what):
     assert bad.size == 0, f"{what}: {len(bad)} differ, first at {bad[:3].tolist()}"
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6, 7, 9])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6, 7, 9, 11, 15])
 def test_sep_uint8_float_kernels_are_cv2_bits(n):
     for kx, ky in _kernels(n):
         for (h, w) in SIZES:
