@@ -6,8 +6,11 @@
 //   cv_sepf    (src; kx_n, ky_n, ax, ay, border, out_dtype | kx.., ky.., delta, scale)
 //              row filter, then column filter, then * scale + delta, in double (cv_sep_filter's
 //              arithmetic, bit for bit); exact integer sums where they give the same doubles
-//   cv_sepf32  (src; as cv_sepf, scale 1) float32 -> float32 in cv2's own float32 arithmetic
+//   cv_sepf32  (src; as cv_sepf, scale 1) float32 or uint8 -> float32 in cv2's own float32 arithmetic
 //              (kernel: backends/cpu/simd/cv/filter_sep32.cpp)
+//   cv_sep8    (src; as cv_sepf, scale 1) uint8 -> uint8 with a float kernel in cv2's float32
+//              arithmetic (kernel: backends/cpu/simd/cv/filter_sep8.cpp); not for the kernels cv2
+//              runs in fixed point (Python routes those to cv_sepf)
 //   cv_lap8    (src; ksize, border) uint8 -> int16 Laplacian, ksize 1 or 3, scale 1, delta 0
 //              (exact integer sums; kernel: backends/cpu/simd/cv/filter_sep_lap.cpp)
 //   cv_f2d     (src; kh, kw, ay, ax, border, out_dtype | k.., delta)
@@ -62,11 +65,20 @@ prims::PrimMeta infer_sepf(const std::vector<NodePtr>& in, const Params& p) {
   return {od, in[0]->shape};
 }
 
-// cv_sepf32: cv_sepf's parameters (scale 1), float32 in and out, in cv2's float32 arithmetic
+// cv_sepf32: cv_sepf's parameters (scale 1), float32 or uint8 in, float32 out, in cv2's float32 arithmetic
 prims::PrimMeta infer_sepf32(const std::vector<NodePtr>& in, const Params& p) {
   prims::PrimMeta m = infer_sepf(in, p);
-  if (in[0]->dtype != DType::Float32 || static_cast<DType>(p.ints[5]) != DType::Float32 || p.floats.back() != 1.0)
-    throw TypeError(cvname("sepFilter2D") + "the float32 path takes float32 images to float32 with scale 1");
+  const DType d = in[0]->dtype;
+  if ((d != DType::Float32 && d != DType::UInt8) || static_cast<DType>(p.ints[5]) != DType::Float32 || p.floats.back() != 1.0)
+    throw TypeError(cvname("sepFilter2D") + "the float32 path takes float32 or uint8 images to float32 with scale 1");
+  return m;
+}
+
+// cv_sep8: cv_sepf's parameters (scale 1), uint8 in and out, in cv2's float32 arithmetic
+prims::PrimMeta infer_sep8(const std::vector<NodePtr>& in, const Params& p) {
+  prims::PrimMeta m = infer_sepf(in, p);
+  if (in[0]->dtype != DType::UInt8 || static_cast<DType>(p.ints[5]) != DType::UInt8 || p.floats.back() != 1.0)
+    throw TypeError(cvname("sepFilter2D") + "the 8-bit path takes uint8 images to uint8 with scale 1");
   return m;
 }
 
@@ -121,6 +133,7 @@ prims::PrimMeta infer_pyramid(const std::vector<NodePtr>& in, const Params& p) {
 
 MNN_REGISTER_PRIMITIVE(cv_sepf, {"cv_sepf", &infer_sepf});
 MNN_REGISTER_PRIMITIVE(cv_sepf32, {"cv_sepf32", &infer_sepf32});
+MNN_REGISTER_PRIMITIVE(cv_sep8, {"cv_sep8", &infer_sep8});
 MNN_REGISTER_PRIMITIVE(cv_lap8, {"cv_lap8", &infer_lap8});
 MNN_REGISTER_PRIMITIVE(cv_f2d, {"cv_f2d", &infer_f2d});
 MNN_REGISTER_PRIMITIVE(cv_pyramid, {"cv_pyramid", &infer_pyramid});

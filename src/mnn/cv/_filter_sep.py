@@ -21,12 +21,42 @@ def sep(a, kx, ky, anchor, border, out_code, delta=0.0, scale=1.0):
 
 def sep_cv(a, kx, ky, anchor, border, out_code, delta=0.0):
     """sep() for the calls whose float32 -> float32 case cv2 runs in float32 (GaussianBlur and
-    sepFilter2D): that case goes to cv_sepf32 (cv2's bits), every other one to sep()."""
-    if out_code == _F32[0] and a.dtype.char == "f":
-        ax, ay = anchor
+    sepFilter2D): that case and uint8 -> float32 go to cv_sepf32 (cv2's bits), uint8 -> uint8 with
+    a kernel cv2 runs in float32 to cv_sep8 (cv2's bits), every other one to sep()."""
+    ax, ay = anchor
+    ch = a.dtype.char
+    if out_code == _F32[0] and ch in "fB":
         return _run("cv_sepf32", contiguous(a), [len(kx), len(ky), ax, ay, border, out_code],
                     list(kx) + list(ky) + [float(delta), 1.0])
+    if out_code == _U8[0] and ch == "B" and not _fixed_point_8u(kx, ax, ky, ay):
+        return _run("cv_sep8", contiguous(a), [len(kx), len(ky), ax, ay, border, out_code],
+                    list(kx) + list(ky) + [float(delta), 1.0])
     return sep(a, kx, ky, anchor, border, out_code, delta)
+
+
+_FLT_EPSILON = 1.1920928955078125e-07
+
+
+def _smooth_symmetric(k, anchor):
+    """cv2's getKernelType(k) has KERNEL_SMOOTH and KERNEL_SYMMETRICAL: a centred anchor, k equal
+    to its reverse, no negative tap, and a sum of 1 within FLT_EPSILON."""
+    n = len(k)
+    if 2 * anchor + 1 != n or any(v < 0 or v != k[n - 1 - i] for i, v in enumerate(k)):
+        return False
+    t = 0.0
+    for v in k:
+        t += v
+    return abs(t - 1) <= _FLT_EPSILON * (abs(t) + 1)
+
+
+def _fixed_point_8u(kx, ax, ky, ay):
+    """Whether cv2 filters uint8 -> uint8 with these kernels in its fixed-point engine (both smooth
+    and symmetric, every tap * 256 an integer within 10 FLT_EPSILON * 256: createBitExactKernel_32S).
+    Those calls stay on cv_sepf, whose exact sums give cv2's results; the others run in float32."""
+    if not (_smooth_symmetric(kx, ax) and _smooth_symmetric(ky, ay)):
+        return False
+    eps = 10 * _FLT_EPSILON * 256
+    return all(abs(v * 256 - round(v * 256)) <= eps for v in list(kx) + list(ky))
 
 
 def gauss_cv(a, kx, ky, border, out_code):
@@ -77,6 +107,7 @@ def kernel_floats(k):
 
 _F32 = [_dtype_code("float32")]  # the engine's dtype codes of float32 and int16
 _I16 = [_dtype_code("int16")]
+_U8 = [_dtype_code("uint8")]
 
 
 # Memo of validated calls (see _fastpix.py): (function, image key, plain arguments) -> the one

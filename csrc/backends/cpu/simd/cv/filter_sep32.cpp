@@ -65,7 +65,10 @@ inline int64_t bmap32(int64_t p, int64_t n, int mode) {
 
 inline float fma_(float a, float b, float c) { return std::fma(a, b, c); }
 
-enum RowKind { kRowCopyish, kRowSym3, kRowSym5, kRowAsym3, kRowAsym5, kRowGen };
+// kRowU8: a uint8 source (sepFilter2D of uint8 into float32): cv2's RowFilter<uchar, float,
+// RowVec_8u32f> for every kernel, whose SIMD part (the first W*cn - (W*cn) % 32) is fma(S0, k0, +0)
+// then fma(Sj, kj, s), and whose scalar loops are k0 S0 then s + kj Sj, every step rounded
+enum RowKind { kRowCopyish, kRowSym3, kRowSym5, kRowAsym3, kRowAsym5, kRowGen, kRowU8 };
 enum ColKind { kColSym3, kColSym, kColAsym3, kColAsym, kColGen };
 
 class Sepf32Kernel final : public backend::Kernel {
@@ -88,6 +91,8 @@ class Sepf32Kernel final : public backend::Kernel {
     else if (rsym && nx_ <= 5) rk_ = nx_ == 3 ? kRowSym3 : kRowSym5;
     else if (rasym && nx_ <= 5) rk_ = nx_ == 3 ? kRowAsym3 : kRowAsym5;
     else rk_ = kRowGen;
+    u8_ = s.inputs[0].dtype == DType::UInt8;
+    if (u8_) rk_ = kRowU8;
     const bool csym = symmetric(ky, ay_, 1), casym = !csym && symmetric(ky, ay_, -1);
     if (csym) ck_ = ny_ == 3 ? kColSym3 : kColSym;
     else if (casym) ck_ = ny_ == 3 ? kColAsym3 : kColAsym;
@@ -95,7 +100,8 @@ class Sepf32Kernel final : public backend::Kernel {
   }
 
   void run(char* const* in, char* out) override {
-    run_f(reinterpret_cast<const float*>(in[0]), reinterpret_cast<float*>(out));
+    if (u8_) run_f(nullptr, reinterpret_cast<const uint8_t*>(in[0]), reinterpret_cast<float*>(out));
+    else run_f(reinterpret_cast<const float*>(in[0]), nullptr, reinterpret_cast<float*>(out));
   }
 
  private:
@@ -150,6 +156,11 @@ class Sepf32Kernel final : public backend::Kernel {
   void row_vec(float* __restrict d, const float* __restrict p, int64_t n) const {
     const int64_t c = c_;
     const float* k = kx_.data();
+    if (rk_ == kRowU8 && nx_ == 1) {
+      const float k0 = k[0];
+      for (int64_t x = 0; x < n; ++x) d[x] = fma_(p[x], k0, 0.0f);
+      return;
+    }
     switch (rk_) {
       case kRowCopyish: {
         const float k0 = k[0];
@@ -238,6 +249,11 @@ class Sepf32Kernel final : public backend::Kernel {
     auto S = [&](int64_t j) { return p[j * c]; };
     switch (rk_) {
       case kRowCopyish: return k[0] * p[0];
+      case kRowU8: {
+        float s = k[0] * S(0);
+        for (int64_t j = 1; j < nx_; ++j) s = s + k[j] * S(j);
+        return s;
+      }
       case kRowSym3: {
         const float k0 = k[1], k1 = k[2];
         if (q < t - t % 2) {  // pairs
@@ -559,7 +575,29 @@ class Sepf32Kernel final : public backend::Kernel {
     }
   }
 
-  void run_f(const float* src, float* dst) const {
+  // uint8 row p (a border row where p is outside) extended by the row border, as floats (exact)
+  void pad_u8(const uint8_t* src, int64_t p, float* pad) const {
+    const int64_t n = w_ * c_, c = c_, tot = n + (nx_ - 1) * c, l = ax_ * c;
+    const int64_t r = bmap32(p, h_, border_);
+    if (r < 0) {
+      std::fill(pad, pad + tot, 0.0f);
+      return;
+    }
+    const uint8_t* __restrict row = src + r * n;
+    float* __restrict mid = pad + l;
+    for (int64_t j = 0; j < n; ++j) mid[j] = static_cast<float>(row[j]);
+    for (int64_t j = 0; j < tot; ++j) {
+      if (j == l) j = l + n;
+      if (j >= tot) break;
+      const int64_t e = j - l;
+      const int64_t px = e >= 0 ? e / c : -((-e + c - 1) / c), k = e - px * c;
+      const int64_t sx = bmap32(px, w_, border_);
+      pad[j] = sx < 0 ? 0.0f : static_cast<float>(row[sx * c + k]);
+    }
+  }
+
+  // src (float32) or src8 (uint8)
+  void run_f(const float* src, const uint8_t* src8, float* dst) const {
     const int64_t tot = w_ * c_, c = c_, nx = nx_, ny = ny_;
     const int64_t nv = tot - tot % 8;  // elements of the SIMD part; the rest are cv2's scalar tail
     const int64_t grain = std::max<int64_t>(8, (int64_t(1) << 16) / std::max<int64_t>(1, tot));
@@ -580,7 +618,14 @@ class Sepf32Kernel final : public backend::Kernel {
         const int64_t two = pairs && y + 1 < y1 ? 2 : 1;
         const int64_t first = y - ay_, last = first + ny - 2 + two;
         next = std::max(next, first);
-        for (; next <= last; ++next) make_row(src, next, slot(next), pad.data(), nv);
+        for (; next <= last; ++next) {
+          if (!src8) {
+            make_row(src, next, slot(next), pad.data(), nv);
+          } else {  // RowVec_8u32f's SIMD part is 32 elements wide
+            pad_u8(src8, next, pad.data());
+            row_range(slot(next), pad.data(), 0, tot, tot - tot % 32, tot);
+          }
+        }
         for (int64_t j = 0; j < ny - 1 + two; ++j) rows[j] = slot(first + j), tails[j] = rows[j] + nv;
         float* o = dst + y * tot;
         if (two == 2) {
@@ -597,6 +642,7 @@ class Sepf32Kernel final : public backend::Kernel {
 
   int64_t nx_, ny_, ax_, ay_, h_, w_, c_;
   int border_;
+  bool u8_ = false;
   RowKind rk_;
   ColKind ck_;
   std::vector<float> kx_, ky_;
