@@ -57,10 +57,64 @@ struct Rev48 {
 };
 #endif
 
+#if defined(__AVX512F__)
+// 192 bytes (192 / E pixels) reversed by pixel with VBMI byte permutes: each output vector is a
+// two-source permute of input vectors 0 and 1 plus a masked permute of vector 2's bytes. Zen 4
+// does a 640x480 BGR row flip in ~60% of the 16-byte pshufb loop's time (that loop is bound by
+// its 9 shuffles per 48 bytes, not by memory). Compiled for VBMI whatever the target's flags and
+// used only where cpuid reports it; a byte move, so every ISA gives the same bytes.
+struct Rev192 {
+  alignas(64) uint8_t i01[3][64], i2[3][64];
+  uint64_t m2[3] = {0, 0, 0};
+  explicit Rev192(int E) {
+    const int P = 192 / E;
+    for (int b = 0; b < 192; ++b) {
+      const int q = b / 64, k = b % 64, sb = (P - 1 - b / E) * E + b % E;
+      i01[q][k] = static_cast<uint8_t>(sb < 128 ? sb : 0);
+      i2[q][k] = static_cast<uint8_t>(sb >= 128 ? sb - 128 : 0);
+      if (sb >= 128) m2[q] |= uint64_t(1) << k;
+    }
+  }
+};
+
+__attribute__((target("avx512vbmi,avx512bw,avx512f")))
+int64_t reverse_vbmi(const uint8_t* S, uint8_t* D, int64_t n, int E, const Rev192& rv) {
+  const int64_t P = 192 / E;
+  __m512i a[3], b[3];
+  for (int q = 0; q < 3; ++q) a[q] = _mm512_load_si512(rv.i01[q]), b[q] = _mm512_load_si512(rv.i2[q]);
+  int64_t i = 0;
+  for (; i + P <= n; i += P) {
+    const uint8_t* s = S + (n - i - P) * E;
+    const __m512i x0 = _mm512_loadu_si512(s), x1 = _mm512_loadu_si512(s + 64), x2 = _mm512_loadu_si512(s + 128);
+    for (int q = 0; q < 3; ++q) {
+      const __m512i t = _mm512_permutex2var_epi8(x0, a[q], x1);
+      _mm512_storeu_si512(D + i * E + 64 * q, _mm512_mask_permutexvar_epi8(t, rv.m2[q], b[q], x2));
+    }
+  }
+  return i;
+}
+
+bool has_vbmi() {
+  static const bool v = __builtin_cpu_supports("avx512vbmi");
+  return v;
+}
+#endif
+
 template <int E>
 void reverse_px(const uint8_t* S, uint8_t* D, int64_t n) {
   int64_t i = 0;
-  // (a VBMI byte-permute loop, 21 pixels a step, measured slower than this on Zen 4)
+#if defined(__AVX512F__)
+  if constexpr (192 % E == 0) {
+    if (has_vbmi() && n >= 192 / E) {
+      static const Rev192 rv(E);
+      i = reverse_vbmi(S, D, n, E, rv);
+      // the last n - i output pixels are source pixels [0, n - i): the loops below on that part
+      D += i * E, n -= i, i = 0;
+    }
+  }
+#endif
+  // (a single-source VBMI loop, 21 pixels a step with masked stores, measured slower than this on
+  // Zen 4; the 192-byte loop above is faster)
 #if defined(__AVX2__)
   if constexpr (48 % E == 0) {
     static const Rev48 rv(E);

@@ -1,0 +1,75 @@
+"""Session 13's memory-bound calls (mem13): the VBMI row reversal of flip / rotate 180
+(csrc/backends/cpu/simd/cv/geom_copy.cpp) against cv2 on every pixel size, widths around its
+192-byte step, non-contiguous inputs, and the same bytes from every ISA and thread count."""
+import cv2
+import numpy as np
+import pytest
+
+import mnn
+import mnn.cv as mc
+from tests.helpers import run_under_isa
+
+# (dtype, channels): pixel sizes 1, 2, 3, 4, 6, 8, 12, 16 (VBMI steps of 192 / E pixels) and 24
+# (float64 x 3: the runtime-size loop)
+PIXELS = [(np.uint8, 1), (np.uint8, 2), (np.uint8, 3), (np.uint8, 4), (np.uint16, 3), (np.float32, 2),
+          (np.int16, 4), (np.float32, 3), (np.float32, 4), (np.float64, 3)]
+WIDTHS = [1, 5, 63, 64, 65, 97, 191, 193, 257, 641]
+
+
+def _img(h, w, dt, c, seed=0):
+    rng = np.random.default_rng(seed)
+    shape = (h, w) if c == 1 else (h, w, c)
+    if np.dtype(dt).kind == "f":
+        return rng.standard_normal(shape).astype(dt)
+    info = np.iinfo(dt)
+    return rng.integers(info.min, info.max, shape, endpoint=True, dtype=dt)
+
+
+@pytest.mark.parametrize("dt,c", PIXELS)
+@pytest.mark.parametrize("w", WIDTHS)
+def test_flip_matches_cv2(dt, c, w):
+    a = _img(7, w, dt, c, seed=w)
+    for code in (1, -1, 0):
+        np.testing.assert_array_equal(np.asarray(mc.flip(a, code)), cv2.flip(a, code))
+    np.testing.assert_array_equal(np.asarray(mc.rotate(a, cv2.ROTATE_180)), cv2.rotate(a, cv2.ROTATE_180))
+
+
+def test_flip_views_and_mnn_inputs():
+    base = _img(31, 703, np.uint8, 3, seed=3)
+    for a in (base[1:30, 5:650], base[::2, ::-1], base[:, 7:7 + 577]):
+        for code in (1, -1):
+            want = cv2.flip(np.ascontiguousarray(a), code)
+            np.testing.assert_array_equal(np.asarray(mc.flip(a, code)), want)
+            np.testing.assert_array_equal(np.asarray(mc.flip(mnn.numpy.asarray(np.ascontiguousarray(a)), code)), want)
+
+
+def test_flip_threads_same_bytes():
+    a = _img(480, 641, np.uint8, 3, seed=5)
+    want = cv2.flip(a, 1)
+    old = mnn.get_num_threads()
+    try:
+        for n in (1, 2):
+            mnn.set_num_threads(n)
+            np.testing.assert_array_equal(np.asarray(mc.flip(a, 1)), want)
+            np.testing.assert_array_equal(np.asarray(mc.flip(a, -1)), cv2.flip(a, -1))
+    finally:
+        mnn.set_num_threads(old)
+
+
+_PROG = r"""
+import hashlib, json, numpy as np, mnn.cv as mc
+rng = np.random.default_rng(11)
+out = {}
+for dt, c in [("uint8", 1), ("uint8", 3), ("uint8", 4), ("uint16", 3), ("float32", 3), ("float32", 4), ("float64", 3)]:
+    for w in (63, 193, 641):
+        a = rng.integers(0, 256, (9, w, c)).astype(dt)
+        for code in (1, -1):
+            out[f"{dt}{c}/{w}/{code}"] = hashlib.sha1(np.asarray(mc.flip(a, code)).tobytes()).hexdigest()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("isa", ["avx2", "scalar"])
+def test_flip_isa_same_bytes(isa):
+    got, ref = run_under_isa(_PROG, isa), run_under_isa(_PROG, "avx512")
+    assert len(ref) == 42 and got == ref
