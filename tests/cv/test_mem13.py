@@ -73,3 +73,71 @@ print(json.dumps(out))
 def test_flip_isa_same_bytes(isa):
     got, ref = run_under_isa(_PROG, isa), run_under_isa(_PROG, "avx512")
     assert len(ref) == 42 and got == ref
+
+
+# ---- absdiff of 8/16-bit integer images (cv_absdiff_int, csrc/backends/cpu/simd/cv/fastpix.cpp) ----
+INT_DEPTHS = [np.uint8, np.int8, np.uint16, np.int16]
+
+
+@pytest.mark.parametrize("dt", INT_DEPTHS)
+@pytest.mark.parametrize("c", [1, 2, 3, 4])
+@pytest.mark.parametrize("hw", [(1, 1), (7, 13), (33, 65), (481, 161)])
+def test_absdiff_int_matches_cv2(dt, c, hw):
+    a, b = _img(*hw, dt, c, seed=1), _img(*hw, dt, c, seed=2)
+    want = cv2.absdiff(a, b)
+    got = mc.absdiff(a, b)
+    assert np.asarray(got).dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(mc.absdiff(mnn.numpy.asarray(a), mnn.numpy.asarray(b))), want)
+
+
+@pytest.mark.parametrize("dt", INT_DEPTHS)
+def test_absdiff_int_extremes_saturate(dt):
+    info = np.iinfo(dt)
+    vals = np.array([info.min, info.min + 1, -1 if info.min < 0 else 1, 0, 1, info.max - 1, info.max], dtype=dt)
+    a, b = np.meshgrid(vals, vals)
+    a, b = np.ascontiguousarray(np.tile(a, (3, 5))), np.ascontiguousarray(np.tile(b, (3, 5)))
+    np.testing.assert_array_equal(np.asarray(mc.absdiff(a, b)), cv2.absdiff(a, b))
+    np.testing.assert_array_equal(np.asarray(mc.absdiff(b, a)), cv2.absdiff(b, a))
+
+
+def test_absdiff_int_views_and_mixed_operands():
+    base, other = _img(40, 90, np.uint8, 3, seed=4), _img(40, 90, np.uint8, 3, seed=5)
+    a, b = base[3:37, 10:81], other[::-1][3:37, 9:80]
+    want = cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b))
+    np.testing.assert_array_equal(np.asarray(mc.absdiff(a, b)), want)
+    np.testing.assert_array_equal(np.asarray(mc.absdiff(mnn.numpy.asarray(np.ascontiguousarray(a)), b)), want)
+    with pytest.raises(Exception, match=r"\[mnn\.cv\.absdiff\]"):
+        mc.absdiff(base, other[:, :89])  # sizes differ: cv2 refuses too
+
+
+def test_absdiff_int_threads_same_bytes():
+    a, b = _img(1080, 641, np.int16, 3, seed=6), _img(1080, 641, np.int16, 3, seed=7)
+    want = cv2.absdiff(a, b)
+    old = mnn.get_num_threads()
+    try:
+        for n in (1, 2):
+            mnn.set_num_threads(n)
+            np.testing.assert_array_equal(np.asarray(mc.absdiff(a, b)), want)
+    finally:
+        mnn.set_num_threads(old)
+
+
+_PROG_ABS = r"""
+import hashlib, json, numpy as np, mnn.cv as mc
+rng = np.random.default_rng(12)
+out = {}
+for dt in ("uint8", "int8", "uint16", "int16"):
+    info = np.iinfo(dt)
+    for w in (63, 641):
+        a = rng.integers(info.min, info.max, (9, w, 3), endpoint=True).astype(dt)
+        b = rng.integers(info.min, info.max, (9, w, 3), endpoint=True).astype(dt)
+        out[f"{dt}/{w}"] = hashlib.sha1(np.asarray(mc.absdiff(a, b)).tobytes()).hexdigest()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("isa", ["avx2", "scalar"])
+def test_absdiff_int_isa_same_bytes(isa):
+    got, ref = run_under_isa(_PROG_ABS, isa), run_under_isa(_PROG_ABS, "avx512")
+    assert len(ref) == 8 and got == ref
