@@ -141,3 +141,31 @@ print(json.dumps(out))
 def test_absdiff_int_isa_same_bytes(isa):
     got, ref = run_under_isa(_PROG_ABS, isa), run_under_isa(_PROG_ABS, "avx512")
     assert len(ref) == 8 and got == ref
+
+
+# ---- cvtColor's memo runs on the direct road (_core.prim_run) ----
+CODES = [(cv2.COLOR_BGR2RGB, 3), (cv2.COLOR_BGR2BGRA, 3), (cv2.COLOR_BGRA2BGR, 4), (cv2.COLOR_BGR5652BGR, 2),
+         (cv2.COLOR_BGR2GRAY, 3), (cv2.COLOR_GRAY2BGR, 1), (cv2.COLOR_BGR2YCrCb, 3)]
+
+
+@pytest.mark.parametrize("code,c", CODES)
+@pytest.mark.parametrize("dt", [np.uint8, np.float32])
+def test_cvtcolor_memo_direct(code, c, dt):
+    if code == cv2.COLOR_BGR5652BGR and dt is not np.uint8:
+        pytest.skip("cv2 takes BGR565 as uint8 only")
+    base = _img(37, 131, dt, c, seed=8)
+    if dt is np.float32:
+        base = np.abs(base) % 1
+    views = [base, base[1:36, 3:130], base[::2, ::-1]]
+    for img in views:
+        want = cv2.cvtColor(img, code)
+        for _ in range(3):  # the first call memoises; the later ones take the memo's road
+            np.testing.assert_array_equal(np.asarray(mc.cvtColor(img, code)), want)
+        m = mnn.numpy.asarray(np.ascontiguousarray(img))
+        for _ in range(2):
+            np.testing.assert_array_equal(np.asarray(mc.cvtColor(m, code)), want)
+    bad = np.zeros((5, 7, 5), dt)  # a channel count cv2 refuses for each of these codes
+    with pytest.raises(cv2.error):
+        cv2.cvtColor(bad, code)
+    with pytest.raises(Exception, match=r"\[mnn\.cv\.cvtColor\]"):
+        mc.cvtColor(bad, code)
