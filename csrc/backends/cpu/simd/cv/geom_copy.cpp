@@ -135,6 +135,37 @@ void reverse_px(const uint8_t* S, uint8_t* D, int64_t n) {
   for (; i < n; ++i) std::memcpy(D + i * E, S + (n - 1 - i) * E, E);
 }
 
+// One row copied with 32-byte moves, four loads before four stores. glibc's AVX-512 memcpy
+// aligns the destination and takes 64-byte loads, each crossing a cache line when the source
+// is 16 bytes off that alignment (numpy's arrays start 0x10 into a page): mnn.cv.flip(img, 0) of
+// a 640x480 BGR image then took 27 us against 23 us from a 64-aligned source; 32-byte moves
+// took 19-20 us from either in a standalone loop (memcpy 20-21.5).
+inline void copy_row(uint8_t* d, const uint8_t* s, size_t n) {
+#if defined(__AVX2__)
+  if (n >= 32) {
+    size_t i = 0;
+    for (; i + 128 <= n; i += 128) {
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 32));
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 64));
+      const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 96));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i), a);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i + 32), b);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i + 64), c);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i + 96), e);
+    }
+    for (; i + 32 <= n; i += 32)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i)));
+    // the last bytes: one overlapping move ending at the row's end (source and destination are
+    // different buffers, so rewriting a few bytes already copied writes the same bytes)
+    if (i < n)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + n - 32), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + n - 32)));
+    return;
+  }
+#endif
+  std::memcpy(d, s, n);
+}
+
 void reverse_any(const uint8_t* S, uint8_t* D, int64_t n, size_t esz) {
   for (int64_t i = 0; i < n; ++i) std::memcpy(D + size_t(i) * esz, S + size_t(n - 1 - i) * esz, esz);
 }
@@ -297,7 +328,7 @@ class GeomCopy final : public backend::Kernel {
           for (int64_t y = y0; y < y1; ++y) {
             const uint8_t* s = S + size_t(rows ? h_ - 1 - y : y) * row;
             uint8_t* d = D + size_t(y) * row;
-            if (!cols) std::memcpy(d, s, row);
+            if (!cols) copy_row(d, s, row);
             else if constexpr (E > 0) reverse_px<E>(s, d, w_);
             else reverse_any(s, d, w_, esz_);
           }
