@@ -170,3 +170,19 @@ def test_cvtcolor_memo_direct(code, c, dt):
         cv2.cvtColor(bad, code)
     with pytest.raises(Exception, match=r"\[mnn\.cv\.cvtColor\]"):
         mc.cvtColor(bad, code)
+
+
+@pytest.mark.parametrize("code,c", [(cv2.COLOR_BGR2BGRA, 3), (cv2.COLOR_BGR2RGBA, 3), (cv2.COLOR_BGRA2BGR, 4),
+                                    (cv2.COLOR_RGBA2BGR, 4), (cv2.COLOR_BGR2RGB, 3), (cv2.COLOR_BGRA2RGBA, 4)])
+def test_cvtcolor_perm_1080p(code, c):
+    # past color.cpp's streaming footprint (6 MB), where the perm path now stores ordinarily on
+    # VBMI hosts: the same bytes either way
+    img = _img(1080, 1921, np.uint8, c, seed=9)
+    want = cv2.cvtColor(img, code)
+    for n in (1, 2):
+        old = mnn.get_num_threads()
+        try:
+            mnn.set_num_threads(n)
+            np.testing.assert_array_equal(np.asarray(mc.cvtColor(img, code)), want)
+        finally:
+            mnn.set_num_threads(old)
