@@ -49,6 +49,14 @@ class BlockCache {
     return p;
   }
 
+  // Why mid-size blocks are not placed at a chosen page offset against 4K aliasing (a store and
+  // a later load 0x10-0x200 bytes above it in the low 12 address bits; numpy's arrays start
+  // 0x10 into a page, these blocks often 0x40): session 13 (mem13) placed 16 KB - 4 MB blocks
+  // 0x400 into a page and measured threshold / add / BGR2RGB from numpy and mnn inputs, lazy
+  // mnn.numpy chains, a 16M float32 a*b+c and a 64 MB sum, old and new builds alternated: all
+  // within +-2%, nothing faster. The calls that suffer (dense numpy inputs) already place their
+  // output on the direct road (python/fast_run.cpp), the lazy road's import costs dwarf it, and
+  // the 2 MiB-aligned large blocks are at equal offsets among themselves.
   // Large blocks are aligned to 2 MiB and offered to the kernel for transparent huge pages
   // (THP is often in "madvise" mode): a streaming pass over 64 MB then takes 32 page faults
   // and TLB entries instead of 16,384.

@@ -15,6 +15,7 @@
 //   cv_split     (src HxWxC)                    -> (C, H, W)
 //   cv_merge     (p_0 .. p_{n-1}, each HxW)     -> HxWxn
 //   cv_norm_minmax_u8 (src uint8; | alpha, beta) -> uint8, src's shape: normalize(NORM_MINMAX)
+//   cv_absdiff_int (a, b: one 8/16-bit integer depth and shape) -> saturate(|a - b|), a's shape
 #include <string>
 
 #include "core/error.h"
@@ -114,8 +115,21 @@ prims::PrimMeta infer_norm_minmax_u8(const std::vector<NodePtr>& in, const Param
   return {DType::UInt8, in[0]->shape};
 }
 
+prims::PrimMeta infer_absdiff_int(const std::vector<NodePtr>& in, const Params&) {
+  const char* fn = "absdiff";
+  if (in.size() != 2) throw ValueError(cvname(fn) + "bad parameters");
+  need_image(in[0], fn);
+  const DType d = in[0]->dtype;
+  if (d != DType::UInt8 && d != DType::Int8 && d != DType::UInt16 && d != DType::Int16)
+    throw TypeError(cvname(fn) + "unsupported depth " + dtype_name(d));
+  if (in[1]->dtype != d || in[1]->shape != in[0]->shape)
+    throw ValueError(cvname(fn) + "the operands must have the same size and depth");
+  return {d, in[0]->shape};
+}
+
 }  // namespace
 
+MNN_REGISTER_PRIMITIVE(cv_absdiff_int, {"cv_absdiff_int", &infer_absdiff_int});
 MNN_REGISTER_PRIMITIVE(cv_norm_minmax_u8, {"cv_norm_minmax_u8", &infer_norm_minmax_u8});
 MNN_REGISTER_PRIMITIVE(cv_thresh, {"cv_thresh", &infer_thresh});
 MNN_REGISTER_PRIMITIVE(cv_inrange, {"cv_inrange", &infer_inrange});

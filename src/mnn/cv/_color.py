@@ -520,7 +520,7 @@ def _prim(kind, img, ints, key=None, name="cv_color"):
     if key is not None and not (len(shape) == 3 and shape[2] == 1):
         if len(_FAST) >= 256:
             _FAST.clear()  # bounded, as resize's memo
-        _FAST[key] = _core.prim_bind(name, ints, [])
+        _FAST[key] = _core.prim_now_bind(name, ints, [])  # for prim_run (csrc/python/fast_run.cpp)
         if key[0] is not _core.ndarray:
             _FAST_NUMPY_TYPES.add(key[0])
     return res
@@ -551,11 +551,11 @@ def cvtColor(src=_NO, code=_NO, dst=None, dstCn=0, hint=None, *more, **extra):
             bound = _FAST.get(_fast_key(src, code, dstCn))
             if bound is not None:
                 try:
-                    if t is _core.ndarray:
-                        return _core.prim_apply(bound, src)
-                    img = _core.from_buffer(src)
-                    if img is not None:
-                        return _core.prim_apply(bound, img)
+                    # at once on a dense image (numpy imported in C), else recorded; None where
+                    # the import refuses src
+                    res = _core.prim_run(bound, src)
+                    if res is not None:
+                        return res
                 except Exception:  # noqa: BLE001  (re-raised, named, by the checked path)
                     pass
     if more or src is _NO or code is _NO:
@@ -572,11 +572,9 @@ def _cvt_color_checked(src, code, dst=None, dstCn=0, hint=None):
     if type(code) is int and type(dstCn) is int and (t is _core.ndarray or t in _FAST_NUMPY_TYPES):
         bound = _FAST.get(_fast_key(src, code, dstCn))
         if bound is not None:
-            if t is _core.ndarray:
-                return _core.prim_apply(bound, src)
-            img = _core.from_buffer(src)
-            if img is not None:
-                return _core.prim_apply(bound, img)
+            res = _core.prim_run(bound, src)
+            if res is not None:
+                return res
     key = None
     if type(code) is int and type(dstCn) is int:
         mt = memo_type(src)

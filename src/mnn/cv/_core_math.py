@@ -16,7 +16,7 @@ import math
 
 from .. import _core
 from ._common import as_image, memo_type
-from ._fastpix import cv_row
+from ._fastpix import cv_row, pair
 
 _OPS = {"phase": 0, "magnitude": 1, "cartToPolar": 2, "bitwise_and": 3, "bitwise_or": 4,
         "bitwise_xor": 5, "bitwise_not": 6, "hconcat": 7, "vconcat": 8, "sqrt": 9, "polarToCart": 10}
@@ -200,6 +200,8 @@ def arith_pair(fn, src1, src2, floats=()):
     """add / subtract / absdiff / multiply / addWeighted of two images of one depth and shape (no
     mask, dst or dtype), or None: what _core_ops._native_pair records, with ~4 us less Python a
     call. floats: multiply's (scale,), addWeighted's (alpha, beta, gamma)."""
+    if fn == "absdiff" and (r := pair(fn, src1, src2)) is not None:
+        return r  # 8/16-bit integers: cv_absdiff_int, the operands imported in C
     a = _image(src1)
     if a is None:
         return None

@@ -91,18 +91,20 @@ def merge(mv):
     return apply(_MERGE[0], *mv)
 
 
-# ---- image-image add / bitwise_and of two images of one type, shape and depth, at once ----
+# ---- image-image add / bitwise_and / absdiff of two images of one type, shape and depth, at once ----
 # What _core_math.arith_pair / bitwise record, without its per-operand import in Python (~1 us
 # each): the operands go to apply as given (numpy or mnn), imported in C.
+# absdiff of 8/16-bit integers has its own kernel (cv_absdiff_int: in the operands' width).
 _PAIR_DEPTHS = {"add": ("uint8", "int8", "uint16", "int16", "float32", "float64"),
-                "bitwise_and": ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16", "bool")}
-_PAIR_PRIM = {"add": ("cv_arith", [0]), "bitwise_and": ("cv_math", [3, 0])}
+                "bitwise_and": ("uint8", "int8", "uint16", "int16", "int32", "float32", "float64", "float16", "bool"),
+                "absdiff": ("uint8", "int8", "uint16", "int16")}
+_PAIR_PRIM = {"add": ("cv_arith", [0]), "bitwise_and": ("cv_math", [3, 0]), "absdiff": ("cv_absdiff_int", [])}
 _PAIR_OK = {}  # (fn, dtype object) -> whether the kernel takes it
 _PAIR_BOUND = {}
 
 
 def pair(fn, src1, src2):
-    """fn ("add" or "bitwise_and") of two HxW or HxWxC images of one type, shape and depth (no
+    """fn ("add", "bitwise_and" or "absdiff") of two HxW or HxWxC images of one type, shape and depth (no
     mask, dst or dtype), or None (the caller's own road, which raises cv2's errors)."""
     k = image_key(src1)
     if k is None:

@@ -1,5 +1,5 @@
 // CPU kernels of the single-pass pixel primitives (shape rules: ops/cv/fastpix.cpp): threshold,
-// inRange, LUT on uint8, countNonZero, minMaxLoc, split, merge. Compiled once per ISA.
+// inRange, LUT on uint8, countNonZero, minMaxLoc, split, merge, integer absdiff. Compiled once per ISA.
 //
 // Every loop here is exact integer or float comparison / selection / copying, so each ISA's build
 // gives the scalar build's bits. Most are written as plain loops the compiler vectorises (selects,
@@ -783,6 +783,45 @@ class MergeKernel final : public backend::Kernel {
   size_t sz_;
 };
 
+// ---- absdiff of two 8/16-bit integer images: saturate(|a - b|) ----
+// In the operands' own width (the unsigned difference of the larger and the smaller is |a - b|
+// exactly, below 2^bits), so the loop vectorises to max / min / subtract / min without widening;
+// arith.cpp's general loop widens to int32 and ran at a third of cv2's speed.
+template <class T>
+void absdiff_loop(const T* __restrict a, const T* __restrict b, T* __restrict o, int64_t n) {
+  using U = std::make_unsigned_t<T>;
+  constexpr U top = static_cast<U>(std::numeric_limits<T>::max());
+  for (int64_t i = 0; i < n; ++i) {
+    const U d = a[i] > b[i] ? static_cast<U>(U(a[i]) - U(b[i])) : static_cast<U>(U(b[i]) - U(a[i]));
+    o[i] = static_cast<T>(d > top ? top : d);  // saturates the signed depths (|-128 - 127| -> 127)
+  }
+}
+
+class AbsdiffIntKernel final : public backend::Kernel {
+ public:
+  explicit AbsdiffIntKernel(const backend::StepDesc& s) : n_(numel(s.inputs[0].shape)), dt_(s.inputs[0].dtype) {}
+  void run(char* const* in, char* out) override {
+    switch (dt_) {
+      case DType::UInt8: return go<uint8_t>(in, out);
+      case DType::Int8: return go<int8_t>(in, out);
+      case DType::UInt16: return go<uint16_t>(in, out);
+      case DType::Int16: return go<int16_t>(in, out);
+      default: return;
+    }
+  }
+
+ private:
+  template <class T>
+  void go(char* const* in, char* out) const {
+    const T* a = reinterpret_cast<const T*>(in[0]);
+    const T* b = reinterpret_cast<const T*>(in[1]);
+    T* o = reinterpret_cast<T*>(out);
+    parallel_for(n_, kGrain, [&](int64_t lo, int64_t hi) { absdiff_loop<T>(a + lo, b + lo, o + lo, hi - lo); });
+  }
+  int64_t n_;
+  DType dt_;
+};
+
 template <class K>
 std::unique_ptr<backend::Kernel> make(const backend::StepDesc& s) { return std::make_unique<K>(s); }
 
@@ -796,5 +835,6 @@ MNN_REGISTER_CPU_KERNEL(cv_minmaxloc, "cv_minmaxloc", &make<MinMaxKernel>);
 MNN_REGISTER_CPU_KERNEL(cv_split, "cv_split", &make<SplitKernel>);
 MNN_REGISTER_CPU_KERNEL(cv_norm_minmax_u8, "cv_norm_minmax_u8", &make<NormMinMaxU8Kernel>);
 MNN_REGISTER_CPU_KERNEL(cv_merge, "cv_merge", &make<MergeKernel>);
+MNN_REGISTER_CPU_KERNEL(cv_absdiff_int, "cv_absdiff_int", &make<AbsdiffIntKernel>);
 
 }  // namespace mnn::cpu::MNN_ISA_NS
