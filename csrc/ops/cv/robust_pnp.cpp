@@ -417,16 +417,23 @@ void refine_pose(double params[6], const std::vector<const P3*>& pts, const std:
   double cost = residuals(params, res, J);
   double lam = 1e-3;
   for (int iter = 0; iter < 100; ++iter) {
+    // each entry is its own left fold over the rows, as the reference's sum(); one pass over the
+    // rows keeps them all, and J^T J's lower half equals its upper (the same products, in order)
     double jtj[6][6], jtr[6];
-    for (int i = 0; i < 6; ++i) {
-      for (int j = 0; j < 6; ++j) {
-        double s = 0.0;
-        for (size_t q = 0; q < 2 * n; ++q) s += J[6 * q + i] * J[6 * q + j];
-        jtj[i][j] = s;
+    {
+      double acc[21] = {0}, accr[6] = {0};
+      const double* Jq = J.data();
+      for (size_t q = 0; q < 2 * n; ++q, Jq += 6) {
+        int e = 0;
+        for (int i = 0; i < 6; ++i)
+          for (int j = i; j < 6; ++j) acc[e++] += Jq[i] * Jq[j];
+        for (int i = 0; i < 6; ++i) accr[i] += Jq[i] * res[q];
       }
-      double s = 0.0;
-      for (size_t q = 0; q < 2 * n; ++q) s += J[6 * q + i] * res[q];
-      jtr[i] = s;
+      int e = 0;
+      for (int i = 0; i < 6; ++i) {
+        for (int j = i; j < 6; ++j) jtj[i][j] = jtj[j][i] = acc[e++];
+        jtr[i] = accr[i];
+      }
     }
     bool done = true;
     while (lam < 1e16) {

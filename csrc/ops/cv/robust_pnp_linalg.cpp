@@ -3,6 +3,7 @@
 // operation order (sums are left folds from 0.0), so that the bits are the reference's.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 #include "ops/cv/robust_pnp_detail.h"
@@ -11,19 +12,41 @@ namespace mnn::ops::robust_pnp::detail {
 
 namespace {
 
-// exact x * x as hi + lo (an explicit fma is exact; it is not a contraction)
-inline void two_square(double x, double& hi, double& lo) {
-  hi = x * x;
-  lo = std::fma(x, x, -hi);
+// Exact products as hi + lo by Dekker's split (|x|, |y| < 2, so nothing overflows). CPython gets
+// the same exact pair (by fma or by this split); libm's software fma would cost far more here
+// (the baseline build target has no FMA instruction).
+inline void split(double x, double& hi, double& lo) {
+  const double c = 134217729.0 * x;  // 2^27 + 1
+  hi = c - (c - x);
+  lo = x - hi;
 }
 
+inline void two_product(double x, double y, double& hi, double& lo) {
+  double xh, xl, yh, yl;
+  split(x, xh, xl);
+  split(y, yh, yl);
+  hi = x * y;
+  lo = ((xh * yh - hi) + xh * yl + xl * yh) + xl * yl;
+}
+
+inline void two_square(double x, double& hi, double& lo) { two_product(x, x, hi, lo); }
+
 double vector_norm2(double v0, double v1, double mx) {
-  int max_e = 0;
-  std::frexp(mx, &max_e);
+  uint64_t bits;
+  std::memcpy(&bits, &mx, sizeof bits);
+  const int field = static_cast<int>(bits >> 52);  // mx > 0 and finite
+  int max_e = field - 1022;                        // frexp's exponent of a normal number
+  if (field == 0 || field >= 2046) std::frexp(mx, &max_e);  // subnormal, or 2^-max_e subnormal
   if (max_e < -1023) {  // scaling by 2^-max_e would overflow: make subnormals normal first
     return kDblMin * vector_norm2(v0 / kDblMin, v1 / kDblMin, mx / kDblMin);
   }
-  const double scale = std::ldexp(1.0, -max_e);
+  double scale;
+  if (-max_e > -1022 && -max_e < 1024) {  // 2^-max_e is normal: build it
+    const uint64_t sb = static_cast<uint64_t>(1023 - max_e) << 52;
+    std::memcpy(&scale, &sb, sizeof scale);
+  } else {
+    scale = std::ldexp(1.0, -max_e);
+  }
   double csum = 1.0, frac1 = 0.0, frac2 = 0.0;
   for (double x : {v0, v1}) {
     x *= scale;
@@ -36,7 +59,8 @@ double vector_norm2(double v0, double v1, double mx) {
     frac2 += slo;
   }
   double h = std::sqrt(csum - 1.0 + (frac1 + frac2));
-  const double phi = -h * h, plo = std::fma(-h, h, -phi);
+  double phi, plo;
+  two_product(-h, h, phi, plo);
   const double s = csum + phi, slo = (csum - s) + phi;
   csum = s;
   frac1 += plo;
@@ -56,6 +80,13 @@ struct Rng {
 };
 
 }  // namespace
+
+double psq_slow(double x) {
+  volatile double two = 2.0;
+  const double r = std::pow(x, static_cast<double>(two));
+  if (std::isinf(r) && std::isfinite(x)) throw Fallback{};
+  return r;
+}
 
 double py_hypot(double x, double y) {
   const double a = std::fabs(x), b = std::fabs(y);
@@ -110,8 +141,10 @@ void svd(const Mat& rows, Svd& out) {
           const double t0 = c * ai[q] + sn * aj[q];
           const double t1 = -sn * ai[q] + c * aj[q];
           ai[q] = t0, aj[q] = t1;
-          a += t0 * t0;
-          b += t1 * t1;
+        }
+        for (int q = 0; q < m; ++q) {
+          a += ai[q] * ai[q];
+          b += aj[q] * aj[q];
         }
         w[i] = a, w[j] = b;
         changed = true;
