@@ -29,7 +29,12 @@ inline void two_product(double x, double y, double& hi, double& lo) {
   lo = ((xh * yh - hi) + xh * yl + xl * yh) + xl * yl;
 }
 
-inline void two_square(double x, double& hi, double& lo) { two_product(x, x, hi, lo); }
+inline void two_square(double x, double& hi, double& lo) {
+  double xh, xl;
+  split(x, xh, xl);
+  hi = x * x;
+  lo = ((xh * xh - hi) + xh * xl + xl * xh) + xl * xl;
+}
 
 double vector_norm2(double v0, double v1, double mx) {
   uint64_t bits;
@@ -47,15 +52,23 @@ double vector_norm2(double v0, double v1, double mx) {
   } else {
     scale = std::ldexp(1.0, -max_e);
   }
+  // the two squares are independent: both first, then the ordered sums
+  double h0, l0, h1, l1;
+  two_square(v0 * scale, h0, l0);
+  two_square(v1 * scale, h1, l1);
   double csum = 1.0, frac1 = 0.0, frac2 = 0.0;
-  for (double x : {v0, v1}) {
-    x *= scale;
-    double hi, lo;
-    two_square(x, hi, lo);
-    const double s = csum + hi;  // |csum| >= |hi|: Dekker's fast two-sum
-    const double slo = (csum - s) + hi;
+  {
+    const double s = csum + h0;  // |csum| >= |hi|: Dekker's fast two-sum
+    const double slo = (csum - s) + h0;
     csum = s;
-    frac1 += lo;
+    frac1 += l0;
+    frac2 += slo;
+  }
+  {
+    const double s = csum + h1;
+    const double slo = (csum - s) + h1;
+    csum = s;
+    frac1 += l1;
     frac2 += slo;
   }
   double h = std::sqrt(csum - 1.0 + (frac1 + frac2));
@@ -67,6 +80,12 @@ double vector_norm2(double v0, double v1, double mx) {
   frac2 += slo;
   const double x = csum - 1.0 + (frac1 + frac2);
   h += x / (2.0 * h);
+  if (max_e > -1000 && max_e < 1000) {  // h / 2^-max_e is exact and normal: multiply by 2^max_e
+    const uint64_t ib = static_cast<uint64_t>(1023 + max_e) << 52;
+    double inv;
+    std::memcpy(&inv, &ib, sizeof inv);
+    return h * inv;
+  }
   return h / scale;
 }
 
