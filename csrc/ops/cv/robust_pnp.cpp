@@ -369,8 +369,8 @@ std::vector<P2> undistort(const std::vector<P2>& uv, const Camera& cam) {
 }
 
 // _pnp._pnp_errors <= thr as a mask: float32 projections, differences and squares. Float
-// arithmetic on float32 values gives the reference's double-then-round bits; where an error is
-// not finite the step-by-step f32 path decides (it throws where struct.pack would raise).
+// arithmetic on float32 values gives the reference's double-then-round bits, overflow to inf
+// included (its f32 packs with struct's native "f", which rounds to inf rather than raising).
 int64_t inlier_mask(const std::vector<P3>& pts, const std::vector<P2>& uvs, const double r[3], const double t[3],
                     const Camera& cam, float thr, std::vector<uint8_t>& mask) {
   double R[3][3];
@@ -383,12 +383,7 @@ int64_t inlier_mask(const std::vector<P3>& pts, const std::vector<P2>& uvs, cons
     project_point(R, t, pts[p].x, cam, q);
     const float fu = static_cast<float>(q.u), fv = static_cast<float>(q.v);
     const float dx = static_cast<float>(uvs[p].u) - fu, dy = static_cast<float>(uvs[p].v) - fv;
-    float e = dx * dx + dy * dy;
-    if (!std::isfinite(e)) {
-      using robust_fit::detail::f32;
-      const double ddx = f32(uvs[p].u - f32(q.u)), ddy = f32(uvs[p].v - f32(q.v));
-      e = static_cast<float>(f32(f32(ddx * ddx) + f32(ddy * ddy)));
-    }
+    const float e = dx * dx + dy * dy;
     const bool in = e <= thr;
     mask[p] = in;
     good += in;
@@ -486,6 +481,12 @@ PnpRansac solve_pnp_ransac(const std::vector<double>& obj, const std::vector<dou
     for (int i = 0; i < 3; ++i) pts[p].x[i] = f32(obj[3 * p + i]);
     uvs[p] = {f32(img[2 * p]), f32(img[2 * p + 1])};
   }
+  // points that are not finite as float32 are left to the reference (rare; not worth porting
+  // its NaN paths, which must then match too)
+  for (const P3& p : pts)
+    if (!std::isfinite(p.x[0]) || !std::isfinite(p.x[1]) || !std::isfinite(p.x[2])) throw Fallback{};
+  for (const P2& p : uvs)
+    if (!std::isfinite(p.u) || !std::isfinite(p.v)) throw Fallback{};
   const std::vector<P2> und = undistort(uvs, cam);
   PnpRansac out;
   std::vector<const P3*> sp;
