@@ -119,6 +119,66 @@ double py_hypot(double x, double y) {
   return vector_norm2(a, b, mx);
 }
 
+namespace {
+
+// py_hypot of two independent pairs at once, written lane by lane so that the compiler runs them
+// side by side (each lane's operations are exactly py_hypot's). Only for the common case: both
+// arguments finite, the larger one normal and of exponent well inside the double range (the
+// scale and its inverse are then exact powers of two built from bits); false otherwise.
+bool py_hypot2(const double x[2], const double y[2], double out[2]) {
+  double v0[2], v1[2], scale[2], unscale[2];
+  for (int l = 0; l < 2; ++l) {
+    v0[l] = std::fabs(x[l]), v1[l] = std::fabs(y[l]);
+    double mx = 0.0;
+    if (v0[l] > mx) mx = v0[l];
+    if (v1[l] > mx) mx = v1[l];
+    uint64_t bits;
+    std::memcpy(&bits, &mx, sizeof bits);
+    const int field = static_cast<int>(bits >> 52);  // NaN / inf: 2047; 0 and subnormals: 0
+    if (field < 30 || field > 2000) return false;
+    const int max_e = field - 1022;
+    const uint64_t sb = static_cast<uint64_t>(1023 - max_e) << 52, ib = static_cast<uint64_t>(1023 + max_e) << 52;
+    std::memcpy(&scale[l], &sb, sizeof sb);
+    std::memcpy(&unscale[l], &ib, sizeof ib);
+    if (std::isnan(v0[l]) || std::isnan(v1[l])) return false;
+  }
+  double h0[2], l0[2], h1[2], l1[2];
+  for (int l = 0; l < 2; ++l) two_square(v0[l] * scale[l], h0[l], l0[l]);
+  for (int l = 0; l < 2; ++l) two_square(v1[l] * scale[l], h1[l], l1[l]);
+  double csum[2] = {1.0, 1.0}, frac1[2] = {0.0, 0.0}, frac2[2] = {0.0, 0.0}, h[2];
+  for (int l = 0; l < 2; ++l) {
+    const double s = csum[l] + h0[l];
+    const double slo = (csum[l] - s) + h0[l];
+    csum[l] = s;
+    frac1[l] += l0[l];
+    frac2[l] += slo;
+  }
+  for (int l = 0; l < 2; ++l) {
+    const double s = csum[l] + h1[l];
+    const double slo = (csum[l] - s) + h1[l];
+    csum[l] = s;
+    frac1[l] += l1[l];
+    frac2[l] += slo;
+  }
+  for (int l = 0; l < 2; ++l) h[l] = std::sqrt(csum[l] - 1.0 + (frac1[l] + frac2[l]));
+  for (int l = 0; l < 2; ++l) {
+    double phi, plo;
+    two_product(-h[l], h[l], phi, plo);
+    const double s = csum[l] + phi, slo = (csum[l] - s) + phi;
+    csum[l] = s;
+    frac1[l] += plo;
+    frac2[l] += slo;
+  }
+  for (int l = 0; l < 2; ++l) {
+    const double xx = csum[l] - 1.0 + (frac1[l] + frac2[l]);
+    h[l] += xx / (2.0 * h[l]);
+    out[l] = h[l] * unscale[l];
+  }
+  return true;
+}
+
+}  // namespace
+
 void svd(const Mat& rows, Svd& out) {
   const int m = rows.rows, k = rows.cols;
   out.m = m, out.k = k;
@@ -134,45 +194,114 @@ void svd(const Mat& rows, Svd& out) {
   }
   const double eps = 10 * kDblEps;
   const int sweeps = std::max(m, 30);
-  for (int sweep = 0; sweep < sweeps; ++sweep) {
-    bool changed = false;
-    for (int i = 0; i < k - 1; ++i)
-      for (int j = i + 1; j < k; ++j) {
-        double* ai = at[i];
-        double* aj = at[j];
-        double a = w[i], b = w[j], p = 0.0;
-        for (int q = 0; q < m; ++q) p += ai[q] * aj[q];
-        if (std::fabs(p) <= eps * psqrt(a * b)) continue;
-        p *= 2;
-        const double beta = a - b;
-        const double gamma = py_hypot(p, beta);
-        double c, sn;
-        if (beta < 0) {
-          const double delta = (gamma - beta) * 0.5;
-          sn = psqrt(pdiv(delta, gamma));
-          c = pdiv(p, gamma * sn * 2);
-        } else {
-          c = psqrt(pdiv(gamma + beta, gamma * 2));
-          sn = pdiv(p, gamma * c * 2);
-        }
-        a = b = 0.0;
-        for (int q = 0; q < m; ++q) {
-          const double t0 = c * ai[q] + sn * aj[q];
-          const double t1 = -sn * ai[q] + c * aj[q];
-          ai[q] = t0, aj[q] = t1;
-        }
-        for (int q = 0; q < m; ++q) {
-          a += ai[q] * ai[q];
-          b += aj[q] * aj[q];
-        }
-        w[i] = a, w[j] = b;
-        changed = true;
-        for (int q = 0; q < k; ++q) {
-          const double x = vt[i][q], y = vt[j][q];
-          vt[i][q] = c * x + sn * y;
-          vt[j][q] = -sn * x + c * y;
-        }
+  bool changed = false;
+  // One Jacobi rotation of columns i and j (and their w, vt rows): it reads and writes nothing
+  // else, so rotations of disjoint column pairs commute exactly.
+  auto rotate = [&](int i, int j) {
+    double* ai = at[i];
+    double* aj = at[j];
+    double a = w[i], b = w[j], p = 0.0;
+    for (int q = 0; q < m; ++q) p += ai[q] * aj[q];
+    if (std::fabs(p) <= eps * psqrt(a * b)) return;
+    p *= 2;
+    const double beta = a - b;
+    const double gamma = py_hypot(p, beta);
+    double c, sn;
+    if (beta < 0) {
+      const double delta = (gamma - beta) * 0.5;
+      sn = psqrt(pdiv(delta, gamma));
+      c = pdiv(p, gamma * sn * 2);
+    } else {
+      c = psqrt(pdiv(gamma + beta, gamma * 2));
+      sn = pdiv(p, gamma * c * 2);
+    }
+    a = b = 0.0;
+    for (int q = 0; q < m; ++q) {
+      const double t0 = c * ai[q] + sn * aj[q];
+      const double t1 = -sn * ai[q] + c * aj[q];
+      ai[q] = t0, aj[q] = t1;
+    }
+    for (int q = 0; q < m; ++q) {
+      a += ai[q] * ai[q];
+      b += aj[q] * aj[q];
+    }
+    w[i] = a, w[j] = b;
+    changed = true;
+    for (int q = 0; q < k; ++q) {
+      const double x = vt[i][q], y = vt[j][q];
+      vt[i][q] = c * x + sn * y;
+      vt[j][q] = -sn * x + c * y;
+    }
+  };
+  // Two rotations of disjoint column pairs, (i1, j1) and (i2, j2), side by side: the same
+  // operations as rotate() on each, interleaved so that their latency chains overlap.
+  auto rotate2 = [&](int i1, int j1, int i2, int j2) {
+    const int I[2] = {i1, i2}, Jc[2] = {j1, j2};
+    double p[2] = {0.0, 0.0};
+    for (int q = 0; q < m; ++q)
+      for (int l = 0; l < 2; ++l) p[l] += at[I[l]][q] * at[Jc[l]][q];
+    bool go[2];
+    for (int l = 0; l < 2; ++l) go[l] = !(std::fabs(p[l]) <= eps * psqrt(w[I[l]] * w[Jc[l]]));
+    if (!go[0] || !go[1]) {  // at most one turns: the plain path (it recomputes its p: same bits)
+      if (go[0]) rotate(i1, j1);
+      if (go[1]) rotate(i2, j2);
+      return;
+    }
+    double beta[2], gamma[2], c[2], sn[2];
+    for (int l = 0; l < 2; ++l) p[l] *= 2, beta[l] = w[I[l]] - w[Jc[l]];
+    if (!py_hypot2(p, beta, gamma))
+      for (int l = 0; l < 2; ++l) gamma[l] = py_hypot(p[l], beta[l]);
+    for (int l = 0; l < 2; ++l) {
+      // beta < 0: sn = sqrt(((gamma - beta) * 0.5) / gamma), c = p / (gamma * sn * 2);
+      // else:     c = sqrt((gamma + beta) / (gamma * 2)),    sn = p / (gamma * c * 2)
+      const bool neg = beta[l] < 0;
+      const double num = neg ? (gamma[l] - beta[l]) * 0.5 : gamma[l] + beta[l];
+      const double den = neg ? gamma[l] : gamma[l] * 2;
+      const double u = psqrt(pdiv(num, den));
+      const double v = pdiv(p[l], gamma[l] * u * 2);
+      sn[l] = neg ? u : v;
+      c[l] = neg ? v : u;
+    }
+    for (int q = 0; q < m; ++q)
+      for (int l = 0; l < 2; ++l) {
+        double* ai = at[I[l]];
+        double* aj = at[Jc[l]];
+        const double t0 = c[l] * ai[q] + sn[l] * aj[q];
+        const double t1 = -sn[l] * ai[q] + c[l] * aj[q];
+        ai[q] = t0, aj[q] = t1;
       }
+    double a[2] = {0.0, 0.0}, b[2] = {0.0, 0.0};
+    for (int q = 0; q < m; ++q)
+      for (int l = 0; l < 2; ++l) {
+        a[l] += at[I[l]][q] * at[I[l]][q];
+        b[l] += at[Jc[l]][q] * at[Jc[l]][q];
+      }
+    for (int l = 0; l < 2; ++l) w[I[l]] = a[l], w[Jc[l]] = b[l];
+    changed = true;
+    for (int q = 0; q < k; ++q)
+      for (int l = 0; l < 2; ++l) {
+        const double x = vt[I[l]][q], y = vt[Jc[l]][q];
+        vt[I[l]][q] = c[l] * x + sn[l] * y;
+        vt[Jc[l]][q] = -sn[l] * x + c[l] * y;
+      }
+  };
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    changed = false;
+    // The reference's cyclic order (0, 1), (0, 2), ..., (1, 2), ... run two rows at a time, the
+    // second one step behind: (i + 1, j) needs only (i, i + 1) and (i, j) before it, and commutes
+    // with the row-i rotations after those (disjoint columns). So the bits are the cyclic order's,
+    // while two independent rotation chains keep the core busy (each is one long latency chain).
+    int i = 0;
+    for (; i + 2 < k; i += 2) {
+      rotate(i, i + 1);
+      rotate(i, i + 2);
+      for (int st = 2; i + st < k; ++st) {
+        if (i + 1 + st < k) rotate2(i, i + 1 + st, i + 1, i + st);
+        else rotate(i + 1, i + st);
+      }
+    }
+    for (; i < k - 1; ++i)
+      for (int j = i + 1; j < k; ++j) rotate(i, j);
     if (!changed) break;
   }
   for (int i = 0; i < k; ++i) {
