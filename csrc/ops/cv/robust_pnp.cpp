@@ -377,17 +377,37 @@ int64_t inlier_mask(const std::vector<P3>& pts, const std::vector<P2>& uvs, cons
   rot_of(r, R);
   const size_t n = pts.size();
   mask.resize(n);
+  const double* k = cam.k;
+  const double fx = cam.fx, fy = cam.fy, cx = cam.cx, cy = cam.cy;
+  // project_point's arithmetic without its throw, so that the loop has no branch and vectorises:
+  // a zero distortion denominator (where the reference raises) is noted and thrown after it
+  bool zero_den = false;
   int64_t good = 0;
   for (size_t p = 0; p < n; ++p) {
-    Proj q;
-    project_point(R, t, pts[p].x, cam, q);
-    const float fu = static_cast<float>(q.u), fv = static_cast<float>(q.v);
+    const double* X = pts[p].x;
+    double Y[3];
+    for (int i = 0; i < 3; ++i) Y[i] = R[i][0] * X[0] + R[i][1] * X[1] + R[i][2] * X[2] + t[i];
+    const double zr = 1.0 / Y[2];
+    const double z = Y[2] != 0 ? zr : 1.0;
+    const double x = Y[0] * z, y = Y[1] * z;
+    const double r2 = x * x + y * y;
+    const double r4 = r2 * r2;
+    const double r6 = r4 * r2;
+    const double a1 = 2 * x * y, a2 = r2 + 2 * x * x, a3 = r2 + 2 * y * y;
+    const double cdist = 1 + k[0] * r2 + k[1] * r4 + k[4] * r6;
+    const double den = 1 + k[5] * r2 + k[6] * r4 + k[7] * r6;
+    zero_den |= den == 0;
+    const double icdist2 = 1.0 / den;
+    const double xd = x * cdist * icdist2 + k[2] * a1 + k[3] * a2 + k[8] * r2 + k[9] * r4;
+    const double yd = y * cdist * icdist2 + k[2] * a3 + k[3] * a1 + k[10] * r2 + k[11] * r4;
+    const float fu = static_cast<float>(xd * fx + cx), fv = static_cast<float>(yd * fy + cy);
     const float dx = static_cast<float>(uvs[p].u) - fu, dy = static_cast<float>(uvs[p].v) - fv;
     const float e = dx * dx + dy * dy;
     const bool in = e <= thr;
     mask[p] = in;
     good += in;
   }
+  if (zero_den) throw Fallback{};
   return good;
 }
 
@@ -395,13 +415,16 @@ int64_t inlier_mask(const std::vector<P3>& pts, const std::vector<P2>& uvs, cons
 void refine_pose(double params[6], const std::vector<const P3*>& pts, const std::vector<const P2*>& uvs,
                  const Camera& cam) {
   const size_t n = pts.size();
-  std::vector<double> res(2 * n), J(12 * n), res2(2 * n), J2(12 * n);
-  auto residuals = [&](const double* p, std::vector<double>& rs, std::vector<double>& jac) {
-    double R[3][3], dR[27];
-    rot_of(p, R, dR);
+  std::vector<double> res(2 * n), J(12 * n), res2(2 * n);
+  // The reference builds the jacobian with every residual vector; it is a pure function of the
+  // parameters (raising nowhere the residuals do not), so here it is built only for accepted
+  // steps: a rejected step (most of them, near the minimum) costs the residuals alone.
+  auto residuals = [&](const double* p, std::vector<double>& rs) {
+    double R[3][3];
+    rot_of(p, R);
     for (size_t i = 0; i < n; ++i) {
       Proj q;
-      project_point(R, p + 3, pts[i]->x, cam, q, dR, &jac[12 * i], &jac[12 * i + 6]);
+      project_point(R, p + 3, pts[i]->x, cam, q);
       rs[2 * i] = q.u - uvs[i]->u;
       rs[2 * i + 1] = q.v - uvs[i]->v;
     }
@@ -409,7 +432,16 @@ void refine_pose(double params[6], const std::vector<const P3*>& pts, const std:
     for (double x : rs) cost += x * x;
     return cost;
   };
-  double cost = residuals(params, res, J);
+  auto jacobian = [&](const double* p, std::vector<double>& jac) {
+    double R[3][3], dR[27];
+    rot_of(p, R, dR);
+    for (size_t i = 0; i < n; ++i) {
+      Proj q;
+      project_point(R, p + 3, pts[i]->x, cam, q, dR, &jac[12 * i], &jac[12 * i + 6]);
+    }
+  };
+  double cost = residuals(params, res);
+  jacobian(params, J);
   double lam = 1e-3;
   for (int iter = 0; iter < 100; ++iter) {
     // each entry is its own left fold over the rows, as the reference's sum(); one pass over the
@@ -444,11 +476,12 @@ void refine_pose(double params[6], const std::vector<const P3*>& pts, const std:
       }
       double p2[6];
       for (int i = 0; i < 6; ++i) p2[i] = params[i] + step[i];
-      const double cost2 = residuals(p2, res2, J2);
+      const double cost2 = residuals(p2, res2);
       if (cost2 <= cost) {
         const double gain = cost - cost2;
         std::copy(p2, p2 + 6, params);
-        res.swap(res2), J.swap(J2);
+        res.swap(res2);
+        jacobian(params, J);
         cost = cost2;
         lam = std::max(lam / 10, 1e-15);
         double mx = std::fabs(step[0]);  // Python's max(): replaced only by a strictly larger value
