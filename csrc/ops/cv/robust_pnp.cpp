@@ -383,6 +383,32 @@ int64_t inlier_mask(const std::vector<P3>& pts, const std::vector<P2>& uvs, cons
   // a zero distortion denominator (where the reference raises) is noted and thrown after it
   bool zero_den = false;
   int64_t good = 0;
+  if (cam.nd == 0) {
+    // No distortion (every k is 0): where r^6 is finite, cdist = icdist2 = 1 exactly and the
+    // distortion terms are signed zeros, so xd is x up to the sign of a zero, which the squared
+    // error does not see. One division per point instead of two, branch-free; if any point's r^6
+    // is not finite the general pass below redoes them all.
+    bool odd = false;
+    for (size_t p = 0; p < n; ++p) {
+      const double* X = pts[p].x;
+      double Y[3];
+      for (int i = 0; i < 3; ++i) Y[i] = R[i][0] * X[0] + R[i][1] * X[1] + R[i][2] * X[2] + t[i];
+      const double zr = 1.0 / Y[2];
+      const double z = Y[2] != 0 ? zr : 1.0;
+      const double x = Y[0] * z, y = Y[1] * z;
+      const double r2 = x * x + y * y;
+      const double r6 = r2 * r2 * r2;
+      odd |= !(std::fabs(r6) <= 1.7976931348623157e308);
+      const float dx = static_cast<float>(uvs[p].u) - static_cast<float>(x * fx + cx);
+      const float dy = static_cast<float>(uvs[p].v) - static_cast<float>(y * fy + cy);
+      const float e = dx * dx + dy * dy;
+      const bool in = e <= thr;
+      mask[p] = in;
+      good += in;
+    }
+    if (!odd) return good;
+    good = 0;
+  }
   for (size_t p = 0; p < n; ++p) {
     const double* X = pts[p].x;
     double Y[3];
