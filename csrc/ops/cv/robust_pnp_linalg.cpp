@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "ops/cv/robust_pnp_detail.h"
 
@@ -179,6 +180,47 @@ bool py_hypot2(const double x[2], const double y[2], double out[2]) {
 
 }  // namespace
 
+struct Step {
+  int i1, j1, i2, j2;  // i2 < 0: a single rotation
+};
+
+// The cyclic Jacobi order of k columns as steps of one or two rotations. A rotation touches only
+// its two columns (their values, norms and vt rows), so rotations of disjoint pairs commute
+// exactly: each step takes the first pair not yet run and, where there is one, the next pair that
+// is disjoint from it and from every pair still waiting before it (so hoisting it changes no
+// bits). The columns are the same whatever the data, so the schedule is built once per k.
+const std::vector<Step>& pair_schedule(int k) {
+  static const std::vector<std::vector<Step>> all = [] {
+    std::vector<std::vector<Step>> out(kMax + 1);
+    for (int kk = 2; kk <= kMax; ++kk) {
+      std::vector<std::pair<int, int>> left;
+      for (int i = 0; i < kk - 1; ++i)
+        for (int j = i + 1; j < kk; ++j) left.emplace_back(i, j);
+      auto meets = [](std::pair<int, int> a, std::pair<int, int> b) {
+        return a.first == b.first || a.first == b.second || a.second == b.first || a.second == b.second;
+      };
+      while (!left.empty()) {
+        const auto a = left.front();
+        size_t pick = 0;
+        for (size_t c = 1; c < left.size() && !pick; ++c) {
+          bool ok = !meets(a, left[c]);
+          for (size_t d = 1; d < c && ok; ++d) ok = !meets(left[d], left[c]);
+          if (ok) pick = c;
+        }
+        if (pick) {
+          out[kk].push_back({a.first, a.second, left[pick].first, left[pick].second});
+          left.erase(left.begin() + pick);
+        } else {
+          out[kk].push_back({a.first, a.second, -1, -1});
+        }
+        left.erase(left.begin());
+      }
+    }
+    return out;
+  }();
+  return all[k];
+}
+
 void svd(const Mat& rows, Svd& out) {
   const int m = rows.rows, k = rows.cols;
   out.m = m, out.k = k;
@@ -287,21 +329,13 @@ void svd(const Mat& rows, Svd& out) {
   };
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     changed = false;
-    // The reference's cyclic order (0, 1), (0, 2), ..., (1, 2), ... run two rows at a time, the
-    // second one step behind: (i + 1, j) needs only (i, i + 1) and (i, j) before it, and commutes
-    // with the row-i rotations after those (disjoint columns). So the bits are the cyclic order's,
-    // while two independent rotation chains keep the core busy (each is one long latency chain).
-    int i = 0;
-    for (; i + 2 < k; i += 2) {
-      rotate(i, i + 1);
-      rotate(i, i + 2);
-      for (int st = 2; i + st < k; ++st) {
-        if (i + 1 + st < k) rotate2(i, i + 1 + st, i + 1, i + st);
-        else rotate(i + 1, i + st);
-      }
+    // The reference's cyclic order (0, 1), (0, 2), ..., (1, 2), ..., two rotations at a time
+    // (see pair_schedule): the bits are the cyclic order's, while two independent rotation
+    // chains keep the core busy (each alone is one long latency chain).
+    for (const Step& st : pair_schedule(k)) {
+      if (st.i2 < 0) rotate(st.i1, st.j1);
+      else rotate2(st.i1, st.j1, st.i2, st.j2);
     }
-    for (; i < k - 1; ++i)
-      for (int j = i + 1; j < k; ++j) rotate(i, j);
     if (!changed) break;
   }
   for (int i = 0; i < k; ++i) {
