@@ -16,6 +16,8 @@ import mnn.numpy as mnp  # noqa: E402
 from mnn import _core  # noqa: E402
 from mnn.cv import _robust_pnp  # noqa: E402
 
+from helpers import run_under_isa  # noqa: E402
+
 # Python 3.12's sum() of floats is compensated; the reference's sums (and the port) are 3.11's
 # left folds, so on 3.12+ the two agree only to rounding
 bitwise = pytest.mark.skipif(sys.version_info >= (3, 12), reason="the reference's sum() is compensated on 3.12+")
@@ -188,3 +190,37 @@ def test_bad_arguments():
         mcv.solvePnPRansac(obj[:4], img[:4], K, None)
     with pytest.raises(Exception, match=r"^\[mnn.cv.solvePnPRansac\]"):
         mcv.solvePnPRansac(obj.astype(numpy.int32), img, K, None)
+
+
+_ISA_PROGRAM = """
+import json
+import numpy
+import mnn
+import mnn.cv as mcv
+rng = numpy.random.default_rng(1360)
+out = []
+for n in (6, 50, 400):
+    for dist in (None, numpy.array([0.1, -0.05, 0.001, -0.002])):
+        K = numpy.array([[700.0, 0, 320], [0, 690, 240], [0, 0, 1]])
+        obj = rng.uniform(-1, 1, (n, 3))
+        img = rng.uniform(0, 640, (n, 2))
+        import cv2
+        good, _ = cv2.projectPoints(obj, numpy.array([0.1, -0.2, 0.05]), numpy.array([0.1, 0.0, 5.0]), K, dist)
+        img[: int(0.7 * n)] = good.reshape(-1, 2)[: int(0.7 * n)]
+        for threads in (1, 2):
+            mnn.set_num_threads(threads)
+            r = mcv.solvePnPRansac(obj, img, K, dist)
+            out.append([bool(r[0])] + [None if x is None else numpy.asarray(x).tobytes().hex() for x in r[1:]])
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("isa", [i for i in _core.available_isas() if i != "scalar"])
+def test_scalar_isa_gives_the_same_bits(isa):
+    # the estimator is plain C++ (no per-ISA kernel, no threads): every target and thread count
+    # must still give the scalar build's bytes
+    scalar = run_under_isa(_ISA_PROGRAM, "scalar")
+    other = run_under_isa(_ISA_PROGRAM, isa)
+    assert len(scalar) == len(other) == 12 and sum(r[0] for r in scalar) >= 8
+    assert scalar == other
+    assert all(scalar[i] == scalar[i + 1] for i in range(0, 12, 2))  # 1 and 2 threads
