@@ -17,6 +17,7 @@ from ._common import as_image, fail
 from ._calib import _camera, _dist_coeffs, _project, _undistort_list, _solve, _vec3
 from ._points import Rodrigues, _check_vector, _fill, _flat, _listify, _new
 from ._robust import _CvRng
+from . import _robust_pnp
 from ._structure import _svd, _svd_solve
 
 
@@ -444,7 +445,8 @@ def solvePnPRansac(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=Non
                    inliers=None, flags=SOLVEPNP_ITERATIVE):
     """cv2.solvePnPRansac: (retval, rvec, tvec, inlier indices (K, 1) int32). RANSAC over 5-point
     EPnP poses with cv2's fixed-seed sampler and float32 error test (points are taken as float32,
-    as cv2 does), then solvePnP with `flags` on the inliers."""
+    as cv2 does), then solvePnP with `flags` on the inliers. Runs natively (csrc/ops/cv/robust_pnp*,
+    bit for bit this code's results); the Python below is the reference and the fallback."""
     from ._common import f32
     fn = "solvePnPRansac"
     a, b, n = _pnp_arrays(objectPoints, imagePoints, fn, 4)
@@ -455,7 +457,6 @@ def solvePnPRansac(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=Non
         raise fail(fn, f"flags={flags} is not supported by mnn.cv.solvePnPRansac (SOLVEPNP_ITERATIVE and "
                        f"SOLVEPNP_EPNP are)")
     if n >= 5:  # one native call (_robust_pnp.py); the code below is its reference and fallback
-        from . import _robust_pnp
         res = _robust_pnp.ransac(a, b, K, k, nd, iterationsCount, reprojectionError, confidence,
                                  flags == SOLVEPNP_ITERATIVE)
         if res is not None:
