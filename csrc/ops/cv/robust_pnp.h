@@ -7,7 +7,8 @@
 // reference and must be matched BIT FOR BIT. The rules of robust_fit.h apply: Python's operation
 // order everywhere (sums are left folds from 0.0, as Python 3.11's sum()), x ** 2 is libm pow,
 // math.hypot is CPython's own correctly rounded algorithm (ported), no FMA contraction. Where
-// the Python code would raise (a division by zero, a float32 overflow, math.cos(inf), ...) these
+// the Python code would raise (a division by zero, math.cos(inf), ...), and on points that are not
+// finite as float32 (left to the reference rather than porting its NaN paths), these
 // functions throw robust_fit::Fallback and the caller runs the Python code instead.
 #pragma once
 #include <cstdint>
