@@ -6,7 +6,7 @@
 // Jacobi SVD, _points.Rodrigues, _calib's projection and undistortion), which stays as the
 // reference and must be matched BIT FOR BIT. The rules of robust_fit.h apply: Python's operation
 // order everywhere (sums are left folds from 0.0, as Python 3.11's sum()), x ** 2 is libm pow,
-// math.hypot is CPython's own correctly rounded algorithm (ported), no FMA contraction. Where
+// math.hypot is CPython's own algorithm (ported; not libm's hypot), no FMA contraction. Where
 // the Python code would raise (a division by zero, math.cos(inf), ...), and on points that are not
 // finite as float32 (left to the reference rather than porting its NaN paths), these
 // functions throw robust_fit::Fallback and the caller runs the Python code instead.
