@@ -15,6 +15,7 @@ void bind_random(py::module_& m);  // bind_random.cpp: numpy-exact bit generator
 void bind_draw(py::module_& m);    // bind_draw.cpp: mnn.cv drawing in place (mnn arrays, numpy buffers)
 void bind_nms(py::module_& m);     // bind_nms.cpp: mnn.cv.dnn non-maximum suppression
 void bind_robust(py::module_& m);  // bind_robust.cpp: mnn.cv findHomography / estimateAffine* fits
+void bind_robust_pnp(py::module_& m);  // bind_robust_pnp.cpp: mnn.cv solvePnPRansac
 void install_fast_slots(py::handle ndarray_type);
 }  // namespace mnn::py_bind
 

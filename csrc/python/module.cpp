@@ -38,6 +38,7 @@ PYBIND11_MODULE(_core, m) {
   py_bind::bind_draw(m);
   py_bind::bind_nms(m);
   py_bind::bind_robust(m);
+  py_bind::bind_robust_pnp(m);
   py_bind::install_fast_access(m);  // last: replaces some of the definitions above
   py_bind::install_fast_run(m);     // fast_run.cpp: memoised cv primitives run at once
 }

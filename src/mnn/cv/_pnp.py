@@ -17,6 +17,7 @@ from ._common import as_image, fail
 from ._calib import _camera, _dist_coeffs, _project, _undistort_list, _solve, _vec3
 from ._points import Rodrigues, _check_vector, _fill, _flat, _listify, _new
 from ._robust import _CvRng
+from . import _robust_pnp
 from ._structure import _svd, _svd_solve
 
 
@@ -336,6 +337,18 @@ def _planar_start(pts, norm):
 
 
 def _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn, min_points=4):
+    a, b, n = _pnp_arrays(objectPoints, imagePoints, fn, min_points)
+    ov = [float(x) for x in _flat(a)]
+    iv = [float(x) for x in _flat(b)]
+    pts = [ov[i * 3:i * 3 + 3] for i in range(n)]
+    uvs = list(zip(iv[0::2], iv[1::2]))
+    K = _camera(cameraMatrix, fn)
+    k, nd = _dist_coeffs(distCoeffs, fn)
+    return pts, uvs, K, k, nd
+
+
+def _pnp_arrays(objectPoints, imagePoints, fn, min_points):
+    """The validated object and image point arrays and their count."""
     a = as_image(_listify(objectPoints, 3), fn, "objectPoints")
     n = _check_vector(a, 3)
     if n < 0 or str(a.dtype) not in ("float32", "float64"):
@@ -350,13 +363,7 @@ def _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn, min_poi
         raise fail(fn, f"npoints == imagePoints.checkVector(2) (got {n} object and {m} image points)")
     if n < min_points:
         raise fail(fn, f"npoints >= {min_points} (got {n})")
-    ov = [float(x) for x in _flat(a)]
-    iv = [float(x) for x in _flat(b)]
-    pts = [ov[i * 3:i * 3 + 3] for i in range(n)]
-    uvs = list(zip(iv[0::2], iv[1::2]))
-    K = _camera(cameraMatrix, fn)
-    k, nd = _dist_coeffs(distCoeffs, fn)
-    return pts, uvs, K, k, nd
+    return a, b, n
 
 
 def solvePnP(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=None, tvec=None, useExtrinsicGuess=False,
@@ -438,14 +445,26 @@ def solvePnPRansac(objectPoints, imagePoints, cameraMatrix, distCoeffs, rvec=Non
                    inliers=None, flags=SOLVEPNP_ITERATIVE):
     """cv2.solvePnPRansac: (retval, rvec, tvec, inlier indices (K, 1) int32). RANSAC over 5-point
     EPnP poses with cv2's fixed-seed sampler and float32 error test (points are taken as float32,
-    as cv2 does), then solvePnP with `flags` on the inliers."""
+    as cv2 does), then solvePnP with `flags` on the inliers. Runs natively (csrc/ops/cv/robust_pnp*,
+    bit for bit this code's results); the Python below is the reference and the fallback."""
     from ._common import f32
     fn = "solvePnPRansac"
-    pts, uvs, K, k, nd = _pnp_inputs(objectPoints, imagePoints, cameraMatrix, distCoeffs, fn)
+    a, b, n = _pnp_arrays(objectPoints, imagePoints, fn, 4)
+    K = _camera(cameraMatrix, fn)
+    k, nd = _dist_coeffs(distCoeffs, fn)
     flags = int(flags)
     if flags not in (SOLVEPNP_ITERATIVE, SOLVEPNP_EPNP):
         raise fail(fn, f"flags={flags} is not supported by mnn.cv.solvePnPRansac (SOLVEPNP_ITERATIVE and "
                        f"SOLVEPNP_EPNP are)")
+    if n >= 5:  # one native call (_robust_pnp.py); the code below is its reference and fallback
+        res = _robust_pnp.ransac(a, b, K, k, nd, iterationsCount, reprojectionError, confidence,
+                                 flags == SOLVEPNP_ITERATIVE)
+        if res is not None:
+            return res
+    ov = [float(x) for x in _flat(a)]
+    iv = [float(x) for x in _flat(b)]
+    pts = [ov[i * 3:i * 3 + 3] for i in range(n)]
+    uvs = list(zip(iv[0::2], iv[1::2]))
     pts = [[f32(v) for v in p] for p in pts]
     uvs = [(f32(u), f32(v)) for u, v in uvs]
     n = len(pts)
