@@ -34,7 +34,7 @@ ResolvedTypes resolve_complex(Op op, DTypeRule rule, DType p, const DTypeList& i
   switch (op) {
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Power:
     case Op::Negative: case Op::Positive: case Op::Square: case Op::Reciprocal: case Op::Copy:
-    case Op::Sqrt: case Op::Exp: case Op::Log: case Op::Log10: case Op::Log2: case Op::Expm1: case Op::Log1p:
+    case Op::Rint: case Op::Sqrt: case Op::Exp: case Op::Exp2: case Op::Log: case Op::Log10: case Op::Log2: case Op::Expm1: case Op::Log1p:
     case Op::Sin: case Op::Cos: case Op::Tan: case Op::Sinh: case Op::Cosh: case Op::Tanh:
     case Op::Arcsin: case Op::Arccos: case Op::Arctan: case Op::Arcsinh: case Op::Arccosh: case Op::Arctanh:
     case Op::Where: case Op::Sign:

@@ -80,3 +80,15 @@ def test_complex_absolute_bits(dtype):
     assert numpy.array_equal(numpy.isnan(got), nan) and numpy.array_equal(got[~nan], want[~nan]) or not FMA_TARGET
     strided = np.asarray(z)[::3]
     same_bits(np.abs(strided), numpy.ascontiguousarray(want[::3]), FMA_TARGET)
+
+
+@pytest.mark.parametrize("dtype", [numpy.complex64, numpy.complex128])
+@pytest.mark.parametrize("name", ["log10", "exp2"])
+def test_complex_log10_and_exp2_bits(dtype, name):
+    # numpy's nc_log10 scales log's parts by log10(e) (std::log10 divides by log(10)); its nc_exp2
+    # is exp of the argument scaled by ln 2 (mnn had no complex exp2 and raised TypeError)
+    z = numpy.concatenate([values(dtype), numpy.array([800 + 0j, -800 + 3j, 200 + 1j], dtype)])
+    with numpy.errstate(all="ignore"), np.errstate(all="ignore"):
+        want = getattr(numpy, name)(z)
+        got = numpy.asarray(getattr(np, name)(np.asarray(z)))
+    same_bits(got, want)

@@ -459,11 +459,28 @@ struct Invert {
 };
 MNN_EW1(LogicalNot, any_t<C>, bool(a == C(0)))
 MNN_EW1(Copy, any_t<C>, a)
-MNN_EW1(Rint, is_f<C>, std::nearbyint(a))
+struct Rint {
+  template <class C> static constexpr bool ok = is_fc<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_c<C>) return C(std::nearbyint(a.real()), std::nearbyint(a.imag()));  // numpy: part by part
+    else return std::nearbyint(a);
+  }
+};
 MNN_EW1(Sqrt, is_fc<C>, std::sqrt(a))
 MNN_EW1(Cbrt, is_f<C>, std::cbrt(a))
 MNN_EW1(Exp, is_fc<C>, std::exp(a))
-MNN_EW1(Exp2, is_f<C>, std::exp2(a))
+struct Exp2 {
+  template <class C> static constexpr bool ok = is_fc<C>;
+  template <class C> static inline C f(C a) {
+    if constexpr (is_c<C>) {  // numpy's nc_exp2: exp of the argument scaled by ln 2, part by part
+      using T = typename C::value_type;
+      const T k = T(0.693147180559945309417232121458176568);
+      return std::exp(C(a.real() * k, a.imag() * k));
+    } else {
+      return std::exp2(a);
+    }
+  }
+};
 struct Expm1 {
   template <class C> static constexpr bool ok = is_fc<C>;
   template <class C> static inline C f(C a) {
@@ -492,8 +509,14 @@ struct Log2 {
 struct Log10 {
   template <class C> static constexpr bool ok = is_fc<C>;
   template <class C> static inline C f(C a) {
-    if constexpr (is_c<C>) return std::log10(a);
-    else return std::log10(a);
+    if constexpr (is_c<C>) {  // numpy's nc_log10: log's parts times log10(e) (not log(a) / log(10))
+      using T = typename C::value_type;
+      const C l = std::log(a);
+      const T k = T(0.434294481903251827651128918916605082);
+      return C(l.real() * k, l.imag() * k);
+    } else {
+      return std::log10(a);
+    }
   }
 };
 struct Log1p {
